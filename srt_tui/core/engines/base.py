@@ -1,0 +1,131 @@
+"""The engine protocol: how one worker process is started, and what it declares about itself."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from ..recipe import EngineSpec, Role
+
+
+@dataclass(frozen=True)
+class Ports:
+    """Ports of one process; 0 means the process does not listen on that port."""
+
+    http: int = 0
+    bootstrap: int = 0
+    sys: int = 0
+    nccl: int = 0
+    kv_events: int = 0
+    nixl: int = 0
+    dist_init: int = 0
+
+    def listening(self) -> dict[str, int]:
+        """The non-zero ports by name."""
+        return {k: v for k, v in self.__dict__.items() if v}
+
+
+@dataclass(frozen=True)
+class WorkerContext:
+    """What an engine needs to build one process's command: identity, placement, ports, flags."""
+
+    name: str
+    role: Role
+    worker_index: int
+    node_index: int
+    leader_node: int
+    node_rank: int
+    nnodes: int
+    gpus: tuple[int, ...]
+    subset: bool
+    ports: Ports
+    disaggregated: bool
+    frontend: str
+    model: str
+    served_name: str
+    visible_devices_env: str
+    engine: EngineSpec
+    args: dict[str, Any] = field(default_factory=dict)
+    extra_args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class WorkerLaunch:
+    """An engine's answer: argv (with placeholders), extra env, and config files to write first."""
+
+    argv: tuple[str, ...]
+    env: tuple[tuple[str, str], ...] = ()
+    config_files: tuple[tuple[str, str], ...] = ()  # (file name under <logs>/config, content)
+
+
+class Engine(Protocol):
+    """A serving engine. Capabilities are declared as class attributes, not decided by name checks."""
+
+    name: ClassVar[str]
+    #: flags srt-tui sets itself; the same flag in recipe args is a duplicate to report
+    managed_flags: ClassVar[frozenset[str]]
+    #: flags that carry the tensor-parallel size
+    tp_flags: ClassVar[tuple[str, ...]]
+    #: flags that carry the pipeline-parallel size
+    pp_flags: ClassVar[tuple[str, ...]]
+    #: which serving benchmark runs against it: "sglang", "vllm" or "mocker" (see core/benchmark.py)
+    bench_tool: ClassVar[str]
+    #: can one worker span several nodes with one process per node
+    multinode: ClassVar[bool]
+    #: routers this engine can sit behind
+    frontends: ClassVar[frozenset[str]]
+
+    def should_set_visible_devices(self, spec: EngineSpec) -> bool:
+        """Does this engine take the GPU-subset mask through the profile's visibility variable."""
+        ...
+
+    def launch(self, ctx: WorkerContext) -> WorkerLaunch:
+        """Command and env of one process."""
+        ...
+
+
+def flag_name(key: str) -> str:
+    """Recipe arg key to CLI flag name (`tp_size` and `tp-size` both mean `--tp-size`)."""
+    return key.strip().lstrip("-").replace("_", "-")
+
+
+def args_to_flags(args: dict[str, Any]) -> list[str]:
+    """srtctl's map→CLI rule: true → bare flag, false/null → omitted, list → flag + items, dict → JSON."""
+    out: list[str] = []
+    for key, value in args.items():
+        flag = "--" + flag_name(key) if not key.startswith("-") else key
+        if value is None or value is False:
+            continue
+        if value is True:
+            out.append(flag)
+        elif isinstance(value, list):
+            out.append(flag)
+            out.extend(_scalar(v) for v in value)
+        elif isinstance(value, dict):
+            out += [flag, json.dumps(value, separators=(",", ":"), sort_keys=True)]
+        else:
+            out += [flag, _scalar(value)]
+    return out
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return str(value)
+
+
+def arg_int(args: dict[str, Any], flags: tuple[str, ...]) -> int | None:
+    """Integer value of the first of `flags` present in args (any spelling), else None."""
+    wanted = {flag_name(f) for f in flags}
+    for key, value in args.items():
+        if flag_name(key) in wanted and isinstance(value, (int, str)) and str(value).isdigit():
+            return int(value)
+    return None
+
+
+def role_mode(ctx: WorkerContext) -> str | None:
+    """`prefill`/`decode` for disaggregated workers, None for aggregated ones."""
+    return ctx.role if ctx.disaggregated else None

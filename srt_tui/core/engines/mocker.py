@@ -1,0 +1,58 @@
+"""The mocker engine: srt-tui's own HTTP worker standing in for SGLang/vLLM where there are no GPUs."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from .. import placeholders as ph
+from ..recipe import EngineSpec
+from .base import WorkerContext, WorkerLaunch, args_to_flags, role_mode
+
+
+class Mocker:
+    """Mock worker; takes the mask like SGLang and reports it in `/server_info`."""
+
+    name: ClassVar[str] = "mocker"
+    managed_flags: ClassVar[frozenset[str]] = frozenset(
+        {"host", "port", "role", "flavor", "name", "model", "bootstrap-port", "visible-devices-env"}
+    )
+    tp_flags: ClassVar[tuple[str, ...]] = ("tp-size",)
+    pp_flags: ClassVar[tuple[str, ...]] = ()
+    bench_tool: ClassVar[str] = "mocker"
+    multinode: ClassVar[bool] = False
+    frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "vllm-router", "atomesh", "none"})
+
+    def should_set_visible_devices(self, spec: EngineSpec) -> bool:
+        """The mocker reads (and reports) the visibility variable."""
+        return True
+
+    def launch(self, ctx: WorkerContext) -> WorkerLaunch:
+        """`python3 -m srt_tui.mock serve` speaking the router's worker API flavour."""
+        flavor = "vllm" if ctx.frontend == "vllm-router" else "sglang"
+        argv = [
+            "python3",
+            "-m",
+            "srt_tui.mock",
+            "serve",
+            "--host",
+            ph.BIND,
+            "--port",
+            str(ctx.ports.http),
+            "--role",
+            role_mode(ctx) or "regular",
+            "--flavor",
+            flavor,
+            "--name",
+            ctx.name,
+            "--model",
+            ctx.served_name,
+            "--visible-devices-env",
+            ctx.visible_devices_env,
+        ]
+        if ctx.disaggregated and ctx.role == "prefill":
+            argv += ["--bootstrap-port", str(ctx.ports.bootstrap)]
+        args = dict(ctx.args)
+        if not any(k.replace("_", "-") == "tp-size" for k in args):
+            args["tp-size"] = len(ctx.gpus)
+        argv += args_to_flags(args) + list(ctx.extra_args)
+        return WorkerLaunch(tuple(argv))

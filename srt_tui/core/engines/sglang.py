@@ -1,0 +1,76 @@
+"""SGLang: `sglang.launch_server` behind static routers, `dynamo.sglang` behind Dynamo."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from .. import placeholders as ph
+from ..recipe import EngineSpec
+from .base import WorkerContext, WorkerLaunch, args_to_flags, role_mode
+
+DIST_INIT_PORT = 8300
+
+
+class SGLang:
+    """SGLang worker; takes the visibility mask; multi-node via dist-init."""
+
+    name: ClassVar[str] = "sglang"
+    managed_flags: ClassVar[frozenset[str]] = frozenset(
+        {
+            "model-path",
+            "host",
+            "port",
+            "nccl-port",
+            "disaggregation-mode",
+            "disaggregation-bootstrap-port",
+            "dist-init-addr",
+            "nnodes",
+            "node-rank",
+            "dump-config-to",
+            "served-model-name",
+        }
+    )
+    tp_flags: ClassVar[tuple[str, ...]] = ("tp-size", "tensor-parallel-size", "tp")
+    pp_flags: ClassVar[tuple[str, ...]] = ("pp-size", "pipeline-parallel-size")
+    bench_tool: ClassVar[str] = "sglang"
+    multinode: ClassVar[bool] = True
+    frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "dynamo", "none"})
+
+    def should_set_visible_devices(self, spec: EngineSpec) -> bool:
+        """SGLang reads the visibility variable."""
+        return True
+
+    def launch(self, ctx: WorkerContext) -> WorkerLaunch:
+        """`python3 -m sglang.launch_server` with managed flags first, recipe flags after."""
+        dynamo = ctx.frontend == "dynamo"
+        argv = [
+            "python3",
+            "-m",
+            "dynamo.sglang" if dynamo else "sglang.launch_server",
+            "--model-path",
+            ctx.model,
+            "--served-model-name",
+            ctx.served_name,
+        ]
+        if ctx.node_rank == 0:
+            argv += ["--host", ph.BIND, "--port", str(ctx.ports.http)]
+        argv += ["--nccl-port", str(ctx.ports.nccl)]
+        mode = role_mode(ctx)
+        if mode:
+            argv += ["--disaggregation-mode", mode]
+            if mode == "prefill":
+                argv += ["--disaggregation-bootstrap-port", str(ctx.ports.bootstrap)]
+        if ctx.nnodes > 1:
+            argv += [
+                "--dist-init-addr",
+                f"{ph.ip(ctx.leader_node)}:{DIST_INIT_PORT}",
+                "--nnodes",
+                str(ctx.nnodes),
+                "--node-rank",
+                str(ctx.node_rank),
+            ]
+        if dynamo:
+            argv += ["--dump-config-to", f"{ph.LOGS}/config/{ctx.name}.json"]
+        argv += args_to_flags(ctx.args) + list(ctx.extra_args)
+        env = (("SGLANG_CUDA_COREDUMP_BEFORE_CRASH", "0"),)
+        return WorkerLaunch(tuple(argv), env)

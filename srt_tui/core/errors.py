@@ -1,0 +1,52 @@
+"""Error types that carry a location (file, line, field) and a fix, so the CLI can print one clear line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One validation finding: where it is, what is wrong, and how to fix it."""
+
+    field: str
+    message: str
+    hint: str = ""
+    file: str | None = None
+    line: int | None = None
+    severity: str = "error"
+
+    def render(self) -> str:
+        """Format as `file:line: field: message (fix: hint)`."""
+        where = ""
+        if self.file:
+            where = f"{self.file}:{self.line}: " if self.line else f"{self.file}: "
+        text = f"{where}{self.field}: {self.message}" if self.field else f"{where}{self.message}"
+        if self.hint:
+            text += f" (fix: {self.hint})"
+        return text
+
+
+@dataclass
+class SrtError(Exception):
+    """Base error of srt-tui: a list of problems that stops the current command."""
+
+    problems: list[Problem] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return "\n".join(p.render() for p in self.problems)
+
+
+class ConfigError(SrtError):
+    """A profile or recipe that cannot be loaded or validated."""
+
+
+class TopologyError(SrtError):
+    """A topology that does not fit the cluster or the engine."""
+
+
+def config_error(
+    message: str, *, field: str = "", hint: str = "", file: str | None = None, line: int | None = None
+) -> ConfigError:
+    """Build a ConfigError holding a single problem."""
+    return ConfigError([Problem(field=field, message=message, hint=hint, file=file, line=line)])

@@ -1,0 +1,78 @@
+"""Write a job directory atomically: all files appear together or not at all."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .plan import JobPlan, secret_values
+from .resolve import ResolvedJob
+from .secrets import mask_env
+from .yamlio import dump_yaml
+
+
+def job_files(job: ResolvedJob, plan: JobPlan, script: str) -> dict[str, str]:
+    """The rendered files of a job: sbatch.sh, plan.json, resolved recipe.yaml and profile.yaml."""
+    recipe = job.recipe.to_yaml_dict()
+    recipe["environment"] = mask_env(dict(job.recipe.environment))
+    for role in recipe.get("roles", {}).values():
+        if "env" in role:
+            role["env"] = mask_env(role["env"])
+    if recipe["environment"] == {}:
+        recipe.pop("environment")
+    profile = job.profile.model_dump(mode="json", exclude_unset=True)
+    return {
+        "sbatch.sh": script,
+        "plan.json": plan.to_json_text(),
+        "recipe.yaml": dump_yaml(recipe),
+        "profile.yaml": dump_yaml(profile),
+    }
+
+
+def write_atomic_dir(
+    target: Path,
+    files: dict[str, str],
+    extra: dict[str, Any] | None = None,
+    secrets: dict[str, str] | None = None,
+) -> Path:
+    """Write `files` (and `job.json` from `extra`) into `target`, replacing it as one rename."""
+    target = target.resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    try:
+        for name, text in files.items():
+            (tmp / name).write_text(text, encoding="utf-8")
+        (tmp / "sbatch.sh").chmod(0o755)
+        (tmp / "logs").mkdir(exist_ok=True)
+        if extra is not None:
+            (tmp / "job.json").write_text(json.dumps(extra, indent=2) + "\n", encoding="utf-8")
+        if secrets:
+            path = tmp / "secrets.env"
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                for k, v in sorted(secrets.items()):
+                    fh.write(f"{k}={_sh_single(v)}\n")
+        old = None
+        if target.exists():
+            old = target.with_name(f".{target.name}.old-{os.getpid()}")
+            target.rename(old)
+        tmp.rename(target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return target
+
+
+def _sh_single(value: str) -> str:
+    return "'" + value.replace("'", "'\"'\"'") + "'"
+
+
+def job_secrets(job: ResolvedJob) -> dict[str, str]:
+    """Secret values to write into the job's 0600 secrets file."""
+    return secret_values(job)

@@ -1,0 +1,42 @@
+"""Where shipped profiles/recipes and user profiles live (repo checkout, wheel, or XDG config)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+_PKG = Path(__file__).resolve().parent.parent
+
+
+def _shipped(name: str) -> Path:
+    installed = _PKG / "_data" / name
+    return installed if installed.is_dir() else _PKG.parent / name
+
+
+def shipped_profiles_dir() -> Path:
+    """Directory of the profiles that ship with srt-tui."""
+    return _shipped("profiles")
+
+
+def shipped_recipes_dir() -> Path:
+    """Directory of the recipes that ship with srt-tui."""
+    return _shipped("recipes")
+
+
+def user_config_dir() -> Path:
+    """srt-tui's XDG config directory (`$SRT_TUI_CONFIG_DIR` overrides it, e.g. in tests)."""
+    override = os.environ.get("SRT_TUI_CONFIG_DIR")
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "srt-tui"
+
+
+def user_profiles_dir() -> Path:
+    """Directory for the operator's own profiles (written by `srt-tui setup`)."""
+    return user_config_dir() / "profiles"
+
+
+def default_output_dir() -> Path:
+    """Where job directories go when neither CLI nor profile says: `$SRT_TUI_OUTPUT_DIR` or ./outputs."""
+    return Path(os.environ.get("SRT_TUI_OUTPUT_DIR") or "outputs").resolve()

@@ -1,0 +1,53 @@
+"""Runtime placeholders in plan commands and env: values only the running job knows.
+
+`<ip:nodeK>` is node K's IPv4 on the profile's interface, `<bind>` the address servers bind,
+`<logs>` the log directory as the step sees it (`/logs` in a container), `<job_id>` Slurm's id,
+`<host:nodeK>` node K's hostname.
+"""
+
+from __future__ import annotations
+
+import re
+
+PLACEHOLDER = re.compile(r"<(ip:node(\d+)|host:node(\d+)|bind|logs|job_id|job_dir)>")
+
+
+def ip(node: int) -> str:
+    """Placeholder for node `node`'s address."""
+    return f"<ip:node{node}>"
+
+
+BIND = "<bind>"
+LOGS = "<logs>"
+JOB_ID = "<job_id>"
+
+
+def host(node: int) -> str:
+    """Placeholder for node `node`'s hostname."""
+    return f"<host:node{node}>"
+
+
+def url(node: int, port: int, path: str = "") -> str:
+    """HTTP URL of a port on a node, resolved at run time."""
+    return f"http://{ip(node)}:{port}{path}"
+
+
+def substitute(text: str, node_ips: list[str], bind: str = "0.0.0.0", logs: str = "/logs", job_id: str = "JOB") -> str:
+    """Resolve placeholders with concrete values (used for previews with example addresses)."""
+
+    def repl(match: re.Match[str]) -> str:
+        if match.group(2) is not None:
+            k = int(match.group(2))
+            return node_ips[k] if k < len(node_ips) else match.group(0)
+        if match.group(3) is not None:
+            return f"node{match.group(3)}"
+        name = match.group(1)
+        if name == "bind":
+            return bind
+        if name == "logs":
+            return logs
+        if name == "job_id":
+            return job_id
+        return "JOB_DIR"
+
+    return PLACEHOLDER.sub(repl, text)

@@ -1,0 +1,430 @@
+"""JobPlan: the structured launch plan (nodes, processes, masks, ports, commands, env) and `plan.json`.
+
+Built once from a ResolvedJob; the launch script, the dry-run view, the wizard grid and the monitor
+all read this one plan, so nothing is computed twice.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from . import placeholders as ph
+from .benchmark import benchmark_commands
+from .engines import get_engine
+from .engines.base import WorkerContext
+from .errors import Problem, TopologyError
+from .resolve import Mount, ResolvedJob
+from .routers import get_router
+from .routers.base import RouterContext, WorkerURL
+from .secrets import is_secret
+from .topology import allocate, place
+from .validate import clean_args, errors, served_name, validate
+
+PLAN_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ProcessPlan:
+    """One srun step: a worker rank, the router, an infra service or the benchmark."""
+
+    name: str
+    role: str
+    kind: str  # worker | router | infra | benchmark
+    node_index: int
+    gpus: tuple[int, ...]
+    visible_devices: str | None
+    port: int
+    ports: dict[str, int]
+    url: str | None
+    health_url: str | None
+    metrics_url: str | None
+    command: tuple[str, ...]
+    env: tuple[tuple[str, str], ...]
+    log: str
+    node_rank: int = 0
+    nnodes: int = 1
+    worker: str | None = None
+    config_files: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class RouterPlan:
+    """The router process plus its readiness contract and expected registrations."""
+
+    process: ProcessPlan
+    type: str
+    waits_for_healthy_workers: bool
+    registration: str
+    expected: dict[str, int]
+    workers_url: str | None
+
+
+@dataclass(frozen=True)
+class JobPlan:
+    """Everything the launch script does, as data."""
+
+    name: str
+    profile: str
+    topology: str
+    engine: str
+    frontend: str
+    nodes: int
+    gpus_per_node: int
+    visible_devices_env: str
+    network_interface: str
+    container_runtime: str
+    container_image: str | None
+    model_path: str
+    served_model_name: str
+    directives: tuple[tuple[str, str | None], ...]
+    mounts: tuple[Mount, ...]
+    srun_options: tuple[tuple[str, str | None], ...]
+    env_scopes: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
+    workers: tuple[ProcessPlan, ...]
+    infra: tuple[ProcessPlan, ...]
+    router: RouterPlan | None
+    benchmark: ProcessPlan | None
+    public_url: str
+    health_interval_s: float
+    health_max_attempts: int
+    bash_preamble: str | None
+    secret_env: tuple[str, ...]
+    gpu_exporter: dict[str, Any] | None
+    warnings: tuple[Problem, ...] = field(default=())
+
+    def processes(self) -> list[ProcessPlan]:
+        """Every step in start order: infra, workers, router, benchmark."""
+        out = [*self.infra, *self.workers]
+        if self.router is not None:
+            out.append(self.router.process)
+        return out + ([self.benchmark] if self.benchmark else [])
+
+    def leaders(self) -> list[ProcessPlan]:
+        """Worker processes that serve HTTP (node rank 0), i.e. what routers and health checks see."""
+        return [p for p in self.workers if p.node_rank == 0]
+
+    def expected_counts(self) -> dict[str, int]:
+        """Workers per role (leaders only)."""
+        counts: dict[str, int] = {}
+        for p in self.leaders():
+            counts[p.role] = counts.get(p.role, 0) + 1
+        return counts
+
+    def to_json(self) -> dict[str, Any]:
+        """The `plan.json` document."""
+
+        def proc(p: ProcessPlan) -> dict[str, Any]:
+            d = asdict(p)
+            d["command"] = list(p.command)
+            d["gpus"] = list(p.gpus)
+            d["env"] = dict(p.env)
+            d["config_files"] = [name for name, _ in p.config_files]
+            return d
+
+        router = None
+        if self.router is not None:
+            r = self.router
+            router = {
+                "type": r.type,
+                **proc(r.process),
+                "waits_for_healthy_workers": r.waits_for_healthy_workers,
+                "registration": r.registration,
+                "expected": r.expected,
+                "expected_prefill": r.expected.get("prefill", 0),
+                "expected_decode": r.expected.get("decode", 0),
+                "expected_agg": r.expected.get("agg", 0),
+                "workers_url": r.workers_url,
+            }
+        return {
+            "version": PLAN_VERSION,
+            "name": self.name,
+            "profile": self.profile,
+            "topology": self.topology,
+            "engine": self.engine,
+            "frontend": self.frontend,
+            "nodes": self.nodes,
+            "gpus_per_node": self.gpus_per_node,
+            "visible_devices_env": self.visible_devices_env,
+            "network_interface": self.network_interface,
+            "container_runtime": self.container_runtime,
+            "container_image": self.container_image,
+            "model_path": self.model_path,
+            "served_model_name": self.served_model_name,
+            "sbatch_directives": [[k, v] for k, v in self.directives],
+            "mounts": [asdict(m) for m in self.mounts],
+            "srun_options": [[k, v] for k, v in self.srun_options],
+            "environment": {scope: dict(pairs) for scope, pairs in self.env_scopes},
+            "secret_env": list(self.secret_env),
+            "processes": [proc(p) for p in self.workers],
+            "infra": [proc(p) for p in self.infra],
+            "router": router,
+            "benchmark": proc(self.benchmark) if self.benchmark else None,
+            "public_url": self.public_url,
+            "health_check": {
+                "interval_seconds": self.health_interval_s,
+                "max_attempts": self.health_max_attempts,
+            },
+            "gpu_exporter": self.gpu_exporter,
+            "warnings": [p.render() for p in self.warnings],
+        }
+
+    def to_json_text(self) -> str:
+        """`plan.json` text: stable key order, newline-terminated."""
+        return json.dumps(self.to_json(), indent=2) + "\n"
+
+
+def _public_env(pairs: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """Env without secrets (those reach steps from the job's secrets file, never the script text)."""
+    merged: dict[str, str] = {}
+    for k, v in pairs:
+        merged[k] = v
+    return tuple((k, v) for k, v in merged.items() if not is_secret(k))
+
+
+def build_plan(job: ResolvedJob) -> JobPlan:
+    """Validate and plan a resolved job; any error-level finding raises TopologyError."""
+    problems = validate(job)
+    fatal = errors(problems)
+    if fatal:
+        raise TopologyError(fatal)
+    recipe, gpn = job.recipe, job.gpus_per_node
+    engine = get_engine(recipe.engine.type)
+    router_kind = get_router(recipe.frontend.type)
+    placements = place(allocate(job.shapes, gpn, job.total_nodes, recipe.resources.spread_workers), gpn)
+    served = served_name(job)
+    disagg = job.topology.disaggregated
+    global_env = job.env("global")
+    infra: list[ProcessPlan] = []
+    infra_env: list[tuple[str, str]] = []
+    if router_kind.name == "dynamo":
+        infra_env = [
+            ("ETCD_ENDPOINTS", f"http://{ph.ip(0)}:2379"),
+            ("NATS_SERVER", f"nats://{ph.ip(0)}:4222"),
+        ]
+        infra = [
+            ProcessPlan(
+                "nats",
+                "infra",
+                "infra",
+                0,
+                (),
+                None,
+                4222,
+                {"client": 4222},
+                None,
+                None,
+                None,
+                ("nats-server", "-js", "-a", ph.BIND, "-p", "4222"),
+                (),
+                "logs/nats.log",
+            ),
+            ProcessPlan(
+                "etcd",
+                "infra",
+                "infra",
+                0,
+                (),
+                None,
+                2379,
+                {"client": 2379, "peer": 2380},
+                None,
+                None,
+                None,
+                (
+                    "etcd",
+                    "--data-dir",
+                    f"{ph.LOGS}/etcd",
+                    "--listen-client-urls",
+                    f"http://{ph.BIND}:2379",
+                    "--advertise-client-urls",
+                    f"http://{ph.ip(0)}:2379",
+                ),
+                (),
+                "logs/etcd.log",
+            ),
+        ]
+    workers: list[ProcessPlan] = []
+    for pl in placements:
+        role = pl.role
+        args, _ = clean_args(engine, role, dict(recipe.roles[role].args), disagg)
+        ctx = WorkerContext(
+            name=pl.name,
+            role=role,
+            worker_index=pl.endpoint.index,
+            node_index=pl.node_index,
+            leader_node=pl.endpoint.nodes[0],
+            node_rank=pl.node_rank,
+            nnodes=len(pl.endpoint.nodes),
+            gpus=pl.gpus,
+            subset=pl.subset,
+            ports=pl.ports,
+            disaggregated=disagg,
+            frontend=router_kind.name,
+            model=job.model_in_step,
+            served_name=served,
+            visible_devices_env=job.visible_devices_env,
+            engine=recipe.engine,
+            args=args,
+            extra_args=tuple(recipe.roles[role].extra_args),
+        )
+        launch = engine.launch(ctx)
+        mask = (
+            ",".join(str(g) for g in pl.gpus)
+            if pl.subset and engine.should_set_visible_devices(recipe.engine)
+            else None
+        )
+        env_pairs = [*job.env(role).items(), *global_env.items(), *infra_env]
+        if mask is not None:
+            env_pairs.append((job.visible_devices_env, mask))
+        env_pairs += list(launch.env)
+        http = pl.ports.http
+        url = ph.url(pl.node_index, http) if http else None
+        workers.append(
+            ProcessPlan(
+                name=pl.name,
+                role=role,
+                kind="worker",
+                node_index=pl.node_index,
+                gpus=pl.gpus,
+                visible_devices=mask,
+                port=http,
+                ports=pl.ports.listening(),
+                url=url,
+                health_url=f"{url}/health" if url else None,
+                metrics_url=f"{url}/metrics" if url else None,
+                command=launch.argv,
+                env=_public_env(env_pairs),
+                log=f"logs/{pl.name}.log",
+                node_rank=pl.node_rank,
+                nnodes=len(pl.endpoint.nodes),
+                worker=pl.endpoint.name,
+                config_files=launch.config_files,
+            )
+        )
+    leaders = [w for w in workers if w.node_rank == 0]
+    hc = job.health_check
+    router_plan: RouterPlan | None = None
+    fe = recipe.frontend
+    rctx = RouterContext(
+        node_index=0,
+        port=fe.port,
+        metrics_port=fe.metrics_port,
+        disaggregated=disagg,
+        args=dict(fe.args),
+        engine=recipe.engine,
+        startup_timeout_s=int(hc.max_attempts * hc.interval_seconds),
+        workers=tuple(WorkerURL(w.name, w.role, w.url or "", w.ports.get("bootstrap", 0)) for w in leaders),
+    )
+    rlaunch = router_kind.launch(rctx)
+    expected: dict[str, int] = {}
+    for w in leaders:
+        expected[w.role] = expected.get(w.role, 0) + 1
+    if rlaunch is not None:
+        rurl = ph.url(0, fe.port)
+        metrics = ph.url(0, fe.metrics_port, "/metrics") if router_kind.has_metrics_port else None
+        renv = _public_env([*global_env.items(), *job.env("frontend").items(), *infra_env, *rlaunch.env])
+        ports = {"http": fe.port} | ({"metrics": fe.metrics_port} if router_kind.has_metrics_port else {})
+        proc = ProcessPlan(
+            "router",
+            "router",
+            "router",
+            0,
+            (),
+            None,
+            fe.port,
+            ports,
+            rurl,
+            f"{rurl}/health",
+            metrics,
+            rlaunch.argv,
+            renv,
+            "logs/router.log",
+        )
+        registration = rlaunch.registration or router_kind.registration
+        router_plan = RouterPlan(
+            proc,
+            router_kind.name,
+            router_kind.waits_for_healthy_workers,
+            registration,
+            expected,
+            f"{rurl}/workers" if registration == "router-workers" else None,
+        )
+        public = rurl
+    else:
+        public = leaders[0].url or ""
+    bench: ProcessPlan | None = None
+    commands = benchmark_commands(engine.bench_tool, public, job.model_in_step, served, recipe.benchmark)
+    if commands:
+        argv = commands[0] if len(commands) == 1 else ("bash", "-c", " && ".join(shlex.join(c) for c in commands))
+        benv = _public_env([*global_env.items(), *job.env("benchmark").items()])
+        bench = ProcessPlan(
+            "benchmark",
+            "benchmark",
+            "benchmark",
+            0,
+            (),
+            None,
+            0,
+            {},
+            None,
+            None,
+            None,
+            argv,
+            benv,
+            "logs/benchmark.log",
+        )
+    secrets = sorted({k for _, pairs in job.env_scopes for k, _ in pairs if is_secret(k)})
+    exporter = None
+    if job.gpu_exporter is not None:
+        exporter = {
+            "source": job.exporter_source,
+            "image": job.gpu_exporter.container_image,
+            "port": job.gpu_exporter.port,
+            "kind": job.gpu_exporter.kind,
+            "metrics_urls": [ph.url(n, job.gpu_exporter.port, "/metrics") for n in range(job.total_nodes)],
+        }
+    return JobPlan(
+        name=recipe.name,
+        profile=job.profile_name,
+        topology=str(job.topology),
+        engine=engine.name,
+        frontend=router_kind.name,
+        nodes=job.total_nodes,
+        gpus_per_node=gpn,
+        visible_devices_env=job.visible_devices_env,
+        network_interface=job.interface,
+        container_runtime=job.container_runtime,
+        container_image=job.container_image,
+        model_path=job.model_path,
+        served_model_name=served,
+        directives=job.directives,
+        mounts=job.mounts,
+        srun_options=job.srun_options,
+        env_scopes=tuple(
+            (s, tuple((k, "***" if is_secret(k) else v) for k, v in pairs)) for s, pairs in job.env_scopes
+        ),
+        workers=tuple(workers),
+        infra=tuple(infra),
+        router=router_plan,
+        benchmark=bench,
+        public_url=public,
+        health_interval_s=hc.interval_seconds,
+        health_max_attempts=hc.max_attempts,
+        bash_preamble=job.bash_preamble,
+        secret_env=tuple(secrets),
+        gpu_exporter=exporter,
+        warnings=tuple(p for p in problems if p.severity != "error"),
+    )
+
+
+def secret_values(job: ResolvedJob) -> dict[str, str]:
+    """Secret env values of a job (written only to the job's 0600 secrets file)."""
+    out: dict[str, str] = {}
+    for _, pairs in job.env_scopes:
+        for k, v in pairs:
+            if is_secret(k):
+                out[k] = v
+    return out

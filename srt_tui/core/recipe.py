@@ -1,0 +1,284 @@
+"""Recipe model: srt-slurm schema 2 native (`engine`, `roles`), schema 1 (`backend`, `resources.*`) normalised.
+
+Override files (`base` + `override_*` / `zip_override_*`) expand into named variants first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError, field_validator
+
+from .errors import config_error
+from .model_errors import to_config_error
+from .profile import GpuExporter, HealthCheck, Strict
+from .schema1 import normalise_schema1
+from .variants import expand_variants
+from .yamlio import Located, load_yaml
+
+Role = Literal["prefill", "decode", "agg"]
+ROLES: tuple[Role, ...] = ("prefill", "decode", "agg")
+EngineName = Literal["sglang", "vllm", "trtllm", "atom", "mocker"]
+FrontendName = Literal["sglang-router", "vllm-router", "atomesh", "dynamo", "none"]
+Scalar = str | int | float | bool | None
+ArgValue = Scalar | list[Scalar] | dict[str, Any]
+
+
+class ModelSpec(Strict):
+    """Model weights and container: each a literal path/URI or an alias of the profile."""
+
+    path: str
+    container: str | None = None
+    precision: str | None = None
+    served_name: str | None = None
+    stage_dir: str | None = None
+
+
+class ResourcesSpec(Strict):
+    """Hardware asked of each node; `gpus_per_node` falls back to the profile."""
+
+    gpu_type: str | None = None
+    gpus_per_node: int | None = Field(default=None, ge=1)
+    spread_workers: bool = False
+
+
+class SlurmSpec(Strict):
+    """Account, partition and time limit; missing ones come from the profile."""
+
+    account: str | None = None
+    partition: str | None = None
+    time_limit: str | None = None
+
+
+class EngineSpec(Strict):
+    """The serving engine and its engine-wide knobs."""
+
+    type: EngineName
+    set_visible_devices: bool = False
+    connector: str | dict[str, Any] | None = None
+    mooncake_protocol: Literal["rdma", "tcp"] | None = None
+    kv_events_config: bool | dict[str, Any] | None = None
+    mooncake_kv_store: dict[str, Any] | None = None
+    config: dict[str, Any] | None = None  # engine-specific extras (mocker timing, trtllm yaml, ...)
+
+
+class RoleSpec(Strict):
+    """One role's workers: how many, on how many nodes, with how many GPUs, and their flags/env."""
+
+    nodes: int | Literal["colocate"] | None = None
+    workers: int = Field(default=1, ge=0)
+    gpus: int | None = Field(default=None, ge=1)
+    env: dict[str, str] = Field(default_factory=dict)
+    args: dict[str, ArgValue] = Field(default_factory=dict)
+    extra_args: list[str] = Field(default_factory=list)
+
+    @field_validator("env", mode="before")
+    @classmethod
+    def _env_strings(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {str(k): "" if v is None else str(v) for k, v in value.items()}
+        return value
+
+
+class FrontendSpec(Strict):
+    """Router or frontend in front of the workers (`none` = clients talk to the worker directly)."""
+
+    type: FrontendName = "none"
+    args: dict[str, ArgValue] = Field(default_factory=dict)
+    env: dict[str, str] = Field(default_factory=dict)
+    container_image: str | None = None
+    port: int = Field(default=8000, ge=1, le=65535)
+    metrics_port: int = Field(default=29000, ge=1, le=65535)
+    enable_multiple_frontends: bool = False
+    num_additional_frontends: int = 0
+    nginx_container: str | None = None
+    nginx_raise_ulimit: bool | None = None
+
+    @field_validator("env", mode="before")
+    @classmethod
+    def _env_strings(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {str(k): "" if v is None else str(v) for k, v in value.items()}
+        return value
+
+
+class BenchmarkSpec(Strict):
+    """What runs once the router is ready: sa-bench, a custom command, or nothing (manual)."""
+
+    type: str = "manual"
+    isl: int | None = None
+    osl: int | None = None
+    concurrencies: list[int] | str | None = None
+    req_rate: str | int | float | None = "inf"
+    random_range_ratio: float | None = None
+    num_prompts_mult: int | None = None
+    num_warmup_mult: int | None = None
+    custom_tokenizer: str | None = None
+    use_chat_template: bool | None = None
+    dataset_name: str | None = None
+    dataset_path: str | None = None
+    command: str | None = None
+    env: dict[str, str] | None = None
+    container_image: str | None = None
+    # accepted from srtctl's accuracy/mooncake benchmarks, passed through untouched
+    mooncake_workload: str | None = None
+    ttft_threshold_ms: float | None = None
+    itl_threshold_ms: float | None = None
+    num_examples: int | None = None
+    max_tokens: int | None = None
+    num_threads: int | None = None
+    num_shots: int | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    top_k: int | None = None
+    repeat: int | None = None
+    slow_down_sleep_time: float | None = None
+    slow_down_wait_time: float | None = None
+
+    def concurrency_list(self) -> list[int]:
+        """Concurrencies as ints, accepting srtctl's `"4x8x16"` string form."""
+        if self.concurrencies is None:
+            return []
+        if isinstance(self.concurrencies, str):
+            return [int(x) for x in self.concurrencies.replace(",", "x").split("x") if x.strip()]
+        return list(self.concurrencies)
+
+
+class TelemetrySpec(Strict):
+    """Recipe-level telemetry; an explicit `gpu_exporter` (or null) wins over the profile default."""
+
+    enabled: bool = False
+    gpu_exporter: GpuExporter | None = None
+
+
+class Recipe(Strict):
+    """A normalised (schema 2) recipe."""
+
+    schema_: int = Field(default=2, alias="schema")
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._+-]*$", max_length=120)
+    description: str | None = None
+    profiles: list[str] = Field(default_factory=list)
+    model: ModelSpec
+    resources: ResourcesSpec = Field(default_factory=ResourcesSpec)
+    slurm: SlurmSpec = Field(default_factory=SlurmSpec)
+    engine: EngineSpec
+    roles: dict[Role, RoleSpec]
+    frontend: FrontendSpec = Field(default_factory=FrontendSpec)
+    benchmark: BenchmarkSpec = Field(default_factory=BenchmarkSpec)
+    health_check: HealthCheck | None = None
+    environment: dict[str, str] = Field(default_factory=dict)
+    srun_options: dict[str, str | int | bool | None] = Field(default_factory=dict)
+    sbatch_directives: dict[str, str | int | bool | None] = Field(default_factory=dict)
+    container_mounts: dict[str, str] = Field(default_factory=dict)
+    extra_mount: list[str] = Field(default_factory=list)
+    telemetry: TelemetrySpec | None = None
+    # srtctl keys accepted for compatibility; srt-tui keeps them in the resolved recipe
+    dynamo: dict[str, Any] | None = None
+    setup_script: str | None = None
+    profiling: dict[str, Any] | None = None
+    identity: dict[str, Any] | None = None
+    observability: dict[str, Any] | None = None
+
+    model_config = Strict.model_config | {"populate_by_name": True}
+
+    @field_validator("environment", mode="before")
+    @classmethod
+    def _env_strings(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {str(k): "" if v is None else str(v) for k, v in value.items()}
+        return value
+
+    @field_validator("engine", mode="before")
+    @classmethod
+    def _engine_shorthand(cls, value: Any) -> Any:
+        return {"type": value} if isinstance(value, str) else value
+
+    def active_roles(self) -> list[Role]:
+        """Roles with at least one worker, in prefill, decode, agg order."""
+        return [r for r in ROLES if r in self.roles and self.roles[r].workers > 0]
+
+    def to_yaml_dict(self) -> dict[str, Any]:
+        """Plain data for writing the recipe back as schema 2 YAML."""
+        return self.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+
+
+@dataclass(frozen=True)
+class RecipeSource:
+    """Where a recipe came from: file, variant name (override files), and its located raw data."""
+
+    path: Path | None
+    variant: str | None
+    located: Located | None
+
+
+def recipe_from_data(data: Any, src: Located, variant: str | None = None) -> Recipe:
+    """Validate raw recipe data (schema 1 or 2) into a normalised Recipe."""
+    if not isinstance(data, dict):
+        raise config_error(
+            "a recipe must be a YAML mapping",
+            file=src.file,
+            line=1,
+            hint="start with `name:`, `model:`, `engine:` and `roles:`",
+        )
+    prefix: tuple[str, ...] = (variant,) if variant and variant != "<file>" else ()
+    normalised = normalise_schema1(data, src, prefix) if _is_schema1(data) else data
+    try:
+        return Recipe.model_validate(normalised)
+    except ValidationError as exc:
+        raise to_config_error(exc, Recipe, src, prefix) from None
+
+
+def _is_schema1(data: dict[str, Any]) -> bool:
+    return (
+        data.get("schema") in (None, 1)
+        and "roles" not in data
+        and (
+            "backend" in data
+            or "resources" in data
+            and any(k.endswith(("_nodes", "_workers")) for k in (data.get("resources") or {}))
+        )
+    )
+
+
+def list_variants(path: Path) -> list[str]:
+    """Variant names of an override file (empty for a plain recipe)."""
+    src = load_yaml(path)
+    if isinstance(src.data, dict) and "base" in src.data:
+        return [name for name, _ in expand_variants(src.data, src)]
+    return []
+
+
+def load_recipe(spec: str | Path) -> tuple[Recipe, RecipeSource]:
+    """Load `file.yaml` or `file.yaml:selector` (override variants) into a normalised Recipe."""
+    text = str(spec)
+    selector: str | None = None
+    path = Path(text)
+    if not path.exists() and ":" in text:
+        head, _, selector = text.rpartition(":")
+        path = Path(head)
+    if not path.is_file():
+        raise config_error("recipe file not found", file=str(path), hint="check the path given to -f")
+    src = load_yaml(path)
+    if isinstance(src.data, dict) and "base" in src.data:
+        variants = expand_variants(src.data, src)
+        names = [n for n, _ in variants]
+        if selector is None:
+            if len(variants) == 1:
+                selector = names[0]
+            else:
+                raise config_error(
+                    f"this override file holds {len(variants)} variants",
+                    file=str(path),
+                    hint=f"pick one: -f {path}:<variant>, one of: base, {', '.join(names[1:])}",
+                )
+        chosen = [d for n, d in variants if n == selector]
+        if not chosen:
+            raise config_error(
+                f"no variant `{selector}` in this file", file=str(path), hint=f"one of: {', '.join(names)}"
+            )
+        return recipe_from_data(chosen[0], src, selector), RecipeSource(path, selector, src)
+    if selector is not None:
+        raise config_error(f"`:{selector}` given but the file has no `base:` variants", file=str(path))
+    return recipe_from_data(src.data, src), RecipeSource(path, None, src)

@@ -1,0 +1,337 @@
+"""Resolve once: profile + recipe + overrides become one immutable ResolvedJob.
+
+Defaults, aliases, mounts, environment scopes, sbatch directives and the GPU exporter are decided
+here; nothing downstream re-reads files, the profile or the environment.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import ConfigError, Problem
+from .profile import DCGM_EXPORTER, GpuExporter, HealthCheck, LoadedProfile, Profile
+from .recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
+from .topology_string import TopologySpec, parse_topology
+
+_LITERAL_PATH = re.compile(r"^(/|\./|\.\./|~|hf:)")
+
+
+@dataclass(frozen=True)
+class Mount:
+    """One container mount and where it came from (built-in, profile or recipe)."""
+
+    host: str
+    container: str
+    source: str
+    readonly: bool = False
+
+
+@dataclass(frozen=True)
+class RoleShape:
+    """A role's resolved shape: workers, GPUs per worker, nodes it asks for."""
+
+    role: Role
+    workers: int
+    gpus: int
+    nodes: int
+    colocate: bool
+
+
+@dataclass(frozen=True)
+class ResolvedJob:
+    """Everything needed to plan and render one job, decided once."""
+
+    recipe: Recipe
+    profile: Profile
+    profile_name: str
+    profile_path: Path | None
+    recipe_path: Path | None
+    variant: str | None
+    topology: TopologySpec
+    shapes: tuple[RoleShape, ...]
+    gpus_per_node: int
+    visible_devices_env: str
+    interface: str
+    container_runtime: str
+    model_path: str
+    model_in_step: str
+    container_image: str | None
+    account: str | None
+    partition: str | None
+    time_limit: str
+    directives: tuple[tuple[str, str | None], ...]
+    mounts: tuple[Mount, ...]
+    env_scopes: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
+    srun_options: tuple[tuple[str, str | None], ...]
+    gpu_exporter: GpuExporter | None
+    exporter_source: str
+    health_check: HealthCheck
+    output_dir: str | None
+    bash_preamble: str | None
+    warnings: tuple[Problem, ...] = field(default=())
+
+    @property
+    def total_nodes(self) -> int:
+        """Nodes asked of Slurm."""
+        return sum(s.nodes for s in self.shapes if not s.colocate) or 1
+
+    def shape(self, role: Role) -> RoleShape | None:
+        """Shape of one role, or None when the job has no such workers."""
+        return next((s for s in self.shapes if s.role == role), None)
+
+    def env(self, scope: str) -> dict[str, str]:
+        """Environment of a scope: global, prefill, decode, agg, frontend, benchmark."""
+        for name, pairs in self.env_scopes:
+            if name == scope:
+                return dict(pairs)
+        return {}
+
+
+def _alias(value: str, table: dict[str, str] | None, field_name: str, kind: str, literal: re.Pattern[str]) -> str:
+    table = table or {}
+    if value in table:
+        return table[value]
+    if literal.search(value):
+        return value
+    import difflib
+
+    close = difflib.get_close_matches(value, list(table), n=1)
+    hint = (
+        f"did you mean `{close[0]}`?"
+        if close
+        else f"add `{value}: <path>` under `{kind}:` in the profile, or give an absolute path"
+    )
+    raise ConfigError([Problem(field=field_name, message=f"unknown {kind} alias `{value}`", hint=hint)])
+
+
+_CONTAINER_LITERAL = re.compile(r"^(/|\./|\.\./|~)|[:/]|\.sqsh$")
+
+
+def topology_of(recipe: Recipe) -> TopologySpec:
+    """The recipe's own topology string."""
+    roles = recipe.roles
+    agg = roles.get("agg")
+    if agg is not None and agg.workers > 0:
+        return TopologySpec(agg=agg.workers)
+    p, d = roles.get("prefill"), roles.get("decode")
+    return TopologySpec(prefill=p.workers if p else 0, decode=d.workers if d else 0)
+
+
+def _gpus_per_worker(spec: RoleSpec, gpn: int, fallback: int | None = None) -> int:
+    if spec.gpus is not None:
+        return spec.gpus
+    if isinstance(spec.nodes, int) and spec.nodes > 0 and spec.workers > 0:
+        return max(1, spec.nodes * gpn // spec.workers)
+    return fallback or gpn
+
+
+def apply_topology(recipe: Recipe, topo: TopologySpec, gpn: int) -> Recipe:
+    """Change role worker counts, keeping GPUs per worker; node counts follow."""
+    current = topology_of(recipe)
+    if topo.disaggregated != current.disaggregated:
+        want = "aggregated" if not topo.disaggregated else "prefill/decode"
+        have = "aggregated" if not current.disaggregated else "prefill/decode"
+        raise ConfigError(
+            [
+                Problem(
+                    field="--topology",
+                    message=f"`{topo}` is {want} but the recipe defines {have} roles",
+                    hint=f"pick a topology like `{current}`, or use a recipe with {want} roles",
+                )
+            ]
+        )
+    roles = dict(recipe.roles)
+    prefill_g = _gpus_per_worker(roles["prefill"], gpn) if "prefill" in roles else None
+    for role, count in (("prefill", topo.prefill), ("decode", topo.decode), ("agg", topo.agg)):
+        spec = roles.get(role)  # type: ignore[call-overload]
+        if spec is None or count == 0:
+            continue
+        g = _gpus_per_worker(spec, gpn, prefill_g if role == "decode" else None)
+        nodes: int | str = "colocate" if spec.nodes == "colocate" else math.ceil(count * g / gpn)
+        roles[role] = spec.model_copy(update={"workers": count, "gpus": g, "nodes": nodes})  # type: ignore[index]
+    return recipe.model_copy(update={"roles": roles})
+
+
+def _shapes(recipe: Recipe, gpn: int) -> tuple[RoleShape, ...]:
+    shapes: list[RoleShape] = []
+    prefill_g: int | None = None
+    for role in ROLES:
+        spec = recipe.roles.get(role)
+        if spec is None or spec.workers == 0:
+            continue
+        colocate = spec.nodes == "colocate"
+        g = _gpus_per_worker(spec, gpn, prefill_g if role == "decode" else None)
+        if role == "prefill":
+            prefill_g = g
+        if colocate:
+            nodes = 0
+        elif isinstance(spec.nodes, int):
+            nodes = spec.nodes
+        else:
+            nodes = math.ceil(spec.workers * g / gpn)
+        shapes.append(RoleShape(role, spec.workers, g, nodes, colocate))
+    return tuple(shapes)
+
+
+def _directives(
+    profile: Profile,
+    recipe: Recipe,
+    nodes: int,
+    gpn: int,
+    account: str | None,
+    partition: str | None,
+    time_limit: str,
+) -> tuple[tuple[str, str | None], ...]:
+    out: list[tuple[str, str | None]] = [
+        ("job-name", recipe.name),
+        ("nodes", str(nodes)),
+        ("ntasks", str(nodes)),
+        ("ntasks-per-node", "1"),
+    ]
+    if profile.use_gpus_per_node_directive:
+        out.append(("gpus-per-node", str(gpn)))
+    if profile.use_segment_sbatch_directive:
+        out.append(("segment", str(nodes)))
+    if profile.use_exclusive_sbatch_directive:
+        out.append(("exclusive", None))
+    if account:
+        out.append(("account", account))
+    out.append(("time", time_limit))
+    if partition:
+        out.append(("partition", partition))
+    merged: dict[str, str | None] = {
+        k: (None if v is None or v == "" else str(v)) for k, v in (profile.default_sbatch_directives or {}).items()
+    }
+    for k, v in recipe.sbatch_directives.items():
+        merged[k] = None if v is None or v == "" or v is True else str(v)
+    managed = {k for k, _ in out}
+    out.extend((k, v) for k, v in merged.items() if k not in managed)
+    out = [(k, merged[k]) if k in merged and k in managed else (k, v) for k, v in out]
+    return tuple(out)
+
+
+def _mounts(profile: Profile, recipe: Recipe, model_path: str) -> tuple[Mount, ...]:
+    if profile.container_runtime == "none":
+        return ()
+    mounts: dict[str, Mount] = {}
+    mounts["<log_dir>"] = Mount("<log_dir>", "/logs", "built-in")
+    if not model_path.startswith("hf:"):
+        mounts[model_path] = Mount(model_path, "/model", "built-in", readonly=True)
+    for host, cont in (profile.default_mounts or {}).items():
+        mounts[host] = Mount(host, cont, "profile")
+    for item in recipe.extra_mount:
+        parts = item.split(":")
+        if len(parts) < 2:
+            raise ConfigError(
+                [
+                    Problem(
+                        field="extra_mount",
+                        message=f"`{item}` is not host:container[:ro]",
+                        hint="write e.g. /data:/data:ro",
+                    )
+                ]
+            )
+        mounts[parts[0]] = Mount(parts[0], parts[1], "recipe", readonly=len(parts) > 2 and parts[2] == "ro")
+    for host, cont in recipe.container_mounts.items():
+        mounts[host] = Mount(host, cont, "recipe")
+    return tuple(mounts.values())
+
+
+def resolve(
+    loaded: LoadedProfile,
+    recipe: Recipe,
+    source: RecipeSource | None = None,
+    topology: str | TopologySpec | None = None,
+) -> ResolvedJob:
+    """Merge profile defaults into the recipe, apply a topology override, resolve aliases."""
+    profile = loaded.profile
+    gpn = recipe.resources.gpus_per_node or profile.gpus_per_node or 8
+    if topology is not None:
+        topo = parse_topology(topology) if isinstance(topology, str) else topology
+        recipe = apply_topology(recipe, topo, gpn)
+    problems: list[Problem] = []
+    try:
+        model_path = _alias(recipe.model.path, profile.model_paths, "model.path", "model_paths", _LITERAL_PATH)
+    except ConfigError as exc:
+        problems += exc.problems
+        model_path = recipe.model.path
+    container: str | None = None
+    if recipe.model.container and profile.container_runtime != "none":
+        try:
+            container = _alias(
+                recipe.model.container,
+                profile.containers,
+                "model.container",
+                "containers",
+                _CONTAINER_LITERAL,
+            )
+        except ConfigError as exc:
+            problems += exc.problems
+    elif profile.container_runtime == "pyxis":
+        problems.append(
+            Problem(
+                field="model.container",
+                message="a container image is required",
+                hint="set model.container to an image, .sqsh path or profile alias",
+            )
+        )
+    if problems:
+        raise ConfigError(problems)
+    shapes = _shapes(recipe, gpn)
+    nodes = sum(s.nodes for s in shapes if not s.colocate) or 1
+    account = recipe.slurm.account or profile.default_account
+    partition = recipe.slurm.partition or profile.default_partition
+    time_limit = recipe.slurm.time_limit or profile.default_time_limit or "01:00:00"
+    env_scopes: list[tuple[str, tuple[tuple[str, str], ...]]] = [("global", tuple(recipe.environment.items()))]
+    for role in ROLES:
+        spec = recipe.roles.get(role)
+        if spec is not None and spec.workers > 0:
+            env_scopes.append((role, tuple(spec.env.items())))
+    env_scopes.append(("frontend", tuple(recipe.frontend.env.items())))
+    env_scopes.append(("benchmark", tuple((recipe.benchmark.env or {}).items())))
+    if recipe.telemetry is not None and "gpu_exporter" in recipe.telemetry.model_fields_set:
+        exporter, exporter_source = recipe.telemetry.gpu_exporter, "recipe"
+    elif "default_gpu_exporter" in profile.model_fields_set:
+        exporter, exporter_source = profile.default_gpu_exporter, "profile"
+    else:
+        exporter, exporter_source = DCGM_EXPORTER, "default"
+    srun = tuple(
+        (k, None if v is None or v == "" or v is True else str(v))
+        for k, v in recipe.srun_options.items()
+        if v is not False
+    )
+    in_container = profile.container_runtime != "none"
+    return ResolvedJob(
+        recipe=recipe,
+        profile=profile,
+        profile_name=loaded.name,
+        profile_path=loaded.path,
+        recipe_path=source.path if source else None,
+        variant=source.variant if source else None,
+        topology=topology_of(recipe),
+        shapes=shapes,
+        gpus_per_node=gpn,
+        visible_devices_env=profile.visible_devices_env,
+        interface=profile.interface,
+        container_runtime=profile.container_runtime,
+        model_path=model_path,
+        model_in_step="/model"
+        if in_container and not model_path.startswith("hf:")
+        else (model_path[3:] if model_path.startswith("hf:") else model_path),
+        container_image=container,
+        account=account,
+        partition=partition,
+        time_limit=time_limit,
+        directives=_directives(profile, recipe, nodes, gpn, account, partition, time_limit),
+        mounts=_mounts(profile, recipe, model_path),
+        env_scopes=tuple(env_scopes),
+        srun_options=srun,
+        gpu_exporter=exporter,
+        exporter_source=exporter_source,
+        health_check=recipe.health_check or profile.default_health_check or HealthCheck(),
+        output_dir=profile.output_dir,
+        bash_preamble=profile.default_bash_preamble,
+    )

@@ -1,0 +1,66 @@
+"""The router protocol: command, readiness contract and whether it must wait for healthy workers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from ..recipe import EngineSpec
+
+
+@dataclass(frozen=True)
+class WorkerURL:
+    """A worker endpoint as the router sees it."""
+
+    name: str
+    role: str
+    url: str
+    bootstrap_port: int = 0
+
+
+@dataclass(frozen=True)
+class RouterContext:
+    """Inputs of a router command: where it runs, its ports, and the workers it fronts."""
+
+    node_index: int
+    port: int
+    metrics_port: int
+    workers: tuple[WorkerURL, ...]
+    disaggregated: bool
+    args: dict[str, Any] = field(default_factory=dict)
+    engine: EngineSpec | None = None
+    startup_timeout_s: int = 1800
+
+    def of_role(self, role: str) -> list[WorkerURL]:
+        """Workers of one role, in plan order."""
+        return [w for w in self.workers if w.role == role]
+
+
+@dataclass(frozen=True)
+class RouterLaunch:
+    """A router's argv (with placeholders) and extra env."""
+
+    argv: tuple[str, ...]
+    env: tuple[tuple[str, str], ...] = ()
+    #: overrides the router's declared registration contract for this launch (e.g. discovery mode)
+    registration: str | None = None
+
+
+class Router(Protocol):
+    """A frontend in front of the workers, with its capabilities declared."""
+
+    name: ClassVar[str]
+    #: must start only after every worker's /health answers (static registration)
+    waits_for_healthy_workers: ClassVar[bool]
+    #: engines it can front
+    engines: ClassVar[frozenset[str]]
+    #: readiness/registration contract: "router-workers" (/workers), "dynamo-health", or "worker-health"
+    registration: ClassVar[str]
+    #: needs both prefill and decode workers when disaggregated (cannot mix agg and P/D)
+    needs_pd_pairs: ClassVar[bool]
+    #: has a separate Prometheus listener on metrics_port
+    has_metrics_port: ClassVar[bool]
+
+    def launch(self, ctx: RouterContext) -> RouterLaunch | None:
+        """Router command, or None for direct serving (no router process)."""
+        ...

@@ -1,0 +1,39 @@
+"""Frontends without a static worker list: Dynamo (discovery over NATS/etcd) and direct serving."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ..engines.base import args_to_flags
+from .base import RouterContext, RouterLaunch
+
+
+class DynamoFrontend:
+    """Dynamo frontend: workers register themselves; readiness from `/health` instances."""
+
+    name: ClassVar[str] = "dynamo"
+    waits_for_healthy_workers: ClassVar[bool] = False
+    engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm"})
+    registration: ClassVar[str] = "dynamo-health"
+    needs_pd_pairs: ClassVar[bool] = True
+    has_metrics_port: ClassVar[bool] = False
+
+    def launch(self, ctx: RouterContext) -> RouterLaunch:
+        """`python3 -m dynamo.frontend --http-port=PORT`."""
+        argv = ["python3", "-m", "dynamo.frontend", f"--http-port={ctx.port}", *args_to_flags(ctx.args)]
+        return RouterLaunch(tuple(argv))
+
+
+class Direct:
+    """No router: clients talk to the single worker; readiness is that worker's health."""
+
+    name: ClassVar[str] = "none"
+    waits_for_healthy_workers: ClassVar[bool] = False
+    engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm", "atom", "mocker"})
+    registration: ClassVar[str] = "worker-health"
+    needs_pd_pairs: ClassVar[bool] = False
+    has_metrics_port: ClassVar[bool] = False
+
+    def launch(self, ctx: RouterContext) -> RouterLaunch | None:
+        """Nothing to start."""
+        return None

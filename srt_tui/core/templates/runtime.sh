@@ -1,0 +1,209 @@
+# ---- srt-tui runtime (static; identical in every job) ----------------------------------------
+srt_now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
+srt_json_escape() { local s=$1; s=${s//\\/\\\\}; s=${s//\"/\\\"}; s=${s//$'\n'/ }; printf '%s' "$s"; }
+srt_log() { printf '%s srt-tui: %s\n' "$(srt_now)" "$*"; }
+SRT_FINAL=""
+srt_event() {
+  # one JSON object per lifecycle event: stage, time, detail
+  printf '{"stage": "%s", "time": "%s", "detail": "%s"}\n' "$1" "$(srt_now)" "$(srt_json_escape "${2:-}")" \
+    >>"$SRT_JOB_DIR/status.jsonl"
+  srt_log "stage: $1 ${2:-}"
+}
+srt_fail() { SRT_FINAL=failed; srt_event failed "$1"; exit 1; }
+
+SRT_PIDS=()
+SRT_PID_NAMES=()
+SRT_PID_LOGS=()
+SRT_PID_KINDS=()
+srt_step() {
+  # srt_step NAME KIND NODE_INDEX LOG -- ARGV...: one step per process, on one node
+  local name=$1 kind=$2 node=$3 log=$4
+  shift 5
+  if [[ $SRT_LAUNCHER == slurm ]]; then
+    srun --overlap --nodes=1 --ntasks=1 --nodelist="${SRT_NODES[$node]}" --job-name="$name" \
+      --output="$log" --open-mode=append "${SRT_SRUN_OPTS[@]}" "${SRT_CONTAINER_ARGS[@]}" "$@" </dev/null &
+  else
+    SRT_NODE_IP="${SRT_NODE_IPS[$node]}" setsid "$@" >>"$log" 2>&1 </dev/null &
+  fi
+  SRT_PIDS+=("$!")
+  SRT_PID_NAMES+=("$name")
+  SRT_PID_LOGS+=("$log")
+  SRT_PID_KINDS+=("$kind")
+  srt_log "started $kind $name on ${SRT_NODES[$node]} (pid $!, log $log)"
+}
+
+srt_http() {
+  # srt_http HOST PORT PATH [TIMEOUT]: print the HTTP status line's code and body (plain bash, no curl)
+  timeout "${4:-5}" bash -c 'exec 3<>"/dev/tcp/$1/$2" || exit 1
+    printf "GET %s HTTP/1.0\r\nHost: %s\r\nConnection: close\r\n\r\n" "$3" "$1" >&3
+    cat <&3' srt-http "$1" "$2" "$3" 2>/dev/null | tr -d '\r'
+}
+srt_http_code() { srt_http "$@" | head -n 1 | awk '{print $2}'; }
+srt_json_int() { grep -o "\"$1\": *[0-9]*" | head -n 1 | grep -o '[0-9]*$' || true; }
+
+srt_sleep() { sleep "$1" & wait $! || true; }
+
+srt_check_alive() {
+  # a worker, router or infra step that ends while the job runs fails the job, naming its log
+  local i pid rc
+  for i in "${!SRT_PIDS[@]}"; do
+    pid=${SRT_PIDS[$i]}
+    [[ ${SRT_PID_KINDS[$i]} == benchmark ]] && continue
+    if ! kill -0 "$pid" 2>/dev/null; then
+      rc=0
+      wait "$pid" || rc=$?
+      srt_fail "${SRT_PID_KINDS[$i]} ${SRT_PID_NAMES[$i]} exited with code $rc; log: ${SRT_PID_LOGS[$i]}"
+    fi
+  done
+}
+
+srt_cleanup() {
+  local rc=$? pid deadline
+  trap - EXIT INT TERM
+  for pid in "${SRT_PIDS[@]}"; do
+    if [[ $SRT_LAUNCHER == slurm ]]; then kill -TERM "$pid" 2>/dev/null || true
+    else kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true; fi
+  done
+  deadline=$((SECONDS + 10))
+  for pid in "${SRT_PIDS[@]}"; do
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
+    if [[ $SRT_LAUNCHER == slurm ]]; then kill -KILL "$pid" 2>/dev/null || true
+    else kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true; fi
+  done
+  if [[ -z $SRT_FINAL ]]; then
+    if ((rc == 0)); then srt_event completed "exit 0"; else srt_event failed "launch script exited with code $rc"; fi
+  fi
+  exit "$rc"
+}
+trap srt_cleanup EXIT
+trap 'SRT_FINAL=cancelled; srt_event cancelled "stopped by a signal (scancel, srt-tui cancel or time limit)"; exit 143' TERM INT
+
+srt_resolve_nodes() {
+  # each node's IPv4 on the profile's interface, resolved once, on the node itself
+  local i addr
+  SRT_NODE_IPS=()
+  if [[ $SRT_LAUNCHER == slurm ]]; then
+    mapfile -t SRT_NODES < <(scontrol show hostnames "$SLURM_JOB_NODELIST")
+  else
+    SRT_NODES=()
+    for ((i = 0; i < SRT_N_NODES; i++)); do SRT_NODES+=("local$i"); done
+  fi
+  ((${#SRT_NODES[@]} >= SRT_N_NODES)) || srt_fail "the allocation has ${#SRT_NODES[@]} node(s), the plan needs $SRT_N_NODES"
+  for ((i = 0; i < SRT_N_NODES; i++)); do
+    if [[ $SRT_LAUNCHER == slurm ]]; then
+      addr=$(srun --overlap --nodes=1 --ntasks=1 --nodelist="${SRT_NODES[$i]}" bash -c "$SRT_IP_PROBE" srt-ip "$SRT_INTERFACE" 2>/dev/null || true)
+    else
+      addr="127.0.0.$((11 + i))"
+    fi
+    [[ $addr =~ ^[0-9]+(\.[0-9]+){3}$ ]] || srt_fail "no IPv4 address on interface $SRT_INTERFACE on node ${SRT_NODES[$i]}"
+    SRT_NODE_IPS+=("$addr")
+  done
+  srt_log "nodes: ${SRT_NODES[*]:0:$SRT_N_NODES} addresses: ${SRT_NODE_IPS[*]}"
+}
+
+srt_wait_workers() {
+  # every worker answers /health with 200 (the static-router gate), polling at the health-check interval
+  local attempt healthy last=-1 i host port
+  for ((attempt = 1; attempt <= SRT_HEALTH_ATTEMPTS; attempt++)); do
+    srt_check_alive
+    healthy=0
+    for i in "${!SRT_HEALTH_HOSTS[@]}"; do
+      host=${SRT_NODE_IPS[${SRT_HEALTH_HOSTS[$i]}]}
+      port=${SRT_HEALTH_PORTS[$i]}
+      if [[ $(srt_http_code "$host" "$port" /health 3) == 200 ]]; then healthy=$((healthy + 1)); fi
+    done
+    if ((healthy != last)); then srt_event "workers healthy" "$healthy/${#SRT_HEALTH_HOSTS[@]}"; last=$healthy; fi
+    ((healthy == ${#SRT_HEALTH_HOSTS[@]})) && return 0
+    srt_sleep "$SRT_HEALTH_INTERVAL"
+  done
+  srt_fail "workers not healthy after $SRT_HEALTH_ATTEMPTS checks every ${SRT_HEALTH_INTERVAL}s"
+}
+
+srt_router_counts() {
+  # registered workers as `P D A`, from the router's /workers (sglang-router / vllm-router shape)
+  local body p d r
+  body=$(srt_http "${SRT_NODE_IPS[0]}" "$SRT_ROUTER_PORT" /workers 3 || true)
+  p=$(srt_json_int prefill_count <<<"$body")
+  d=$(srt_json_int decode_count <<<"$body")
+  r=$(srt_json_int regular_count <<<"$body")
+  printf '%s %s %s' "${p:-0}" "${d:-0}" "${r:-0}"
+}
+
+srt_wait_router() {
+  # the router is ready once it has registered the expected workers of every role
+  local attempt p d r detail last=""
+  for ((attempt = 1; attempt <= SRT_HEALTH_ATTEMPTS; attempt++)); do
+    srt_check_alive
+    case $SRT_ROUTER_REGISTRATION in
+      router-workers)
+        read -r p d r <<<"$(srt_router_counts)"
+        detail="P $p/$SRT_EXPECT_PREFILL D $d/$SRT_EXPECT_DECODE A $r/$SRT_EXPECT_AGG"
+        if ((p >= SRT_EXPECT_PREFILL && d >= SRT_EXPECT_DECODE && r >= SRT_EXPECT_AGG)); then
+          srt_event "router ready" "$detail"; return 0
+        fi ;;
+      dynamo-health)
+        r=$(srt_http "${SRT_NODE_IPS[0]}" "$SRT_ROUTER_PORT" /health 3 | grep -o '"endpoint": *"generate"' | wc -l || true)
+        detail="instances $r/$((SRT_EXPECT_PREFILL + SRT_EXPECT_DECODE + SRT_EXPECT_AGG))"
+        if ((r >= SRT_EXPECT_PREFILL + SRT_EXPECT_DECODE + SRT_EXPECT_AGG)); then
+          srt_event "router ready" "$detail"; return 0
+        fi ;;
+      *)
+        if [[ $(srt_http_code "${SRT_NODE_IPS[0]}" "$SRT_ROUTER_PORT" /health 3) == 200 ]]; then
+          srt_event "router ready" "health 200"; return 0
+        fi
+        detail="waiting for /health" ;;
+    esac
+    if [[ $detail != "$last" ]]; then srt_log "router: $detail"; last=$detail; fi
+    srt_sleep "$SRT_HEALTH_INTERVAL"
+  done
+  srt_fail "router did not register the workers after $SRT_HEALTH_ATTEMPTS checks ($detail)"
+}
+
+srt_relay() {
+  # what the job itself sees, for monitors that cannot reach the nodes (written atomically)
+  local i host port code tmp="$SRT_JOB_DIR/relay/.health.tmp" first=1
+  mkdir -p "$SRT_JOB_DIR/relay"
+  {
+    printf '{"time": "%s", "workers": {' "$(srt_now)"
+    for i in "${!SRT_HEALTH_HOSTS[@]}"; do
+      host=${SRT_NODE_IPS[${SRT_HEALTH_HOSTS[$i]}]}
+      port=${SRT_HEALTH_PORTS[$i]}
+      code=$(srt_http_code "$host" "$port" /health 2 || true)
+      ((first)) || printf ', '
+      first=0
+      printf '"%s": %s' "${SRT_HEALTH_NAMES[$i]}" "${code:-0}"
+    done
+    printf '}}\n'
+  } >"$tmp" && mv -f "$tmp" "$SRT_JOB_DIR/relay/health.json"
+  for i in "${!SRT_HEALTH_HOSTS[@]}"; do
+    host=${SRT_NODE_IPS[${SRT_HEALTH_HOSTS[$i]}]}
+    srt_http "$host" "${SRT_HEALTH_PORTS[$i]}" /metrics 2 >"$SRT_JOB_DIR/relay/.m.tmp" || true
+    mv -f "$SRT_JOB_DIR/relay/.m.tmp" "$SRT_JOB_DIR/relay/${SRT_HEALTH_NAMES[$i]}.metrics"
+  done
+  if [[ -n ${SRT_ROUTER_PORT:-} ]]; then
+    srt_http "${SRT_NODE_IPS[0]}" "$SRT_ROUTER_PORT" /workers 2 >"$SRT_JOB_DIR/relay/.w.tmp" || true
+    mv -f "$SRT_JOB_DIR/relay/.w.tmp" "$SRT_JOB_DIR/relay/router_workers.http"
+    if [[ -n ${SRT_ROUTER_METRICS_PORT:-} ]]; then
+      srt_http "${SRT_NODE_IPS[0]}" "$SRT_ROUTER_METRICS_PORT" /metrics 2 >"$SRT_JOB_DIR/relay/.r.tmp" || true
+      mv -f "$SRT_JOB_DIR/relay/.r.tmp" "$SRT_JOB_DIR/relay/router.metrics"
+    fi
+  fi
+}
+
+srt_serve() {
+  # keep watching every step; with a benchmark, finish when it does
+  local next=0 rc
+  while true; do
+    srt_check_alive
+    if ((SECONDS >= next)); then srt_relay; next=$((SECONDS + SRT_RELAY_INTERVAL)); fi
+    if [[ -n ${SRT_BENCH_PID:-} ]] && ! kill -0 "$SRT_BENCH_PID" 2>/dev/null; then
+      rc=0
+      wait "$SRT_BENCH_PID" || rc=$?
+      SRT_BENCH_PID=""
+      ((rc == 0)) || srt_fail "benchmark exited with code $rc; log: $SRT_BENCH_LOG"
+      srt_relay
+      return 0
+    fi
+    srt_sleep 1
+  done
+}

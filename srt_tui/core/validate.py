@@ -1,0 +1,253 @@
+"""Edit-time validation of a resolved job: every finding names its field and how to fix it.
+
+Covers what srtctl leaves unchecked: GPUs per worker vs per node, node capacity, TP size vs GPUs,
+P/D completeness, router/engine compatibility, and managed flags duplicated in recipe args.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .engines import get_engine
+from .engines.base import Engine, arg_int, flag_name
+from .errors import Problem
+from .recipe import Role
+from .resolve import ResolvedJob
+from .routers import get_router
+
+_TOLERATED = {"model-path": ("/model", "/model/"), "model": ("/model", "/model/")}
+
+
+def clean_args(
+    engine: Engine, role: Role, args: dict[str, Any], disaggregated: bool
+) -> tuple[dict[str, Any], list[Problem]]:
+    """Drop harmless duplicates of managed flags; report the ones that would override srt-tui's values."""
+    kept: dict[str, Any] = {}
+    problems: list[Problem] = []
+    for key, value in args.items():
+        flag = flag_name(key)
+        path = f"roles.{role}.args.{key}"
+        if flag == "served-model-name" or flag not in engine.managed_flags:
+            kept[key] = value
+            continue
+        harmless = str(value) in _TOLERATED.get(flag, ()) or (
+            flag == "disaggregation-mode" and disaggregated and value == role
+        )
+        if harmless:
+            problems.append(
+                Problem(
+                    field=path,
+                    message="duplicates a flag srt-tui sets; ignored",
+                    hint="remove it from args",
+                    severity="warning",
+                )
+            )
+            continue
+        problems.append(
+            Problem(
+                field=path,
+                message=f"`--{flag}` is managed by srt-tui; a recipe value would silently override the planned one",
+                hint=f"remove `{key}` from roles.{role}.args",
+            )
+        )
+    return kept, problems
+
+
+def served_name(job: ResolvedJob) -> str:
+    """First `served-model-name` of prefill/agg/decode args, else the model directory name."""
+    for role in ("prefill", "agg", "decode"):
+        spec = job.recipe.roles.get(role)  # type: ignore[call-overload,unused-ignore]
+        if spec is None:
+            continue
+        for key, value in spec.args.items():
+            if flag_name(key) == "served-model-name" and value:
+                return str(value)
+    if job.recipe.model.served_name:
+        return job.recipe.model.served_name
+    return job.model_path.rstrip("/").rsplit("/", 1)[-1].removeprefix("hf:") or "model"
+
+
+def validate(job: ResolvedJob) -> list[Problem]:
+    """All findings (errors and warnings) for a resolved job, in field order."""
+    recipe, gpn = job.recipe, job.gpus_per_node
+    engine = get_engine(recipe.engine.type)
+    router = get_router(recipe.frontend.type)
+    out: list[Problem] = []
+    active = [s.role for s in job.shapes]
+    disagg = "prefill" in active or "decode" in active
+    if not active:
+        out.append(Problem("roles", "no role has workers", "give roles.agg (or prefill and decode) workers"))
+        return out
+    if "agg" in active and disagg:
+        out.append(
+            Problem(
+                "roles",
+                "cannot mix aggregated and disaggregated workers",
+                "keep either roles.agg or roles.prefill + roles.decode",
+            )
+        )
+    if disagg and not ("prefill" in active and "decode" in active):
+        missing = "decode" if "prefill" in active else "prefill"
+        out.append(
+            Problem(
+                f"roles.{missing}",
+                f"disaggregated serving needs {missing} workers too",
+                f"add roles.{missing}.workers, or use roles.agg for aggregated serving",
+            )
+        )
+    for shape in job.shapes:
+        role, g = shape.role, shape.gpus
+        base = f"roles.{role}"
+        if g < gpn and gpn % g:
+            out.append(
+                Problem(
+                    f"{base}.gpus",
+                    f"{g} GPUs per worker does not divide the node's {gpn} GPUs (it would leave GPUs stranded)",
+                    f"use a divisor of {gpn}, e.g. {max(d for d in range(1, g + 1) if gpn % d == 0)}",
+                )
+            )
+        if g > gpn and g % gpn:
+            out.append(
+                Problem(
+                    f"{base}.gpus",
+                    f"{g} GPUs per worker is not a whole number of {gpn}-GPU nodes",
+                    f"use {gpn * math.ceil(g / gpn)} or {gpn * (g // gpn)}",
+                )
+            )
+        if g > gpn and not engine.multinode:
+            out.append(
+                Problem(
+                    f"{base}.gpus",
+                    f"{engine.name} workers cannot span nodes ({g} GPUs > {gpn})",
+                    f"use at most {gpn} GPUs per worker",
+                )
+            )
+        if not shape.colocate:
+            spec = recipe.roles[role]
+            need = math.ceil(shape.workers * g / gpn) if g < gpn else shape.workers * math.ceil(g / gpn)
+            if g < gpn and spec.nodes not in (None,) and recipe.resources.spread_workers:
+                need = shape.workers
+            if shape.nodes < need:
+                out.append(
+                    Problem(
+                        f"{base}.nodes",
+                        f"{shape.workers} worker(s) × {g} GPUs need {need} node(s) of "
+                        f"{gpn} GPUs, but {shape.nodes} given",
+                        f"set {base}.nodes: {need} or lower the workers",
+                    )
+                )
+            elif (
+                shape.nodes * gpn > shape.workers * g
+                and isinstance(spec.nodes, int)
+                and not (role == "prefill" and any(s.colocate for s in job.shapes))
+            ):
+                out.append(
+                    Problem(
+                        f"{base}.nodes",
+                        f"{shape.nodes * gpn - shape.workers * g} GPU(s) of the "
+                        f"role's {shape.nodes} node(s) stay unused",
+                        "add workers or lower nodes",
+                        severity="warning",
+                    )
+                )
+        else:
+            prefill = job.shape("prefill")
+            room = (prefill.nodes * gpn - prefill.workers * prefill.gpus) if prefill else 0
+            if shape.workers * g > room:
+                out.append(
+                    Problem(
+                        f"{base}.nodes",
+                        f"colocated decode needs {shape.workers * g} GPUs but the prefill nodes have {room} free",
+                        "give decode its own nodes or lower prefill GPUs",
+                    )
+                )
+        spec_args = recipe.roles[role].args
+        tp = arg_int(spec_args, engine.tp_flags)
+        if tp is not None:
+            pp = arg_int(spec_args, engine.pp_flags) or 1
+            if tp * pp != g:
+                flag = next(k for k in spec_args if flag_name(k) in {flag_name(f) for f in engine.tp_flags})
+                out.append(
+                    Problem(
+                        f"{base}.args.{flag}",
+                        f"TP {tp}"
+                        + (f" × PP {pp}" if pp > 1 else "")
+                        + f" = {tp * pp} GPUs, but each {role} worker has {g}",
+                        f"set {flag}: {g // pp if g % pp == 0 else g} or {base}.gpus: {tp * pp}",
+                    )
+                )
+        out += clean_args(engine, role, spec_args, disagg)[1]
+    if engine.name not in router.engines:
+        fits = sorted(r for r, ok in _router_engines().items() if engine.name in ok)
+        out.append(
+            Problem(
+                "frontend.type",
+                f"{router.name} cannot front {engine.name} workers",
+                f"use one of: {', '.join(fits)}",
+            )
+        )
+    elif router.name not in engine.frontends:
+        out.append(
+            Problem(
+                "frontend.type",
+                f"{engine.name} workers do not run behind {router.name}",
+                f"use one of: {', '.join(sorted(engine.frontends))}",
+            )
+        )
+    if recipe.engine.connector == "moriio" and router.name != "vllm-router":
+        out.append(
+            Problem(
+                "engine.connector",
+                "the MoRI-IO connector needs vllm-router",
+                "set frontend.type: vllm-router",
+            )
+        )
+    if router.name == "none":
+        workers = sum(s.workers for s in job.shapes)
+        if disagg or workers > 1:
+            out.append(
+                Problem(
+                    "frontend.type",
+                    f"without a router only one aggregated worker can serve (this job has {workers})",
+                    "choose a router such as sglang-router or vllm-router",
+                )
+            )
+    bench = recipe.benchmark
+    if bench.type == "sa-bench":
+        for key in ("isl", "osl"):
+            if getattr(bench, key) is None and bench.dataset_name != "custom":
+                out.append(Problem(f"benchmark.{key}", "sa-bench needs it", f"set benchmark.{key}: 1024"))
+        if not bench.concurrencies:
+            out.append(
+                Problem(
+                    "benchmark.concurrencies",
+                    "sa-bench needs concurrencies",
+                    "set benchmark.concurrencies: [8, 32]",
+                )
+            )
+    if bench.type == "custom" and not bench.command:
+        out.append(Problem("benchmark.command", "a custom benchmark needs a command", "set benchmark.command"))
+    if not job.profile.use_gpus_per_node_directive and not any(
+        k in ("gres", "gpus", "gpus-per-node") for k, _ in job.directives
+    ):
+        out.append(
+            Problem(
+                "profile.use_gpus_per_node_directive",
+                "the job requests no GPUs from Slurm",
+                'add default_sbatch_directives: {gres: "gpu:N"} to the profile',
+                severity="warning",
+            )
+        )
+    return out
+
+
+def _router_engines() -> dict[str, frozenset[str]]:
+    from .routers import ROUTERS
+
+    return {name: r.engines for name, r in ROUTERS.items()}
+
+
+def errors(problems: list[Problem]) -> list[Problem]:
+    """Only the findings that stop a render or submit."""
+    return [p for p in problems if p.severity == "error"]
