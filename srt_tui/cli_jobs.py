@@ -1,12 +1,232 @@
-"""`apply`, `status`, `wait`, `cancel`: job commands (filled in with the Slurm transports)."""
+"""`apply`, `status`, `wait`, `cancel`: the job commands of the CLI, on the same core as the TUI."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
+import sys
+import time
 from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
 from typing import Any
+
+from .core.errors import Problem, SrtError
+
+
+def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
+    from .slurm.jobindex import find_job_dir, known_jobs
+
+    if not refs:
+        return known_jobs()
+    out: dict[str, Path] = {}
+    for ref in refs:
+        path = find_job_dir(ref, Path(output) if output else None)
+        if path is None:
+            raise SrtError(
+                [
+                    Problem(
+                        field="JOB",
+                        message=f"no job directory found for `{ref}`",
+                        hint="pass the job directory path, or -o OUTPUT_DIR where it lives",
+                    )
+                ]
+            )
+        meta = json.loads((path / "job.json").read_text())
+        out[str(meta.get("job_id") or path.name)] = path
+    return out
+
+
+def _client(transport: str, needed: bool) -> Any:
+    from .slurm.errors import SlurmUnavailable
+    from .slurm.select import get_client
+
+    try:
+        return get_client(transport)
+    except SlurmUnavailable:
+        if needed:
+            raise
+        return None
+
+
+def _snapshots(jobs: dict[str, Path], transport: str) -> list[Any]:
+    from .monitor.collect import Monitor
+    from .slurm.local import is_local_job
+
+    client = _client(transport, needed=False) if any(not is_local_job(j) for j in jobs) else None
+
+    async def run() -> list[Any]:
+        monitor = Monitor(client)
+        try:
+            return await monitor.refresh(jobs)
+        finally:
+            await monitor.aclose()
+
+    return asyncio.run(run())
+
+
+def _cmd_apply(args: argparse.Namespace) -> int:
+    from .core.api import prepare
+    from .slurm.submit import submit_prepared
+
+    prep = prepare(args.file, args.profile, args.topology)
+    if not args.yes and sys.stdin.isatty() and not args.json:
+        plan = prep.plan
+        print(
+            f"{plan.name}: {plan.topology} {plan.engine} behind {plan.frontend} on {plan.nodes} node(s) "
+            f"× {plan.gpus_per_node} GPUs (profile {plan.profile}, time {prep.job.time_limit})"
+        )
+        if input("Submit? [y/N] ").strip().lower() not in ("y", "yes"):
+            print("not submitted")
+            return 1
+    sub = submit_prepared(prep, args.launcher, Path(args.output) if args.output else None, args.transport)
+    if args.json:
+        print(json.dumps({"job_id": sub.job_id, "job_dir": str(sub.job_dir), "launcher": sub.launcher}))
+    else:
+        print(f"submitted job {sub.job_id} ({sub.launcher}) -> {sub.job_dir}")
+        print(f"  follow it: srt-tui status {sub.job_id}   |   srt-tui wait {sub.job_id} --for ready")
+    return 0
+
+
+def _workers_cell(snap: Any) -> str:
+    counts = snap.healthy_counts()
+    letters = {"prefill": "P", "decode": "D", "agg": "A"}
+    return " ".join(f"{letters.get(r, r)} {h}/{t}" for r, (h, t) in counts.items()) or "-"
+
+
+def _router_cell(snap: Any) -> str:
+    r = snap.router
+    if r is None:
+        return "direct"
+    letters = {"prefill": "P", "decode": "D", "agg": "A"}
+    reg = " ".join(f"{letters.get(k, k)} {r.registered.get(k, 0)}/{v}" for k, v in r.expected.items())
+    return f"{'up' if r.up else 'down' if r.up is False else '?'} {reg}"
+
+
+def _cmd_status(args: argparse.Namespace) -> int:
+    from .core.views import fixed_table
+
+    jobs = _job_refs(args.jobs, args.output)
+    snaps = _snapshots(jobs, args.transport)
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    asdict(s) | {"ready": s.is_ready, "healthy": {k: list(v) for k, v in s.healthy_counts().items()}}
+                    for s in snaps
+                ],
+                indent=2,
+            )
+        )
+        return 0
+    if not snaps:
+        print("no jobs known yet (srt-tui apply -f RECIPE)")
+        return 0
+    rows = [
+        (
+            s.job_id,
+            s.name,
+            s.slurm_state,
+            s.stage + (" (relayed)" if s.relayed else ""),
+            _workers_cell(s),
+            _router_cell(s),
+        )
+        for s in snaps
+    ]
+    print(fixed_table(("JOB", "NAME", "SLURM", "STAGE", "HEALTHY", "ROUTER"), rows))
+    for s in snaps:
+        if s.stage_detail and s.stage in ("failed", "cancelled", "timed out", "pending"):
+            print(f"{s.job_id}: {s.stage}: {s.stage_detail}")
+        for w in s.workers:
+            if w.health not in ("healthy", "unknown", "down") or w.last_error_line:
+                print(f"{s.job_id}: {w.name} {w.health} ({w.detail}) log {w.log}: {w.last_error_line}")
+        bad = [src for src in s.sources if not src.ok]
+        for src in bad:
+            print(f"{s.job_id}: source {src.name} unavailable: {src.error}")
+    return 0
+
+
+def _cmd_wait(args: argparse.Namespace) -> int:
+    jobs = _job_refs([args.job], args.output)
+    deadline = time.monotonic() + args.timeout if args.timeout else None
+    last = ""
+    while True:
+        snap = _snapshots(jobs, args.transport)[0]
+        line = f"{snap.stage} {snap.stage_detail}".strip()
+        if line != last and not args.quiet:
+            print(f"{snap.job_id}: {line}", file=sys.stderr)
+            last = line
+        if args.target == "ready" and snap.is_ready:
+            return 0
+        if snap.is_final:
+            if args.target == "done":
+                return 0 if snap.stage == "completed" else 1
+            print(f"{snap.job_id} ended ({snap.stage}) before it was ready: {snap.stage_detail}", file=sys.stderr)
+            return 1
+        if deadline is not None and time.monotonic() >= deadline:
+            print(
+                f"{snap.job_id}: timed out after {args.timeout:g}s waiting for {args.target} (stage {snap.stage})",
+                file=sys.stderr,
+            )
+            return 124
+        time.sleep(args.interval)
+
+
+def _cmd_cancel(args: argparse.Namespace) -> int:
+    from .slurm.local import LocalLauncher, is_local_job
+
+    jobs = _job_refs(args.jobs, args.output)
+    for job_id, path in jobs.items():
+        if is_local_job(job_id):
+            LocalLauncher().cancel(job_id, path)
+        else:
+            _client(args.transport, needed=True).cancel(job_id)
+        print(f"cancelled {job_id}")
+    return 0
 
 
 def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], None]) -> None:
     """Register the job subcommands on the CLI parser."""
-    return None
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("-o", "--output", help="output directory holding job directories")
+        p.add_argument(
+            "--transport",
+            default="auto",
+            choices=["auto", "cli", "pyslurm"],
+            help="Slurm transport (default: pyslurm if importable, else the command line)",
+        )
+
+    a = sub.add_parser("apply", help="render, write the job directory and submit")
+    recipe_args(a)
+    common(a)
+    a.add_argument(
+        "--launcher",
+        default="auto",
+        choices=["auto", "slurm", "local"],
+        help="auto: Slurm when a controller answers, else the local launcher",
+    )
+    a.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
+    a.add_argument("--json", action="store_true", help='print {"job_id": …, "job_dir": …}')
+    a.set_defaults(func=_cmd_apply)
+
+    s = sub.add_parser("status", help="state, stage, worker health and router registrations of jobs")
+    s.add_argument("jobs", nargs="*", metavar="JOB", help="job id or directory (default: every known job)")
+    common(s)
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=_cmd_status)
+
+    w = sub.add_parser("wait", help="wait until a job is ready or done (exit 0; 1 if it ended; 124 timeout)")
+    w.add_argument("job", metavar="JOB")
+    w.add_argument("--for", dest="target", choices=["ready", "done"], default="ready")
+    w.add_argument("--timeout", type=float, default=0, help="seconds (0: no limit)")
+    w.add_argument("--interval", type=float, default=1.0)
+    w.add_argument("-q", "--quiet", action="store_true")
+    common(w)
+    w.set_defaults(func=_cmd_wait)
+
+    c = sub.add_parser("cancel", help="cancel jobs (Slurm scancel or the local launcher)")
+    c.add_argument("jobs", nargs="+", metavar="JOB")
+    common(c)
+    c.set_defaults(func=_cmd_cancel)

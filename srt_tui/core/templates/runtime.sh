@@ -24,6 +24,7 @@ srt_step() {
       --output="$log" --open-mode=append "${SRT_SRUN_OPTS[@]}" "${SRT_CONTAINER_ARGS[@]}" "$@" </dev/null &
   else
     SRT_NODE_IP="${SRT_NODE_IPS[$node]}" setsid "$@" >>"$log" 2>&1 </dev/null &
+    printf '%s\n' "$!" >>"$SRT_JOB_DIR/.local-pids"
   fi
   SRT_PIDS+=("$!")
   SRT_PID_NAMES+=("$name")

@@ -1,0 +1,62 @@
+"""A small index of jobs this user launched (id → directory), so status/monitor find them by id."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ..core.paths import default_output_dir
+
+
+def _index_path() -> Path:
+    override = os.environ.get("SRT_TUI_STATE_DIR")
+    base = (
+        Path(override)
+        if override
+        else Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local/state") / "srt-tui"
+    )
+    return base / "jobs.jsonl"
+
+
+def remember_job(job_id: str, job_dir: Path) -> None:
+    """Append a job to the index (best effort: an unwritable index never fails a submission)."""
+    path = _index_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"job_id": job_id, "job_dir": str(job_dir)}) + "\n")
+    except OSError:
+        pass
+
+
+def known_jobs() -> dict[str, Path]:
+    """Every indexed job whose directory still exists, newest last."""
+    out: dict[str, Path] = {}
+    try:
+        lines = _index_path().read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        path = Path(rec.get("job_dir", ""))
+        if (path / "job.json").is_file():
+            out[str(rec.get("job_id"))] = path
+    return out
+
+
+def find_job_dir(ref: str, output_dir: Path | None = None) -> Path | None:
+    """A job directory from a path, an indexed id, or `<output_dir>/<id>`."""
+    as_path = Path(ref).expanduser()
+    if (as_path / "job.json").is_file():
+        return as_path.resolve()
+    indexed = known_jobs().get(ref)
+    if indexed is not None:
+        return indexed
+    for base in (output_dir, default_output_dir()):
+        if base is not None and (base / ref / "job.json").is_file():
+            return (base / ref).resolve()
+    return None

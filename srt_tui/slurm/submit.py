@@ -1,0 +1,179 @@
+"""Submit a prepared job: write its directory, hand it to Slurm or the local launcher, index it.
+
+The job directory `<output_dir>/<job_id>/` is complete before the job can start: Slurm jobs are
+submitted held, the staged directory is renamed to the job id, then the job is released. A failed
+submission keeps the rendered files in `<output_dir>/failed-<timestamp>/` and says what Slurm said.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import socket
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.api import Prepared
+from ..core.errors import Problem, SrtError
+from ..core.jobdir import job_files, job_secrets, write_atomic_dir
+from ..core.paths import default_output_dir
+from .errors import SlurmError, SlurmUnavailable
+from .jobindex import remember_job
+from .local import LocalLauncher, next_local_id
+
+
+class SubmitError(SrtError):
+    """Submission failed; the rendered files were kept."""
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A submitted job: its id, its directory and which launcher runs it."""
+
+    job_id: str
+    job_dir: Path
+    launcher: str
+
+
+def slurm_reachable(transport: str = "auto") -> tuple[bool, str]:
+    """Whether a Slurm controller answers, and a one-line reason either way."""
+    from .select import get_client
+
+    try:
+        client = get_client(transport)
+    except SlurmUnavailable as exc:
+        return False, str(exc)
+    if client.ping():
+        return True, f"slurmctld answers ({client.name} transport)"
+    return False, client.last_error or "slurmctld does not answer"
+
+
+def output_base(prep: Prepared, output_dir: Path | None) -> Path:
+    """CLI `-o` beats the profile's `output_dir`, which beats `$SRT_TUI_OUTPUT_DIR` / ./outputs."""
+    if output_dir is not None:
+        return output_dir.expanduser().resolve()
+    if prep.job.output_dir:
+        return Path(os.path.expandvars(prep.job.output_dir)).expanduser().resolve()
+    return default_output_dir()
+
+
+def _metadata(prep: Prepared, job_id: str, launcher: str, transport: str) -> dict[str, Any]:
+    plan = prep.plan
+    return {
+        "job_id": job_id,
+        "name": plan.name,
+        "profile": plan.profile,
+        "topology": plan.topology,
+        "engine": plan.engine,
+        "frontend": plan.frontend,
+        "nodes": plan.nodes,
+        "gpus_per_node": plan.gpus_per_node,
+        "launcher": launcher,
+        "transport": transport,
+        "user": getpass.getuser(),
+        "host": socket.gethostname(),
+        "submitted_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "recipe_path": str(prep.job.recipe_path) if prep.job.recipe_path else None,
+        "variant": prep.job.variant,
+    }
+
+
+def _event(job_dir: Path, stage: str, detail: str) -> None:
+    line = json.dumps(
+        {"stage": stage, "time": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "detail": detail}
+    )
+    with open(job_dir / "status.jsonl", "a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
+
+
+def submit_local(prep: Prepared, base: Path) -> Submission:
+    """Run the job on this machine through the local launcher."""
+    base.mkdir(parents=True, exist_ok=True)
+    job_id = next_local_id(base)
+    job_dir = write_atomic_dir(
+        base / job_id,
+        job_files(prep.job, prep.plan, prep.script),
+        _metadata(prep, job_id, "local", "local"),
+        job_secrets(prep.job),
+    )
+    _event(job_dir, "submitted", "local launcher")
+    LocalLauncher().start(job_id, job_dir)
+    remember_job(job_id, job_dir)
+    return Submission(job_id, job_dir, "local")
+
+
+def submit_slurm(prep: Prepared, base: Path, transport: str = "auto") -> Submission:
+    """Submit held, move the staged directory to `<base>/<job_id>`, release."""
+    from .select import get_client
+
+    client = get_client(transport)
+    base.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    staged = write_atomic_dir(
+        base / f".staged-{stamp}-{os.getpid()}",
+        job_files(prep.job, prep.plan, prep.script),
+        _metadata(prep, "", "slurm", client.name),
+        job_secrets(prep.job),
+    )
+    try:
+        job_id = client.submit(
+            staged / "sbatch.sh",
+            base,
+            {"SRT_OUTPUT_BASE": str(base)},
+            hold=True,
+            output=str(base / "%j" / "logs" / "slurm.log"),
+        )
+    except SlurmError as exc:
+        kept = base / f"failed-{stamp}"
+        staged.rename(kept)
+        raise SubmitError(
+            [
+                Problem(
+                    field="sbatch",
+                    message=f"Slurm refused the job: {exc}",
+                    hint=f"the rendered files are kept in {kept}",
+                )
+            ]
+        ) from None
+    job_dir = base / job_id
+    staged.rename(job_dir)
+    meta = json.loads((job_dir / "job.json").read_text())
+    meta["job_id"] = job_id
+    (job_dir / "job.json").write_text(json.dumps(meta, indent=2) + "\n")
+    _event(job_dir, "submitted", f"slurm job {job_id} via {client.name}")
+    try:
+        client.release(job_id)
+    except SlurmError as exc:
+        raise SubmitError(
+            [
+                Problem(
+                    field="scontrol release",
+                    message=f"job {job_id} stays held: {exc}",
+                    hint=f"release it with `scontrol release {job_id}` or cancel it",
+                )
+            ]
+        ) from None
+    remember_job(job_id, job_dir)
+    return Submission(job_id, job_dir, "slurm")
+
+
+def submit_prepared(
+    prep: Prepared, launcher: str = "auto", output_dir: Path | None = None, transport: str = "auto"
+) -> Submission:
+    """Submit through Slurm when a controller answers (or when asked), else the local launcher."""
+    base = output_base(prep, output_dir)
+    if launcher == "local":
+        return submit_local(prep, base)
+    if launcher == "auto":
+        ok, _ = slurm_reachable(transport)
+        if not ok:
+            return submit_local(prep, base)
+    try:
+        return submit_slurm(prep, base, transport)
+    except SlurmUnavailable as exc:
+        raise SubmitError(
+            [Problem(field="slurm", message=str(exc), hint="check SLURM_CONF and munge, or use --launcher local")]
+        ) from None
