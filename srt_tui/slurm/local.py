@@ -7,6 +7,7 @@ distinct addresses and ports. The job's state comes from its pid and its `status
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -122,20 +123,14 @@ class LocalLauncher:
         pid = self._pid(job_dir)
         if pid is None:
             return
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and _alive(pid):
             time.sleep(0.1)
         groups = [pid]
-        try:
+        with contextlib.suppress(OSError):
             groups += [int(x) for x in (job_dir / ".local-pids").read_text().split() if x.isdigit()]
-        except OSError:
-            pass
         for group in groups:  # steps of a script that died without its trap
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(group, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
