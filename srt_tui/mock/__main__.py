@@ -1,0 +1,10 @@
+"""``python -m srt_tui.mock``: a mock worker (``serve``, the default) or the load generator (``bench``)."""
+
+from __future__ import annotations
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

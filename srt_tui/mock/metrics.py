@@ -1,0 +1,103 @@
+"""Prometheus text exposition of a mock worker: engine-style series per flavour plus mock counters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .config import WorkerConfig
+from .state import WorkerState
+
+Labels = tuple[tuple[str, str], ...]
+Sample = tuple[Labels, float]
+
+
+def _escape(value: str) -> str:
+    """Escape a label value for the text format."""
+    return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+def _family(name: str, kind: str, doc: str, samples: Iterable[Sample]) -> list[str]:
+    """HELP, TYPE and sample lines of one family; ``name`` is the full sample name."""
+    lines = [f"# HELP {name} {doc}", f"# TYPE {name} {kind}"]
+    for labels, value in samples:
+        rendered = ",".join(f'{key}="{_escape(val)}"' for key, val in labels)
+        lines.append(f"{name}{{{rendered}}} {float(value)!r}" if labels else f"{name} {float(value)!r}")
+    return lines
+
+
+def _engine_series(config: WorkerConfig, state: WorkerState) -> list[tuple[str, str, str, float]]:
+    """(name, type, help, value) of the engine's own series, named as SGLang or vLLM name them."""
+    if config.flavor == "vllm":
+        return [
+            ("vllm:num_requests_running", "gauge", "Requests in model execution batches.", state.running),
+            ("vllm:num_requests_waiting", "gauge", "Requests waiting to be processed.", 0),
+            ("vllm:kv_cache_usage_perc", "gauge", "KV-cache usage; 1 means 100 percent.", state.token_usage),
+            ("vllm:prompt_tokens_total", "counter", "Prefill tokens processed.", state.prompt_tokens_total),
+            (
+                "vllm:generation_tokens_total",
+                "counter",
+                "Generation tokens processed.",
+                state.generation_tokens_total,
+            ),
+            (
+                "vllm:request_success_total",
+                "counter",
+                "Successfully processed requests.",
+                state.generation_success_total,
+            ),
+        ]
+    return [
+        ("sglang:num_running_reqs", "gauge", "The number of running requests.", state.running),
+        ("sglang:num_queue_reqs", "gauge", "The number of requests in the waiting queue.", 0),
+        ("sglang:token_usage", "gauge", "The token usage.", state.token_usage),
+        (
+            "sglang:prompt_tokens_total",
+            "counter",
+            "Number of prefill tokens processed.",
+            state.prompt_tokens_total,
+        ),
+        (
+            "sglang:generation_tokens_total",
+            "counter",
+            "Number of generation tokens processed.",
+            state.generation_tokens_total,
+        ),
+        (
+            "sglang:num_requests_total",
+            "counter",
+            "Number of requests processed.",
+            state.generation_success_total,
+        ),
+    ]
+
+
+def _engine_labels(config: WorkerConfig) -> Labels:
+    """Labels on engine series; vLLM's ``engine`` label is what vllm-router counts in PD mode."""
+    if config.flavor == "vllm":
+        return (("engine", "0"), ("model_name", config.model))
+    return (("model_name", config.model),)
+
+
+def _mock_families(config: WorkerConfig, state: WorkerState) -> list[str]:
+    """Mock counters: every request by path and outcome, and generation requests in flight."""
+    base: Labels = (("worker", config.name), ("role", config.role))
+    request_samples: list[Sample] = [
+        ((*base, ("path", path), ("status", status)), value)
+        for path, counts in sorted(state.paths.items())
+        for status, value in (("ok", counts.ok), ("failed", counts.failed))
+    ]
+    running: list[Sample] = [((("worker", config.name),), state.running)]
+    return [
+        *_family("srt_mock_requests_total", "counter", "Requests answered by this mock worker.", request_samples),
+        *_family("srt_mock_requests_running", "gauge", "Generation requests in flight.", running),
+    ]
+
+
+def render_metrics(config: WorkerConfig, state: WorkerState) -> str:
+    """The whole ``/metrics`` text."""
+    labels = _engine_labels(config)
+    lines: list[str] = []
+    for name, kind, doc, value in _engine_series(config, state):
+        lines.extend(_family(name, kind, doc, [(labels, value)]))
+    lines.extend(_mock_families(config, state))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,1 @@
+"""Tests of the mocker engine (srt_tui.mock): real worker and router processes on loopback."""
