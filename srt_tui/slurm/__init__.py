@@ -1,0 +1,1 @@
+"""srt_tui.slurm."""

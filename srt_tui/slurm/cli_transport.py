@@ -1,0 +1,304 @@
+"""SlurmClient over Slurm's command-line tools (sbatch, squeue, scontrol, scancel, sinfo)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from srt_tui.slurm.client import TERMINAL_STATES, JobState, NodeInfo, PartitionInfo
+from srt_tui.slurm.errors import SlurmError, SlurmUnavailable, looks_unavailable
+from srt_tui.slurm.parse import (
+    SINFO_NODES_FORMAT,
+    SQUEUE_TEXT_FORMAT,
+    parse_kv_line,
+    parse_sbatch_parsable,
+    parse_scontrol_ping,
+    parse_scontrol_show_jobs,
+    parse_scontrol_show_partitions,
+    parse_sinfo_json,
+    parse_sinfo_nodes_text,
+    parse_squeue_json,
+    parse_squeue_text,
+)
+
+#: stderr fragments meaning "this Slurm has no --json" (too old, or its serializer plugin is missing).
+_NO_JSON_PATTERNS: tuple[str, ...] = (
+    "unrecognized option",
+    "invalid option",
+    "unknown option",
+    "serializer",
+    "data_parser",
+    "json",
+)
+
+
+def _tail(text: str, lines: int = 6) -> str:
+    """The last few non-empty lines of a command's output, for error messages."""
+    kept = [line for line in text.strip().splitlines() if line.strip()]
+    return "\n".join(kept[-lines:])
+
+
+class CliTransport:
+    """Drives Slurm through its commands; every call has a timeout and clear operator errors."""
+
+    name: str = "cli"
+    supports_json: bool = True
+    in_process: bool = False
+
+    def __init__(
+        self,
+        *,
+        timeout: float = 30.0,
+        ping_timeout: float = 10.0,
+        env: Mapping[str, str] | None = None,
+        bin_dir: str | Path | None = None,
+        use_json: bool = True,
+    ) -> None:
+        self.timeout = timeout
+        self.ping_timeout = ping_timeout
+        self.env: dict[str, str] | None = dict(env) if env is not None else None
+        self.bin_dir = Path(bin_dir) if bin_dir is not None else None
+        self.supports_json = use_json
+        self.last_error: str | None = None
+        self._sinfo_json = True
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _environment(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The environment for a Slurm command: ours (or os.environ) plus ``extra``."""
+        env = dict(self.env if self.env is not None else os.environ)
+        env.pop("SLURM_JWT", None)  # would switch every command (and srun in the job) to auth/jwt
+        if extra:
+            env.update({str(k): str(v) for k, v in extra.items()})
+        return env
+
+    def _conf_hint(self, env: Mapping[str, str]) -> str:
+        """Where the commands look for slurm.conf, for operator messages."""
+        conf = env.get("SLURM_CONF")
+        return f"SLURM_CONF={conf}" if conf else "SLURM_CONF unset (so /etc/slurm/slurm.conf or configless)"
+
+    def _run(
+        self,
+        args: Sequence[str],
+        *,
+        timeout: float | None = None,
+        extra_env: Mapping[str, str] | None = None,
+        cwd: Path | None = None,
+        check: bool = True,
+    ) -> subprocess.CompletedProcess[str]:
+        """Run one Slurm command; raise SlurmUnavailable if Slurm cannot be used, SlurmError if it refused."""
+        env = self._environment(extra_env)
+        argv = list(args)
+        if self.bin_dir is not None:
+            argv[0] = str(self.bin_dir / argv[0])
+        command = " ".join(argv)
+        conf = env.get("SLURM_CONF")
+        if conf and not Path(conf).is_file():
+            raise SlurmUnavailable(
+                f"{args[0]}: Slurm configuration {conf} does not exist: fix SLURM_CONF "
+                "(the local test cluster writes it to /tmp/local-slurm/env.sh)",
+                command=argv,
+            )
+        limit = self.timeout if timeout is None else timeout
+        try:
+            proc = subprocess.run(
+                argv,
+                env=env,
+                cwd=cwd,
+                capture_output=True,
+                text=True,
+                timeout=limit,
+                stdin=subprocess.DEVNULL,
+            )
+        except FileNotFoundError as exc:
+            raise SlurmUnavailable(
+                f"{args[0]} not found ({exc.strerror}): install the Slurm client commands "
+                "(Debian: slurm-client) or use the pyslurm transport",
+                command=argv,
+            ) from exc
+        except subprocess.TimeoutExpired as exc:
+            said = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr or ""
+            raise SlurmUnavailable(
+                f"slurmctld not reachable: `{command}` did not answer within {limit:g} s; "
+                f"check {self._conf_hint(env)} / munge / that slurmctld runs"
+                + (f". It said: {_tail(said)}" if said.strip() else ""),
+                command=argv,
+                stderr=said,
+            ) from exc
+        if check and proc.returncode != 0:
+            raise self._error(argv, proc, env)
+        return proc
+
+    def _error(self, argv: Sequence[str], proc: subprocess.CompletedProcess[str], env: Mapping[str, str]) -> SlurmError:
+        """Classify a failed command: unreachable/auth/config -> SlurmUnavailable, else SlurmError."""
+        said = (proc.stderr or "").strip() or (proc.stdout or "").strip()
+        if self._is_unavailable(said):
+            return SlurmUnavailable(
+                f"slurmctld not reachable: check {self._conf_hint(env)} / munge. "
+                f"`{' '.join(argv)}` said: {_tail(said)}",
+                command=argv,
+                stderr=proc.stderr or "",
+                returncode=proc.returncode,
+            )
+        return SlurmError(
+            said or f"`{' '.join(argv)}` failed with exit code {proc.returncode}",
+            command=argv,
+            stderr=proc.stderr or "",
+            returncode=proc.returncode,
+        )
+
+    @staticmethod
+    def _is_unavailable(said: str) -> bool:
+        """True if Slurm's message says it cannot be reached or used (rather than a refusal)."""
+        return looks_unavailable(said)
+
+    # ------------------------------------------------------------------ SlurmClient
+
+    def submit(
+        self,
+        script_path: Path,
+        workdir: Path,
+        extra_env: Mapping[str, str] | None = None,
+        *,
+        hold: bool = False,
+        output: str | None = None,
+    ) -> str:
+        """``sbatch --parsable --chdir=WORKDIR [--hold] [--output=..] SCRIPT`` with our env plus ``extra_env``."""
+        workdir = Path(workdir)
+        args = ["sbatch", "--parsable", f"--chdir={workdir}"]
+        if hold:
+            args.append("--hold")
+        if output:
+            args.append(f"--output={output}")
+        proc = self._run(
+            [*args, str(script_path)],
+            extra_env=extra_env,
+            cwd=workdir if workdir.is_dir() else None,
+        )
+        try:
+            return parse_sbatch_parsable(proc.stdout)
+        except ValueError as exc:
+            raise SlurmError(str(exc), command=["sbatch"], stderr=proc.stderr) from exc
+
+    def release(self, job_id: str) -> None:
+        """``scontrol release ID``."""
+        self._check_id(job_id, "scontrol release")
+        self._run(["scontrol", "release", str(job_id)])
+
+    @staticmethod
+    def _check_id(job_id: str, command: str) -> None:
+        """Refuse anything that is not a job id before it reaches a command line."""
+        if not re.fullmatch(r"\d+(_\d+)?", str(job_id)):
+            raise SlurmError(f"not a Slurm job id: {job_id!r}", command=[*command.split(), str(job_id)])
+
+    def query(self, job_ids: Sequence[str]) -> dict[str, JobState]:
+        """All given jobs from one ``squeue --json --states=all`` (text fallback without --json)."""
+        wanted = [str(job_id) for job_id in job_ids]
+        if not wanted:
+            return {}
+        found = self._squeue_all()
+        return {job_id: found.get(job_id) or JobState.unknown(job_id) for job_id in wanted}
+
+    def _squeue_all(self) -> dict[str, JobState]:
+        """Every job slurmctld still holds, JSON first, then the text format."""
+        if self.supports_json:
+            doc = self._json_call(["squeue", "--json", "--states=all"])
+            if doc is not None:
+                return parse_squeue_json(doc)
+        proc = self._run(["squeue", "-h", "--states=all", "-o", SQUEUE_TEXT_FORMAT])
+        jobs = parse_squeue_text(proc.stdout)
+        if any(job.state in TERMINAL_STATES for job in jobs.values()):
+            jobs = self._with_exit_codes(jobs)
+        return jobs
+
+    def _json_call(self, args: Sequence[str]) -> dict[str, Any] | None:
+        """Run a ``--json`` command; None means "use the text command instead" (it tells why Slurm failed)."""
+        # 22.05 exits 0 even when slurmctld is unreachable, with only a reasonless ``errors`` list in
+        # the JSON; the text command then fails with Slurm's real message. A Slurm without ``--json``
+        # switches this transport to text for good.
+        proc = self._run(args, check=False)
+        if proc.returncode != 0:
+            said = proc.stderr or proc.stdout
+            if self._is_unavailable(said) or not self._lacks_json(said):
+                raise self._error(list(args), proc, self._environment())
+            self.supports_json = False
+            return None
+        try:
+            doc = json.loads(proc.stdout)
+        except ValueError:
+            return None
+        if not isinstance(doc, dict) or doc.get("errors"):
+            return None
+        return doc
+
+    @staticmethod
+    def _lacks_json(said: str) -> bool:
+        """True if a failed ``--json`` call says this Slurm cannot produce JSON."""
+        lowered = said.lower()
+        return any(pattern in lowered for pattern in _NO_JSON_PATTERNS)
+
+    def _with_exit_codes(self, jobs: dict[str, JobState]) -> dict[str, JobState]:
+        """Fill exit codes (absent from squeue's text) from one ``scontrol show job -o`` call."""
+        try:
+            details = parse_scontrol_show_jobs(self._run(["scontrol", "show", "job", "-o"]).stdout)
+        except SlurmUnavailable:
+            raise
+        except SlurmError:
+            return jobs
+        merged = dict(jobs)
+        for job_id, job in jobs.items():
+            detail = details.get(job_id)
+            if detail is not None and job.state in TERMINAL_STATES:
+                merged[job_id] = replace(job, exit_code=detail.exit_code, exit_signal=detail.exit_signal)
+        return merged
+
+    def show_job(self, job_id: str) -> dict[str, str]:
+        """Every field of ``scontrol show job -o ID`` (Key=Value), for detail views."""
+        proc = self._run(["scontrol", "show", "job", "-o", str(job_id)])
+        line = next((ln for ln in proc.stdout.splitlines() if "JobId=" in ln), "")
+        return parse_kv_line(line)
+
+    def cancel(self, job_id: str) -> None:
+        """``scancel ID`` (exits 0 for an unknown or finished job in 22.05)."""
+        self._check_id(job_id, "scancel")
+        self._run(["scancel", str(job_id)])
+
+    def partitions(self) -> list[PartitionInfo]:
+        """``scontrol show partition -o`` (same text in every Slurm version)."""
+        return parse_scontrol_show_partitions(self._run(["scontrol", "show", "partition", "-o"]).stdout)
+
+    def nodes(self) -> list[NodeInfo]:
+        """``sinfo --json`` (per-node list, 22.05/23.02) or ``sinfo -N -h -o ...`` text."""
+        if self.supports_json and self._sinfo_json:
+            doc = self._json_call(["sinfo", "--json"])
+            parsed = parse_sinfo_json(doc) if doc is not None else None
+            if parsed is not None:
+                return parsed
+            if doc is not None:
+                self._sinfo_json = False  # 23.11+ groups nodes by partition/state: use the text
+        proc = self._run(["sinfo", "-N", "-h", "-o", SINFO_NODES_FORMAT])
+        return parse_sinfo_nodes_text(proc.stdout)
+
+    def ping(self) -> bool:
+        """``scontrol ping`` within ``ping_timeout``; on False ``last_error`` says why."""
+        try:
+            proc = self._run(["scontrol", "ping"], timeout=self.ping_timeout, check=False)
+        except SlurmError as exc:
+            self.last_error = str(exc)
+            return False
+        if parse_scontrol_ping(proc.stdout):
+            self.last_error = None
+            return True
+        lines = (proc.stdout + "\n" + proc.stderr).splitlines()
+        said = "; ".join(ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("*"))
+        self.last_error = (
+            f"slurmctld not reachable: `scontrol ping` said: {said or 'nothing'}; "
+            f"check {self._conf_hint(self._environment())} / munge / that slurmctld runs"
+        )
+        return False

@@ -1,0 +1,219 @@
+"""SlurmClient over pyslurm (Slurm 25.11 API), in-process; pyslurm is imported only when this transport is made."""
+
+# pyslurm's documented calls used here: JobSubmitDescription(script=PATH, working_directory=DIR,
+# environment={...}) + load_sbatch_options() + submit() -> int; Jobs.load(); Job(id).cancel() /
+# .release(); Nodes.load(); Partitions.load(); slurmctld.ping_primary(); RPCError.
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TypeVar
+
+from srt_tui.slurm.client import TERMINAL_STATES, JobState, NodeInfo, PartitionInfo
+from srt_tui.slurm.errors import SlurmError, SlurmUnavailable, looks_unavailable
+from srt_tui.slurm.parse import (
+    base_state,
+    clean_reason,
+    clean_times,
+    expand_hostlist,
+    json_number,
+    parse_gres,
+)
+
+T = TypeVar("T")
+
+
+def _values(collection: Any) -> Iterable[Any]:
+    """The records of a pyslurm collection (a dict-like keyed by id or name)."""
+    values = getattr(collection, "values", None)
+    return list(values()) if callable(values) else list(collection)
+
+
+def _str(value: object) -> str:
+    """Text of an optional pyslurm attribute."""
+    return "" if value is None else str(value)
+
+
+def _gres_text(value: object) -> str:
+    """A GRES string from pyslurm's dict form (``{"gpu:h100": 8}``) or a plain string."""
+    if isinstance(value, Mapping):
+        return ",".join(f"{name}:{count}" for name, count in value.items())
+    return _str(value)
+
+
+class PyslurmTransport:
+    """Drives Slurm through pyslurm's in-process API (needs pyslurm built for this Slurm)."""
+
+    name: str = "pyslurm"
+    supports_json: bool = False
+    in_process: bool = True
+
+    def __init__(self, module: ModuleType | None = None) -> None:
+        self._pyslurm: Any = module if module is not None else importlib.import_module("pyslurm")
+        self.last_error: str | None = None
+
+    def _call(self, what: str, func: Callable[[], T]) -> T:
+        """Run one pyslurm call, turning its errors into SlurmUnavailable / SlurmError."""
+        try:
+            return func()
+        except SlurmError:
+            raise
+        except Exception as exc:  # pyslurm.RPCError, ValueError, MemoryError, ...
+            message = str(exc) or type(exc).__name__
+            if looks_unavailable(message):
+                raise SlurmUnavailable(
+                    f"slurmctld not reachable via pyslurm ({what}): {message}; check SLURM_CONF / munge",
+                    command=["pyslurm", what],
+                ) from exc
+            raise SlurmError(message, command=["pyslurm", what]) from exc
+
+    def submit(
+        self,
+        script_path: Path,
+        workdir: Path,
+        extra_env: Mapping[str, str] | None = None,
+        *,
+        hold: bool = False,
+        output: str | None = None,
+    ) -> str:
+        """Submit the script file (its ``#SBATCH`` lines read by pyslurm) with our env plus ``extra_env``."""
+        env = dict(os.environ)
+        env.pop("SLURM_JWT", None)
+        env.update({str(k): str(v) for k, v in (extra_env or {}).items()})
+        options: dict[str, Any] = {
+            "script": str(script_path),
+            "working_directory": str(workdir),
+            "environment": env,
+        }
+        if hold:
+            options["priority"] = 0  # what `sbatch --hold` does: a held job, released by Job.release()
+        if output:
+            options["standard_output"] = output
+
+        def do_submit() -> str:
+            desc = self._pyslurm.JobSubmitDescription(**options)
+            if hasattr(desc, "load_sbatch_options"):
+                desc.load_sbatch_options()  # explicit options above win (overwrite=False)
+            return str(desc.submit())
+
+        return self._call("submit", do_submit)
+
+    def release(self, job_id: str) -> None:
+        """``pyslurm.Job(id).release()``."""
+        self._check_id(job_id)
+        self._call("Job.release", lambda: self._pyslurm.Job(int(job_id)).release())
+
+    @staticmethod
+    def _check_id(job_id: str) -> None:
+        """Refuse anything that is not a numeric job id."""
+        if not str(job_id).isdigit():
+            raise SlurmError(f"not a Slurm job id: {job_id!r}", command=["pyslurm", str(job_id)])
+
+    def _job(self, job: Any) -> JobState:
+        """A JobState from a pyslurm.Job."""
+        state = base_state(getattr(job, "state", ""))
+        code = json_number(getattr(job, "exit_code", None))
+        signal = json_number(getattr(job, "exit_code_signal", None)) or None
+        if state not in TERMINAL_STATES:
+            code, signal = None, None
+        start, end = clean_times(
+            state,
+            json_number(getattr(job, "start_time", None)) or None,
+            json_number(getattr(job, "end_time", None)) or None,
+        )
+        nodes = _str(getattr(job, "allocated_nodes", None) or getattr(job, "nodes", None))
+        return JobState(
+            job_id=str(getattr(job, "id", "")),
+            name=_str(getattr(job, "name", "")),
+            state=state,
+            reason=clean_reason(_str(getattr(job, "state_reason", ""))),
+            nodes=tuple(expand_hostlist(nodes)),
+            node_count=json_number(getattr(job, "num_nodes", None)) or 0,
+            exit_code=code,
+            exit_signal=signal,
+            submit_time=json_number(getattr(job, "submit_time", None)) or None,
+            start_time=start,
+            end_time=end,
+            time_limit=json_number(getattr(job, "time_limit", None)),
+            partition=_str(getattr(job, "partition", "")),
+            work_dir=_str(getattr(job, "working_directory", "")),
+        )
+
+    def query(self, job_ids: Sequence[str]) -> dict[str, JobState]:
+        """All given jobs from one ``pyslurm.Jobs.load()``; unknown ids map to ``JobState.unknown``."""
+        wanted = [str(job_id) for job_id in job_ids]
+        if not wanted:
+            return {}
+        loaded = self._call("Jobs.load", lambda: _values(self._pyslurm.Jobs.load()))
+        found = {job.job_id: job for job in (self._job(j) for j in loaded)}
+        return {job_id: found.get(job_id) or JobState.unknown(job_id) for job_id in wanted}
+
+    def cancel(self, job_id: str) -> None:
+        """``pyslurm.Job(id).cancel()``."""
+        self._check_id(job_id)
+        self._call("Job.cancel", lambda: self._pyslurm.Job(int(job_id)).cancel())
+
+    def partitions(self) -> list[PartitionInfo]:
+        """``pyslurm.Partitions.load()``."""
+        loaded = self._call("Partitions.load", lambda: _values(self._pyslurm.Partitions.load()))
+        out: list[PartitionInfo] = []
+        for part in loaded:
+            out.append(
+                PartitionInfo(
+                    name=_str(getattr(part, "name", "")),
+                    state=_str(getattr(part, "state", "")).upper(),
+                    nodes=tuple(expand_hostlist(_str(getattr(part, "nodes", "")))),
+                    total_nodes=json_number(getattr(part, "total_nodes", None)) or 0,
+                    total_cpus=json_number(getattr(part, "total_cpus", None)) or 0,
+                    is_default=bool(getattr(part, "is_default", False)),
+                    max_time=json_number(getattr(part, "max_time_limit", None)),
+                )
+            )
+        return out
+
+    def nodes(self) -> list[NodeInfo]:
+        """``pyslurm.Nodes.load()``."""
+        loaded = self._call("Nodes.load", lambda: _values(self._pyslurm.Nodes.load()))
+        out: list[NodeInfo] = []
+        for node in loaded:
+            gres = _gres_text(getattr(node, "configured_gres", None))
+            gpus, gpu_type = parse_gres(gres)
+            memory = getattr(node, "real_memory", None)
+            if not isinstance(memory, int):  # older pyslurm: humanised text + real_memory_raw
+                memory = getattr(node, "real_memory_raw", None)
+            cpus = getattr(node, "total_cpus", None)
+            out.append(
+                NodeInfo(
+                    name=_str(getattr(node, "name", "")),
+                    state=_str(getattr(node, "state", "")).upper(),
+                    cpus=json_number(cpus if cpus is not None else getattr(node, "cpus", None)) or 0,
+                    memory_mb=json_number(memory) or 0,
+                    gres=gres,
+                    gpus=gpus,
+                    gpu_type=gpu_type,
+                    partitions=tuple(_str(p) for p in getattr(node, "partitions", None) or ()),
+                    address=_str(getattr(node, "address", "")),
+                )
+            )
+        return out
+
+    def ping(self) -> bool:
+        """``pyslurm.slurmctld.ping_primary()`` (or a partition load on older pyslurm)."""
+        try:
+            slurmctld = getattr(self._pyslurm, "slurmctld", None)
+            ping_primary = getattr(slurmctld, "ping_primary", None)
+            if callable(ping_primary):
+                response = self._call("slurmctld.ping_primary", ping_primary)
+                up = bool(getattr(response, "is_responding", True))
+            else:
+                self.partitions()
+                up = True
+        except SlurmError as exc:
+            self.last_error = str(exc)
+            return False
+        self.last_error = None if up else "slurmctld not reachable via pyslurm: the primary does not respond"
+        return up

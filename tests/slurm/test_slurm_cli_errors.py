@@ -1,0 +1,81 @@
+"""The CLI transport's error handling that needs no running cluster."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from srt_tui.slurm.cli_transport import CliTransport
+from srt_tui.slurm.client import SlurmClient
+from srt_tui.slurm.errors import SlurmError, SlurmUnavailable, looks_unavailable
+
+
+def test_declares_its_capabilities() -> None:
+    client = CliTransport()
+    assert isinstance(client, SlurmClient)
+    assert (client.name, client.supports_json, client.in_process) == ("cli", True, False)
+    assert CliTransport(use_json=False).supports_json is False
+
+
+def test_missing_binary_is_unavailable_with_an_install_hint(tmp_path: Path) -> None:
+    client = CliTransport(bin_dir=tmp_path)  # an empty directory: no squeue, no scontrol
+    with pytest.raises(SlurmUnavailable, match=r"squeue not found .*slurm-client"):
+        client.query(["1"])
+    assert client.ping() is False
+    assert client.last_error is not None and "scontrol not found" in client.last_error
+
+
+def test_missing_slurm_conf_is_unavailable_at_once(tmp_path: Path) -> None:
+    conf = tmp_path / "nowhere" / "slurm.conf"
+    client = CliTransport(env={"SLURM_CONF": str(conf), "PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+    with pytest.raises(SlurmUnavailable, match="does not exist: fix SLURM_CONF"):
+        client.nodes()
+    with pytest.raises(SlurmUnavailable):
+        client.submit(tmp_path / "x.sh", tmp_path, None)
+
+
+def test_nothing_to_query_runs_nothing(tmp_path: Path) -> None:
+    assert CliTransport(bin_dir=tmp_path).query([]) == {}
+
+
+def test_cancel_refuses_a_non_job_id(tmp_path: Path) -> None:
+    with pytest.raises(SlurmError, match="not a Slurm job id"):
+        CliTransport(bin_dir=tmp_path).cancel("12; reboot")
+
+
+@pytest.mark.parametrize(
+    ("message", "unavailable"),
+    [
+        ("slurm_load_jobs error: Unable to contact slurm controller (connect failure)", True),
+        ("sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)", True),
+        ('squeue: error: Munge encode failed: Failed to access "/run/munge/munge.socket.2"', True),
+        ("sinfo: error: s_p_parse_file: unable to status file /etc/slurm/slurm.conf", True),
+        ("slurm_load_jobs error: Zero Bytes were transmitted or received", True),
+        ("sbatch: error: Batch job submission failed: Requested node configuration is not available", False),
+        ("scancel: error: Kill job error on job id 5: Invalid job id specified", False),
+    ],
+)
+def test_unreachable_versus_refused(message: str, unavailable: bool) -> None:
+    assert looks_unavailable(message) is unavailable
+
+
+def test_json_support_detection() -> None:
+    assert CliTransport._lacks_json("squeue: unrecognized option '--json'")
+    assert CliTransport._lacks_json("squeue: invalid option -- 'json'")
+    assert not CliTransport._lacks_json("squeue: error: Invalid user: nobody2")
+
+
+def test_slurm_package_does_not_import_textual() -> None:
+    code = (
+        "import sys\n"
+        "import srt_tui.slurm.select, srt_tui.slurm.parse, srt_tui.slurm.cli_transport\n"
+        "import srt_tui.slurm.pyslurm_transport, srt_tui.slurm.client, srt_tui.slurm.errors\n"
+        "print(sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.')))\n"
+    )
+    repo = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
