@@ -8,6 +8,7 @@ distinct addresses and ports. The job's state comes from its pid and its `status
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import signal
@@ -34,6 +35,12 @@ def next_local_id(output_dir: Path) -> str:
         if p.name[len(LOCAL_PREFIX) :].isdigit()
     ]
     return f"{LOCAL_PREFIX}{max(taken, default=0) + 1}"
+
+
+def local_net(job_dir: Path) -> str:
+    """A loopback /24 of its own per job (`127.X.Y`), so concurrent local jobs never share ports."""
+    digest = hashlib.sha256(str(job_dir.resolve()).encode()).digest()
+    return f"127.{1 + digest[0] % 254}.{digest[1]}"
 
 
 def _alive(pid: int) -> bool:
@@ -72,7 +79,8 @@ class LocalLauncher:
 
     def start(self, job_id: str, job_dir: Path) -> int:
         """Start `job_dir/sbatch.sh` detached; returns the script's pid (also its process group)."""
-        env = dict(os.environ, SRT_LAUNCHER="local", SRT_JOB_ID=job_id, SRT_JOB_DIR=str(job_dir))
+        env = dict(os.environ, SRT_LAUNCHER="local", SRT_JOB_ID=job_id, SRT_JOB_DIR=str(job_dir),
+                   SRT_LOCAL_NET=local_net(job_dir))
         log = open(job_dir / "logs" / "launch.log", "ab")  # noqa: SIM115 - handed to the child
         try:
             proc = subprocess.Popen(

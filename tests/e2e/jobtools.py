@@ -72,9 +72,8 @@ def job_pids(job_dir: Path) -> list[int]:
             cmd = (proc / "cmdline").read_bytes()
         except OSError:
             continue
-        if str(job_dir).encode() in env or str(job_dir).encode() in cmd:
-            if int(proc.name) != os.getpid():
-                pids.append(int(proc.name))
+        if (str(job_dir).encode() in env or str(job_dir).encode() in cmd) and int(proc.name) != os.getpid():
+            pids.append(int(proc.name))
     return pids
 
 

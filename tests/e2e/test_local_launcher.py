@@ -22,13 +22,22 @@ def test_local_launcher_runs_2p1d_to_ready_and_cancels_cleanly() -> None:
         assert snap["slurm_state"] == "RUNNING"
         assert snap["router"]["registered"] == {"prefill": 2, "decode": 1}
         assert {w["name"]: w["health"] for w in snap["workers"]} == {
-            "prefill_0": "healthy", "prefill_1": "healthy", "decode_0": "healthy"}
+            "prefill_0": "healthy",
+            "prefill_1": "healthy",
+            "decode_0": "healthy",
+        }
         endpoints = json.loads((job_dir / "endpoints.json").read_text())
         answered = send_requests(endpoints["router"]["url"])
         assert set(answered) == {"decode_0"}  # P/D: the decode leg answers
         # each prefill worker really got its own half of node 0's GPUs
-        for name, port, mask in (("prefill_0", 6100, "0,1,2,3"), ("prefill_1", 6132, "4,5,6,7")):
-            info = httpx.get(f"http://127.0.0.11:{port}/server_info", timeout=5).json()["srt_mock"]
+        urls = {w["name"]: w["url"] for w in endpoints["workers"]}
+        assert (
+            urls["prefill_0"].rsplit(":", 1)[0]
+            == urls["prefill_1"].rsplit(":", 1)[0]
+            != urls["decode_0"].rsplit(":", 1)[0]
+        )  # two prefills share node 0's address, decode has node 1's
+        for name, mask in (("prefill_0", "0,1,2,3"), ("prefill_1", "4,5,6,7")):
+            info = httpx.get(f"{urls[name]}/server_info", timeout=5).json()["srt_mock"]
             assert info["name"] == name and info["visible_devices"] == mask
         order = events(job_dir)
         assert order.index("workers healthy") < order.index("router starting") < order.index("router ready")

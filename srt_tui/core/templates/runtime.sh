@@ -94,7 +94,7 @@ srt_resolve_nodes() {
     if [[ $SRT_LAUNCHER == slurm ]]; then
       addr=$(srun --overlap --nodes=1 --ntasks=1 --nodelist="${SRT_NODES[$i]}" bash -c "$SRT_IP_PROBE" srt-ip "$SRT_INTERFACE" 2>/dev/null || true)
     else
-      addr="127.0.0.$((11 + i))"
+      addr="${SRT_LOCAL_NET:-127.0.0}.$((11 + i))"
     fi
     [[ $addr =~ ^[0-9]+(\.[0-9]+){3}$ ]] || srt_fail "no IPv4 address on interface $SRT_INTERFACE on node ${SRT_NODES[$i]}"
     SRT_NODE_IPS+=("$addr")

@@ -1,0 +1,184 @@
+"""Jobs that really run: `srt-tui apply` on the real local Slurm (3 nodes, netns, eth0 each), mocker
+workers, the real sglang-router / vllm-router, observed through `srt-tui status` / `wait`."""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import REPO
+from tests.e2e.jobtools import apply, events, job_pids, send_requests, srt, status, wait_no_pids, wait_ready
+
+pytestmark = [pytest.mark.slurm, pytest.mark.routers]
+MOCKER = REPO / "recipes" / "mocker"
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Any:
+    from tests.cluster import ensure_local_slurm
+
+    return ensure_local_slurm(nodes=3)
+
+
+@pytest.fixture
+def jobs(cluster: Any) -> Iterator[list[str]]:
+    """Job ids started by a test; cancelled afterwards whatever happened."""
+    started: list[str] = []
+    yield started
+    for job_id in started:
+        srt("cancel", job_id, check=False)
+
+
+def _counters(url: str) -> dict[str, float]:
+    """The mock worker's own request counters (ok requests per path)."""
+    stats = httpx.get(url + "/mock/stats", timeout=5).json()
+    return stats
+
+
+def _node_addr(cluster: Any, hostname: str) -> str:
+    return next(str(n.address) for n in cluster.nodes if n.name == hostname)
+
+
+@pytest.mark.parametrize(
+    ("recipe", "topology", "expected"),
+    [
+        ("mocker-2p1d.yaml", "1P1D", {"prefill": 1, "decode": 1}),
+        ("mocker-2p1d.yaml", "2P1D", {"prefill": 2, "decode": 1}),
+        ("mocker-1p2d.yaml", "1P2D", {"prefill": 1, "decode": 2}),
+        ("mocker-agg2.yaml", "agg2", {"agg": 2}),
+        ("mocker-2p1d-vllm-router.yaml", "2P1D", {"prefill": 2, "decode": 1}),
+    ],
+)
+def test_topologies_serve_through_the_real_router(
+    cluster: Any, jobs: list[str], recipe: str, topology: str, expected: dict[str, int]
+) -> None:
+    job_id, job_dir = apply(str(MOCKER / recipe), "-p", "local", "-t", topology, "--launcher", "slurm")
+    jobs.append(job_id)
+    wait_ready(job_id)
+    snap = status(job_id)
+    assert snap["slurm_state"] == "RUNNING"
+    assert snap["router"]["registered"] == expected
+    endpoints = json.loads((job_dir / "endpoints.json").read_text())
+    answered = send_requests(endpoints["router"]["url"], 40)
+    assert len(answered) == 40
+    workers = {w["name"]: w for w in endpoints["workers"]}
+    if "agg" in expected:
+        assert set(answered) == {"agg_0", "agg_1"}
+    else:
+        assert set(answered) <= {n for n in workers if n.startswith("decode")}
+    if topology == "1P2D":  # both decode workers served some, from their own counters
+        for name in ("decode_0", "decode_1"):
+            served = _counters(workers[name]["url"])
+            assert served["ok"] > 0, f"{name} served nothing: {served}"
+
+
+def test_masks_and_addresses_follow_the_profile(cluster: Any, jobs: list[str]) -> None:
+    """AMD-style settings: subset workers see exactly their ROCR mask; every URL is the node's eth0."""
+    job_id, job_dir = apply(str(MOCKER / "mocker-2p1d.yaml"), "-p", "local-rocr", "--launcher", "slurm")
+    jobs.append(job_id)
+    wait_ready(job_id)
+    script = (job_dir / "sbatch.sh").read_text()
+    assert "#SBATCH --gres=gpu:8" in script and "--gpus-per-node" not in script
+    assert "CUDA_VISIBLE_DEVICES=" not in script and "HIP_VISIBLE_DEVICES" not in script
+    endpoints = json.loads((job_dir / "endpoints.json").read_text())
+    node_ip = {n["hostname"]: n["ip"] for n in endpoints["nodes"]}
+    for n in endpoints["nodes"]:
+        assert n["ip"] == _node_addr(cluster, n["hostname"])  # eth0 of that very node
+        assert ipaddress.ip_address(n["ip"]) in ipaddress.ip_network("10.254.0.0/24")
+    by_node = {n["index"]: n["ip"] for n in endpoints["nodes"]}
+    for w in endpoints["workers"]:
+        assert w["url"].startswith(f"http://{by_node[w['node_index']]}:")
+        info = httpx.get(w["url"] + "/server_info", timeout=5).json()["srt_mock"]
+        want = {"prefill_0": "0,1,2,3", "prefill_1": "4,5,6,7", "decode_0": None}[w["name"]]
+        assert info["visible_devices_env"] == "ROCR_VISIBLE_DEVICES"
+        if want is None:  # whole node: no mask from srt-tui, so the worker sees Slurm's whole allocation
+            assert info["visible_devices"] in (None, "0,1,2,3,4,5,6,7")
+        else:
+            assert info["visible_devices"] == want
+        assert info["hostname"] in node_ip
+    assert len({n["ip"] for n in endpoints["nodes"]}) == 2
+    assert (job_dir / "endpoints.json").stat().st_mtime <= (job_dir / "logs" / "router.log").stat().st_mtime
+
+
+def test_slow_workers_still_register_because_the_router_waits(cluster: Any, jobs: list[str], tmp_path: Path) -> None:
+    """Workers load for longer than the router's own registration budget; the health gate saves them."""
+    recipe = tmp_path / "slow.yaml"
+    text = (MOCKER / "mocker-1p1d.yaml").read_text()
+    text = text.replace("startup-delay: 1", "startup-delay: 8").replace("name: mocker-1p1d", "name: slow-1p1d")
+    text = text.replace(
+        "disable-circuit-breaker: true}", "disable-circuit-breaker: true, worker-startup-timeout-secs: 3}"
+    )
+    text = text.split("benchmark:")[0] + "benchmark: {type: manual}\n"
+    assert "worker-startup-timeout-secs: 3" in text and "startup-delay: 8" in text
+    recipe.write_text(text)
+    job_id, job_dir = apply(str(recipe), "-p", "local", "--launcher", "slurm")
+    jobs.append(job_id)
+    wait_ready(job_id, timeout=120)
+    order = events(job_dir)
+    assert list(dict.fromkeys(order)) == [
+        "submitted",
+        "starting",
+        "resolving nodes",
+        "workers starting",
+        "workers healthy",
+        "router starting",
+        "router ready",
+        "serving",
+    ]
+    healthy = [
+        json.loads(x)["detail"]
+        for x in (job_dir / "status.jsonl").read_text().splitlines()
+        if json.loads(x)["stage"] == "workers healthy"
+    ]
+    assert healthy[-1] == "2/2" and healthy[0] != "2/2"  # the gate really waited for the slow workers
+    assert status(job_id)["router"]["registered"] == {"prefill": 1, "decode": 1}
+
+
+def test_benchmark_stage_sends_requests_and_records_results(cluster: Any, jobs: list[str]) -> None:
+    job_id, job_dir = apply(str(MOCKER / "mocker-1p1d.yaml"), "-p", "local", "--launcher", "slurm")
+    jobs.append(job_id)
+    proc = srt("wait", job_id, "--for", "done", "--timeout", "120", "-q", check=False, timeout=180)
+    assert proc.returncode == 0, status(job_id)
+    results = json.loads((job_dir / "logs" / "benchmark.json").read_text())
+    # the recipe asks for concurrencies [2, 4] with 5 prompts each: 10 + 20 real requests, all answered
+    assert [(r["concurrency"], r["requests"], r["ok"]) for r in results["results"]] == [(2, 10, 10), (4, 20, 20)]
+    assert results["answered_by"] == {"decode_0": 30}
+    assert all(r["latency_ms"]["p99"] > 0 for r in results["results"])
+    assert status(job_id)["stage"] == "completed"
+    assert wait_no_pids(job_dir) == []
+    fp = json.loads((job_dir / "logs" / "fingerprint_prefill_w0.json").read_text())
+    assert fp["gpu_tool"] is None and "no GPU tool answered" in fp["gpu_note"]
+
+
+def test_cancel_and_scancel_leave_no_process(cluster: Any, jobs: list[str]) -> None:
+    job_id, job_dir = apply(str(MOCKER / "mocker-2p1d.yaml"), "-p", "local", "--launcher", "slurm")
+    jobs.append(job_id)
+    wait_ready(job_id)
+    assert job_pids(job_dir)
+    srt("cancel", job_id)
+    assert wait_no_pids(job_dir, 10) == []
+    snap = status(job_id)
+    assert snap["stage"] == "cancelled" and snap["slurm_state"] == "CANCELLED"
+
+
+def test_worker_exit_fails_the_job_with_its_log(cluster: Any, jobs: list[str], tmp_path: Path) -> None:
+    recipe = tmp_path / "dies.yaml"
+    recipe.write_text(
+        "name: dies\nmodel: {path: mock-model}\nengine: mocker\n"
+        "roles:\n  agg: {nodes: 1, workers: 2, gpus: 4, args: {exit-after: 3}}\n"
+        "frontend: {type: sglang-router, args: {policy: round_robin}}\n"
+    )
+    job_id, job_dir = apply(str(recipe), "-p", "local", "--launcher", "slurm")
+    jobs.append(job_id)
+    proc = srt("wait", job_id, "--for", "done", "--timeout", "90", "-q", check=False, timeout=120)
+    assert proc.returncode == 1
+    snap = status(job_id)
+    assert snap["stage"] == "failed"
+    assert "exited with code 3" in snap["stage_detail"] and "/logs/agg_" in snap["stage_detail"]
+    assert wait_no_pids(job_dir) == []
