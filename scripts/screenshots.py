@@ -1,0 +1,70 @@
+"""Regenerate screenshots/*.svg from the app itself: every launch-wizard step with an NVIDIA and an AMD profile.
+
+    python scripts/screenshots.py [--size 120x36] [--out screenshots]
+
+The app runs headless with a fixed clock, no cursor blink, no animation, an isolated config directory
+and a fixed "Slurm unreachable" answer, so the pictures do not depend on this host.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import tempfile
+from datetime import datetime
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+async def shoot(vendor: str, step: str, size: tuple[int, int], out: Path) -> Path:
+    """One picture: drive a fresh app to `step` and save its SVG."""
+    from srt_tui.tui.main import SrtTuiApp
+    from srt_tui.tui.scenarios import SCENARIOS, reach
+
+    scenario = SCENARIOS[vendor]
+    app = SrtTuiApp(
+        profile=scenario.profile,
+        clock=lambda: datetime(2026, 1, 2, 3, 4, 5),
+        slurm_probe=lambda: (False, "sinfo: command not found"),
+        cursor_blink=False,
+    )
+    app.animation_level = "none"
+    name = f"{vendor}-{step}.svg"
+    async with app.run_test(size=size) as pilot:
+        await reach(pilot, scenario, step, typed=False)
+        app.save_screenshot(name, str(out))
+    return out / name
+
+
+async def main_async(size: tuple[int, int], out: Path) -> list[Path]:
+    from srt_tui.tui.scenarios import STEP_ORDER
+
+    written = []
+    for vendor in ("nvidia", "amd"):
+        for step in STEP_ORDER:
+            written.append(await shoot(vendor, step, size, out))
+    written.append(await shoot("invalid", "topology", size, out))
+    return written
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", default="120x36", help="terminal size WxH")
+    parser.add_argument("--out", default=str(REPO / "screenshots"))
+    args = parser.parse_args()
+    width, height = (int(x) for x in args.size.lower().split("x"))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    os.environ["TEXTUAL_ANIMATIONS"] = "none"
+    os.environ["SRT_TUI_CONFIG_DIR"] = tempfile.mkdtemp(prefix="srt-shots-")
+    os.environ.pop("SRTSLURM_CONFIG", None)
+    os.chdir(tempfile.mkdtemp(prefix="srt-shots-cwd-"))
+    for path in asyncio.run(main_async((width, height), out)):
+        print(path.relative_to(REPO) if path.is_relative_to(REPO) else path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

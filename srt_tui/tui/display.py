@@ -1,0 +1,59 @@
+"""Host-independent display of paths: shipped files relative to the checkout, config under `~` or its variable.
+
+Screens never print an absolute repository path, so screenshots and snapshots look the same on every host.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def _under(path: Path, base: Path) -> str | None:
+    try:
+        return path.relative_to(base).as_posix()
+    except ValueError:
+        return None
+
+
+def display_path(path: Path | str | None) -> str:
+    """`recipes/mocker/x.yaml`, `$SRT_TUI_CONFIG_DIR/profiles/y.yaml`, `~/z.yaml`, or a cwd-relative path."""
+    if path is None:
+        return "-"
+    from ..core.paths import shipped_profiles_dir, shipped_recipes_dir, user_config_dir
+
+    p = Path(path).expanduser()
+    p = p if p.is_absolute() else (Path.cwd() / p)
+    p = Path(os.path.normpath(p))
+    for label, base in (("profiles", shipped_profiles_dir()), ("recipes", shipped_recipes_dir())):
+        rel = _under(p, base.resolve())
+        if rel is not None:
+            return f"{label}/{rel}"
+    cfg = user_config_dir().resolve()
+    rel = _under(p, cfg)
+    if rel is not None:
+        prefix = "$SRT_TUI_CONFIG_DIR" if os.environ.get("SRT_TUI_CONFIG_DIR") else "~/.config/srt-tui"
+        return f"{prefix}/{rel}"
+    rel = _under(p, Path.cwd().resolve())
+    if rel is not None:
+        return rel
+    rel = _under(p, Path.home().resolve())
+    if rel is not None:
+        return f"~/{rel}"
+    return str(p)
+
+
+def scrub(text: str) -> str:
+    """Replace absolute shipped/config directories inside free text (error messages) by their display form."""
+    from ..core.paths import shipped_profiles_dir, shipped_recipes_dir, user_config_dir
+
+    pairs = [
+        (str(shipped_profiles_dir().resolve()), "profiles"),
+        (str(shipped_recipes_dir().resolve()), "recipes"),
+        (str(user_config_dir().resolve()), display_path(user_config_dir()).rstrip("/.")),
+        (str(Path.cwd().resolve()), "."),
+    ]
+    for raw, shown in sorted(pairs, key=lambda x: -len(x[0])):
+        if raw and raw != "/":
+            text = text.replace(raw, shown)
+    return text

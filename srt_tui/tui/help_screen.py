@@ -1,0 +1,80 @@
+"""`?`: every key that works right now, read from the active bindings (nothing hard-coded)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+
+@dataclass(frozen=True)
+class KeyHelp:
+    """One row of the help: where the key works, the key as displayed, what it does."""
+
+    scope: str
+    key: str
+    description: str
+
+
+def collect_keys(screen_bindings: dict[str, object], key_display: dict[str, str]) -> list[KeyHelp]:
+    """Rows from `Screen.active_bindings` (key → ActiveBinding); duplicates of a description dropped."""
+    from textual.app import App
+    from textual.screen import Screen as TScreen
+
+    merged: dict[tuple[str, str], list[str]] = {}
+    for key, active in screen_bindings.items():
+        node = getattr(active, "node", None)
+        binding = getattr(active, "binding", None)
+        if binding is None or not getattr(active, "enabled", True):
+            continue
+        description = binding.description or binding.action
+        if isinstance(node, App):
+            scope = "everywhere"
+        elif isinstance(node, TScreen):
+            scope = "this screen"
+        elif node is not None and getattr(node, "title", None) and hasattr(node, "step_id"):
+            scope = f"{node.title} step"
+        else:
+            scope = type(node).__name__ if node is not None else ""
+        merged.setdefault((scope, description), []).append(key_display.get(key, key))
+    order = {"everywhere": 0, "this screen": 1}
+    rows = [KeyHelp(scope, " ".join(keys), description) for (scope, description), keys in merged.items()]
+    return sorted(rows, key=lambda r: (order.get(r.scope, 2), r.scope))
+
+
+class HelpScreen(ModalScreen[None]):
+    """A modal table of keys grouped by where they work."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,q", "close", "Close help"),
+    ]
+
+    def __init__(self, rows: list[KeyHelp]) -> None:
+        super().__init__(id="help")
+        self.rows = rows
+
+    def compose(self) -> ComposeResult:
+        table = Table(box=None, padding=(0, 2), show_header=True, header_style="bold")
+        table.add_column("WHERE", no_wrap=True)
+        table.add_column("KEY", no_wrap=True)
+        table.add_column("ACTION")
+        last = ""
+        for row in self.rows:
+            table.add_row(row.scope if row.scope != last else "", Text(row.key, style="bold"), row.description)
+            last = row.scope
+        with VerticalScroll(id="help-box"):
+            yield Static(table, id="help-table")
+            yield Static("Esc, ? or q closes this help.", id="help-note")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-box").border_title = "Keys"
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,157 @@
+"""Launch mode: the wizard profile → recipe → topology → preview → submit, one step visible at a time."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Footer
+from textual.worker import Worker, WorkerState
+
+from ..widgets.app_header import AppHeader
+from ..widgets.step_bar import StepBar
+from .messages import JobSubmitted, PlanConfirmed, PlanUpdated, PreviewAccepted, ProfileChosen, RecipeChosen
+from .steps.base import WizardState, WizardStep
+from .steps.profile_step import ProfileStep
+
+if TYPE_CHECKING:
+    from .main import SrtTuiApp
+
+#: (step id, label, module, class) in order; later steps are imported when first reached
+STEPS: tuple[tuple[str, str, str, str], ...] = (
+    ("profile", "Profile", ".steps.profile_step", "ProfileStep"),
+    ("recipe", "Recipe", ".steps.recipe_step", "RecipeStep"),
+    ("topology", "Topology", ".steps.topology_step", "TopologyStep"),
+    ("preview", "Preview", ".steps.preview_step", "PreviewStep"),
+    ("submit", "Submit", ".steps.submit_step", "SubmitStep"),
+)
+
+
+class LaunchScreen(Screen[None]):
+    """Holds the wizard state; steps report choices with messages and this screen moves between them."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+n", "next_step", "Next"),
+        Binding("escape", "prev_step", "Back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="launch")
+        app = self._srt_app
+        self.state = WizardState(preferred_profile=app.profile_spec, read_only=app.read_only, clock=app.clock)
+        self.index = 0
+
+    @property
+    def _srt_app(self) -> SrtTuiApp:
+        from .main import SrtTuiApp
+
+        app = self.app
+        assert isinstance(app, SrtTuiApp)
+        return app
+
+    def compose(self) -> ComposeResult:
+        yield AppHeader("launch")
+        yield StepBar(tuple(label for _, label, _, _ in STEPS), id="step-bar")
+        with ContentSwitcher(initial="step-profile", id="steps"):
+            yield ProfileStep(self.state.preferred_profile, id="step-profile")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        await self.go_to(0)
+
+    @property
+    def step(self) -> WizardStep:
+        """The visible step."""
+        return self.query_one(f"#step-{STEPS[self.index][0]}", WizardStep)
+
+    async def go_to(self, index: int) -> None:
+        """Show step `index`, importing and mounting it the first time."""
+        step_id, _, module, cls_name = STEPS[index]
+        switcher = self.query_one("#steps", ContentSwitcher)
+        found = switcher.query(f"#step-{step_id}")
+        if found:
+            step = found.first(WizardStep)
+        else:
+            cls = getattr(importlib.import_module(module, __package__), cls_name)
+            step = cls(id=f"step-{step_id}")
+            await switcher.mount(step)
+        self.index = index
+        await step.enter(self.state)
+        switcher.current = f"step-{step_id}"
+        bar = self.query_one(StepBar)
+        bar.current = index
+        bar.reached = max(bar.reached, index)
+        bar.note = self._note()
+        step.focus_default()
+        self.refresh_bindings()
+
+    def _note(self) -> str:
+        s = self.state
+        parts = [s.profile.name if s.profile else "", s.recipe_label]
+        if s.prepared is not None and self.index >= 2:
+            parts.append(s.prepared.plan.topology)
+        return " · ".join(p for p in parts if p)
+
+    # -- navigation ---------------------------------------------------------------------------------
+
+    def action_next_step(self) -> None:
+        self.step.confirm()
+
+    async def action_prev_step(self) -> None:
+        if self.index > 0:
+            await self.go_to(self.index - 1)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "prev_step":
+            return self.index > 0
+        return True
+
+    # -- pipeline messages --------------------------------------------------------------------------
+
+    @on(ProfileChosen)
+    async def _profile(self, message: ProfileChosen) -> None:
+        if self.state.profile is None or self.state.profile.name != message.loaded.name:
+            self.state.profile = message.loaded
+            self.state.generation += 1
+        self._srt_app.set_active_profile(message.loaded)
+        await self.go_to(1)
+
+    @on(RecipeChosen)
+    async def _recipe(self, message: RecipeChosen) -> None:
+        if self.state.recipe is not message.recipe:
+            self.state.recipe, self.state.source = message.recipe, message.source
+            self.state.recipe_label = message.recipe.name
+            self.state.edited, self.state.prepared = message.recipe, None
+            self.state.generation += 1
+        await self.go_to(2)
+
+    @on(PlanUpdated)
+    def _plan(self, message: PlanUpdated) -> None:
+        self.state.edited, self.state.prepared = message.recipe, message.prepared
+        self.query_one(StepBar).note = self._note()
+
+    @on(PlanConfirmed)
+    async def _plan_ok(self, message: PlanConfirmed) -> None:
+        self.state.prepared = message.prepared
+        await self.go_to(3)
+
+    @on(PreviewAccepted)
+    async def _preview_ok(self, message: PreviewAccepted) -> None:
+        await self.go_to(4)
+
+    @on(JobSubmitted)
+    async def _submitted(self, message: JobSubmitted) -> None:
+        self.notify(f"Job {message.job_id} submitted with the {message.launcher} launcher.", title="Submitted")
+        await self._srt_app.show_job(message.job_id, message.job_dir)
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR:
+            from .display import scrub
+
+            error = event.worker.error
+            self.notify(scrub(f"{event.worker.name} failed: {error}"), title="Background task failed", severity="error")

@@ -1,0 +1,91 @@
+"""The facts of a cluster profile that matter at a glance, as plain strings (no Textual, no vendor checks)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..core.errors import ConfigError
+    from ..core.profile import Profile
+
+COLUMNS: tuple[tuple[str, int], ...] = (
+    ("", 1),
+    ("NAME", 13),
+    ("SOURCE", 7),
+    ("GPUS", 4),
+    ("MASK VARIABLE", 20),
+    ("GPU REQUEST", 15),
+    ("INTERFACE", 10),
+    ("RUNTIME", 7),
+    ("EXPORTER", 20),
+)
+
+
+def gpu_request(p: Profile) -> str:
+    """`--gpus-per-node` or the GRES directive the profile adds."""
+    if p.use_gpus_per_node_directive:
+        return "--gpus-per-node"
+    gres = (p.default_sbatch_directives or {}).get("gres")
+    return f"GRES {gres}" if gres else "none (!)"
+
+
+def exporter(p: Profile) -> str:
+    """The GPU exporter every job of this profile starts, unless a recipe says otherwise."""
+    if "default_gpu_exporter" not in p.model_fields_set:
+        return "dcgm :9401 (default)"
+    e = p.default_gpu_exporter
+    if e is None:
+        return "disabled"
+    return f"{e.kind} :{e.port}"
+
+
+def fact_row(p: Profile) -> tuple[str, ...]:
+    """GPUS … EXPORTER cells of a valid profile."""
+    return (
+        str(p.gpus_per_node or "8 (default)"),
+        p.visible_devices_env,
+        gpu_request(p),
+        p.interface + ("" if p.network_interface else " (default)"),
+        p.container_runtime,
+        exporter(p),
+    )
+
+
+def error_lines(err: ConfigError | None, shown_path: str) -> list[str]:
+    """Each problem of a broken file as `file:line: field: message (fix: …)`, host paths left out."""
+    if err is None:
+        return []
+    out: list[str] = []
+    for p in err.problems:
+        where = f"{shown_path}:{p.line}" if p.line else shown_path
+        text = f"{where}: {p.field + ': ' if p.field else ''}{p.message}"
+        if p.hint:
+            text += f" (fix: {p.hint})"
+        out.append(text)
+    return out or [f"{shown_path}: invalid profile"]
+
+
+def detail_lines(p: Profile) -> list[tuple[str, str]]:
+    """Longer facts for the detail pane."""
+    directives = " ".join(f"--{k}={v}" for k, v in (p.default_sbatch_directives or {}).items()) or "-"
+    flags = [
+        f"gpus-per-node directive {'on' if p.use_gpus_per_node_directive else 'off'}",
+        f"segment {'on' if p.use_segment_sbatch_directive else 'off'}",
+        f"exclusive {'on' if p.use_exclusive_sbatch_directive else 'off'}",
+    ]
+    return [
+        ("description", (p.description or "-").strip()),
+        ("cluster", p.cluster or "-"),
+        (
+            "slurm",
+            f"account {p.default_account or '-'} · partition {p.default_partition or '-'} · "
+            f"time {p.default_time_limit or '01:00:00 (default)'}",
+        ),
+        ("directives", directives + "  (" + ", ".join(flags) + ")"),
+        ("GPUs", f"{p.gpus_per_node or 8} per node, type {p.default_gpu_type or '-'}, mask {p.visible_devices_env}"),
+        ("network", p.interface),
+        ("runtime", p.container_runtime + (f" · containers: {', '.join(p.containers)}" if p.containers else "")),
+        ("models", ", ".join(p.model_paths) if p.model_paths else "-"),
+        ("mounts", ", ".join(f"{h}:{c}" for h, c in (p.default_mounts or {}).items()) or "-"),
+        ("exporter", exporter(p)),
+    ]

@@ -1,0 +1,58 @@
+"""A recipe at a glance (engine, frontend, topology, model, benchmark) as label/value rows."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..core.recipe import Recipe
+
+
+def role_line(recipe: Recipe, role: str) -> str:
+    """`2 workers × 4 GPUs (tp-size 4) on 1 node` for one role."""
+    from ..core.engines import get_engine
+    from ..core.engines.base import flag_name
+
+    spec = recipe.roles[role]  # type: ignore[index]
+    tp_flags = {flag_name(f) for f in get_engine(recipe.engine.type).tp_flags}
+    tp = next((f"{k} {v}" for k, v in spec.args.items() if flag_name(k) in tp_flags), None)
+    parts = [f"{spec.workers} worker{'s' if spec.workers != 1 else ''}"]
+    if spec.gpus:
+        parts.append(f"× {spec.gpus} GPUs")
+    if tp:
+        parts.append(f"({tp})")
+    if spec.nodes == "colocate":
+        parts.append("colocated on the prefill nodes")
+    elif spec.nodes is not None:
+        parts.append(f"on {spec.nodes} node{'s' if spec.nodes != 1 else ''}")
+    return " ".join(parts)
+
+
+def summary_rows(recipe: Recipe) -> list[tuple[str, str]]:
+    """Rows for the recipe summary pane."""
+    from ..core.resolve import topology_of
+
+    engine: str = recipe.engine.type
+    if recipe.engine.connector:
+        engine += f" · connector {recipe.engine.connector if isinstance(recipe.engine.connector, str) else 'custom'}"
+    rows = [
+        ("engine", engine),
+        ("frontend", recipe.frontend.type),
+        ("topology", str(topology_of(recipe)) + ("  (disaggregated)" if topology_of(recipe).disaggregated else "")),
+    ]
+    for role in recipe.active_roles():
+        rows.append((f"  {role}", role_line(recipe, role)))
+    model = recipe.model.path
+    if recipe.model.container:
+        model += f" · container {recipe.model.container}"
+    if recipe.model.precision:
+        model += f" · {recipe.model.precision}"
+    rows.append(("model", model))
+    b = recipe.benchmark
+    bench = b.type
+    if b.isl is not None or b.osl is not None:
+        bench += f" · isl {b.isl} osl {b.osl}"
+    if b.concurrencies:
+        bench += " · concurrency " + "x".join(str(c) for c in b.concurrency_list())
+    rows.append(("benchmark", bench))
+    return rows

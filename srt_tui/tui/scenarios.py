@@ -1,0 +1,86 @@
+"""Named wizard states reached key by key, shared by the snapshot tests and `scripts/screenshots.py`.
+
+Each scenario is what an operator would type; nothing is injected into widgets behind the app's back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from textual.pilot import Pilot
+
+STEP_ORDER: tuple[str, ...] = ("profile", "recipe", "topology", "preview", "submit")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A profile (given as `srt-tui -p NAME`), a recipe filter typed after `/`, and role values typed on the
+    topology step."""
+
+    name: str
+    profile: str
+    query: str
+    edits: tuple[tuple[str, str], ...] = field(default=())
+
+
+NVIDIA = Scenario("nvidia", "nvidia-h100", "2p1d-sgl")
+AMD = Scenario("amd", "amd-mi300x", "moriio")
+INVALID = Scenario("invalid", "nvidia-h100", "2p1d-sgl", (("prefill-gpus", "3"),))
+SCENARIOS: dict[str, Scenario] = {s.name: s for s in (NVIDIA, AMD, INVALID)}
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Wait until background workers are done and every queued message is handled."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def type_into(pilot: Pilot[Any], selector: str, text: str) -> None:
+    """Focus an input, select what is there, and type `text` key by key."""
+    from textual.widgets import Input
+
+    field = pilot.app.screen.query_one(selector, Input)
+    field.focus()
+    await pilot.pause()
+    field.select_all()
+    await pilot.press(*(text or "backspace"))
+
+
+async def reach(pilot: Pilot[Any], scenario: Scenario, step: str, typed: bool = True) -> None:
+    """Drive the launch wizard (an app started with `profile=scenario.profile`) from its first screen to `step`.
+
+    With `typed=False` the recipe filter text is pasted instead of typed key by key (same handlers run;
+    snapshots use it to stay fast), every other step is still driven by keys.
+    """
+    target = STEP_ORDER.index(step)
+    await settle(pilot)
+    if target == 0:
+        return
+    await pilot.press("enter")
+    await settle(pilot)
+    if typed:
+        await pilot.press("slash", *scenario.query)
+    else:
+        from textual.widgets import Input
+
+        await pilot.press("slash")
+        pilot.app.screen.query_one("#recipe-filter", Input).insert_text_at_cursor(scenario.query)
+        await settle(pilot)
+    await pilot.press("enter", "escape")
+    await settle(pilot)
+    if target == 1:
+        return
+    await pilot.press("enter")
+    await settle(pilot)
+    for selector, value in scenario.edits:
+        await type_into(pilot, f"#{selector}", value)
+        await settle(pilot)
+    if target == 2:
+        return
+    for _ in range(target - 2):
+        await pilot.press("ctrl+n")
+        await settle(pilot)

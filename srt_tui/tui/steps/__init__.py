@@ -1,0 +1,1 @@
+"""The launch wizard's steps, one module each; imported only when the operator first reaches them."""

@@ -1,0 +1,54 @@
+"""What every wizard step shares: the state it reads, and how it is entered and confirmed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.style import Style
+from textual.containers import Vertical
+
+if TYPE_CHECKING:
+    from ...core.api import Prepared
+    from ...core.profile import LoadedProfile
+    from ...core.recipe import Recipe, RecipeSource
+
+
+@dataclass
+class WizardState:
+    """Choices so far. Steps read it on entry and report changes with messages (never by mutating it)."""
+
+    preferred_profile: str | None = None
+    read_only: bool = False
+    clock: Callable[[], datetime] = datetime.now
+    profile: LoadedProfile | None = None
+    recipe: Recipe | None = None
+    source: RecipeSource | None = None
+    recipe_label: str = ""
+    edited: Recipe | None = None
+    prepared: Prepared | None = None
+    #: bumped whenever profile or recipe change, so later steps know to rebuild
+    generation: int = 0
+
+
+class WizardStep(Vertical):
+    """A step of the wizard: a container shown by the launch screen's content switcher."""
+
+    step_id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+
+    async def enter(self, state: WizardState) -> None:
+        """Called every time the step becomes visible; rebuild from `state` if it changed."""
+
+    def confirm(self) -> None:
+        """ctrl+n: post this step's "done" message, or tell the operator what is missing."""
+
+    def focus_default(self) -> None:
+        """Focus the widget the operator starts with on this step."""
+        self.screen.focus_next()
+
+    def _style(self, name: str) -> Style:
+        """A component class's own style (no inherited background), for text spans."""
+        return self.get_component_rich_style(name, partial=True)

@@ -1,0 +1,236 @@
+"""Step 4: the whole job before it exists. Script, processes, mounts and env by source, sbatch directives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Static, TabbedContent, TabPane
+
+from ...widgets.process_view import ProcessView
+from ...widgets.script_view import ScriptView
+from ..messages import FileSaved, PreviewAccepted
+from .base import WizardState, WizardStep
+
+if TYPE_CHECKING:
+    from ...core.api import Prepared
+    from ...core.recipe import Recipe
+
+
+class PreviewStep(WizardStep):
+    """Tabs over one prepared job; `s` writes a dry-run directory, `w` writes the edited recipe."""
+
+    step_id: ClassVar[str] = "preview"
+    title: ClassVar[str] = "Preview"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "save_dry_run", "Save dry-run"),
+        Binding("w", "save_recipe", "Save recipe"),
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"preview-step--key", "preview-step--dim"}
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
+        super().__init__(id=id)
+        self.prepared: Prepared | None = None
+        self.edited: Recipe | None = None
+        self._state: WizardState | None = None
+        self._stale: set[str] = set()
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="preview-summary", classes="step-hint")
+        with TabbedContent(id="preview-tabs"):
+            with TabPane("Script", id="tab-script"):
+                yield ScriptView(id="script-view")
+            with TabPane("Processes", id="tab-processes"):
+                yield ProcessView(id="process-view")
+            with TabPane("Mounts & env", id="tab-env"), VerticalScroll():
+                yield Static("", id="mounts-env")
+            with TabPane("sbatch", id="tab-sbatch"), VerticalScroll():
+                yield Static("", id="directives")
+
+    async def enter(self, state: WizardState) -> None:
+        self._state = state
+        if state.prepared is None or state.prepared is self.prepared:
+            return
+        self.prepared, self.edited = state.prepared, state.edited
+        prep = state.prepared
+        plan = prep.plan
+        self.query_one("#preview-summary", Static).update(
+            f"{plan.name} · {plan.topology} · {plan.nodes} node(s) × {plan.gpus_per_node} GPUs · "
+            f"{plan.engine} behind {plan.frontend} · profile {plan.profile} · "
+            f"sbatch.sh {len(prep.script.splitlines())} lines"
+        )
+        self._stale = {"tab-script", "tab-processes", "tab-env", "tab-sbatch"}
+        self._fill(self.query_one(TabbedContent).active)
+
+    @on(TabbedContent.TabActivated, "#preview-tabs")
+    def _tab(self, event: TabbedContent.TabActivated) -> None:
+        self._fill(event.pane.id or "")
+        self.call_after_refresh(self._keep_focus_inside)
+
+    def _keep_focus_inside(self) -> None:
+        """A tab switch can hide the focused widget; keep focus in this step so its keys still work."""
+        if self.screen.focused is None:
+            self.query_one("#preview-tabs", TabbedContent).query_one("Tabs").focus()
+
+    def _fill(self, tab: str) -> None:
+        """Render a tab's content only when it is first shown for this plan."""
+        prep = self.prepared
+        if prep is None or tab not in self._stale:
+            return
+        self._stale.discard(tab)
+        if tab == "tab-script":
+            self.query_one(ScriptView).show(prep.script)
+        elif tab == "tab-processes":
+            self.query_one(ProcessView).show(prep.plan)
+        elif tab == "tab-env":
+            self.query_one("#mounts-env", Static).update(self._mounts_env(prep))
+        elif tab == "tab-sbatch":
+            self.query_one("#directives", Static).update(self._directives(prep))
+
+    def _table(self, *columns: str) -> Table:
+        table = Table(
+            box=None,
+            padding=(0, 2),
+            pad_edge=False,
+            header_style=self.get_component_rich_style("preview-step--key", partial=True),
+        )
+        for c in columns:
+            table.add_column(c)
+        return table
+
+    def _mounts_env(self, prep: Prepared) -> Group:
+        plan = prep.plan
+        key = self.get_component_rich_style("preview-step--key", partial=True)
+        dim = self.get_component_rich_style("preview-step--dim", partial=True)
+        parts: list[Table | Text] = [Text("Container mounts (by source)", style=key)]
+        if plan.mounts:
+            mounts = self._table("HOST", "CONTAINER", "SOURCE")
+            for m in plan.mounts:
+                mounts.add_row(m.host, m.container + (":ro" if m.readonly else ""), m.source)
+            parts.append(mounts)
+        else:
+            parts.append(Text("  none: container_runtime is `none`, engines run on the host", style=dim))
+        parts += [Text(""), Text("Environment (by scope)", style=key)]
+        env = self._table("SCOPE", "VARIABLE", "VALUE")
+        rows = 0
+        for scope, pairs in plan.env_scopes:
+            for k, v in pairs:
+                env.add_row(scope, k, v)
+                rows += 1
+        parts.append(env if rows else Text("  none", style=dim))
+        if plan.secret_env:
+            parts.append(
+                Text(f"  secrets (from the job's 0600 secrets.env, never in the script): {', '.join(plan.secret_env)}")
+            )
+        if plan.srun_options:
+            parts += [Text(""), Text("srun options (recipe)", style=key)]
+            parts.append(
+                Text("  " + " ".join(f"--{k}" + (f"={v}" if v is not None else "") for k, v in plan.srun_options))
+            )
+        exporter = plan.gpu_exporter
+        parts += [Text(""), Text("GPU exporter", style=key)]
+        parts.append(
+            Text(
+                f"  {exporter['image']} port {exporter['port']} (from {exporter['source']})"
+                if exporter
+                else "  disabled"
+            )
+        )
+        return Group(*parts)
+
+    def _directives(self, prep: Prepared) -> Group:
+        plan, job = prep.plan, prep.job
+        key = self.get_component_rich_style("preview-step--key", partial=True)
+        table = self._table("DIRECTIVE", "VALUE", "FROM")
+        profile_keys = set((job.profile.default_sbatch_directives or {}).keys())
+        recipe_keys = set(job.recipe.sbatch_directives.keys())
+        for k, v in plan.directives:
+            origin = "recipe" if k in recipe_keys else ("profile" if k in profile_keys else "srt-tui")
+            table.add_row(f"#SBATCH --{k}", v if v is not None else "", origin)
+        lines: list[Table | Text] = [Text("sbatch directives", style=key), table]
+        if plan.warnings:
+            lines += [Text(""), Text("Warnings", style=key)]
+            lines += [
+                Text(f"  ! {w.field}: {w.message}" + (f" (fix: {w.hint})" if w.hint else "")) for w in plan.warnings
+            ]
+        return Group(*lines)
+
+    # -- actions ------------------------------------------------------------------------------------
+
+    def _stamp(self) -> str:
+        clock = self._state.clock if self._state is not None else None
+        return clock().strftime("%Y%m%d-%H%M%S") if clock is not None else "now"
+
+    def action_save_dry_run(self) -> None:
+        from ..prompts import PathPrompt
+
+        if self.prepared is None:
+            return
+        plan = self.prepared.plan
+        default = f"dry-runs/{plan.name}-{plan.topology}-{self._stamp()}"
+
+        def chosen(path: str | None) -> None:
+            if path and self.prepared is not None:
+                self.save_dry_run(self.prepared, Path(path))
+
+        self.app.push_screen(
+            PathPrompt("Save the dry-run directory (sbatch.sh, plan.json, recipe.yaml, profile.yaml)", default), chosen
+        )
+
+    @work(thread=True, exclusive=True, group="save", name="save-dry-run", exit_on_error=False)
+    def save_dry_run(self, prepared: Prepared, target: Path) -> None:
+        """Write the dry-run directory atomically."""
+        from ...core.jobdir import job_files, write_atomic_dir
+
+        written = write_atomic_dir(target, job_files(prepared.job, prepared.plan, prepared.script))
+        self.post_message(FileSaved("dry-run", written))
+
+    def action_save_recipe(self) -> None:
+        from ..prompts import PathPrompt
+
+        if self.edited is None or self.prepared is None:
+            return
+        default = f"{self.edited.name}-{self.prepared.plan.topology}.yaml"
+
+        def chosen(path: str | None) -> None:
+            if path and self.edited is not None:
+                self.save_recipe(self.edited, Path(path))
+
+        self.app.push_screen(PathPrompt("Save the edited recipe as YAML", default), chosen)
+
+    @work(thread=True, exclusive=True, group="save", name="save-recipe", exit_on_error=False)
+    def save_recipe(self, recipe: Recipe, target: Path) -> None:
+        """Write the recipe (schema 2) as YAML."""
+        from ...core.yamlio import dump_yaml
+
+        target = target.expanduser()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.tmp")
+        tmp.write_text(dump_yaml(recipe.to_yaml_dict()), encoding="utf-8")
+        tmp.replace(target)
+        self.post_message(FileSaved("recipe", target))
+
+    @on(FileSaved)
+    def _saved(self, message: FileSaved) -> None:
+        from ..display import display_path
+
+        self.notify(f"Wrote {message.kind}: {display_path(message.path)}", title="Saved")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("save_dry_run", "save_recipe"):
+            return self.prepared is not None and not (self._state is not None and self._state.read_only)
+        return True
+
+    def confirm(self) -> None:
+        if self.prepared is not None:
+            self.post_message(PreviewAccepted(self.prepared))
+
+    def focus_default(self) -> None:
+        self.query_one(ScriptView).focus()

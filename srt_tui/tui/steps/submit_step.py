@@ -1,0 +1,186 @@
+"""Step 5: confirm what Slurm will be asked for, pick the launcher, submit (in a worker)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, RadioButton, RadioSet, Static
+
+from ..messages import JobSubmitted, SubmitFailed
+from .base import WizardState, WizardStep
+
+if TYPE_CHECKING:
+    from ...core.api import Prepared
+
+
+class SubmitStep(WizardStep):
+    """The request summary, the launcher choice (with why), and the Submit button."""
+
+    step_id: ClassVar[str] = "submit"
+    title: ClassVar[str] = "Submit"
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "submit-step--key",
+        "submit-step--ok",
+        "submit-step--bad",
+        "submit-step--dim",
+    }
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
+        super().__init__(id=id)
+        self.prepared: Prepared | None = None
+        self.read_only = False
+        self.submitting = False
+        self._touched = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("Check the request, pick the launcher, then submit.", classes="step-hint")
+        with Horizontal(id="submit-body"):
+            with Vertical(id="request-box"):
+                yield Static("", id="request")
+            with Vertical(id="launcher-box"):
+                with RadioSet(id="launcher"):
+                    yield RadioButton("Slurm (sbatch)", id="launcher-slurm", value=True)
+                    yield RadioButton("Local (this machine)", id="launcher-local")
+                yield Static("", id="launcher-note")
+                yield Button("Submit", id="submit", variant="primary")
+                yield Static("", id="submit-status")
+
+    def on_mount(self) -> None:
+        self.query_one("#request-box").border_title = "What Slurm will be asked"
+        self.query_one("#launcher-box").border_title = "Launcher"
+        self.watch(self.app, "slurm_state", self._slurm_changed, init=True)
+
+    async def enter(self, state: WizardState) -> None:
+        self.read_only = state.read_only
+        if state.prepared is not None and state.prepared is not self.prepared:
+            self.prepared = state.prepared
+            self.query_one("#submit-status", Static).update("")
+            self._render_request()
+        button = self.query_one("#submit", Button)
+        button.disabled = self.read_only
+        if self.read_only:
+            button.label = "Submit (read-only mode)"
+
+    def _render_request(self) -> None:
+        from ..wizard import slurm_request
+
+        if self.prepared is None:
+            return
+        st = self._style
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style=st("submit-step--key"), no_wrap=True)
+        grid.add_column()
+        for key, value in slurm_request(self.prepared):
+            grid.add_row(key, Text(value))
+        plan = self.prepared.plan
+        grid.add_row("", "")
+        counts = ", ".join(f"{n} {role}" for role, n in plan.expected_counts().items())
+        grid.add_row("workers", Text(f"{counts} · router {plan.frontend}" if plan.router else counts))
+        grid.add_row("serving at", Text(plan.public_url))
+        self.query_one("#request", Static).update(grid)
+
+    def _slurm_changed(self, state: str) -> None:
+        reason = str(getattr(self.app, "slurm_reason", ""))
+        st = self._style
+        slurm = self.query_one("#launcher-slurm", RadioButton)
+        local = self.query_one("#launcher-local", RadioButton)
+        note = Text()
+        if state == "up":
+            slurm.disabled = False
+            note.append("✓ Slurm is reachable", style=st("submit-step--ok"))
+            if reason:
+                note.append(f": {reason}", style=st("submit-step--dim"))
+            if not self._touched:
+                slurm.value = True
+        elif state == "down":
+            note.append("✗ Slurm is not reachable", style=st("submit-step--bad"))
+            note.append(f": {reason or 'no answer'}.\n", style=st("submit-step--dim"))
+            note.append("The local launcher runs every process of this plan on this machine instead.")
+            slurm.disabled = True
+            local.value = True
+        elif state == "off":
+            slurm.disabled = False
+            note.append("Slurm check is off: submitting to Slurm may fail; the local launcher runs on this machine.")
+        else:
+            slurm.disabled = False
+            note.append("Checking whether Slurm answers…", style=st("submit-step--dim"))
+        self.query_one("#launcher-note", Static).update(note)
+
+    @on(RadioSet.Changed, "#launcher")
+    def _launcher_changed(self, event: RadioSet.Changed) -> None:
+        event.stop()
+        self._touched = True
+
+    @property
+    def launcher(self) -> str:
+        """`slurm` or `local`, as chosen in the radio set."""
+        pressed = self.query_one("#launcher", RadioSet).pressed_button
+        return "local" if pressed is not None and pressed.id == "launcher-local" else "slurm"
+
+    @on(Button.Pressed, "#submit")
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.confirm()
+
+    def confirm(self) -> None:
+        if self.read_only:
+            self.notify("Read-only mode: submission is disabled.", severity="warning")
+            return
+        if self.prepared is None or self.submitting:
+            return
+        self.submitting = True
+        self.query_one("#submit", Button).disabled = True
+        self.query_one("#submit-status", Static).update(f"Submitting with the {self.launcher} launcher…")
+        self.submit(self.prepared, self.launcher)
+
+    @work(thread=True, exclusive=True, group="submit", name="submit", exit_on_error=False)
+    def submit(self, prepared: Prepared, launcher: str) -> None:
+        """Submit through the same path as `srt-tui apply` (srt_tui.slurm.submit)."""
+        from ...core.errors import SrtError
+
+        try:
+            from ...slurm.submit import submit_prepared
+        except ImportError as exc:
+            self.post_message(SubmitFailed(f"submission is not available in this build ({exc})"))
+            return
+        try:
+            sub = submit_prepared(prepared, launcher=launcher)
+        except SrtError as exc:
+            self.post_message(SubmitFailed(str(exc) or type(exc).__name__))
+            return
+        except Exception as exc:  # a transport failure must reach the operator, not kill the worker silently
+            self.post_message(SubmitFailed(f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(JobSubmitted(sub.job_id, sub.job_dir, sub.launcher, prepared))
+
+    @on(SubmitFailed)
+    def _failed(self, message: SubmitFailed) -> None:
+        from ..display import scrub
+
+        self.submitting = False
+        self.query_one("#submit", Button).disabled = self.read_only
+        self.query_one("#submit-status", Static).update(
+            Text("✗ " + scrub(message.reason), style=self.get_component_rich_style("submit-step--bad", partial=True))
+        )
+        self.notify(scrub(message.reason), title="Submit failed", severity="error", timeout=10)
+
+    @on(JobSubmitted)
+    def _submitted(self, message: JobSubmitted) -> None:
+        from ..display import display_path
+
+        self.submitting = False
+        self.query_one("#submit", Button).disabled = self.read_only
+        self.query_one("#submit-status", Static).update(
+            Text(
+                f"✓ job {message.job_id} submitted ({message.launcher}) · {display_path(message.job_dir)}",
+                style=self.get_component_rich_style("submit-step--ok", partial=True),
+            )
+        )
+
+    def focus_default(self) -> None:
+        self.query_one("#launcher", RadioSet).focus()

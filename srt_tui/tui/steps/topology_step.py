@@ -1,0 +1,182 @@
+"""Step 3: shape the job. Presets from the recipe, free editing per role, a live GPU grid and validation."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...widgets.gpu_grid import GpuGrid
+from ...widgets.problem_list import ProblemList
+from ..messages import PlanConfirmed, PlanUpdated
+from .base import WizardState, WizardStep
+
+if TYPE_CHECKING:
+    from ...core.api import Prepared
+    from ...core.errors import Problem
+    from ...core.profile import LoadedProfile
+    from ...core.recipe import Recipe, RecipeSource
+    from ..wizard import Preset, RoleForm
+
+FIELD_LABELS: tuple[tuple[str, str], ...] = (("workers", "workers"), ("nodes", "nodes"), ("gpus", "GPUs"), ("tp", "TP"))
+
+
+class TopologyStep(WizardStep):
+    """Presets and role inputs on the left; the node × GPU grid on the right; findings below."""
+
+    step_id: ClassVar[str] = "topology"
+    title: ClassVar[str] = "Topology"
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
+        super().__init__(id=id)
+        self._generation = -1
+        self._base: Recipe | None = None
+        self._source: RecipeSource | None = None
+        self._loaded: LoadedProfile | None = None
+        self._presets: list[Preset] = []
+        self._roles: list[str] = []
+        self.edited: Recipe | None = None
+        self.prepared: Prepared | None = None
+        self.problems: list[Problem] = []
+        self._last_forms: list[RoleForm] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("Pick a preset or edit the roles; plan and checks follow as you type.", classes="step-hint")
+        with Horizontal(id="topology-body"):
+            with Vertical(id="topology-left"):
+                yield Label("Presets", classes="section-title")
+                yield OptionList(id="presets")
+                yield Label("Roles · GPUs and TP per worker", classes="section-title")
+                yield Grid(id="role-form")
+            with VerticalScroll(id="grid-box"):
+                yield GpuGrid(id="gpu-grid")
+        with VerticalScroll(id="problems-box"):
+            yield ProblemList(id="problems")
+
+    async def enter(self, state: WizardState) -> None:
+        if state.generation == self._generation or state.recipe is None or state.profile is None:
+            return
+        from ..wizard import form_of, presets_for
+
+        self._generation = state.generation
+        self._base, self._source, self._loaded = state.recipe, state.source, state.profile
+        self._presets = presets_for(state.recipe, state.profile)
+        presets = self.query_one("#presets", OptionList)
+        presets.clear_options()
+        presets.add_options([Option(f"{p.label:<6} {p.note}", id=f"preset-{p.label}") for p in self._presets])
+        presets.highlighted = 0
+        await self._build_form(form_of(state.recipe, state.profile))
+        self._recompute()
+
+    async def _build_form(self, forms: list[RoleForm]) -> None:
+        grid = self.query_one("#role-form", Grid)
+        await grid.remove_children()
+        widgets: list[Label | Input] = [Label("role", classes="form-head")]
+        widgets += [Label(label, classes="form-head") for _, label in FIELD_LABELS]
+        self._roles = []
+        for form in forms:
+            self._roles.append(form.role)
+            widgets.append(Label(form.role, classes=f"form-role role-{form.role}"))
+            for field, _ in FIELD_LABELS:
+                widgets.append(
+                    Input(
+                        getattr(form, field),
+                        id=f"{form.role}-{field}",
+                        compact=True,
+                        classes="role-input",
+                        placeholder="auto" if field in ("nodes", "gpus") else ("-" if field == "tp" else ""),
+                    )
+                )
+        await grid.mount_all(widgets)
+
+    def _forms(self) -> list[RoleForm]:
+        from ..wizard import RoleForm
+
+        out: list[RoleForm] = []
+        for role in self._roles:
+            values = [self.query_one(f"#{role}-{field}", Input).value for field, _ in FIELD_LABELS]
+            out.append(RoleForm(role, *values))  # type: ignore[arg-type]
+        return out
+
+    def _set_form(self, forms: list[RoleForm]) -> None:
+        for form in forms:
+            for field, _ in FIELD_LABELS:
+                box = self.query_one(f"#{form.role}-{field}", Input)
+                with box.prevent(Input.Changed):
+                    box.value = getattr(form, field)
+
+    @on(Input.Changed, ".role-input")
+    def _typed(self, event: Input.Changed) -> None:
+        event.stop()
+        if self._forms() != self._last_forms:  # mounting inputs also reports their first value
+            self._recompute()
+
+    @on(Input.Submitted, ".role-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.confirm()
+
+    @on(OptionList.OptionSelected, "#presets")
+    def _preset(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if self._base is None or self._loaded is None:
+            return
+        from ..wizard import apply_preset, form_of
+
+        preset = self._presets[event.option_index]
+        start = self.edited or self._base
+        applied, problems = apply_preset(start, preset, self._loaded)
+        if applied is None:
+            self._show(None, None, problems)
+            return
+        self._set_form(form_of(applied, self._loaded))
+        self._recompute()
+
+    def _recompute(self) -> None:
+        if self._base is None or self._loaded is None:
+            return
+        from ..wizard import recipe_from_form, safe_prepare
+
+        self._last_forms = self._forms()
+        edited, problems = recipe_from_form(self._base, self._last_forms)
+        prepared = None
+        if edited is not None:
+            prepared, problems = safe_prepare(edited, self._loaded, self._source)
+        self._show(edited, prepared, problems)
+
+    def _show(self, edited: Recipe | None, prepared: Prepared | None, problems: list[Problem]) -> None:
+        self.edited, self.prepared, self.problems = edited, prepared, problems
+        grid = self.query_one(GpuGrid)
+        grid.empty_text = "No plan: fix the problems below."
+        grid.plan = prepared.plan if prepared is not None else None
+        box = self.query_one("#grid-box")
+        if prepared is not None:
+            plan = prepared.plan
+            used = sum(len(p.gpus) for p in plan.workers)
+            box.border_title = f"GPU plan · {plan.topology} · {plan.nodes} node(s) × {plan.gpus_per_node} GPUs"
+            box.border_subtitle = f"{used}/{plan.nodes * plan.gpus_per_node} GPUs in use"
+            ok = f"✓ valid: {plan.topology}, {plan.nodes} node(s), {len(plan.workers)} worker process(es)"
+        else:
+            box.border_title = "GPU plan"
+            box.border_subtitle = ""
+            ok = ""
+        self.query_one(ProblemList).show(problems, ok)
+        self.query_one("#problems-box").border_title = (
+            f"Checks · {sum(p.severity == 'error' for p in problems)} error(s)" if problems else "Checks"
+        )
+        self.post_message(PlanUpdated(edited, prepared, list(problems)))
+
+    def confirm(self) -> None:
+        if self.prepared is None:
+            first = next((p for p in self.problems if p.severity == "error"), None)
+            detail = f" ({first.field}: {first.message})" if first else ""
+            self.notify(f"The topology is not valid yet{detail}.", severity="error")
+            return
+        self.post_message(PlanConfirmed(self.prepared))
+
+    def focus_default(self) -> None:
+        self.query_one("#presets", OptionList).focus()

@@ -1,0 +1,219 @@
+"""The wizard's model: topology presets, the role form ↔ recipe mapping, and a prepare that never raises.
+
+Plain Python over the core (no Textual), so every rule here is unit-testable and the screens stay thin.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.api import Prepared, prepare_job
+from ..core.engines import get_engine
+from ..core.engines.base import flag_name
+from ..core.errors import Problem, SrtError
+from ..core.profile import LoadedProfile
+from ..core.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
+from ..core.resolve import apply_topology, resolve, topology_of
+from ..core.topology_string import TopologySpec, parse_topology
+from .display import scrub
+
+FIELDS: tuple[str, ...] = ("workers", "nodes", "gpus", "tp")
+
+
+@dataclass(frozen=True)
+class RoleForm:
+    """The text of one role's inputs, exactly as typed (strings, so half-typed values are representable)."""
+
+    role: Role
+    workers: str
+    nodes: str
+    gpus: str
+    tp: str
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A topology the recipe offers, with a short description of what it asks for."""
+
+    label: str
+    spec: TopologySpec
+    note: str
+
+
+def gpus_per_node(recipe: Recipe, loaded: LoadedProfile) -> int:
+    """GPUs per node as resolve decides it: recipe, then profile, then 8."""
+    return recipe.resources.gpus_per_node or loaded.profile.gpus_per_node or 8
+
+
+def _tp_key(recipe: Recipe, spec: RoleSpec) -> str | None:
+    flags = {flag_name(f) for f in get_engine(recipe.engine.type).tp_flags}
+    return next((k for k in spec.args if flag_name(k) in flags), None)
+
+
+def form_of(recipe: Recipe, loaded: LoadedProfile) -> list[RoleForm]:
+    """Role inputs for a recipe, with GPUs and nodes made explicit from the resolved shapes when possible."""
+    shapes: dict[str, tuple[int, int]] = {}
+    try:
+        job = resolve(loaded, recipe)
+        shapes = {s.role: (s.gpus, s.nodes) for s in job.shapes}
+    except (SrtError, ValueError, ArithmeticError):
+        shapes = {}
+    out: list[RoleForm] = []
+    for role in ROLES:
+        spec = recipe.roles.get(role)
+        if spec is None:
+            continue
+        gpus, nodes = shapes.get(role, (spec.gpus or 0, spec.nodes if isinstance(spec.nodes, int) else 0))
+        node_text = "colocate" if spec.nodes == "colocate" else (str(nodes) if nodes else "")
+        key = _tp_key(recipe, spec)
+        tp = str(spec.args[key]) if key is not None and spec.args[key] is not None else ""
+        out.append(RoleForm(role, str(spec.workers), node_text, str(gpus) if gpus else "", tp))
+    return out
+
+
+def _int_field(text: str, path: str, minimum: int, hint: str, problems: list[Problem]) -> int | None:
+    value = text.strip()
+    if not value:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        problems.append(Problem(path, f"`{value}` is not a whole number", hint))
+        return None
+    if number < minimum:
+        problems.append(Problem(path, f"must be at least {minimum}", hint))
+        return None
+    return number
+
+
+def recipe_from_form(recipe: Recipe, forms: list[RoleForm]) -> tuple[Recipe | None, list[Problem]]:
+    """Apply the typed role values to the recipe; unreadable values become problems naming the field."""
+    problems: list[Problem] = []
+    roles: dict[Role, RoleSpec] = dict(recipe.roles)
+    tp_flags = get_engine(recipe.engine.type).tp_flags
+    for form in forms:
+        base = f"roles.{form.role}"
+        spec = roles[form.role]
+        workers = _int_field(form.workers, f"{base}.workers", 0, "type a number such as 1", problems)
+        if workers is None and not form.workers.strip():
+            problems.append(Problem(f"{base}.workers", "is empty", "type the number of workers, e.g. 1"))
+        nodes: int | str | None
+        if form.nodes.strip().lower() == "colocate":
+            nodes = "colocate"
+            if form.role != "decode":
+                problems.append(
+                    Problem(f"{base}.nodes", "only decode can be colocated", "give a number of nodes, e.g. 1")
+                )
+        else:
+            nodes = _int_field(
+                form.nodes,
+                f"{base}.nodes",
+                1,
+                "give a number of nodes (empty = as many as the workers need)"
+                + (", or `colocate`" if form.role == "decode" else ""),
+                problems,
+            )
+        gpus = _int_field(form.gpus, f"{base}.gpus", 1, "give GPUs per worker, e.g. 4 or 8", problems)
+        key = _tp_key(recipe, spec)
+        tp_path = f"{base}.args.{key or tp_flags[0]}"
+        tp = _int_field(form.tp, tp_path, 1, "give the tensor-parallel size, e.g. 4 or 8", problems)
+        if problems:
+            continue
+        args: dict[str, Any] = dict(spec.args)
+        if tp is None:
+            if key is not None:
+                args.pop(key)
+        else:
+            args[key or tp_flags[0]] = tp
+        roles[form.role] = spec.model_copy(update={"workers": workers, "nodes": nodes, "gpus": gpus, "args": args})
+    if problems:
+        return None, problems
+    return recipe.model_copy(update={"roles": roles}), []
+
+
+def safe_prepare(
+    recipe: Recipe, loaded: LoadedProfile, source: RecipeSource | None
+) -> tuple[Prepared | None, list[Problem]]:
+    """prepare_job that reports instead of raising: (prepared or None, errors then warnings)."""
+    try:
+        prepared = prepare_job(recipe, loaded, source)
+    except SrtError as exc:
+        return None, [_scrubbed(p) for p in exc.problems] or [Problem("", scrub(str(exc)))]
+    except (ValueError, ArithmeticError, KeyError, IndexError, TypeError) as exc:
+        return None, [Problem("topology", f"cannot plan this topology: {exc}", "check the role values")]
+    return prepared, [_scrubbed(p) for p in prepared.plan.warnings]
+
+
+def _scrubbed(p: Problem) -> Problem:
+    return Problem(p.field, scrub(p.message), scrub(p.hint), None, p.line, p.severity)
+
+
+def presets_for(recipe: Recipe, loaded: LoadedProfile) -> list[Preset]:
+    """The recipe's own topology first, then the usual shapes of its kind (P/D or aggregated), each
+    annotated with the nodes it needs or why it does not fit."""
+    current = topology_of(recipe)
+    names = ["1P1D", "2P1D", "1P2D", "2P2D"] if current.disaggregated else ["agg1", "agg2", "agg4"]
+    specs: list[TopologySpec] = [current] + [parse_topology(n) for n in names]
+    seen: set[str] = set()
+    out: list[Preset] = []
+    gpn = gpus_per_node(recipe, loaded)
+    for spec in specs:
+        label = str(spec)
+        if label in seen:
+            continue
+        seen.add(label)
+        out.append(Preset(label, spec, _preset_note(recipe, loaded, spec, gpn, label == str(current))))
+    return out
+
+
+def _preset_note(recipe: Recipe, loaded: LoadedProfile, spec: TopologySpec, gpn: int, is_current: bool) -> str:
+    mine = "  (recipe)" if is_current else ""
+    try:
+        applied = apply_topology(recipe, spec, gpn)
+    except SrtError:
+        return "✗ not this recipe's kind"
+    prepared, problems = safe_prepare(applied, loaded, None)
+    if prepared is None:
+        first = next((p for p in problems if p.severity == "error"), None)
+        return "✗ " + (first.field.rsplit(".", 1)[-1] + " does not fit" if first and first.field else "invalid") + mine
+    nodes = prepared.plan.nodes
+    return f"{nodes} node{'s' if nodes != 1 else ''}" + mine
+
+
+def apply_preset(recipe: Recipe, preset: Preset, loaded: LoadedProfile) -> tuple[Recipe | None, list[Problem]]:
+    """Worker counts of the preset, GPUs per worker kept, node counts recomputed."""
+    try:
+        return apply_topology(recipe, preset.spec, gpus_per_node(recipe, loaded)), []
+    except SrtError as exc:
+        return None, list(exc.problems)
+
+
+def total_gpus(prepared: Prepared) -> int:
+    """GPUs held by workers."""
+    return sum(len(p.gpus) for p in prepared.plan.workers)
+
+
+def slurm_request(prepared: Prepared) -> list[tuple[str, str]]:
+    """What will be asked of Slurm: nodes, GPUs (directive or GRES), time, account, partition, extras."""
+    job, plan = prepared.job, prepared.plan
+    directives = dict(plan.directives)
+    if "gpus-per-node" in directives:
+        gpu_req = f"--gpus-per-node={directives['gpus-per-node']}"
+    elif directives.get("gres"):
+        gpu_req = f"--gres={directives['gres']}"
+    else:
+        gpu_req = "none requested"
+    managed = {"job-name", "nodes", "ntasks", "ntasks-per-node", "gpus-per-node", "gres", "time", "account"}
+    managed |= {"partition"}
+    extras = " ".join(f"--{k}" + (f"={v}" if v is not None else "") for k, v in plan.directives if k not in managed)
+    return [
+        ("job name", plan.name),
+        ("topology", f"{plan.topology} · {plan.engine} behind {plan.frontend}"),
+        ("nodes", str(plan.nodes)),
+        ("GPUs", f"{plan.nodes * plan.gpus_per_node} ({plan.nodes} × {plan.gpus_per_node}) via {gpu_req}"),
+        ("time limit", job.time_limit),
+        ("account", job.account or "- (cluster default)"),
+        ("partition", job.partition or "- (cluster default)"),
+        ("other directives", extras or "-"),
+    ]

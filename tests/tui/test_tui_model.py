@@ -1,0 +1,79 @@
+"""The wizard's model without Textual: role form ↔ recipe, presets, host-free paths, lean start-up imports."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from srt_tui.core.profile import load_profile
+from srt_tui.core.recipe import load_recipe
+from srt_tui.tui.display import display_path, scrub
+from srt_tui.tui.wizard import RoleForm, form_of, presets_for, recipe_from_form, safe_prepare, slurm_request
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_form_round_trip_and_typed_values_become_a_plan() -> None:
+    recipe, source = load_recipe(REPO / "recipes/mocker/mocker-1p1d.yaml")
+    loaded = load_profile("local")
+    forms = form_of(recipe, loaded)
+    assert forms == [RoleForm("prefill", "1", "1", "8", "8"), RoleForm("decode", "1", "1", "8", "8")]
+    edited, problems = recipe_from_form(recipe, [RoleForm("prefill", "2", "1", "4", "4"), forms[1]])
+    assert problems == [] and edited is not None
+    prepared, problems = safe_prepare(edited, loaded, source)
+    assert prepared is not None and problems == []
+    assert [w.visible_devices for w in prepared.plan.workers if w.role == "prefill"] == ["0,1,2,3", "4,5,6,7"]
+
+
+def test_unreadable_values_name_their_field() -> None:
+    recipe, _ = load_recipe(REPO / "recipes/mocker/mocker-1p1d.yaml")
+    _, problems = recipe_from_form(
+        recipe, [RoleForm("prefill", "", "0", "x", "-1"), RoleForm("decode", "1", "colocate", "8", "8")]
+    )
+    fields = [p.field for p in problems]
+    assert fields == [
+        "roles.prefill.workers",
+        "roles.prefill.nodes",
+        "roles.prefill.gpus",
+        "roles.prefill.args.tp-size",
+    ]
+    assert all(p.hint for p in problems)
+
+
+def test_plan_errors_are_reported_not_raised() -> None:
+    recipe, source = load_recipe(REPO / "recipes/nvidia/h100-1p1d-sglang.yaml")
+    prepared, problems = safe_prepare(recipe, load_profile("local"), source)  # no qwen3-32b alias on `local`
+    assert prepared is None and problems[0].field == "model.path"
+
+
+def test_presets_say_what_they_need_or_why_they_do_not_fit() -> None:
+    recipe, _ = load_recipe(REPO / "recipes/amd/mi300x-vllm-moriio-colocated.yaml")
+    presets = {p.label: p.note for p in presets_for(recipe, load_profile("amd-mi300x"))}
+    assert presets["1P1D"] == "1 node  (recipe)"
+    assert presets["2P1D"].startswith("✗")  # two TP4 prefill workers leave no room for colocated decode
+    agg, _ = load_recipe(REPO / "recipes/mocker/mocker-agg2.yaml")
+    assert [p.label for p in presets_for(agg, load_profile("local"))] == ["agg2", "agg1", "agg4"]
+
+
+def test_slurm_request_uses_gres_on_gres_profiles() -> None:
+    recipe, source = load_recipe(REPO / "recipes/amd/mi300x-vllm-moriio-colocated.yaml")
+    prepared, _ = safe_prepare(recipe, load_profile("amd-mi300x"), source)
+    assert prepared is not None
+    rows = dict(slurm_request(prepared))
+    assert rows["GPUs"] == "8 (1 × 8) via --gres=gpu:8" and rows["partition"] == "mi300x"
+
+
+def test_paths_shown_without_host_directories(tmp_path: Path) -> None:
+    assert display_path(REPO / "recipes/mocker/mocker-1p1d.yaml") == "recipes/mocker/mocker-1p1d.yaml"
+    assert display_path(REPO / "profiles/local.yaml") == "profiles/local.yaml"
+    assert str(REPO) not in scrub(f"{REPO}/profiles/local.yaml:3: bad")
+
+
+def test_first_frame_does_not_import_pydantic_or_the_planner() -> None:
+    code = (
+        "import sys, srt_tui.tui.main, srt_tui.tui.launch_screen; "
+        "print('pydantic' in sys.modules, 'srt_tui.core.plan' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False"]
