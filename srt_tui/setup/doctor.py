@@ -1,0 +1,135 @@
+"""Check an existing profile against the live cluster: each finding says what is wrong and how to fix it."""
+
+from __future__ import annotations
+
+from ..core.profile import Profile
+from .findings import Finding
+from .gpu_tools import tool_named
+from .probes import ProbeOptions, ProbeRun, Progress, run_probes
+from .proposal import pick_interface
+
+
+def profile_paths(profile: Profile) -> tuple[str, ...]:
+    """Host paths the profile names that compute nodes must see (models, mounts, output dir)."""
+    paths: list[str] = []
+    paths += [p for p in (profile.model_paths or {}).values() if p.startswith("/")]
+    paths += [p for p in (profile.containers or {}).values() if p.startswith("/")]
+    paths += [p for p in (profile.default_mounts or {}) if p.startswith("/") and "$" not in p]
+    if profile.output_dir:
+        paths.append(profile.output_dir)
+    return tuple(dict.fromkeys(paths))
+
+
+def check_profile(profile: Profile, run: ProbeRun) -> list[Finding]:
+    """Compare the profile's claims with what the probes saw."""
+    out: list[Finding] = []
+    names = [p.name for p in run.partitions]
+    wanted = profile.default_partition
+    if not run.reachable:
+        return [Finding.bad("doctor", "Slurm is not reachable, so nothing could be checked", "see the slurm finding")]
+    if wanted and wanted not in names:
+        out.append(
+            Finding.bad(
+                "default_partition",
+                f"partition `{wanted}` does not exist on this cluster",
+                f"set `default_partition:` to one of: {', '.join(names) or '(none)'}",
+                evidence="scontrol show partition",
+            )
+        )
+    elif wanted:
+        out.append(Finding.good("default_partition", f"`{wanted}` exists", "scontrol show partition"))
+    nodes = run.partition_nodes()
+    counts = sorted({n.gpus for n in nodes})
+    if profile.gpus_per_node and counts:
+        if counts != [profile.gpus_per_node]:
+            out.append(
+                Finding.bad(
+                    "gpus_per_node",
+                    f"profile says {profile.gpus_per_node} GPUs per node; GRES of `{run.partition}` says "
+                    f"{', '.join(map(str, counts))}",
+                    f"set `gpus_per_node: {counts[0]}`",
+                    evidence=nodes[0].gres if nodes else "",
+                )
+            )
+        else:
+            out.append(Finding.good("gpus_per_node", f"{profile.gpus_per_node} matches GRES", nodes[0].gres))
+    gres = (profile.default_sbatch_directives or {}).get("gres", "")
+    if gres and counts and gres.rsplit(":", 1)[-1].isdigit() and int(gres.rsplit(":", 1)[-1]) > counts[0]:
+        out.append(
+            Finding.bad(
+                "default_sbatch_directives.gres",
+                f"`gres: {gres}` asks for more GPUs than a node has ({counts[0]})",
+                f"set `gres: gpu:{counts[0]}`",
+            )
+        )
+    if profile.use_gpus_per_node_directive and run.gpus_per_node_directive is False:
+        fix = 'set `use_gpus_per_node_directive: false` and `default_sbatch_directives: {gres: "gpu:N"}`'
+        out.append(
+            Finding.bad(
+                "use_gpus_per_node_directive",
+                "sbatch rejects --gpus-per-node here",
+                fix,
+                evidence=run.directive_evidence,
+            )
+        )
+    elif run.gpus_per_node_directive is not None:
+        out.append(Finding.good("gpu request", "the profile's GPU request is accepted", run.directive_evidence))
+    node = run.node
+    if node is not None:
+        iface = node.interface(profile.interface)
+        if iface is None or not iface.ipv4:
+            best, why = pick_interface(node.interfaces)
+            have = ", ".join(f"{i.name} {','.join(i.ipv4) or '(no IPv4)'}" for i in node.interfaces)
+            problem = "does not exist" if iface is None else "has no IPv4 address"
+            out.append(
+                Finding.bad(
+                    "network_interface",
+                    f"interface `{profile.interface}` {problem} on {node.node}",
+                    f"set `network_interface: {best.name}`" if best else "set network_interface to a NIC with IPv4",
+                    evidence=f"ip -j addr on {node.node}: {have}",
+                )
+            )
+        else:
+            out.append(Finding.good("network_interface", f"{iface.name} {', '.join(iface.ipv4)}", f"on {node.node}"))
+        tool = node.gpu_tool
+        row = tool_named(tool.tool) if tool else None
+        if row is not None and tool is not None and row.visible_devices_env != profile.visible_devices_env:
+            out.append(
+                Finding.bad(
+                    "visible_devices_env",
+                    f"{tool.tool} answered on {node.node} but the profile masks GPUs with "
+                    f"{profile.visible_devices_env}",
+                    f"set `visible_devices_env: {row.visible_devices_env}`",
+                )
+            )
+        if profile.container_runtime == "pyxis" and not node.pyxis:
+            out.append(
+                Finding.bad(
+                    "container_runtime",
+                    f"the profile uses pyxis but srun on {node.node} has no --container-image",
+                    "set `container_runtime: none` (engines on the host) or ask the admins for pyxis/enroot",
+                )
+            )
+    return out
+
+
+def run_doctor(
+    profile: Profile, options: ProbeOptions, progress: Progress | None = None
+) -> tuple[ProbeRun, list[Finding]]:
+    """Probe the cluster for this profile (its partition and paths) and check the profile."""
+    parts = options.partition or profile.default_partition
+    opts = ProbeOptions(
+        partition=parts,
+        paths=tuple(dict.fromkeys([*options.paths, *profile_paths(profile)])),
+        extra_path=options.extra_path,
+        workdir=options.workdir,
+        command_timeout=options.command_timeout,
+        tool_timeout=options.tool_timeout,
+        node_timeout=options.node_timeout,
+        probe_node=options.probe_node,
+    )
+    run = run_probes(opts, progress) if progress else run_probes(opts)
+    if parts and parts not in [p.name for p in run.partitions]:
+        # the probe already fell back to the default partition; its own finding is replaced by doctor's
+        run.findings = [f for f in run.findings if f.name != "partition"]
+    return run, check_profile(profile, run)

@@ -1,0 +1,443 @@
+"""The probes: Slurm controller, partitions and nodes, GPU request directive, account, one compute node.
+
+``run_probes`` runs them in order, reports progress through a callback and turns every failure (no
+Slurm commands, refused submissions, missing tools, timeouts) into a Finding; it never raises.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..slurm.cli_transport import CliTransport
+from ..slurm.client import NodeInfo, PartitionInfo, SlurmClient
+from ..slurm.errors import SlurmError
+from .commands import CommandResult, run_command
+from .findings import Finding, worst
+from .node_script import NodeReport, parse_node_output, render_node_script
+
+#: (step id, label) in the order the probes run.
+STEPS: tuple[tuple[str, str], ...] = (
+    ("slurm", "Slurm controller"),
+    ("partitions", "Partitions and nodes"),
+    ("directive", "GPU request directive"),
+    ("account", "Default account"),
+    ("node", "Compute node (probe job)"),
+)
+
+#: progress(step id, status, detail); status is "running", "ok", "info", "warning", "error" or "skipped".
+Progress = Callable[[str, str, str], None]
+
+
+def _no_progress(step: str, status: str, detail: str) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class ProbeOptions:
+    """What to probe and how long to wait for each answer."""
+
+    partition: str | None = None
+    paths: tuple[str, ...] = ()
+    extra_path: str | None = None
+    workdir: Path | None = None
+    command_timeout: float = 20.0
+    tool_timeout: float = 15.0
+    node_timeout: float = 120.0
+    probe_node: bool = True
+
+
+@dataclass
+class ProbeRun:
+    """Everything the probes learnt, plus one finding per probe (and per problem)."""
+
+    cluster_name: str | None = None
+    reachable: bool = False
+    partitions: list[PartitionInfo] = field(default_factory=list)
+    nodes: list[NodeInfo] = field(default_factory=list)
+    partition: str | None = None
+    gpus_per_node_directive: bool | None = None
+    gres_directive: bool | None = None
+    segment_directive: bool | None = None
+    directive_evidence: str = ""
+    account: str | None = None
+    node: NodeReport | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+    def partition_nodes(self, name: str | None = None) -> list[NodeInfo]:
+        """The nodes of a partition (the chosen one by default)."""
+        wanted = name or self.partition
+        part = next((p for p in self.partitions if p.name == wanted), None)
+        if part is None:
+            return []
+        return [n for n in self.nodes if n.name in part.nodes or wanted in n.partitions]
+
+    def partition_info(self, name: str | None = None) -> PartitionInfo | None:
+        """The PartitionInfo of a partition (the chosen one by default)."""
+        wanted = name or self.partition
+        return next((p for p in self.partitions if p.name == wanted), None)
+
+
+ProbeRunner = Callable[[ProbeOptions, Progress], ProbeRun]
+
+
+def default_workdir() -> Path:
+    """Where probe scripts and their output go: must be visible to compute nodes (home is, usually)."""
+    state = os.environ.get("SRT_TUI_STATE_DIR")
+    base = Path(state) if state else Path.home() / ".cache" / "srt-tui"
+    return base / "probes"
+
+
+class Prober:
+    """Runs the probes against one cluster; each ``probe_*`` method appends findings to ``run``."""
+
+    def __init__(self, options: ProbeOptions, client: SlurmClient | None = None) -> None:
+        self.options = options
+        self.client: SlurmClient = client or CliTransport(
+            timeout=options.command_timeout, ping_timeout=options.command_timeout
+        )
+        self.run = ProbeRun()
+
+    def _cmd(self, *argv: str, timeout: float | None = None) -> CommandResult:
+        return run_command(argv, self.options.command_timeout if timeout is None else timeout)
+
+    def _add(self, finding: Finding) -> Finding:
+        self.run.findings.append(finding)
+        return finding
+
+    # -- slurm ------------------------------------------------------------------------------------
+
+    def probe_slurm(self) -> list[Finding]:
+        """sinfo on PATH, and slurmctld answering (``scontrol show config`` also names the cluster)."""
+        t = self.options.command_timeout
+        version = self._cmd("sinfo", "--version")
+        if not version.ok:
+            fix = (
+                "install the Slurm client commands (Debian: slurm-client) or put them on PATH"
+                if version.missing
+                else "check SLURM_CONF, munge and that slurmctld runs"
+            )
+            return [self._add(Finding.bad("slurm", version.describe(t), fix))]
+        config = self._cmd("scontrol", "show", "config")
+        if not config.ok:
+            return [self._add(Finding.bad("slurm", config.describe(t), "check SLURM_CONF, munge and slurmctld"))]
+        self.run.reachable = True
+        match = re.search(r"^ClusterName\s*=\s*(\S+)", config.stdout, re.M)
+        self.run.cluster_name = match.group(1) if match else None
+        value = f"{version.stdout.strip()}, cluster {self.run.cluster_name or '(unnamed)'}"
+        return [self._add(Finding.good("slurm", value, "`sinfo --version` and `scontrol show config` answered"))]
+
+    # -- partitions and nodes -----------------------------------------------------------------------
+
+    def probe_partitions(self) -> list[Finding]:
+        """Partitions and nodes (CPUs, memory, GRES) through the SlurmClient; choose the partition."""
+        out: list[Finding] = []
+        try:
+            self.run.partitions = self.client.partitions()
+            self.run.nodes = self.client.nodes()
+        except SlurmError as exc:
+            return [self._add(Finding.bad("partitions", f"Slurm refused the listing: {exc}", "check slurmctld"))]
+        names = [p.name for p in self.run.partitions]
+        wanted = self.options.partition
+        if wanted and wanted not in names:
+            out.append(
+                self._add(
+                    Finding.bad(
+                        "partition",
+                        f"partition `{wanted}` does not exist",
+                        f"choose one of: {', '.join(names) or '(none)'}",
+                        evidence="scontrol show partition",
+                    )
+                )
+            )
+            wanted = None
+        default = next((p.name for p in self.run.partitions if p.is_default), names[0] if names else None)
+        self.run.partition = wanted or default
+        if self.run.partition is None:
+            return [*out, self._add(Finding.bad("partitions", "the cluster has no partition", "ask the admins"))]
+        nodes = self.run.partition_nodes()
+        gpus = sorted({n.gpus for n in nodes})
+        summary = ", ".join(
+            f"{n.name} {n.cpus} CPUs {n.memory_mb // 1024} GiB {n.gres or 'no GRES'}" for n in nodes[:4]
+        )
+        if len(nodes) > 4:
+            summary += f", … ({len(nodes)} nodes)"
+        why = "chosen by the operator" if wanted else "the cluster's default partition"
+        out.append(
+            self._add(
+                Finding.good(
+                    "partition", f"{self.run.partition} ({why}; {len(nodes)} nodes)", f"sinfo/scontrol: {summary}"
+                )
+            )
+        )
+        if gpus == [0] or not gpus:
+            out.append(
+                self._add(
+                    Finding.warn(
+                        "gres",
+                        f"no node of partition `{self.run.partition}` advertises GPU GRES",
+                        "ask the admins for `Gres=gpu:N` on the nodes, or set gpus_per_node by hand",
+                    )
+                )
+            )
+        elif len(gpus) > 1:
+            out.append(
+                self._add(
+                    Finding.warn(
+                        "gres",
+                        f"nodes of `{self.run.partition}` differ in GPU count ({', '.join(map(str, gpus))})",
+                        "use a partition with identical nodes, or set gpus_per_node to the smallest",
+                    )
+                )
+            )
+        return out
+
+    # -- directive ----------------------------------------------------------------------------------
+
+    def _test_only(self, *flags: str) -> CommandResult:
+        args = ["sbatch", "--test-only", "--nodes=1", "--time=1"]
+        if self.run.partition:
+            args.append(f"--partition={self.run.partition}")
+        return self._cmd(*args, *flags, "--wrap", "true")
+
+    def probe_directive(self) -> list[Finding]:
+        """Whether sbatch accepts ``--gpus-per-node`` or only ``--gres=gpu:N`` (and ``--segment``)."""
+        t = self.options.command_timeout
+        gpn = self._test_only("--gpus-per-node=1")
+        if gpn.timed_out or gpn.missing:
+            self.run.directive_evidence = gpn.describe(t)
+            return [self._add(Finding.bad("directive", gpn.describe(t), "check sbatch and slurmctld"))]
+        self.run.gpus_per_node_directive = gpn.ok
+        gres = self._test_only("--gres=gpu:1")
+        self.run.gres_directive = gres.ok
+        segment = self._test_only("--segment=1")
+        self.run.segment_directive = segment.ok
+        out: list[Finding] = []
+        if gpn.ok:
+            self.run.directive_evidence = "sbatch --test-only accepted --gpus-per-node=1"
+            out.append(self._add(Finding.good("directive", "--gpus-per-node accepted", self.run.directive_evidence)))
+        elif gres.ok:
+            self.run.directive_evidence = (
+                f"sbatch --test-only rejected --gpus-per-node=1 ({gpn.said or 'no reason'}) and accepted --gres=gpu:1"
+            )
+            out.append(self._add(Finding.good("directive", "GRES only (--gres=gpu:N)", self.run.directive_evidence)))
+        else:
+            self.run.directive_evidence = (
+                f"sbatch --test-only rejected --gpus-per-node=1 ({gpn.said}) and --gres=gpu:1 ({gres.said})"
+            )
+            out.append(
+                self._add(
+                    Finding.bad(
+                        "directive",
+                        "sbatch rejects both --gpus-per-node and --gres=gpu",
+                        "ask the admins how GPUs are requested here; set default_sbatch_directives by hand",
+                        evidence=self.run.directive_evidence,
+                    )
+                )
+            )
+        seg = "accepted" if segment.ok else f"rejected ({segment.said or 'no reason'})"
+        out.append(self._add(Finding.good("segment", f"--segment {seg}", "sbatch --test-only --segment=1")))
+        return out
+
+    # -- account ------------------------------------------------------------------------------------
+
+    def probe_account(self) -> list[Finding]:
+        """The user's default account from ``sacctmgr``; its absence is a finding, not a failure."""
+        user = os.environ.get("USER") or os.environ.get("LOGNAME") or "root"
+        res = self._cmd("sacctmgr", "-nP", "show", "assoc", f"user={user}", "format=account")
+        accounts = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()] if res.ok else []
+        if accounts:
+            self.run.account = accounts[0]
+            more = f" (also: {', '.join(accounts[1:4])})" if len(accounts) > 1 else ""
+            return [self._add(Finding.good("account", accounts[0] + more, f"sacctmgr show assoc user={user}"))]
+        why = res.describe(self.options.command_timeout) if not res.ok else f"no association for user {user}"
+        return [
+            self._add(
+                Finding.note(
+                    "account",
+                    "no default account found",
+                    why,
+                    fix="enter the account your jobs should charge (or leave it empty if the cluster needs none)",
+                )
+            )
+        ]
+
+    # -- compute node -------------------------------------------------------------------------------
+
+    def probe_node(self) -> list[Finding]:
+        """Submit a small probe job to one node of the partition, wait for it, read its JSON document."""
+        opts = self.options
+        workdir = opts.workdir or default_workdir()
+        try:
+            workdir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return [self._add(Finding.bad("node", f"cannot create {workdir}: {exc}", "pass a writable --workdir"))]
+        tag = uuid.uuid4().hex[:8]
+        script = workdir / f"probe-{tag}.sh"
+        output = workdir / f"probe-{tag}.out"
+        script.write_text(render_node_script(opts.paths, opts.extra_path, opts.tool_timeout))
+        args = ["sbatch", "--parsable", "--job-name=srt-tui-probe", "--nodes=1", "--ntasks=1", "--time=5"]
+        args += [f"--output={output}", f"--chdir={workdir}"]
+        if self.run.partition:
+            args.append(f"--partition={self.run.partition}")
+        gpus = min((n.gpus for n in self.run.partition_nodes()), default=0)
+        if gpus and self.run.gres_directive is not False:
+            args.append(f"--gres=gpu:{gpus}")
+        res = self._cmd(*args, str(script))
+        if not res.ok:
+            return [
+                self._add(
+                    Finding.bad(
+                        "node",
+                        "the probe job was not accepted: " + res.describe(opts.command_timeout),
+                        "check the partition, account and limits; run `sbatch --test-only` by hand",
+                    )
+                )
+            ]
+        job_id = res.stdout.strip().split(";")[0]
+        state = self._wait(job_id, opts.node_timeout)
+        text = output.read_text(errors="replace") if output.exists() else ""
+        if state is None:
+            self._cmd("scancel", job_id)
+            return [
+                self._add(
+                    Finding.bad(
+                        "node",
+                        f"probe job {job_id} did not finish within {opts.node_timeout:g} s (cancelled)",
+                        "the partition may be busy: retry later or choose an idle partition",
+                    )
+                )
+            ]
+        try:
+            report = parse_node_output(text)
+        except ValueError as exc:
+            tail = " / ".join(text.strip().splitlines()[-2:])
+            return [
+                self._add(
+                    Finding.bad(
+                        "node",
+                        f"probe job {job_id} ended {state}: {exc}",
+                        "read " + str(output),
+                        evidence=tail,
+                    )
+                )
+            ]
+        self.run.node = report
+        for path in (script, output):
+            path.unlink(missing_ok=True)
+        return self._node_findings(report, job_id)
+
+    def _wait(self, job_id: str, timeout: float) -> str | None:
+        """Poll the job until it ends; its final state, or None on timeout."""
+        deadline = time.monotonic() + timeout
+        delay = 0.3
+        while time.monotonic() < deadline:
+            try:
+                job = self.client.query([job_id]).get(job_id)
+            except SlurmError:
+                job = None
+            if job is not None and job.is_terminal:
+                return job.state
+            time.sleep(delay)
+            delay = min(delay * 1.5, 3.0)
+        return None
+
+    def _node_findings(self, report: NodeReport, job_id: str) -> list[Finding]:
+        out: list[Finding] = []
+        where = f"on {report.node} (job {job_id})"
+        tool = report.gpu_tool
+        if tool is not None:
+            names = sorted({g.name for g in tool.gpus})
+            out.append(
+                Finding.good("gpu tool", f"{tool.tool}: {len(tool.gpus)} × {', '.join(names)}", f"answered {where}")
+            )
+        for answer in report.tools:
+            if answer.found and not answer.answered:
+                why = "timed out" if answer.timed_out else f"exit codes {list(answer.exit_codes)}, no GPU listed"
+                out.append(
+                    Finding.warn(
+                        f"gpu tool {answer.tool}",
+                        f"{answer.tool} is on PATH {where} but did not answer ({why})",
+                        "check the GPU driver on the node",
+                        evidence=(answer.outputs[0][:200] if answer.outputs else ""),
+                    )
+                )
+        if tool is None:
+            out.append(
+                Finding.warn(
+                    "gpu tool",
+                    f"no GPU tool answered {where} (tried nvidia-smi, amd-smi, rocm-smi)",
+                    "load the GPU driver/tool module in the job environment, or pass --extra-path",
+                )
+            )
+        present = [d for d, ok in report.devices.items() if ok]
+        out.append(Finding.good("devices", ", ".join(present) or "no /dev/kfd, no /dev/dri", where))
+        with_ip = [f"{i.name} {','.join(i.ipv4)}" for i in report.interfaces if i.ipv4]
+        if report.ip_available:
+            out.append(Finding.good("interfaces", "; ".join(with_ip) or "none with IPv4", f"ip -j addr {where}"))
+        else:
+            out.append(
+                Finding.warn(
+                    "interfaces",
+                    f"`ip` is not available {where}",
+                    "install iproute2 on the nodes, or set network_interface by hand",
+                    evidence="names from /sys/class/net: " + ", ".join(i.name for i in report.interfaces),
+                )
+            )
+        pyxis = "pyxis flags available" if report.pyxis else "no pyxis (srun has no --container-image)"
+        out.append(Finding.good("pyxis", pyxis, f"srun --help {where}"))
+        for path in report.paths:
+            if path.exists:
+                out.append(Finding.good(f"path {path.path}", "exists", where))
+            else:
+                out.append(
+                    Finding.bad(
+                        f"path {path.path}",
+                        f"{path.path} does not exist {where}",
+                        "use a path on the shared file system that compute nodes mount",
+                    )
+                )
+        for finding in out:
+            self._add(finding)
+        return out
+
+
+def _status(findings: list[Finding]) -> str:
+    return worst(findings)
+
+
+def run_probes(options: ProbeOptions, progress: Progress = _no_progress, client: SlurmClient | None = None) -> ProbeRun:
+    """Run every probe in order; a probe that cannot run (Slurm unreachable) is reported as skipped."""
+    prober = Prober(options, client)
+    steps: dict[str, Callable[[], list[Finding]]] = {
+        "slurm": prober.probe_slurm,
+        "partitions": prober.probe_partitions,
+        "directive": prober.probe_directive,
+        "account": prober.probe_account,
+        "node": prober.probe_node,
+    }
+    for step, _label in STEPS:
+        if step == "node" and not options.probe_node:
+            progress(step, "skipped", "not requested")
+            continue
+        if step != "slurm" and not prober.run.reachable:
+            progress(step, "skipped", "Slurm is not reachable")
+            continue
+        progress(step, "running", "")
+        try:
+            found = steps[step]()
+        except Exception as exc:  # a probe bug must still end as a finding, never a crash
+            found = [prober._add(Finding.bad(step, f"probe failed: {type(exc).__name__}: {exc}", "report this bug"))]
+        detail = next((f.error for f in found if f.error), found[0].value if found else "")
+        progress(step, _status(found), detail)
+    return prober.run
+
+
+def with_findings(run: ProbeRun, extra: list[Finding]) -> ProbeRun:
+    """A copy of ``run`` with more findings (used by doctor)."""
+    return replace(run, findings=[*run.findings, *extra])

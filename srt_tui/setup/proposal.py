@@ -1,0 +1,312 @@
+"""A profile proposed from probe results: every key carries the evidence behind it.
+
+The operator supplies what cannot be probed (account, time limit, output dir, aliases); the result is
+validated by the Profile model and written as YAML with the evidence as comments.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import ValidationError
+
+from ..core.profile import Profile
+from .gpu_tools import tool_named
+from .node_script import Interface
+from .probes import ProbeRun
+
+GpuRequest = Literal["auto", "directive", "gres"]
+Runtime = Literal["auto", "pyxis", "none"]
+
+#: Interface name prefixes that are never the node's data-plane NIC.
+VIRTUAL_PREFIXES: tuple[str, ...] = ("lo", "docker", "veth", "br-", "virbr", "cni", "flannel", "cali", "tun", "tap")
+#: Preferred NIC name prefixes when several carry a private IPv4 (fast fabrics first).
+PREFERRED_PREFIXES: tuple[str, ...] = ("ib", "hsn", "enp", "ens", "eth", "bond")
+_TIME = re.compile(r"^(\d+-)?\d{1,3}:\d{2}:\d{2}$")
+
+
+@dataclass(frozen=True)
+class OperatorChoices:
+    """What the operator decides because no probe can: names, account, limits, aliases, overrides."""
+
+    name: str = "my-cluster"
+    account: str | None = None
+    time_limit: str | None = None
+    output_dir: str | None = None
+    model_paths: dict[str, str] = field(default_factory=dict)
+    containers: dict[str, str] = field(default_factory=dict)
+    interface: str | None = None
+    gpu_request: GpuRequest = "auto"
+    container_runtime: Runtime = "auto"
+
+
+@dataclass(frozen=True)
+class ProposedKey:
+    """One profile key: value, why, and whether it is written or only explained (a default that holds)."""
+
+    key: str
+    value: Any
+    evidence: str
+    source: Literal["probe", "operator", "default"] = "probe"
+    written: bool = True
+
+
+@dataclass
+class Proposal:
+    """The proposed profile: keys with evidence, problems found while building it, the validated model."""
+
+    keys: list[ProposedKey]
+    problems: list[str]
+    profile: Profile | None
+
+    def data(self) -> dict[str, Any]:
+        """The profile mapping that gets written."""
+        return {k.key: k.value for k in self.keys if k.written}
+
+    def to_yaml(self, header: str = "") -> str:
+        """YAML with each key's evidence as a comment above it."""
+        lines = [f"# {ln}" for ln in header.splitlines()] if header else []
+        for k in self.keys:
+            lines.extend(f"# {ln}" for ln in _wrap(f"{k.key}: {k.evidence}"))
+            if not k.written:
+                lines.append(f"# {k.key}: {_inline(k.value)}  (default holds; not written)")
+                continue
+            text = yaml.safe_dump({k.key: k.value}, sort_keys=False, default_flow_style=False, width=100)
+            lines.extend(text.rstrip("\n").splitlines())
+        return "\n".join(lines) + "\n"
+
+    def key(self, name: str) -> ProposedKey | None:
+        """The proposed key called ``name``."""
+        return next((k for k in self.keys if k.key == name), None)
+
+
+def _inline(value: Any) -> str:
+    return yaml.safe_dump(value, default_flow_style=True, width=1000).strip().removesuffix("...").strip()
+
+
+def _wrap(text: str, width: int = 98) -> list[str]:
+    words, lines, cur = text.split(), [], ""
+    for word in words:
+        if cur and len(cur) + 1 + len(word) > width:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = f"{cur} {word}" if cur else word
+    return [*lines, cur] if cur else lines
+
+
+def pick_interface(interfaces: tuple[Interface, ...]) -> tuple[Interface | None, str]:
+    """The NIC with a private IPv4 that is not loopback/virtual, preferring fabric names; and why."""
+    real = [i for i in interfaces if not i.name.startswith(VIRTUAL_PREFIXES) and i.ipv4]
+    private = [i for i in real if i.private_ipv4]
+    pool = private or real
+
+    def rank(iface: Interface) -> tuple[int, str]:
+        idx = next((n for n, p in enumerate(PREFERRED_PREFIXES) if iface.name.startswith(p)), len(PREFERRED_PREFIXES))
+        return (idx, iface.name)
+
+    if not pool:
+        return None, "no interface with an IPv4 address besides loopback/virtual ones"
+    chosen = sorted(pool, key=rank)[0]
+    kind = "a private IPv4" if private else "an IPv4 (none is private)"
+    others = [f"{i.name} {','.join(i.ipv4)}" for i in interfaces if i.ipv4 and i is not chosen]
+    seen = f"; also seen: {'; '.join(others)}" if others else ""
+    return chosen, f"{chosen.name} carries {kind} ({', '.join(chosen.ipv4)}) and is not loopback/virtual{seen}"
+
+
+def _time_limit(run: ProbeRun, choices: OperatorChoices) -> ProposedKey:
+    if choices.time_limit:
+        return ProposedKey("default_time_limit", choices.time_limit, "operator choice", "operator")
+    part = run.partition_info()
+    limit = 4 * 60
+    if part is not None and part.max_time is not None and part.max_time < limit:
+        limit = part.max_time
+        why = f"partition {part.name} allows at most {part.max_time} min (operator may change)"
+    else:
+        allowed = "no limit" if part is None or part.max_time is None else f"{part.max_time} min"
+        why = f"a 4-hour default; partition {run.partition} allows {allowed} (operator may change)"
+    return ProposedKey("default_time_limit", f"{limit // 60:02d}:{limit % 60:02d}:00", why, "default")
+
+
+def build_proposal(run: ProbeRun, choices: OperatorChoices) -> Proposal:
+    """Turn probe results plus operator choices into profile keys with evidence, then validate them."""
+    keys: list[ProposedKey] = []
+    problems: list[str] = []
+    node = run.node
+    where = f"on {node.node}" if node else ""
+    add = keys.append
+
+    cluster_src = f"Slurm ClusterName is {run.cluster_name}" if run.cluster_name else "no ClusterName"
+    add(
+        ProposedKey(
+            "description", f"{choices.name}: proposed by srt-tui setup from probes", "operator name", "operator"
+        )
+    )
+    add(ProposedKey("cluster", run.cluster_name or choices.name, cluster_src))
+    if choices.account:
+        add(ProposedKey("default_account", choices.account, "operator choice", "operator"))
+    elif run.account:
+        add(ProposedKey("default_account", run.account, "sacctmgr: the user's first association"))
+    if run.partition:
+        part = run.partition_info()
+        why = "operator choice" if part is not None and not part.is_default else "the cluster's default partition"
+        add(ProposedKey("default_partition", run.partition, f"{why} (sinfo)"))
+    else:
+        problems.append("no partition found: choose one with --partition")
+    add(_time_limit(run, choices))
+
+    # GPUs: GRES from Slurm first, the GPU tool's count as a fallback
+    nodes = run.partition_nodes()
+    counts = sorted({n.gpus for n in nodes if n.gpus})
+    tool = node.gpu_tool if node else None
+    tool_row = tool_named(tool.tool) if tool else None
+    gpus = counts[0] if counts else (len(tool.gpus) if tool else 0)
+    if counts:
+        add(ProposedKey("gpus_per_node", gpus, f"GRES of partition {run.partition} nodes: {nodes[0].gres}"))
+    elif tool:
+        add(ProposedKey("gpus_per_node", gpus, f"no GPU GRES; {tool.tool} listed {gpus} GPUs {where}"))
+    else:
+        problems.append("no GPU count: neither GRES nor a GPU tool reported GPUs")
+    gpu_types = {n.gpu_type for n in nodes if n.gpu_type}
+    if len(gpu_types) == 1:
+        add(ProposedKey("default_gpu_type", gpu_types.pop(), "GRES type of the partition's nodes"))
+
+    # interface
+    if choices.interface:
+        add(ProposedKey("network_interface", choices.interface, "operator choice", "operator"))
+    elif node is not None:
+        iface, why = pick_interface(node.interfaces)
+        if iface is not None:
+            add(ProposedKey("network_interface", iface.name, f"ip -j addr {where}: {why}"))
+        else:
+            problems.append(f"network_interface: {why} {where}")
+
+    # visibility mask, exporter and device mounts come from the GPU tool's row in the table
+    if tool_row is not None and tool is not None:
+        env = tool_row.visible_devices_env
+        because = f"{tool.tool} answered {where} ({len(tool.gpus)} × {tool.gpus[0].name}); {tool_row.why_mask}"
+        add(ProposedKey("visible_devices_env", env, because, written=env != "CUDA_VISIBLE_DEVICES"))
+    else:
+        add(
+            ProposedKey(
+                "visible_devices_env",
+                "CUDA_VISIBLE_DEVICES",
+                "no GPU tool answered on the node, so the NVIDIA default holds (check after loading drivers)",
+                "default",
+                written=False,
+            )
+        )
+
+    # GPU request directive
+    if choices.gpu_request == "directive" or (choices.gpu_request == "auto" and run.gpus_per_node_directive):
+        why = run.directive_evidence if choices.gpu_request == "auto" else "operator choice"
+        add(
+            ProposedKey(
+                "use_gpus_per_node_directive", True, why, "probe" if choices.gpu_request == "auto" else "operator"
+            )
+        )
+    elif choices.gpu_request == "gres" or run.gres_directive:
+        why = run.directive_evidence if choices.gpu_request == "auto" else "operator choice"
+        add(ProposedKey("use_gpus_per_node_directive", False, f"{why}: request GPUs through GRES instead"))
+        add(ProposedKey("default_sbatch_directives", {"gres": f"gpu:{gpus or 1}"}, f"GRES escape hatch ({why})"))
+    else:
+        problems.append(f"no working GPU request directive: {run.directive_evidence or 'not probed'}")
+    if run.segment_directive is not None:
+        seg = "accepted" if run.segment_directive else "rejected"
+        add(ProposedKey("use_segment_sbatch_directive", run.segment_directive, f"sbatch --test-only {seg} --segment"))
+
+    # container runtime
+    if choices.container_runtime != "auto":
+        runtime = choices.container_runtime
+        add(ProposedKey("container_runtime", runtime, "operator choice", "operator", written=runtime != "pyxis"))
+    elif node is not None:
+        runtime = "pyxis" if node.pyxis else "none"
+        why = "srun --help lists --container-image" if node.pyxis else "srun --help has no --container-image"
+        add(ProposedKey("container_runtime", runtime, f"{why} {where}", written=runtime != "pyxis"))
+    else:
+        runtime = "pyxis"
+
+    if tool_row is not None and tool is not None and tool_row.device_mounts:
+        seen = [f"{d} {'present' if node and node.devices.get(d) else 'absent'}" for d in tool_row.device_mounts]
+        mounts = {d: d for d in tool_row.device_mounts}
+        because = (
+            f"{tool.tool} answered {where}; {tool_row.why_mounts}. Proposed from the tool, not from the device files "
+            f"({'; '.join(seen)} {where})"
+        )
+        add(ProposedKey("default_mounts", mounts, because))
+    if runtime == "none":
+        add(ProposedKey("default_gpu_exporter", None, "no container runtime: exporter containers cannot start"))
+    elif tool_row is not None and tool_row.exporter is not None and tool is not None:
+        add(
+            ProposedKey(
+                "default_gpu_exporter", tool_row.exporter, f"{tool.tool} answered {where}: its metrics exporter"
+            )
+        )
+
+    if choices.output_dir:
+        add(ProposedKey("output_dir", choices.output_dir, "operator choice", "operator"))
+    paths = {p.path: p for p in node.paths} if node else {}
+    for key, mapping in (("model_paths", choices.model_paths), ("containers", choices.containers)):
+        if not mapping:
+            continue
+        notes = []
+        for alias, target in mapping.items():
+            check = paths.get(target)
+            if check is not None:
+                notes.append(f"{alias}: {'exists' if check.exists else 'MISSING'} {where}")
+                if not check.exists:
+                    problems.append(f"{key}.{alias}: {target} does not exist {where}")
+        add(
+            ProposedKey(
+                key, dict(mapping), "operator aliases" + (f" ({'; '.join(notes)})" if notes else ""), "operator"
+            )
+        )
+
+    problems.extend(_validate_choices(choices))
+    proposal = Proposal(keys, problems, None)
+    try:
+        proposal.profile = Profile.model_validate(proposal.data())
+    except ValidationError as exc:
+        for err in exc.errors():
+            where_key = ".".join(str(p) for p in err["loc"])
+            problems.append(f"{where_key}: {err['msg']}")
+    return proposal
+
+
+def _validate_choices(choices: OperatorChoices) -> list[str]:
+    out: list[str] = []
+    if choices.time_limit and not _TIME.match(choices.time_limit):
+        out.append(f"default_time_limit: `{choices.time_limit}` is not HH:MM:SS (or D-HH:MM:SS)")
+    if choices.output_dir and not Path(choices.output_dir).is_absolute():
+        out.append(f"output_dir: `{choices.output_dir}` must be an absolute path on the shared file system")
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", choices.name or ""):
+        out.append(f"name: `{choices.name}` must be a plain file name (letters, digits, . _ -)")
+    return out
+
+
+def parse_aliases(items: list[str] | tuple[str, ...] | str) -> dict[str, str]:
+    """``alias=value`` items (a list, or one comma-separated string) into a mapping; ValueError if malformed."""
+    if isinstance(items, str):
+        items = [p for p in (s.strip() for s in items.split(",")) if p]
+    out: dict[str, str] = {}
+    for item in items:
+        alias, sep, value = item.partition("=")
+        if not sep or not alias.strip() or not value.strip():
+            raise ValueError(f"`{item}` is not alias=value")
+        out[alias.strip()] = value.strip()
+    return out
+
+
+def write_proposal(proposal: Proposal, path: Path, header: str = "") -> Path:
+    """Write the proposal's YAML (refusing an invalid one) and return the path."""
+    if proposal.profile is None or proposal.problems:
+        raise ValueError("the proposal has problems: " + "; ".join(proposal.problems))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(proposal.to_yaml(header))
+    tmp.replace(path)
+    return path

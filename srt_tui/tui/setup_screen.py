@@ -1,0 +1,288 @@
+"""Setup mode: probe the cluster (in a thread worker), review the proposal beside its evidence, edit, write.
+
+The probe runner is injected (``SetupScreen(runner=...)``) so tests and screenshots use recorded
+probe results; the default runner probes the live cluster.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, ContentSwitcher, DataTable, Footer, Input, Label, ProgressBar, Static
+
+from ..setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, run_probes
+from ..setup.proposal import OperatorChoices, Proposal, build_proposal, parse_aliases, write_proposal
+from ..widgets.app_header import AppHeader
+from .setup.view import evidence_text, findings_text, steps_text, value_text
+
+#: (input id, label, placeholder) of the operator's choices on the review step.
+FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("name", "Profile name", "my-cluster"),
+    ("account", "Account", "from sacctmgr, or empty"),
+    ("time_limit", "Time limit", "HH:MM:SS"),
+    ("output_dir", "Output dir", "/shared/outputs"),
+    ("models", "Model aliases", "alias=/shared/models/X, …"),
+    ("containers", "Containers", "alias=image-or-.sqsh, …"),
+)
+
+
+def _live_runner(options: ProbeOptions, progress: object) -> ProbeRun:
+    return run_probes(options, progress)  # type: ignore[arg-type]
+
+
+class ProbeProgress(Message):
+    """A probe step changed state (posted from the worker thread)."""
+
+    def __init__(self, step: str, status: str, detail: str) -> None:
+        super().__init__()
+        self.step, self.status, self.detail = step, status, detail
+
+
+class ProbesDone(Message):
+    """Every probe finished."""
+
+    def __init__(self, run: ProbeRun) -> None:
+        super().__init__()
+        self.run = run
+
+
+class SetupScreen(Screen[None]):
+    """Guided first-time cluster setup: 1 Probe, 2 Review and edit, 3 Write."""
+
+    CSS_PATH = "setup/setup.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+r", "run_probes", "Run probes"),
+        Binding("ctrl+s", "write", "Write profile"),
+        Binding("escape", "back", "Back to probes", show=False),
+    ]
+
+    def __init__(
+        self,
+        runner: ProbeRunner | None = None,
+        options: ProbeOptions | None = None,
+        profiles_dir: Path | None = None,
+    ) -> None:
+        super().__init__(id="setup")
+        self.runner: ProbeRunner = runner or _live_runner
+        self.options = options or ProbeOptions()
+        self.profiles_dir = profiles_dir
+        self.step_status: dict[str, tuple[str, str]] = {}
+        self.probe_run: ProbeRun | None = None
+        self.proposal: Proposal | None = None
+        self.selected: str | None = None
+        self.written: Path | None = None
+
+    # -- layout -------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield AppHeader("setup")
+        yield Static(id="setup-stepbar")
+        with ContentSwitcher(initial="setup-probe", id="setup-switcher"):
+            with Vertical(id="setup-probe"):
+                yield Static(
+                    "Probe the cluster: partitions, GPU request directive, account, and one compute node "
+                    "through a small probe job. Nothing is changed on the cluster.",
+                    classes="step-hint",
+                )
+                with Horizontal(id="probe-options"):
+                    yield Label("Partition", classes="field-label")
+                    yield Input(placeholder="the default one", id="opt-partition", compact=True)
+                    yield Label("Shared paths", classes="field-label")
+                    yield Input(placeholder="/shared/models /shared/containers", id="opt-paths", compact=True)
+                    yield Button("Run probes", id="run-probes", variant="primary", compact=True)
+                yield ProgressBar(total=len(STEPS), show_eta=False, id="probe-progress")
+                yield Static(steps_text({}), id="probe-steps")
+                with VerticalScroll(id="probe-findings-box"):
+                    yield Static("", id="probe-findings")
+            with Vertical(id="setup-review"):
+                with Horizontal(id="review-panes"):
+                    yield DataTable(id="proposal-table", cursor_type="row", zebra_stripes=True)
+                    with VerticalScroll(id="evidence-box"):
+                        yield Static("", id="evidence")
+                with Grid(id="choice-grid"):
+                    for field, label, placeholder in FIELDS:
+                        yield Label(label, classes="field-label")
+                        yield Input(placeholder=placeholder, id=f"choice-{field}", compact=True)
+                with Horizontal(id="write-row"):
+                    yield Button("Write profile", id="write-profile", variant="success", compact=True)
+                    yield Button("Probe again", id="back", compact=True)
+                    yield Static("", id="write-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#proposal-table", DataTable)
+        table.add_columns("key", "value")
+        self.query_one("#choice-name", Input).value = "my-cluster"
+        self.query_one("#opt-partition", Input).value = self.options.partition or ""
+        self.query_one("#opt-paths", Input).value = " ".join(self.options.paths)
+        self._stepbar(1)
+        self.query_one("#run-probes", Button).focus()
+
+    def _stepbar(self, active: int) -> None:
+        parts = ["1 Probe", "2 Review & edit", "3 Write"]
+        text = "  ›  ".join(f"[b reverse] {p} [/]" if i + 1 == active else f" {p} " for i, p in enumerate(parts))
+        self.query_one("#setup-stepbar", Static).update(text)
+
+    # -- probing (worker thread) --------------------------------------------------------------------
+
+    def action_run_probes(self) -> None:
+        """Start the probes (again)."""
+        partition = self.query_one("#opt-partition", Input).value.strip() or None
+        paths = tuple(self.query_one("#opt-paths", Input).value.split())
+        self.options = ProbeOptions(
+            partition=partition,
+            paths=paths,
+            extra_path=self.options.extra_path,
+            workdir=self.options.workdir,
+            command_timeout=self.options.command_timeout,
+            tool_timeout=self.options.tool_timeout,
+            node_timeout=self.options.node_timeout,
+            probe_node=self.options.probe_node,
+        )
+        self.step_status = {}
+        self.query_one("#probe-progress", ProgressBar).update(progress=0)
+        self.query_one("#probe-steps", Static).update(steps_text({}))
+        self.query_one("#run-probes", Button).disabled = True
+        self.query_one("#setup-switcher", ContentSwitcher).current = "setup-probe"
+        self._stepbar(1)
+        self.probe_worker(self.options)
+
+    @work(thread=True, exclusive=True, group="setup-probes", name="setup-probes", exit_on_error=False)
+    def probe_worker(self, options: ProbeOptions) -> None:
+        """Run the injected probe runner off the UI thread; progress arrives as messages."""
+
+        def progress(step: str, status: str, detail: str) -> None:
+            self.post_message(ProbeProgress(step, status, detail))
+
+        try:
+            run = self.runner(options, progress)
+        except Exception as exc:  # the runner must report, never crash the screen
+            from ..setup.findings import Finding
+
+            run = ProbeRun(findings=[Finding.bad("probes", f"{type(exc).__name__}: {exc}", "report this bug")])
+        self.post_message(ProbesDone(run))
+
+    def on_probe_progress(self, message: ProbeProgress) -> None:
+        self.step_status[message.step] = (message.status, message.detail)
+        self.query_one("#probe-steps", Static).update(steps_text(self.step_status))
+        done = sum(1 for s, _ in self.step_status.values() if s != "running")
+        self.query_one("#probe-progress", ProgressBar).update(progress=done)
+
+    def on_probes_done(self, message: ProbesDone) -> None:
+        self.probe_run = message.run
+        self.query_one("#run-probes", Button).disabled = False
+        self.query_one("#probe-progress", ProgressBar).update(progress=len(STEPS))
+        self.query_one("#probe-findings", Static).update(findings_text(message.run.findings))
+        if message.run.account and not self.query_one("#choice-account", Input).value:
+            self.query_one("#choice-account", Input).value = message.run.account
+        self._rebuild()
+        if message.run.reachable:
+            self.query_one("#setup-switcher", ContentSwitcher).current = "setup-review"
+            self._stepbar(2)
+            self.query_one("#proposal-table", DataTable).focus()
+
+    # -- review -------------------------------------------------------------------------------------
+
+    def _choices(self) -> tuple[OperatorChoices, list[str]]:
+        value = {field: self.query_one(f"#choice-{field}", Input).value.strip() for field, _, _ in FIELDS}
+        errors: list[str] = []
+        aliases: dict[str, dict[str, str]] = {}
+        for field, key in (("models", "model_paths"), ("containers", "containers")):
+            try:
+                aliases[key] = parse_aliases(value[field])
+            except ValueError as exc:
+                aliases[key] = {}
+                errors.append(f"{key}: {exc}")
+        choices = OperatorChoices(
+            name=value["name"] or "my-cluster",
+            account=value["account"] or None,
+            time_limit=value["time_limit"] or None,
+            output_dir=value["output_dir"] or None,
+            model_paths=aliases["model_paths"],
+            containers=aliases["containers"],
+        )
+        return choices, errors
+
+    def _rebuild(self) -> None:
+        if self.probe_run is None:
+            return
+        choices, errors = self._choices()
+        proposal = build_proposal(self.probe_run, choices)
+        proposal.problems = [*errors, *proposal.problems]
+        self.proposal = proposal
+        table = self.query_one("#proposal-table", DataTable)
+        row = table.cursor_row
+        table.clear()
+        for key in proposal.keys:
+            table.add_row(key.key, value_text(key), key=key.key)
+        if proposal.keys:
+            table.move_cursor(row=min(max(row, 0), len(proposal.keys) - 1))
+            self.selected = proposal.keys[min(max(row, 0), len(proposal.keys) - 1)].key
+        self._show_evidence()
+        self.query_one("#write-profile", Button).disabled = bool(proposal.problems)
+
+    def _show_evidence(self) -> None:
+        if self.proposal is not None:
+            self.query_one("#evidence", Static).update(evidence_text(self.proposal, self.selected))
+
+    @on(DataTable.RowHighlighted, "#proposal-table")
+    def _row(self, event: DataTable.RowHighlighted) -> None:
+        self.selected = str(event.row_key.value) if event.row_key.value is not None else None
+        self._show_evidence()
+
+    @on(Input.Changed, "#choice-grid Input")
+    def _choice_changed(self) -> None:
+        self.written = None
+        self.query_one("#write-status", Static).update("")
+        self._rebuild()
+
+    # -- buttons and actions ------------------------------------------------------------------------
+
+    @on(Button.Pressed, "#run-probes")
+    def _run_pressed(self) -> None:
+        self.action_run_probes()
+
+    @on(Button.Pressed, "#write-profile")
+    def _write_pressed(self) -> None:
+        self.action_write()
+
+    @on(Button.Pressed, "#back")
+    def _back_pressed(self) -> None:
+        self.action_back()
+
+    def action_back(self) -> None:
+        """Return to the probe step."""
+        self.query_one("#setup-switcher", ContentSwitcher).current = "setup-probe"
+        self._stepbar(1)
+        self.query_one("#run-probes", Button).focus()
+
+    def action_write(self) -> None:
+        """Write the proposal to the user profile directory as <name>.yaml."""
+        from ..core.errors import SrtError
+        from ..core.paths import user_profiles_dir
+        from ..core.profile import parse_profile
+
+        status = self.query_one("#write-status", Static)
+        if self.proposal is None:
+            status.update("[red]run the probes first[/]")
+            return
+        choices, _ = self._choices()
+        folder = self.profiles_dir or user_profiles_dir()
+        target = folder / f"{choices.name}.yaml"
+        try:
+            write_proposal(self.proposal, target, header=f"{choices.name}: written by srt-tui Setup mode")
+            parse_profile(target)
+        except (ValueError, OSError, SrtError) as exc:
+            status.update(f"[red]not written: {exc}[/]")
+            return
+        self.written = target
+        self._stepbar(3)
+        status.update(f"[green]✓ wrote {target.name}[/] to the user profile directory; choose it in Launch (1)")
+        self.notify(f"profile {choices.name} written", timeout=3)

@@ -1,0 +1,88 @@
+"""Every probe failure is a finding, never a crash: no sinfo, sbatch refused, tool missing, timeouts."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from srt_tui.cli import main
+from srt_tui.setup.probes import ProbeOptions, run_probes
+from tests.cluster import ClusterInfo
+from tests.setup.standins import slow_tool
+
+
+def _fake(folder: Path, name: str, body: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text("#!/bin/bash\n" + body)
+    (folder / name).chmod(0o755)
+    return folder
+
+
+def test_no_sinfo_on_path_is_a_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    steps: list[tuple[str, str]] = []
+    run = run_probes(ProbeOptions(workdir=tmp_path), lambda s, st, d: steps.append((s, st)))
+    assert not run.reachable
+    assert run.findings[0].name == "slurm" and run.findings[0].level == "error"
+    assert "`sinfo` not found on PATH" in run.findings[0].error
+    assert "slurm-client" in run.findings[0].fix
+    assert ("node", "skipped") in steps and ("partitions", "skipped") in steps
+    assert main(["setup", "--probe", "--workdir", str(tmp_path)]) == 1
+    assert "✗ slurm: `sinfo` not found on PATH" in capsys.readouterr().out
+
+
+def test_slurm_command_timeout_is_a_finding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    slow = _fake(tmp_path / "slow", "sinfo", "sleep 20\n")
+    monkeypatch.setenv("PATH", f"{slow}:{os.environ['PATH']}")
+    run = run_probes(ProbeOptions(workdir=tmp_path, command_timeout=0.5))
+    assert "did not answer within 0.5 s" in run.findings[0].error
+
+
+@pytest.mark.slurm
+def test_sbatch_refused_is_a_finding(cluster: ClusterInfo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    refusing = _fake(
+        tmp_path / "refuse",
+        "sbatch",
+        'echo "sbatch: error: Batch job submission failed: Invalid account or account/partition combination" >&2\n'
+        "exit 1\n",
+    )
+    monkeypatch.setenv("PATH", f"{refusing}:{os.environ['PATH']}")
+    run = run_probes(ProbeOptions(workdir=tmp_path / "work"))
+    by_name = {f.name: f for f in run.findings}
+    assert by_name["directive"].level == "error"
+    assert "rejects both" in by_name["directive"].error
+    assert by_name["node"].level == "error"
+    assert "Invalid account" in by_name["node"].error
+    assert by_name["node"].fix
+
+
+@pytest.mark.slurm
+def test_missing_and_hanging_gpu_tools_are_findings(cluster: ClusterInfo, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    run = run_probes(ProbeOptions(workdir=work, node_timeout=60))
+    tool = next(f for f in run.findings if f.name == "gpu tool")
+    assert tool.level == "warning" and "no GPU tool answered" in tool.error
+    assert run.node is not None and run.node.gpu_tool is None
+    hanging = slow_tool(tmp_path / "hang", "nvidia-smi", 30)
+    run = run_probes(ProbeOptions(workdir=work, extra_path=str(hanging), tool_timeout=1, node_timeout=60))
+    stuck = next(f for f in run.findings if f.name == "gpu tool nvidia-smi")
+    assert "did not answer (timed out)" in stuck.error
+
+
+@pytest.mark.slurm
+def test_probe_job_that_never_runs_is_a_finding(
+    cluster: ClusterInfo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = shutil.which("sbatch")
+    holding = _fake(
+        tmp_path / "hold", "sbatch", f'case "$*" in *--parsable*) exec {real} --hold "$@";; esac\nexec {real} "$@"\n'
+    )
+    monkeypatch.setenv("PATH", f"{holding}:{os.environ['PATH']}")
+    run = run_probes(ProbeOptions(workdir=tmp_path / "work", node_timeout=2))
+    node = next(f for f in run.findings if f.name == "node")
+    assert "did not finish within 2 s (cancelled)" in node.error

@@ -1,0 +1,102 @@
+"""Setup mode: a Pilot walk to a written profile, and snapshots of its screens (recorded probe results)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from srt_tui.core.api import prepare
+from srt_tui.core.profile import parse_profile
+from srt_tui.tui.setup_screen import SetupScreen
+from tests.conftest import REPO
+from tests.setup.recorded import setup_app
+
+SIZES = {"wide": (120, 36), "narrow": (80, 24)}
+
+
+@pytest.fixture(autouse=True)
+def _no_animation(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
+    monkeypatch.chdir(tmp_path)
+
+
+async def test_pilot_walks_setup_to_a_written_profile(tmp_path: Path) -> None:
+    app = setup_app()
+    models = tmp_path / "models" / "mock-model"
+    models.mkdir(parents=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        await pilot.click("#run-probes")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.query_one("#setup-switcher").current == "setup-review"  # type: ignore[attr-defined]
+        assert screen.proposal is not None and not screen.proposal.problems
+        await pilot.click("#choice-name")
+        screen.query_one("#choice-name").value = "lab-mi300x"  # type: ignore[attr-defined]
+        screen.query_one("#choice-account").value = "llm-perf"  # type: ignore[attr-defined]
+        screen.query_one("#choice-time_limit").value = "02:00:00"  # type: ignore[attr-defined]
+        screen.query_one("#choice-models").value = f"mock-model={models}"  # type: ignore[attr-defined]
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert screen.written is not None
+    target = Path(os.environ["SRT_TUI_CONFIG_DIR"]) / "profiles" / "lab-mi300x.yaml"
+    assert screen.written == target
+    profile = parse_profile(target)
+    assert profile.default_account == "llm-perf"
+    assert profile.default_time_limit == "02:00:00"
+    assert profile.visible_devices_env == "ROCR_VISIBLE_DEVICES"
+    assert profile.default_sbatch_directives == {"gres": "gpu:8"}
+    assert "# visible_devices_env: amd-smi answered on node2" in target.read_text()
+    assert prepare(REPO / "recipes/mocker/mocker-2p1d.yaml", "lab-mi300x").script
+
+
+async def test_bad_time_limit_blocks_writing() -> None:
+    app = setup_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        await pilot.click("#run-probes")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen.query_one("#choice-time_limit").value = "two hours"  # type: ignore[attr-defined]
+        await pilot.pause()
+        assert screen.proposal is not None
+        assert any("HH:MM:SS" in p for p in screen.proposal.problems)
+        assert screen.query_one("#write-profile").disabled  # type: ignore[attr-defined]
+
+
+async def _probed(pilot: Any) -> None:
+    await pilot.click("#run-probes")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def _probed_row(pilot: Any) -> None:
+    await _probed(pilot)
+    await pilot.press("down", "down", "down", "down", "down", "down", "down", "down", "down", "down")
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_snapshot_probe_step(snap_compare: Any, size: str) -> None:
+    assert snap_compare(setup_app(), terminal_size=SIZES[size])
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_snapshot_review_step(snap_compare: Any, size: str) -> None:
+    assert snap_compare(setup_app(), run_before=_probed_row, terminal_size=SIZES[size])
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_snapshot_probe_results(snap_compare: Any, size: str) -> None:
+    async def back(pilot: Any) -> None:
+        await _probed(pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+
+    assert snap_compare(setup_app(), run_before=back, terminal_size=SIZES[size])
