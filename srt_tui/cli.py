@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -114,8 +115,22 @@ def _cmd_tui(args: argparse.Namespace) -> int:
     return int(run_app(args))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
+_CORE_COMMANDS = frozenset({"dry-run", "profiles", "schema"})
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand word of `argv` (skipping top-level options), or None."""
+    it = iter(argv)
+    for tok in it:
+        if tok in ("-p", "--profile"):
+            next(it, None)
+        elif not tok.startswith("-"):
+            return tok
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every subcommand (job commands only when `argv` may need them)."""
     parser = argparse.ArgumentParser(prog="srt-tui", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version="srt-tui 0.1.0")
     parser.add_argument("-p", "--profile", help="profile name, path, or default discovery")
@@ -144,9 +159,14 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("kind", choices=["profile", "recipe"])
     sc.set_defaults(func=_cmd_schema)
 
-    from .cli_jobs import add_job_commands
+    # the job commands pull in asyncio and the Slurm/monitor layers; core commands start faster without them
+    if argv is None or _command_of(argv) not in _CORE_COMMANDS:
+        from .cli_jobs import add_job_commands
 
-    add_job_commands(sub, recipe_args)
+        add_job_commands(sub, recipe_args)
+        from .cli_setup import add_setup_commands
+
+        add_setup_commands(sub)
     return parser
 
 
@@ -154,7 +174,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run a subcommand; configuration errors print one clear message and exit 2."""
     from .core.errors import SrtError
 
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    if _command_of(argv) in _CORE_COMMANDS:
+        # srt-tui uses no pydantic plugins; skipping their discovery (a scan of every installed
+        # distribution's entry points) keeps the headless commands' start-up short
+        os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = getattr(args, "func", _cmd_tui)
     try:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import Problem, SrtError
 from .plan import JobPlan, build_plan
 from .profile import LoadedProfile, find_srtslurm, load_profile
 from .recipe import Recipe, RecipeSource, load_recipe
@@ -29,9 +32,35 @@ def prepare_job(
     topology: str | TopologySpec | None = None,
 ) -> Prepared:
     """Resolve, plan and render an already-loaded recipe (the wizard edits recipes in memory)."""
-    job = resolve(profile, recipe, source, topology)
-    plan = build_plan(job)
+    try:
+        job = resolve(profile, recipe, source, topology)
+        plan = build_plan(job)
+    except SrtError as exc:
+        exc.problems = [_locate(p, source) for p in exc.problems]
+        raise
     return Prepared(job, plan, render_script(plan))
+
+
+def _locate(problem: Problem, source: RecipeSource | None) -> Problem:
+    """Point a recipe-field problem at the recipe file and, when the key is written there, its line."""
+    if source is None or source.located is None or problem.file or not problem.field:
+        return problem
+    if problem.field.startswith(("-", "profile.")):
+        return problem
+    src = source.located
+    path = tuple(int(p) if p.isdigit() else p for p in problem.field.split("."))
+    prefixes: list[tuple[str | int, ...]] = [()]
+    if source.variant:
+        prefixes = [(re.sub(r"\[\d+\]$", "", source.variant),), ("base",)]
+    best: tuple[int, int | None] = (-1, None)
+    for prefix in prefixes:
+        for n in range(len(path), -1, -1):
+            line = src.lines.get(prefix + path[:n]) if prefix or n else None
+            if line is not None:
+                if n > best[0]:
+                    best = (n, line)
+                break
+    return dataclasses.replace(problem, file=src.file, line=best[1])
 
 
 def choose_profile(recipe: Recipe, profile_spec: str | None, cwd: Path | None = None) -> LoadedProfile:

@@ -11,26 +11,31 @@ from typing import Any
 
 from .plan import JobPlan, secret_values
 from .resolve import ResolvedJob
-from .secrets import mask_env
+from .secrets import MASK, is_secret
 from .yamlio import dump_yaml
 
 
 def job_files(job: ResolvedJob, plan: JobPlan, script: str) -> dict[str, str]:
     """The rendered files of a job: sbatch.sh, plan.json, resolved recipe.yaml and profile.yaml."""
-    recipe = job.recipe.to_yaml_dict()
-    recipe["environment"] = mask_env(dict(job.recipe.environment))
-    for role in recipe.get("roles", {}).values():
-        if "env" in role:
-            role["env"] = mask_env(role["env"])
-    if recipe["environment"] == {}:
-        recipe.pop("environment")
-    profile = job.profile.model_dump(mode="json", exclude_unset=True)
+    recipe = _masked(job.recipe.to_yaml_dict())
+    profile = _masked(job.profile.model_dump(mode="json", exclude_unset=True))
     return {
         "sbatch.sh": script,
         "plan.json": plan.to_json_text(),
         "recipe.yaml": dump_yaml(recipe),
         "profile.yaml": dump_yaml(profile),
     }
+
+
+def _masked(data: Any) -> Any:
+    """Copy of `data` with every secret-named key's value masked, at any depth (role, frontend, benchmark env …)."""
+    if isinstance(data, dict):
+        return {
+            k: MASK if is_secret(str(k)) and not isinstance(v, (dict, list)) else _masked(v) for k, v in data.items()
+        }
+    if isinstance(data, list):
+        return [_masked(v) for v in data]
+    return data
 
 
 def write_atomic_dir(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -15,6 +16,9 @@ def _fields_at(model: type[BaseModel], path: PathKey) -> list[str]:
     """Valid field names of the (nested) model at `path`, for 'did you mean' hints."""
     current: Any = model
     for part in path:
+        if getattr(current, "__origin__", None) is dict:
+            current = _unwrap(current.__args__[1])  # `roles.agg`: the key selects a value of the dict
+            continue
         if not (isinstance(current, type) and issubclass(current, BaseModel)):
             return []
         info = current.model_fields.get(str(part))
@@ -27,28 +31,64 @@ def _fields_at(model: type[BaseModel], path: PathKey) -> list[str]:
 
 
 def _unwrap(annotation: Any) -> Any:
-    """Find a BaseModel inside Optional[...] / Union[...] annotations."""
+    """Find a BaseModel inside Optional[...] / Union[...] annotations (dicts are kept for `_fields_at`)."""
     args = getattr(annotation, "__args__", None)
-    if args:
+    if args and getattr(annotation, "__origin__", None) is not dict:
         for arg in args:
             if isinstance(arg, type) and issubclass(arg, BaseModel):
                 return arg
     return annotation
 
 
+# pydantic's union-member tags in error locations (`int`, `literal['colocate']`, `list[int]` ...)
+_TAGS = frozenset({"str", "int", "float", "bool", "list", "dict", "none", "nullable", "union"})
+
+
+def _is_tag(part: str | int) -> bool:
+    return isinstance(part, str) and (part.startswith("function-") or "[" in part or part in _TAGS)
+
+
+def _expected(err: Any) -> str:
+    """What a value should look like, from a pydantic error (for the fix hint)."""
+    kind, ctx = str(err["type"]), err.get("ctx") or {}
+    if kind.startswith("int_"):
+        return "an integer"
+    if kind.startswith("float_"):
+        return "a number"
+    if kind.startswith("bool_"):
+        return "true or false"
+    if kind.startswith("string_") and kind != "string_pattern_mismatch":
+        return "a string" + (f" of at most {ctx['max_length']} characters" if "max_length" in ctx else "")
+    if kind == "string_pattern_mismatch":
+        return f"a value matching {ctx.get('pattern')}"
+    if kind in ("literal_error", "enum"):
+        return f"one of {ctx.get('expected')}"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return "a mapping of `key: value` lines"
+    if kind in ("list_type", "tuple_type"):
+        return "a list"
+    for key, word in (("ge", "≥"), ("gt", ">"), ("le", "≤"), ("lt", "<")):
+        if key in ctx:
+            return f"a value {word} {ctx[key]}"
+    return "a valid value (see `srt-tui schema`)"
+
+
 def to_config_error(
     exc: ValidationError, model: type[BaseModel], src: Located, path_prefix: PathKey = ()
 ) -> ConfigError:
-    """Convert every pydantic error into a located Problem with a fix hint."""
+    """Convert pydantic errors into located Problems with a fix hint: one per field (union members merged)."""
     problems: list[Problem] = []
-    seen: set[str] = set()
+    by_field: dict[str, list[Any]] = {}
+    locs: dict[str, PathKey] = {}
     for err in exc.errors():
-        loc: PathKey = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-        # pydantic adds union member tags to locations; keep only keys present in the data
-        loc = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p in {"str", "int", "bool"})))
+        loc: PathKey = tuple(p for p in err["loc"] if not _is_tag(p))
+        field = ".".join(str(p) for p in path_prefix + loc)
+        by_field.setdefault(field, []).append(err)
+        locs[field] = loc
+    for field, errs in by_field.items():
+        loc = locs[field]
         full = path_prefix + loc
-        field = ".".join(str(p) for p in full)
-        kind = err["type"]
+        kind = errs[0]["type"]
         if kind == "extra_forbidden":
             key = str(loc[-1]) if loc else "?"
             options = _fields_at(model, loc[:-1])
@@ -62,14 +102,16 @@ def to_config_error(
         elif kind == "missing":
             message, hint = "required key is missing", f"add `{loc[-1] if loc else field}:`"
         else:
-            message = err["msg"]
-            got = err.get("input")
+            message = errs[0]["msg"] if len(errs) == 1 else "invalid value"
+            got = errs[0].get("input")
             if not isinstance(got, (dict, list)):
                 message += f" (got {got!r})"
-            hint = ""
-        text = f"{field}|{message}"
-        if text in seen:
-            continue
-        seen.add(text)
+            expected = list(dict.fromkeys(_expected(e) for e in errs))
+            hint = "use " + " or ".join(expected)
+            if kind == "literal_error" and isinstance(got, str):
+                choices = re.findall(r"'([^']*)'", str((errs[0].get("ctx") or {}).get("expected", "")))
+                close = difflib.get_close_matches(got, choices, n=1, cutoff=0.5)
+                if close:
+                    hint = f"did you mean `{close[0]}`?"
         problems.append(Problem(field=field, message=message, hint=hint, file=src.file, line=src.line_of(full)))
     return ConfigError(problems)

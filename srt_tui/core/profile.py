@@ -14,7 +14,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import ConfigError, Problem, config_error
-from .model_errors import to_config_error
 from .paths import shipped_profiles_dir, user_profiles_dir
 from .yamlio import load_yaml
 
@@ -119,6 +118,8 @@ def parse_profile(path: Path) -> Profile:
     try:
         return Profile.model_validate(data)
     except ValidationError as exc:
+        from .model_errors import to_config_error  # only on errors: keeps start-up lean
+
         raise to_config_error(exc, Profile, src) from None
 
 

@@ -12,7 +12,6 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, field_validator
 
 from .errors import config_error
-from .model_errors import to_config_error
 from .profile import GpuExporter, HealthCheck, Strict
 from .schema1 import normalise_schema1
 from .variants import expand_variants
@@ -24,6 +23,7 @@ EngineName = Literal["sglang", "vllm", "trtllm", "atom", "mocker"]
 FrontendName = Literal["sglang-router", "vllm-router", "atomesh", "dynamo", "none"]
 Scalar = str | int | float | bool | None
 ArgValue = Scalar | list[Scalar] | dict[str, Any]
+EnvInput = dict[str, Scalar]  # env values may be written as numbers or booleans; they become strings
 
 
 class ModelSpec(Strict):
@@ -74,7 +74,7 @@ class RoleSpec(Strict):
     args: dict[str, ArgValue] = Field(default_factory=dict)
     extra_args: list[str] = Field(default_factory=list)
 
-    @field_validator("env", mode="before")
+    @field_validator("env", mode="before", json_schema_input_type=EnvInput)
     @classmethod
     def _env_strings(cls, value: Any) -> Any:
         if isinstance(value, dict):
@@ -96,7 +96,7 @@ class FrontendSpec(Strict):
     nginx_container: str | None = None
     nginx_raise_ulimit: bool | None = None
 
-    @field_validator("env", mode="before")
+    @field_validator("env", mode="before", json_schema_input_type=EnvInput)
     @classmethod
     def _env_strings(cls, value: Any) -> Any:
         if isinstance(value, dict):
@@ -183,14 +183,14 @@ class Recipe(Strict):
 
     model_config = Strict.model_config | {"populate_by_name": True}
 
-    @field_validator("environment", mode="before")
+    @field_validator("environment", mode="before", json_schema_input_type=EnvInput)
     @classmethod
     def _env_strings(cls, value: Any) -> Any:
         if isinstance(value, dict):
             return {str(k): "" if v is None else str(v) for k, v in value.items()}
         return value
 
-    @field_validator("engine", mode="before")
+    @field_validator("engine", mode="before", json_schema_input_type=EngineSpec | EngineName)
     @classmethod
     def _engine_shorthand(cls, value: Any) -> Any:
         return {"type": value} if isinstance(value, str) else value
@@ -227,6 +227,8 @@ def recipe_from_data(data: Any, src: Located, variant: str | None = None) -> Rec
     try:
         return Recipe.model_validate(normalised)
     except ValidationError as exc:
+        from .model_errors import to_config_error  # only on errors: keeps start-up lean
+
         raise to_config_error(exc, Recipe, src, prefix) from None
 
 

@@ -150,9 +150,16 @@ def apply_topology(recipe: Recipe, topo: TopologySpec, gpn: int) -> Recipe:
         if spec is None or count == 0:
             continue
         g = _gpus_per_worker(spec, gpn, prefill_g if role == "decode" else None)
-        nodes: int | str = "colocate" if spec.nodes == "colocate" else math.ceil(count * g / gpn)
+        nodes: int | str = "colocate" if spec.nodes == "colocate" else _nodes_for(count, g, gpn, recipe)
         roles[role] = spec.model_copy(update={"workers": count, "gpus": g, "nodes": nodes})  # type: ignore[index]
     return recipe.model_copy(update={"roles": roles})
+
+
+def _nodes_for(workers: int, gpus: int, gpn: int, recipe: Recipe) -> int:
+    """Nodes a role needs when the recipe does not say: packed, or one per partial worker with `spread_workers`."""
+    if recipe.resources.spread_workers and gpus < gpn:
+        return workers
+    return math.ceil(workers * gpus / gpn)
 
 
 def _shapes(recipe: Recipe, gpn: int) -> tuple[RoleShape, ...]:
@@ -171,7 +178,7 @@ def _shapes(recipe: Recipe, gpn: int) -> tuple[RoleShape, ...]:
         elif isinstance(spec.nodes, int):
             nodes = spec.nodes
         else:
-            nodes = math.ceil(spec.workers * g / gpn)
+            nodes = _nodes_for(spec.workers, g, gpn, recipe)
         shapes.append(RoleShape(role, spec.workers, g, nodes, colocate))
     return tuple(shapes)
 
@@ -206,6 +213,9 @@ def _directives(
         k: (None if v is None or v == "" else str(v)) for k, v in (profile.default_sbatch_directives or {}).items()
     }
     for k, v in recipe.sbatch_directives.items():
+        if v is False:  # `exclusive: false` means no directive, as in srun_options
+            merged.pop(k, None)
+            continue
         merged[k] = None if v is None or v == "" or v is True else str(v)
     managed = {k for k, _ in out}
     out.extend((k, v) for k, v in merged.items() if k not in managed)
@@ -222,13 +232,13 @@ def _mounts(profile: Profile, recipe: Recipe, model_path: str) -> tuple[Mount, .
         mounts[model_path] = Mount(model_path, "/model", "built-in", readonly=True)
     for host, cont in (profile.default_mounts or {}).items():
         mounts[host] = Mount(host, cont, "profile")
-    for item in recipe.extra_mount:
+    for index, item in enumerate(recipe.extra_mount):
         parts = item.split(":")
-        if len(parts) < 2:
+        if len(parts) < 2 or len(parts) > 3 or (len(parts) == 3 and parts[2] not in ("ro", "rw")):
             raise ConfigError(
                 [
                     Problem(
-                        field="extra_mount",
+                        field=f"extra_mount.{index}",
                         message=f"`{item}` is not host:container[:ro]",
                         hint="write e.g. /data:/data:ro",
                     )

@@ -101,6 +101,7 @@ def place(endpoints: list[Endpoint], gpn: int) -> list[Placement]:
     boot_next: dict[int, int] = {}
     out: list[Placement] = []
     k = 0
+    leader_bootstrap = 0
     for ep in endpoints:
         for rank, node in enumerate(ep.nodes):
             http = bootstrap = 0
@@ -110,6 +111,9 @@ def place(endpoints: list[Endpoint], gpn: int) -> list[Placement]:
                 if ep.role == "prefill":
                     bootstrap = boot_next.get(node, BOOTSTRAP_BASE)
                     boot_next[node] = bootstrap + 1
+                leader_bootstrap = bootstrap
+            else:
+                bootstrap = leader_bootstrap  # shared by every rank of the endpoint (srtctl), never 0
             sys_port = SYS_BASE + k
             ports = Ports(
                 http=http,

@@ -11,6 +11,7 @@ import yaml
 from .errors import config_error
 
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Dumper: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's emitter: ~5x faster
 
 PathKey = tuple[str | int, ...]
 
@@ -46,9 +47,10 @@ def _index(node: yaml.Node, prefix: PathKey, out: dict[PathKey, int]) -> None:
 
 def parse_yaml(text: str, file: str) -> Located:
     """Parse YAML text; syntax errors become a ConfigError naming the line."""
-    try:
-        node = yaml.compose(text, Loader=_Loader)
-        data = yaml.load(text, Loader=_Loader)
+    loader = _Loader(text)
+    try:  # one parse: the node tree gives the lines, the same tree is constructed into data
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -59,6 +61,8 @@ def parse_yaml(text: str, file: str) -> Located:
             line=line,
             hint="check indentation and quoting on that line",
         ) from None
+    finally:
+        loader.dispose()
     lines: dict[PathKey, int] = {}
     if node is not None:
         _index(node, (), lines)
@@ -76,4 +80,4 @@ def load_yaml(path: Path) -> Located:
 
 def dump_yaml(data: Any) -> str:
     """Dump data as block-style YAML with stable key order."""
-    return yaml.safe_dump(data, sort_keys=False, default_flow_style=False, allow_unicode=True)
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, default_flow_style=False, allow_unicode=True)
