@@ -50,20 +50,35 @@ def _client(transport: str, needed: bool) -> Any:
         return None
 
 
-def _snapshots(jobs: dict[str, Path], transport: str) -> list[Any]:
+def _monitor_for(jobs: dict[str, Path], transport: str) -> Any:
     from .monitor.collect import Monitor
     from .slurm.local import is_local_job
 
     client = _client(transport, needed=False) if any(not is_local_job(j) for j in jobs) else None
+    return Monitor(client)
+
+
+def _snapshots(jobs: dict[str, Path], transport: str) -> list[Any]:
+    """One refresh of the monitor core (the same one the TUI polls)."""
 
     async def run() -> list[Any]:
-        monitor = Monitor(client)
+        monitor = _monitor_for(jobs, transport)
         try:
-            return await monitor.refresh(jobs)
+            return list(await monitor.refresh(jobs))
         finally:
             await monitor.aclose()
 
     return asyncio.run(run())
+
+
+def snapshot_json(snap: Any) -> dict[str, Any]:
+    """`status --json` for one job: every JobSnapshot field plus derived ones (ready, healthy, degraded)."""
+    return asdict(snap) | {
+        "ready": snap.is_ready,
+        "final": snap.is_final,
+        "degraded": snap.degraded,
+        "healthy": {k: list(v) for k, v in snap.healthy_counts().items()},
+    }
 
 
 def _cmd_apply(args: argparse.Namespace) -> int:
@@ -89,88 +104,78 @@ def _cmd_apply(args: argparse.Namespace) -> int:
     return 0
 
 
-def _workers_cell(snap: Any) -> str:
-    counts = snap.healthy_counts()
-    letters = {"prefill": "P", "decode": "D", "agg": "A"}
-    return " ".join(f"{letters.get(r, r)} {h}/{t}" for r, (h, t) in counts.items()) or "-"
-
-
-def _router_cell(snap: Any) -> str:
-    r = snap.router
-    if r is None:
-        return "direct"
-    letters = {"prefill": "P", "decode": "D", "agg": "A"}
-    reg = " ".join(f"{letters.get(k, k)} {r.registered.get(k, 0)}/{v}" for k, v in r.expected.items())
-    return f"{'up' if r.up else 'down' if r.up is False else '?'} {reg}"
-
-
 def _cmd_status(args: argparse.Namespace) -> int:
     from .core.views import fixed_table
 
     jobs = _job_refs(args.jobs, args.output)
     snaps = _snapshots(jobs, args.transport)
     if args.json:
-        print(
-            json.dumps(
-                [
-                    asdict(s) | {"ready": s.is_ready, "healthy": {k: list(v) for k, v in s.healthy_counts().items()}}
-                    for s in snaps
-                ],
-                indent=2,
-            )
-        )
+        print(json.dumps([snapshot_json(s) for s in snaps], indent=2))
         return 0
     if not snaps:
         print("no jobs known yet (srt-tui apply -f RECIPE)")
         return 0
-    rows = [
+    from datetime import datetime
+
+    from .monitor import cells
+
+    now = datetime.now().astimezone()
+    rows: list[tuple[str, ...]] = [
         (
-            s.job_id,
-            s.name,
-            s.slurm_state,
-            s.stage + (" (relayed)" if s.relayed else ""),
-            _workers_cell(s),
-            _router_cell(s),
+            str(s.job_id),
+            str(s.name),
+            str(s.slurm_state),
+            cells.stage_cell(s),
+            cells.healthy_cell(s),
+            cells.router_cell(s),
+            cells.rate(s.rate_per_s),
+            cells.number(s.requests),
+            cells.number(s.errors),
+            cells.elapsed(s, now),
         )
         for s in snaps
     ]
-    print(fixed_table(("JOB", "NAME", "SLURM", "STAGE", "HEALTHY", "ROUTER"), rows))
+    header = ("JOB", "NAME", "SLURM", "STAGE", "HEALTHY", "ROUTER", "REQ/S", "REQ", "ERR", "ELAPSED")
+    print(fixed_table(header, rows))
     for s in snaps:
-        if s.stage_detail and s.stage in ("failed", "cancelled", "timed out", "pending"):
-            print(f"{s.job_id}: {s.stage}: {s.stage_detail}")
-        for w in s.workers:
-            if w.health not in ("healthy", "unknown", "down") or w.last_error_line:
-                print(f"{s.job_id}: {w.name} {w.health} ({w.detail}) log {w.log}: {w.last_error_line}")
-        bad = [src for src in s.sources if not src.ok]
-        for src in bad:
-            print(f"{s.job_id}: source {src.name} unavailable: {src.error}")
+        for line in cells.problems(s):
+            print(f"{s.job_id}: {line}")
     return 0
 
 
 def _cmd_wait(args: argparse.Namespace) -> int:
     jobs = _job_refs([args.job], args.output)
+    return asyncio.run(_wait(jobs, args))
+
+
+async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
+    """Poll with one Monitor (pooled connections, back-off) until the target, the job's end or the timeout."""
+    monitor = _monitor_for(jobs, args.transport)
     deadline = time.monotonic() + args.timeout if args.timeout else None
     last = ""
-    while True:
-        snap = _snapshots(jobs, args.transport)[0]
-        line = f"{snap.stage} {snap.stage_detail}".strip()
-        if line != last and not args.quiet:
-            print(f"{snap.job_id}: {line}", file=sys.stderr)
-            last = line
-        if args.target == "ready" and snap.is_ready:
-            return 0
-        if snap.is_final:
-            if args.target == "done":
-                return 0 if snap.stage == "completed" else 1
-            print(f"{snap.job_id} ended ({snap.stage}) before it was ready: {snap.stage_detail}", file=sys.stderr)
-            return 1
-        if deadline is not None and time.monotonic() >= deadline:
-            print(
-                f"{snap.job_id}: timed out after {args.timeout:g}s waiting for {args.target} (stage {snap.stage})",
-                file=sys.stderr,
-            )
-            return 124
-        time.sleep(args.interval)
+    try:
+        while True:
+            snap = (await monitor.refresh(jobs))[0]
+            line = f"{snap.stage} {snap.stage_detail}".strip()
+            if line != last and not args.quiet:
+                print(f"{snap.job_id}: {line}", file=sys.stderr)
+                last = line
+            if args.target == "ready" and snap.is_ready:
+                return 0
+            if snap.is_final:
+                if args.target == "done":
+                    return 0 if snap.stage == "completed" else 1
+                print(f"{snap.job_id} ended ({snap.stage}) before it was ready: {snap.stage_detail}", file=sys.stderr)
+                return 1
+            if deadline is not None and time.monotonic() >= deadline:
+                print(
+                    f"{snap.job_id}: timed out after {args.timeout:g}s waiting for {args.target} (stage {snap.stage})",
+                    file=sys.stderr,
+                )
+                return 124
+            await asyncio.sleep(args.interval)
+    finally:
+        await monitor.aclose()
 
 
 def _cmd_cancel(args: argparse.Namespace) -> int:

@@ -1,8 +1,13 @@
-"""Read what a job directory says: metadata, plan, endpoints, lifecycle events, relayed health, logs."""
+"""Read what a job directory says: metadata, plan, endpoints, lifecycle events, relayed data, logs.
+
+`FileCache` keeps parsed files keyed by (mtime, size), and reads `status.jsonl` incrementally, so a
+refresh of many jobs re-reads only what changed.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,21 +30,23 @@ def read_json(path: Path) -> Any | None:
         return None
 
 
+def _event(line: str) -> Event | None:
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return None
+    if isinstance(rec, dict) and "stage" in rec:
+        return Event(str(rec["stage"]), str(rec.get("time", "")), str(rec.get("detail", "")))
+    return None
+
+
 def read_events(job_dir: Path) -> list[Event]:
     """Every well-formed lifecycle event, in file order."""
     try:
         lines = (job_dir / "status.jsonl").read_text(encoding="utf-8").splitlines()
     except OSError:
         return []
-    out = []
-    for line in lines:
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(rec, dict) and "stage" in rec:
-            out.append(Event(str(rec["stage"]), str(rec.get("time", "")), str(rec.get("detail", ""))))
-    return out
+    return [e for e in (_event(line) for line in lines) if e is not None]
 
 
 def tail(path: Path, lines: int = 20, max_bytes: int = 64 * 1024) -> list[str]:
@@ -55,12 +62,129 @@ def tail(path: Path, lines: int = 20, max_bytes: int = 64 * 1024) -> list[str]:
     return data.splitlines()[-lines:]
 
 
-_ERROR_WORDS = ("error", "traceback", "exception", "fatal", "killed", "exited", "oom")
+_ERROR_WORDS = ("error", "traceback", "exception", "fatal", "killed", "exited", "oom", "refused", "failed")
 
 
 def last_error_line(path: Path) -> str:
     """The last log line that looks like an error (empty if none)."""
-    for line in reversed(tail(path, 200)):
+    return error_line(tail(path, 200))
+
+
+def error_line(lines: list[str]) -> str:
+    """The last of ``lines`` that looks like an error (empty if none)."""
+    for line in reversed(lines):
         if any(w in line.lower() for w in _ERROR_WORDS):
             return line.strip()[:300]
     return ""
+
+
+def split_http(raw: bytes) -> tuple[int, bytes] | None:
+    """(status, body) of a raw HTTP response as the relay stores it (CRLFs may have been stripped)."""
+    if not raw.startswith(b"HTTP/"):
+        return None
+    for sep in (b"\r\n\r\n", b"\n\n"):
+        head, found, body = raw.partition(sep)
+        if found:
+            break
+    else:
+        head, body = raw, b""
+    parts = head.split(b"\n", 1)[0].split()
+    if len(parts) < 2 or not parts[1].isdigit():
+        return None
+    return int(parts[1]), body
+
+
+class FileCache:
+    """Parsed job files, re-read only when their (mtime, size) changes."""
+
+    def __init__(self) -> None:
+        self._json: dict[Path, tuple[tuple[int, int], Any]] = {}
+        self._raw: dict[Path, tuple[tuple[int, int], bytes]] = {}
+        self._events: dict[Path, tuple[int, int, list[Event], str]] = {}
+        self._tails: dict[Path, tuple[tuple[int, int], list[str]]] = {}
+
+    @staticmethod
+    def _stat(path: Path) -> tuple[tuple[int, int], float] | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size), st.st_mtime
+
+    def json(self, path: Path) -> Any | None:
+        """Parsed JSON file (None if missing or invalid)."""
+        st = self._stat(path)
+        if st is None:
+            self._json.pop(path, None)
+            return None
+        hit = self._json.get(path)
+        if hit is not None and hit[0] == st[0]:
+            return hit[1]
+        value = read_json(path)
+        if value is not None:
+            self._json[path] = (st[0], value)
+        return value
+
+    def raw(self, path: Path) -> tuple[bytes, float] | None:
+        """File bytes and mtime (None if missing)."""
+        st = self._stat(path)
+        if st is None:
+            return None
+        hit = self._raw.get(path)
+        if hit is not None and hit[0] == st[0]:
+            return hit[1], st[1]
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        self._raw[path] = (st[0], data)
+        return data, st[1]
+
+    def mtime(self, path: Path) -> float | None:
+        """Modification time, None if missing."""
+        st = self._stat(path)
+        return None if st is None else st[1]
+
+    def events(self, job_dir: Path) -> list[Event]:
+        """`status.jsonl`, reading only the bytes appended since the last call."""
+        path = job_dir / "status.jsonl"
+        try:
+            st = os.stat(path)
+        except OSError:
+            self._events.pop(path, None)
+            return []
+        ino, offset, events, partial = self._events.get(path, (st.st_ino, 0, [], ""))
+        if ino != st.st_ino or st.st_size < offset:
+            offset, events, partial = 0, [], ""
+        if st.st_size > offset:
+            try:
+                with open(path, "rb") as fh:
+                    fh.seek(offset)
+                    chunk = fh.read()
+            except OSError:
+                return events
+            offset += len(chunk)
+            text = partial + chunk.decode("utf-8", errors="replace")
+            lines = text.split("\n")
+            partial = lines.pop()
+            events = events + [e for e in (_event(x) for x in lines if x.strip()) if e is not None]
+        self._events[path] = (st.st_ino, offset, events, partial)
+        return events
+
+    def tail(self, path: Path, lines: int = 200) -> list[str]:
+        """Last lines of a log, cached until it changes."""
+        st = self._stat(path)
+        if st is None:
+            return []
+        hit = self._tails.get(path)
+        if hit is not None and hit[0] == st[0]:
+            return hit[1]
+        out = tail(path, lines)
+        self._tails[path] = (st[0], out)
+        return out
+
+    def forget(self, keep_dirs: set[Path]) -> None:
+        """Drop cached files of jobs no longer tracked."""
+        for cache in (self._json, self._raw, self._events, self._tails):
+            for p in [p for p in cache if not any(d in p.parents for d in keep_dirs)]:
+                del cache[p]

@@ -1,8 +1,13 @@
-"""Immutable monitor snapshots: what one refresh knows about a job, its workers and its router."""
+"""Immutable monitor snapshots: what one refresh knows about a job, its workers and its router.
+
+Everything here is plain data (frozen dataclasses of str/int/float/tuple/dict), so a snapshot can be
+rendered by the TUI, dumped by `srt-tui status --json` (``dataclasses.asdict``) or frozen in a test.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
 #: lifecycle stages in order (DESIGN "Lifecycle stages"); terminal ones last
 STAGES = (
@@ -24,16 +29,47 @@ STAGES = (
 )
 READY_STAGES = frozenset({"router ready", "benchmark", "serving"})
 FINAL_STAGES = frozenset({"completed", "failed", "cancelled", "timed out"})
+#: worker health values: healthy | unhealthy (HTTP answered, not 200) | down (nothing listening, or the
+#: job ended) | unreachable (no route / no answer, and nothing relayed) | unknown (not probed yet)
+HEALTH_VALUES = ("healthy", "unhealthy", "down", "unreachable", "unknown")
+ROLE_LETTERS = {"prefill": "P", "decode": "D", "agg": "A"}
 
 
 @dataclass(frozen=True)
 class SourceState:
-    """Health of one data source (slurm, job dir, http, relay): ok, or stale with the error."""
+    """Health of one data source (slurm, local, job dir, http, relay, router): ok, or stale with the error.
+
+    ``age_s`` is how old the data shown from this source is (0 when fresh this refresh, None when
+    there never was any); ``retry_in_s`` is the remaining back-off before the next attempt.
+    """
 
     name: str
     ok: bool
     error: str = ""
-    age_s: float = 0.0
+    age_s: float | None = 0.0
+    retry_in_s: float | None = None
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One worker process (every rank of multi-node workers) on the GPU grid."""
+
+    name: str
+    worker: str
+    role: str
+    node_index: int
+    gpus: tuple[int, ...]
+    mask: str | None
+    port: int | None
+
+
+@dataclass(frozen=True)
+class LogRef:
+    """A process's log file (workers, router, infra, benchmark, the launch script)."""
+
+    name: str
+    kind: str
+    path: str
 
 
 @dataclass(frozen=True)
@@ -46,7 +82,7 @@ class WorkerStatus:
     gpus: tuple[int, ...]
     mask: str | None
     url: str | None
-    health: str = "unknown"  # healthy | unhealthy | down | unknown
+    health: str = "unknown"
     detail: str = ""
     last_error_line: str = ""
     log: str = ""
@@ -56,6 +92,17 @@ class WorkerStatus:
     rate_per_s: float | None = None
     running: float | None = None
     queued: float | None = None
+    port: int | None = None
+    #: where health/counters came from: "direct" (HTTP from here), "relay" (the job's own files), "" (none)
+    source: str = ""
+    #: True when the values shown are older than this refresh (the probe failed or is still pending)
+    stale: bool = False
+    #: requests per second between successive refreshes (oldest first), for sparklines
+    spark: tuple[float, ...] = ()
+    #: the router's view of this worker (is_healthy in /workers), None when unknown or no router
+    router_healthy: bool | None = None
+    #: last lines of the log when the worker is not healthy
+    log_tail: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,6 +119,19 @@ class RouterStatus:
     errors: float | None = None
     retries: float | None = None
     detail: str = ""
+    metrics_url: str | None = None
+    registration: str = ""
+    source: str = ""
+    stale: bool = False
+    last_error_line: str = ""
+    log: str = ""
+    #: the router's is_healthy per worker URL (from /workers)
+    by_url: dict[str, bool] = field(default_factory=dict)
+
+    @property
+    def all_registered(self) -> bool:
+        """Every expected role has at least its expected count registered."""
+        return bool(self.expected) and all(self.registered.get(k, 0) >= v for k, v in self.expected.items())
 
 
 @dataclass(frozen=True)
@@ -95,6 +155,21 @@ class JobSnapshot:
     submitted_at: str = ""
     relayed: bool = False
     failure_log: str = ""
+    engine: str = ""
+    frontend: str = ""
+    nodes: int = 0
+    gpus_per_node: int = 0
+    visible_devices_env: str = ""
+    #: ISO-8601 UTC time the job started running (Slurm start time, else its first `starting` event)
+    started_at: str = ""
+    #: ISO-8601 UTC time it ended (Slurm end time, else its final event), empty while it runs
+    ended_at: str = ""
+    placements: tuple[Placement, ...] = ()
+    logs: tuple[LogRef, ...] = ()
+    #: job totals as the client sees them: the router's counters when it has them, else the serving workers'
+    requests: float | None = None
+    errors: float | None = None
+    rate_per_s: float | None = None
 
     @property
     def is_ready(self) -> bool:
@@ -106,10 +181,50 @@ class JobSnapshot:
         """The job has ended."""
         return self.stage in FINAL_STAGES
 
+    @property
+    def degraded(self) -> bool:
+        """Running and ready-ish, but some worker, the router or a source is not well."""
+        if self.is_final:
+            return False
+        if any(not s.ok for s in self.sources):
+            return True
+        if self.router is not None and self.router.up is False:
+            return True
+        return self.stage in READY_STAGES and any(w.health != "healthy" for w in self.workers)
+
     def healthy_counts(self) -> dict[str, tuple[int, int]]:
-        """(healthy, total) workers per role."""
+        """(healthy, total) workers per role, in plan order."""
         out: dict[str, tuple[int, int]] = {}
         for w in self.workers:
             h, t = out.get(w.role, (0, 0))
             out[w.role] = (h + (w.health == "healthy"), t + 1)
         return out
+
+    def source(self, name: str) -> SourceState | None:
+        """The state of one named source, if this snapshot used it."""
+        return next((s for s in self.sources if s.name == name), None)
+
+    def elapsed_s(self, now: datetime) -> float | None:
+        """Seconds the job has run (until it ended), measured against ``now`` (naive means local time)."""
+        start = parse_time(self.started_at) or parse_time(self.submitted_at)
+        if start is None:
+            return None
+        end = parse_time(self.ended_at) if self.is_final else None
+        ref = end or (now if now.tzinfo else now.astimezone())
+        return max(0.0, (ref - start).total_seconds())
+
+
+def parse_time(text: str) -> datetime | None:
+    """An aware datetime from ISO-8601 (``Z`` accepted), or None."""
+    if not text:
+        return None
+    try:
+        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+def iso_utc(epoch: float) -> str:
+    """ISO-8601 UTC text of a Unix time."""
+    return datetime.fromtimestamp(epoch, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,140 @@
+"""Plain-text cells of a snapshot, shared by `srt-tui status` and the TUI's tables (no styling here)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from .model import ROLE_LETTERS, JobSnapshot, RouterStatus, WorkerStatus
+
+SPARK_CHARS = "▁▂▃▄▅▆▇█"
+_ROLE_ORDER = {"prefill": 0, "decode": 1, "agg": 2}
+
+
+def healthy_cell(snap: JobSnapshot, compact: bool = False) -> str:
+    """`P 1/1  D 2/2` (compact: `P1/1 D2/2`): healthy over total workers per role."""
+    counts = sorted(snap.healthy_counts().items(), key=lambda kv: _ROLE_ORDER.get(kv[0], 9))
+    if compact:
+        return " ".join(f"{ROLE_LETTERS.get(r, r)}{h}/{t}" for r, (h, t) in counts) or "-"
+    return "  ".join(f"{ROLE_LETTERS.get(r, r)} {h}/{t}" for r, (h, t) in counts) or "-"
+
+
+def registered_cell(router: RouterStatus | None) -> str:
+    """`1/1 2/2` registered over expected per role, `down`, `?` (unknown) or `direct` (no router)."""
+    if router is None:
+        return "direct"
+    if router.up is False:
+        return "down"
+    if router.up is None:
+        return "?" if not router.registered else _registered(router)
+    if router.registration not in ("router-workers", "dynamo-health"):
+        return "up"
+    return _registered(router)
+
+
+def _registered(router: RouterStatus) -> str:
+    items = sorted(router.expected.items(), key=lambda kv: _ROLE_ORDER.get(kv[0], 9))
+    return " ".join(f"{ROLE_LETTERS.get(k, k)}{router.registered.get(k, 0)}/{v}" for k, v in items) or "up"
+
+
+def router_cell(snap: JobSnapshot) -> str:
+    """`up P1/1 D2/2`, `down`, or `direct` — the router's state and registrations in one cell."""
+    r = snap.router
+    if r is None:
+        return "direct"
+    state = "up" if r.up else "down" if r.up is False else "?"
+    reg = registered_cell(r)
+    return state if reg in ("up", "down", "?") else f"{state} {reg}"
+
+
+def number(value: float | None) -> str:
+    """A counter: `-` when unknown, `12`, `1.2k`, `3.4M`."""
+    if value is None:
+        return "-"
+    if value < 1000:
+        return f"{value:.0f}"
+    if value < 1_000_000:
+        return f"{value / 1000:.1f}k"
+    return f"{value / 1_000_000:.1f}M"
+
+
+def rate(value: float | None) -> str:
+    """Requests per second: `-`, `0`, `0.4`, `12`, `1.2k`."""
+    if value is None:
+        return "-"
+    if value == 0:
+        return "0"
+    if value < 10:
+        return f"{value:.1f}"
+    return number(value)
+
+
+def duration(seconds: float | None) -> str:
+    """`42s`, `3m05s`, `2h04m`, `3d02h`."""
+    if seconds is None:
+        return "-"
+    s = int(seconds)
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m{s % 60:02d}s"
+    if s < 86400:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m"
+    return f"{s // 86400}d{s % 86400 // 3600:02d}h"
+
+
+def elapsed(snap: JobSnapshot, now: datetime) -> str:
+    """How long the job has run (until it ended)."""
+    return duration(snap.elapsed_s(now))
+
+
+def stage_cell(snap: JobSnapshot) -> str:
+    """The stage, with `(relayed)` when health came from the job's own relay."""
+    return snap.stage + (" (relayed)" if snap.relayed else "")
+
+
+def sparkline(values: tuple[float, ...], width: int = 12) -> str:
+    """The last ``width`` values as block characters, scaled to their maximum (blank when no data)."""
+    tail = values[-width:]
+    if not tail:
+        return ""
+    top = max(tail)
+    if top <= 0:
+        return SPARK_CHARS[0] * len(tail)
+    last = len(SPARK_CHARS) - 1
+    return "".join(SPARK_CHARS[min(last, int(v / top * last + 0.5))] for v in tail)
+
+
+def worker_counts(w: WorkerStatus) -> str:
+    """`ok/failed` requests of one worker."""
+    return f"{number(w.requests_ok)}/{number(w.requests_failed)}"
+
+
+def gpus(g: tuple[int, ...]) -> str:
+    """`0-3` for contiguous GPUs, `0,2` otherwise, `-` for none."""
+    if not g:
+        return "-"
+    if len(g) > 1 and list(g) == list(range(g[0], g[-1] + 1)):
+        return f"{g[0]}-{g[-1]}"
+    return ",".join(str(x) for x in g)
+
+
+def problems(snap: JobSnapshot, with_log: bool = True) -> list[str]:
+    """Operator-facing lines for what is wrong with a job (empty when all is well); ``with_log`` adds
+    each unhealthy worker's last error line from its log."""
+    out: list[str] = []
+    if snap.stage_detail and snap.stage in ("failed", "cancelled", "timed out", "pending"):
+        out.append(f"{snap.stage}: {snap.stage_detail}")
+    for src in snap.sources:
+        if not src.ok:
+            retry = f" (retry in {src.retry_in_s:.0f} s)" if src.retry_in_s else ""
+            out.append(f"source {src.name} unavailable: {src.error}{retry}")
+    r = snap.router
+    if r is not None and r.up is False:
+        out.append(f"router {r.type} down: {r.detail}" + (f" — log: {r.last_error_line}" if r.last_error_line else ""))
+    for w in snap.workers:
+        if w.health not in ("healthy", "unknown") and not snap.is_final:
+            line = f"{w.name} {w.health} ({w.detail})"
+            if w.last_error_line and with_log:
+                line += f" — log {w.log}: {w.last_error_line}"
+            out.append(line)
+    return out

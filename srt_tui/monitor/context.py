@@ -1,0 +1,113 @@
+"""What one refresh works with: the job's files as read, and the monitor's state shared by the builders."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .history import CounterHistory
+from .jobfiles import Event, FileCache
+from .prom import SampleCache
+from .sources import Source, Sources
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """``value`` if it is a dict, else an empty one (job files are read defensively)."""
+    return value if isinstance(value, dict) else {}
+
+
+@dataclass(frozen=True)
+class JobFiles:
+    """The files of one job directory, as read at the start of a refresh."""
+
+    job_id: str
+    dir: Path
+    meta: dict[str, Any]
+    plan: dict[str, Any]
+    endpoints: dict[str, Any] | None
+    events: list[Event]
+
+    @property
+    def router_plan(self) -> dict[str, Any]:
+        """plan.json's router section (empty without a router)."""
+        return as_dict(self.plan.get("router"))
+
+    @property
+    def router_endpoints(self) -> dict[str, Any]:
+        """endpoints.json's router section (empty without a router or before it is written)."""
+        return as_dict(as_dict(self.endpoints).get("router"))
+
+    def endpoint_workers(self) -> list[dict[str, Any]]:
+        """endpoints.json's workers."""
+        return [w for w in as_dict(self.endpoints).get("workers") or [] if isinstance(w, dict)]
+
+    def registration_url(self) -> str | None:
+        """Where the router's registrations are read: /workers (sglang/vllm-router) or /health (others)."""
+        router = self.router_endpoints
+        registration = str(self.router_plan.get("registration", "router-workers"))
+        if registration == "router-workers" and router.get("workers_url"):
+            return str(router["workers_url"])
+        if router.get("url"):
+            return str(router["url"]).rstrip("/") + "/health"
+        return None
+
+    def source_keys(self) -> list[str]:
+        """Keys of every HTTP source of this job (workers, router registrations, router metrics)."""
+        keys = [worker_key(str(w["health_url"])) for w in self.endpoint_workers() if w.get("health_url")]
+        reg = self.registration_url()
+        if reg:
+            keys.append(router_key(reg))
+        metrics = self.router_endpoints.get("metrics_url")
+        if metrics:
+            keys.append(router_metrics_key(str(metrics)))
+        return keys
+
+
+def worker_key(health_url: str) -> str:
+    """Source key of a worker endpoint."""
+    return f"worker {health_url}"
+
+
+def router_key(url: str) -> str:
+    """Source key of a router's registration URL."""
+    return f"router {url}"
+
+
+def router_metrics_key(url: str) -> str:
+    """Source key of a router's metrics URL."""
+    return f"router-metrics {url}"
+
+
+@dataclass
+class Refresh:
+    """The monitor's state as the snapshot builders need it during one refresh."""
+
+    sources: Sources
+    files: FileCache
+    samples: SampleCache
+    history: CounterHistory
+    wall: Callable[[], float]
+    budget_s: float
+    relay_fresh_s: float
+    started: float
+    now: float
+
+    def fresh(self, src: Source) -> bool:
+        """The source answered during this refresh."""
+        return src.ok_at is not None and src.ok_at >= self.started
+
+    def hanging(self, src: Source) -> bool:
+        """An attempt has been running for longer than a refresh's budget."""
+        return src.task is not None and src.pending_for(self.now) >= self.budget_s
+
+    def unanswered(self, src: Source) -> bool:
+        """No usable direct answer: the last attempt did not reach the host, or it hangs."""
+        return self.hanging(src) or src.kind in ("timeout", "unreachable")
+
+    def retry_note(self, src: Source) -> str:
+        """`` (retry in N s)`` while the source backs off."""
+        if src.task is None and src.next_at > self.now:
+            return f" (retry in {src.next_at - self.now:.1f} s)"
+        return ""

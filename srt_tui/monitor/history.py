@@ -1,0 +1,61 @@
+"""Counter history kept across refreshes: request rate over the last minute and sparkline points."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+WINDOW_S = 60.0
+SPARK_POINTS = 30
+
+
+@dataclass
+class _Series:
+    samples: deque[tuple[float, float]] = field(default_factory=deque)
+    spark: deque[float] = field(default_factory=lambda: deque(maxlen=SPARK_POINTS))
+    seen: float = 0.0
+
+
+class CounterHistory:
+    """(time, total) samples per key; a counter that goes down (a restarted worker) starts a new series."""
+
+    def __init__(self, window_s: float = WINDOW_S) -> None:
+        self.window_s = window_s
+        self._series: dict[tuple[str, str], _Series] = {}
+
+    def observe(self, key: tuple[str, str], t: float, total: float) -> None:
+        """Record a total seen at time ``t`` (monotonic seconds); repeated times are ignored."""
+        s = self._series.get(key)
+        if s is None:
+            s = self._series[key] = _Series()
+        s.seen = t
+        if s.samples:
+            last_t, last_v = s.samples[-1]
+            if t <= last_t:
+                return
+            if total < last_v:
+                s.samples.clear()
+                s.spark.clear()
+            else:
+                s.spark.append((total - last_v) / (t - last_t))
+        s.samples.append((t, total))
+        while len(s.samples) > 2 and s.samples[1][0] <= t - self.window_s:
+            s.samples.popleft()
+
+    def rate(self, key: tuple[str, str]) -> float | None:
+        """Requests per second over the window (None until two samples exist)."""
+        s = self._series.get(key)
+        if s is None or len(s.samples) < 2:
+            return None
+        (t0, v0), (t1, v1) = s.samples[0], s.samples[-1]
+        return (v1 - v0) / (t1 - t0) if t1 > t0 else None
+
+    def spark(self, key: tuple[str, str]) -> tuple[float, ...]:
+        """Per-refresh rates, oldest first."""
+        s = self._series.get(key)
+        return tuple(s.spark) if s is not None else ()
+
+    def prune(self, older_than: float) -> None:
+        """Forget series not observed since ``older_than``."""
+        for key in [k for k, s in self._series.items() if s.seen < older_than]:
+            del self._series[key]

@@ -1,0 +1,142 @@
+"""Assemble a JobSnapshot from a job's files, its Slurm state and what its HTTP sources answered."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..slurm.client import JobState
+from ..slurm.local import is_local_job
+from .context import JobFiles, Refresh
+from .model import FINAL_STAGES, READY_STAGES, JobSnapshot, LogRef, Placement, RouterStatus, SourceState, WorkerStatus
+from .relay import read_relay
+from .router_status import router_status, with_router_view
+from .stage import derive_stage, ended_at, started_at
+from .worker_status import worker_statuses
+
+#: roles whose workers answer the client (a P/D request is counted by both its prefill and its decode)
+SERVING_ROLES = ("decode", "agg")
+
+
+def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: SourceState) -> JobSnapshot:
+    """One job's snapshot; ``sched`` is the state of its scheduler source (slurm or local)."""
+    stage, stage_time, detail = derive_stage(job.events, state)
+    final = stage in FINAL_STAGES
+    plan, meta = job.plan, job.meta
+    sources = [sched, SourceState("job dir", bool(plan), "" if plan else "plan.json missing or unreadable")]
+    live = job.endpoints is not None and not final
+    relay = read_relay(ctx.files, job.dir, ctx.wall(), ctx.relay_fresh_s) if live else None
+    starting = stage not in READY_STAGES
+    workers, worker_relay, problems = worker_statuses(ctx, job, live, final, relay, starting)
+    router, router_relay, router_problem = router_status(ctx, job, live, relay, starting)
+    if router_problem:
+        problems.append(router_problem)
+    if live:
+        sources.append(_http_source(ctx, job, problems))
+    relayed = worker_relay or router_relay
+    if relayed and relay is not None:
+        sources.append(SourceState("relay", True, "", relay.age_s))
+    workers = with_router_view(workers, router)
+    requests, errors, rate = job_totals(workers, router)
+    return JobSnapshot(
+        job_id=job.job_id,
+        job_dir=str(job.dir),
+        name=str(meta.get("name", plan.get("name", ""))),
+        profile=str(meta.get("profile", plan.get("profile", ""))),
+        topology=str(plan.get("topology", meta.get("topology", ""))),
+        launcher=str(meta.get("launcher", "")),
+        slurm_state=state.state if state else "UNKNOWN",
+        slurm_reason=state.reason if state else "",
+        stage=stage,
+        stage_time=stage_time,
+        stage_detail=detail,
+        workers=workers,
+        router=router,
+        sources=tuple(sources),
+        submitted_at=str(meta.get("submitted_at", "")),
+        relayed=relayed,
+        failure_log=detail.rsplit("log:", 1)[1].strip() if stage == "failed" and "log:" in detail else "",
+        engine=str(plan.get("engine", meta.get("engine", ""))),
+        frontend=str(plan.get("frontend", meta.get("frontend", ""))),
+        nodes=int(plan.get("nodes", meta.get("nodes", 0)) or 0),
+        gpus_per_node=int(plan.get("gpus_per_node", meta.get("gpus_per_node", 0)) or 0),
+        visible_devices_env=str(plan.get("visible_devices_env", "")),
+        started_at=started_at(job.events, state),
+        ended_at=ended_at(job.events, state, final),
+        placements=placements(plan),
+        logs=log_refs(job),
+        requests=requests,
+        errors=errors,
+        rate_per_s=rate,
+    )
+
+
+def _http_source(ctx: Refresh, job: JobFiles, problems: list[str]) -> SourceState:
+    """One line for all of a job's HTTP probes: ok, or the first problems with the retry time."""
+    srcs = [ctx.sources.get(k) for k in job.source_keys()]
+    failing = [s for s in srcs if s.kind or ctx.hanging(s)]
+    ages = [a for a in (s.age(ctx.now) for s in failing) if a is not None]
+    retry = [max(0.0, s.next_at - ctx.now) for s in failing if s.kind and s.task is None]
+    error = "; ".join(problems[:3]) + (f" (+{len(problems) - 3} more)" if len(problems) > 3 else "")
+    return SourceState(
+        "http",
+        not problems,
+        error,
+        (max(ages) if ages else None) if failing else 0.0,
+        min(retry) if retry else None,
+    )
+
+
+def job_totals(
+    workers: tuple[WorkerStatus, ...], router: RouterStatus | None
+) -> tuple[float | None, float | None, float | None]:
+    """(requests, errors, req/s) as the client sees them: the router's counters when it has them, else
+    the serving workers' (decode/agg; prefill legs would count each P/D request twice)."""
+    serving = [w for w in workers if w.role in SERVING_ROLES] or list(workers)
+    totals = [w.requests_total for w in serving if w.requests_total is not None]
+    failed = [w.requests_failed for w in workers if w.requests_failed is not None]
+    rates = [w.rate_per_s for w in serving if w.rate_per_s is not None]
+    requests = sum(totals) if totals else None
+    errors = sum(failed) if failed else None
+    if router is not None and router.requests is not None:
+        requests = router.requests
+    if router is not None and router.errors is not None:
+        errors = router.errors
+    return requests, errors, (sum(rates) if rates else None)
+
+
+def placements(plan: dict[str, Any]) -> tuple[Placement, ...]:
+    """Every worker process (all ranks) with its node, GPUs, mask and port, for the GPU grid."""
+    out = []
+    for p in plan.get("processes") or []:
+        if not isinstance(p, dict):
+            continue
+        port = p.get("port")
+        out.append(
+            Placement(
+                name=str(p.get("name")),
+                worker=str(p.get("worker") or p.get("name")),
+                role=str(p.get("role")),
+                node_index=int(p.get("node_index", 0) or 0),
+                gpus=tuple(int(g) for g in p.get("gpus") or ()),
+                mask=p.get("visible_devices"),
+                port=int(port) if isinstance(port, int) else None,
+            )
+        )
+    return tuple(out)
+
+
+def log_refs(job: JobFiles) -> tuple[LogRef, ...]:
+    """Every process's log (workers, infra, router, benchmark) and the launch script's own output."""
+    plan = job.plan
+    out: list[LogRef] = []
+    for group in ("processes", "infra"):
+        for p in plan.get(group) or []:
+            if isinstance(p, dict) and p.get("log"):
+                out.append(LogRef(str(p.get("name")), str(p.get("kind", group)), str(job.dir / str(p["log"]))))
+    for key in ("router", "benchmark"):
+        p = plan.get(key)
+        if isinstance(p, dict) and p.get("log"):
+            out.append(LogRef(str(p.get("name", key)), key, str(job.dir / str(p["log"]))))
+    launch = "launch.log" if is_local_job(job.job_id) else "slurm.log"
+    out.append(LogRef("launch", "job", str(job.dir / "logs" / launch)))
+    return tuple(out)

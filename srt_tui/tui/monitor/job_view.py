@@ -1,0 +1,187 @@
+"""One job in detail: summary, per-node GPU grid, router panel, workers with counters and sparklines,
+and a log pane that follows any process's log."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+
+from ...monitor import cells
+from ...monitor.model import JobSnapshot, LogRef
+from ...widgets.live_grid import LiveGpuGrid
+from ...widgets.log_pane import LogPane
+from ...widgets.router_panel import RouterPanel
+from ...widgets.worker_table import WorkerTable
+
+
+def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style]) -> Text:
+    """Three lines: who/what, where it is, where the data came from (``st`` maps ok/bad/dim/key to styles)."""
+    t = Text()
+    t.append(f"{snap.job_id} {snap.name}", style=st("key"))
+    parts = [snap.topology, f"{snap.engine} behind {snap.frontend}" if snap.frontend else snap.engine]
+    parts += [f"profile {snap.profile}"]
+    if snap.nodes:
+        parts.append(f"{snap.nodes} node{'s' if snap.nodes != 1 else ''} × {snap.gpus_per_node} GPUs")
+    t.append("  " + " · ".join(p for p in parts if p), style=st("dim"))
+    t.append("\n")
+    t.append(f"Slurm {snap.slurm_state}")
+    if snap.slurm_reason:
+        t.append(f" ({snap.slurm_reason})", style=st("dim"))
+    t.append(" · stage ")
+    t.append(cells.stage_cell(snap), style=st("key"))
+    if snap.stage_detail:
+        t.append(f" {snap.stage_detail}", style=st("dim"))
+    t.append(f" · elapsed {cells.elapsed(snap, now)}")
+    t.append(
+        f" · req {cells.number(snap.requests)} · {cells.rate(snap.rate_per_s)}/s · errors {cells.number(snap.errors)}"
+    )
+    t.append("\n")
+    t.append("sources ", style=st("dim"))
+    for src in snap.sources:
+        t.append(f"{src.name} ")
+        t.append("✓" if src.ok else "✗", style=st("ok" if src.ok else "bad"))
+        if not src.ok and src.error:
+            t.append(f" {src.error[:70]}", style=st("bad"))
+        t.append("  ")
+    return t
+
+
+class JobSummary(Static):
+    """The summary lines, coloured from the theme."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "job-summary--ok",
+        "job-summary--bad",
+        "job-summary--dim",
+        "job-summary--key",
+    }
+
+    DEFAULT_CSS = """
+    JobSummary { height: auto; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    JobSummary > .job-summary--ok { color: $text-success; }
+    JobSummary > .job-summary--bad { color: $text-error; text-style: bold; }
+    JobSummary > .job-summary--dim { color: $text-muted; }
+    JobSummary > .job-summary--key { color: $text-primary; text-style: bold; }
+    """
+
+    def show(self, snap: JobSnapshot | None, now: datetime) -> None:
+        """Redraw."""
+        if snap is None:
+            self.update(Text("Waiting for the first refresh of this job…", style=self._st("dim")))
+        else:
+            self.update(summary(snap, now, self._st))
+
+    def _st(self, name: str) -> Style:
+        return self.get_component_rich_style(f"job-summary--{name}", partial=True)
+
+
+class ProblemsPanel(Static):
+    """What is wrong (failing sources, down router, unhealthy workers) and the last log lines of each."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"problems-panel--bad", "problems-panel--dim"}
+
+    DEFAULT_CSS = """
+    ProblemsPanel { height: auto; max-height: 9; padding: 0 1; margin: 0 1; border: round $error 60%; }
+    ProblemsPanel > .problems-panel--bad { color: $text-error; }
+    ProblemsPanel > .problems-panel--dim { color: $text-muted; }
+    """
+
+    def show(self, snap: JobSnapshot | None) -> None:
+        """Redraw; hidden when nothing is wrong."""
+        lines = cells.problems(snap, with_log=False) if snap is not None else []
+        self.display = bool(lines)
+        if not lines or snap is None:
+            return
+        bad = self.get_component_rich_style("problems-panel--bad", partial=True)
+        dim = self.get_component_rich_style("problems-panel--dim", partial=True)
+        text = Text()
+        for line in lines:
+            text.append(line + "\n", style=bad)
+        for w in snap.workers:
+            if w.log_tail and w.health not in ("healthy", "unknown"):
+                text.append(f"{w.name}: {w.log}\n", style=dim)
+                for tail_line in w.log_tail[-3:]:
+                    text.append(f"  {tail_line[:200]}\n", style=dim)
+        text.rstrip()
+        self.update(text)
+
+
+class JobView(Vertical):
+    """`show(snapshot, now, width)` redraws; `toggle_log()` opens the log of the highlighted worker."""
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
+        super().__init__(id=id)
+        self.snapshot: JobSnapshot | None = None
+        self.log_index = 0
+
+    def compose(self) -> ComposeResult:
+        yield JobSummary("", id="job-summary")
+        with Horizontal(id="job-top"):
+            yield LiveGpuGrid(id="job-grid")
+            yield RouterPanel(id="job-router")
+        yield WorkerTable(id="job-workers")
+        yield ProblemsPanel("", id="job-problems")
+        yield LogPane(id="job-log")
+
+    def on_mount(self) -> None:
+        self.query_one("#job-log").display = False
+        self.query_one("#job-top").border_title = "GPUs · router"
+        self.query_one("#job-workers").border_title = "Workers"
+        self.query_one("#job-problems").border_title = "Problems"
+
+    def show(self, snap: JobSnapshot | None, now: datetime, width: int) -> None:
+        """Redraw from a snapshot (None: the job has not been refreshed yet)."""
+        self.snapshot = snap
+        self.query_one(JobSummary).show(snap, now)
+        self.query_one(LiveGpuGrid).snapshot = snap
+        self.query_one(RouterPanel).snapshot = snap
+        self.query_one(WorkerTable).show(snap, width)
+        self.query_one(ProblemsPanel).show(snap)
+
+    @property
+    def log_open(self) -> bool:
+        """Whether the log pane is shown."""
+        return bool(self.query_one(LogPane).display)
+
+    def logs(self) -> list[LogRef]:
+        """Every log of the job."""
+        return list(self.snapshot.logs) if self.snapshot is not None else []
+
+    def toggle_log(self) -> None:
+        """Open the log of the highlighted worker (or close the pane)."""
+        pane = self.query_one(LogPane)
+        if pane.display:
+            pane.display = False
+            pane.stop()
+            return
+        logs = self.logs()
+        if not logs:
+            return
+        worker = self.query_one(WorkerTable).highlighted_worker
+        names = [ref.name for ref in logs]
+        self.log_index = names.index(worker) if worker in names else 0
+        pane.display = True
+        self._follow()
+
+    def cycle_log(self, step: int) -> None:
+        """Follow the next (or previous) process's log."""
+        logs = self.logs()
+        if not logs:
+            return
+        pane = self.query_one(LogPane)
+        self.log_index = (self.log_index + step) % len(logs)
+        pane.display = True
+        self._follow()
+
+    def _follow(self) -> None:
+        logs = self.logs()
+        ref = logs[self.log_index % len(logs)]
+        self.query_one(LogPane).follow(Path(ref.path), f"log {self.log_index + 1}/{len(logs)}: {ref.name} ([ ] switch)")

@@ -1,0 +1,133 @@
+"""The jobs table: one row per tracked job, `/` filter, sortable columns, a one-line status bar."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import DataTable, Input, Static
+
+from ...monitor.model import JobSnapshot
+from . import jobs_model
+
+_STATUS_STYLE = {"ok": "ok", "degraded": "warn", "failed": "bad", "ended": "dim", "waiting": "dim"}
+
+
+class JobsTable(DataTable[Text]):
+    """DataTable with theme-coloured status cells."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = DataTable.COMPONENT_CLASSES | {
+        "jobs-table--ok",
+        "jobs-table--warn",
+        "jobs-table--bad",
+        "jobs-table--dim",
+    }
+
+    DEFAULT_CSS = """
+    JobsTable > .jobs-table--ok { color: $text-success; }
+    JobsTable > .jobs-table--warn { color: $text-warning; text-style: bold; }
+    JobsTable > .jobs-table--bad { color: $text-error; text-style: bold; }
+    JobsTable > .jobs-table--dim { color: $text-muted; }
+    """
+
+    def style_of(self, name: str) -> Style:
+        """A component class's text style."""
+        return self.get_component_rich_style(f"jobs-table--{name}", partial=True)
+
+
+class JobsView(Vertical):
+    """`show(...)` redraws from snapshots; the highlighted job survives refreshes, filtering and sorting."""
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
+        super().__init__(id=id)
+        self._columns: tuple[jobs_model.Column, ...] = ()
+        self._header: tuple[tuple[jobs_model.Column, ...], str, bool] = ((), "", False)
+        self._ids: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="filter: every word must match, !word excludes — Enter keeps it, Esc clears",
+                    id="jobs-filter", classes="hidden")  # fmt: skip
+        yield JobsTable(cursor_type="row", zebra_stripes=True, id="jobs-table")
+        yield Static("", id="jobs-empty", classes="hidden")
+        yield Static("", id="jobs-status")
+
+    @property
+    def table(self) -> JobsTable:
+        """The DataTable."""
+        return self.query_one(JobsTable)
+
+    @property
+    def highlighted_job(self) -> str | None:
+        """Id of the job under the cursor."""
+        row = self.table.cursor_row
+        return self._ids[row] if self._ids and 0 <= row < len(self._ids) else None
+
+    def show(
+        self,
+        snaps: list[JobSnapshot],
+        now: datetime,
+        *,
+        query: str,
+        sort: str,
+        reverse: bool,
+        width: int,
+        status: str,
+    ) -> None:
+        """Redraw the table."""
+        table = self.table
+        keep = self.highlighted_job
+        cols = jobs_model.columns(width)
+        if (cols, sort, reverse) != self._header:
+            self._header = (cols, sort, reverse)
+            table.clear(columns=True)
+            for c in cols:
+                label = c.header + (" ↓" if c.key == sort and reverse else " ↑" if c.key == sort else "")
+                table.add_column(label, key=c.key, width=c.width)
+            self._columns = cols
+        else:
+            table.clear()
+        rows = jobs_model.arrange(snaps, query, sort, reverse, now)
+        self._ids = [s.job_id for s in rows]
+        for s in rows:
+            table.add_row(*self._cells(s, now), key=s.job_id)
+        if keep in self._ids:
+            table.move_cursor(row=self._ids.index(keep), animate=False)
+        empty = self.query_one("#jobs-empty", Static)
+        if not snaps:
+            empty.update("No jobs yet. Launch one in Launch mode (1), or press a to add a job by id or directory.")
+        elif not rows:
+            empty.update(f"No job matches the filter {query!r} (Esc clears it).")
+        empty.set_class(bool(rows), "hidden")
+        shown = f"{len(rows)} of {len(snaps)} jobs" if query else f"{len(snaps)} job{'s' if len(snaps) != 1 else ''}"
+        order = "↓" if reverse else "↑"
+        line = (
+            f"{shown} · sort {sort} {order}"
+            + (f" · filter {query!r}" if query else "")
+            + (f" · {status}" if status else "")
+        )
+        self.query_one("#jobs-status", Static).update(line)
+
+    def _cells(self, s: JobSnapshot, now: datetime) -> list[Text]:
+        table = self.table
+        state = jobs_model.status(s)
+        out = []
+        narrow = len(self._columns) < len(jobs_model.COLUMNS)
+        for c in self._columns:
+            text = jobs_model.cell(s, c.key, now, narrow)
+            if c.width and len(text) > c.width:
+                text = text[: c.width - 1] + "…"
+            style = Style()
+            if c.key in ("status", "stage"):
+                style = table.style_of(_STATUS_STYLE[state])
+            elif c.key == "errors" and s.errors:
+                style = table.style_of("bad")
+            elif c.key == "healthy" and not s.is_final and any(w.health != "healthy" for w in s.workers):
+                style = table.style_of("warn" if s.stage not in ("serving", "router ready", "benchmark") else "bad")
+            elif c.key == "router" and s.router is not None and s.router.up is False and not s.is_final:
+                style = table.style_of("bad")
+            out.append(Text(text, style=style))
+        return out

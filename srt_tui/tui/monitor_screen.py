@@ -1,0 +1,443 @@
+"""Monitor mode: every tracked job in a table, one job in detail, live.
+
+Polling follows dolphie's loop: one named thread worker refreshes (the feed runs the async monitor on
+its own loop), and the next poll is armed only after the previous one finished, so a slow source can
+delay data but never stacks polls or freezes the screen. `r` polls now (or right after the running
+poll). Everything time-dependent reads the app's injected `clock`; tests hand in frozen snapshots.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import ContentSwitcher, DataTable, Footer, Input
+from textual.worker import Worker, WorkerState
+
+from ..monitor.model import JobSnapshot
+from ..slurm.local import is_local_job
+from ..widgets.app_header import AppHeader
+from .monitor.dialogs import ConfirmCancel
+from .monitor.feed import Canceller, FrozenFeed, LiveFeed, SnapshotFeed, default_cancel
+from .monitor.job_view import JobView
+from .monitor.jobs_model import SORTS
+from .monitor.jobs_view import JobsView
+from .monitor.messages import AddFailed, CancelFailed, JobAdded, JobCancelled, PollFailed, SnapshotsUpdated
+
+POLL_INTERVAL_S = 2.0
+
+
+class MonitorScreen(Screen[None]):
+    """Live jobs. The Launch flow calls `focus_job` right after a submit.
+
+    ``feed`` (default: the live monitor), ``canceller`` (default: scancel / the local launcher),
+    ``jobs`` (tracked from the start) and ``discover`` (also track every job in the job index) are
+    injectable; ``poll_interval=None`` never polls (frozen ``snapshots`` are shown as they are).
+    """
+
+    CSS_PATH = "monitor.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Open"),
+        Binding("escape", "back", "Back"),
+        Binding("slash", "filter", "Filter"),
+        Binding("s", "sort", "Sort"),
+        Binding("S", "reverse", "Reverse", show=False),
+        Binding("l", "logs", "Logs"),
+        Binding("left_square_bracket", "cycle_log(-1)", "Prev log", show=False),
+        Binding("right_square_bracket", "cycle_log(1)", "Next log", show=False),
+        Binding("c", "cancel_job", "Cancel job"),
+        Binding("a", "add_job", "Add job"),
+        Binding("r", "refresh", "Refresh"),
+    ]
+
+    def __init__(
+        self,
+        feed: SnapshotFeed | None = None,
+        *,
+        jobs: Mapping[str, Path] | None = None,
+        snapshots: Sequence[JobSnapshot] = (),
+        canceller: Canceller | None = None,
+        discover: bool = True,
+        poll_interval: float | None = POLL_INTERVAL_S,
+    ) -> None:
+        super().__init__(id="monitor")
+        self.feed: SnapshotFeed = feed if feed is not None else (FrozenFeed(snapshots) if snapshots else LiveFeed())
+        self.canceller: Canceller = canceller or default_cancel
+        self.tracked: dict[str, Path] = dict(jobs or {})
+        self.discover = discover
+        self.poll_interval = poll_interval
+        self.snapshots: list[JobSnapshot] = list(snapshots)
+        for s in self.snapshots:
+            self.tracked.setdefault(s.job_id, Path(s.job_dir))
+        self.focused_job: tuple[str, Path] | None = None
+        self.selected: str | None = None
+        self.query_text = ""
+        self.sort = "submitted"
+        self.reverse = True
+        self.polls = 0
+        self.last_took_s: float | None = None
+        self.poll_error = ""
+        self._polling = False
+        self._again = False
+        self._timer: Timer | None = None
+        self._poll_worker: Worker[None] | None = None
+
+    # -- layout -------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield AppHeader("monitor")
+        with ContentSwitcher(initial="jobs-view", id="monitor-views"):
+            yield JobsView(id="jobs-view")
+            yield JobView(id="job-view")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#jobs-table").focus()
+        self.redraw()
+        if self.poll_interval is not None:
+            self.poll_now()
+
+    def on_unmount(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self.feed.close()
+
+    def on_screen_resume(self) -> None:
+        self.redraw()
+
+    def on_resize(self) -> None:
+        self.redraw()
+
+    # -- clock and state ----------------------------------------------------------------------------
+
+    def now(self) -> datetime:
+        """The app's injected clock (datetime.now when the app has none)."""
+        clock: Callable[[], datetime] = getattr(self.app, "clock", None) or datetime.now
+        return clock()
+
+    @property
+    def read_only(self) -> bool:
+        """`--read-only`: every mutating action is hidden."""
+        return bool(getattr(self.app, "read_only", False))
+
+    @property
+    def in_job_view(self) -> bool:
+        """Whether one job is shown in detail."""
+        return self.query_one(ContentSwitcher).current == "job-view"
+
+    def snapshot_of(self, job_id: str | None) -> JobSnapshot | None:
+        """The latest snapshot of a job."""
+        return next((s for s in self.snapshots if s.job_id == job_id), None)
+
+    def current_job(self) -> str | None:
+        """The job the keys act on: the one shown in detail, else the highlighted row."""
+        if self.in_job_view:
+            return self.selected
+        return self.query_one(JobsView).highlighted_job
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Read-only mode hides the mutating actions (k9s); job-view keys only show there."""
+        if action == "cancel_job" and self.read_only:
+            return False
+        if action in ("open", "filter", "sort", "reverse"):
+            return not self.in_job_view
+        return not (action == "cycle_log" and not self.in_job_view)
+
+    # -- polling (dolphie: re-arm only after the previous poll finished) ----------------------------
+
+    def poll_now(self) -> None:
+        """Start a poll now, or right after the one that is running."""
+        if self._polling:
+            self._again = True
+            return
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self._polling = True
+        self._poll_worker = self._poll(dict(self.tracked), self.discover)
+
+    # not `exclusive`: a thread cannot be stopped, so "cancelling" one would only let two run at once;
+    # `_polling` is the guard, and a poll is started only after the previous one finished
+    @work(thread=True, group="monitor-poll", name="monitor-poll", exit_on_error=False)
+    def _poll(self, jobs: dict[str, Path], discover: bool) -> None:
+        started = time.monotonic()
+        try:
+            if discover:
+                from ..slurm.jobindex import known_jobs
+
+                jobs = {**known_jobs(), **jobs}
+            snaps = self.feed.refresh(jobs)
+        except Exception as exc:  # the feed itself failed; sources failing are inside the snapshots
+            self.post_message(PollFailed(f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(SnapshotsUpdated(snaps, time.monotonic() - started))
+
+    def _rearm(self) -> None:
+        self._polling = False
+        if self._again:
+            self._again = False
+            self.poll_now()
+        elif self.poll_interval is not None:
+            self._timer = self.set_timer(self.poll_interval, self.poll_now)
+
+    @on(SnapshotsUpdated)
+    def _updated(self, message: SnapshotsUpdated) -> None:
+        self.polls += 1
+        self.snapshots = message.snapshots
+        for s in message.snapshots:
+            self.tracked.setdefault(s.job_id, Path(s.job_dir))
+        self.last_took_s = message.took_s
+        self.poll_error = ""
+        if self.is_current:  # dolphie: skip drawing under a modal or in another mode, keep polling
+            self.redraw()
+        self._rearm()
+
+    @on(PollFailed)
+    def _failed(self, message: PollFailed) -> None:
+        self.poll_error = message.error
+        if self.is_current:
+            self.redraw()
+        self._rearm()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A poll that died without posting its result (it never should) still re-arms the loop."""
+        if (
+            event.worker is self._poll_worker
+            and self._polling
+            and event.state in (WorkerState.ERROR, WorkerState.CANCELLED)
+        ):
+            self._rearm()
+
+    # -- drawing ------------------------------------------------------------------------------------
+
+    def _status_line(self) -> str:
+        parts = []
+        slurm = next((src for s in self.snapshots for src in s.sources if src.name == "slurm"), None)
+        if slurm is not None:
+            parts.append("Slurm ✓" if slurm.ok else f"Slurm ✗ {slurm.error[:60]}")
+        if self.poll_error:
+            parts.append(f"refresh failed: {self.poll_error[:60]}")
+        elif self.last_took_s is not None:
+            parts.append(f"refreshed in {self.last_took_s:.2f} s every {self.poll_interval:g} s")
+        if self.read_only:
+            parts.append("read-only")
+        return " · ".join(parts)
+
+    def redraw(self) -> None:
+        """Draw the latest snapshots (the jobs table, and the job view when it is shown)."""
+        if not self.is_mounted:
+            return
+        now = self.now()
+        width = self.size.width or 80
+        self.query_one(JobsView).show(
+            self.snapshots,
+            now,
+            query=self.query_text,
+            sort=self.sort,
+            reverse=self.reverse,
+            width=width,
+            status=self._status_line(),
+        )
+        if self.in_job_view:
+            self.query_one(JobView).show(self.snapshot_of(self.selected), now, width)
+
+    # -- navigation ---------------------------------------------------------------------------------
+
+    def open_job(self, job_id: str) -> None:
+        """Show one job in detail."""
+        self.selected = job_id
+        self.query_one(ContentSwitcher).current = "job-view"
+        self.query_one(JobView).show(self.snapshot_of(job_id), self.now(), self.size.width or 80)
+        self.query_one("#job-workers").focus()
+        self.refresh_bindings()
+
+    def focus_job(self, job_id: str, job_dir: Path) -> None:
+        """Track (and show) the job that was just submitted, and refresh now."""
+        self.focused_job = (job_id, job_dir)
+        self.tracked[job_id] = job_dir
+        if self.is_mounted:
+            self.open_job(job_id)
+            if self.poll_interval is not None:
+                self.poll_now()
+
+    @on(DataTable.RowSelected, "#jobs-table")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value is not None:
+            self.open_job(str(event.row_key.value))
+
+    def action_open(self) -> None:
+        job = self.query_one(JobsView).highlighted_job
+        if job is not None and not self.in_job_view:
+            self.open_job(job)
+
+    def action_back(self) -> None:
+        if self.in_job_view:
+            view = self.query_one(JobView)
+            if view.log_open:
+                view.toggle_log()
+                return
+            self.query_one(ContentSwitcher).current = "jobs-view"
+            self.query_one("#jobs-table").focus()
+            self.redraw()
+            self.refresh_bindings()
+            return
+        flt = self.query_one("#jobs-filter", Input)
+        if self.query_text or not flt.has_class("hidden"):
+            flt.value = ""
+            self.query_text = ""
+            flt.add_class("hidden")
+            self.query_one("#jobs-table").focus()
+            self.redraw()
+
+    def action_filter(self) -> None:
+        if self.in_job_view:
+            self.action_back()
+        flt = self.query_one("#jobs-filter", Input)
+        flt.remove_class("hidden")
+        flt.focus()
+
+    @on(Input.Changed, "#jobs-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.query_text = event.value.strip()
+        self.redraw()
+
+    @on(Input.Submitted, "#jobs-filter")
+    def _filter_done(self, event: Input.Submitted) -> None:
+        if not self.query_text:
+            self.query_one("#jobs-filter").add_class("hidden")
+        self.query_one("#jobs-table").focus()
+
+    @on(DataTable.HeaderSelected, "#jobs-table")
+    def _header(self, event: DataTable.HeaderSelected) -> None:
+        key = str(event.column_key.value)
+        key = {"status": "stage", "profile": "name", "topology": "name", "healthy": "stage", "router": "stage"}.get(
+            key, key
+        )
+        if key == self.sort:
+            self.reverse = not self.reverse
+        elif key in SORTS:
+            self.sort, self.reverse = key, key in ("rate", "errors", "elapsed", "submitted")
+        self.redraw()
+
+    def action_sort(self) -> None:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.reverse = self.sort in ("rate", "errors", "elapsed", "submitted")
+        self.redraw()
+
+    def action_reverse(self) -> None:
+        self.reverse = not self.reverse
+        self.redraw()
+
+    def action_logs(self) -> None:
+        if not self.in_job_view:
+            job = self.query_one(JobsView).highlighted_job
+            if job is None:
+                return
+            self.open_job(job)
+        self.query_one(JobView).toggle_log()
+
+    def action_cycle_log(self, step: int) -> None:
+        if self.in_job_view:
+            self.query_one(JobView).cycle_log(step)
+
+    def action_refresh(self) -> None:
+        if self.poll_interval is None:
+            self.redraw()
+            return
+        self.notify("refreshing…", timeout=1)
+        self.poll_now()
+
+    # -- cancel (confirmation first; hidden in read-only mode) -------------------------------------
+
+    def action_cancel_job(self) -> None:
+        if self.read_only:
+            return
+        job = self.current_job()
+        snap = self.snapshot_of(job)
+        if job is None or snap is None:
+            self.notify("No job selected.", severity="warning")
+            return
+        if snap.is_final:
+            self.notify(f"{job} has already ended ({snap.stage}).", severity="warning")
+            return
+        how = (
+            "the local launcher's stop (SIGTERM to the job's process group)"
+            if is_local_job(job)
+            else f"`scancel {job}`"
+        )
+        self.app.push_screen(ConfirmCancel(job, snap.name, how), callback=partial(self._confirmed, job))
+
+    def _confirmed(self, job_id: str, yes: bool | None) -> None:
+        snap = self.snapshot_of(job_id)
+        if yes and snap is not None:
+            self._cancel(job_id, Path(snap.job_dir))
+
+    @work(thread=True, group="cancel", name="cancel", exit_on_error=False)
+    def _cancel(self, job_id: str, job_dir: Path) -> None:
+        try:
+            self.canceller(job_id, job_dir)
+        except Exception as exc:  # shown to the operator, never raised into the app
+            self.post_message(CancelFailed(job_id, f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(JobCancelled(job_id))
+
+    @on(JobCancelled)
+    def _cancelled(self, message: JobCancelled) -> None:
+        self.notify(f"Cancelled {message.job_id}.")
+        if self.poll_interval is not None:
+            self.poll_now()
+
+    @on(CancelFailed)
+    def _cancel_failed(self, message: CancelFailed) -> None:
+        self.notify(f"Cancelling {message.job_id} failed: {message.error}", severity="error", timeout=10)
+
+    # -- add a job launched elsewhere ----------------------------------------------------------------
+
+    def action_add_job(self) -> None:
+        from .prompts import PathPrompt
+
+        self.app.push_screen(
+            PathPrompt("Add a job: its Slurm job id, local id or job directory", note="Enter adds · Esc cancels"),
+            callback=self._add_ref,
+        )
+
+    def _add_ref(self, ref: str | None) -> None:
+        if ref:
+            self._resolve(ref)
+
+    @work(thread=True, group="add-job", name="add-job", exit_on_error=False)
+    def _resolve(self, ref: str) -> None:
+        import json
+
+        from ..slurm.jobindex import find_job_dir, remember_job
+
+        path = find_job_dir(ref)
+        if path is None:
+            self.post_message(AddFailed(ref, "no job directory found for it (give the directory's path)"))
+            return
+        try:
+            job_id = str(json.loads((path / "job.json").read_text()).get("job_id") or path.name)
+        except (OSError, ValueError):
+            job_id = path.name
+        remember_job(job_id, path)
+        self.post_message(JobAdded(job_id, path))
+
+    @on(JobAdded)
+    def _added(self, message: JobAdded) -> None:
+        self.tracked[message.job_id] = message.job_dir
+        self.notify(f"Tracking {message.job_id} ({message.job_dir}).")
+        if self.poll_interval is not None:
+            self.poll_now()
+
+    @on(AddFailed)
+    def _add_failed(self, message: AddFailed) -> None:
+        self.notify(f"Cannot add {message.ref}: {message.error}", severity="error", timeout=10)

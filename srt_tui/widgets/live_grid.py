@@ -1,0 +1,104 @@
+"""Node × GPU grid of a running job: which worker holds which GPU (role colour), whether it is healthy,
+and each node's services with their ports. Built from a JobSnapshot, so it shows live health."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.console import Group, RenderableType
+from rich.style import Style
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..monitor.model import ROLE_LETTERS, JobSnapshot, Placement
+
+CELL = 3
+ROLES = ("prefill", "decode", "agg")
+
+
+class LiveGpuGrid(Widget):
+    """Renders `snapshot` (a placeholder when there is none or it has no placement)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "live-grid--prefill",
+        "live-grid--decode",
+        "live-grid--agg",
+        "live-grid--bad",
+        "live-grid--unknown",
+        "live-grid--idle",
+        "live-grid--header",
+        "live-grid--service",
+    }
+
+    DEFAULT_CSS = """
+    LiveGpuGrid { height: auto; width: auto; min-width: 30; }
+    LiveGpuGrid > .live-grid--prefill { background: $primary; color: $text; text-style: bold; }
+    LiveGpuGrid > .live-grid--decode { background: $accent; color: $text; text-style: bold; }
+    LiveGpuGrid > .live-grid--agg { background: $success; color: $text; text-style: bold; }
+    LiveGpuGrid > .live-grid--bad { background: $error; color: $text; text-style: bold reverse; }
+    LiveGpuGrid > .live-grid--unknown { background: $panel; color: $text-muted; }
+    LiveGpuGrid > .live-grid--idle { color: $text-muted; }
+    LiveGpuGrid > .live-grid--header { color: $text-muted; text-style: bold; }
+    LiveGpuGrid > .live-grid--service { color: $text-secondary; }
+    """
+
+    snapshot: reactive[JobSnapshot | None] = reactive(None, layout=True)
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"live-grid--{name}", partial=True)
+
+    def _cell_style(self, p: Placement, health: str) -> Style:
+        if health in ("unhealthy", "down", "unreachable"):
+            return self._style("bad")
+        if health == "unknown":
+            return self._style("unknown")
+        return self._style(p.role if p.role in ROLES else "agg")
+
+    def render(self) -> RenderableType:
+        """Header row of GPU indices, one row per node, and a legend."""
+        snap = self.snapshot
+        if snap is None or not snap.placements or not snap.gpus_per_node:
+            return Text("No placement known for this job.", style=self._style("idle"))
+        health = {w.name: w.health for w in snap.workers}
+        head_style = self._style("header")
+        lines: list[Text] = []
+        head = Text("GPU    ", style=head_style)
+        for g in range(snap.gpus_per_node):
+            head.append(f"{g:>{CELL - 1}} ", style=head_style)
+        lines.append(head)
+        for node in range(max(snap.nodes, 1 + max(p.node_index for p in snap.placements))):
+            owner: dict[int, Placement] = {}
+            for p in snap.placements:
+                if p.node_index == node:
+                    for g in p.gpus:
+                        owner[g] = p
+            line = Text(f"node{node:<3}", style=head_style)
+            for g in range(snap.gpus_per_node):
+                held = owner.get(g)
+                if held is None:
+                    line.append(" · ", style=self._style("idle"))
+                    continue
+                label = f"{ROLE_LETTERS.get(held.role, '?')}{held.worker.rsplit('_', 1)[-1]}"
+                style = self._cell_style(held, health.get(held.worker, "unknown"))
+                line.append(f"{label:>{CELL - 1}} "[:CELL], style=style)
+            services = self._services(snap, node)
+            if services:
+                line.append("  " + services, style=self._style("service"))
+            lines.append(line)
+        legend = Text()
+        for role in ROLES:
+            if any(p.role == role for p in snap.placements):
+                legend.append(" ■ ", style=self._style(role))
+                legend.append(f" {role} ")
+        legend.append(" ■ ", style=self._style("bad"))
+        legend.append(" not healthy")
+        return Group(*lines, legend)
+
+    @staticmethod
+    def _services(snap: JobSnapshot, node: int) -> str:
+        """`router:8000` on the router's node (the router always runs on node 0)."""
+        if node == 0 and snap.router is not None and snap.router.url:
+            port = snap.router.url.rsplit(":", 1)[-1].rstrip("/")
+            return f"router:{port}"
+        return ""

@@ -1,0 +1,92 @@
+"""The router at a glance: up/down, registrations per role (registered and healthy vs expected), its
+own request/error/retry counters, and where the data came from (direct, relayed, stale)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..monitor import cells
+from ..monitor.model import ROLE_LETTERS, JobSnapshot
+
+
+class RouterPanel(Widget):
+    """Renders the router of `snapshot` (or says the job has none)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "router-panel--ok",
+        "router-panel--bad",
+        "router-panel--warn",
+        "router-panel--dim",
+        "router-panel--key",
+    }
+
+    DEFAULT_CSS = """
+    RouterPanel { height: auto; width: 1fr; }
+    RouterPanel > .router-panel--ok { color: $text-success; }
+    RouterPanel > .router-panel--bad { color: $text-error; text-style: bold; }
+    RouterPanel > .router-panel--warn { color: $text-warning; }
+    RouterPanel > .router-panel--dim { color: $text-muted; }
+    RouterPanel > .router-panel--key { color: $text-primary; text-style: bold; }
+    """
+
+    snapshot: reactive[JobSnapshot | None] = reactive(None, layout=True)
+
+    def _st(self, name: str) -> Style:
+        return self.get_component_rich_style(f"router-panel--{name}", partial=True)
+
+    def render(self) -> Text:
+        """Up to six short lines."""
+        snap = self.snapshot
+        if snap is None:
+            return Text("")
+        r = snap.router
+        if r is None:
+            return Text("No router: clients talk to the workers directly.", style=self._st("dim"))
+        out = Text()
+        out.append(f"{r.type} ", style=self._st("key"))
+        if snap.is_final:
+            out.append("○ job ended", style=self._st("dim"))
+        elif r.up is True:
+            out.append("● up", style=self._st("ok"))
+        elif r.up is False:
+            out.append("● down", style=self._st("bad"))
+        else:
+            out.append("● unknown", style=self._st("warn"))
+        if r.source == "relay":
+            out.append("  relayed", style=self._st("warn"))
+        elif r.stale:
+            out.append("  stale", style=self._st("warn"))
+        if r.expected and not snap.is_final:
+            out.append("\n")
+            out.append("registered ", style=self._st("dim"))
+            for role, want in sorted(r.expected.items(), key=lambda kv: "pda".find(kv[0][0])):
+                have = r.registered.get(role, 0)
+                ok = r.healthy.get(role, have if r.registration == "dynamo-health" else 0)
+                style = self._st("ok") if have >= want and ok >= want else self._st("bad")
+                out.append(f"{ROLE_LETTERS.get(role, role)} {have}/{want}", style=style)
+                if ok != have:
+                    out.append(f" ({ok} healthy)", style=self._st("warn"))
+                out.append("  ")
+        out.append("\n")
+        out.append("requests ", style=self._st("dim"))
+        out.append(cells.number(r.requests))
+        out.append("  errors ", style=self._st("dim"))
+        out.append(cells.number(r.errors), style=self._st("bad") if r.errors else Style())
+        out.append("  retries ", style=self._st("dim"))
+        out.append(cells.number(r.retries))
+        if r.detail and r.detail != "health 200":
+            out.append("\n")
+            out.append(r.detail, style=self._st("bad" if r.up is False else "warn"))
+        if r.last_error_line:
+            out.append("\n")
+            out.append("log: ", style=self._st("dim"))
+            out.append(r.last_error_line, style=self._st("bad"))
+        if r.url:
+            out.append("\n")
+            out.append(r.url, style=self._st("dim"))
+        return out

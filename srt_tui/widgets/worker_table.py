@@ -1,0 +1,102 @@
+"""Workers of a job: placement, health (direct or relayed), the router's view, request counters and a
+sparkline of the request rate per worker. Fewer columns on narrow terminals."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.widgets import DataTable
+
+from ..monitor import cells
+from ..monitor.model import JobSnapshot, WorkerStatus
+
+WIDE = 110
+SPARK_WIDTH = 12
+_HEALTH_STYLE = {"healthy": "ok", "unknown": "dim"}
+
+
+class WorkerTable(DataTable[Text]):
+    """`show(snapshot)` fills it; the highlighted worker is kept across refreshes."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = DataTable.COMPONENT_CLASSES | {
+        "worker-table--ok",
+        "worker-table--bad",
+        "worker-table--warn",
+        "worker-table--dim",
+        "worker-table--spark",
+    }
+
+    DEFAULT_CSS = """
+    WorkerTable > .worker-table--ok { color: $text-success; }
+    WorkerTable > .worker-table--bad { color: $text-error; text-style: bold; }
+    WorkerTable > .worker-table--warn { color: $text-warning; }
+    WorkerTable > .worker-table--dim { color: $text-muted; }
+    WorkerTable > .worker-table--spark { color: $text-accent; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
+        super().__init__(cursor_type="row", zebra_stripes=True, id=id)
+        self._wide: bool | None = None
+        self._names: list[str] = []
+
+    def _st(self, name: str) -> Style:
+        return self.get_component_rich_style(f"worker-table--{name}", partial=True)
+
+    @property
+    def highlighted_worker(self) -> str | None:
+        """Name of the worker under the cursor."""
+        if not self._names or not 0 <= self.cursor_row < len(self._names):
+            return None
+        return self._names[self.cursor_row]
+
+    def _columns(self, wide: bool) -> None:
+        if self._wide == wide:
+            return
+        self.clear(columns=True)
+        if wide:
+            self.add_columns(
+                "WORKER", "ROLE", "NODE", "GPUS", "MASK", "PORT", "HEALTH", "SRC", "RTR",
+                "REQ", "OK", "FAIL", "REQ/S", "RUN", "Q", "TREND",
+            )  # fmt: skip
+        else:
+            self.add_columns("WORKER", "NODE", "HEALTH", "RTR", "REQ", "FAIL", "REQ/S", "RUN", "TREND")
+        self._wide = wide
+
+    def show(self, snap: JobSnapshot | None, width: int) -> None:
+        """Fill the table from a snapshot, keeping the cursor on the same worker."""
+        keep = self.highlighted_worker
+        self._columns(width >= WIDE)
+        self.clear()
+        self._names = []
+        if snap is None:
+            return
+        for w in snap.workers:
+            self.add_row(*self._row(w, bool(self._wide)), key=w.name)
+            self._names.append(w.name)
+        if keep in self._names:
+            self.move_cursor(row=self._names.index(keep), animate=False)
+
+    def _row(self, w: WorkerStatus, wide: bool) -> list[Text]:
+        health_style = self._st(_HEALTH_STYLE.get(w.health, "bad"))
+        health = Text(w.health + ("*" if w.source == "relay" and not wide else ""), style=health_style)
+        if w.stale and w.health == "healthy":
+            health.stylize(self._st("warn"))
+        rtr = Text("-" if w.router_healthy is None else "✓" if w.router_healthy else "✗")
+        rtr.stylize(self._st("dim" if w.router_healthy is None else "ok" if w.router_healthy else "bad"))
+        failed = Text(cells.number(w.requests_failed), style=self._st("bad") if w.requests_failed else Style())
+        spark = Text(cells.sparkline(w.spark, SPARK_WIDTH), style=self._st("spark"))
+        node = Text(f"node{w.node_index}")
+        if not wide:
+            return [
+                Text(w.name), node, health, rtr,
+                Text(cells.number(w.requests_total)), failed, Text(cells.rate(w.rate_per_s)),
+                Text(cells.number(w.running)), spark,
+            ]  # fmt: skip
+        return [
+            Text(w.name), Text(w.role), node, Text(cells.gpus(w.gpus)), Text(w.mask or "-"),
+            Text(str(w.port) if w.port else "-"), health, Text(w.source or "-", style=self._st("dim")), rtr,
+            Text(cells.number(w.requests_total)), Text(cells.number(w.requests_ok)), failed,
+            Text(cells.rate(w.rate_per_s)), Text(cells.number(w.running)), Text(cells.number(w.queued)), spark,
+        ]  # fmt: skip

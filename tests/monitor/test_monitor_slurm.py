@@ -1,0 +1,133 @@
+"""The monitor on the real local Slurm: a 1P2D mocker job behind sglang-router, counters after real
+requests, one Slurm query per refresh for many jobs, and the relay when the login node is cut off."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from srt_tui.monitor.collect import Monitor
+from srt_tui.slurm.cli_transport import CliTransport
+from srt_tui.slurm.client import JobState
+from tests.conftest import REPO
+from tests.e2e.jobtools import apply, send_requests, srt, wait_ready
+from tests.mock.mockprocs import wait_until
+from tests.monitor.jobdirs import describe, refresh_until
+
+pytestmark = [pytest.mark.slurm, pytest.mark.routers]
+
+
+class CountingSlurm(CliTransport):
+    """The real command-line transport, counting `query` calls."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=10.0)
+        self.queries: list[list[str]] = []
+
+    def query(self, job_ids: Sequence[str]) -> dict[str, JobState]:
+        self.queries.append(list(job_ids))
+        return super().query(job_ids)
+
+
+@pytest.fixture(scope="module")
+def pd_job() -> Iterator[tuple[Any, str, Path]]:
+    from tests.cluster import ensure_local_slurm
+
+    cluster = ensure_local_slurm(nodes=3)
+    job_id, job_dir = apply(str(REPO / "recipes" / "mocker" / "mocker-1p2d.yaml"), "-p", "local", "--launcher", "slurm")
+    try:
+        wait_ready(job_id)
+        yield cluster, job_id, job_dir
+    finally:
+        srt("cancel", job_id, check=False)
+
+
+@pytest.fixture
+async def monitor() -> AsyncIterator[tuple[Monitor, CountingSlurm]]:
+    slurm = CountingSlurm()
+    m = Monitor(slurm, http_timeout=2.0, connect_timeout=1.0, budget_s=1.0, backoff_base=0.2, backoff_cap=1.0)
+    try:
+        yield m, slurm
+    finally:
+        await m.aclose()
+
+
+def _others(tmp: Path, job_dir: Path, n: int) -> dict[str, Path]:
+    """``n`` more tracked jobs (copies of the plan, made-up Slurm ids) to show the query stays single."""
+    out = {}
+    for i in range(n):
+        d = tmp / f"other-{i}"
+        d.mkdir()
+        for name in ("plan.json", "job.json"):
+            shutil.copy(job_dir / name, d / name)
+        out[str(990000 + i)] = d
+    return out
+
+
+async def test_1p2d_counters_and_registrations_on_slurm(
+    pd_job: tuple[Any, str, Path], monitor: tuple[Monitor, CountingSlurm], tmp_path: Path
+) -> None:
+    _, job_id, job_dir = pd_job
+    m, slurm = monitor
+    jobs = {job_id: job_dir, **_others(tmp_path, job_dir, 20)}
+    first = (await m.refresh(jobs))[0]
+    assert first.slurm_state == "RUNNING" and first.is_ready, describe(first)
+    router_url = json.loads((job_dir / "endpoints.json").read_text())["router"]["url"]
+    answered = send_requests(router_url, 20)
+    snap = (await m.refresh(jobs))[0]
+    decodes = {w.name: w for w in snap.workers if w.role == "decode"}
+    assert set(decodes) == {"decode_0", "decode_1"}
+    for name, w in decodes.items():
+        assert w.health == "healthy" and w.source == "direct"
+        assert w.requests_total is not None and w.requests_total >= answered.count(name) > 0, describe(snap)
+    assert snap.router is not None and snap.router.up
+    assert snap.router.expected == {"prefill": 1, "decode": 2}
+    assert snap.router.registered == {"prefill": 1, "decode": 2} == snap.router.healthy
+    assert snap.healthy_counts() == {"prefill": (1, 1), "decode": (2, 2)}
+    # one batched Slurm query per refresh, whatever the number of jobs (21 here)
+    assert len(slurm.queries) == m.refreshes == 2 and all(len(q) == 21 for q in slurm.queries)
+
+
+async def test_relay_when_the_login_node_is_cut_off(
+    pd_job: tuple[Any, str, Path], monitor: tuple[Monitor, CountingSlurm]
+) -> None:
+    cluster, job_id, job_dir = pd_job
+    if cluster.host_address is None:
+        from tests.conftest import require
+
+        require(False, "the test cluster has no host link (netns mode with LOCAL_SLURM_HOST_LINK)")
+    m, _ = monitor
+    jobs = {job_id: job_dir}
+    router_url = json.loads((job_dir / "endpoints.json").read_text())["router"]["url"]
+    send_requests(router_url, 6)
+    sent_at = time.time()
+    relay = job_dir / "relay" / "health.json"
+    wait_until(lambda: relay.exists() and relay.stat().st_mtime > sent_at + 0.5, 15, "the job to relay again")
+    direct = (await m.refresh(jobs))[0]
+    direct_decodes = sum(w.requests_total or 0 for w in direct.workers if w.role == "decode")
+    assert direct_decodes >= 6
+    assert not direct.relayed and all(w.source == "direct" for w in direct.workers), describe(direct)
+    try:
+        cluster.host_link("down")
+        snap, used = await refresh_until(
+            lambda: m.refresh(jobs), lambda s: s.relayed and all(w.source == "relay" for w in s.workers), 3, 0.2
+        )
+        assert used <= 2, f"relayed data took {used} refreshes"
+        assert [w.health for w in snap.workers] == ["healthy"] * 3, describe(snap)
+        assert all(w.requests_total is not None for w in snap.workers)  # relayed counters
+        assert sum(w.requests_total or 0 for w in snap.workers if w.role == "decode") == direct_decodes
+        assert snap.router is not None and snap.router.source == "relay"
+        assert snap.router.registered == {"prefill": 1, "decode": 2}
+        assert snap.source("relay") is not None and snap.slurm_state == "RUNNING"  # Slurm is not on that link
+    finally:
+        cluster.host_link("up")
+    snap, _ = await refresh_until(
+        lambda: m.refresh(jobs), lambda s: not s.relayed and all(w.source == "direct" for w in s.workers), 12, 0.5
+    )
+    assert snap.router is not None and snap.router.source == "direct"

@@ -1,0 +1,178 @@
+"""Monitor mode: snapshots of the jobs table and the job view (NVIDIA and AMD, healthy and degraded,
+120×36 and 80×24) from frozen snapshots and a fixed clock, and Pilot tests of its behaviour."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual import events
+from textual.widgets import Input
+
+from srt_tui.monitor.model import JobSnapshot
+from srt_tui.tui.monitor.dialogs import ConfirmCancel
+from srt_tui.tui.monitor.feed import FrozenFeed
+from srt_tui.tui.monitor.messages import JobCancelled
+from srt_tui.tui.monitor_screen import MonitorScreen
+from tests.monitor import frozen
+from tests.monitor.tui_apps import fed_app, frozen_app
+
+SIZES = [pytest.param((120, 36), id="120x36"), pytest.param((80, 24), id="80x24")]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_jobs_table_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(frozen_app(frozen.fleet()), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("scenario", ["healthy", "degraded"])
+@pytest.mark.parametrize("vendor", ["nvidia", "amd"])
+def test_job_view_snapshot(snap_compare: Any, vendor: str, scenario: str, size: tuple[int, int]) -> None:
+    snap = getattr(frozen, vendor)(scenario)
+    assert snap_compare(frozen_app([snap], open_job=snap.job_id), terminal_size=size)
+
+
+def _screen(app: Any) -> MonitorScreen:
+    screen = app.screen
+    assert isinstance(screen, MonitorScreen)
+    return screen
+
+
+async def test_cancel_goes_through_the_confirmation_dialog() -> None:
+    calls: list[tuple[str, Path]] = []
+    messages: list[Any] = []
+    snaps = [frozen.nvidia("healthy", "81234"), frozen.amd("degraded", "81240")]
+    app = frozen_app(snaps, canceller=lambda job, path: calls.append((job, path)))
+    async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
+        await pilot.pause()
+        screen = _screen(app)
+        job = screen.current_job()
+        assert job in ("81234", "81240")
+        await pilot.press("c")
+        assert isinstance(app.screen, ConfirmCancel)
+        await pilot.press("n")  # keep it running
+        assert not isinstance(app.screen, ConfirmCancel) and calls == []
+        await pilot.press("c")
+        assert isinstance(app.screen, ConfirmCancel) and app.screen.job_id == job
+        await pilot.press("y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    snap = screen.snapshot_of(job)
+    assert snap is not None and calls == [(job, Path(snap.job_dir))]
+    cancelled = {id(m): m for m in messages if isinstance(m, JobCancelled)}  # the hook sees it per node it reaches
+    assert [m.job_id for m in cancelled.values()] == [job]
+
+
+async def test_read_only_hides_cancel() -> None:
+    calls: list[str] = []
+    app = frozen_app([frozen.nvidia()], read_only=True, canceller=lambda job, path: calls.append(job))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert "c" not in app.screen.active_bindings
+        await pilot.press("c")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmCancel) and calls == []
+
+
+async def test_filter_sort_open_and_back() -> None:
+    app = frozen_app(frozen.fleet())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        screen = _screen(app)
+        await pilot.press("slash", *"mi3")
+        app.screen.query_one("#jobs-filter", Input).value = "mi300x"
+        await pilot.press("enter")
+        table = app.screen.query_one("#jobs-table")
+        assert table.row_count == 2  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        assert table.row_count == 5  # type: ignore[attr-defined]
+        await pilot.press("slash")
+        app.screen.query_one("#jobs-filter", Input).value = "!failed !pending"
+        await pilot.press("enter")
+        assert table.row_count == 3  # type: ignore[attr-defined]
+        await pilot.press("escape", "s")
+        assert screen.sort == "job"
+        await pilot.press("enter")
+        assert screen.in_job_view and screen.selected == screen.query_one("#jobs-view").highlighted_job  # type: ignore[attr-defined]
+        await pilot.press("l")
+        assert screen.query_one("#job-log").display
+        await pilot.press("escape")  # closes the log first
+        assert screen.in_job_view and not screen.query_one("#job-log").display
+        await pilot.press("escape")
+        assert not screen.in_job_view
+
+
+class SlowFeed:
+    """A feed whose refresh takes ``delay`` seconds; records overlapping calls."""
+
+    def __init__(self, snaps: list[JobSnapshot], delay: float) -> None:
+        self.inner = FrozenFeed(snaps)
+        self.delay = delay
+        self.active = 0
+        self.max_active = 0
+        self.calls = 0
+        self.lock = threading.Lock()
+
+    def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
+        with self.lock:
+            self.active += 1
+            self.calls += 1
+            self.max_active = max(self.max_active, self.active)
+        time.sleep(self.delay)
+        with self.lock:
+            self.active -= 1
+        return self.inner.refresh(jobs)
+
+    def close(self) -> None:
+        pass
+
+
+async def test_polls_never_overlap_and_keys_work_during_a_slow_refresh() -> None:
+    snaps = frozen.fleet()
+    feed = SlowFeed(snaps, delay=0.4)
+    app = fed_app(feed, {s.job_id: Path(s.job_dir) for s in snaps}, interval=0.05)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = _screen(app)
+        for _ in range(6):  # `r` while a poll runs asks for one more after it, never a parallel one
+            await pilot.press("r")
+            await pilot.pause(0.1)
+        while not screen._polling:
+            await pilot.pause(0.01)
+        key = events.Key("s", "s")  # straight to the driver, as a terminal key arrives
+        key.set_sender(app)
+        started = time.monotonic()
+        assert app._driver is not None
+        app._driver.send_message(key)
+        while screen.sort != "job" and time.monotonic() - started < 5:
+            await asyncio.sleep(0.002)
+        handled = time.monotonic() - started
+        assert screen._polling, "the key was handled while the feed was still blocked"
+        await pilot.pause(1.0)
+    assert feed.max_active == 1
+    assert feed.calls >= 2 and screen.polls >= 2
+    assert handled < 0.25, f"a key took {handled:.2f}s during a refresh"
+
+
+async def test_add_a_job_launched_elsewhere_by_directory(tmp_path: Path) -> None:
+    from srt_tui.slurm.jobindex import known_jobs
+
+    job_dir = tmp_path / "777001"
+    job_dir.mkdir()
+    (job_dir / "job.json").write_text('{"job_id": "777001", "name": "elsewhere"}')
+    app = frozen_app([frozen.nvidia()])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        screen = _screen(app)
+        await pilot.press("a")
+        app.screen.query_one(Input).value = str(job_dir)  # typing it key by key only slows the test
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.tracked.get("777001") == job_dir.resolve()
+    assert known_jobs().get("777001") == job_dir.resolve()  # remembered for `srt-tui status` too

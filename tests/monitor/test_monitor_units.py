@@ -1,0 +1,269 @@
+"""Monitor pieces without processes: the probe client on a tiny server, metric and registration
+parsers, counter history, relay files, stage derivation and the shared table cells."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from srt_tui.monitor import cells
+from srt_tui.monitor.history import CounterHistory
+from srt_tui.monitor.http import HttpFailure, ProbeClient
+from srt_tui.monitor.jobfiles import Event, FileCache, split_http
+from srt_tui.monitor.prom import ROUTER_SAMPLES, WORKER_SAMPLES, SampleCache, router_counters, worker_counters
+from srt_tui.monitor.routers import parse_dynamo_health, parse_router_workers
+from srt_tui.monitor.stage import derive_stage
+from srt_tui.slurm.client import JobState
+from srt_tui.tui.monitor import jobs_model
+from tests.monitor import frozen
+
+CHUNKED = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[Callable[[Handler], Awaitable[int]]]:
+    servers: list[asyncio.Server] = []
+
+    async def start(handler: Handler) -> int:
+        srv = await asyncio.start_server(handler, "127.0.0.1", 0)
+        servers.append(srv)
+        return int(srv.sockets[0].getsockname()[1])
+
+    yield start
+    for srv in servers:
+        srv.close()
+
+
+async def _requests(reader: asyncio.StreamReader) -> AsyncIterator[str]:
+    while True:
+        head = await reader.readuntil(b"\r\n\r\n")
+        yield head.split(b" ")[1].decode()
+
+
+async def test_probe_client_pipelines_keeps_alive_and_parses_framings(server) -> None:  # type: ignore[no-untyped-def]
+    connections = 0
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal connections
+        connections += 1
+        try:
+            async for path in _requests(reader):
+                if path == "/chunked":
+                    writer.write(
+                        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+                    )
+                else:
+                    body = f"you asked {path}".encode()
+                    writer.write(b"HTTP/1.1 503 No\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            writer.close()
+
+    port = await server(handler)
+    client = ProbeClient(timeout=2)
+    a, b = await client.get_many("127.0.0.1", port, ["/health", "/chunked"])
+    assert (a.status, a.body, b.status, b.body) == (503, b"you asked /health", 200, b"hello world")
+    for _ in range(3):
+        (c,) = await client.get_many("127.0.0.1", port, ["/metrics"])
+        assert c.text() == "you asked /metrics"
+    assert connections == 1 and client.connects == 1  # one keep-alive connection, pipelined
+    client.close()
+
+
+async def test_probe_client_close_delimited_and_reconnect(server) -> None:  # type: ignore[no-untyped-def]
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.0 200 OK\r\n\r\nuntil close")
+        await writer.drain()
+        writer.close()
+
+    port = await server(handler)
+    client = ProbeClient(timeout=2)
+    for _ in range(2):
+        assert (await client.get(f"http://127.0.0.1:{port}/x")).body == b"until close"
+    assert client.connects == 2
+
+
+async def test_probe_client_classifies_failures(server) -> None:  # type: ignore[no-untyped-def]
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await asyncio.sleep(5)
+
+    hang = await server(silent)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    client = ProbeClient(timeout=0.3, connect_timeout=0.3)
+    with pytest.raises(HttpFailure) as refused:
+        await client.get(f"http://127.0.0.1:{closed}/health")
+    assert refused.value.kind == "refused" and refused.value.definitive
+    with pytest.raises(HttpFailure) as timeout:
+        await client.get(f"http://127.0.0.1:{hang}/health")
+    assert timeout.value.kind == "timeout" and not timeout.value.definitive
+
+
+MOCK_METRICS = """# HELP sglang:num_queue_reqs q
+# TYPE sglang:num_queue_reqs gauge
+sglang:num_queue_reqs{model_name="m"} 2.0
+# TYPE srt_mock_requests_total counter
+srt_mock_requests_total{worker="d0",role="decode",path="/health",status="ok"} 77.0
+srt_mock_requests_total{worker="d0",role="decode",path="/v1/completions",status="ok"} 10.0
+srt_mock_requests_total{worker="d0",role="decode",path="/v1/completions",status="failed"} 2.0
+srt_mock_requests_total{worker="d0",role="decode",path="/generate",status="ok"} 3.0
+srt_mock_requests_running{worker="d0"} 1.0
+"""
+
+
+def test_worker_counters_from_mock_sglang_and_vllm_metrics() -> None:
+    cache = SampleCache()
+    c = worker_counters(cache.samples(MOCK_METRICS, WORKER_SAMPLES))
+    assert (c.total, c.ok, c.failed, c.running, c.queued) == (15, 13, 2, 1, 2)  # /health is not a request
+    parsed = cache.parsed_lines
+    cache.rotate()
+    cache.samples(MOCK_METRICS, WORKER_SAMPLES)
+    assert cache.parsed_lines == parsed  # unchanged lines are not parsed again
+    sglang = 'sglang:num_requests_total{m="x"} 40\nsglang:num_running_reqs{m="x"} 3\nsglang:num_queue_reqs{m="x"} 1\n'
+    c = worker_counters(cache.samples(sglang, WORKER_SAMPLES))
+    assert (c.total, c.ok, c.failed, c.running, c.queued) == (40, 40, None, 3, 1)
+    vllm = (
+        'vllm:request_success_total{finished_reason="stop"} 5\nvllm:request_success_total{finished_reason="length"} 7\n'
+        'vllm:num_requests_running{e="0"} 2\nvllm:num_requests_waiting{e="0"} 4\n'
+    )
+    c = worker_counters(cache.samples(vllm, WORKER_SAMPLES))
+    assert (c.total, c.ok, c.running, c.queued) == (12, 12, 2, 4)
+
+
+def test_router_counters_sglang_and_vllm() -> None:
+    cache = SampleCache()
+    smg = """# TYPE smg_router_requests_total counter
+smg_router_requests_total{router_type="http",backend_type="pd",endpoint="completions",streaming="false"} 30
+
+# TYPE smg_http_responses_total counter
+smg_http_responses_total{status_code="200",error_code=""} 40
+smg_http_responses_total{status_code="502",error_code="decode_server_error"} 2
+smg_http_responses_total{status_code="503",error_code="server_selection_failed"} 1
+smg_worker_retries_total{worker_type="decode",endpoint="/v1/completions"} 9
+smg_worker_health{worker="http://127.0.0.1:1"} 0
+"""
+    c = router_counters(cache.samples(smg, ROUTER_SAMPLES))
+    assert (c.requests, c.errors, c.retries) == (30, 3, 9) and c.worker_health == (("http://127.0.0.1:1", False),)
+    vllm = """vllm_router_requests_total{route="/v1/completions"} 20
+vllm_router_request_errors_total{route="/v1/completions",error_type="server_error"} 6
+vllm_router_retries_total{route="/v1/completions"} 10
+vllm_router_worker_health{worker="http://127.0.0.1:2"} 1
+"""
+    c = router_counters(cache.samples(vllm, ROUTER_SAMPLES))
+    assert (c.requests, c.errors, c.retries) == (20, 6, 10)
+    assert router_counters([]).requests == 0.0  # sglang-router before its first request
+
+
+def test_registrations_of_both_routers_and_dynamo() -> None:
+    sglang = {"workers": [
+        {"url": "http://a:1", "worker_type": "prefill", "is_healthy": True, "bootstrap_port": 8998},
+        {"url": "http://b:1", "worker_type": "decode", "is_healthy": False},
+        {"url": "http://c:1/", "worker_type": "decode", "is_healthy": True},
+    ], "total": 3, "stats": {"prefill_count": 1, "decode_count": 2, "regular_count": 0}}  # fmt: skip
+    r = parse_router_workers(sglang)
+    assert r.registered == {"prefill": 1, "decode": 2} and r.healthy == {"prefill": 1, "decode": 1}
+    assert r.by_url == {"http://a:1": True, "http://b:1": False, "http://c:1": True}
+    vllm = {"workers": [{"url": "http://a:1", "worker_type": "regular", "is_healthy": True}], "total": 1}
+    assert parse_router_workers(vllm).registered == {"agg": 1}
+    assert parse_router_workers({"stats": {"prefill_count": 2, "decode_count": 1}}).registered == {
+        "prefill": 2, "decode": 1}  # fmt: skip
+    dynamo = {"instances": [{"component": "prefill", "endpoint": "generate"},
+                            {"component": "backend", "endpoint": "generate"},
+                            {"component": "backend", "endpoint": "clear_kv_blocks"}]}  # fmt: skip
+    assert parse_dynamo_health(dynamo).registered == {"prefill": 1, "agg": 1}
+    assert parse_router_workers("garbage").registered == {}
+
+
+def test_history_rate_window_and_counter_reset() -> None:
+    h = CounterHistory(window_s=60)
+    key = ("j", "w")
+    assert h.rate(key) is None
+    for t, v in ((0, 0), (10, 50), (20, 100)):
+        h.observe(key, t, v)
+    assert h.rate(key) == 5.0 and h.spark(key) == (5.0, 5.0)
+    h.observe(key, 100, 300)  # older samples slide out of the 60 s window
+    assert h.rate(key) == pytest.approx(200 / 80)
+    h.observe(key, 110, 3)  # the worker restarted
+    assert h.rate(key) is None and h.spark(key) == ()
+
+
+def test_relay_files_and_incremental_events(tmp_path: Path) -> None:
+    assert split_http(b"HTTP/1.0 200 OK\ncontent-type: text/plain\n\nbody\n") == (200, b"body\n")
+    assert split_http(b"HTTP/1.1 503 Service Unavailable\r\n\r\n") == (503, b"")
+    assert split_http(b"") is None and split_http(b"garbage") is None
+    files = FileCache()
+    status = tmp_path / "status.jsonl"
+    status.write_text(json.dumps({"stage": "starting", "time": "t1", "detail": ""}) + "\n{half")
+    assert [e.stage for e in files.events(tmp_path)] == ["starting"]
+    with open(status, "a") as fh:
+        fh.write('"oops\n' + json.dumps({"stage": "serving", "time": "t2", "detail": "ok"}) + "\n")
+    assert [e.stage for e in files.events(tmp_path)] == ["starting", "serving"]
+
+
+def test_stage_reconciles_events_with_slurm() -> None:
+    running = [Event("starting", "t", ""), Event("serving", "t2", "at url")]
+    assert derive_stage(running, JobState("1", "x", "RUNNING"))[0] == "serving"
+    assert derive_stage([Event("submitted", "", "")], JobState("1", "x", "PENDING", reason="Priority")) == (
+        "pending", "", "Priority")  # fmt: skip
+    stage, _, detail = derive_stage(running, JobState("1", "x", "COMPLETED"))
+    assert stage == "failed" and "serving" in detail  # ended without saying so
+    assert derive_stage(running, JobState("1", "x", "CANCELLED"))[0] == "cancelled"
+
+
+def test_cells_and_jobs_table_model() -> None:
+    now = frozen.NOW
+    fleet = frozen.fleet()
+    nv = fleet[0]
+    assert cells.healthy_cell(nv) == "P 2/2  D 1/1" and cells.healthy_cell(nv, compact=True) == "P2/2 D1/1"
+    assert cells.registered_cell(nv.router) == "P2/2 D1/1" and cells.router_cell(nv) == "up P2/2 D1/1"
+    assert cells.duration(3725) == "1h02m" and cells.number(3650) == "3.6k" and cells.rate(0.25) == "0.2"
+    assert cells.sparkline((0.0, 1.0, 2.0)) == "▁▅█"
+    assert nv.elapsed_s(now) == 44 * 60 + 37
+    assert nv.elapsed_s(datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc).replace(tzinfo=None)) is not None
+    assert [jobs_model.status(s) for s in fleet] == ["ok", "degraded", "ok", "waiting", "failed"]
+    assert [s.job_id for s in jobs_model.arrange(fleet, "nvidia !failed", "job", False, now)] == ["81234", "81251"]
+    assert [s.job_id for s in jobs_model.arrange(fleet, "", "errors", True, now)][0] == "81240"
+    assert [c.key for c in jobs_model.columns(80)] == [
+        "status", "job", "name", "slurm", "stage", "healthy", "rate", "errors", "elapsed"]  # fmt: skip
+    assert any("decode_0 down" in p for p in cells.problems(fleet[1]))
+
+
+async def test_refused_while_starting_is_loading_but_down_once_serving(tmp_path: Path) -> None:
+    from srt_tui.monitor.collect import Monitor
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    proc = {"name": "agg_0", "role": "agg", "node_index": 0, "gpus": [0], "port": port, "log": "logs/agg_0.log"}
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "agg_0.log").write_text("loading\nTraceback (most recent call last):\nOSError: boom\n")
+    (tmp_path / "plan.json").write_text(json.dumps({"topology": "agg1", "nodes": 1, "gpus_per_node": 8,
+                                                    "processes": [proc], "router": None}))  # fmt: skip
+    (tmp_path / "endpoints.json").write_text(json.dumps({"workers": [
+        {"name": "agg_0", "url": url, "health_url": url + "/health", "metrics_url": url + "/metrics"}]}))  # fmt: skip
+    status = tmp_path / "status.jsonl"
+    status.write_text(json.dumps({"stage": "workers starting", "time": "t", "detail": ""}) + "\n")
+    m = Monitor(None, budget_s=0.5, backoff_base=0.01, backoff_cap=0.01)
+    try:
+        snap = (await m.refresh({"local-x": tmp_path}))[0]
+        assert snap.workers[0].health == "unknown" and "not listening" in snap.workers[0].detail
+        assert snap.source("http").ok and not snap.degraded  # type: ignore[union-attr]
+        with open(status, "a") as fh:
+            fh.write(json.dumps({"stage": "serving", "time": "t2", "detail": ""}) + "\n")
+        await asyncio.sleep(0.05)
+        snap = (await m.refresh({"local-x": tmp_path}))[0]
+        w = snap.workers[0]
+        assert w.health == "down" and "refused" in w.detail and w.last_error_line == "OSError: boom"
+        assert not snap.source("http").ok and snap.degraded  # type: ignore[union-attr]
+    finally:
+        await m.aclose()

@@ -1,0 +1,51 @@
+"""The real SrtTuiApp opened on Monitor mode, fed frozen snapshots (no polling, fixed clock)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from srt_tui.monitor.model import JobSnapshot
+from srt_tui.tui import main as main_module
+from srt_tui.tui.main import SrtTuiApp
+from srt_tui.tui.monitor.feed import Canceller, SnapshotFeed
+from srt_tui.tui.monitor_screen import MonitorScreen
+from tests.monitor.frozen import fixed_clock
+
+
+class MonitorTestApp(SrtTuiApp):
+    """SrtTuiApp starting in Monitor mode with an injected screen; `screen_factory` builds it."""
+
+    DEFAULT_MODE = "monitor"
+    CSS_PATH = str(Path(main_module.__file__).parent / "app.tcss")
+
+    def __init__(self, screen_factory: Callable[[], MonitorScreen], *, read_only: bool = False) -> None:
+        super().__init__(read_only=read_only, clock=fixed_clock, check_slurm=False, cursor_blink=False)
+        self._modes["monitor"] = screen_factory
+        self.animation_level = "none"
+
+
+def frozen_app(
+    snaps: Sequence[JobSnapshot],
+    *,
+    read_only: bool = False,
+    canceller: Canceller | None = None,
+    open_job: str | None = None,
+) -> MonitorTestApp:
+    """An app showing ``snaps`` as they are (never polling); optionally with one job opened."""
+
+    def make() -> MonitorScreen:
+        screen = MonitorScreen(snapshots=snaps, canceller=canceller, discover=False, poll_interval=None)
+        if open_job is not None:
+            screen.call_after_refresh(screen.open_job, open_job)
+        return screen
+
+    return MonitorTestApp(make, read_only=read_only)
+
+
+def fed_app(feed: SnapshotFeed, jobs: dict[str, Path], *, interval: float = 0.2,
+            canceller: Canceller | None = None) -> MonitorTestApp:  # fmt: skip
+    """An app polling ``feed`` for ``jobs`` every ``interval`` seconds."""
+    return MonitorTestApp(
+        lambda: MonitorScreen(feed, jobs=jobs, canceller=canceller, discover=False, poll_interval=interval)
+    )
