@@ -171,7 +171,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: run a subcommand; configuration errors print one clear message and exit 2."""
+    """Entry point: run a subcommand; bad input exits 2 and Slurm failures 3, each with a clear message."""
     from .core.errors import SrtError
 
     argv = sys.argv[1:] if argv is None else argv
@@ -188,6 +188,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in str(exc).splitlines() or ["unknown error"]:
             print(f"srt-tui: error: {line}", file=sys.stderr)
         return 2
+    except Exception as exc:
+        from .slurm.errors import SlurmError
+
+        if not isinstance(exc, SlurmError):
+            raise
+        lines = str(exc).strip().splitlines() or ["Slurm failed without a message"]
+        print(f"srt-tui: error: slurm: {lines[0]}", file=sys.stderr)
+        for line in lines[1:]:
+            print(f"  {line}", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

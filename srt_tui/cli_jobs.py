@@ -38,15 +38,14 @@ def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
     return out
 
 
-def _client(transport: str, needed: bool) -> Any:
+def _client(transport: str) -> Any:
+    """A Slurm client, or None when no controller answers (the snapshot then shows Slurm as stale)."""
     from .slurm.errors import SlurmUnavailable
     from .slurm.select import get_client
 
     try:
         return get_client(transport)
     except SlurmUnavailable:
-        if needed:
-            raise
         return None
 
 
@@ -54,7 +53,7 @@ def _monitor_for(jobs: dict[str, Path], transport: str) -> Any:
     from .monitor.collect import Monitor
     from .slurm.local import is_local_job
 
-    client = _client(transport, needed=False) if any(not is_local_job(j) for j in jobs) else None
+    client = _client(transport) if any(not is_local_job(j) for j in jobs) else None
     return Monitor(client)
 
 
@@ -179,14 +178,10 @@ async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
 
 
 def _cmd_cancel(args: argparse.Namespace) -> int:
-    from .slurm.local import LocalLauncher, is_local_job
+    from .slurm.cancel import cancel_job
 
-    jobs = _job_refs(args.jobs, args.output)
-    for job_id, path in jobs.items():
-        if is_local_job(job_id):
-            LocalLauncher().cancel(job_id, path)
-        else:
-            _client(args.transport, needed=True).cancel(job_id)
+    for job_id, path in _job_refs(args.jobs, args.output).items():
+        cancel_job(job_id, path, args.transport)
         print(f"cancelled {job_id}")
     return 0
 

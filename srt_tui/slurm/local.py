@@ -79,8 +79,13 @@ class LocalLauncher:
 
     def start(self, job_id: str, job_dir: Path) -> int:
         """Start `job_dir/sbatch.sh` detached; returns the script's pid (also its process group)."""
-        env = dict(os.environ, SRT_LAUNCHER="local", SRT_JOB_ID=job_id, SRT_JOB_DIR=str(job_dir),
-                   SRT_LOCAL_NET=local_net(job_dir))
+        env = dict(
+            os.environ,
+            SRT_LAUNCHER="local",
+            SRT_JOB_ID=job_id,
+            SRT_JOB_DIR=str(job_dir),
+            SRT_LOCAL_NET=local_net(job_dir),
+        )
         log = open(job_dir / "logs" / "launch.log", "ab")  # noqa: SIM115 - handed to the child
         try:
             proc = subprocess.Popen(

@@ -119,12 +119,7 @@ class LiveFeed:
 
 
 def default_cancel(job_id: str, job_dir: Path) -> None:
-    """Cancel a job the way `srt-tui cancel` does: the local launcher, or Slurm's scancel."""
-    from ...slurm.local import LocalLauncher, is_local_job
+    """Cancel a job the way `srt-tui cancel` does."""
+    from ...slurm.cancel import cancel_job
 
-    if is_local_job(job_id):
-        LocalLauncher().cancel(job_id, job_dir)
-        return
-    from ...slurm.select import get_client
-
-    get_client(None).cancel(job_id)
+    cancel_job(job_id, job_dir)
