@@ -15,10 +15,11 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from .grid_text import grid_lines
+
 if TYPE_CHECKING:
     from ..core.plan import JobPlan, ProcessPlan
 
-CELL = 3
 ROLES = ("prefill", "decode", "agg")
 
 
@@ -74,19 +75,11 @@ class GpuGrid(Widget):
         header_style = self.get_component_rich_style("gpu-grid--header", partial=True)
         idle = self.get_component_rich_style("gpu-grid--idle", partial=True)
         service = self.get_component_rich_style("gpu-grid--service", partial=True)
-        lines: list[Text] = []
-        head = Text("GPU    ", style=header_style)
-        for g in range(plan.gpus_per_node):
-            head.append(f"{g:>{CELL - 1}} ", style=header_style)
-        lines.append(head)
-        for i, row in enumerate(gpu_grid(plan)):
-            line = Text(f"node{i:<3}", style=header_style)
-            for cell in row:
-                if cell.process is None:
-                    line.append(" · ", style=idle)
-                else:
-                    line.append(f"{cell.label:>{CELL - 1}} "[:CELL], style=self._role_style(cell.process))
-            lines.append(line)
+        rows = [
+            [None if c.process is None else (c.label, self._role_style(c.process)) for c in row]
+            for row in gpu_grid(plan)
+        ]
+        lines = grid_lines(plan.gpus_per_node, rows, header_style, idle)
         legend = Text()
         for role in ROLES:
             if any(p.role == role for p in plan.workers):

@@ -12,8 +12,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..monitor.model import ROLE_LETTERS, JobSnapshot, Placement
+from .grid_text import Slot, grid_lines
 
-CELL = 3
 ROLES = ("prefill", "decode", "agg")
 
 
@@ -61,31 +61,25 @@ class LiveGpuGrid(Widget):
         if snap is None or not snap.placements or not snap.gpus_per_node:
             return Text("No placement known for this job.", style=self._style("idle"))
         health = {w.name: w.health for w in snap.workers}
-        head_style = self._style("header")
-        lines: list[Text] = []
-        head = Text("GPU    ", style=head_style)
-        for g in range(snap.gpus_per_node):
-            head.append(f"{g:>{CELL - 1}} ", style=head_style)
-        lines.append(head)
-        for node in range(max(snap.nodes, 1 + max(p.node_index for p in snap.placements))):
-            owner: dict[int, Placement] = {}
-            for p in snap.placements:
-                if p.node_index == node:
-                    for g in p.gpus:
-                        owner[g] = p
-            line = Text(f"node{node:<3}", style=head_style)
-            for g in range(snap.gpus_per_node):
-                held = owner.get(g)
-                if held is None:
-                    line.append(" · ", style=self._style("idle"))
-                    continue
-                label = f"{ROLE_LETTERS.get(held.role, '?')}{held.worker.rsplit('_', 1)[-1]}"
-                style = self._cell_style(held, health.get(held.worker, "unknown"))
-                line.append(f"{label:>{CELL - 1}} "[:CELL], style=style)
+        nodes = max(snap.nodes, 1 + max(p.node_index for p in snap.placements))
+        rows: list[list[Slot]] = []
+        trailers: list[Text | None] = []
+        for node in range(nodes):
+            owner = {g: p for p in snap.placements if p.node_index == node for g in p.gpus}
+            rows.append(
+                [
+                    None
+                    if (held := owner.get(g)) is None
+                    else (
+                        f"{ROLE_LETTERS.get(held.role, '?')}{held.worker.rsplit('_', 1)[-1]}",
+                        self._cell_style(held, health.get(held.worker, "unknown")),
+                    )
+                    for g in range(snap.gpus_per_node)
+                ]
+            )
             services = self._services(snap, node)
-            if services:
-                line.append("  " + services, style=self._style("service"))
-            lines.append(line)
+            trailers.append(Text("  " + services, style=self._style("service")) if services else None)
+        lines = grid_lines(snap.gpus_per_node, rows, self._style("header"), self._style("idle"), trailers)
         legend = Text()
         for role in ROLES:
             if any(p.role == role for p in snap.placements):
