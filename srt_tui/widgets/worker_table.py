@@ -38,6 +38,7 @@ class WorkerTable(DataTable[Text]):
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(cursor_type="row", zebra_stripes=True, id=id)
+        self._failing: str | None = None
         self._wide: bool | None = None
         self._names: list[str] = []
 
@@ -75,6 +76,10 @@ class WorkerTable(DataTable[Text]):
         for w in snap.workers:
             self.add_row(*self._row(w, bool(self._wide)), key=w.name)
             self._names.append(w.name)
+        failing = next((w.name for w in snap.workers if snap.failure_log and w.log == snap.failure_log), None)
+        if failing is not None and failing != self._failing:
+            keep = failing  # a job that just failed: put the cursor (and so `l`) on the worker that failed it
+        self._failing = failing
         if keep in self._names:
             self.move_cursor(row=self._names.index(keep), animate=False)
 

@@ -176,3 +176,25 @@ async def test_add_a_job_launched_elsewhere_by_directory(tmp_path: Path) -> None
         await pilot.pause()
         assert screen.tracked.get("777001") == job_dir.resolve()
     assert known_jobs().get("777001") == job_dir.resolve()  # remembered for `srt-tui status` too
+
+
+async def test_a_failed_job_opens_on_the_worker_that_failed_it() -> None:
+    """The cursor, the problems panel and `l` lead to the failing worker's log, not the first row's."""
+    from dataclasses import replace
+
+    from srt_tui.widgets.log_pane import LogPane
+    from srt_tui.widgets.worker_table import WorkerTable
+
+    failed = frozen.nvidia("failed", "81299")
+    culprit = failed.workers[-1]  # decode_0, not the first row
+    failed = replace(failed, failure_log=culprit.log,
+                     stage_detail=f"worker {culprit.name} exited with code 3; log: {culprit.log}")  # fmt: skip
+    app = frozen_app([failed], open_job="81299")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        screen = _screen(app)
+        assert screen.in_job_view
+        assert screen.query_one(WorkerTable).highlighted_worker == culprit.name
+        await pilot.press("l")
+        assert screen.query_one("#job-log").display
+        assert str(screen.query_one(LogPane).path) == culprit.log

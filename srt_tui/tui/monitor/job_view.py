@@ -105,7 +105,8 @@ class ProblemsPanel(Static):
         text = Text()
         for line in lines:
             text.append(line + "\n", style=bad)
-        for w in snap.workers:
+        # the worker that failed the job first, then the others that are not healthy
+        for w in sorted(snap.workers, key=lambda w: w.log != snap.failure_log):
             if w.log_tail and w.health not in ("healthy", "unknown"):
                 text.append(f"{w.name}: {w.log}\n", style=dim)
                 for tail_line in w.log_tail[-3:]:
