@@ -236,6 +236,7 @@ srt_wait_workers() {
     done
     if ((healthy != last)); then srt_event "workers healthy" "$healthy/${#SRT_HEALTH_HOSTS[@]}"; last=$healthy; fi
     ((healthy == ${#SRT_HEALTH_HOSTS[@]})) && return 0
+    srt_maybe_relay
     srt_sleep "$SRT_HEALTH_INTERVAL"
   done
   srt_fail "workers not healthy after $SRT_HEALTH_ATTEMPTS checks every ${SRT_HEALTH_INTERVAL}s"
@@ -276,6 +277,7 @@ srt_wait_router() {
         detail="waiting for /health" ;;
     esac
     if [[ $detail != "$last" ]]; then srt_log "router: $detail"; last=$detail; fi
+    srt_maybe_relay
     srt_sleep "$SRT_HEALTH_INTERVAL"
   done
   srt_fail "router did not register the workers after $SRT_HEALTH_ATTEMPTS checks ($detail)"
@@ -312,12 +314,21 @@ srt_relay() {
   fi
 }
 
+SRT_RELAY_NEXT=0
+srt_maybe_relay() {
+  # relay at most every SRT_RELAY_INTERVAL seconds, from start-up on, so a cut-off monitor sees progress too
+  if ((SECONDS >= SRT_RELAY_NEXT)); then
+    srt_relay
+    SRT_RELAY_NEXT=$((SECONDS + SRT_RELAY_INTERVAL))
+  fi
+}
+
 srt_serve() {
   # keep watching every step; with a benchmark, finish when it does
-  local next=0 rc
+  local rc
   while true; do
     srt_check_alive
-    if ((SECONDS >= next)); then srt_relay; next=$((SECONDS + SRT_RELAY_INTERVAL)); fi
+    srt_maybe_relay
     if [[ -n ${SRT_BENCH_PID:-} ]] && ! kill -0 "$SRT_BENCH_PID" 2>/dev/null; then
       rc=0
       wait "$SRT_BENCH_PID" || rc=$?
