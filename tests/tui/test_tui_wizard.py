@@ -311,6 +311,10 @@ async def test_preview_masks_secrets_and_saves_dry_run_and_recipe(tmp_path: Path
         assert app.screen.query_one("#prompt-input", Input).value == "mocker-agg2-agg2.yaml"
         await pilot.press("enter")
         await settle(pilot)
+        for _ in range(100):  # both saves run in workers; their FileSaved messages may still be in flight
+            if {m.kind for m in messages if isinstance(m, FileSaved)} >= {"dry-run", "recipe"}:
+                break
+            await pilot.pause(0.05)
     saved = {m.kind: m.path for m in messages if isinstance(m, FileSaved)}
     assert (saved["dry-run"] / "sbatch.sh").is_file() and (saved["dry-run"] / "plan.json").is_file()
     assert "hf_do_not_show" not in (saved["dry-run"] / "recipe.yaml").read_text()
