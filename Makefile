@@ -28,6 +28,7 @@ screenshots:
 bench:
 	$(PY) benchmarks/dry_run.py
 	$(PY) benchmarks/tui_startup.py
+	$(PY) benchmarks/monitor_refresh.py
 
 cluster-up:
 	bash scripts/local-slurm/start.sh

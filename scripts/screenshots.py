@@ -1,9 +1,10 @@
-"""Regenerate screenshots/*.svg from the app itself: every launch-wizard step with an NVIDIA and an AMD profile.
+"""Regenerate screenshots/*.svg from the app itself: the launch wizard, the Monitor and the Setup mode.
 
     python scripts/screenshots.py [--size 120x36] [--out screenshots]
 
 The app runs headless with a fixed clock, no cursor blink, no animation, an isolated config directory
-and a fixed "Slurm unreachable" answer, so the pictures do not depend on this host.
+and a fixed "Slurm unreachable" answer, so the pictures do not depend on this host. The Monitor is
+fed the frozen NVIDIA/AMD job snapshots and Setup the recorded probe run that the tests use.
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import sys
 import tempfile
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # the Monitor and Setup pictures reuse the tests' frozen data
 
 
 async def shoot(vendor: str, step: str, size: tuple[int, int], out: Path) -> Path:
@@ -38,6 +42,34 @@ async def shoot(vendor: str, step: str, size: tuple[int, int], out: Path) -> Pat
     return out / name
 
 
+async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
+    """Monitor (jobs table, a degraded NVIDIA job, a healthy AMD job) and Setup (probe results)."""
+    from tests.monitor import frozen
+    from tests.monitor.tui_apps import frozen_app
+    from tests.setup.recorded import setup_app
+
+    shots: list[tuple[str, Any]] = [
+        ("monitor-jobs.svg", frozen_app(frozen.fleet())),
+        ("monitor-nvidia-degraded.svg", frozen_app([frozen.nvidia("degraded")], open_job="81234")),
+        ("monitor-amd-healthy.svg", frozen_app([frozen.amd("healthy")], open_job="81240")),
+    ]
+    written = []
+    for name, app in shots:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            app.save_screenshot(name, str(out))
+        written.append(out / name)
+    app = setup_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.click("#run-probes")
+        await app.workers.wait_for_complete()
+        await pilot.press(*["down"] * 6)  # onto visible_devices_env: its evidence shows on the right
+        await pilot.pause()
+        app.save_screenshot("setup-proposal.svg", str(out))
+    written.append(out / "setup-proposal.svg")
+    return written
+
+
 async def main_async(size: tuple[int, int], out: Path) -> list[Path]:
     from srt_tui.tui.scenarios import STEP_ORDER
 
@@ -46,6 +78,7 @@ async def main_async(size: tuple[int, int], out: Path) -> list[Path]:
         for step in STEP_ORDER:
             written.append(await shoot(vendor, step, size, out))
     written.append(await shoot("invalid", "topology", size, out))
+    written += await shoot_other_modes(size, out)
     return written
 
 
