@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -78,31 +80,45 @@ def test_topologies_serve_through_the_real_router(
             assert served["ok"] > 0, f"{name} served nothing: {served}"
 
 
-def test_masks_and_addresses_follow_the_profile(cluster: Any, jobs: list[str]) -> None:
-    """AMD-style settings: subset workers see exactly their ROCR mask; every URL is the node's eth0."""
-    job_id, job_dir = apply(str(MOCKER / "mocker-2p1d.yaml"), "-p", "local-rocr", "--launcher", "slurm")
+@pytest.mark.parametrize(
+    ("profile", "mask_var", "other_vars"),
+    [
+        ("local-rocr", "ROCR_VISIBLE_DEVICES", ("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES")),
+        ("local", "CUDA_VISIBLE_DEVICES", ("ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES")),
+    ],
+)
+def test_masks_and_addresses_follow_the_profile(
+    cluster: Any, jobs: list[str], profile: str, mask_var: str, other_vars: tuple[str, ...]
+) -> None:
+    """Subset workers see exactly their mask in the profile's variable (overriding Slurm's whole-allocation
+    value); the script sets no other visibility variable; every URL is the node's own eth0 address."""
+    job_id, job_dir = apply(str(MOCKER / "mocker-2p1d.yaml"), "-p", profile, "--launcher", "slurm")
     jobs.append(job_id)
     wait_ready(job_id)
     script = (job_dir / "sbatch.sh").read_text()
-    assert "#SBATCH --gres=gpu:8" in script and "--gpus-per-node" not in script
-    assert "CUDA_VISIBLE_DEVICES=" not in script and "HIP_VISIBLE_DEVICES" not in script
+    if profile == "local-rocr":  # the GRES escape hatch, as on AMD clusters
+        assert "#SBATCH --gres=gpu:8" in script and "--gpus-per-node" not in script
+    else:
+        assert "#SBATCH --gpus-per-node=8" in script and "--gres" not in script
+    for var in other_vars:
+        assert f"{var}=" not in script
     endpoints = json.loads((job_dir / "endpoints.json").read_text())
     node_ip = {n["hostname"]: n["ip"] for n in endpoints["nodes"]}
     for n in endpoints["nodes"]:
         assert n["ip"] == _node_addr(cluster, n["hostname"])  # eth0 of that very node
         assert ipaddress.ip_address(n["ip"]) in ipaddress.ip_network("10.254.0.0/24")
+    assert len(set(node_ip.values())) == 2
     by_node = {n["index"]: n["ip"] for n in endpoints["nodes"]}
     for w in endpoints["workers"]:
         assert w["url"].startswith(f"http://{by_node[w['node_index']]}:")
         info = httpx.get(w["url"] + "/server_info", timeout=5).json()["srt_mock"]
+        assert info["visible_devices_env"] == mask_var
+        assert info["hostname"] in node_ip
         want = {"prefill_0": "0,1,2,3", "prefill_1": "4,5,6,7", "decode_0": None}[w["name"]]
-        assert info["visible_devices_env"] == "ROCR_VISIBLE_DEVICES"
         if want is None:  # whole node: no mask from srt-tui, so the worker sees Slurm's whole allocation
             assert info["visible_devices"] in (None, "0,1,2,3,4,5,6,7")
         else:
             assert info["visible_devices"] == want
-        assert info["hostname"] in node_ip
-    assert len({n["ip"] for n in endpoints["nodes"]}) == 2
     assert (job_dir / "endpoints.json").stat().st_mtime <= (job_dir / "logs" / "router.log").stat().st_mtime
 
 
@@ -156,14 +172,22 @@ def test_benchmark_stage_sends_requests_and_records_results(cluster: Any, jobs: 
     assert fp["gpu_tool"] is None and "no GPU tool answered" in fp["gpu_note"]
 
 
-def test_cancel_and_scancel_leave_no_process(cluster: Any, jobs: list[str]) -> None:
+@pytest.mark.parametrize("how", ["srt-tui cancel", "scancel"])
+def test_cancel_and_scancel_leave_no_process(cluster: Any, jobs: list[str], how: str) -> None:
     job_id, job_dir = apply(str(MOCKER / "mocker-2p1d.yaml"), "-p", "local", "--launcher", "slurm")
     jobs.append(job_id)
     wait_ready(job_id)
     assert job_pids(job_dir)
-    srt("cancel", job_id)
+    if how == "scancel":
+        subprocess.run(["scancel", job_id], check=True, timeout=30)
+    else:
+        srt("cancel", job_id)
     assert wait_no_pids(job_dir, 10) == []
     snap = status(job_id)
+    deadline = time.monotonic() + 15
+    while snap["slurm_state"] == "COMPLETING" and time.monotonic() < deadline:  # Slurm's own epilogue
+        time.sleep(0.5)
+        snap = status(job_id)
     assert snap["stage"] == "cancelled" and snap["slurm_state"] == "CANCELLED"
 
 
