@@ -206,3 +206,22 @@ def test_worker_exit_fails_the_job_with_its_log(cluster: Any, jobs: list[str], t
     assert snap["stage"] == "failed"
     assert "exited with code 3" in snap["stage_detail"] and "/logs/agg_" in snap["stage_detail"]
     assert wait_no_pids(job_dir) == []
+
+
+def test_a_refused_submission_keeps_the_rendered_files_and_says_what_slurm_said(cluster: Any, tmp_path: Path) -> None:
+    profile = tmp_path / "wrong-partition.yaml"
+    profile.write_text(
+        (REPO / "profiles" / "local.yaml")
+        .read_text()
+        .replace("default_partition: gpu", "default_partition: nosuchpart")
+    )
+    out = tmp_path / "outputs"
+    proc = srt("apply", "-f", str(MOCKER / "mocker-2p1d.yaml"), "-p", str(profile), "--launcher", "slurm", "-y",
+               "-o", str(out), check=False)  # fmt: skip
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "Slurm refused the job" in proc.stderr and "invalid partition" in proc.stderr.lower()
+    kept = [p for p in out.iterdir() if p.name.startswith("failed-")]
+    assert len(kept) == 1 and "kept in" in proc.stderr and str(kept[0]) in proc.stderr
+    for name in ("sbatch.sh", "plan.json", "recipe.yaml", "profile.yaml", "job.json"):
+        assert (kept[0] / name).is_file()
+    assert not [p for p in out.iterdir() if p.name.isdigit() or p.name.startswith(".staged")]
