@@ -131,7 +131,13 @@ def _command_of(argv: Sequence[str]) -> str | None:
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser of every subcommand (job commands only when `argv` may need them)."""
-    parser = argparse.ArgumentParser(prog="srt-tui", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="srt-tui",
+        description=(
+            "Plan, launch and watch disaggregated LLM serving on Slurm (NVIDIA and AMD). "
+            "Without a command, opens the TUI."
+        ),
+    )
     parser.add_argument("--version", action="version", version="srt-tui 0.1.0")
     parser.add_argument("-p", "--profile", help="profile name, path, or default discovery")
     parser.add_argument("--read-only", action="store_true", help="TUI: hide every mutating action")
