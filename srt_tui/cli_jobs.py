@@ -178,11 +178,20 @@ async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
 
 
 def _cmd_cancel(args: argparse.Namespace) -> int:
-    from .slurm.cancel import cancel_job
+    import re
 
-    for job_id, path in _job_refs(args.jobs, args.output).items():
-        cancel_job(job_id, path, args.transport)
-        print(f"cancelled {job_id}")
+    from .slurm.cancel import cancel_job
+    from .slurm.jobindex import find_job_dir
+
+    for ref in args.jobs:
+        path = find_job_dir(ref, Path(args.output) if args.output else None)
+        if path is None and re.fullmatch(r"\d+(_\d+)?", ref):
+            cancel_job(ref, Path(), args.transport)  # a Slurm job launched elsewhere: no directory needed
+            print(f"cancelled {ref}")
+            continue
+        for job_id, job_dir in _job_refs([ref], args.output).items():
+            cancel_job(job_id, job_dir, args.transport)
+            print(f"cancelled {job_id}")
     return 0
 
 

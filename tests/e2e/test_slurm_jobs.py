@@ -225,3 +225,19 @@ def test_a_refused_submission_keeps_the_rendered_files_and_says_what_slurm_said(
     for name in ("sbatch.sh", "plan.json", "recipe.yaml", "profile.yaml", "job.json"):
         assert (kept[0] / name).is_file()
     assert not [p for p in out.iterdir() if p.name.isdigit() or p.name.startswith(".staged")]
+
+
+def test_cancel_takes_a_bare_slurm_id_of_a_job_launched_elsewhere(cluster: Any, tmp_path: Path) -> None:
+    out = subprocess.run(["sbatch", "--parsable", "--chdir", str(tmp_path), "--wrap", "sleep 300"],
+                         capture_output=True, text=True, check=True, timeout=30)  # fmt: skip
+    job_id = out.stdout.strip().split(";")[0]
+    srt("cancel", job_id)
+    deadline = time.monotonic() + 15
+    state = ""
+    while time.monotonic() < deadline:
+        state = subprocess.run(["squeue", "-h", "--states=all", "-j", job_id, "-o", "%T"], capture_output=True,
+                               text=True, timeout=30).stdout.strip()  # fmt: skip
+        if state == "CANCELLED":
+            break
+        time.sleep(0.3)
+    assert state == "CANCELLED"
