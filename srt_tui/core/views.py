@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .plan import JobPlan, ProcessPlan
-
-ROLE_LETTER = {"prefill": "P", "decode": "D", "agg": "A", "router": "R", "infra": "I", "benchmark": "B"}
+from .roles import ROLE_LETTER
 
 
 @dataclass(frozen=True)

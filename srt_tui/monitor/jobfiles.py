@@ -8,18 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.status import STATUS_FILE, Event, parse_event
 
-@dataclass(frozen=True)
-class Event:
-    """One line of `status.jsonl`."""
-
-    stage: str
-    time: str
-    detail: str
+__all__ = ["Event", "FileCache", "error_line", "read_json", "split_http", "tail"]
 
 
 def read_json(path: Path) -> Any | None:
@@ -28,25 +22,6 @@ def read_json(path: Path) -> Any | None:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-
-
-def _event(line: str) -> Event | None:
-    try:
-        rec = json.loads(line)
-    except ValueError:
-        return None
-    if isinstance(rec, dict) and "stage" in rec:
-        return Event(str(rec["stage"]), str(rec.get("time", "")), str(rec.get("detail", "")))
-    return None
-
-
-def read_events(job_dir: Path) -> list[Event]:
-    """Every well-formed lifecycle event, in file order."""
-    try:
-        lines = (job_dir / "status.jsonl").read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return []
-    return [e for e in (_event(line) for line in lines) if e is not None]
 
 
 def tail(path: Path, lines: int = 20, max_bytes: int = 64 * 1024) -> list[str]:
@@ -147,7 +122,7 @@ class FileCache:
 
     def events(self, job_dir: Path) -> list[Event]:
         """`status.jsonl`, reading only the bytes appended since the last call."""
-        path = job_dir / "status.jsonl"
+        path = job_dir / STATUS_FILE
         try:
             st = os.stat(path)
         except OSError:
@@ -167,7 +142,7 @@ class FileCache:
             text = partial + chunk.decode("utf-8", errors="replace")
             lines = text.split("\n")
             partial = lines.pop()
-            events = events + [e for e in (_event(x) for x in lines if x.strip()) if e is not None]
+            events = events + [e for e in (parse_event(x) for x in lines if x.strip()) if e is not None]
         self._events[path] = (st.st_ino, offset, events, partial)
         return events
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from ..core.roles import ROLE_LETTER
+
 #: lifecycle stages in order (DESIGN "Lifecycle stages"); terminal ones last
 STAGES = (
     "submitted",
@@ -32,7 +34,7 @@ FINAL_STAGES = frozenset({"completed", "failed", "cancelled", "timed out"})
 #: worker health values: healthy | unhealthy (HTTP answered, not 200) | down (nothing listening, or the
 #: job ended) | unreachable (no route / no answer, and nothing relayed) | unknown (not probed yet)
 HEALTH_VALUES = ("healthy", "unhealthy", "down", "unreachable", "unknown")
-ROLE_LETTERS = {"prefill": "P", "decode": "D", "agg": "A"}
+ROLE_LETTERS = ROLE_LETTER  # one table of role letters, shared with the plan views
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from ..core.status import read_events
 from .client import JobState
 
 LOCAL_PREFIX = "local-"
@@ -57,16 +58,8 @@ def _alive(pid: int) -> bool:
 
 
 def _last_stage(job_dir: Path) -> str | None:
-    try:
-        lines = (job_dir / "status.jsonl").read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return None
-    for line in reversed(lines):
-        try:
-            return str(json.loads(line).get("stage"))
-        except (ValueError, AttributeError):
-            continue
-    return None
+    events = read_events(job_dir)
+    return events[-1].stage if events else None
 
 
 class LocalLauncher:

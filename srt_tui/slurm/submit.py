@@ -20,6 +20,7 @@ from ..core.api import Prepared
 from ..core.errors import Problem, SrtError
 from ..core.jobdir import job_files, job_secrets, write_atomic_dir
 from ..core.paths import default_output_dir
+from ..core.status import append_event
 from .errors import SlurmError, SlurmUnavailable
 from .jobindex import remember_job
 from .local import LocalLauncher, next_local_id
@@ -81,14 +82,6 @@ def _metadata(prep: Prepared, job_id: str, launcher: str, transport: str) -> dic
     }
 
 
-def _event(job_dir: Path, stage: str, detail: str) -> None:
-    line = json.dumps(
-        {"stage": stage, "time": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "detail": detail}
-    )
-    with open(job_dir / "status.jsonl", "a", encoding="utf-8") as fh:
-        fh.write(line + "\n")
-
-
 def submit_local(prep: Prepared, base: Path) -> Submission:
     """Run the job on this machine through the local launcher."""
     base.mkdir(parents=True, exist_ok=True)
@@ -99,7 +92,7 @@ def submit_local(prep: Prepared, base: Path) -> Submission:
         _metadata(prep, job_id, "local", "local"),
         job_secrets(prep.job),
     )
-    _event(job_dir, "submitted", "local launcher")
+    append_event(job_dir, "submitted", "local launcher")
     LocalLauncher().start(job_id, job_dir)
     remember_job(job_id, job_dir)
     return Submission(job_id, job_dir, "local")
@@ -143,7 +136,7 @@ def submit_slurm(prep: Prepared, base: Path, transport: str = "auto") -> Submiss
     meta = json.loads((job_dir / "job.json").read_text())
     meta["job_id"] = job_id
     (job_dir / "job.json").write_text(json.dumps(meta, indent=2) + "\n")
-    _event(job_dir, "submitted", f"slurm job {job_id} via {client.name}")
+    append_event(job_dir, "submitted", f"slurm job {job_id} via {client.name}")
     try:
         client.release(job_id)
     except SlurmError as exc:

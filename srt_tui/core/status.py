@@ -1,0 +1,52 @@
+"""The job's lifecycle log `status.jsonl`: one JSON object per event (stage, time, detail).
+
+The launch script appends events in bash; everything in Python writes and reads them here, so the
+format has one owner.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+STATUS_FILE = "status.jsonl"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of `status.jsonl`."""
+
+    stage: str
+    time: str
+    detail: str
+
+
+def parse_event(line: str) -> Event | None:
+    """An event from one line, or None for a blank, partial or foreign line."""
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return None
+    if isinstance(rec, dict) and "stage" in rec:
+        return Event(str(rec["stage"]), str(rec.get("time", "")), str(rec.get("detail", "")))
+    return None
+
+
+def read_events(job_dir: Path) -> list[Event]:
+    """Every well-formed event of a job, in file order (empty when there is no log yet)."""
+    try:
+        lines = (job_dir / STATUS_FILE).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    return [e for e in (parse_event(line) for line in lines) if e is not None]
+
+
+def append_event(job_dir: Path, stage: str, detail: str) -> None:
+    """Append one event, in the same shape the launch script writes."""
+    line = json.dumps(
+        {"stage": stage, "time": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "detail": detail}
+    )
+    with open(job_dir / STATUS_FILE, "a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
