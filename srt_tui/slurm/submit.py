@@ -132,6 +132,8 @@ def submit_slurm(prep: Prepared, base: Path, transport: str = "auto") -> Submiss
             ]
         ) from None
     job_dir = base / job_id
+    if job_dir.exists():  # Slurm reuses ids (controller state reset, MaxJobId wrap): keep the old directory
+        job_dir.rename(base / f"{job_id}.previous-{stamp}")
     staged.rename(job_dir)
     meta = json.loads((job_dir / "job.json").read_text())
     meta["job_id"] = job_id

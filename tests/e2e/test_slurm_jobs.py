@@ -241,3 +241,21 @@ def test_cancel_takes_a_bare_slurm_id_of_a_job_launched_elsewhere(cluster: Any, 
             break
         time.sleep(0.3)
     assert state == "CANCELLED"
+
+
+def test_a_reused_slurm_job_id_keeps_the_older_job_directory(cluster: Any, jobs: list[str], tmp_path: Path) -> None:
+    """Job ids restart when a controller's state is reset; an existing `<out>/<id>` must not break apply."""
+    out = tmp_path / "outputs"
+    probe = subprocess.run(["sbatch", "--parsable", "--hold", "--wrap", "true"], capture_output=True, text=True,
+                           check=True, timeout=30).stdout.strip()  # fmt: skip
+    subprocess.run(["scancel", probe], check=True, timeout=30)
+    next_id = str(int(probe) + 1)  # what the controller hands out next
+    old = out / next_id
+    old.mkdir(parents=True)
+    (old / "job.json").write_text(json.dumps({"job_id": next_id, "name": "older"}) + "\n")
+    job_id, job_dir = apply(str(MOCKER / "mocker-agg2.yaml"), "-p", "local", "--launcher", "slurm", "-o", str(out))
+    jobs.append(job_id)
+    assert job_id == next_id and job_dir == old
+    assert json.loads((job_dir / "job.json").read_text())["name"] == "mocker-agg2"
+    previous = [p for p in out.iterdir() if p.name.startswith(f"{next_id}.previous-")]
+    assert len(previous) == 1 and json.loads((previous[0] / "job.json").read_text())["name"] == "older"
