@@ -20,6 +20,16 @@ def require(condition: bool, reason: str) -> None:
     pytest.skip(reason)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Isolate user state for the whole session too, so module-scoped fixtures never write ./outputs."""
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="srt-tests-"))
+    for var, sub in (("SRT_TUI_CONFIG_DIR", "config"), ("SRT_TUI_STATE_DIR", "state"),
+                     ("SRT_TUI_OUTPUT_DIR", "outputs")):  # fmt: skip
+        os.environ[var] = str(base / sub)
+
+
 @pytest.fixture(autouse=True)
 def _isolated_user_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Never read or write the developer's ~/.config/srt-tui or job index during tests."""
