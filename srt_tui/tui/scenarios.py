@@ -31,10 +31,18 @@ INVALID = Scenario("invalid", "nvidia-h100", "2p1d-sgl", (("prefill-gpus", "3"),
 SCENARIOS: dict[str, Scenario] = {s.name: s for s in (NVIDIA, AMD, INVALID)}
 
 
-async def settle(pilot: Pilot[Any]) -> None:
-    """Wait until background workers are done and every queued message is handled."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+async def settle(pilot: Pilot[Any], rounds: int = 20) -> None:
+    """Wait until no worker is pending or running and every queued message is handled.
+
+    A worker may be started by a message handled during the wait (a dismissed prompt's callback),
+    so this loops until one quiet round; `rounds` bounds it for screens with periodic workers.
+    """
+    for _ in range(rounds):
+        await pilot.pause()
+        busy = [w for w in pilot.app.workers if not w.is_finished]
+        if not busy:
+            break
+        await pilot.app.workers.wait_for_complete(busy)
     await pilot.pause()
     await pilot.pause()
 

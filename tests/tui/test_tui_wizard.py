@@ -177,7 +177,9 @@ async def test_open_file_reads_a_recipe_from_anywhere(tmp_path: Path) -> None:
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.press("o", *recipe.name, "enter")
+        await pilot.press("o")  # a prompt screen: wait for it before typing into it
+        await settle(pilot)
+        await pilot.press(*recipe.name, "enter")
         await settle(pilot)
         tree: Tree[object] = app.screen.query_one("#recipe-tree", Tree)
         node = tree.cursor_node
@@ -230,7 +232,9 @@ async def test_command_palette_offers_the_modes() -> None:
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+p", *"setup")
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"setup")
         await settle(pilot)
         await pilot.press("enter")
         await pilot.pause()
@@ -284,7 +288,9 @@ async def test_preview_masks_secrets_and_saves_dry_run_and_recipe(tmp_path: Path
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.press("o", *"sec.yaml", "enter")
+        await pilot.press("o")
+        await settle(pilot)
+        await pilot.press(*"sec.yaml", "enter")
         await settle(pilot)
         await pilot.press("enter")  # choose the opened recipe
         await settle(pilot)
