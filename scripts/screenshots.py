@@ -44,6 +44,7 @@ async def shoot(vendor: str, step: str, size: tuple[int, int], out: Path) -> Pat
 
 async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
     """Monitor (jobs table, a degraded NVIDIA job, a healthy AMD job) and Setup (probe results)."""
+    from srt_tui.tui.scenarios import settle
     from tests.monitor import frozen
     from tests.monitor.tui_apps import frozen_app
     from tests.setup.recorded import setup_app
@@ -62,7 +63,7 @@ async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
     app = setup_app()
     async with app.run_test(size=size) as pilot:
         await pilot.click("#run-probes")
-        await app.workers.wait_for_complete()
+        await settle(pilot)
         await pilot.press(*["down"] * 6)  # onto visible_devices_env: its evidence shows on the right
         await pilot.pause()
         app.save_screenshot("setup-proposal.svg", str(out))

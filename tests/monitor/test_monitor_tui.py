@@ -19,6 +19,7 @@ from srt_tui.tui.monitor.dialogs import ConfirmCancel
 from srt_tui.tui.monitor.feed import FrozenFeed
 from srt_tui.tui.monitor.messages import JobCancelled
 from srt_tui.tui.monitor_screen import MonitorScreen
+from srt_tui.tui.scenarios import settle
 from tests.monitor import frozen
 from tests.monitor.tui_apps import fed_app, frozen_app
 
@@ -61,8 +62,7 @@ async def test_cancel_goes_through_the_confirmation_dialog() -> None:
         await pilot.press("c")
         assert isinstance(app.screen, ConfirmCancel) and app.screen.job_id == job
         await pilot.press("y")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
     snap = screen.snapshot_of(job)
     assert snap is not None and calls == [(job, Path(snap.job_dir))]
     cancelled = {id(m): m for m in messages if isinstance(m, JobCancelled)}  # the hook sees it per node it reaches
@@ -170,10 +170,10 @@ async def test_add_a_job_launched_elsewhere_by_directory(tmp_path: Path) -> None
         await pilot.pause()
         screen = _screen(app)
         await pilot.press("a")
+        await settle(pilot)  # the prompt is a screen of its own
         app.screen.query_one(Input).value = str(job_dir)  # typing it key by key only slows the test
         await pilot.press("enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
         assert screen.tracked.get("777001") == job_dir.resolve()
     assert known_jobs().get("777001") == job_dir.resolve()  # remembered for `srt-tui status` too
 

@@ -10,6 +10,7 @@ import pytest
 
 from srt_tui.core.api import prepare
 from srt_tui.core.profile import parse_profile
+from srt_tui.tui.scenarios import settle
 from srt_tui.tui.setup_screen import SetupScreen
 from tests.conftest import REPO
 from tests.setup.recorded import setup_app
@@ -31,8 +32,7 @@ async def test_pilot_walks_setup_to_a_written_profile(tmp_path: Path) -> None:
         screen = app.screen
         assert isinstance(screen, SetupScreen)
         await pilot.click("#run-probes")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
         assert screen.query_one("#setup-switcher").current == "setup-review"  # type: ignore[attr-defined]
         assert screen.proposal is not None and not screen.proposal.problems
         await pilot.click("#choice-name")
@@ -42,7 +42,7 @@ async def test_pilot_walks_setup_to_a_written_profile(tmp_path: Path) -> None:
         screen.query_one("#choice-models").value = f"mock-model={models}"  # type: ignore[attr-defined]
         await pilot.pause()
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await settle(pilot)
         assert screen.written is not None
     target = Path(os.environ["SRT_TUI_CONFIG_DIR"]) / "profiles" / "lab-mi300x.yaml"
     assert screen.written == target
@@ -61,8 +61,7 @@ async def test_bad_time_limit_blocks_writing() -> None:
         screen = app.screen
         assert isinstance(screen, SetupScreen)
         await pilot.click("#run-probes")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
         screen.query_one("#choice-time_limit").value = "two hours"  # type: ignore[attr-defined]
         await pilot.pause()
         assert screen.proposal is not None
@@ -72,8 +71,7 @@ async def test_bad_time_limit_blocks_writing() -> None:
 
 async def _probed(pilot: Any) -> None:
     await pilot.click("#run-probes")
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle(pilot)
 
 
 async def _probed_row(pilot: Any) -> None:
