@@ -19,6 +19,25 @@ COLUMNS: tuple[tuple[str, int], ...] = (
     ("RUNTIME", 7),
     ("EXPORTER", 20),
 )
+#: below this many columns the table drops SOURCE and shortens values so every fact stays on screen
+WIDE = 110
+NARROW_COLUMNS: tuple[tuple[str, int], ...] = (
+    ("", 1),
+    ("NAME", 12),
+    ("GPUS", 4),
+    ("MASK", 4),
+    ("REQUEST", 13),
+    ("INTERFACE", 10),
+    ("RUN", 5),
+    ("EXPORTER", 12),
+)
+#: what a broken file shows in the GPU-request column; its errors are listed below the table
+INVALID = "see errors ↓"
+
+
+def columns(width: int) -> tuple[tuple[str, int], ...]:
+    """The profile-table columns that fit a terminal this wide."""
+    return COLUMNS if width >= WIDE else NARROW_COLUMNS
 
 
 def gpu_request(p: Profile) -> str:
@@ -39,8 +58,17 @@ def exporter(p: Profile) -> str:
     return f"{e.kind} :{e.port}"
 
 
-def fact_row(p: Profile) -> tuple[str, ...]:
-    """GPUS … EXPORTER cells of a valid profile."""
+def fact_row(p: Profile, narrow: bool = False) -> tuple[str, ...]:
+    """GPUS … EXPORTER cells of a valid profile; `narrow` drops the words the detail pane spells out."""
+    if narrow:
+        return (
+            str(p.gpus_per_node or 8),
+            p.visible_devices_env.removesuffix("_VISIBLE_DEVICES"),
+            gpu_request(p).removeprefix("--"),
+            p.interface,
+            p.container_runtime,
+            exporter(p).removesuffix(" (default)"),
+        )
     return (
         str(p.gpus_per_node or "8 (default)"),
         p.visible_devices_env,

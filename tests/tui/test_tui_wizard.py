@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rich.console import Console
 from textual.message import Message
-from textual.widgets import ContentSwitcher, Input, Static, TabbedContent, Tree
+from textual.widgets import ContentSwitcher, DataTable, Input, Static, TabbedContent, Tree
 
 from srt_tui.tui.help_screen import HelpScreen
 from srt_tui.tui.messages import FileSaved, JobSubmitted, PlanConfirmed, PreviewAccepted, SubmitFailed
@@ -239,6 +239,23 @@ async def test_command_palette_offers_the_modes() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert app.current_mode == "setup"
+
+
+async def test_profile_table_keeps_every_fact_on_screen_when_narrow() -> None:
+    """At 80 columns the table swaps to short columns instead of scrolling the exporter off screen."""
+    app = make_app("amd-mi300x")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table: DataTable[object] = app.screen.query_one("#profile-table", DataTable)
+        assert table.virtual_size.width <= table.size.width
+        names = [str(c.label) for c in table.columns.values()]
+        assert names[-3:] == ["INTERFACE", "RUN", "EXPORTER"]
+        row = table.get_row_at(table.cursor_row)
+        assert [str(c) for c in row[1:4]] == ["amd-mi300x", "8", "ROCR"]
+        await pilot.resize_terminal(120, 36)
+        await settle(pilot)
+        assert "MASK VARIABLE" in [str(c.label) for c in table.columns.values()]
+        assert str(table.get_row_at(table.cursor_row)[1]) == "amd-mi300x"  # the cursor stays on the same profile
 
 
 async def test_header_shows_profile_and_slurm_check() -> None:

@@ -11,11 +11,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.events import Resize
 from textual.widgets import DataTable, Static
 
 from ..display import display_path
 from ..messages import ProfileChosen, ProfilesLoaded
-from ..profile_facts import COLUMNS, detail_lines, error_lines, fact_row
+from ..profile_facts import COLUMNS, INVALID, columns, detail_lines, error_lines, fact_row
 from .base import WizardState, WizardStep
 
 if TYPE_CHECKING:
@@ -34,12 +35,12 @@ class ProfileStep(WizardStep):
         super().__init__(id=id)
         self.files: list[ProfileFile] = []
         self._preferred = preferred
+        self._columns = COLUMNS
 
     def compose(self) -> ComposeResult:
         yield Static("Choose the cluster profile: it owns every hardware difference.", classes="step-hint")
         table: DataTable[str | Text] = DataTable(cursor_type="row", id="profile-table")
-        for label, width in COLUMNS:
-            table.add_column(label, width=width, key=label or "mark")
+        self._add_columns(table)
         table.loading = True
         yield table
         with VerticalScroll(id="profile-detail-box", can_focus=False):
@@ -85,20 +86,10 @@ class ProfileStep(WizardStep):
         message.stop()
         self.files = message.files
         table = self.query_one(DataTable)
-        table.clear()
-        broken: list[str] = []
-        ok = self.get_component_rich_style("profile-step--ok", partial=True)
-        bad = self.get_component_rich_style("profile-step--bad", partial=True)
-        for i, pf in enumerate(self.files):
-            if pf.profile is not None:
-                cells: list[str | Text] = [Text("✓", style=ok), Text(pf.name), pf.source]
-                cells += [Text(x) for x in fact_row(pf.profile)]
-            else:
-                cells = [Text("✗", style=bad), Text(pf.name), pf.source, "-", Text("invalid: see below", style=bad)]
-                cells += [""] * (len(COLUMNS) - len(cells))
-                broken += error_lines(pf.error, display_path(pf.path))
-            table.add_row(*cells, key=str(i))
+        self._fill(table)
         table.loading = False
+        bad = self.get_component_rich_style("profile-step--bad", partial=True)
+        broken = [line for pf in self.files for line in error_lines(pf.error, display_path(pf.path))]
         errors = self.query_one("#profile-errors", Static)
         if broken:
             text = Text("Invalid profile files\n", style=bad)
@@ -111,6 +102,38 @@ class ProfileStep(WizardStep):
         self._show_detail(table.cursor_row)
         if self.display:
             table.focus()
+
+    def on_resize(self, event: Resize) -> None:
+        """Swap to the narrow columns (or back) so every fact stays visible without scrolling sideways."""
+        if columns(event.size.width) != self._columns:
+            self._columns = columns(event.size.width)
+            table = self.query_one(DataTable)
+            row = table.cursor_row
+            table.clear(columns=True)
+            self._add_columns(table)
+            self._fill(table)
+            table.move_cursor(row=row, animate=False)
+
+    def _add_columns(self, table: DataTable[str | Text]) -> None:
+        for label, width in self._columns:
+            table.add_column(label, width=width, key=label or "mark")
+
+    def _fill(self, table: DataTable[str | Text]) -> None:
+        """One row per profile file, in the current column set."""
+        table.clear()
+        narrow = self._columns is not COLUMNS
+        ok = self.get_component_rich_style("profile-step--ok", partial=True)
+        bad = self.get_component_rich_style("profile-step--bad", partial=True)
+        for i, pf in enumerate(self.files):
+            cells: list[str | Text] = [Text("✓", style=ok) if pf.profile else Text("✗", style=bad), Text(pf.name)]
+            if not narrow:
+                cells.append(pf.source)
+            if pf.profile is not None:
+                cells += [Text(x) for x in fact_row(pf.profile, narrow)]
+            else:
+                cells += ["-", "-", Text(INVALID, style=bad)]
+                cells += [""] * (len(self._columns) - len(cells))
+            table.add_row(*cells, key=str(i))
 
     def _preferred_row(self) -> int:
         want = self._preferred
