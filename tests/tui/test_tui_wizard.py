@@ -7,12 +7,13 @@ import io
 import os
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from textual.message import Message
 from textual.widgets import ContentSwitcher, DataTable, Input, Static, TabbedContent, Tree
 
 from srt_tui.tui.help_screen import HelpScreen
-from srt_tui.tui.messages import FileSaved, JobSubmitted, PlanConfirmed, PreviewAccepted, SubmitFailed
+from srt_tui.tui.messages import FileSaved, JobSubmitted, SubmitFailed
 from srt_tui.tui.scenarios import settle
 from srt_tui.widgets.app_header import AppHeader
 from srt_tui.widgets.gpu_grid import GpuGrid
@@ -34,18 +35,22 @@ async def _wait_for(messages: list[Message], kinds: tuple[type[Message], ...], t
     raise AssertionError(f"none of {kinds} arrived within {timeout}s")
 
 
-def _submit_available() -> bool:
-    try:
-        from srt_tui.slurm.submit import submit_prepared  # noqa: F401
-    except ImportError:
-        return False
-    return True
+@pytest.mark.parametrize("launcher", ["local", pytest.param("slurm", marks=pytest.mark.slurm)])
+async def test_wizard_key_by_key_1p1d_to_2p1d_submitted(launcher: str) -> None:
+    """First screen → profile `local` → mocker-1p1d → 2P1D with TP4 prefill → preview → submit.
 
-
-async def test_wizard_key_by_key_1p1d_to_2p1d_submitted_locally() -> None:
-    """First screen → profile `local` → mocker-1p1d → 2P1D with TP4 prefill → preview → local submit."""
+    `slurm` submits to the real local cluster with the app's real reachability probe, and the job
+    must come up with both prefill workers healthy; `local` takes the no-Slurm launcher.
+    """
     messages: list[Message] = []
-    app = make_app()  # no -p: `local` is the default the profile step highlights
+    if launcher == "slurm":
+        from tests.cluster import ensure_local_slurm
+
+        ensure_local_slurm(nodes=3)
+        app = make_app(probe=None)  # the real `sinfo` probe decides what the submit step offers
+        app.check_slurm = True
+    else:
+        app = make_app()  # no -p: `local` is the default the profile step highlights
     async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
         await settle(pilot)
         await pilot.press("enter")  # profile: local
@@ -67,33 +72,40 @@ async def test_wizard_key_by_key_1p1d_to_2p1d_submitted_locally() -> None:
         await settle(pilot)
         await pilot.press("ctrl+n")  # → submit
         await settle(pilot)
-        await pilot.press("down", "enter")  # launcher radio set: Local (this machine)
+        if launcher == "local":
+            await pilot.press("down", "enter")  # launcher radio set: Local (this machine)
+        else:
+            assert app.slurm_state == "up", app.slurm_reason  # Slurm (sbatch) stays the default
         await pilot.press("tab", "enter")  # Submit button
         outcome = await _wait_for(messages, (JobSubmitted, SubmitFailed))
         await pilot.pause()  # the Monitor's own poll workers are not waited for
+        assert isinstance(outcome, JobSubmitted), getattr(outcome, "reason", "")
+        assert outcome.launcher == launcher
+        assert outcome.job_dir.is_dir()
+        assert app.current_mode == "monitor"
 
-        confirmed = [m for m in messages if isinstance(m, (PlanConfirmed, PreviewAccepted))]
-        prepared = confirmed[-1].prepared
-        if not _submit_available():
-            # TODO(lead): srt_tui.slurm.submit was missing when this test ran; the plan was checked instead.
-            assert isinstance(outcome, SubmitFailed)
-        else:
-            assert isinstance(outcome, JobSubmitted), getattr(outcome, "reason", "")
-            assert outcome.launcher == "local"
-            assert outcome.job_dir.is_dir()
-            prepared = outcome.prepared
-            assert app.current_mode == "monitor"
-            from srt_tui.slurm.local import LocalLauncher
-
-            LocalLauncher().cancel(outcome.job_id, outcome.job_dir)
-
-    plan = prepared.plan
+    plan = outcome.prepared.plan
     prefill = [w for w in plan.workers if w.role == "prefill"]
     assert [w.visible_devices for w in prefill] == ["0,1,2,3", "4,5,6,7"]
     assert {w.node_index for w in prefill} == {0}
     assert all(("CUDA_VISIBLE_DEVICES", w.visible_devices) in w.env for w in prefill)
     assert [w.role for w in plan.workers].count("decode") == 1
     assert plan.topology == "2P1D" and plan.nodes == 2
+    if launcher == "local":
+        from srt_tui.slurm.local import LocalLauncher
+
+        LocalLauncher().cancel(outcome.job_id, outcome.job_dir)
+        return
+    from tests.e2e.jobtools import srt, status, wait_ready
+
+    try:
+        await asyncio.to_thread(wait_ready, outcome.job_id)
+        snap = await asyncio.to_thread(status, outcome.job_id)
+        workers = {w["name"]: w for w in snap["workers"]}
+        assert [workers[f"prefill_{i}"]["mask"] for i in (0, 1)] == ["0,1,2,3", "4,5,6,7"]
+        assert all(w["health"] == "healthy" for w in workers.values()), workers
+    finally:
+        srt("cancel", outcome.job_id, check=False)
 
 
 async def test_validation_messages_follow_typing_and_never_crash() -> None:
