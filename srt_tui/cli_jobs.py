@@ -60,12 +60,17 @@ def _monitor_for(jobs: dict[str, Path], transport: str) -> Any:
 def _snapshots(jobs: dict[str, Path], transport: str) -> list[Any]:
     """One refresh of the monitor core (the same one the TUI polls)."""
 
+    from .monitor import rate_cache
+
     async def run() -> list[Any]:
         monitor = _monitor_for(jobs, transport)
+        rate_cache.load_into(monitor.history)  # rates from the previous run's samples (`watch srt-tui status`)
         try:
-            return list(await monitor.refresh(jobs))
+            snaps = list(await monitor.refresh(jobs))
         finally:
             await monitor.aclose()
+        rate_cache.save_from(monitor.history)
+        return snaps
 
     return asyncio.run(run())
 

@@ -37,6 +37,14 @@ def user_profiles_dir() -> Path:
     return user_config_dir() / "profiles"
 
 
+def user_state_dir() -> Path:
+    """srt-tui's XDG state directory (job index, counter samples); `$SRT_TUI_STATE_DIR` overrides it."""
+    override = os.environ.get("SRT_TUI_STATE_DIR")
+    if override:
+        return Path(override)
+    return Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local/state") / "srt-tui"
+
+
 def default_output_dir() -> Path:
     """Where job directories go when neither CLI nor profile says: `$SRT_TUI_OUTPUT_DIR` or ./outputs."""
     return Path(os.environ.get("SRT_TUI_OUTPUT_DIR") or "outputs").resolve()

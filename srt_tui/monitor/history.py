@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 WINDOW_S = 60.0
@@ -54,6 +55,24 @@ class CounterHistory:
         """Per-refresh rates, oldest first."""
         s = self._series.get(key)
         return tuple(s.spark) if s is not None else ()
+
+    def export(self, wall_minus_mono: float) -> dict[str, tuple[float, float]]:
+        """The newest sample of each series as `"job\\tname": (wall time, total)`, for a later process."""
+        return {
+            "\t".join(key): (s.samples[-1][0] + wall_minus_mono, s.samples[-1][1])
+            for key, s in self._series.items()
+            if s.samples
+        }
+
+    def seed(self, saved: Mapping[str, Sequence[float]], wall_minus_mono: float, now: float) -> None:
+        """Start series from samples another process exported; ones older than the window are ignored."""
+        for name, sample in saved.items():
+            job, sep, worker = name.partition("\t")
+            if not sep or len(sample) != 2:
+                continue
+            t = float(sample[0]) - wall_minus_mono
+            if now - self.window_s <= t < now:
+                self.observe((job, worker), t, float(sample[1]))
 
     def prune(self, older_than: float) -> None:
         """Forget series not observed since ``older_than``."""

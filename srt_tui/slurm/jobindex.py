@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
-from ..core.paths import default_output_dir
+from ..core.paths import default_output_dir, user_state_dir
 
 
 def _index_path() -> Path:
-    override = os.environ.get("SRT_TUI_STATE_DIR")
-    base = (
-        Path(override)
-        if override
-        else Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local/state") / "srt-tui"
-    )
-    return base / "jobs.jsonl"
+    return user_state_dir() / "jobs.jsonl"
 
 
 def remember_job(job_id: str, job_dir: Path) -> None:

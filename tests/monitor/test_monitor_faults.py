@@ -149,3 +149,34 @@ async def test_dead_slurm_controller_shows_and_the_rest_keeps_updating(job: PdJo
         assert m.slurm_queries <= m.refreshes  # never more than one query per refresh
     finally:
         await m.aclose()
+
+
+def test_repeated_one_shot_status_reports_rates(job: PdJob) -> None:
+    """`watch srt-tui status`: each run continues the counter samples the previous run saved."""
+    import json
+    import subprocess
+    import sys
+
+    def status() -> dict[str, float | None]:
+        proc = subprocess.run(
+            [sys.executable, "-m", "srt_tui.cli", "status", str(job.dir), "--json"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        snap = json.loads(proc.stdout)[0]
+        return {w["name"]: w["rate_per_s"] for w in snap["workers"]} | {"job": snap["rate_per_s"]}
+
+    first = status()
+    assert first["decode_0"] is None  # nothing saved yet: one sample is not a rate
+    answered = send(job.router.url, 20)
+    second = status()
+    for name in ("decode_0", "decode_1"):
+        assert answered.count(name) > 0
+        rate = second[name]
+        assert rate is not None and rate > 0, second
+    assert second["job"] is not None and second["job"] > 0
+    cache = Path(os.environ["SRT_TUI_STATE_DIR"]) / "counters.json"
+    cache.write_text("{not json")  # a damaged cache is ignored, never an error
+    assert status()["decode_0"] is None

@@ -196,6 +196,20 @@ def test_history_rate_window_and_counter_reset() -> None:
     assert h.rate(key) is None and h.spark(key) == ()
 
 
+def test_history_export_and_seed_carry_rates_across_processes() -> None:
+    before = CounterHistory(window_s=60)
+    before.observe(("j1", "decode_0"), 100.0, 40)
+    saved = before.export(wall_minus_mono=1000.0)
+    assert saved == {"j1\tdecode_0": (1100.0, 40)}
+    after = CounterHistory(window_s=60)  # a later process: its monotonic clock is 500 s behind the wall clock
+    stale = {"j1\tdecode_1": [1000.0, 5], "no-tab": [1140.0, 1], "j1\tbad": [1140.0]}
+    after.seed({**saved, **stale}, wall_minus_mono=500.0, now=650.0)
+    after.observe(("j1", "decode_0"), 650.0, 90)
+    assert after.rate(("j1", "decode_0")) == pytest.approx(50 / 50)
+    after.observe(("j1", "decode_1"), 650.0, 9)
+    assert after.rate(("j1", "decode_1")) is None  # its saved sample was older than the window
+
+
 def test_relay_files_and_incremental_events(tmp_path: Path) -> None:
     assert split_http(b"HTTP/1.0 200 OK\ncontent-type: text/plain\n\nbody\n") == (200, b"body\n")
     assert split_http(b"HTTP/1.1 503 Service Unavailable\r\n\r\n") == (503, b"")
