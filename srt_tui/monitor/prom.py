@@ -39,7 +39,10 @@ ROUTER_SAMPLES = (
     "smg_worker_health",
     "vllm_router_requests_total",
     "vllm_router_request_errors_total",
+    "vllm_router_pd_requests_total",
     "vllm_router_pd_errors_total",
+    "vllm_router_pd_prefill_errors_total",
+    "vllm_router_pd_decode_errors_total",
     "vllm_router_retries_total",
     "vllm_router_worker_health",
 )
@@ -189,11 +192,18 @@ def router_counters(samples: list[Sample]) -> RouterCounters:
         if s.name in ("smg_worker_health", "vllm_router_worker_health")
     )
     if any(s.name.startswith("vllm_router_") for s in samples):
-        errors = _sum(samples, "vllm_router_request_errors_total")
-        pd_errors = _sum(samples, "vllm_router_pd_errors_total")
+        # in PD mode vllm-router counts requests in `pd_requests_total` and failed legs per worker
+        # (`pd_prefill_errors_total`, `pd_decode_errors_total`); `requests_total` stays absent
+        request_names = ("vllm_router_requests_total", "vllm_router_pd_requests_total")
+        error_names = (
+            "vllm_router_request_errors_total",
+            "vllm_router_pd_errors_total",
+            "vllm_router_pd_prefill_errors_total",
+            "vllm_router_pd_decode_errors_total",
+        )
         return RouterCounters(
-            _sum(samples, "vllm_router_requests_total") or 0.0,
-            (errors or 0.0) + (pd_errors or 0.0),
+            sum(_sum(samples, name) or 0.0 for name in request_names),
+            sum(_sum(samples, name) or 0.0 for name in error_names),
             _sum(samples, "vllm_router_retries_total") or 0.0,
             health,
         )

@@ -76,14 +76,15 @@ def _answers(url: str) -> bool:
         return False
 
 
-def start_pd_job(job_dir: Path, job_id: str) -> PdJob:
-    """Start prefill_0, decode_0, decode_1 and sglang-router (PD, round robin) and write their job directory."""
+def start_pd_job(job_dir: Path, job_id: str, kind: str = "sglang") -> PdJob:
+    """Start prefill_0, decode_0, decode_1 and sglang-router or vllm-router (`kind`, PD, round robin) and
+    write their job directory."""
     logs = job_dir / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     launcher = Launcher(logs)
     specs = [("prefill", "prefill_0"), ("decode", "decode_0"), ("decode", "decode_1")]
     workers = {w.name: w for w in launcher.workers(*specs)}
-    router = launcher.router("sglang", list(workers.values()))
+    router = launcher.router(kind, list(workers.values()))
     router.proc.log.rename(logs / "router.log")
     router.proc.log = logs / "router.log"
     argv = [str(a) for a in router.proc.popen.args]  # type: ignore[union-attr]
@@ -91,10 +92,10 @@ def start_pd_job(job_dir: Path, job_id: str) -> PdJob:
     processes = [_proc_entry(workers[n], *nodes[n]) for n in ("prefill_0", "decode_0", "decode_1")]
     plan = {
         "version": 1, "name": "mock-1p2d", "profile": "local", "topology": "1P2D", "engine": "mocker",
-        "frontend": "sglang-router", "nodes": 3, "gpus_per_node": 8, "visible_devices_env": "CUDA_VISIBLE_DEVICES",
+        "frontend": f"{kind}-router", "nodes": 3, "gpus_per_node": 8, "visible_devices_env": "CUDA_VISIBLE_DEVICES",
         "processes": processes, "infra": [],
         "router": {
-            "type": "sglang-router", "name": "router", "role": "router", "kind": "router", "node_index": 0,
+            "type": f"{kind}-router", "name": "router", "role": "router", "kind": "router", "node_index": 0,
             "port": router.port, "url": router.url, "log": "logs/router.log", "registration": "router-workers",
             "expected": {"prefill": 1, "decode": 2}, "workers_url": router.url + "/workers",
             "metrics_url": router.metrics_url,
@@ -109,7 +110,7 @@ def start_pd_job(job_dir: Path, job_id: str) -> PdJob:
              "health_url": p["url"] + "/health", "metrics_url": p["url"] + "/metrics"}
             for p in processes
         ],
-        "router": {"type": "sglang-router", "url": router.url, "workers_url": router.url + "/workers",
+        "router": {"type": f"{kind}-router", "url": router.url, "workers_url": router.url + "/workers",
                    "metrics_url": router.metrics_url},
         "public_url": router.url,
     }  # fmt: skip

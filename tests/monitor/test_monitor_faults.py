@@ -1,4 +1,4 @@
-"""The monitor against real mock workers and the real sglang-router (no Slurm): counters per worker,
+"""The monitor against real mock workers behind the real sglang-router and vllm-router (no Slurm): counters per worker,
 and every fault (dead worker, dead router, failing health, dead Slurm controller) shows within two
 refreshes and clears after recovery."""
 
@@ -22,12 +22,13 @@ pytestmark = pytest.mark.routers
 JOB = "local-pd"  # a local id: no Slurm needed (state from the job dir)
 
 
-@pytest.fixture(scope="module")
-def job(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PdJob]:
-    require(
-        importlib.util.find_spec("sglang_router") is not None, "sglang-router is not installed (pip install -e .[test])"
-    )
-    pd = start_pd_job(tmp_path_factory.mktemp("jobs") / JOB, JOB)
+@pytest.fixture(scope="module", params=["sglang", "vllm"])
+def job(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[PdJob]:
+    """The same 1P2D job of real processes behind each real router in turn."""
+    kind = request.param
+    module = f"{kind}_router"
+    require(importlib.util.find_spec(module) is not None, f"{kind}-router is not installed (pip install -e .[test])")
+    pd = start_pd_job(tmp_path_factory.mktemp("jobs") / JOB, JOB, kind)
     try:
         yield pd
     finally:

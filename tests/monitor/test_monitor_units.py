@@ -160,6 +160,16 @@ vllm_router_worker_health{worker="http://127.0.0.1:2"} 1
 """
     c = router_counters(cache.samples(vllm, ROUTER_SAMPLES))
     assert (c.requests, c.errors, c.retries) == (20, 6, 10)
+    # PD mode, as vllm-router 0.1.17 printed it after 14 requests, 9 of them 500 (a dead decode, then a dead prefill)
+    vllm_pd = """vllm_router_pd_decode_requests_total{worker="http://127.0.0.1:49419"} 5
+vllm_router_pd_decode_errors_total{worker="http://127.0.0.1:60841"} 5
+vllm_router_processed_requests_total{worker="http://127.0.0.1:58543"} 14
+vllm_router_pd_prefill_requests_total{worker="http://127.0.0.1:58543"} 10
+vllm_router_pd_prefill_errors_total{worker="http://127.0.0.1:58543"} 4
+vllm_router_pd_requests_total{route="/v1/completions"} 14
+"""
+    c = router_counters(cache.samples(vllm_pd, ROUTER_SAMPLES))
+    assert (c.requests, c.errors) == (14, 9)
     assert router_counters([]).requests == 0.0  # sglang-router before its first request
 
 
