@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -35,16 +37,26 @@ async def _wait_for(messages: list[Message], kinds: tuple[type[Message], ...], t
     raise AssertionError(f"none of {kinds} arrived within {timeout}s")
 
 
+#: written to the test's working directory, opened with `o`
+SERVING_1P1D = Path("serving-1p1d.yaml")
+
+
 @pytest.mark.parametrize("launcher", ["local", pytest.param("slurm", marks=pytest.mark.slurm)])
 async def test_wizard_key_by_key_1p1d_to_2p1d_submitted(launcher: str) -> None:
     """First screen → profile `local` → mocker-1p1d → 2P1D with TP4 prefill → preview → submit.
 
-    `slurm` submits to the real local cluster with the app's real reachability probe, and the job
-    must come up with both prefill workers healthy; `local` takes the no-Slurm launcher.
+    `slurm` submits to the real local cluster with the app's real reachability probe; the Monitor it
+    jumps to must follow the live job (ready, registrations, per-worker counters) and cancel it through
+    the confirmation dialog. `local` takes the no-Slurm launcher.
     """
     messages: list[Message] = []
     if launcher == "slurm":
         from tests.cluster import ensure_local_slurm
+
+        text = (REPO / "recipes/mocker/mocker-1p1d.yaml").read_text()
+        SERVING_1P1D.write_text(
+            text.replace("benchmark: {type: sa-bench", "benchmark: {type: manual}  # {type: sa-bench")
+        )
 
         ensure_local_slurm(nodes=3)
         app = make_app(probe=None)  # the real `sinfo` probe decides what the submit step offers
@@ -55,7 +67,14 @@ async def test_wizard_key_by_key_1p1d_to_2p1d_submitted(launcher: str) -> None:
         await settle(pilot)
         await pilot.press("enter")  # profile: local
         await settle(pilot)
-        await pilot.press("slash", *"mocker-1p1d", "enter", "enter")  # recipe: filter, then choose
+        if launcher == "local":
+            await pilot.press("slash", *"mocker-1p1d", "enter", "enter")  # recipe: filter, then choose
+        else:  # the same 1P1D twin, kept serving (no benchmark that ends the job) so the Monitor can follow it
+            await pilot.press("o")
+            await settle(pilot)
+            await pilot.press(*SERVING_1P1D.name, "enter")
+            await settle(pilot)
+            await pilot.press("enter")
         await settle(pilot)
         assert app.focused is not None and app.focused.id == "presets"
         await pilot.press("down", "enter")  # preset 2P1D (two TP8 prefill workers, one node each)
@@ -83,6 +102,13 @@ async def test_wizard_key_by_key_1p1d_to_2p1d_submitted(launcher: str) -> None:
         assert outcome.launcher == launcher
         assert outcome.job_dir.is_dir()
         assert app.current_mode == "monitor"
+        if launcher == "slurm":
+            try:
+                await _follow_live_job_then_cancel(pilot, outcome.job_id)
+            finally:
+                from tests.e2e.jobtools import srt
+
+                srt("cancel", outcome.job_id, check=False)
 
     plan = outcome.prepared.plan
     prefill = [w for w in plan.workers if w.role == "prefill"]
@@ -95,17 +121,58 @@ async def test_wizard_key_by_key_1p1d_to_2p1d_submitted(launcher: str) -> None:
         from srt_tui.slurm.local import LocalLauncher
 
         LocalLauncher().cancel(outcome.job_id, outcome.job_dir)
-        return
-    from tests.e2e.jobtools import srt, status, wait_ready
 
-    try:
-        await asyncio.to_thread(wait_ready, outcome.job_id)
-        snap = await asyncio.to_thread(status, outcome.job_id)
-        workers = {w["name"]: w for w in snap["workers"]}
-        assert [workers[f"prefill_{i}"]["mask"] for i in (0, 1)] == ["0,1,2,3", "4,5,6,7"]
-        assert all(w["health"] == "healthy" for w in workers.values()), workers
-    finally:
-        srt("cancel", outcome.job_id, check=False)
+
+async def _until(
+    pilot: Any, what: str, check: Callable[[], bool], timeout: float = 120, shown: Callable[[], object] = lambda: ""
+) -> None:
+    """Let the app run (its live feed polls in the background) until `check()` holds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not check():
+        if loop.time() > end:
+            raise AssertionError(f"the monitor did not show {what} within {timeout:g}s; it shows {shown()}")
+        await pilot.pause(0.25)
+
+
+async def _follow_live_job_then_cancel(pilot: Any, job_id: str) -> None:
+    """The Monitor the wizard jumped to follows the real job: ready, registered, counting, then cancelled."""
+    from srt_tui.tui.monitor.dialogs import ConfirmCancel
+    from srt_tui.tui.monitor_screen import MonitorScreen
+    from srt_tui.widgets.worker_table import WorkerTable
+    from tests.e2e.jobtools import send_requests
+    from tests.monitor.jobdirs import describe
+
+    screen = pilot.app.screen
+    assert isinstance(screen, MonitorScreen) and screen.current_job() == job_id
+
+    def snap() -> Any:
+        return screen.snapshot_of(job_id)
+
+    def shown() -> str:
+        s = snap()
+        return f"{len(screen.snapshots)} snapshots, tracked {screen.tracked}" + (f"\n{describe(s)}" if s else "")
+
+    await _until(pilot, "the job ready", lambda: snap() is not None and snap().is_ready, shown=shown)
+    s = snap()
+    assert s.router is not None and s.router.registered == {"prefill": 2, "decode": 1}, s.router
+    assert [w.mask for w in s.workers if w.role == "prefill"] == ["0,1,2,3", "4,5,6,7"]
+    assert all(w.health == "healthy" for w in s.workers)
+    answered = await asyncio.to_thread(send_requests, s.router.url, 12)
+    assert len(answered) == 12
+
+    def counted() -> bool:
+        workers = {w.name: w.requests_total or 0 for w in snap().workers}
+        return workers.get("decode_0", 0) >= 12 and workers.get("prefill_0", 0) + workers.get("prefill_1", 0) >= 12
+
+    await _until(pilot, "the requests counted per worker", counted, timeout=30)
+    assert screen.query_one(WorkerTable).row_count == 3
+    await pilot.press("c")
+    await settle(pilot, rounds=3)
+    assert isinstance(pilot.app.screen, ConfirmCancel) and pilot.app.screen.job_id == job_id
+    await pilot.press("y")
+    await _until(pilot, "the job cancelled", lambda: snap().is_final, timeout=60)
+    assert snap().stage == "cancelled" and snap().slurm_state in ("CANCELLED", "COMPLETING"), describe(snap())
 
 
 async def test_validation_messages_follow_typing_and_never_crash() -> None:
