@@ -188,16 +188,17 @@ def _cmd_cancel(args: argparse.Namespace) -> int:
     from .slurm.cancel import cancel_job
     from .slurm.jobindex import find_job_dir
 
+    rc = 0
     for ref in args.jobs:
         path = find_job_dir(ref, Path(args.output) if args.output else None)
         if path is None and re.fullmatch(r"\d+(_\d+)?", ref):
-            cancel_job(ref, Path(), args.transport)  # a Slurm job launched elsewhere: no directory needed
-            print(f"cancelled {ref}")
+            outcome = cancel_job(ref, Path(), args.transport)  # a Slurm job launched elsewhere: no directory needed
+            print(outcome.describe(), file=sys.stdout if outcome.known else sys.stderr)
+            rc = rc or (0 if outcome.known else 1)  # a bare id Slurm never heard of is most likely a typo
             continue
         for job_id, job_dir in _job_refs([ref], args.output).items():
-            cancel_job(job_id, job_dir, args.transport)
-            print(f"cancelled {job_id}")
-    return 0
+            print(cancel_job(job_id, job_dir, args.transport).describe())
+    return rc
 
 
 def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -240,7 +241,12 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
     common(w)
     w.set_defaults(func=_cmd_wait)
 
-    c = sub.add_parser("cancel", help="cancel jobs (Slurm scancel or the local launcher)")
-    c.add_argument("jobs", nargs="+", metavar="JOB")
+    c = sub.add_parser(
+        "cancel",
+        help="cancel jobs (Slurm scancel or the local launcher)",
+        description="Cancel jobs. A job that already ended is reported, not an error; "
+        "a bare Slurm id that Slurm does not know exits 1.",
+    )
+    c.add_argument("jobs", nargs="+", metavar="JOB", help="job id, job directory, or a Slurm id launched elsewhere")
     common(c)
     c.set_defaults(func=_cmd_cancel)

@@ -2,16 +2,49 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+from .client import JobState
 from .local import LocalLauncher, is_local_job
 
 
-def cancel_job(job_id: str, job_dir: Path, transport: str | None = None) -> None:
-    """Stop a job and every step of it (SlurmUnavailable when Slurm cannot be reached)."""
+@dataclass(frozen=True)
+class CancelOutcome:
+    """What a cancel did: `cancelled`, or nothing because the job had ended or Slurm does not know it."""
+
+    job_id: str
+    cancelled: bool
+    state: str = ""
+
+    @property
+    def known(self) -> bool:
+        """False when Slurm has no record of the job (a mistyped id, or one purged long after it ended)."""
+        return self.cancelled or self.state != JobState.unknown(self.job_id).state
+
+    def describe(self) -> str:
+        """One line for the operator."""
+        if self.cancelled:
+            return f"cancelled {self.job_id}"
+        if not self.known:
+            return f"{self.job_id}: Slurm does not know this job (ended long ago, or a mistyped id): nothing to cancel"
+        return f"{self.job_id} already ended ({self.state}): nothing to cancel"
+
+
+def cancel_job(job_id: str, job_dir: Path, transport: str | None = None) -> CancelOutcome:
+    """Stop a job and every step of it (SlurmUnavailable when Slurm cannot be reached).
+
+    Slurm's `scancel` exits 0 for an unknown or finished job, so the state is asked first: the
+    operator is told when there was nothing to cancel instead of reading "cancelled".
+    """
     if is_local_job(job_id):
         LocalLauncher().cancel(job_id, job_dir)
-        return
+        return CancelOutcome(job_id, True)
     from .select import get_client
 
-    get_client(transport).cancel(job_id)
+    client = get_client(transport)
+    state = client.query([job_id]).get(job_id, JobState.unknown(job_id))
+    if state.is_terminal or not state.is_known:
+        return CancelOutcome(job_id, False, state.state)
+    client.cancel(job_id)
+    return CancelOutcome(job_id, True, state.state)

@@ -384,15 +384,15 @@ class MonitorScreen(Screen[None]):
     @work(thread=True, group="cancel", name="cancel", exit_on_error=False)
     def _cancel(self, job_id: str, job_dir: Path) -> None:
         try:
-            self.canceller(job_id, job_dir)
+            detail = self.canceller(job_id, job_dir)
         except Exception as exc:  # shown to the operator, never raised into the app
             self.post_message(CancelFailed(job_id, f"{type(exc).__name__}: {exc}"))
             return
-        self.post_message(JobCancelled(job_id))
+        self.post_message(JobCancelled(job_id, detail or ""))
 
     @on(JobCancelled)
     def _cancelled(self, message: JobCancelled) -> None:
-        self.notify(f"Cancelled {message.job_id}.")
+        self.notify(message.detail or f"Cancelled {message.job_id}.")
         if self.poll_interval is not None:
             self.poll_now()
 

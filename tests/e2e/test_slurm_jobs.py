@@ -259,3 +259,21 @@ def test_a_reused_slurm_job_id_keeps_the_older_job_directory(cluster: Any, jobs:
     assert json.loads((job_dir / "job.json").read_text())["name"] == "mocker-agg2"
     previous = [p for p in out.iterdir() if p.name.startswith(f"{next_id}.previous-")]
     assert len(previous) == 1 and json.loads((previous[0] / "job.json").read_text())["name"] == "older"
+
+
+def test_cancel_says_when_there_was_nothing_to_cancel(cluster: Any, tmp_path: Path) -> None:
+    """scancel exits 0 for unknown and finished jobs; srt-tui cancel tells the operator which it was."""
+    out = subprocess.run(["sbatch", "--parsable", "--chdir", str(tmp_path), "--wrap", "true"],
+                         capture_output=True, text=True, check=True, timeout=30)  # fmt: skip
+    job_id = out.stdout.strip().split(";")[0]
+    deadline = time.monotonic() + 30
+    state = ""
+    while time.monotonic() < deadline and state != "COMPLETED":
+        time.sleep(0.3)
+        state = subprocess.run(["squeue", "-h", "--states=all", "-j", job_id, "-o", "%T"], capture_output=True,
+                               text=True, timeout=30).stdout.strip()  # fmt: skip
+    proc = srt("cancel", job_id)
+    assert proc.returncode == 0 and f"{job_id} already ended (COMPLETED)" in proc.stdout, proc.stdout
+    unknown = srt("cancel", "987654321", check=False)
+    assert unknown.returncode == 1 and "Slurm does not know this job" in unknown.stderr
+    assert "cancelled" not in unknown.stdout

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from ...monitor.collect import Monitor
     from ...slurm.client import SlurmClient
 
-Canceller = Callable[[str, Path], None]
+#: cancels a job; may return the line to show the operator ("… already ended: nothing to cancel")
+Canceller = Callable[[str, Path], "str | None"]
 REFRESH_TIMEOUT_S = 60.0
 
 
@@ -118,8 +119,8 @@ class LiveFeed:
         self._loop = self._thread = None
 
 
-def default_cancel(job_id: str, job_dir: Path) -> None:
-    """Cancel a job the way `srt-tui cancel` does."""
+def default_cancel(job_id: str, job_dir: Path) -> str:
+    """Cancel a job the way `srt-tui cancel` does; what happened, in one line."""
     from ...slurm.cancel import cancel_job
 
-    cancel_job(job_id, job_dir)
+    return cancel_job(job_id, job_dir).describe()

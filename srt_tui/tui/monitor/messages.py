@@ -35,9 +35,10 @@ class JobAdded(Message):
 
 @dataclass
 class JobCancelled(Message):
-    """The operator confirmed and the cancel call returned."""
+    """The operator confirmed and the cancel call returned (`detail`: what it did, if it said)."""
 
     job_id: str
+    detail: str = ""
 
 
 @dataclass
