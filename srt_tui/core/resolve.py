@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import ConfigError, Problem
 from .profile import DCGM_EXPORTER, GpuExporter, HealthCheck, LoadedProfile, Profile
 from .recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
-from .topology_string import TopologySpec, parse_topology
+from .topology_string import TopologySpec, parse_topology, rename_for
 
 _LITERAL_PATH = re.compile(r"^(/|\./|\.\./|~|hf:)")
 
@@ -152,7 +153,14 @@ def apply_topology(recipe: Recipe, topo: TopologySpec, gpn: int) -> Recipe:
         g = _gpus_per_worker(spec, gpn, prefill_g if role == "decode" else None)
         nodes: int | str = "colocate" if spec.nodes == "colocate" else _nodes_for(count, g, gpn, recipe)
         roles[role] = spec.model_copy(update={"workers": count, "gpus": g, "nodes": nodes})  # type: ignore[index]
-    return recipe.model_copy(update={"roles": roles})
+    return with_roles(recipe, roles)
+
+
+def with_roles(recipe: Recipe, roles: Mapping[Role, RoleSpec]) -> Recipe:
+    """The recipe with new roles; a name that spells the old topology follows the new one."""
+    changed = recipe.model_copy(update={"roles": dict(roles)})
+    name = rename_for(recipe.name, topology_of(recipe), topology_of(changed))
+    return changed if name == recipe.name else changed.model_copy(update={"name": name})
 
 
 def _nodes_for(workers: int, gpus: int, gpn: int, recipe: Recipe) -> int:

@@ -53,3 +53,23 @@ def parse_topology(text: str) -> TopologySpec:
         field="--topology",
         hint="write xPyD (1P1D, 2P1D, 1P2D, 4P8D) or aggN (agg, agg2)",
     )
+
+
+#: a topology written inside a name, e.g. `h100-1p1d-sglang`, `mocker-agg2`
+_IN_NAME = re.compile(r"(?<![A-Za-z0-9])(\d+[pP]\d+[dD]|[aA][gG][gG]\d+)(?![A-Za-z0-9])")
+
+
+def rename_for(name: str, old: TopologySpec, new: TopologySpec) -> str:
+    """`name` with the topology it spells replaced by `new`, when it spells `old` (same case).
+
+    A recipe named `mocker-1p1d` run as 2P1D becomes job `mocker-2p1d`, so `squeue` and the
+    Monitor do not show a job under a topology it does not have. Names that spell no topology,
+    or one other than the recipe's own (srtctl names sometimes count nodes), are kept.
+    """
+
+    def swap(m: re.Match[str]) -> str:
+        if parse_topology(m.group(0)) != old:
+            return m.group(0)
+        return str(new).lower() if m.group(0) == m.group(0).lower() else str(new)
+
+    return name if new == old else _IN_NAME.sub(swap, name)

@@ -14,7 +14,7 @@ from ..core.engines.base import flag_name
 from ..core.errors import Problem, SrtError
 from ..core.profile import LoadedProfile
 from ..core.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
-from ..core.resolve import apply_topology, resolve, topology_of
+from ..core.resolve import apply_topology, resolve, topology_of, with_roles
 from ..core.topology_string import TopologySpec, parse_topology
 from .display import scrub
 
@@ -129,7 +129,7 @@ def recipe_from_form(recipe: Recipe, forms: list[RoleForm]) -> tuple[Recipe | No
         roles[form.role] = spec.model_copy(update={"workers": workers, "nodes": nodes, "gpus": gpus, "args": args})
     if problems:
         return None, problems
-    return recipe.model_copy(update={"roles": roles}), []
+    return with_roles(recipe, roles), []
 
 
 def safe_prepare(

@@ -124,6 +124,24 @@ def test_topology_override_from_the_command_line(tmp_path: Path) -> None:
     plan = json.loads(proc.stdout)
     assert plan["nodes"] == 3 and plan["topology"] == "1P2D"
     assert plan["router"]["expected_prefill"] == 1 and plan["router"]["expected_decode"] == 2
+    assert plan["name"] == "mocker-1p2d"  # the recipe's name spelled 1p1d: the job is not named after a shape it lacks
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new", "renamed"),
+    [
+        ("mocker-1p1d", "1P1D", "2P1D", "mocker-2p1d"),
+        ("h100-1P1D-sglang", "1P1D", "4P8D", "h100-4P8D-sglang"),
+        ("mocker-agg2", "agg2", "agg4", "mocker-agg4"),
+        ("dsv4-1p2d-dep8", "1P1D", "2P1D", "dsv4-1p2d-dep8"),  # srtctl names sometimes count nodes: kept
+        ("x-11p1dz", "1P1D", "2P1D", "x-11p1dz"),  # not a token of its own
+        ("mocker-1p1d", "1P1D", "1P1D", "mocker-1p1d"),
+    ],
+)
+def test_a_name_that_spells_the_topology_follows_it(name: str, old: str, new: str, renamed: str) -> None:
+    from srt_tui.core.topology_string import parse_topology, rename_for
+
+    assert rename_for(name, parse_topology(old), parse_topology(new)) == renamed
 
 
 def test_topology_override_cannot_change_the_serving_mode() -> None:

@@ -117,6 +117,8 @@ async def test_wizard_key_by_key_1p1d_to_2p1d_submitted(launcher: str) -> None:
     assert all(("CUDA_VISIBLE_DEVICES", w.visible_devices) in w.env for w in prefill)
     assert [w.role for w in plan.workers].count("decode") == 1
     assert plan.topology == "2P1D" and plan.nodes == 2
+    assert plan.name == "mocker-2p1d"  # named after the shape it was given, not the recipe's 1P1D
+    assert ("job-name", "mocker-2p1d") in outcome.prepared.job.directives
     if launcher == "local":
         from srt_tui.slurm.local import LocalLauncher
 
