@@ -83,7 +83,12 @@ def describe(prep: Prepared, with_script: bool = True) -> str:
     exporter = plan.gpu_exporter
     out.append(
         "GPU exporter: "
-        + (f"{exporter['image']} port {exporter['port']} (from {exporter['source']})" if exporter else "disabled")
+        + (
+            f"{exporter['image']} port {exporter['port']} (from {exporter['source']}), "
+            + ("started on every node (telemetry)" if exporter.get("launched") else "not started (telemetry off)")
+            if exporter
+            else "disabled"
+        )
     )
     if plan.warnings:
         out += ["", "Warnings"] + [f"  {w.render()}" for w in plan.warnings]

@@ -16,6 +16,7 @@ from .benchmark import benchmark_commands
 from .engines import get_engine
 from .engines.base import WorkerContext
 from .errors import Problem, TopologyError
+from .profile import exporter_argv, exporter_readout
 from .resolve import Mount, ResolvedJob
 from .routers import get_router
 from .routers.base import RouterContext, WorkerURL
@@ -48,6 +49,8 @@ class ProcessPlan:
     nnodes: int = 1
     worker: str | None = None
     config_files: tuple[tuple[str, str], ...] = ()
+    #: a container image of its own (pyxis), instead of the job's
+    container_image: str | None = None
 
 
 @dataclass(frozen=True)
@@ -94,10 +97,12 @@ class JobPlan:
     secret_env: tuple[str, ...]
     gpu_exporter: dict[str, Any] | None
     warnings: tuple[Problem, ...] = field(default=())
+    #: one GPU-exporter step per node when the recipe enables telemetry
+    telemetry: tuple[ProcessPlan, ...] = ()
 
     def processes(self) -> list[ProcessPlan]:
-        """Every step in start order: infra, workers, router, benchmark."""
-        out = [*self.infra, *self.workers]
+        """Every step in start order: infra, workers, GPU exporters, router, benchmark."""
+        out = [*self.infra, *self.workers, *self.telemetry]
         if self.router is not None:
             out.append(self.router.process)
         return out + ([self.benchmark] if self.benchmark else [])
@@ -160,6 +165,7 @@ class JobPlan:
             "secret_env": list(self.secret_env),
             "processes": [proc(p) for p in self.workers],
             "infra": [proc(p) for p in self.infra],
+            "telemetry": [proc(p) for p in self.telemetry],
             "router": router,
             "benchmark": proc(self.benchmark) if self.benchmark else None,
             "public_url": self.public_url,
@@ -377,15 +383,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             "logs/benchmark.log",
         )
     secrets = sorted({k for _, pairs in job.env_scopes for k, _ in pairs if is_secret(k)})
-    exporter = None
-    if job.gpu_exporter is not None:
-        exporter = {
-            "source": job.exporter_source,
-            "image": job.gpu_exporter.container_image,
-            "port": job.gpu_exporter.port,
-            "kind": job.gpu_exporter.kind,
-            "metrics_urls": [ph.url(n, job.gpu_exporter.port, "/metrics") for n in range(job.total_nodes)],
-        }
+    exporter, telemetry = _gpu_exporter(job)
     return JobPlan(
         name=recipe.name,
         profile=job.profile_name,
@@ -416,6 +414,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         bash_preamble=job.bash_preamble,
         secret_env=tuple(secrets),
         gpu_exporter=exporter,
+        telemetry=telemetry,
         warnings=tuple(p for p in problems if p.severity != "error"),
     )
 
@@ -428,3 +427,48 @@ def secret_values(job: ResolvedJob) -> dict[str, str]:
             if is_secret(k):
                 out[k] = v
     return out
+
+
+def _gpu_exporter(job: ResolvedJob) -> tuple[dict[str, Any] | None, tuple[ProcessPlan, ...]]:
+    """The exporter as plan.json describes it, and its steps: one per node, only with telemetry enabled."""
+    e = job.gpu_exporter
+    if e is None:
+        return None, ()
+    argv = exporter_argv(e, ph.BIND)
+    telemetry = job.recipe.telemetry
+    launched = telemetry is not None and telemetry.enabled and argv is not None
+    label, metrics = exporter_readout(e)
+    doc = {
+        "source": job.exporter_source,
+        "image": e.container_image,
+        "port": e.port,
+        "kind": e.kind,
+        "launched": launched,
+        "gpu_label": label,
+        "metrics": metrics,
+        "metrics_urls": [ph.url(n, e.port, "/metrics") for n in range(job.total_nodes)],
+    }
+    if not launched or argv is None:
+        return doc, ()
+    image = e.container_image if job.container_runtime == "pyxis" else None
+    steps = tuple(
+        ProcessPlan(
+            f"gpu_exporter_{n}",
+            "telemetry",
+            "telemetry",
+            n,
+            (),
+            None,
+            e.port,
+            {"metrics": e.port},
+            None,
+            None,
+            ph.url(n, e.port, "/metrics"),
+            argv,
+            tuple(sorted((e.env or {}).items())),
+            f"logs/gpu_exporter_{n}.log",
+            container_image=image,
+        )
+        for n in range(job.total_nodes)
+    )
+    return doc, steps

@@ -7,6 +7,7 @@ interface, mounts, container runtime); code never asks which vendor it is.
 from __future__ import annotations
 
 import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -37,6 +38,66 @@ class GpuExporter(Strict):
     env: dict[str, str] | None = None
     gpu_labels: dict[str, str] | None = None
     gpu_metrics: dict[str, dict[str, str]] | None = None
+
+
+@dataclass(frozen=True)
+class ExporterKind:
+    """What an exporter product implies when the profile does not say: how to start it and read it."""
+
+    command: str | None
+    args: tuple[str, ...]
+    gpu_label: str
+    metrics: dict[str, str]
+
+
+#: `kind: dcgm` is NVIDIA's DCGM exporter; anything else (`custom`) names its command and metrics itself
+EXPORTER_KINDS: dict[str, ExporterKind] = {
+    "dcgm": ExporterKind(
+        "dcgm-exporter",
+        ("--address", "{host}:{port}"),
+        "gpu",
+        {"gpu_util": "DCGM_FI_DEV_GPU_UTIL", "power": "DCGM_FI_DEV_POWER_USAGE", "temperature": "DCGM_FI_DEV_GPU_TEMP"},
+    ),
+}
+_CUSTOM = ExporterKind(None, (), "gpu", {})
+
+
+def exporter_kind(exporter: GpuExporter) -> ExporterKind:
+    """The defaults of this exporter's kind (a custom kind has none)."""
+    return EXPORTER_KINDS.get(exporter.kind, _CUSTOM)
+
+
+def exporter_argv(exporter: GpuExporter, host: str) -> tuple[str, ...] | None:
+    """The exporter's command line, `{host}` and `{port}` filled in; None when nothing says what to run.
+
+    Default arguments belong to the default command: a profile that names its own `command` gives
+    its own `args` too.
+    """
+    kind = exporter_kind(exporter)
+    if exporter.command:
+        argv, args = shlex.split(exporter.command), tuple(exporter.args or ())
+    elif kind.command:
+        argv, args = [kind.command], tuple(exporter.args) if exporter.args is not None else kind.args
+    else:
+        return None
+    fill = {"{host}": host, "{port}": str(exporter.port)}
+    out = []
+    for a in (*argv, *args):
+        for key, value in fill.items():
+            a = a.replace(key, value)
+        out.append(a)
+    return tuple(out)
+
+
+def exporter_readout(exporter: GpuExporter) -> tuple[str, dict[str, str]]:
+    """(label holding the GPU index, {gpu_util|power|temperature: metric name}) for whoever scrapes it."""
+    kind = exporter_kind(exporter)
+    label = (exporter.gpu_labels or {}).get("index") or kind.gpu_label
+    metrics = dict(kind.metrics)
+    for key, spec in (exporter.gpu_metrics or {}).items():
+        if spec.get("metric"):
+            metrics[key] = spec["metric"]
+    return label, metrics
 
 
 DCGM_EXPORTER = GpuExporter(

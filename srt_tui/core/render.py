@@ -52,7 +52,8 @@ def _step(p: ProcessPlan, wrap: bool) -> str:
     if wrap or fp:
         argv = ["bash", "-c", STEP_WRAP, "srt-step", fp, *argv]
     log = word(f"<job_dir>/{p.log}")
-    return f"srt_step {word(p.name)} {p.kind} {p.node_index} {log} -- \\\n  {words(argv)}"
+    image = f"SRT_STEP_IMAGE={word(p.container_image)} " if p.container_image else ""
+    return f"{image}srt_step {word(p.name)} {p.kind} {p.node_index} {log} -- \\\n  {words(argv)}"
 
 
 def _endpoints_json(plan: JobPlan) -> str:
@@ -195,6 +196,11 @@ def render_script(plan: JobPlan) -> str:
     for p in plan.workers:
         out += [bind_local % p.node_index, _step(p, wrap)]
     out.append("")
+    if plan.telemetry:
+        out.append("# GPU metrics exporter on every node (telemetry): not part of readiness, its end fails nothing")
+        for p in plan.telemetry:
+            out += [bind_local % p.node_index, _step(p, wrap)]
+        out.append("")
     if router is not None:
         if router.waits_for_healthy_workers:
             out += ["# static router: start it only once every worker is healthy", "srt_wait_workers"]

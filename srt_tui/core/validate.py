@@ -12,6 +12,7 @@ from typing import Any
 from .engines import get_engine
 from .engines.base import Engine, arg_int, flag_name
 from .errors import Problem
+from .profile import exporter_argv
 from .recipe import Role
 from .resolve import ResolvedJob
 from .routers import get_router
@@ -228,6 +229,7 @@ def validate(job: ResolvedJob) -> list[Problem]:
             )
     if bench.type == "custom" and not bench.command:
         out.append(Problem("benchmark.command", "a custom benchmark needs a command", "set benchmark.command"))
+    out += _telemetry(job)
     if not job.profile.use_gpus_per_node_directive and not any(
         k in ("gres", "gpus", "gpus-per-node") for k, _ in job.directives
     ):
@@ -251,3 +253,29 @@ def _router_engines() -> dict[str, frozenset[str]]:
 def errors(problems: list[Problem]) -> list[Problem]:
     """Only the findings that stop a render or submit."""
     return [p for p in problems if p.severity == "error"]
+
+
+def _telemetry(job: ResolvedJob) -> list[Problem]:
+    """`telemetry.enabled` needs an exporter that says what to run."""
+    telemetry = job.recipe.telemetry
+    if telemetry is None or not telemetry.enabled:
+        return []
+    where = "telemetry.gpu_exporter" if job.exporter_source == "recipe" else "profile.default_gpu_exporter"
+    if job.gpu_exporter is None:
+        return [
+            Problem(
+                where,
+                "telemetry is enabled but the GPU exporter is disabled (null)",
+                "name an exporter there, or set telemetry.enabled: false",
+                severity="warning",
+            )
+        ]
+    if exporter_argv(job.gpu_exporter, "0.0.0.0") is None:
+        return [
+            Problem(
+                f"{where}.command",
+                f"a `{job.gpu_exporter.kind}` exporter has no default command",
+                "give the command that starts it (and its args, with {host} and {port})",
+            )
+        ]
+    return []

@@ -17,11 +17,13 @@ SRT_PID_LOGS=()
 SRT_PID_KINDS=()
 srt_step() {
   # srt_step NAME KIND NODE_INDEX LOG -- ARGV...: one step per process, on one node
-  local name=$1 kind=$2 node=$3 log=$4
+  # SRT_STEP_IMAGE=IMAGE srt_step …: this step runs in a container image of its own (a GPU exporter)
+  local name=$1 kind=$2 node=$3 log=$4 container=("${SRT_CONTAINER_ARGS[@]}")
   shift 5
+  if [[ -n ${SRT_STEP_IMAGE:-} && ${#container[@]} -gt 0 ]]; then container[0]="--container-image=$SRT_STEP_IMAGE"; fi
   if [[ $SRT_LAUNCHER == slurm ]]; then
     srun --overlap --nodes=1 --ntasks=1 --nodelist="${SRT_NODES[$node]}" --job-name="$name" \
-      --output="$log" --open-mode=append "${SRT_SRUN_OPTS[@]}" "${SRT_CONTAINER_ARGS[@]}" "$@" </dev/null &
+      --output="$log" --open-mode=append "${SRT_SRUN_OPTS[@]}" "${container[@]}" "$@" </dev/null &
   else
     SRT_NODE_IP="${SRT_NODE_IPS[$node]}" setsid "$@" >>"$log" 2>&1 </dev/null &
     printf '%s\n' "$!" >>"$SRT_JOB_DIR/.local-pids"
@@ -49,7 +51,7 @@ srt_check_alive() {
   local i pid rc
   for i in "${!SRT_PIDS[@]}"; do
     pid=${SRT_PIDS[$i]}
-    [[ ${SRT_PID_KINDS[$i]} == benchmark ]] && continue
+    [[ ${SRT_PID_KINDS[$i]} == benchmark || ${SRT_PID_KINDS[$i]} == telemetry ]] && continue
     if ! kill -0 "$pid" 2>/dev/null; then
       rc=0
       wait "$pid" || rc=$?

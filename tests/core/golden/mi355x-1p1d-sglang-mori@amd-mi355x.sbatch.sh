@@ -111,6 +111,14 @@ if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[1]}"; fi
 srt_step decode_0 worker 1 "${SRT_JOB_DIR}/logs/decode_0.log" -- \
   bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null 2>&1 || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_decode_w0.json" env SGLANG_USE_AITER=1 MORI_SHMEM_MODE=ISOLATION SGLANG_CUDA_COREDUMP_BEFORE_CRASH=0 python3 -m sglang.launch_server --model-path /model --served-model-name DeepSeek-R1 --host "${SRT_BIND}" --port 6100 --nccl-port 17501 --disaggregation-mode decode --tp-size 8 --disaggregation-transfer-backend mori --disaggregation-ib-device ionic_0,ionic_1,ionic_2,ionic_3,ionic_4,ionic_5,ionic_6,ionic_7 --trust-remote-code
 
+# GPU metrics exporter on every node (telemetry): not part of readiness, its end fails nothing
+if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+SRT_STEP_IMAGE=docker://rocm/device-metrics-exporter:v1.5.2 srt_step gpu_exporter_0 telemetry 0 "${SRT_JOB_DIR}/logs/gpu_exporter_0.log" -- \
+  /home/amd/tools/entrypoint.sh
+if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[1]}"; fi
+SRT_STEP_IMAGE=docker://rocm/device-metrics-exporter:v1.5.2 srt_step gpu_exporter_1 telemetry 1 "${SRT_JOB_DIR}/logs/gpu_exporter_1.log" -- \
+  /home/amd/tools/entrypoint.sh
+
 # static router: start it only once every worker is healthy
 srt_wait_workers
 srt_event "router starting" 'sglang-router on node 0'

@@ -69,7 +69,10 @@ printf '%s\n' "{
     }
   ],
   \"router\": null,
-  \"public_url\": \"http://${SRT_NODE_IPS[0]}:6100\"
+  \"public_url\": \"http://${SRT_NODE_IPS[0]}:6100\",
+  \"gpu_exporter_urls\": [
+    \"http://${SRT_NODE_IPS[0]}:9401/metrics\"
+  ]
 }" >"$SRT_JOB_DIR/.endpoints.json.tmp"
 mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
 

@@ -89,7 +89,10 @@ printf '%s\n' "{
     \"workers_url\": \"http://${SRT_NODE_IPS[0]}:8000/workers\",
     \"metrics_url\": \"http://${SRT_NODE_IPS[0]}:29000/metrics\"
   },
-  \"public_url\": \"http://${SRT_NODE_IPS[0]}:8000\"
+  \"public_url\": \"http://${SRT_NODE_IPS[0]}:8000\",
+  \"gpu_exporter_urls\": [
+    \"http://${SRT_NODE_IPS[0]}:5000/metrics\"
+  ]
 }" >"$SRT_JOB_DIR/.endpoints.json.tmp"
 mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
 
