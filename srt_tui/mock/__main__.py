@@ -1,4 +1,5 @@
-"""``python -m srt_tui.mock``: a mock worker (``serve``, the default) or the load generator (``bench``)."""
+"""``python -m srt_tui.mock``: a mock worker (``serve``, the default), the load generator (``bench``) or a
+mock GPU exporter (``exporter``)."""
 
 from __future__ import annotations
 

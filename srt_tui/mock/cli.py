@@ -1,4 +1,5 @@
-"""Command line of the mocker: ``serve`` runs a mock worker, ``bench`` runs the small load generator."""
+"""Command line of the mocker: ``serve`` runs a mock worker, ``bench`` the small load generator and
+``exporter`` a mock GPU metrics exporter (DCGM or AMD shape)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import sys
 from collections.abc import Sequence
 
 from .config import DEFAULT_MODEL, FLAVORS, ROLES, WorkerConfig
+from .exporter import add_parser as _add_exporter
 
-SUBCOMMANDS = ("serve", "bench")
+SUBCOMMANDS = ("serve", "bench", "exporter")
 
 
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -92,11 +94,12 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``python -m srt_tui.mock`` parser."""
     parser = argparse.ArgumentParser(
         prog="python -m srt_tui.mock",
-        description="Mock SGLang/vLLM worker and its load generator (serve is the default subcommand).",
+        description="Mock SGLang/vLLM worker, its load generator and a mock GPU exporter (serve is the default).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     _add_serve(sub)
     _add_bench(sub)
+    _add_exporter(sub)
     return parser
 
 
@@ -133,6 +136,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .bench import bench_main
 
         return bench_main(args)
+    if args.command == "exporter":
+        from .exporter import exporter_main
+
+        return exporter_main(args, parser)
     try:
         config = _worker_config(args)
     except ValueError as exc:

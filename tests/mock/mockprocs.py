@@ -1,4 +1,5 @@
-"""Helpers for the mocker tests: real mock-worker and router processes on free loopback ports."""
+"""Helpers for the mocker tests: real mock-worker, mock GPU exporter and router processes on free
+loopback ports."""
 
 from __future__ import annotations
 
@@ -148,6 +149,48 @@ class Router:
 
 
 @dataclass
+class Exporter:
+    """A running mock GPU exporter (`python -m srt_tui.mock exporter`)."""
+
+    kind: str
+    port: int
+    proc: Proc
+    gpus: int = 8
+    node_name: str = ""
+
+    @property
+    def url(self) -> str:
+        """Base URL."""
+        return f"http://{HOST}:{self.port}"
+
+    @property
+    def metrics_url(self) -> str:
+        """What a job's endpoints.json lists for this node."""
+        return self.url + "/metrics"
+
+    def set(self, index: int | None = None, **values: float | str) -> list[dict[str, Any]]:
+        """Set util/power/temp of one GPU (or all); returns every GPU's readings as the exporter has them."""
+        params = {k: str(v) for k, v in values.items()} | ({"index": str(index)} if index is not None else {})
+        response = httpx.post(self.url + "/mock/gpu", params=params, timeout=5, trust_env=False)
+        response.raise_for_status()
+        gpus: list[dict[str, Any]] = response.json()["gpus"]
+        return gpus
+
+    def readings(self) -> list[dict[str, Any]]:
+        """Every GPU's readings as the exporter has them."""
+        response = httpx.get(self.url + "/mock/gpu", timeout=5, trust_env=False)
+        response.raise_for_status()
+        gpus: list[dict[str, Any]] = response.json()["gpus"]
+        return gpus
+
+    def scrapes(self) -> int:
+        """How many times /metrics was requested."""
+        response = httpx.get(self.url + "/mock/stats", timeout=5, trust_env=False)
+        response.raise_for_status()
+        return int(response.json()["requests"].get("/metrics", 0))
+
+
+@dataclass
 class Launcher:
     """Starts mock workers and routers as real processes and stops them all at the end."""
 
@@ -196,6 +239,30 @@ class Launcher:
                     pass
             time.sleep(0.05)
         pytest.fail(f"worker {worker.name} not ready after {timeout}s:\n{worker.proc.tail()}")
+
+    def start_exporter(
+        self, kind: str, *, gpus: int = 8, node_name: str | None = None, port: int | None = None
+    ) -> Exporter:
+        """Launch a mock GPU exporter without waiting for it."""
+        port = port or free_port()
+        node = node_name or f"{kind}-node-{port}"
+        argv = [sys.executable, "-m", "srt_tui.mock", "exporter", "--host", HOST, "--port", str(port)]
+        argv += ["--kind", kind, "--gpus", str(gpus), "--node-name", node]
+        return Exporter(kind, port, self.spawn(f"exporter-{kind}-{port}", argv), gpus, node)
+
+    def wait_exporter(self, exporter: Exporter, timeout: float = READY_TIMEOUT_S) -> Exporter:
+        """Block until the exporter answers /health."""
+
+        def ready() -> bool:
+            if exporter.proc.popen.poll() is not None:
+                pytest.fail(f"exporter on {exporter.port} exited early:\n{exporter.proc.tail()}")
+            try:
+                return httpx.get(exporter.url + "/health", timeout=1, trust_env=False).status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        wait_until(ready, timeout, f"the {exporter.kind} exporter on port {exporter.port}")
+        return exporter
 
     def workers(self, *specs: tuple[str, str], flavor: str = "sglang") -> list[Worker]:
         """Start (role, name) workers in parallel, then wait for all; prefills get bootstrap ports."""
