@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .model import ROLE_LETTERS, JobSnapshot, RouterStatus, WorkerStatus
+from .model import ROLE_LETTERS, GpuReading, JobSnapshot, RouterStatus, WorkerStatus
 
 SPARK_CHARS = "▁▂▃▄▅▆▇█"
 _ROLE_ORDER = {"prefill": 0, "decode": 1, "agg": 2}
@@ -116,6 +116,30 @@ def gpus(g: tuple[int, ...]) -> str:
     if len(g) > 1 and list(g) == list(range(g[0], g[-1] + 1)):
         return f"{g[0]}-{g[-1]}"
     return ",".join(str(x) for x in g)
+
+
+def util(reading: GpuReading | None) -> str:
+    """A GPU's utilisation for its grid cell: `37` (%), `?` when its exporter did not answer this
+    refresh, `-` when the exporter does not report it."""
+    if reading is not None and reading.stale:
+        return "?"
+    if reading is None or reading.util is None:
+        return "-"
+    return f"{reading.util:.0f}"
+
+
+def gpu_totals(readings: list[GpuReading]) -> str:
+    """`2.9 kW · 64°C max`: a node's power draw and its hottest GPU, from fresh readings ('' without any)."""
+    fresh = [r for r in readings if not r.stale]
+    power = [r.power_w for r in fresh if r.power_w is not None]
+    temps = [r.temp_c for r in fresh if r.temp_c is not None]
+    parts = []
+    if power:
+        total = sum(power)
+        parts.append(f"{total / 1000:.1f} kW" if total >= 1000 else f"{total:.0f} W")
+    if temps:
+        parts.append(f"{max(temps):.0f}°C max")
+    return " · ".join(parts)
 
 
 def problems(snap: JobSnapshot, with_log: bool = True) -> list[str]:

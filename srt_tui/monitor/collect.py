@@ -1,5 +1,5 @@
 """The Monitor: one refresh = at most one batched Slurm query, the job directories, and async HTTP
-probes of every worker and router, all concurrent.
+probes of every worker, router and GPU exporter, all concurrent.
 
 Every source is fetched as its own task (`sources.Sources`): a failing one is shown as stale with its
 error and retried with back-off, and one that does not answer within the refresh budget keeps running
@@ -17,9 +17,10 @@ from pathlib import Path
 
 from ..slurm.client import JobState, SlurmClient
 from ..slurm.local import LocalLauncher, is_local_job
-from .context import JobFiles, Refresh, as_dict, router_key, router_metrics_key, worker_key
+from .context import JobFiles, Refresh, as_dict, gpu_exporter_key, router_key, router_metrics_key, worker_key
+from .gpu_status import scrape_targets
 from .history import CounterHistory
-from .http import Origin, ProbeClient
+from .http import HttpFailure, Origin, ProbeClient
 from .jobfiles import FileCache
 from .model import FINAL_STAGES, JobSnapshot, SourceState
 from .prom import SampleCache
@@ -102,6 +103,15 @@ class Monitor:
         metrics_url = job.router_endpoints.get("metrics_url")
         if metrics_url:
             self.sources.want(router_metrics_key(str(metrics_url)), partial(self.http.get, str(metrics_url)), now)
+        for _, url in scrape_targets(job)[1]:
+            self.sources.want(gpu_exporter_key(url), partial(self._scrape, url), now)
+
+    async def _scrape(self, url: str) -> str:
+        """A Prometheus exporter's text; any status but 200 is a failure (the last good text stays shown)."""
+        resp = await self.http.get(url)
+        if resp.status != 200:
+            raise HttpFailure("http", f"{Origin.parse(url).path} answered HTTP {resp.status}")
+        return resp.text()
 
     # -- refresh ------------------------------------------------------------------------------------
 
@@ -198,6 +208,7 @@ def _origins(views: list[JobFiles]) -> set[tuple[str, int]]:
     for v in views:
         urls = [w.get(k) for w in v.endpoint_workers() for k in ("health_url", "metrics_url")]
         urls += [v.router_endpoints.get(k) for k in ("url", "workers_url", "metrics_url")]
+        urls += [url for _, url in v.gpu_exporter_urls()]
         for url in urls:
             if isinstance(url, str) and url.startswith("http://"):
                 o = Origin.parse(url)

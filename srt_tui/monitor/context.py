@@ -53,6 +53,21 @@ class JobFiles:
             return str(router["url"]).rstrip("/") + "/health"
         return None
 
+    @property
+    def gpu_exporter(self) -> dict[str, Any] | None:
+        """plan.json's GPU exporter block when the job launched one (None when it was only resolved)."""
+        block = self.plan.get("gpu_exporter")
+        return block if isinstance(block, dict) and block.get("launched") is True else None
+
+    def gpu_exporter_urls(self) -> list[tuple[int, str]]:
+        """(node index, URL) of each node's launched GPU exporter, from endpoints.json (node IPs resolved)."""
+        if self.gpu_exporter is None:
+            return []
+        urls = as_dict(self.endpoints).get("gpu_exporter_urls")
+        if not isinstance(urls, list):
+            return []
+        return [(i, u) for i, u in enumerate(urls) if isinstance(u, str) and u.startswith("http://") and "<" not in u]
+
     def source_keys(self) -> list[str]:
         """Keys of every HTTP source of this job (workers, router registrations, router metrics)."""
         keys = [worker_key(str(w["health_url"])) for w in self.endpoint_workers() if w.get("health_url")]
@@ -63,6 +78,11 @@ class JobFiles:
         if metrics:
             keys.append(router_metrics_key(str(metrics)))
         return keys
+
+
+def gpu_exporter_key(url: str) -> str:
+    """Source key of one node's GPU exporter."""
+    return f"gpu-exporter {url}"
 
 
 def worker_key(health_url: str) -> str:

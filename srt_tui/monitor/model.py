@@ -39,7 +39,7 @@ ROLE_LETTERS = ROLE_LETTER  # one table of role letters, shared with the plan vi
 
 @dataclass(frozen=True)
 class SourceState:
-    """Health of one data source (slurm, local, job dir, http, relay, router): ok, or stale with the error.
+    """Health of one data source (slurm, local, job dir, http, relay, gpu exporter): ok, or stale with the error.
 
     ``age_s`` is how old the data shown from this source is (0 when fresh this refresh, None when
     there never was any); ``retry_in_s`` is the remaining back-off before the next attempt.
@@ -137,6 +137,22 @@ class RouterStatus:
 
 
 @dataclass(frozen=True)
+class GpuReading:
+    """One GPU as its node's exporter reported it: utilisation (%), power (W), temperature (°C).
+
+    A value is None when the exporter does not report that metric; ``stale`` when the node's exporter
+    did not answer this refresh (the values, if any, are the last ones it gave).
+    """
+
+    node_index: int
+    gpu: int
+    util: float | None
+    power_w: float | None
+    temp_c: float | None
+    stale: bool = False
+
+
+@dataclass(frozen=True)
 class JobSnapshot:
     """Everything one refresh knows about a job."""
 
@@ -172,6 +188,8 @@ class JobSnapshot:
     requests: float | None = None
     errors: float | None = None
     rate_per_s: float | None = None
+    #: per-GPU readings of the job's GPU exporter (empty when it launched none, or the job ended)
+    gpus: tuple[GpuReading, ...] = ()
 
     @property
     def is_ready(self) -> bool:

@@ -5,7 +5,8 @@ Cost matters at a thousand endpoints: the parser spends ~40 µs of CPU per sampl
 exposes ~30 lines and sglang-router ~480. So only the lines the monitor reads reach the parser
 (chosen by metric name, and for the mock's per-path counter by path), and parsed lines are memoised
 from one refresh to the next (`SampleCache`): an idle worker's relevant lines do not change, so a
-steady refresh parses almost nothing.
+steady refresh parses almost nothing. GPU exporters' values change on every scrape, so for them only
+the series (name and labels) is memoised and the value is read with ``float`` (`SampleCache.gauges`).
 """
 
 from __future__ import annotations
@@ -76,11 +77,48 @@ class SampleCache:
     def __init__(self) -> None:
         self._current: dict[str, Sample | None] = {}
         self._previous: dict[str, Sample | None] = {}
+        self._series: dict[str, Sample | None] = {}
+        self._series_previous: dict[str, Sample | None] = {}
         self.parsed_lines = 0
 
     def rotate(self) -> None:
         """Call once per refresh."""
         self._previous, self._current = self._current, {}
+        self._series_previous, self._series = self._series, {}
+
+    def gauges(self, text: str, names: tuple[str, ...]) -> list[Sample]:
+        """Samples of the wanted metrics whose values change on every scrape (a GPU's power, its load):
+        each series' name and labels are parsed once while it keeps being seen, its value is read with
+        ``float`` (a line that memoises nothing would cost the parser ~60 µs every refresh)."""
+        out: list[Sample] = []
+        missing: list[tuple[str, float]] = []
+        for raw in text.split("\n"):
+            line = raw.rstrip("\r")
+            if not line.startswith(names):
+                continue
+            end = line.rfind("}") + 1  # label values may hold `}`, the value and timestamp never do
+            if end:
+                series, rest = line[:end], line[end:]
+            else:
+                series, _, rest = line.partition(" ")
+            try:
+                value = float(rest.split()[0])
+            except (ValueError, IndexError):
+                continue
+            if series in self._series:
+                hit = self._series[series]
+            elif series in self._series_previous:
+                hit = self._series[series] = self._series_previous[series]
+            else:
+                missing.append((series, value))
+                continue
+            if hit is not None:
+                out.append(Sample(hit.name, hit.labels, value))
+        if missing:
+            series_list = [series for series, _ in missing]
+            parsed = self._parse([series + " 0" for series in series_list], self._series, series_list)
+            out.extend(Sample(p.name, p.labels, v) for p, (_, v) in zip(parsed, missing) if p is not None)
+        return [s for s in out if s.name in names]
 
     def samples(self, text: str, names: tuple[str, ...]) -> list[Sample]:
         """Samples of the wanted metrics in ``text`` (exposition format), parsed at most once per line."""
@@ -103,8 +141,11 @@ class SampleCache:
             out.extend(s for s in self._parse(missing) if s is not None)
         return [s for s in out if s.name in names]
 
-    def _parse(self, lines: list[str]) -> list[Sample | None]:
-        """Parse new lines in one call (one sample per line, in order); per line if the block is malformed."""
+    def _parse(
+        self, lines: list[str], into: dict[str, Sample | None] | None = None, keys: list[str] | None = None
+    ) -> list[Sample | None]:
+        """Parse new lines in one call (one sample per line, in order); per line if the block is malformed.
+        Each result is remembered in ``into`` (the line cache by default) under its key (the line)."""
         try:
             parsed = _parse_block("\n".join(lines) + "\n")
         except ValueError:
@@ -118,8 +159,9 @@ class SampleCache:
                     one = []
                 parsed.append(one[0] if len(one) == 1 else None)
         self.parsed_lines += len(lines)
-        for line, sample in zip(lines, parsed):
-            self._current[line] = sample
+        memo = self._current if into is None else into
+        for key, sample in zip(keys or lines, parsed):
+            memo[key] = sample
         return parsed
 
 

@@ -1,4 +1,5 @@
-"""Assemble a JobSnapshot from a job's files, its Slurm state and what its HTTP sources answered."""
+"""Assemble a JobSnapshot from a job's files, its Slurm state and what its HTTP sources answered
+(workers, router, GPU exporters)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from typing import Any
 from ..slurm.client import JobState
 from ..slurm.local import is_local_job
 from .context import JobFiles, Refresh
+from .gpu_status import gpu_status
 from .model import FINAL_STAGES, READY_STAGES, JobSnapshot, LogRef, Placement, RouterStatus, SourceState, WorkerStatus
 from .relay import read_relay
 from .router_status import router_status, with_router_view
+from .sources import Source
 from .stage import derive_stage, ended_at, started_at
 from .worker_status import worker_statuses
 
@@ -22,6 +25,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
     stage, stage_time, detail = derive_stage(job.events, state)
     final = stage in FINAL_STAGES
     plan, meta = job.plan, job.meta
+    gpus_per_node = int(plan.get("gpus_per_node", meta.get("gpus_per_node", 0)) or 0)
     sources = [sched, SourceState("job dir", bool(plan), "" if plan else "plan.json missing or unreadable")]
     live = job.endpoints is not None and not final
     relay = read_relay(ctx.files, job.dir, ctx.wall(), ctx.relay_fresh_s) if live else None
@@ -31,7 +35,10 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
     if router_problem:
         problems.append(router_problem)
     if live:
-        sources.append(_http_source(ctx, job, problems))
+        sources.append(source_state(ctx, "http", [ctx.sources.get(k) for k in job.source_keys()], problems))
+    gpus = gpu_status(ctx, job, gpus_per_node, starting) if live else None
+    if gpus is not None:
+        sources.append(source_state(ctx, "gpu exporter", gpus.sources, gpus.problems))
     relayed = worker_relay or router_relay
     if relayed and relay is not None:
         sources.append(SourceState("relay", True, "", relay.age_s))
@@ -58,7 +65,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         engine=str(plan.get("engine", meta.get("engine", ""))),
         frontend=str(plan.get("frontend", meta.get("frontend", ""))),
         nodes=int(plan.get("nodes", meta.get("nodes", 0)) or 0),
-        gpus_per_node=int(plan.get("gpus_per_node", meta.get("gpus_per_node", 0)) or 0),
+        gpus_per_node=gpus_per_node,
         visible_devices_env=str(plan.get("visible_devices_env", "")),
         started_at=started_at(job.events, state),
         ended_at=ended_at(job.events, state, final),
@@ -67,18 +74,19 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         requests=requests,
         errors=errors,
         rate_per_s=rate,
+        gpus=gpus.readings if gpus is not None else (),
     )
 
 
-def _http_source(ctx: Refresh, job: JobFiles, problems: list[str]) -> SourceState:
-    """One line for all of a job's HTTP probes: ok, or the first problems with the retry time."""
-    srcs = [ctx.sources.get(k) for k in job.source_keys()]
+def source_state(ctx: Refresh, name: str, srcs: list[Source], problems: list[str]) -> SourceState:
+    """One line for a group of HTTP probes (a job's workers and router, its GPU exporters): ok, or the
+    first problems with the retry time."""
     failing = [s for s in srcs if s.kind or ctx.hanging(s)]
     ages = [a for a in (s.age(ctx.now) for s in failing) if a is not None]
     retry = [max(0.0, s.next_at - ctx.now) for s in failing if s.kind and s.task is None]
     error = "; ".join(problems[:3]) + (f" (+{len(problems) - 3} more)" if len(problems) > 3 else "")
     return SourceState(
-        "http",
+        name,
         not problems,
         error,
         (max(ages) if ages else None) if failing else 0.0,

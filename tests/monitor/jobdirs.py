@@ -126,6 +126,42 @@ def start_pd_job(job_dir: Path, job_id: str, kind: str = "sglang") -> PdJob:
     return PdJob(job_dir, launcher, workers, router, argv)
 
 
+def write_agg_job(
+    job_dir: Path,
+    job_id: str,
+    workers: list[tuple[Worker, int]],
+    *,
+    nodes: int,
+    gpu_exporter: dict[str, Any] | None = None,
+    exporter_urls: list[str] | None = None,
+    stages: tuple[str, ...] = ("submitted", "starting", "serving"),
+) -> Path:
+    """A routerless job of (worker, node) aggregated workers on 8-GPU nodes, with plan.json's
+    `gpu_exporter` block and endpoints.json's `gpu_exporter_urls` as the launch side writes them."""
+    (job_dir / "logs").mkdir(parents=True, exist_ok=True)
+    processes = [_proc_entry(w, node, list(range(8))) for w, node in workers]
+    plan = {"version": 1, "name": job_id, "profile": "local", "topology": f"agg{len(workers)}", "engine": "mocker",
+            "frontend": "none", "nodes": nodes, "gpus_per_node": 8, "visible_devices_env": "CUDA_VISIBLE_DEVICES",
+            "processes": processes, "infra": [], "router": None, "benchmark": None,
+            "gpu_exporter": gpu_exporter}  # fmt: skip
+    endpoints: dict[str, Any] = {
+        "job_id": job_id,
+        "nodes": [{"index": i, "hostname": f"local{i}", "ip": HOST} for i in range(nodes)],
+        "workers": [{"name": p["name"], "role": p["role"], "node_index": p["node_index"], "url": p["url"],
+                     "health_url": p["url"] + "/health", "metrics_url": p["url"] + "/metrics"} for p in processes],
+        "router": None,
+    }  # fmt: skip
+    if exporter_urls is not None:
+        endpoints["gpu_exporter_urls"] = exporter_urls
+    (job_dir / "plan.json").write_text(json.dumps(plan, indent=1))
+    (job_dir / "endpoints.json").write_text(json.dumps(endpoints, indent=1))
+    (job_dir / "job.json").write_text(json.dumps({"job_id": job_id, "name": job_id, "launcher": "local"}))
+    with open(job_dir / "status.jsonl", "w") as fh:
+        for stage in stages:
+            fh.write(json.dumps({"stage": stage, "time": "2026-03-01T11:00:01Z", "detail": ""}) + "\n")
+    return job_dir
+
+
 def send(url: str, n: int) -> list[str]:
     """``n`` completions through ``url``; who answered each."""
     out = []
@@ -159,6 +195,8 @@ def describe(snap: JobSnapshot) -> str:
     lines += [f"  source {s.name} ok={s.ok} {s.error}" for s in snap.sources]
     for w in snap.workers:
         lines.append(f"  {w.name} {w.health} {w.detail} total={w.requests_total} src={w.source} stale={w.stale}")
+    for g in snap.gpus:
+        lines.append(f"  gpu {g.node_index}/{g.gpu} util={g.util} power={g.power_w} temp={g.temp_c} stale={g.stale}")
     if snap.router:
         r = snap.router
         lines.append(f"  router up={r.up} reg={r.registered} healthy={r.healthy} req={r.requests} {r.detail}")
