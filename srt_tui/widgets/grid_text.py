@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from rich.style import Style
 from rich.text import Text
@@ -12,23 +13,51 @@ CELL = 3
 Slot = tuple[str, Style] | None
 
 
+class Detail(NamedTuple):
+    """A second line under a node's line: a short label, one slot per GPU (e.g. its utilisation), a trailer."""
+
+    label: str
+    slots: Sequence[Slot]
+    trailer: Text | None = None
+
+
+def _cells(line: Text, slots: Sequence[Slot], idle: Style, cell: int) -> None:
+    """Append one right-aligned cell per slot (`·` for an idle GPU)."""
+    for slot in slots:
+        if slot is None:
+            line.append(f"{'·':>{cell - 1}} ", style=idle)
+        else:
+            line.append(f"{slot[0]:>{cell - 1}} "[:cell], style=slot[1])
+
+
 def grid_lines(
-    gpus_per_node: int, rows: Sequence[Sequence[Slot]], header: Style, idle: Style, trailers: Sequence[Text | None] = ()
+    gpus_per_node: int,
+    rows: Sequence[Sequence[Slot]],
+    header: Style,
+    idle: Style,
+    trailers: Sequence[Text | None] = (),
+    *,
+    cell: int = CELL,
+    details: Sequence[Detail | None] = (),
 ) -> list[Text]:
-    """A header of GPU indices, then one `nodeN` line per node with an optional trailer."""
+    """A header of GPU indices, then one `nodeN` line per node with an optional trailer, each followed by
+    its detail line when ``details`` has one (cells are ``cell`` characters wide)."""
     head = Text("GPU    ", style=header)
     for g in range(gpus_per_node):
-        head.append(f"{g:>{CELL - 1}} ", style=header)
+        head.append(f"{g:>{cell - 1}} ", style=header)
     lines = [head]
     for node, row in enumerate(rows):
         line = Text(f"node{node:<3}", style=header)
-        for slot in row:
-            if slot is None:
-                line.append(" · ", style=idle)
-            else:
-                line.append(f"{slot[0]:>{CELL - 1}} "[:CELL], style=slot[1])
+        _cells(line, row, idle, cell)
         trailer = trailers[node] if node < len(trailers) else None
         if trailer is not None:
             line.append_text(trailer)
         lines.append(line)
+        detail = details[node] if node < len(details) else None
+        if detail is not None:
+            sub = Text(f"{detail.label:>6} ", style=header)
+            _cells(sub, detail.slots, idle, cell)
+            if detail.trailer is not None:
+                sub.append_text(detail.trailer)
+            lines.append(sub)
     return lines

@@ -1,5 +1,6 @@
 """Node × GPU grid of a running job: which worker holds which GPU (role colour), whether it is healthy,
-and each node's services with their ports. Built from a JobSnapshot, so it shows live health."""
+each node's services with their ports and, when the job runs a GPU exporter, each GPU's utilisation on
+a line under its node. Built from a JobSnapshot, so it shows live health and load."""
 
 from __future__ import annotations
 
@@ -11,10 +12,15 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..monitor.model import ROLE_LETTERS, JobSnapshot, Placement
-from .grid_text import Slot, grid_lines
+from ..monitor import cells
+from ..monitor.model import ROLE_LETTERS, GpuReading, JobSnapshot, Placement
+from .grid_text import CELL, Detail, Slot, grid_lines
 
 ROLES = ("prefill", "decode", "agg")
+#: cells hold `100` plus a gap once utilisation is shown
+UTIL_CELL = 4
+#: from this width on (the worker table's wide layout) a node's power and hottest GPU follow its util line
+WIDE = 110
 
 
 class LiveGpuGrid(Widget):
@@ -29,6 +35,10 @@ class LiveGpuGrid(Widget):
         "live-grid--idle",
         "live-grid--header",
         "live-grid--service",
+        "live-grid--util",
+        "live-grid--util-busy",
+        "live-grid--util-idle",
+        "live-grid--stale",
     }
 
     DEFAULT_CSS = """
@@ -41,9 +51,15 @@ class LiveGpuGrid(Widget):
     LiveGpuGrid > .live-grid--idle { color: $text-muted; }
     LiveGpuGrid > .live-grid--header { color: $text-muted; text-style: bold; }
     LiveGpuGrid > .live-grid--service { color: $text-secondary; }
+    LiveGpuGrid > .live-grid--util { color: $text; }
+    LiveGpuGrid > .live-grid--util-busy { color: $text; text-style: bold; }
+    LiveGpuGrid > .live-grid--util-idle { color: $text-muted; }
+    LiveGpuGrid > .live-grid--stale { color: $text-warning; text-style: bold; }
     """
 
     snapshot: reactive[JobSnapshot | None] = reactive(None, layout=True)
+    #: room for each node's power and temperature (narrow terminals show utilisation only)
+    wide: reactive[bool] = reactive(True, layout=True)
 
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"live-grid--{name}", partial=True)
@@ -55,13 +71,38 @@ class LiveGpuGrid(Widget):
             return self._style("unknown")
         return self._style(p.role if p.role in ROLES else "agg")
 
+    def _util_slot(self, reading: GpuReading | None) -> Slot:
+        text = cells.util(reading)
+        if text == "?":
+            return text, self._style("stale")
+        if reading is None or reading.util is None:
+            return text, self._style("idle")
+        busy = "util-busy" if reading.util >= 80 else "util-idle" if reading.util < 5 else "util"
+        return text, self._style(busy)
+
+    def _utilisation(self, snap: JobSnapshot, nodes: int) -> list[Detail | None]:
+        """One `util%` line per node when the job's exporter gave readings (nothing otherwise)."""
+        if not snap.gpus:
+            return []
+        by_node: dict[int, dict[int, GpuReading]] = {}
+        for r in snap.gpus:
+            by_node.setdefault(r.node_index, {})[r.gpu] = r
+        out: list[Detail | None] = []
+        for node in range(nodes):
+            readings = by_node.get(node, {})
+            slots = [self._util_slot(readings.get(g)) for g in range(snap.gpus_per_node)]
+            totals = cells.gpu_totals(list(readings.values())) if self.wide else ""
+            out.append(Detail("util%", slots, Text("  " + totals, style=self._style("service")) if totals else None))
+        return out
+
     def render(self) -> RenderableType:
-        """Header row of GPU indices, one row per node, and a legend."""
+        """Header row of GPU indices, one row per node (and its utilisation line), and a legend."""
         snap = self.snapshot
         if snap is None or not snap.placements or not snap.gpus_per_node:
             return Text("No placement known for this job.", style=self._style("idle"))
         health = {w.name: w.health for w in snap.workers}
         nodes = max(snap.nodes, 1 + max(p.node_index for p in snap.placements))
+        details = self._utilisation(snap, nodes)
         rows: list[list[Slot]] = []
         trailers: list[Text | None] = []
         for node in range(nodes):
@@ -77,9 +118,11 @@ class LiveGpuGrid(Widget):
                     for g in range(snap.gpus_per_node)
                 ]
             )
-            services = self._services(snap, node)
+            services = self._services(snap, node) if self.wide or not details else ""
             trailers.append(Text("  " + services, style=self._style("service")) if services else None)
-        lines = grid_lines(snap.gpus_per_node, rows, self._style("header"), self._style("idle"), trailers)
+        cell = UTIL_CELL if details else CELL
+        header, idle = self._style("header"), self._style("idle")
+        lines = grid_lines(snap.gpus_per_node, rows, header, idle, trailers, cell=cell, details=details)
         legend = Text()
         for role in ROLES:
             if any(p.role == role for p in snap.placements):

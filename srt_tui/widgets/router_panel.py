@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
@@ -39,7 +40,7 @@ class RouterPanel(Widget):
     def _st(self, name: str) -> Style:
         return self.get_component_rich_style(f"router-panel--{name}", partial=True)
 
-    def render(self) -> Text:
+    def render(self) -> RenderableType:
         """Up to six short lines."""
         snap = self.snapshot
         if snap is None:
@@ -72,21 +73,46 @@ class RouterPanel(Widget):
                 if ok != have:
                     out.append(f" ({ok} healthy)", style=self._st("warn"))
                 out.append("  ")
-        out.append("\n")
-        out.append("requests ", style=self._st("dim"))
-        out.append(cells.number(r.requests))
-        out.append("  errors ", style=self._st("dim"))
-        out.append(cells.number(r.errors), style=self._st("bad") if r.errors else Style())
-        out.append("  retries ", style=self._st("dim"))
-        out.append(cells.number(r.retries))
+        counters = Pairs(
+            [
+                Text.assemble(("requests ", self._st("dim")), cells.number(r.requests)),
+                Text.assemble(
+                    ("errors ", self._st("dim")),
+                    (cells.number(r.errors), self._st("bad") if r.errors else Style()),
+                ),
+                Text.assemble(("retries ", self._st("dim")), cells.number(r.retries)),
+            ],
+            self._st("dim"),
+        )
+        tail = Text()
         if r.detail and r.detail != "health 200":
-            out.append("\n")
-            out.append(r.detail, style=self._st("bad" if r.up is False else "warn"))
+            tail.append("\n")
+            tail.append(r.detail, style=self._st("bad" if r.up is False else "warn"))
         if r.last_error_line:
-            out.append("\n")
-            out.append("log: ", style=self._st("dim"))
-            out.append(r.last_error_line, style=self._st("bad"))
+            tail.append("\n")
+            tail.append("log: ", style=self._st("dim"))
+            tail.append(r.last_error_line, style=self._st("bad"))
         if r.url:
-            out.append("\n")
-            out.append(r.url, style=self._st("dim"))
-        return out
+            tail.append("\n")
+            tail.append(r.url, style=self._st("dim"))
+        return Group(out, counters, tail[1:]) if tail else Group(out, counters)
+
+
+class Pairs:
+    """`label value` pairs on one line two spaces apart, wrapped between pairs (never inside one) when
+    the panel is too narrow, so `retries` never ends a line without its number."""
+
+    def __init__(self, pairs: list[Text], gap: Style) -> None:
+        self.pairs = pairs
+        self.gap = gap
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = Text()
+        for pair in self.pairs:
+            if line and line.cell_len + 2 + pair.cell_len > options.max_width:
+                yield line
+                line = Text()
+            if line:
+                line.append("  ", style=self.gap)
+            line.append_text(pair)
+        yield line

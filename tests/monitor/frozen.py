@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from srt_tui.monitor.context import JobFiles
-from srt_tui.monitor.model import JobSnapshot, RouterStatus, SourceState, WorkerStatus
+from srt_tui.monitor.model import GpuReading, JobSnapshot, RouterStatus, SourceState, WorkerStatus
 from srt_tui.monitor.snapshot import job_totals, log_refs, placements
 from tests.conftest import REPO
 
@@ -36,6 +36,19 @@ def _url(url: str | None, node: int) -> str | None:
     return url.replace(f"<ip:node{node}>", f"10.1.0.{11 + node}") if url else None
 
 
+def gpu_readings(
+    nodes: int, gpus_per_node: int, idle_w: float, stale_nodes: tuple[int, ...] = ()
+) -> tuple[GpuReading, ...]:
+    """Made-up exporter readings: every GPU busy but a few (one at 100 %, one idle), power rising with
+    load; nodes in ``stale_nodes`` keep their last values, marked stale (their exporter stopped answering)."""
+    out = []
+    for node in range(nodes):
+        for g in range(gpus_per_node):
+            util = (100, 97, 88, 91, 37, 42, 0, 64)[(g + 3 * node) % 8]
+            out.append(GpuReading(node, g, float(util), idle_w + 5.5 * util, 34.0 + util / 3 + g, node in stale_nodes))
+    return tuple(out)
+
+
 def frozen_job(
     job_id: str,
     recipe: str,
@@ -47,7 +60,8 @@ def frozen_job(
     topology: str | None = None,
     job_dir: Path | None = None,
 ) -> JobSnapshot:
-    """A job's snapshot: `healthy` (serving, all registered), `degraded` (a dead decode worker),
+    """A job's snapshot: `healthy` (serving, all registered, GPU exporter readings), `degraded` (a dead
+    decode worker), `exporter-down` (healthy, but the last node's GPU exporter stopped answering),
     `relayed` (healthy, seen through the job's relay), `pending`, or `failed`."""
     plan = plan_json(recipe, profile, topology)
     jdir = job_dir or Path(f"/scratch/srt/outputs/{job_id}")
@@ -88,7 +102,16 @@ def frozen_job(
     )
     sources = [SourceState("slurm", True), SourceState("job dir", True), SourceState("http", True)]
     stage, detail, slurm, relayed = "serving", f"serving at {_url(plan['public_url'], 0)}", "RUNNING", False
-    if scenario == "degraded":
+    gpus: tuple[GpuReading, ...] = ()
+    idle_w = 140.0 if "ROCR" in str(plan["visible_devices_env"]) else 70.0
+    if scenario == "healthy":
+        gpus = gpu_readings(plan["nodes"], plan["gpus_per_node"], idle_w)
+        sources.append(SourceState("gpu exporter", True))
+    elif scenario == "exporter-down":
+        last = plan["nodes"] - 1
+        gpus = gpu_readings(plan["nodes"], plan["gpus_per_node"], idle_w, (last,))
+        sources.append(SourceState("gpu exporter", False, f"node{last}: connection refused", 6.0, 4.0))
+    elif scenario == "degraded":
         dead = next(w for w in reversed(workers) if w.role in ("decode", "agg"))
         error = (
             "RuntimeError: HIP error: an illegal memory access was encountered"
@@ -137,7 +160,7 @@ def frozen_job(
         frontend=plan["frontend"], nodes=plan["nodes"], gpus_per_node=plan["gpus_per_node"],
         visible_devices_env=plan["visible_devices_env"], started_at=started,
         ended_at="2026-03-01T11:40:00Z" if scenario == "failed" else "", placements=placements(plan),
-        logs=log_refs(files), requests=requests, errors=errors, rate_per_s=rate,
+        logs=log_refs(files), requests=requests, errors=errors, rate_per_s=rate, gpus=gpus,
     )  # fmt: skip
 
 

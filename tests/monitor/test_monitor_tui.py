@@ -1,5 +1,6 @@
-"""Monitor mode: snapshots of the jobs table and the job view (NVIDIA and AMD, healthy and degraded,
-120×36 and 80×24) from frozen snapshots and a fixed clock, and Pilot tests of its behaviour."""
+"""Monitor mode: snapshots of the jobs table and the job view (NVIDIA and AMD, healthy with GPU
+exporter readings and degraded, an exporter that stopped answering; 120×36 and 80×24) from frozen
+snapshots and a fixed clock, and Pilot tests of its behaviour."""
 
 from __future__ import annotations
 
@@ -36,6 +37,13 @@ def test_jobs_table_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
 @pytest.mark.parametrize("vendor", ["nvidia", "amd"])
 def test_job_view_snapshot(snap_compare: Any, vendor: str, scenario: str, size: tuple[int, int]) -> None:
     snap = getattr(frozen, vendor)(scenario)
+    assert snap_compare(frozen_app([snap], open_job=snap.job_id), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_job_view_snapshot_exporter_down(snap_compare: Any, size: tuple[int, int]) -> None:
+    """node1's GPU exporter stopped answering: its GPUs read `?`, node0's still show their load."""
+    snap = frozen.nvidia("exporter-down")
     assert snap_compare(frozen_app([snap], open_job=snap.job_id), terminal_size=size)
 
 

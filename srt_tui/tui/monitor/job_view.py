@@ -1,5 +1,5 @@
-"""One job in detail: summary, per-node GPU grid, router panel, workers with counters and sparklines,
-and a log pane that follows any process's log."""
+"""One job in detail: summary, per-node GPU grid (with utilisation when the job runs a GPU exporter),
+router panel, workers with counters and sparklines, and a log pane that follows any process's log."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from ...monitor import cells
 from ...monitor.model import JobSnapshot, LogRef
+from ...widgets.live_grid import WIDE as GRID_WIDE
 from ...widgets.live_grid import LiveGpuGrid
 from ...widgets.log_pane import LogPane
 from ...widgets.router_panel import RouterPanel
@@ -142,7 +143,9 @@ class JobView(Vertical):
         """Redraw from a snapshot (None: the job has not been refreshed yet)."""
         self.snapshot = snap
         self.query_one(JobSummary).show(snap, now)
-        self.query_one(LiveGpuGrid).snapshot = snap
+        grid = self.query_one(LiveGpuGrid)
+        grid.wide = width >= GRID_WIDE
+        grid.snapshot = snap
         self.query_one(RouterPanel).snapshot = snap
         self.query_one(WorkerTable).show(snap, width)
         self.query_one(ProblemsPanel).show(snap)
