@@ -277,3 +277,32 @@ def test_cancel_says_when_there_was_nothing_to_cancel(cluster: Any, tmp_path: Pa
     unknown = srt("cancel", "987654321", check=False)
     assert unknown.returncode == 1 and "Slurm does not know this job" in unknown.stderr
     assert "cancelled" not in unknown.stdout
+
+
+@pytest.mark.parametrize(
+    ("profile", "port", "util_metric", "gpu_label"),
+    [("local", 9401, "DCGM_FI_DEV_GPU_UTIL", "gpu"), ("local-rocr", 5000, "gpu_gfx_activity", "gpu_id")],
+)
+def test_telemetry_starts_the_profiles_gpu_exporter_on_every_node(
+    cluster: Any, jobs: list[str], profile: str, port: int, util_metric: str, gpu_label: str
+) -> None:
+    """`telemetry: {enabled: true}`: one exporter step per node, in the shape the profile names, on the
+    node's own address; read by `status`; stopped with the job."""
+    job_id, job_dir = apply(str(MOCKER / "mocker-2p1d-telemetry.yaml"), "-p", profile, "--launcher", "slurm")
+    jobs.append(job_id)
+    wait_ready(job_id)
+    endpoints = json.loads((job_dir / "endpoints.json").read_text())
+    nodes = {n["index"]: n["ip"] for n in endpoints["nodes"]}
+    assert endpoints["gpu_exporter_urls"] == [f"http://{nodes[i]}:{port}/metrics" for i in (0, 1)]
+    for url in endpoints["gpu_exporter_urls"]:
+        text = httpx.get(url, timeout=5).text
+        gpus = {
+            line.split(f'{gpu_label}="')[1].split('"')[0] for line in text.splitlines() if line.startswith(util_metric)
+        }
+        assert gpus == {str(i) for i in range(8)}, text[:500]
+    snap = status(job_id)
+    readings = {(g["node_index"], g["gpu"]) for g in snap["gpus"] if not g["stale"]}
+    assert readings == {(n, i) for n in (0, 1) for i in range(8)}
+    assert [s for s in snap["sources"] if "exporter" in s["name"] and not s["ok"]] == []
+    srt("cancel", job_id)
+    assert wait_no_pids(job_dir, 10) == []

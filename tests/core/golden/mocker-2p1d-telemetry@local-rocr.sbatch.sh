@@ -125,10 +125,10 @@ srt_step decode_0 worker 1 "${SRT_JOB_DIR}/logs/decode_0.log" -- \
 # GPU metrics exporter on every node (telemetry): not part of readiness, its end fails nothing
 if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
 srt_step gpu_exporter_0 telemetry 0 "${SRT_JOB_DIR}/logs/gpu_exporter_0.log" -- \
-  python3 -m srt_tui.mock exporter --kind amd --host "${SRT_BIND}" --port 5000
+  python3 -m srt_tui.mock exporter --kind device-metrics --host "${SRT_BIND}" --port 5000
 if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[1]}"; fi
 srt_step gpu_exporter_1 telemetry 1 "${SRT_JOB_DIR}/logs/gpu_exporter_1.log" -- \
-  python3 -m srt_tui.mock exporter --kind amd --host "${SRT_BIND}" --port 5000
+  python3 -m srt_tui.mock exporter --kind device-metrics --host "${SRT_BIND}" --port 5000
 
 # static router: start it only once every worker is healthy
 srt_wait_workers
