@@ -72,8 +72,14 @@ async def test_wizard_key_by_key_1p1d_to_2p1d_submitted(launcher: str) -> None:
         else:  # the same 1P1D twin, kept serving (no benchmark that ends the job) so the Monitor can follow it
             await pilot.press("o")
             await settle(pilot)
-            await pilot.press(*SERVING_1P1D.name, "enter")
+            await pilot.press(*SERVING_1P1D.name)
+            assert app.screen.query_one("#prompt-input", Input).value == SERVING_1P1D.name
+            await pilot.press("enter")
             await settle(pilot)
+            tree: Tree[object] = app.screen.query_one("#recipe-tree", Tree)
+            opened = tree.cursor_node
+            assert opened is not None and getattr(opened.data, "spec", "") == str(SERVING_1P1D), opened
+            assert getattr(opened.data, "error", None) is None, opened.data
             await pilot.press("enter")
         await settle(pilot)
         assert app.focused is not None and app.focused.id == "presets"

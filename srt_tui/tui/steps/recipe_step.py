@@ -129,9 +129,10 @@ class RecipeStep(WizardStep):
                 first_match = leaf
         node = target or first_match or first_leaf
         self._summarise(node.data if node is not None else None)
-        if node is not None:
-            # node lines exist only after the tree has laid itself out
-            self.call_after_refresh(tree.move_cursor, node, False)
+        # reading `last_line` builds the tree's lines now: the cursor is on the node before the next key,
+        # not after the next refresh (an Enter typed quickly would otherwise choose the first row)
+        if node is not None and tree.last_line >= 0:
+            tree.move_cursor(node, False)
 
     @on(Tree.NodeHighlighted, "#recipe-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[RecipeEntry | None]) -> None:
