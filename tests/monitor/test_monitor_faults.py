@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,15 +33,6 @@ def job(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
         yield pd
     finally:
         pd.launcher.close()
-
-
-@pytest.fixture
-async def monitor() -> AsyncIterator[Monitor]:
-    m = Monitor(None, http_timeout=2.0, connect_timeout=0.5, budget_s=1.0, backoff_base=0.2, backoff_cap=0.5)
-    try:
-        yield m
-    finally:
-        await m.aclose()
 
 
 def _w(snap: JobSnapshot, name: str):  # type: ignore[no-untyped-def]

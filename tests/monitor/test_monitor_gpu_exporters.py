@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,15 +81,6 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
         yield Fleet(launcher, dirs, exporters)
     finally:
         launcher.close()
-
-
-@pytest.fixture
-async def monitor() -> AsyncIterator[Monitor]:
-    m = Monitor(None, http_timeout=2.0, connect_timeout=0.5, budget_s=1.0, backoff_base=0.2, backoff_cap=0.5)
-    try:
-        yield m
-    finally:
-        await m.aclose()
 
 
 def _node(snap: JobSnapshot, node: int) -> list[GpuReading]:
