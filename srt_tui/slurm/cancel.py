@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .client import JobState
+from .client import UNKNOWN_STATE, JobState
 from .local import LocalLauncher, is_local_job
 
 
@@ -20,7 +20,7 @@ class CancelOutcome:
     @property
     def known(self) -> bool:
         """False when Slurm has no record of the job (a mistyped id, or one purged long after it ended)."""
-        return self.cancelled or self.state != JobState.unknown(self.job_id).state
+        return self.cancelled or self.state != UNKNOWN_STATE
 
     def describe(self) -> str:
         """One line for the operator."""
