@@ -139,7 +139,10 @@ def _cmd_status(args: argparse.Namespace) -> int:
         )
         for s in snaps
     ]
-    header = ("JOB", "NAME", "SLURM", "STAGE", "HEALTHY", "ROUTER", "REQ/S", "REQ", "ERR", "ELAPSED")
+    header: tuple[str, ...] = ("JOB", "NAME", "SLURM", "STAGE", "HEALTHY", "ROUTER", "REQ/S", "REQ", "ERR", "ELAPSED")
+    if any(s.gpus for s in snaps):  # a job with a GPU exporter (telemetry): its GPUs' load, last
+        header += ("GPU UTIL",)
+        rows = [(*row, cells.gpu_load(s.gpus)) for row, s in zip(rows, snaps)]
     print(fixed_table(header, rows))
     for s in snaps:
         for line in cells.problems(s):

@@ -128,6 +128,12 @@ def util(reading: GpuReading | None) -> str:
     return f"{reading.util:.0f}"
 
 
+def gpu_load(readings: tuple[GpuReading, ...] | list[GpuReading]) -> str:
+    """A job's GPUs at a glance: `62% avg` over the fresh utilisation readings ('-' without any)."""
+    values = [r.util for r in readings if not r.stale and r.util is not None]
+    return f"{sum(values) / len(values):.0f}% avg" if values else "-"
+
+
 def gpu_totals(readings: list[GpuReading]) -> str:
     """`2.9 kW · 64°C max`: a node's power draw and its hottest GPU, from fresh readings ('' without any)."""
     fresh = [r for r in readings if not r.stale]

@@ -304,5 +304,10 @@ def test_telemetry_starts_the_profiles_gpu_exporter_on_every_node(
     readings = {(g["node_index"], g["gpu"]) for g in snap["gpus"] if not g["stale"]}
     assert readings == {(n, i) for n in (0, 1) for i in range(8)}
     assert [s for s in snap["sources"] if "exporter" in s["name"] and not s["ok"]] == []
+    for url in endpoints["gpu_exporter_urls"]:  # the mock's GPUs at 40% on node0 and 80% on node1
+        httpx.post(url.replace("/metrics", "/mock/gpu"), params={"util": "40" if url.startswith(
+            f"http://{nodes[0]}:") else "80"}, timeout=5).raise_for_status()  # fmt: skip
+    table = srt("status", job_id).stdout.splitlines()
+    assert table[0].split()[-2:] == ["GPU", "UTIL"] and table[1].endswith("60% avg"), table
     srt("cancel", job_id)
     assert wait_no_pids(job_dir, 10) == []
