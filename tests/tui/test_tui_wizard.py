@@ -37,6 +37,24 @@ async def _wait_for(messages: list[Message], kinds: tuple[type[Message], ...], t
     raise AssertionError(f"none of {kinds} arrived within {timeout}s")
 
 
+async def _open_file(pilot: Any, name: str) -> Any:
+    """`o`, the file name typed key by key, Enter: the opened recipe's entry, which the cursor must be on.
+
+    Waits for the prompt before typing and checks what was typed, since this flow raced under load.
+    """
+    await pilot.press("o")
+    await settle(pilot)
+    await pilot.press(*name)
+    assert pilot.app.screen.query_one("#prompt-input", Input).value == name
+    await pilot.press("enter")
+    await settle(pilot)
+    tree: Tree[object] = pilot.app.screen.query_one("#recipe-tree", Tree)
+    node = tree.cursor_node
+    assert node is not None and node.data is not None, node
+    assert "opened" in str(node.parent.label if node.parent else ""), node
+    return node.data
+
+
 #: written to the test's working directory, opened with `o`
 SERVING_1P1D = Path("serving-1p1d.yaml")
 
@@ -70,16 +88,8 @@ async def test_wizard_key_by_key_1p1d_to_2p1d_submitted(launcher: str) -> None:
         if launcher == "local":
             await pilot.press("slash", *"mocker-1p1d", "enter", "enter")  # recipe: filter, then choose
         else:  # the same 1P1D twin, kept serving (no benchmark that ends the job) so the Monitor can follow it
-            await pilot.press("o")
-            await settle(pilot)
-            await pilot.press(*SERVING_1P1D.name)
-            assert app.screen.query_one("#prompt-input", Input).value == SERVING_1P1D.name
-            await pilot.press("enter")
-            await settle(pilot)
-            tree: Tree[object] = app.screen.query_one("#recipe-tree", Tree)
-            opened = tree.cursor_node
-            assert opened is not None and getattr(opened.data, "spec", "") == str(SERVING_1P1D), opened
-            assert getattr(opened.data, "error", None) is None, opened.data
+            opened = await _open_file(pilot, SERVING_1P1D.name)
+            assert opened.spec == str(SERVING_1P1D) and opened.error is None, opened
             await pilot.press("enter")
         await settle(pilot)
         assert app.focused is not None and app.focused.id == "presets"
@@ -264,13 +274,9 @@ async def test_open_file_reads_a_recipe_from_anywhere(tmp_path: Path) -> None:
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.press("o")  # a prompt screen: wait for it before typing into it
-        await settle(pilot)
-        await pilot.press(*recipe.name, "enter")
-        await settle(pilot)
+        opened = await _open_file(pilot, recipe.name)
+        assert opened.label == "my-agg"
         tree: Tree[object] = app.screen.query_one("#recipe-tree", Tree)
-        node = tree.cursor_node
-        assert node is not None and getattr(node.data, "label", "") == "my-agg"
         assert "opened" in [str(f.label) for f in tree.root.children][-1]
 
 
@@ -392,10 +398,7 @@ async def test_preview_masks_secrets_and_saves_dry_run_and_recipe(tmp_path: Path
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.press("o")
-        await settle(pilot)
-        await pilot.press(*"sec.yaml", "enter")
-        await settle(pilot)
+        assert (await _open_file(pilot, "sec.yaml")).error is None
         await pilot.press("enter")  # choose the opened recipe
         await settle(pilot)
         await pilot.press("ctrl+n")  # → preview
