@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..widgets.layout import WIDE
+
 if TYPE_CHECKING:
     from ..core.errors import ConfigError
     from ..core.profile import Profile
@@ -19,8 +21,7 @@ COLUMNS: tuple[tuple[str, int], ...] = (
     ("RUNTIME", 7),
     ("EXPORTER", 20),
 )
-#: below this many columns the table drops SOURCE and shortens values so every fact stays on screen
-WIDE = 110
+#: below `WIDE` columns the table drops SOURCE and shortens values so every fact stays on screen
 NARROW_COLUMNS: tuple[tuple[str, int], ...] = (
     ("", 1),
     ("NAME", 12),

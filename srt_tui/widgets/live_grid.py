@@ -19,8 +19,6 @@ from .grid_text import CELL, Detail, Slot, grid_lines
 ROLES = ("prefill", "decode", "agg")
 #: cells hold `100` plus a gap once utilisation is shown
 UTIL_CELL = 4
-#: from this width on (the worker table's wide layout) a node's power and hottest GPU follow its util line
-WIDE = 110
 
 
 class LiveGpuGrid(Widget):

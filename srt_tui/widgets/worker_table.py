@@ -11,8 +11,8 @@ from textual.widgets import DataTable
 
 from ..monitor import cells
 from ..monitor.model import JobSnapshot, WorkerStatus
+from .layout import WIDE
 
-WIDE = 110
 SPARK_WIDTH = 12
 _HEALTH_STYLE = {"healthy": "ok", "unknown": "dim"}
 

@@ -16,7 +16,7 @@ from textual.widgets import Static
 
 from ...monitor import cells
 from ...monitor.model import JobSnapshot, LogRef
-from ...widgets.live_grid import WIDE as GRID_WIDE
+from ...widgets.layout import WIDE
 from ...widgets.live_grid import LiveGpuGrid
 from ...widgets.log_pane import LogPane
 from ...widgets.router_panel import RouterPanel
@@ -144,7 +144,7 @@ class JobView(Vertical):
         self.snapshot = snap
         self.query_one(JobSummary).show(snap, now)
         grid = self.query_one(LiveGpuGrid)
-        grid.wide = width >= GRID_WIDE
+        grid.wide = width >= WIDE
         grid.snapshot = snap
         self.query_one(RouterPanel).snapshot = snap
         self.query_one(WorkerTable).show(snap, width)

@@ -8,8 +8,7 @@ from datetime import datetime
 
 from ...monitor import cells
 from ...monitor.model import READY_STAGES, JobSnapshot
-
-WIDE = 110
+from ...widgets.layout import WIDE
 
 
 @dataclass(frozen=True)
