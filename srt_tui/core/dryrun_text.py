@@ -5,7 +5,6 @@ from __future__ import annotations
 import shlex
 
 from .api import Prepared
-from .secrets import mask_env
 from .views import fixed_table, gpu_grid, node_services, table_rows
 
 
@@ -50,7 +49,7 @@ def describe(prep: Prepared, with_script: bool = True) -> str:
     for p in plan.processes():
         out.append(f"  {p.name} (node{p.node_index}, log {p.log}):")
         out.append("    " + shlex.join(p.command))
-        env = mask_env(dict(p.env))
+        env = p.shown_env()
         if env:
             out.append("    env: " + " ".join(f"{k}={v}" for k, v in env.items()))
     if plan.secret_env:

@@ -11,14 +11,14 @@ from typing import Any
 
 from .plan import JobPlan, secret_values
 from .resolve import ResolvedJob
-from .secrets import MASK, is_secret
+from .secrets import MASK
 from .yamlio import dump_yaml
 
 
 def job_files(job: ResolvedJob, plan: JobPlan, script: str) -> dict[str, str]:
     """The rendered files of a job: sbatch.sh, plan.json, resolved recipe.yaml and profile.yaml."""
-    recipe = _masked(job.recipe.to_yaml_dict())
-    profile = _masked(job.profile.model_dump(mode="json", exclude_unset=True))
+    recipe = _masked(job.recipe.to_yaml_dict(), job.secret_names)
+    profile = _masked(job.profile.model_dump(mode="json", exclude_unset=True), job.secret_names)
     return {
         "sbatch.sh": script,
         "plan.json": plan.to_json_text(),
@@ -27,14 +27,15 @@ def job_files(job: ResolvedJob, plan: JobPlan, script: str) -> dict[str, str]:
     }
 
 
-def _masked(data: Any) -> Any:
-    """Copy of `data` with every secret-named key's value masked, at any depth (role, frontend, benchmark env …)."""
+def _masked(data: Any, names: frozenset[str]) -> Any:
+    """Copy of `data` with every secret's value masked, at any depth (role, frontend, benchmark env …)."""
     if isinstance(data, dict):
         return {
-            k: MASK if is_secret(str(k)) and not isinstance(v, (dict, list)) else _masked(v) for k, v in data.items()
+            k: MASK if str(k) in names and not isinstance(v, (dict, list)) else _masked(v, names)
+            for k, v in data.items()
         }
     if isinstance(data, list):
-        return [_masked(v) for v in data]
+        return [_masked(v, names) for v in data]
     return data
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -20,7 +21,7 @@ from .profile import exporter_argv, exporter_readout
 from .resolve import Mount, ResolvedJob
 from .routers import get_router
 from .routers.base import RouterContext, WorkerURL
-from .secrets import is_secret
+from .secrets import MASK, secret_ref
 from .topology import allocate, place
 from .validate import clean_args, errors, served_name, validate
 
@@ -51,6 +52,12 @@ class ProcessPlan:
     config_files: tuple[tuple[str, str], ...] = ()
     #: a container image of its own (pyxis), instead of the job's
     container_image: str | None = None
+    #: secret variables as (name, `secrets.env` variable holding this process's value); never values
+    secret_env: tuple[tuple[str, str], ...] = ()
+
+    def shown_env(self) -> dict[str, str]:
+        """The environment as previews show it: secrets by name, their values masked."""
+        return {**dict(self.env), **{name: MASK for name, _ in self.secret_env}}
 
 
 @dataclass(frozen=True)
@@ -126,6 +133,7 @@ class JobPlan:
             d["command"] = list(p.command)
             d["gpus"] = list(p.gpus)
             d["env"] = dict(p.env)
+            d["secret_env"] = [name for name, _ in p.secret_env]
             d["config_files"] = [name for name, _ in p.config_files]
             return d
 
@@ -182,12 +190,25 @@ class JobPlan:
         return json.dumps(self.to_json(), indent=2) + "\n"
 
 
-def _public_env(pairs: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
-    """Env without secrets (those reach steps from the job's secrets file, never the script text)."""
-    merged: dict[str, str] = {}
-    for k, v in pairs:
-        merged[k] = v
-    return tuple((k, v) for k, v in merged.items() if not is_secret(k))
+def _split_env(
+    job: ResolvedJob, scoped: list[tuple[str, Iterable[tuple[str, str]]]], managed: Iterable[tuple[str, str]] = ()
+) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """A process's env from its scopes in order (later wins), then srt-tui's own values.
+
+    Returns (public pairs, secret refs): a declared secret keeps the value of the scope that set it
+    last, read at run time from that scope's `secrets.env` entry, so roles never share one value.
+    """
+    merged: dict[str, tuple[str, str | None]] = {}
+    for scope, pairs in scoped:
+        for k, v in pairs:
+            merged[k] = (v, scope)
+    for k, v in managed:
+        merged[k] = (v, None)
+    public = tuple((k, v) for k, (v, scope) in merged.items() if scope is None or k not in job.secret_names)
+    refs = tuple(
+        (k, secret_ref(scope, k)) for k, (_, scope) in merged.items() if scope is not None and k in job.secret_names
+    )
+    return public, refs
 
 
 def build_plan(job: ResolvedJob) -> JobPlan:
@@ -282,10 +303,8 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             if pl.subset and engine.should_set_visible_devices(recipe.engine)
             else None
         )
-        env_pairs = [*job.env(role).items(), *global_env.items(), *infra_env]
-        if mask is not None:
-            env_pairs.append((job.visible_devices_env, mask))
-        env_pairs += list(launch.env)
+        managed = [*infra_env, *([(job.visible_devices_env, mask)] if mask is not None else []), *launch.env]
+        env, secret_env = _split_env(job, [(role, job.env(role).items()), ("global", global_env.items())], managed)
         http = pl.ports.http
         url = ph.url(pl.node_index, http) if http else None
         workers.append(
@@ -302,7 +321,8 @@ def build_plan(job: ResolvedJob) -> JobPlan:
                 health_url=f"{url}/health" if url else None,
                 metrics_url=f"{url}/metrics" if url else None,
                 command=launch.argv,
-                env=_public_env(env_pairs),
+                env=env,
+                secret_env=secret_env,
                 log=f"logs/{pl.name}.log",
                 node_rank=pl.node_rank,
                 nnodes=len(pl.endpoint.nodes),
@@ -331,7 +351,9 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     if rlaunch is not None:
         rurl = ph.url(0, fe.port)
         metrics = ph.url(0, fe.metrics_port, "/metrics") if router_kind.has_metrics_port else None
-        renv = _public_env([*global_env.items(), *job.env("frontend").items(), *infra_env, *rlaunch.env])
+        renv, rsecret = _split_env(
+            job, [("global", global_env.items()), ("frontend", job.env("frontend").items())], [*infra_env, *rlaunch.env]
+        )
         ports = {"http": fe.port} | ({"metrics": fe.metrics_port} if router_kind.has_metrics_port else {})
         proc = ProcessPlan(
             "router",
@@ -348,6 +370,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             rlaunch.argv,
             renv,
             "logs/router.log",
+            secret_env=rsecret,
         )
         registration = rlaunch.registration or router_kind.registration
         router_plan = RouterPlan(
@@ -365,7 +388,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     commands = benchmark_commands(engine.bench_tool, public, job.model_in_step, served, recipe.benchmark)
     if commands:
         argv = commands[0] if len(commands) == 1 else ("bash", "-c", " && ".join(shlex.join(c) for c in commands))
-        benv = _public_env([*global_env.items(), *job.env("benchmark").items()])
+        benv, bsecret = _split_env(job, [("global", global_env.items()), ("benchmark", job.env("benchmark").items())])
         bench = ProcessPlan(
             "benchmark",
             "benchmark",
@@ -381,8 +404,9 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             argv,
             benv,
             "logs/benchmark.log",
+            secret_env=bsecret,
         )
-    secrets = sorted({k for _, pairs in job.env_scopes for k, _ in pairs if is_secret(k)})
+    secrets = sorted({k for _, pairs in job.env_scopes for k, _ in pairs if k in job.secret_names})
     exporter, telemetry = _gpu_exporter(job)
     return JobPlan(
         name=recipe.name,
@@ -402,7 +426,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         mounts=job.mounts,
         srun_options=job.srun_options,
         env_scopes=tuple(
-            (s, tuple((k, "***" if is_secret(k) else v) for k, v in pairs)) for s, pairs in job.env_scopes
+            (s, tuple((k, MASK if k in job.secret_names else v) for k, v in pairs)) for s, pairs in job.env_scopes
         ),
         workers=tuple(workers),
         infra=tuple(infra),
@@ -420,13 +444,8 @@ def build_plan(job: ResolvedJob) -> JobPlan:
 
 
 def secret_values(job: ResolvedJob) -> dict[str, str]:
-    """Secret env values of a job (written only to the job's 0600 secrets file)."""
-    out: dict[str, str] = {}
-    for _, pairs in job.env_scopes:
-        for k, v in pairs:
-            if is_secret(k):
-                out[k] = v
-    return out
+    """Secret env values of a job, one entry per scope that sets one (only in the job's 0600 secrets file)."""
+    return {secret_ref(scope, k): v for scope, pairs in job.env_scopes for k, v in pairs if k in job.secret_names}
 
 
 def _gpu_exporter(job: ResolvedJob) -> tuple[dict[str, Any] | None, tuple[ProcessPlan, ...]]:
@@ -451,6 +470,7 @@ def _gpu_exporter(job: ResolvedJob) -> tuple[dict[str, Any] | None, tuple[Proces
     if not launched or argv is None:
         return doc, ()
     image = e.container_image if job.container_runtime == "pyxis" else None
+    env, secret_env = _split_env(job, [("telemetry", job.env("telemetry").items())])
     steps = tuple(
         ProcessPlan(
             f"gpu_exporter_{n}",
@@ -465,9 +485,10 @@ def _gpu_exporter(job: ResolvedJob) -> tuple[dict[str, Any] | None, tuple[Proces
             None,
             ph.url(n, e.port, "/metrics"),
             argv,
-            tuple(sorted((e.env or {}).items())),
+            env,
             f"logs/gpu_exporter_{n}.log",
             container_image=image,
+            secret_env=secret_env,
         )
         for n in range(job.total_nodes)
     )

@@ -148,6 +148,8 @@ class Profile(Strict):
     launcher: str = "slurm"
     local_docker_args: list[str] | None = None
     container_runtime: Literal["pyxis", "none"] = "pyxis"
+    #: environment variable names holding credentials, besides the known ones (HF_TOKEN, …)
+    secret_env: list[str] = Field(default_factory=list)
 
     @property
     def interface(self) -> str:

@@ -23,6 +23,10 @@ STEP_WRAP = (
     'if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null 2>&1 || true; fi; exec "$@"'
 )
 
+# exports each `NAME=REF` pair's value from the job's secrets.env (already in the environment), so a
+# secret never appears in a command line and each scope keeps its own value
+SECRET_WRAP = 'for m in $1; do r=${m#*=}; export "${m%%=*}=${!r-}"; done; shift; exec "$@"'
+
 
 @cache
 def _template(name: str) -> str:
@@ -48,6 +52,8 @@ def _fingerprint_path(p: ProcessPlan) -> str:
 def _step(p: ProcessPlan, wrap: bool) -> str:
     env = [f"{k}={v}" for k, v in p.env]
     argv = (["env", *env] if env else []) + list(p.command)
+    if p.secret_env:
+        argv = ["bash", "-c", SECRET_WRAP, "srt-secrets", " ".join(f"{k}={ref}" for k, ref in p.secret_env), *argv]
     fp = _fingerprint_path(p) if p.kind == "worker" else ""
     if wrap or fp:
         argv = ["bash", "-c", STEP_WRAP, "srt-step", fp, *argv]

@@ -15,6 +15,7 @@ from pathlib import Path
 from .errors import ConfigError, Problem
 from .profile import DCGM_EXPORTER, GpuExporter, HealthCheck, LoadedProfile, Profile
 from .recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
+from .secrets import KNOWN_SECRETS, looks_secret, secret_names
 from .topology_string import TopologySpec, parse_topology, rename_for
 
 _LITERAL_PATH = re.compile(r"^(/|\./|\.\./|~|hf:)")
@@ -72,6 +73,8 @@ class ResolvedJob:
     health_check: HealthCheck
     output_dir: str | None
     bash_preamble: str | None
+    #: variable names whose values are secrets (known names plus the profile's `secret_env`)
+    secret_names: frozenset[str] = KNOWN_SECRETS
     warnings: tuple[Problem, ...] = field(default=())
 
     @property
@@ -316,12 +319,15 @@ def resolve(
         exporter, exporter_source = profile.default_gpu_exporter, "profile"
     else:
         exporter, exporter_source = DCGM_EXPORTER, "default"
+    if exporter is not None and exporter.env and recipe.telemetry is not None and recipe.telemetry.enabled:
+        env_scopes.append(("telemetry", tuple(sorted(exporter.env.items()))))
     srun = tuple(
         (k, None if v is None or v == "" or v is True else str(v))
         for k, v in recipe.srun_options.items()
         if v is not False
     )
     in_container = profile.container_runtime != "none"
+    secrets = secret_names(profile.secret_env)
     return ResolvedJob(
         recipe=recipe,
         profile=profile,
@@ -352,4 +358,26 @@ def resolve(
         health_check=recipe.health_check or profile.default_health_check or HealthCheck(),
         output_dir=profile.output_dir,
         bash_preamble=profile.default_bash_preamble,
+        secret_names=secrets,
+        warnings=_undeclared_secrets(env_scopes, secrets),
     )
+
+
+def _undeclared_secrets(
+    env_scopes: list[tuple[str, tuple[tuple[str, str], ...]]], names: frozenset[str]
+) -> tuple[Problem, ...]:
+    """Variables that read like credentials but are not declared: they would appear in the script."""
+    out = []
+    for scope, pairs in env_scopes:
+        for key, _ in pairs:
+            if looks_secret(key) and key not in names:
+                out.append(
+                    Problem(
+                        field=f"env.{scope}.{key}",
+                        message="looks like a credential but is not a declared secret, so its value is "
+                        "written into the launch script",
+                        hint=f"add `{key}` to the profile's `secret_env` list to keep it in the 0600 secrets file",
+                        severity="warning",
+                    )
+                )
+    return tuple(out)

@@ -1,18 +1,53 @@
-"""Which environment values are secrets, so previews, plans and logs never show them."""
+"""Which environment values are secrets: declared names, never guessed from a name fragment.
+
+A secret's value lives only in the job's 0600 `secrets.env`, one entry per scope that sets it, so a
+role keeps its own value; the launch script, plan, previews and logs name the variable, never the value.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-_SECRET = re.compile(r"(TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API_KEY|ACCESS_KEY|PRIVATE_KEY|AUTH)", re.I)
+#: credentials known by name; a profile's `secret_env` adds its own
+KNOWN_SECRETS: frozenset[str] = frozenset(
+    {
+        "HF_TOKEN",
+        "HUGGING_FACE_HUB_TOKEN",
+        "HUGGINGFACE_HUB_TOKEN",
+        "HUGGINGFACE_TOKEN",
+        "HF_API_TOKEN",
+        "NGC_API_KEY",
+        "NVIDIA_API_KEY",
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "WANDB_API_KEY",
+        "GITHUB_TOKEN",
+        "GH_TOKEN",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+        "AZURE_STORAGE_KEY",
+        "GOOGLE_APPLICATION_CREDENTIALS",
+        "SRTCTL_STATUS_TOKEN",
+        "SRTCTL_API_KEY",
+    }
+)
 MASK = "***"
 
-
-def is_secret(name: str) -> bool:
-    """True for variable names that conventionally hold credentials (HF_TOKEN, AWS_SECRET_ACCESS_KEY…)."""
-    return bool(_SECRET.search(name))
+# names that read like a credential: only ever used to *warn* that one is not declared
+_LOOKS_SECRET = re.compile(r"(^|_)(TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)$")
 
 
-def mask_env(env: dict[str, str]) -> dict[str, str]:
-    """Copy of `env` with secret values replaced by `***`."""
-    return {k: (MASK if is_secret(k) else v) for k, v in env.items()}
+def secret_names(declared: Iterable[str] = ()) -> frozenset[str]:
+    """The known secret names plus a profile's declared ones."""
+    return KNOWN_SECRETS | frozenset(declared)
+
+
+def looks_secret(name: str) -> bool:
+    """A name that reads like a credential (`MY_SERVICE_TOKEN`), for the undeclared-secret warning."""
+    return bool(_LOOKS_SECRET.search(name))
+
+
+def secret_ref(scope: str, name: str) -> str:
+    """The `secrets.env` variable holding `name`'s value as set by `scope` (one per scope, so roles differ)."""
+    return f"SRT_SECRET_{re.sub(r'[^A-Za-z0-9]', '_', scope).upper()}__{name}"

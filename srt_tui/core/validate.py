@@ -74,7 +74,7 @@ def validate(job: ResolvedJob) -> list[Problem]:
     recipe, gpn = job.recipe, job.gpus_per_node
     engine = get_engine(recipe.engine.type)
     router = get_router(recipe.frontend.type)
-    out: list[Problem] = []
+    out: list[Problem] = list(job.warnings)
     active = [s.role for s in job.shapes]
     disagg = "prefill" in active or "decode" in active
     if not active:

@@ -55,8 +55,6 @@ class ProcessView(Vertical):
         self._detail(event.cursor_row)
 
     def _detail(self, index: int) -> None:
-        from ..core.secrets import mask_env
-
         detail = self.query_one("#process-detail", Static)
         if not self._procs or not 0 <= index < len(self._procs):
             detail.update("")
@@ -67,7 +65,7 @@ class ProcessView(Vertical):
         text.append(f"  node{p.node_index} · log {p.log}\n", style="dim")
         text.append("command\n", style="bold")
         text.append("  " + shlex.join(p.command) + "\n")
-        env = mask_env(dict(p.env))
+        env = p.shown_env()
         text.append("environment\n", style="bold")
         if env:
             for k, v in env.items():

@@ -22,6 +22,7 @@ from srt_tui.core.api import Prepared, prepare
 from srt_tui.core.errors import ConfigError
 from srt_tui.core.jobdir import job_files, job_secrets, write_atomic_dir
 from srt_tui.core.plan import ProcessPlan
+from srt_tui.core.secrets import secret_ref
 from tests.core.core_helpers import PROFILES_DIR, RECIPES_DIR, cli, raw_yaml, substitute, write_yaml
 
 NODE_IPS = [f"10.0.0.{i + 1}" for i in range(8)]
@@ -347,6 +348,7 @@ def _secret_inputs(tmp: Path) -> tuple[Path, Path]:
     }
     profile = raw_yaml(PROFILES_DIR / "local.yaml")
     profile["default_gpu_exporter"] = {"container_image": "x", "env": {"EXPORTER_TOKEN": SECRETS["EXPORTER_TOKEN"]}}
+    profile["secret_env"] = sorted(set(SECRETS) - {"HF_TOKEN"})  # HF_TOKEN is known by name
     return write_yaml(tmp / "secrets.yaml", recipe), write_yaml(tmp / "secret-profile.yaml", profile)
 
 
@@ -381,7 +383,13 @@ def test_secrets_file_is_private_and_sources_inert(tmp_path: Path) -> None:
     assert stat.S_IMODE(secrets_file.stat().st_mode) == 0o600
     assert payload(markers, "secret") not in (target / "sbatch.sh").read_text()
     proc = subprocess.run(
-        ["bash", "-c", 'set -a; source "$1"; set +a; printf "%s" "$HF_TOKEN"', "x", str(secrets_file)],
+        [
+            "bash",
+            "-c",
+            f'set -a; source "$1"; set +a; printf "%s" "${secret_ref("global", "HF_TOKEN")}"',
+            "x",
+            str(secrets_file),
+        ],  # fmt: skip
         capture_output=True,
         text=True,
         env={"PATH": os.environ["PATH"]},
