@@ -22,7 +22,7 @@ from .resolve import Mount, ResolvedJob
 from .routers import get_router
 from .routers.base import RouterContext, WorkerURL
 from .secrets import MASK, secret_ref
-from .topology import allocate, place
+from .topology import allocate, place, port_collisions, with_recipe_ports
 from .validate import clean_args, errors, served_name, validate
 
 PLAN_VERSION = 1
@@ -106,6 +106,13 @@ class JobPlan:
     warnings: tuple[Problem, ...] = field(default=())
     #: one GPU-exporter step per node when the recipe enables telemetry
     telemetry: tuple[ProcessPlan, ...] = ()
+    #: the recipe's `identity:` (model repo/revision, image, framework versions), checked at run time
+    identity: dict[str, Any] | None = None
+    #: the model directory as steps see it
+    model_in_step: str = "/model"
+    #: informational facts srtctl records in its job metadata
+    precision: str | None = None
+    gpu_type: str | None = None
 
     def processes(self) -> list[ProcessPlan]:
         """Every step in start order: infra, workers, GPU exporters, router, benchmark."""
@@ -182,6 +189,9 @@ class JobPlan:
                 "max_attempts": self.health_max_attempts,
             },
             "gpu_exporter": self.gpu_exporter,
+            "identity": self.identity,
+            "precision": self.precision,
+            "gpu_type": self.gpu_type,
             "warnings": [p.render() for p in self.warnings],
         }
 
@@ -221,6 +231,12 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     engine = get_engine(recipe.engine.type)
     router_kind = get_router(recipe.frontend.type)
     placements = place(allocate(job.shapes, gpn, job.total_nodes, recipe.resources.spread_workers), gpn)
+    placements, moved = with_recipe_ports(
+        placements, engine.port_flags, {r: recipe.roles[r].args for r in recipe.active_roles()}
+    )
+    collisions = port_collisions(placements, moved)
+    if collisions:
+        raise TopologyError(collisions)
     served = served_name(job)
     disagg = job.topology.disaggregated
     global_env = job.env("global")
@@ -277,6 +293,9 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     for pl in placements:
         role = pl.role
         args, _ = clean_args(engine, role, dict(recipe.roles[role].args), disagg)
+        for port_field, key in moved.get(role, {}).items():
+            if getattr(pl.ports, port_field):  # honoured through the placement's port, not passed twice
+                args.pop(key, None)
         ctx = WorkerContext(
             name=pl.name,
             role=role,
@@ -439,6 +458,10 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         secret_env=tuple(secrets),
         gpu_exporter=exporter,
         telemetry=telemetry,
+        identity=recipe.identity.model_dump(exclude_none=True) if recipe.identity else None,
+        model_in_step=job.model_in_step,
+        precision=recipe.model.precision,
+        gpu_type=recipe.resources.gpu_type or job.profile.default_gpu_type,
         warnings=tuple(p for p in problems if p.severity != "error"),
     )
 

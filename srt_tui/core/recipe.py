@@ -14,6 +14,7 @@ from pydantic import Field, ValidationError, field_validator
 from .errors import config_error
 from .profile import GpuExporter, HealthCheck, Strict
 from .schema1 import normalise_schema1
+from .sweep import expand_sweep
 from .variants import expand_variants
 from .yamlio import Located, load_yaml
 
@@ -146,6 +147,32 @@ class BenchmarkSpec(Strict):
         return list(self.concurrencies)
 
 
+class IdentityModel(Strict):
+    """The model the job must serve: its hub repo and revision."""
+
+    repo: str | None = None
+    revision: str | None = None
+
+
+class IdentityContainer(Strict):
+    """The container image the job must run."""
+
+    image: str | None = None
+
+
+class IdentitySpec(Strict):
+    """srtctl's `identity:`: what the run should be, checked against each worker's fingerprint (warnings)."""
+
+    model: IdentityModel | None = None
+    container: IdentityContainer | None = None
+    frameworks: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("frameworks", mode="before", json_schema_input_type=dict[str, str | int | float])
+    @classmethod
+    def _versions_as_strings(cls, value: Any) -> Any:
+        return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else value
+
+
 class TelemetrySpec(Strict):
     """Recipe-level telemetry; an explicit `gpu_exporter` (or null) wins over the profile default."""
 
@@ -178,7 +205,7 @@ class Recipe(Strict):
     dynamo: dict[str, Any] | None = None
     setup_script: str | None = None
     profiling: dict[str, Any] | None = None
-    identity: dict[str, Any] | None = None
+    identity: IdentitySpec | None = None
     observability: dict[str, Any] | None = None
 
     model_config = Strict.model_config | {"populate_by_name": True}
@@ -244,16 +271,31 @@ def _is_schema1(data: dict[str, Any]) -> bool:
     )
 
 
-def list_variants(path: Path) -> list[str]:
-    """Variant names of an override file (empty for a plain recipe)."""
-    src = load_yaml(path)
-    if isinstance(src.data, dict) and "base" in src.data:
-        return [name for name, _ in expand_variants(src.data, src)]
+def _variants(src: Located) -> list[tuple[str, Any]]:
+    """Every selectable job of a file: override variants, sweep members (`v.sweep[i]` inside a variant)."""
+    data = src.data
+    if not isinstance(data, dict):
+        return []
+    if "base" in data:
+        out: list[tuple[str, Any]] = []
+        for name, variant in expand_variants(data, src):
+            if isinstance(variant, dict) and "sweep" in variant:
+                out += [(f"{name}.{label}", member) for label, member in expand_sweep(variant, src, ("base",))]
+            else:
+                out.append((name, variant))
+        return out
+    if "sweep" in data:
+        return expand_sweep(data, src)
     return []
 
 
+def list_variants(path: Path) -> list[str]:
+    """Selectable jobs of an override or sweep file (empty for a plain recipe)."""
+    return [name for name, _ in _variants(load_yaml(path))]
+
+
 def load_recipe(spec: str | Path) -> tuple[Recipe, RecipeSource]:
-    """Load `file.yaml` or `file.yaml:selector` (override variants) into a normalised Recipe."""
+    """Load `file.yaml` or `file.yaml:selector` (override variants, sweep members) into a normalised Recipe."""
     text = str(spec)
     selector: str | None = None
     path = Path(text)
@@ -263,24 +305,27 @@ def load_recipe(spec: str | Path) -> tuple[Recipe, RecipeSource]:
     if not path.is_file():
         raise config_error("recipe file not found", file=str(path), hint="check the path given to -f")
     src = load_yaml(path)
-    if isinstance(src.data, dict) and "base" in src.data:
-        variants = expand_variants(src.data, src)
+    variants = _variants(src)
+    if variants:
         names = [n for n, _ in variants]
         if selector is None:
             if len(variants) == 1:
                 selector = names[0]
             else:
+                kind = "sweep" if names[0].startswith("sweep[") else "override file"
+                choices = [n for n in names if n != "base"]
                 raise config_error(
-                    f"this override file holds {len(variants)} variants",
+                    f"this {kind} holds {len(variants)} jobs",
                     file=str(path),
-                    hint=f"pick one: -f {path}:<variant>, one of: base, {', '.join(names[1:])}",
+                    hint=f"pick one: -f {path}:<job>, one of: {', '.join(choices[:12])}"
+                    + (f" … ({len(choices)} in all)" if len(choices) > 12 else ""),
                 )
         chosen = [d for n, d in variants if n == selector]
         if not chosen:
             raise config_error(
-                f"no variant `{selector}` in this file", file=str(path), hint=f"one of: {', '.join(names)}"
+                f"no job `{selector}` in this file", file=str(path), hint=f"one of: {', '.join(names[:12])}"
             )
         return recipe_from_data(chosen[0], src, selector), RecipeSource(path, selector, src)
     if selector is not None:
-        raise config_error(f"`:{selector}` given but the file has no `base:` variants", file=str(path))
+        raise config_error(f"`:{selector}` given but the file has no variants or sweep", file=str(path))
     return recipe_from_data(src.data, src), RecipeSource(path, None, src)

@@ -20,7 +20,7 @@ IP_PROBE = (
 )
 STEP_WRAP = (
     'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; '
-    'if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null 2>&1 || true; fi; exec "$@"'
+    'if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"'
 )
 
 # exports each `NAME=REF` pair's value from the job's secrets.env (already in the environment), so a
@@ -123,6 +123,12 @@ def render_script(plan: JobPlan) -> str:
     ]
     if plan.bash_preamble:
         consts += [f"SRT_PREAMBLE={shlex.quote(plan.bash_preamble)}", "export SRT_PREAMBLE"]
+    if plan.identity:
+        # the recipe's identity, checked by each worker's fingerprint against what it runs
+        consts += [
+            f"export SRT_IDENTITY={shlex.quote(json.dumps(plan.identity, sort_keys=True))}",
+            f"export SRT_MODEL_DIR={word(plan.model_in_step)}",
+        ]
     if plan.container_runtime == "pyxis":
         mounts = ",".join(
             ("<job_dir>/logs" if m.host == "<log_dir>" else m.host) + f":{m.container}" + (":ro" if m.readonly else "")

@@ -8,9 +8,10 @@ used node unless decode is `colocate`. Ports follow srtctl's allocator so srtctl
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
-from .engines.base import Ports
+from .engines.base import Ports, flag_name
 from .errors import Problem, TopologyError
 from .recipe import Role
 from .resolve import RoleShape
@@ -128,3 +129,48 @@ def place(endpoints: list[Endpoint], gpn: int) -> list[Placement]:
             out.append(Placement(name, ep, node, rank, ep.gpus, len(ep.gpus) < gpn, ports))
             k += 1
     return out
+
+
+def with_recipe_ports(
+    placements: list[Placement], port_flags: dict[str, str], role_args: Mapping[str, Mapping[str, object]]
+) -> tuple[list[Placement], dict[str, dict[str, str]]]:
+    """Move ports a recipe sets through a managed port flag (srtctl: the recipe's flag wins).
+
+    Only processes that listen on that port move; returns the placements and, per role, the
+    flag keys that were honoured this way (so the engine does not pass them twice).
+    """
+    moved: dict[str, dict[str, str]] = {}
+    for role, args in role_args.items():
+        for key, value in args.items():
+            port_field = port_flags.get(flag_name(key))
+            if port_field is not None and str(value).strip().isdigit():
+                moved.setdefault(role, {})[port_field] = key
+    out = []
+    for pl in placements:
+        fields = moved.get(pl.role, {})
+        change = {f: int(str(role_args[pl.role][k]).strip()) for f, k in fields.items() if getattr(pl.ports, f)}
+        out.append(replace(pl, ports=replace(pl.ports, **change)) if change else pl)
+    return out, moved
+
+
+def port_collisions(placements: list[Placement], moved: dict[str, dict[str, str]]) -> list[Problem]:
+    """Two processes on one node listening on the same port, named, with the recipe flag that caused it."""
+    problems: list[Problem] = []
+    seen: dict[tuple[int, int], Placement] = {}
+    for pl in placements:
+        for port_field, port in pl.ports.listening().items():
+            if port_field == "bootstrap" and pl.node_rank > 0:
+                continue  # followers share the leader's bootstrap port; they do not bind it
+            other = seen.setdefault((pl.node_index, port), pl)
+            if other is pl:
+                continue
+            key = moved.get(pl.role, {}).get(port_field) or moved.get(other.role, {}).get(port_field)
+            role = pl.role if port_field in moved.get(pl.role, {}) else other.role
+            problems.append(
+                Problem(
+                    field=f"roles.{role}.args.{key}" if key else f"roles.{pl.role}",
+                    message=f"{other.name} and {pl.name} would both listen on port {port} on node {pl.node_index}",
+                    hint=f"remove `{key}` so srt-tui gives each worker its own port" if key else "report this",
+                )
+            )
+    return problems

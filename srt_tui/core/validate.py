@@ -10,14 +10,14 @@ import math
 from typing import Any
 
 from .engines import get_engine
-from .engines.base import Engine, arg_int, flag_name
+from .engines.base import Engine, arg_int, flag_name, parallel_gpus
 from .errors import Problem
 from .profile import exporter_argv
 from .recipe import Role
 from .resolve import ResolvedJob
 from .routers import get_router
 
-_TOLERATED = {"model-path": ("/model", "/model/"), "model": ("/model", "/model/")}
+_TOLERATED = {"model-path": ("/model", "/model/"), "model": ("/model", "/model/"), "host": ("0.0.0.0", "::")}
 
 
 def clean_args(
@@ -29,7 +29,7 @@ def clean_args(
     for key, value in args.items():
         flag = flag_name(key)
         path = f"roles.{role}.args.{key}"
-        if flag == "served-model-name" or flag not in engine.managed_flags:
+        if flag == "served-model-name" or flag not in engine.managed_flags or flag in engine.port_flags:
             kept[key] = value
             continue
         harmless = str(value) in _TOLERATED.get(flag, ()) or (
@@ -53,6 +53,19 @@ def clean_args(
             )
         )
     return kept, problems
+
+
+def _parallel_words(engine: Engine, args: dict[str, Any]) -> str:
+    """`TP 2 × DP 2` as the flags say it, for messages."""
+    parts = [f"TP {arg_int(args, engine.tp_flags)}"]
+    for label, flags in (("PP", engine.pp_flags), ("DP", engine.dp_flags)):
+        value = arg_int(args, flags)
+        if value and value > 1:
+            parts.append(f"{label} {value}")
+    inside = engine.dp_within_tp_flag
+    if inside and any(flag_name(k) == inside and v is True for k, v in args.items()) and len(parts) > 1:
+        parts[-1] += f" (inside TP, --{inside})"
+    return " × ".join(parts)
 
 
 def served_name(job: ResolvedJob) -> str:
@@ -164,18 +177,25 @@ def validate(job: ResolvedJob) -> list[Problem]:
                     )
                 )
         spec_args = recipe.roles[role].args
-        tp = arg_int(spec_args, engine.tp_flags)
-        if tp is not None:
-            pp = arg_int(spec_args, engine.pp_flags) or 1
-            if tp * pp != g:
-                flag = next(k for k in spec_args if flag_name(k) in {flag_name(f) for f in engine.tp_flags})
+        asked = parallel_gpus(engine, spec_args)
+        if asked is not None and asked[0] != g:
+            need, flag = asked
+            what = _parallel_words(engine, spec_args)
+            if need > g:
                 out.append(
                     Problem(
                         f"{base}.args.{flag}",
-                        f"TP {tp}"
-                        + (f" × PP {pp}" if pp > 1 else "")
-                        + f" = {tp * pp} GPUs, but each {role} worker has {g}",
-                        f"set {flag}: {g // pp if g % pp == 0 else g} or {base}.gpus: {tp * pp}",
+                        f"{what} = {need} GPUs, but each {role} worker has {g}",
+                        f"give {base}.gpus: {need}, or lower the parallelism to fit {g} GPUs",
+                    )
+                )
+            else:
+                out.append(
+                    Problem(
+                        f"{base}.args.{flag}",
+                        f"{what} = {need} GPUs; {g - need} of each {role} worker's {g} GPUs stay unused",
+                        f"set {base}.gpus: {need} to give them to other workers",
+                        severity="warning",
                     )
                 )
         out += clean_args(engine, role, spec_args, disagg)[1]
@@ -230,6 +250,7 @@ def validate(job: ResolvedJob) -> list[Problem]:
     if bench.type == "custom" and not bench.command:
         out.append(Problem("benchmark.command", "a custom benchmark needs a command", "set benchmark.command"))
     out += _telemetry(job)
+    out += _identity(job)
     if not job.profile.use_gpus_per_node_directive and not any(
         k in ("gres", "gpus", "gpus-per-node") for k, _ in job.directives
     ):
@@ -279,3 +300,19 @@ def _telemetry(job: ResolvedJob) -> list[Problem]:
             )
         ]
     return []
+
+
+def _identity(job: ResolvedJob) -> list[Problem]:
+    """An identity image that differs from the image the job will run is known before submitting."""
+    ident = job.recipe.identity
+    want = ident.container.image if ident and ident.container else None
+    if not want or job.container_image is None or want == job.container_image:
+        return []
+    return [
+        Problem(
+            "identity.container.image",
+            f"the job runs `{job.container_image}`, not the identity's `{want}`",
+            "point model.container at that image, or update identity.container.image",
+            severity="warning",
+        )
+    ]

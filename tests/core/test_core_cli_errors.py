@@ -88,7 +88,7 @@ CASES = [
         .replace("type: none", "type: sglang-router"),
         None,
         (),
-        ("roles.agg.args.tp-size", "TP 8", "fix: set tp-size: 4"),
+        ("roles.agg.args.tp-size", "TP 8 = 8 GPUs", "fix: give roles.agg.gpus: 8, or lower"),
         "recipe:5",
     ),
     Case(

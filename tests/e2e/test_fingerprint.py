@@ -38,3 +38,26 @@ def test_fingerprint_says_plainly_when_no_gpu_tool_answers(tmp_path: Path) -> No
     doc = _fingerprint(tmp_path, None)
     assert doc["gpu_tool"] is None and doc["gpu"] is None
     assert "no GPU tool answered" in str(doc["gpu_note"])
+
+
+def test_fingerprint_checks_the_recipes_identity(tmp_path: Path) -> None:
+    """srtctl's `identity:` is verified on the worker: a framework at another version is a mismatch."""
+    model = tmp_path / "models--org--m" / "snapshots" / "abc123"
+    model.mkdir(parents=True)
+    (model / "config.json").write_text(json.dumps({"_name_or_path": "org/m"}))
+    identity = {"model": {"repo": "org/m", "revision": "abc123"}, "frameworks": {"pytest": "0.0.1", "nope": "1"}}
+    out = tmp_path / "fp.json"
+    run = subprocess.run(
+        [sys.executable, "-c", _template("fingerprint.py"), str(out)],
+        env={"PATH": os.environ["PATH"], "SRT_IDENTITY": json.dumps(identity), "SRT_MODEL_DIR": str(model)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    doc = json.loads(out.read_text())
+    assert doc["identity"]["mismatches"] == [
+        f"framework pytest: {doc['frameworks']['pytest']} installed, identity says 0.0.1"
+    ]
+    assert doc["identity"]["unverified"] == ["framework nope: not installed here"]
+    assert "identity mismatch: framework pytest" in run.stderr

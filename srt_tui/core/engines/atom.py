@@ -19,6 +19,9 @@ class Atom:
     )
     tp_flags: ClassVar[tuple[str, ...]] = ("tp", "tensor-parallel-size")
     pp_flags: ClassVar[tuple[str, ...]] = ()
+    dp_flags: ClassVar[tuple[str, ...]] = ()
+    dp_within_tp_flag: ClassVar[str | None] = None
+    port_flags: ClassVar[dict[str, str]] = {}
     bench_tool: ClassVar[str] = "vllm"
     multinode: ClassVar[bool] = False
     frontends: ClassVar[frozenset[str]] = frozenset({"atomesh", "none"})

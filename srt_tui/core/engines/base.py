@@ -69,6 +69,12 @@ class Engine(Protocol):
     tp_flags: ClassVar[tuple[str, ...]]
     #: flags that carry the pipeline-parallel size
     pp_flags: ClassVar[tuple[str, ...]]
+    #: flags that carry the data-parallel size (replicas that multiply the GPUs, see `dp_within_tp_flag`)
+    dp_flags: ClassVar[tuple[str, ...]]
+    #: a flag that, when true, places the DP ranks inside the TP group (SGLang's DP attention)
+    dp_within_tp_flag: ClassVar[str | None]
+    #: managed port flags a recipe may set, by the `Ports` field they move (honoured unless they collide)
+    port_flags: ClassVar[dict[str, str]]
     #: which serving benchmark runs against it: "sglang", "vllm" or "mocker" (see core/benchmark.py)
     bench_tool: ClassVar[str]
     #: can one worker span several nodes with one process per node
@@ -124,6 +130,22 @@ def arg_int(args: dict[str, Any], flags: tuple[str, ...]) -> int | None:
         if flag_name(key) in wanted and isinstance(value, (int, str)) and str(value).isdigit():
             return int(value)
     return None
+
+
+def parallel_gpus(engine: Engine, args: dict[str, Any]) -> tuple[int, str] | None:
+    """GPUs one worker's parallelism flags ask for (TP × PP × DP), and the TP flag's key; None without TP."""
+    tp_names = {flag_name(f) for f in engine.tp_flags}
+    key = next((k for k in args if flag_name(k) in tp_names), None)
+    tp = arg_int(args, engine.tp_flags)
+    if key is None or tp is None:
+        return None
+    gpus = tp * (arg_int(args, engine.pp_flags) or 1)
+    dp_inside = engine.dp_within_tp_flag is not None and any(
+        flag_name(k) == engine.dp_within_tp_flag and v is True for k, v in args.items()
+    )
+    if not dp_inside:
+        gpus *= arg_int(args, engine.dp_flags) or 1
+    return gpus, key
 
 
 def role_mode(ctx: WorkerContext) -> str | None:

@@ -18,6 +18,9 @@ class Mocker:
     )
     tp_flags: ClassVar[tuple[str, ...]] = ("tp-size",)
     pp_flags: ClassVar[tuple[str, ...]] = ()
+    dp_flags: ClassVar[tuple[str, ...]] = ()
+    dp_within_tp_flag: ClassVar[str | None] = None
+    port_flags: ClassVar[dict[str, str]] = {"bootstrap-port": "bootstrap"}
     bench_tool: ClassVar[str] = "mocker"
     multinode: ClassVar[bool] = False
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "vllm-router", "atomesh", "none"})

@@ -32,6 +32,9 @@ class SGLang:
     )
     tp_flags: ClassVar[tuple[str, ...]] = ("tp-size", "tensor-parallel-size", "tp")
     pp_flags: ClassVar[tuple[str, ...]] = ("pp-size", "pipeline-parallel-size")
+    dp_flags: ClassVar[tuple[str, ...]] = ("data-parallel-size", "dp-size", "dp")
+    dp_within_tp_flag: ClassVar[str | None] = "enable-dp-attention"
+    port_flags: ClassVar[dict[str, str]] = {"disaggregation-bootstrap-port": "bootstrap"}
     bench_tool: ClassVar[str] = "sglang"
     multinode: ClassVar[bool] = True
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "dynamo", "none"})

@@ -19,6 +19,9 @@ class TRTLLM:
     )
     tp_flags: ClassVar[tuple[str, ...]] = ("tensor-parallel-size", "tensor_parallel_size", "tp-size")
     pp_flags: ClassVar[tuple[str, ...]] = ("pipeline-parallel-size", "pipeline_parallel_size")
+    dp_flags: ClassVar[tuple[str, ...]] = ()
+    dp_within_tp_flag: ClassVar[str | None] = None
+    port_flags: ClassVar[dict[str, str]] = {}
     bench_tool: ClassVar[str] = "vllm"
     multinode: ClassVar[bool] = False
     frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "none"})

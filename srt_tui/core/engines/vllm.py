@@ -7,13 +7,20 @@ from typing import Any, ClassVar
 
 from .. import placeholders as ph
 from ..recipe import EngineSpec
-from .base import WorkerContext, WorkerLaunch, args_to_flags, role_mode
+from .base import WorkerContext, WorkerLaunch, arg_int, args_to_flags, flag_name, role_mode
 
 _CONNECTORS: dict[str, dict[str, Any]] = {
     "nixl": {"kv_connector": "NixlConnector", "kv_role": "kv_both"},
     "lmcache": {"kv_connector": "LMCacheConnectorV1", "kv_role": "kv_both"},
     "kvbm": {"kv_connector": "DynamoConnector", "kv_role": "kv_both"},
 }
+
+
+DP_RPC_PORT = 8400
+
+
+def _has(args: dict[str, Any], flag: str) -> bool:
+    return any(flag_name(k) == flag for k, v in args.items() if v is not None and v is not False)
 
 
 class VLLM:
@@ -25,7 +32,6 @@ class VLLM:
             "model",
             "host",
             "port",
-            "kv-transfer-config",
             "device-ids",
             "master-addr",
             "nnodes",
@@ -37,6 +43,9 @@ class VLLM:
     )
     tp_flags: ClassVar[tuple[str, ...]] = ("tensor-parallel-size", "tp", "tp-size")
     pp_flags: ClassVar[tuple[str, ...]] = ("pipeline-parallel-size", "pp", "pp-size")
+    dp_flags: ClassVar[tuple[str, ...]] = ("data-parallel-size", "dp")
+    dp_within_tp_flag: ClassVar[str | None] = None
+    port_flags: ClassVar[dict[str, str]] = {}
     bench_tool: ClassVar[str] = "vllm"
     multinode: ClassVar[bool] = True
     frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "dynamo", "none"})
@@ -65,6 +74,26 @@ class VLLM:
             }
         return _CONNECTORS.get(connector, {"kv_connector": connector, "kv_role": "kv_both"})
 
+    def _per_node_dp(self, ctx: WorkerContext, dp: int) -> list[str]:
+        """A DP endpoint over several nodes: one process per node with its slice of DP ranks (srtctl's per_node)."""
+        local = dp // ctx.nnodes
+        out = [
+            "--data-parallel-size-local",
+            str(local),
+            "--data-parallel-start-rank",
+            str(ctx.node_rank * local),
+            "--data-parallel-address",
+            ph.ip(ctx.leader_node),
+        ]
+        if not _has(ctx.args, "data-parallel-rpc-port"):
+            out += ["--data-parallel-rpc-port", str(DP_RPC_PORT)]
+        if ctx.frontend == "dynamo":  # every node's engine registers itself with Dynamo
+            if not _has(ctx.args, "data-parallel-hybrid-lb"):
+                out.append("--data-parallel-hybrid-lb")
+        elif ctx.node_rank > 0:  # behind an HTTP router only the leader serves; the others are headless
+            out.append("--headless")
+        return out
+
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """`vllm serve MODEL` (or `python3 -m dynamo.vllm --model MODEL`) plus managed flags."""
         if ctx.frontend == "dynamo":
@@ -77,12 +106,15 @@ class VLLM:
             if ctx.node_rank == 0:
                 argv += ["--host", ph.BIND, "--port", str(ctx.ports.http)]
         argv += ["--served-model-name", ctx.served_name]
-        kv = self.kv_transfer(ctx)
+        kv = None if _has(ctx.args, "kv-transfer-config") else self.kv_transfer(ctx)  # the recipe's JSON wins
         if kv is not None:
             argv += ["--kv-transfer-config", json.dumps(kv, separators=(",", ":"), sort_keys=True)]
         if ctx.subset and not self.should_set_visible_devices(ctx.engine):
             argv += ["--device-ids", ",".join(str(g) for g in ctx.gpus)]
-        if ctx.nnodes > 1:
+        dp = arg_int(ctx.args, self.dp_flags) or 1
+        if ctx.nnodes > 1 and dp > 1:
+            argv += self._per_node_dp(ctx, dp)
+        elif ctx.nnodes > 1:
             argv += [
                 "--master-addr",
                 ph.ip(ctx.leader_node),

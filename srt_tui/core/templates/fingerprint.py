@@ -62,6 +62,48 @@ secret = ("TOKEN", "KEY", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH")
 env = {
     k: ("***" if any(s in k for s in secret) else v) for k, v in sorted(os.environ.items()) if k.startswith(prefixes)
 }
+
+
+def _version(names):
+    from importlib import metadata
+
+    for name in names:
+        try:
+            return metadata.version(name)
+        except Exception:
+            continue
+    return None
+
+
+# the recipe's `identity:` (srtctl's meaning): checked here, on the worker, and reported as warnings
+identity = json.loads(os.environ.get("SRT_IDENTITY") or "{}")
+frameworks = {}
+for name in sorted(set(identity.get("frameworks") or {}) | {"torch", "vllm", "sglang", "tensorrt_llm", "dynamo"}):
+    frameworks[name] = _version({"dynamo": ["ai-dynamo", "dynamo"]}.get(name, [name]))
+model = {"path": os.environ.get("SRT_MODEL_DIR")}
+try:
+    with open(os.path.join(model["path"] or "/model", "config.json")) as fh:
+        model["name_or_path"] = json.load(fh).get("_name_or_path")
+except Exception:
+    model["name_or_path"] = None
+model["realpath"] = os.path.realpath(model["path"]) if model["path"] else None
+mismatches, unverified = [], []
+for name, want in (identity.get("frameworks") or {}).items():
+    have = frameworks.get(name)
+    if have is None:
+        unverified.append(f"framework {name}: not installed here")
+    elif str(have) != str(want):
+        mismatches.append(f"framework {name}: {have} installed, identity says {want}")
+want_model = identity.get("model") or {}
+if want_model.get("repo"):
+    if not model["name_or_path"]:
+        unverified.append("model repo: config.json has no _name_or_path")
+    elif want_model["repo"] not in model["name_or_path"]:
+        mismatches.append(f"model repo: {model['name_or_path']}, identity says {want_model['repo']}")
+if want_model.get("revision") and want_model["revision"] not in (model["realpath"] or ""):
+    unverified.append("model revision: the model path does not name a revision")
+for line in mismatches:
+    print(f"srt-tui identity mismatch: {line}", file=sys.stderr)
 doc = {
     "hostname": socket.gethostname(),
     "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -75,6 +117,9 @@ doc = {
     "runtime": runtime or None,
     "collective": collective,
     "env": env,
+    "frameworks": frameworks,
+    "model": model,
+    "identity": {"expected": identity, "mismatches": mismatches, "unverified": unverified} if identity else None,
 }
 with open(sys.argv[1], "w") as fh:
     json.dump(doc, fh, indent=2)

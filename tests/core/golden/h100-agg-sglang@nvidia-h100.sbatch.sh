@@ -102,23 +102,23 @@ mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
 srt_event "workers starting" "2 process(es) on 1 node(s)"
 if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
 srt_step agg_0 worker 0 "${SRT_JOB_DIR}/logs/agg_0.log" -- \
-  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null 2>&1 || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w0.json" env CUDA_VISIBLE_DEVICES=0,1,2,3 SGLANG_CUDA_COREDUMP_BEFORE_CRASH=0 python3 -m sglang.launch_server --model-path /model --served-model-name Qwen3-0.6B --host "${SRT_BIND}" --port 6100 --nccl-port 17500 --tp-size 4
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w0.json" env CUDA_VISIBLE_DEVICES=0,1,2,3 SGLANG_CUDA_COREDUMP_BEFORE_CRASH=0 python3 -m sglang.launch_server --model-path /model --served-model-name Qwen3-0.6B --host "${SRT_BIND}" --port 6100 --nccl-port 17500 --tp-size 4
 if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
 srt_step agg_1 worker 0 "${SRT_JOB_DIR}/logs/agg_1.log" -- \
-  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null 2>&1 || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w1.json" env CUDA_VISIBLE_DEVICES=4,5,6,7 SGLANG_CUDA_COREDUMP_BEFORE_CRASH=0 python3 -m sglang.launch_server --model-path /model --served-model-name Qwen3-0.6B --host "${SRT_BIND}" --port 6132 --nccl-port 17501 --tp-size 4
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w1.json" env CUDA_VISIBLE_DEVICES=4,5,6,7 SGLANG_CUDA_COREDUMP_BEFORE_CRASH=0 python3 -m sglang.launch_server --model-path /model --served-model-name Qwen3-0.6B --host "${SRT_BIND}" --port 6132 --nccl-port 17501 --tp-size 4
 
 # static router: start it only once every worker is healthy
 srt_wait_workers
 srt_event "router starting" 'sglang-router on node 0'
 if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
 srt_step router router 0 "${SRT_JOB_DIR}/logs/router.log" -- \
-  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null 2>&1 || true; fi; exec "$@"' srt-step '' python3 -m sglang_router.launch_router --worker-urls "http://${SRT_NODE_IPS[0]}:6100" "http://${SRT_NODE_IPS[0]}:6132" --host "${SRT_BIND}" --port 8000 --prometheus-host "${SRT_BIND}" --prometheus-port 29000
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step '' python3 -m sglang_router.launch_router --worker-urls "http://${SRT_NODE_IPS[0]}:6100" "http://${SRT_NODE_IPS[0]}:6132" --host "${SRT_BIND}" --port 8000 --prometheus-host "${SRT_BIND}" --prometheus-port 29000
 srt_wait_router
 
 srt_event benchmark "running the benchmark"
 SRT_BIND=0.0.0.0
 srt_step benchmark benchmark 0 "${SRT_JOB_DIR}/logs/benchmark.log" -- \
-  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null 2>&1 || true; fi; exec "$@"' srt-step '' bash -c "python3 -m sglang.bench_serving --backend sglang-oai --base-url 'http://${SRT_NODE_IPS[0]}:8000' --model /model --served-model-name Qwen3-0.6B --dataset-name random --random-input-len 1024 --random-output-len 1024 --random-range-ratio 0.8 --max-concurrency 8 --num-prompts 80 --request-rate inf --output-file '${SRT_STEP_LOGS}/benchmark_c8.jsonl' && python3 -m sglang.bench_serving --backend sglang-oai --base-url 'http://${SRT_NODE_IPS[0]}:8000' --model /model --served-model-name Qwen3-0.6B --dataset-name random --random-input-len 1024 --random-output-len 1024 --random-range-ratio 0.8 --max-concurrency 32 --num-prompts 320 --request-rate inf --output-file '${SRT_STEP_LOGS}/benchmark_c32.jsonl'"
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step '' bash -c "python3 -m sglang.bench_serving --backend sglang-oai --base-url 'http://${SRT_NODE_IPS[0]}:8000' --model /model --served-model-name Qwen3-0.6B --dataset-name random --random-input-len 1024 --random-output-len 1024 --random-range-ratio 0.8 --max-concurrency 8 --num-prompts 80 --request-rate inf --output-file '${SRT_STEP_LOGS}/benchmark_c8.jsonl' && python3 -m sglang.bench_serving --backend sglang-oai --base-url 'http://${SRT_NODE_IPS[0]}:8000' --model /model --served-model-name Qwen3-0.6B --dataset-name random --random-input-len 1024 --random-output-len 1024 --random-range-ratio 0.8 --max-concurrency 32 --num-prompts 320 --request-rate inf --output-file '${SRT_STEP_LOGS}/benchmark_c32.jsonl'"
 SRT_BENCH_PID="${SRT_PIDS[-1]}"
 SRT_BENCH_LOG="${SRT_PID_LOGS[-1]}"
 srt_serve

@@ -120,13 +120,13 @@ mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
 srt_event "workers starting" "3 process(es) on 3 node(s)"
 if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
 srt_step prefill_0 worker 0 "${SRT_JOB_DIR}/logs/prefill_0.log" -- \
-  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null 2>&1 || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_prefill_w0.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role prefill --flavor sglang --name prefill_0 --model mock-model --visible-devices-env CUDA_VISIBLE_DEVICES --bootstrap-port 7200 --tp-size 8
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_prefill_w0.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role prefill --flavor sglang --name prefill_0 --model mock-model --visible-devices-env CUDA_VISIBLE_DEVICES --bootstrap-port 7200 --tp-size 8
 if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[1]}"; fi
 srt_step decode_0 worker 1 "${SRT_JOB_DIR}/logs/decode_0.log" -- \
-  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null 2>&1 || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_decode_w0.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role decode --flavor sglang --name decode_0 --model mock-model --visible-devices-env CUDA_VISIBLE_DEVICES --tp-size 8
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_decode_w0.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role decode --flavor sglang --name decode_0 --model mock-model --visible-devices-env CUDA_VISIBLE_DEVICES --tp-size 8
 if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[2]}"; fi
 srt_step decode_1 worker 2 "${SRT_JOB_DIR}/logs/decode_1.log" -- \
-  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null 2>&1 || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_decode_w1.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role decode --flavor sglang --name decode_1 --model mock-model --visible-devices-env CUDA_VISIBLE_DEVICES --tp-size 8
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_decode_w1.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role decode --flavor sglang --name decode_1 --model mock-model --visible-devices-env CUDA_VISIBLE_DEVICES --tp-size 8
 
 # static router: start it only once every worker is healthy
 srt_wait_workers

@@ -1,0 +1,126 @@
+"""srtctl's meaning for recipe keys srt-tui used to refuse: recipe-set managed ports, DP sizes, the
+recipe's own KV connector JSON, multi-node vLLM data parallelism, and `sweep:` files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from srt_tui.core.api import prepare
+from srt_tui.core.errors import SrtError
+from srt_tui.core.recipe import list_variants, load_recipe
+from tests.core.core_helpers import write_yaml
+
+
+def _sglang(tmp: Path, prefill: dict[str, Any], decode: dict[str, Any], **roles: Any) -> Path:
+    return write_yaml(
+        tmp / "r.yaml",
+        {
+            "name": "r",
+            "model": {"path": "/models/m", "container": "/c/img.sqsh"},
+            "engine": "sglang",
+            "roles": {
+                "prefill": {"nodes": 1, "workers": roles.get("prefill_workers", 1), "args": prefill},
+                "decode": {"nodes": 1, "workers": 1, "args": decode},
+            },
+            "frontend": {"type": "sglang-router"},
+        },
+    )
+
+
+def test_recipe_bootstrap_port_is_honoured_everywhere_it_is_used(tmp_path: Path) -> None:
+    prep = prepare(
+        _sglang(tmp_path, {"tp-size": 8, "disaggregation-bootstrap-port": 30001}, {"tp-size": 8}), "nvidia-h100"
+    )
+    prefill = next(p for p in prep.plan.workers if p.role == "prefill")
+    assert prefill.ports["bootstrap"] == 30001
+    argv = list(prefill.command)
+    assert argv.count("--disaggregation-bootstrap-port") == 1
+    assert argv[argv.index("--disaggregation-bootstrap-port") + 1] == "30001"
+    router = list(prep.plan.router.process.command) if prep.plan.router else []
+    assert router[router.index("--prefill") + 2] == "30001", "the router is told the recipe's port"
+
+
+def test_recipe_bootstrap_port_shared_by_two_workers_on_a_node_is_refused_naming_both(tmp_path: Path) -> None:
+    recipe = _sglang(
+        tmp_path, {"tp-size": 4, "disaggregation-bootstrap-port": 30001}, {"tp-size": 8}, prefill_workers=2
+    )
+    with pytest.raises(SrtError) as exc:
+        prepare(recipe, "nvidia-h100")
+    text = str(exc.value)
+    assert "prefill_0 and prefill_1 would both listen on port 30001 on node 0" in text
+    assert "roles.prefill.args.disaggregation-bootstrap-port" in text
+
+
+def test_dp_attention_shares_tp_gpus_and_unused_gpus_are_a_warning(tmp_path: Path) -> None:
+    args = {"tp-size": 8, "dp-size": 8, "enable-dp-attention": True}
+    prep = prepare(_sglang(tmp_path, args, {"tp-size": 2}), "nvidia-h100")
+    warned = [w for w in prep.plan.warnings if w.field == "roles.decode.args.tp-size"]
+    assert warned and "6 of each decode worker's 8 GPUs stay unused" in warned[0].message
+    assert not [w for w in prep.plan.warnings if w.field.startswith("roles.prefill.args")]
+    with pytest.raises(SrtError, match=r"TP 4 × DP 4 = 16 GPUs"):
+        prepare(_sglang(tmp_path, {"tp-size": 4, "dp-size": 4}, {"tp-size": 8}), "nvidia-h100")
+
+
+def _vllm(tmp: Path, args: dict[str, Any], frontend: str = "dynamo") -> Path:
+    return write_yaml(
+        tmp / "v.yaml",
+        {
+            "name": "v",
+            "model": {"path": "/models/m", "container": "/c/img.sqsh"},
+            "engine": "vllm",
+            "roles": {
+                "prefill": {"nodes": 2, "workers": 1, "gpus": 16, "args": args},
+                "decode": {"nodes": 1, "workers": 1, "args": {"tensor-parallel-size": 8}},
+            },
+            "frontend": {"type": frontend},
+        },
+    )
+
+
+def test_vllm_dp_endpoint_over_two_nodes_runs_one_process_per_node_with_its_ranks(tmp_path: Path) -> None:
+    args = {"tensor-parallel-size": 1, "data-parallel-size": 16, "data-parallel-rpc-port": 13345}
+    prep = prepare(_vllm(tmp_path, args), "nvidia-h100")
+    ranks = [p for p in prep.plan.workers if p.role == "prefill"]
+    assert [p.node_index for p in ranks] == [0, 1]
+    for rank, p in enumerate(ranks):
+        argv = list(p.command)
+        assert argv[argv.index("--data-parallel-size-local") + 1] == "8"
+        assert argv[argv.index("--data-parallel-start-rank") + 1] == str(8 * rank)
+        assert argv[argv.index("--data-parallel-address") + 1] == "<ip:node0>"
+        assert argv.count("--data-parallel-rpc-port") == 1 and "--master-addr" not in argv
+
+
+def test_vllm_recipe_kv_transfer_config_wins_over_the_managed_connector(tmp_path: Path) -> None:
+    kv = '{"kv_connector": "OffloadingConnector", "kv_role": "kv_both"}'
+    args = {"tensor-parallel-size": 1, "data-parallel-size": 16, "kv-transfer-config": kv}
+    prep = prepare(_vllm(tmp_path, args), "nvidia-h100")
+    argv = list(next(p for p in prep.plan.workers if p.role == "prefill").command)
+    assert argv.count("--kv-transfer-config") == 1 and argv[argv.index("--kv-transfer-config") + 1] == kv
+
+
+def test_sweep_file_lists_its_jobs_and_each_member_loads_filled_in(tmp_path: Path) -> None:
+    path = write_yaml(
+        tmp_path / "s.yaml",
+        {
+            "name": "sw",
+            "sweep": {"chunk": [1024, 2048], "mem": [0.8, 0.9]},
+            "model": {"path": "/models/m", "container": "/c/img.sqsh"},
+            "engine": "sglang",
+            "roles": {
+                "agg": {
+                    "nodes": 1,
+                    "workers": 1,
+                    "args": {"tp-size": 8, "chunked-prefill-size": "{chunk}", "mem-fraction-static": "{mem}"},
+                }
+            },  # fmt: skip
+        },
+    )
+    assert list_variants(path) == ["sweep[0]", "sweep[1]", "sweep[2]", "sweep[3]"]
+    recipe, _ = load_recipe(f"{path}:sweep[3]")
+    assert recipe.name == "sw_chunk2048_mem0.9"
+    assert recipe.roles["agg"].args["chunked-prefill-size"] == "2048"
+    with pytest.raises(SrtError, match="this sweep holds 4 jobs"):
+        load_recipe(path)
