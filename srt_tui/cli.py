@@ -30,6 +30,35 @@ def _cmd_dry_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_preflight(args: argparse.Namespace) -> int:
+    """srtctl's `preflight`: every job of the file, its model and container paths checked from here."""
+    from .core.api import choose_profile
+    from .core.errors import SrtError
+    from .core.preflight import check_paths
+    from .core.recipe import list_variants, load_recipe
+    from .core.resolve import resolve
+
+    path = Path(args.file)
+    specs = [args.file]
+    if path.is_file():
+        specs = [f"{path}:{v}" for v in list_variants(path) if v != "base"] or specs
+    failed = 0
+    for spec in specs:
+        recipe, source = load_recipe(spec)
+        try:
+            checks = check_paths(resolve(choose_profile(recipe, args.profile), recipe, source))
+        except SrtError as exc:
+            failed += 1
+            print(f"✗ {recipe.name}\n  - {exc}")
+            continue
+        bad = [c for c in checks if not c.ok]
+        failed += bool(bad)
+        print(f"{'✗' if bad else '✓'} {recipe.name}")
+        for c in checks if args.verbose else bad:
+            print(f"  - {c.field} [{c.code}]: {c.message}")
+    return 1 if failed else 0
+
+
 def _cmd_profiles(args: argparse.Namespace) -> int:
     from .core.profile import list_profile_files, load_profile
     from .core.yamlio import dump_yaml
@@ -115,7 +144,7 @@ def _cmd_tui(args: argparse.Namespace) -> int:
     return int(run_app(args))
 
 
-_CORE_COMMANDS = frozenset({"dry-run", "profiles", "schema"})
+_CORE_COMMANDS = frozenset({"dry-run", "preflight", "profiles", "schema"})
 
 
 def _command_of(argv: Sequence[str]) -> str | None:
@@ -154,6 +183,12 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     d.add_argument("--json", action="store_true", help="print plan.json")
     d.add_argument("--no-script", action="store_true", help="omit the script from the text output")
     d.set_defaults(func=_cmd_dry_run)
+
+    pf = sub.add_parser("preflight", help="check each job's model and container paths from this node")
+    pf.add_argument("-f", "--file", required=True, help="recipe YAML (every variant, or file.yaml:variant)")
+    pf.add_argument("-p", "--profile", default=argparse.SUPPRESS, help="profile name or path")
+    pf.add_argument("-v", "--verbose", action="store_true", help="show the checks that passed too")
+    pf.set_defaults(func=_cmd_preflight)
 
     pr = sub.add_parser("profiles", help="list or show cluster profiles")
     pr.add_argument("action", nargs="?", choices=["list", "show"], default="list")

@@ -7,6 +7,7 @@ here; nothing downstream re-reads files, the profile or the environment.
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -94,12 +95,25 @@ class ResolvedJob:
         return {}
 
 
-def _alias(value: str, table: dict[str, str] | None, field_name: str, kind: str, literal: re.Pattern[str]) -> str:
+def _alias(
+    value: str, table: dict[str, str] | None, field_name: str, kind: str, literal: re.Pattern[str]
+) -> tuple[str, Problem | None]:
+    """An alias resolved through the profile; an unknown one is used literally with a warning, as srtctl does."""
     table = table or {}
     if value in table:
-        return table[value]
+        return table[value], None
+    if value.startswith(("$", "~")):  # srtctl expands variables and ~ in paths
+        expanded = os.path.expanduser(os.path.expandvars(value))
+        if "$" not in expanded:
+            return expanded, None
+        return value, Problem(
+            field=field_name,
+            message=f"`{value}` names an environment variable that is not set here",
+            hint="export it before running srt-tui, or write the path out",
+            severity="warning",
+        )
     if literal.search(value):
-        return value
+        return value, None
     import difflib
 
     close = difflib.get_close_matches(value, list(table), n=1)
@@ -108,7 +122,12 @@ def _alias(value: str, table: dict[str, str] | None, field_name: str, kind: str,
         if close
         else f"add `{value}: <path>` under `{kind}:` in the profile, or give an absolute path"
     )
-    raise ConfigError([Problem(field=field_name, message=f"unknown {kind} alias `{value}`", hint=hint)])
+    return value, Problem(
+        field=field_name,
+        message=f"`{value}` is not a {kind} alias of this profile; it is used as written",
+        hint=hint + " (`srt-tui doctor -f RECIPE` checks the paths)",
+        severity="warning",
+    )
 
 
 _CONTAINER_LITERAL = re.compile(r"^(/|\./|\.\./|~)|[:/]|\.sqsh$")
@@ -274,23 +293,15 @@ def resolve(
         topo = parse_topology(topology) if isinstance(topology, str) else topology
         recipe = apply_topology(recipe, topo, gpn)
     problems: list[Problem] = []
-    try:
-        model_path = _alias(recipe.model.path, profile.model_paths, "model.path", "model_paths", _LITERAL_PATH)
-    except ConfigError as exc:
-        problems += exc.problems
-        model_path = recipe.model.path
+    notes: list[Problem] = []
+    model_path, note = _alias(recipe.model.path, profile.model_paths, "model.path", "model_paths", _LITERAL_PATH)
+    notes += [note] if note else []
     container: str | None = None
     if recipe.model.container and profile.container_runtime != "none":
-        try:
-            container = _alias(
-                recipe.model.container,
-                profile.containers,
-                "model.container",
-                "containers",
-                _CONTAINER_LITERAL,
-            )
-        except ConfigError as exc:
-            problems += exc.problems
+        container, note = _alias(
+            recipe.model.container, profile.containers, "model.container", "containers", _CONTAINER_LITERAL
+        )
+        notes += [note] if note else []
     elif profile.container_runtime == "pyxis":
         problems.append(
             Problem(
@@ -359,7 +370,7 @@ def resolve(
         output_dir=profile.output_dir,
         bash_preamble=profile.default_bash_preamble,
         secret_names=secrets,
-        warnings=_undeclared_secrets(env_scopes, secrets),
+        warnings=(*notes, *_undeclared_secrets(env_scopes, secrets)),
     )
 
 

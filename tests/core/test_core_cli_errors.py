@@ -102,14 +102,6 @@ CASES = [
         "recipe",
     ),
     Case(
-        "missing-model-alias",
-        GOOD_RECIPE.replace("mock-model", "mock-modle"),
-        None,
-        (),
-        ("model.path", "unknown model_paths alias `mock-modle`", "did you mean `mock-model`"),
-        "recipe:2",
-    ),
-    Case(
         "router-engine-mismatch",
         GOOD_RECIPE.replace("engine: mocker", "engine: vllm").replace("type: none", "type: sglang-router"),
         None,

@@ -11,7 +11,7 @@ import pytest
 from srt_tui.core.api import prepare
 from srt_tui.core.errors import SrtError
 from srt_tui.core.recipe import list_variants, load_recipe
-from tests.core.core_helpers import write_yaml
+from tests.core.core_helpers import cli, write_yaml
 
 
 def _sglang(tmp: Path, prefill: dict[str, Any], decode: dict[str, Any], **roles: Any) -> Path:
@@ -124,3 +124,58 @@ def test_sweep_file_lists_its_jobs_and_each_member_loads_filled_in(tmp_path: Pat
     assert recipe.roles["agg"].args["chunked-prefill-size"] == "2048"
     with pytest.raises(SrtError, match="this sweep holds 4 jobs"):
         load_recipe(path)
+
+
+def test_aliases_the_profile_lacks_are_used_as_written_with_a_warning_each(tmp_path: Path) -> None:
+    """srtctl uses an unknown alias literally; srt-tui renders too, and says so per alias."""
+    recipe = write_yaml(
+        tmp_path / "a.yaml",
+        {
+            "name": "a",
+            "model": {"path": "dsr1-fp8", "container": "dynamo-sglang"},
+            "engine": "sglang",
+            "roles": {"agg": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}}},
+            "frontend": {"type": "sglang-router"},
+        },
+    )
+    run = cli("dry-run", "-f", str(recipe), "-p", "nvidia-h100", "-o", str(tmp_path / "out"), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    text = run.stdout + run.stderr
+    assert "model.path: `dsr1-fp8` is not a model_paths alias of this profile; it is used as written" in text
+    assert "model.container: `dynamo-sglang` is not a containers alias" in text
+    assert "--container-image=dynamo-sglang" in (tmp_path / "out" / "sbatch.sh").read_text()
+
+
+def test_a_model_path_from_an_environment_variable_is_expanded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MODELS", "/lustre/models")
+    recipe = write_yaml(
+        tmp_path / "e.yaml",
+        {
+            "name": "e",
+            "model": {"path": "$MODELS/qwen", "container": "/c/img.sqsh"},
+            "engine": "sglang",
+            "roles": {"agg": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}}},
+            "frontend": {"type": "sglang-router"},
+        },
+    )
+    prep = prepare(recipe, "nvidia-h100")
+    assert prep.plan.model_path == "/lustre/models/qwen" and not prep.plan.warnings
+
+
+def test_preflight_checks_model_and_container_paths_from_the_login_node(tmp_path: Path) -> None:
+    model = tmp_path / "models" / "qwen"
+    model.mkdir(parents=True)
+    data = {
+        "name": "pf",
+        "model": {"path": str(model), "container": str(tmp_path / "img.sqsh")},
+        "engine": "sglang",
+        "roles": {"agg": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}}},
+        "frontend": {"type": "sglang-router"},
+    }
+    recipe = write_yaml(tmp_path / "pf.yaml", data)
+    run = cli("preflight", "-f", str(recipe), "-p", "nvidia-h100", cwd=tmp_path)
+    assert run.returncode == 1 and "✗ pf" in run.stdout
+    assert "model.container [container-not-available]" in run.stdout and "model.path" not in run.stdout
+    (tmp_path / "img.sqsh").write_bytes(b"squashfs")
+    run = cli("preflight", "-f", str(recipe), "-p", "nvidia-h100", "-v", cwd=tmp_path)
+    assert run.returncode == 0 and "✓ pf" in run.stdout and "[model-available]" in run.stdout
