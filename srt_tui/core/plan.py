@@ -54,6 +54,8 @@ class ProcessPlan:
     container_image: str | None = None
     #: secret variables as (name, `secrets.env` variable holding this process's value); never values
     secret_env: tuple[tuple[str, str], ...] = ()
+    #: the recipe's setup script (first existing path runs before the command; srtctl's setup_script)
+    setup_script: tuple[str, ...] = ()
 
     def shown_env(self) -> dict[str, str]:
         """The environment as previews show it: secrets by name, their values masked."""
@@ -342,6 +344,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
                 command=launch.argv,
                 env=env,
                 secret_env=secret_env,
+                setup_script=job.setup_script,
                 log=f"logs/{pl.name}.log",
                 node_rank=pl.node_rank,
                 nnodes=len(pl.endpoint.nodes),
@@ -390,6 +393,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             renv,
             "logs/router.log",
             secret_env=rsecret,
+            setup_script=job.setup_script,
         )
         registration = rlaunch.registration or router_kind.registration
         router_plan = RouterPlan(

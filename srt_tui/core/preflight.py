@@ -24,8 +24,8 @@ class PathCheck:
 
 def is_registry_image(image: str) -> bool:
     """An image pyxis pulls (`nvcr.io/…:tag`, `docker://…`, `org/name:tag`), not a file to find."""
-    return not image.startswith(("/", "./", "../", "~")) and (":" in image or "/" in image) and not image.endswith(
-        ".sqsh"
+    return (
+        not image.startswith(("/", "./", "../", "~")) and (":" in image or "/" in image) and not image.endswith(".sqsh")
     )
 
 

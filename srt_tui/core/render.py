@@ -27,6 +27,12 @@ STEP_WRAP = (
 # secret never appears in a command line and each scope keeps its own value
 SECRET_WRAP = 'for m in $1; do r=${m#*=}; export "${m%%=*}=${!r-}"; done; shift; exec "$@"'
 
+# srtctl's setup_script: the first of two paths that exists runs before the step's command; none is fatal
+SETUP_WRAP = (
+    'if [ -f "$1" ]; then s=$1; elif [ -f "$2" ]; then s=$2; else '
+    'echo "srt-tui: setup script $1 not found (nor $2)" >&2; exit 1; fi; bash "$s" || exit $?; shift 2; exec "$@"'
+)
+
 
 @cache
 def _template(name: str) -> str:
@@ -52,6 +58,8 @@ def _fingerprint_path(p: ProcessPlan) -> str:
 def _step(p: ProcessPlan, wrap: bool) -> str:
     env = [f"{k}={v}" for k, v in p.env]
     argv = (["env", *env] if env else []) + list(p.command)
+    if p.setup_script:
+        argv = ["bash", "-c", SETUP_WRAP, "srt-setup", *p.setup_script, *argv]
     if p.secret_env:
         argv = ["bash", "-c", SECRET_WRAP, "srt-secrets", " ".join(f"{k}={ref}" for k, ref in p.secret_env), *argv]
     fp = _fingerprint_path(p) if p.kind == "worker" else ""

@@ -74,6 +74,8 @@ class ResolvedJob:
     health_check: HealthCheck
     output_dir: str | None
     bash_preamble: str | None
+    #: srtctl's `setup_script` as the steps see it: `/configs/<name>`, then `/configs/patches/<name>`
+    setup_script: tuple[str, ...] = ()
     #: variable names whose values are secrets (known names plus the profile's `secret_env`)
     secret_names: frozenset[str] = KNOWN_SECRETS
     warnings: tuple[Problem, ...] = field(default=())
@@ -260,6 +262,9 @@ def _mounts(profile: Profile, recipe: Recipe, model_path: str) -> tuple[Mount, .
     mounts["<log_dir>"] = Mount("<log_dir>", "/logs", "built-in")
     if not model_path.startswith("hf:"):
         mounts[model_path] = Mount(model_path, "/model", "built-in", readonly=True)
+    if profile.srtctl_root:  # srtctl's configs/ (setup scripts, patches) is always /configs
+        configs = f"{profile.srtctl_root.rstrip('/')}/configs"
+        mounts[configs] = Mount(configs, "/configs", "built-in", readonly=True)
     for host, cont in (profile.default_mounts or {}).items():
         mounts[host] = Mount(host, cont, "profile")
     for index, item in enumerate(recipe.extra_mount):
@@ -370,8 +375,28 @@ def resolve(
         output_dir=profile.output_dir,
         bash_preamble=profile.default_bash_preamble,
         secret_names=secrets,
+        setup_script=_setup_script(recipe, profile),
         warnings=(*notes, *_undeclared_secrets(env_scopes, secrets)),
     )
+
+
+def _setup_script(recipe: Recipe, profile: Profile) -> tuple[str, ...]:
+    """Where the steps find `setup_script`: srtctl's configs/ directory, then its patches/ folder."""
+    name = recipe.setup_script
+    if not name:
+        return ()
+    if not profile.srtctl_root:
+        raise ConfigError(
+            [
+                Problem(
+                    field="setup_script",
+                    message=f"`{name}` lives in srtctl's configs/ directory; the profile does not say where",
+                    hint="set srtctl_root in the profile (the checkout whose configs/ holds the script)",
+                )
+            ]
+        )
+    base = "/configs" if profile.container_runtime != "none" else f"{profile.srtctl_root.rstrip('/')}/configs"
+    return (f"{base}/{name}", f"{base}/patches/{name}")
 
 
 def _undeclared_secrets(

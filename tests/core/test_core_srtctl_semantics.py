@@ -3,6 +3,7 @@ recipe's own KV connector JSON, multi-node vLLM data parallelism, and `sweep:` f
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from srt_tui.core.api import prepare
 from srt_tui.core.errors import SrtError
 from srt_tui.core.recipe import list_variants, load_recipe
+from srt_tui.core.render import SETUP_WRAP
 from tests.core.core_helpers import cli, write_yaml
 
 
@@ -179,3 +181,51 @@ def test_preflight_checks_model_and_container_paths_from_the_login_node(tmp_path
     (tmp_path / "img.sqsh").write_bytes(b"squashfs")
     run = cli("preflight", "-f", str(recipe), "-p", "nvidia-h100", "-v", cwd=tmp_path)
     assert run.returncode == 0 and "✓ pf" in run.stdout and "[model-available]" in run.stdout
+
+
+def test_setup_script_runs_from_srtctl_configs_before_the_worker(tmp_path: Path) -> None:
+    root = tmp_path / "srtctl"
+    (root / "configs" / "patches").mkdir(parents=True)
+    (root / "configs" / "patches" / "deps.sh").write_text(f"echo ran > {tmp_path}/marker\n")
+    data = {
+        "name": "ss",
+        "setup_script": "deps.sh",
+        "model": {"path": "mock-model"},
+        "engine": "mocker",
+        "roles": {"agg": {"nodes": 1, "workers": 1}},
+        "frontend": {"type": "none"},
+    }
+    recipe = write_yaml(tmp_path / "ss.yaml", data)
+    with pytest.raises(SrtError, match="setup_script: `deps.sh` lives in srtctl's configs/"):
+        prepare(recipe, "local")
+    profile = write_yaml(tmp_path / "p.yaml", {"container_runtime": "none", "srtctl_root": str(root)})
+    worker = prepare(recipe, str(profile)).plan.workers[0]
+    assert worker.setup_script == (f"{root}/configs/deps.sh", f"{root}/configs/patches/deps.sh")
+    run = subprocess.run(
+        ["bash", "-c", SETUP_WRAP, "srt-setup", *worker.setup_script, "cat", str(tmp_path / "marker")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert run.returncode == 0 and run.stdout == "ran\n", run.stderr
+    missing = subprocess.run(["bash", "-c", SETUP_WRAP, "s", "/nope/a.sh", "/nope/b.sh", "true"], capture_output=True)
+    assert missing.returncode == 1 and b"setup script /nope/a.sh not found" in missing.stderr
+
+
+def test_kv_events_config_publishes_on_each_process_port(tmp_path: Path) -> None:
+    data = {
+        "name": "kv",
+        "model": {"path": "/models/m", "container": "/c/img.sqsh"},
+        "engine": {"type": "sglang", "kv_events_config": {"prefill": True}},
+        "roles": {
+            "prefill": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}},
+            "decode": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}},
+        },
+        "frontend": {"type": "dynamo"},
+    }
+    plan = prepare(write_yaml(tmp_path / "kv.yaml", data), "nvidia-h100").plan
+    by_role = {p.role: list(p.command) for p in plan.workers}
+    prefill = next(p for p in plan.workers if p.role == "prefill")
+    events = by_role["prefill"][by_role["prefill"].index("--kv-events-config") + 1]
+    assert f'"endpoint":"tcp://*:{prefill.ports["kv_events"]}"' in events and '"publisher":"zmq"' in events
+    assert "--kv-events-config" not in by_role["decode"]

@@ -148,6 +148,23 @@ def parallel_gpus(engine: Engine, args: dict[str, Any]) -> tuple[int, str] | Non
     return gpus, key
 
 
+_MODE_KEYS = {"prefill": "prefill", "decode": "decode", "agg": "aggregated"}
+
+
+def kv_events(ctx: WorkerContext) -> dict[str, Any] | None:
+    """srtctl's `kv_events_config`: true, or per mode (`prefill`/`decode`/`aggregated`: true or a config),
+    as the ZMQ publisher JSON on this process's KV-events port; None when off for this role."""
+    spec = ctx.engine.kv_events_config
+    if isinstance(spec, dict) and any(k in spec for k in _MODE_KEYS.values()):
+        spec = spec.get(_MODE_KEYS[ctx.role])
+    if not spec:
+        return None
+    doc: dict[str, Any] = {"publisher": "zmq", "topic": "kv-events", "endpoint": f"tcp://*:{ctx.ports.kv_events}"}
+    if isinstance(spec, dict):
+        doc.update(spec)
+    return doc
+
+
 def role_mode(ctx: WorkerContext) -> str | None:
     """`prefill`/`decode` for disaggregated workers, None for aggregated ones."""
     return ctx.role if ctx.disaggregated else None

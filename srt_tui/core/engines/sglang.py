@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import ClassVar
 
 from .. import placeholders as ph
 from ..recipe import EngineSpec
-from .base import WorkerContext, WorkerLaunch, args_to_flags, role_mode
+from .base import WorkerContext, WorkerLaunch, args_to_flags, kv_events, role_mode
 
 DIST_INIT_PORT = 8300
 
@@ -74,6 +75,9 @@ class SGLang:
             ]
         if dynamo:
             argv += ["--dump-config-to", f"{ph.LOGS}/config/{ctx.name}.json"]
+        events = kv_events(ctx)
+        if events is not None:
+            argv += ["--kv-events-config", json.dumps(events, separators=(",", ":"), sort_keys=True)]
         argv += args_to_flags(ctx.args) + list(ctx.extra_args)
         env = (("SGLANG_CUDA_COREDUMP_BEFORE_CRASH", "0"),)
         return WorkerLaunch(tuple(argv), env)

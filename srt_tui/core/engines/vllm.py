@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from .. import placeholders as ph
 from ..recipe import EngineSpec
-from .base import WorkerContext, WorkerLaunch, arg_int, args_to_flags, flag_name, role_mode
+from .base import WorkerContext, WorkerLaunch, arg_int, args_to_flags, flag_name, kv_events, role_mode
 
 _CONNECTORS: dict[str, dict[str, Any]] = {
     "nixl": {"kv_connector": "NixlConnector", "kv_role": "kv_both"},
@@ -125,11 +125,19 @@ class VLLM:
             ]
             if ctx.node_rank > 0:
                 argv.append("--headless")
+        events = kv_events(ctx)
+        if events is not None:
+            argv += [
+                "--kv-events-config",
+                json.dumps(events | {"enable_kv_cache_events": True}, separators=(",", ":"), sort_keys=True),
+            ]
         argv += args_to_flags(ctx.args) + list(ctx.extra_args)
         env = [
             ("VLLM_NIXL_SIDE_CHANNEL_PORT", str(ctx.ports.nixl)),
             ("VLLM_NIXL_SIDE_CHANNEL_HOST", ph.ip(ctx.node_index)),
         ]
+        if events is not None:
+            env.append(("DYN_VLLM_KV_EVENT_PORT", str(ctx.ports.kv_events)))
         if ctx.nnodes == 1:
             env.append(("VLLM_PORT", str(20000 + 50 * (ctx.ports.sys - 7500))))
         return WorkerLaunch(tuple(argv), tuple(env))
