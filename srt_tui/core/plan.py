@@ -18,6 +18,7 @@ from .engines import get_engine
 from .engines.base import WorkerContext
 from .errors import Problem, TopologyError
 from .profile import exporter_argv, exporter_readout
+from .profiling import trigger_targets, worker_env, worker_prefix
 from .resolve import Mount, ResolvedJob
 from .routers import get_router
 from .routers.base import RouterContext, WorkerURL
@@ -26,6 +27,18 @@ from .topology import allocate, place, port_collisions, with_recipe_ports
 from .validate import clean_args, errors, served_name, validate
 
 PLAN_VERSION = 1
+#: the profiling trigger: POSTs each leader's /start_profile window (stdlib only: it runs in the job's container)
+PROFILE_TRIGGER_PY = (
+    "import json, sys, urllib.request\n"
+    "for t in json.loads(sys.argv[1]):\n"
+    "    body = {k: t[k] for k in ('output_dir', 'start_step', 'num_steps', 'activities')}\n"
+    "    req = urllib.request.Request(t['url'], json.dumps(body).encode(), {'Content-Type': 'application/json'})\n"
+    "    try:\n"
+    "        urllib.request.urlopen(req, timeout=30).read()\n"
+    "        print('profiling started:', t['url'], body, flush=True)\n"
+    "    except Exception as exc:\n"
+    "        print('profiling NOT started:', t['url'], exc, flush=True)\n"
+)
 
 
 @dataclass(frozen=True)
@@ -108,6 +121,10 @@ class JobPlan:
     warnings: tuple[Problem, ...] = field(default=())
     #: one GPU-exporter step per node when the recipe enables telemetry
     telemetry: tuple[ProcessPlan, ...] = ()
+    #: srtctl's profiling type (nsys, nsys-time, torch), artifacts under logs/profiles/<mode>/
+    profiling: str | None = None
+    #: starts the profiling capture window on every worker leader, just before the benchmark
+    profile_trigger: ProcessPlan | None = None
     #: the recipe's `identity:` (model repo/revision, image, framework versions), checked at run time
     identity: dict[str, Any] | None = None
     #: the model directory as steps see it
@@ -185,6 +202,8 @@ class JobPlan:
             "telemetry": [proc(p) for p in self.telemetry],
             "router": router,
             "benchmark": proc(self.benchmark) if self.benchmark else None,
+            "profiling": self.profiling,
+            "profile_trigger": proc(self.profile_trigger) if self.profile_trigger else None,
             "public_url": self.public_url,
             "health_check": {
                 "interval_seconds": self.health_interval_s,
@@ -325,6 +344,8 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             else None
         )
         managed = [*infra_env, *([(job.visible_devices_env, mask)] if mask is not None else []), *launch.env]
+        managed += worker_env(recipe.profiling, role, engine.torch_profiler_env)
+        nsys = worker_prefix(recipe.profiling, f"{ph.LOGS}/profiles/{role}/{pl.name}", engine.nsys_traces)
         env, secret_env = _split_env(job, [(role, job.env(role).items()), ("global", global_env.items())], managed)
         http = pl.ports.http
         url = ph.url(pl.node_index, http) if http else None
@@ -341,7 +362,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
                 url=url,
                 health_url=f"{url}/health" if url else None,
                 metrics_url=f"{url}/metrics" if url else None,
-                command=launch.argv,
+                command=(*nsys, *launch.argv),
                 env=env,
                 secret_env=secret_env,
                 setup_script=job.setup_script,
@@ -431,6 +452,32 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         )
     secrets = sorted({k for _, pairs in job.env_scopes for k, _ in pairs if k in job.secret_names})
     exporter, telemetry = _gpu_exporter(job)
+    # the capture window starts on each leader just before the benchmark (Dynamo: its system server)
+    on_system_port = router_kind.name == "dynamo"
+    targets = trigger_targets(
+        recipe.profiling,
+        [(w.role, ph.url(w.node_index, w.ports["sys"], "/engine") if on_system_port else w.url or "") for w in leaders],
+    )
+    profile_trigger = (
+        ProcessPlan(
+            "profile_trigger",
+            "benchmark",
+            "benchmark",
+            0,
+            (),
+            None,
+            0,
+            {},
+            None,
+            None,
+            None,
+            ("python3", "-c", PROFILE_TRIGGER_PY, json.dumps(targets, sort_keys=True)),
+            (),
+            "logs/profile_trigger.log",
+        )
+        if targets
+        else None
+    )
     return JobPlan(
         name=recipe.name,
         profile=job.profile_name,
@@ -463,6 +510,8 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         gpu_exporter=exporter,
         telemetry=telemetry,
         identity=recipe.identity.model_dump(exclude_none=True) if recipe.identity else None,
+        profile_trigger=profile_trigger,
+        profiling=recipe.profiling.type if recipe.profiling and recipe.profiling.type != "none" else None,
         model_in_step=job.model_in_step,
         precision=recipe.model.precision,
         gpu_type=recipe.resources.gpu_type or job.profile.default_gpu_type,

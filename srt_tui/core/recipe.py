@@ -147,6 +147,26 @@ class BenchmarkSpec(Strict):
         return list(self.concurrencies)
 
 
+class ProfilingPhase(Strict):
+    """The engine steps one phase's capture spans."""
+
+    start_step: int | None = Field(default=None, ge=0)
+    stop_step: int | None = Field(default=None, ge=0)
+
+
+class ProfilingSpec(Strict):
+    """srtctl's `profiling:` — nsys (cudaProfilerApi window), nsys-time (delay/duration) or torch."""
+
+    type: Literal["none", "nsys", "nsys-time", "torch"] = "none"
+    extra_nsys_args: list[str] | None = None
+    prefill: ProfilingPhase | None = None
+    decode: ProfilingPhase | None = None
+    aggregated: ProfilingPhase | None = None
+    delay_secs: int | None = Field(default=None, ge=0)
+    duration_secs: int | None = Field(default=None, ge=1)
+    benchmark_duration_secs: int = 300
+
+
 class IdentityModel(Strict):
     """The model the job must serve: its hub repo and revision."""
 
@@ -204,7 +224,7 @@ class Recipe(Strict):
     # srtctl keys accepted for compatibility; srt-tui keeps them in the resolved recipe
     dynamo: dict[str, Any] | None = None
     setup_script: str | None = None
-    profiling: dict[str, Any] | None = None
+    profiling: ProfilingSpec | None = None
     identity: IdentitySpec | None = None
     observability: dict[str, Any] | None = None
 

@@ -174,6 +174,10 @@ def render_script(plan: JobPlan) -> str:
             f"SRT_EXPECT_AGG={router.expected.get('agg', 0)}",
         ]
     out += consts
+    if plan.profiling:
+        out.append(
+            'mkdir -p "$SRT_LOG_DIR/profiles/prefill" "$SRT_LOG_DIR/profiles/decode" "$SRT_LOG_DIR/profiles/agg"'
+        )
     out += [
         'mkdir -p "$SRT_LOG_DIR/config"',
         "",
@@ -235,6 +239,12 @@ def render_script(plan: JobPlan) -> str:
     else:
         out += ["srt_wait_workers", 'srt_event "router ready" "direct: no router"']
     out.append("")
+    if plan.profile_trigger is not None:
+        out += [
+            "# profiling: open each worker's capture window, then run the benchmark that fills it",
+            _step(plan.profile_trigger, wrap),
+            'wait "${SRT_PIDS[-1]}" || srt_log "profiling trigger failed; see logs/profile_trigger.log"',
+        ]
     if plan.benchmark is not None:
         out += [
             'srt_event benchmark "running the benchmark"',

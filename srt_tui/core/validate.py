@@ -13,6 +13,7 @@ from .engines import get_engine
 from .engines.base import Engine, arg_int, flag_name, parallel_gpus
 from .errors import Problem
 from .profile import exporter_argv
+from .profiling import validate_profiling
 from .recipe import Role
 from .resolve import ResolvedJob
 from .routers import get_router
@@ -251,6 +252,7 @@ def validate(job: ResolvedJob) -> list[Problem]:
         out.append(Problem("benchmark.command", "a custom benchmark needs a command", "set benchmark.command"))
     out += _telemetry(job)
     out += _identity(job)
+    out += validate_profiling(recipe.profiling, active, engine.torch_profiler_env)
     if not job.profile.use_gpus_per_node_directive and not any(
         k in ("gres", "gpus", "gpus-per-node") for k, _ in job.directives
     ):

@@ -3,6 +3,8 @@ recipe's own KV connector JSON, multi-node vLLM data parallelism, and `sweep:` f
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -229,3 +231,65 @@ def test_kv_events_config_publishes_on_each_process_port(tmp_path: Path) -> None
     events = by_role["prefill"][by_role["prefill"].index("--kv-events-config") + 1]
     assert f'"endpoint":"tcp://*:{prefill.ports["kv_events"]}"' in events and '"publisher":"zmq"' in events
     assert "--kv-events-config" not in by_role["decode"]
+
+
+def _profiled(tmp: Path, profiling: dict[str, Any], engine: str = "sglang") -> Path:
+    return write_yaml(
+        tmp / "prof.yaml",
+        {
+            "name": "prof",
+            "model": {"path": "/models/m", "container": "/c/img.sqsh"},
+            "engine": engine,
+            "roles": {
+                "prefill": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}},
+                "decode": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}},
+            },
+            "frontend": {"type": "sglang-router" if engine == "sglang" else "dynamo"},
+            "profiling": profiling,
+        },
+    )
+
+
+def test_profiling_wraps_workers_and_opens_each_leaders_window_before_the_benchmark(tmp_path: Path) -> None:
+    window = {"prefill": {"start_step": 10, "stop_step": 30}, "decode": {"start_step": 100, "stop_step": 120}}
+    prep = prepare(_profiled(tmp_path, {"type": "nsys", **window}), "nvidia-h100")
+    decode = next(p for p in prep.plan.workers if p.role == "decode")
+    assert decode.command[:2] == ("nsys", "profile") and "<logs>/profiles/decode/decode_0" in decode.command
+    assert dict(decode.env)["PROFILE_DECODE_START_STEP"] == "100"
+    trigger = prep.plan.profile_trigger
+    assert trigger is not None
+    targets = json.loads(trigger.command[-1])
+    assert [(t["url"], t["start_step"], t["num_steps"]) for t in targets] == [
+        ("http://<ip:node0>:6100/start_profile", 10, 20),
+        ("http://<ip:node1>:6100/start_profile", 100, 20),
+    ]
+    assert "srt_step profile_trigger benchmark 0" in prep.script
+    torch = prepare(_profiled(tmp_path, {"type": "torch", **window}), "nvidia-h100")
+    prefill = next(p for p in torch.plan.workers if p.role == "prefill")
+    assert prefill.command[0] != "nsys" and dict(prefill.env)["SGLANG_TORCH_PROFILER_DIR"] == "<logs>/profiles/prefill"
+
+
+@pytest.mark.parametrize(
+    ("profiling", "engine", "message"),
+    [
+        ({"type": "torch", "prefill": {"start_step": 0, "stop_step": 5}}, "sglang", "profiling.decode"),
+        (
+            {
+                "type": "torch",
+                "prefill": {"start_step": 0, "stop_step": 5},
+                "decode": {"start_step": 0, "stop_step": 5},
+            },
+            "trtllm",
+            "profiling.type: this engine has no torch profiler hook",
+        ),  # fmt: skip
+        ({"type": "nsys-time", "delay_secs": 30}, "sglang", "profiling.duration_secs"),
+        (
+            {"type": "nsys", "prefill": {"start_step": 9, "stop_step": 3}, "decode": {"start_step": 0, "stop_step": 5}},
+            "sglang",
+            "profiling.prefill.stop_step: must be after start_step",
+        ),  # fmt: skip
+    ],
+)
+def test_profiling_follows_srtctls_rules(tmp_path: Path, profiling: dict[str, Any], engine: str, message: str) -> None:
+    with pytest.raises(SrtError, match=re.escape(message)):
+        prepare(_profiled(tmp_path, profiling, engine), "nvidia-h100")

@@ -22,6 +22,8 @@ class Atom:
     dp_flags: ClassVar[tuple[str, ...]] = ()
     dp_within_tp_flag: ClassVar[str | None] = None
     port_flags: ClassVar[dict[str, str]] = {}
+    torch_profiler_env: ClassVar[str | None] = None
+    nsys_traces: ClassVar[str] = "cuda,nvtx"
     bench_tool: ClassVar[str] = "vllm"
     multinode: ClassVar[bool] = False
     frontends: ClassVar[frozenset[str]] = frozenset({"atomesh", "none"})

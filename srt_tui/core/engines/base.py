@@ -75,6 +75,10 @@ class Engine(Protocol):
     dp_within_tp_flag: ClassVar[str | None]
     #: managed port flags a recipe may set, by the `Ports` field they move (honoured unless they collide)
     port_flags: ClassVar[dict[str, str]]
+    #: the variable naming the torch profiler's output directory (None: no torch profiling)
+    torch_profiler_env: ClassVar[str | None]
+    #: what `nsys profile -t` traces for this engine's workers
+    nsys_traces: ClassVar[str]
     #: which serving benchmark runs against it: "sglang", "vllm" or "mocker" (see core/benchmark.py)
     bench_tool: ClassVar[str]
     #: can one worker span several nodes with one process per node

@@ -36,6 +36,8 @@ class SGLang:
     dp_flags: ClassVar[tuple[str, ...]] = ("data-parallel-size", "dp-size", "dp")
     dp_within_tp_flag: ClassVar[str | None] = "enable-dp-attention"
     port_flags: ClassVar[dict[str, str]] = {"disaggregation-bootstrap-port": "bootstrap"}
+    torch_profiler_env: ClassVar[str | None] = "SGLANG_TORCH_PROFILER_DIR"
+    nsys_traces: ClassVar[str] = "cuda,nvtx"
     bench_tool: ClassVar[str] = "sglang"
     multinode: ClassVar[bool] = True
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "dynamo", "none"})

@@ -46,6 +46,8 @@ class VLLM:
     dp_flags: ClassVar[tuple[str, ...]] = ("data-parallel-size", "dp")
     dp_within_tp_flag: ClassVar[str | None] = None
     port_flags: ClassVar[dict[str, str]] = {}
+    torch_profiler_env: ClassVar[str | None] = "VLLM_TORCH_PROFILER_DIR"
+    nsys_traces: ClassVar[str] = "cuda,nvtx"
     bench_tool: ClassVar[str] = "vllm"
     multinode: ClassVar[bool] = True
     frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "dynamo", "none"})
