@@ -221,6 +221,16 @@ class JobPlan:
         return json.dumps(self.to_json(), indent=2) + "\n"
 
 
+def _templated(env: dict[str, str], values: dict[str, str]) -> list[tuple[str, str]]:
+    """`{node}` / `{node_id}` in worker env values (srtctl's templating; other braces stay as written)."""
+    out = []
+    for key, value in env.items():
+        for mark, fill in values.items():
+            value = value.replace(mark, fill)
+        out.append((key, value))
+    return out
+
+
 def _split_env(
     job: ResolvedJob, scoped: list[tuple[str, Iterable[tuple[str, str]]]], managed: Iterable[tuple[str, str]] = ()
 ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
@@ -346,7 +356,12 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         managed = [*infra_env, *([(job.visible_devices_env, mask)] if mask is not None else []), *launch.env]
         managed += worker_env(recipe.profiling, role, engine.torch_profiler_env)
         nsys = worker_prefix(recipe.profiling, f"{ph.LOGS}/profiles/{role}/{pl.name}", engine.nsys_traces)
-        env, secret_env = _split_env(job, [(role, job.env(role).items()), ("global", global_env.items())], managed)
+        here = {"{node}": ph.host(pl.node_index), "{node_id}": str(pl.node_index)}  # srtctl's worker env templating
+        scoped: list[tuple[str, Iterable[tuple[str, str]]]] = [
+            (role, _templated(job.env(role), here)),
+            ("global", _templated(global_env, here)),
+        ]
+        env, secret_env = _split_env(job, scoped, managed)
         http = pl.ports.http
         url = ph.url(pl.node_index, http) if http else None
         workers.append(

@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import placeholders as ph
 from .errors import ConfigError, Problem
 from .profile import DCGM_EXPORTER, GpuExporter, HealthCheck, LoadedProfile, Profile
 from .recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
@@ -255,7 +256,7 @@ def _directives(
     return tuple(out)
 
 
-def _mounts(profile: Profile, recipe: Recipe, model_path: str) -> tuple[Mount, ...]:
+def _mounts(profile: Profile, recipe: Recipe, model_path: str, container: str | None, gpn: int) -> tuple[Mount, ...]:
     if profile.container_runtime == "none":
         return ()
     mounts: dict[str, Mount] = {}
@@ -280,9 +281,31 @@ def _mounts(profile: Profile, recipe: Recipe, model_path: str) -> tuple[Mount, .
                 ]
             )
         mounts[parts[0]] = Mount(parts[0], parts[1], "recipe", readonly=len(parts) > 2 and parts[2] == "ro")
+    fill = _mount_placeholders(recipe, model_path, container, gpn)
     for host, cont in recipe.container_mounts.items():
+        host, cont = fill(host), fill(cont)
         mounts[host] = Mount(host, cont, "recipe")
     return tuple(mounts.values())
+
+
+def _mount_placeholders(recipe: Recipe, model_path: str, image: str | None, gpn: int) -> Callable[[str], str]:
+    """srtctl's `container_mounts` placeholders and environment variables, as values the job fills in."""
+    values = {
+        "{job_id}": ph.JOB_ID,
+        "{run_name}": f"{recipe.name}_{ph.JOB_ID}",
+        "{log_dir}": "<job_dir>/logs",
+        "{head_node_ip}": ph.ip(0),
+        "{model_path}": model_path,
+        "{container_image}": image or "",
+        "{gpus_per_node}": str(gpn),
+    }
+
+    def fill(text: str) -> str:
+        for key, value in values.items():
+            text = text.replace(key, value)
+        return os.path.expanduser(os.path.expandvars(text))
+
+    return fill
 
 
 def resolve(
@@ -366,7 +389,7 @@ def resolve(
         partition=partition,
         time_limit=time_limit,
         directives=_directives(profile, recipe, nodes, gpn, account, partition, time_limit),
-        mounts=_mounts(profile, recipe, model_path),
+        mounts=_mounts(profile, recipe, model_path, container, gpn),
         env_scopes=tuple(env_scopes),
         srun_options=srun,
         gpu_exporter=exporter,

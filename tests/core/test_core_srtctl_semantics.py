@@ -293,3 +293,25 @@ def test_profiling_wraps_workers_and_opens_each_leaders_window_before_the_benchm
 def test_profiling_follows_srtctls_rules(tmp_path: Path, profiling: dict[str, Any], engine: str, message: str) -> None:
     with pytest.raises(SrtError, match=re.escape(message)):
         prepare(_profiled(tmp_path, profiling, engine), "nvidia-h100")
+
+
+def test_node_and_job_placeholders_in_env_and_mounts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCRATCH", "/scratch")
+    data = {
+        "name": "ph",
+        "model": {"path": "/models/m", "container": "/c/img.sqsh"},
+        "engine": "sglang",
+        "environment": {"NCCL_DEBUG_FILE": "/logs/nccl-{node}-{node_id}.log"},
+        "container_mounts": {"$SCRATCH/{job_id}": "/scratch", "{log_dir}/extra": "/extra"},
+        "roles": {
+            "prefill": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}},
+            "decode": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}},
+        },
+        "frontend": {"type": "sglang-router"},
+    }
+    prep = prepare(write_yaml(tmp_path / "ph.yaml", data), "nvidia-h100")
+    decode = next(p for p in prep.plan.workers if p.role == "decode")
+    assert dict(decode.env)["NCCL_DEBUG_FILE"] == "/logs/nccl-<host:node1>-1.log"
+    mounts = {m.container: m.host for m in prep.plan.mounts}
+    assert mounts["/scratch"] == "/scratch/<job_id>" and mounts["/extra"] == "<job_dir>/logs/extra"
+    assert "/scratch/${SRT_JOB_ID}:/scratch" in prep.script and "nccl-${SRT_NODES[1]}-1.log" in prep.script
