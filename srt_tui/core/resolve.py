@@ -399,8 +399,30 @@ def resolve(
         bash_preamble=profile.default_bash_preamble,
         secret_names=secrets,
         setup_script=_setup_script(recipe, profile),
-        warnings=(*notes, *_undeclared_secrets(env_scopes, secrets)),
+        warnings=(*notes, *_profile_keys_without_effect(profile), *_undeclared_secrets(env_scopes, secrets)),
     )
+
+
+#: srtslurm.yaml keys srt-tui reads but does not act on, and what that means for the job
+_PROFILE_NO_EFFECT = {
+    "cloud": "srtctl does not use it when launching either",
+    "reporting": "srt-tui posts no status-API, S3 or AI-analysis reports; `srt-tui status` follows the job",
+    "use_het_jobs": "srt-tui submits one homogeneous job (prefill and decode share the allocation)",
+    "default_host_setup": "host-side setup commands are not run; do them in default_bash_preamble or on the nodes",
+    "git_http_version": "srt-tui installs nothing from git",
+    "record_launch_plan": "plan.json and the launch script already record every step",
+    "local_docker_args": "srt-tui's local launcher runs processes, not docker",
+    "telemetry": "srtctl's live-metrics snapshotter is not run; the Monitor reads metrics live",
+}
+
+
+def _profile_keys_without_effect(profile: Profile) -> list[Problem]:
+    """Profile keys srt-tui accepts for compatibility but cannot act on: said once per job, never dropped silently."""
+    return [
+        Problem(f"profile.{key}", "has no effect in srt-tui", why, severity="warning")
+        for key, why in _PROFILE_NO_EFFECT.items()
+        if key in profile.model_fields_set and getattr(profile, key) not in (None, {}, [])
+    ]
 
 
 def _setup_script(recipe: Recipe, profile: Profile) -> tuple[str, ...]:

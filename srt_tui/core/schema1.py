@@ -44,7 +44,13 @@ def normalise_schema1(data: dict[str, Any], src: Located, prefix: tuple[str, ...
         decode["nodes"] = "colocate"
     if "prefill" in roles and roles["prefill"].get("workers") == 0 and "decode" not in roles:
         roles.pop("prefill")
-    res.pop("het_jobs", None)
+    if res.pop("het_jobs", None):
+        raise config_error(
+            "heterogeneous Slurm jobs (het_jobs) are not supported by srt-tui",
+            file=src.file,
+            line=src.line_of((*prefix, "resources", "het_jobs")),
+            hint="remove resources.het_jobs: both roles then share one allocation, srtctl's default",
+        )
     res.setdefault("gpus_per_node", 4)  # srtctl v1 default
     out["resources"] = res
 

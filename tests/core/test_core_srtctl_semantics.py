@@ -315,3 +315,22 @@ def test_node_and_job_placeholders_in_env_and_mounts(tmp_path: Path, monkeypatch
     mounts = {m.container: m.host for m in prep.plan.mounts}
     assert mounts["/scratch"] == "/scratch/<job_id>" and mounts["/extra"] == "<job_dir>/logs/extra"
     assert "/scratch/${SRT_JOB_ID}:/scratch" in prep.script and "nccl-${SRT_NODES[1]}-1.log" in prep.script
+
+
+def test_profile_keys_srt_tui_cannot_act_on_are_said_not_dropped(tmp_path: Path) -> None:
+    profile = write_yaml(
+        tmp_path / "p.yaml",
+        {"container_runtime": "none", "reporting": {"status": {"endpoint": "http://x"}}, "use_het_jobs": True},
+    )
+    data = {
+        "name": "w",
+        "model": {"path": "mock-model"},
+        "engine": "mocker",
+        "roles": {"agg": {"nodes": 1, "workers": 1}},
+        "frontend": {"type": "none"},
+    }
+    warnings = {w.field: w for w in prepare(write_yaml(tmp_path / "w.yaml", data), str(profile)).plan.warnings}
+    assert "status-API" in warnings["profile.reporting"].hint and "profile.use_het_jobs" in warnings
+    schema1 = {"name": "h", "model": {"path": "/m"}, "resources": {"het_jobs": True, "agg_nodes": 1, "agg_workers": 1}}
+    with pytest.raises(SrtError, match=r"het_jobs\) are not supported"):
+        load_recipe(write_yaml(tmp_path / "h.yaml", schema1))
