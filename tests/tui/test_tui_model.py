@@ -43,8 +43,15 @@ def test_unreadable_values_name_their_field() -> None:
 
 def test_plan_errors_are_reported_not_raised() -> None:
     recipe, source = load_recipe(REPO / "recipes/nvidia/h100-1p1d-sglang.yaml")
-    prepared, problems = safe_prepare(recipe, load_profile("local"), source)  # no qwen3-32b alias on `local`
-    assert prepared is None and problems[0].field == "model.path"
+    prefill = recipe.roles["prefill"]
+    wrong = recipe.model_copy(
+        update={"roles": {**recipe.roles, "prefill": prefill.model_copy(update={"args": {"tp-size": 16}})}}
+    )
+    prepared, problems = safe_prepare(wrong, load_profile("nvidia-h100"), source)
+    assert prepared is None and problems[0].field == "roles.prefill.args.tp-size"
+    # an alias the profile lacks is no error: it is used as written, with a warning (srtctl's meaning)
+    prepared, problems = safe_prepare(recipe, load_profile("local"), source)
+    assert prepared is not None and any(w.field == "model.path" for w in prepared.plan.warnings)
 
 
 def test_presets_say_what_they_need_or_why_they_do_not_fit() -> None:
