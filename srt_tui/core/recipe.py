@@ -222,7 +222,7 @@ class DynamoSpec(Strict):
         others = [k for k, on in (("hash", self.hash), ("top_of_tree", self.top_of_tree), ("wheel", self.wheel)) if on]
         if len(others) > 1:
             raise ValueError(f"give one Dynamo install source, not {' and '.join(others)}")
-        if others and "version" in self.model_fields_set:
+        if others and "version" in self.model_fields_set and self.version is not None:
             raise ValueError(f"give one Dynamo install source: `version` or `{others[0]}`, not both")
         if others and self.version is not None:
             object.__setattr__(self, "version", None)  # another source replaces the default version

@@ -15,6 +15,7 @@ import pytest
 
 from srt_tui.core.api import Prepared, prepare
 from srt_tui.core.errors import SrtError
+from srt_tui.core.recipe import Recipe
 from srt_tui.core.topology import SYS_BASE
 from tests.core.core_helpers import REPO, flag_value, need, profile_data, raw_yaml, write_yaml
 
@@ -209,3 +210,12 @@ def test_infra_keys_without_discovery_services_are_refused(tmp_path: Path) -> No
     assert "has no effect" in {w.field: w.message for w in plan.warnings}["dynamo"]
     assert not plan.infra and all(p.install is None for p in plan.processes())
     assert all("DYN_SYSTEM_PORT" not in _env(w) for w in plan.workers)
+
+
+def test_dynamo_and_infra_blocks_survive_the_wizards_round_trip() -> None:
+    """A recipe written back (`to_yaml_dict`, as the wizard saves it) loads to the same recipe."""
+    data = copy.deepcopy(DISAGG)
+    data |= {"dynamo": {"hash": "81d0555e", "event_plane": "zmq"}, "infra": {"nats_max_payload_mb": 4}}
+    recipe = Recipe.model_validate(data)
+    again = Recipe.model_validate(recipe.to_yaml_dict())
+    assert again == recipe and again.dynamo.source == "hash 81d0555e" and again.infra.nats_max_payload_mb == 4
