@@ -58,9 +58,14 @@ def system_env(sys_port: int) -> list[tuple[str, str]]:
     ]
 
 
+#: node-local storage for JetStream and etcd's WAL, as srtctl keeps them in /tmp (a shared file
+#: system's latency times out etcd's raft); per job, since jobs may share a node's /tmp
+STATE_DIR = f"/tmp/srt-tui-{ph.JOB_ID}"
+
+
 def nats_argv(infra: InfraSpec) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
-    """NATS with JetStream in the job's log directory; a config file only for `nats_max_payload_mb`."""
-    argv = ["nats-server", "-js", "-sd", f"{ph.LOGS}/nats", "-a", ph.BIND, "-p", str(NATS_PORT)]
+    """NATS with JetStream on node-local storage; a config file only for `nats_max_payload_mb`."""
+    argv = ["nats-server", "-js", "-sd", f"{STATE_DIR}/nats", "-a", ph.BIND, "-p", str(NATS_PORT)]
     if infra.nats_max_payload_mb is None:
         return tuple(argv), ()
     conf = f"max_payload: {infra.nats_max_payload_mb * 1024 * 1024}\n"
@@ -72,7 +77,7 @@ def etcd_argv(infra_node: int) -> tuple[str, ...]:
     return (
         "etcd",
         "--data-dir",
-        f"{ph.LOGS}/etcd",
+        f"{STATE_DIR}/etcd",
         "--listen-client-urls",
         f"http://{ph.BIND}:{ETCD_CLIENT_PORT}",
         "--advertise-client-urls",

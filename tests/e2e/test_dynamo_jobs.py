@@ -123,6 +123,8 @@ def test_infra_on_its_own_node_and_worker_health_on_its_system_port(job: DynamoJ
     r = httpx.get(worker["health_url"], timeout=5)
     assert r.status_code == 200 and r.json()["status"] == "ready"
     assert job.plan["processes"][0]["env"]["NATS_SERVER"] == "nats://<ip:node0>:4222"
+    # JetStream and etcd's WAL on node-local storage, per job, as srtctl keeps them in /tmp
+    assert {p.name for p in Path(f"/tmp/srt-tui-{job.job_id}").iterdir()} == {"nats", "etcd"}
 
 
 def test_requests_through_dynamo_frontend_all_succeed_and_are_counted(job: DynamoJob) -> None:

@@ -75,6 +75,8 @@ srt_cleanup() {
     if [[ $SRT_LAUNCHER == slurm ]]; then kill -KILL "$pid" 2>/dev/null || true
     else kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true; fi
   done
+  # NATS/etcd state of this job, node-local on the infra node (node 0, where this script runs)
+  if [[ -n ${SRT_INFRA_NAMES+set} ]]; then rm -rf "/tmp/srt-tui-$SRT_JOB_ID"; fi
   if [[ -z $SRT_FINAL ]]; then
     if ((rc == 0)); then srt_event completed "exit 0"; else srt_event failed "launch script exited with code $rc"; fi
   fi
