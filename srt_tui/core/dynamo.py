@@ -44,11 +44,10 @@ WORKER_LOG = "info,dynamo_runtime::pipeline::network::ingress::push_handler=warn
 
 def system_env(sys_port: int) -> list[tuple[str, str]]:
     """A worker's system server: on `sys_port`, healthy once its `generate` endpoint serves (and
-    srtctl's default worker log filter).
-
-    `DYN_SYSTEM_ENABLED` is what Dynamo before 0.6 needs to start the server at all; later versions
-    start it whenever `DYN_SYSTEM_PORT` is set, and without `DYN_SYSTEM_USE_ENDPOINT_HEALTH_STATUS`
-    their `/health` stays 503 "notready" for good.
+    srtctl's default worker log filter). The three variables Dynamo's own operator sets: older
+    runtimes start the server only with `DYN_SYSTEM_ENABLED`; ai-dynamo 1.6.1 calls that and
+    `DYN_SYSTEM_USE_ENDPOINT_HEALTH_STATUS` deprecated, yet without the latter its dynamo.mocker's
+    /health stayed 503 "notready" (measured: 200 within 2 s with it, 503 after 25 s without).
     """
     return [
         ("DYN_SYSTEM_ENABLED", "true"),
