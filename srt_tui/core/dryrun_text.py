@@ -48,6 +48,8 @@ def describe(prep: Prepared, with_script: bool = True) -> str:
     out += ["", "Commands and environment"]
     for p in plan.processes():
         out.append(f"  {p.name} (node{p.node_index}, log {p.log}):")
+        if p.install:
+            out.append("    first (ai-dynamo install): " + p.install)
         out.append("    " + shlex.join(p.command))
         env = p.shown_env()
         if env:

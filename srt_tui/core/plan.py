@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from . import dynamo
 from . import placeholders as ph
 from .benchmark import benchmark_commands
 from .engines import get_engine
@@ -74,6 +75,11 @@ class ProcessPlan:
         """The environment as previews show it: secrets by name, their values masked."""
         return {**dict(self.env), **{name: MASK for name, _ in self.secret_env}}
 
+    #: shell that installs ai-dynamo inside the step before its command (after the setup script)
+    install: str | None = None
+    #: its request counters on /metrics: ok, failed, running, queued → `name` or `name{label="v"}`
+    metrics: dict[str, str] = field(default_factory=dict)
+
 
 @dataclass(frozen=True)
 class RouterPlan:
@@ -85,6 +91,9 @@ class RouterPlan:
     registration: str
     expected: dict[str, int]
     workers_url: str | None
+    #: how workers start ("direct" or "dynamo") and where their health is read ("engine-http" or "system-port")
+    worker_launch: str = "direct"
+    worker_health: str = "engine-http"
 
 
 @dataclass(frozen=True)
@@ -176,6 +185,8 @@ class JobPlan:
                 "expected_decode": r.expected.get("decode", 0),
                 "expected_agg": r.expected.get("agg", 0),
                 "workers_url": r.workers_url,
+                "worker_launch": r.worker_launch,
+                "worker_health": r.worker_health,
             }
         return {
             "version": PLAN_VERSION,
@@ -261,7 +272,9 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     recipe, gpn = job.recipe, job.gpus_per_node
     engine = get_engine(recipe.engine.type)
     router_kind = get_router(recipe.frontend.type)
-    placements = place(allocate(job.shapes, gpn, job.total_nodes, recipe.resources.spread_workers), gpn)
+    placements = place(
+        allocate(job.shapes, gpn, job.total_nodes, recipe.resources.spread_workers, first_node=job.reserved_nodes), gpn
+    )
     placements, moved = with_recipe_ports(
         placements, engine.port_flags, {r: recipe.roles[r].args for r in recipe.active_roles()}
     )
@@ -271,55 +284,12 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     served = served_name(job)
     disagg = job.topology.disaggregated
     global_env = job.env("global")
-    infra: list[ProcessPlan] = []
-    infra_env: list[tuple[str, str]] = []
-    if router_kind.name == "dynamo":
-        infra_env = [
-            ("ETCD_ENDPOINTS", f"http://{ph.ip(0)}:2379"),
-            ("NATS_SERVER", f"nats://{ph.ip(0)}:4222"),
-        ]
-        infra = [
-            ProcessPlan(
-                "nats",
-                "infra",
-                "infra",
-                0,
-                (),
-                None,
-                4222,
-                {"client": 4222},
-                None,
-                None,
-                None,
-                ("nats-server", "-js", "-a", ph.BIND, "-p", "4222"),
-                (),
-                "logs/nats.log",
-            ),
-            ProcessPlan(
-                "etcd",
-                "infra",
-                "infra",
-                0,
-                (),
-                None,
-                2379,
-                {"client": 2379, "peer": 2380},
-                None,
-                None,
-                None,
-                (
-                    "etcd",
-                    "--data-dir",
-                    f"{ph.LOGS}/etcd",
-                    "--listen-client-urls",
-                    f"http://{ph.BIND}:2379",
-                    "--advertise-client-urls",
-                    f"http://{ph.ip(0)}:2379",
-                ),
-                (),
-                "logs/etcd.log",
-            ),
-        ]
+    dyn = router_kind.worker_launch == "dynamo"
+    head = job.reserved_nodes  # the first worker node: router and benchmark run there
+    infra = _infra(job, router_kind.infrastructure)
+    infra_env = dynamo.discovery_env(0) if infra else []
+    plane_env = dynamo.plane_env(recipe.dynamo) if dyn else []
+    install = dynamo.install_script(recipe.dynamo) if dyn and _installs(job) else None
     workers: list[ProcessPlan] = []
     for pl in placements:
         role = pl.role
@@ -346,6 +316,8 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             engine=recipe.engine,
             args=args,
             extra_args=tuple(recipe.roles[role].extra_args),
+            worker_launch=router_kind.worker_launch,
+            request_plane=recipe.dynamo.request_plane if dyn else None,
         )
         launch = engine.launch(ctx)
         mask = (
@@ -353,17 +325,22 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             if pl.subset and engine.should_set_visible_devices(recipe.engine)
             else None
         )
-        managed = [*infra_env, *([(job.visible_devices_env, mask)] if mask is not None else []), *launch.env]
+        managed = [*([(job.visible_devices_env, mask)] if mask is not None else []), *launch.env]
         managed += worker_env(recipe.profiling, role, engine.torch_profiler_env)
         nsys = worker_prefix(recipe.profiling, f"{ph.LOGS}/profiles/{role}/{pl.name}", engine.nsys_traces)
         here = {"{node}": ph.host(pl.node_index), "{node_id}": str(pl.node_index)}  # srtctl's worker env templating
+        # Dynamo's own variables come first, so the recipe's environment may override them (srtctl's order)
+        dyn_env = [*infra_env, *plane_env, *(dynamo.system_env(pl.ports.sys) if dyn else [])]
         scoped: list[tuple[str, Iterable[tuple[str, str]]]] = [
+            ("dynamo", dyn_env),
             (role, _templated(job.env(role), here)),
             ("global", _templated(global_env, here)),
         ]
         env, secret_env = _split_env(job, scoped, managed)
         http = pl.ports.http
         url = ph.url(pl.node_index, http) if http else None
+        # a Dynamo worker's health and metrics are its system server's; an HTTP engine's its own port's
+        probe = ph.url(pl.node_index, pl.ports.sys) if router_kind.worker_health == "system-port" else url
         workers.append(
             ProcessPlan(
                 name=pl.name,
@@ -375,8 +352,8 @@ def build_plan(job: ResolvedJob) -> JobPlan:
                 port=http,
                 ports=pl.ports.listening(),
                 url=url,
-                health_url=f"{url}/health" if url else None,
-                metrics_url=f"{url}/metrics" if url else None,
+                health_url=f"{probe}/health" if probe else None,
+                metrics_url=f"{probe}/metrics" if probe else None,
                 command=(*nsys, *launch.argv),
                 env=env,
                 secret_env=secret_env,
@@ -386,6 +363,8 @@ def build_plan(job: ResolvedJob) -> JobPlan:
                 nnodes=len(pl.endpoint.nodes),
                 worker=pl.endpoint.name,
                 config_files=launch.config_files,
+                install=install,
+                metrics=dict(router_kind.worker_metrics if dyn else engine.metrics),
             )
         )
     leaders = [w for w in workers if w.node_rank == 0]
@@ -393,7 +372,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     router_plan: RouterPlan | None = None
     fe = recipe.frontend
     rctx = RouterContext(
-        node_index=0,
+        node_index=head,
         port=fe.port,
         metrics_port=fe.metrics_port,
         disaggregated=disagg,
@@ -407,17 +386,24 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     for w in leaders:
         expected[w.role] = expected.get(w.role, 0) + 1
     if rlaunch is not None:
-        rurl = ph.url(0, fe.port)
-        metrics = ph.url(0, fe.metrics_port, "/metrics") if router_kind.has_metrics_port else None
-        renv, rsecret = _split_env(
-            job, [("global", global_env.items()), ("frontend", job.env("frontend").items())], [*infra_env, *rlaunch.env]
+        rurl = ph.url(head, fe.port)
+        metrics = (
+            ph.url(head, fe.metrics_port, "/metrics")
+            if router_kind.has_metrics_port
+            else (f"{rurl}/metrics" if router_kind.metrics else None)
         )
+        rscopes: list[tuple[str, Iterable[tuple[str, str]]]] = [
+            ("dynamo", [*infra_env, *plane_env]),
+            ("global", global_env.items()),
+            ("frontend", job.env("frontend").items()),
+        ]
+        renv, rsecret = _split_env(job, rscopes, rlaunch.env)
         ports = {"http": fe.port} | ({"metrics": fe.metrics_port} if router_kind.has_metrics_port else {})
         proc = ProcessPlan(
             "router",
             "router",
             "router",
-            0,
+            head,
             (),
             None,
             fe.port,
@@ -430,6 +416,8 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             "logs/router.log",
             secret_env=rsecret,
             setup_script=job.setup_script,
+            install=install,
+            metrics=dict(router_kind.metrics),
         )
         registration = rlaunch.registration or router_kind.registration
         router_plan = RouterPlan(
@@ -439,6 +427,8 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             registration,
             expected,
             f"{rurl}/workers" if registration == "router-workers" else None,
+            router_kind.worker_launch,
+            router_kind.worker_health,
         )
         public = rurl
     else:
@@ -452,7 +442,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             "benchmark",
             "benchmark",
             "benchmark",
-            0,
+            head,
             (),
             None,
             0,
@@ -468,7 +458,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     secrets = sorted({k for _, pairs in job.env_scopes for k, _ in pairs if k in job.secret_names})
     exporter, telemetry = _gpu_exporter(job)
     # the capture window starts on each leader just before the benchmark (Dynamo: its system server)
-    on_system_port = router_kind.name == "dynamo"
+    on_system_port = router_kind.worker_health == "system-port"
     targets = trigger_targets(
         recipe.profiling,
         [(w.role, ph.url(w.node_index, w.ports["sys"], "/engine") if on_system_port else w.url or "") for w in leaders],
@@ -532,6 +522,34 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         gpu_type=recipe.resources.gpu_type or job.profile.default_gpu_type,
         warnings=tuple(p for p in problems if p.severity != "error"),
     )
+
+
+def _installs(job: ResolvedJob) -> bool:
+    """Is ai-dynamo installed at job start: asked for, and the steps run in containers (validate warns otherwise)."""
+    return job.recipe.dynamo.install and job.container_runtime != "none"
+
+
+def _infra(job: ResolvedJob, services: frozenset[str]) -> list[ProcessPlan]:
+    """NATS and etcd on node 0 (the head node, or the node reserved for them), as the router needs them."""
+    out: list[ProcessPlan] = []
+    if "nats" in services:
+        argv, conf = dynamo.nats_argv(job.recipe.infra)
+        port = dynamo.NATS_PORT
+        out.append(
+            ProcessPlan(
+                "nats", "infra", "infra", 0, (), None, port, {"client": port},
+                None, None, None, argv, (), "logs/nats.log", config_files=conf,
+            )
+        )  # fmt: skip
+    if "etcd" in services:
+        port, peer = dynamo.ETCD_CLIENT_PORT, dynamo.ETCD_PEER_PORT
+        out.append(
+            ProcessPlan(
+                "etcd", "infra", "infra", 0, (), None, port, {"client": port, "peer": peer},
+                None, None, None, dynamo.etcd_argv(0), (), "logs/etcd.log",
+            )
+        )  # fmt: skip
+    return out
 
 
 def secret_values(job: ResolvedJob) -> dict[str, str]:

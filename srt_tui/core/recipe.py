@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from .errors import config_error
 from .profile import GpuExporter, HealthCheck, Strict
@@ -193,6 +193,55 @@ class IdentitySpec(Strict):
         return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else value
 
 
+class InfraSpec(Strict):
+    """Where the discovery services (NATS, etcd) run and how NATS is tuned (srtctl's `infra:`)."""
+
+    #: reserve the first node of the allocation for NATS and etcd instead of the head node
+    etcd_nats_dedicated_node: bool = False
+    #: NATS max message payload in MB (NATS' own default, 1 MB, when unset)
+    nats_max_payload_mb: int | None = Field(default=None, ge=1)
+
+
+class DynamoSpec(Strict):
+    """Dynamo runtime of a Dynamo-fronted job: which ai-dynamo to install at job start and its planes.
+
+    srtctl's defaults: install 0.8.0 from PyPI, TCP request plane. Exactly one install source
+    (`version`, `hash`, `top_of_tree`, `wheel`); another source replaces the default version.
+    """
+
+    install: bool = True
+    version: str | None = "0.8.0"
+    hash: str | None = Field(default=None, pattern=r"^[0-9a-fA-F]{7,40}$")
+    top_of_tree: bool = False
+    wheel: str | None = None
+    request_plane: Literal["nats", "tcp", "http"] = "tcp"
+    event_plane: Literal["nats", "zmq"] | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> DynamoSpec:
+        others = [k for k, on in (("hash", self.hash), ("top_of_tree", self.top_of_tree), ("wheel", self.wheel)) if on]
+        if len(others) > 1:
+            raise ValueError(f"give one Dynamo install source, not {' and '.join(others)}")
+        if others and "version" in self.model_fields_set and self.version is not None:
+            raise ValueError(f"give one Dynamo install source: `version` or `{others[0]}`, not both")
+        if others and self.version is not None:
+            object.__setattr__(self, "version", None)  # another source replaces the default version
+        if self.wheel is not None and ("/" in self.wheel or self.wheel.endswith(".whl") or not self.wheel.strip()):
+            raise ValueError("`wheel` is a package version such as 1.2.0.dev20260426, not a file name")
+        return self
+
+    @property
+    def source(self) -> str:
+        """`version X`, `hash H`, `top_of_tree` or `wheel W`: what the install would fetch."""
+        if self.hash:
+            return f"hash {self.hash}"
+        if self.top_of_tree:
+            return "top_of_tree"
+        if self.wheel:
+            return f"wheel {self.wheel}"
+        return f"version {self.version}"
+
+
 class TelemetrySpec(Strict):
     """Recipe-level telemetry; an explicit `gpu_exporter` (or null) wins over the profile default."""
 
@@ -221,8 +270,9 @@ class Recipe(Strict):
     container_mounts: dict[str, str] = Field(default_factory=dict)
     extra_mount: list[str] = Field(default_factory=list)
     telemetry: TelemetrySpec | None = None
+    dynamo: DynamoSpec = Field(default_factory=DynamoSpec)
+    infra: InfraSpec = Field(default_factory=InfraSpec)
     # srtctl keys accepted for compatibility; srt-tui keeps them in the resolved recipe
-    dynamo: dict[str, Any] | None = None
     setup_script: str | None = None
     profiling: ProfilingSpec | None = None
     identity: IdentitySpec | None = None

@@ -32,6 +32,8 @@ SETUP_WRAP = (
     'if [ -f "$1" ]; then s=$1; elif [ -f "$2" ]; then s=$2; else '
     'echo "srt-tui: setup script $1 not found (nor $2)" >&2; exit 1; fi; bash "$s" || exit $?; shift 2; exec "$@"'
 )
+# the ai-dynamo install of a Dynamo step, after the setup script as in srtctl; its failure ends the step
+INSTALL_WRAP = 'eval "$1" || { echo "srt-tui: the ai-dynamo install failed" >&2; exit 1; }; shift; exec "$@"'
 
 
 @cache
@@ -58,6 +60,8 @@ def _fingerprint_path(p: ProcessPlan) -> str:
 def _step(p: ProcessPlan, wrap: bool) -> str:
     env = [f"{k}={v}" for k, v in p.env]
     argv = (["env", *env] if env else []) + list(p.command)
+    if p.install:
+        argv = ["bash", "-c", INSTALL_WRAP, "srt-install", p.install, *argv]
     if p.setup_script:
         argv = ["bash", "-c", SETUP_WRAP, "srt-setup", *p.setup_script, *argv]
     if p.secret_env:
@@ -67,7 +71,17 @@ def _step(p: ProcessPlan, wrap: bool) -> str:
         argv = ["bash", "-c", STEP_WRAP, "srt-step", fp, *argv]
     log = word(f"<job_dir>/{p.log}")
     image = f"SRT_STEP_IMAGE={word(p.container_image)} " if p.container_image else ""
+    if p.install:  # pip installs into the container's root-owned site-packages (srtctl: the same export)
+        image += "SRT_STEP_EXPORT=ALL,ENROOT_REMAP_ROOT=yes "
     return f"{image}srt_step {word(p.name)} {p.kind} {p.node_index} {log} -- \\\n  {words(argv)}"
+
+
+def _port_of(url: str | None, default: int) -> int:
+    """The port of `http://<ip:nodeK>:PORT/...` (a worker's health URL), else `default`."""
+    if not url:
+        return default
+    tail = url.rsplit(":", 1)[-1].split("/", 1)[0]
+    return int(tail) if tail.isdigit() else default
 
 
 def _endpoints_json(plan: JobPlan) -> str:
@@ -162,12 +176,19 @@ def render_script(plan: JobPlan) -> str:
     consts += [
         _array("SRT_HEALTH_NAMES", [word(w.name) for w in leaders]),
         _array("SRT_HEALTH_HOSTS", [str(w.node_index) for w in leaders]),
-        _array("SRT_HEALTH_PORTS", [str(w.port) for w in leaders]),
+        _array("SRT_HEALTH_PORTS", [str(_port_of(w.health_url, w.port)) for w in leaders]),
+        f"SRT_ROUTER_NODE={router.process.node_index if router is not None else 0}",
     ]
+    if plan.infra:
+        consts += [
+            _array("SRT_INFRA_NAMES", [word(p.name) for p in plan.infra]),
+            _array("SRT_INFRA_HOSTS", [str(p.node_index) for p in plan.infra]),
+            _array("SRT_INFRA_PORTS", [str(p.port) for p in plan.infra]),
+        ]
     if router is not None:
         consts += [
             f"SRT_ROUTER_PORT={router.process.port}",
-            f"SRT_ROUTER_METRICS_PORT={router.process.ports.get('metrics', '')}",
+            f"SRT_ROUTER_METRICS_PORT={_port_of(router.process.metrics_url, 0) or ''}",
             f"SRT_ROUTER_REGISTRATION={router.registration}",
             f"SRT_EXPECT_PREFILL={router.expected.get('prefill', 0)}",
             f"SRT_EXPECT_DECODE={router.expected.get('decode', 0)}",
@@ -215,7 +236,7 @@ def render_script(plan: JobPlan) -> str:
         out += ['srt_event "infra starting" "discovery services on node 0"']
         for p in plan.infra:
             out += [bind_local % p.node_index, _step(p, wrap)]
-        out.append("")
+        out += ["srt_wait_infra", ""]
     out.append(f'srt_event "workers starting" "{len(plan.workers)} process(es) on {plan.nodes} node(s)"')
     for p in plan.workers:
         out += [bind_local % p.node_index, _step(p, wrap)]
@@ -229,8 +250,8 @@ def render_script(plan: JobPlan) -> str:
         if router.waits_for_healthy_workers:
             out += ["# static router: start it only once every worker is healthy", "srt_wait_workers"]
         out += [
-            'srt_event "router starting" ' + word(f"{router.type} on node 0"),
-            bind_local % 0,
+            'srt_event "router starting" ' + word(f"{router.type} on node {router.process.node_index}"),
+            bind_local % router.process.node_index,
             _step(router.process, wrap),
             "srt_wait_router",
         ]

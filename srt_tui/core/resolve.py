@@ -80,11 +80,18 @@ class ResolvedJob:
     #: variable names whose values are secrets (known names plus the profile's `secret_env`)
     secret_names: frozenset[str] = KNOWN_SECRETS
     warnings: tuple[Problem, ...] = field(default=())
+    #: nodes reserved before the worker nodes (1 with `infra.etcd_nats_dedicated_node`)
+    reserved_nodes: int = 0
+
+    @property
+    def worker_nodes(self) -> int:
+        """Nodes the workers are packed onto."""
+        return sum(s.nodes for s in self.shapes if not s.colocate) or 1
 
     @property
     def total_nodes(self) -> int:
-        """Nodes asked of Slurm."""
-        return sum(s.nodes for s in self.shapes if not s.colocate) or 1
+        """Nodes asked of Slurm: the reserved ones, then the workers'."""
+        return self.reserved_nodes + self.worker_nodes
 
     def shape(self, role: Role) -> RoleShape | None:
         """Shape of one role, or None when the job has no such workers."""
@@ -341,7 +348,8 @@ def resolve(
     if problems:
         raise ConfigError(problems)
     shapes = _shapes(recipe, gpn)
-    nodes = sum(s.nodes for s in shapes if not s.colocate) or 1
+    reserved = 1 if recipe.infra.etcd_nats_dedicated_node else 0
+    nodes = reserved + (sum(s.nodes for s in shapes if not s.colocate) or 1)
     account = recipe.slurm.account or profile.default_account
     partition = recipe.slurm.partition or profile.default_partition
     time_limit = recipe.slurm.time_limit or profile.default_time_limit or "01:00:00"
@@ -400,6 +408,7 @@ def resolve(
         secret_names=secrets,
         setup_script=_setup_script(recipe, profile),
         warnings=(*notes, *_profile_keys_without_effect(profile), *_undeclared_secrets(env_scopes, secrets)),
+        reserved_nodes=reserved,
     )
 
 

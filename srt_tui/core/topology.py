@@ -58,10 +58,13 @@ class Placement:
         return self.endpoint.role
 
 
-def allocate(shapes: tuple[RoleShape, ...], gpn: int, total_nodes: int, spread: bool = False) -> list[Endpoint]:
-    """Pack every role's workers onto nodes; raises TopologyError when they do not fit."""
+def allocate(
+    shapes: tuple[RoleShape, ...], gpn: int, total_nodes: int, spread: bool = False, first_node: int = 0
+) -> list[Endpoint]:
+    """Pack every role's workers onto nodes from `first_node` on (earlier nodes are reserved, e.g. for
+    NATS/etcd); raises TopologyError when they do not fit."""
     endpoints: list[Endpoint] = []
-    node, offset = 0, 0
+    node, offset = first_node, 0
     for shape in shapes:
         if shape.role == "decode" and offset > 0 and not shape.colocate:
             node, offset = node + 1, 0

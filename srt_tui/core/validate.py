@@ -17,6 +17,7 @@ from .profiling import validate_profiling
 from .recipe import Role
 from .resolve import ResolvedJob
 from .routers import get_router
+from .validate_dynamo import dynamo_problems
 
 _TOLERATED = {"model-path": ("/model", "/model/"), "model": ("/model", "/model/"), "host": ("0.0.0.0", "::")}
 
@@ -235,6 +236,7 @@ def validate(job: ResolvedJob) -> list[Problem]:
                     "choose a router such as sglang-router or vllm-router",
                 )
             )
+    out += dynamo_problems(job, router)
     bench = recipe.benchmark
     if bench.type == "sa-bench":
         for key in ("isl", "osl"):

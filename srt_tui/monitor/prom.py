@@ -11,10 +11,12 @@ the series (name and labels) is memoised and the value is read with ``float`` (`
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from prometheus_client.parser import text_string_to_metric_families
+
+from . import selectors
 
 #: generation endpoints of SGLang/vLLM-shaped servers (what counts as "a request")
 GENERATION_PATHS = ("/generate", "/v1/completions", "/v1/chat/completions")
@@ -189,8 +191,22 @@ class WorkerCounters:
     queued: float | None = None
 
 
-def worker_counters(samples: list[Sample]) -> WorkerCounters:
-    """Counters from a worker's samples: the mocker's per-path counter first, else SGLang's or vLLM's."""
+def worker_counters(samples: list[Sample], contract: Mapping[str, object] | None = None) -> WorkerCounters:
+    """Counters from a worker's samples, as its plan.json metric contract names them (total, ok, failed,
+    running, queued); a plan without one (written before contracts): the mocker's, SGLang's or vLLM's."""
+    if contract:
+        ok = selectors.total(samples, contract, "ok")
+        failed = selectors.total(samples, contract, "failed")
+        whole = selectors.total(samples, contract, "total")
+        if whole is None and (ok is not None or failed is not None):
+            whole = (ok or 0.0) + (failed or 0.0)
+        return WorkerCounters(
+            whole,
+            ok,
+            failed,
+            selectors.total(samples, contract, "running"),
+            selectors.total(samples, contract, "queued"),
+        )
     mock = [s for s in samples if s.name == "srt_mock_requests_total"]
     has_mock = mock or any(s.name == "srt_mock_requests_running" for s in samples)
     queued: float | None = _sum(samples, "sglang:num_queue_reqs")
@@ -222,12 +238,19 @@ class RouterCounters:
     worker_health: tuple[tuple[str, bool], ...] = ()
 
 
-def router_counters(samples: list[Sample]) -> RouterCounters:
-    """sglang-router (`smg_*`) or vllm-router (`vllm_router_*`) counters; absent families stay None.
+def router_counters(samples: list[Sample], contract: Mapping[str, object] | None = None) -> RouterCounters:
+    """Counters as the router's plan.json contract names them (requests, errors, retries), else
+    sglang-router (`smg_*`) or vllm-router (`vllm_router_*`) counters; absent families stay None.
 
     sglang-router creates its families lazily: before the first request `smg_router_requests_total`
     does not exist, which reads as 0 requests once the router answered at all.
     """
+    if contract:
+        return RouterCounters(
+            selectors.total(samples, contract, "requests") or 0.0,
+            selectors.total(samples, contract, "errors") or 0.0,
+            selectors.total(samples, contract, "retries"),
+        )
     health = tuple(
         (s.label("worker"), s.value >= 1)
         for s in samples

@@ -1,6 +1,7 @@
 """What a job relays into its directory for monitors that cannot reach its nodes (see runtime.sh
 `srt_relay`): `relay/health.json` {"time", "workers": {name: http_code}}, `relay/<worker>.metrics`,
-`relay/router.metrics` and `relay/router_workers.http` (raw HTTP responses, CRs stripped)."""
+`relay/router.metrics` and `relay/router_workers.http` (the router's registrations: `/workers`, or
+Dynamo's `/health`; raw HTTP responses, CRs stripped)."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from . import selectors
 from .context import JobFiles, Refresh, router_key, router_metrics_key
 from .http import Response
 from .jobfiles import error_line
@@ -17,7 +18,9 @@ from .routers import Registrations, parse_dynamo_health, parse_router_workers
 _DEFINITIVE = ("refused", "closed", "protocol")
 
 
-def registrations(registration: str, status: int, body: bytes) -> tuple[Registrations | None, str]:
+def registrations(
+    registration: str, status: int, body: bytes, disaggregated: bool = False
+) -> tuple[Registrations | None, str]:
     """Parsed registrations and a note (an HTTP error, or what a plain health check said)."""
     if status != 200:
         path = "/workers" if registration == "router-workers" else "/health"
@@ -29,7 +32,7 @@ def registrations(registration: str, status: int, body: bytes) -> tuple[Registra
     if registration == "router-workers":
         return parse_router_workers(doc), ""
     if registration == "dynamo-health":
-        return parse_dynamo_health(doc), ""
+        return parse_dynamo_health(doc, disaggregated), ""
     return None, "health 200"
 
 
@@ -60,14 +63,15 @@ def router_status(
     regs: Registrations | None = None
     up: bool | None = None
     detail, source, stale, relayed, problem = "", "", False, False, ""
+    disagg = bool(expected.get("prefill") or expected.get("decode"))
     if src.ok and isinstance(src.value, Response):
         up, source, stale = True, "direct", not ctx.fresh(src)
-        regs, detail = registrations(registration, src.value.status, src.value.body)
-    elif ctx.unanswered(src) and relay is not None and registration == "router-workers":
+        regs, detail = registrations(registration, src.value.status, src.value.body, disagg)
+    elif ctx.unanswered(src) and relay is not None and registration in ("router-workers", "dynamo-health"):
         got = relayed_http(ctx.files, relay, "router_workers.http", ctx.wall(), ctx.relay_fresh_s)
         if got is not None:
             up, source, relayed = (True if got[0] == 200 else None), "relay", True
-            regs, note = registrations(registration, got[0], got[1])
+            regs, note = registrations(registration, got[0], got[1], disagg)
             detail = f"relayed {relay.age_s:.0f} s ago" + (f"; {note}" if note else "")
         else:
             detail = f"unreachable ({src.error or 'no answer'}), nothing relayed"
@@ -116,7 +120,9 @@ def _counters(
             text = got[1].decode("utf-8", "replace")
     if text is None:
         return None
-    c = router_counters(ctx.samples.samples(text, ROUTER_SAMPLES))
+    contract = job.router_plan.get("metrics") if isinstance(job.router_plan.get("metrics"), dict) else None
+    wanted = ROUTER_SAMPLES + selectors.names(contract) if contract else ROUTER_SAMPLES
+    c = router_counters(ctx.samples.samples(text, wanted), contract)
     return c.requests, c.errors, c.retries
 
 

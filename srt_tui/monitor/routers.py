@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _ROLE_OF = {"prefill": "prefill", "decode": "decode", "regular": "agg"}
-_DYNAMO_ROLE = {"prefill": "prefill", "decode": "decode", "backend": "agg", "tensorrt_llm": "agg"}
 
 
 @dataclass(frozen=True)
@@ -50,14 +49,19 @@ def parse_router_workers(body: Any) -> Registrations:
     return Registrations(registered, {}, by_url)
 
 
-def parse_dynamo_health(body: Any) -> Registrations:
-    """From Dynamo's frontend `GET /health`: `instances[]` with `endpoint == "generate"`, role by component."""
+def parse_dynamo_health(body: Any, disaggregated: bool = False) -> Registrations:
+    """From Dynamo's frontend `GET /health`: `instances[]` with `endpoint == "generate"`, role by component.
+
+    As srtctl counts them: component `prefill` is a prefill worker; any other (`decode`, `backend`,
+    `tensorrt_llm`, ...) a decode worker when the job is disaggregated, else an aggregated one.
+    """
     registered: dict[str, int] = {}
     if not isinstance(body, dict):
         return Registrations()
+    other = "decode" if disaggregated else "agg"
     for inst in body.get("instances") or []:
         if not isinstance(inst, dict) or inst.get("endpoint") != "generate":
             continue
-        role = _DYNAMO_ROLE.get(str(inst.get("component", "backend")).lower(), "agg")
+        role = "prefill" if str(inst.get("component", "")).lower() == "prefill" else other
         registered[role] = registered.get(role, 0) + 1
     return Registrations(registered, dict(registered), {})

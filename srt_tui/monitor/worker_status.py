@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from . import selectors
 from .context import JobFiles, Refresh, worker_key
 from .jobfiles import error_line
 from .model import WorkerStatus
@@ -111,7 +112,9 @@ def _status(
     probe = seen.probe
     counters = None
     if probe is not None and probe.metrics:
-        counters = worker_counters(ctx.samples.samples(probe.metrics, WORKER_SAMPLES))
+        contract = proc.get("metrics") if isinstance(proc.get("metrics"), dict) else None
+        wanted = WORKER_SAMPLES + selectors.names(contract) if contract else WORKER_SAMPLES
+        counters = worker_counters(ctx.samples.samples(probe.metrics, wanted), contract)
     key = (job.job_id, name)
     if counters is not None and counters.total is not None and seen.observed is not None:
         ctx.history.observe(key, seen.observed, counters.total)

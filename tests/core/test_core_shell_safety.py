@@ -60,6 +60,7 @@ srt_step() {
   SRT_PID_LOGS+=("$4")
 }
 srt_wait_workers() { :; }
+srt_wait_infra() { :; }
 srt_wait_router() { :; }
 srt_serve() { :; }
 """
@@ -134,9 +135,12 @@ def _resolved(p: ProcessPlan, values: dict[str, str]) -> tuple[list[str], dict[s
 
 
 def _unwrap(argv: list[str]) -> list[str]:
-    """Drop the step wrapper (`bash -c WRAP srt-step FINGERPRINT`) when present."""
+    """Drop the step wrapper (`bash -c WRAP srt-step FINGERPRINT`) and the ai-dynamo install's
+    (`bash -c WRAP srt-install SCRIPT`) when present."""
     if argv[:2] == ["bash", "-c"] and len(argv) > 4 and argv[3] == "srt-step":
-        return argv[5:]
+        argv = argv[5:]
+    if argv[:2] == ["bash", "-c"] and len(argv) > 4 and argv[3] == "srt-install":
+        argv = argv[5:]
     return argv
 
 
@@ -215,6 +219,7 @@ def hostile_recipe(markers: Path, engine: str, frontend: str, concurrencies: lis
             "env": {"SRT_PAYLOAD_BENCH": payload(markers, "bench-env")},
         },
         "environment": {"SRT_PAYLOAD_GLOBAL": payload(markers, "global-env")},
+        **({"dynamo": {"version": payload(markers, "dynamo-version")}} if frontend == "dynamo" else {}),
         "srun_options": {"comment": payload(markers, "srun")},
         "extra_mount": [f"/data/{payload(markers, 'mount')}:/data:ro"],
         "container_mounts": {f"/cm/{payload(markers, 'cmount')}": "/cm"},
@@ -244,19 +249,26 @@ def test_hostile_values_round_trip_inert(tmp_path: Path, engine: str, frontend: 
     processes = prep.plan.processes()
     assert len(run.steps) == len(processes)
     stubs = _stub_dir(tmp_path)
+    installs = 0
     for i, (recorded, p) in enumerate(zip(run.steps, processes)):
         name, kind, node, log, sep, *argv = recorded
         assert (name, kind, node, sep) == (p.name, p.kind, str(p.node_index), "--")
         assert log == f"{run.job_dir}/{p.log}"
         command, env = _resolved(p, values)
         expected = (["env", *(f"{k}={v}" for k, v in env.items())] if env else []) + command
-        assert _unwrap(argv) == expected, f"{p.name}: argv did not survive the script's quoting"
+        assert _unwrap(argv) == expected, f"{p.name}: argv did not survive the quoting"
         calls = _execute(argv, stubs, tmp_path / f"calls-{i}", tmp_path)
+        # the ai-dynamo install, with the recipe's version as one inert word; once per environment (marker)
+        for install in [c for c in calls if c[0][:4] == ["python3", "-m", "pip", "install"]]:
+            assert p.install is not None and f"ai-dynamo=={payload(markers, 'dynamo-version')}" in install[0]
+            installs += 1
+            calls.remove(install)
         assert len(calls) == 1, f"{p.name}: expected one program start, got {calls}"
         got_argv, got_env = calls[0]
         assert got_argv == [Path(command[0]).name, *command[1:]], f"{p.name}: argv changed in the step wrapper"
         for k, v in env.items():
             assert got_env.get(k) == v, f"{p.name}: env {k} changed in the step wrapper"
+    assert installs == (1 if any(p.install for p in processes) else 0)
     if runtime == "pyxis":
         mounts = ",".join(
             ("<job_dir>/logs" if m.host == "<log_dir>" else m.host) + f":{m.container}" + (":ro" if m.readonly else "")

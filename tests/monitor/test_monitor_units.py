@@ -189,7 +189,9 @@ def test_registrations_of_both_routers_and_dynamo() -> None:
     dynamo = {"instances": [{"component": "prefill", "endpoint": "generate"},
                             {"component": "backend", "endpoint": "generate"},
                             {"component": "backend", "endpoint": "clear_kv_blocks"}]}  # fmt: skip
-    assert parse_dynamo_health(dynamo).registered == {"prefill": 1, "agg": 1}
+    # srtctl's count: prefill is P, any other component (dynamo.mocker's decode is `backend`) D, or A
+    assert parse_dynamo_health(dynamo, disaggregated=True).registered == {"prefill": 1, "decode": 1}
+    assert parse_dynamo_health({"instances": dynamo["instances"][1:]}).registered == {"agg": 1}
     assert parse_router_workers("garbage").registered == {}
 
 

@@ -27,6 +27,7 @@ class Atom:
     bench_tool: ClassVar[str] = "vllm"
     multinode: ClassVar[bool] = False
     frontends: ClassVar[frozenset[str]] = frozenset({"atomesh", "none"})
+    metrics: ClassVar[dict[str, str]] = {}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """ATOM reads the visibility variable."""

@@ -48,6 +48,10 @@ class WorkerContext:
     engine: EngineSpec
     args: dict[str, Any] = field(default_factory=dict)
     extra_args: tuple[str, ...] = ()
+    #: how the worker starts behind its router (the router's `worker_launch`): "direct" or "dynamo"
+    worker_launch: str = "direct"
+    #: Dynamo's request plane (`--request-plane`), for workers speaking the "dynamo" protocol
+    request_plane: str | None = None
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,9 @@ class Engine(Protocol):
     multinode: ClassVar[bool]
     #: routers this engine can sit behind
     frontends: ClassVar[frozenset[str]]
+    #: its request counters on /metrics (plan.json `metrics`): ok, failed, running, queued → a
+    #: selector `name` or `name{label="value"}`; a Dynamo worker's come from its router instead
+    metrics: ClassVar[dict[str, str]]
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """Does this engine take the GPU-subset mask through the profile's visibility variable."""
@@ -167,6 +174,11 @@ def kv_events(ctx: WorkerContext) -> dict[str, Any] | None:
     if isinstance(spec, dict):
         doc.update(spec)
     return doc
+
+
+def request_plane_flags(ctx: WorkerContext) -> list[str]:
+    """`--request-plane X` for an in-process Dynamo worker (srtctl passes it to every Dynamo engine)."""
+    return ["--request-plane", ctx.request_plane] if ctx.worker_launch == "dynamo" and ctx.request_plane else []
 
 
 def role_mode(ctx: WorkerContext) -> str | None:

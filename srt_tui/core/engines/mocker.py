@@ -1,4 +1,5 @@
-"""The mocker engine: srt-tui's own HTTP worker standing in for SGLang/vLLM where there are no GPUs."""
+"""The mocker engine: srt-tui's own HTTP worker standing in for SGLang/vLLM behind static routers, and
+Dynamo's `dynamo.mocker` behind Dynamo (srtctl's `mocker` backend)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import ClassVar
 from .. import placeholders as ph
 from ..recipe import EngineSpec
 from .base import WorkerContext, WorkerLaunch, args_to_flags, role_mode
+from .dynamo_mocker import dynamo_mocker_launch
 
 
 class Mocker:
@@ -25,14 +27,22 @@ class Mocker:
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     bench_tool: ClassVar[str] = "mocker"
     multinode: ClassVar[bool] = False
-    frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "vllm-router", "atomesh", "none"})
+    frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "vllm-router", "atomesh", "dynamo", "none"})
+    #: srt-tui's mock counts generation requests per path and status (only those paths are read)
+    metrics: ClassVar[dict[str, str]] = {
+        "ok": 'srt_mock_requests_total{status="ok"}',
+        "failed": 'srt_mock_requests_total{status="failed"}',
+        "running": "srt_mock_requests_running",
+    }
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """The mocker reads (and reports) the visibility variable."""
         return True
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
-        """`python3 -m srt_tui.mock serve` speaking the router's worker API flavour."""
+        """`python3 -m srt_tui.mock serve` speaking the router's worker API flavour; `dynamo.mocker` for Dynamo."""
+        if ctx.worker_launch == "dynamo":
+            return dynamo_mocker_launch(ctx)
         flavor = "vllm" if ctx.frontend == "vllm-router" else "sglang"
         argv = [
             "python3",

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from .. import placeholders as ph
 from ..recipe import EngineSpec
-from .base import WorkerContext, WorkerLaunch, args_to_flags, kv_events, role_mode
+from .base import WorkerContext, WorkerLaunch, args_to_flags, kv_events, request_plane_flags, role_mode
 
 DIST_INIT_PORT = 8300
 
@@ -41,6 +41,12 @@ class SGLang:
     bench_tool: ClassVar[str] = "sglang"
     multinode: ClassVar[bool] = True
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "dynamo", "none"})
+    metrics: ClassVar[dict[str, str]] = {
+        "ok": "sglang:num_requests_total",
+        "failed": "sglang:num_aborted_requests_total",
+        "running": "sglang:num_running_reqs",
+        "queued": "sglang:num_queue_reqs",
+    }
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """SGLang reads the visibility variable."""
@@ -48,7 +54,7 @@ class SGLang:
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """`python3 -m sglang.launch_server` with managed flags first, recipe flags after."""
-        dynamo = ctx.frontend == "dynamo"
+        dynamo = ctx.worker_launch == "dynamo"
         argv = [
             "python3",
             "-m",
@@ -76,7 +82,7 @@ class SGLang:
                 str(ctx.node_rank),
             ]
         if dynamo:
-            argv += ["--dump-config-to", f"{ph.LOGS}/config/{ctx.name}.json"]
+            argv += ["--dump-config-to", f"{ph.LOGS}/config/{ctx.name}.json", *request_plane_flags(ctx)]
         events = kv_events(ctx)
         if events is not None:
             argv += ["--kv-events-config", json.dumps(events, separators=(",", ":"), sort_keys=True)]

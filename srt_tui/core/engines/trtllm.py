@@ -7,7 +7,7 @@ from typing import ClassVar
 from .. import placeholders as ph
 from ..recipe import EngineSpec
 from ..yamlio import dump_yaml
-from .base import WorkerContext, WorkerLaunch, role_mode
+from .base import WorkerContext, WorkerLaunch, request_plane_flags, role_mode
 
 
 class TRTLLM:
@@ -27,6 +27,7 @@ class TRTLLM:
     bench_tool: ClassVar[str] = "vllm"
     multinode: ClassVar[bool] = False
     frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "none"})
+    metrics: ClassVar[dict[str, str]] = {}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """TRT-LLM reads the visibility variable."""
@@ -49,5 +50,5 @@ class TRTLLM:
         mode = role_mode(ctx)
         if mode:
             argv += ["--disaggregation-mode", mode]
-        argv += list(ctx.extra_args)
+        argv += request_plane_flags(ctx) + list(ctx.extra_args)
         return WorkerLaunch(tuple(argv), (), ((config_name, dump_yaml(dict(ctx.args)) if ctx.args else "{}\n"),))

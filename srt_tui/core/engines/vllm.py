@@ -7,7 +7,16 @@ from typing import Any, ClassVar
 
 from .. import placeholders as ph
 from ..recipe import EngineSpec
-from .base import WorkerContext, WorkerLaunch, arg_int, args_to_flags, flag_name, kv_events, role_mode
+from .base import (
+    WorkerContext,
+    WorkerLaunch,
+    arg_int,
+    args_to_flags,
+    flag_name,
+    kv_events,
+    request_plane_flags,
+    role_mode,
+)
 
 _CONNECTORS: dict[str, dict[str, Any]] = {
     "nixl": {"kv_connector": "NixlConnector", "kv_role": "kv_both"},
@@ -51,6 +60,11 @@ class VLLM:
     bench_tool: ClassVar[str] = "vllm"
     multinode: ClassVar[bool] = True
     frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "dynamo", "none"})
+    metrics: ClassVar[dict[str, str]] = {
+        "ok": "vllm:request_success_total",
+        "running": "vllm:num_requests_running",
+        "queued": "vllm:num_requests_waiting",
+    }
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """Only with `set_visible_devices: true`; otherwise the worker is bound with `--device-ids`."""
@@ -98,7 +112,7 @@ class VLLM:
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """`vllm serve MODEL` (or `python3 -m dynamo.vllm --model MODEL`) plus managed flags."""
-        if ctx.frontend == "dynamo":
+        if ctx.worker_launch == "dynamo":
             argv = ["python3", "-m", "dynamo.vllm", "--model", ctx.model]
             mode = role_mode(ctx)
             if mode:
@@ -127,6 +141,7 @@ class VLLM:
             ]
             if ctx.node_rank > 0:
                 argv.append("--headless")
+        argv += request_plane_flags(ctx)
         events = kv_events(ctx)
         if events is not None:
             argv += [

@@ -60,6 +60,20 @@ class Router(Protocol):
     needs_pd_pairs: ClassVar[bool]
     #: has a separate Prometheus listener on metrics_port
     has_metrics_port: ClassVar[bool]
+    #: discovery services the job must start (and wait for) before any worker: "nats", "etcd"
+    infrastructure: ClassVar[frozenset[str]]
+    #: how workers start behind it: "direct" (the engine's own HTTP server, given to the router) or
+    #: "dynamo" (in-process Dynamo workers, e.g. `dynamo.sglang`, registering over the discovery plane)
+    worker_launch: ClassVar[str]
+    #: where a worker's health is read: "engine-http" (`/health` on its HTTP port) or
+    #: "system-port" (Dynamo's system server, `/health` on `DYN_SYSTEM_PORT`)
+    worker_health: ClassVar[str]
+    #: the router's own counters (plan.json `router.metrics`): requests, errors, inflight, queued → a
+    #: selector `name` or `name{label="v",label!="v"}`; empty when the monitor knows the router's own shape
+    metrics: ClassVar[dict[str, str]]
+    #: request counters of workers speaking its protocol when they are not the engine's own (Dynamo's
+    #: system server): total, ok, failed, running, queued → `name` or `name{label="value"}`
+    worker_metrics: ClassVar[dict[str, str]]
 
     def launch(self, ctx: RouterContext) -> RouterLaunch | None:
         """Router command, or None for direct serving (no router process)."""

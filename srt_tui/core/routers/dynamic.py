@@ -13,10 +13,24 @@ class DynamoFrontend:
 
     name: ClassVar[str] = "dynamo"
     waits_for_healthy_workers: ClassVar[bool] = False
-    engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm"})
+    engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm", "mocker"})
     registration: ClassVar[str] = "dynamo-health"
     needs_pd_pairs: ClassVar[bool] = True
     has_metrics_port: ClassVar[bool] = False
+    infrastructure: ClassVar[frozenset[str]] = frozenset({"nats", "etcd"})
+    worker_launch: ClassVar[str] = "dynamo"
+    worker_health: ClassVar[str] = "system-port"
+    worker_metrics: ClassVar[dict[str, str]] = {
+        "total": 'dynamo_component_requests_total{dynamo_endpoint="generate"}',
+        "running": 'dynamo_component_inflight_requests{dynamo_endpoint="generate"}',
+    }
+    #: served on the frontend's HTTP port; `requests` carries a `status` label (success/error)
+    metrics: ClassVar[dict[str, str]] = {
+        "requests": "dynamo_frontend_requests_total",
+        "errors": 'dynamo_frontend_requests_total{status!="success"}',
+        "inflight": "dynamo_frontend_inflight_requests",
+        "queued": "dynamo_frontend_queued_requests",
+    }
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`python3 -m dynamo.frontend --http-port=PORT`."""
@@ -33,6 +47,11 @@ class Direct:
     registration: ClassVar[str] = "worker-health"
     needs_pd_pairs: ClassVar[bool] = False
     has_metrics_port: ClassVar[bool] = False
+    infrastructure: ClassVar[frozenset[str]] = frozenset()
+    worker_launch: ClassVar[str] = "direct"
+    worker_health: ClassVar[str] = "engine-http"
+    worker_metrics: ClassVar[dict[str, str]] = {}
+    metrics: ClassVar[dict[str, str]] = {}
 
     def launch(self, ctx: RouterContext) -> RouterLaunch | None:
         """Nothing to start."""

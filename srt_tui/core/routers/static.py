@@ -18,6 +18,11 @@ class SGLangRouter:
     registration: ClassVar[str] = "router-workers"
     needs_pd_pairs: ClassVar[bool] = True
     has_metrics_port: ClassVar[bool] = True
+    infrastructure: ClassVar[frozenset[str]] = frozenset()
+    worker_launch: ClassVar[str] = "direct"
+    worker_health: ClassVar[str] = "engine-http"
+    worker_metrics: ClassVar[dict[str, str]] = {}
+    metrics: ClassVar[dict[str, str]] = {}  # read by the monitor's sglang-router/vllm-router readers
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`python3 -m sglang_router.launch_router` with prefill bootstrap ports."""
@@ -53,6 +58,11 @@ class VLLMRouter:
     registration: ClassVar[str] = "router-workers"
     needs_pd_pairs: ClassVar[bool] = True
     has_metrics_port: ClassVar[bool] = True
+    infrastructure: ClassVar[frozenset[str]] = frozenset()
+    worker_launch: ClassVar[str] = "direct"
+    worker_health: ClassVar[str] = "engine-http"
+    worker_metrics: ClassVar[dict[str, str]] = {}
+    metrics: ClassVar[dict[str, str]] = {}  # read by the monitor's sglang-router/vllm-router readers
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`vllm-router` with managed startup timeout and metrics listener."""
@@ -95,6 +105,11 @@ class AToMesh:
     registration: ClassVar[str] = "worker-health"
     needs_pd_pairs: ClassVar[bool] = True
     has_metrics_port: ClassVar[bool] = False
+    infrastructure: ClassVar[frozenset[str]] = frozenset()
+    worker_launch: ClassVar[str] = "direct"
+    worker_health: ClassVar[str] = "engine-http"
+    worker_metrics: ClassVar[dict[str, str]] = {}
+    metrics: ClassVar[dict[str, str]] = {}
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`atomesh launch --pd-disaggregation --prefill URL --decode URL --backend atom`."""

@@ -20,7 +20,9 @@ srt_step() {
   # SRT_STEP_IMAGE=IMAGE srt_step …: this step runs in a container image of its own (a GPU exporter)
   local name=$1 kind=$2 node=$3 log=$4 container=("${SRT_CONTAINER_ARGS[@]}")
   shift 5
+  # SRT_STEP_EXPORT=VALUE srt_step …: srun --export=VALUE in a container (root for the ai-dynamo install)
   if [[ -n ${SRT_STEP_IMAGE:-} && ${#container[@]} -gt 0 ]]; then container[0]="--container-image=$SRT_STEP_IMAGE"; fi
+  if [[ -n ${SRT_STEP_EXPORT:-} && ${#container[@]} -gt 0 ]]; then container+=("--export=$SRT_STEP_EXPORT"); fi
   if [[ $SRT_LAUNCHER == slurm ]]; then
     srun --overlap --nodes=1 --ntasks=1 --nodelist="${SRT_NODES[$node]}" --job-name="$name" \
       --output="$log" --open-mode=append "${SRT_SRUN_OPTS[@]}" "${container[@]}" "$@" </dev/null &
@@ -73,6 +75,8 @@ srt_cleanup() {
     if [[ $SRT_LAUNCHER == slurm ]]; then kill -KILL "$pid" 2>/dev/null || true
     else kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true; fi
   done
+  # NATS/etcd state of this job, node-local on the infra node (node 0, where this script runs)
+  if [[ -n ${SRT_INFRA_NAMES+set} ]]; then rm -rf "/tmp/srt-tui-$SRT_JOB_ID"; fi
   if [[ -z $SRT_FINAL ]]; then
     if ((rc == 0)); then srt_event completed "exit 0"; else srt_event failed "launch script exited with code $rc"; fi
   fi
@@ -105,7 +109,8 @@ srt_resolve_nodes() {
 }
 
 srt_wait_workers() {
-  # every worker answers /health with 200 (the static-router gate), polling at the health-check interval
+  # every worker answers /health with 200 (the static-router gate), polling at the health-check interval;
+  # a worker's health port is its engine's HTTP port, or its Dynamo system port (DYN_SYSTEM_PORT)
   local attempt healthy last=-1 i host port
   for ((attempt = 1; attempt <= SRT_HEALTH_ATTEMPTS; attempt++)); do
     srt_check_alive
@@ -126,11 +131,34 @@ srt_wait_workers() {
 srt_router_counts() {
   # registered workers as `P D A`, from the router's /workers (sglang-router / vllm-router shape)
   local body p d r
-  body=$(srt_http "${SRT_NODE_IPS[0]}" "$SRT_ROUTER_PORT" /workers 3 || true)
+  body=$(srt_http "${SRT_NODE_IPS[$SRT_ROUTER_NODE]}" "$SRT_ROUTER_PORT" /workers 3 || true)
   p=$(srt_json_int prefill_count <<<"$body")
   d=$(srt_json_int decode_count <<<"$body")
   r=$(srt_json_int regular_count <<<"$body")
   printf '%s %s %s' "${p:-0}" "${d:-0}" "${r:-0}"
+}
+
+srt_dynamo_counts() {
+  # registered `generate` instances in the Dynamo frontend's /health, as `PREFILL OTHER`
+  local body p d
+  body=$(srt_http "${SRT_NODE_IPS[$SRT_ROUTER_NODE]}" "$SRT_ROUTER_PORT" /health 3 || true)
+  p=$(grep -o '"component": *"[^"]*", *"endpoint": *"generate"' <<<"$body" | grep -c '"component": *"prefill"' || true)
+  d=$(grep -o '"component": *"[^"]*", *"endpoint": *"generate"' <<<"$body" | grep -vc '"component": *"prefill"' || true)
+  printf '%s %s' "${p:-0}" "${d:-0}"
+}
+
+srt_wait_infra() {
+  # every discovery service (NATS, etcd) accepts TCP connections before any worker starts (srtctl: 300 s)
+  local i deadline=$((SECONDS + 300))
+  for i in "${!SRT_INFRA_NAMES[@]}"; do
+    until timeout 2 bash -c 'exec 3<>"/dev/tcp/$1/$2"' srt-tcp "${SRT_NODE_IPS[${SRT_INFRA_HOSTS[$i]}]}" "${SRT_INFRA_PORTS[$i]}" 2>/dev/null; do
+      srt_check_alive
+      ((SECONDS < deadline)) || srt_fail "${SRT_INFRA_NAMES[$i]} does not accept connections on port ${SRT_INFRA_PORTS[$i]} after 300 s"
+      srt_sleep 0.5
+    done
+    srt_log "${SRT_INFRA_NAMES[$i]} is ready on port ${SRT_INFRA_PORTS[$i]}"
+  done
+  srt_event "infra ready" "${SRT_INFRA_NAMES[*]}"
 }
 
 srt_wait_router() {
@@ -146,13 +174,14 @@ srt_wait_router() {
           srt_event "router ready" "$detail"; return 0
         fi ;;
       dynamo-health)
-        r=$(srt_http "${SRT_NODE_IPS[0]}" "$SRT_ROUTER_PORT" /health 3 | grep -o '"endpoint": *"generate"' | wc -l || true)
-        detail="instances $r/$((SRT_EXPECT_PREFILL + SRT_EXPECT_DECODE + SRT_EXPECT_AGG))"
-        if ((r >= SRT_EXPECT_PREFILL + SRT_EXPECT_DECODE + SRT_EXPECT_AGG)); then
+        # srtctl's count: `generate` instances of component prefill are P, of any other component D (or A)
+        read -r p d <<<"$(srt_dynamo_counts)"
+        detail="P $p/$SRT_EXPECT_PREFILL D+A $d/$((SRT_EXPECT_DECODE + SRT_EXPECT_AGG)) (Dynamo /health instances)"
+        if ((p >= SRT_EXPECT_PREFILL && d >= SRT_EXPECT_DECODE + SRT_EXPECT_AGG)); then
           srt_event "router ready" "$detail"; return 0
         fi ;;
       *)
-        if [[ $(srt_http_code "${SRT_NODE_IPS[0]}" "$SRT_ROUTER_PORT" /health 3) == 200 ]]; then
+        if [[ $(srt_http_code "${SRT_NODE_IPS[$SRT_ROUTER_NODE]}" "$SRT_ROUTER_PORT" /health 3) == 200 ]]; then
           srt_event "router ready" "health 200"; return 0
         fi
         detail="waiting for /health" ;;
@@ -186,10 +215,13 @@ srt_relay() {
     mv -f "$SRT_JOB_DIR/relay/.m.tmp" "$SRT_JOB_DIR/relay/${SRT_HEALTH_NAMES[$i]}.metrics"
   done
   if [[ -n ${SRT_ROUTER_PORT:-} ]]; then
-    srt_http "${SRT_NODE_IPS[0]}" "$SRT_ROUTER_PORT" /workers 2 >"$SRT_JOB_DIR/relay/.w.tmp" || true
+    # the registrations: /workers of sglang-router/vllm-router, the instance list of Dynamo's /health
+    local reg=/workers
+    [[ ${SRT_ROUTER_REGISTRATION:-} == dynamo-health ]] && reg=/health
+    srt_http "${SRT_NODE_IPS[$SRT_ROUTER_NODE]}" "$SRT_ROUTER_PORT" "$reg" 2 >"$SRT_JOB_DIR/relay/.w.tmp" || true
     mv -f "$SRT_JOB_DIR/relay/.w.tmp" "$SRT_JOB_DIR/relay/router_workers.http"
     if [[ -n ${SRT_ROUTER_METRICS_PORT:-} ]]; then
-      srt_http "${SRT_NODE_IPS[0]}" "$SRT_ROUTER_METRICS_PORT" /metrics 2 >"$SRT_JOB_DIR/relay/.r.tmp" || true
+      srt_http "${SRT_NODE_IPS[$SRT_ROUTER_NODE]}" "$SRT_ROUTER_METRICS_PORT" /metrics 2 >"$SRT_JOB_DIR/relay/.r.tmp" || true
       mv -f "$SRT_JOB_DIR/relay/.r.tmp" "$SRT_JOB_DIR/relay/router.metrics"
     fi
   fi

@@ -30,6 +30,7 @@ SRT_SRUN_OPTS=()
 SRT_HEALTH_NAMES=(agg_0)
 SRT_HEALTH_HOSTS=(0)
 SRT_HEALTH_PORTS=(6100)
+SRT_ROUTER_NODE=0
 mkdir -p "$SRT_LOG_DIR/config"
 
 # [srt_tui/core/templates/runtime.sh, embedded verbatim]
