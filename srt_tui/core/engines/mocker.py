@@ -23,7 +23,6 @@ class Mocker:
     port_flags: ClassVar[dict[str, str]] = {"bootstrap-port": "bootstrap"}
     torch_profiler_env: ClassVar[str | None] = None
     nsys_traces: ClassVar[str] = "cuda,nvtx"
-    bench_tool: ClassVar[str] = "mocker"
     multinode: ClassVar[bool] = False
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "vllm-router", "atomesh", "none"})
 
