@@ -404,6 +404,15 @@ def test_what_cannot_run_is_refused_naming_the_key(
     assert field in text and words in text, text
 
 
+def test_srtctls_tokenizer_adapters_are_a_warning_not_a_refusal(tmp_path: Path) -> None:
+    name = "sa_bench_tokenizers.sglang_deepseek_v4.SGLangDeepseekV4Tokenizer"
+    bench = {"type": "sa-bench", "isl": 8, "osl": 8, "concurrencies": [1], "custom_tokenizer": name}
+    plan = prepare(_recipe(tmp_path, NV_1P1D, bench), "nvidia-h100").plan
+    (warning,) = [w for w in plan.warnings if w.field == "benchmark.custom_tokenizer"]
+    assert "does not ship" in warning.message and "PYTHONPATH" in warning.hint
+    assert flag_value(plan.benchmark.command, "--custom-tokenizer") == name  # type: ignore[union-attr]
+
+
 def test_an_own_image_is_used_under_pyxis(tmp_path: Path) -> None:
     step = _step(tmp_path, {"type": "gpqa", "container_image": "evals.sqsh"})
     assert step.container_image == "evals.sqsh"

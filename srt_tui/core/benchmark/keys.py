@@ -53,6 +53,7 @@ REFUSED: dict[str, str] = {
     "which srt-tui does not mount",
 }
 
+SRTCTL_TOKENIZERS = "sa_bench_tokenizers."  # srtctl's adapters live in its sa-bench script directory
 MOONCAKE_WORKLOADS = ("mooncake", "conversation", "synthetic", "toolagent")
 
 
@@ -69,11 +70,12 @@ def benchmark_problems(b: BenchmarkSpec, engine: str, frontend: str, disaggregat
         return [
             Problem("benchmark.type", f"unknown benchmark type `{b.type}` (srtctl has no runner for it)", _types_hint())
         ]
+    fix = "set benchmark.type (sa-bench, …) to run a benchmark" if b.type == "manual" else "pick a type that reads it"
     out = [
         Problem(
             f"benchmark.{key}",
             f"`{b.type}` does not use {key}, so the job would run without it",
-            f"remove benchmark.{key}, or pick a type that reads it",
+            f"remove benchmark.{key}, or {fix}",
         )
         for key in sorted(written_keys(b) - READS[b.type])
     ]
@@ -182,6 +184,16 @@ def _sa_bench(b: BenchmarkSpec, engine: str, frontend: str, disaggregated: bool)
     if b.random_range_ratio is not None and not 0 <= b.random_range_ratio <= 1:
         out.append(
             Problem("benchmark.random_range_ratio", "must be between 0 and 1", "set benchmark.random_range_ratio: 0.8")
+        )
+    if b.custom_tokenizer and b.custom_tokenizer.startswith(SRTCTL_TOKENIZERS):
+        out.append(
+            Problem(
+                "benchmark.custom_tokenizer",
+                f"`{b.custom_tokenizer}` is one of srtctl's sa-bench adapters, which srt-tui does not ship: "
+                "the client imports it from the benchmark container's PYTHONPATH and stops if it is not there",
+                "put the adapter's package on PYTHONPATH via benchmark.env",
+                severity="warning",
+            )
         )
     slow = (b.slow_down_sleep_time, b.slow_down_wait_time)
     if any(v is not None for v in slow):
