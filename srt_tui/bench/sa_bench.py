@@ -729,9 +729,23 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _raise_open_files() -> None:
+    """As srtctl's ``ulimit -n 65536``: one socket per in-flight request needs file descriptors."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = 65536 if hard == resource.RLIM_INFINITY else min(65536, hard)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (ImportError, ValueError, OSError):
+        pass  # a container that forbids it: srtctl ignores this failure too
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run sa-bench; exit 2 with one line for bad settings, 1 when a level had no successful request."""
     args = parser().parse_args(argv)
+    _raise_open_files()
     try:
         return asyncio.run(run(args))
     except BenchError as exc:
