@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from srt_tui.bench.sa_bench import Gpus, write_rollup
+from tests.conftest import require
 from tests.mock.mockprocs import Launcher, Worker, child_env, free_port
 
 CLIENT = Path(__file__).resolve().parents[2] / "srt_tui" / "bench" / "sa_bench.py"
@@ -212,3 +214,43 @@ def test_rollup_reads_results_srtctl_wrote(tmp_path: Path) -> None:
     ]
     rows = list(csv.DictReader((tmp_path / "benchmark-rollup.csv").open()))
     assert rows[1]["Output Token Throughput per User"] == "50" and rows[1]["Total Token Throughput per GPU"] == "50"
+
+
+def _local_tokenizer(path: Path) -> Path:
+    """A word-level tokenizer with a chat template, built here (no hub download): one word is one token."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    vocab = {f"t{i}": i for i in range(1000)} | {"[UNK]": 1000, "<u>": 1001, "<a>": 1002}
+    inner = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    inner.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tok = PreTrainedTokenizerFast(tokenizer_object=inner, unk_token="[UNK]")
+    tok.chat_template = (
+        "{% for m in messages %}<u> {{ m['content'] }}{% endfor %}{% if add_generation_prompt %} <a>{% endif %}"
+    )
+    tok.save_pretrained(path)
+    return path
+
+
+def test_with_a_tokenizer_prompts_have_exact_lengths_and_the_client_applies_the_template(
+    worker: Worker, tmp_path: Path
+) -> None:
+    # the engine containers' case (the stdlib path is tested above); transformers comes with ai-dynamo
+    require(importlib.util.find_spec("transformers") is not None, "transformers is not installed")
+    tok = _local_tokenizer(tmp_path / "tok")
+    proc = subprocess.run(
+        [sys.executable, str(CLIENT), "--logs", str(tmp_path), "--model", "mock-model", "--tokenizer", str(tok)]
+        + ["--url", worker.url, "--isl", "30", "--osl", "5", "--concurrencies", "2", "--num-prompts-mult", "2"]
+        + ["--num-warmup-mult", "0", "--random-range-ratio", "1", "--use-chat-template", "--total-gpus", "8"],
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    assert f"tokenizer={tok}" in proc.stdout
+    level = _level(tmp_path / "sa-bench_isl_30_osl_5" / "results_concurrency_2_gpus_8.json")
+    assert level["backend"] == "dynamo" and level["input_lens"] == [30] * 4 and level["output_lens"] == [5] * 4
+    (last,) = worker.get("/mock/requests", n="1").json()["requests"]
+    words = last["body"]["prompt"].split()  # /v1/completions with the template applied by the client
+    assert words[0] == "<u>" and words[-1] == "<a>" and len(words) == 30
