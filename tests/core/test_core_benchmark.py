@@ -215,6 +215,9 @@ def test_aiperf_types_pass_their_keys_as_positional_values(tmp_path: Path) -> No
         "--verbose",
     ]
     assert mc.command[4].startswith("http://<ip:node0>:")
+    metrics = dict(mc.env)["AIPERF_SERVER_METRICS_URLS"].split(",")  # srtctl's worker scrape for aiperf
+    assert metrics == ["http://<ip:node0>:6100/metrics", "http://<ip:node1>:6100/metrics"]
+    assert "AIPERF_SERVER_METRICS_URLS" not in dict(_step(tmp_path, {"type": "gpqa"}).env)
     tr = _step(
         tmp_path,
         {

@@ -54,6 +54,7 @@ class BenchLaunch:
 
 
 _SRTCTL_FRONTEND = {"sglang-router": "sglang"}
+AIPERF_CLIENTS = ("mooncake-router", "trace-replay", "custom")
 
 
 def benchmark_launch(ctx: BenchContext, b: BenchmarkSpec) -> BenchLaunch | None:
@@ -68,6 +69,8 @@ def benchmark_launch(ctx: BenchContext, b: BenchmarkSpec) -> BenchLaunch | None:
     ]
     if b.type == "custom":
         env += worker_endpoint_env(ctx.leaders)
+    if b.type in AIPERF_CLIENTS and ctx.leaders:  # aiperf scrapes the workers during the run, as under srtctl
+        env.append(("AIPERF_SERVER_METRICS_URLS", ",".join(f"{url}/metrics" for _, url in ctx.leaders)))
     return BenchLaunch(runner(ctx, b), tuple(env), b.container_image)
 
 

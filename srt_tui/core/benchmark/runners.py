@@ -40,6 +40,10 @@ TRACE_BASE = "https://raw.githubusercontent.com/kvcache-ai/Mooncake/main/FAST25-
 # $1 url $2 model $3 workload $4 ttft $5 itl $6 tokenizer $7 logs $8 aiperf spec, then aiperf_args
 MOONCAKE_SH = f"""set -e
 url=$1; model=$2; workload=$3; ttft=$4; itl=$5; tokenizer=$6; logs=$7; spec=$8; shift 8
+metrics=()
+if [ -n "${{AIPERF_SERVER_METRICS_URLS:-}}" ]; then
+  IFS=, read -r -a urls <<<"$AIPERF_SERVER_METRICS_URLS"; metrics=(--server-metrics "${{urls[@]}}")
+fi
 mkdir -p "$logs/traces" "$logs/artifacts"
 export AIPERF_HTTP_SO_RCVTIMEO=120
 if [ -n "$spec" ] || ! command -v aiperf >/dev/null; then pip install "${{spec:-aiperf}}"; fi
@@ -52,12 +56,17 @@ aiperf profile -m "$model" --tokenizer "$tokenizer" --url "$url" --streaming --u
 run="$logs/artifacts/${{model##*/}}_${{workload}}_$(date +%Y%m%d_%H%M%S)"; mkdir -p "$run"
 aiperf profile -m "$model" --tokenizer "$tokenizer" --input-file "$input" --custom-dataset-type mooncake_trace \\
   --fixed-schedule --url "$url" --streaming --random-seed 42 --ui simple --artifact-dir "$run" \\
-  --goodput "time_to_first_token:$ttft inter_token_latency:$itl" "$@\""""
+  --goodput "time_to_first_token:$ttft inter_token_latency:$itl" "${{metrics[@]}}" "$@\""""
 
 # $1 url $2 model $3 trace $4 comma-separated concurrencies $5 ttft $6 itl $7 tokenizer $8 logs $9 spec, then args
 TRACE_REPLAY_SH = """set -e
 url=$1; model=$2; trace=$3; levels=$4; ttft=$5; itl=$6; tokenizer=$7; logs=$8; spec=$9; shift 9
 [ -f "$trace" ] || { echo "trace file not found: $trace" >&2; exit 1; }
+metrics=()
+if [ -n "${AIPERF_SERVER_METRICS_URLS:-}" ]; then
+  IFS=, read -r -a urls <<<"$AIPERF_SERVER_METRICS_URLS"
+  metrics=(--server-metrics "${urls[@]}" --server-metrics-formats json jsonl)
+fi
 mkdir -p "$logs/artifacts/warmup"
 export AIPERF_HTTP_SO_RCVTIMEO=120 PYTHONUNBUFFERED=1
 if [ -n "$spec" ] || ! command -v aiperf >/dev/null; then
@@ -73,7 +82,7 @@ for c in "${cs[@]}"; do
   aiperf profile -m "$model" --tokenizer "$tokenizer" --tokenizer-trust-remote-code --input-file "$trace" \\
     --custom-dataset-type mooncake_trace --url "$url" --streaming --extra-inputs ignore_eos:true \\
     --concurrency "$c" --random-seed 42 --ui simple --artifact-dir "$run" \\
-    --goodput "time_to_first_token:$ttft inter_token_latency:$itl" "$@"
+    --goodput "time_to_first_token:$ttft inter_token_latency:$itl" "${metrics[@]}" "$@"
 done"""
 
 # $1 isl $2 osl $3 requests $4 concurrency $5 space-separated prefix ratios $6 logs
