@@ -570,6 +570,8 @@ def _benchmark_step(
     """The benchmark on node 0 once the router is ready; srtctl's SRT_* variables, then the recipe's env."""
     recipe = job.recipe
     gpus = {role: sum(len(w.gpus) for w in workers if w.role == role) for role in ("prefill", "decode", "agg")}
+    leaders = [w for w in workers if w.node_rank == 0]
+    dynamo = recipe.frontend.type == "dynamo"  # Dynamo workers publish health and metrics on their system port
     ctx = BenchContext(
         name=recipe.name,
         engine=recipe.engine.type,
@@ -581,7 +583,11 @@ def _benchmark_step(
         gpus_prefill=gpus["prefill"],
         gpus_decode=gpus["decode"],
         disaggregated=job.topology.disaggregated,
-        leaders=tuple((w.role, w.url or "") for w in workers if w.node_rank == 0),
+        leaders=tuple((w.role, w.url or "") for w in leaders),
+        endpoints=tuple(
+            (w.role, ph.url(w.node_index, w.ports["sys"]) if dynamo and "sys" in w.ports else w.url or "")
+            for w in leaders
+        ),
     )
     launch = benchmark_launch(ctx, recipe.benchmark)
     if launch is None:

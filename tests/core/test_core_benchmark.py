@@ -143,6 +143,22 @@ def test_every_type_gets_the_frontend_address_and_custom_gets_the_worker_endpoin
     assert "SRT_FRONTEND_HOST" in gpqa and "SRT_PREFILL_IPS" not in gpqa  # srtctl: worker lists for custom only
 
 
+def test_behind_dynamo_the_worker_endpoints_are_their_system_ports(tmp_path: Path) -> None:
+    """srtctl: Dynamo workers publish health and metrics on DYN_SYSTEM_PORT, so that is the endpoint."""
+    data = yaml.safe_load(NV_1P1D.read_text())
+    data["frontend"] = {"type": "dynamo"}
+    data["benchmark"] = {"type": "custom", "command": "env"}
+    path = tmp_path / "dyn.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    plan = prepare(path, "nvidia-h100").plan
+    env = dict(plan.benchmark.env)  # type: ignore[union-attr]
+    for w in plan.leaders():
+        assert env[f"SRT_{w.role.upper()}_ENDPOINTS"] == f"<ip:node{w.node_index}>:{w.ports['sys']}"
+        assert w.ports["sys"] != w.port
+    metrics = env["AIPERF_SERVER_METRICS_URLS"].split(",")
+    assert metrics == [f"http://<ip:node{w.node_index}>:{w.ports['sys']}/metrics" for w in plan.leaders()]
+
+
 def test_manual_runs_no_benchmark(tmp_path: Path) -> None:
     plan = prepare(_recipe(tmp_path, NV_1P1D, {"type": "manual"}), "nvidia-h100").plan
     assert plan.benchmark is None

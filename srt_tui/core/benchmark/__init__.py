@@ -31,7 +31,9 @@ class BenchContext:
     gpus_prefill: int
     gpus_decode: int
     disaggregated: bool
-    leaders: tuple[tuple[str, str], ...]  # (role, url) of every logical worker's leader
+    leaders: tuple[tuple[str, str], ...]  # (role, HTTP url) of every logical worker's leader
+    #: (role, url) where each logical worker publishes health and metrics: the HTTP url, or Dynamo's system port
+    endpoints: tuple[tuple[str, str], ...] = ()
 
     @property
     def frontend_host(self) -> str:
@@ -67,10 +69,11 @@ def benchmark_launch(ctx: BenchContext, b: BenchmarkSpec) -> BenchLaunch | None:
         ("SRT_FRONTEND_HOST", ctx.frontend_host),
         ("SRT_FRONTEND_PORT", ctx.frontend_port),
     ]
+    endpoints = ctx.endpoints or ctx.leaders
     if b.type == "custom":
-        env += worker_endpoint_env(ctx.leaders)
-    if b.type in AIPERF_CLIENTS and ctx.leaders:  # aiperf scrapes the workers during the run, as under srtctl
-        env.append(("AIPERF_SERVER_METRICS_URLS", ",".join(f"{url}/metrics" for _, url in ctx.leaders)))
+        env += worker_endpoint_env(endpoints)
+    if b.type in AIPERF_CLIENTS and endpoints:  # aiperf scrapes the workers during the run, as under srtctl
+        env.append(("AIPERF_SERVER_METRICS_URLS", ",".join(f"{url}/metrics" for _, url in endpoints)))
     return BenchLaunch(runner(ctx, b), tuple(env), b.container_image)
 
 
