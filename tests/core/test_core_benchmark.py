@@ -356,6 +356,7 @@ def test_each_key_a_type_reads_changes_its_command(tmp_path: Path, btype: str, k
         ({"type": "lm-eval"}, NV_1P1D, "benchmark.type", "INFMAX_WORKSPACE"),
         ({"type": "gpqa", "num_shots": 3}, NV_1P1D, "benchmark.num_shots", "`gpqa` does not use num_shots"),
         ({"type": "manual", "isl": 1024}, NV_1P1D, "benchmark.isl", "`manual` does not use isl"),
+        ({"type": "manual", "env": {"A": "1"}}, NV_1P1D, "benchmark.env", "`manual` does not use env"),
         ({"type": "gsm8k"}, VLLM, "benchmark.type", "gsm8k_eval.py"),
         ({"type": "sa-bench", "isl": 1, "osl": 1}, NV_1P1D, "benchmark.concurrencies", "sa-bench needs concurrencies"),
         (

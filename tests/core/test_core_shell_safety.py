@@ -350,7 +350,7 @@ def _secret_inputs(tmp: Path) -> tuple[Path, Path]:
             "decode": {"nodes": 1, "workers": 1},
         },
         "frontend": {"type": "sglang-router", "env": {"ROUTER_TOKEN": SECRETS["ROUTER_TOKEN"]}},
-        "benchmark": {"type": "manual", "env": {"BENCH_PASSWORD": SECRETS["BENCH_PASSWORD"]}},
+        "benchmark": {"type": "custom", "command": "true", "env": {"BENCH_PASSWORD": SECRETS["BENCH_PASSWORD"]}},
     }
     profile = raw_yaml(PROFILES_DIR / "local.yaml")
     profile["default_gpu_exporter"] = {"container_image": "x", "env": {"EXPORTER_TOKEN": SECRETS["EXPORTER_TOKEN"]}}

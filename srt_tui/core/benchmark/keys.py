@@ -32,7 +32,7 @@ EVAL = frozenset({"num_examples", "max_tokens", "repeat", "num_threads"})
 
 #: benchmark type -> the keys its renderer reads (srtctl's runners, src/srtctl/benchmarks/*.py)
 READS: dict[str, frozenset[str]] = {
-    "manual": COMMON,
+    "manual": frozenset({"type"}),  # no step: its env and image would go nowhere
     "sa-bench": COMMON | SA_BENCH,
     "gsm8k": COMMON | {"num_examples", "max_tokens", "num_threads", "num_shots", "temperature", "top_p", "top_k"},
     "gpqa": COMMON | EVAL,
