@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .benchmark import support_files
+from .benchmark.metadata import SRTCTL_METADATA, srtctl_metadata
 from .plan import JobPlan, secret_values
 from .resolve import ResolvedJob
 from .secrets import MASK
@@ -17,8 +18,9 @@ from .yamlio import dump_yaml
 
 
 def job_files(job: ResolvedJob, plan: JobPlan, script: str) -> dict[str, str]:
-    """The rendered files of a job: sbatch.sh, plan.json, resolved recipe.yaml and profile.yaml, and what
-    the benchmark step runs (srt-tui's sa-bench client under logs/, which every step sees)."""
+    """The rendered files of a job: sbatch.sh, plan.json, resolved recipe.yaml and profile.yaml, what the
+    benchmark step runs (srt-tui's sa-bench client under logs/, which every step sees), and the job facts
+    srtctl's result tools look up in logs/."""
     recipe = _masked(job.recipe.to_yaml_dict(), job.secret_names)
     profile = _masked(job.profile.model_dump(mode="json", exclude_unset=True), job.secret_names)
     return {
@@ -27,6 +29,7 @@ def job_files(job: ResolvedJob, plan: JobPlan, script: str) -> dict[str, str]:
         "recipe.yaml": dump_yaml(recipe),
         "profile.yaml": dump_yaml(profile),
         **support_files(job.recipe.benchmark),
+        SRTCTL_METADATA: json.dumps(srtctl_metadata(plan, job.recipe.benchmark), indent=2) + "\n",
     }
 
 

@@ -3,6 +3,7 @@ keys (srt-tui's own sa-bench client for sa-bench), every accepted key changes wh
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -122,7 +123,8 @@ def test_the_client_ships_in_the_job_directory_only_for_sa_bench(tmp_path: Path)
     files = job_files(prep.job, prep.plan, prep.script)
     assert files["logs/srt-bench/sa_bench.py"] == CLIENT.read_text()
     prep = prepare(_recipe(tmp_path, NV_1P1D, {"type": "gpqa"}), "nvidia-h100")
-    assert not any(name.startswith("logs/") for name in job_files(prep.job, prep.plan, prep.script))
+    files = job_files(prep.job, prep.plan, prep.script)
+    assert sorted(name for name in files if name.startswith("logs/")) == ["logs/srtctl-metadata.json"]
 
 
 def test_every_type_gets_the_frontend_address_and_custom_gets_the_worker_endpoints(tmp_path: Path) -> None:
@@ -157,6 +159,37 @@ def test_behind_dynamo_the_worker_endpoints_are_their_system_ports(tmp_path: Pat
         assert w.ports["sys"] != w.port
     metrics = env["AIPERF_SERVER_METRICS_URLS"].split(",")
     assert metrics == [f"http://<ip:node{w.node_index}>:{w.ports['sys']}/metrics" for w in plan.leaders()]
+
+
+def test_job_metadata_names_what_srtctls_rollup_looks_up(tmp_path: Path) -> None:
+    from srt_tui.core.benchmark.metadata import srtctl_metadata
+
+    bench = {"type": "sa-bench", "isl": 128, "osl": 64, "concurrencies": [2]}
+    prep = prepare(_recipe(tmp_path, RECIPES_DIR / "nvidia" / "h100-1p2d-sglang.yaml", bench), "nvidia-h100")
+    meta = srtctl_metadata(prep.plan, prep.job.recipe.benchmark)
+    assert meta == {
+        "job_name": "h100-1p2d-sglang",
+        "backend_type": "sglang",
+        "resources": {
+            "gpus_per_node": 8,
+            "prefill_nodes": 1,
+            "prefill_workers": 1,
+            "gpus_per_prefill": 8,
+            "decode_nodes": 2,
+            "decode_workers": 2,
+            "gpus_per_decode": 8,
+        },
+        "benchmark": {"type": "sa-bench", "isl": 128, "osl": 64},
+    }
+    files = job_files(prep.job, prep.plan, prep.script)
+    assert json.loads(files["logs/srtctl-metadata.json"]) == meta
+    agg = prepare(_recipe(tmp_path, NV_AGG, bench), "nvidia-h100")
+    resources = srtctl_metadata(agg.plan, agg.job.recipe.benchmark)["resources"]
+    assert {k: v for k, v in resources.items() if k.startswith(("agg", "gpus_per_agg"))} == {
+        "agg_nodes": 1,
+        "agg_workers": 2,  # two TP4 workers share the node
+        "gpus_per_agg": 4,
+    }
 
 
 def test_manual_runs_no_benchmark(tmp_path: Path) -> None:

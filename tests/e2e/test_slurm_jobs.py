@@ -206,6 +206,9 @@ def test_benchmark_stage_sends_requests_and_records_results(cluster: Any, jobs: 
     rows = (logs / "benchmark-rollup.csv").read_text().splitlines()
     assert rows[0].startswith("Config,Total GPU Count,") and len(rows) == 3
     assert "Running benchmark with concurrency: 4" in (logs / "benchmark.log").read_text()
+    meta = json.loads((logs / "srtctl-metadata.json").read_text())  # what srtctl's rollup looks up in logs/
+    assert meta["job_name"] == "mocker-1p1d" and meta["benchmark"]["isl"] == 64
+    assert meta["resources"]["gpus_per_prefill"] == meta["resources"]["gpus_per_decode"] == 8
     assert status(job_id)["stage"] == "completed"
     assert wait_no_pids(job_dir) == []
     fp = json.loads((job_dir / "logs" / "fingerprint_prefill_w0.json").read_text())
