@@ -9,6 +9,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .benchmark import support_files
+from .benchmark.metadata import SRTCTL_METADATA, srtctl_metadata
 from .plan import JobPlan, secret_values
 from .resolve import ResolvedJob
 from .secrets import MASK
@@ -16,7 +18,9 @@ from .yamlio import dump_yaml
 
 
 def job_files(job: ResolvedJob, plan: JobPlan, script: str) -> dict[str, str]:
-    """The rendered files of a job: sbatch.sh, plan.json, resolved recipe.yaml and profile.yaml."""
+    """The rendered files of a job: sbatch.sh, plan.json, resolved recipe.yaml and profile.yaml, what the
+    benchmark step runs (srt-tui's sa-bench client under logs/, which every step sees), and the job facts
+    srtctl's result tools look up in logs/."""
     recipe = _masked(job.recipe.to_yaml_dict(), job.secret_names)
     profile = _masked(job.profile.model_dump(mode="json", exclude_unset=True), job.secret_names)
     return {
@@ -24,6 +28,8 @@ def job_files(job: ResolvedJob, plan: JobPlan, script: str) -> dict[str, str]:
         "plan.json": plan.to_json_text(),
         "recipe.yaml": dump_yaml(recipe),
         "profile.yaml": dump_yaml(profile),
+        **support_files(job.recipe.benchmark),
+        SRTCTL_METADATA: json.dumps(srtctl_metadata(plan, job.recipe.benchmark), indent=2) + "\n",
     }
 
 
@@ -51,6 +57,7 @@ def write_atomic_dir(
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
         for name, text in files.items():
+            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
             (tmp / name).write_text(text, encoding="utf-8")
         (tmp / "sbatch.sh").chmod(0o755)
         (tmp / "logs").mkdir(exist_ok=True)

@@ -7,14 +7,13 @@ all read this one plan, so nothing is computed twice.
 from __future__ import annotations
 
 import json
-import shlex
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from . import dynamo
 from . import placeholders as ph
-from .benchmark import benchmark_commands
+from .benchmark import BenchContext, benchmark_launch
 from .engines import get_engine
 from .engines.base import WorkerContext
 from .errors import Problem, TopologyError
@@ -433,28 +432,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         public = rurl
     else:
         public = leaders[0].url or ""
-    bench: ProcessPlan | None = None
-    commands = benchmark_commands(engine.bench_tool, public, job.model_in_step, served, recipe.benchmark)
-    if commands:
-        argv = commands[0] if len(commands) == 1 else ("bash", "-c", " && ".join(shlex.join(c) for c in commands))
-        benv, bsecret = _split_env(job, [("global", global_env.items()), ("benchmark", job.env("benchmark").items())])
-        bench = ProcessPlan(
-            "benchmark",
-            "benchmark",
-            "benchmark",
-            head,
-            (),
-            None,
-            0,
-            {},
-            None,
-            None,
-            None,
-            argv,
-            benv,
-            "logs/benchmark.log",
-            secret_env=bsecret,
-        )
+    bench = _benchmark_step(job, workers, public, served, global_env, head, router_kind.worker_health == "system-port")
     secrets = sorted({k for _, pairs in job.env_scopes for k, _ in pairs if k in job.secret_names})
     exporter, telemetry = _gpu_exporter(job)
     # the capture window starts on each leader just before the benchmark (Dynamo: its system server)
@@ -602,3 +580,66 @@ def _gpu_exporter(job: ResolvedJob) -> tuple[dict[str, Any] | None, tuple[Proces
         for n in range(job.total_nodes)
     )
     return doc, steps
+
+
+def _benchmark_step(
+    job: ResolvedJob,
+    workers: list[ProcessPlan],
+    public: str,
+    served: str,
+    global_env: dict[str, str],
+    head: int,
+    system_port: bool,
+) -> ProcessPlan | None:
+    """The benchmark on the head node once the router is ready; srtctl's SRT_* variables, then the recipe's env.
+
+    `system_port`: the workers publish health and metrics on their system port (Dynamo), not their HTTP port.
+    """
+    recipe = job.recipe
+    gpus = {role: sum(len(w.gpus) for w in workers if w.role == role) for role in ("prefill", "decode", "agg")}
+    leaders = [w for w in workers if w.node_rank == 0]
+    ctx = BenchContext(
+        name=recipe.name,
+        engine=recipe.engine.type,
+        frontend=recipe.frontend.type,
+        public_url=public,
+        model=job.model_in_step,
+        served=served,
+        gpus_total=sum(gpus.values()),
+        gpus_prefill=gpus["prefill"],
+        gpus_decode=gpus["decode"],
+        disaggregated=job.topology.disaggregated,
+        leaders=tuple((w.role, w.url or "") for w in leaders),
+        endpoints=tuple(
+            (w.role, ph.url(w.node_index, w.ports["sys"]) if system_port and "sys" in w.ports else w.url or "")
+            for w in leaders
+        ),
+    )
+    launch = benchmark_launch(ctx, recipe.benchmark)
+    if launch is None:
+        return None
+    scoped: list[tuple[str, Iterable[tuple[str, str]]]] = [
+        ("benchmark", launch.env),
+        ("global", global_env.items()),
+        ("benchmark", job.env("benchmark").items()),
+    ]
+    env, secret_env = _split_env(job, scoped)
+    image = launch.image if job.container_runtime == "pyxis" else None
+    return ProcessPlan(
+        "benchmark",
+        "benchmark",
+        "benchmark",
+        head,
+        (),
+        None,
+        0,
+        {},
+        None,
+        None,
+        None,
+        launch.argv,
+        env,
+        "logs/benchmark.log",
+        container_image=image,
+        secret_env=secret_env,
+    )

@@ -106,7 +106,10 @@ class FrontendSpec(Strict):
 
 
 class BenchmarkSpec(Strict):
-    """What runs once the router is ready: sa-bench, a custom command, or nothing (manual)."""
+    """What runs once the router is ready: one of srtctl's benchmark types (see core/benchmark), or manual.
+
+    Which keys each type reads is core/benchmark/keys.py; a key the type does not read is refused there.
+    """
 
     type: str = "manual"
     isl: int | None = None
@@ -117,16 +120,16 @@ class BenchmarkSpec(Strict):
     num_prompts_mult: int | None = None
     num_warmup_mult: int | None = None
     custom_tokenizer: str | None = None
-    use_chat_template: bool | None = None
+    use_chat_template: bool | None = None  # None: srtctl's default, true
     dataset_name: str | None = None
     dataset_path: str | None = None
+    reuse_http_connections: bool = False
+    slow_down_sleep_time: float | None = None
+    slow_down_wait_time: float | None = None
     command: str | None = None
     env: dict[str, str] | None = None
     container_image: str | None = None
-    # accepted from srtctl's accuracy/mooncake benchmarks, passed through untouched
-    mooncake_workload: str | None = None
-    ttft_threshold_ms: float | None = None
-    itl_threshold_ms: float | None = None
+    # accuracy evaluations (gsm8k, gpqa, mmlu, longbenchv2)
     num_examples: int | None = None
     max_tokens: int | None = None
     num_threads: int | None = None
@@ -135,8 +138,19 @@ class BenchmarkSpec(Strict):
     top_p: float | None = None
     top_k: int | None = None
     repeat: int | None = None
-    slow_down_sleep_time: float | None = None
-    slow_down_wait_time: float | None = None
+    max_context_length: int | None = None
+    categories: list[str] | None = None
+    # aiperf types (mooncake-router, trace-replay)
+    mooncake_workload: str | None = None
+    trace_file: str | None = None
+    ttft_threshold_ms: float | None = None
+    itl_threshold_ms: float | None = None
+    aiperf_package: str | None = None
+    aiperf_args: dict[str, Scalar] | None = None
+    # router (prefix-ratio) benchmark
+    num_requests: int | None = None
+    concurrency: int | None = None
+    prefix_ratios: list[float] | str | None = None
 
     def concurrency_list(self) -> list[int]:
         """Concurrencies as ints, accepting srtctl's `"4x8x16"` string form."""

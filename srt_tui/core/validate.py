@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .benchmark import benchmark_problems
 from .engines import get_engine
 from .engines.base import Engine, arg_int, flag_name, parallel_gpus
 from .errors import Problem
@@ -237,21 +238,15 @@ def validate(job: ResolvedJob) -> list[Problem]:
                 )
             )
     out += dynamo_problems(job, router)
-    bench = recipe.benchmark
-    if bench.type == "sa-bench":
-        for key in ("isl", "osl"):
-            if getattr(bench, key) is None and bench.dataset_name != "custom":
-                out.append(Problem(f"benchmark.{key}", "sa-bench needs it", f"set benchmark.{key}: 1024"))
-        if not bench.concurrencies:
-            out.append(
-                Problem(
-                    "benchmark.concurrencies",
-                    "sa-bench needs concurrencies",
-                    "set benchmark.concurrencies: [8, 32]",
-                )
+    out += benchmark_problems(recipe.benchmark, engine.name, router.name, disagg)
+    if recipe.benchmark.container_image and job.container_runtime != "pyxis":
+        out.append(
+            Problem(
+                "benchmark.container_image",
+                f"an image of its own needs the pyxis container runtime (this profile uses {job.container_runtime})",
+                "remove benchmark.container_image, or use a pyxis profile",
             )
-    if bench.type == "custom" and not bench.command:
-        out.append(Problem("benchmark.command", "a custom benchmark needs a command", "set benchmark.command"))
+        )
     out += _telemetry(job)
     out += _identity(job)
     out += validate_profiling(recipe.profiling, active, engine.torch_profiler_env)

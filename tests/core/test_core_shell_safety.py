@@ -290,13 +290,20 @@ def test_hostile_values_round_trip_inert(tmp_path: Path, engine: str, frontend: 
     assert sorted(markers.iterdir()) == [], "a hostile value executed"
 
 
-@pytest.mark.parametrize("engine", ["sglang", "vllm", "mocker"])
-def test_multi_concurrency_benchmark_keeps_values_inert(tmp_path: Path, engine: str) -> None:
-    """Several concurrencies run as one `bash -c` string: a second level of shell parsing."""
+@pytest.mark.parametrize(
+    ("engine", "btype", "runs"), [("sglang", "sa-bench", 1), ("sglang", "sglang-bench", 3), ("mocker", "gpqa", 1)]
+)
+def test_benchmark_scripts_keep_values_inert(tmp_path: Path, engine: str, btype: str, runs: int) -> None:
+    """Benchmarks that run a fixed `bash -c` script (a second level of shell parsing) get recipe values as
+    positional arguments: the hostile served name reaches every client call unchanged and runs nothing."""
     markers = tmp_path / "markers"
     markers.mkdir()
-    frontend = "vllm-router" if engine == "vllm" else "sglang-router"
-    recipe = write_yaml(tmp_path / "hostile.yaml", hostile_recipe(markers, engine, frontend, [1, 2, 3]))
+    data = hostile_recipe(markers, engine, "sglang-router", [1, 2, 3])
+    if btype == "gpqa":
+        data["benchmark"] = {"type": "gpqa", "env": data["benchmark"]["env"]}
+    else:
+        data["benchmark"]["type"] = btype
+    recipe = write_yaml(tmp_path / "hostile.yaml", data)
     prep = prepare(recipe, str(hostile_profile(tmp_path, markers, "none")))
     run = Run(tmp_path, harness(prep.script))
     assert run.proc.returncode == 0, run.proc.stderr
@@ -304,10 +311,9 @@ def test_multi_concurrency_benchmark_keeps_values_inert(tmp_path: Path, engine: 
     argv = run.steps[-1][5:]
     calls = _execute(argv, _stub_dir(tmp_path), tmp_path / "calls", tmp_path)
     served = payload(markers, "served")
-    runs = 1 if engine == "mocker" else 3
     assert len(calls) == runs
     for got, _ in calls:
-        assert served in got, "the served model name changed inside the benchmark's shell"
+        assert got[0] == "python3" and served in got, "the served model name changed inside the benchmark's shell"
     assert sorted(markers.iterdir()) == [], "a hostile value executed"
 
 
@@ -356,7 +362,7 @@ def _secret_inputs(tmp: Path) -> tuple[Path, Path]:
             "decode": {"nodes": 1, "workers": 1},
         },
         "frontend": {"type": "sglang-router", "env": {"ROUTER_TOKEN": SECRETS["ROUTER_TOKEN"]}},
-        "benchmark": {"type": "manual", "env": {"BENCH_PASSWORD": SECRETS["BENCH_PASSWORD"]}},
+        "benchmark": {"type": "custom", "command": "true", "env": {"BENCH_PASSWORD": SECRETS["BENCH_PASSWORD"]}},
     }
     profile = raw_yaml(PROFILES_DIR / "local.yaml")
     profile["default_gpu_exporter"] = {"container_image": "x", "env": {"EXPORTER_TOKEN": SECRETS["EXPORTER_TOKEN"]}}

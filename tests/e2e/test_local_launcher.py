@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import httpx
 import pytest
@@ -60,3 +61,57 @@ def test_failed_worker_fails_the_local_job_with_its_log(tmp_path: pytest.TempPat
     assert snap["stage"] == "failed"
     assert "agg_0" in snap["stage_detail"] and str(job_dir / "logs/agg_0.log") in snap["stage_detail"]
     assert job_pids(job_dir) == [] or wait_no_pids(job_dir) == []
+
+
+STANDIN_RUN_EVAL = '''"""Stand-in for sglang.test.run_eval (not installable here): one real chat completion through
+--base-url, then a result file in /tmp named as sglang names it, holding the arguments it got."""
+import argparse, json, os, urllib.request
+
+p = argparse.ArgumentParser()
+for flag in ("--base-url", "--model", "--eval-name", "--num-examples", "--max-tokens", "--repeat", "--num-threads"):
+    p.add_argument(flag)
+args = p.parse_args()
+body = {"model": args.model, "messages": [{"role": "user", "content": "2+2?"}], "max_tokens": 3}
+req = urllib.request.Request(args.base_url + "/v1/chat/completions", json.dumps(body).encode(),
+                             {"Content-Type": "application/json"})
+answer = json.load(urllib.request.urlopen(req, timeout=30))["choices"][0]["message"]["content"]
+with open(f"/tmp/{args.eval_name}_srt-standin-{os.getpid()}.json", "w") as fh:
+    json.dump({"score": 1.0, "args": vars(args), "answer": answer}, fh)
+'''
+
+
+def test_an_accuracy_benchmark_runs_its_evaluation_and_keeps_the_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """gpqa renders srtctl's `sglang.test.run_eval` call; the job runs it against its own server and copies
+    the result file into logs/accuracy, as srtctl's gpqa/bench.sh does."""
+    standin = tmp_path / "standin"
+    (standin / "sglang" / "test").mkdir(parents=True)
+    (standin / "sglang" / "__init__.py").write_text("")
+    (standin / "sglang" / "test" / "__init__.py").write_text("")
+    (standin / "sglang" / "test" / "run_eval.py").write_text(STANDIN_RUN_EVAL)
+    monkeypatch.setenv("PYTHONPATH", f"{standin}:{REPO}")
+    recipe = tmp_path / "gpqa.yaml"
+    text = (REPO / "recipes/mocker/mocker-agg-direct.yaml").read_text().split("benchmark:")[0]
+    recipe.write_text(text.replace("mocker-agg-direct", "gpqa-direct") + "benchmark: {type: gpqa, num_examples: 7}\n")
+    job_id, job_dir = apply(str(recipe), "--launcher", "local", "-p", "local")
+    proc = srt("wait", job_id, "--for", "done", "--timeout", "60", "-q", check=False, timeout=90)
+    made = sorted(p for p in (job_dir / "logs" / "accuracy").glob("gpqa_srt-standin-*.json"))
+    try:
+        assert proc.returncode == 0, (job_dir / "logs" / "benchmark.log").read_text()
+        assert status(job_id)["stage"] == "completed"
+        (result,) = [json.loads(p.read_text()) for p in made]
+        endpoints = json.loads((job_dir / "endpoints.json").read_text())
+        assert result["args"] == {
+            "base_url": endpoints["public_url"],
+            "model": "mock-model",
+            "eval_name": "gpqa",
+            "num_examples": "7",
+            "max_tokens": "32768",
+            "repeat": "8",
+            "num_threads": "128",
+        }
+        assert result["answer"].split()[0] == "agg_0"  # the job's own worker answered
+    finally:
+        for p in made:
+            (Path("/tmp") / p.name).unlink(missing_ok=True)

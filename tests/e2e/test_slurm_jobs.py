@@ -123,14 +123,15 @@ def test_masks_and_addresses_follow_the_profile(
 
 
 def test_slow_workers_still_register_because_the_router_waits(cluster: Any, jobs: list[str], tmp_path: Path) -> None:
-    """Workers load for longer than the router's own registration budget; the health gate saves them."""
+    """Workers load for longer than the router's own registration budget; the health gate saves them.
+    Its custom benchmark then sees srtctl's SRT_* variables, pointing at this job's router and workers."""
     recipe = tmp_path / "slow.yaml"
     text = (MOCKER / "mocker-1p1d.yaml").read_text()
     text = text.replace("startup-delay: 1", "startup-delay: 8").replace("name: mocker-1p1d", "name: slow-1p1d")
     text = text.replace(
         "disable-circuit-breaker: true}", "disable-circuit-breaker: true, worker-startup-timeout-secs: 3}"
     )
-    text = text.split("benchmark:")[0] + "benchmark: {type: manual}\n"
+    text = text.split("benchmark:")[0] + "benchmark: {type: custom, command: 'env | grep ^SRT | sort; sleep 600'}\n"
     assert "worker-startup-timeout-secs: 3" in text and "startup-delay: 8" in text
     recipe.write_text(text)
     job_id, job_dir = apply(str(recipe), "-p", "local", "--launcher", "slurm")
@@ -145,7 +146,7 @@ def test_slow_workers_still_register_because_the_router_waits(cluster: Any, jobs
         "workers healthy",
         "router starting",
         "router ready",
-        "serving",
+        "benchmark",
     ]
     healthy = [
         json.loads(x)["detail"]
@@ -154,6 +155,29 @@ def test_slow_workers_still_register_because_the_router_waits(cluster: Any, jobs
     ]
     assert healthy[-1] == "2/2" and healthy[0] != "2/2"  # the gate really waited for the slow workers
     assert status(job_id)["router"]["registered"] == {"prefill": 1, "decode": 1}
+    seen = _benchmark_env(job_dir / "logs" / "benchmark.log")
+    endpoints = json.loads((job_dir / "endpoints.json").read_text())
+    router = endpoints["router"]["url"].removeprefix("http://")
+    assert seen["SRTCTL_FRONTEND_TYPE"] == "sglang"
+    assert f"{seen['SRT_FRONTEND_HOST']}:{seen['SRT_FRONTEND_PORT']}" == router
+    assert seen["SRT_FRONTEND_HOST"] == endpoints["nodes"][0]["ip"]
+    for w in endpoints["workers"]:
+        hostport = w["url"].removeprefix("http://")
+        assert seen[f"SRT_{w['role'].upper()}_ENDPOINTS"] == hostport
+        assert seen[f"SRT_{w['role'].upper()}_IPS"] == hostport.rpartition(":")[0]
+    assert "SRT_AGG_IPS" not in seen
+
+
+def _benchmark_env(log: Path, timeout: float = 30) -> dict[str, str]:
+    """The SRT_* variables a custom benchmark printed (`env | grep ^SRT`), once it has printed them."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        lines = log.read_text().splitlines() if log.exists() else []
+        seen = dict(line.split("=", 1) for line in lines if line.startswith("SRT") and "=" in line)
+        if "SRT_FRONTEND_PORT" in seen:
+            return seen
+        time.sleep(0.5)
+    raise AssertionError(f"the custom benchmark printed no SRT_* variables: {log}")
 
 
 def test_benchmark_stage_sends_requests_and_records_results(cluster: Any, jobs: list[str]) -> None:
@@ -161,11 +185,30 @@ def test_benchmark_stage_sends_requests_and_records_results(cluster: Any, jobs: 
     jobs.append(job_id)
     proc = srt("wait", job_id, "--for", "done", "--timeout", "120", "-q", check=False, timeout=180)
     assert proc.returncode == 0, status(job_id)
-    results = json.loads((job_dir / "logs" / "benchmark.json").read_text())
-    # the recipe asks for concurrencies [2, 4] with 5 prompts each: 10 + 20 real requests, all answered
-    assert [(r["concurrency"], r["requests"], r["ok"]) for r in results["results"]] == [(2, 10, 10), (4, 20, 20)]
-    assert results["answered_by"] == {"decode_0": 30}
-    assert all(r["latency_ms"]["p99"] > 0 for r in results["results"])
+    # srtctl's layout: one file per concurrency named with the GPUs (8 prefill + 8 decode), then the roll-up
+    logs = job_dir / "logs"
+    names = sorted(p.name for p in (logs / "sa-bench_isl_64_osl_8").iterdir())
+    assert names == [f"results_concurrency_{c}_gpus_16_ctx_8_gen_8.json" for c in (2, 4)]
+    # the recipe asks for concurrencies [2, 4] with 5 prompts each: 10 + 20 measured requests, all answered
+    # by the decode worker (its name is the first generated token), after srtctl's default warm-up
+    for c in (2, 4):
+        level = json.loads(
+            (logs / "sa-bench_isl_64_osl_8" / f"results_concurrency_{c}_gpus_16_ctx_8_gen_8.json").read_text()
+        )
+        assert (level["max_concurrency"], level["num_prompts"], level["completed"]) == (c, 5 * c, 5 * c)
+        assert not any(level["errors"])
+        assert {t.split()[0] for t in level["generated_texts"]} == {"decode_0"}
+        assert level["output_throughput"] > 0 and level["p99_e2el_ms"] > 0 and level["median_ttft_ms"] > 0
+    rollup = json.loads((logs / "benchmark-rollup.json").read_text())
+    assert rollup["benchmark_type"] == "sa-bench" and rollup["config"]["isl"] == 64
+    assert [(r["concurrency"], r["completed_requests"]) for r in rollup["runs"]] == [(2, 10), (4, 20)]
+    assert all(r["throughput_toks"] > 0 for r in rollup["runs"])
+    rows = (logs / "benchmark-rollup.csv").read_text().splitlines()
+    assert rows[0].startswith("Config,Total GPU Count,") and len(rows) == 3
+    assert "Running benchmark with concurrency: 4" in (logs / "benchmark.log").read_text()
+    meta = json.loads((logs / "srtctl-metadata.json").read_text())  # what srtctl's rollup looks up in logs/
+    assert meta["job_name"] == "mocker-1p1d" and meta["benchmark"]["isl"] == 64
+    assert meta["resources"]["gpus_per_prefill"] == meta["resources"]["gpus_per_decode"] == 8
     assert status(job_id)["stage"] == "completed"
     assert wait_no_pids(job_dir) == []
     fp = json.loads((job_dir / "logs" / "fingerprint_prefill_w0.json").read_text())

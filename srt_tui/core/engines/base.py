@@ -83,8 +83,6 @@ class Engine(Protocol):
     torch_profiler_env: ClassVar[str | None]
     #: what `nsys profile -t` traces for this engine's workers
     nsys_traces: ClassVar[str]
-    #: which serving benchmark runs against it: "sglang", "vllm" or "mocker" (see core/benchmark.py)
-    bench_tool: ClassVar[str]
     #: can one worker span several nodes with one process per node
     multinode: ClassVar[bool]
     #: routers this engine can sit behind

@@ -25,7 +25,6 @@ class Mocker:
     port_flags: ClassVar[dict[str, str]] = {"bootstrap-port": "bootstrap"}
     torch_profiler_env: ClassVar[str | None] = None
     nsys_traces: ClassVar[str] = "cuda,nvtx"
-    bench_tool: ClassVar[str] = "mocker"
     multinode: ClassVar[bool] = False
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "vllm-router", "atomesh", "dynamo", "none"})
     #: srt-tui's mock counts generation requests per path and status (only those paths are read)

@@ -38,7 +38,6 @@ class SGLang:
     port_flags: ClassVar[dict[str, str]] = {"disaggregation-bootstrap-port": "bootstrap"}
     torch_profiler_env: ClassVar[str | None] = "SGLANG_TORCH_PROFILER_DIR"
     nsys_traces: ClassVar[str] = "cuda,nvtx"
-    bench_tool: ClassVar[str] = "sglang"
     multinode: ClassVar[bool] = True
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "dynamo", "none"})
     metrics: ClassVar[dict[str, str]] = {

@@ -24,7 +24,6 @@ class TRTLLM:
     port_flags: ClassVar[dict[str, str]] = {}
     torch_profiler_env: ClassVar[str | None] = None
     nsys_traces: ClassVar[str] = "cuda,nvtx,ucx"
-    bench_tool: ClassVar[str] = "vllm"
     multinode: ClassVar[bool] = False
     frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "none"})
     metrics: ClassVar[dict[str, str]] = {}

@@ -57,7 +57,6 @@ class VLLM:
     port_flags: ClassVar[dict[str, str]] = {}
     torch_profiler_env: ClassVar[str | None] = "VLLM_TORCH_PROFILER_DIR"
     nsys_traces: ClassVar[str] = "cuda,nvtx"
-    bench_tool: ClassVar[str] = "vllm"
     multinode: ClassVar[bool] = True
     frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "dynamo", "none"})
     metrics: ClassVar[dict[str, str]] = {

@@ -89,7 +89,7 @@ srt_event "router ready" "direct: no router"
 srt_event benchmark "running the benchmark"
 SRT_BIND=0.0.0.0
 srt_step benchmark benchmark 0 "${SRT_JOB_DIR}/logs/benchmark.log" -- \
-  bash -c "python3 -m sglang.bench_serving --backend sglang-oai --base-url 'http://${SRT_NODE_IPS[0]}:6100' --model /model --served-model-name Qwen3-32B --dataset-name random --random-input-len 1024 --random-output-len 1024 --random-range-ratio 0.8 --max-concurrency 8 --num-prompts 80 --request-rate inf --output-file '${SRT_STEP_LOGS}/benchmark_c8.jsonl' && python3 -m sglang.bench_serving --backend sglang-oai --base-url 'http://${SRT_NODE_IPS[0]}:6100' --model /model --served-model-name Qwen3-32B --dataset-name random --random-input-len 1024 --random-output-len 1024 --random-range-ratio 0.8 --max-concurrency 32 --num-prompts 320 --request-rate inf --output-file '${SRT_STEP_LOGS}/benchmark_c32.jsonl'"
+  env SRTCTL_FRONTEND_TYPE=none "SRT_FRONTEND_HOST=${SRT_NODE_IPS[0]}" SRT_FRONTEND_PORT=6100 python3 "${SRT_STEP_LOGS}/srt-bench/sa_bench.py" --url "http://${SRT_NODE_IPS[0]}:6100" --model Qwen3-32B --tokenizer /model --isl 1024 --osl 1024 --concurrencies 8x32 --req-rate inf --random-range-ratio 0.8 --num-prompts-mult 10 --num-warmup-mult 2 --dataset-name random --use-chat-template --total-gpus 8 --logs "${SRT_STEP_LOGS}" --config-name mi300x-agg-sglang-direct
 SRT_BENCH_PID="${SRT_PIDS[-1]}"
 SRT_BENCH_LOG="${SRT_PID_LOGS[-1]}"
 srt_serve

@@ -117,7 +117,7 @@ srt_wait_router
 srt_event benchmark "running the benchmark"
 SRT_BIND=0.0.0.0
 srt_step benchmark benchmark 0 "${SRT_JOB_DIR}/logs/benchmark.log" -- \
-  env VLLM_ROCM_USE_AITER=1 bash -c "vllm bench serve --backend openai --base-url 'http://${SRT_NODE_IPS[0]}:8000' --model /model --served-model-name Qwen3-32B --dataset-name random --random-input-len 1024 --random-output-len 256 --max-concurrency 8 --num-prompts 80 --request-rate inf --save-result --result-dir '${SRT_STEP_LOGS}' --result-filename benchmark_c8.json && vllm bench serve --backend openai --base-url 'http://${SRT_NODE_IPS[0]}:8000' --model /model --served-model-name Qwen3-32B --dataset-name random --random-input-len 1024 --random-output-len 256 --max-concurrency 32 --num-prompts 320 --request-rate inf --save-result --result-dir '${SRT_STEP_LOGS}' --result-filename benchmark_c32.json"
+  env SRTCTL_FRONTEND_TYPE=vllm-router "SRT_FRONTEND_HOST=${SRT_NODE_IPS[0]}" SRT_FRONTEND_PORT=8000 VLLM_ROCM_USE_AITER=1 python3 "${SRT_STEP_LOGS}/srt-bench/sa_bench.py" --url "http://${SRT_NODE_IPS[0]}:8000" --model Qwen3-32B --tokenizer /model --isl 1024 --osl 256 --concurrencies 8x32 --req-rate inf --random-range-ratio 0.8 --num-prompts-mult 10 --num-warmup-mult 2 --dataset-name random --use-chat-template --total-gpus 8 --prefill-gpus 4 --decode-gpus 4 --disaggregated --logs "${SRT_STEP_LOGS}" --config-name mi300x-vllm-moriio-colocated
 SRT_BENCH_PID="${SRT_PIDS[-1]}"
 SRT_BENCH_LOG="${SRT_PID_LOGS[-1]}"
 srt_serve

@@ -123,7 +123,7 @@ srt_wait_router
 srt_event benchmark "running the benchmark"
 SRT_BIND=0.0.0.0
 srt_step benchmark benchmark 0 "${SRT_JOB_DIR}/logs/benchmark.log" -- \
-  bash -c "vllm bench serve --backend openai --base-url 'http://${SRT_NODE_IPS[0]}:8000' --model /model --served-model-name DeepSeek-R1 --dataset-name random --random-input-len 1024 --random-output-len 1024 --max-concurrency 16 --num-prompts 160 --request-rate inf --save-result --result-dir '${SRT_STEP_LOGS}' --result-filename benchmark_c16.json && vllm bench serve --backend openai --base-url 'http://${SRT_NODE_IPS[0]}:8000' --model /model --served-model-name DeepSeek-R1 --dataset-name random --random-input-len 1024 --random-output-len 1024 --max-concurrency 64 --num-prompts 640 --request-rate inf --save-result --result-dir '${SRT_STEP_LOGS}' --result-filename benchmark_c64.json"
+  env SRTCTL_FRONTEND_TYPE=atomesh "SRT_FRONTEND_HOST=${SRT_NODE_IPS[0]}" SRT_FRONTEND_PORT=8000 python3 "${SRT_STEP_LOGS}/srt-bench/sa_bench.py" --url "http://${SRT_NODE_IPS[0]}:8000" --model DeepSeek-R1 --tokenizer /model --isl 1024 --osl 1024 --concurrencies 16x64 --req-rate inf --random-range-ratio 0.8 --num-prompts-mult 10 --num-warmup-mult 2 --dataset-name random --use-chat-template --total-gpus 16 --prefill-gpus 8 --decode-gpus 8 --disaggregated --logs "${SRT_STEP_LOGS}" --config-name mi355x-atom-atomesh-mooncake
 SRT_BENCH_PID="${SRT_PIDS[-1]}"
 SRT_BENCH_LOG="${SRT_PID_LOGS[-1]}"
 srt_serve

@@ -122,7 +122,7 @@ srt_wait_router
 srt_event benchmark "running the benchmark"
 SRT_BIND=0.0.0.0
 srt_step benchmark benchmark 0 "${SRT_JOB_DIR}/logs/benchmark.log" -- \
-  python3 -m srt_tui.mock bench --url "http://${SRT_NODE_IPS[0]}:8000" --model mock-model --isl 64 --osl 8 --concurrencies 2x4 --num-prompts-mult 5 --num-warmup-mult 0 --out "${SRT_STEP_LOGS}/benchmark.json"
+  env SRTCTL_FRONTEND_TYPE=sglang "SRT_FRONTEND_HOST=${SRT_NODE_IPS[0]}" SRT_FRONTEND_PORT=8000 python3 "${SRT_STEP_LOGS}/srt-bench/sa_bench.py" --url "http://${SRT_NODE_IPS[0]}:8000" --model mock-model --tokenizer /tmp/srt-tui/models/mock-model --isl 64 --osl 8 --concurrencies 2x4 --req-rate inf --random-range-ratio 0.8 --num-prompts-mult 5 --num-warmup-mult 2 --dataset-name random --use-chat-template --total-gpus 16 --prefill-gpus 8 --decode-gpus 8 --disaggregated --logs "${SRT_STEP_LOGS}" --config-name mocker-1p1d
 SRT_BENCH_PID="${SRT_PIDS[-1]}"
 SRT_BENCH_LOG="${SRT_PID_LOGS[-1]}"
 srt_serve

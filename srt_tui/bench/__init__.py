@@ -1,0 +1,1 @@
+"""Benchmark clients that run inside a job (standard library only, shipped into the job directory)."""
