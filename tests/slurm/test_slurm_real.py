@@ -22,6 +22,7 @@ from srt_tui.slurm.client import JobState
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable
 from srt_tui.slurm.select import get_client
 from tests.cluster import ClusterInfo
+from tests.conftest import require
 
 pytestmark = pytest.mark.slurm
 
@@ -255,8 +256,7 @@ def _get(url: str, timeout: float) -> int:
 def test_login_node_reaches_each_node_and_host_link_cuts_it(
     cli: CliTransport, local_slurm: ClusterInfo, tmp_path: Path, cancel_later: list[str]
 ) -> None:
-    if local_slurm.host_address is None:
-        pytest.skip("the cluster has no host link (not netns mode)")
+    require(local_slurm.host_address is not None, "the cluster has no host link (not netns mode)")
     python = shlex.quote(sys.executable)  # jobs inherit PATH; the nodes share the file system
     port = 18000 + os.getpid() % 1000  # each node has its own network namespace; avoid other tests' ports
     serve = script(
