@@ -220,7 +220,7 @@ def load_profile(spec: str | None = None, cwd: Path | None = None) -> LoadedProf
     if spec:
         as_path = Path(spec).expanduser()
         if as_path.suffix in {".yaml", ".yml"} or os.sep in spec:
-            if not as_path.is_file():
+            if not as_path.exists():  # a directory or device is named by load_yaml
                 raise config_error("profile file not found", file=spec, hint="check the path")
             return LoadedProfile(_name_of(as_path), as_path, parse_profile(as_path), "file")
         for source, folder in profile_dirs():

@@ -386,7 +386,7 @@ def load_recipe(spec: str | Path) -> tuple[Recipe, RecipeSource]:
     if not path.exists() and ":" in text:
         head, _, selector = text.rpartition(":")
         path = Path(head)
-    if not path.is_file():
+    if not path.exists():  # a directory or device is named by load_yaml
         raise config_error("recipe file not found", file=str(path), hint="check the path given to -f")
     src = load_yaml(path)
     variants = _variants(src)
