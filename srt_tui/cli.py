@@ -20,7 +20,11 @@ def _cmd_dry_run(args: argparse.Namespace) -> int:
 
     prep = prepare(args.file, args.profile, args.topology)
     if args.output:
-        target = write_atomic_dir(Path(args.output), job_files(prep.job, prep.plan, prep.script))
+        target = _output_dir(Path(args.output))
+        try:
+            write_atomic_dir(target, job_files(prep.job, prep.plan, prep.script))
+        except OSError as exc:
+            raise _output_error(target, f"cannot write it: {exc.strerror or exc}") from None
     if args.json:
         sys.stdout.write(prep.plan.to_json_text())
     else:
@@ -57,6 +61,25 @@ def _cmd_preflight(args: argparse.Namespace) -> int:
         for c in checks if args.verbose else bad:
             print(f"  - {c.field} [{c.code}]: {c.message}")
     return 1 if failed else 0
+
+
+def _output_error(target: Path, message: str) -> Exception:
+    from .core.errors import Problem, SrtError
+
+    hint = "name a new or empty directory on a writable file system with free space"
+    return SrtError([Problem(field="-o/--output", message=f"{target}: {message}", hint=hint)])
+
+
+def _output_dir(target: Path) -> Path:
+    """`dry-run -o`'s directory, refused when writing it would replace something that is not a dry-run."""
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise _output_error(target, "exists and is not a directory")
+    blocking = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise _output_error(target, f"{blocking} is not a directory")
+    if target.is_dir() and any(target.iterdir()) and not (target / "plan.json").is_file():
+        raise _output_error(target, "is a directory that holds no earlier dry-run (no plan.json): not replacing it")
+    return target
 
 
 def _cmd_profiles(args: argparse.Namespace) -> int:
@@ -166,6 +189,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
             "Plan, launch and watch disaggregated LLM serving on Slurm (NVIDIA and AMD). "
             "Without a command, opens the TUI."
         ),
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version="srt-tui 0.1.0")
     parser.add_argument("-p", "--profile", help="profile name, path, or default discovery")
@@ -211,38 +236,84 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: run a subcommand; bad input exits 2 and Slurm failures 3, each with a clear message."""
-    from .core.errors import SrtError
+EXIT_CODES = """\
+exit codes:
+  0    done (also when the reader of stdout closes the pipe early, as `| head` does: that is its choice)
+  1    not done, by design: a prompt declined, `apply` without a terminal and without -y, a job that
+       ended before it was ready (`wait`), a bare Slurm id Slurm does not know (`cancel`)
+  2    bad input: usage, recipe, profile, topology or path; the message names the file, line and fix
+  3    Slurm failed or is unreachable; the message says what Slurm said
+  4    the system refused a file operation (read-only or full file system, permissions)
+  70   internal error (a bug in srt-tui: please report it; SRT_TUI_DEBUG=1 shows the traceback)
+  124  `wait` timed out
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP)
+"""
 
-    argv = sys.argv[1:] if argv is None else argv
-    if _command_of(argv) in _CORE_COMMANDS:
-        # srt-tui uses no pydantic plugins; skipping their discovery (a scan of every installed
-        # distribution's entry points) keeps the headless commands' start-up short
-        os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
-    func: Callable[[argparse.Namespace], int] = getattr(args, "func", _cmd_tui)
+
+def _stdout_to_devnull() -> None:
+    """After a closed pipe, point stdout at /dev/null so the exit-time flush cannot fail again."""
     try:
-        return func(args)
-    except SrtError as exc:
-        for line in str(exc).splitlines() or ["unknown error"]:
-            print(f"srt-tui: error: {line}", file=sys.stderr)
-        return 2
-    except Exception as exc:
-        from .slurm.errors import SlurmError
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout without a descriptor (an in-process caller)
+        pass
 
-        if not isinstance(exc, SlurmError):
-            raise
+
+def _printable(text: str) -> str:
+    """One line whatever a file name holds: control characters (a newline in a name) are escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _error(exc: BaseException) -> int:
+    """One clear line (plus Slurm's own lines) for a failure, and its documented exit code."""
+    from .core.errors import Problem, SrtError
+    from .slurm.errors import SlurmError
+
+    if isinstance(exc, BrokenPipeError):
+        _stdout_to_devnull()
+        return 0
+    if isinstance(exc, SrtError):
+        for problem in exc.problems or [Problem(field="", message="unknown error")]:
+            print(f"srt-tui: error: {_printable(problem.render())}", file=sys.stderr)
+        return 2
+    if isinstance(exc, SlurmError):
         lines = str(exc).strip().splitlines() or ["Slurm failed without a message"]
         print(f"srt-tui: error: slurm: {lines[0]}", file=sys.stderr)
         for line in lines[1:]:
             print(f"  {line}", file=sys.stderr)
         return 3
-    except KeyboardInterrupt:
+    if isinstance(exc, KeyboardInterrupt):
+        print("srt-tui: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"srt-tui: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 4
+    if os.environ.get("SRT_TUI_DEBUG"):
+        raise exc
+    print(
+        f"srt-tui: internal error: {type(exc).__name__}: {exc} (a bug: SRT_TUI_DEBUG=1 shows the traceback)",
+        file=sys.stderr,
+    )
+    return 70
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: run a subcommand; every failure is one clear line and an exit code from EXIT_CODES."""
+    argv = sys.argv[1:] if argv is None else argv
+    if _command_of(argv) in _CORE_COMMANDS:
+        # srt-tui uses no pydantic plugins; skipping their discovery (a scan of every installed
+        # distribution's entry points) keeps the headless commands' start-up short
+        os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    try:
+        parser = build_parser(argv)
+        args = parser.parse_args(argv)
+        func: Callable[[argparse.Namespace], int] = getattr(args, "func", _cmd_tui)
+        rc = func(args)
+        sys.stdout.flush()  # a closed pipe shows up here, inside the handler, not at interpreter exit
+        return rc
+    except (Exception, KeyboardInterrupt) as exc:
+        return _error(exc)
 
 
 if __name__ == "__main__":

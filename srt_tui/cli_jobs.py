@@ -33,8 +33,13 @@ def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
                     )
                 ]
             )
-        meta = json.loads((path / "job.json").read_text())
-        out[str(meta.get("job_id") or path.name)] = path
+        try:
+            meta = json.loads((path / "job.json").read_text(encoding="utf-8"))
+            job_id = str(meta.get("job_id") or path.name)
+        except (OSError, ValueError, AttributeError) as exc:
+            hint = "the directory is damaged: pass another job, or remove it"
+            raise SrtError([Problem(field="JOB", message=f"{path}/job.json is unreadable: {exc}", hint=hint)]) from None
+        out[job_id] = path
     return out
 
 

@@ -115,7 +115,9 @@ def parse_yaml(text: str, file: str) -> Located:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc)
+        if isinstance(exc, yaml.reader.ReaderError):  # a control character: no mark, a character offset
+            line = text.count("\n", 0, exc.position) + 1
+        problem = (getattr(exc, "problem", None) or str(exc)).splitlines()[0]
         raise config_error(
             f"invalid YAML: {problem}",
             file=file,
