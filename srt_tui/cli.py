@@ -283,7 +283,7 @@ def _error(exc: BaseException) -> int:
             print(f"  {line}", file=sys.stderr)
         return 3
     if isinstance(exc, KeyboardInterrupt):
-        print("srt-tui: interrupted", file=sys.stderr)
+        print(f"srt-tui: interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
         return 130
     if isinstance(exc, OSError):
         where = f"{exc.filename}: " if exc.filename else ""

@@ -104,6 +104,7 @@ def _cmd_apply(args: argparse.Namespace) -> int:
         if input("Submit? [y/N] ").strip().lower() not in ("y", "yes"):
             print("not submitted")
             return 1
+    _warn_interrupted(args.output)
     sub = submit_prepared(prep, args.launcher, Path(args.output) if args.output else None, args.transport)
     if args.json:
         print(json.dumps({"job_id": sub.job_id, "job_dir": str(sub.job_dir), "launcher": sub.launcher}))
@@ -113,9 +114,18 @@ def _cmd_apply(args: argparse.Namespace) -> int:
     return 0
 
 
+def _warn_interrupted(output: str | None) -> None:
+    """Report (and make trackable) what an `apply` killed mid-submission left behind."""
+    from .slurm.jobindex import job_bases, recover_interrupted
+
+    for note in recover_interrupted(job_bases(Path(output) if output else None)):
+        print(f"srt-tui: warning: {note}", file=sys.stderr)
+
+
 def _cmd_status(args: argparse.Namespace) -> int:
     from .core.views import fixed_table
 
+    _warn_interrupted(args.output)
     jobs = _job_refs(args.jobs, args.output)
     snaps = _snapshots(jobs, args.transport)
     if args.json:

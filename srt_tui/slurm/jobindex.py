@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from ..core.paths import default_output_dir, user_state_dir
+from ..core.status import append_event
 
 
 def _index_path() -> Path:
@@ -53,3 +54,46 @@ def find_job_dir(ref: str, output_dir: Path | None = None) -> Path | None:
         if base is not None and (base / ref / "job.json").is_file():
             return (base / ref).resolve()
     return None
+
+
+def job_bases(extra: Path | None = None) -> list[Path]:
+    """Output directories jobs were submitted to: `-o`, the default one, and every indexed job's parent."""
+    return [*([extra] if extra else []), default_output_dir(), *(p.parent for p in known_jobs().values())]
+
+
+def recover_interrupted(bases: list[Path]) -> list[str]:
+    """Find `.staged-*` directories an interrupted apply left behind; make them findable; say what to do.
+
+    A staged directory whose job id was recorded becomes `<base>/<id>` and is indexed, so `status` and
+    `cancel` work on it; one without an id is kept as `failed-*`. A submission still in progress (its
+    process alive) is left alone.
+    """
+    notes: list[str] = []
+    for base in dict.fromkeys(b.resolve() for b in bases if b.is_dir()):
+        for staged in sorted(base.glob(".staged-*")):
+            pid = staged.name.rsplit("-", 1)[-1]
+            if not staged.is_dir() or (pid.isdigit() and Path(f"/proc/{pid}").exists()):
+                continue
+            try:
+                job_id = str(json.loads((staged / "job.json").read_text(encoding="utf-8")).get("job_id") or "")
+            except (OSError, ValueError, AttributeError):
+                job_id = ""
+            try:
+                if job_id and not (base / job_id).exists():
+                    staged.rename(base / job_id)
+                    remember_job(job_id, base / job_id)
+                    append_event(base / job_id, "submitted", f"slurm job {job_id}, recovered after apply was killed")
+                    notes.append(
+                        f"job {job_id}: its `apply` was killed before release, so Slurm may hold it; "
+                        f"start it with `scontrol release {job_id}` or stop it with `srt-tui cancel {job_id}`"
+                    )
+                elif not job_id:
+                    kept = base / ("failed-" + staged.name[len(".staged-") :])
+                    staged.rename(kept)
+                    notes.append(
+                        f"an `apply` was killed while submitting; no job id was recorded (files in {kept}). "
+                        f"If `squeue --me -t PD -o '%i %o'` lists {staged}/sbatch.sh, cancel that id"
+                    )
+            except OSError as exc:
+                notes.append(f"{staged}: left by an interrupted apply, cannot be moved: {exc.strerror}")
+    return notes

@@ -7,10 +7,14 @@ submission keeps the rendered files in `<output_dir>/failed-<timestamp>/` and sa
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import json
 import os
+import signal
 import socket
+import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,76 +86,159 @@ def _metadata(prep: Prepared, job_id: str, launcher: str, transport: str) -> dic
     }
 
 
+def _write_job_dir(target: Path, prep: Prepared, meta: dict[str, Any]) -> Path:
+    """The job directory, or a SubmitError naming the output directory when it cannot be written."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return write_atomic_dir(target, job_files(prep.job, prep.plan, prep.script), meta, job_secrets(prep.job))
+    except OSError as exc:
+        raise SubmitError(
+            [
+                Problem(
+                    field="output directory",
+                    message=f"cannot write {target.parent}: {exc.strerror or exc}; nothing was submitted",
+                    hint="use -o with a writable directory that has free space, or fix the profile's output_dir",
+                )
+            ]
+        ) from None
+
+
 def submit_local(prep: Prepared, base: Path) -> Submission:
     """Run the job on this machine through the local launcher."""
-    base.mkdir(parents=True, exist_ok=True)
     job_id = next_local_id(base)
-    job_dir = write_atomic_dir(
-        base / job_id,
-        job_files(prep.job, prep.plan, prep.script),
-        _metadata(prep, job_id, "local", "local"),
-        job_secrets(prep.job),
-    )
+    job_dir = _write_job_dir(base / job_id, prep, _metadata(prep, job_id, "local", "local"))
     append_event(job_dir, "submitted", "local launcher")
     LocalLauncher().start(job_id, job_dir)
     remember_job(job_id, job_dir)
     return Submission(job_id, job_dir, "local")
 
 
-def submit_slurm(prep: Prepared, base: Path, transport: str = "auto") -> Submission:
-    """Submit held, move the staged directory to `<base>/<job_id>`, release."""
-    from .select import get_client
+def _set_job_id(job_dir: Path, job_id: str) -> None:
+    """Record the Slurm id in job.json first thing after sbatch (written whole, then renamed)."""
+    meta = json.loads((job_dir / "job.json").read_text(encoding="utf-8"))
+    meta["job_id"] = job_id
+    tmp = job_dir / ".job.json.tmp"
+    tmp.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    tmp.replace(job_dir / "job.json")
 
-    client = get_client(transport)
-    base.mkdir(parents=True, exist_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    staged = write_atomic_dir(
-        base / f".staged-{stamp}-{os.getpid()}",
-        job_files(prep.job, prep.plan, prep.script),
-        _metadata(prep, "", "slurm", client.name),
-        job_secrets(prep.job),
-    )
-    try:
-        job_id = client.submit(
-            staged / "sbatch.sh",
-            base,
-            {"SRT_OUTPUT_BASE": str(base)},
-            hold=True,
-            output=str(base / "%j" / "logs" / "slurm.log"),
-        )
-    except SlurmError as exc:
-        kept = base / f"failed-{stamp}"
-        staged.rename(kept)
-        raise SubmitError(
-            [
-                Problem(
-                    field="sbatch",
-                    message=f"Slurm refused the job: {exc}",
-                    hint=f"the rendered files are kept in {kept}",
-                )
-            ]
-        ) from None
+
+def _move_into_place(staged: Path, base: Path, job_id: str, stamp: str) -> Path:
     job_dir = base / job_id
     if job_dir.exists():  # Slurm reuses ids (controller state reset, MaxJobId wrap): keep the old directory
         job_dir.rename(base / f"{job_id}.previous-{stamp}")
     staged.rename(job_dir)
-    meta = json.loads((job_dir / "job.json").read_text())
-    meta["job_id"] = job_id
-    (job_dir / "job.json").write_text(json.dumps(meta, indent=2) + "\n")
-    append_event(job_dir, "submitted", f"slurm job {job_id} via {client.name}")
+    return job_dir
+
+
+def _abandon(client: Any, job_id: str, job_dir: Path, cause: BaseException) -> BaseException:
+    """A submission failed between sbatch --hold and the end of apply: cancel the job, or keep it tracked."""
+    reason = f"signal {cause.signum}" if isinstance(cause, SubmitInterrupted) else f"{type(cause).__name__}: {cause}"
+    if job_dir.name.startswith(".staged-"):  # failed before the move: still give it its id's name
+        with contextlib.suppress(OSError):
+            job_dir = _move_into_place(job_dir, job_dir.parent, job_id, time.strftime("%Y%m%d-%H%M%S"))
+    remember_job(job_id, job_dir)  # status and cancel find it whatever happens next
     try:
-        client.release(job_id)
-    except SlurmError as exc:
-        raise SubmitError(
-            [
-                Problem(
-                    field="scontrol release",
-                    message=f"job {job_id} stays held: {exc}",
-                    hint=f"release it with `scontrol release {job_id}` or cancel it",
-                )
-            ]
-        ) from None
-    remember_job(job_id, job_dir)
+        client.cancel(job_id)
+        outcome = f"Slurm job {job_id} was cancelled; its files are in {job_dir}"
+        with contextlib.suppress(OSError):
+            append_event(job_dir, "cancelled", f"submission interrupted ({reason}); the held job was cancelled")
+    except Exception as exc:  # noqa: BLE001 - the job must stay findable whatever went wrong
+        outcome = f"Slurm job {job_id} may still be held ({exc}); cancel it with `srt-tui cancel {job_id}`"
+    if isinstance(cause, SubmitInterrupted):
+        return SubmitInterrupted(cause.signum, outcome)
+    return SubmitError([Problem(field="submit", message=f"submission failed ({reason}): {outcome}")])
+
+
+class SubmitInterrupted(KeyboardInterrupt):
+    """SIGINT, SIGTERM or SIGHUP arrived while a job was half submitted; says what became of the job."""
+
+    def __init__(self, signum: int, outcome: str = "") -> None:
+        super().__init__(outcome or f"signal {signum}")
+        self.signum = signum
+
+
+class _DeferredSignals:
+    """SIGINT/SIGTERM/SIGHUP are noted, not acted on, while a submission is half done, so the job id is
+    always recorded before apply stops. Only the main thread can own signals (the TUI submits from a
+    worker: a crash there is found later by `recover_interrupted`)."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self._old: dict[int, Any] = {}
+
+    def __enter__(self) -> _DeferredSignals:
+        if threading.current_thread() is threading.main_thread():
+            for sig in self.SIGNALS:
+                self._old[sig] = signal.signal(sig, self._note)
+        return self
+
+    def _note(self, signum: int, frame: Any) -> None:
+        self.signum = signum
+
+    def check(self) -> None:
+        """Act on a signal that arrived since the last step."""
+        if self.signum is not None:
+            raise SubmitInterrupted(self.signum)
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+
+def _hook(step: str) -> None:
+    """Test hook: `SRT_TUI_SUBMIT_HOOK=step:command` runs a shell command at that step of submission."""
+    spec = os.environ.get("SRT_TUI_SUBMIT_HOOK", "")
+    if spec.startswith(step + ":"):
+        subprocess.run(["sh", "-c", spec[len(step) + 1 :]], check=False)
+
+
+def submit_slurm(prep: Prepared, base: Path, transport: str = "auto") -> Submission:
+    """Submit held, record the id, move the staged directory to `<base>/<job_id>`, index it, release.
+
+    Between sbatch and the end, any failure or SIGINT/SIGTERM/SIGHUP cancels the held job (or, when
+    Slurm cannot cancel it, leaves it indexed so status and cancel find it).
+    """
+    from .select import get_client
+
+    client = get_client(transport)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    staged = _write_job_dir(base / f".staged-{stamp}-{os.getpid()}", prep, _metadata(prep, "", "slurm", client.name))
+    with _DeferredSignals() as signals:
+        try:
+            job_id = client.submit(
+                staged / "sbatch.sh",
+                base,
+                {"SRT_OUTPUT_BASE": str(base)},
+                hold=True,
+                output=str(base / "%j" / "logs" / "slurm.log"),
+            )
+        except SlurmError as exc:
+            kept = base / f"failed-{stamp}"
+            staged.rename(kept)
+            raise SubmitError(
+                [
+                    Problem(
+                        field="sbatch",
+                        message=f"Slurm refused the job: {exc}",
+                        hint=f"the rendered files are kept in {kept}",
+                    )
+                ]
+            ) from None
+        job_dir = staged
+        try:
+            _set_job_id(staged, job_id)
+            _hook("recorded")
+            job_dir = _move_into_place(staged, base, job_id, stamp)
+            append_event(job_dir, "submitted", f"slurm job {job_id} via {client.name}")
+            remember_job(job_id, job_dir)  # before release: a job that runs is always indexed
+            signals.check()
+            _hook("release")
+            client.release(job_id)
+            signals.check()
+        except BaseException as exc:
+            raise _abandon(client, job_id, job_dir, exc) from None
     return Submission(job_id, job_dir, "slurm")
 
 

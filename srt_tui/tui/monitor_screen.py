@@ -74,6 +74,7 @@ class MonitorScreen(Screen[None]):
         self.canceller: Canceller = canceller or default_cancel
         self.tracked: dict[str, Path] = dict(jobs or {})
         self.discover = discover
+        self._recovered = False
         self.poll_interval = poll_interval
         self.snapshots: list[JobSnapshot] = list(snapshots)
         for s in self.snapshots:
@@ -172,8 +173,12 @@ class MonitorScreen(Screen[None]):
         started = time.monotonic()
         try:
             if discover:
-                from ..slurm.jobindex import known_jobs
+                from ..slurm.jobindex import job_bases, known_jobs, recover_interrupted
 
+                if not self._recovered:  # once: what an `apply` killed mid-submission left behind
+                    self._recovered = True
+                    for note in recover_interrupted(job_bases()):
+                        self.app.call_from_thread(self.notify, note, severity="warning", timeout=20)
                 jobs = {**known_jobs(), **jobs}
             snaps = self.feed.refresh(jobs)
         except Exception as exc:  # the feed itself failed; sources failing are inside the snapshots

@@ -128,6 +128,12 @@ CASES = [
         "YAML bomb",
         _write("b.yaml", billion_laughs()),
     ),
+    Case(
+        "apply-out-read-only",
+        ("apply", "-y", "-p", "local", "-f", "{good}", "-o", "{ro}/jobs"),
+        2,
+        "Read-only file system",
+    ),
 ]
 
 
