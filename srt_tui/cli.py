@@ -275,7 +275,7 @@ def _error(exc: BaseException) -> int:
     if isinstance(exc, SrtError):
         for problem in exc.problems or [Problem(field="", message="unknown error")]:
             print(f"srt-tui: error: {_printable(problem.render())}", file=sys.stderr)
-        return 2
+        return int(getattr(exc, "exit_code", 2))
     if isinstance(exc, SlurmError):
         lines = str(exc).strip().splitlines() or ["Slurm failed without a message"]
         print(f"srt-tui: error: slurm: {lines[0]}", file=sys.stderr)

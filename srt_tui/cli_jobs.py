@@ -238,7 +238,8 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
         "--launcher",
         default="auto",
         choices=["auto", "slurm", "local"],
-        help="auto: Slurm when a controller answers, else the local launcher",
+        help="auto: the profile's `launcher` (Slurm by default); when no controller answers, the profile's "
+        "`fallback_launcher` (the `local` profiles: this machine), else an error. local: this machine",
     )
     a.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
     a.add_argument("--json", action="store_true", help='print {"job_id": …, "job_dir": …}')

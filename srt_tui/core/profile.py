@@ -145,7 +145,8 @@ class Profile(Strict):
     git_http_version: str | None = None
     preflight: bool = True
     record_launch_plan: bool = False
-    launcher: str = "slurm"
+    launcher: Literal["slurm", "local"] = "slurm"
+    fallback_launcher: Literal["local"] | None = None
     local_docker_args: list[str] | None = None
     container_runtime: Literal["pyxis", "none"] = "pyxis"
     #: environment variable names holding credentials, besides the known ones (HF_TOKEN, …)

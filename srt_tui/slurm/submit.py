@@ -242,20 +242,47 @@ def submit_slurm(prep: Prepared, base: Path, transport: str = "auto") -> Submiss
     return Submission(job_id, job_dir, "slurm")
 
 
+class SlurmUnreachable(SubmitError):
+    """No Slurm controller answers and neither the command line nor the profile asked for another launcher."""
+
+    exit_code = 3
+
+
+def choose_launcher(prep: Prepared, launcher: str, transport: str) -> str:
+    """`slurm` or `local`. `auto` takes the profile's `launcher`; when that is Slurm and no controller
+    answers, the profile's `fallback_launcher` if it names one, else an error naming the Slurm failure."""
+    if launcher != "auto":
+        return launcher
+    profile = prep.job.profile
+    if profile.launcher != "slurm":
+        return profile.launcher
+    ok, why = slurm_reachable(transport)
+    if ok:
+        return "slurm"
+    if profile.fallback_launcher:
+        return profile.fallback_launcher
+    raise SlurmUnreachable(
+        [
+            Problem(
+                field="slurm",
+                message=f"no Slurm controller answers ({' / '.join(why.splitlines())}); nothing was submitted",
+                hint=f"check SLURM_CONF and munge, or run on this machine with --launcher local "
+                f"(profile {prep.plan.profile} names no fallback_launcher)",
+            )
+        ]
+    )
+
+
 def submit_prepared(
     prep: Prepared, launcher: str = "auto", output_dir: Path | None = None, transport: str = "auto"
 ) -> Submission:
-    """Submit through Slurm when a controller answers (or when asked), else the local launcher."""
+    """Submit through the chosen launcher (see `choose_launcher`): never silently on this machine."""
     base = output_base(prep, output_dir)
-    if launcher == "local":
+    if choose_launcher(prep, launcher, transport) == "local":
         return submit_local(prep, base)
-    if launcher == "auto":
-        ok, _ = slurm_reachable(transport)
-        if not ok:
-            return submit_local(prep, base)
     try:
         return submit_slurm(prep, base, transport)
     except SlurmUnavailable as exc:
-        raise SubmitError(
+        raise SlurmUnreachable(
             [Problem(field="slurm", message=str(exc), hint="check SLURM_CONF and munge, or use --launcher local")]
         ) from None

@@ -1,0 +1,75 @@
+"""`apply` submits only what was asked for: never silently on the login node, never without a yes.
+
+Slurm is made unreachable for real (SLURM_CONF naming no file); nothing here reaches a controller.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from srt_tui.core.api import prepare
+from srt_tui.slurm.submit import SlurmUnreachable, choose_launcher
+from tests.conftest import REPO
+
+MOCKER = str(REPO / "recipes" / "mocker" / "mocker-1p1d.yaml")
+H100 = str(REPO / "recipes" / "nvidia" / "h100-1p1d-sglang.yaml")
+
+
+def _apply(
+    tmp_path: Path, *args: str, stdin: int | None = None, text_in: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "SLURM_CONF": str(tmp_path / "no-slurm.conf")}
+    return subprocess.run(
+        [sys.executable, "-m", "srt_tui.cli", "apply", "-o", str(tmp_path / "out"), *args],
+        input=text_in,
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+
+
+def _nothing_submitted(tmp_path: Path) -> bool:
+    out = tmp_path / "out"
+    return not out.exists() or not [p for p in out.iterdir() if not p.name.startswith("failed-")]
+
+
+def test_without_slurm_a_cluster_profile_refuses_instead_of_running_on_the_login_node(tmp_path: Path) -> None:
+    proc = _apply(tmp_path, "-f", H100, "-p", "nvidia-h100", "-y")
+    assert proc.returncode == 3, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and "no Slurm controller answers" in lines[0] and "--launcher local" in lines[0], lines
+    assert "no-slurm.conf" in lines[0]  # the Slurm failure itself, not a guess
+    assert _nothing_submitted(tmp_path)
+
+
+@pytest.mark.parametrize("transport", ["auto", "cli"])
+def test_the_launcher_comes_from_the_flag_or_the_profile_never_from_a_silent_fallback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, transport: str
+) -> None:
+    monkeypatch.setenv("SLURM_CONF", str(tmp_path / "no-slurm.conf"))
+    with pytest.raises(SlurmUnreachable, match="no Slurm controller answers"):
+        choose_launcher(prepare(H100, "nvidia-h100"), "auto", transport)
+    assert choose_launcher(prepare(H100, "nvidia-h100"), "local", transport) == "local"  # asked for
+    assert choose_launcher(prepare(MOCKER, "local"), "auto", transport) == "local"  # the profile's fallback_launcher
+    always_local = tmp_path / "always-local.yaml"
+    always_local.write_text(
+        "gpus_per_node: 8\ncontainer_runtime: none\nlauncher: local\nmodel_paths: {mock-model: /m}\n"
+    )
+    assert choose_launcher(prepare(MOCKER, str(always_local)), "auto", transport) == "local"
+
+
+def test_a_profile_launcher_typo_is_refused(tmp_path: Path) -> None:
+    from srt_tui.core.errors import ConfigError
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("gpus_per_node: 8\nfallback_launcher: laptop\n")
+    with pytest.raises(ConfigError, match="fallback_launcher"):
+        prepare(MOCKER, str(bad))
