@@ -90,20 +90,33 @@ def snapshot_json(snap: Any) -> dict[str, Any]:
     }
 
 
+def _confirmed(prep: Any) -> bool:
+    """Ask on the terminal (on stderr, so `--json` stays clean); without a terminal, refuse: only -y submits."""
+    if not sys.stdin.isatty():
+        print(
+            "srt-tui: not submitted: no terminal to confirm on (fix: add -y to submit without asking)",
+            file=sys.stderr,
+        )
+        return False
+    plan = prep.plan
+    sys.stderr.write(
+        f"{plan.name}: {plan.topology} {plan.engine} behind {plan.frontend} on {plan.nodes} node(s) "
+        f"× {plan.gpus_per_node} GPUs (profile {plan.profile}, time {prep.job.time_limit})\nSubmit? [y/N] "
+    )
+    sys.stderr.flush()
+    if sys.stdin.readline().strip().lower() in ("y", "yes"):
+        return True
+    print("not submitted", file=sys.stderr)
+    return False
+
+
 def _cmd_apply(args: argparse.Namespace) -> int:
     from .core.api import prepare
     from .slurm.submit import submit_prepared
 
     prep = prepare(args.file, args.profile, args.topology)
-    if not args.yes and sys.stdin.isatty() and not args.json:
-        plan = prep.plan
-        print(
-            f"{plan.name}: {plan.topology} {plan.engine} behind {plan.frontend} on {plan.nodes} node(s) "
-            f"× {plan.gpus_per_node} GPUs (profile {plan.profile}, time {prep.job.time_limit})"
-        )
-        if input("Submit? [y/N] ").strip().lower() not in ("y", "yes"):
-            print("not submitted")
-            return 1
+    if not args.yes and not _confirmed(prep):
+        return 1
     _warn_interrupted(args.output)
     sub = submit_prepared(prep, args.launcher, Path(args.output) if args.output else None, args.transport)
     if args.json:
@@ -241,7 +254,9 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
         help="auto: the profile's `launcher` (Slurm by default); when no controller answers, the profile's "
         "`fallback_launcher` (the `local` profiles: this machine), else an error. local: this machine",
     )
-    a.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
+    a.add_argument(
+        "-y", "--yes", action="store_true", help="submit without asking (required when stdin is not a terminal)"
+    )
     a.add_argument("--json", action="store_true", help='print {"job_id": …, "job_dir": …}')
     a.set_defaults(func=_cmd_apply)
 

@@ -134,6 +134,13 @@ CASES = [
         2,
         "Read-only file system",
     ),
+    Case("apply-no-tty", ("apply", "-p", "local", "-f", "{good}"), 1, "no terminal to confirm on", stdin="y\n"),
+    Case(
+        "apply-no-slurm",
+        ("apply", "-y", "-p", "nvidia-h100", "-f", str(REPO / "recipes" / "nvidia" / "h100-1p1d-sglang.yaml")),
+        3,
+        "no Slurm controller answers",
+    ),
 ]
 
 

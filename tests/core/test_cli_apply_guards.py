@@ -6,6 +6,7 @@ Slurm is made unreachable for real (SLURM_CONF naming no file); nothing here rea
 from __future__ import annotations
 
 import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -61,7 +62,7 @@ def test_the_launcher_comes_from_the_flag_or_the_profile_never_from_a_silent_fal
     assert choose_launcher(prepare(MOCKER, "local"), "auto", transport) == "local"  # the profile's fallback_launcher
     always_local = tmp_path / "always-local.yaml"
     always_local.write_text(
-        "gpus_per_node: 8\ncontainer_runtime: none\nlauncher: local\nmodel_paths: {mock-model: /m}\n"
+        "gpus_per_node: 8\ncontainer_runtime: none\nlauncher: local\n" + "model_paths: {mock-model: /m}\n"
     )
     assert choose_launcher(prepare(MOCKER, str(always_local)), "auto", transport) == "local"
 
@@ -73,3 +74,25 @@ def test_a_profile_launcher_typo_is_refused(tmp_path: Path) -> None:
     bad.write_text("gpus_per_node: 8\nfallback_launcher: laptop\n")
     with pytest.raises(ConfigError, match="fallback_launcher"):
         prepare(MOCKER, str(bad))
+
+
+def test_apply_without_a_terminal_and_without_yes_refuses(tmp_path: Path) -> None:
+    proc = _apply(tmp_path, "-f", MOCKER, "-p", "local", "--launcher", "slurm", text_in="y\n")
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "srt-tui: not submitted: no terminal to confirm on (fix: add -y to submit without asking)"
+    ]
+    assert proc.stdout == "" and _nothing_submitted(tmp_path)
+
+
+def test_apply_on_a_terminal_asks_and_no_means_no(tmp_path: Path) -> None:
+    master, slave = pty.openpty()
+    try:
+        os.write(master, b"n\n")
+        proc = _apply(tmp_path, "-f", MOCKER, "-p", "local", "--launcher", "slurm", "--json", stdin=slave)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert proc.returncode == 1, proc.stderr
+    assert "Submit? [y/N]" in proc.stderr and proc.stderr.rstrip().endswith("not submitted")
+    assert proc.stdout == "" and _nothing_submitted(tmp_path)
