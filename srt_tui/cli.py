@@ -241,12 +241,13 @@ exit codes:
   0    done (also when the reader of stdout closes the pipe early, as `| head` does: that is its choice)
   1    not done, by design: a prompt declined, `apply` without a terminal and without -y, a job that
        ended before it was ready (`wait`), a bare Slurm id Slurm does not know (`cancel`)
-  2    bad input: usage, recipe, profile, topology or path; the message names the file, line and fix
+  2    bad input: usage, recipe, profile, topology, or a path that cannot be read or written; the
+       message names the file, line or field and the fix
   3    Slurm failed or is unreachable; the message says what Slurm said
-  4    the system refused a file operation (read-only or full file system, permissions)
+  4    the system refused an unexpected file operation (permissions, a full or read-only file system)
   70   internal error (a bug in srt-tui: please report it; SRT_TUI_DEBUG=1 shows the traceback)
   124  `wait` timed out
-  130  interrupted (Ctrl-C, SIGTERM, SIGHUP)
+  130  interrupted: Ctrl-C (and SIGTERM/SIGHUP while `apply` submits: the held job is cancelled)
 """
 
 
