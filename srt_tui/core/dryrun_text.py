@@ -54,6 +54,8 @@ def describe(prep: Prepared, with_script: bool = True) -> str:
         env = p.shown_env()
         if env:
             out.append("    env: " + " ".join(f"{k}={v}" for k, v in env.items()))
+        if p.unset_env:
+            out.append("    unset (Slurm's whole-allocation value): " + " ".join(p.unset_env))
     if plan.secret_env:
         out.append(f"  secrets (from the job's 0600 secrets.env, never in the script): {', '.join(plan.secret_env)}")
     out += ["", "Mounts"]

@@ -41,6 +41,13 @@ PROFILE_TRIGGER_PY = (
 )
 
 
+def _unset_for(job: ResolvedJob, mask: str | None) -> tuple[str, ...]:
+    """The inherited visibility variables a masked worker drops (its own mask variable is set instead)."""
+    if mask is None:
+        return ()
+    return tuple(v for v in job.profile.subset_unset_env if v != job.visible_devices_env)
+
+
 @dataclass(frozen=True)
 class ProcessPlan:
     """One srun step: a worker rank, the router, an infra service or the benchmark."""
@@ -78,6 +85,8 @@ class ProcessPlan:
     install: str | None = None
     #: its request counters on /metrics: ok, failed, running, queued → `name` or `name{label="v"}`
     metrics: dict[str, str] = field(default_factory=dict)
+    #: variables removed from the step's environment (inherited GPU visibility a subset must not see)
+    unset_env: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -169,6 +178,9 @@ class JobPlan:
             d["env"] = dict(p.env)
             d["secret_env"] = [name for name, _ in p.secret_env]
             d["config_files"] = [name for name, _ in p.config_files]
+            d["unset_env"] = list(p.unset_env)
+            if not p.unset_env:  # only a masked worker drops inherited variables
+                del d["unset_env"]
             return d
 
         router = None
@@ -364,6 +376,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
                 config_files=launch.config_files,
                 install=install,
                 metrics=dict(router_kind.worker_metrics if dyn else engine.metrics),
+                unset_env=_unset_for(job, mask),
             )
         )
     leaders = [w for w in workers if w.node_rank == 0]

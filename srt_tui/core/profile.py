@@ -10,7 +10,7 @@ import os
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -124,6 +124,17 @@ class Profile(Strict):
     default_gpu_type: str | None = None
     network_interface: str | None = None
     visible_devices_env: str = Field(default="CUDA_VISIBLE_DEVICES", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    #: GPU visibility variables a worker on a GPU subset must not inherit: Slurm sets them to the whole
+    #: allocation on every step of a GRES job; the subset goes in `visible_devices_env` alone (which is
+    #: never unset, so one default list serves every profile)
+    subset_unset_env: list[Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]] = Field(
+        default_factory=lambda: [
+            "CUDA_VISIBLE_DEVICES",
+            "ROCR_VISIBLE_DEVICES",
+            "HIP_VISIBLE_DEVICES",
+            "GPU_DEVICE_ORDINAL",
+        ]
+    )
     default_gpu_exporter: GpuExporter | None = DCGM_EXPORTER
     use_gpus_per_node_directive: bool = True
     use_segment_sbatch_directive: bool = True

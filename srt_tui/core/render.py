@@ -58,7 +58,7 @@ def _fingerprint_path(p: ProcessPlan) -> str:
 
 
 def _step(p: ProcessPlan, wrap: bool) -> str:
-    env = [f"{k}={v}" for k, v in p.env]
+    env = [arg for k in p.unset_env for arg in ("-u", k)] + [f"{k}={v}" for k, v in p.env]
     argv = (["env", *env] if env else []) + list(p.command)
     if p.install:
         argv = ["bash", "-c", INSTALL_WRAP, "srt-install", p.install, *argv]

@@ -255,7 +255,8 @@ def test_hostile_values_round_trip_inert(tmp_path: Path, engine: str, frontend: 
         assert (name, kind, node, sep) == (p.name, p.kind, str(p.node_index), "--")
         assert log == f"{run.job_dir}/{p.log}"
         command, env = _resolved(p, values)
-        expected = (["env", *(f"{k}={v}" for k, v in env.items())] if env else []) + command
+        unset = [arg for k in p.unset_env for arg in ("-u", k)]  # inherited GPU visibility a subset drops
+        expected = (["env", *unset, *(f"{k}={v}" for k, v in env.items())] if env or unset else []) + command
         assert _unwrap(argv) == expected, f"{p.name}: argv did not survive the quoting"
         calls = _execute(argv, stubs, tmp_path / f"calls-{i}", tmp_path)
         # the ai-dynamo install, with the recipe's version as one inert word; once per environment (marker)

@@ -128,9 +128,10 @@ def test_amd_style_sglang_subset_workers_get_rocr_mask(tmp_path: Path, profile: 
     assert dict(w["prefill_0"].env)["ROCR_VISIBLE_DEVICES"] == "0,1,2,3"
     assert dict(w["prefill_1"].env)["ROCR_VISIBLE_DEVICES"] == "4,5,6,7"
     assert "ROCR_VISIBLE_DEVICES" not in dict(w["decode_0"].env)
-    assert "CUDA_VISIBLE_DEVICES" not in prep.script.split("# ---- this job")[1]
+    assert "CUDA_VISIBLE_DEVICES=" not in prep.script.split("# ---- this job")[1]  # never set: only dropped
     steps = _step_lines(prep.script)
     assert " ROCR_VISIBLE_DEVICES=0,1,2,3 " in steps["prefill_0"]
+    assert " -u CUDA_VISIBLE_DEVICES " in steps["prefill_0"]  # Slurm's whole-allocation value is not inherited
     assert "ROCR_VISIBLE_DEVICES" not in steps["decode_0"]
 
 
