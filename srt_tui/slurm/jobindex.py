@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import getpass
 import json
+import socket
 from pathlib import Path
 
 from ..core.paths import default_output_dir, user_state_dir
@@ -65,19 +67,21 @@ def recover_interrupted(bases: list[Path]) -> list[str]:
     """Find `.staged-*` directories an interrupted apply left behind; make them findable; say what to do.
 
     A staged directory whose job id was recorded becomes `<base>/<id>` and is indexed, so `status` and
-    `cancel` work on it; one without an id is kept as `failed-*`. A submission still in progress (its
-    process alive) is left alone.
+    `cancel` work on it; one without an id is kept as `failed-*`. Only this user's directories from this
+    host whose process is gone are touched: a shared output directory may hold others' submissions.
     """
+    me = (getpass.getuser(), socket.gethostname())
     notes: list[str] = []
     for base in dict.fromkeys(b.resolve() for b in bases if b.is_dir()):
         for staged in sorted(base.glob(".staged-*")):
             pid = staged.name.rsplit("-", 1)[-1]
-            if not staged.is_dir() or (pid.isdigit() and Path(f"/proc/{pid}").exists()):
-                continue
             try:
-                job_id = str(json.loads((staged / "job.json").read_text(encoding="utf-8")).get("job_id") or "")
+                meta = json.loads((staged / "job.json").read_text(encoding="utf-8"))
+                owner, job_id = (meta.get("user"), meta.get("host")), str(meta.get("job_id") or "")
             except (OSError, ValueError, AttributeError):
-                job_id = ""
+                continue  # not a staged job directory this code wrote
+            if owner != me or (pid.isdigit() and Path(f"/proc/{pid}").exists()):
+                continue  # another user's or host's apply (maybe still running), or one still in progress here
             try:
                 if job_id and not (base / job_id).exists():
                     staged.rename(base / job_id)

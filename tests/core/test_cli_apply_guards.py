@@ -96,3 +96,27 @@ def test_apply_on_a_terminal_asks_and_no_means_no(tmp_path: Path) -> None:
     assert proc.returncode == 1, proc.stderr
     assert "Submit? [y/N]" in proc.stderr and proc.stderr.rstrip().endswith("not submitted")
     assert proc.stdout == "" and _nothing_submitted(tmp_path)
+
+
+def test_recovery_touches_only_this_users_finished_submissions_from_this_host(tmp_path: Path) -> None:
+    import getpass
+    import json
+    import socket
+
+    from srt_tui.slurm.jobindex import known_jobs, recover_interrupted
+
+    def staged(name: str, job_id: str, host: str) -> Path:
+        path = tmp_path / name
+        path.mkdir()
+        meta = {"job_id": job_id, "user": getpass.getuser(), "host": host}
+        (path / "job.json").write_text(json.dumps(meta))
+        return path
+
+    dead = 2**22 + 1  # above the kernel's pid_max default: no such process
+    mine = staged(f".staged-20260101-000000-{dead}", "4242", socket.gethostname())
+    running = staged(f".staged-20260101-000000-{os.getpid()}", "4243", socket.gethostname())
+    elsewhere = staged(f".staged-20260101-000000-{dead + 1}", "4244", "another-login-node")
+    notes = recover_interrupted([tmp_path])
+    assert len(notes) == 1 and notes[0].startswith("job 4242: its `apply` was killed before release")
+    assert not mine.exists() and (tmp_path / "4242" / "job.json").is_file() and "4242" in known_jobs()
+    assert running.is_dir() and elsewhere.is_dir()  # in progress here, or another host's: left alone
