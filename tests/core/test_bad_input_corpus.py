@@ -141,6 +141,16 @@ CASES = [
         3,
         "no Slurm controller answers",
     ),
+    Case(
+        "apply-out-is-file",
+        ("apply", "-y", "-p", "local", "-f", "{good}", "-o", "{d}/f"),
+        2,
+        "cannot write",
+        _write("f", "x"),
+    ),
+    Case("wait-unknown", ("wait", "nope", "--timeout", "1"), 2, "no job directory found"),
+    Case("cancel-damaged", ("cancel", "{d}/job"), 2, "job.json is unreadable", _damaged_job),
+    Case("profiles-show-device", ("profiles", "show", "/dev/zero"), 2, "character device"),
 ]
 
 
