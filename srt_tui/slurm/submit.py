@@ -14,6 +14,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -175,6 +176,8 @@ class _DeferredSignals:
         return self
 
     def _note(self, signum: int, frame: Any) -> None:
+        if self.signum is None:
+            print("srt-tui: stopping: finishing the submission step, then cancelling the job…", file=sys.stderr)
         self.signum = signum
 
     def check(self) -> None:
@@ -217,6 +220,8 @@ def submit_slurm(prep: Prepared, base: Path, transport: str = "auto") -> Submiss
         except SlurmError as exc:
             kept = base / f"failed-{stamp}"
             staged.rename(kept)
+            if signals.signum is not None:  # Ctrl-C reached sbatch too: it stopped before submitting
+                raise SubmitInterrupted(signals.signum, f"nothing was submitted; the files are in {kept}") from None
             raise SubmitError(
                 [
                     Problem(

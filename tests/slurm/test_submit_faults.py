@@ -121,7 +121,8 @@ def test_a_signal_while_submitting_cancels_the_held_job(faults: Path, tmp_path: 
     job_id = _only_job(tmp_path)
     assert proc.returncode == 130, proc.stderr
     assert proc.stderr.splitlines() == [
-        f"srt-tui: interrupted: Slurm job {job_id} was cancelled; its files are in {out / job_id}"
+        "srt-tui: stopping: finishing the submission step, then cancelling the job…",
+        f"srt-tui: interrupted: Slurm job {job_id} was cancelled; its files are in {out / job_id}",
     ]
     assert _wait_state(job_id, "CANCELLED") == "CANCELLED"
     assert not list(out.glob(".staged-*"))
