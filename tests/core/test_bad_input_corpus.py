@@ -93,7 +93,7 @@ CASES = [
     Case("missing", (*DRY, "{d}/none.yaml"), 2, "recipe file not found"),
     Case("broken-symlink", (*DRY, "{d}/broken.yaml"), 2, "recipe file not found", _symlink),
     Case("hostile-name", (*DRY, "{d}/" + HOSTILE), 2, "not UTF-8", _write(HOSTILE, b"\xff\xfe")),
-    Case("no-variant", (*DRY, "{good}:nope"), 2, "has no `base:` variants"),
+    Case("no-variant", (*DRY, "{good}:nope"), 2, "has no variants"),
     Case("bad-topology", ("dry-run", "-p", "local", "-t", "9Q", "-f", "{good}"), 2, "--topology"),
     # profiles that are not profiles
     Case("profile-garbage", ("dry-run", "-f", "{good}", "-p", "{d}/p.yaml"), 2, "not UTF-8", _write("p.yaml", b"\x80")),
