@@ -33,6 +33,7 @@ if [ "{name}" = scontrol ] && [ "$1" = release ]; then
   case "$FAULT" in
     release-kill) kill -KILL $PPID; sleep 5; exit 1 ;;
     release-hup) kill -HUP $PPID ;;
+    after-release-kill) {real} "$@"; kill -KILL $PPID; sleep 5; exit 0 ;;
   esac
 fi
 if [ "{name}" = sbatch ]; then
@@ -181,3 +182,14 @@ def test_a_write_error_after_sbatch_cancels_the_held_job(faults: Path, tmp_path:
     finally:
         with contextlib.suppress(OSError):
             subprocess.run(["umount", "-l", str(out)], capture_output=True)
+
+
+def test_apply_killed_after_release_leaves_a_running_job_in_the_plain_status_list(faults: Path, tmp_path: Path) -> None:
+    proc = _apply(tmp_path, tmp_path / "out", FAULT="after-release-kill")
+    job_id = _only_job(tmp_path)
+    assert proc.returncode == -9
+    assert _slurm_state(job_id)[1] != "JobHeldUser"  # released: it runs (or waits for nodes)
+    status = _srt(tmp_path, "status")  # no -o, no id: the index alone must list it
+    assert status.returncode == 0 and re.search(rf"^{job_id}\s", status.stdout, re.M), status
+    assert _srt(tmp_path, "cancel", job_id).returncode == 0
+    assert _wait_state(job_id, "CANCELLED") == "CANCELLED"
