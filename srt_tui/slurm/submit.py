@@ -11,6 +11,7 @@ import contextlib
 import getpass
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -207,8 +208,13 @@ def submit_slurm(prep: Prepared, base: Path, transport: str = "auto") -> Submiss
 
     client = get_client(transport)
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    staged = _write_job_dir(base / f".staged-{stamp}-{os.getpid()}", prep, _metadata(prep, "", "slurm", client.name))
     with _DeferredSignals() as signals:
+        staged = _write_job_dir(
+            base / f".staged-{stamp}-{os.getpid()}", prep, _metadata(prep, "", "slurm", client.name)
+        )
+        if signals.signum is not None:  # stopped before anything reached Slurm
+            shutil.rmtree(staged, ignore_errors=True)
+            raise SubmitInterrupted(signals.signum, "nothing was submitted")
         try:
             job_id = client.submit(
                 staged / "sbatch.sh",
