@@ -22,7 +22,7 @@ from ..core.jobdir import job_files, job_secrets, write_atomic_dir
 from ..core.paths import default_output_dir
 from ..core.status import append_event
 from .errors import SlurmError, SlurmUnavailable
-from .jobindex import remember_job
+from .jobindex import remember_job, sweep_log_link
 from .local import LocalLauncher, next_local_id
 
 
@@ -135,6 +135,7 @@ def submit_slurm(prep: Prepared, base: Path, transport: str = "auto") -> Submiss
     if job_dir.exists():  # Slurm reuses ids (controller state reset, MaxJobId wrap): keep the old directory
         job_dir.rename(base / f"{job_id}.previous-{stamp}")
     staged.rename(job_dir)
+    sweep_log_link(job_dir, job_id)
     meta = json.loads((job_dir / "job.json").read_text())
     meta["job_id"] = job_id
     (job_dir / "job.json").write_text(json.dumps(meta, indent=2) + "\n")
