@@ -38,32 +38,49 @@ def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
     return out
 
 
-def _client(transport: str) -> Any:
-    """A Slurm client, or None when no controller answers (the snapshot then shows Slurm as stale)."""
+def _client(transport: str) -> tuple[Any, str | None]:
+    """A Slurm client and, when no controller answers now, why (`scontrol ping`'s own words).
+
+    The client is returned even then: its queries fail (shown as a stale Slurm source, retried with
+    back-off) until the controller is back, so a long `wait` sees Slurm again after an outage.
+    """
     from .slurm.errors import SlurmUnavailable
     from .slurm.select import get_client
 
     try:
-        return get_client(transport)
-    except SlurmUnavailable:
-        return None
+        return get_client(transport), None
+    except SlurmUnavailable as exc:
+        try:
+            return get_client(transport, require_reachable=False), str(exc)
+        except SlurmUnavailable:
+            return None, str(exc)
 
 
-def _monitor_for(jobs: dict[str, Path], transport: str) -> Any:
+def _monitor_for(jobs: dict[str, Path], transport: str, *, keep_trying: bool) -> tuple[Any, str | None]:
+    """A Monitor for these jobs and the Slurm problem found while setting it up (None: Slurm answers).
+
+    ``keep_trying`` (`wait`): query Slurm even when it is down now, to see it again when it returns;
+    otherwise (`status`, one refresh) a controller that did not answer `scontrol ping` is not queried.
+    """
     from .monitor.collect import Monitor
     from .slurm.local import is_local_job
 
-    client = _client(transport) if any(not is_local_job(j) for j in jobs) else None
-    return Monitor(client)
+    client, down = _client(transport) if any(not is_local_job(j) for j in jobs) else (None, None)
+    if down and not keep_trying:
+        client = None
+    return Monitor(client, slurm_down=down), down
 
 
-def _snapshots(jobs: dict[str, Path], transport: str) -> list[Any]:
-    """One refresh of the monitor core (the same one the TUI polls)."""
+def _snapshots(jobs: dict[str, Path], transport: str) -> tuple[list[Any], str | None]:
+    """One refresh of the monitor core (the same one the TUI polls), and why Slurm is down if it is."""
 
     from .monitor import rate_cache
 
+    down: str | None = None
+
     async def run() -> list[Any]:
-        monitor = _monitor_for(jobs, transport)
+        nonlocal down
+        monitor, down = _monitor_for(jobs, transport, keep_trying=False)
         rate_cache.load_into(monitor.history)  # rates from the previous run's samples (`watch srt-tui status`)
         try:
             snaps = list(await monitor.refresh(jobs))
@@ -72,7 +89,8 @@ def _snapshots(jobs: dict[str, Path], transport: str) -> list[Any]:
         rate_cache.save_from(monitor.history)
         return snaps
 
-    return asyncio.run(run())
+    snaps = asyncio.run(run())
+    return snaps, down
 
 
 def snapshot_json(snap: Any) -> dict[str, Any]:
@@ -150,7 +168,9 @@ def _cmd_status(args: argparse.Namespace) -> int:
     from .core.views import fixed_table
 
     jobs = _job_refs(args.jobs, args.output)
-    snaps = _snapshots(jobs, args.transport)
+    snaps, down = _snapshots(jobs, args.transport)
+    if down and not args.json:  # said once, not once per job (the JSON carries it in each job's sources)
+        print(f"slurm: {down}", file=sys.stderr)
     if args.json:
         print(json.dumps([snapshot_json(s) for s in snaps], indent=2))
         return 0
@@ -183,7 +203,7 @@ def _cmd_status(args: argparse.Namespace) -> int:
         rows = [(*row, cells.gpu_load(s.gpus)) for row, s in zip(rows, snaps)]
     print(fixed_table(header, rows))
     for s in snaps:
-        for line in cells.problems(s):
+        for line in cells.problems(s, skip_sources=frozenset({"slurm"}) if down else frozenset()):
             print(f"{s.job_id}: {line}")
     return 0
 
@@ -201,18 +221,21 @@ SLURM_END_GRACE_S = 30.0
 async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
     """Poll with one Monitor (pooled connections, back-off) until the target, the job's end or the timeout.
 
-    With ``--log-file`` the log is copied to stdout as it grows and the target
+    A Slurm outage only makes the Slurm source stale: the loop keeps polling and sees the controller
+    again when it returns. With ``--log-file`` the log is copied to stdout as it grows and the target
     is the job's end (srtctl's `wait`).
     """
     from .monitor.logfollow import LogFollower
     from .slurm.client import TERMINAL_STATES
 
-    monitor = _monitor_for(jobs, args.transport)
+    monitor, down = _monitor_for(jobs, args.transport, keep_trying=True)
     target = args.target or ("done" if args.log_file else "ready")
     follower = LogFollower(Path(args.log_file), sys.stdout) if args.log_file else None
     deadline = time.monotonic() + args.timeout if args.timeout else None
     ended_at: float | None = None
     last = ""
+    if down and not args.quiet:
+        print(f"slurm: {down} (waiting for it to come back)", file=sys.stderr)
     try:
         while True:
             snap = (await monitor.refresh(jobs))[0]
