@@ -21,6 +21,7 @@ from ..core.errors import Problem, SrtError
 from ..core.jobdir import job_files, job_secrets, write_atomic_dir
 from ..core.paths import default_output_dir
 from ..core.status import append_event
+from .client import SlurmClient
 from .errors import SlurmError, SlurmUnavailable
 from .jobindex import remember_job, sweep_log_link
 from .local import LocalLauncher, next_local_id
@@ -39,17 +40,21 @@ class Submission:
     launcher: str
 
 
-def slurm_reachable(transport: str = "auto") -> tuple[bool, str]:
-    """Whether a Slurm controller answers, and a one-line reason either way."""
+def reachable_client(transport: str = "auto") -> tuple[SlurmClient | None, str]:
+    """A client whose controller just answered one ping, or None; a one-line reason either way."""
     from .select import get_client
 
     try:
-        client = get_client(transport)
+        client = get_client(transport)  # pings the controller once
     except SlurmUnavailable as exc:
-        return False, str(exc)
-    if client.ping():
-        return True, f"slurmctld answers ({client.name} transport)"
-    return False, client.last_error or "slurmctld does not answer"
+        return None, str(exc)
+    return client, f"slurmctld answers ({client.name} transport)"
+
+
+def slurm_reachable(transport: str = "auto") -> tuple[bool, str]:
+    """Whether a Slurm controller answers, and a one-line reason either way."""
+    client, why = reachable_client(transport)
+    return client is not None, why
 
 
 def output_base(prep: Prepared, output_dir: Path | None) -> Path:
@@ -98,11 +103,11 @@ def submit_local(prep: Prepared, base: Path) -> Submission:
     return Submission(job_id, job_dir, "local")
 
 
-def submit_slurm(prep: Prepared, base: Path, transport: str = "auto") -> Submission:
-    """Submit held, move the staged directory to `<base>/<job_id>`, release."""
+def submit_slurm(prep: Prepared, base: Path, transport: str = "auto", client: SlurmClient | None = None) -> Submission:
+    """Submit held, move the staged directory to `<base>/<job_id>`, release (``client``: one that answered)."""
     from .select import get_client
 
-    client = get_client(transport)
+    client = client or get_client(transport)
     base.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     staged = write_atomic_dir(
@@ -163,12 +168,13 @@ def submit_prepared(
     base = output_base(prep, output_dir)
     if launcher == "local":
         return submit_local(prep, base)
+    client = None
     if launcher == "auto":
-        ok, _ = slurm_reachable(transport)
-        if not ok:
+        client, _ = reachable_client(transport)
+        if client is None:
             return submit_local(prep, base)
     try:
-        return submit_slurm(prep, base, transport)
+        return submit_slurm(prep, base, transport, client)
     except SlurmUnavailable as exc:
         raise SubmitError(
             [Problem(field="slurm", message=str(exc), hint="check SLURM_CONF and munge, or use --launcher local")]
