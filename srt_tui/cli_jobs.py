@@ -153,7 +153,10 @@ def _apply(args: argparse.Namespace) -> int:
         if input("Submit? [y/N] ").strip().lower() not in ("y", "yes"):
             print("not submitted")
             return 1
-    sub = submit_prepared(prep, args.launcher, Path(args.output) if args.output else None, args.transport)
+    output = Path(args.output) if args.output else None
+    sub = submit_prepared(prep, args.launcher, output, args.transport, preflight=not args.no_preflight)
+    for note in sub.notes:  # checks that could not run: said, not blocking
+        print(f"preflight: {note}", file=sys.stderr)
     if tags:
         record_tags(sub.job_dir, tags)
     if args.json:
@@ -327,6 +330,11 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
         "Implies no confirmation prompt",
     )
     a.add_argument("--tags", help="comma-separated tags, recorded in job.json and echoed by --json")
+    a.add_argument(
+        "--no-preflight",
+        action="store_true",
+        help="skip the checks against the cluster before sbatch (partition, account, nodes, GPUs, time limit)",
+    )
     a.set_defaults(func=_cmd_apply)
 
     s = sub.add_parser("status", help="state, stage, worker health and router registrations of jobs")

@@ -329,6 +329,14 @@ class CliTransport:
         proc = self._run(["sinfo", "-N", "-h", "-o", SINFO_NODES_FORMAT])
         return parse_sinfo_nodes_text(proc.stdout)
 
+    def accounts(self, user: str) -> list[str] | None:
+        """``sacctmgr -nP show assoc user=USER format=account``; None without accounting (slurmdbd)."""
+        try:
+            proc = self._run(["sacctmgr", "-nP", "show", "assoc", f"user={user}", "format=account"])
+        except SlurmError:  # no sacctmgr, or "accounting storage is disabled" / slurmdbd down
+            return None
+        return list(dict.fromkeys(line.strip() for line in proc.stdout.splitlines() if line.strip()))
+
     def ping(self) -> bool:
         """``scontrol ping`` within ``ping_timeout``; on False ``last_error`` says why."""
         try:

@@ -158,6 +158,10 @@ class SlurmClient(Protocol):
         """All nodes of the cluster, one record per node."""
         ...
 
+    def accounts(self, user: str) -> list[str] | None:
+        """The accounts ``user`` may charge (Slurm accounting); None when this cluster cannot tell."""
+        ...
+
     def ping(self) -> bool:
         """True if slurmctld answers; on False ``last_error`` says why."""
         ...

@@ -214,6 +214,17 @@ class PyslurmTransport:
             )
         return out
 
+    def accounts(self, user: str) -> list[str] | None:
+        """``pyslurm.db.Associations.load(AssociationFilter(users=[user]))``; None without accounting."""
+        db = getattr(self._pyslurm, "db", None)
+        if db is None or not hasattr(db, "Associations"):
+            return None
+        try:
+            loaded = _values(db.Associations.load(db.AssociationFilter(users=[user])))
+        except Exception:  # no slurmdbd / accounting disabled: the caller says "not checked"
+            return None
+        return list(dict.fromkeys(_str(getattr(a, "account", "")) for a in loaded if getattr(a, "account", None)))
+
     def ping(self) -> bool:
         """``pyslurm.slurmctld.ping_primary()`` (or a partition load on older pyslurm)."""
         try:

@@ -25,6 +25,7 @@ from .client import SlurmClient
 from .errors import SlurmError, SlurmUnavailable
 from .jobindex import remember_job, sweep_log_link
 from .local import LocalLauncher, next_local_id
+from .preflight import check_before_submit
 
 
 class SubmitError(SrtError):
@@ -38,6 +39,8 @@ class Submission:
     job_id: str
     job_dir: Path
     launcher: str
+    #: preflight checks that could not run (said, not blocking)
+    notes: tuple[str, ...] = ()
 
 
 def reachable_client(transport: str = "auto") -> tuple[SlurmClient | None, str]:
@@ -103,11 +106,15 @@ def submit_local(prep: Prepared, base: Path) -> Submission:
     return Submission(job_id, job_dir, "local")
 
 
-def submit_slurm(prep: Prepared, base: Path, transport: str = "auto", client: SlurmClient | None = None) -> Submission:
-    """Submit held, move the staged directory to `<base>/<job_id>`, release (``client``: one that answered)."""
+def submit_slurm(
+    prep: Prepared, base: Path, transport: str = "auto", client: SlurmClient | None = None, preflight: bool = True
+) -> Submission:
+    """Preflight (unless told not to), submit held, move the staged directory to `<base>/<job_id>`,
+    release (``client``: one that answered)."""
     from .select import get_client
 
     client = client or get_client(transport)
+    notes = tuple(c.message for c in check_before_submit(client, prep)) if preflight else ()
     base.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     staged = write_atomic_dir(
@@ -158,11 +165,15 @@ def submit_slurm(prep: Prepared, base: Path, transport: str = "auto", client: Sl
             ]
         ) from None
     remember_job(job_id, job_dir)
-    return Submission(job_id, job_dir, "slurm")
+    return Submission(job_id, job_dir, "slurm", notes)
 
 
 def submit_prepared(
-    prep: Prepared, launcher: str = "auto", output_dir: Path | None = None, transport: str = "auto"
+    prep: Prepared,
+    launcher: str = "auto",
+    output_dir: Path | None = None,
+    transport: str = "auto",
+    preflight: bool = True,
 ) -> Submission:
     """Submit through Slurm when a controller answers (or when asked), else the local launcher."""
     base = output_base(prep, output_dir)
@@ -174,7 +185,7 @@ def submit_prepared(
         if client is None:
             return submit_local(prep, base)
     try:
-        return submit_slurm(prep, base, transport, client)
+        return submit_slurm(prep, base, transport, client, preflight)
     except SlurmUnavailable as exc:
         raise SubmitError(
             [Problem(field="slurm", message=str(exc), hint="check SLURM_CONF and munge, or use --launcher local")]
