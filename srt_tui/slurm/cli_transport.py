@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from srt_tui.slurm.client import JobState, NodeInfo, PartitionInfo
+from srt_tui.slurm.client import ControllerInfo, JobState, NodeInfo, PartitionInfo
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable, looks_unavailable
 from srt_tui.slurm.parse import (
     SACCT_FIELDS,
@@ -20,6 +20,7 @@ from srt_tui.slurm.parse import (
     parse_kv_line,
     parse_sacct,
     parse_sbatch_parsable,
+    parse_scontrol_config,
     parse_scontrol_ping,
     parse_scontrol_show_jobs,
     parse_scontrol_show_partitions,
@@ -328,6 +329,23 @@ class CliTransport:
                 self._sinfo_json = False  # 23.11+ groups nodes by partition/state: use the text
         proc = self._run(["sinfo", "-N", "-h", "-o", SINFO_NODES_FORMAT])
         return parse_sinfo_nodes_text(proc.stdout)
+
+    def controller_info(self) -> ControllerInfo:
+        """``scontrol show config``: ``SLURM_VERSION`` and ``ClusterName``."""
+        config = parse_scontrol_config(self._run(["scontrol", "show", "config"]).stdout)
+        name = config.get("ClusterName") or None
+        return ControllerInfo(config.get("SLURM_VERSION", "unknown"), name)
+
+    def test_submit(self, options: Sequence[str]) -> str | None:
+        """``sbatch --test-only OPTIONS --wrap true``: None if accepted, else what sbatch said."""
+        args = ["sbatch", "--test-only", *options, "--wrap", "true"]
+        proc = self._run(args, check=False)
+        if proc.returncode == 0:
+            return None
+        said = (proc.stderr or proc.stdout).strip()
+        if self._is_unavailable(said):
+            raise self._error(args, proc, self._environment())
+        return " / ".join([ln.strip() for ln in said.splitlines() if ln.strip()][-2:]) or "no reason given"
 
     def accounts(self, user: str) -> list[str] | None:
         """``sacctmgr -nP show assoc user=USER format=account``; None without accounting (slurmdbd)."""

@@ -309,6 +309,17 @@ def parse_scontrol_ping(stdout: str) -> bool:
 
 # ----------------------------------------------------------------------------- scontrol Key=Value
 
+
+def parse_scontrol_config(stdout: str) -> dict[str, str]:
+    """``scontrol show config`` as ``{key: value}`` (its ``Key = Value`` lines)."""
+    out: dict[str, str] = {}
+    for line in stdout.splitlines():
+        key, sep, value = line.partition("=")
+        if sep and key.strip() and " " not in key.strip():
+            out[key.strip()] = value.strip()
+    return out
+
+
 _KEY_START = re.compile(r"(?:^|(?<=\s))([A-Z][A-Za-z0-9_/:.]*)=")
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
-from srt_tui.slurm.client import TERMINAL_STATES, JobState, NodeInfo, PartitionInfo
+from srt_tui.slurm.client import TERMINAL_STATES, ControllerInfo, JobState, NodeInfo, PartitionInfo
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable, looks_unavailable
 from srt_tui.slurm.parse import (
     base_state,
@@ -213,6 +213,19 @@ class PyslurmTransport:
                 )
             )
         return out
+
+    def controller_info(self) -> ControllerInfo:
+        """``pyslurm.slurmctld.Config.load()`` (``cluster_name``) and ``pyslurm.version()``."""
+        config = self._call("slurmctld.Config.load", lambda: self._pyslurm.slurmctld.Config.load())
+        version = getattr(self._pyslurm, "version", None)
+        text = _str(version()) if callable(version) else "unknown"
+        return ControllerInfo(text, _str(getattr(config, "cluster_name", "")) or None)
+
+    def test_submit(self, options: Sequence[str]) -> str | None:
+        """pyslurm has no ``--test-only``: ``sbatch --test-only`` through the command-line transport."""
+        from srt_tui.slurm.cli_transport import CliTransport
+
+        return CliTransport().test_submit(options)
 
     def accounts(self, user: str) -> list[str] | None:
         """``pyslurm.db.Associations.load(AssociationFilter(users=[user]))``; None without accounting."""
