@@ -35,6 +35,13 @@ def test_one_submit_pings_the_controller_once(
     try:
         assert sub.launcher == "slurm"
         assert [c[:2] for c in calls].count(["scontrol", "ping"]) == 1, calls
-        assert [c[0] for c in calls] == ["scontrol", "sbatch", "scontrol"]  # ping, submit held, release
+        # ping; the preflight's partition and node listings; submit held; release
+        assert [" ".join(c[:3]) for c in calls] == [
+            "scontrol ping",
+            "scontrol show partition",
+            "sinfo --json",
+            f"sbatch --parsable --chdir={tmp_path}",
+            f"scontrol release {sub.job_id}",
+        ]
     finally:
         subprocess.run(["scancel", sub.job_id], capture_output=True, timeout=30)
