@@ -47,6 +47,7 @@ def test_status_says_why_once_and_a_wait_started_in_an_outage_sees_the_real_end(
     serving, serving_dir = apply(str(MOCKER / "mocker-agg2.yaml"), "-p", "local", "--launcher", "slurm")
     done, _ = apply(str(MOCKER / "mocker-agg-direct.yaml"), "-p", "local", "--launcher", "slurm")
     waiter: subprocess.Popen[str] | None = None
+    follower: subprocess.Popen[str] | None = None
     try:
         wait_ready(serving)
         srt("wait", done, "--for", "done", "--timeout", "90", "-q", timeout=120)
@@ -61,7 +62,14 @@ def test_status_says_why_once_and_a_wait_started_in_an_outage_sees_the_real_end(
                 stderr=subprocess.PIPE,
                 text=True,
             )
-            time.sleep(3)  # the wait polls a controller that is down
+            log = serving_dir / "logs" / f"sweep_{serving}.log"  # srtctl's wait, as the launcher calls it
+            follower = subprocess.Popen(
+                [*SRT, "wait", serving, "--log-file", str(log), "--interval", "0.5"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            time.sleep(3)  # the waits poll a controller that is down
         finally:
             outage("start")
         assert time.monotonic() - started < 30  # the cluster is shared: the outage stays short
@@ -77,12 +85,17 @@ def test_status_says_why_once_and_a_wait_started_in_an_outage_sees_the_real_end(
         subprocess.run(["scancel", "--full", "--signal=KILL", serving], check=True, timeout=30)
         out, err = waiter.communicate(timeout=150)
         assert waiter.returncode == 1, err  # not 124 (timed out, blind) and not 0
+        assert follower is not None
+        streamed, said = follower.communicate(timeout=90)
+        assert follower.returncode == 1, said
+        assert streamed == log.read_text() and "stage: serving" in streamed  # the whole log, across the outage
         assert f"{serving} ended (failed)" in err or f"{serving} ended (cancelled)" in err, err
         final = json.loads(srt("status", serving, "--json").stdout)[0]
         assert final["final"] and final["stage"] in ("failed", "cancelled"), final  # what the wait said
         assert (serving_dir / "job.json").is_file()
     finally:
-        if waiter is not None and waiter.poll() is None:
-            waiter.kill()
+        for proc in (waiter, follower):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
         for job_id in (serving, done):
             srt("cancel", job_id, check=False)
