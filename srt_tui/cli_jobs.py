@@ -43,32 +43,49 @@ def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
     return out
 
 
-def _client(transport: str) -> Any:
-    """A Slurm client, or None when no controller answers (the snapshot then shows Slurm as stale)."""
+def _client(transport: str) -> tuple[Any, str | None]:
+    """A Slurm client and, when no controller answers now, why (`scontrol ping`'s own words).
+
+    The client is returned even then: its queries fail (shown as a stale Slurm source, retried with
+    back-off) until the controller is back, so a long `wait` sees Slurm again after an outage.
+    """
     from .slurm.errors import SlurmUnavailable
     from .slurm.select import get_client
 
     try:
-        return get_client(transport)
-    except SlurmUnavailable:
-        return None
+        return get_client(transport), None
+    except SlurmUnavailable as exc:
+        try:
+            return get_client(transport, require_reachable=False), str(exc)
+        except SlurmUnavailable:
+            return None, str(exc)
 
 
-def _monitor_for(jobs: dict[str, Path], transport: str) -> Any:
+def _monitor_for(jobs: dict[str, Path], transport: str, *, keep_trying: bool) -> tuple[Any, str | None]:
+    """A Monitor for these jobs and the Slurm problem found while setting it up (None: Slurm answers).
+
+    ``keep_trying`` (`wait`): query Slurm even when it is down now, to see it again when it returns;
+    otherwise (`status`, one refresh) a controller that did not answer `scontrol ping` is not queried.
+    """
     from .monitor.collect import Monitor
     from .slurm.local import is_local_job
 
-    client = _client(transport) if any(not is_local_job(j) for j in jobs) else None
-    return Monitor(client)
+    client, down = _client(transport) if any(not is_local_job(j) for j in jobs) else (None, None)
+    if down and not keep_trying:
+        client = None
+    return Monitor(client, slurm_down=down), down
 
 
-def _snapshots(jobs: dict[str, Path], transport: str) -> list[Any]:
-    """One refresh of the monitor core (the same one the TUI polls)."""
+def _snapshots(jobs: dict[str, Path], transport: str) -> tuple[list[Any], str | None]:
+    """One refresh of the monitor core (the same one the TUI polls), and why Slurm is down if it is."""
 
     from .monitor import rate_cache
 
+    down: str | None = None
+
     async def run() -> list[Any]:
-        monitor = _monitor_for(jobs, transport)
+        nonlocal down
+        monitor, down = _monitor_for(jobs, transport, keep_trying=False)
         rate_cache.load_into(monitor.history)  # rates from the previous run's samples (`watch srt-tui status`)
         try:
             snaps = list(await monitor.refresh(jobs))
@@ -77,7 +94,8 @@ def _snapshots(jobs: dict[str, Path], transport: str) -> list[Any]:
         rate_cache.save_from(monitor.history)
         return snaps
 
-    return asyncio.run(run())
+    snaps = asyncio.run(run())
+    return snaps, down
 
 
 def snapshot_json(snap: Any) -> dict[str, Any]:
@@ -110,17 +128,59 @@ def _confirmed(prep: Any) -> bool:
     return False
 
 
+def submission_json(sub: Any, prep: Any, tags: list[str] | None) -> dict[str, Any]:
+    """`apply --json`: srt-tui's own `job_id`/`job_dir` plus the record srtctl prints for automation
+    (`status`, `slurm_job_id`, `job_name`, `output_dir`, `metadata_path`, `config_path`, `tags`)."""
+    recipe = prep.job.recipe_path
+    return {
+        "status": "submitted",
+        "slurm_job_id": sub.job_id if sub.launcher == "slurm" else None,
+        "job_name": prep.plan.name,
+        "output_dir": str(sub.job_dir),
+        "metadata_path": str(sub.job_dir / "job.json"),
+        "config_path": str(Path(recipe).resolve()) if recipe else None,
+        "tags": tags,
+        "job_id": sub.job_id,
+        "job_dir": str(sub.job_dir),
+        "launcher": sub.launcher,
+    }
+
+
+def _tags(raw: str | None) -> list[str] | None:
+    """`--tags a,b` as srtctl reads it: comma-separated, blanks dropped; None when there are none."""
+    tags = [t.strip() for t in (raw or "").split(",") if t.strip()]
+    return tags or None
+
+
 def _cmd_apply(args: argparse.Namespace) -> int:
+    if not args.json:
+        return _apply(args)
+    try:
+        return _apply(args)
+    except SrtError as exc:  # automation reads stdout: one JSON line says it failed (srtctl's shape)
+        print(json.dumps({"status": "error", "error": str(exc)}), flush=True)
+        raise
+
+
+def _apply(args: argparse.Namespace) -> int:
     from .core.api import prepare
+    from .slurm.jobindex import record_tags
     from .slurm.submit import submit_prepared
 
+    tags = _tags(args.tags)
     prep = prepare(args.file, args.profile, args.topology)
-    if not args.yes and not _confirmed(prep):
+    # `--json` is the automation contract (the InferenceX launcher runs `apply … --json` without -y): no prompt
+    if not args.yes and not args.json and not _confirmed(prep):
         return 1
     _warn_interrupted(args.output)
-    sub = submit_prepared(prep, args.launcher, Path(args.output) if args.output else None, args.transport)
+    output = Path(args.output) if args.output else None
+    sub = submit_prepared(prep, args.launcher, output, args.transport, preflight=not args.no_preflight)
+    for note in sub.notes:  # checks that could not run: said, not blocking
+        print(f"preflight: {note}", file=sys.stderr)
+    if tags:
+        record_tags(sub.job_dir, tags)
     if args.json:
-        print(json.dumps({"job_id": sub.job_id, "job_dir": str(sub.job_dir), "launcher": sub.launcher}))
+        print(json.dumps(submission_json(sub, prep, tags)))
     else:
         print(f"submitted job {sub.job_id} ({sub.launcher}) -> {sub.job_dir}")
         print(f"  follow it: srt-tui status {sub.job_id}   |   srt-tui wait {sub.job_id} --for ready")
@@ -140,7 +200,9 @@ def _cmd_status(args: argparse.Namespace) -> int:
 
     _warn_interrupted(args.output)
     jobs = _job_refs(args.jobs, args.output)
-    snaps = _snapshots(jobs, args.transport)
+    snaps, down = _snapshots(jobs, args.transport)
+    if down and not args.json:  # said once, not once per job (the JSON carries it in each job's sources)
+        print(f"slurm: {down}", file=sys.stderr)
     if args.json:
         print(json.dumps([snapshot_json(s) for s in snaps], indent=2))
         return 0
@@ -173,7 +235,7 @@ def _cmd_status(args: argparse.Namespace) -> int:
         rows = [(*row, cells.gpu_load(s.gpus)) for row, s in zip(rows, snaps)]
     print(fixed_table(header, rows))
     for s in snaps:
-        for line in cells.problems(s):
+        for line in cells.problems(s, skip_sources=frozenset({"slurm"}) if down else frozenset()):
             print(f"{s.job_id}: {line}")
     return 0
 
@@ -183,34 +245,69 @@ def _cmd_wait(args: argparse.Namespace) -> int:
     return asyncio.run(_wait(jobs, args))
 
 
+#: After the job's own events say it ended, how long `wait --log-file` waits for Slurm to say so too
+#: (so the batch script's last lines are in the log) before it drains the log and exits anyway.
+SLURM_END_GRACE_S = 30.0
+
+
 async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
-    """Poll with one Monitor (pooled connections, back-off) until the target, the job's end or the timeout."""
-    monitor = _monitor_for(jobs, args.transport)
+    """Poll with one Monitor (pooled connections, back-off) until the target, the job's end or the timeout.
+
+    A Slurm outage only makes the Slurm source stale: the loop keeps polling and sees the controller
+    again when it returns. With ``--log-file`` the log is copied to stdout as it grows and the target
+    is the job's end (srtctl's `wait`).
+    """
+    from .monitor.logfollow import LogFollower
+    from .slurm.client import TERMINAL_STATES
+
+    monitor, down = _monitor_for(jobs, args.transport, keep_trying=True)
+    target = args.target or ("done" if args.log_file else "ready")
+    follower = LogFollower(Path(args.log_file), sys.stdout) if args.log_file else None
     deadline = time.monotonic() + args.timeout if args.timeout else None
+    ended_at: float | None = None
     last = ""
+    if down and not args.quiet:
+        print(f"slurm: {down} (waiting for it to come back)", file=sys.stderr)
     try:
         while True:
             snap = (await monitor.refresh(jobs))[0]
+            if follower is not None:
+                follower.poll()
             line = f"{snap.stage} {snap.stage_detail}".strip()
             if line != last and not args.quiet:
                 print(f"{snap.job_id}: {line}", file=sys.stderr)
                 last = line
-            if args.target == "ready" and snap.is_ready:
+            if target == "ready" and snap.is_ready:
                 return 0
             if snap.is_final:
-                if args.target == "done":
-                    return 0 if snap.stage == "completed" else 1
-                print(f"{snap.job_id} ended ({snap.stage}) before it was ready: {snap.stage_detail}", file=sys.stderr)
-                return 1
+                ended_at = ended_at if ended_at is not None else time.monotonic()
+                settled = snap.slurm_state in TERMINAL_STATES or follower is None
+                if settled or time.monotonic() - ended_at >= SLURM_END_GRACE_S:
+                    return _wait_outcome(snap, target, follower, args.log_file)
             if deadline is not None and time.monotonic() >= deadline:
+                if follower is not None:
+                    follower.poll(final=True)
                 print(
-                    f"{snap.job_id}: timed out after {args.timeout:g}s waiting for {args.target} (stage {snap.stage})",
+                    f"{snap.job_id}: timed out after {args.timeout:g}s waiting for {target} (stage {snap.stage})",
                     file=sys.stderr,
                 )
                 return 124
             await asyncio.sleep(args.interval)
     finally:
         await monitor.aclose()
+
+
+def _wait_outcome(snap: Any, target: str, follower: Any, log_file: str | None) -> int:
+    """The exit code of a `wait` whose job ended: 0 if it completed (for `done`), else 1."""
+    if follower is not None:
+        follower.poll(final=True)
+        if not follower.seen:
+            print(f"{snap.job_id}: the log {log_file} never appeared", file=sys.stderr)
+    if target == "done" and snap.stage == "completed":
+        return 0
+    when = "" if target == "done" else " before it was ready"
+    print(f"{snap.job_id} ended ({snap.stage}){when}: {snap.stage_detail}", file=sys.stderr)
+    return 1
 
 
 def _cmd_cancel(args: argparse.Namespace) -> int:
@@ -255,9 +352,21 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
         "`fallback_launcher` (the `local` profiles: this machine), else an error. local: this machine",
     )
     a.add_argument(
-        "-y", "--yes", action="store_true", help="submit without asking (required when stdin is not a terminal)"
+        "-y", "--yes", action="store_true", help="submit without asking (required without a terminal, unless --json)"
     )
-    a.add_argument("--json", action="store_true", help='print {"job_id": …, "job_dir": …}')
+    a.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON line: status, slurm_job_id, job_name, output_dir, metadata_path, config_path, "
+        'tags (as srtctl prints them), job_id, job_dir; on failure {"status": "error", "error": …}. '
+        "Automation: implies no confirmation prompt, as -y does",
+    )
+    a.add_argument("--tags", help="comma-separated tags, recorded in job.json and echoed by --json")
+    a.add_argument(
+        "--no-preflight",
+        action="store_true",
+        help="skip the checks against the cluster before sbatch (partition, account, nodes, GPUs, time limit)",
+    )
     a.set_defaults(func=_cmd_apply)
 
     s = sub.add_parser("status", help="state, stage, worker health and router registrations of jobs")
@@ -266,9 +375,22 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_cmd_status)
 
-    w = sub.add_parser("wait", help="wait until a job is ready or done (exit 0; 1 if it ended; 124 timeout)")
+    w = sub.add_parser(
+        "wait",
+        help="wait until a job is ready or done (exit 0; 1 if it ended otherwise; 124 timeout)",
+        description="Wait for a job. With --log-file (srtctl's `wait`): copy that log to stdout from its "
+        "start as it grows (waiting for it to appear) until the job ends; exit 0 if it completed, 1 if it "
+        "failed, was cancelled or timed out. A Slurm outage is waited out, not reported as an outcome.",
+    )
     w.add_argument("job", metavar="JOB")
-    w.add_argument("--for", dest="target", choices=["ready", "done"], default="ready")
+    w.add_argument(
+        "--for", dest="target", choices=["ready", "done"], help="ready (default) or done (default with --log-file)"
+    )
+    w.add_argument(
+        "--log-file",
+        metavar="PATH",
+        help="stream this log to stdout while waiting for the job's end (e.g. OUTPUT_DIR/logs/sweep_JOBID.log)",
+    )
     w.add_argument("--timeout", type=float, default=0, help="seconds (0: no limit)")
     w.add_argument("--interval", type=float, default=1.0)
     w.add_argument("-q", "--quiet", action="store_true")

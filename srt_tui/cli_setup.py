@@ -138,12 +138,25 @@ def _cmd_setup(args: argparse.Namespace) -> int:
     return 1 if proposal.problems or worst(run.findings) == "error" else 0
 
 
+def _recipe_preflight(args: argparse.Namespace) -> list[Finding]:
+    """`doctor -f RECIPE`: the preflight of that recipe's job (partition, account, nodes, GPUs, time)."""
+    from .core.api import prepare
+    from .setup.doctor import preflight_findings
+    from .slurm.preflight import demand_of, preflight
+    from .slurm.select import get_client
+
+    prep = prepare(args.file, getattr(args, "profile", None), args.topology)
+    return preflight_findings(preflight(get_client(None, require_reachable=False), demand_of(prep)))
+
+
 def _cmd_doctor(args: argparse.Namespace) -> int:
     from .core.profile import load_profile
     from .setup.doctor import run_doctor
 
     loaded = load_profile(args.profile)
     run, checks = run_doctor(loaded.profile, _options(args), None if args.json else _progress)
+    if args.file:  # this recipe's job against the cluster, as `apply` checks it before sbatch
+        checks += _recipe_preflight(args)
     everything = [*run.findings, *checks]
     if args.json:
         print(
@@ -199,6 +212,8 @@ def add_setup_commands(sub: Any) -> None:
 
     d = sub.add_parser("doctor", help="check a profile against the live cluster; each finding with a fix")
     d.add_argument("-p", "--profile", default=argparse.SUPPRESS, help="profile name or path")
+    d.add_argument("-f", "--file", help="also preflight this recipe's job (partition, account, nodes, GPUs, time)")
+    d.add_argument("-t", "--topology", help="with -f: override worker counts (1P1D, 2P1D, …)")
     d.add_argument("--json", action="store_true")
     _probe_args(d)
     d.set_defaults(func=_cmd_doctor)

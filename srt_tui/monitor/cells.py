@@ -148,14 +148,14 @@ def gpu_totals(readings: list[GpuReading]) -> str:
     return " · ".join(parts)
 
 
-def problems(snap: JobSnapshot, with_log: bool = True) -> list[str]:
+def problems(snap: JobSnapshot, with_log: bool = True, skip_sources: frozenset[str] = frozenset()) -> list[str]:
     """Operator-facing lines for what is wrong with a job (empty when all is well); ``with_log`` adds
-    each unhealthy worker's last error line from its log."""
+    each unhealthy worker's last error line from its log; ``skip_sources`` were reported once already."""
     out: list[str] = []
     if snap.stage_detail and snap.stage in ("failed", "cancelled", "timed out", "pending"):
         out.append(f"{snap.stage}: {snap.stage_detail}")
     for src in snap.sources:
-        if not src.ok:
+        if not src.ok and src.name not in skip_sources:
             retry = f" (retry in {src.retry_in_s:.0f} s)" if src.retry_in_s else ""
             out.append(f"source {src.name} unavailable: {src.error}{retry}")
     r = snap.router

@@ -49,8 +49,11 @@ class Monitor:
         relay_fresh_s: float = RELAY_FRESH_S,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
+        slurm_down: str | None = None,
     ) -> None:
         self.slurm = slurm
+        #: why no Slurm transport could be set up (shown instead of a bare "no transport")
+        self.slurm_down = slurm_down
         self.local = LocalLauncher()
         self.http = ProbeClient(http_timeout, connect_timeout)
         self.clock = clock
@@ -188,7 +191,7 @@ class Monitor:
         if not needed:
             return SourceState("slurm", True)
         if self.slurm is None or src is None:
-            return SourceState("slurm", False, "no Slurm transport available", None)
+            return SourceState("slurm", False, self.slurm_down or "no Slurm transport available", None)
         retry = max(0.0, src.next_at - now) if src.kind and src.task is None else None
         if src.task is not None and src.pending_for(now) >= self.budget_s:
             error = f"no answer from Slurm for {src.pending_for(now):.0f} s"

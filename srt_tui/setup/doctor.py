@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..core.profile import Profile
+from ..slurm.preflight import PreflightCheck
 from .findings import Finding
 from .gpu_tools import tool_named
 from .probes import ProbeOptions, ProbeRun, Progress, run_probes
@@ -133,3 +134,17 @@ def run_doctor(
         # the probe already fell back to the default partition; its own finding is replaced by doctor's
         run.findings = [f for f in run.findings if f.name != "partition"]
     return run, check_profile(profile, run)
+
+
+def preflight_findings(checks: list[PreflightCheck]) -> list[Finding]:
+    """Preflight checks of a recipe as doctor findings; one that could not run is a note, not an error."""
+    out: list[Finding] = []
+    for c in checks:
+        name = f"preflight {c.name}"
+        if c.ok is None:
+            out.append(Finding.note(name, c.message, c.evidence or "not checked", fix=c.fix))
+        elif c.ok:
+            out.append(Finding.good(name, c.message, c.evidence or "what Slurm reports"))
+        else:
+            out.append(Finding.bad(name, c.message, c.fix, evidence=c.evidence))
+    return out

@@ -6,18 +6,17 @@ Slurm commands, refused submissions, missing tools, timeouts) into a Finding; it
 
 from __future__ import annotations
 
+import contextlib
 import os
-import re
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..slurm.cli_transport import CliTransport
 from ..slurm.client import NodeInfo, PartitionInfo, SlurmClient
 from ..slurm.errors import SlurmError
-from .commands import CommandResult, run_command
+from ..slurm.select import get_client
 from .findings import Finding, worst
 from .node_script import NodeReport, parse_node_output, render_node_script
 
@@ -98,13 +97,9 @@ class Prober:
 
     def __init__(self, options: ProbeOptions, client: SlurmClient | None = None) -> None:
         self.options = options
-        self.client: SlurmClient = client or CliTransport(
-            timeout=options.command_timeout, ping_timeout=options.command_timeout
-        )
+        # the transport everything else uses ($SRT_TUI_SLURM_TRANSPORT), not yet required to answer
+        self.client: SlurmClient = client or get_client(None, require_reachable=False, timeout=options.command_timeout)
         self.run = ProbeRun()
-
-    def _cmd(self, *argv: str, timeout: float | None = None) -> CommandResult:
-        return run_command(argv, self.options.command_timeout if timeout is None else timeout)
 
     def _add(self, finding: Finding) -> Finding:
         self.run.findings.append(finding)
@@ -113,24 +108,21 @@ class Prober:
     # -- slurm ------------------------------------------------------------------------------------
 
     def probe_slurm(self) -> list[Finding]:
-        """sinfo on PATH, and slurmctld answering (``scontrol show config`` also names the cluster)."""
-        t = self.options.command_timeout
-        version = self._cmd("sinfo", "--version")
-        if not version.ok:
+        """slurmctld answering, through the SlurmClient (its version and the cluster's name)."""
+        try:
+            info = self.client.controller_info()
+        except SlurmError as exc:
+            said = str(exc)
             fix = (
                 "install the Slurm client commands (Debian: slurm-client) or put them on PATH"
-                if version.missing
+                if " not found " in said
                 else "check SLURM_CONF, munge and that slurmctld runs"
             )
-            return [self._add(Finding.bad("slurm", version.describe(t), fix))]
-        config = self._cmd("scontrol", "show", "config")
-        if not config.ok:
-            return [self._add(Finding.bad("slurm", config.describe(t), "check SLURM_CONF, munge and slurmctld"))]
+            return [self._add(Finding.bad("slurm", said, fix))]
         self.run.reachable = True
-        match = re.search(r"^ClusterName\s*=\s*(\S+)", config.stdout, re.M)
-        self.run.cluster_name = match.group(1) if match else None
-        value = f"{version.stdout.strip()}, cluster {self.run.cluster_name or '(unnamed)'}"
-        return [self._add(Finding.good("slurm", value, "`sinfo --version` and `scontrol show config` answered"))]
+        self.run.cluster_name = info.cluster_name
+        value = f"Slurm {info.version}, cluster {info.cluster_name or '(unnamed)'}"
+        return [self._add(Finding.good("slurm", value, f"{self.client.name} transport: the controller answered"))]
 
     # -- partitions and nodes -----------------------------------------------------------------------
 
@@ -199,36 +191,37 @@ class Prober:
 
     # -- directive ----------------------------------------------------------------------------------
 
-    def _test_only(self, *flags: str) -> CommandResult:
-        args = ["sbatch", "--test-only", "--nodes=1", "--time=1"]
+    def _test_only(self, *flags: str) -> str | None:
+        """None if Slurm would accept a one-node job with these flags, else its reason."""
+        args = ["--nodes=1", "--time=1"]
         if self.run.partition:
             args.append(f"--partition={self.run.partition}")
-        return self._cmd(*args, *flags, "--wrap", "true")
+        return self.client.test_submit([*args, *flags])
 
     def probe_directive(self) -> list[Finding]:
         """Whether sbatch accepts ``--gpus-per-node`` or only ``--gres=gpu:N`` (and ``--segment``)."""
-        t = self.options.command_timeout
-        gpn = self._test_only("--gpus-per-node=1")
-        if gpn.timed_out or gpn.missing:
-            self.run.directive_evidence = gpn.describe(t)
-            return [self._add(Finding.bad("directive", gpn.describe(t), "check sbatch and slurmctld"))]
-        self.run.gpus_per_node_directive = gpn.ok
-        gres = self._test_only("--gres=gpu:1")
-        self.run.gres_directive = gres.ok
-        segment = self._test_only("--segment=1")
-        self.run.segment_directive = segment.ok
+        try:
+            gpn = self._test_only("--gpus-per-node=1")
+            gres = self._test_only("--gres=gpu:1")
+            segment = self._test_only("--segment=1")
+        except SlurmError as exc:
+            self.run.directive_evidence = str(exc)
+            return [self._add(Finding.bad("directive", str(exc), "check sbatch and slurmctld"))]
+        self.run.gpus_per_node_directive = gpn is None
+        self.run.gres_directive = gres is None
+        self.run.segment_directive = segment is None
         out: list[Finding] = []
-        if gpn.ok:
+        if gpn is None:
             self.run.directive_evidence = "sbatch --test-only accepted --gpus-per-node=1"
             out.append(self._add(Finding.good("directive", "--gpus-per-node accepted", self.run.directive_evidence)))
-        elif gres.ok:
+        elif gres is None:
             self.run.directive_evidence = (
-                f"sbatch --test-only rejected --gpus-per-node=1 ({gpn.said or 'no reason'}) and accepted --gres=gpu:1"
+                f"sbatch --test-only rejected --gpus-per-node=1 ({gpn}) and accepted --gres=gpu:1"
             )
             out.append(self._add(Finding.good("directive", "GRES only (--gres=gpu:N)", self.run.directive_evidence)))
         else:
             self.run.directive_evidence = (
-                f"sbatch --test-only rejected --gpus-per-node=1 ({gpn.said}) and --gres=gpu:1 ({gres.said})"
+                f"sbatch --test-only rejected --gpus-per-node=1 ({gpn}) and --gres=gpu:1 ({gres})"
             )
             out.append(
                 self._add(
@@ -240,22 +233,25 @@ class Prober:
                     )
                 )
             )
-        seg = "accepted" if segment.ok else f"rejected ({segment.said or 'no reason'})"
+        seg = "accepted" if segment is None else f"rejected ({segment})"
         out.append(self._add(Finding.good("segment", f"--segment {seg}", "sbatch --test-only --segment=1")))
         return out
 
     # -- account ------------------------------------------------------------------------------------
 
     def probe_account(self) -> list[Finding]:
-        """The user's default account from ``sacctmgr``; its absence is a finding, not a failure."""
+        """The user's default account (Slurm accounting); its absence is a finding, not a failure."""
         user = os.environ.get("USER") or os.environ.get("LOGNAME") or "root"
-        res = self._cmd("sacctmgr", "-nP", "show", "assoc", f"user={user}", "format=account")
-        accounts = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()] if res.ok else []
+        try:
+            found = self.client.accounts(user)
+            why = f"no association for user {user}" if found is not None else "no Slurm accounting here"
+        except SlurmError as exc:
+            found, why = None, str(exc)
+        accounts = found or []
         if accounts:
             self.run.account = accounts[0]
             more = f" (also: {', '.join(accounts[1:4])})" if len(accounts) > 1 else ""
             return [self._add(Finding.good("account", accounts[0] + more, f"sacctmgr show assoc user={user}"))]
-        why = res.describe(self.options.command_timeout) if not res.ok else f"no association for user {user}"
         return [
             self._add(
                 Finding.note(
@@ -280,30 +276,32 @@ class Prober:
         tag = uuid.uuid4().hex[:8]
         script = workdir / f"probe-{tag}.sh"
         output = workdir / f"probe-{tag}.out"
-        script.write_text(render_node_script(opts.paths, opts.extra_path, opts.tool_timeout))
-        args = ["sbatch", "--parsable", "--job-name=srt-tui-probe", "--nodes=1", "--ntasks=1", "--time=5"]
-        args += [f"--output={output}", f"--chdir={workdir}"]
+        directives = ["--job-name=srt-tui-probe", "--nodes=1", "--ntasks=1", "--time=5"]
         if self.run.partition:
-            args.append(f"--partition={self.run.partition}")
+            directives.append(f"--partition={self.run.partition}")
         gpus = min((n.gpus for n in self.run.partition_nodes()), default=0)
         if gpus and self.run.gres_directive is not False:
-            args.append(f"--gres=gpu:{gpus}")
-        res = self._cmd(*args, str(script))
-        if not res.ok:
+            directives.append(f"--gres=gpu:{gpus}")
+        body = render_node_script(opts.paths, opts.extra_path, opts.tool_timeout)
+        shebang, _, rest = body.partition("\n")
+        script.write_text(shebang + "\n" + "".join(f"#SBATCH {d}\n" for d in directives) + rest)
+        try:
+            job_id = self.client.submit(script, workdir, output=str(output))
+        except SlurmError as exc:
             return [
                 self._add(
                     Finding.bad(
                         "node",
-                        "the probe job was not accepted: " + res.describe(opts.command_timeout),
+                        f"the probe job was not accepted: {exc}",
                         "check the partition, account and limits; run `sbatch --test-only` by hand",
                     )
                 )
             ]
-        job_id = res.stdout.strip().split(";")[0]
         state = self._wait(job_id, opts.node_timeout)
         text = output.read_text(errors="replace") if output.exists() else ""
         if state is None:
-            self._cmd("scancel", job_id)
+            with contextlib.suppress(SlurmError):
+                self.client.cancel(job_id)
             return [
                 self._add(
                     Finding.bad(

@@ -11,13 +11,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from srt_tui.slurm.client import TERMINAL_STATES, JobState, NodeInfo, PartitionInfo
+from srt_tui.slurm.client import ControllerInfo, JobState, NodeInfo, PartitionInfo
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable, looks_unavailable
 from srt_tui.slurm.parse import (
+    SACCT_FIELDS,
     SINFO_NODES_FORMAT,
     SQUEUE_TEXT_FORMAT,
     parse_kv_line,
+    parse_sacct,
     parse_sbatch_parsable,
+    parse_scontrol_config,
     parse_scontrol_ping,
     parse_scontrol_show_jobs,
     parse_scontrol_show_partitions,
@@ -67,6 +70,13 @@ class CliTransport:
         self.supports_json = use_json
         self.last_error: str | None = None
         self._sinfo_json = True
+        #: Slurm commands run and bytes of output read so far (`benchmarks/slurm_queries.py`)
+        self.calls = 0
+        self.bytes_read = 0
+        #: ended jobs with their exit code: they do not change, so they are not asked for again
+        self._ended: dict[str, JobState] = {}
+        #: whether `sacct` answers (None: not tried yet; False: no accounting here, use scontrol)
+        self._sacct: bool | None = None
 
     # ------------------------------------------------------------------ plumbing
 
@@ -131,6 +141,8 @@ class CliTransport:
                 command=argv,
                 stderr=said,
             ) from exc
+        self.calls += 1
+        self.bytes_read += len(proc.stdout or "") + len(proc.stderr or "")
         if check and proc.returncode != 0:
             raise self._error(argv, proc, env)
         return proc
@@ -198,24 +210,72 @@ class CliTransport:
             raise SlurmError(f"not a Slurm job id: {job_id!r}", command=[*command.split(), str(job_id)])
 
     def query(self, job_ids: Sequence[str]) -> dict[str, JobState]:
-        """All given jobs from one ``squeue --json --states=all`` (text fallback without --json)."""
+        """The given jobs from one ``squeue -j IDS`` (never the whole cluster).
+
+        22.05's ``squeue --json`` ignores ``-j``/``-u`` and returns every job of the cluster, so the
+        scoped text format is used. Exit codes of ended jobs, and jobs squeue no longer shows, come
+        from one ``sacct`` where accounting runs, else ``scontrol show job ID`` per ended job; an ended
+        job is asked for once (its record does not change).
+        """
         wanted = [str(job_id) for job_id in job_ids]
         if not wanted:
             return {}
-        found = self._squeue_all()
-        return {job_id: found.get(job_id) or JobState.unknown(job_id) for job_id in wanted}
+        for job_id in wanted:
+            self._check_id(job_id, "squeue -j")
+        ask = [job_id for job_id in dict.fromkeys(wanted) if job_id not in self._ended]
+        found = self._squeue(ask) if ask else {}
+        no_code = [j for j, job in found.items() if job.is_terminal and job.exit_code is None]
+        gone = [j for j in ask if j not in found]
+        if no_code or gone:
+            found.update(self._ended_jobs(no_code, gone, found))
+        for job_id, job in found.items():
+            if job.is_terminal and job.exit_code is not None:
+                self._ended[job_id] = job
+        return {j: self._ended.get(j) or found.get(j) or JobState.unknown(j) for j in wanted}
+
+    def _squeue(self, ids: Sequence[str]) -> dict[str, JobState]:
+        """``squeue -h --states=all -j IDS -o FORMAT``: only these jobs."""
+        args = ["squeue", "-h", "--states=all", "-j", ",".join(ids), "-o", SQUEUE_TEXT_FORMAT]
+        proc = self._run(args, check=False)
+        if proc.returncode != 0:
+            said = proc.stderr or proc.stdout
+            if "invalid job id" in said.lower() and not self._is_unavailable(said):
+                return {}  # 22.05 refuses a lone id it no longer knows (the others: just not listed)
+            raise self._error(args, proc, self._environment())
+        wanted = set(ids)
+        return {j: job for j, job in parse_squeue_text(proc.stdout).items() if j in wanted}
+
+    def _ended_jobs(self, no_code: list[str], gone: list[str], found: dict[str, JobState]) -> dict[str, JobState]:
+        """Exit codes of ended jobs and the records of jobs squeue forgot: sacct, else scontrol per job."""
+        if self._sacct is not False:
+            ids = ",".join([*no_code, *gone])
+            try:
+                proc = self._run(["sacct", "-n", "-P", "-X", "-j", ids, "-o", SACCT_FIELDS])
+            except SlurmError:  # no sacct, or no accounting ("accounting storage is disabled")
+                self._sacct = False
+            else:
+                self._sacct = True
+                acct = parse_sacct(proc.stdout)
+                out = {j: acct[j] for j in gone if j in acct}
+                for j in no_code:
+                    if j in acct and acct[j].exit_code is not None:
+                        out[j] = replace(found[j], exit_code=acct[j].exit_code, exit_signal=acct[j].exit_signal)
+                return out
+        out = {}
+        for job_id in no_code:  # without accounting, a job squeue forgot stays unknown
+            proc = self._run(["scontrol", "show", "job", "-o", job_id], check=False)
+            detail = parse_scontrol_show_jobs(proc.stdout).get(job_id) if proc.returncode == 0 else None
+            if detail is not None:
+                out[job_id] = replace(found[job_id], exit_code=detail.exit_code, exit_signal=detail.exit_signal)
+        return out
 
     def _squeue_all(self) -> dict[str, JobState]:
-        """Every job slurmctld still holds, JSON first, then the text format."""
+        """Every job slurmctld still holds, JSON first, then the text format (tests compare the two)."""
         if self.supports_json:
             doc = self._json_call(["squeue", "--json", "--states=all"])
             if doc is not None:
                 return parse_squeue_json(doc)
-        proc = self._run(["squeue", "-h", "--states=all", "-o", SQUEUE_TEXT_FORMAT])
-        jobs = parse_squeue_text(proc.stdout)
-        if any(job.state in TERMINAL_STATES for job in jobs.values()):
-            jobs = self._with_exit_codes(jobs)
-        return jobs
+        return parse_squeue_text(self._run(["squeue", "-h", "--states=all", "-o", SQUEUE_TEXT_FORMAT]).stdout)
 
     def _json_call(self, args: Sequence[str]) -> dict[str, Any] | None:
         """Run a ``--json`` command; None means "use the text command instead" (it tells why Slurm failed)."""
@@ -243,21 +303,6 @@ class CliTransport:
         lowered = said.lower()
         return any(pattern in lowered for pattern in _NO_JSON_PATTERNS)
 
-    def _with_exit_codes(self, jobs: dict[str, JobState]) -> dict[str, JobState]:
-        """Fill exit codes (absent from squeue's text) from one ``scontrol show job -o`` call."""
-        try:
-            details = parse_scontrol_show_jobs(self._run(["scontrol", "show", "job", "-o"]).stdout)
-        except SlurmUnavailable:
-            raise
-        except SlurmError:
-            return jobs
-        merged = dict(jobs)
-        for job_id, job in jobs.items():
-            detail = details.get(job_id)
-            if detail is not None and job.state in TERMINAL_STATES:
-                merged[job_id] = replace(job, exit_code=detail.exit_code, exit_signal=detail.exit_signal)
-        return merged
-
     def show_job(self, job_id: str) -> dict[str, str]:
         """Every field of ``scontrol show job -o ID`` (Key=Value), for detail views."""
         proc = self._run(["scontrol", "show", "job", "-o", str(job_id)])
@@ -284,6 +329,31 @@ class CliTransport:
                 self._sinfo_json = False  # 23.11+ groups nodes by partition/state: use the text
         proc = self._run(["sinfo", "-N", "-h", "-o", SINFO_NODES_FORMAT])
         return parse_sinfo_nodes_text(proc.stdout)
+
+    def controller_info(self) -> ControllerInfo:
+        """``scontrol show config``: ``SLURM_VERSION`` and ``ClusterName``."""
+        config = parse_scontrol_config(self._run(["scontrol", "show", "config"]).stdout)
+        name = config.get("ClusterName") or None
+        return ControllerInfo(config.get("SLURM_VERSION", "unknown"), name)
+
+    def test_submit(self, options: Sequence[str]) -> str | None:
+        """``sbatch --test-only OPTIONS --wrap true``: None if accepted, else what sbatch said."""
+        args = ["sbatch", "--test-only", *options, "--wrap", "true"]
+        proc = self._run(args, check=False)
+        if proc.returncode == 0:
+            return None
+        said = (proc.stderr or proc.stdout).strip()
+        if self._is_unavailable(said):
+            raise self._error(args, proc, self._environment())
+        return " / ".join([ln.strip() for ln in said.splitlines() if ln.strip()][-2:]) or "no reason given"
+
+    def accounts(self, user: str) -> list[str] | None:
+        """``sacctmgr -nP show assoc user=USER format=account``; None without accounting (slurmdbd)."""
+        try:
+            proc = self._run(["sacctmgr", "-nP", "show", "assoc", f"user={user}", "format=account"])
+        except SlurmError:  # no sacctmgr, or "accounting storage is disabled" / slurmdbd down
+            return None
+        return list(dict.fromkeys(line.strip() for line in proc.stdout.splitlines() if line.strip()))
 
     def ping(self) -> bool:
         """``scontrol ping`` within ``ping_timeout``; on False ``last_error`` says why."""

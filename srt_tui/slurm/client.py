@@ -113,6 +113,14 @@ class PartitionInfo:
     max_time: int | None = None
 
 
+@dataclass(frozen=True)
+class ControllerInfo:
+    """What slurmctld says about itself: its Slurm version and the cluster's name."""
+
+    version: str
+    cluster_name: str | None = None
+
+
 @runtime_checkable
 class SlurmClient(Protocol):
     """What srt-tui needs from Slurm, behind one protocol so the TUI never cares which transport runs."""
@@ -156,6 +164,19 @@ class SlurmClient(Protocol):
 
     def nodes(self) -> list[NodeInfo]:
         """All nodes of the cluster, one record per node."""
+        ...
+
+    def controller_info(self) -> ControllerInfo:
+        """The controller's Slurm version and cluster name (one call; SlurmUnavailable when it is down)."""
+        ...
+
+    def test_submit(self, options: Sequence[str]) -> str | None:
+        """Would Slurm accept a job with these sbatch options (``sbatch --test-only``)? None if so,
+        else Slurm's reason."""
+        ...
+
+    def accounts(self, user: str) -> list[str] | None:
+        """The accounts ``user`` may charge (Slurm accounting); None when this cluster cannot tell."""
         ...
 
     def ping(self) -> bool:

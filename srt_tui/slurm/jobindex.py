@@ -26,6 +26,25 @@ def remember_job(job_id: str, job_dir: Path) -> None:
         pass
 
 
+def record_tags(job_dir: Path, tags: list[str]) -> None:
+    """Add `apply --tags` to the job's job.json (srtctl keeps them in the job's metadata too)."""
+    path = job_dir / "job.json"
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    meta["tags"] = list(tags)
+    tmp = path.with_name(".job.json.tmp")
+    tmp.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def sweep_log_link(job_dir: Path, job_id: str) -> Path:
+    """Link `logs/sweep_<id>.log` (where srtctl's Slurm jobs log, and automation looks) to the job's
+    Slurm output `logs/slurm.log`; returns the link."""
+    link = job_dir / "logs" / f"sweep_{job_id}.log"
+    if not link.is_symlink() and not link.exists():
+        link.symlink_to("slurm.log")
+    return link
+
+
 def known_jobs() -> dict[str, Path]:
     """Every indexed job whose directory still exists, newest last."""
     out: dict[str, Path] = {}

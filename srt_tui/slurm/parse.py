@@ -31,6 +31,8 @@ BASE_JOB_STATES: frozenset[str] = frozenset(
 )
 #: squeue ``-o`` format of the text fallback; name second, work dir last (both may hold "|").
 SQUEUE_TEXT_FORMAT = "%i|%j|%T|%r|%N|%D|%P|%S|%e|%l|%V|%Z"
+#: sacct ``-n -P -X -o`` fields of a finished job (Slurm accounting, where slurmdbd runs).
+SACCT_FIELDS = "JobID,JobName,State,ExitCode,Reason,NodeList,NNodes,Partition,Submit,Start,End,Timelimit,WorkDir"
 #: sinfo ``-N -o`` format of the node text fallback.
 SINFO_NODES_FORMAT = "%N|%T|%c|%m|%G|%P|%o"
 
@@ -307,6 +309,17 @@ def parse_scontrol_ping(stdout: str) -> bool:
 
 # ----------------------------------------------------------------------------- scontrol Key=Value
 
+
+def parse_scontrol_config(stdout: str) -> dict[str, str]:
+    """``scontrol show config`` as ``{key: value}`` (its ``Key = Value`` lines)."""
+    out: dict[str, str] = {}
+    for line in stdout.splitlines():
+        key, sep, value = line.partition("=")
+        if sep and key.strip() and " " not in key.strip():
+            out[key.strip()] = value.strip()
+    return out
+
+
 _KEY_START = re.compile(r"(?:^|(?<=\s))([A-Z][A-Za-z0-9_/:.]*)=")
 
 
@@ -532,6 +545,39 @@ def parse_squeue_text(stdout: str, fmt: str = SQUEUE_TEXT_FORMAT) -> dict[str, J
             time_limit=parse_time_limit(limit),
             partition=partition.strip(),
             work_dir=work_dir,
+        )
+    return jobs
+
+
+def parse_sacct(stdout: str) -> dict[str, JobState]:
+    """Jobs by id from ``sacct -n -P -X -o SACCT_FIELDS`` (allocations only; the latest record of a reused id)."""
+    width = len(SACCT_FIELDS.split(","))
+    jobs: dict[str, JobState] = {}
+    for line in stdout.splitlines():
+        parts = line.split("|")
+        extra = len(parts) - width
+        if not line.strip() or extra < 0:
+            continue
+        parts = [parts[0], "|".join(parts[1 : 2 + extra]), *parts[2 + extra :]]
+        job_id, name, state_text, exit_pair, reason, nodes, count, partition, submit, start, end, limit, work = parts
+        state = base_state(state_text)
+        code, signal = parse_exit_pair(exit_pair) if state in TERMINAL_STATES else (None, None)
+        start_time, end_time = clean_times(state, parse_timestamp(start), parse_timestamp(end))
+        jobs[job_id.strip()] = JobState(
+            job_id=job_id.strip(),
+            name=name,
+            state=state,
+            reason=clean_reason(reason),
+            nodes=tuple(expand_hostlist("" if nodes.strip().startswith("None") else nodes)),  # "None assigned"
+            node_count=json_number(count.strip()) or 0,
+            exit_code=code,
+            exit_signal=signal,
+            submit_time=parse_timestamp(submit),
+            start_time=start_time,
+            end_time=end_time,
+            time_limit=parse_time_limit(limit),
+            partition=partition.strip(),
+            work_dir=work,
         )
     return jobs
 

@@ -1,7 +1,7 @@
 """SlurmClient over pyslurm (Slurm 25.11 API), in-process; pyslurm is imported only when this transport is made."""
 
 # pyslurm's documented calls used here: JobSubmitDescription(script=PATH, working_directory=DIR,
-# environment={...}) + load_sbatch_options() + submit() -> int; Jobs.load(); Job(id).cancel() /
+# environment={...}) + load_sbatch_options() + submit() -> int; Job.load(id); Job(id).cancel() /
 # .release(); Nodes.load(); Partitions.load(); slurmctld.ping_primary(); RPCError.
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
-from srt_tui.slurm.client import TERMINAL_STATES, JobState, NodeInfo, PartitionInfo
+from srt_tui.slurm.client import TERMINAL_STATES, ControllerInfo, JobState, NodeInfo, PartitionInfo
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable, looks_unavailable
 from srt_tui.slurm.parse import (
     base_state,
@@ -144,13 +144,26 @@ class PyslurmTransport:
         )
 
     def query(self, job_ids: Sequence[str]) -> dict[str, JobState]:
-        """All given jobs from one ``pyslurm.Jobs.load()``; unknown ids map to ``JobState.unknown``."""
-        wanted = [str(job_id) for job_id in job_ids]
-        if not wanted:
-            return {}
-        loaded = self._call("Jobs.load", lambda: _values(self._pyslurm.Jobs.load()))
-        found = {job.job_id: job for job in (self._job(j) for j in loaded)}
-        return {job_id: found.get(job_id) or JobState.unknown(job_id) for job_id in wanted}
+        """Each given job by ``pyslurm.Job.load(id)``: one small RPC per tracked job, never the whole
+        cluster (``Jobs.load()`` would ship every job of a production controller each refresh)."""
+        out: dict[str, JobState] = {}
+        for job_id in dict.fromkeys(str(j) for j in job_ids):
+            out[job_id] = self._load_job(job_id)
+        return out
+
+    def _load_job(self, job_id: str) -> JobState:
+        """One job; a job slurmctld does not (or no longer) know is ``JobState.unknown``."""
+        if not job_id.isdigit():
+            return JobState.unknown(job_id)
+        try:
+            job = self._call("Job.load", lambda: self._pyslurm.Job.load(int(job_id)))
+        except SlurmUnavailable:
+            raise
+        except SlurmError as exc:
+            if "invalid job id" in str(exc).lower():
+                return JobState.unknown(job_id)
+            raise
+        return self._job(job)
 
     def cancel(self, job_id: str) -> None:
         """``pyslurm.Job(id).cancel()``."""
@@ -200,6 +213,30 @@ class PyslurmTransport:
                 )
             )
         return out
+
+    def controller_info(self) -> ControllerInfo:
+        """``pyslurm.slurmctld.Config.load()`` (``cluster_name``) and ``pyslurm.version()``."""
+        config = self._call("slurmctld.Config.load", lambda: self._pyslurm.slurmctld.Config.load())
+        version = getattr(self._pyslurm, "version", None)
+        text = _str(version()) if callable(version) else "unknown"
+        return ControllerInfo(text, _str(getattr(config, "cluster_name", "")) or None)
+
+    def test_submit(self, options: Sequence[str]) -> str | None:
+        """pyslurm has no ``--test-only``: ``sbatch --test-only`` through the command-line transport."""
+        from srt_tui.slurm.cli_transport import CliTransport
+
+        return CliTransport().test_submit(options)
+
+    def accounts(self, user: str) -> list[str] | None:
+        """``pyslurm.db.Associations.load(AssociationFilter(users=[user]))``; None without accounting."""
+        db = getattr(self._pyslurm, "db", None)
+        if db is None or not hasattr(db, "Associations"):
+            return None
+        try:
+            loaded = _values(db.Associations.load(db.AssociationFilter(users=[user])))
+        except Exception:  # no slurmdbd / accounting disabled: the caller says "not checked"
+            return None
+        return list(dict.fromkeys(_str(getattr(a, "account", "")) for a in loaded if getattr(a, "account", None)))
 
     def ping(self) -> bool:
         """``pyslurm.slurmctld.ping_primary()`` (or a partition load on older pyslurm)."""

@@ -27,9 +27,11 @@ from ..core.errors import Problem, SrtError
 from ..core.jobdir import job_files, job_secrets, write_atomic_dir
 from ..core.paths import default_output_dir
 from ..core.status import append_event
+from .client import SlurmClient
 from .errors import SlurmError, SlurmUnavailable
-from .jobindex import remember_job
+from .jobindex import remember_job, sweep_log_link
 from .local import LocalLauncher, next_local_id
+from .preflight import check_before_submit
 
 
 class SubmitError(SrtError):
@@ -43,19 +45,25 @@ class Submission:
     job_id: str
     job_dir: Path
     launcher: str
+    #: preflight checks that could not run (said, not blocking)
+    notes: tuple[str, ...] = ()
+
+
+def reachable_client(transport: str = "auto") -> tuple[SlurmClient | None, str]:
+    """A client whose controller just answered one ping, or None; a one-line reason either way."""
+    from .select import get_client
+
+    try:
+        client = get_client(transport)  # pings the controller once
+    except SlurmUnavailable as exc:
+        return None, str(exc)
+    return client, f"slurmctld answers ({client.name} transport)"
 
 
 def slurm_reachable(transport: str = "auto") -> tuple[bool, str]:
     """Whether a Slurm controller answers, and a one-line reason either way."""
-    from .select import get_client
-
-    try:
-        client = get_client(transport)
-    except SlurmUnavailable as exc:
-        return False, str(exc)
-    if client.ping():
-        return True, f"slurmctld answers ({client.name} transport)"
-    return False, client.last_error or "slurmctld does not answer"
+    client, why = reachable_client(transport)
+    return client is not None, why
 
 
 def output_base(prep: Prepared, output_dir: Path | None) -> Path:
@@ -198,15 +206,19 @@ def _hook(step: str) -> None:
         subprocess.run(["sh", "-c", spec[len(step) + 1 :]], check=False)
 
 
-def submit_slurm(prep: Prepared, base: Path, transport: str = "auto") -> Submission:
-    """Submit held, record the id, move the staged directory to `<base>/<job_id>`, index it, release.
+def submit_slurm(
+    prep: Prepared, base: Path, transport: str = "auto", client: SlurmClient | None = None, preflight: bool = True
+) -> Submission:
+    """Preflight (unless told not to), submit held, record the id, move the staged directory to
+    `<base>/<job_id>`, index it, release (``client``: one whose controller already answered).
 
     Between sbatch and the end, any failure or SIGINT/SIGTERM/SIGHUP cancels the held job (or, when
     Slurm cannot cancel it, leaves it indexed so status and cancel find it).
     """
     from .select import get_client
 
-    client = get_client(transport)
+    client = client or get_client(transport)
+    notes = tuple(c.message for c in check_before_submit(client, prep)) if preflight else ()
     stamp = time.strftime("%Y%m%d-%H%M%S")
     with _DeferredSignals() as signals:
         staged = _write_job_dir(
@@ -242,6 +254,7 @@ def submit_slurm(prep: Prepared, base: Path, transport: str = "auto") -> Submiss
             _set_job_id(staged, job_id)
             _hook("recorded")
             job_dir = _move_into_place(staged, base, job_id, stamp)
+            sweep_log_link(job_dir, job_id)
             append_event(job_dir, "submitted", f"slurm job {job_id} via {client.name}")
             remember_job(job_id, job_dir)  # before release: a job that runs is always indexed
             signals.check()
@@ -250,7 +263,7 @@ def submit_slurm(prep: Prepared, base: Path, transport: str = "auto") -> Submiss
             signals.check()
         except BaseException as exc:
             raise _abandon(client, job_id, job_dir, exc) from None
-    return Submission(job_id, job_dir, "slurm")
+    return Submission(job_id, job_dir, "slurm", notes)
 
 
 class SlurmUnreachable(SubmitError):
@@ -259,19 +272,21 @@ class SlurmUnreachable(SubmitError):
     exit_code = 3
 
 
-def choose_launcher(prep: Prepared, launcher: str, transport: str) -> str:
-    """`slurm` or `local`. `auto` takes the profile's `launcher`; when that is Slurm and no controller
-    answers, the profile's `fallback_launcher` if it names one, else an error naming the Slurm failure."""
+def choose_launcher(prep: Prepared, launcher: str, transport: str) -> tuple[str, SlurmClient | None]:
+    """`slurm` or `local`, and the client that answered when Slurm was pinged to decide (pinged once).
+
+    `auto` takes the profile's `launcher`; when that is Slurm and no controller answers, the profile's
+    `fallback_launcher` if it names one, else an error naming the Slurm failure."""
     if launcher != "auto":
-        return launcher
+        return launcher, None
     profile = prep.job.profile
     if profile.launcher != "slurm":
-        return profile.launcher
-    ok, why = slurm_reachable(transport)
-    if ok:
-        return "slurm"
+        return profile.launcher, None
+    client, why = reachable_client(transport)
+    if client is not None:
+        return "slurm", client
     if profile.fallback_launcher:
-        return profile.fallback_launcher
+        return profile.fallback_launcher, None
     raise SlurmUnreachable(
         [
             Problem(
@@ -285,14 +300,19 @@ def choose_launcher(prep: Prepared, launcher: str, transport: str) -> str:
 
 
 def submit_prepared(
-    prep: Prepared, launcher: str = "auto", output_dir: Path | None = None, transport: str = "auto"
+    prep: Prepared,
+    launcher: str = "auto",
+    output_dir: Path | None = None,
+    transport: str = "auto",
+    preflight: bool = True,
 ) -> Submission:
     """Submit through the chosen launcher (see `choose_launcher`): never silently on this machine."""
     base = output_base(prep, output_dir)
-    if choose_launcher(prep, launcher, transport) == "local":
+    chosen, client = choose_launcher(prep, launcher, transport)
+    if chosen == "local":
         return submit_local(prep, base)
     try:
-        return submit_slurm(prep, base, transport)
+        return submit_slurm(prep, base, transport, client, preflight)
     except SlurmUnavailable as exc:
         raise SlurmUnreachable(
             [Problem(field="slurm", message=str(exc), hint="check SLURM_CONF and munge, or use --launcher local")]

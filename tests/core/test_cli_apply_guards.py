@@ -5,6 +5,7 @@ Slurm is made unreachable for real (SLURM_CONF naming no file); nothing here rea
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import subprocess
@@ -58,13 +59,13 @@ def test_the_launcher_comes_from_the_flag_or_the_profile_never_from_a_silent_fal
     monkeypatch.setenv("SLURM_CONF", str(tmp_path / "no-slurm.conf"))
     with pytest.raises(SlurmUnreachable, match="no Slurm controller answers"):
         choose_launcher(prepare(H100, "nvidia-h100"), "auto", transport)
-    assert choose_launcher(prepare(H100, "nvidia-h100"), "local", transport) == "local"  # asked for
-    assert choose_launcher(prepare(MOCKER, "local"), "auto", transport) == "local"  # the profile's fallback_launcher
+    assert choose_launcher(prepare(H100, "nvidia-h100"), "local", transport)[0] == "local"  # asked for
+    assert choose_launcher(prepare(MOCKER, "local"), "auto", transport)[0] == "local"  # the fallback_launcher
     always_local = tmp_path / "always-local.yaml"
     always_local.write_text(
         "gpus_per_node: 8\ncontainer_runtime: none\nlauncher: local\n" + "model_paths: {mock-model: /m}\n"
     )
-    assert choose_launcher(prepare(MOCKER, str(always_local)), "auto", transport) == "local"
+    assert choose_launcher(prepare(MOCKER, str(always_local)), "auto", transport)[0] == "local"
 
 
 def test_a_profile_launcher_typo_is_refused(tmp_path: Path) -> None:
@@ -89,13 +90,20 @@ def test_apply_on_a_terminal_asks_and_no_means_no(tmp_path: Path) -> None:
     master, slave = pty.openpty()
     try:
         os.write(master, b"n\n")
-        proc = _apply(tmp_path, "-f", MOCKER, "-p", "local", "--launcher", "slurm", "--json", stdin=slave)
+        proc = _apply(tmp_path, "-f", MOCKER, "-p", "local", "--launcher", "slurm", stdin=slave)
     finally:
         os.close(master)
         os.close(slave)
     assert proc.returncode == 1, proc.stderr
     assert "Submit? [y/N]" in proc.stderr and proc.stderr.rstrip().endswith("not submitted")
     assert proc.stdout == "" and _nothing_submitted(tmp_path)
+
+
+def test_apply_json_is_automation_and_never_prompts(tmp_path: Path) -> None:
+    """`apply --json` is srtctl's automation contract (InferenceX runs it without -y); srtctl never asks."""
+    proc = _apply(tmp_path, "-f", H100, "-p", "nvidia-h100", "--launcher", "slurm", "--json", text_in="")
+    assert proc.returncode == 3, proc.stderr  # it went on to submit (and no Slurm answers here)
+    assert json.loads(proc.stdout)["status"] == "error" and "Submit?" not in proc.stderr
 
 
 def test_recovery_touches_only_this_users_finished_submissions_from_this_host(tmp_path: Path) -> None:

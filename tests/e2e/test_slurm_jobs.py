@@ -259,8 +259,9 @@ def test_a_refused_submission_keeps_the_rendered_files_and_says_what_slurm_said(
         .replace("default_partition: gpu", "default_partition: nosuchpart")
     )
     out = tmp_path / "outputs"
+    # --no-preflight: the preflight refuses an unknown partition before sbatch (tests/e2e/test_preflight.py)
     proc = srt("apply", "-f", str(MOCKER / "mocker-2p1d.yaml"), "-p", str(profile), "--launcher", "slurm", "-y",
-               "-o", str(out), check=False)  # fmt: skip
+               "-o", str(out), "--no-preflight", check=False)  # fmt: skip
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "Slurm refused the job" in proc.stderr and "invalid partition" in proc.stderr.lower()
     kept = [p for p in out.iterdir() if p.name.startswith("failed-")]

@@ -21,7 +21,7 @@ def _fake(folder: Path, name: str, body: str) -> Path:
     return folder
 
 
-def test_no_sinfo_on_path_is_a_finding(
+def test_no_slurm_commands_on_path_is_a_finding(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
@@ -29,15 +29,15 @@ def test_no_sinfo_on_path_is_a_finding(
     run = run_probes(ProbeOptions(workdir=tmp_path), lambda s, st, d: steps.append((s, st)))
     assert not run.reachable
     assert run.findings[0].name == "slurm" and run.findings[0].level == "error"
-    assert "`sinfo` not found on PATH" in run.findings[0].error
+    assert "scontrol not found" in run.findings[0].error  # the SlurmClient's own message
     assert "slurm-client" in run.findings[0].fix
     assert ("node", "skipped") in steps and ("partitions", "skipped") in steps
     assert main(["setup", "--probe", "--workdir", str(tmp_path)]) == 1
-    assert "✗ slurm: `sinfo` not found on PATH" in capsys.readouterr().out
+    assert "✗ slurm: scontrol not found" in capsys.readouterr().out
 
 
 def test_slurm_command_timeout_is_a_finding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    slow = _fake(tmp_path / "slow", "sinfo", "sleep 20\n")
+    slow = _fake(tmp_path / "slow", "scontrol", "sleep 20\n")
     monkeypatch.setenv("PATH", f"{slow}:{os.environ['PATH']}")
     run = run_probes(ProbeOptions(workdir=tmp_path, command_timeout=0.5))
     assert "did not answer within 0.5 s" in run.findings[0].error
@@ -86,3 +86,38 @@ def test_probe_job_that_never_runs_is_a_finding(
     run = run_probes(ProbeOptions(workdir=tmp_path / "work", node_timeout=2))
     node = next(f for f in run.findings if f.name == "node")
     assert "did not finish within 2 s (cancelled)" in node.error
+
+
+@pytest.mark.slurm
+def test_every_probe_goes_through_the_slurm_client(cluster: ClusterInfo, tmp_path: Path) -> None:
+    """The probes ask Slurm only through the SlurmClient (the transport everything else uses): each
+    Slurm command they run is one of the client's, so a pyslurm or scoped transport covers them too."""
+    import subprocess
+    from collections.abc import Sequence
+    from typing import Any
+
+    from srt_tui.slurm.cli_transport import CliTransport
+
+    class Recording(CliTransport):
+        def __init__(self) -> None:
+            super().__init__()
+            self.commands: list[str] = []
+
+        def _run(self, args: Sequence[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+            self.commands.append(" ".join(args[:3]))
+            return super()._run(args, **kwargs)
+
+    spawned: list[str] = []
+    real_popen = subprocess.Popen.__init__
+
+    def watch(self: Any, args: Any, *a: Any, **kw: Any) -> None:
+        spawned.append(str(args[0] if isinstance(args, (list, tuple)) else args).rsplit("/", 1)[-1])
+        real_popen(self, args, *a, **kw)
+
+    client = Recording()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(subprocess.Popen, "__init__", watch)
+        run = run_probes(ProbeOptions(workdir=tmp_path / "work", node_timeout=60), client=client)
+    assert run.reachable and run.node is not None
+    assert len(spawned) == len(client.commands)  # nothing ran Slurm past the client
+    assert {c.split()[0] for c in client.commands} >= {"scontrol", "sinfo", "sbatch", "squeue"}

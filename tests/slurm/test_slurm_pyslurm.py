@@ -30,6 +30,8 @@ class StandIn:
         self.released: list[int] = []
         self.reject: str | None = None
         self.unreachable = False
+        self.job_loads: list[int] = []  # Job.load(id) calls: one small RPC each
+        self.cluster_loads = 0  # Jobs.load() calls: every job of the cluster
 
 
 def make_pyslurm(state: StandIn) -> types.ModuleType:
@@ -72,10 +74,24 @@ def make_pyslurm(state: StandIn) -> types.ModuleType:
             check()
             state.released.append(self.id)
 
+        @staticmethod
+        def load(job_id: int) -> Job:
+            check()
+            state.job_loads.append(job_id)
+            records = Jobs.records()
+            if job_id not in records:
+                raise RPCError("Invalid job id specified")
+            return records[job_id]
+
     class Jobs(dict):  # type: ignore[type-arg]
         @staticmethod
         def load(preload_passwd_info: bool = False, frozen: bool = False) -> Jobs:
             check()
+            state.cluster_loads += 1
+            return Jobs.records()
+
+        @staticmethod
+        def records() -> Jobs:
             jobs = Jobs()
             jobs[7] = Job(
                 7,
@@ -238,8 +254,9 @@ def test_submit_rejection_keeps_slurms_message(stand_in: StandIn, tmp_path: Path
     assert not isinstance(err.value, SlurmUnavailable)
 
 
-def test_query_is_one_load_and_normalises(stand_in: StandIn) -> None:
+def test_query_loads_only_the_tracked_jobs_and_normalises(stand_in: StandIn) -> None:
     jobs = PyslurmTransport().query(["7", "8", "9", "12345"])
+    assert stand_in.job_loads == [7, 8, 9, 12345] and stand_in.cluster_loads == 0  # never the whole cluster
     assert jobs["7"] == JobState(
         job_id="7",
         name="srt-disagg",

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import Button, RadioButton, RadioSet, Static
 
 from ..messages import JobSubmitted, SubmitFailed
@@ -16,6 +17,16 @@ from .base import WizardState, WizardStep
 
 if TYPE_CHECKING:
     from ...core.api import Prepared
+    from ...slurm.preflight import PreflightCheck
+
+
+class PreflightDone(Message):
+    """The preflight of a prepared job against the cluster finished (run in a worker)."""
+
+    def __init__(self, prepared: Prepared, checks: list[PreflightCheck]) -> None:
+        super().__init__()
+        self.prepared = prepared
+        self.checks = checks
 
 
 class SubmitStep(WizardStep):
@@ -36,6 +47,9 @@ class SubmitStep(WizardStep):
         self.read_only = False
         self.submitting = False
         self._touched = False
+        #: the preflight shown (for ``_preflight_of``); it runs when Slurm answers, as `apply` runs it
+        self.preflight: list[PreflightCheck] = []
+        self._preflight_of: Prepared | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Check the request, pick the launcher, then submit.", classes="step-hint")
@@ -59,8 +73,10 @@ class SubmitStep(WizardStep):
         self.read_only = state.read_only
         if state.prepared is not None and state.prepared is not self.prepared:
             self.prepared = state.prepared
+            self.preflight = []
             self.query_one("#submit-status", Static).update("")
             self._render_request()
+        self._maybe_preflight()
         button = self.query_one("#submit", Button)
         button.disabled = self.read_only
         if self.read_only:
@@ -82,7 +98,52 @@ class SubmitStep(WizardStep):
         counts = ", ".join(f"{n} {role}" for role, n in plan.expected_counts().items())
         grid.add_row("workers", Text(f"{counts} · router {plan.frontend}" if plan.router else counts))
         grid.add_row("serving at", Text(plan.public_url))
+        if self.preflight and self._preflight_of is self.prepared:
+            grid.add_row("", "")
+            for i, check in enumerate(self.preflight):
+                grid.add_row("preflight" if i == 0 else "", self._check_text(check))
         self.query_one("#request", Static).update(grid)
+
+    def _check_text(self, check: PreflightCheck) -> Text:
+        """One preflight line: ✓ fits, ✗ what is wrong and the fix, · could not check (does not block)."""
+        st = self._style
+        if check.ok is None:
+            return Text(f"· {check.name}: {check.message}", style=st("submit-step--dim"))
+        if check.ok:
+            return Text(f"✓ {check.name}: {check.message}", style=st("submit-step--ok"))
+        text = Text(f"✗ {check.name}: {check.message}", style=st("submit-step--bad"))
+        if check.fix:
+            text.append(f"\n  fix: {check.fix}", style=st("submit-step--dim"))
+        return text
+
+    def _maybe_preflight(self) -> None:
+        """Check the prepared job against the cluster once Slurm answers (the same checks as `apply`)."""
+        if self.prepared is None or self._preflight_of is self.prepared:
+            return
+        if str(getattr(self.app, "slurm_state", "")) != "up":
+            return
+        self._preflight_of = self.prepared
+        self.run_preflight(self.prepared)
+
+    @work(thread=True, exclusive=True, group="preflight", name="preflight", exit_on_error=False)
+    def run_preflight(self, prepared: Prepared) -> None:
+        """The preflight, off the UI thread (it asks Slurm for partitions, nodes and accounts)."""
+        from ...slurm.errors import SlurmError
+        from ...slurm.preflight import PreflightCheck, demand_of, preflight
+        from ...slurm.select import get_client
+
+        try:
+            checks = preflight(get_client(None, require_reachable=False), demand_of(prepared))
+        except (SlurmError, ValueError) as exc:
+            checks = [PreflightCheck("preflight", None, f"not run: {exc}")]
+        self.post_message(PreflightDone(prepared, checks))
+
+    @on(PreflightDone)
+    def _preflight_done(self, message: PreflightDone) -> None:
+        message.stop()
+        if message.prepared is self.prepared:
+            self.preflight = message.checks
+            self._render_request()
 
     def _slurm_changed(self, state: str) -> None:
         reason = str(getattr(self.app, "slurm_reason", ""))
@@ -91,6 +152,7 @@ class SubmitStep(WizardStep):
         local = self.query_one("#launcher-local", RadioButton)
         note = Text()
         if state == "up":
+            self._maybe_preflight()
             slurm.disabled = False
             note.append("✓ Slurm is reachable", style=st("submit-step--ok"))
             if reason:

@@ -1,0 +1,224 @@
+"""Preflight: does the cluster that answers now have room for this job? Checked before sbatch.
+
+Partition, account, node count, GPUs per node and time limit against what Slurm reports, each with
+a fix. A check that cannot run (no accounting, a listing refused) says so and does not block: only
+what Slurm itself says is impossible blocks.
+"""
+
+from __future__ import annotations
+
+import getpass
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..core.api import Prepared
+from ..core.errors import Problem, SrtError
+from .client import NodeInfo, PartitionInfo, SlurmClient
+from .errors import SlurmError
+from .parse import parse_time_limit
+
+
+@dataclass(frozen=True)
+class PreflightCheck:
+    """One check: ``ok`` True (fits), False (Slurm would refuse or never run it), None (could not check)."""
+
+    name: str
+    ok: bool | None
+    message: str
+    fix: str = ""
+    evidence: str = ""
+
+    @property
+    def blocks(self) -> bool:
+        """Only a check that ran and failed stops a submission."""
+        return self.ok is False
+
+
+@dataclass(frozen=True)
+class JobDemand:
+    """What a job asks of Slurm (from the resolved job and its plan)."""
+
+    nodes: int
+    gpus_per_node: int
+    partition: str | None
+    account: str | None
+    time_limit: str
+
+
+def _minutes(limit: int | None) -> str:
+    """A minute count the way Slurm writes a time limit (``1-00:00:00``, ``4:00:00``); None -> UNLIMITED."""
+    if limit is None:
+        return "UNLIMITED"
+    days, rest = divmod(limit, 1440)
+    text = f"{rest // 60}:{rest % 60:02d}:00"
+    return f"{days}-{text.zfill(8)}" if days else text
+
+
+def _partition(demand: JobDemand, parts: Sequence[PartitionInfo]) -> tuple[PreflightCheck, PartitionInfo | None]:
+    names = ", ".join(p.name for p in parts) or "(none)"
+    if demand.partition:
+        part = next((p for p in parts if p.name == demand.partition), None)
+        if part is None:
+            return (
+                PreflightCheck(
+                    "partition",
+                    False,
+                    f"partition `{demand.partition}` does not exist",
+                    f"use one of: {names} (recipe `slurm.partition` or the profile's `default_partition`)",
+                    "scontrol show partition",
+                ),
+                None,
+            )
+        return PreflightCheck("partition", True, f"`{part.name}` exists ({part.state or 'state unknown'})"), part
+    part = next((p for p in parts if p.is_default), None)
+    if part is None:
+        return (
+            PreflightCheck(
+                "partition",
+                False,
+                "no partition asked for and the cluster has no default partition",
+                f"set `slurm.partition` in the recipe or `default_partition` in the profile: one of {names}",
+            ),
+            None,
+        )
+    return PreflightCheck("partition", True, f"`{part.name}` (the cluster's default)"), part
+
+
+def _nodes(demand: JobDemand, part: PartitionInfo, nodes: Sequence[NodeInfo] | None) -> list[PreflightCheck]:
+    out: list[PreflightCheck] = []
+    size = part.total_nodes or len(part.nodes)
+    if demand.nodes > size:
+        out.append(
+            PreflightCheck(
+                "nodes",
+                False,
+                f"the job needs {demand.nodes} nodes; partition `{part.name}` has {size}",
+                "choose a smaller topology (-t / the recipe's roles) or a partition with more nodes",
+                f"scontrol show partition {part.name}: TotalNodes={size}",
+            )
+        )
+    else:
+        out.append(PreflightCheck("nodes", True, f"{demand.nodes} of {size} nodes of `{part.name}`"))
+    if nodes is None:
+        out.append(PreflightCheck("gpus", None, "GPUs per node not checked: the node listing failed"))
+        return out
+    members = [n for n in nodes if n.name in set(part.nodes) or part.name in n.partitions]
+    if not members:
+        out.append(PreflightCheck("gpus", None, f"GPUs per node not checked: no node listed for `{part.name}`"))
+        return out
+    fit = [n for n in members if n.gpus >= demand.gpus_per_node]
+    most = max(n.gpus for n in members)
+    gres = ", ".join(sorted({n.gres or "no GRES" for n in members}))
+    wanted = min(demand.nodes, len(members))  # more nodes than the partition has is the nodes check's
+    if len(fit) < wanted:
+        out.append(
+            PreflightCheck(
+                "gpus",
+                False,
+                f"the job needs {demand.gpus_per_node} GPUs on each of {wanted} node(s); {len(fit)} node(s) of "
+                f"`{part.name}` have that many (at most {most} per node)",
+                f"set the profile's `gpus_per_node` to at most {most}, or use a partition with larger nodes",
+                f"GRES: {gres}",
+            )
+        )
+    else:
+        out.append(PreflightCheck("gpus", True, f"{demand.gpus_per_node} GPUs per node fit ({gres})"))
+    return out
+
+
+def _time(demand: JobDemand, part: PartitionInfo) -> PreflightCheck:
+    asked = parse_time_limit(demand.time_limit)
+    if asked is None and demand.time_limit.strip().upper() not in ("UNLIMITED", "INFINITE"):
+        return PreflightCheck("time", None, f"time limit `{demand.time_limit}` not checked: not a Slurm time")
+    if part.max_time is not None and (asked is None or asked > part.max_time):
+        return PreflightCheck(
+            "time",
+            False,
+            f"time limit {demand.time_limit} exceeds partition `{part.name}`'s MaxTime {_minutes(part.max_time)}",
+            f"set the time limit (recipe `slurm.time_limit` / profile `default_time_limit`) to at most "
+            f"{_minutes(part.max_time)}",
+            f"scontrol show partition {part.name}: MaxTime",
+        )
+    return PreflightCheck("time", True, f"{demand.time_limit} within MaxTime {_minutes(part.max_time)}")
+
+
+def _account(demand: JobDemand, user: str, accounts: Sequence[str] | None, why: str) -> PreflightCheck | None:
+    if not demand.account:
+        return None
+    if accounts is None:
+        return PreflightCheck("account", None, f"account `{demand.account}` not checked: {why}")
+    if demand.account not in accounts:
+        return PreflightCheck(
+            "account",
+            False,
+            f"user {user} has no association with account `{demand.account}`",
+            f"use one of: {', '.join(accounts) or '(none)'} (recipe `slurm.account` / profile `default_account`)",
+            f"sacctmgr show assoc user={user}",
+        )
+    return PreflightCheck("account", True, f"`{demand.account}` is one of {user}'s accounts")
+
+
+def check_demand(
+    demand: JobDemand,
+    parts: Sequence[PartitionInfo],
+    nodes: Sequence[NodeInfo] | None,
+    user: str,
+    accounts: Sequence[str] | None,
+    accounts_why: str = "no accounting here",
+) -> list[PreflightCheck]:
+    """The checks of ``demand`` against what Slurm listed (``nodes``/``accounts`` None: not listed)."""
+    check, part = _partition(demand, parts)
+    out = [check]
+    if part is not None:
+        out += _nodes(demand, part, nodes)
+        out.append(_time(demand, part))
+    account = _account(demand, user, accounts, accounts_why)
+    if account is not None:
+        out.append(account)
+    return out
+
+
+def preflight(client: SlurmClient, demand: JobDemand) -> list[PreflightCheck]:
+    """Every check of ``demand`` against the cluster ``client`` reaches (partitions, nodes, accounts)."""
+    try:
+        parts = client.partitions()
+    except SlurmError as exc:
+        return [PreflightCheck("partition", None, f"partitions not checked: {exc}")]
+    try:
+        nodes: list[NodeInfo] | None = client.nodes()
+    except SlurmError:
+        nodes = None
+    user = getpass.getuser()
+    accounts: list[str] | None = None
+    why = "no accounting here"
+    if demand.account:
+        try:
+            accounts = client.accounts(user)
+        except SlurmError as exc:
+            why = str(exc)
+    return check_demand(demand, parts, nodes, user, accounts, why)
+
+
+class PreflightError(SrtError):
+    """The cluster that answers cannot run this job as asked; nothing was submitted."""
+
+
+def demand_of(prep: Prepared) -> JobDemand:
+    """What a prepared job asks of Slurm."""
+    job = prep.job
+    return JobDemand(prep.plan.nodes, prep.plan.gpus_per_node, job.partition, job.account, job.time_limit)
+
+
+def check_before_submit(client: SlurmClient, prep: Prepared) -> list[PreflightCheck]:
+    """Run the preflight; raise PreflightError naming every failed check and its fix; return the
+    checks that could not run (the caller says so, they do not block)."""
+    checks = preflight(client, demand_of(prep))
+    failed = [c for c in checks if c.blocks]
+    if failed:
+        raise PreflightError(
+            [
+                Problem(field=f"preflight {c.name}", message=c.message, hint=c.fix or "see `srt-tui doctor`")
+                for c in failed
+            ]
+        )
+    return [c for c in checks if c.ok is None]
