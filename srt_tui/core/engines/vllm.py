@@ -102,7 +102,7 @@ class VLLM:
         ]
         if not _has(ctx.args, "data-parallel-rpc-port"):
             out += ["--data-parallel-rpc-port", str(DP_RPC_PORT)]
-        if ctx.frontend == "dynamo":  # every node's engine registers itself with Dynamo
+        if ctx.worker_launch == "dynamo":  # every node's engine registers itself with Dynamo
             if not _has(ctx.args, "data-parallel-hybrid-lb"):
                 out.append("--data-parallel-hybrid-lb")
         elif ctx.node_rank > 0:  # behind an HTTP router only the leader serves; the others are headless
