@@ -47,7 +47,14 @@ def describe(prep: Prepared, with_script: bool = True) -> str:
     ]
     out += ["", "Commands and environment"]
     for p in plan.processes():
-        out.append(f"  {p.name} (node{p.node_index}, log {p.log}):")
+        if p.launched_by:
+            out.append(f"  {p.name} (node{p.node_index}): its ranks run in {p.launched_by}'s MPI step")
+            continue
+        where = f"node{p.node_index}"
+        if p.step_nodes:
+            where = "+".join(f"node{n}" for n in p.step_nodes)
+            where += f", MPI step: {p.tasks} tasks, {p.tasks_per_node} per node, srun --mpi={p.mpi}"
+        out.append(f"  {p.name} ({where}, log {p.log}):")
         if p.install:
             out.append("    first (ai-dynamo install): " + p.install)
         out.append("    " + shlex.join(p.command))

@@ -15,7 +15,7 @@ from . import dynamo
 from . import placeholders as ph
 from .benchmark import BenchContext, benchmark_launch
 from .engines import get_engine
-from .engines.base import WorkerContext
+from .engines.base import LAUNCH_MPI, WorkerContext, WorkerLaunch
 from .errors import Problem, TopologyError
 from .profile import exporter_argv, exporter_readout
 from .profiling import trigger_targets, worker_env, worker_prefix
@@ -80,6 +80,14 @@ class ProcessPlan:
     def shown_env(self) -> dict[str, str]:
         """The environment as previews show it: secrets by name, their values masked."""
         return {**dict(self.env), **{name: MASK for name, _ in self.secret_env}}
+
+    #: an MPI step (LAUNCH_MPI engines): the nodes it spans, its task counts and `srun --mpi` plugin
+    step_nodes: tuple[int, ...] = ()
+    tasks: int = 1
+    tasks_per_node: int = 1
+    mpi: str | None = None
+    #: the leader whose MPI step runs this node's ranks (this process gets no step of its own)
+    launched_by: str | None = None
 
     #: shell that installs ai-dynamo inside the step before its command (after the setup script)
     install: str | None = None
@@ -302,6 +310,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     plane_env = dynamo.plane_env(recipe.dynamo) if dyn else []
     install = dynamo.install_script(recipe.dynamo) if dyn and _installs(job) else None
     workers: list[ProcessPlan] = []
+    mpi_leaders: dict[str, WorkerLaunch] = {}  # an MPI worker's launch, shared by the ranks on its other nodes
     for pl in placements:
         role = pl.role
         args, _ = clean_args(engine, role, dict(recipe.roles[role].args), disagg)
@@ -330,7 +339,8 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             worker_launch=router_kind.worker_launch,
             request_plane=recipe.dynamo.request_plane if dyn else None,
         )
-        launch = engine.launch(ctx)
+        mpi_leader = mpi_leaders.get(pl.endpoint.name) if engine.launch_style == LAUNCH_MPI else None
+        launch = engine.launch(ctx) if mpi_leader is None else mpi_leader
         mask = (
             ",".join(str(g) for g in pl.gpus)
             if pl.subset and engine.should_set_visible_devices(recipe.engine)
@@ -352,6 +362,18 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         url = ph.url(pl.node_index, http) if http else None
         # a Dynamo worker's health and metrics are its system server's; an HTTP engine's its own port's
         probe = ph.url(pl.node_index, pl.ports.sys) if router_kind.worker_health == "system-port" else url
+        mpi: dict[str, Any] = {}
+        if engine.launch_style == LAUNCH_MPI:
+            if mpi_leader is None:
+                mpi_leaders[pl.endpoint.name] = launch
+                mpi = {
+                    "step_nodes": pl.endpoint.nodes,
+                    "tasks": len(pl.gpus) * len(pl.endpoint.nodes),
+                    "tasks_per_node": len(pl.gpus),
+                    "mpi": job.profile.mpi_plugin,
+                }
+            else:
+                mpi = {"launched_by": pl.endpoint.name}
         workers.append(
             ProcessPlan(
                 name=pl.name,
@@ -369,14 +391,15 @@ def build_plan(job: ResolvedJob) -> JobPlan:
                 env=env,
                 secret_env=secret_env,
                 setup_script=job.setup_script,
-                log=f"logs/{pl.name}.log",
+                log=f"logs/{pl.name if mpi_leader is None else pl.endpoint.name}.log",  # MPI ranks: the step log
                 node_rank=pl.node_rank,
                 nnodes=len(pl.endpoint.nodes),
                 worker=pl.endpoint.name,
-                config_files=launch.config_files,
+                config_files=launch.config_files if mpi_leader is None else (),
                 install=install,
                 metrics=dict(router_kind.worker_metrics if dyn else engine.metrics),
                 unset_env=_unset_for(job, mask),
+                **mpi,
             )
         )
     leaders = [w for w in workers if w.node_rank == 0]

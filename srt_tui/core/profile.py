@@ -162,6 +162,8 @@ class Profile(Strict):
     container_runtime: Literal["pyxis", "none"] = "pyxis"
     #: environment variable names holding credentials, besides the known ones (HF_TOKEN, …)
     secret_env: list[str] = Field(default_factory=list)
+    #: `srun --mpi` plugin for engines launched over MPI (TRT-LLM); srtctl always uses pmix
+    mpi_plugin: str = Field(default="pmix", pattern=r"^[A-Za-z0-9_]+$")
 
     @property
     def interface(self) -> str:

@@ -57,9 +57,9 @@ def _fingerprint_path(p: ProcessPlan) -> str:
     return f"{ph.LOGS}/fingerprint_{p.role}_w{index}{suffix}.json"
 
 
-def _step(p: ProcessPlan, wrap: bool) -> str:
-    env = [arg for k in p.unset_env for arg in ("-u", k)] + [f"{k}={v}" for k, v in p.env]
-    argv = (["env", *env] if env else []) + list(p.command)
+def _step(p: ProcessPlan, wrap: bool, prefix: list[str] | None = None, drop: str | None = None) -> str:
+    env = [arg for k in p.unset_env for arg in ("-u", k)] + [f"{k}={v}" for k, v in p.env if k != drop]
+    argv = (["env", *env] if env else []) + list(prefix or []) + list(p.command)
     if p.install:
         argv = ["bash", "-c", INSTALL_WRAP, "srt-install", p.install, *argv]
     if p.setup_script:
@@ -73,6 +73,10 @@ def _step(p: ProcessPlan, wrap: bool) -> str:
     image = f"SRT_STEP_IMAGE={word(p.container_image)} " if p.container_image else ""
     if p.install:  # pip installs into the container's root-owned site-packages (srtctl: the same export)
         image += "SRT_STEP_EXPORT=ALL,ENROOT_REMAP_ROOT=yes "
+    if p.step_nodes:
+        nodes = ",".join(str(n) for n in p.step_nodes)
+        image += f"SRT_STEP_MPI={word(p.mpi or 'pmix')} SRT_STEP_NODES={nodes} "
+        image += f"SRT_STEP_TASKS={p.tasks} SRT_STEP_TPN={p.tasks_per_node} "
     return f"{image}srt_step {word(p.name)} {p.kind} {p.node_index} {log} -- \\\n  {words(argv)}"
 
 
@@ -82,6 +86,23 @@ def _port_of(url: str | None, default: int) -> int:
         return default
     tail = url.rsplit(":", 1)[-1].split("/", 1)[0]
     return int(tail) if tail.isdigit() else default
+
+
+def _node_masks(p: ProcessPlan, ranks: list[ProcessPlan]) -> list[str]:
+    """srtctl's rule for an MPI step whose nodes need different masks: pick the mask by `$SLURMD_NODENAME`.
+
+    Returns an argv prefix (empty when every node of the step takes the same mask, set in its env).
+    """
+    masks = [(r.node_index, r.visible_devices) for r in (p, *ranks)]
+    if len({m for _, m in masks}) <= 1:
+        return []
+    table = " ".join(f"{ph.host(n)}={m or ''}" for n, m in masks)
+    pick = (
+        'for m in $1; do if [[ ${m%%=*} == "$SLURMD_NODENAME" ]]; then found=1; '
+        'if [[ -n ${m#*=} ]]; then export "$SRT_VISIBLE_DEVICES_ENV=${m#*=}"; fi; fi; done; '
+        '[[ -n ${found:-} ]] || { echo "no GPU mask for node $SLURMD_NODENAME" >&2; exit 1; }; shift; exec "$@"'
+    )
+    return ["bash", "-c", pick, "srt-mask", table]
 
 
 def _endpoints_json(plan: JobPlan) -> str:
@@ -239,7 +260,13 @@ def render_script(plan: JobPlan) -> str:
         out += ["srt_wait_infra", ""]
     out.append(f'srt_event "workers starting" "{len(plan.workers)} process(es) on {plan.nodes} node(s)"')
     for p in plan.workers:
-        out += [bind_local % p.node_index, _step(p, wrap)]
+        if p.launched_by:
+            out.append(f"# {p.name}: its ranks on node {p.node_index} run in {p.launched_by}'s MPI step")
+            continue
+        ranks = [r for r in plan.workers if r.launched_by == p.name]
+        prefix = _node_masks(p, ranks)
+        drop = plan.visible_devices_env if prefix else None  # the node's own mask comes from the prefix
+        out += [bind_local % p.node_index, _step(p, wrap, prefix, drop)]
     out.append("")
     if plan.telemetry:
         out.append("# GPU metrics exporter on every node (telemetry): not part of readiness, its end fails nothing")

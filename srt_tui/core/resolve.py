@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import placeholders as ph
+from .engines import get_engine
+from .engines.base import LAUNCH_MPI
 from .errors import ConfigError, Problem
 from .profile import DCGM_EXPORTER, GpuExporter, HealthCheck, LoadedProfile, Profile
 from .recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
@@ -232,11 +234,13 @@ def _directives(
     partition: str | None,
     time_limit: str,
 ) -> tuple[tuple[str, str | None], ...]:
+    # one task per node, or one per GPU when the engine starts its workers over MPI (srtctl's TRT-LLM rule)
+    per_node = gpn if get_engine(recipe.engine.type).launch_style == LAUNCH_MPI else 1
     out: list[tuple[str, str | None]] = [
         ("job-name", recipe.name),
         ("nodes", str(nodes)),
-        ("ntasks", str(nodes)),
-        ("ntasks-per-node", "1"),
+        ("ntasks", str(nodes * per_node)),
+        ("ntasks-per-node", str(per_node)),
     ]
     if profile.use_gpus_per_node_directive:
         out.append(("gpus-per-node", str(gpn)))

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from .. import placeholders as ph
 from ..recipe import EngineSpec
-from .base import WorkerContext, WorkerLaunch, args_to_flags
+from .base import LAUNCH_PER_NODE, WorkerContext, WorkerLaunch, args_to_flags
 
 
 class Atom:
@@ -25,6 +25,7 @@ class Atom:
     torch_profiler_env: ClassVar[str | None] = None
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = False
+    launch_style: ClassVar[str] = LAUNCH_PER_NODE
     frontends: ClassVar[frozenset[str]] = frozenset({"atomesh", "none"})
     metrics: ClassVar[dict[str, str]] = {}
 

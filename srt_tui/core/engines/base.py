@@ -8,6 +8,11 @@ from typing import Any, ClassVar, Protocol
 
 from ..recipe import EngineSpec, Role
 
+#: one srun step per node of a worker, one task each (SGLang, vLLM, ATOM, the mocker)
+LAUNCH_PER_NODE = "per-node"
+#: one srun step per worker across all its nodes, one MPI task per GPU (TRT-LLM's `trtllm-llmapi-launch`)
+LAUNCH_MPI = "mpi"
+
 
 @dataclass(frozen=True)
 class Ports:
@@ -83,8 +88,11 @@ class Engine(Protocol):
     torch_profiler_env: ClassVar[str | None]
     #: what `nsys profile -t` traces for this engine's workers
     nsys_traces: ClassVar[str]
-    #: can one worker span several nodes with one process per node
+    #: can one worker span several nodes
     multinode: ClassVar[bool]
+    #: how a worker's processes are started: LAUNCH_PER_NODE (one step per node of the worker) or
+    #: LAUNCH_MPI (one step per worker spanning its nodes, one MPI task per GPU)
+    launch_style: ClassVar[str]
     #: routers this engine can sit behind
     frontends: ClassVar[frozenset[str]]
     #: its request counters on /metrics (plan.json `metrics`): ok, failed, running, queued → a

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from .. import placeholders as ph
 from ..recipe import EngineSpec
-from .base import WorkerContext, WorkerLaunch, args_to_flags, role_mode
+from .base import LAUNCH_PER_NODE, WorkerContext, WorkerLaunch, args_to_flags, role_mode
 from .dynamo_mocker import dynamo_mocker_launch
 
 
@@ -26,6 +26,7 @@ class Mocker:
     torch_profiler_env: ClassVar[str | None] = None
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = False
+    launch_style: ClassVar[str] = LAUNCH_PER_NODE
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "vllm-router", "atomesh", "dynamo", "none"})
     #: srt-tui's mock counts generation requests per path and status (only those paths are read)
     metrics: ClassVar[dict[str, str]] = {

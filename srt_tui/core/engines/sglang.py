@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from .. import placeholders as ph
 from ..recipe import EngineSpec
-from .base import WorkerContext, WorkerLaunch, args_to_flags, kv_events, request_plane_flags, role_mode
+from .base import LAUNCH_PER_NODE, WorkerContext, WorkerLaunch, args_to_flags, kv_events, request_plane_flags, role_mode
 
 DIST_INIT_PORT = 8300
 
@@ -39,6 +39,7 @@ class SGLang:
     torch_profiler_env: ClassVar[str | None] = "SGLANG_TORCH_PROFILER_DIR"
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = True
+    launch_style: ClassVar[str] = LAUNCH_PER_NODE
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "dynamo", "none"})
     metrics: ClassVar[dict[str, str]] = {
         "ok": "sglang:num_requests_total",

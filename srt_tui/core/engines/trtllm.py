@@ -1,4 +1,8 @@
-"""TensorRT-LLM: `dynamo.trtllm` with the role's engine config dumped to `<logs>/config` as YAML."""
+"""TensorRT-LLM: one MPI task per GPU under `trtllm-llmapi-launch`, the role's engine config dumped as YAML.
+
+Behind Dynamo the tasks run `python3 -m dynamo.trtllm`; served directly they run `trtllm-serve`
+(srtctl's `trtllm_serve`), which binds the worker's HTTP port on rank 0.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,18 @@ from typing import ClassVar
 from .. import placeholders as ph
 from ..recipe import EngineSpec
 from ..yamlio import dump_yaml
-from .base import WorkerContext, WorkerLaunch, request_plane_flags, role_mode
+from .base import LAUNCH_MPI, WorkerContext, WorkerLaunch, request_plane_flags, role_mode
+
+#: engine-YAML keys trtllm-serve also wants on its command line (srtctl passes them explicitly)
+_SERVE_PARALLEL = (
+    ("--tensor_parallel_size", "tensor_parallel_size"),
+    ("--moe_expert_parallel_size", "moe_expert_parallel_size"),
+    ("--pipeline_parallel_size", "pipeline_parallel_size"),
+)
 
 
 class TRTLLM:
-    """TRT-LLM worker; one process per endpoint on one node (MPI multi-node launch not supported)."""
+    """TRT-LLM worker: one srun step per worker across its nodes, one task per GPU (srtctl's MPI launch)."""
 
     name: ClassVar[str] = "trtllm"
     managed_flags: ClassVar[frozenset[str]] = frozenset(
@@ -24,7 +35,8 @@ class TRTLLM:
     port_flags: ClassVar[dict[str, str]] = {}
     torch_profiler_env: ClassVar[str | None] = None
     nsys_traces: ClassVar[str] = "cuda,nvtx,ucx"
-    multinode: ClassVar[bool] = False
+    multinode: ClassVar[bool] = True
+    launch_style: ClassVar[str] = LAUNCH_MPI
     frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "none"})
     metrics: ClassVar[dict[str, str]] = {}
 
@@ -33,21 +45,35 @@ class TRTLLM:
         return True
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
-        """Write the role's args as the engine YAML, then start the worker pointing at it."""
+        """Write the role's args as the engine YAML, then start every rank pointing at it."""
         config_name = f"{ctx.name}.yaml"
-        argv = [
-            "python3",
-            "-m",
-            "dynamo.trtllm",
-            "--model-path",
-            ctx.model,
-            "--served-model-name",
-            ctx.served_name,
-            "--extra-engine-args",
-            f"{ph.LOGS}/config/{config_name}",
-        ]
-        mode = role_mode(ctx)
-        if mode:
-            argv += ["--disaggregation-mode", mode]
-        argv += request_plane_flags(ctx) + list(ctx.extra_args)
-        return WorkerLaunch(tuple(argv), (), ((config_name, dump_yaml(dict(ctx.args)) if ctx.args else "{}\n"),))
+        config_path = f"{ph.LOGS}/config/{config_name}"
+        if ctx.frontend == "dynamo":
+            argv = [
+                "trtllm-llmapi-launch",
+                "python3",
+                "-m",
+                "dynamo.trtllm",
+                "--model-path",
+                ctx.model,
+                "--served-model-name",
+                ctx.served_name,
+                "--extra-engine-args",
+                config_path,
+            ]
+            mode = role_mode(ctx)
+            if mode:
+                argv += ["--disaggregation-mode", mode]
+            argv += request_plane_flags(ctx)
+        else:
+            argv = ["trtllm-llmapi-launch", "trtllm-serve", ctx.model, "--host", ph.BIND, "--port", str(ctx.ports.http)]
+            for flag, key in _SERVE_PARALLEL:
+                value = ctx.args.get(key)
+                if value is not None:
+                    argv += [flag, str(value)]
+            argv += ["--config", config_path]
+        argv += list(ctx.extra_args)
+        # MoE load balancer shared memory: one name per worker, so workers sharing a node never collide
+        env = (("TRTLLM_EPLB_SHM_NAME", f"moe_shared_{ph.JOB_ID}_{ctx.name}"),)
+        content = dump_yaml(dict(ctx.args)) if ctx.args else "{}\n"
+        return WorkerLaunch(tuple(argv), env, ((config_name, content),))

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from .. import placeholders as ph
 from ..recipe import EngineSpec
 from .base import (
+    LAUNCH_PER_NODE,
     WorkerContext,
     WorkerLaunch,
     arg_int,
@@ -58,6 +59,7 @@ class VLLM:
     torch_profiler_env: ClassVar[str | None] = "VLLM_TORCH_PROFILER_DIR"
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = True
+    launch_style: ClassVar[str] = LAUNCH_PER_NODE
     frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "dynamo", "none"})
     metrics: ClassVar[dict[str, str]] = {
         "ok": "vllm:request_success_total",

@@ -15,17 +15,35 @@ SRT_PIDS=()
 SRT_PID_NAMES=()
 SRT_PID_LOGS=()
 SRT_PID_KINDS=()
+# the local launcher's stand-in for `srun --mpi`: every task of an MPI step, with Slurm's rank variables
+SRT_LOCAL_MPI='nodes=$1 tpn=$2; shift 2; IFS=, read -ra ns <<<"$nodes"; export SLURM_NTASKS=$((${#ns[@]} * tpn)); r=0
+for i in "${!ns[@]}"; do for ((l = 0; l < tpn; l++)); do
+  SLURM_PROCID=$r SLURM_LOCALID=$l SLURM_NODEID=$i SLURMD_NODENAME=local${ns[$i]} "$@" & r=$((r + 1))
+done; done
+wait -n; rc=$?; kill $(jobs -p) 2>/dev/null; wait; exit "$rc"'
 srt_step() {
   # srt_step NAME KIND NODE_INDEX LOG -- ARGV...: one step per process, on one node
   # SRT_STEP_IMAGE=IMAGE srt_step …: this step runs in a container image of its own (a GPU exporter)
-  local name=$1 kind=$2 node=$3 log=$4 container=("${SRT_CONTAINER_ARGS[@]}")
+  # SRT_STEP_MPI=PLUGIN SRT_STEP_NODES=I,J SRT_STEP_TASKS=N SRT_STEP_TPN=K srt_step …: one MPI step on
+  #   nodes I,J with N tasks, K per node (a worker launched over MPI, one task per GPU)
+  local name=$1 kind=$2 node=$3 log=$4 container=("${SRT_CONTAINER_ARGS[@]}") where i hosts=()
   shift 5
   # SRT_STEP_EXPORT=VALUE srt_step …: srun --export=VALUE in a container (root for the ai-dynamo install)
   if [[ -n ${SRT_STEP_IMAGE:-} && ${#container[@]} -gt 0 ]]; then container[0]="--container-image=$SRT_STEP_IMAGE"; fi
   if [[ -n ${SRT_STEP_EXPORT:-} && ${#container[@]} -gt 0 ]]; then container+=("--export=$SRT_STEP_EXPORT"); fi
+  where=(--nodes=1 --ntasks=1 --nodelist="${SRT_NODES[$node]}")
+  if [[ -n ${SRT_STEP_NODES:-} ]]; then
+    for i in ${SRT_STEP_NODES//,/ }; do hosts+=("${SRT_NODES[$i]}"); done
+    where=(--mpi="$SRT_STEP_MPI" --oversubscribe "--cpu-bind=verbose,none" --nodes="${#hosts[@]}"
+      --ntasks="$SRT_STEP_TASKS" --ntasks-per-node="$SRT_STEP_TPN" --nodelist="$(IFS=,; printf '%s' "${hosts[*]}")")
+  fi
   if [[ $SRT_LAUNCHER == slurm ]]; then
-    srun --overlap --nodes=1 --ntasks=1 --nodelist="${SRT_NODES[$node]}" --job-name="$name" \
+    srun --overlap "${where[@]}" --job-name="$name" \
       --output="$log" --open-mode=append "${SRT_SRUN_OPTS[@]}" "${container[@]}" "$@" </dev/null &
+  elif [[ -n ${SRT_STEP_NODES:-} ]]; then
+    SRT_NODE_IP="${SRT_NODE_IPS[$node]}" setsid bash -c "$SRT_LOCAL_MPI" srt-mpi "$SRT_STEP_NODES" "$SRT_STEP_TPN" "$@" \
+      >>"$log" 2>&1 </dev/null &
+    printf '%s\n' "$!" >>"$SRT_JOB_DIR/.local-pids"
   else
     SRT_NODE_IP="${SRT_NODE_IPS[$node]}" setsid "$@" >>"$log" 2>&1 </dev/null &
     printf '%s\n' "$!" >>"$SRT_JOB_DIR/.local-pids"
