@@ -13,18 +13,15 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.jobtools import apply, send_requests, srt, status, wait_ready
+from tests.e2e.jobtools import apply, send_requests, srt, status, wait_no_pids, wait_ready
 
-pytestmark = [pytest.mark.slurm]
 HERE = Path(__file__).parent
+RECIPE = str(HERE / "recipes" / "trtllm-tep16.yaml")
 
 
 @pytest.fixture
 def jobs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Job ids started by a test, cancelled afterwards; the stand-in launcher first on PATH."""
-    from tests.cluster import ensure_local_slurm
-
-    ensure_local_slurm(nodes=3)
     monkeypatch.setenv("PATH", f"{HERE / 'standins'}{os.pathsep}{os.environ['PATH']}")
     started: list[str] = []
     yield started
@@ -44,8 +41,12 @@ def _ranks(job_dir: Path, expected: int, timeout: float = 60) -> list[dict[str, 
     raise AssertionError(f"{len(files)} of {expected} ranks reported in {folder}")
 
 
+@pytest.mark.slurm
 def test_tep16_worker_is_one_mpi_step_with_a_rank_per_gpu(jobs: list[str]) -> None:
-    job_id, job_dir = apply(str(HERE / "recipes" / "trtllm-tep16.yaml"), "-p", "local", "--launcher", "slurm")
+    from tests.cluster import ensure_local_slurm
+
+    ensure_local_slurm(nodes=3)
+    job_id, job_dir = apply(RECIPE, "-p", "local", "--launcher", "slurm")
     jobs.append(job_id)
     script = (job_dir / "sbatch.sh").read_text()
     assert "#SBATCH --ntasks=16\n#SBATCH --ntasks-per-node=8\n" in script  # srtctl's TRT-LLM allocation
@@ -69,3 +70,17 @@ def test_tep16_worker_is_one_mpi_step_with_a_rank_per_gpu(jobs: list[str]) -> No
     assert (leader["step_nodes"], leader["tasks"], leader["tasks_per_node"], leader["mpi"]) == ([0, 1], 16, 8, "pmi2")
     assert follower["launched_by"] == "agg_0" and follower["gpus"] == list(range(8))
     assert follower["log"] == leader["log"] == "logs/agg_0.log"  # node 1's ranks write to the step's log
+
+
+def test_local_launcher_runs_every_task_of_the_mpi_step_with_its_rank(jobs: list[str]) -> None:
+    """Without Slurm the launch script starts an MPI step's tasks itself, with Slurm's rank variables."""
+    job_id, job_dir = apply(RECIPE, "-p", "local", "--launcher", "local")
+    jobs.append(job_id)
+    wait_ready(job_id, timeout=120)
+    ranks = _ranks(job_dir, 16)
+    seen = [(r["rank"], r["size"], r["node"], r["local_rank"]) for r in ranks]
+    assert seen == [(i, 16, f"local{i // 8}", i % 8) for i in range(16)]
+    endpoints = json.loads((job_dir / "endpoints.json").read_text())
+    assert set(send_requests(endpoints["public_url"], 4)) == {"trtllm-rank0"}
+    srt("cancel", job_id)
+    assert wait_no_pids(job_dir) == []  # every task of the step ends with it
