@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from . import dynamo
@@ -17,11 +17,12 @@ from .benchmark import BenchContext, benchmark_launch
 from .engines import get_engine
 from .engines.base import LAUNCH_MPI, WorkerContext, WorkerLaunch
 from .errors import Problem, TopologyError
+from .frontends import frontend_layout, nginx_argv, nginx_conf
 from .profile import exporter_argv, exporter_readout
 from .profiling import trigger_targets, worker_env, worker_prefix
 from .resolve import Mount, ResolvedJob
 from .routers import get_router
-from .routers.base import RouterContext, WorkerURL
+from .routers.base import Router, RouterContext, WorkerURL
 from .secrets import MASK, secret_ref
 from .topology import allocate, place, port_collisions, with_recipe_ports
 from .validate import clean_args, errors, served_name, validate
@@ -157,13 +158,21 @@ class JobPlan:
     #: informational facts srtctl records in its job metadata
     precision: str | None = None
     gpu_type: str | None = None
+    #: srtctl's multi-frontend layout: the routers after the first, and nginx in front of them all
+    extra_routers: tuple[RouterPlan, ...] = ()
+    nginx: ProcessPlan | None = None
+    #: nginx.conf (placeholders for the routers' addresses), written to logs/nginx.conf by the job
+    nginx_conf: str | None = None
 
     def processes(self) -> list[ProcessPlan]:
-        """Every step in start order: infra, workers, GPU exporters, router, benchmark."""
-        out = [*self.infra, *self.workers, *self.telemetry]
-        if self.router is not None:
-            out.append(self.router.process)
+        """Every step in start order: infra, workers, GPU exporters, nginx, routers, benchmark."""
+        out = [*self.infra, *self.workers, *self.telemetry, *([self.nginx] if self.nginx else [])]
+        out += [r.process for r in self.routers()]
         return out + ([self.benchmark] if self.benchmark else [])
+
+    def routers(self) -> list[RouterPlan]:
+        """Every router: the first (`router`) and, behind nginx, the others."""
+        return ([self.router] if self.router is not None else []) + list(self.extra_routers)
 
     def leaders(self) -> list[ProcessPlan]:
         """Worker processes that serve HTTP (node rank 0), i.e. what routers and health checks see."""
@@ -191,10 +200,8 @@ class JobPlan:
                 del d["unset_env"]
             return d
 
-        router = None
-        if self.router is not None:
-            r = self.router
-            router = {
+        def router_doc(r: RouterPlan) -> dict[str, Any]:
+            return {
                 "type": r.type,
                 **proc(r.process),
                 "waits_for_healthy_workers": r.waits_for_healthy_workers,
@@ -207,6 +214,11 @@ class JobPlan:
                 "worker_launch": r.worker_launch,
                 "worker_health": r.worker_health,
             }
+
+        routers = [router_doc(r) for r in self.routers()]
+        nginx = None
+        if self.nginx is not None:
+            nginx = {**proc(self.nginx), "config": "logs/nginx.conf", "upstreams": [r["url"] for r in routers]}
         return {
             "version": PLAN_VERSION,
             "name": self.name,
@@ -230,7 +242,9 @@ class JobPlan:
             "processes": [proc(p) for p in self.workers],
             "infra": [proc(p) for p in self.infra],
             "telemetry": [proc(p) for p in self.telemetry],
-            "router": router,
+            "router": routers[0] if routers else None,
+            "routers": routers,
+            "nginx": nginx,
             "benchmark": proc(self.benchmark) if self.benchmark else None,
             "profiling": self.profiling,
             "profile_trigger": proc(self.profile_trigger) if self.profile_trigger else None,
@@ -404,7 +418,6 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         )
     leaders = [w for w in workers if w.node_rank == 0]
     hc = job.health_check
-    router_plan: RouterPlan | None = None
     fe = recipe.frontend
     rctx = RouterContext(
         node_index=head,
@@ -416,56 +429,20 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         startup_timeout_s=int(hc.max_attempts * hc.interval_seconds),
         workers=tuple(WorkerURL(w.name, w.role, w.url or "", w.ports.get("bootstrap", 0)) for w in leaders),
     )
-    rlaunch = router_kind.launch(rctx)
     expected: dict[str, int] = {}
     for w in leaders:
         expected[w.role] = expected.get(w.role, 0) + 1
-    if rlaunch is not None:
-        rurl = ph.url(head, fe.port)
-        metrics = (
-            ph.url(head, fe.metrics_port, "/metrics")
-            if router_kind.has_metrics_port
-            else (f"{rurl}/metrics" if router_kind.metrics else None)
-        )
-        rscopes: list[tuple[str, Iterable[tuple[str, str]]]] = [
-            ("dynamo", [*infra_env, *plane_env]),
-            ("global", global_env.items()),
-            ("frontend", job.env("frontend").items()),
-        ]
-        renv, rsecret = _split_env(job, rscopes, rlaunch.env)
-        ports = {"http": fe.port} | ({"metrics": fe.metrics_port} if router_kind.has_metrics_port else {})
-        proc = ProcessPlan(
-            "router",
-            "router",
-            "router",
-            head,
-            (),
-            None,
-            fe.port,
-            ports,
-            rurl,
-            f"{rurl}/health",
-            metrics,
-            rlaunch.argv,
-            renv,
-            "logs/router.log",
-            secret_env=rsecret,
-            setup_script=job.setup_script,
-            install=install,
-            metrics=dict(router_kind.metrics),
-        )
-        registration = rlaunch.registration or router_kind.registration
-        router_plan = RouterPlan(
-            proc,
-            router_kind.name,
-            router_kind.waits_for_healthy_workers,
-            registration,
-            expected,
-            f"{rurl}/workers" if registration == "router-workers" else None,
-            router_kind.worker_launch,
-            router_kind.worker_health,
-        )
-        public = rurl
+    rscopes: list[tuple[str, Iterable[tuple[str, str]]]] = [
+        ("dynamo", [*infra_env, *plane_env]),
+        ("global", global_env.items()),
+        ("frontend", job.env("frontend").items()),
+    ]
+    routers, nginx, nginx_text = _frontends(job, router_kind, rctx, expected, rscopes, install)
+    router_plan = routers[0] if routers else None
+    if nginx is not None:
+        public = nginx.url or ""
+    elif router_plan is not None:
+        public = router_plan.process.url or ""
     else:
         public = leaders[0].url or ""
     bench = _benchmark_step(job, workers, public, served, global_env, head, router_kind.worker_health == "system-port")
@@ -520,6 +497,9 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         workers=tuple(workers),
         infra=tuple(infra),
         router=router_plan,
+        extra_routers=routers[1:],
+        nginx=nginx,
+        nginx_conf=nginx_text,
         benchmark=bench,
         public_url=public,
         health_interval_s=hc.interval_seconds,
@@ -564,6 +544,87 @@ def _infra(job: ResolvedJob, services: frozenset[str]) -> list[ProcessPlan]:
             )
         )  # fmt: skip
     return out
+
+
+def _frontends(
+    job: ResolvedJob,
+    kind: Router,
+    ctx: RouterContext,
+    expected: dict[str, int],
+    scoped: list[tuple[str, Iterable[tuple[str, str]]]],
+    install: str | None,
+) -> tuple[tuple[RouterPlan, ...], ProcessPlan | None, str | None]:
+    """The routers as srtctl lays them out (core/frontends.py), and nginx with its config when it fronts them."""
+    fe = job.recipe.frontend
+    layout = frontend_layout(fe, ctx.node_index, job.worker_nodes, kind.launch(ctx) is not None)
+    routers: list[RouterPlan] = []
+    for i, node in enumerate(layout.router_nodes):
+        launch = kind.launch(replace(ctx, node_index=node, port=layout.router_port))
+        if launch is None:
+            break
+        port, name = layout.router_port, "router" if i == 0 else f"router_{i}"
+        url = ph.url(node, port)
+        metrics = (
+            ph.url(node, fe.metrics_port, "/metrics")
+            if kind.has_metrics_port
+            else (f"{url}/metrics" if kind.metrics else None)
+        )
+        ports = {"http": port} | ({"metrics": fe.metrics_port} if kind.has_metrics_port else {})
+        env, secret_env = _split_env(job, scoped, launch.env)
+        proc = ProcessPlan(
+            name,
+            "router",
+            "router",
+            node,
+            (),
+            None,
+            port,
+            ports,
+            url,
+            f"{url}/health",
+            metrics,
+            launch.argv,
+            env,
+            f"logs/{name}.log",
+            secret_env=secret_env,
+            setup_script=job.setup_script,
+            install=install,
+            metrics=dict(kind.metrics),
+        )
+        registration = launch.registration or kind.registration
+        routers.append(
+            RouterPlan(
+                proc,
+                kind.name,
+                kind.waits_for_healthy_workers,
+                registration,
+                expected,
+                f"{url}/workers" if registration == "router-workers" else None,
+                kind.worker_launch,
+                kind.worker_health,
+            )
+        )
+    if layout.nginx_node is None or not routers:
+        return tuple(routers), None, None
+    url = ph.url(layout.nginx_node, fe.port)
+    nginx = ProcessPlan(
+        "nginx",
+        "frontend",
+        "nginx",
+        layout.nginx_node,
+        (),
+        None,
+        fe.port,
+        {"http": fe.port},
+        url,
+        f"{url}/health",
+        None,
+        nginx_argv(job.nginx_raise_ulimit),
+        (),
+        "logs/nginx.log",
+        container_image=job.nginx_image,
+    )
+    return tuple(routers), nginx, nginx_conf(fe, layout, job.nginx_raise_ulimit)
 
 
 def secret_values(job: ResolvedJob) -> dict[str, str]:

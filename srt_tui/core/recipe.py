@@ -92,10 +92,14 @@ class FrontendSpec(Strict):
     container_image: str | None = None
     port: int = Field(default=8000, ge=1, le=65535)
     metrics_port: int = Field(default=29000, ge=1, le=65535)
-    enable_multiple_frontends: bool = False
-    num_additional_frontends: int = 0
-    nginx_container: str | None = None
-    nginx_raise_ulimit: bool | None = None
+    # srtctl's multi-frontend layout (core/frontends.py); its defaults in schema 1 and the fork's schema 2
+    enable_multiple_frontends: bool = True
+    num_additional_frontends: int = Field(default=9, ge=0)
+    nginx_container: str = "nginx:1.27.4"
+    nginx_raise_ulimit: bool | None = None  # unset: the profile's nginx_raise_ulimit, else off
+    nginx_session_affinity: bool = False
+    nginx_session_affinity_header: str = Field(default="X-Dynamo-Session-ID", pattern=r"^[A-Za-z0-9-]+$")
+    nginx_keepalive_timeout: str = Field(default="600s", pattern=r"^[0-9]+(ms|s|m|h|d)?$")
 
     @field_validator("env", mode="before", json_schema_input_type=EnvInput)
     @classmethod

@@ -6,10 +6,11 @@ import json
 import shlex
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from . import placeholders as ph
 from .errors import config_error
-from .plan import JobPlan, ProcessPlan
+from .plan import JobPlan, ProcessPlan, RouterPlan
 from .shell import word, words
 
 _TEMPLATES = Path(__file__).parent / "templates"
@@ -106,7 +107,18 @@ def _node_masks(p: ProcessPlan, ranks: list[ProcessPlan]) -> list[str]:
 
 
 def _endpoints_json(plan: JobPlan) -> str:
-    doc = {
+    routers = [
+        {
+            "name": r.process.name,
+            "type": r.type,
+            "node_index": r.process.node_index,
+            "url": r.process.url,
+            "workers_url": r.workers_url,
+            "metrics_url": r.process.metrics_url,
+        }
+        for r in plan.routers()
+    ]
+    doc: dict[str, Any] = {
         "job_id": "<job_id>",
         "interface": plan.network_interface,
         "nodes": [{"index": i, "hostname": ph.host(i), "ip": ph.ip(i)} for i in range(plan.nodes)],
@@ -122,19 +134,26 @@ def _endpoints_json(plan: JobPlan) -> str:
             }
             for w in plan.leaders()
         ],
-        "router": None
-        if plan.router is None
-        else {
-            "type": plan.router.type,
-            "url": plan.router.process.url,
-            "workers_url": plan.router.workers_url,
-            "metrics_url": plan.router.process.metrics_url,
-        },
+        "router": routers[0] if routers else None,
         "public_url": plan.public_url,
     }
+    if plan.nginx is not None:  # srtctl's multi-frontend layout: every router, and nginx in front
+        doc["routers"] = routers
+        doc["nginx"] = {"url": plan.nginx.url, "node_index": plan.nginx.node_index}
     if plan.gpu_exporter:
         doc["gpu_exporter_urls"] = plan.gpu_exporter["metrics_urls"]
     return json.dumps(doc, indent=2)
+
+
+def _wait_router(r: RouterPlan, first: bool) -> str:
+    """Wait for one router's registrations; the first router's values are the script's constants."""
+    if first:
+        return "srt_wait_router"
+    p = r.process
+    return (
+        f"SRT_ROUTER_NAME={word(p.name)} SRT_ROUTER_NODE={p.node_index} SRT_ROUTER_PORT={p.port} "
+        f"SRT_ROUTER_REGISTRATION={r.registration} srt_wait_router"
+    )
 
 
 def render_script(plan: JobPlan) -> str:
@@ -208,6 +227,7 @@ def render_script(plan: JobPlan) -> str:
         ]
     if router is not None:
         consts += [
+            f"SRT_ROUTER_NAME={word(router.process.name)}",
             f"SRT_ROUTER_PORT={router.process.port}",
             f"SRT_ROUTER_METRICS_PORT={_port_of(router.process.metrics_url, 0) or ''}",
             f"SRT_ROUTER_REGISTRATION={router.registration}",
@@ -251,6 +271,13 @@ def render_script(plan: JobPlan) -> str:
             *config_writes,
             "",
         ]
+    if plan.nginx_conf is not None:
+        out += [
+            "# nginx in front of the routers: its config (router addresses filled in) and writable prefix",
+            'mkdir -p "$SRT_LOG_DIR/nginx"',
+            f"printf '%s' {word(plan.nginx_conf)} >\"$SRT_LOG_DIR/nginx.conf\"",
+            "",
+        ]
     wrap = plan.bash_preamble is not None
     bind_local = 'if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[%d]}"; fi'
     if plan.infra:
@@ -276,12 +303,26 @@ def render_script(plan: JobPlan) -> str:
     if router is not None:
         if router.waits_for_healthy_workers:
             out += ["# static router: start it only once every worker is healthy", "srt_wait_workers"]
-        out += [
-            'srt_event "router starting" ' + word(f"{router.type} on node {router.process.node_index}"),
-            bind_local % router.process.node_index,
-            _step(router.process, wrap),
-            "srt_wait_router",
-        ]
+        if plan.nginx is not None:
+            out += [
+                'srt_event "router starting" ' + word(f"nginx on node {plan.nginx.node_index}"),
+                bind_local % plan.nginx.node_index,
+                _step(plan.nginx, wrap),
+            ]
+        for r in plan.routers():
+            p = r.process
+            out += [
+                'srt_event "router starting" ' + word(f"{r.type} {p.name} on node {p.node_index}"),
+                bind_local % p.node_index,
+                _step(p, wrap),
+            ]
+        out += [_wait_router(r, r is router) for r in plan.routers()]
+        if plan.nginx is not None:
+            n = plan.nginx
+            out.append(
+                f"SRT_ROUTER_NAME=nginx SRT_ROUTER_NODE={n.node_index} SRT_ROUTER_PORT={n.port} "
+                "SRT_ROUTER_REGISTRATION=worker-health srt_wait_router"
+            )
         if not router.waits_for_healthy_workers:
             out.append("srt_wait_workers")
     else:

@@ -90,6 +90,10 @@ class ResolvedJob:
         """Nodes the workers are packed onto."""
         return sum(s.nodes for s in self.shapes if not s.colocate) or 1
 
+    #: nginx in front of several routers: its image (pyxis; alias or literal, as srtctl) and ulimit choice
+    nginx_image: str | None = None
+    nginx_raise_ulimit: bool = False
+
     @property
     def total_nodes(self) -> int:
         """Nodes asked of Slurm: the reserved ones, then the workers'."""
@@ -413,6 +417,14 @@ def resolve(
         setup_script=_setup_script(recipe, profile),
         warnings=(*notes, *_profile_keys_without_effect(profile), *_undeclared_secrets(env_scopes, secrets)),
         reserved_nodes=reserved,
+        nginx_image=(profile.containers or {}).get(recipe.frontend.nginx_container, recipe.frontend.nginx_container)
+        if profile.container_runtime == "pyxis"
+        else None,
+        nginx_raise_ulimit=bool(
+            recipe.frontend.nginx_raise_ulimit
+            if recipe.frontend.nginx_raise_ulimit is not None
+            else profile.nginx_raise_ulimit
+        ),
     )
 
 

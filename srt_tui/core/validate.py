@@ -227,6 +227,17 @@ def validate(job: ResolvedJob) -> list[Problem]:
                 "set frontend.type: vllm-router",
             )
         )
+    fe = recipe.frontend
+    nginx_asked = "enable_multiple_frontends" in fe.model_fields_set and fe.enable_multiple_frontends
+    if router.name == "none" and nginx_asked:
+        out.append(
+            Problem(
+                "frontend.enable_multiple_frontends",
+                "without a router there is nothing to put behind nginx; the worker serves directly",
+                "set it to false, or choose a router such as sglang-router",
+                severity="warning",
+            )
+        )
     if router.name == "none":
         workers = sum(s.workers for s in job.shapes)
         if disagg or workers > 1:

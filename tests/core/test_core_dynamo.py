@@ -32,7 +32,8 @@ DISAGG: dict[str, Any] = {
         "prefill": {"workers": 1, "gpus": 4, "args": {"tp-size": 4}},
         "decode": {"workers": 2, "gpus": 4, "args": {"tp-size": 4}},
     },
-    "frontend": {"type": "dynamo"},
+    # one frontend on the head node (srtctl's nginx layout, its default, is tested in test_core_frontends.py)
+    "frontend": {"type": "dynamo", "enable_multiple_frontends": False},
 }
 
 

@@ -79,7 +79,7 @@ f=$(mktemp "$STUB_OUT/call.XXXXXX")
 printf '%s\0' "$(basename "$0")" "$@" >"$f"
 env -0 >"$f.env"
 """
-STUB_NAMES = ("python3", "vllm", "vllm-router", "atomesh", "nats-server", "etcd", "trtllm-llmapi-launch")
+STUB_NAMES = ("python3", "vllm", "vllm-router", "atomesh", "nats-server", "etcd", "trtllm-llmapi-launch", "nginx")
 
 
 def harness(script: str, extra: str = "") -> str:

@@ -181,28 +181,30 @@ srt_wait_infra() {
 
 srt_wait_router() {
   # the router is ready once it has registered the expected workers of every role
-  local attempt p d r detail last=""
+  # (SRT_ROUTER_NAME/NODE/PORT/REGISTRATION name the router; each router of a multi-frontend job in turn)
+  local attempt p d r detail last="" host=${SRT_NODE_IPS[$SRT_ROUTER_NODE]} who=""
+  if [[ $SRT_ROUTER_NAME != router ]]; then who="$SRT_ROUTER_NAME: "; fi
   for ((attempt = 1; attempt <= SRT_HEALTH_ATTEMPTS; attempt++)); do
     srt_check_alive
     case $SRT_ROUTER_REGISTRATION in
       router-workers)
         read -r p d r <<<"$(srt_router_counts)"
-        detail="P $p/$SRT_EXPECT_PREFILL D $d/$SRT_EXPECT_DECODE A $r/$SRT_EXPECT_AGG"
+        detail="${who}P $p/$SRT_EXPECT_PREFILL D $d/$SRT_EXPECT_DECODE A $r/$SRT_EXPECT_AGG"
         if ((p >= SRT_EXPECT_PREFILL && d >= SRT_EXPECT_DECODE && r >= SRT_EXPECT_AGG)); then
           srt_event "router ready" "$detail"; return 0
         fi ;;
       dynamo-health)
         # srtctl's count: `generate` instances of component prefill are P, of any other component D (or A)
         read -r p d <<<"$(srt_dynamo_counts)"
-        detail="P $p/$SRT_EXPECT_PREFILL D+A $d/$((SRT_EXPECT_DECODE + SRT_EXPECT_AGG)) (Dynamo /health instances)"
+        detail="${who}P $p/$SRT_EXPECT_PREFILL D+A $d/$((SRT_EXPECT_DECODE + SRT_EXPECT_AGG)) (Dynamo /health instances)"
         if ((p >= SRT_EXPECT_PREFILL && d >= SRT_EXPECT_DECODE + SRT_EXPECT_AGG)); then
           srt_event "router ready" "$detail"; return 0
         fi ;;
       *)
-        if [[ $(srt_http_code "${SRT_NODE_IPS[$SRT_ROUTER_NODE]}" "$SRT_ROUTER_PORT" /health 3) == 200 ]]; then
-          srt_event "router ready" "health 200"; return 0
+        if [[ $(srt_http_code "$host" "$SRT_ROUTER_PORT" /health 3) == 200 ]]; then
+          srt_event "router ready" "${who}health 200"; return 0
         fi
-        detail="waiting for /health" ;;
+        detail="${who}waiting for /health" ;;
     esac
     if [[ $detail != "$last" ]]; then srt_log "router: $detail"; last=$detail; fi
     srt_maybe_relay

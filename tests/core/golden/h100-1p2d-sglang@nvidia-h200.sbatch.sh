@@ -33,6 +33,7 @@ SRT_HEALTH_NAMES=(prefill_0 decode_0 decode_1)
 SRT_HEALTH_HOSTS=(0 1 2)
 SRT_HEALTH_PORTS=(6100 6100 6100)
 SRT_ROUTER_NODE=0
+SRT_ROUTER_NAME=router
 SRT_ROUTER_PORT=8000
 SRT_ROUTER_METRICS_PORT=29000
 SRT_ROUTER_REGISTRATION=router-workers
@@ -106,7 +107,9 @@ printf '%s\n' "{
     }
   ],
   \"router\": {
+    \"name\": \"router\",
     \"type\": \"sglang-router\",
+    \"node_index\": 0,
     \"url\": \"http://${SRT_NODE_IPS[0]}:8000\",
     \"workers_url\": \"http://${SRT_NODE_IPS[0]}:8000/workers\",
     \"metrics_url\": \"http://${SRT_NODE_IPS[0]}:29000/metrics\"
@@ -133,7 +136,7 @@ srt_step decode_1 worker 2 "${SRT_JOB_DIR}/logs/decode_1.log" -- \
 
 # static router: start it only once every worker is healthy
 srt_wait_workers
-srt_event "router starting" 'sglang-router on node 0'
+srt_event "router starting" 'sglang-router router on node 0'
 if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
 srt_step router router 0 "${SRT_JOB_DIR}/logs/router.log" -- \
   python3 -m sglang_router.launch_router --pd-disaggregation --prefill "http://${SRT_NODE_IPS[0]}:6100" 7200 --decode "http://${SRT_NODE_IPS[1]}:6100" --decode "http://${SRT_NODE_IPS[2]}:6100" --host "${SRT_BIND}" --port 8000 --prometheus-host "${SRT_BIND}" --prometheus-port 29000

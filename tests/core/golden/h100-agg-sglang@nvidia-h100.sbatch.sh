@@ -34,6 +34,7 @@ SRT_HEALTH_NAMES=(agg_0 agg_1)
 SRT_HEALTH_HOSTS=(0 0)
 SRT_HEALTH_PORTS=(6100 6132)
 SRT_ROUTER_NODE=0
+SRT_ROUTER_NAME=router
 SRT_ROUTER_PORT=8000
 SRT_ROUTER_METRICS_PORT=29000
 SRT_ROUTER_REGISTRATION=router-workers
@@ -88,7 +89,9 @@ printf '%s\n' "{
     }
   ],
   \"router\": {
+    \"name\": \"router\",
     \"type\": \"sglang-router\",
+    \"node_index\": 0,
     \"url\": \"http://${SRT_NODE_IPS[0]}:8000\",
     \"workers_url\": \"http://${SRT_NODE_IPS[0]}:8000/workers\",
     \"metrics_url\": \"http://${SRT_NODE_IPS[0]}:29000/metrics\"
@@ -110,7 +113,7 @@ srt_step agg_1 worker 0 "${SRT_JOB_DIR}/logs/agg_1.log" -- \
 
 # static router: start it only once every worker is healthy
 srt_wait_workers
-srt_event "router starting" 'sglang-router on node 0'
+srt_event "router starting" 'sglang-router router on node 0'
 if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
 srt_step router router 0 "${SRT_JOB_DIR}/logs/router.log" -- \
   bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step '' python3 -m sglang_router.launch_router --worker-urls "http://${SRT_NODE_IPS[0]}:6100" "http://${SRT_NODE_IPS[0]}:6132" --host "${SRT_BIND}" --port 8000 --prometheus-host "${SRT_BIND}" --prometheus-port 29000

@@ -32,6 +32,7 @@ SRT_HEALTH_NAMES=(prefill_0 decode_0)
 SRT_HEALTH_HOSTS=(0 0)
 SRT_HEALTH_PORTS=(6100 6132)
 SRT_ROUTER_NODE=0
+SRT_ROUTER_NAME=router
 SRT_ROUTER_PORT=8000
 SRT_ROUTER_METRICS_PORT=29000
 SRT_ROUTER_REGISTRATION=router-health
@@ -86,7 +87,9 @@ printf '%s\n' "{
     }
   ],
   \"router\": {
+    \"name\": \"router\",
     \"type\": \"vllm-router\",
+    \"node_index\": 0,
     \"url\": \"http://${SRT_NODE_IPS[0]}:8000\",
     \"workers_url\": null,
     \"metrics_url\": \"http://${SRT_NODE_IPS[0]}:29000/metrics\"
@@ -108,7 +111,7 @@ srt_step decode_0 worker 0 "${SRT_JOB_DIR}/logs/decode_0.log" -- \
 
 # static router: start it only once every worker is healthy
 srt_wait_workers
-srt_event "router starting" 'vllm-router on node 0'
+srt_event "router starting" 'vllm-router router on node 0'
 if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
 srt_step router router 0 "${SRT_JOB_DIR}/logs/router.log" -- \
   env VLLM_ROCM_USE_AITER=1 vllm-router --vllm-pd-disaggregation --kv-connector moriio --vllm-discovery-address "${SRT_BIND}:36367" --host "${SRT_BIND}" --port 8000 --prometheus-host "${SRT_BIND}" --prometheus-port 29000 --worker-startup-timeout-secs 1800 --policy round_robin

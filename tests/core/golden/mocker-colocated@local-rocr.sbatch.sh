@@ -31,6 +31,7 @@ SRT_HEALTH_NAMES=(prefill_0 decode_0)
 SRT_HEALTH_HOSTS=(0 0)
 SRT_HEALTH_PORTS=(6100 6132)
 SRT_ROUTER_NODE=0
+SRT_ROUTER_NAME=router
 SRT_ROUTER_PORT=8000
 SRT_ROUTER_METRICS_PORT=29000
 SRT_ROUTER_REGISTRATION=router-workers
@@ -85,7 +86,9 @@ printf '%s\n' "{
     }
   ],
   \"router\": {
+    \"name\": \"router\",
     \"type\": \"vllm-router\",
+    \"node_index\": 0,
     \"url\": \"http://${SRT_NODE_IPS[0]}:8000\",
     \"workers_url\": \"http://${SRT_NODE_IPS[0]}:8000/workers\",
     \"metrics_url\": \"http://${SRT_NODE_IPS[0]}:29000/metrics\"
@@ -107,7 +110,7 @@ srt_step decode_0 worker 0 "${SRT_JOB_DIR}/logs/decode_0.log" -- \
 
 # static router: start it only once every worker is healthy
 srt_wait_workers
-srt_event "router starting" 'vllm-router on node 0'
+srt_event "router starting" 'vllm-router router on node 0'
 if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
 srt_step router router 0 "${SRT_JOB_DIR}/logs/router.log" -- \
   vllm-router --vllm-pd-disaggregation --prefill "http://${SRT_NODE_IPS[0]}:6100" --decode "http://${SRT_NODE_IPS[0]}:6132" --host "${SRT_BIND}" --port 8000 --prometheus-host "${SRT_BIND}" --prometheus-port 29000 --worker-startup-timeout-secs 120 --policy round_robin --health-check-interval-secs 1 --worker-startup-check-interval 1
