@@ -45,7 +45,9 @@ def nginx_conf(fe: FrontendSpec, layout: FrontendLayout, raise_ulimit: bool) -> 
     temp files) is under the job's log directory, so it runs unprivileged and on hosts without containers.
     Router addresses are placeholders the launch script fills in once the nodes are resolved."""
     prefix = f"{ph.LOGS}/nginx"
-    servers = "".join(f"        server {ph.ip(n)}:{layout.router_port};\n" for n in layout.router_nodes)
+    # max_fails=0: a router that refused a connection (still starting, say) is never taken out of the
+    # rotation for fail_timeout; nginx just passes that request to the next router
+    servers = "".join(f"        server {ph.ip(n)}:{layout.router_port} max_fails=0;\n" for n in layout.router_nodes)
     affinity_map = balance = ""
     if fe.nginx_session_affinity:
         header = "$http_" + fe.nginx_session_affinity_header.lower().replace("-", "_")

@@ -316,13 +316,15 @@ def render_script(plan: JobPlan) -> str:
                 bind_local % p.node_index,
                 _step(p, wrap),
             ]
-        out += [_wait_router(r, r is router) for r in plan.routers()]
+        waits = [_wait_router(r, r is router) for r in plan.routers()]
         if plan.nginx is not None:
             n = plan.nginx
-            out.append(
+            waits.append(
                 f"SRT_ROUTER_NAME=nginx SRT_ROUTER_NODE={n.node_index} SRT_ROUTER_PORT={n.port} "
                 "SRT_ROUTER_REGISTRATION=worker-health srt_wait_router"
             )
+        # only the last wait says `router ready`: behind nginx, the job is ready once nginx answers too
+        out += [f"SRT_ROUTER_STAGE='router starting' {w}" for w in waits[:-1]] + waits[-1:]
         if not router.waits_for_healthy_workers:
             out.append("srt_wait_workers")
     else:

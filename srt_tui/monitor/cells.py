@@ -42,8 +42,11 @@ def router_cell(snap: JobSnapshot) -> str:
     if r is None:
         return "direct"
     state = "up" if r.up else "down" if r.up is False else "?"
+    if snap.routers and any(x.up is False for x in snap.routers):
+        state = "down"
     reg = registered_cell(r)
-    return state if reg in ("up", "down", "?") else f"{state} {reg}"
+    cell = state if reg in ("up", "down", "?") else f"{state} {reg}"
+    return cell + (f" ×{len(snap.routers)}" if len(snap.routers) > 1 else "")
 
 
 def number(value: float | None) -> str:
@@ -158,9 +161,13 @@ def problems(snap: JobSnapshot, with_log: bool = True, skip_sources: frozenset[s
         if not src.ok and src.name not in skip_sources:
             retry = f" (retry in {src.retry_in_s:.0f} s)" if src.retry_in_s else ""
             out.append(f"source {src.name} unavailable: {src.error}{retry}")
-    r = snap.router
-    if r is not None and r.up is False:
-        out.append(f"router {r.type} down: {r.detail}" + (f" — log: {r.last_error_line}" if r.last_error_line else ""))
+    for r in snap.routers or ((snap.router,) if snap.router is not None else ()):
+        if r.up is False:
+            log = f" — log: {r.last_error_line}" if r.last_error_line else ""
+            out.append(f"{'router' if r.name == 'router' else r.name} {r.type} down: {r.detail}{log}")
+    if snap.nginx is not None and snap.nginx.up is False:
+        n = snap.nginx
+        out.append(f"nginx down: {n.detail}" + (f" — log: {n.last_error_line}" if n.last_error_line else ""))
     for w in snap.workers:
         if w.health not in ("healthy", "unknown") and not snap.is_final:
             line = f"{w.name} {w.health} ({w.detail})"

@@ -17,7 +17,16 @@ from pathlib import Path
 
 from ..slurm.client import JobState, SlurmClient
 from ..slurm.local import LocalLauncher, is_local_job
-from .context import JobFiles, Refresh, as_dict, gpu_exporter_key, router_key, router_metrics_key, worker_key
+from .context import (
+    JobFiles,
+    Refresh,
+    as_dict,
+    gpu_exporter_key,
+    nginx_key,
+    router_key,
+    router_metrics_key,
+    worker_key,
+)
 from .gpu_status import scrape_targets
 from .history import CounterHistory
 from .http import HttpFailure, Origin, ProbeClient
@@ -100,12 +109,15 @@ class Monitor:
                 metrics = w.get("metrics_url")
                 fetch = partial(self._probe_worker, str(w["health_url"]), str(metrics) if metrics else None)
                 self.sources.want(worker_key(str(w["health_url"])), fetch, now)
-        reg = job.registration_url()
-        if reg:
-            self.sources.want(router_key(reg), partial(self.http.get, reg), now)
-        metrics_url = job.router_endpoints.get("metrics_url")
-        if metrics_url:
-            self.sources.want(router_metrics_key(str(metrics_url)), partial(self.http.get, str(metrics_url)), now)
+        for view in job.router_views():
+            reg = view.registration_url()
+            if reg:
+                self.sources.want(router_key(reg), partial(self.http.get, reg), now)
+            if view.metrics_url:
+                self.sources.want(router_metrics_key(view.metrics_url), partial(self.http.get, view.metrics_url), now)
+        nginx = job.nginx_health_url()
+        if nginx:
+            self.sources.want(nginx_key(nginx), partial(self.http.get, nginx), now)
         for _, url in scrape_targets(job)[1]:
             self.sources.want(gpu_exporter_key(url), partial(self._scrape, url), now)
 
@@ -210,7 +222,8 @@ def _origins(views: list[JobFiles]) -> set[tuple[str, int]]:
     out: set[tuple[str, int]] = set()
     for v in views:
         urls = [w.get(k) for w in v.endpoint_workers() for k in ("health_url", "metrics_url")]
-        urls += [v.router_endpoints.get(k) for k in ("url", "workers_url", "metrics_url")]
+        urls += [r.endpoints.get(k) for r in v.router_views() for k in ("url", "workers_url", "metrics_url")]
+        urls.append(v.nginx_health_url())
         urls += [url for _, url in v.gpu_exporter_urls()]
         for url in urls:
             if isinstance(url, str) and url.startswith("http://"):

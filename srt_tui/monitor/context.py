@@ -39,19 +39,31 @@ class JobFiles:
         """endpoints.json's router section (empty without a router or before it is written)."""
         return as_dict(as_dict(self.endpoints).get("router"))
 
+    def router_views(self) -> list[RouterView]:
+        """Every router: plan.json's `routers` (srtctl's multi-frontend layout) or its one `router`,
+        each with its endpoints.json entry once the job wrote it."""
+        plans = [as_dict(r) for r in self.plan.get("routers") or []] or ([self.router_plan] if self.router_plan else [])
+        eps = [as_dict(r) for r in as_dict(self.endpoints).get("routers") or []] or [self.router_endpoints]
+        return [RouterView(p, eps[i] if i < len(eps) else {}) for i, p in enumerate(plans)]
+
+    @property
+    def nginx_plan(self) -> dict[str, Any]:
+        """plan.json's nginx in front of the routers (empty when the job runs none)."""
+        return as_dict(self.plan.get("nginx"))
+
+    def nginx_health_url(self) -> str | None:
+        """nginx's /health (answered by a router behind it), once endpoints.json gives its address."""
+        url = as_dict(as_dict(self.endpoints).get("nginx")).get("url")
+        return f"{str(url).rstrip('/')}/health" if self.nginx_plan and url else None
+
     def endpoint_workers(self) -> list[dict[str, Any]]:
         """endpoints.json's workers."""
         return [w for w in as_dict(self.endpoints).get("workers") or [] if isinstance(w, dict)]
 
     def registration_url(self) -> str | None:
-        """Where the router's registrations are read: /workers (sglang/vllm-router) or /health (others)."""
-        router = self.router_endpoints
-        registration = str(self.router_plan.get("registration", "router-workers"))
-        if registration == "router-workers" and router.get("workers_url"):
-            return str(router["workers_url"])
-        if router.get("url"):
-            return str(router["url"]).rstrip("/") + "/health"
-        return None
+        """Where the (first) router's registrations are read (see RouterView.registration_url)."""
+        views = self.router_views()
+        return views[0].registration_url() if views else None
 
     @property
     def gpu_exporter(self) -> dict[str, Any] | None:
@@ -71,13 +83,39 @@ class JobFiles:
     def source_keys(self) -> list[str]:
         """Keys of every HTTP source of this job (workers, router registrations, router metrics)."""
         keys = [worker_key(str(w["health_url"])) for w in self.endpoint_workers() if w.get("health_url")]
-        reg = self.registration_url()
-        if reg:
-            keys.append(router_key(reg))
-        metrics = self.router_endpoints.get("metrics_url")
-        if metrics:
-            keys.append(router_metrics_key(str(metrics)))
+        for view in self.router_views():
+            reg = view.registration_url()
+            if reg:
+                keys.append(router_key(reg))
+            if view.metrics_url:
+                keys.append(router_metrics_key(view.metrics_url))
+        nginx = self.nginx_health_url()
+        if nginx:
+            keys.append(nginx_key(nginx))
         return keys
+
+
+@dataclass(frozen=True)
+class RouterView:
+    """One router as the job's files describe it: its plan.json entry and its endpoints.json entry."""
+
+    plan: dict[str, Any]
+    endpoints: dict[str, Any]
+
+    def registration_url(self) -> str | None:
+        """Where its registrations are read: /workers (sglang/vllm-router) or /health (others)."""
+        registration = str(self.plan.get("registration", "router-workers"))
+        if registration == "router-workers" and self.endpoints.get("workers_url"):
+            return str(self.endpoints["workers_url"])
+        if self.endpoints.get("url"):
+            return str(self.endpoints["url"]).rstrip("/") + "/health"
+        return None
+
+    @property
+    def metrics_url(self) -> str | None:
+        """Its Prometheus listener, when it has one."""
+        url = self.endpoints.get("metrics_url")
+        return str(url) if url else None
 
 
 def gpu_exporter_key(url: str) -> str:
@@ -98,6 +136,11 @@ def router_key(url: str) -> str:
 def router_metrics_key(url: str) -> str:
     """Source key of a router's metrics URL."""
     return f"router-metrics {url}"
+
+
+def nginx_key(url: str) -> str:
+    """Source key of nginx's health URL (srtctl's multi-frontend layout)."""
+    return f"nginx {url}"
 
 
 @dataclass

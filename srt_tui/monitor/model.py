@@ -129,11 +129,29 @@ class RouterStatus:
     log: str = ""
     #: the router's is_healthy per worker URL (from /workers)
     by_url: dict[str, bool] = field(default_factory=dict)
+    #: its process name (`router`, `router_1`, … behind nginx) and node
+    name: str = "router"
+    node_index: int = 0
 
     @property
     def all_registered(self) -> bool:
         """Every expected role has at least its expected count registered."""
         return bool(self.expected) and all(self.registered.get(k, 0) >= v for k, v in self.expected.items())
+
+
+@dataclass(frozen=True)
+class ProxyStatus:
+    """nginx in front of several routers (srtctl's multi-frontend layout), watched as a process."""
+
+    name: str
+    url: str | None
+    node_index: int = 0
+    up: bool | None = None
+    detail: str = ""
+    stale: bool = False
+    upstreams: tuple[str, ...] = ()
+    log: str = ""
+    last_error_line: str = ""
 
 
 @dataclass(frozen=True)
@@ -190,6 +208,9 @@ class JobSnapshot:
     rate_per_s: float | None = None
     #: per-GPU readings of the job's GPU exporter (empty when it launched none, or the job ended)
     gpus: tuple[GpuReading, ...] = ()
+    #: behind nginx: every router (`router` is the first), and nginx itself; otherwise () and None
+    routers: tuple[RouterStatus, ...] = ()
+    nginx: ProxyStatus | None = None
 
     @property
     def is_ready(self) -> bool:
@@ -208,7 +229,7 @@ class JobSnapshot:
             return False
         if any(not s.ok for s in self.sources):
             return True
-        if self.router is not None and self.router.up is False:
+        if any(r.up is False for r in (self.router, *self.routers, self.nginx) if r is not None):
             return True
         return self.stage in READY_STAGES and any(w.health != "healthy" for w in self.workers)
 

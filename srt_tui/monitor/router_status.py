@@ -7,10 +7,10 @@ import json
 from dataclasses import replace
 
 from . import selectors
-from .context import JobFiles, Refresh, router_key, router_metrics_key
+from .context import JobFiles, Refresh, RouterView, nginx_key, router_key, router_metrics_key
 from .http import Response
 from .jobfiles import error_line
-from .model import RouterStatus, WorkerStatus
+from .model import ProxyStatus, RouterStatus, WorkerStatus
 from .prom import ROUTER_SAMPLES, router_counters
 from .relay import Relay, relayed_http
 from .routers import Registrations, parse_dynamo_health, parse_router_workers
@@ -37,17 +37,28 @@ def registrations(
 
 
 def router_status(
-    ctx: Refresh, job: JobFiles, live: bool, relay: Relay | None, starting: bool = False
+    ctx: Refresh,
+    job: JobFiles,
+    live: bool,
+    relay: Relay | None,
+    starting: bool = False,
+    view: RouterView | None = None,
 ) -> tuple[RouterStatus | None, bool, str]:
     """(status, whether it came from the relay, a problem to report) — None without a router.
-    While the job is starting, a router that does not listen yet is not down, just not up yet."""
-    rplan = job.router_plan
-    if not rplan:
-        return None, False, ""
+    While the job is starting, a router that does not listen yet is not down, just not up yet.
+    ``view`` picks one router of a multi-frontend job (default: the first, the one the job relays)."""
+    views = job.router_views()
+    if view is None:
+        if not views:
+            return None, False, ""
+        view = views[0]
+    if view is not views[0]:
+        relay = None  # the job relays its first router only
+    rplan, ep = view.plan, view.endpoints
     expected = {str(k): int(n) for k, n in rplan.get("expected", {}).items() if int(n)}
-    ep = job.router_endpoints
     registration = str(rplan.get("registration", "router-workers"))
     log = job.dir / str(rplan.get("log") or "logs/router.log")
+    name = str(rplan.get("name") or "router")
     base = RouterStatus(
         type=str(rplan.get("type", "")),
         url=ep.get("url") or None,
@@ -55,8 +66,10 @@ def router_status(
         metrics_url=ep.get("metrics_url") or None,
         registration=registration,
         log=str(log),
+        name=name,
+        node_index=int(rplan.get("node_index", 0) or 0),
     )
-    reg_url = job.registration_url()
+    reg_url = view.registration_url()
     if not live or not reg_url:
         return base, False, ""
     src = ctx.sources.get(router_key(reg_url))
@@ -75,17 +88,17 @@ def router_status(
             detail = f"relayed {relay.age_s:.0f} s ago" + (f"; {note}" if note else "")
         else:
             detail = f"unreachable ({src.error or 'no answer'}), nothing relayed"
-            problem, stale = f"router: {src.error or 'no answer'}", True
+            problem, stale = f"{name}: {src.error or 'no answer'}", True
     elif src.kind == "refused" and starting:
         detail = "not listening yet"
     elif src.kind:
         up = False if src.kind in _DEFINITIVE else None
         detail = ("down: " if up is False else "unreachable: ") + src.error + ctx.retry_note(src)
-        problem, stale = f"router: {src.error}", True
+        problem, stale = f"{name}: {src.error}", True
     elif ctx.hanging(src):
         detail, stale = f"no answer for {src.pending_for(ctx.now):.0f} s", True
-        problem = f"router: {detail}"
-    counters = _counters(ctx, job, relay if relayed else None)
+        problem = f"{name}: {detail}"
+    counters = _counters(ctx, view, relay if relayed else None)
     tail = ctx.files.tail(log) if up is False else []
     status = replace(
         base,
@@ -105,12 +118,12 @@ def router_status(
 
 
 def _counters(
-    ctx: Refresh, job: JobFiles, relay: Relay | None
+    ctx: Refresh, view: RouterView, relay: Relay | None
 ) -> tuple[float | None, float | None, float | None] | None:
-    url = job.router_endpoints.get("metrics_url")
+    url = view.metrics_url
     if not url:
         return None
-    src = ctx.sources.get(router_metrics_key(str(url)))
+    src = ctx.sources.get(router_metrics_key(url))
     text: str | None = None
     if src.ok and isinstance(src.value, Response) and src.value.status == 200:
         text = src.value.text()
@@ -120,7 +133,7 @@ def _counters(
             text = got[1].decode("utf-8", "replace")
     if text is None:
         return None
-    contract = job.router_plan.get("metrics") if isinstance(job.router_plan.get("metrics"), dict) else None
+    contract = view.plan.get("metrics") if isinstance(view.plan.get("metrics"), dict) else None
     wanted = ROUTER_SAMPLES + selectors.names(contract) if contract else ROUTER_SAMPLES
     c = router_counters(ctx.samples.samples(text, wanted), contract)
     return c.requests, c.errors, c.retries
@@ -133,3 +146,36 @@ def with_router_view(workers: tuple[WorkerStatus, ...], router: RouterStatus | N
     return tuple(
         replace(w, router_healthy=router.by_url.get((w.url or "").rstrip("/"))) if w.url else w for w in workers
     )
+
+
+def nginx_status(ctx: Refresh, job: JobFiles, live: bool, starting: bool) -> tuple[ProxyStatus | None, str]:
+    """nginx in front of the routers, as a process: up when its public port answers /health (which a
+    router behind it answers), down when nothing listens; None when the job runs no nginx."""
+    plan = job.nginx_plan
+    if not plan:
+        return None, ""
+    url = job.nginx_health_url()
+    log = job.dir / str(plan.get("log") or "logs/nginx.log")
+    base = ProxyStatus(
+        name=str(plan.get("name") or "nginx"),
+        url=url.removesuffix("/health") if url else None,
+        node_index=int(plan.get("node_index", 0) or 0),
+        upstreams=tuple(str(u) for u in plan.get("upstreams") or ()),
+        log=str(log),
+    )
+    if not live or not url:
+        return base, ""
+    src = ctx.sources.get(nginx_key(url))
+    if src.ok and isinstance(src.value, Response):
+        ok = src.value.status == 200
+        detail = "" if ok else f"/health through nginx answered HTTP {src.value.status}"
+        return replace(base, up=True, detail=detail, stale=not ctx.fresh(src)), ""
+    if src.kind == "refused" and starting:
+        return replace(base, detail="not listening yet"), ""
+    if src.kind:
+        up = False if src.kind in _DEFINITIVE else None
+        tail = ctx.files.tail(log) if up is False else []
+        detail = ("down: " if up is False else "unreachable: ") + src.error + ctx.retry_note(src)
+        status = replace(base, up=up, detail=detail, stale=True, last_error_line=error_line(tail))
+        return status, f"nginx: {src.error}"
+    return base, ""

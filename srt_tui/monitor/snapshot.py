@@ -11,7 +11,7 @@ from .context import JobFiles, Refresh
 from .gpu_status import gpu_status
 from .model import FINAL_STAGES, READY_STAGES, JobSnapshot, LogRef, Placement, RouterStatus, SourceState, WorkerStatus
 from .relay import read_relay
-from .router_status import router_status, with_router_view
+from .router_status import nginx_status, router_status, with_router_view
 from .sources import Source
 from .stage import derive_stage, ended_at, started_at
 from .worker_status import worker_statuses
@@ -34,6 +34,13 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
     router, router_relay, router_problem = router_status(ctx, job, live, relay, starting)
     if router_problem:
         problems.append(router_problem)
+    routers: tuple[RouterStatus, ...] = ()
+    nginx, nginx_problem = nginx_status(ctx, job, live, starting)
+    if nginx is not None:  # srtctl's multi-frontend layout: every router behind nginx
+        views = job.router_views()
+        more = [router_status(ctx, job, live, relay, starting, view) for view in views[1:]]
+        problems += [p for _, _, p in more if p] + ([nginx_problem] if nginx_problem else [])
+        routers = tuple(r for r in (router, *(m[0] for m in more)) if r is not None)
     if live:
         sources.append(source_state(ctx, "http", [ctx.sources.get(k) for k in job.source_keys()], problems))
     gpus = gpu_status(ctx, job, gpus_per_node, starting) if live else None
@@ -43,7 +50,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
     if relayed and relay is not None:
         sources.append(SourceState("relay", True, "", relay.age_s))
     workers = with_router_view(workers, router)
-    requests, errors, rate = job_totals(workers, router)
+    requests, errors, rate = job_totals(workers, router, routers)
     return JobSnapshot(
         job_id=job.job_id,
         job_dir=str(job.dir),
@@ -75,6 +82,8 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         errors=errors,
         rate_per_s=rate,
         gpus=gpus.readings if gpus is not None else (),
+        routers=routers,
+        nginx=nginx,
     )
 
 
@@ -95,20 +104,23 @@ def source_state(ctx: Refresh, name: str, srcs: list[Source], problems: list[str
 
 
 def job_totals(
-    workers: tuple[WorkerStatus, ...], router: RouterStatus | None
+    workers: tuple[WorkerStatus, ...], router: RouterStatus | None, routers: tuple[RouterStatus, ...] = ()
 ) -> tuple[float | None, float | None, float | None]:
-    """(requests, errors, req/s) as the client sees them: the router's counters when it has them, else
-    the serving workers' (decode/agg; prefill legs would count each P/D request twice)."""
+    """(requests, errors, req/s) as the client sees them: the routers' counters when they have them
+    (summed over the routers behind nginx), else the serving workers' (decode/agg; prefill legs would
+    count each P/D request twice)."""
     serving = [w for w in workers if w.role in SERVING_ROLES] or list(workers)
     totals = [w.requests_total for w in serving if w.requests_total is not None]
     failed = [w.requests_failed for w in workers if w.requests_failed is not None]
     rates = [w.rate_per_s for w in serving if w.rate_per_s is not None]
     requests = sum(totals) if totals else None
     errors = sum(failed) if failed else None
-    if router is not None and router.requests is not None:
-        requests = router.requests
-    if router is not None and router.errors is not None:
-        errors = router.errors
+    counted = [r for r in (routers or ((router,) if router is not None else ())) if r.requests is not None]
+    if counted:
+        requests = sum(r.requests or 0.0 for r in counted)
+    failing = [r.errors for r in (routers or ((router,) if router is not None else ())) if r.errors is not None]
+    if failing:
+        errors = sum(failing)
     return requests, errors, (sum(rates) if rates else None)
 
 
@@ -141,8 +153,12 @@ def log_refs(job: JobFiles) -> tuple[LogRef, ...]:
         for p in plan.get(group) or []:
             if isinstance(p, dict) and p.get("log"):
                 out.append(LogRef(str(p.get("name")), str(p.get("kind", group)), str(job.dir / str(p["log"]))))
-    for key in ("router", "benchmark"):
-        p = plan.get(key)
+    routers: list[Any] = [r for r in plan.get("routers") or [] if isinstance(r, dict)] or [plan.get("router")]
+    for key, p in [
+        *(("router", r) for r in routers),
+        ("nginx", plan.get("nginx")),
+        ("benchmark", plan.get("benchmark")),
+    ]:
         if isinstance(p, dict) and p.get("log"):
             out.append(LogRef(str(p.get("name", key)), key, str(job.dir / str(p["log"]))))
     launch = "launch.log" if is_local_job(job.job_id) else "slurm.log"

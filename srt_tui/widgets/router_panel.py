@@ -41,7 +41,7 @@ class RouterPanel(Widget):
         return self.get_component_rich_style(f"router-panel--{name}", partial=True)
 
     def render(self) -> RenderableType:
-        """Up to six short lines."""
+        """Up to six short lines, plus nginx and one line per router when several sit behind nginx."""
         snap = self.snapshot
         if snap is None:
             return Text("")
@@ -95,7 +95,41 @@ class RouterPanel(Widget):
         if r.url:
             tail.append("\n")
             tail.append(r.url, style=self._st("dim"))
-        return Group(out, counters, tail[1:]) if tail else Group(out, counters)
+        parts: list[RenderableType] = [out, counters]
+        if tail:
+            parts.append(tail[1:])
+        if snap.nginx is not None:
+            parts.append(self._frontends(snap))
+        return Group(*parts)
+
+    def _state(self, up: bool | None, final: bool) -> tuple[str, Style]:
+        if final:
+            return "○", self._st("dim")
+        if up is True:
+            return "●", self._st("ok")
+        return ("●", self._st("bad")) if up is False else ("●", self._st("warn"))
+
+    def _frontends(self, snap: JobSnapshot) -> Text:
+        """srtctl's multi-frontend layout: nginx and one line per router behind it (its registrations
+        and request counter), so an uneven spread or one router down shows at a glance."""
+        n = snap.nginx
+        assert n is not None
+        out = Text()
+        mark, style = self._state(n.up, snap.is_final)
+        out.append(f"{n.name} ", style=self._st("key"))
+        out.append(mark, style=style)
+        out.append(f" node{n.node_index} → {len(snap.routers)} routers", style=self._st("dim"))
+        if n.detail:
+            out.append(f"  {n.detail}", style=self._st("bad" if n.up is False else "warn"))
+        for r in snap.routers:
+            mark, style = self._state(r.up, snap.is_final)
+            out.append(f"\n  {r.name} ", style=self._st("key"))
+            out.append(mark, style=style)
+            out.append(f" node{r.node_index}  ", style=self._st("dim"))
+            out.append(cells.registered_cell(r) if not snap.is_final else "-", style=self._st("dim"))
+            out.append("  requests ", style=self._st("dim"))
+            out.append(cells.number(r.requests))
+        return out
 
 
 class Pairs:

@@ -68,7 +68,7 @@ def test_layout_follows_srtctl(
 def test_nginx_conf_is_srtctls_shape_with_writable_paths_under_the_logs() -> None:
     plan = _plan(3, {"nginx_keepalive_timeout": "90s"})
     conf = plan.nginx_conf or ""
-    assert "server <ip:node1>:8180;\n" in conf and "server <ip:node2>:8180;\n" in conf
+    assert "server <ip:node1>:8180 max_fails=0;\n" in conf and "server <ip:node2>:8180 max_fails=0;\n" in conf
     assert "hash " not in conf  # round-robin unless session affinity is asked for
     for line in ("client_max_body_size 45m;", "keepalive 512;", "proxy_read_timeout 24h;", "keepalive_timeout 90s;"):
         assert line in conf
@@ -130,7 +130,7 @@ def test_rendered_nginx_conf_is_accepted_by_nginx(tmp_path: Path) -> None:
     write = f"SRT_NODE_IPS=(10.0.0.1 10.0.0.2 10.0.0.3); SRT_STEP_LOGS={logs}; {script[start:end]}>{logs}/nginx.conf"
     subprocess.run(["bash", "-c", write], check=True, timeout=10)
     conf = (logs / "nginx.conf").read_text()
-    assert "server 10.0.0.2:8180;" in conf and "server 10.0.0.3:8180;" in conf
+    assert "server 10.0.0.2:8180 max_fails=0;" in conf and "server 10.0.0.3:8180 max_fails=0;" in conf
     argv = [a.replace("<logs>", str(logs)) for a in (plan.nginx.command if plan.nginx else ())]
     proc = subprocess.run([*argv[:-2], "-t"], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 0, proc.stderr
@@ -154,3 +154,16 @@ def test_with_a_dedicated_infra_node_nginx_runs_on_the_first_worker_node() -> No
     assert plan.nginx is not None and plan.nginx.node_index == 1 and plan.public_url == "http://<ip:node1>:8000"
     assert [(r.process.node_index, r.process.port) for r in plan.routers()] == [(2, 8180), (3, 8180)]
     assert all("--http-port=8180" in r.process.command for r in plan.routers())
+
+
+def test_the_job_is_ready_only_once_every_router_and_nginx_answer() -> None:
+    plan = _plan(3, {})
+    waits = [x for x in render_script(plan).splitlines() if x.endswith("srt_wait_router")]
+    assert waits == [
+        "SRT_ROUTER_STAGE='router starting' srt_wait_router",
+        "SRT_ROUTER_STAGE='router starting' SRT_ROUTER_NAME=router_1 SRT_ROUTER_NODE=2 SRT_ROUTER_PORT=8180 "
+        "SRT_ROUTER_REGISTRATION=router-workers srt_wait_router",
+        "SRT_ROUTER_NAME=nginx SRT_ROUTER_NODE=0 SRT_ROUTER_PORT=8000 SRT_ROUTER_REGISTRATION=worker-health "
+        "srt_wait_router",
+    ]
+    assert [x for x in render_script(_plan(1, {})).splitlines() if x.endswith("srt_wait_router")] == ["srt_wait_router"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import REPO, require
-from tests.e2e.jobtools import apply, send_requests, srt, wait_ready
+from tests.e2e.jobtools import apply, events, send_requests, srt, status, wait_ready
 
 pytestmark = [pytest.mark.slurm, pytest.mark.routers]
 RECIPE = str(REPO / "recipes" / "mocker" / "mocker-agg3-nginx.yaml")
@@ -48,6 +49,7 @@ def test_requests_through_nginx_spread_over_the_routers(jobs: list[str]) -> None
     job_id, job_dir = apply(RECIPE, "-p", "local", "--launcher", "slurm")
     jobs.append(job_id)
     wait_ready(job_id, timeout=300)  # the shared test cluster may be busy
+    assert events(job_dir).count("router ready") == 1 and events(job_dir)[-1] == "serving"  # after nginx answered
     endpoints: dict[str, Any] = json.loads((job_dir / "endpoints.json").read_text())
     ips = {n["index"]: n["ip"] for n in endpoints["nodes"]}
     assert endpoints["public_url"] == f"http://{ips[0]}:8000" == endpoints["nginx"]["url"]
@@ -57,11 +59,34 @@ def test_requests_through_nginx_spread_over_the_routers(jobs: list[str]) -> None
         (2, f"http://{ips[2]}:8180"),
     ]
     conf = (job_dir / "logs" / "nginx.conf").read_text()
-    assert f"server {ips[1]}:8180;" in conf and f"server {ips[2]}:8180;" in conf
+    assert f"server {ips[1]}:8180 max_fails=0;" in conf and f"server {ips[2]}:8180 max_fails=0;" in conf
     before = [_router_requests(r["metrics_url"]) for r in routers]
     answered = send_requests(endpoints["public_url"], 40)  # asserts every answer is HTTP 200
     assert len(answered) == 40 and set(answered) <= {"agg_0", "agg_1", "agg_2"}
     served = [_router_requests(r["metrics_url"]) - b for r, b in zip(routers, before, strict=True)]
     assert all(n > 0 for n in served), f"requests per router: {served}"
     assert sum(served) >= 40
-    assert not (job_dir / "logs" / "nginx" / "error.log").read_text().count("[error]")
+    errors = (job_dir / "logs" / "nginx" / "error.log").read_text().splitlines()
+    assert not [e for e in errors if "[error]" in e and "POST" in e]  # start-up /health probes may have been refused
+    # the monitor shows nginx as a process and every router with its registrations and own counter
+    snap = _status_until(job_id, lambda s: all((r["requests"] or 0) > 0 for r in s["routers"]))
+    assert snap["nginx"]["up"] is True and snap["nginx"]["node_index"] == 0
+    assert [(r["name"], r["node_index"], r["up"], r["registered"]) for r in snap["routers"]] == [
+        ("router", 1, True, {"agg": 3}),
+        ("router_1", 2, True, {"agg": 3}),
+    ]
+    assert snap["requests"] == sum(r["requests"] for r in snap["routers"]) >= 40
+    assert not snap["degraded"]
+    assert {ref["name"] for ref in snap["logs"]} >= {"nginx", "router", "router_1"}
+    text = srt("status", job_id).stdout
+    assert "×2" in text  # the router cell counts the routers behind nginx
+
+
+def _status_until(job_id: str, ok: Any, timeout: float = 20) -> dict[str, Any]:
+    """`srt-tui status --json` until ``ok(snapshot)`` (the monitor's first probes may still be running)."""
+    deadline = time.monotonic() + timeout
+    snap = status(job_id)
+    while not ok(snap) and time.monotonic() < deadline:
+        time.sleep(1)
+        snap = status(job_id)
+    return snap

@@ -181,7 +181,8 @@ srt_wait_infra() {
 
 srt_wait_router() {
   # the router is ready once it has registered the expected workers of every role
-  # (SRT_ROUTER_NAME/NODE/PORT/REGISTRATION name the router; each router of a multi-frontend job in turn)
+  # (SRT_ROUTER_NAME/NODE/PORT/REGISTRATION name the router; each router of a multi-frontend job in turn,
+  # SRT_ROUTER_STAGE=`router starting` for all but the last, so the job is ready once nginx answers too)
   local attempt p d r detail last="" host=${SRT_NODE_IPS[$SRT_ROUTER_NODE]} who=""
   if [[ $SRT_ROUTER_NAME != router ]]; then who="$SRT_ROUTER_NAME: "; fi
   for ((attempt = 1; attempt <= SRT_HEALTH_ATTEMPTS; attempt++)); do
@@ -191,18 +192,18 @@ srt_wait_router() {
         read -r p d r <<<"$(srt_router_counts)"
         detail="${who}P $p/$SRT_EXPECT_PREFILL D $d/$SRT_EXPECT_DECODE A $r/$SRT_EXPECT_AGG"
         if ((p >= SRT_EXPECT_PREFILL && d >= SRT_EXPECT_DECODE && r >= SRT_EXPECT_AGG)); then
-          srt_event "router ready" "$detail"; return 0
+          srt_event "${SRT_ROUTER_STAGE:-router ready}" "$detail"; return 0
         fi ;;
       dynamo-health)
         # srtctl's count: `generate` instances of component prefill are P, of any other component D (or A)
         read -r p d <<<"$(srt_dynamo_counts)"
         detail="${who}P $p/$SRT_EXPECT_PREFILL D+A $d/$((SRT_EXPECT_DECODE + SRT_EXPECT_AGG)) (Dynamo /health instances)"
         if ((p >= SRT_EXPECT_PREFILL && d >= SRT_EXPECT_DECODE + SRT_EXPECT_AGG)); then
-          srt_event "router ready" "$detail"; return 0
+          srt_event "${SRT_ROUTER_STAGE:-router ready}" "$detail"; return 0
         fi ;;
       *)
         if [[ $(srt_http_code "$host" "$SRT_ROUTER_PORT" /health 3) == 200 ]]; then
-          srt_event "router ready" "${who}health 200"; return 0
+          srt_event "${SRT_ROUTER_STAGE:-router ready}" "${who}health 200"; return 0
         fi
         detail="${who}waiting for /health" ;;
     esac

@@ -166,8 +166,8 @@ http {
     uwsgi_temp_path ${SRT_STEP_LOGS}/nginx/uwsgi_temp;
     scgi_temp_path ${SRT_STEP_LOGS}/nginx/scgi_temp;
     upstream srt_routers {
-        server ${SRT_NODE_IPS[1]}:8180;
-        server ${SRT_NODE_IPS[2]}:8180;
+        server ${SRT_NODE_IPS[1]}:8180 max_fails=0;
+        server ${SRT_NODE_IPS[2]}:8180 max_fails=0;
         keepalive 512;
         keepalive_timeout 600s;
     }
@@ -211,8 +211,8 @@ srt_event "router starting" 'sglang-router router_1 on node 2'
 if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[2]}"; fi
 srt_step router_1 router 2 "${SRT_JOB_DIR}/logs/router_1.log" -- \
   python3 -m sglang_router.launch_router --worker-urls "http://${SRT_NODE_IPS[0]}:6100" "http://${SRT_NODE_IPS[1]}:6100" "http://${SRT_NODE_IPS[2]}:6100" --host "${SRT_BIND}" --port 8180 --prometheus-host "${SRT_BIND}" --prometheus-port 29000 --policy round_robin --health-check-interval-secs 1 --health-failure-threshold 2 --health-success-threshold 1 --worker-startup-check-interval 1 --disable-circuit-breaker
-srt_wait_router
-SRT_ROUTER_NAME=router_1 SRT_ROUTER_NODE=2 SRT_ROUTER_PORT=8180 SRT_ROUTER_REGISTRATION=router-workers srt_wait_router
+SRT_ROUTER_STAGE='router starting' srt_wait_router
+SRT_ROUTER_STAGE='router starting' SRT_ROUTER_NAME=router_1 SRT_ROUTER_NODE=2 SRT_ROUTER_PORT=8180 SRT_ROUTER_REGISTRATION=router-workers srt_wait_router
 SRT_ROUTER_NAME=nginx SRT_ROUTER_NODE=0 SRT_ROUTER_PORT=8000 SRT_ROUTER_REGISTRATION=worker-health srt_wait_router
 
 srt_event serving "serving at http://${SRT_NODE_IPS[0]}:8000"
