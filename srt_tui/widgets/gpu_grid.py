@@ -100,7 +100,6 @@ class GpuGrid(Widget):
                 mask,
                 str(p.port) if p.port else "-",
             )
-        if plan.router is not None:
-            r = plan.router.process
-            table.add_row(Text("router", style=service), f"node{r.node_index}", "-", str(r.port))
+        for r in [*([plan.nginx] if plan.nginx else []), *(x.process for x in plan.routers())]:
+            table.add_row(Text(r.name, style=service), f"node{r.node_index}", "-", str(r.port))
         return Group(*lines, Text(""), legend, Text(""), table)

@@ -132,8 +132,13 @@ class LiveGpuGrid(Widget):
 
     @staticmethod
     def _services(snap: JobSnapshot, node: int) -> str:
-        """`router:8000` on the router's node (the router always runs on node 0)."""
-        if node == 0 and snap.router is not None and snap.router.url:
-            port = snap.router.url.rsplit(":", 1)[-1].rstrip("/")
-            return f"router:{port}"
-        return ""
+        """`router:8000` on the router's node; behind nginx, `nginx:8000` and each `router_N:8180` on theirs."""
+        out = []
+        routers = snap.routers or ((snap.router,) if snap.router is not None else ())
+        for name, where, url in [
+            *([(snap.nginx.name, snap.nginx.node_index, snap.nginx.url)] if snap.nginx else []),
+            *((r.name, r.node_index, r.url) for r in routers),
+        ]:
+            if where == node and url:
+                out.append(f"{name}:{url.rsplit(':', 1)[-1].rstrip('/')}")
+        return ", ".join(out)
