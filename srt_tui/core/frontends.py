@@ -89,7 +89,7 @@ def nginx_conf(fe: FrontendSpec, layout: FrontendLayout, raise_ulimit: bool) -> 
         "    }\n"
         "\n"
         "    server {\n"
-        f"        listen {fe.port};\n"
+        f"        listen {ph.BIND}:{fe.port};  # the head node's address under the local launcher\n"
         "        location / {\n"
         "            proxy_pass http://srt_routers;\n"
         "            proxy_http_version 1.1;\n"

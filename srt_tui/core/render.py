@@ -271,15 +271,16 @@ def render_script(plan: JobPlan) -> str:
             *config_writes,
             "",
         ]
-    if plan.nginx_conf is not None:
+    bind_local = 'if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[%d]}"; fi'
+    if plan.nginx_conf is not None and plan.nginx is not None:
         out += [
             "# nginx in front of the routers: its config (router addresses filled in) and writable prefix",
+            bind_local % plan.nginx.node_index,
             'mkdir -p "$SRT_LOG_DIR/nginx"',
             f"printf '%s' {word(plan.nginx_conf)} >\"$SRT_LOG_DIR/nginx.conf\"",
             "",
         ]
     wrap = plan.bash_preamble is not None
-    bind_local = 'if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[%d]}"; fi'
     if plan.infra:
         out += ['srt_event "infra starting" "discovery services on node 0"']
         for p in plan.infra:

@@ -127,10 +127,12 @@ def test_rendered_nginx_conf_is_accepted_by_nginx(tmp_path: Path) -> None:
     end = script.index('>"$SRT_LOG_DIR/nginx.conf"', start)
     logs = tmp_path / "logs"
     (logs / "nginx").mkdir(parents=True)
-    write = f"SRT_NODE_IPS=(10.0.0.1 10.0.0.2 10.0.0.3); SRT_STEP_LOGS={logs}; {script[start:end]}>{logs}/nginx.conf"
+    setup = f"SRT_NODE_IPS=(10.0.0.1 10.0.0.2 10.0.0.3); SRT_BIND=127.0.0.1; SRT_STEP_LOGS={logs}"
+    write = f"{setup}; {script[start:end]}>{logs}/nginx.conf"
     subprocess.run(["bash", "-c", write], check=True, timeout=10)
     conf = (logs / "nginx.conf").read_text()
     assert "server 10.0.0.2:8180 max_fails=0;" in conf and "server 10.0.0.3:8180 max_fails=0;" in conf
+    assert "listen 127.0.0.1:8000;" in conf  # the head node's bind address (the local launcher's own IP)
     argv = [a.replace("<logs>", str(logs)) for a in (plan.nginx.command if plan.nginx else ())]
     proc = subprocess.run([*argv[:-2], "-t"], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 0, proc.stderr

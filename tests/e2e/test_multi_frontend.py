@@ -15,19 +15,16 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import REPO, require
-from tests.e2e.jobtools import apply, events, send_requests, srt, status, wait_ready
+from tests.e2e.jobtools import apply, events, send_requests, srt, status, wait_no_pids, wait_ready
 
-pytestmark = [pytest.mark.slurm, pytest.mark.routers]
+pytestmark = [pytest.mark.routers]
 RECIPE = str(REPO / "recipes" / "mocker" / "mocker-agg3-nginx.yaml")
 
 
 @pytest.fixture
 def jobs() -> Iterator[list[str]]:
     """Job ids started by a test, cancelled afterwards whatever happened."""
-    from tests.cluster import ensure_local_slurm
-
     require(shutil.which("nginx") is not None, "nginx on PATH (Debian package `nginx`)")
-    ensure_local_slurm(nodes=3)
     started: list[str] = []
     yield started
     for job_id in started:
@@ -45,7 +42,11 @@ def _router_requests(metrics_url: str) -> float:
     )
 
 
+@pytest.mark.slurm
 def test_requests_through_nginx_spread_over_the_routers(jobs: list[str]) -> None:
+    from tests.cluster import ensure_local_slurm
+
+    ensure_local_slurm(nodes=3)
     job_id, job_dir = apply(RECIPE, "-p", "local", "--launcher", "slurm")
     jobs.append(job_id)
     wait_ready(job_id, timeout=300)  # the shared test cluster may be busy
@@ -90,3 +91,18 @@ def _status_until(job_id: str, ok: Any, timeout: float = 20) -> dict[str, Any]:
         time.sleep(1)
         snap = status(job_id)
     return snap
+
+
+def test_local_launcher_runs_nginx_in_front_of_both_routers(jobs: list[str]) -> None:
+    """Without Slurm too: nginx on the head node's own address, each router on its node's."""
+    job_id, job_dir = apply(RECIPE, "-p", "local", "--launcher", "local")
+    jobs.append(job_id)
+    wait_ready(job_id, timeout=120)
+    endpoints: dict[str, Any] = json.loads((job_dir / "endpoints.json").read_text())
+    routers = endpoints["routers"]
+    before = [_router_requests(r["metrics_url"]) for r in routers]
+    assert len(send_requests(endpoints["nginx"]["url"], 20)) == 20
+    served = [_router_requests(r["metrics_url"]) - b for r, b in zip(routers, before, strict=True)]
+    assert all(n > 0 for n in served), f"requests per router: {served}"
+    srt("cancel", job_id)
+    assert wait_no_pids(job_dir) == []  # nginx's master and workers end with the job

@@ -144,6 +144,7 @@ printf '%s\n' "{
 mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
 
 # nginx in front of the routers: its config (router addresses filled in) and writable prefix
+if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
 mkdir -p "$SRT_LOG_DIR/nginx"
 printf '%s' "# nginx in front of the job's routers (srt-tui, after srtctl's nginx.conf.j2)
 worker_processes auto;
@@ -173,7 +174,7 @@ http {
     }
 
     server {
-        listen 8000;
+        listen ${SRT_BIND}:8000;  # the head node's address under the local launcher
         location / {
             proxy_pass http://srt_routers;
             proxy_http_version 1.1;
