@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
+import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import REPO, require
@@ -106,3 +107,56 @@ def test_local_launcher_runs_nginx_in_front_of_both_routers(jobs: list[str]) -> 
     assert all(n > 0 for n in served), f"requests per router: {served}"
     srt("cancel", job_id)
     assert wait_no_pids(job_dir) == []  # nginx's master and workers end with the job
+
+
+@pytest.mark.slurm
+def test_dynamo_frontends_behind_nginx_as_srtctl_runs_its_mocker_recipe(
+    jobs: list[str], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """srtctl's `recipes/mocker/agg.yaml` on 3 nodes with srtctl's default layout: NATS/etcd and nginx on
+    the head node, a real `dynamo.frontend` on each other node, requests through nginx reach both."""
+    from tests.cluster import ensure_local_slurm
+    from tests.e2e.test_dynamo_jobs import RECIPE as DYNAMO_RECIPE
+    from tests.e2e.test_dynamo_jobs import _require_dynamo_parts, tiny_model
+
+    _require_dynamo_parts()
+    ensure_local_slurm(nodes=3)
+    tmp = tmp_path_factory.mktemp("dynamo-nginx")
+    model = tiny_model(tmp / "tiny-model")
+    profile = yaml.safe_load((REPO / "profiles" / "local.yaml").read_text())
+    profile["model_paths"] = {"hf:Qwen/Qwen3-0.6B": str(model)}
+    profile["containers"] = {"dynamo-sglang": "unused-engines-run-on-the-host"}
+    (tmp / "local-dynamo.yaml").write_text(yaml.safe_dump(profile))
+    recipe = yaml.safe_load(DYNAMO_RECIPE.read_text())
+    recipe["resources"] |= {"agg_nodes": 3, "agg_workers": 3}
+    recipe["frontend"] = {"type": "dynamo", "enable_multiple_frontends": True}  # srtctl's default layout
+    recipe["benchmark"] = {"type": "manual"}
+    (tmp / "agg3.yaml").write_text(yaml.safe_dump(recipe))
+    job_id, job_dir = apply(str(tmp / "agg3.yaml"), "-p", str(tmp / "local-dynamo.yaml"), "--launcher", "slurm")
+    jobs.append(job_id)
+    wait_ready(job_id, timeout=300)
+    endpoints: dict[str, Any] = json.loads((job_dir / "endpoints.json").read_text())
+    routers = endpoints["routers"]
+    assert [r["node_index"] for r in routers] == [1, 2] and endpoints["nginx"]["node_index"] == 0
+    before = [_dynamo_requests(r["metrics_url"]) for r in routers]
+    answered = send_requests(endpoints["public_url"], 40, model=model.name)  # every answer HTTP 200
+    assert len(answered) == 40
+    served = [_dynamo_requests(r["metrics_url"]) - b for r, b in zip(routers, before, strict=True)]
+    assert all(n > 0 for n in served) and sum(served) >= 40, f"requests per frontend: {served}"
+    snap = _status_until(job_id, lambda s: all((r["requests"] or 0) > 0 for r in s["routers"]))
+    assert [(r["name"], r["up"], r["registered"]) for r in snap["routers"]] == [
+        ("router", True, {"agg": 3}),
+        ("router_1", True, {"agg": 3}),
+    ]
+    assert snap["nginx"]["up"] is True
+
+
+def _dynamo_requests(metrics_url: str) -> float:
+    """dynamo.frontend's own request counter (`dynamo_frontend_requests_total`, all labels)."""
+    text = httpx.get(metrics_url, timeout=5).text
+    return sum(
+        s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+        if s.name == "dynamo_frontend_requests_total"
+    )
