@@ -48,7 +48,7 @@ class TRTLLM:
         """Write the role's args as the engine YAML, then start every rank pointing at it."""
         config_name = f"{ctx.name}.yaml"
         config_path = f"{ph.LOGS}/config/{config_name}"
-        if ctx.frontend == "dynamo":
+        if ctx.worker_launch == "dynamo":
             argv = [
                 "trtllm-llmapi-launch",
                 "python3",
