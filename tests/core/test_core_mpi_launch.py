@@ -4,7 +4,9 @@ one task per GPU, `srun --mpi` from the profile, matching sbatch tasks; the plan
 from __future__ import annotations
 
 import dataclasses
+import shutil
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from srt_tui.core.plan import JobPlan
 from srt_tui.core.profile import load_profile
 from srt_tui.core.recipe import Recipe
 from srt_tui.core.render import render_script
+from tests.core.core_helpers import need
 
 
 def _recipe(engine: str, gpus: int, nodes: int, frontend: str = "none", workers: int = 1) -> Recipe:
@@ -102,3 +105,19 @@ def test_differing_node_masks_are_chosen_by_slurmd_nodename() -> None:
             assert proc.returncode == 1 and "no GPU mask for node other" in proc.stderr
         else:
             assert proc.stdout.strip() == want, proc.stderr
+
+
+@pytest.mark.parametrize("profile", ["nvidia-h100", "local"])
+def test_mpi_scripts_pass_bash_n_and_shellcheck(tmp_path: Path, profile: str) -> None:
+    """The MPI step (and the per-node mask picker) is valid bash and warning-free under shellcheck."""
+    exe = shutil.which("shellcheck")
+    need(exe is not None, "shellcheck is not installed")
+    prep = prepare_job(_recipe("trtllm", 16, 2, frontend="dynamo"), load_profile(profile))
+    leader, follower = prep.plan.workers
+    masked = dataclasses.replace(prep.plan, workers=(dataclasses.replace(leader, visible_devices="0,1"), follower))
+    for name, text in (("plain.sh", prep.script), ("masked.sh", render_script(masked))):
+        path = tmp_path / name
+        path.write_text(text)
+        subprocess.run(["bash", "-n", str(path)], check=True, timeout=30)
+        proc = subprocess.run([str(exe), "--norc", "-S", "warning", str(path)], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout
