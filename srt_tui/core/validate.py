@@ -229,6 +229,16 @@ def validate(job: ResolvedJob) -> list[Problem]:
         )
     fe = recipe.frontend
     nginx_asked = "enable_multiple_frontends" in fe.model_fields_set and fe.enable_multiple_frontends
+    runs_nginx = router.name != "none" and fe.enable_multiple_frontends and job.worker_nodes > 1
+    if runs_nginx and "nginx_container" in fe.model_fields_set and job.container_runtime != "pyxis":
+        out.append(
+            Problem(
+                "frontend.nginx_container",
+                f"container_runtime {job.container_runtime} runs the host's nginx, not this image",
+                "install nginx on the head node, or use a pyxis profile",
+                severity="warning",
+            )
+        )
     if router.name == "none" and nginx_asked:
         out.append(
             Problem(

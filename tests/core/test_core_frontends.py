@@ -169,3 +169,20 @@ def test_the_job_is_ready_only_once_every_router_and_nginx_answer() -> None:
         "srt_wait_router",
     ]
     assert [x for x in render_script(_plan(1, {})).splitlines() if x.endswith("srt_wait_router")] == ["srt_wait_router"]
+
+
+def test_an_nginx_image_without_containers_is_a_warning_naming_the_key() -> None:
+    plan = _plan(3, {"nginx_container": "nginx-sqsh"}, "local")
+    warned = {w.field: w.message for w in plan.warnings}
+    assert "host's nginx" in warned["frontend.nginx_container"] and plan.nginx is not None
+    assert "frontend.nginx_container" not in {w.field for w in _plan(3, {"nginx_container": "nginx-sqsh"}).warnings}
+    assert _plan(3, {"nginx_container": "nginx-sqsh"}).nginx.container_image == "nginx-sqsh"  # type: ignore[union-attr]
+
+
+def test_nginx_container_is_resolved_through_the_profiles_aliases(tmp_path: Path) -> None:
+    profile = tmp_path / "p.yaml"
+    profile.write_text("gpus_per_node: 8\ncontainers: {nginx-sqsh: /images/nginx-1.27.4.sqsh}\n")
+    plan = _plan(3, {"nginx_container": "nginx-sqsh"}, str(profile))
+    assert plan.nginx is not None and plan.nginx.container_image == "/images/nginx-1.27.4.sqsh"
+    script = render_script(plan)
+    assert "SRT_STEP_IMAGE=/images/nginx-1.27.4.sqsh srt_step nginx nginx 0 " in script
