@@ -25,7 +25,7 @@ class Atom:
     torch_profiler_env: ClassVar[str | None] = None
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = False
-    frontends: ClassVar[frozenset[str]] = frozenset({"atomesh", "none"})
+    frontends: ClassVar[frozenset[str]] = frozenset({"atomesh", "direct"})
     metrics: ClassVar[dict[str, str]] = {}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:

@@ -41,7 +41,6 @@ class WorkerContext:
     subset: bool
     ports: Ports
     disaggregated: bool
-    frontend: str
     model: str
     served_name: str
     visible_devices_env: str
@@ -52,6 +51,8 @@ class WorkerContext:
     worker_launch: str = "direct"
     #: Dynamo's request plane (`--request-plane`), for workers speaking the "dynamo" protocol
     request_plane: str | None = None
+    #: the router's `worker_api`: the API dialect the worker must speak ("sglang" or "vllm")
+    worker_api: str = "sglang"
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class Engine(Protocol):
     nsys_traces: ClassVar[str]
     #: can one worker span several nodes with one process per node
     multinode: ClassVar[bool]
-    #: routers this engine can sit behind
+    #: router adapters this engine can sit behind (`direct` = serving alone on the public port)
     frontends: ClassVar[frozenset[str]]
     #: its request counters on /metrics (plan.json `metrics`): ok, failed, running, queued → a
     #: selector `name` or `name{label="value"}`; a Dynamo worker's come from its router instead

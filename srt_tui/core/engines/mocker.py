@@ -26,7 +26,7 @@ class Mocker:
     torch_profiler_env: ClassVar[str | None] = None
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = False
-    frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "vllm-router", "atomesh", "dynamo", "none"})
+    frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "vllm-router", "atomesh", "dynamo", "direct"})
     #: srt-tui's mock counts generation requests per path and status (only those paths are read)
     metrics: ClassVar[dict[str, str]] = {
         "ok": 'srt_mock_requests_total{status="ok"}',
@@ -42,7 +42,7 @@ class Mocker:
         """`python3 -m srt_tui.mock serve` speaking the router's worker API flavour; `dynamo.mocker` for Dynamo."""
         if ctx.worker_launch == "dynamo":
             return dynamo_mocker_launch(ctx)
-        flavor = "vllm" if ctx.frontend == "vllm-router" else "sglang"
+        flavor = ctx.worker_api
         argv = [
             "python3",
             "-m",

@@ -39,7 +39,7 @@ class SGLang:
     torch_profiler_env: ClassVar[str | None] = "SGLANG_TORCH_PROFILER_DIR"
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = True
-    frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "dynamo", "none"})
+    frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {
         "ok": "sglang:num_requests_total",
         "failed": "sglang:num_aborted_requests_total",

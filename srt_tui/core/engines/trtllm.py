@@ -25,7 +25,7 @@ class TRTLLM:
     torch_profiler_env: ClassVar[str | None] = None
     nsys_traces: ClassVar[str] = "cuda,nvtx,ucx"
     multinode: ClassVar[bool] = False
-    frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "none"})
+    frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:

@@ -58,7 +58,7 @@ class VLLM:
     torch_profiler_env: ClassVar[str | None] = "VLLM_TORCH_PROFILER_DIR"
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = True
-    frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "dynamo", "none"})
+    frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {
         "ok": "vllm:request_success_total",
         "running": "vllm:num_requests_running",
