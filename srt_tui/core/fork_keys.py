@@ -6,6 +6,8 @@ the reason otherwise, so nothing a recipe says is silently ignored and the refus
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,3 +109,17 @@ def refuse_fork_keys(value: Any, section: str) -> Any:
         if value[key] not in spec.same:
             raise ValueError(f"`{key}` {spec.reason}")
     return {k: v for k, v in value.items() if k not in known}
+
+
+def fork_schema(section: str) -> Callable[[dict[str, Any]], None]:
+    """`json_schema_extra` for a model: its fork keys appear in `srt-tui schema recipe`, each saying
+    which value srt-tui honours and why others are refused."""
+
+    def extra(schema: dict[str, Any]) -> None:
+        props = schema.setdefault("properties", {})
+        for key, spec in FORK_KEYS[section].items():
+            honoured = ", ".join(json.dumps(v) for v in spec.same)
+            note = f"the fork's key; honoured as {honoured}; other values: {key} {spec.reason}"
+            props[key] = {"description": note if spec.same else f"the fork's key; {key} {spec.reason}"}
+
+    return extra

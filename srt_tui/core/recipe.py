@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 
 from .errors import config_error
-from .fork_keys import refuse_fork_keys
+from .fork_keys import fork_schema, refuse_fork_keys
 from .frontend_types import FrontendName, unsupported_frontend
 from .profile import GpuExporter, HealthCheck, Strict
 from .schema1 import normalise_schema1
@@ -45,6 +45,8 @@ class ResourcesSpec(Strict):
     gpus_per_node: int | None = Field(default=None, ge=1)
     spread_workers: bool = False
 
+    model_config = Strict.model_config | {"json_schema_extra": fork_schema("resources")}
+
     @model_validator(mode="before")
     @classmethod
     def _fork_keys(cls, value: Any) -> Any:
@@ -69,6 +71,8 @@ class EngineSpec(Strict):
     kv_events_config: bool | dict[str, Any] | None = None
     mooncake_kv_store: dict[str, Any] | None = None
     config: dict[str, Any] | None = None  # engine-specific extras (mocker timing, trtllm yaml, ...)
+
+    model_config = Strict.model_config | {"json_schema_extra": fork_schema("engine")}
 
     @model_validator(mode="before")
     @classmethod
@@ -96,6 +100,8 @@ class RoleSpec(Strict):
     env: dict[str, str] = Field(default_factory=dict)
     args: dict[str, ArgValue] = Field(default_factory=dict)
     extra_args: list[str] = Field(default_factory=list)
+
+    model_config = Strict.model_config | {"json_schema_extra": fork_schema("roles")}
 
     @model_validator(mode="before")
     @classmethod
@@ -128,6 +134,8 @@ class FrontendSpec(Strict):
     num_additional_frontends: int = 0
     nginx_container: str | None = None
     nginx_raise_ulimit: bool | None = None
+
+    model_config = Strict.model_config | {"json_schema_extra": fork_schema("frontend")}
 
     @model_validator(mode="before")
     @classmethod
@@ -196,6 +204,8 @@ class BenchmarkSpec(Strict):
     num_requests: int | None = None
     concurrency: int | None = None
     prefix_ratios: list[float] | str | None = None
+
+    model_config = Strict.model_config | {"json_schema_extra": fork_schema("benchmark")}
 
     @model_validator(mode="before")
     @classmethod
@@ -314,6 +324,8 @@ class TelemetrySpec(Strict):
     dcgm_exporter: GpuExporter | None = Field(
         default=None, validation_alias=AliasChoices("dcgm_exporter", "gpu_exporter")
     )
+
+    model_config = Strict.model_config | {"json_schema_extra": fork_schema("telemetry")}
 
     @model_validator(mode="before")
     @classmethod
