@@ -146,3 +146,16 @@ def test_schema_1_sglang_is_the_router_even_for_one_worker(tmp_path: Path) -> No
     )
     plan = prepare(path, "amd-mi300x").plan
     assert plan.router is not None and plan.router.type == "sglang-router"
+
+
+def test_a_roles_connector_overrides_the_engines_for_that_role_only(tmp_path: Path) -> None:
+    path = _variant(
+        tmp_path,
+        "vllm-router-disagg",
+        "      max-model-len: 4096\n  decode:",
+        "      max-model-len: 4096\n      connector: lmcache\n  decode:",
+    )
+    plan = prepare(path, "amd-mi300x").plan
+    kv = {w.role: flag_value(list(w.command), "--kv-transfer-config") or "" for w in plan.workers}
+    assert "LMCacheConnectorV1" in kv["prefill"] and "NixlConnector" in kv["decode"]
+    assert all("--connector" not in w.command for w in plan.workers)
