@@ -26,6 +26,16 @@ _COLLECTOR = "belongs to srtctl's power collector (per-benchmark power windows),
 _BENCH = "is read by an srtctl benchmark runner srt-tui does not have"
 
 FORK_KEYS: dict[str, dict[str, ForkKey]] = {
+    "recipe": {
+        "services": ForkKey(
+            "(srtctl's long-running services: mooncake store, LMCache server, sidecars, pools) "
+            "is not supported by srt-tui yet",
+            ([],),
+        ),
+        "host_setup": ForkKey("(commands on the bare hosts before workers) is not supported by srt-tui yet"),
+        "post_eval": ForkKey("(srtctl's post-benchmark accuracy evaluation) is not supported by srt-tui yet"),
+        "enable_config_dump": ForkKey("false is not supported: srt-tui always writes the worker configs", (True,)),
+    },
     "engine": {
         "vllm_serve_binary": ForkKey("(another vLLM launcher) is not supported by srt-tui yet; it starts `vllm serve`"),
         "failover": ForkKey("(vLLM shadow engines, elected by dynamo.vllm) is not supported by srt-tui", (None,)),
@@ -96,10 +106,17 @@ FORK_KEYS: dict[str, dict[str, ForkKey]] = {
 }
 
 
+#: engines of the fork srt-tui does not run, with what they are
+UNSUPPORTED_ENGINES: dict[str, str] = {"tilert": "TileRT", "tokenspeed": "TokenSpeed"}
+
+
 def refuse_fork_keys(value: Any, section: str) -> Any:
     """`value` without the fork keys it sets to srt-tui's own behaviour; raises naming any other one."""
     if not isinstance(value, dict):
         return value
+    engine = value.get("type") if section == "engine" else None
+    if isinstance(engine, str) and engine in UNSUPPORTED_ENGINES:
+        raise ValueError(f"engine `{engine}` ({UNSUPPORTED_ENGINES[engine]}) is not supported by srt-tui yet")
     table = FORK_KEYS[section]
     known = [k for k in value if k in table]
     if not known:

@@ -364,7 +364,12 @@ class Recipe(Strict):
     identity: IdentitySpec | None = None
     observability: dict[str, Any] | None = None
 
-    model_config = Strict.model_config | {"populate_by_name": True}
+    model_config = Strict.model_config | {"populate_by_name": True, "json_schema_extra": fork_schema("recipe")}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fork_keys(cls, value: Any) -> Any:
+        return refuse_fork_keys(value, "recipe")
 
     @field_validator("environment", mode="before", json_schema_input_type=EnvInput)
     @classmethod

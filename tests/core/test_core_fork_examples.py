@@ -111,6 +111,8 @@ def _problems(path: Path, profile: str = "amd-mi300x") -> list[str]:
         ("  enabled: true\n", "  enabled: true\n  cpu_power: {enabled: true}\n", "(CPU power) is not supported"),
         ("  required: false\n", "  required: true\n", "never fails a job on it"),
         ("workers: 1\n", "workers: 2\n", "use frontend.type: sglang"),
+        ("engine: sglang\n", "engine: tilert\n", "engine `tilert` (TileRT) is not supported by srt-tui yet"),
+        ("schema: 2\n", "schema: 2\nservices: [{name: lmc, type: lmcache-server}]\n", "(srtctl's long-running"),
     ],
 )
 def test_fork_features_srt_tui_does_not_run_are_refused_with_the_reason(
@@ -159,3 +161,13 @@ def test_a_roles_connector_overrides_the_engines_for_that_role_only(tmp_path: Pa
     kv = {w.role: flag_value(list(w.command), "--kv-transfer-config") or "" for w in plan.workers}
     assert "LMCacheConnectorV1" in kv["prefill"] and "NixlConnector" in kv["decode"]
     assert all("--connector" not in w.command for w in plan.workers)
+
+
+def test_a_refused_fork_key_is_located_at_its_own_line(tmp_path: Path) -> None:
+    path = _variant(tmp_path, "sglang-direct-agg", "    workers: 1\n", "    workers: 1\n    critical: false\n")
+    with pytest.raises(SrtError) as info:
+        prepare(path, "amd-mi300x")
+    (problem,) = info.value.problems
+    line = path.read_text().splitlines().index("    critical: false") + 1
+    assert (problem.field, problem.line) == ("roles.agg.critical", line)
+    assert problem.message.startswith("`critical` false is not supported")
