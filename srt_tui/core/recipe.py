@@ -83,7 +83,7 @@ class EngineSpec(Strict):
     def _connector_fits(self) -> EngineSpec:
         if self.type == "atom" and self.connector not in (None, "mooncake"):
             raise ValueError("`connector`: ATOM moves KV over Mooncake only; write `connector: mooncake` or omit it")
-        if self.mooncake_protocol is not None and self.type not in ("atom", "mocker"):
+        if self.mooncake_protocol is not None and self.type != "atom":
             raise ValueError(
                 "`mooncake_protocol` sets ATOM's Mooncake transport only; "
                 f"for {self.type} choose the KV transport in the roles' args"
