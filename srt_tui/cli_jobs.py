@@ -118,7 +118,7 @@ def _confirmed(prep: Any) -> bool:
         return False
     plan = prep.plan
     sys.stderr.write(
-        f"{plan.name}: {plan.topology} {plan.engine} behind {plan.frontend} on {plan.nodes} node(s) "
+        f"{plan.name}: {plan.topology} {plan.serving} on {plan.nodes} node(s) "
         f"× {plan.gpus_per_node} GPUs (profile {plan.profile}, time {prep.job.time_limit})\nSubmit? [y/N] "
     )
     sys.stderr.flush()

@@ -18,7 +18,7 @@ def describe(prep: Prepared, with_script: bool = True) -> str:
         else "GRES " + ((prof.default_sbatch_directives or {}).get("gres", "(none)"))
     )
     out = [
-        f"srt-tui dry-run: {plan.name}  ({plan.topology}, {plan.engine} behind {plan.frontend})",
+        f"srt-tui dry-run: {plan.name}  ({plan.topology}, {plan.serving})",
         f"profile {plan.profile}"
         + (f" ({job.profile_path})" if job.profile_path else "")
         + f": {plan.nodes} node(s) × {plan.gpus_per_node} GPUs, mask variable {plan.visible_devices_env}, "

@@ -99,6 +99,13 @@ def to_config_error(
                 else (f"valid keys here: {', '.join(options)}" if options else "remove it")
             )
             message = f"unknown key `{key}`"
+        elif kind == "value_error":  # a validator's own reason, e.g. a fork key srt-tui does not run
+            message = str(errs[0]["msg"]).removeprefix("Value error, ")
+            named = re.match(r"`([A-Za-z_][\w-]*)`", message)
+            if named and src.lines.get((*full, named.group(1))) is not None:
+                full = (*full, named.group(1))
+                field = ".".join(str(p) for p in full)
+            hint = "change or remove it as the message says (`srt-tui schema recipe` lists every key)"
         elif kind == "missing":
             message, hint = "required key is missing", f"add `{loc[-1] if loc else field}:`"
         else:

@@ -21,7 +21,7 @@ from .frontends import frontend_layout, nginx_argv, nginx_conf
 from .profile import exporter_argv, exporter_readout
 from .profiling import trigger_targets, worker_env, worker_prefix
 from .resolve import Mount, ResolvedJob
-from .routers import get_router
+from .routers import job_router
 from .routers.base import Router, RouterContext, WorkerURL
 from .secrets import MASK, secret_ref
 from .topology import allocate, place, port_collisions, with_recipe_ports
@@ -164,6 +164,11 @@ class JobPlan:
     #: nginx.conf (placeholders for the routers' addresses), written to logs/nginx.conf by the job
     nginx_conf: str | None = None
 
+    @property
+    def serving(self) -> str:
+        """`sglang behind sglang-router`, or `sglang serving directly` when no router runs."""
+        return f"{self.engine} serving directly" if self.router is None else f"{self.engine} behind {self.frontend}"
+
     def processes(self) -> list[ProcessPlan]:
         """Every step in start order: infra, workers, GPU exporters, nginx, routers, benchmark."""
         out = [*self.infra, *self.workers, *self.telemetry, *([self.nginx] if self.nginx else [])]
@@ -304,12 +309,15 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         raise TopologyError(fatal)
     recipe, gpn = job.recipe, job.gpus_per_node
     engine = get_engine(recipe.engine.type)
-    router_kind = get_router(recipe.frontend.type)
-    placements = place(
-        allocate(job.shapes, gpn, job.total_nodes, recipe.resources.spread_workers, first_node=job.reserved_nodes), gpn
+    router_kind = job_router(job)
+    public_port = recipe.frontend.port if router_kind.worker_port == "public" else None
+    endpoints = allocate(
+        job.shapes, gpn, job.total_nodes, recipe.resources.spread_workers, first_node=job.reserved_nodes
     )
     placements, moved = with_recipe_ports(
-        placements, engine.port_flags, {r: recipe.roles[r].args for r in recipe.active_roles()}
+        place(endpoints, gpn, public_port),
+        engine.port_flags,
+        {r: recipe.roles[r].args for r in recipe.active_roles()},
     )
     collisions = port_collisions(placements, moved)
     if collisions:
@@ -343,7 +351,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             subset=pl.subset,
             ports=pl.ports,
             disaggregated=disagg,
-            frontend=router_kind.name,
+            worker_api=router_kind.worker_api,
             model=job.model_in_step,
             served_name=served,
             visible_devices_env=job.visible_devices_env,

@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 
 from .errors import config_error
+from .fork_keys import fork_schema, refuse_fork_keys
+from .frontend_types import FrontendName, unsupported_frontend
 from .profile import GpuExporter, HealthCheck, Strict
 from .schema1 import normalise_schema1
 from .sweep import expand_sweep
@@ -21,7 +23,6 @@ from .yamlio import Located, load_yaml
 Role = Literal["prefill", "decode", "agg"]
 ROLES: tuple[Role, ...] = ("prefill", "decode", "agg")
 EngineName = Literal["sglang", "vllm", "trtllm", "atom", "mocker"]
-FrontendName = Literal["sglang-router", "vllm-router", "atomesh", "dynamo", "none"]
 Scalar = str | int | float | bool | None
 ArgValue = Scalar | list[Scalar] | dict[str, Any]
 EnvInput = dict[str, Scalar]  # env values may be written as numbers or booleans; they become strings
@@ -44,6 +45,13 @@ class ResourcesSpec(Strict):
     gpus_per_node: int | None = Field(default=None, ge=1)
     spread_workers: bool = False
 
+    model_config = Strict.model_config | {"json_schema_extra": fork_schema("resources")}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fork_keys(cls, value: Any) -> Any:
+        return refuse_fork_keys(value, "resources")
+
 
 class SlurmSpec(Strict):
     """Account, partition and time limit; missing ones come from the profile."""
@@ -64,6 +72,24 @@ class EngineSpec(Strict):
     mooncake_kv_store: dict[str, Any] | None = None
     config: dict[str, Any] | None = None  # engine-specific extras (mocker timing, trtllm yaml, ...)
 
+    model_config = Strict.model_config | {"json_schema_extra": fork_schema("engine")}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fork_keys(cls, value: Any) -> Any:
+        return refuse_fork_keys(value, "engine")
+
+    @model_validator(mode="after")
+    def _connector_fits(self) -> EngineSpec:
+        if self.type == "atom" and self.connector not in (None, "mooncake"):
+            raise ValueError("`connector`: ATOM moves KV over Mooncake only; write `connector: mooncake` or omit it")
+        if self.mooncake_protocol is not None and self.type != "atom":
+            raise ValueError(
+                "`mooncake_protocol` sets ATOM's Mooncake transport only; "
+                f"for {self.type} choose the KV transport in the roles' args"
+            )
+        return self
+
 
 class RoleSpec(Strict):
     """One role's workers: how many, on how many nodes, with how many GPUs, and their flags/env."""
@@ -75,6 +101,13 @@ class RoleSpec(Strict):
     args: dict[str, ArgValue] = Field(default_factory=dict)
     extra_args: list[str] = Field(default_factory=list)
 
+    model_config = Strict.model_config | {"json_schema_extra": fork_schema("roles")}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fork_keys(cls, value: Any) -> Any:
+        return refuse_fork_keys(value, "roles")
+
     @field_validator("env", mode="before", json_schema_input_type=EnvInput)
     @classmethod
     def _env_strings(cls, value: Any) -> Any:
@@ -84,7 +117,12 @@ class RoleSpec(Strict):
 
 
 class FrontendSpec(Strict):
-    """Router or frontend in front of the workers (`none` = clients talk to the worker directly)."""
+    """What serves the public port, spelled as the fork does (see `frontend_types`).
+
+    `sglang`: the SGLang router for several workers or prefill/decode, the worker itself for one
+    aggregated worker; `vllm`/`atom`/`trtllm_serve`: the one worker serving directly; `vllm-router`,
+    `atomesh`, `dynamo`: those routers. `sglang-router` and `none` are srt-tui's older names.
+    """
 
     type: FrontendName = "none"
     args: dict[str, ArgValue] = Field(default_factory=dict)
@@ -100,6 +138,21 @@ class FrontendSpec(Strict):
     nginx_session_affinity: bool = False
     nginx_session_affinity_header: str = Field(default="X-Dynamo-Session-ID", pattern=r"^[A-Za-z0-9-]+$")
     nginx_keepalive_timeout: str = Field(default="600s", pattern=r"^[0-9]+(ms|s|m|h|d)?$")
+
+    model_config = Strict.model_config | {"json_schema_extra": fork_schema("frontend")}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fork_keys(cls, value: Any) -> Any:
+        return refuse_fork_keys(value, "frontend")
+
+    @field_validator("type", mode="before")
+    @classmethod
+    def _known_but_unsupported(cls, value: Any) -> Any:
+        refusal = unsupported_frontend(value)
+        if refusal:
+            raise ValueError(refusal)
+        return value
 
     @field_validator("env", mode="before", json_schema_input_type=EnvInput)
     @classmethod
@@ -155,6 +208,13 @@ class BenchmarkSpec(Strict):
     num_requests: int | None = None
     concurrency: int | None = None
     prefix_ratios: list[float] | str | None = None
+
+    model_config = Strict.model_config | {"json_schema_extra": fork_schema("benchmark")}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fork_keys(cls, value: Any) -> Any:
+        return refuse_fork_keys(value, "benchmark")
 
     def concurrency_list(self) -> list[int]:
         """Concurrencies as ints, accepting srtctl's `"4x8x16"` string form."""
@@ -261,10 +321,22 @@ class DynamoSpec(Strict):
 
 
 class TelemetrySpec(Strict):
-    """Recipe-level telemetry; an explicit `gpu_exporter` (or null) wins over the profile default."""
+    """Recipe-level telemetry; an explicit `dcgm_exporter` (the fork's name; `gpu_exporter` is srt-tui's
+    older one), or null, wins over the profile's `default_gpu_exporter`."""
 
     enabled: bool = False
-    gpu_exporter: GpuExporter | None = None
+    dcgm_exporter: GpuExporter | None = Field(
+        default=None, validation_alias=AliasChoices("dcgm_exporter", "gpu_exporter")
+    )
+
+    model_config = Strict.model_config | {"json_schema_extra": fork_schema("telemetry")}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fork_keys(cls, value: Any) -> Any:
+        if isinstance(value, dict) and "dcgm_exporter" in value and "gpu_exporter" in value:
+            raise ValueError("telemetry: give `dcgm_exporter` or its older name `gpu_exporter`, not both")
+        return refuse_fork_keys(value, "telemetry")
 
 
 class Recipe(Strict):
@@ -296,7 +368,12 @@ class Recipe(Strict):
     identity: IdentitySpec | None = None
     observability: dict[str, Any] | None = None
 
-    model_config = Strict.model_config | {"populate_by_name": True}
+    model_config = Strict.model_config | {"populate_by_name": True, "json_schema_extra": fork_schema("recipe")}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fork_keys(cls, value: Any) -> Any:
+        return refuse_fork_keys(value, "recipe")
 
     @field_validator("environment", mode="before", json_schema_input_type=EnvInput)
     @classmethod

@@ -368,8 +368,8 @@ def resolve(
             env_scopes.append((role, tuple(spec.env.items())))
     env_scopes.append(("frontend", tuple(recipe.frontend.env.items())))
     env_scopes.append(("benchmark", tuple((recipe.benchmark.env or {}).items())))
-    if recipe.telemetry is not None and "gpu_exporter" in recipe.telemetry.model_fields_set:
-        exporter, exporter_source = recipe.telemetry.gpu_exporter, "recipe"
+    if recipe.telemetry is not None and "dcgm_exporter" in recipe.telemetry.model_fields_set:
+        exporter, exporter_source = recipe.telemetry.dcgm_exporter, "recipe"
     elif "default_gpu_exporter" in profile.model_fields_set:
         exporter, exporter_source = profile.default_gpu_exporter, "profile"
     else:

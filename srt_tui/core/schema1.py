@@ -7,7 +7,8 @@ from typing import Any
 from .errors import config_error
 from .yamlio import Located
 
-_V1_FRONTENDS = {"sglang": "sglang-router", "vllm": "none", "trtllm_serve": "none"}
+#: srtctl v1's `sglang` is the SGLang router whatever the topology; `vllm`/`trtllm_serve` mean the same in both
+_V1_FRONTENDS = {"sglang": "sglang-router"}
 _MODES = {"prefill": "prefill", "decode": "decode", "aggregated": "agg"}
 _ENGINE_KEYS = {"connector", "mooncake_protocol", "kv_events_config", "mooncake_kv_store"}
 

@@ -99,8 +99,11 @@ def allocate(
     return endpoints
 
 
-def place(endpoints: list[Endpoint], gpn: int) -> list[Placement]:
-    """One process per node of each endpoint, with srtctl's port plan (never colliding on a node)."""
+def place(endpoints: list[Endpoint], gpn: int, public_port: int | None = None) -> list[Placement]:
+    """One process per node of each endpoint, with srtctl's port plan (never colliding on a node).
+
+    `public_port`: a direct job's single worker binds the frontend port itself (as the fork does).
+    """
     http_next: dict[int, int] = {}
     boot_next: dict[int, int] = {}
     out: list[Placement] = []
@@ -109,7 +112,9 @@ def place(endpoints: list[Endpoint], gpn: int) -> list[Placement]:
     for ep in endpoints:
         for rank, node in enumerate(ep.nodes):
             http = bootstrap = 0
-            if rank == 0:
+            if rank == 0 and public_port is not None:
+                http = public_port
+            elif rank == 0:
                 http = http_next.get(node, HTTP_BASE)
                 http_next[node] = http + HTTP_STEP
                 if ep.role == "prefill":

@@ -13,11 +13,12 @@ from .benchmark import benchmark_problems
 from .engines import get_engine
 from .engines.base import Engine, arg_int, flag_name, parallel_gpus
 from .errors import Problem
+from .frontend_types import FRONTEND_TYPES
 from .profile import exporter_argv
 from .profiling import validate_profiling
 from .recipe import Role
 from .resolve import ResolvedJob
-from .routers import get_router
+from .routers import frontend_type, job_router, resolve_router
 from .validate_dynamo import dynamo_problems
 
 _TOLERATED = {"model-path": ("/model", "/model/"), "model": ("/model", "/model/"), "host": ("0.0.0.0", "::")}
@@ -89,7 +90,6 @@ def validate(job: ResolvedJob) -> list[Problem]:
     """All findings (errors and warnings) for a resolved job, in field order."""
     recipe, gpn = job.recipe, job.gpus_per_node
     engine = get_engine(recipe.engine.type)
-    router = get_router(recipe.frontend.type)
     out: list[Problem] = list(job.warnings)
     active = [s.role for s in job.shapes]
     disagg = "prefill" in active or "decode" in active
@@ -202,34 +202,11 @@ def validate(job: ResolvedJob) -> list[Problem]:
                     )
                 )
         out += clean_args(engine, role, spec_args, disagg)[1]
-    if engine.name not in router.engines:
-        fits = sorted(r for r, ok in _router_engines().items() if engine.name in ok)
-        out.append(
-            Problem(
-                "frontend.type",
-                f"{router.name} cannot front {engine.name} workers",
-                f"use one of: {', '.join(fits)}",
-            )
-        )
-    elif router.name not in engine.frontends:
-        out.append(
-            Problem(
-                "frontend.type",
-                f"{engine.name} workers do not run behind {router.name}",
-                f"use one of: {', '.join(sorted(engine.frontends))}",
-            )
-        )
-    if recipe.engine.connector == "moriio" and router.name != "vllm-router":
-        out.append(
-            Problem(
-                "engine.connector",
-                "the MoRI-IO connector needs vllm-router",
-                "set frontend.type: vllm-router",
-            )
-        )
+    out += _frontend(job, engine, disagg)
+    router = job_router(job)
     fe = recipe.frontend
     nginx_asked = "enable_multiple_frontends" in fe.model_fields_set and fe.enable_multiple_frontends
-    runs_nginx = router.name != "none" and fe.enable_multiple_frontends and job.worker_nodes > 1
+    runs_nginx = router.name != "direct" and fe.enable_multiple_frontends and job.worker_nodes > 1
     if runs_nginx and "nginx_container" in fe.model_fields_set and job.container_runtime != "pyxis":
         out.append(
             Problem(
@@ -239,7 +216,7 @@ def validate(job: ResolvedJob) -> list[Problem]:
                 severity="warning",
             )
         )
-    if router.name == "none" and nginx_asked:
+    if router.name == "direct" and nginx_asked:
         out.append(
             Problem(
                 "frontend.enable_multiple_frontends",
@@ -248,16 +225,6 @@ def validate(job: ResolvedJob) -> list[Problem]:
                 severity="warning",
             )
         )
-    if router.name == "none":
-        workers = sum(s.workers for s in job.shapes)
-        if disagg or workers > 1:
-            out.append(
-                Problem(
-                    "frontend.type",
-                    f"without a router only one aggregated worker can serve (this job has {workers})",
-                    "choose a router such as sglang-router or vllm-router",
-                )
-            )
     out += dynamo_problems(job, router)
     out += benchmark_problems(recipe.benchmark, engine.name, router.name, disagg)
     if recipe.benchmark.container_image and job.container_runtime != "pyxis":
@@ -285,10 +252,46 @@ def validate(job: ResolvedJob) -> list[Problem]:
     return out
 
 
-def _router_engines() -> dict[str, frozenset[str]]:
-    from .routers import ROUTERS
+def _fronts(written: str, engine: Engine, disagg: bool, workers: int) -> bool:
+    """Can this written `frontend.type` serve these workers (engine pairing and topology)?"""
+    ft = FRONTEND_TYPES[written]
+    router = resolve_router(written, disagg, workers)
+    if ft.engines and engine.name not in ft.engines:
+        return False
+    if router.name == "direct" and (disagg or workers > 1):
+        return False
+    return engine.name in router.engines and router.name in engine.frontends
 
-    return {name: r.engines for name, r in ROUTERS.items()}
+
+def _frontend(job: ResolvedJob, engine: Engine, disagg: bool) -> list[Problem]:
+    """`frontend.type` as written vs the engine and the topology (which decide the router that runs)."""
+    written = job.recipe.frontend.type
+    ft = frontend_type(written)
+    router = job_router(job)
+    workers = sum(s.workers for s in job.shapes)
+    fits = [t for t in FRONTEND_TYPES if t != "none" and _fronts(t, engine, disagg, workers)]
+    hint = f"use one of: {', '.join(fits)}" if fits else "pick another engine"
+    out: list[Problem] = []
+    if (ft.engines and engine.name not in ft.engines) or not (
+        engine.name in router.engines and router.name in engine.frontends
+    ):
+        shown = written if router.name == written else f"{written} ({router.name})"
+        out.append(Problem("frontend.type", f"{shown} cannot front {engine.name} workers", hint))
+    elif router.name == "direct" and (disagg or workers > 1):
+        shape = "prefill/decode workers" if disagg else f"{workers} aggregated workers"
+        out.append(
+            Problem(
+                "frontend.type",
+                f"frontend.type: {written} serves one aggregated worker directly, without a router "
+                f"(this job has {shape})",
+                ft.router_hint or hint,
+            )
+        )
+    if job.recipe.engine.connector == "moriio" and router.name != "vllm-router":
+        out.append(
+            Problem("engine.connector", "the MoRI-IO connector needs vllm-router", "set frontend.type: vllm-router")
+        )
+    return out
 
 
 def errors(problems: list[Problem]) -> list[Problem]:
@@ -301,7 +304,7 @@ def _telemetry(job: ResolvedJob) -> list[Problem]:
     telemetry = job.recipe.telemetry
     if telemetry is None or not telemetry.enabled:
         return []
-    where = "telemetry.gpu_exporter" if job.exporter_source == "recipe" else "profile.default_gpu_exporter"
+    where = "telemetry.dcgm_exporter" if job.exporter_source == "recipe" else "profile.default_gpu_exporter"
     if job.gpu_exporter is None:
         return [
             Problem(

@@ -28,6 +28,20 @@ def role_line(recipe: Recipe, role: str) -> str:
     return " ".join(parts)
 
 
+def frontend_line(recipe: Recipe) -> str:
+    """`sglang · router sglang-router`, or `sglang · no router: the worker serves port 8000`."""
+    from ..core.resolve import topology_of
+    from ..core.routers import resolve_router
+
+    topo = topology_of(recipe)
+    workers = sum(recipe.roles[r].workers for r in recipe.active_roles())
+    router = resolve_router(recipe.frontend.type, topo.disaggregated, workers)
+    if router.worker_port == "public":
+        return f"{recipe.frontend.type} · no router: the worker serves port {recipe.frontend.port}"
+    written = recipe.frontend.type
+    return written if written == router.name else f"{written} · router {router.name}"
+
+
 def summary_rows(recipe: Recipe) -> list[tuple[str, str]]:
     """Rows for the recipe summary pane."""
     from ..core.resolve import topology_of
@@ -37,7 +51,7 @@ def summary_rows(recipe: Recipe) -> list[tuple[str, str]]:
         engine += f" · connector {recipe.engine.connector if isinstance(recipe.engine.connector, str) else 'custom'}"
     rows = [
         ("engine", engine),
-        ("frontend", recipe.frontend.type),
+        ("frontend", frontend_line(recipe)),
         ("topology", str(topology_of(recipe)) + ("  (disaggregated)" if topology_of(recipe).disaggregated else "")),
     ]
     for role in recipe.active_roles():

@@ -209,7 +209,7 @@ def slurm_request(prepared: Prepared) -> list[tuple[str, str]]:
     extras = " ".join(f"--{k}" + (f"={v}" if v is not None else "") for k, v in plan.directives if k not in managed)
     return [
         ("job name", plan.name),
-        ("topology", f"{plan.topology} · {plan.engine} behind {plan.frontend}"),
+        ("topology", f"{plan.topology} · {plan.serving}"),
         ("nodes", str(plan.nodes)),
         ("GPUs", f"{plan.nodes * plan.gpus_per_node} ({plan.nodes} × {plan.gpus_per_node}) via {gpu_req}"),
         ("time limit", job.time_limit),

@@ -56,17 +56,17 @@ def test_without_telemetry_the_exporter_is_described_but_not_started() -> None:
 
 
 def test_a_custom_exporter_without_a_command_is_an_error(tmp_path: Path) -> None:
-    extra = 'telemetry: {enabled: true, gpu_exporter: {container_image: "docker://x/y:1", port: 9500, kind: custom}}'
+    extra = 'telemetry: {enabled: true, dcgm_exporter: {container_image: "docker://x/y:1", port: 9500, kind: custom}}'
     with pytest.raises(SrtError) as info:
         prepare(_with(tmp_path, NV_1P1D, extra), "nvidia-h100")
     problem = info.value.problems[0]
-    assert problem.field == "telemetry.gpu_exporter.command" and "{port}" in (problem.hint or "")
+    assert problem.field == "telemetry.dcgm_exporter.command" and "{port}" in (problem.hint or "")
 
 
 def test_telemetry_with_the_exporter_disabled_is_a_warning(tmp_path: Path) -> None:
     prep = prepare(_with(tmp_path, NV_1P1D, "telemetry: {enabled: true, gpu_exporter: null}"), "nvidia-h100")
     assert prep.plan.telemetry == ()
-    assert [w.field for w in prep.plan.warnings] == ["telemetry.gpu_exporter"]
+    assert [w.field for w in prep.plan.warnings] == ["telemetry.dcgm_exporter"]
 
 
 def test_a_step_image_replaces_only_that_steps_container_image(tmp_path: Path) -> None:

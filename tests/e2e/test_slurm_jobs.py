@@ -129,7 +129,7 @@ def test_slow_workers_still_register_because_the_router_waits(cluster: Any, jobs
     text = (MOCKER / "mocker-1p1d.yaml").read_text()
     text = text.replace("startup-delay: 1", "startup-delay: 8").replace("name: mocker-1p1d", "name: slow-1p1d")
     text = text.replace(
-        "disable-circuit-breaker: true}", "disable-circuit-breaker: true, worker-startup-timeout-secs: 3}"
+        "    disable-circuit-breaker: true\n", "    disable-circuit-breaker: true\n    worker-startup-timeout-secs: 3\n"
     )
     text = text.split("benchmark:")[0] + "benchmark: {type: custom, command: 'env | grep ^SRT | sort; sleep 600'}\n"
     assert "worker-startup-timeout-secs: 3" in text and "startup-delay: 8" in text

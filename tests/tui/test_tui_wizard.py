@@ -72,9 +72,8 @@ async def test_wizard_key_by_key_1p1d_to_2p1d_submitted(launcher: str) -> None:
         from tests.cluster import ensure_local_slurm
 
         text = (REPO / "recipes/mocker/mocker-1p1d.yaml").read_text()
-        SERVING_1P1D.write_text(
-            text.replace("benchmark: {type: sa-bench", "benchmark: {type: manual}  # {type: sa-bench")
-        )
+        assert text.rstrip().endswith("num_prompts_mult: 5")  # the benchmark block is last: serve instead
+        SERVING_1P1D.write_text(text[: text.index("\nbenchmark:\n")] + "\nbenchmark:\n  type: manual\n")
 
         ensure_local_slurm(nodes=3)
         app = make_app(probe=None)  # the real `sinfo` probe decides what the submit step offers

@@ -26,7 +26,7 @@ class Atom:
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = False
     launch_style: ClassVar[str] = LAUNCH_PER_NODE
-    frontends: ClassVar[frozenset[str]] = frozenset({"atomesh", "none"})
+    frontends: ClassVar[frozenset[str]] = frozenset({"atomesh", "direct"})
     metrics: ClassVar[dict[str, str]] = {}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:

@@ -46,7 +46,6 @@ class WorkerContext:
     subset: bool
     ports: Ports
     disaggregated: bool
-    frontend: str
     model: str
     served_name: str
     visible_devices_env: str
@@ -57,6 +56,8 @@ class WorkerContext:
     worker_launch: str = "direct"
     #: Dynamo's request plane (`--request-plane`), for workers speaking the "dynamo" protocol
     request_plane: str | None = None
+    #: the router's `worker_api`: the API dialect the worker must speak ("sglang" or "vllm")
+    worker_api: str = "sglang"
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ class Engine(Protocol):
     #: how a worker's processes are started: LAUNCH_PER_NODE (one step per node of the worker) or
     #: LAUNCH_MPI (one step per worker spanning its nodes, one MPI task per GPU)
     launch_style: ClassVar[str]
-    #: routers this engine can sit behind
+    #: router adapters this engine can sit behind (`direct` = serving alone on the public port)
     frontends: ClassVar[frozenset[str]]
     #: its request counters on /metrics (plan.json `metrics`): ok, failed, running, queued → a
     #: selector `name` or `name{label="value"}`; a Dynamo worker's come from its router instead

@@ -27,7 +27,7 @@ class Mocker:
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = False
     launch_style: ClassVar[str] = LAUNCH_PER_NODE
-    frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "vllm-router", "atomesh", "dynamo", "none"})
+    frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "vllm-router", "atomesh", "dynamo", "direct"})
     #: srt-tui's mock counts generation requests per path and status (only those paths are read)
     metrics: ClassVar[dict[str, str]] = {
         "ok": 'srt_mock_requests_total{status="ok"}',
@@ -43,7 +43,7 @@ class Mocker:
         """`python3 -m srt_tui.mock serve` speaking the router's worker API flavour; `dynamo.mocker` for Dynamo."""
         if ctx.worker_launch == "dynamo":
             return dynamo_mocker_launch(ctx)
-        flavor = "vllm" if ctx.frontend == "vllm-router" else "sglang"
+        flavor = ctx.worker_api
         argv = [
             "python3",
             "-m",

@@ -37,7 +37,7 @@ class TRTLLM:
     nsys_traces: ClassVar[str] = "cuda,nvtx,ucx"
     multinode: ClassVar[bool] = True
     launch_style: ClassVar[str] = LAUNCH_MPI
-    frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "none"})
+    frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:

@@ -6,6 +6,7 @@ import json
 from typing import Any, ClassVar
 
 from .. import placeholders as ph
+from ..errors import Problem, TopologyError
 from ..recipe import EngineSpec
 from .base import (
     LAUNCH_PER_NODE,
@@ -60,7 +61,7 @@ class VLLM:
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = True
     launch_style: ClassVar[str] = LAUNCH_PER_NODE
-    frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "dynamo", "none"})
+    frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {
         "ok": "vllm:request_success_total",
         "running": "vllm:num_requests_running",
@@ -72,10 +73,18 @@ class VLLM:
         return spec.set_visible_devices
 
     def kv_transfer(self, ctx: WorkerContext) -> dict[str, Any] | None:
-        """The role's KV connector JSON (nixl by default; `moriio` is role-aware)."""
+        """The role's KV connector JSON: `roles.<role>.args.connector` (the fork's per-role override), else
+        `engine.connector`, else nixl; `moriio` is role-aware."""
         if not ctx.disaggregated:
             return None
-        connector = ctx.engine.connector or "nixl"
+        connector: str | dict[str, Any] = ctx.args.get("connector") or ctx.engine.connector or "nixl"
+        if isinstance(connector, str) and connector.lstrip().startswith("{"):
+            try:
+                connector = json.loads(connector)  # the fork's raw --kv-transfer-config JSON
+            except json.JSONDecodeError as exc:
+                where = f"roles.{ctx.role}.args.connector" if "connector" in ctx.args else "engine.connector"
+                problem = Problem(where, f"not valid JSON: {exc}", "write the connector's JSON object")
+                raise TopologyError([problem]) from None
         if isinstance(connector, dict):
             return connector
         if connector == "moriio":
@@ -149,7 +158,8 @@ class VLLM:
                 "--kv-events-config",
                 json.dumps(events | {"enable_kv_cache_events": True}, separators=(",", ":"), sort_keys=True),
             ]
-        argv += args_to_flags(ctx.args) + list(ctx.extra_args)
+        flags = {k: v for k, v in ctx.args.items() if k != "connector"}  # consumed by kv_transfer
+        argv += args_to_flags(flags) + list(ctx.extra_args)
         env = [
             ("VLLM_NIXL_SIDE_CHANNEL_PORT", str(ctx.ports.nixl)),
             ("VLLM_NIXL_SIDE_CHANNEL_HOST", ph.ip(ctx.node_index)),

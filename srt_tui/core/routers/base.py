@@ -74,6 +74,10 @@ class Router(Protocol):
     #: request counters of workers speaking its protocol when they are not the engine's own (Dynamo's
     #: system server): total, ok, failed, running, queued → `name` or `name{label="value"}`
     worker_metrics: ClassVar[dict[str, str]]
+    #: worker API dialect it expects ("sglang" or "vllm"); what the mocker imitates
+    worker_api: ClassVar[str]
+    #: "public": the single worker binds the frontend port (no router); "allocated": each its own port
+    worker_port: ClassVar[str]
 
     def launch(self, ctx: RouterContext) -> RouterLaunch | None:
         """Router command, or None for direct serving (no router process)."""

@@ -12,6 +12,8 @@ class DynamoFrontend:
     """Dynamo frontend: workers register themselves; readiness from `/health` instances."""
 
     name: ClassVar[str] = "dynamo"
+    worker_api: ClassVar[str] = "sglang"
+    worker_port: ClassVar[str] = "allocated"
     waits_for_healthy_workers: ClassVar[bool] = False
     engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm", "mocker"})
     registration: ClassVar[str] = "dynamo-health"
@@ -39,9 +41,11 @@ class DynamoFrontend:
 
 
 class Direct:
-    """No router: clients talk to the single worker; readiness is that worker's health."""
+    """No router: the single aggregated worker binds the public (frontend) port; readiness is its health."""
 
-    name: ClassVar[str] = "none"
+    name: ClassVar[str] = "direct"
+    worker_api: ClassVar[str] = "sglang"
+    worker_port: ClassVar[str] = "public"
     waits_for_healthy_workers: ClassVar[bool] = False
     engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm", "atom", "mocker"})
     registration: ClassVar[str] = "worker-health"

@@ -13,6 +13,8 @@ class SGLangRouter:
     """sglang-router (SGLang Model Gateway) with `--pd-disaggregation` or `--worker-urls`."""
 
     name: ClassVar[str] = "sglang-router"
+    worker_api: ClassVar[str] = "sglang"
+    worker_port: ClassVar[str] = "allocated"
     waits_for_healthy_workers: ClassVar[bool] = True
     engines: ClassVar[frozenset[str]] = frozenset({"sglang", "mocker"})
     registration: ClassVar[str] = "router-workers"
@@ -53,6 +55,8 @@ class VLLMRouter:
     """vllm-router with `--vllm-pd-disaggregation` or `--worker-urls`; MoRI-IO uses ZMQ discovery."""
 
     name: ClassVar[str] = "vllm-router"
+    worker_api: ClassVar[str] = "vllm"
+    worker_port: ClassVar[str] = "allocated"
     waits_for_healthy_workers: ClassVar[bool] = True
     engines: ClassVar[frozenset[str]] = frozenset({"vllm", "mocker"})
     registration: ClassVar[str] = "router-workers"
@@ -100,6 +104,8 @@ class AToMesh:
     """AToMesh in front of ATOM workers (P/D with Mooncake)."""
 
     name: ClassVar[str] = "atomesh"
+    worker_api: ClassVar[str] = "sglang"
+    worker_port: ClassVar[str] = "allocated"
     waits_for_healthy_workers: ClassVar[bool] = True
     engines: ClassVar[frozenset[str]] = frozenset({"atom", "mocker"})
     registration: ClassVar[str] = "worker-health"

@@ -22,12 +22,15 @@ from ...widgets.log_pane import LogPane
 from ...widgets.router_panel import RouterPanel
 from ...widgets.worker_table import WorkerTable
 
+#: plan.json `frontend` of a job without a router (`none` in plans written before the fork's spellings)
+DIRECT = ("", "direct", "none")
+
 
 def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style]) -> Text:
     """Three lines: who/what, where it is, where the data came from (``st`` maps ok/bad/dim/key to styles)."""
     t = Text()
     t.append(f"{snap.job_id} {snap.name}", style=st("key"))
-    parts = [snap.topology, f"{snap.engine} behind {snap.frontend}" if snap.frontend else snap.engine]
+    parts = [snap.topology, f"{snap.engine} behind {snap.frontend}" if snap.frontend not in DIRECT else snap.engine]
     parts += [f"profile {snap.profile}"]
     if snap.nodes:
         parts.append(f"{snap.nodes} node{'s' if snap.nodes != 1 else ''} × {snap.gpus_per_node} GPUs")

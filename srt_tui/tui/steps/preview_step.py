@@ -63,7 +63,7 @@ class PreviewStep(WizardStep):
         plan = prep.plan
         self.query_one("#preview-summary", Static).update(
             f"{plan.name} · {plan.topology} · {plan.nodes} node(s) × {plan.gpus_per_node} GPUs · "
-            f"{plan.engine} behind {plan.frontend} · profile {plan.profile} · "
+            f"{plan.serving} · profile {plan.profile} · "
             f"sbatch.sh {len(prep.script.splitlines())} lines"
         )
         self._stale = {"tab-script", "tab-processes", "tab-env", "tab-sbatch"}
