@@ -86,13 +86,23 @@ def etcd_argv(infra_node: int) -> tuple[str, ...]:
     )
 
 
+#: where srtctl's staged ai-dynamo wheels (`<srtctl_root>/wheelhouse/dynamo`) appear inside the steps
+WHEELHOUSE = "/srtctl-wheels"
+
+
 def install_script(spec: DynamoSpec) -> str:
     """Shell that installs the asked ai-dynamo inside the step, once per environment (serialised by flock).
 
     Several steps on one node share a container's site-packages: the first installs under an
     exclusive lock and leaves a marker, the others find the marker and go on.
     """
-    if spec.version is not None:
+    if spec.wheel is not None:  # srtctl's staged wheels: <srtctl_root>/wheelhouse/dynamo, mounted at /srtctl-wheels
+        v = shlex.quote(spec.wheel)
+        body = (
+            f"python3 -m pip install --quiet --pre --no-deps --no-index --find-links {WHEELHOUSE}"
+            f" ai-dynamo-runtime=={v} ai-dynamo=={v}"
+        )
+    elif spec.version is not None:
         v = shlex.quote(spec.version)
         body = f"python3 -m pip install --quiet --extra-index-url {NVIDIA_INDEX} ai-dynamo-runtime=={v} ai-dynamo=={v}"
     else:

@@ -516,7 +516,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         secret_env=tuple(secrets),
         gpu_exporter=exporter,
         telemetry=telemetry,
-        identity=recipe.identity.model_dump(exclude_none=True) if recipe.identity else None,
+        identity=recipe.identity.expected() if recipe.identity else None,
         profile_trigger=profile_trigger,
         profiling=recipe.profiling.type if recipe.profiling and recipe.profiling.type != "none" else None,
         model_in_step=job.model_in_step,

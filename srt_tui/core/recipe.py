@@ -270,6 +270,17 @@ class IdentitySpec(Strict):
     def _versions_as_strings(cls, value: Any) -> Any:
         return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else value
 
+    def expected(self) -> dict[str, Any]:
+        """What each worker's fingerprint checks: framework versions and the model's repo/revision."""
+        out: dict[str, Any] = {}
+        if self.frameworks:
+            out["frameworks"] = dict(self.frameworks)
+        if self.model is not None:
+            out["model"] = {k: v for k, v in (("repo", self.model.repo), ("revision", self.model.revision)) if v}
+        if self.container is not None and self.container.image:
+            out["container"] = {"image": self.container.image}
+        return out
+
 
 class InfraSpec(Strict):
     """Where the discovery services (NATS, etcd) run and how NATS is tuned (srtctl's `infra:`)."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import placeholders as ph
+from .dynamo import WHEELHOUSE
 from .engines import get_engine
 from .engines.base import LAUNCH_MPI
 from .errors import ConfigError, Problem
@@ -281,6 +282,9 @@ def _mounts(profile: Profile, recipe: Recipe, model_path: str, container: str | 
     if profile.srtctl_root:  # srtctl's configs/ (setup scripts, patches) is always /configs
         configs = f"{profile.srtctl_root.rstrip('/')}/configs"
         mounts[configs] = Mount(configs, "/configs", "built-in", readonly=True)
+        if recipe.dynamo.wheel:  # srtctl's staged ai-dynamo wheels
+            wheels = f"{profile.srtctl_root.rstrip('/')}/wheelhouse/dynamo"
+            mounts[wheels] = Mount(wheels, WHEELHOUSE, "built-in", readonly=True)
     for host, cont in (profile.default_mounts or {}).items():
         mounts[host] = Mount(host, cont, "profile")
     for index, item in enumerate(recipe.extra_mount):

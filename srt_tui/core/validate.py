@@ -237,6 +237,7 @@ def validate(job: ResolvedJob) -> list[Problem]:
         )
     out += _telemetry(job)
     out += _identity(job)
+    out += _observability(job)
     out += validate_profiling(recipe.profiling, active, engine.torch_profiler_env)
     if not job.profile.use_gpus_per_node_directive and not any(
         k in ("gres", "gpus", "gpus-per-node") for k, _ in job.directives
@@ -337,5 +338,21 @@ def _identity(job: ResolvedJob) -> list[Problem]:
             f"the job runs `{job.container_image}`, not the identity's `{want}`",
             "point model.container at that image, or update identity.container.image",
             severity="warning",
+        )
+    ]
+
+
+def _observability(job: ResolvedJob) -> list[Problem]:
+    """srtctl's `observability:` switches on analytics (span logs, OTEL, in-job scrapes, Tachometer)."""
+    spec = job.recipe.observability or {}
+    on = [k for k, v in spec.items() if v is True or (isinstance(v, dict) and v.get("enabled") is True)]
+    if not on:
+        return []
+    return [
+        Problem(
+            f"observability.{on[0]}",
+            "srtctl's analytics capture (span logs, OTEL, raw_prometheus scrapes, Tachometer) is not done by "
+            "srt-tui, so the run would lack what that analysis reads",
+            "remove the observability block (the Monitor reads every /metrics live), or run it with srtctl",
         )
     ]

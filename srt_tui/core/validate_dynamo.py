@@ -36,13 +36,12 @@ def dynamo_problems(job: ResolvedJob, router: Router) -> list[Problem]:
             )
         return out
     spec = recipe.dynamo
-    if spec.install and spec.wheel is not None:
+    if spec.install and spec.wheel is not None and not job.profile.srtctl_root and job.container_runtime != "none":
         out.append(
             Problem(
                 "dynamo.wheel",
-                "srt-tui has no staged-wheel store (srtctl installs these from its own /srtctl-runtime)",
-                "use dynamo.version (from PyPI), dynamo.hash (built from source), or install: false with an image "
-                "that has ai-dynamo",
+                "staged wheels live in srtctl's wheelhouse/dynamo, and the profile does not say where srtctl is",
+                "set srtctl_root in the profile, or use dynamo.version (from PyPI) / dynamo.hash (built from source)",
             )
         )
     elif spec.install and job.container_runtime == "none":

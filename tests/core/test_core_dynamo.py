@@ -163,7 +163,7 @@ def test_dynamo_install_runs_in_every_dynamo_step_of_a_container_job(tmp_path: P
 @pytest.mark.parametrize(
     ("dynamo", "field", "words"),
     [
-        ({"wheel": "1.2.0.dev20260426"}, "dynamo.wheel", "staged-wheel"),
+        ({"wheel": "1.2.0.dev20260426"}, "dynamo.wheel", "srtctl's wheelhouse/dynamo"),
         ({"version": "1.6.1", "hash": "81d0555e"}, "dynamo", "one Dynamo install source"),
         ({"hash": "81d0555e", "top_of_tree": True}, "dynamo", "not hash and top_of_tree"),
         ({"request_plane": "grpc"}, "dynamo.request_plane", "nats"),

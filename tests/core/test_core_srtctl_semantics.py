@@ -334,3 +334,36 @@ def test_profile_keys_srt_tui_cannot_act_on_are_said_not_dropped(tmp_path: Path)
     schema1 = {"name": "h", "model": {"path": "/m"}, "resources": {"het_jobs": True, "agg_nodes": 1, "agg_workers": 1}}
     with pytest.raises(SrtError, match=r"het_jobs\) are not supported"):
         load_recipe(write_yaml(tmp_path / "h.yaml", schema1))
+
+
+def test_dynamo_wheel_installs_srtctls_staged_wheels_from_its_wheelhouse(tmp_path: Path) -> None:
+    data = {
+        "name": "wh",
+        "model": {"path": "/models/m", "container": "/c/img.sqsh"},
+        "engine": "sglang",
+        "dynamo": {"install": True, "wheel": "1.2.0.dev20260426"},
+        "roles": {"agg": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}}},
+        "frontend": {"type": "dynamo", "enable_multiple_frontends": False},
+    }
+    recipe = write_yaml(tmp_path / "wh.yaml", data)
+    with pytest.raises(SrtError, match="dynamo.wheel: staged wheels live in srtctl's wheelhouse/dynamo"):
+        prepare(recipe, "nvidia-h100")
+    profile = write_yaml(tmp_path / "p.yaml", {"gpus_per_node": 8, "srtctl_root": "/opt/srt-slurm"})
+    prep = prepare(recipe, str(profile))
+    assert {m.container: m.host for m in prep.plan.mounts}["/srtctl-wheels"] == "/opt/srt-slurm/wheelhouse/dynamo"
+    assert "--no-index --find-links /srtctl-wheels ai-dynamo-runtime==1.2.0.dev20260426" in prep.script
+
+
+def test_observability_analytics_are_refused_with_the_reason(tmp_path: Path) -> None:
+    data = {
+        "name": "ob",
+        "model": {"path": "/models/m", "container": "/c/img.sqsh"},
+        "engine": "sglang",
+        "observability": {"enabled": False, "tachometer": {"enabled": True}},
+        "roles": {"agg": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}}},
+        "frontend": {"type": "sglang-router"},
+    }
+    with pytest.raises(SrtError, match=r"observability.tachometer: srtctl's analytics capture"):
+        prepare(write_yaml(tmp_path / "ob.yaml", data), "nvidia-h100")
+    data["observability"] = {"enabled": False}
+    assert prepare(write_yaml(tmp_path / "ob.yaml", data), "nvidia-h100").plan.workers
