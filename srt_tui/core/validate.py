@@ -18,7 +18,7 @@ from .profile import exporter_argv
 from .profiling import validate_profiling
 from .recipe import Role
 from .resolve import ResolvedJob
-from .routers import frontend_type, job_router, resolve_router
+from .routers import ROUTERS, frontend_type, job_router, resolve_router
 from .validate_dynamo import dynamo_problems
 
 _TOLERATED = {"model-path": ("/model", "/model/"), "model": ("/model", "/model/"), "host": ("0.0.0.0", "::")}
@@ -288,9 +288,16 @@ def _frontend(job: ResolvedJob, engine: Engine, disagg: bool) -> list[Problem]:
                 ft.router_hint or hint,
             )
         )
-    if job.recipe.engine.connector == "moriio" and router.name != "vllm-router":
+    connector = job.recipe.engine.connector
+    # a connector some router discovers itself (MoRI-IO) pairs workers only behind such a router
+    finders = sorted(name for name, r in ROUTERS.items() if connector in r.kv_discovery)
+    if isinstance(connector, str) and finders and connector not in router.kv_discovery:
         out.append(
-            Problem("engine.connector", "the MoRI-IO connector needs vllm-router", "set frontend.type: vllm-router")
+            Problem(
+                "engine.connector",
+                f"the {connector} connector's workers are paired by a router that discovers them",
+                f"set frontend.type: {' or '.join(finders)}",
+            )
         )
     return out
 

@@ -367,3 +367,18 @@ def test_observability_analytics_are_refused_with_the_reason(tmp_path: Path) -> 
         prepare(write_yaml(tmp_path / "ob.yaml", data), "nvidia-h100")
     data["observability"] = {"enabled": False}
     assert prepare(write_yaml(tmp_path / "ob.yaml", data), "nvidia-h100").plan.workers
+
+
+def test_a_discovered_connector_needs_a_router_that_discovers_it(tmp_path: Path) -> None:
+    data = {
+        "name": "mo",
+        "model": {"path": "/models/m", "container": "/c/img.sqsh"},
+        "engine": {"type": "vllm", "connector": "moriio"},
+        "roles": {
+            "prefill": {"nodes": 1, "workers": 1, "args": {"tensor-parallel-size": 8}},
+            "decode": {"nodes": 1, "workers": 1, "args": {"tensor-parallel-size": 8}},
+        },
+        "frontend": {"type": "dynamo", "enable_multiple_frontends": False},
+    }
+    with pytest.raises(SrtError, match="engine.connector: the moriio connector's .* set frontend.type: vllm-router"):
+        prepare(write_yaml(tmp_path / "mo.yaml", data), "amd-mi300x")

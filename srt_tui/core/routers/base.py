@@ -78,6 +78,8 @@ class Router(Protocol):
     worker_api: ClassVar[str]
     #: "public": the single worker binds the frontend port (no router); "allocated": each its own port
     worker_port: ClassVar[str]
+    #: KV connectors whose workers it discovers itself (vllm-router's MoRI-IO ZMQ discovery)
+    kv_discovery: ClassVar[frozenset[str]]
 
     def launch(self, ctx: RouterContext) -> RouterLaunch | None:
         """Router command, or None for direct serving (no router process)."""

@@ -14,6 +14,7 @@ class DynamoFrontend:
     name: ClassVar[str] = "dynamo"
     worker_api: ClassVar[str] = "sglang"
     worker_port: ClassVar[str] = "allocated"
+    kv_discovery: ClassVar[frozenset[str]] = frozenset()
     waits_for_healthy_workers: ClassVar[bool] = False
     engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm", "mocker"})
     registration: ClassVar[str] = "dynamo-health"
@@ -46,6 +47,7 @@ class Direct:
     name: ClassVar[str] = "direct"
     worker_api: ClassVar[str] = "sglang"
     worker_port: ClassVar[str] = "public"
+    kv_discovery: ClassVar[frozenset[str]] = frozenset()
     waits_for_healthy_workers: ClassVar[bool] = False
     engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm", "atom", "mocker"})
     registration: ClassVar[str] = "worker-health"

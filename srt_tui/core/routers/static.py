@@ -15,6 +15,7 @@ class SGLangRouter:
     name: ClassVar[str] = "sglang-router"
     worker_api: ClassVar[str] = "sglang"
     worker_port: ClassVar[str] = "allocated"
+    kv_discovery: ClassVar[frozenset[str]] = frozenset()
     waits_for_healthy_workers: ClassVar[bool] = True
     engines: ClassVar[frozenset[str]] = frozenset({"sglang", "mocker"})
     registration: ClassVar[str] = "router-workers"
@@ -57,6 +58,7 @@ class VLLMRouter:
     name: ClassVar[str] = "vllm-router"
     worker_api: ClassVar[str] = "vllm"
     worker_port: ClassVar[str] = "allocated"
+    kv_discovery: ClassVar[frozenset[str]] = frozenset({"moriio"})
     waits_for_healthy_workers: ClassVar[bool] = True
     engines: ClassVar[frozenset[str]] = frozenset({"vllm", "mocker"})
     registration: ClassVar[str] = "router-workers"
@@ -71,7 +73,7 @@ class VLLMRouter:
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`vllm-router` with managed startup timeout and metrics listener."""
         argv = ["vllm-router"]
-        discovery = ctx.engine is not None and ctx.engine.connector == "moriio"
+        discovery = ctx.engine is not None and ctx.engine.connector in self.kv_discovery
         if ctx.disaggregated:
             argv.append("--vllm-pd-disaggregation")
             if discovery:
@@ -106,6 +108,7 @@ class AToMesh:
     name: ClassVar[str] = "atomesh"
     worker_api: ClassVar[str] = "sglang"
     worker_port: ClassVar[str] = "allocated"
+    kv_discovery: ClassVar[frozenset[str]] = frozenset()
     waits_for_healthy_workers: ClassVar[bool] = True
     engines: ClassVar[frozenset[str]] = frozenset({"atom", "mocker"})
     registration: ClassVar[str] = "worker-health"
