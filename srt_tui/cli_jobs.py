@@ -13,9 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from .core.errors import Problem, SrtError
+from .core.jobdir_contract import JOB_FILE
 
 
 def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
+    """Job id → directory of the named jobs (all indexed ones without names); a named directory whose
+    job.json cannot be read is refused, since its job id (what `cancel` acts on) is unknown."""
+    from .core.jobdir_contract import JobDirError, read_job_meta
     from .slurm.jobindex import find_job_dir, known_jobs
 
     if not refs:
@@ -34,11 +38,10 @@ def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
                 ]
             )
         try:
-            meta = json.loads((path / "job.json").read_text(encoding="utf-8"))
-            job_id = str(meta.get("job_id") or path.name)
-        except (OSError, ValueError, AttributeError) as exc:
-            hint = "the directory is damaged: pass another job, or remove it"
-            raise SrtError([Problem(field="JOB", message=f"{path}/job.json is unreadable: {exc}", hint=hint)]) from None
+            job_id = read_job_meta(path).job_id or path.name
+        except JobDirError as exc:
+            message = f"{exc.path} is unreadable: {exc.problem}"
+            raise SrtError([Problem(field="JOB", message=message, hint=exc.fix)]) from None
         out[job_id] = path
     return out
 
@@ -137,7 +140,7 @@ def submission_json(sub: Any, prep: Any, tags: list[str] | None) -> dict[str, An
         "slurm_job_id": sub.job_id if sub.launcher == "slurm" else None,
         "job_name": prep.plan.name,
         "output_dir": str(sub.job_dir),
-        "metadata_path": str(sub.job_dir / "job.json"),
+        "metadata_path": str(sub.job_dir / JOB_FILE),
         "config_path": str(Path(recipe).resolve()) if recipe else None,
         "tags": tags,
         "job_id": sub.job_id,

@@ -11,6 +11,7 @@ from typing import Any
 
 from .benchmark import support_files
 from .benchmark.metadata import SRTCTL_METADATA, srtctl_metadata
+from .jobdir_contract import JOB_FILE, JobMeta, job_json_text
 from .plan import JobPlan, secret_values
 from .resolve import ResolvedJob
 from .secrets import MASK
@@ -48,10 +49,10 @@ def _masked(data: Any, names: frozenset[str]) -> Any:
 def write_atomic_dir(
     target: Path,
     files: dict[str, str],
-    extra: dict[str, Any] | None = None,
+    meta: JobMeta | None = None,
     secrets: dict[str, str] | None = None,
 ) -> Path:
-    """Write `files` (and `job.json` from `extra`) into `target`, replacing it as one rename."""
+    """Write `files` (and `job.json` from `meta`) into `target`, replacing it as one rename."""
     target = target.resolve()
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
@@ -61,8 +62,8 @@ def write_atomic_dir(
             (tmp / name).write_text(text, encoding="utf-8")
         (tmp / "sbatch.sh").chmod(0o755)
         (tmp / "logs").mkdir(exist_ok=True)
-        if extra is not None:
-            (tmp / "job.json").write_text(json.dumps(extra, indent=2) + "\n", encoding="utf-8")
+        if meta is not None:
+            (tmp / JOB_FILE).write_text(job_json_text(meta), encoding="utf-8")
         if secrets:
             path = tmp / "secrets.env"
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

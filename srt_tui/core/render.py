@@ -10,6 +10,7 @@ from typing import Any
 
 from . import placeholders as ph
 from .errors import config_error
+from .jobdir_contract import ENDPOINTS_VERSION
 from .plan import JobPlan, ProcessPlan, RouterPlan
 from .shell import word, words
 
@@ -119,6 +120,7 @@ def _endpoints_json(plan: JobPlan) -> str:
         for r in plan.routers()
     ]
     doc: dict[str, Any] = {
+        "version": ENDPOINTS_VERSION,
         "job_id": "<job_id>",
         "interface": plan.network_interface,
         "nodes": [{"index": i, "hostname": ph.host(i), "ip": ph.ip(i)} for i in range(plan.nodes)],

@@ -7,6 +7,7 @@ import json
 import socket
 from pathlib import Path
 
+from ..core.jobdir_contract import JOB_FILE, JobDirError, read_job_meta, update_job_meta
 from ..core.paths import default_output_dir, user_state_dir
 from ..core.status import append_event
 
@@ -28,12 +29,7 @@ def remember_job(job_id: str, job_dir: Path) -> None:
 
 def record_tags(job_dir: Path, tags: list[str]) -> None:
     """Add `apply --tags` to the job's job.json (srtctl keeps them in the job's metadata too)."""
-    path = job_dir / "job.json"
-    meta = json.loads(path.read_text(encoding="utf-8"))
-    meta["tags"] = list(tags)
-    tmp = path.with_name(".job.json.tmp")
-    tmp.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    update_job_meta(job_dir, tags=tuple(tags))
 
 
 def sweep_log_link(job_dir: Path, job_id: str) -> Path:
@@ -58,7 +54,7 @@ def known_jobs() -> dict[str, Path]:
         except ValueError:
             continue
         path = Path(rec.get("job_dir", ""))
-        if (path / "job.json").is_file():
+        if (path / JOB_FILE).is_file():
             out[str(rec.get("job_id"))] = path
     return out
 
@@ -66,13 +62,13 @@ def known_jobs() -> dict[str, Path]:
 def find_job_dir(ref: str, output_dir: Path | None = None) -> Path | None:
     """A job directory from a path, an indexed id, or `<output_dir>/<id>`."""
     as_path = Path(ref).expanduser()
-    if (as_path / "job.json").is_file():
+    if (as_path / JOB_FILE).is_file():
         return as_path.resolve()
     indexed = known_jobs().get(ref)
     if indexed is not None:
         return indexed
     for base in (output_dir, default_output_dir()):
-        if base is not None and (base / ref / "job.json").is_file():
+        if base is not None and (base / ref / JOB_FILE).is_file():
             return (base / ref).resolve()
     return None
 
@@ -95,9 +91,9 @@ def recover_interrupted(bases: list[Path]) -> list[str]:
         for staged in sorted(base.glob(".staged-*")):
             pid = staged.name.rsplit("-", 1)[-1]
             try:
-                meta = json.loads((staged / "job.json").read_text(encoding="utf-8"))
-                owner, job_id = (meta.get("user"), meta.get("host")), str(meta.get("job_id") or "")
-            except (OSError, ValueError, AttributeError):
+                meta = read_job_meta(staged)
+                owner, job_id = (meta.user, meta.host), meta.job_id
+            except JobDirError:
                 continue  # not a staged job directory this code wrote
             if owner != me or (pid.isdigit() and Path(f"/proc/{pid}").exists()):
                 continue  # another user's or host's apply (maybe still running), or one still in progress here

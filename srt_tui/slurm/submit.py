@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import getpass
-import json
 import os
 import shutil
 import signal
@@ -25,6 +24,7 @@ from typing import Any
 from ..core.api import Prepared
 from ..core.errors import Problem, SrtError
 from ..core.jobdir import job_files, job_secrets, write_atomic_dir
+from ..core.jobdir_contract import JobMeta, update_job_meta
 from ..core.paths import default_output_dir
 from ..core.status import append_event
 from .client import SlurmClient
@@ -75,28 +75,30 @@ def output_base(prep: Prepared, output_dir: Path | None) -> Path:
     return default_output_dir()
 
 
-def _metadata(prep: Prepared, job_id: str, launcher: str, transport: str) -> dict[str, Any]:
+def _metadata(prep: Prepared, job_id: str, launcher: str, transport: str) -> JobMeta:
+    """The job's `job.json`; the recipe path absolute, so it still names the file from any directory."""
     plan = prep.plan
-    return {
-        "job_id": job_id,
-        "name": plan.name,
-        "profile": plan.profile,
-        "topology": plan.topology,
-        "engine": plan.engine,
-        "frontend": plan.frontend,
-        "nodes": plan.nodes,
-        "gpus_per_node": plan.gpus_per_node,
-        "launcher": launcher,
-        "transport": transport,
-        "user": getpass.getuser(),
-        "host": socket.gethostname(),
-        "submitted_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "recipe_path": str(prep.job.recipe_path) if prep.job.recipe_path else None,
-        "variant": prep.job.variant,
-    }
+    recipe = prep.job.recipe_path
+    return JobMeta(
+        job_id=job_id,
+        name=plan.name,
+        profile=plan.profile,
+        topology=plan.topology,
+        engine=plan.engine,
+        frontend=plan.frontend,
+        nodes=plan.nodes,
+        gpus_per_node=plan.gpus_per_node,
+        launcher=launcher,
+        transport=transport,
+        user=getpass.getuser(),
+        host=socket.gethostname(),
+        submitted_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        recipe_path=str(Path(recipe).expanduser().resolve()) if recipe else None,
+        variant=prep.job.variant,
+    )
 
 
-def _write_job_dir(target: Path, prep: Prepared, meta: dict[str, Any]) -> Path:
+def _write_job_dir(target: Path, prep: Prepared, meta: JobMeta) -> Path:
     """The job directory, or a SubmitError naming the output directory when it cannot be written."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -125,11 +127,7 @@ def submit_local(prep: Prepared, base: Path) -> Submission:
 
 def _set_job_id(job_dir: Path, job_id: str) -> None:
     """Record the Slurm id in job.json first thing after sbatch (written whole, then renamed)."""
-    meta = json.loads((job_dir / "job.json").read_text(encoding="utf-8"))
-    meta["job_id"] = job_id
-    tmp = job_dir / ".job.json.tmp"
-    tmp.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    tmp.replace(job_dir / "job.json")
+    update_job_meta(job_dir, job_id=job_id)
 
 
 def _move_into_place(staged: Path, base: Path, job_id: str, stamp: str) -> Path:

@@ -421,8 +421,7 @@ class MonitorScreen(Screen[None]):
 
     @work(thread=True, group="add-job", name="add-job", exit_on_error=False)
     def _resolve(self, ref: str) -> None:
-        import json
-
+        from ..core.jobdir_contract import JobDirError, read_job_meta
         from ..slurm.jobindex import find_job_dir, remember_job
 
         path = find_job_dir(ref)
@@ -430,8 +429,8 @@ class MonitorScreen(Screen[None]):
             self.post_message(AddFailed(ref, "no job directory found for it (give the directory's path)"))
             return
         try:
-            job_id = str(json.loads((path / "job.json").read_text()).get("job_id") or path.name)
-        except (OSError, ValueError):
+            job_id = read_job_meta(path).job_id or path.name
+        except JobDirError:  # tracked under its directory's name: the jobs table says what is wrong
             job_id = path.name
         remember_job(job_id, path)
         self.post_message(JobAdded(job_id, path))

@@ -56,6 +56,7 @@ if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
 
 # endpoints.json: every URL, on the configured interface, written once
 printf '%s\n' "{
+  \"version\": 1,
   \"job_id\": \"${SRT_JOB_ID}\",
   \"interface\": \"eth0\",
   \"nodes\": [
