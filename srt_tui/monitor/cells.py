@@ -95,6 +95,11 @@ def stage_cell(snap: JobSnapshot) -> str:
     return snap.stage + (" (relayed)" if snap.relayed else "")
 
 
+def files_problem(snap: JobSnapshot) -> str:
+    """What is wrong with the job's files (job.json, plan.json, endpoints.json), empty when nothing is."""
+    return next((s.error for s in snap.sources if s.name == "job dir" and not s.ok), "")
+
+
 def sparkline(values: tuple[float, ...], width: int = 12) -> str:
     """The last ``width`` values as block characters, scaled to their maximum (blank when no data)."""
     tail = values[-width:]
@@ -158,7 +163,11 @@ def problems(snap: JobSnapshot, with_log: bool = True, skip_sources: frozenset[s
     if snap.stage_detail and snap.stage in ("failed", "cancelled", "timed out", "pending"):
         out.append(f"{snap.stage}: {snap.stage_detail}")
     for src in snap.sources:
-        if not src.ok and src.name not in skip_sources:
+        if src.name == "job dir" and not src.ok:
+            out.append(f"job files in {snap.job_dir}: {src.error}")
+        elif src.name == "http" and snap.relayed:
+            continue  # the stage says `(relayed)`; the source's own line says why
+        elif not src.ok and src.name not in skip_sources:
             retry = f" (retry in {src.retry_in_s:.0f} s)" if src.retry_in_s else ""
             out.append(f"source {src.name} unavailable: {src.error}{retry}")
     for r in snap.routers or ((snap.router,) if snap.router is not None else ()):

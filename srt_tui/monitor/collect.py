@@ -15,12 +15,23 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 
+from ..core.jobdir_contract import (
+    ENDPOINTS_FILE,
+    JOB_FILE,
+    PLAN_FILE,
+    EndpointsDoc,
+    JobDirError,
+    JobMeta,
+    PlanDoc,
+    parse_endpoints,
+    parse_job_meta,
+    parse_plan,
+)
 from ..slurm.client import JobState, SlurmClient
 from ..slurm.local import LocalLauncher, is_local_job
 from .context import (
     JobFiles,
     Refresh,
-    as_dict,
     gpu_exporter_key,
     nginx_key,
     router_key,
@@ -131,15 +142,25 @@ class Monitor:
     # -- refresh ------------------------------------------------------------------------------------
 
     def _read_job(self, job_id: str, job_dir: Path) -> JobFiles:
+        """The job's files through the core's contract; what cannot be read is said, not guessed."""
         f = self.files
-        endpoints = f.json(job_dir / "endpoints.json")
+        problems: list[str] = []
+        meta = f.doc(job_dir / JOB_FILE, parse_job_meta)
+        plan = f.doc(job_dir / PLAN_FILE, parse_plan)
+        endpoints = f.doc(job_dir / ENDPOINTS_FILE, parse_endpoints)
+        for got in (meta, plan, endpoints):
+            if isinstance(got, JobDirError):
+                problems.append(got.short)
+        if plan is None:
+            problems.append(f"{PLAN_FILE}: missing")
         return JobFiles(
             job_id,
             job_dir,
-            as_dict(f.json(job_dir / "job.json")),
-            as_dict(f.json(job_dir / "plan.json")),
-            endpoints if isinstance(endpoints, dict) else None,
+            meta if isinstance(meta, JobMeta) else JobMeta(job_id),
+            plan if isinstance(plan, PlanDoc) else PlanDoc(),
+            endpoints if isinstance(endpoints, EndpointsDoc) else None,
             f.events(job_dir),
+            tuple(problems),
         )
 
     def _state(self, job: JobFiles, slurm_states: dict[str, JobState]) -> JobState | None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.jobdir_contract import EndpointsDoc, JobMeta, Obj, PlanDoc
 from .history import CounterHistory
 from .jobfiles import Event, FileCache
 from .prom import SampleCache
@@ -20,45 +21,48 @@ def as_dict(value: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class JobFiles:
-    """The files of one job directory, as read at the start of a refresh."""
+    """The files of one job directory, as read at the start of a refresh (through the core's job
+    directory contract: a file it cannot read is empty here and named in ``problems``)."""
 
     job_id: str
     dir: Path
-    meta: dict[str, Any]
-    plan: dict[str, Any]
-    endpoints: dict[str, Any] | None
+    meta: JobMeta
+    plan: PlanDoc
+    endpoints: EndpointsDoc | None
     events: list[Event]
+    #: one line per job file that could not be read (file, key, what was expected)
+    problems: tuple[str, ...] = ()
 
     @property
-    def router_plan(self) -> dict[str, Any]:
+    def router_plan(self) -> Obj:
         """plan.json's router section (empty without a router)."""
-        return as_dict(self.plan.get("router"))
+        return self.plan.router or {}
 
     @property
-    def router_endpoints(self) -> dict[str, Any]:
+    def router_endpoints(self) -> Obj:
         """endpoints.json's router section (empty without a router or before it is written)."""
-        return as_dict(as_dict(self.endpoints).get("router"))
+        return (self.endpoints.router if self.endpoints else None) or {}
 
     def router_views(self) -> list[RouterView]:
         """Every router: plan.json's `routers` (srtctl's multi-frontend layout) or its one `router`,
         each with its endpoints.json entry once the job wrote it."""
-        plans = [as_dict(r) for r in self.plan.get("routers") or []] or ([self.router_plan] if self.router_plan else [])
-        eps = [as_dict(r) for r in as_dict(self.endpoints).get("routers") or []] or [self.router_endpoints]
+        plans = list(self.plan.routers) or ([self.router_plan] if self.router_plan else [])
+        eps = list(self.endpoints.routers if self.endpoints else ()) or [self.router_endpoints]
         return [RouterView(p, eps[i] if i < len(eps) else {}) for i, p in enumerate(plans)]
 
     @property
-    def nginx_plan(self) -> dict[str, Any]:
+    def nginx_plan(self) -> Obj:
         """plan.json's nginx in front of the routers (empty when the job runs none)."""
-        return as_dict(self.plan.get("nginx"))
+        return self.plan.nginx or {}
 
     def nginx_health_url(self) -> str | None:
         """nginx's /health (answered by a router behind it), once endpoints.json gives its address."""
-        url = as_dict(as_dict(self.endpoints).get("nginx")).get("url")
+        url = ((self.endpoints.nginx if self.endpoints else None) or {}).get("url")
         return f"{str(url).rstrip('/')}/health" if self.nginx_plan and url else None
 
-    def endpoint_workers(self) -> list[dict[str, Any]]:
+    def endpoint_workers(self) -> list[Obj]:
         """endpoints.json's workers."""
-        return [w for w in as_dict(self.endpoints).get("workers") or [] if isinstance(w, dict)]
+        return list(self.endpoints.workers) if self.endpoints else []
 
     def registration_url(self) -> str | None:
         """Where the (first) router's registrations are read (see RouterView.registration_url)."""
@@ -66,17 +70,17 @@ class JobFiles:
         return views[0].registration_url() if views else None
 
     @property
-    def gpu_exporter(self) -> dict[str, Any] | None:
+    def gpu_exporter(self) -> Obj | None:
         """plan.json's GPU exporter block when the job launched one (None when it was only resolved)."""
-        block = self.plan.get("gpu_exporter")
-        return block if isinstance(block, dict) and block.get("launched") is True else None
+        block = self.plan.gpu_exporter
+        return block if block is not None and block.get("launched") is True else None
 
     def gpu_exporter_urls(self) -> list[tuple[int, str]]:
         """(node index, URL) of each node's launched GPU exporter, from endpoints.json (node IPs resolved)."""
         if self.gpu_exporter is None:
             return []
-        urls = as_dict(self.endpoints).get("gpu_exporter_urls")
-        if not isinstance(urls, list):
+        urls = self.endpoints.gpu_exporter_urls if self.endpoints else None
+        if urls is None:
             return []
         return [(i, u) for i, u in enumerate(urls) if isinstance(u, str) and u.startswith("http://") and "<" not in u]
 
@@ -99,8 +103,8 @@ class JobFiles:
 class RouterView:
     """One router as the job's files describe it: its plan.json entry and its endpoints.json entry."""
 
-    plan: dict[str, Any]
-    endpoints: dict[str, Any]
+    plan: Obj
+    endpoints: Obj
 
     def registration_url(self) -> str | None:
         """Where its registrations are read: /workers (sglang/vllm-router) or /health (others)."""

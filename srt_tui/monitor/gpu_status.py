@@ -6,7 +6,7 @@ readings, marked stale, without holding up the other nodes."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +29,7 @@ class ExporterSpec:
     temperature: str | None = None
 
     @classmethod
-    def from_plan(cls, block: dict[str, Any] | None) -> ExporterSpec | None:
+    def from_plan(cls, block: Mapping[str, Any] | None) -> ExporterSpec | None:
         """The spec of plan.json's `gpu_exporter` block; None without a label or any known metric."""
         if block is None:
             return None

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
+from ..core.jobdir_contract import JobDirError
 from ..core.status import STATUS_FILE, Event, parse_event
 
+T = TypeVar("T")
 __all__ = ["Event", "FileCache", "error_line", "read_json", "split_http", "tail"]
 
 
@@ -74,6 +77,7 @@ class FileCache:
 
     def __init__(self) -> None:
         self._json: dict[Path, tuple[tuple[int, int], Any]] = {}
+        self._docs: dict[Path, tuple[tuple[int, int], object, object]] = {}
         self._raw: dict[Path, tuple[tuple[int, int], bytes]] = {}
         self._events: dict[Path, tuple[int, int, list[Event], str]] = {}
         self._tails: dict[Path, tuple[tuple[int, int], list[str]]] = {}
@@ -98,6 +102,27 @@ class FileCache:
         value = read_json(path)
         if value is not None:
             self._json[path] = (st[0], value)
+        return value
+
+    def doc(self, path: Path, parse: Callable[[Path, bytes], T]) -> T | JobDirError | None:
+        """A job file parsed by the core's contract (``parse``): the document, what is wrong with it,
+        or None when it is missing; parsed again only when it changes."""
+        st = self._stat(path)
+        if st is None:
+            self._docs.pop(path, None)
+            return None
+        hit = self._docs.get(path)
+        if hit is not None and hit[0] == st[0] and hit[1] is parse:
+            return cast("T | JobDirError", hit[2])
+        try:
+            value: T | JobDirError = parse(path, path.read_bytes())
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            value = JobDirError(path, f"cannot be read ({exc.strerror or exc})", "check its permissions")
+        except JobDirError as exc:
+            value = exc
+        self._docs[path] = (st[0], parse, value)
         return value
 
     def raw(self, path: Path) -> tuple[bytes, float] | None:
@@ -160,6 +185,6 @@ class FileCache:
 
     def forget(self, keep_dirs: set[Path]) -> None:
         """Drop cached files of jobs no longer tracked."""
-        for cache in (self._json, self._raw, self._events, self._tails):
+        for cache in (self._json, self._docs, self._raw, self._events, self._tails):
             for p in [p for p in cache if not any(d in p.parents for d in keep_dirs)]:
                 del cache[p]

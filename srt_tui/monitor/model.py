@@ -227,8 +227,8 @@ class JobSnapshot:
         """Running and ready-ish, but some worker, the router or a source is not well."""
         if self.is_final:
             return False
-        if any(not s.ok for s in self.sources):
-            return True
+        if any(not s.ok and not (s.name == "http" and self.relayed) for s in self.sources):
+            return True  # a relayed view is not degraded for being relayed (it says `relayed` instead)
         if any(r.up is False for r in (self.router, *self.routers, self.nginx) if r is not None):
             return True
         return self.stage in READY_STAGES and any(w.health != "healthy" for w in self.workers)

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..core.jobdir_contract import Obj, PlanDoc
 from ..slurm.client import JobState
 from ..slurm.local import is_local_job
 from .context import JobFiles, Refresh
@@ -25,8 +24,8 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
     stage, stage_time, detail = derive_stage(job.events, state)
     final = stage in FINAL_STAGES
     plan, meta = job.plan, job.meta
-    gpus_per_node = int(plan.get("gpus_per_node", meta.get("gpus_per_node", 0)) or 0)
-    sources = [sched, SourceState("job dir", bool(plan), "" if plan else "plan.json missing or unreadable")]
+    gpus_per_node = plan.gpus_per_node or meta.gpus_per_node
+    sources = [sched, SourceState("job dir", not job.problems, "; ".join(job.problems))]
     live = job.endpoints is not None and not final
     relay = read_relay(ctx.files, job.dir, ctx.wall(), ctx.relay_fresh_s) if live else None
     starting = stage not in READY_STAGES
@@ -48,16 +47,17 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         sources.append(source_state(ctx, "gpu exporter", gpus.sources, gpus.problems))
     relayed = worker_relay or router_relay
     if relayed and relay is not None:
+        sources = [relayed_http_state(s, relay.age_s) if s.name == "http" else s for s in sources]
         sources.append(SourceState("relay", True, "", relay.age_s))
     workers = with_router_view(workers, router)
     requests, errors, rate = job_totals(workers, router, routers)
     return JobSnapshot(
         job_id=job.job_id,
         job_dir=str(job.dir),
-        name=str(meta.get("name", plan.get("name", ""))),
-        profile=str(meta.get("profile", plan.get("profile", ""))),
-        topology=str(plan.get("topology", meta.get("topology", ""))),
-        launcher=str(meta.get("launcher", "")),
+        name=meta.name or plan.name,
+        profile=meta.profile or plan.profile,
+        topology=plan.topology or meta.topology,
+        launcher=meta.launcher,
         slurm_state=state.state if state else "UNKNOWN",
         slurm_reason=state.reason if state else "",
         stage=stage,
@@ -66,14 +66,14 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         workers=workers,
         router=router,
         sources=tuple(sources),
-        submitted_at=str(meta.get("submitted_at", "")),
+        submitted_at=meta.submitted_at,
         relayed=relayed,
         failure_log=detail.rsplit("log:", 1)[1].strip() if stage == "failed" and "log:" in detail else "",
-        engine=str(plan.get("engine", meta.get("engine", ""))),
-        frontend=str(plan.get("frontend", meta.get("frontend", ""))),
-        nodes=int(plan.get("nodes", meta.get("nodes", 0)) or 0),
+        engine=plan.engine or meta.engine,
+        frontend=plan.frontend or meta.frontend,
+        nodes=plan.nodes or meta.nodes,
         gpus_per_node=gpus_per_node,
-        visible_devices_env=str(plan.get("visible_devices_env", "")),
+        visible_devices_env=plan.visible_devices_env,
         started_at=started_at(job.events, state),
         ended_at=ended_at(job.events, state, final),
         placements=placements(plan),
@@ -103,6 +103,12 @@ def source_state(ctx: Refresh, name: str, srcs: list[Source], problems: list[str
     )
 
 
+def relayed_http_state(http: SourceState, age_s: float) -> SourceState:
+    """The HTTP source of a view the job relays: not ok (the nodes do not answer from here), saying so."""
+    said = f"relayed: the nodes do not answer from here; shown from the job's relay ({age_s:.0f} s old)"
+    return SourceState("http", False, said + (f"; {http.error}" if http.error else ""), age_s, http.retry_in_s)
+
+
 def job_totals(
     workers: tuple[WorkerStatus, ...], router: RouterStatus | None, routers: tuple[RouterStatus, ...] = ()
 ) -> tuple[float | None, float | None, float | None]:
@@ -124,12 +130,10 @@ def job_totals(
     return requests, errors, (sum(rates) if rates else None)
 
 
-def placements(plan: dict[str, Any]) -> tuple[Placement, ...]:
+def placements(plan: PlanDoc) -> tuple[Placement, ...]:
     """Every worker process (all ranks) with its node, GPUs, mask and port, for the GPU grid."""
     out = []
-    for p in plan.get("processes") or []:
-        if not isinstance(p, dict):
-            continue
+    for p in plan.processes:
         port = p.get("port")
         out.append(
             Placement(
@@ -149,18 +153,19 @@ def log_refs(job: JobFiles) -> tuple[LogRef, ...]:
     """Every process's log (workers, infra, router, benchmark) and the launch script's own output."""
     plan = job.plan
     out: list[LogRef] = []
-    for group in ("processes", "infra"):
-        for p in plan.get(group) or []:
-            if isinstance(p, dict) and p.get("log"):
+    for group, procs in (("processes", plan.processes), ("infra", plan.infra)):
+        for p in procs:
+            if p.get("log"):
                 out.append(LogRef(str(p.get("name")), str(p.get("kind", group)), str(job.dir / str(p["log"]))))
-    routers: list[Any] = [r for r in plan.get("routers") or [] if isinstance(r, dict)] or [plan.get("router")]
-    for key, p in [
+    routers: list[Obj | None] = [*plan.routers] or [plan.router]
+    entries: list[tuple[str, Obj | None]] = [
         *(("router", r) for r in routers),
-        ("nginx", plan.get("nginx")),
-        ("benchmark", plan.get("benchmark")),
-    ]:
-        if isinstance(p, dict) and p.get("log"):
-            out.append(LogRef(str(p.get("name", key)), key, str(job.dir / str(p["log"]))))
+        ("nginx", plan.nginx),
+        ("benchmark", plan.benchmark),
+    ]
+    for key, entry in entries:
+        if entry is not None and entry.get("log"):
+            out.append(LogRef(str(entry.get("name", key)), key, str(job.dir / str(entry["log"]))))
     launch = "launch.log" if is_local_job(job.job_id) else "slurm.log"
     out.append(LogRef("launch", "job", str(job.dir / "logs" / launch)))
     return tuple(out)

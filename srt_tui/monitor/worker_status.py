@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,8 +87,8 @@ def worker_statuses(
     out: list[WorkerStatus] = []
     used_relay = False
     problems: list[str] = []
-    for proc in job.plan.get("processes") or []:
-        if not isinstance(proc, dict) or int(proc.get("node_rank", 0) or 0) != 0:
+    for proc in job.plan.processes:
+        if int(proc.get("node_rank", 0) or 0) != 0:
             continue
         name = str(proc.get("name"))
         ep = endpoints.get(name, {})
@@ -105,7 +106,7 @@ def worker_statuses(
 
 
 def _status(
-    ctx: Refresh, job: JobFiles, proc: dict[str, Any], ep: dict[str, Any], seen: _Seen, final: bool
+    ctx: Refresh, job: JobFiles, proc: Mapping[str, Any], ep: Mapping[str, Any], seen: _Seen, final: bool
 ) -> WorkerStatus:
     name = str(proc.get("name"))
     log = job.dir / str(proc.get("log") or f"logs/{name}.log")

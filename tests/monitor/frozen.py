@@ -6,11 +6,13 @@ the grids are what those jobs really look like; health and counters are chosen p
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from srt_tui.core.jobdir_contract import JobMeta, parse_plan
 from srt_tui.monitor.context import JobFiles
 from srt_tui.monitor.model import GpuReading, JobSnapshot, RouterStatus, SourceState, WorkerStatus
 from srt_tui.monitor.snapshot import job_totals, log_refs, placements
@@ -65,7 +67,7 @@ def frozen_job(
     `relayed` (healthy, seen through the job's relay), `pending`, or `failed`."""
     plan = plan_json(recipe, profile, topology)
     jdir = job_dir or Path(f"/scratch/srt/outputs/{job_id}")
-    files = JobFiles(job_id, jdir, {}, plan, None, [])
+    files = JobFiles(job_id, jdir, JobMeta(job_id), parse_plan(jdir / "plan.json", json.dumps(plan)), None, [])
     router_plan = plan.get("router") or {}
     workers = []
     for i, p in enumerate(x for x in plan["processes"] if x["node_rank"] == 0):
@@ -159,7 +161,7 @@ def frozen_job(
         sources=tuple(sources), submitted_at=submitted, relayed=relayed, engine=plan["engine"],
         frontend=plan["frontend"], nodes=plan["nodes"], gpus_per_node=plan["gpus_per_node"],
         visible_devices_env=plan["visible_devices_env"], started_at=started,
-        ended_at="2026-03-01T11:40:00Z" if scenario == "failed" else "", placements=placements(plan),
+        ended_at="2026-03-01T11:40:00Z" if scenario == "failed" else "", placements=placements(files.plan),
         logs=log_refs(files), requests=requests, errors=errors, rate_per_s=rate, gpus=gpus,
     )  # fmt: skip
 

@@ -9,6 +9,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
+from srt_tui.core.jobdir_contract import EndpointsDoc, JobMeta, PlanDoc
 from srt_tui.monitor import cells
 from srt_tui.monitor.collect import Monitor
 from srt_tui.monitor.context import JobFiles
@@ -119,7 +120,10 @@ def test_only_a_launched_exporter_with_a_label_and_metrics_is_scraped(tmp_path: 
     urls = {"gpu_exporter_urls": ["http://10.0.0.1:9401/metrics", None, "http://10.0.0.3:9401/metrics"]}
 
     def targets(block: Any, endpoints: dict[str, Any] | None = urls) -> list[tuple[int, str]]:
-        return scrape_targets(JobFiles("1", tmp_path, {}, {"gpu_exporter": block}, endpoints, []))[1]
+        eps = None
+        if endpoints is not None:
+            eps = EndpointsDoc(gpu_exporter_urls=tuple(endpoints["gpu_exporter_urls"]) if endpoints else None)
+        return scrape_targets(JobFiles("1", tmp_path, JobMeta("1"), PlanDoc(gpu_exporter=block), eps, []))[1]
 
     assert targets(DCGM_BLOCK) == [(0, "http://10.0.0.1:9401/metrics"), (2, "http://10.0.0.3:9401/metrics")]
     assert targets({**DCGM_BLOCK, "launched": False}) == []
@@ -150,7 +154,9 @@ async def test_an_exporter_not_listening_waits_while_starting_then_reads_unknown
     plan = {"topology": "agg0", "nodes": 1, "gpus_per_node": 4, "processes": [], "router": None,
             "gpu_exporter": DCGM_BLOCK}  # fmt: skip
     (tmp_path / "plan.json").write_text(json.dumps(plan))
-    (tmp_path / "endpoints.json").write_text(json.dumps({"gpu_exporter_urls": [f"http://127.0.0.1:{port}/metrics"]}))
+    (tmp_path / "endpoints.json").write_text(
+        json.dumps({"workers": [], "gpu_exporter_urls": [f"http://127.0.0.1:{port}/metrics"]})
+    )
     status = tmp_path / "status.jsonl"
     status.write_text(json.dumps({"stage": "workers starting", "time": "t", "detail": ""}) + "\n")
     m = Monitor(None, budget_s=0.5, backoff_base=0.01, backoff_cap=0.01)

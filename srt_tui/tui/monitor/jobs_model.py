@@ -69,7 +69,7 @@ def cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool = False) -> st
         "profile": lambda: snap.profile,
         "topology": lambda: snap.topology,
         "slurm": lambda: snap.slurm_state,
-        "stage": lambda: cells.stage_cell(snap),
+        "stage": lambda: cells.stage_cell(snap) + (" ⚠" if cells.files_problem(snap) else ""),
         "healthy": lambda: "-" if snap.is_final else cells.healthy_cell(snap, compact=narrow),
         "router": lambda: "-" if snap.is_final else cells.registered_cell(snap.router),
         "rate": lambda: cells.rate(snap.rate_per_s),

@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
 
+from ...monitor import cells
 from ...monitor.model import JobSnapshot
 from . import jobs_model
 
@@ -109,6 +110,9 @@ class JobsView(Vertical):
             + (f" · filter {query!r}" if query else "")
             + (f" · {status}" if status else "")
         )
+        for s in snaps:  # a job whose files cannot be read (⚠ in its row): what is wrong, in full
+            if problem := cells.files_problem(s):
+                line += f"\n⚠ {s.job_id}: {problem}"
         self.query_one("#jobs-status", Static).update(line)
 
     def _cells(self, s: JobSnapshot, now: datetime) -> list[Text]:
