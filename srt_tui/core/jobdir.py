@@ -11,7 +11,7 @@ from typing import Any
 
 from .benchmark import support_files
 from .benchmark.metadata import SRTCTL_METADATA, srtctl_metadata
-from .jobdir_contract import JOB_FILE, JobMeta, job_json_text
+from .jobdir_contract import JOB_FILE, PLAN_FILE, JobMeta, job_json_text
 from .plan import JobPlan, secret_values
 from .resolve import ResolvedJob
 from .secrets import MASK
@@ -26,7 +26,7 @@ def job_files(job: ResolvedJob, plan: JobPlan, script: str) -> dict[str, str]:
     profile = _masked(job.profile.model_dump(mode="json", exclude_unset=True), job.secret_names)
     return {
         "sbatch.sh": script,
-        "plan.json": plan.to_json_text(),
+        PLAN_FILE: plan.to_json_text(),
         "recipe.yaml": dump_yaml(recipe),
         "profile.yaml": dump_yaml(profile),
         **support_files(job.recipe.benchmark),
