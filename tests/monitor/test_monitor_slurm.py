@@ -125,6 +125,8 @@ async def test_relay_when_the_login_node_is_cut_off(
         assert snap.router is not None and snap.router.source == "relay"
         assert snap.router.registered == {"prefill": 1, "decode": 2}
         assert snap.source("relay") is not None and snap.slurm_state == "RUNNING"  # Slurm is not on that link
+        http = snap.source("http")  # not `ok`: the nodes do not answer from here, the view is relayed
+        assert http is not None and not http.ok and http.error.startswith("relayed: ") and not snap.degraded
     finally:
         cluster.host_link("up")
     snap, _ = await refresh_until(
