@@ -90,6 +90,9 @@ def test_a_step_image_replaces_only_that_steps_container_image(tmp_path: Path) -
     env = {"SRT_JOB_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
     proc = subprocess.run(["bash", str(script)], env=env, capture_output=True, text=True, timeout=30)
     assert proc.returncode == 0, proc.stderr
-    exporter, worker = (tmp_path / "srun.log").read_text().splitlines()
+    # both steps run in the background: their lines may land in either order
+    lines = (tmp_path / "srun.log").read_text().splitlines()
+    exporter = next(line for line in lines if "dcgm-exporter" in line)
+    worker = next(line for line in lines if "python3 -m x" in line)
     assert "--container-image=exporter:2 --container-mounts=/a:/a --no-container-entrypoint dcgm-exporter" in exporter
     assert "--container-image=job:1 --container-mounts=/a:/a --no-container-entrypoint python3 -m x" in worker
