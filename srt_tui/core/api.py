@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import Problem, SrtError
-from .plan import JobPlan, build_plan
+from .plan import JobPlan
+from .planner import build_plan
 from .profile import LoadedProfile, find_srtslurm, load_profile
 from .recipe import Recipe, RecipeSource, load_recipe
 from .render import render_script

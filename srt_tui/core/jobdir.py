@@ -12,7 +12,8 @@ from typing import Any
 from .benchmark import support_files
 from .benchmark.metadata import SRTCTL_METADATA, srtctl_metadata
 from .jobdir_contract import JOB_FILE, PLAN_FILE, JobMeta, job_json_text
-from .plan import JobPlan, secret_values
+from .plan import JobPlan
+from .planner import secret_values
 from .resolve import ResolvedJob
 from .secrets import MASK
 from .yamlio import dump_yaml
