@@ -238,7 +238,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 EXIT_CODES = """\
 exit codes:
-  0    done (also when the reader of stdout closes the pipe early, as `| head` does: that is its choice)
+  0    done
   1    not done, by design: a prompt declined, `apply` without a terminal and without -y, a job that
        ended before it was ready (`wait`), a bare Slurm id Slurm does not know (`cancel`)
   2    bad input: usage, recipe, profile, topology, or a path that cannot be read or written; the
@@ -248,6 +248,7 @@ exit codes:
   70   internal error (a bug in srt-tui: please report it; SRT_TUI_DEBUG=1 shows the traceback)
   124  `wait` timed out
   130  interrupted: Ctrl-C (and SIGTERM/SIGHUP while `apply` submits: the held job is cancelled)
+  141  the reader of stdout closed the pipe early, as `| head` does (silent, as SIGPIPE leaves other tools)
 """
 
 
@@ -272,7 +273,7 @@ def _error(exc: BaseException) -> int:
 
     if isinstance(exc, BrokenPipeError):
         _stdout_to_devnull()
-        return 0
+        return 141  # 128 + SIGPIPE: what `cat` or `git log` leave when `| head` stops reading
     if isinstance(exc, SrtError):
         for problem in exc.problems or [Problem(field="", message="unknown error")]:
             print(f"srt-tui: error: {_printable(problem.render())}", file=sys.stderr)

@@ -106,15 +106,15 @@ CASES = [
     Case("out-is-file", (*DRY, "{good}", "-o", "{d}/f"), 2, "exists and is not a directory", _write("f", "x")),
     Case("out-under-file", (*DRY, "{good}", "-o", "{d}/f/x"), 2, "is not a directory", _write("f", "x")),
     Case("out-foreign-dir", (*DRY, "{good}", "-o", "{d}/mine"), 2, "not replacing it", _busy_dir),
-    # closed pipes: the reader's choice, exit 0 and silent
-    Case("pipe-status", ("status",), 0, "", closed_stdout=True),
-    Case("pipe-status-json", ("status", "--json"), 0, "", closed_stdout=True),
-    Case("pipe-profiles", ("profiles",), 0, "", closed_stdout=True),
-    Case("pipe-profiles-json", ("profiles", "--json"), 0, "", closed_stdout=True),
-    Case("pipe-profiles-show", ("profiles", "show", "local"), 0, "", closed_stdout=True),
-    Case("pipe-schema", ("schema", "recipe"), 0, "", closed_stdout=True),
-    Case("pipe-dry-run", ("dry-run", "-p", "local", "-f", "{good}"), 0, "", closed_stdout=True),
-    Case("pipe-help", ("--help",), 0, "", closed_stdout=True),
+    # closed pipes: silent, 141 (128 + SIGPIPE) as other tools under `| head`
+    Case("pipe-status", ("status",), 141, "", closed_stdout=True),
+    Case("pipe-status-json", ("status", "--json"), 141, "", closed_stdout=True),
+    Case("pipe-profiles", ("profiles",), 141, "", closed_stdout=True),
+    Case("pipe-profiles-json", ("profiles", "--json"), 141, "", closed_stdout=True),
+    Case("pipe-profiles-show", ("profiles", "show", "local"), 141, "", closed_stdout=True),
+    Case("pipe-schema", ("schema", "recipe"), 141, "", closed_stdout=True),
+    Case("pipe-dry-run", ("dry-run", "-p", "local", "-f", "{good}"), 141, "", closed_stdout=True),
+    Case("pipe-help", ("--help",), 0, "", closed_stdout=True),  # argparse swallows its own write error
     # job commands
     Case("status-unknown", ("status", "nope"), 2, "no job directory found"),
     Case("status-damaged", ("status", "{d}/job"), 2, "job.json is unreadable", _damaged_job),
