@@ -233,6 +233,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         from .cli_setup import add_setup_commands
 
         add_setup_commands(sub)
+        from .cli_results import add_results_command
+
+        add_results_command(sub)
     return parser
 
 

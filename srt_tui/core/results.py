@@ -238,3 +238,15 @@ def read_results(job_dir: Path, load: JsonLoader = load_json) -> JobResults:
             if levels:
                 runs.append(BenchmarkRun("rollup", tuple(levels)))
     return JobResults(job_dir, tuple(runs))
+
+
+def job_identity(job_dir: Path, load: JsonLoader = load_json) -> tuple[str, str]:
+    """(job id, name) of a job directory: srt-tui's job.json, else srtctl's submit metadata, else the folder name."""
+    meta = load(job_dir / "job.json")
+    if isinstance(meta, dict) and meta.get("job_id"):
+        return str(meta["job_id"]), str(meta.get("name") or "")
+    for path in sorted(job_dir.glob("*.json")):
+        data = load(path)
+        if isinstance(data, dict) and ("job_id" in data or "resources" in data):
+            return str(data.get("job_id") or job_dir.name), str(data.get("job_name") or data.get("name") or "")
+    return job_dir.name, ""

@@ -116,3 +116,16 @@ def recover_interrupted(bases: list[Path]) -> list[str]:
             except OSError as exc:
                 notes.append(f"{staged}: left by an interrupted apply, cannot be moved: {exc.strerror}")
     return notes
+
+
+def group_members(group: str) -> dict[str, Path]:
+    """Indexed jobs submitted together as ``group`` (job.json's ``group``: one `apply` of a sweep), in order."""
+    out: dict[str, Path] = {}
+    for job_id, path in known_jobs().items():
+        try:
+            meta = json.loads((path / "job.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(meta, dict) and meta.get("group") == group:
+            out[job_id] = path
+    return out
