@@ -203,6 +203,7 @@ class JobSnapshot:
     placements: tuple[Placement, ...] = ()
     logs: tuple[LogRef, ...] = ()
     #: job totals as the client sees them: the router's counters when it has them, else the serving workers'
+    #: (after the end: the benchmark's measured requests and failures when it wrote results, else the last seen)
     requests: float | None = None
     errors: float | None = None
     rate_per_s: float | None = None

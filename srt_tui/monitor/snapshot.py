@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ..core.jobdir_contract import Obj, PlanDoc
+from ..core.results import read_results
 from ..slurm.client import JobState
 from ..slurm.local import is_local_job
 from .context import JobFiles, Refresh
@@ -51,6 +52,8 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         sources.append(SourceState("relay", True, "", relay.age_s))
     workers = with_router_view(workers, router)
     requests, errors, rate = job_totals(workers, router, routers)
+    if final:
+        requests, errors = final_totals(ctx, job, requests, errors)
     return JobSnapshot(
         job_id=job.job_id,
         job_dir=str(job.dir),
@@ -128,6 +131,17 @@ def job_totals(
     if failing:
         errors = sum(failing)
     return requests, errors, (sum(rates) if rates else None)
+
+
+def final_totals(
+    ctx: Refresh, job: JobFiles, requests: float | None, errors: float | None
+) -> tuple[float | None, float | None]:
+    """An ended job's (requests, errors): its benchmark's measured requests (completed + failed) and failures
+    when it wrote results, else the last counters observed (kept by the monitor's history), else unknown."""
+    totals = read_results(job.dir, ctx.files.json).totals()
+    if totals is not None:
+        return float(totals[0] + totals[1]), float(totals[1])
+    return requests, errors
 
 
 def placements(plan: PlanDoc) -> tuple[Placement, ...]:

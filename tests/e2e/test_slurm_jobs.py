@@ -43,6 +43,17 @@ def _counters(url: str) -> dict[str, float]:
     return stats
 
 
+def _column(table: str, names: tuple[str, ...]) -> list[str]:
+    """The first row's cells under the named columns of a fixed-width `status` table."""
+    header, row = table.splitlines()[:2]
+    starts = [i for i, c in enumerate(header) if c != " " and (i == 0 or header[i - 2 : i] == "  ")]
+    cells = {}
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(row)
+        cells[header[start:end].strip()] = row[start:end].strip()
+    return [cells[n] for n in names]
+
+
 def _node_addr(cluster: Any, hostname: str) -> str:
     return next(str(n.address) for n in cluster.nodes if n.name == hostname)
 
@@ -209,7 +220,18 @@ def test_benchmark_stage_sends_requests_and_records_results(cluster: Any, jobs: 
     meta = json.loads((logs / "srtctl-metadata.json").read_text())  # what srtctl's rollup looks up in logs/
     assert meta["job_name"] == "mocker-1p1d" and meta["benchmark"]["isl"] == 64
     assert meta["resources"]["gpus_per_prefill"] == meta["resources"]["gpus_per_decode"] == 8
-    assert status(job_id)["stage"] == "completed"
+    # the ended job keeps its answer: the benchmark's 30 measured requests and no error, not `-`
+    snap = status(job_id)
+    assert snap["stage"] == "completed"
+    assert (snap["requests"], snap["errors"]) == (30, 0)
+    assert _column(srt("status", job_id).stdout, ("REQ", "ERR")) == ["30", "0"]
+    # and `srt-tui results` reads the same files: one row per concurrency, all answered
+    rows = json.loads(srt("results", job_id, "--json").stdout)
+    assert [(r["concurrency"], r["requests_ok"], r["requests_failed"], r["gpus"]) for r in rows] == [
+        (2, 10, 0, 16),
+        (4, 20, 0, 16),
+    ]
+    assert all(r["output_tok_s"] > 0 and r["output_tok_s_per_user"] > 0 for r in rows)
     assert wait_no_pids(job_dir) == []
     fp = json.loads((job_dir / "logs" / "fingerprint_prefill_w0.json").read_text())
     assert fp["gpu_tool"] is None and "no GPU tool answered" in fp["gpu_note"]
