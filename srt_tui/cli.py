@@ -14,10 +14,14 @@ from pathlib import Path
 
 
 def _cmd_dry_run(args: argparse.Namespace) -> int:
+    from .cli_sweep import dry_run_members, file_members
     from .core.api import prepare
     from .core.dryrun_text import describe
     from .core.jobdir import job_files, write_atomic_dir
 
+    members = file_members(args.file)
+    if members is not None:  # a sweep or override file without a selector: its expansion
+        return dry_run_members(args, members)
     prep = prepare(args.file, args.profile, args.topology)
     if args.output:
         target = _output_dir(Path(args.output))

@@ -165,6 +165,9 @@ class JobMeta:
     variant: str | None = None
     #: `apply --tags`
     tags: tuple[str, ...] | None = None
+    #: `apply` of a sweep: the id its members share, and which member this is (`sweep[i]`)
+    group: str | None = None
+    group_member: str | None = None
     version: int = JOB_VERSION
 
     def to_json(self) -> dict[str, Any]:
@@ -187,6 +190,7 @@ class JobMeta:
             "recipe_path": self.recipe_path,
             "variant": self.variant,
             **({"tags": list(self.tags)} if self.tags is not None else {}),
+            **({"group": self.group, "group_member": self.group_member} if self.group is not None else {}),
         }
 
 
@@ -210,6 +214,8 @@ def parse_job_meta(path: Path, text: str | bytes) -> JobMeta:
         recipe_path=d.optional_text("recipe_path"),
         variant=d.optional_text("variant"),
         tags=_strings(d.texts("tags")),
+        group=d.optional_text("group"),
+        group_member=d.optional_text("group_member"),
         version=d.version,
     )
 

@@ -465,6 +465,11 @@ def _variants(src: Located) -> list[tuple[str, Any]]:
     return []
 
 
+def file_jobs(path: Path) -> list[tuple[str, Any]]:
+    """(selector, data) of every job an override or sweep file holds (its `base` aside); empty for a recipe."""
+    return [(name, data) for name, data in _variants(load_yaml(path)) if name != "base"]
+
+
 def list_variants(path: Path) -> list[str]:
     """Selectable jobs of an override or sweep file (empty for a plain recipe)."""
     return [name for name, _ in _variants(load_yaml(path))]

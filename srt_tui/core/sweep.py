@@ -60,3 +60,39 @@ def expand_sweep(data: dict[str, Any], src: Located, prefix: tuple[str, ...] = (
 def describe(members: list[tuple[str, dict[str, Any]]]) -> list[str]:
     """One line per member: its selector and job name."""
     return [f"{label}: {data['name']}" for label, data in members]
+
+
+def _flatten(data: Any, prefix: str = "") -> dict[str, Any]:
+    """Leaves of nested mappings as dotted paths (lists are leaves: a sweep value may be a list)."""
+    if not isinstance(data, dict):
+        return {prefix: data}
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        out.update(_flatten(value, f"{prefix}.{key}" if prefix else str(key)))
+    return out
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, list):
+        return "[" + ", ".join(_text(v) for v in value) + "]"
+    return str(value)
+
+
+def differing_values(members: list[tuple[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """The keys whose values differ between members (``name`` aside) and each member's values for them.
+
+    Keys that vary together (a sweep parameter filled into prefill's and decode's args) share one column,
+    named by the first such key and how many more carry the same values.
+    """
+    flat = [_flatten(data) for _, data in members]
+    keys = list(dict.fromkeys(k for f in flat for k in f if k != "name"))
+    columns: dict[tuple[str, ...], list[str]] = {}
+    for key in keys:
+        values = tuple(_text(f.get(key)) for f in flat)
+        if len(set(values)) > 1:
+            columns.setdefault(values, []).append(key)
+    header = [ks[0] + (f" (+{len(ks) - 1})" if len(ks) > 1 else "") for ks in columns.values()]
+    rows = [[values[i] for values in columns] for i in range(len(members))]
+    return header, rows

@@ -32,6 +32,11 @@ def record_tags(job_dir: Path, tags: list[str]) -> None:
     update_job_meta(job_dir, tags=tuple(tags))
 
 
+def record_group(job_dir: Path, group: str, selector: str) -> None:
+    """Mark the job as a member of an `apply` group (a sweep submitted at once) and which member it is."""
+    update_job_meta(job_dir, group=group, group_member=selector)
+
+
 def sweep_log_link(job_dir: Path, job_id: str) -> Path:
     """Link `logs/sweep_<id>.log` (where srtctl's Slurm jobs log, and automation looks) to the job's
     Slurm output `logs/slurm.log`; returns the link."""
@@ -123,9 +128,9 @@ def group_members(group: str) -> dict[str, Path]:
     out: dict[str, Path] = {}
     for job_id, path in known_jobs().items():
         try:
-            meta = json.loads((path / "job.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            meta = read_job_meta(path)
+        except JobDirError:  # a damaged job.json is reported by `status`; here it is no member
             continue
-        if isinstance(meta, dict) and meta.get("group") == group:
+        if meta.group == group:
             out[job_id] = path
     return out
