@@ -156,6 +156,12 @@ def _tags(raw: str | None) -> list[str] | None:
 
 
 def _cmd_apply(args: argparse.Namespace) -> int:
+    from .cli_sweep import apply_members, file_members
+
+    members = file_members(args.file)
+    if members is not None:  # a sweep (or override file) without a selector: every job, as one group
+        _warn_interrupted(args.output)
+        return apply_members(args, members, _tags(args.tags))  # says its own JSON outcome
     if not args.json:
         return _apply(args)
     try:
@@ -166,16 +172,11 @@ def _cmd_apply(args: argparse.Namespace) -> int:
 
 
 def _apply(args: argparse.Namespace) -> int:
-    from .cli_sweep import apply_members, file_members
     from .core.api import prepare
     from .slurm.jobindex import record_tags
     from .slurm.submit import submit_prepared
 
     tags = _tags(args.tags)
-    members = file_members(args.file)
-    if members is not None:  # a sweep (or override file) without a selector: every job, as one group
-        _warn_interrupted(args.output)
-        return apply_members(args, members, tags)
     prep = prepare(args.file, args.profile, args.topology)
     # `--json` is the automation contract (the InferenceX launcher runs `apply … --json` without -y): no prompt
     if not args.yes and not args.json and not _confirmed(prep):

@@ -152,7 +152,10 @@ def apply_members(args: argparse.Namespace, jobs: list[tuple[str, Any]], tags: l
     members = check_members(args.file, jobs, args.profile, args.topology)
     ready = [(m, m.prep) for m in members if m.prep is not None]
     if len(ready) < len(members):
-        raise _refused(members, args.file)
+        refusal = _refused(members, args.file)
+        if args.json:
+            print(json.dumps({"status": "error", "group": None, "jobs": [], "error": str(refusal)}), flush=True)
+        raise refusal
     if not args.yes and not args.json and not _confirmed_group(ready, args.file):
         return 1
     group = new_group_id(args.file)
