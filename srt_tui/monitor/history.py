@@ -51,10 +51,14 @@ class CounterHistory:
         (t0, v0), (t1, v1) = s.samples[0], s.samples[-1]
         return (v1 - v0) / (t1 - t0) if t1 > t0 else None
 
-    def last(self, key: tuple[str, str]) -> float | None:
-        """The newest total seen (kept after the worker is gone, until the series is pruned)."""
+    def last(self, key: tuple[str, str], now: float) -> float | None:
+        """The newest total seen; asking at ``now`` keeps the series from being pruned (an ended job's
+        workers no longer answer, but the Monitor still shows what they served)."""
         s = self._series.get(key)
-        return s.samples[-1][1] if s is not None and s.samples else None
+        if s is None or not s.samples:
+            return None
+        s.seen = max(s.seen, now)
+        return s.samples[-1][1]
 
     def spark(self, key: tuple[str, str]) -> tuple[float, ...]:
         """Per-refresh rates, oldest first."""

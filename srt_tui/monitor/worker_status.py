@@ -133,7 +133,7 @@ def _status(
         last_error_line=error_line(tail),
         log=str(log),
         # after the end, the last total this monitor saw (the worker no longer answers)
-        requests_total=counters.total if counters else (ctx.history.last(key) if final else None),
+        requests_total=counters.total if counters else (ctx.history.last(key, ctx.now) if final else None),
         requests_ok=counters.ok if counters else None,
         requests_failed=counters.failed if counters else None,
         rate_per_s=ctx.history.rate(key) if not seen.stale and not final else None,
