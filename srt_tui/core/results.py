@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .jobdir_contract import JOB_FILE, JobDirError, read_job_meta
+
 #: srtctl's per-concurrency file name (ctx/gen only for disaggregated runs)
 RESULT_NAME = re.compile(r"results_concurrency_(\d+)_gpus_(\d+)(?:_ctx_(\d+)_gen_(\d+))?\.json$")
 ROLLUP = "benchmark-rollup.json"
@@ -242,9 +244,12 @@ def read_results(job_dir: Path, load: JsonLoader = load_json) -> JobResults:
 
 def job_identity(job_dir: Path, load: JsonLoader = load_json) -> tuple[str, str]:
     """(job id, name) of a job directory: srt-tui's job.json, else srtctl's submit metadata, else the folder name."""
-    meta = load(job_dir / "job.json")
-    if isinstance(meta, dict) and meta.get("job_id"):
-        return str(meta["job_id"]), str(meta.get("name") or "")
+    if (job_dir / JOB_FILE).is_file():
+        try:
+            meta = read_job_meta(job_dir)
+            return meta.job_id, meta.name
+        except JobDirError:
+            pass  # a damaged job.json: named by `status`; here the folder name serves
     for path in sorted(job_dir.glob("*.json")):
         data = load(path)
         if isinstance(data, dict) and ("job_id" in data or "resources" in data):
