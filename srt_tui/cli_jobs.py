@@ -20,20 +20,24 @@ def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
     """Job id → directory of the named jobs (all indexed ones without names); a named directory whose
     job.json cannot be read is refused, since its job id (what `cancel` acts on) is unknown."""
     from .core.jobdir_contract import JobDirError, read_job_meta
-    from .slurm.jobindex import find_job_dir, known_jobs
+    from .slurm.jobindex import find_job_dir, group_members, known_jobs
 
     if not refs:
         return known_jobs()
     out: dict[str, Path] = {}
     for ref in refs:
         path = find_job_dir(ref, Path(output) if output else None)
+        members = group_members(ref) if path is None else {}
+        if members:  # a sweep's group id (`apply -f sweep.yaml`): every member
+            out.update(members)
+            continue
         if path is None:
             raise SrtError(
                 [
                     Problem(
                         field="JOB",
                         message=f"no job directory found for `{ref}`",
-                        hint="pass the job directory path, or -o OUTPUT_DIR where it lives",
+                        hint="pass the job id, its directory, a sweep's group id, or -o OUTPUT_DIR where it lives",
                     )
                 ]
             )
@@ -251,6 +255,9 @@ def _cmd_status(args: argparse.Namespace) -> int:
 
 def _cmd_wait(args: argparse.Namespace) -> int:
     jobs = _job_refs([args.job], args.output)
+    if len(jobs) != 1:
+        hint = "wait for each: " + "; ".join(f"srt-tui wait {j}" for j in jobs)
+        raise SrtError([Problem(field="JOB", message=f"`{args.job}` is a group of {len(jobs)} jobs", hint=hint)])
     return asyncio.run(_wait(jobs, args))
 
 
@@ -379,7 +386,9 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
     a.set_defaults(func=_cmd_apply)
 
     s = sub.add_parser("status", help="state, stage, worker health and router registrations of jobs")
-    s.add_argument("jobs", nargs="*", metavar="JOB", help="job id or directory (default: every known job)")
+    s.add_argument(
+        "jobs", nargs="*", metavar="JOB", help="job id, directory or sweep group id (default: every known job)"
+    )
     common(s)
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_cmd_status)

@@ -63,6 +63,11 @@ def test_a_sweep_runs_as_one_group_and_results_compare_members(cluster: Any, job
     ]
     assert all(r["requests_ok"] == 5 * r["concurrency"] and r["requests_failed"] == 0 for r in rows)
     assert all(r["output_tok_s"] > 0 and r["request_throughput"] > 0 and r["ttft_p99_ms"] > 0 for r in rows)
+    # followed as one thing: `status GROUP` shows every member, ended, with its benchmark's requests
+    snaps = json.loads(srt("status", group, "--json").stdout)
+    assert [(s["name"], s["stage"], s["requests"], s["errors"]) for s in snaps] == [
+        (name, "completed", 15, 0) for name in ("msweep_osl4", "msweep_osl8", "msweep_osl16")
+    ]
     text = srt("results", group).stdout.splitlines()
     assert text[0].split()[:5] == ["JOB", "NAME", "CONC", "OK", "FAIL"] and len(text) == 1 + 6 + 1
 
