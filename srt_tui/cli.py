@@ -247,7 +247,8 @@ EXIT_CODES = """\
 exit codes:
   0    done
   1    not done, by design: a prompt declined, `apply` without a terminal and without -y, a job that
-       ended before it was ready (`wait`), a bare Slurm id Slurm does not know (`cancel`)
+       ended before it was ready (`wait`), a bare Slurm id Slurm does not know (`cancel`), a job with
+       no benchmark results yet (`results`: the others are still printed)
   2    bad input: usage, recipe, profile, topology, or a path that cannot be read or written; the
        message names the file, line or field and the fix
   3    Slurm failed or is unreachable; the message says what Slurm said
