@@ -150,6 +150,8 @@ CASES = [
     ),
     Case("wait-unknown", ("wait", "nope", "--timeout", "1"), 2, "no job directory found"),
     Case("cancel-damaged", ("cancel", "{d}/job"), 2, "job.json is unreadable", _damaged_job),
+    Case("results-unknown", ("results", "nope"), 2, "is no job directory, known job id or sweep group"),
+    Case("results-none-yet", ("results", "{d}"), 1, "no benchmark results yet"),
     Case("profiles-show-device", ("profiles", "show", "/dev/zero"), 2, "character device"),
 ]
 
