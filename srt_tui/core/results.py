@@ -216,21 +216,28 @@ def _rollup_gpus(logs: Path, load: JsonLoader) -> int | None:
     return None
 
 
+def result_files(job_dir: Path) -> list[Path]:
+    """The files results are read from: every run's per-concurrency files, else the roll-up (a cache's key)."""
+    logs = logs_dir(job_dir)
+    files = sorted(logs.glob("sa-bench_*/results_concurrency_*.json"))
+    return files or [logs / ROLLUP]
+
+
 def read_results(job_dir: Path, load: JsonLoader = load_json) -> JobResults:
     """Every benchmark result under ``job_dir`` (an empty JobResults when there is none yet)."""
-    logs = logs_dir(job_dir)
-    runs: list[BenchmarkRun] = []
-    for run_dir in sorted(p for p in logs.glob("sa-bench_*") if p.is_dir()):
-        levels: list[LevelResult] = []
-        for path in run_dir.glob("results_concurrency_*.json"):
-            match = RESULT_NAME.search(path.name)
-            data = load(path)
-            if match is None or not isinstance(data, dict):
-                continue
-            levels.append(level_from_file(data, int(match[1]), int(match[2]) or None, str(path)))
-        if levels:
-            runs.append(BenchmarkRun(run_dir.name, tuple(sorted(levels, key=lambda lv: lv.concurrency))))
+    files = result_files(job_dir)
+    by_run: dict[str, list[LevelResult]] = {}
+    for path in files:
+        match = RESULT_NAME.search(path.name)
+        data = load(path) if match is not None else None
+        if match is None or not isinstance(data, dict):
+            continue
+        by_run.setdefault(path.parent.name, []).append(
+            level_from_file(data, int(match[1]), int(match[2]) or None, str(path))
+        )
+    runs = [BenchmarkRun(name, tuple(sorted(lvs, key=lambda lv: lv.concurrency))) for name, lvs in by_run.items()]
     if not runs:
+        logs = logs_dir(job_dir)
         rollup = load(logs / ROLLUP)
         entries = rollup.get("runs") if isinstance(rollup, dict) else None
         if isinstance(entries, list):

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from ..core.jobdir_contract import JobDirError
+from ..core.results import JobResults, read_results, result_files
 from ..core.status import STATUS_FILE, Event, parse_event
 
 T = TypeVar("T")
@@ -81,6 +82,7 @@ class FileCache:
         self._raw: dict[Path, tuple[tuple[int, int], bytes]] = {}
         self._events: dict[Path, tuple[int, int, list[Event], str]] = {}
         self._tails: dict[Path, tuple[tuple[int, int], list[str]]] = {}
+        self._results: dict[Path, tuple[tuple[tuple[int, int] | None, ...], JobResults]] = {}
 
     @staticmethod
     def _stat(path: Path) -> tuple[tuple[int, int], float] | None:
@@ -183,8 +185,22 @@ class FileCache:
         self._tails[path] = (st[0], out)
         return out
 
+    def results(self, job_dir: Path) -> JobResults:
+        """The job's benchmark results, read again only when a result file changes; only the numbers are
+        kept (the files' generated texts can be megabytes per concurrency)."""
+        files = result_files(job_dir)
+        key = tuple(st[0] if (st := self._stat(p)) else None for p in files)
+        hit = self._results.get(job_dir)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        found = read_results(job_dir, read_json)
+        self._results[job_dir] = (key, found)
+        return found
+
     def forget(self, keep_dirs: set[Path]) -> None:
         """Drop cached files of jobs no longer tracked."""
+        for d in [d for d in self._results if d not in keep_dirs]:
+            del self._results[d]
         for cache in (self._json, self._docs, self._raw, self._events, self._tails):
             for p in [p for p in cache if not any(d in p.parents for d in keep_dirs)]:
                 del cache[p]

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from ..core.jobdir_contract import Obj, PlanDoc
-from ..core.results import read_results
 from ..slurm.client import JobState
 from ..slurm.local import is_local_job
 from .context import JobFiles, Refresh
@@ -138,7 +137,7 @@ def final_totals(
 ) -> tuple[float | None, float | None]:
     """An ended job's (requests, errors): its benchmark's measured requests (completed + failed) and failures
     when it wrote results, else the last counters observed (kept by the monitor's history), else unknown."""
-    totals = read_results(job.dir, ctx.files.json).totals()
+    totals = ctx.files.results(job.dir).totals()
     if totals is not None:
         return float(totals[0] + totals[1]), float(totals[1])
     return requests, errors
