@@ -171,7 +171,7 @@ def _cmd_tui(args: argparse.Namespace) -> int:
     return int(run_app(args))
 
 
-_CORE_COMMANDS = frozenset({"dry-run", "preflight", "profiles", "schema"})
+_CORE_COMMANDS = frozenset({"dry-run", "preflight", "profiles", "schema", "results"})
 
 
 def _command_of(argv: Sequence[str]) -> str | None:
@@ -237,9 +237,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         from .cli_setup import add_setup_commands
 
         add_setup_commands(sub)
-        from .cli_results import add_results_command
+    from .cli_results import add_results_command  # headless: reads files only, so it starts fast too
 
-        add_results_command(sub)
+    add_results_command(sub)
     return parser
 
 
