@@ -17,8 +17,9 @@ def resolve_refs(refs: list[str], output: str | None) -> list[Path]:
     out: list[Path] = []
     for ref in refs:
         path = find_job_dir(ref, Path(output) if output else None)
-        if path is None and Path(ref).expanduser().is_dir():
-            path = Path(ref).expanduser().resolve()  # srtctl's job directory has no job.json
+        for candidate in (Path(ref).expanduser(), *([Path(output) / ref] if output else [])):
+            if path is None and candidate.is_dir():
+                path = candidate.resolve()  # srtctl's job directory (outputs/<job id>) has no job.json
         if path is not None:
             out.append(path)
             continue

@@ -45,6 +45,8 @@ def test_results_of_two_srtctl_jobs_side_by_side(tmp_path: Path) -> None:
     ]
     assert rows[1]["output_tok_s_per_gpu"] == round(256 * 159 / 20.0 / 8, 3)
     assert rows[1]["ttft_p99_ms"] == 180.0 and rows[1]["ttft_p90_ms"] is None
+    by_id = cli("results", "1002", "-o", str(tmp_path), "--json", cwd=tmp_path / "1001")  # srtctl's outputs/<id>
+    assert [r["name"] for r in json.loads(by_id.stdout)] == ["dsr1-2p1d"]
     table = list(csv.DictReader(io.StringIO(cli("results", str(a), "--csv", cwd=tmp_path).stdout)))
     assert [r["concurrency"] for r in table] == ["4", "16"] and table[0]["ttft_p90_ms"] == ""
 
