@@ -11,6 +11,7 @@ The read-only and full file systems are real tmpfs mounts (root); inputs are mad
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -64,6 +65,14 @@ def _damaged_job(folder: Path) -> None:
     (folder / "job" / "job.json").write_bytes(b"\x00garbage{")
 
 
+def _srtctl_results(folder: Path) -> None:
+    """A job directory in srtctl's sa-bench layout (a closed pipe must stay silent for `results` too)."""
+    run = folder / "logs" / "sa-bench_isl_8_osl_8"
+    run.mkdir(parents=True)
+    level = {"max_concurrency": 1, "completed": 1, "duration": 1.0, "output_throughput": 8.0, "errors": [""]}
+    (run / "results_concurrency_1_gpus_8.json").write_text(json.dumps(level))
+
+
 def _busy_dir(folder: Path) -> None:
     (folder / "mine").mkdir()
     (folder / "mine" / "thesis.tex").write_text("precious")
@@ -108,6 +117,7 @@ CASES = [
     Case("out-foreign-dir", (*DRY, "{good}", "-o", "{d}/mine"), 2, "not replacing it", _busy_dir),
     # closed pipes: silent, 141 (128 + SIGPIPE) as other tools under `| head`
     Case("pipe-status", ("status",), 141, "", closed_stdout=True),
+    Case("pipe-results", ("results", "{d}", "--csv"), 141, "", _srtctl_results, closed_stdout=True),
     Case("pipe-status-json", ("status", "--json"), 141, "", closed_stdout=True),
     Case("pipe-profiles", ("profiles",), 141, "", closed_stdout=True),
     Case("pipe-profiles-json", ("profiles", "--json"), 141, "", closed_stdout=True),

@@ -5,10 +5,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
 from pathlib import Path
 
-from tests.core.core_helpers import cli, console_script
+from tests.core.core_helpers import cli
 from tests.core.test_core_results import srtctl_level
 
 
@@ -69,11 +68,3 @@ def test_an_unknown_job_is_a_usage_error(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "`no-such-job` is no job directory, known job id or sweep group" in proc.stderr
     assert "Traceback" not in proc.stderr
-
-
-def test_a_closed_pipe_is_no_traceback(tmp_path: Path) -> None:
-    job = srtctl_job(tmp_path, "1001", "many", {c: 0 for c in range(1, 400)})
-    shell = f"{console_script()} results {job} --csv | head -n 1"
-    proc = subprocess.run(["bash", "-o", "pipefail", "-c", shell], capture_output=True, text=True, timeout=60)
-    assert proc.stdout.startswith("job,name,run,concurrency")
-    assert proc.stderr == "" and proc.returncode == 0
