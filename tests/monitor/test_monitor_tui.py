@@ -206,3 +206,23 @@ async def test_a_failed_job_opens_on_the_worker_that_failed_it() -> None:
         await pilot.press("l")
         assert screen.query_one("#job-log").display
         assert str(screen.query_one(LogPane).path) == culprit.log
+
+
+async def test_the_log_of_a_failed_job_opens_readable_at_80x24() -> None:
+    """At 80×24 the problems panel and the GPU box leave room: `l` opens a pane with lines to read."""
+    from textual.widgets import Log
+
+    from srt_tui.widgets.log_pane import LogPane
+
+    failed = frozen.nvidia("failed", "81299")
+    app = frozen_app([failed], open_job="81299")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = _screen(app)
+        await pilot.press("l")
+        await pilot.pause()
+        pane = screen.query_one(LogPane)
+        assert pane.display and pane.query_one(Log).scrollable_content_region.height >= 8
+        await pilot.press("l")  # closes it, and the job view is as before
+        await pilot.pause()
+        assert not pane.display and screen.query_one("#job-top").display

@@ -167,6 +167,7 @@ class JobView(Vertical):
         pane = self.query_one(LogPane)
         if pane.display:
             pane.display = False
+            self.remove_class("-log-open")
             pane.stop()
             return
         logs = self.logs()
@@ -176,6 +177,7 @@ class JobView(Vertical):
         names = [ref.name for ref in logs]
         self.log_index = names.index(worker) if worker in names else 0
         pane.display = True
+        self.add_class("-log-open")
         self._follow()
 
     def cycle_log(self, step: int) -> None:
@@ -186,6 +188,7 @@ class JobView(Vertical):
         pane = self.query_one(LogPane)
         self.log_index = (self.log_index + step) % len(logs)
         pane.display = True
+        self.add_class("-log-open")
         self._follow()
 
     def _follow(self) -> None:
