@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 SlurmProbe = Callable[[], tuple[bool, str]]
 
+#: the keys Textual's parser makes of `ESC 1`, `ESC 2`, `ESC 3` (¡, ™, £), and the mode each one means
+ALT_MODE_KEYS = {"inverted_exclamation_mark": "launch", "trade_mark_sign": "monitor", "pound_sign": "setup"}
+
 
 def _launch() -> Screen[None]:
     from .launch_screen import LaunchScreen
@@ -149,6 +152,15 @@ class SrtTuiApp(App[None]):
         self.slurm_state = "up" if message.reachable else "down"
 
     # -- keys and modes -----------------------------------------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        """A fast Esc then 1/2/3 reaches Textual as one key, the macOS Option character (`ESC 2` is `™`):
+        it switches mode before any focused input sees it (a binding cannot: an input claims printable keys)."""
+        if isinstance(event, events.Key) and not event.is_forwarded and event.key in ALT_MODE_KEYS:
+            event.stop()
+            await self.switch_mode(ALT_MODE_KEYS[event.key])
+            return
+        await super().on_event(event)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """With cursor_blink off (tests, screenshots) no text cursor blinks, so frames are reproducible."""

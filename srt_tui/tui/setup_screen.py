@@ -183,7 +183,7 @@ class SetupScreen(Screen[None]):
         if message.run.account and not self.query_one("#choice-account", Input).value:
             self.query_one("#choice-account", Input).value = message.run.account
         self._rebuild()
-        if message.run.reachable:
+        if message.run.reachable and not self._probe_errors():  # a failed probe stays in view until fixed
             self.query_one("#setup-switcher", ContentSwitcher).current = "setup-review"
             self._stepbar(2)
             self.query_one("#proposal-table", DataTable).focus()
@@ -210,12 +210,17 @@ class SetupScreen(Screen[None]):
         )
         return choices, errors
 
+    def _probe_errors(self) -> list[str]:
+        """The probes' failures (findings that make jobs fail): they block writing like a bad field."""
+        findings = self.probe_run.findings if self.probe_run is not None else []
+        return [f"{f.name}: {f.error}" + (f" ({f.fix})" if f.fix else "") for f in findings if f.level == "error"]
+
     def _rebuild(self) -> None:
         if self.probe_run is None:
             return
         choices, errors = self._choices()
         proposal = build_proposal(self.probe_run, choices)
-        proposal.problems = [*errors, *proposal.problems]
+        proposal.problems = [*errors, *self._probe_errors(), *proposal.problems]
         self.proposal = proposal
         table = self.query_one("#proposal-table", DataTable)
         row = table.cursor_row

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from srt_tui.setup.findings import Finding
 from srt_tui.setup.node_script import BEGIN, END, parse_node_output
-from srt_tui.setup.probes import STEPS, ProbeOptions, ProbeRun, Progress
+from srt_tui.setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, Progress
 from srt_tui.slurm.client import NodeInfo, PartitionInfo
 from srt_tui.tui import main as main_module
 from srt_tui.tui.main import SrtTuiApp
@@ -95,11 +95,11 @@ def recorded_runner(options: ProbeOptions, progress: Progress) -> ProbeRun:
     return recorded_run()
 
 
-def setup_app(profiles_dir: Path | None = None) -> SrtTuiApp:
-    """The real app in Setup mode, with the recorded runner injected."""
+def setup_app(profiles_dir: Path | None = None, runner: ProbeRunner = recorded_runner) -> SrtTuiApp:
+    """The real app in Setup mode, with the recorded runner (or ``runner``) injected."""
 
     def _setup() -> SetupScreen:
-        return SetupScreen(runner=recorded_runner, profiles_dir=profiles_dir)
+        return SetupScreen(runner=runner, profiles_dir=profiles_dir)
 
     class SetupApp(SrtTuiApp):
         MODES = {**SrtTuiApp.MODES, "setup": _setup}  # noqa: RUF012

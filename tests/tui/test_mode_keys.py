@@ -1,0 +1,79 @@
+"""Mode keys and inputs: digits are text while an input has focus and switch modes otherwise; a fast
+Esc then a digit (which arrives as one Alt key, e.g. `™` for Alt+2) switches modes and is never typed;
+Setup stays on its probe step when a probe failed and never calls that result a valid profile."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from textual import events
+from textual._xterm_parser import XTermParser
+from textual.widgets import ContentSwitcher, Input, Static
+
+from srt_tui.setup.findings import Finding
+from srt_tui.setup.probes import ProbeOptions, ProbeRun, Progress
+from srt_tui.tui.scenarios import settle
+from srt_tui.tui.setup_screen import SetupScreen
+from tests.setup.recorded import recorded_run, recorded_runner, setup_app
+
+
+@pytest.fixture(autouse=True)
+def _scratch(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
+    monkeypatch.chdir(tmp_path)
+
+
+async def test_digits_type_into_a_focused_input_and_switch_modes_otherwise() -> None:
+    app = setup_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.click("#run-probes")
+        await settle(pilot)
+        field = app.screen.query_one("#choice-time_limit", Input)
+        field.focus()
+        await pilot.press(*"02:00:00")
+        assert field.value == "02:00:00" and app.current_mode == "setup"
+        await pilot.press("escape")  # leaves the input: now a digit is a mode key
+        assert not isinstance(app.focused, Input)
+        await pilot.press("2")
+        assert app.current_mode == "monitor"
+        assert field.value == "02:00:00"
+
+
+@pytest.mark.parametrize(("raw", "mode"), [("\x1b1", "launch"), ("\x1b2", "monitor")])
+async def test_esc_then_a_digit_arriving_as_one_key_switches_mode_and_types_nothing(raw: str, mode: str) -> None:
+    """Textual's terminal parser reads a fast `ESC 2` as the key `™` (`ESC 1` as `¡`): a mode key, not text."""
+    app = setup_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        partition = app.screen.query_one("#opt-partition", Input)
+        partition.focus()
+        await pilot.press("g", "p", "u")
+        for event in XTermParser().feed(raw):  # what the terminal driver would post
+            assert isinstance(event, events.Key) and event.is_printable
+            app.post_message(event)
+        await pilot.pause()
+        assert partition.value == "gpu"
+        assert app.current_mode == mode
+
+
+def _failed_runner(options: ProbeOptions, progress: Progress) -> ProbeRun:
+    """The recorded run, but the partition asked for does not exist."""
+    recorded_runner(options, progress)
+    run = recorded_run()
+    bad = Finding.bad("partitions", "partition ™ does not exist", "choose one of: gpu")
+    return dataclasses.replace(run, findings=[*run.findings, bad])
+
+
+async def test_a_failed_probe_stays_on_the_probe_step_and_is_not_a_valid_profile() -> None:
+    app = setup_app(runner=_failed_runner)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        await pilot.click("#run-probes")
+        await settle(pilot)
+        assert screen.query_one("#setup-switcher", ContentSwitcher).current == "setup-probe"
+        evidence = str(screen.query_one("#evidence", Static).render())
+        assert "valid profile" not in evidence
+        assert screen.proposal is not None and any("partition ™ does not exist" in p for p in screen.proposal.problems)
+        assert screen.query_one("#write-profile").disabled
