@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, RadioButton, RadioSet, Static
 
+from ...widgets.choice_button import ChoiceButton
 from ..messages import JobSubmitted, SubmitFailed
 from .base import WizardState, WizardStep
 
@@ -58,8 +59,8 @@ class SubmitStep(WizardStep):
                 yield Static("", id="request")
             with Vertical(id="launcher-box"):
                 with RadioSet(id="launcher"):
-                    yield RadioButton("Slurm (sbatch)", id="launcher-slurm", value=True)
-                    yield RadioButton("Local (this machine)", id="launcher-local")
+                    yield ChoiceButton("Slurm (sbatch)", id="launcher-slurm", value=True)
+                    yield ChoiceButton("Local (this machine)", id="launcher-local")
                 yield Static("", id="launcher-note")
                 yield Button("Submit", id="submit", variant="primary")
                 yield Static("", id="submit-status")
