@@ -484,7 +484,11 @@ def load_recipe(spec: str | Path) -> tuple[Recipe, RecipeSource]:
         head, _, selector = text.rpartition(":")
         path = Path(head)
     if not path.exists():  # a directory or device is named by load_yaml
-        raise config_error("recipe file not found", file=str(path), hint="check the path given to -f")
+        raise config_error(
+            "recipe file not found",
+            file=str(path),
+            hint="check the recipe path (a relative one is read from the current directory)",
+        )
     src = load_yaml(path)
     variants = _variants(src)
     if variants:

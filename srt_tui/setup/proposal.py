@@ -156,7 +156,7 @@ def build_proposal(run: ProbeRun, choices: OperatorChoices) -> Proposal:
         why = "operator choice" if part is not None and not part.is_default else "the cluster's default partition"
         add(ProposedKey("default_partition", run.partition, f"{why} (sinfo)"))
     else:
-        problems.append("no partition found: choose one with --partition")
+        problems.append("no partition found: name the partition jobs should use")
     add(_time_limit(run, choices))
 
     # GPUs: GRES from Slurm first, the GPU tool's count as a fallback

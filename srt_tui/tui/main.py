@@ -148,6 +148,9 @@ class SrtTuiApp(App[None]):
         self.post_message(SlurmStatus(ok, reason))
 
     def on_slurm_status(self, message: SlurmStatus) -> None:
+        """The newest answer (this check, or Setup's probes) sets the header; with the check off it stays off."""
+        if not self.check_slurm:
+            return
         self.slurm_reason = message.reason
         self.slurm_state = "up" if message.reachable else "down"
 

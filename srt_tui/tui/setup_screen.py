@@ -20,6 +20,7 @@ from textual.widgets import Button, ContentSwitcher, DataTable, Footer, Input, L
 from ..setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, run_probes
 from ..setup.proposal import OperatorChoices, Proposal, build_proposal, parse_aliases, write_proposal
 from ..widgets.app_header import AppHeader
+from .messages import SlurmStatus
 from .setup.view import evidence_text, findings_text, steps_text, value_text
 
 #: (input id, label, placeholder) of the operator's choices on the review step.
@@ -177,6 +178,10 @@ class SetupScreen(Screen[None]):
 
     def on_probes_done(self, message: ProbesDone) -> None:
         self.probe_run = message.run
+        # the probes are the newest word on Slurm: the header must not keep an older ✓ (or ✗)
+        slurm = next((f for f in message.run.findings if f.name == "slurm"), None)
+        reason = (slurm.value if slurm.ok else slurm.error) if slurm is not None else ""
+        self.app.post_message(SlurmStatus(message.run.reachable, f"Setup probe: {reason}" if reason else "Setup probe"))
         self.query_one("#run-probes", Button).disabled = False
         self.query_one("#probe-progress", ProgressBar).update(progress=len(STEPS))
         self.query_one("#probe-findings", Static).update(findings_text(message.run.findings))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from srt_tui.setup.findings import Finding
@@ -95,8 +96,13 @@ def recorded_runner(options: ProbeOptions, progress: Progress) -> ProbeRun:
     return recorded_run()
 
 
-def setup_app(profiles_dir: Path | None = None, runner: ProbeRunner = recorded_runner) -> SrtTuiApp:
-    """The real app in Setup mode, with the recorded runner (or ``runner``) injected."""
+def setup_app(
+    profiles_dir: Path | None = None,
+    runner: ProbeRunner = recorded_runner,
+    slurm_probe: Callable[[], tuple[bool, str]] | None = None,
+) -> SrtTuiApp:
+    """The real app in Setup mode, with the recorded runner (or ``runner``) injected; the header's Slurm
+    check is off unless ``slurm_probe`` answers it."""
 
     def _setup() -> SetupScreen:
         return SetupScreen(runner=runner, profiles_dir=profiles_dir)
@@ -106,6 +112,8 @@ def setup_app(profiles_dir: Path | None = None, runner: ProbeRunner = recorded_r
         DEFAULT_MODE = "setup"
         CSS_PATH = str(Path(main_module.__file__).parent / "app.tcss")
 
-    app = SetupApp(clock=lambda: FIXED_NOW, check_slurm=False, cursor_blink=False)
+    app = SetupApp(
+        clock=lambda: FIXED_NOW, check_slurm=slurm_probe is not None, slurm_probe=slurm_probe, cursor_blink=False
+    )
     app.animation_level = "none"
     return app

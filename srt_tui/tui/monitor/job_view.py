@@ -24,6 +24,16 @@ from ...widgets.worker_table import WorkerTable
 
 #: plan.json `frontend` of a job without a router (`none` in plans written before the fork's spellings)
 DIRECT = ("", "direct", "none")
+#: Slurm states whose reason says why the job ended; any other state's reason is a stale wait reason
+#: (a pending job cancelled keeps `Resources`), shown only while the job is PENDING
+ENDED_WITH_REASON = ("FAILED", "NODE_FAIL", "TIMEOUT", "OUT_OF_MEMORY", "BOOT_FAIL", "PREEMPTED", "DEADLINE")
+
+
+def state_words(snap: JobSnapshot) -> tuple[str, str]:
+    """(who runs it and its state, the reason worth showing): `Slurm PENDING`/`Resources`, `Local RUNNING`/``."""
+    runner = "Slurm" if snap.launcher in ("", "slurm") else snap.launcher.capitalize()
+    reason = snap.slurm_reason if snap.slurm_state == "PENDING" or snap.slurm_state in ENDED_WITH_REASON else ""
+    return f"{runner} {snap.slurm_state}", "" if reason == "None" else reason
 
 
 def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style]) -> Text:
@@ -36,9 +46,10 @@ def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style]) -> Tex
         parts.append(f"{snap.nodes} node{'s' if snap.nodes != 1 else ''} × {snap.gpus_per_node} GPUs")
     t.append("  " + " · ".join(p for p in parts if p), style=st("dim"))
     t.append("\n")
-    t.append(f"Slurm {snap.slurm_state}")
-    if snap.slurm_reason:
-        t.append(f" ({snap.slurm_reason})", style=st("dim"))
+    state, reason = state_words(snap)
+    t.append(state)
+    if reason:
+        t.append(f" ({reason})", style=st("dim"))
     t.append(" · stage ")
     t.append(cells.stage_cell(snap), style=st("key"))
     if snap.stage_detail:

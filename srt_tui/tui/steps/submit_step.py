@@ -1,4 +1,4 @@
-"""Step 5: confirm what Slurm will be asked for, pick the launcher, submit (in a worker)."""
+"""Step 5: confirm what will be asked for (of Slurm, or of this machine), pick the launcher, submit (in a worker)."""
 
 from __future__ import annotations
 
@@ -66,7 +66,6 @@ class SubmitStep(WizardStep):
                 yield Static("", id="submit-status")
 
     def on_mount(self) -> None:
-        self.query_one("#request-box").border_title = "What Slurm will be asked"
         self.query_one("#launcher-box").border_title = "Launcher"
         self.watch(self.app, "slurm_state", self._slurm_changed, init=True)
 
@@ -173,11 +172,18 @@ class SubmitStep(WizardStep):
             slurm.disabled = False
             note.append("Checking whether Slurm answers…", style=st("submit-step--dim"))
         self.query_one("#launcher-note", Static).update(note)
+        self._title_request()
+
+    def _title_request(self) -> None:
+        """The request panel names who is asked: Slurm, or this machine with the local launcher."""
+        local = self.launcher == "local"
+        self.query_one("#request-box").border_title = "What will run here" if local else "What Slurm will be asked"
 
     @on(RadioSet.Changed, "#launcher")
     def _launcher_changed(self, event: RadioSet.Changed) -> None:
         event.stop()
         self._touched = True
+        self._title_request()
 
     @property
     def launcher(self) -> str:
