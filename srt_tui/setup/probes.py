@@ -370,7 +370,7 @@ class Prober:
                 Finding.warn(
                     "gpu tool",
                     f"no GPU tool answered {where} (tried nvidia-smi, amd-smi, rocm-smi)",
-                    "load the GPU driver/tool module in the job environment, or add its directory to the probes' extra PATH",
+                    "load the GPU driver/tool module in the job environment, or add its directory to the extra PATH",
                 )
             )
         present = [d for d, ok in report.devices.items() if ok]
