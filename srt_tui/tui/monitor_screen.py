@@ -151,6 +151,8 @@ class MonitorScreen(Screen[None]):
             return False
         if action in ("open", "filter", "sort", "reverse"):
             return not self.in_job_view
+        if action == "back":  # on the bare jobs list there is nothing to go back from: no `esc Back` there
+            return self.in_job_view or self._filter_open()
         return not (action == "cycle_log" and not self.in_job_view)
 
     # -- polling (dolphie: re-arm only after the previous poll finished) ----------------------------
@@ -296,12 +298,17 @@ class MonitorScreen(Screen[None]):
             self.refresh_bindings()
             return
         flt = self.query_one("#jobs-filter", Input)
-        if self.query_text or not flt.has_class("hidden"):
+        if self._filter_open():
             flt.value = ""
             self.query_text = ""
             flt.add_class("hidden")
             self.query_one("#jobs-table").focus()
             self.redraw()
+            self.refresh_bindings()
+
+    def _filter_open(self) -> bool:
+        """Whether the jobs list is filtered or its filter shown (what Esc then clears)."""
+        return bool(self.query_text) or not self.query_one("#jobs-filter", Input).has_class("hidden")
 
     def action_filter(self) -> None:
         if self.in_job_view:
@@ -309,6 +316,7 @@ class MonitorScreen(Screen[None]):
         flt = self.query_one("#jobs-filter", Input)
         flt.remove_class("hidden")
         flt.focus()
+        self.refresh_bindings()
 
     @on(Input.Changed, "#jobs-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -320,6 +328,7 @@ class MonitorScreen(Screen[None]):
         if not self.query_text:
             self.query_one("#jobs-filter").add_class("hidden")
         self.query_one("#jobs-table").focus()
+        self.refresh_bindings()
 
     @on(DataTable.HeaderSelected, "#jobs-table")
     def _header(self, event: DataTable.HeaderSelected) -> None:

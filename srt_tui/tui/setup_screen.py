@@ -20,6 +20,7 @@ from textual.widgets import Button, ContentSwitcher, DataTable, Footer, Input, L
 from ..setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, run_probes
 from ..setup.proposal import OperatorChoices, Proposal, build_proposal, parse_aliases, write_proposal
 from ..widgets.app_header import AppHeader
+from ..widgets.row_table import RowTable
 from .messages import SlurmStatus
 from .setup.view import evidence_text, findings_text, steps_text, value_text
 
@@ -104,7 +105,7 @@ class SetupScreen(Screen[None]):
                     yield Static("", id="probe-findings")
             with Vertical(id="setup-review"):
                 with Horizontal(id="review-panes"):
-                    yield DataTable(id="proposal-table", cursor_type="row", zebra_stripes=True)
+                    yield RowTable[str](id="proposal-table", cursor_type="row", zebra_stripes=True)
                     with VerticalScroll(id="evidence-box"):
                         yield Static("", id="evidence")
                 with Grid(id="choice-grid"):

@@ -12,6 +12,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
+from .row_table import RowTable
+
 if TYPE_CHECKING:
     from ..core.plan import JobPlan, ProcessPlan
 
@@ -32,7 +34,7 @@ class ProcessView(Vertical):
         self._mask_var = "CUDA_VISIBLE_DEVICES"
 
     def compose(self) -> ComposeResult:
-        table: DataTable[str] = DataTable(cursor_type="row", zebra_stripes=True, id="process-table")
+        table: DataTable[str] = RowTable(cursor_type="row", zebra_stripes=True, id="process-table")
         table.add_columns("NAME", "ROLE", "NODE", "GPUS", "MASK", "PORT", "URL")
         yield table
         with VerticalScroll():

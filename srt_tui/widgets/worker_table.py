@@ -12,12 +12,13 @@ from textual.widgets import DataTable
 from ..monitor import cells
 from ..monitor.model import JobSnapshot, WorkerStatus
 from .layout import WIDE
+from .row_table import RowTable
 
 SPARK_WIDTH = 12
 _HEALTH_STYLE = {"healthy": "ok", "unknown": "dim"}
 
 
-class WorkerTable(DataTable[Text]):
+class WorkerTable(RowTable[Text]):
     """`show(snapshot)` fills it; the highlighted worker is kept across refreshes."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = DataTable.COMPONENT_CLASSES | {

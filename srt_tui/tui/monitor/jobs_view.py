@@ -13,12 +13,13 @@ from textual.widgets import DataTable, Input, Static
 
 from ...monitor import cells
 from ...monitor.model import JobSnapshot
+from ...widgets.row_table import RowTable
 from . import jobs_model
 
 _STATUS_STYLE = {"ok": "ok", "degraded": "warn", "failed": "bad", "ended": "dim", "waiting": "dim"}
 
 
-class JobsTable(DataTable[Text]):
+class JobsTable(RowTable[Text]):
     """DataTable with theme-coloured status cells."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = DataTable.COMPONENT_CLASSES | {

@@ -14,6 +14,7 @@ from textual.containers import VerticalScroll
 from textual.events import Resize
 from textual.widgets import DataTable, Static
 
+from ...widgets.row_table import RowTable
 from ..display import display_path
 from ..messages import ProfileChosen, ProfilesLoaded
 from ..profile_facts import COLUMNS, INVALID, columns, detail_lines, error_lines, fact_row
@@ -39,7 +40,7 @@ class ProfileStep(WizardStep):
 
     def compose(self) -> ComposeResult:
         yield Static("Choose the cluster profile: it owns every hardware difference.", classes="step-hint")
-        table: DataTable[str | Text] = DataTable(cursor_type="row", id="profile-table")
+        table: DataTable[str | Text] = RowTable(cursor_type="row", id="profile-table")
         self._add_columns(table)
         table.loading = True
         yield table
