@@ -185,6 +185,19 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _unknown_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str:
+    """The message for a subcommand srt-tui does not have, with the nearest one (`stauts`: `status`); else ""."""
+    import difflib
+
+    word = _command_of(argv)
+    commands = [c for a in parser._actions if isinstance(a, argparse._SubParsersAction) for c in a.choices]
+    if word is None or word in commands:
+        return ""
+    near = difflib.get_close_matches(word, commands, n=1)
+    hint = f"did you mean `{near[0]}`? " if near else ""
+    return f"unknown command `{word}`: {hint}(the commands: {', '.join(commands)})"
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser of every subcommand (job commands only when `argv` may need them)."""
     parser = argparse.ArgumentParser(
@@ -317,6 +330,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         parser = build_parser(argv)
+        unknown = _unknown_command(parser, argv)
+        if unknown:
+            print(f"srt-tui: error: {unknown}", file=sys.stderr)
+            return 2
         args = parser.parse_args(argv)
         func: Callable[[argparse.Namespace], int] = getattr(args, "func", _cmd_tui)
         rc = func(args)

@@ -38,8 +38,12 @@ def cancel_job(job_id: str, job_dir: Path, transport: str | None = None) -> Canc
     operator is told when there was nothing to cancel instead of reading "cancelled".
     """
     if is_local_job(job_id):
-        LocalLauncher().cancel(job_id, job_dir)
-        return CancelOutcome(job_id, True)
+        launcher = LocalLauncher()
+        local = launcher.state(job_id, job_dir)
+        if local.is_terminal or not local.is_known:  # `cancel` twice: "already ended (CANCELLED)", not "cancelled"
+            return CancelOutcome(job_id, False, local.state)
+        launcher.cancel(job_id, job_dir)
+        return CancelOutcome(job_id, True, local.state)
     from .select import get_client
 
     client = get_client(transport)
