@@ -18,6 +18,13 @@ SPARK_WIDTH = 12
 _HEALTH_STYLE = {"healthy": "ok", "unknown": "dim"}
 
 
+def mask_header(visible_devices_env: str) -> str:
+    """The mask column is named for the variable it sets, `CUDA` or `ROCR` (`MASK` when unknown): no wider
+    than `MASK`, so the wide table still fits 120 columns."""
+    prefix = visible_devices_env.split("_", 1)[0] if visible_devices_env.endswith("_VISIBLE_DEVICES") else ""
+    return prefix or "MASK"
+
+
 class WorkerTable(RowTable[Text]):
     """`show(snapshot)` fills it; the highlighted worker is kept across refreshes."""
 
@@ -40,7 +47,7 @@ class WorkerTable(RowTable[Text]):
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(cursor_type="row", zebra_stripes=True, id=id)
         self._failing: str | None = None
-        self._wide: bool | None = None
+        self._layout: tuple[bool, str] | None = None
         self._names: list[str] = []
 
     def _st(self, name: str) -> Style:
@@ -53,29 +60,32 @@ class WorkerTable(RowTable[Text]):
             return None
         return self._names[self.cursor_row]
 
-    def _columns(self, wide: bool) -> None:
-        if self._wide == wide:
+    def _columns(self, wide: bool, mask: str) -> None:
+        """Wide: every column. Narrow (80 columns): the mask stays (CUDA vs ROCR is the vendor difference an
+        operator checks), the trend goes."""
+        if self._layout == (wide, mask):
             return
         self.clear(columns=True)
         if wide:
             self.add_columns(
-                "WORKER", "ROLE", "NODE", "GPUS", "MASK", "PORT", "HEALTH", "SRC", "RTR",
+                "WORKER", "ROLE", "NODE", "GPUS", mask, "PORT", "HEALTH", "SRC", "RTR",
                 "REQ", "OK", "FAIL", "REQ/S", "RUN", "Q", "TREND",
             )  # fmt: skip
         else:
-            self.add_columns("WORKER", "NODE", "HEALTH", "RTR", "REQ", "FAIL", "REQ/S", "RUN", "TREND")
-        self._wide = wide
+            self.add_columns("WORKER", "NODE", mask, "HEALTH", "RTR", "REQ", "FAIL", "REQ/S", "RUN")
+        self._layout = (wide, mask)
 
     def show(self, snap: JobSnapshot | None, width: int) -> None:
         """Fill the table from a snapshot, keeping the cursor on the same worker."""
         keep = self.highlighted_worker
-        self._columns(width >= WIDE)
+        wide = width >= WIDE
+        self._columns(wide, mask_header(snap.visible_devices_env if snap is not None else ""))
         self.clear()
         self._names = []
         if snap is None:
             return
         for w in snap.workers:
-            self.add_row(*self._row(w, bool(self._wide)), key=w.name)
+            self.add_row(*self._row(w, wide), key=w.name)
             self._names.append(w.name)
         failing = next((w.name for w in snap.workers if snap.failure_log and w.log == snap.failure_log), None)
         if failing is not None and failing != self._failing:
@@ -96,9 +106,9 @@ class WorkerTable(RowTable[Text]):
         node = Text(f"node{w.node_index}")
         if not wide:
             return [
-                Text(w.name), node, health, rtr,
+                Text(w.name), node, Text(w.mask or "-"), health, rtr,
                 Text(cells.number(w.requests_total)), failed, Text(cells.rate(w.rate_per_s)),
-                Text(cells.number(w.running)), spark,
+                Text(cells.number(w.running)),
             ]  # fmt: skip
         return [
             Text(w.name), Text(w.role), node, Text(cells.gpus(w.gpus)), Text(w.mask or "-"),

@@ -226,3 +226,23 @@ async def test_the_log_of_a_failed_job_opens_readable_at_80x24() -> None:
         await pilot.press("l")  # closes it, and the job view is as before
         await pilot.pause()
         assert not pane.display and screen.query_one("#job-top").display
+
+
+@pytest.mark.parametrize("vendor", ["nvidia", "amd"])
+async def test_80x24_job_view_keeps_the_numbers_and_the_masks(vendor: str) -> None:
+    """The job line shows req, req/s and errors, and the Workers table its mask column (CUDA or ROCR)."""
+    from srt_tui.tui.monitor.job_view import JobSummary
+    from srt_tui.widgets.worker_table import WorkerTable
+
+    snap = getattr(frozen, vendor)("degraded")
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        summary = _screen(app).query_one(JobSummary)
+        line = "".join(seg.text for seg in summary.render_line(1))
+        assert "req " in line and "/s" in line and "errors " in line, line
+        table = _screen(app).query_one(WorkerTable)
+        headers = [str(c.label) for c in table.columns.values()]
+        env = "CUDA" if vendor == "nvidia" else "ROCR"
+        assert env in headers  # the mask column, named for CUDA_ or ROCR_VISIBLE_DEVICES
+        assert sum(c.get_render_width(table) for c in table.columns.values()) <= table.scrollable_content_region.width

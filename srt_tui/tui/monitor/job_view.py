@@ -50,14 +50,14 @@ def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style]) -> Tex
     t.append(state)
     if reason:
         t.append(f" ({reason})", style=st("dim"))
-    t.append(" · stage ")
-    t.append(cells.stage_cell(snap), style=st("key"))
-    if snap.stage_detail:
-        t.append(f" {snap.stage_detail}", style=st("dim"))
-    t.append(f" · elapsed {cells.elapsed(snap, now)}")
+    # the numbers first: at 80 columns the line is cut at its end, where the stage's detail goes
     t.append(
         f" · req {cells.number(snap.requests)} · {cells.rate(snap.rate_per_s)}/s · errors {cells.number(snap.errors)}"
     )
+    t.append(f" · elapsed {cells.elapsed(snap, now)} · stage ")
+    t.append(cells.stage_cell(snap), style=st("key"))
+    if snap.stage_detail:
+        t.append(f" {snap.stage_detail}", style=st("dim"))
     t.append("\n")
     t.append("sources ", style=st("dim"))
     for src in snap.sources:
