@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -119,8 +120,6 @@ class SetupScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one("#proposal-table", DataTable)
-        table.add_columns("key", "value")
         self.query_one("#choice-name", Input).value = "my-cluster"
         self.query_one("#opt-partition", Input).value = self.options.partition or ""
         self.query_one("#opt-paths", Input).value = " ".join(self.options.paths)
@@ -191,6 +190,7 @@ class SetupScreen(Screen[None]):
         self._rebuild()
         if message.run.reachable and not self._probe_errors():  # a failed probe stays in view until fixed
             self.query_one("#setup-switcher", ContentSwitcher).current = "setup-review"
+            self.call_after_refresh(self._rebuild)  # the table has its width now: fit the values to it
             self._stepbar(2)
             self.query_one("#proposal-table", DataTable).focus()
 
@@ -216,6 +216,9 @@ class SetupScreen(Screen[None]):
         )
         return choices, errors
 
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._rebuild)
+
     def _probe_errors(self) -> list[str]:
         """The probes' failures (findings that make jobs fail): they block writing like a bad field."""
         findings = self.probe_run.findings if self.probe_run is not None else []
@@ -230,9 +233,17 @@ class SetupScreen(Screen[None]):
         self.proposal = proposal
         table = self.query_one("#proposal-table", DataTable)
         row = table.cursor_row
-        table.clear()
-        for key in proposal.keys:
-            table.add_row(key.key, value_text(key), key=key.key)
+        table.clear(columns=True)
+        # the value column takes the width left by the keys, and a longer value wraps: never cut
+        # (before the table is laid out its width is unknown: auto width, fitted once it shows)
+        key_width = max((len(k.key) for k in proposal.keys), default=3)
+        values = [value_text(k) for k in proposal.keys]
+        room = table.scrollable_content_region.width - key_width - 4 * table.cell_padding
+        longest = max((len(v) for v in values), default=5)
+        table.add_column("key", width=key_width)
+        table.add_column("value", width=min(max(room, 12), longest) if room > 0 else None)
+        for key, value in zip(proposal.keys, values, strict=True):
+            table.add_row(key.key, Text(value, overflow="fold"), key=key.key, height=None)
         if proposal.keys:
             table.move_cursor(row=min(max(row, 0), len(proposal.keys) - 1))
             self.selected = proposal.keys[min(max(row, 0), len(proposal.keys) - 1)].key

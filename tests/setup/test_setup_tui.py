@@ -98,3 +98,17 @@ def test_snapshot_probe_results(snap_compare: Any, size: str) -> None:
         await pilot.pause()
 
     assert snap_compare(setup_app(), run_before=back, terminal_size=SIZES[size])
+
+
+async def test_review_values_are_whole_at_80x24() -> None:
+    """Every proposed value fits its column at 80×24 (it was cut to `my-clu`, `04:00:`)."""
+    from textual.widgets import DataTable
+
+    app = setup_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _probed(pilot)
+        table = app.screen.query_one("#proposal-table", DataTable)
+        assert table.row_count > 5
+        width = sum(c.get_render_width(table) for c in table.columns.values())
+        assert width <= table.scrollable_content_region.width
+        assert table.scrollable_content_region.height >= 5
