@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, RadioButton, RadioSet, Static
 
@@ -61,9 +61,11 @@ class SubmitStep(WizardStep):
                 with RadioSet(id="launcher"):
                     yield ChoiceButton("Slurm (sbatch)", id="launcher-slurm", value=True)
                     yield ChoiceButton("Local (this machine)", id="launcher-local")
-                yield Static("", id="launcher-note")
+                # the button right under the choice: a long Slurm error below must not push it out of view
                 yield Button("Submit", id="submit", variant="primary")
                 yield Static("", id="submit-status")
+                with VerticalScroll(id="launcher-note-box", can_focus=False):
+                    yield Static("", id="launcher-note")
 
     def on_mount(self) -> None:
         self.query_one("#launcher-box").border_title = "Launcher"

@@ -1,0 +1,39 @@
+"""Submit at 80×24 with Slurm unreachable and a long reason: the Submit button stays on screen
+(issue 11, item 2: it was pushed out of view and Enter submitted blind)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Button
+
+from srt_tui.tui.scenarios import SCENARIOS, reach
+from tests.tui.tui_helpers import make_app
+
+#: what `sinfo` says when slurmctld is down (long enough to wrap over several lines at 80 columns)
+DOWN = (
+    False,
+    "sinfo: error: slurm_load_partitions: Unable to contact slurm controller (connect failure); "
+    "slurmctld on head-node-01.cluster.example.org:6817 did not answer within 10 s; "
+    "sinfo: error: Unable to establish a connection to the backup controller head-node-02:6817",
+)
+
+
+async def test_submit_button_visible_with_slurm_unreachable_at_80x24() -> None:
+    scenario = SCENARIOS["nvidia"]
+    app = make_app(scenario.profile, probe=DOWN)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        button = app.screen.query_one("#submit", Button)
+        widget, _ = app.screen.get_widget_at(button.region.x + 2, button.region.y + 1)
+        assert widget is button, f"the Submit button is hidden (at its place: {widget})"
+
+
+def test_submit_slurm_unreachable_snapshot(snap_compare: Any) -> None:
+    scenario = SCENARIOS["nvidia"]
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await reach(pilot, scenario, "submit", typed=False)
+
+    assert snap_compare(make_app(scenario.profile, probe=DOWN), run_before=run_before, terminal_size=(80, 24))
