@@ -32,6 +32,7 @@ from .monitor.job_view import JobView
 from .monitor.jobs_model import SORTS
 from .monitor.jobs_view import JobsView
 from .monitor.messages import AddFailed, CancelFailed, JobAdded, JobCancelled, PollFailed, SnapshotsUpdated
+from .monitor.results_view import ResultsScreen
 
 POLL_INTERVAL_S = 2.0
 
@@ -54,6 +55,7 @@ class MonitorScreen(Screen[None]):
         Binding("l", "logs", "Logs"),
         Binding("left_square_bracket", "cycle_log(-1)", "Prev log", show=False),
         Binding("right_square_bracket", "cycle_log(1)", "Next log", show=False),
+        Binding("R", "results", "Results"),
         Binding("c", "cancel_job", "Cancel job"),
         Binding("a", "add_job", "Add job"),
         Binding("r", "refresh", "Refresh"),
@@ -369,6 +371,20 @@ class MonitorScreen(Screen[None]):
             return
         self.notify("refreshing…", timeout=1)
         self.poll_now()
+
+    def action_results(self) -> None:
+        """The job's Results view (its sweep's, when it is a member); it reads the files in a worker."""
+        job = self.current_job()
+        snap = self.snapshot_of(job)
+        if job is None:
+            self.notify("No job selected.", severity="warning")
+            return
+        job_dir = Path(snap.job_dir) if snap is not None else self.tracked.get(job)
+        if job_dir is None:
+            self.notify(f"{job}: its job directory is not known.", severity="warning")
+            return
+        tracked = {**{s.job_id: Path(s.job_dir) for s in self.snapshots}, **self.tracked}
+        self.app.push_screen(ResultsScreen(job, job_dir, tracked))
 
     # -- cancel (confirmation first; hidden in read-only mode) -------------------------------------
 

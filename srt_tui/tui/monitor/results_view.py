@@ -1,0 +1,187 @@
+"""The Results view of a job (Monitor, `R`): its per-concurrency table and two terminal plots.
+
+Output tok/s per GPU against tok/s per user (srtctl's Pareto axes) and latency against concurrency,
+drawn with textual-plotext. A sweep member is compared with the group's other tracked members on one
+plot, the Pareto frontier marked. Reading the files runs in a thread worker; the screen only draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+from textual_plotext import PlotextPlot
+
+from ...core.results import LevelResult
+from ...core.results_table import LabelledResults
+from ...widgets.app_header import AppHeader
+from .results_load import Comparison, load_comparison, pareto_frontier
+
+COLUMNS = (
+    "JOB", "CONC", "OK", "FAIL", "REQ/S", "OUT TOK/S", "TOK/S/GPU", "TOK/S/USER",
+    "TTFT p50/p99", "TPOT p50/p99", "ITL p50/p99",
+)  # fmt: skip
+
+
+class ResultsLoaded(Message):
+    """The worker read the job's (and its sweep's) results."""
+
+    def __init__(self, comparison: Comparison) -> None:
+        super().__init__()
+        self.comparison = comparison
+
+
+class ResultsFailed(Message):
+    """The worker could not read them (shown in the view, never raised)."""
+
+    def __init__(self, error: str) -> None:
+        super().__init__()
+        self.error = error
+
+
+def _n(value: float | None, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def _cells(job: LabelledResults, lv: LevelResult) -> tuple[str, ...]:
+    return (
+        job.job,
+        str(lv.concurrency),
+        "-" if lv.completed is None else str(lv.completed),
+        "-" if lv.failed is None else str(lv.failed),
+        _n(lv.request_throughput, 2),
+        _n(lv.output_throughput),
+        _n(lv.output_per_gpu),
+        _n(lv.output_per_user),
+        f"{_n(lv.ttft.p50)}/{_n(lv.ttft.p99)}",
+        f"{_n(lv.tpot.p50)}/{_n(lv.tpot.p99)}",
+        f"{_n(lv.itl.p50)}/{_n(lv.itl.p99)}",
+    )
+
+
+def _label(job: LabelledResults) -> str:
+    return f"{job.job} {job.name}"[:28].strip()
+
+
+class ResultsScreen(Screen[None]):
+    """One job's results (a sweep's, when it is a member); Esc goes back to the Monitor."""
+
+    DEFAULT_CSS = """
+    ResultsScreen #results-title { height: auto; padding: 0 1; color: $text-muted; }
+    ResultsScreen #results-table { height: auto; max-height: 40%; }
+    ResultsScreen #results-plots { height: 1fr; }
+    ResultsScreen #results-plots PlotextPlot { width: 1fr; height: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("r", "reload", "Reload"),
+    ]
+
+    def __init__(self, job_id: str, job_dir: Path, tracked: Mapping[str, Path]) -> None:
+        super().__init__(id="results")
+        self.job_id = job_id
+        self.job_dir = job_dir
+        self.tracked = dict(tracked)
+        self.comparison: Comparison | None = None
+
+    def compose(self) -> ComposeResult:
+        yield AppHeader("monitor")
+        yield Static(f"Results of {self.job_id}: reading {self.job_dir} …", id="results-title")
+        yield DataTable(id="results-table", cursor_type="row", zebra_stripes=True)
+        with Horizontal(id="results-plots"):
+            yield PlotextPlot(id="results-pareto")
+            yield PlotextPlot(id="results-latency")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns(*COLUMNS)
+        table.focus()
+        self.action_reload()
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    def action_reload(self) -> None:
+        self._load(self.job_id, self.job_dir, self.tracked)
+
+    @work(thread=True, exclusive=True, group="results", name="results", exit_on_error=False)
+    def _load(self, job_id: str, job_dir: Path, tracked: Mapping[str, Path]) -> None:
+        try:
+            comparison = load_comparison(job_id, job_dir, tracked)
+        except Exception as exc:  # a directory that vanished or cannot be read: said in the view
+            self.post_message(ResultsFailed(f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(ResultsLoaded(comparison))
+
+    @on(ResultsFailed)
+    def _failed(self, message: ResultsFailed) -> None:
+        self.query_one("#results-title", Static).update(f"Results of {self.job_id}: cannot read them: {message.error}")
+
+    @on(ResultsLoaded)
+    def _loaded(self, message: ResultsLoaded) -> None:
+        self.comparison = c = message.comparison
+        title = self.query_one("#results-title", Static)
+        if c.group is not None:
+            members = ", ".join(j.job for j in c.jobs)
+            head = f"Sweep {c.group}: {len(c.jobs)} members ({members})"
+        else:
+            head = f"Results of {c.job_id} {c.jobs[0].name}".rstrip()
+        if not c.has_results:
+            title.update(f"{head}: no benchmark results yet (no sa-bench_*/results_concurrency_*.json in its logs).")
+        else:
+            title.update(f"{head} · latencies in ms · ◆ Pareto frontier")
+        table = self.query_one(DataTable)
+        table.clear()
+        for job in c.jobs:
+            for run in job.results.runs:
+                for lv in run.levels:
+                    table.add_row(*_cells(job, lv))
+        self._draw_pareto(c)
+        self._draw_latency(c)
+
+    def _draw_pareto(self, c: Comparison) -> None:
+        widget = self.query_one("#results-pareto", PlotextPlot)
+        plt = widget.plt
+        plt.clear_data()
+        plt.clear_figure()
+        points: list[tuple[float, float]] = []
+        for job in c.jobs:
+            pts = [(lv.output_per_user, lv.output_per_gpu) for lv in job.results.levels]
+            xy = [(x, y) for x, y in pts if x is not None and y is not None]
+            points += xy
+            if xy:
+                plt.scatter([x for x, _ in xy], [y for _, y in xy], label=_label(job) if c.group else None)
+        frontier = pareto_frontier(points)
+        if len(frontier) > 1 or (c.group and frontier):
+            plt.plot([x for x, _ in frontier], [y for _, y in frontier], marker="◆", label="Pareto")
+        plt.title("out tok/s/GPU vs tok/s/user")
+        plt.xlabel("tok/s/user")
+        widget.refresh()
+
+    def _draw_latency(self, c: Comparison) -> None:
+        widget = self.query_one("#results-latency", PlotextPlot)
+        plt = widget.plt
+        plt.clear_data()
+        plt.clear_figure()
+        for job in c.jobs:
+            levels = [lv for lv in job.results.levels if lv.tpot.p50 is not None]
+            if not levels:
+                continue
+            conc = [lv.concurrency for lv in levels]
+            prefix = f"{job.job} " if c.group else ""
+            plt.plot(conc, [lv.tpot.p50 or 0.0 for lv in levels], label=f"{prefix}TPOT p50")
+            if c.group is None:
+                ttft = [lv for lv in levels if lv.ttft.p50 is not None]
+                plt.plot([lv.concurrency for lv in ttft], [lv.ttft.p50 or 0.0 for lv in ttft], label="TTFT p50")
+        plt.title("latency (ms) vs concurrency")
+        plt.xlabel("concurrency")
+        widget.refresh()
