@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -47,13 +48,18 @@ class ResultsFailed(Message):
         self.error = error
 
 
+#: one colour per job, the same in the plots (plotext's name) and in the table's JOB cell (Rich's name)
+COLOURS = (("cyan", "cyan"), ("magenta", "magenta"), ("green", "green"), ("orange", "dark_orange"),
+           ("yellow", "yellow"), ("red", "red"))  # fmt: skip
+
+
 def _n(value: float | None, digits: int = 1) -> str:
     return "-" if value is None else f"{value:,.{digits}f}"
 
 
-def _cells(job: LabelledResults, lv: LevelResult) -> tuple[str, ...]:
+def _cells(job: LabelledResults, lv: LevelResult, colour: str) -> tuple[str | Text, ...]:
     return (
-        job.job,
+        Text(job.job, style=f"bold {colour}"),
         str(lv.concurrency),
         "-" if lv.completed is None else str(lv.completed),
         "-" if lv.failed is None else str(lv.failed),
@@ -67,8 +73,16 @@ def _cells(job: LabelledResults, lv: LevelResult) -> tuple[str, ...]:
     )
 
 
-def _label(job: LabelledResults) -> str:
-    return f"{job.job} {job.name}"[:28].strip()
+def series_points(series: list[tuple[LabelledResults, list[tuple[float, float]]]]) -> list[tuple[float, float]]:
+    """Every plotted point of every job."""
+    return [p for _, xy in series for p in xy]
+
+
+def _padded(values: list[float]) -> tuple[float, float]:
+    """Axis limits a tenth of the range beyond the data, so no point sits on the frame."""
+    low, high = min(values), max(values)
+    pad = (high - low) * 0.1 or max(abs(high) * 0.1, 1.0)
+    return max(low - pad, 0.0), high + pad
 
 
 class ResultsScreen(Screen[None]):
@@ -141,10 +155,10 @@ class ResultsScreen(Screen[None]):
             title.update(f"{head} · latencies in ms · ◆ Pareto frontier")
         table = self.query_one(DataTable)
         table.clear()
-        for job in c.jobs:
+        for i, job in enumerate(c.jobs):
             for run in job.results.runs:
                 for lv in run.levels:
-                    table.add_row(*_cells(job, lv))
+                    table.add_row(*_cells(job, lv, COLOURS[i % len(COLOURS)][1]))
         self._draw_pareto(c)
         self._draw_latency(c)
 
@@ -153,16 +167,22 @@ class ResultsScreen(Screen[None]):
         plt = widget.plt
         plt.clear_data()
         plt.clear_figure()
-        points: list[tuple[float, float]] = []
+        series: list[tuple[LabelledResults, list[tuple[float, float]]]] = []
         for job in c.jobs:
             pts = [(lv.output_per_user, lv.output_per_gpu) for lv in job.results.levels]
-            xy = [(x, y) for x, y in pts if x is not None and y is not None]
-            points += xy
+            series.append((job, [(x, y) for x, y in pts if x is not None and y is not None]))
+        frontier = pareto_frontier(series_points(series))
+        if frontier:  # a thin line under the points, each frontier point marked on top of them
+            plt.plot([x for x, _ in frontier], [y for _, y in frontier], marker="braille", color="gray")
+        # no legend: it would hide the points at high throughput/GPU; each job's colour is its JOB cell's
+        for i, (_, xy) in enumerate(series):
             if xy:
-                plt.scatter([x for x, _ in xy], [y for _, y in xy], label=_label(job) if c.group else None)
-        frontier = pareto_frontier(points)
-        if len(frontier) > 1 or (c.group and frontier):
-            plt.plot([x for x, _ in frontier], [y for _, y in frontier], marker="◆", label="Pareto")
+                plt.scatter([x for x, _ in xy], [y for _, y in xy], marker="●", color=COLOURS[i % len(COLOURS)][0])
+        if frontier:
+            plt.scatter([x for x, _ in frontier], [y for _, y in frontier], marker="◆", color="white")
+            xs, ys = [x for x, _ in series_points(series)], [y for _, y in series_points(series)]
+            plt.xlim(*_padded(xs))
+            plt.ylim(*_padded(ys))
         plt.title("out tok/s/GPU vs tok/s/user")
         plt.xlabel("tok/s/user")
         widget.refresh()
@@ -172,16 +192,19 @@ class ResultsScreen(Screen[None]):
         plt = widget.plt
         plt.clear_data()
         plt.clear_figure()
-        for job in c.jobs:
+        for i, job in enumerate(c.jobs):
             levels = [lv for lv in job.results.levels if lv.tpot.p50 is not None]
             if not levels:
                 continue
             conc = [lv.concurrency for lv in levels]
             prefix = f"{job.job} " if c.group else ""
-            plt.plot(conc, [lv.tpot.p50 or 0.0 for lv in levels], label=f"{prefix}TPOT p50")
+            colour = COLOURS[i % len(COLOURS)][0]
+            plt.plot(conc, [lv.tpot.p50 or 0.0 for lv in levels], label=f"{prefix}TPOT p50", color=colour)
             if c.group is None:
                 ttft = [lv for lv in levels if lv.ttft.p50 is not None]
-                plt.plot([lv.concurrency for lv in ttft], [lv.ttft.p50 or 0.0 for lv in ttft], label="TTFT p50")
+                conc_ttft = [lv.concurrency for lv in ttft]
+                plt.plot(conc_ttft, [lv.ttft.p50 or 0.0 for lv in ttft], label="TTFT p50 (right)", yside="right",
+                         color="orange")  # fmt: skip
         plt.title("latency (ms) vs concurrency")
         plt.xlabel("concurrency")
         widget.refresh()

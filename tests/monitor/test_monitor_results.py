@@ -1,0 +1,81 @@
+"""The Monitor's Results view (R): snapshots of one job and of a 3-member sweep (Pareto frontier marked) at
+120×36 and 80×24 from result files built in the test, a job without results, and R/Esc opening and closing it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable, Static
+
+from srt_tui.tui.monitor.results_load import load_comparison, pareto_frontier
+from srt_tui.tui.monitor.results_view import ResultsScreen
+from srt_tui.tui.monitor_screen import MonitorScreen
+from srt_tui.tui.scenarios import settle
+from tests.monitor import frozen, resultdirs
+from tests.monitor.tui_apps import frozen_app
+
+SIZES = [pytest.param((120, 36), id="120x36"), pytest.param((80, 24), id="80x24")]
+RECIPE = ("nvidia/h100-2p1d-sglang.yaml", "nvidia-h100")
+
+
+async def _open_results(pilot: Any) -> None:
+    await pilot.pause()
+    await pilot.press("R")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_results_view_single_job(snap_compare: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    path = resultdirs.single(tmp_path)
+    snap = frozen.frozen_job("81234", *RECIPE, job_dir=path)
+    assert snap_compare(frozen_app([snap], open_job="81234"), terminal_size=size, run_before=_open_results)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_results_view_sweep(snap_compare: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    snaps = [frozen.frozen_job(job, *RECIPE, job_dir=path) for job, path in resultdirs.sweep(tmp_path)]
+    assert snap_compare(frozen_app(snaps, open_job="81301"), terminal_size=size, run_before=_open_results)
+
+
+async def test_r_opens_the_view_and_esc_closes_it(tmp_path: Path) -> None:
+    path = resultdirs.single(tmp_path)
+    app = frozen_app([frozen.frozen_job("81234", *RECIPE, job_dir=path)])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MonitorScreen)
+        await pilot.press("R")  # from the jobs table: the highlighted job
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ResultsScreen) and screen.job_id == "81234"
+        assert screen.query_one(DataTable).row_count == len(resultdirs.CONCURRENCIES)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MonitorScreen)
+
+
+async def test_a_job_without_results_says_so(tmp_path: Path) -> None:
+    path = resultdirs.job_dir(tmp_path, "81234", "h100-2p1d-sglang")
+    app = frozen_app([frozen.frozen_job("81234", *RECIPE, job_dir=path)], open_job="81234")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _open_results(pilot)
+        screen = app.screen
+        assert isinstance(screen, ResultsScreen)
+        assert "no benchmark results yet" in str(screen.query_one("#results-title", Static).render())
+        assert screen.query_one(DataTable).row_count == 0
+
+
+def test_a_sweep_member_brings_its_tracked_siblings_in_member_order(tmp_path: Path) -> None:
+    members = resultdirs.sweep(tmp_path)
+    other = resultdirs.single(tmp_path)  # tracked, but not in the group
+    tracked = {job: path for job, path in reversed(members)} | {"81234": other}
+    c = load_comparison("81301", members[1][1], tracked)
+    assert c.group == "sweep-81300"
+    assert [j.job for j in c.jobs] == ["81300", "81301", "81302"]
+    assert load_comparison("81234", other, tracked).group is None
+
+
+def test_pareto_frontier_keeps_only_undominated_points() -> None:
+    points = [(10.0, 100.0), (20.0, 80.0), (15.0, 70.0), (30.0, 20.0), (5.0, 90.0)]
+    assert pareto_frontier(points) == [(10.0, 100.0), (20.0, 80.0), (30.0, 20.0)]
