@@ -43,7 +43,7 @@ async def shoot(vendor: str, step: str, size: tuple[int, int], out: Path) -> Pat
 
 
 async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
-    """Monitor (jobs table, a degraded NVIDIA job, a healthy AMD job) and Setup (probe results)."""
+    """Monitor (jobs table, a degraded NVIDIA job, a healthy AMD job, Results views) and Setup (probe results)."""
     from srt_tui.tui.scenarios import settle
     from tests.monitor import frozen
     from tests.monitor.tui_apps import frozen_app
@@ -60,6 +60,7 @@ async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
             await pilot.pause()
             app.save_screenshot(name, str(out))
         written.append(out / name)
+    written += await shoot_results(size, out)
     app = setup_app()
     async with app.run_test(size=size) as pilot:
         await pilot.click("#run-probes")
@@ -68,6 +69,30 @@ async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
         await pilot.pause()
         app.save_screenshot("setup-proposal.svg", str(out))
     written.append(out / "setup-proposal.svg")
+    return written
+
+
+async def shoot_results(size: tuple[int, int], out: Path) -> list[Path]:
+    """The Results view (`R`) of one job and of a 3-member sweep, from result files the tests build."""
+    from srt_tui.tui.scenarios import settle
+    from tests.monitor import frozen, resultdirs
+    from tests.monitor.tui_apps import frozen_app
+
+    recipe = ("nvidia/h100-2p1d-sglang.yaml", "nvidia-h100")
+    written = []
+    with tempfile.TemporaryDirectory() as tmp:
+        single = frozen.frozen_job("81234", *recipe, job_dir=resultdirs.single(Path(tmp) / "single"))
+        sweep = [frozen.frozen_job(j, *recipe, job_dir=p) for j, p in resultdirs.sweep(Path(tmp) / "sweep")]
+        for name, app in (
+            ("monitor-results.svg", frozen_app([single], open_job="81234")),
+            ("monitor-results-sweep.svg", frozen_app(sweep, open_job="81301")),
+        ):
+            async with app.run_test(size=size) as pilot:
+                await pilot.pause()
+                await pilot.press("R")
+                await settle(pilot)
+                app.save_screenshot(name, str(out))
+            written.append(out / name)
     return written
 
 
