@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Static
 
-from srt_tui.tui.monitor.results_load import load_comparison, pareto_frontier
+from srt_tui.tui.help_screen import HelpScreen
+from srt_tui.tui.monitor import results_view
+from srt_tui.tui.monitor.results_load import Comparison, load_comparison, pareto_frontier
 from srt_tui.tui.monitor.results_view import ResultsScreen
 from srt_tui.tui.monitor_screen import MonitorScreen
 from srt_tui.tui.scenarios import settle
@@ -39,12 +42,26 @@ def test_results_view_sweep(snap_compare: Any, tmp_path: Path, size: tuple[int, 
     assert snap_compare(frozen_app(snaps, open_job="81301"), terminal_size=size, run_before=_open_results)
 
 
-async def test_r_opens_the_view_and_esc_closes_it(tmp_path: Path) -> None:
+async def test_r_opens_the_view_and_esc_closes_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`?` lists R; R opens the view, whose files are read off the UI thread; Esc goes back to the Monitor."""
+    threads: list[threading.Thread] = []
+
+    def recording(*args: Any) -> Comparison:
+        threads.append(threading.current_thread())
+        return load_comparison(*args)
+
+    monkeypatch.setattr(results_view, "load_comparison", recording)
     path = resultdirs.single(tmp_path)
     app = frozen_app([frozen.frozen_job("81234", *RECIPE, job_dir=path)])
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, MonitorScreen)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        assert {(r.scope, r.description): r.key for r in app.screen.rows}[("this screen", "Results")] == "R"
+        await pilot.press("escape")
+        await settle(pilot)
         await pilot.press("R")  # from the jobs table: the highlighted job
         await settle(pilot)
         screen = app.screen
@@ -53,6 +70,7 @@ async def test_r_opens_the_view_and_esc_closes_it(tmp_path: Path) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MonitorScreen)
+    assert len(threads) == 1 and threads[0] is not threading.main_thread()
 
 
 async def test_a_job_without_results_says_so(tmp_path: Path) -> None:
