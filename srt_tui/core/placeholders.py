@@ -51,3 +51,10 @@ def substitute(text: str, node_ips: list[str], bind: str = "0.0.0.0", logs: str 
         return "JOB_DIR"
 
     return PLACEHOLDER.sub(repl, text)
+
+
+def fill_marks(text: str, values: dict[str, str]) -> str:
+    """srtctl's `{name}` placeholders filled from `values`; other braces stay as written."""
+    for mark, value in values.items():
+        text = text.replace(mark, value)
+    return text

@@ -21,25 +21,13 @@ from .frontends import frontend_layout, nginx_argv, nginx_conf
 from .plan import JobPlan, ProcessPlan, RouterPlan
 from .profile import exporter_argv, exporter_readout
 from .profiling import trigger_targets, worker_env, worker_prefix
+from .render import template
 from .resolve import ResolvedJob
 from .routers import job_router
 from .routers.base import Router, RouterContext, WorkerURL
 from .secrets import MASK, secret_ref
 from .topology import allocate, place, port_collisions, with_recipe_ports
 from .validate import clean_args, errors, served_name, validate
-
-#: the profiling trigger: POSTs each leader's /start_profile window (stdlib only: it runs in the job's container)
-PROFILE_TRIGGER_PY = (
-    "import json, sys, urllib.request\n"
-    "for t in json.loads(sys.argv[1]):\n"
-    "    body = {k: t[k] for k in ('output_dir', 'start_step', 'num_steps', 'activities')}\n"
-    "    req = urllib.request.Request(t['url'], json.dumps(body).encode(), {'Content-Type': 'application/json'})\n"
-    "    try:\n"
-    "        urllib.request.urlopen(req, timeout=30).read()\n"
-    "        print('profiling started:', t['url'], body, flush=True)\n"
-    "    except Exception as exc:\n"
-    "        print('profiling NOT started:', t['url'], exc, flush=True)\n"
-)
 
 
 def _unset_for(job: ResolvedJob, mask: str | None) -> tuple[str, ...]:
@@ -49,14 +37,16 @@ def _unset_for(job: ResolvedJob, mask: str | None) -> tuple[str, ...]:
     return tuple(v for v in job.profile.subset_unset_env if v != job.visible_devices_env)
 
 
+def _control_url(worker: ProcessPlan, system_port: bool) -> str:
+    """Where a worker leader answers control requests: its system server (Dynamo) or its own HTTP port."""
+    if system_port and "sys" in worker.ports:
+        return ph.url(worker.node_index, worker.ports["sys"])
+    return worker.url or ""
+
+
 def _templated(env: dict[str, str], values: dict[str, str]) -> list[tuple[str, str]]:
     """`{node}` / `{node_id}` in worker env values (srtctl's templating; other braces stay as written)."""
-    out = []
-    for key, value in env.items():
-        for mark, fill in values.items():
-            value = value.replace(mark, fill)
-        out.append((key, value))
-    return out
+    return [(key, ph.fill_marks(value, values)) for key, value in env.items()]
 
 
 def _split_env(
@@ -89,6 +79,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     recipe, gpn = job.recipe, job.gpus_per_node
     engine = get_engine(recipe.engine.type)
     router_kind = job_router(job)
+    system_port = router_kind.worker_health == "system-port"  # Dynamo workers: health, metrics, control there
     public_port = recipe.frontend.port if router_kind.worker_port == "public" else None
     endpoints = allocate(
         job.shapes, gpn, job.total_nodes, recipe.resources.spread_workers, first_node=job.reserved_nodes
@@ -162,7 +153,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         http = pl.ports.http
         url = ph.url(pl.node_index, http) if http else None
         # a Dynamo worker's health and metrics are its system server's; an HTTP engine's its own port's
-        probe = ph.url(pl.node_index, pl.ports.sys) if router_kind.worker_health == "system-port" else url
+        probe = ph.url(pl.node_index, pl.ports.sys) if system_port else url
         mpi: dict[str, Any] = {}
         if engine.launch_style == LAUNCH_MPI:
             if mpi_leader is None:
@@ -232,21 +223,20 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         public = router_plan.process.url or ""
     else:
         public = leaders[0].url or ""
-    bench = _benchmark_step(job, workers, public, served, global_env, head, router_kind.worker_health == "system-port")
+    bench = _benchmark_step(job, workers, public, served, global_env, head, system_port)
     secrets = sorted({k for _, pairs in job.env_scopes for k, _ in pairs if k in job.secret_names})
     exporter, telemetry = _gpu_exporter(job)
-    # the capture window starts on each leader just before the benchmark (Dynamo: its system server)
-    on_system_port = router_kind.worker_health == "system-port"
+    # the capture window starts on each leader just before the benchmark (Dynamo: its system server's /engine)
     targets = trigger_targets(
         recipe.profiling,
-        [(w.role, ph.url(w.node_index, w.ports["sys"], "/engine") if on_system_port else w.url or "") for w in leaders],
+        [(w.role, _control_url(w, system_port) + ("/engine" if system_port else "")) for w in leaders],
     )
     profile_trigger = (
         ProcessPlan(
             "profile_trigger",
             "benchmark",
             "benchmark",
-            0,
+            head,
             (),
             None,
             0,
@@ -254,7 +244,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             None,
             None,
             None,
-            ("python3", "-c", PROFILE_TRIGGER_PY, json.dumps(targets, sort_keys=True)),
+            ("python3", "-c", template("profile_trigger.py"), json.dumps(targets, sort_keys=True)),
             (),
             "logs/profile_trigger.log",
         )
@@ -494,10 +484,7 @@ def _benchmark_step(
         gpus_decode=gpus["decode"],
         disaggregated=job.topology.disaggregated,
         leaders=tuple((w.role, w.url or "") for w in leaders),
-        endpoints=tuple(
-            (w.role, ph.url(w.node_index, w.ports["sys"]) if system_port and "sys" in w.ports else w.url or "")
-            for w in leaders
-        ),
+        endpoints=tuple((w.role, _control_url(w, system_port)) for w in leaders),
     )
     launch = benchmark_launch(ctx, recipe.benchmark)
     if launch is None:

@@ -39,7 +39,8 @@ INSTALL_WRAP = 'eval "$1" || { echo "srt-tui: the ai-dynamo install failed" >&2;
 
 
 @cache
-def _template(name: str) -> str:
+def template(name: str) -> str:
+    """A file of core/templates (the runtime, the fingerprint and profiling scripts), read once."""
     return (_TEMPLATES / name).read_text(encoding="utf-8")
 
 
@@ -184,7 +185,7 @@ def render_script(plan: JobPlan) -> str:
         'SRT_LOG_DIR="$SRT_JOB_DIR/logs"',
         f"SRT_IP_PROBE={shlex.quote(IP_PROBE)}",
         "# shellcheck disable=SC2089,SC2090  # python source, not shell words",
-        f"export SRT_FINGERPRINT_PY={shlex.quote(_template('fingerprint.py'))}",
+        f"export SRT_FINGERPRINT_PY={shlex.quote(template('fingerprint.py'))}",
     ]
     if plan.bash_preamble:
         consts += [f"SRT_PREAMBLE={shlex.quote(plan.bash_preamble)}", "export SRT_PREAMBLE"]
@@ -246,7 +247,7 @@ def render_script(plan: JobPlan) -> str:
     out += [
         'mkdir -p "$SRT_LOG_DIR/config"',
         "",
-        _template("runtime.sh"),
+        template("runtime.sh"),
         "",
         "# ---- this job ----------------------------------------------------------------------------",
         'if [[ -f "$SRT_JOB_DIR/secrets.env" ]]; then',

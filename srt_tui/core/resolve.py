@@ -320,9 +320,7 @@ def _mount_placeholders(recipe: Recipe, model_path: str, image: str | None, gpn:
     }
 
     def fill(text: str) -> str:
-        for key, value in values.items():
-            text = text.replace(key, value)
-        return os.path.expanduser(os.path.expandvars(text))
+        return os.path.expanduser(os.path.expandvars(ph.fill_marks(text, values)))
 
     return fill
 

@@ -121,10 +121,10 @@ def fold_static_parts(script: str) -> str:
     """
     import shlex
 
-    from srt_tui.core.render import _template
+    from srt_tui.core.render import template
 
-    runtime = _template("runtime.sh")
-    fingerprint = shlex.quote(_template("fingerprint.py"))
+    runtime = template("runtime.sh")
+    fingerprint = shlex.quote(template("fingerprint.py"))
     assert script.count(runtime) == 1, "the runtime template must be embedded verbatim, once"
     assert script.count(fingerprint) == 1, "the fingerprint template must be embedded verbatim, once"
     script = script.replace(runtime, "# [srt_tui/core/templates/runtime.sh, embedded verbatim]\n")

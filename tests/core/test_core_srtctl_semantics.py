@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -382,3 +383,40 @@ def test_a_discovered_connector_needs_a_router_that_discovers_it(tmp_path: Path)
     }
     with pytest.raises(SrtError, match="engine.connector: the moriio connector's .* set frontend.type: vllm-router"):
         prepare(write_yaml(tmp_path / "mo.yaml", data), "amd-mi300x")
+
+
+def test_the_profiling_trigger_posts_each_window_and_survives_a_refusal(tmp_path: Path) -> None:
+    """The trigger script itself, against a real HTTP server: each leader gets its window; a dead one is said."""
+    import http.server
+    import threading
+
+    from srt_tui.core.render import template
+
+    seen: list[tuple[str, dict[str, Any]]] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+            seen.append((self.path, json.loads(self.rfile.read(int(self.headers["Content-Length"])))))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    window = {"output_dir": "/logs/profiles/decode", "start_step": 100, "num_steps": 20, "activities": ["GPU"]}
+    targets = [{"url": f"{base}/start_profile", **window}, {"url": "http://127.0.0.1:9/start_profile", **window}]
+    try:
+        run = subprocess.run(
+            [sys.executable, "-c", template("profile_trigger.py"), json.dumps(targets)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        server.shutdown()
+    assert run.returncode == 0, run.stderr
+    assert seen == [("/start_profile", window)]
+    assert "profiling started" in run.stdout and "profiling NOT started: http://127.0.0.1:9" in run.stdout

@@ -73,12 +73,12 @@ def test_a_step_image_replaces_only_that_steps_container_image(tmp_path: Path) -
     """The runtime's `srt_step` under Slurm: `SRT_STEP_IMAGE=…` swaps the image for that one srun, nothing else."""
     import subprocess
 
-    from srt_tui.core.render import _template
+    from srt_tui.core.render import template
 
     script = tmp_path / "steps.sh"
     script.write_text(
         "set -euo pipefail\n"
-        + _template("runtime.sh")
+        + template("runtime.sh")
         + "\n"
         + 'srun() { printf "%s\\n" "$*" >>"$SRT_JOB_DIR/srun.log"; }\n'
         + "SRT_LAUNCHER=slurm SRT_NODES=(n0) SRT_SRUN_OPTS=()\n"

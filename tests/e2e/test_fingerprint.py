@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from srt_tui.core.render import _template
+from srt_tui.core.render import template
 from tests.setup.standins import amd_tools, nvidia_tools
 
 
@@ -18,7 +18,7 @@ def _fingerprint(tmp_path: Path, tools: Path | None) -> dict[str, object]:
     out = tmp_path / "fp.json"
     path = f"{tools}:{os.environ['PATH']}" if tools else "/usr/bin:/bin"
     env = {"PATH": path, "ROCR_VISIBLE_DEVICES": "0,1", "HF_TOKEN": "hf_secret_value"}
-    subprocess.run([sys.executable, "-c", _template("fingerprint.py"), str(out)], env=env, check=True, timeout=60)
+    subprocess.run([sys.executable, "-c", template("fingerprint.py"), str(out)], env=env, check=True, timeout=60)
     doc: dict[str, object] = json.loads(out.read_text())
     return doc
 
@@ -48,7 +48,7 @@ def test_fingerprint_checks_the_recipes_identity(tmp_path: Path) -> None:
     identity = {"model": {"repo": "org/m", "revision": "abc123"}, "frameworks": {"pytest": "0.0.1", "nope": "1"}}
     out = tmp_path / "fp.json"
     run = subprocess.run(
-        [sys.executable, "-c", _template("fingerprint.py"), str(out)],
+        [sys.executable, "-c", template("fingerprint.py"), str(out)],
         env={"PATH": os.environ["PATH"], "SRT_IDENTITY": json.dumps(identity), "SRT_MODEL_DIR": str(model)},
         capture_output=True,
         text=True,
