@@ -139,14 +139,22 @@ def _cmd_setup(args: argparse.Namespace) -> int:
 
 
 def _recipe_preflight(args: argparse.Namespace) -> list[Finding]:
-    """`doctor -f RECIPE`: the preflight of that recipe's job (partition, account, nodes, GPUs, time)."""
+    """`doctor -f RECIPE`: the preflight of that recipe's job: its model and container paths from this node
+    (as `srt-tui preflight`), then partition, account, nodes, GPUs and time against the cluster."""
     from .core.api import prepare
+    from .core.preflight import check_paths
     from .setup.doctor import preflight_findings
     from .slurm.preflight import demand_of, preflight
     from .slurm.select import get_client
 
     prep = prepare(args.file, getattr(args, "profile", None), args.topology)
-    return preflight_findings(preflight(get_client(None, require_reachable=False), demand_of(prep)))
+    paths = [
+        Finding.good(f"preflight {c.field}", c.message, c.code)
+        if c.ok
+        else Finding.bad(f"preflight {c.field}", f"[{c.code}] {c.message}", "", evidence="checked from this node")
+        for c in check_paths(prep.job)
+    ]
+    return paths + preflight_findings(preflight(get_client(None, require_reachable=False), demand_of(prep)))
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:

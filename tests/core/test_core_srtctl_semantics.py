@@ -181,6 +181,12 @@ def test_preflight_checks_model_and_container_paths_from_the_login_node(tmp_path
     run = cli("preflight", "-f", str(recipe), "-p", "nvidia-h100", cwd=tmp_path)
     assert run.returncode == 1 and "✗ pf" in run.stdout
     assert "model.container [container-not-available]" in run.stdout and "model.path" not in run.stdout
+    doctor = cli(
+        "doctor", "-p", "nvidia-h100", "-f", str(recipe), "--json", cwd=tmp_path, env={"SLURM_CONF": "/nonexistent"}
+    )
+    checks = {c["name"]: c for c in json.loads(doctor.stdout)["checks"]}
+    assert doctor.returncode == 1 and checks["preflight model.path"]["ok"]
+    assert "[container-not-available]" in checks["preflight model.container"]["error"]
     (tmp_path / "img.sqsh").write_bytes(b"squashfs")
     run = cli("preflight", "-f", str(recipe), "-p", "nvidia-h100", "-v", cwd=tmp_path)
     assert run.returncode == 0 and "✓ pf" in run.stdout and "[model-available]" in run.stdout
