@@ -182,9 +182,9 @@ async def measure_ui_latency(jobs: dict[str, Path], slurm: object, presses: int)
     """Key-press-to-handled latency in the real app while LiveFeed refreshes continuously."""
     from textual import events
 
-    from srt_tui.tui.main import SrtTuiApp
+    from srt_tui.tui.app import SrtTuiApp
     from srt_tui.tui.monitor.feed import LiveFeed
-    from srt_tui.tui.monitor_screen import MonitorScreen
+    from srt_tui.tui.monitor.screen import MonitorScreen
 
     feed = LiveFeed(monitor_factory=lambda: Monitor(slurm))  # type: ignore[arg-type]
 

@@ -23,7 +23,7 @@ TARGET_S = 0.6
 
 CHILD = r"""
 import sys, time, os
-from srt_tui.tui.main import SrtTuiApp
+from srt_tui.tui.app import SrtTuiApp
 
 app = SrtTuiApp(check_slurm=False, cursor_blink=False)
 
@@ -42,7 +42,7 @@ app.run(headless=True, size=(120, 36), auto_pilot=auto_pilot)
 
 PROBE = r"""
 import sys
-import srt_tui.tui.main  # everything the first frame needs is imported here or by the first step
+import srt_tui.tui.app  # everything the first frame needs is imported here or by the first step
 print("pydantic" in sys.modules, "srt_tui.core.plan" in sys.modules)
 """
 

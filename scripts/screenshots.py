@@ -24,8 +24,8 @@ sys.path.insert(0, str(REPO))  # the Monitor and Setup pictures reuse the tests'
 
 async def shoot(vendor: str, step: str, size: tuple[int, int], out: Path) -> Path:
     """One picture: drive a fresh app to `step` and save its SVG."""
-    from srt_tui.tui.main import SrtTuiApp
-    from srt_tui.tui.scenarios import SCENARIOS, reach
+    from srt_tui.tui.app import SrtTuiApp
+    from tests.tui.scenarios import SCENARIOS, reach
 
     scenario = SCENARIOS[vendor]
     app = SrtTuiApp(
@@ -44,10 +44,10 @@ async def shoot(vendor: str, step: str, size: tuple[int, int], out: Path) -> Pat
 
 async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
     """Monitor (jobs table, a degraded NVIDIA job, a healthy AMD job, Results views) and Setup (probe results)."""
-    from srt_tui.tui.scenarios import settle
     from tests.monitor import frozen
     from tests.monitor.tui_apps import frozen_app
     from tests.setup.recorded import setup_app
+    from tests.tui.scenarios import settle
 
     shots: list[tuple[str, Any]] = [
         ("monitor-jobs.svg", frozen_app(frozen.fleet())),
@@ -74,9 +74,9 @@ async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
 
 async def shoot_results(size: tuple[int, int], out: Path) -> list[Path]:
     """The Results view (`R`) of one job and of a 3-member sweep, from result files the tests build."""
-    from srt_tui.tui.scenarios import settle
     from tests.monitor import frozen, resultdirs
     from tests.monitor.tui_apps import frozen_app
+    from tests.tui.scenarios import settle
 
     recipe = ("nvidia/h100-2p1d-sglang.yaml", "nvidia-h100")
     written = []
@@ -97,7 +97,7 @@ async def shoot_results(size: tuple[int, int], out: Path) -> list[Path]:
 
 
 async def main_async(size: tuple[int, int], out: Path) -> list[Path]:
-    from srt_tui.tui.scenarios import STEP_ORDER
+    from tests.tui.scenarios import STEP_ORDER
 
     written = []
     for vendor in ("nvidia", "amd"):

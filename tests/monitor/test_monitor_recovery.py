@@ -13,7 +13,7 @@ from pathlib import Path
 
 from srt_tui.core.paths import default_output_dir
 from srt_tui.monitor.model import JobSnapshot
-from srt_tui.tui.monitor_screen import MonitorScreen
+from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor.tui_apps import MonitorTestApp
 
 

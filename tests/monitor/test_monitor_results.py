@@ -14,10 +14,10 @@ from srt_tui.tui.help_screen import HelpScreen
 from srt_tui.tui.monitor import results_view
 from srt_tui.tui.monitor.results_load import Comparison, load_comparison, pareto_frontier
 from srt_tui.tui.monitor.results_view import ResultsScreen
-from srt_tui.tui.monitor_screen import MonitorScreen
-from srt_tui.tui.scenarios import settle
+from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor import frozen, resultdirs
 from tests.monitor.tui_apps import frozen_app
+from tests.tui.scenarios import settle
 
 SIZES = [pytest.param((120, 36), id="120x36"), pytest.param((80, 24), id="80x24")]
 RECIPE = ("nvidia/h100-2p1d-sglang.yaml", "nvidia-h100")

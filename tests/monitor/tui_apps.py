@@ -6,10 +6,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from srt_tui.monitor.model import JobSnapshot
-from srt_tui.tui import main as main_module
-from srt_tui.tui.main import SrtTuiApp
+from srt_tui.tui import app as app_module
+from srt_tui.tui.app import SrtTuiApp
 from srt_tui.tui.monitor.feed import Canceller, SnapshotFeed
-from srt_tui.tui.monitor_screen import MonitorScreen
+from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor.frozen import fixed_clock
 
 
@@ -17,7 +17,7 @@ class MonitorTestApp(SrtTuiApp):
     """SrtTuiApp starting in Monitor mode with an injected screen; `screen_factory` builds it."""
 
     DEFAULT_MODE = "monitor"
-    CSS_PATH = str(Path(main_module.__file__).parent / "app.tcss")
+    CSS_PATH = str(Path(app_module.__file__).parent / "app.tcss")
 
     def __init__(self, screen_factory: Callable[[], MonitorScreen], *, read_only: bool = False) -> None:
         super().__init__(read_only=read_only, clock=fixed_clock, check_slurm=False, cursor_blink=False)

@@ -10,9 +10,9 @@ from srt_tui.setup.findings import Finding
 from srt_tui.setup.node_script import BEGIN, END, parse_node_output
 from srt_tui.setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, Progress
 from srt_tui.slurm.client import NodeInfo, PartitionInfo
-from srt_tui.tui import main as main_module
-from srt_tui.tui.main import SrtTuiApp
-from srt_tui.tui.setup_screen import SetupScreen
+from srt_tui.tui import app as app_module
+from srt_tui.tui.app import SrtTuiApp
+from srt_tui.tui.setup.screen import SetupScreen
 from tests.setup.standins import AMD_LIST, AMD_STATIC
 from tests.tui.tui_helpers import FIXED_NOW
 
@@ -110,7 +110,7 @@ def setup_app(
     class SetupApp(SrtTuiApp):
         MODES = {**SrtTuiApp.MODES, "setup": _setup}  # noqa: RUF012
         DEFAULT_MODE = "setup"
-        CSS_PATH = str(Path(main_module.__file__).parent / "app.tcss")
+        CSS_PATH = str(Path(app_module.__file__).parent / "app.tcss")
 
     app = SetupApp(
         clock=lambda: FIXED_NOW, check_slurm=slurm_probe is not None, slurm_probe=slurm_probe, cursor_blink=False

@@ -10,10 +10,10 @@ import pytest
 
 from srt_tui.core.api import prepare
 from srt_tui.core.profile import parse_profile
-from srt_tui.tui.scenarios import settle
-from srt_tui.tui.setup_screen import SetupScreen
+from srt_tui.tui.setup.screen import SetupScreen
 from tests.conftest import REPO
 from tests.setup.recorded import setup_app
+from tests.tui.scenarios import settle
 
 SIZES = {"wide": (120, 36), "narrow": (80, 24)}
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from srt_tui.tui.main import SrtTuiApp
+from srt_tui.tui.app import SrtTuiApp
 from tests.tui.tui_helpers import BROKEN_PROFILE, make_app
 
 

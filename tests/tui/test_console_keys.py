@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
-from srt_tui.tui.monitor_screen import MonitorScreen
-from srt_tui.tui.scenarios import settle
+from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
+from tests.tui.scenarios import settle
 from tests.tui.tui_helpers import make_app
 
 

@@ -9,8 +9,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import RadioButton
 
-from srt_tui.tui.scenarios import SCENARIOS, reach
-from srt_tui.tui.steps.submit_step import SubmitStep
+from srt_tui.tui.launch.steps.submit_step import SubmitStep
+from tests.tui.scenarios import SCENARIOS, reach
 from tests.tui.tui_helpers import make_app
 
 SLURM_UP = (True, "sinfo answered")

@@ -14,9 +14,9 @@ from textual.widgets import ContentSwitcher, Input, Static
 
 from srt_tui.setup.findings import Finding
 from srt_tui.setup.probes import ProbeOptions, ProbeRun, Progress
-from srt_tui.tui.scenarios import settle
-from srt_tui.tui.setup_screen import SetupScreen
+from srt_tui.tui.setup.screen import SetupScreen
 from tests.setup.recorded import recorded_run, recorded_runner, setup_app
+from tests.tui.scenarios import settle
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Button
 
-from srt_tui.tui.scenarios import SCENARIOS, reach
+from tests.tui.scenarios import SCENARIOS, reach
 from tests.tui.tui_helpers import make_app
 
 #: what `sinfo` says when slurmctld is down (long enough to wrap over several lines at 80 columns)

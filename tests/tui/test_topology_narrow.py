@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
-from srt_tui.tui.scenarios import SCENARIOS, reach, settle, type_into
+from tests.tui.scenarios import SCENARIOS, reach, settle, type_into
 from tests.tui.tui_helpers import make_app
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from srt_tui.core.profile import load_profile
 from srt_tui.core.recipe import load_recipe
 from srt_tui.tui.display import display_path, scrub
-from srt_tui.tui.wizard import RoleForm, form_of, presets_for, recipe_from_form, safe_prepare, slurm_request
+from srt_tui.tui.launch.wizard import RoleForm, form_of, presets_for, recipe_from_form, safe_prepare, slurm_request
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -79,7 +79,7 @@ def test_paths_shown_without_host_directories(tmp_path: Path) -> None:
 
 def test_first_frame_does_not_import_pydantic_or_the_planner() -> None:
     code = (
-        "import sys, srt_tui.tui.main, srt_tui.tui.launch_screen; "
+        "import sys, srt_tui.tui.app, srt_tui.tui.launch.screen; "
         "print('pydantic' in sys.modules, 'srt_tui.core.plan' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()

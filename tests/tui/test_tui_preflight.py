@@ -10,8 +10,8 @@ import pytest
 from rich.console import Console
 from textual.widgets import Static
 
-from srt_tui.tui.scenarios import Scenario, reach, settle
-from srt_tui.tui.steps.submit_step import SubmitStep
+from srt_tui.tui.launch.steps.submit_step import SubmitStep
+from tests.tui.scenarios import Scenario, reach, settle
 from tests.tui.tui_helpers import make_app
 
 pytestmark = pytest.mark.slurm

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from srt_tui.tui.scenarios import SCENARIOS, STEP_ORDER, reach
+from tests.tui.scenarios import SCENARIOS, STEP_ORDER, reach
 from tests.tui.tui_helpers import make_app
 
 SIZES = {"120x36": (120, 36), "80x24": (80, 24)}

@@ -15,12 +15,12 @@ from textual.message import Message
 from textual.widgets import ContentSwitcher, DataTable, Input, Static, TabbedContent, Tree
 
 from srt_tui.tui.help_screen import HelpScreen
-from srt_tui.tui.messages import FileSaved, JobSubmitted, SubmitFailed
-from srt_tui.tui.scenarios import settle
+from srt_tui.tui.launch.messages import FileSaved, JobSubmitted, SubmitFailed
 from srt_tui.widgets.app_header import AppHeader
 from srt_tui.widgets.gpu_grid import GpuGrid
 from srt_tui.widgets.problem_list import ProblemList
 from srt_tui.widgets.script_view import ScriptView
+from tests.tui.scenarios import settle
 from tests.tui.tui_helpers import make_app
 
 REPO = Path(__file__).resolve().parents[2]
@@ -155,7 +155,7 @@ async def _until(
 async def _follow_live_job_then_cancel(pilot: Any, job_id: str) -> None:
     """The Monitor the wizard jumped to follows the real job: ready, registered, counting, then cancelled."""
     from srt_tui.tui.monitor.dialogs import ConfirmCancel
-    from srt_tui.tui.monitor_screen import MonitorScreen
+    from srt_tui.tui.monitor.screen import MonitorScreen
     from srt_tui.widgets.worker_table import WorkerTable
     from tests.e2e.jobtools import send_requests
     from tests.monitor.jobdirs import describe
@@ -373,7 +373,7 @@ async def test_broken_profile_error_is_shown_inline() -> None:
 
 
 async def test_read_only_mode_disables_submission() -> None:
-    from srt_tui.tui.main import SrtTuiApp
+    from srt_tui.tui.app import SrtTuiApp
 
     app = SrtTuiApp(profile="local", read_only=True, check_slurm=False, cursor_blink=False)
     async with app.run_test(size=(120, 36)) as pilot:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from srt_tui.tui.main import SrtTuiApp
+from srt_tui.tui.app import SrtTuiApp
 
 FIXED_NOW = datetime(2026, 1, 2, 3, 4, 5)
 SLURM_DOWN = (False, "sinfo: command not found")

@@ -1,1 +1,1 @@
-"""Monitor mode's parts: the snapshot feed, the jobs view, the job view and their dialogs."""
+"""Monitor mode: the screen, the snapshot feed, the jobs view, the job view, their dialogs and styles."""

@@ -1,1 +1,1 @@
-"""Setup mode's parts: messages from the probe worker and the text it shows."""
+"""Setup mode: the screen, the messages of its probe worker, the text it shows and its styles."""

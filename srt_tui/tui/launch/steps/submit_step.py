@@ -12,13 +12,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, RadioButton, RadioSet, Static
 
-from ...widgets.choice_button import ChoiceButton
+from srt_tui.widgets.choice_button import ChoiceButton
+
 from ..messages import JobSubmitted, SubmitFailed
 from .base import WizardState, WizardStep
 
 if TYPE_CHECKING:
-    from ...core.api import Prepared
-    from ...slurm.preflight import PreflightCheck
+    from srt_tui.core.api import Prepared
+    from srt_tui.slurm.preflight import PreflightCheck
 
 
 class PreflightDone(Message):
@@ -130,9 +131,9 @@ class SubmitStep(WizardStep):
     @work(thread=True, exclusive=True, group="preflight", name="preflight", exit_on_error=False)
     def run_preflight(self, prepared: Prepared) -> None:
         """The preflight, off the UI thread (it asks Slurm for partitions, nodes and accounts)."""
-        from ...slurm.errors import SlurmError
-        from ...slurm.preflight import PreflightCheck, demand_of, preflight
-        from ...slurm.select import get_client
+        from srt_tui.slurm.errors import SlurmError
+        from srt_tui.slurm.preflight import PreflightCheck, demand_of, preflight
+        from srt_tui.slurm.select import get_client
 
         try:
             checks = preflight(get_client(None, require_reachable=False), demand_of(prepared))
@@ -212,10 +213,10 @@ class SubmitStep(WizardStep):
     @work(thread=True, exclusive=True, group="submit", name="submit", exit_on_error=False)
     def submit(self, prepared: Prepared, launcher: str) -> None:
         """Submit through the same path as `srt-tui apply` (srt_tui.slurm.submit)."""
-        from ...core.errors import SrtError
+        from srt_tui.core.errors import SrtError
 
         try:
-            from ...slurm.submit import submit_prepared
+            from srt_tui.slurm.submit import submit_prepared
         except ImportError as exc:
             self.post_message(SubmitFailed(f"submission is not available in this build ({exc})"))
             return
@@ -231,7 +232,7 @@ class SubmitStep(WizardStep):
 
     @on(SubmitFailed)
     def _failed(self, message: SubmitFailed) -> None:
-        from ..display import scrub
+        from ...display import scrub
 
         self.submitting = False
         self.query_one("#submit", Button).disabled = self.read_only
@@ -242,7 +243,7 @@ class SubmitStep(WizardStep):
 
     @on(JobSubmitted)
     def _submitted(self, message: JobSubmitted) -> None:
-        from ..display import display_path
+        from ...display import display_path
 
         self.submitting = False
         self.query_one("#submit", Button).disabled = self.read_only

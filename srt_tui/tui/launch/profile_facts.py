@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..widgets.layout import WIDE
+from ...widgets.layout import WIDE
 
 if TYPE_CHECKING:
-    from ..core.errors import ConfigError
-    from ..core.profile import Profile
+    from ...core.errors import ConfigError
+    from ...core.profile import Profile
 
 COLUMNS: tuple[tuple[str, int], ...] = (
     ("", 1),

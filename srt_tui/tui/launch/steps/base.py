@@ -11,9 +11,9 @@ from rich.style import Style
 from textual.containers import Vertical
 
 if TYPE_CHECKING:
-    from ...core.api import Prepared
-    from ...core.profile import LoadedProfile
-    from ...core.recipe import Recipe, RecipeSource
+    from srt_tui.core.api import Prepared
+    from srt_tui.core.profile import LoadedProfile
+    from srt_tui.core.recipe import Recipe, RecipeSource
 
 
 @dataclass

@@ -12,14 +12,14 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer
 from textual.worker import Worker, WorkerState
 
-from ..widgets.app_header import AppHeader
-from ..widgets.step_bar import StepBar
+from ...widgets.app_header import AppHeader
+from ...widgets.step_bar import StepBar
 from .messages import JobSubmitted, PlanConfirmed, PlanUpdated, PreviewAccepted, ProfileChosen, RecipeChosen
 from .steps.base import WizardState, WizardStep
 from .steps.profile_step import ProfileStep
 
 if TYPE_CHECKING:
-    from .main import SrtTuiApp
+    from ..app import SrtTuiApp
 
 #: (step id, label, module, class) in order; later steps are imported when first reached
 STEPS: tuple[tuple[str, str, str, str], ...] = (
@@ -47,7 +47,7 @@ class LaunchScreen(Screen[None]):
 
     @property
     def _srt_app(self) -> SrtTuiApp:
-        from .main import SrtTuiApp
+        from ..app import SrtTuiApp
 
         app = self.app
         assert isinstance(app, SrtTuiApp)
@@ -151,7 +151,7 @@ class LaunchScreen(Screen[None]):
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:
-            from .display import scrub
+            from ..display import scrub
 
             error = event.worker.error
             self.notify(scrub(f"{event.worker.name} failed: {error}"), title="Background task failed", severity="error")

@@ -14,14 +14,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static, TabbedContent, TabPane
 
-from ...widgets.process_view import ProcessView
-from ...widgets.script_view import ScriptView
+from srt_tui.widgets.process_view import ProcessView
+from srt_tui.widgets.script_view import ScriptView
+
 from ..messages import FileSaved, PreviewAccepted
 from .base import WizardState, WizardStep
 
 if TYPE_CHECKING:
-    from ...core.api import Prepared
-    from ...core.recipe import Recipe
+    from srt_tui.core.api import Prepared
+    from srt_tui.core.recipe import Recipe
 
 
 class PreviewStep(WizardStep):
@@ -169,7 +170,7 @@ class PreviewStep(WizardStep):
         return clock().strftime("%Y%m%d-%H%M%S") if clock is not None else "now"
 
     def action_save_dry_run(self) -> None:
-        from ..prompts import PathPrompt
+        from ...prompts import PathPrompt
 
         if self.prepared is None:
             return
@@ -187,13 +188,13 @@ class PreviewStep(WizardStep):
     @work(thread=True, exclusive=True, group="save", name="save-dry-run", exit_on_error=False)
     def save_dry_run(self, prepared: Prepared, target: Path) -> None:
         """Write the dry-run directory atomically."""
-        from ...core.jobdir import job_files, write_atomic_dir
+        from srt_tui.core.jobdir import job_files, write_atomic_dir
 
         written = write_atomic_dir(target, job_files(prepared.job, prepared.plan, prepared.script))
         self.post_message(FileSaved("dry-run", written))
 
     def action_save_recipe(self) -> None:
-        from ..prompts import PathPrompt
+        from ...prompts import PathPrompt
 
         if self.edited is None or self.prepared is None:
             return
@@ -208,7 +209,7 @@ class PreviewStep(WizardStep):
     @work(thread=True, exclusive=True, group="save", name="save-recipe", exit_on_error=False)
     def save_recipe(self, recipe: Recipe, target: Path) -> None:
         """Write the recipe (schema 2) as YAML."""
-        from ...core.yamlio import dump_yaml
+        from srt_tui.core.yamlio import dump_yaml
 
         target = target.expanduser()
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -219,7 +220,7 @@ class PreviewStep(WizardStep):
 
     @on(FileSaved)
     def _saved(self, message: FileSaved) -> None:
-        from ..display import display_path
+        from ...display import display_path
 
         self.notify(f"Wrote {message.kind}: {display_path(message.path)}", title="Saved")
 

@@ -14,16 +14,16 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, ContentSwitcher, DataTable, Footer, Input, Label, ProgressBar, Static
 
-from ..setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, run_probes
-from ..setup.proposal import OperatorChoices, Proposal, build_proposal, parse_aliases, write_proposal
-from ..widgets.app_header import AppHeader
-from ..widgets.row_table import RowTable
-from .messages import SlurmStatus
-from .setup.view import evidence_text, findings_text, steps_text, value_text
+from ...setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, run_probes
+from ...setup.proposal import OperatorChoices, Proposal, build_proposal, parse_aliases, write_proposal
+from ...widgets.app_header import AppHeader
+from ...widgets.row_table import RowTable
+from ..messages import SlurmStatus
+from .messages import ProbeProgress, ProbesDone
+from .view import evidence_text, findings_text, steps_text, value_text
 
 #: (input id, label, placeholder) of the operator's choices on the review step.
 FIELDS: tuple[tuple[str, str, str], ...] = (
@@ -40,26 +40,10 @@ def _live_runner(options: ProbeOptions, progress: object) -> ProbeRun:
     return run_probes(options, progress)  # type: ignore[arg-type]
 
 
-class ProbeProgress(Message):
-    """A probe step changed state (posted from the worker thread)."""
-
-    def __init__(self, step: str, status: str, detail: str) -> None:
-        super().__init__()
-        self.step, self.status, self.detail = step, status, detail
-
-
-class ProbesDone(Message):
-    """Every probe finished."""
-
-    def __init__(self, run: ProbeRun) -> None:
-        super().__init__()
-        self.run = run
-
-
 class SetupScreen(Screen[None]):
     """Guided first-time cluster setup: 1 Probe, 2 Review and edit, 3 Write."""
 
-    CSS_PATH = "setup/setup.tcss"
+    CSS_PATH = "setup.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "run_probes", "Run probes"),
         Binding("ctrl+s", "write", "Write profile"),
@@ -165,7 +149,7 @@ class SetupScreen(Screen[None]):
         try:
             run = self.runner(options, progress)
         except Exception as exc:  # the runner must report, never crash the screen
-            from ..setup.findings import Finding
+            from ...setup.findings import Finding
 
             run = ProbeRun(findings=[Finding.bad("probes", f"{type(exc).__name__}: {exc}", "report this bug")])
         self.post_message(ProbesDone(run))
@@ -287,9 +271,9 @@ class SetupScreen(Screen[None]):
 
     def action_write(self) -> None:
         """Write the proposal to the user profile directory as <name>.yaml."""
-        from ..core.errors import SrtError
-        from ..core.paths import user_profiles_dir
-        from ..core.profile import parse_profile
+        from ...core.errors import SrtError
+        from ...core.paths import user_profiles_dir
+        from ...core.profile import parse_profile
 
         status = self.query_one("#write-status", Static)
         if self.proposal is None:

@@ -8,15 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.api import Prepared, prepare_job
-from ..core.engines import get_engine
-from ..core.engines.base import flag_name
-from ..core.errors import Problem, SrtError
-from ..core.profile import LoadedProfile
-from ..core.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
-from ..core.resolve import apply_topology, resolve, topology_of, with_roles
-from ..core.topology_string import TopologySpec, parse_topology
-from .display import scrub
+from ...core.api import Prepared, prepare_job
+from ...core.engines import get_engine
+from ...core.engines.base import flag_name
+from ...core.errors import Problem, SrtError
+from ...core.profile import LoadedProfile
+from ...core.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
+from ...core.resolve import apply_topology, resolve, topology_of, with_roles
+from ...core.topology_string import TopologySpec, parse_topology
+from ..display import scrub
 
 FIELDS: tuple[str, ...] = ("workers", "nodes", "gpus", "tp")
 

@@ -224,7 +224,7 @@ class RecipeStep(WizardStep):
     # -- open file… ---------------------------------------------------------------------------------
 
     def action_open_file(self) -> None:
-        from ..prompts import PathPrompt
+        from ...prompts import PathPrompt
 
         def opened(path: str | None) -> None:
             if path:

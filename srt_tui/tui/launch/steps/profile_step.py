@@ -14,14 +14,15 @@ from textual.containers import VerticalScroll
 from textual.events import Resize
 from textual.widgets import DataTable, Static
 
-from ...widgets.row_table import RowTable
-from ..display import display_path
+from srt_tui.widgets.row_table import RowTable
+
+from ...display import display_path
 from ..messages import ProfileChosen, ProfilesLoaded
 from ..profile_facts import COLUMNS, INVALID, columns, detail_lines, error_lines, fact_row
 from .base import WizardState, WizardStep
 
 if TYPE_CHECKING:
-    from ...core.profile import ProfileFile
+    from srt_tui.core.profile import ProfileFile
 
 
 class ProfileStep(WizardStep):
@@ -61,8 +62,8 @@ class ProfileStep(WizardStep):
     @work(thread=True, exclusive=True, group="profiles", name="load-profiles", exit_on_error=False)
     def load_profiles(self, preferred: str | None) -> None:
         """List user and shipped profiles (plus `-p FILE` or a discovered srtslurm.yaml) off the UI thread."""
-        from ...core.errors import ConfigError
-        from ...core.profile import ProfileFile, find_srtslurm, list_profile_files, parse_profile
+        from srt_tui.core.errors import ConfigError
+        from srt_tui.core.profile import ProfileFile, find_srtslurm, list_profile_files, parse_profile
 
         files = list_profile_files()
         extra: Path | None = None
@@ -178,7 +179,7 @@ class ProfileStep(WizardStep):
         self._choose(self.query_one(DataTable).cursor_row)
 
     def _choose(self, row: int) -> None:
-        from ...core.profile import LoadedProfile
+        from srt_tui.core.profile import LoadedProfile
 
         if not 0 <= row < len(self.files):
             self.notify("Profiles are still loading.", severity="warning")

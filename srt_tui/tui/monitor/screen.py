@@ -23,16 +23,16 @@ from textual.timer import Timer
 from textual.widgets import ContentSwitcher, DataTable, Footer, Input
 from textual.worker import Worker, WorkerState
 
-from ..monitor.model import JobSnapshot
-from ..slurm.local import is_local_job
-from ..widgets.app_header import AppHeader
-from .monitor.dialogs import ConfirmCancel
-from .monitor.feed import Canceller, FrozenFeed, LiveFeed, SnapshotFeed, default_cancel
-from .monitor.job_view import JobView
-from .monitor.jobs_model import SORTS
-from .monitor.jobs_view import JobsView
-from .monitor.messages import AddFailed, CancelFailed, JobAdded, JobCancelled, PollFailed, SnapshotsUpdated
-from .monitor.results_view import ResultsScreen
+from ...monitor.model import JobSnapshot
+from ...slurm.local import is_local_job
+from ...widgets.app_header import AppHeader
+from .dialogs import ConfirmCancel
+from .feed import Canceller, FrozenFeed, LiveFeed, SnapshotFeed, default_cancel
+from .job_view import JobView
+from .jobs_model import SORTS
+from .jobs_view import JobsView
+from .messages import AddFailed, CancelFailed, JobAdded, JobCancelled, PollFailed, SnapshotsUpdated
+from .results_view import ResultsScreen
 
 POLL_INTERVAL_S = 2.0
 
@@ -177,7 +177,7 @@ class MonitorScreen(Screen[None]):
         started = time.monotonic()
         try:
             if discover:
-                from ..slurm.jobindex import job_bases, known_jobs, recover_interrupted
+                from ...slurm.jobindex import job_bases, known_jobs, recover_interrupted
 
                 if not self._recovered:  # once: what an `apply` killed mid-submission left behind
                     self._recovered = True
@@ -433,7 +433,7 @@ class MonitorScreen(Screen[None]):
     # -- add a job launched elsewhere ----------------------------------------------------------------
 
     def action_add_job(self) -> None:
-        from .prompts import PathPrompt
+        from ..prompts import PathPrompt
 
         self.app.push_screen(
             PathPrompt("Add a job: its Slurm job id, local id or job directory", note="Enter adds · Esc cancels"),
@@ -446,8 +446,8 @@ class MonitorScreen(Screen[None]):
 
     @work(thread=True, group="add-job", name="add-job", exit_on_error=False)
     def _resolve(self, ref: str) -> None:
-        from ..core.jobdir_contract import JobDirError, read_job_meta
-        from ..slurm.jobindex import find_job_dir, remember_job
+        from ...core.jobdir_contract import JobDirError, read_job_meta
+        from ...slurm.jobindex import find_job_dir, remember_job
 
         path = find_job_dir(ref)
         if path is None:

@@ -10,16 +10,18 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...widgets.gpu_grid import GpuGrid
-from ...widgets.problem_list import ProblemList
+from srt_tui.widgets.gpu_grid import GpuGrid
+from srt_tui.widgets.problem_list import ProblemList
+
 from ..messages import PlanConfirmed, PlanUpdated
 from .base import WizardState, WizardStep
 
 if TYPE_CHECKING:
-    from ...core.api import Prepared
-    from ...core.errors import Problem
-    from ...core.profile import LoadedProfile
-    from ...core.recipe import Recipe, RecipeSource
+    from srt_tui.core.api import Prepared
+    from srt_tui.core.errors import Problem
+    from srt_tui.core.profile import LoadedProfile
+    from srt_tui.core.recipe import Recipe, RecipeSource
+
     from ..wizard import Preset, RoleForm
 
 FIELD_LABELS: tuple[tuple[str, str], ...] = (("workers", "workers"), ("nodes", "nodes"), ("gpus", "GPUs"), ("tp", "TP"))

@@ -1,0 +1,104 @@
+"""Typed messages of the launch pipeline: ProfileChosen → RecipeChosen → PlanUpdated → JobSubmitted.
+
+Tests assert on these through `run_test(message_hook=...)`, so they carry the objects they announce.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from ...core.api import Prepared
+    from ...core.errors import Problem
+    from ...core.profile import LoadedProfile, ProfileFile
+    from ...core.recipe import Recipe, RecipeSource
+    from .recipe_catalog import RecipeEntry
+
+
+@dataclass
+class ProfilesLoaded(Message):
+    """The profile worker finished listing user and shipped profiles."""
+
+    files: list[ProfileFile]
+
+
+@dataclass
+class ProfileChosen(Message):
+    """The operator confirmed a cluster profile."""
+
+    loaded: LoadedProfile
+
+
+@dataclass
+class RecipesLoaded(Message):
+    """The recipe worker finished reading the shipped and user recipe folders."""
+
+    entries: list[RecipeEntry]
+
+
+@dataclass
+class RecipeOpened(Message):
+    """A recipe given by path ("open file…") was read, successfully or not."""
+
+    entry: RecipeEntry
+
+
+@dataclass
+class RecipeChosen(Message):
+    """The operator confirmed a recipe."""
+
+    recipe: Recipe
+    source: RecipeSource | None
+    label: str
+
+
+@dataclass
+class PlanUpdated(Message):
+    """The topology editor produced a new edited recipe and, when valid, its prepared plan."""
+
+    recipe: Recipe | None
+    prepared: Prepared | None
+    problems: list[Problem]
+
+
+@dataclass
+class PlanConfirmed(Message):
+    """The operator accepted the topology; the plan goes to preview."""
+
+    prepared: Prepared
+
+
+@dataclass
+class PreviewAccepted(Message):
+    """The operator read the preview and moves on to submission."""
+
+    prepared: Prepared
+
+
+@dataclass
+class FileSaved(Message):
+    """A dry-run directory or a recipe YAML was written."""
+
+    kind: str
+    path: Path
+
+
+@dataclass
+class JobSubmitted(Message):
+    """`submit_prepared` returned: the job exists (on Slurm or under the local launcher)."""
+
+    job_id: str
+    job_dir: Path
+    launcher: str
+    prepared: Prepared
+
+
+@dataclass
+class SubmitFailed(Message):
+    """`submit_prepared` raised; `reason` is the operator-facing message."""
+
+    reason: str
