@@ -193,8 +193,13 @@ async def measure_ui_latency(jobs: dict[str, Path], slurm: object, presses: int)
         CSS_PATH = str(REPO / "srt_tui" / "tui" / "app.tcss")
 
         def __init__(self) -> None:
-            super().__init__(check_slurm=False, cursor_blink=False)
-            self._modes["monitor"] = lambda: MonitorScreen(feed, jobs=jobs, discover=False, poll_interval=0.01)
+            super().__init__(
+                check_slurm=False,
+                cursor_blink=False,
+                screens={
+                    "monitor": lambda hub: MonitorScreen(hub, feed, jobs=jobs, discover=False, poll_interval=0.01)
+                },
+            )
 
     app = App()
     latencies: list[float] = []

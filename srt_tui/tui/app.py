@@ -1,5 +1,7 @@
-"""SrtTuiApp: the shell around three modes (Launch, Monitor, Setup), the header state and the Slurm check.
+"""SrtTuiApp: the shell around three modes (Launch, Monitor, Setup), the app's context and the Slurm check.
 
+Every mode's screen is built with the app's `ContextHub` (clock, read-only, profile, Slurm state); the
+screens watch it and never reach for this class, so nothing under `tui/` imports this module.
 Startup stays lean: only Textual and the first wizard step are imported before the first frame; the
 core (pydantic) loads in the profile worker, and later steps load when the operator reaches them.
 """
@@ -7,58 +9,56 @@ core (pydantic) loads in the profile worker, and later steps load when the opera
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from functools import partial
+from typing import ClassVar
 
-from textual import events, work
+from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.reactive import reactive
 from textual.screen import Screen
+from textual.worker import Worker, WorkerState
 
-from ..widgets.app_header import AppHeader
 from .commands import SrtCommands
+from .context import AppContext, ContextHub
+from .launch.messages import JobSubmitted
 from .messages import SlurmStatus
-
-if TYPE_CHECKING:
-    from ..core.profile import LoadedProfile
+from .workers import WorkerFailed
 
 SlurmProbe = Callable[[], tuple[bool, str]]
+#: builds a mode's base screen from the app's context hub
+ScreenFactory = Callable[[ContextHub], Screen[None]]
 
 #: the keys Textual's parser makes of `ESC 1`, `ESC 2`, `ESC 3` (¡, ™, £), and the mode each one means
 ALT_MODE_KEYS = {"inverted_exclamation_mark": "launch", "trade_mark_sign": "monitor", "pound_sign": "setup"}
 
 
-def _launch() -> Screen[None]:
+def _launch(hub: ContextHub) -> Screen[None]:
     from .launch.screen import LaunchScreen
 
-    return LaunchScreen()
+    return LaunchScreen(hub)
 
 
-def _monitor() -> Screen[None]:
+def _monitor(hub: ContextHub) -> Screen[None]:
     from .monitor.screen import MonitorScreen
 
-    return MonitorScreen()
+    return MonitorScreen(hub)
 
 
-def _setup() -> Screen[None]:
+def _setup(hub: ContextHub) -> Screen[None]:
     from .setup.screen import SetupScreen
 
-    return SetupScreen()
+    return SetupScreen(hub)
 
 
 class SrtTuiApp(App[None]):
-    """The srt-tui app. `clock`, `check_slurm` and `slurm_probe` exist so tests and screenshots are exact."""
+    """The srt-tui app. `clock`, `check_slurm`, `slurm_probe` and `screens` exist so tests and screenshots
+    are exact: `screens` replaces a mode's screen factory (e.g. a Monitor fed frozen snapshots)."""
 
     TITLE = "srt-tui"
     CSS_PATH = "app.tcss"
-    MODES: ClassVar[dict[str, str | Callable[[], Screen[None]]]] = {
-        "launch": _launch,
-        "monitor": _monitor,
-        "setup": _setup,
-    }
+    MODE_SCREENS: ClassVar[Mapping[str, ScreenFactory]] = {"launch": _launch, "monitor": _monitor, "setup": _setup}
     DEFAULT_MODE: ClassVar[str] = "launch"
     COMMANDS = App.COMMANDS | {SrtCommands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
@@ -73,10 +73,6 @@ class SrtTuiApp(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    slurm_state: reactive[str] = reactive("checking")
-    slurm_reason: reactive[str] = reactive("")
-    profile_label: reactive[str] = reactive("…")
-
     def __init__(
         self,
         profile: str | None = None,
@@ -86,47 +82,33 @@ class SrtTuiApp(App[None]):
         check_slurm: bool = True,
         slurm_probe: SlurmProbe | None = None,
         cursor_blink: bool = True,
+        screens: Mapping[str, ScreenFactory] | None = None,
     ) -> None:
         super().__init__()
-        self.profile_spec = profile
-        self.read_only = read_only
-        self.clock: Callable[[], datetime] = clock or datetime.now
         self.check_slurm = check_slurm
         self.slurm_probe = slurm_probe
         self.cursor_blink = cursor_blink
-        self.profile_label = profile or "(choose one)"
-        if not check_slurm:
-            self.slurm_state = "off"
+        self.hub = ContextHub(
+            self,
+            AppContext(
+                clock=clock or datetime.now,
+                read_only=read_only,
+                profile_spec=profile,
+                profile_label=profile or "(choose one)",
+                slurm_state="checking" if check_slurm else "off",
+            ),
+        )
+        for mode, make in {**self.MODE_SCREENS, **(screens or {})}.items():
+            self.add_mode(mode, partial(make, self.hub))
+
+    @property
+    def context(self) -> AppContext:
+        """The app's current context (what the screens see)."""
+        return self.hub.context
 
     def on_mount(self) -> None:
         if self.check_slurm:
             self.probe_slurm()
-
-    # -- header state -------------------------------------------------------------------------------
-
-    def _push_header(self) -> None:
-        for screen in self._all_screens():
-            for header in screen.query(AppHeader):
-                header.profile = self.profile_label
-                header.slurm_state = self.slurm_state
-                header.slurm_reason = self.slurm_reason
-                header.read_only = self.read_only
-
-    def _all_screens(self) -> list[Screen[object]]:
-        screens: list[Screen[object]] = []
-        for stack in self._screen_stacks.values():
-            screens.extend(stack)
-        return screens
-
-    def watch_slurm_state(self) -> None:
-        self._push_header()
-
-    def watch_profile_label(self) -> None:
-        self._push_header()
-
-    def set_active_profile(self, loaded: LoadedProfile) -> None:
-        """The profile the operator chose in the wizard becomes the header's profile."""
-        self.profile_label = f"{loaded.name} ({loaded.source})"
 
     # -- Slurm reachability (worker) -----------------------------------------------------------------
 
@@ -149,11 +131,35 @@ class SrtTuiApp(App[None]):
         self.post_message(SlurmStatus(ok, reason))
 
     def on_slurm_status(self, message: SlurmStatus) -> None:
-        """The newest answer (this check, or Setup's probes) sets the header; with the check off it stays off."""
+        """The newest answer (this check, or Setup's probes) sets the context; with the check off it stays off."""
         if not self.check_slurm:
             return
-        self.slurm_reason = message.reason
-        self.slurm_state = "up" if message.reachable else "down"
+        self.hub.update(slurm_state="up" if message.reachable else "down", slurm_reason=message.reason)
+
+    # -- what every screen shares -------------------------------------------------------------------
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The app's own workers (the Slurm check) fail like any other: one report."""
+        if event.state == WorkerState.ERROR:
+            self.post_message(WorkerFailed(event.worker.name, event.worker.error))
+
+    def on_worker_failed(self, message: WorkerFailed) -> None:
+        """One handler for every worker that died of an exception (a bug): the operator sees it, the log keeps
+        it, and no screen needs its own copy."""
+        from .display import scrub
+
+        self.log.error(f"worker {message.name!r} failed: {message.error!r}")
+        self.notify(scrub(f"{message.name} failed: {message.error}"), title="Background task failed", severity="error")
+
+    @on(JobSubmitted)
+    async def _show_job(self, message: JobSubmitted) -> None:
+        """A job was submitted in Launch: switch to Monitor and open it there."""
+        from .monitor.screen import MonitorScreen
+
+        await self.switch_mode("monitor")
+        base = self.screen_stack[0]
+        if isinstance(base, MonitorScreen):
+            base.focus_job(message.job_id, message.job_dir)
 
     # -- keys and modes -----------------------------------------------------------------------------
 
@@ -179,14 +185,6 @@ class SrtTuiApp(App[None]):
         active = self.screen.active_bindings
         display = {key: self.get_key_display(active[key].binding) for key in active}
         self.push_screen(HelpScreen(collect_keys(dict(active), display)))
-
-    async def show_job(self, job_id: str, job_dir: Path) -> None:
-        """Switch to Monitor and focus the job that was just submitted."""
-        await self.switch_mode("monitor")
-        base = self.screen_stack[0]
-        focus_job = getattr(base, "focus_job", None)
-        if callable(focus_job):
-            focus_job(job_id, job_dir)
 
 
 def run_app(args: argparse.Namespace) -> int:

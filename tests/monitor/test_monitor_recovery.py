@@ -38,7 +38,7 @@ async def test_the_job_list_adopts_a_held_job_left_by_a_killed_apply() -> None:
     meta = {"job_id": "9191", "user": getpass.getuser(), "host": socket.gethostname()}
     (staged / "job.json").write_text(json.dumps(meta))
     feed = RecordingFeed()
-    app = MonitorTestApp(lambda: MonitorScreen(feed, discover=True, poll_interval=30))
+    app = MonitorTestApp(lambda hub: MonitorScreen(hub, feed, discover=True, poll_interval=30))
     async with app.run_test() as pilot:
         for _ in range(50):
             await pilot.pause(0.05)

@@ -8,6 +8,7 @@ from pathlib import Path
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui import app as app_module
 from srt_tui.tui.app import SrtTuiApp
+from srt_tui.tui.context import ContextHub
 from srt_tui.tui.monitor.feed import Canceller, SnapshotFeed
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor.frozen import fixed_clock
@@ -19,9 +20,14 @@ class MonitorTestApp(SrtTuiApp):
     DEFAULT_MODE = "monitor"
     CSS_PATH = str(Path(app_module.__file__).parent / "app.tcss")
 
-    def __init__(self, screen_factory: Callable[[], MonitorScreen], *, read_only: bool = False) -> None:
-        super().__init__(read_only=read_only, clock=fixed_clock, check_slurm=False, cursor_blink=False)
-        self._modes["monitor"] = screen_factory
+    def __init__(self, screen_factory: Callable[[ContextHub], MonitorScreen], *, read_only: bool = False) -> None:
+        super().__init__(
+            read_only=read_only,
+            clock=fixed_clock,
+            check_slurm=False,
+            cursor_blink=False,
+            screens={"monitor": screen_factory},
+        )
         self.animation_level = "none"
 
 
@@ -34,8 +40,8 @@ def frozen_app(
 ) -> MonitorTestApp:
     """An app showing ``snaps`` as they are (never polling); optionally with one job opened."""
 
-    def make() -> MonitorScreen:
-        screen = MonitorScreen(snapshots=snaps, canceller=canceller, discover=False, poll_interval=None)
+    def make(hub: ContextHub) -> MonitorScreen:
+        screen = MonitorScreen(hub, snapshots=snaps, canceller=canceller, discover=False, poll_interval=None)
         if open_job is not None:
             screen.call_after_refresh(screen.open_job, open_job)
         return screen
@@ -47,5 +53,5 @@ def fed_app(feed: SnapshotFeed, jobs: dict[str, Path], *, interval: float = 0.2,
             canceller: Canceller | None = None) -> MonitorTestApp:  # fmt: skip
     """An app polling ``feed`` for ``jobs`` every ``interval`` seconds."""
     return MonitorTestApp(
-        lambda: MonitorScreen(feed, jobs=jobs, canceller=canceller, discover=False, poll_interval=interval)
+        lambda hub: MonitorScreen(hub, feed, jobs=jobs, canceller=canceller, discover=False, poll_interval=interval)
     )

@@ -12,6 +12,7 @@ from srt_tui.setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, Pro
 from srt_tui.slurm.client import NodeInfo, PartitionInfo
 from srt_tui.tui import app as app_module
 from srt_tui.tui.app import SrtTuiApp
+from srt_tui.tui.context import ContextHub
 from srt_tui.tui.setup.screen import SetupScreen
 from tests.setup.standins import AMD_LIST, AMD_STATIC
 from tests.tui.tui_helpers import FIXED_NOW
@@ -104,11 +105,11 @@ def setup_app(
     """The real app in Setup mode, with the recorded runner (or ``runner``) injected; the header's Slurm
     check is off unless ``slurm_probe`` answers it."""
 
-    def _setup() -> SetupScreen:
-        return SetupScreen(runner=runner, profiles_dir=profiles_dir)
+    def _setup(hub: ContextHub) -> SetupScreen:
+        return SetupScreen(hub, runner=runner, profiles_dir=profiles_dir)
 
     class SetupApp(SrtTuiApp):
-        MODES = {**SrtTuiApp.MODES, "setup": _setup}  # noqa: RUF012
+        MODE_SCREENS = {**SrtTuiApp.MODE_SCREENS, "setup": _setup}
         DEFAULT_MODE = "setup"
         CSS_PATH = str(Path(app_module.__file__).parent / "app.tcss")
 

@@ -14,8 +14,8 @@ from srt_tui.core.recipe import load_recipe
 from srt_tui.setup.findings import Finding
 from srt_tui.setup.probes import ProbeOptions, ProbeRun, Progress
 from srt_tui.setup.proposal import OperatorChoices, build_proposal
+from srt_tui.tui.header import AppHeader
 from srt_tui.tui.monitor.job_view import summary
-from srt_tui.widgets.app_header import AppHeader
 from tests.monitor import frozen
 from tests.setup.recorded import recorded_runner, setup_app
 from tests.tui.scenarios import SCENARIOS, reach, settle

@@ -14,9 +14,9 @@ from rich.console import Console
 from textual.message import Message
 from textual.widgets import ContentSwitcher, DataTable, Input, Static, TabbedContent, Tree
 
+from srt_tui.tui.header import AppHeader
 from srt_tui.tui.help_screen import HelpScreen
 from srt_tui.tui.launch.messages import FileSaved, JobSubmitted, SubmitFailed
-from srt_tui.widgets.app_header import AppHeader
 from srt_tui.widgets.gpu_grid import GpuGrid
 from srt_tui.widgets.problem_list import ProblemList
 from srt_tui.widgets.script_view import ScriptView
@@ -109,7 +109,7 @@ async def test_wizard_key_by_key_1p1d_to_2p1d_submitted(launcher: str) -> None:
         if launcher == "local":
             await pilot.press("down", "enter")  # launcher radio set: Local (this machine)
         else:
-            assert app.slurm_state == "up", app.slurm_reason  # Slurm (sbatch) stays the default
+            assert app.context.slurm_state == "up", app.context.slurm_reason  # Slurm (sbatch) stays the default
         await pilot.press("tab", "enter")  # Submit button
         outcome = await _wait_for(messages, (JobSubmitted, SubmitFailed))
         await pilot.pause()  # the Monitor's own poll workers are not waited for
@@ -354,10 +354,10 @@ async def test_header_shows_profile_and_slurm_check() -> None:
     app = make_app("local", probe=(True, "slurmctld answers (cli transport)"))
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        assert app.slurm_state == "up"
+        assert app.context.slurm_state == "up"
         await pilot.press("enter")
         await settle(pilot)
-        assert app.profile_label == "local (shipped)"
+        assert app.context.profile_label == "local (shipped)"
         shown = app.screen.query_one(AppHeader).render().plain
         assert "local (shipped)" in shown and "✓ reachable" in shown
 

@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer
-from textual.worker import Worker, WorkerState
 
-from ...widgets.app_header import AppHeader
 from ...widgets.step_bar import StepBar
+from ..context import ContextHub
+from ..header import AppHeader
 from .messages import JobSubmitted, PlanConfirmed, PlanUpdated, PreviewAccepted, ProfileChosen, RecipeChosen
 from .steps.base import WizardState, WizardStep
 from .steps.profile_step import ProfileStep
-
-if TYPE_CHECKING:
-    from ..app import SrtTuiApp
 
 #: (step id, label, module, class) in order; later steps are imported when first reached
 STEPS: tuple[tuple[str, str, str, str], ...] = (
@@ -39,22 +36,14 @@ class LaunchScreen(Screen[None]):
         Binding("escape", "prev_step", "Back"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, hub: ContextHub) -> None:
         super().__init__(id="launch")
-        app = self._srt_app
-        self.state = WizardState(preferred_profile=app.profile_spec, read_only=app.read_only, clock=app.clock)
+        self.hub = hub
+        self.state = WizardState(hub, preferred_profile=hub.context.profile_spec)
         self.index = 0
 
-    @property
-    def _srt_app(self) -> SrtTuiApp:
-        from ..app import SrtTuiApp
-
-        app = self.app
-        assert isinstance(app, SrtTuiApp)
-        return app
-
     def compose(self) -> ComposeResult:
-        yield AppHeader("launch")
+        yield AppHeader("launch", self.hub)
         yield StepBar(tuple(label for _, label, _, _ in STEPS), id="step-bar")
         with ContentSwitcher(initial="step-profile", id="steps"):
             yield ProfileStep(self.state.preferred_profile, id="step-profile")
@@ -117,7 +106,7 @@ class LaunchScreen(Screen[None]):
         if self.state.profile is None or self.state.profile.name != message.loaded.name:
             self.state.profile = message.loaded
             self.state.generation += 1
-        self._srt_app.set_active_profile(message.loaded)
+        self.hub.update(profile_label=f"{message.loaded.name} ({message.loaded.source})")
         await self.go_to(1)
 
     @on(RecipeChosen)
@@ -144,14 +133,6 @@ class LaunchScreen(Screen[None]):
         await self.go_to(4)
 
     @on(JobSubmitted)
-    async def _submitted(self, message: JobSubmitted) -> None:
+    def _submitted(self, message: JobSubmitted) -> None:
+        """The message bubbles on to the app, which opens the job in Monitor."""
         self.notify(f"Job {message.job_id} submitted with the {message.launcher} launcher.", title="Submitted")
-        await self._srt_app.show_job(message.job_id, message.job_dir)
-
-    @on(Worker.StateChanged)
-    def _worker_failed(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.ERROR:
-            from ..display import scrub
-
-            error = event.worker.error
-            self.notify(scrub(f"{event.worker.name} failed: {error}"), title="Background task failed", severity="error")

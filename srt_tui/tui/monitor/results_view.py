@@ -23,7 +23,9 @@ from textual_plotext import PlotextPlot
 
 from ...core.results import LevelResult
 from ...core.results_table import LabelledResults
-from ...widgets.app_header import AppHeader
+from ..context import ContextHub
+from ..header import AppHeader
+from ..workers import ReportsWorkerErrors
 from .results_load import Comparison, load_comparison, pareto_frontier
 
 COLUMNS = (
@@ -85,7 +87,7 @@ def _padded(values: list[float]) -> tuple[float, float]:
     return max(low - pad, 0.0), high + pad
 
 
-class ResultsScreen(Screen[None]):
+class ResultsScreen(ReportsWorkerErrors, Screen[None]):
     """One job's results (a sweep's, when it is a member); Esc goes back to the Monitor."""
 
     DEFAULT_CSS = """
@@ -99,15 +101,16 @@ class ResultsScreen(Screen[None]):
         Binding("r", "reload", "Reload"),
     ]
 
-    def __init__(self, job_id: str, job_dir: Path, tracked: Mapping[str, Path]) -> None:
+    def __init__(self, hub: ContextHub, job_id: str, job_dir: Path, tracked: Mapping[str, Path]) -> None:
         super().__init__(id="results")
+        self.hub = hub
         self.job_id = job_id
         self.job_dir = job_dir
         self.tracked = dict(tracked)
         self.comparison: Comparison | None = None
 
     def compose(self) -> ComposeResult:
-        yield AppHeader("monitor")
+        yield AppHeader("monitor", self.hub)
         yield Static(f"Results of {self.job_id}: reading {self.job_dir} …", id="results-title")
         yield DataTable(id="results-table", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="results-plots"):

@@ -3,13 +3,13 @@
 Polling follows dolphie's loop: one named thread worker refreshes (the feed runs the async monitor on
 its own loop), and the next poll is armed only after the previous one finished, so a slow source can
 delay data but never stacks polls or freezes the screen. `r` polls now (or right after the running
-poll). Everything time-dependent reads the app's injected `clock`; tests hand in frozen snapshots.
+poll). Everything time-dependent reads the app context's `clock`; tests hand in frozen snapshots.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -25,7 +25,9 @@ from textual.worker import Worker, WorkerState
 
 from ...monitor.model import JobSnapshot
 from ...slurm.local import is_local_job
-from ...widgets.app_header import AppHeader
+from ..context import ContextHub
+from ..header import AppHeader
+from ..workers import ReportsWorkerErrors
 from .dialogs import ConfirmCancel
 from .feed import Canceller, FrozenFeed, LiveFeed, SnapshotFeed, default_cancel
 from .job_view import JobView
@@ -37,7 +39,7 @@ from .results_view import ResultsScreen
 POLL_INTERVAL_S = 2.0
 
 
-class MonitorScreen(Screen[None]):
+class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     """Live jobs. The Launch flow calls `focus_job` right after a submit.
 
     ``feed`` (default: the live monitor), ``canceller`` (default: scancel / the local launcher),
@@ -63,6 +65,7 @@ class MonitorScreen(Screen[None]):
 
     def __init__(
         self,
+        hub: ContextHub,
         feed: SnapshotFeed | None = None,
         *,
         jobs: Mapping[str, Path] | None = None,
@@ -72,6 +75,7 @@ class MonitorScreen(Screen[None]):
         poll_interval: float | None = POLL_INTERVAL_S,
     ) -> None:
         super().__init__(id="monitor")
+        self.hub = hub
         self.feed: SnapshotFeed = feed if feed is not None else (FrozenFeed(snapshots) if snapshots else LiveFeed())
         self.canceller: Canceller = canceller or default_cancel
         self.tracked: dict[str, Path] = dict(jobs or {})
@@ -97,7 +101,7 @@ class MonitorScreen(Screen[None]):
     # -- layout -------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield AppHeader("monitor")
+        yield AppHeader("monitor", self.hub)
         with ContentSwitcher(initial="jobs-view", id="monitor-views"):
             yield JobsView(id="jobs-view")
             yield JobView(id="job-view")
@@ -123,14 +127,13 @@ class MonitorScreen(Screen[None]):
     # -- clock and state ----------------------------------------------------------------------------
 
     def now(self) -> datetime:
-        """The app's injected clock (datetime.now when the app has none)."""
-        clock: Callable[[], datetime] = getattr(self.app, "clock", None) or datetime.now
-        return clock()
+        """The app's clock (frozen in tests and screenshots)."""
+        return self.hub.context.now()
 
     @property
     def read_only(self) -> bool:
         """`--read-only`: every mutating action is hidden."""
-        return bool(getattr(self.app, "read_only", False))
+        return self.hub.context.read_only
 
     @property
     def in_job_view(self) -> bool:
@@ -384,7 +387,7 @@ class MonitorScreen(Screen[None]):
             self.notify(f"{job}: its job directory is not known.", severity="warning")
             return
         tracked = {**{s.job_id: Path(s.job_dir) for s in self.snapshots}, **self.tracked}
-        self.app.push_screen(ResultsScreen(job, job_dir, tracked))
+        self.app.push_screen(ResultsScreen(self.hub, job, job_dir, tracked))
 
     # -- cancel (confirmation first; hidden in read-only mode) -------------------------------------
 

@@ -1,6 +1,6 @@
 """Setup mode: probe the cluster (in a thread worker), review the proposal beside its evidence, edit, write.
 
-The probe runner is injected (``SetupScreen(runner=...)``) so tests and screenshots use recorded
+The probe runner is injected (``SetupScreen(hub, runner=...)``) so tests and screenshots use recorded
 probe results; the default runner probes the live cluster.
 """
 
@@ -19,9 +19,11 @@ from textual.widgets import Button, ContentSwitcher, DataTable, Footer, Input, L
 
 from ...setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, run_probes
 from ...setup.proposal import OperatorChoices, Proposal, build_proposal, parse_aliases, write_proposal
-from ...widgets.app_header import AppHeader
 from ...widgets.row_table import RowTable
+from ..context import ContextHub
+from ..header import AppHeader
 from ..messages import SlurmStatus
+from ..workers import ReportsWorkerErrors
 from .messages import ProbeProgress, ProbesDone
 from .view import evidence_text, findings_text, steps_text, value_text
 
@@ -40,7 +42,7 @@ def _live_runner(options: ProbeOptions, progress: object) -> ProbeRun:
     return run_probes(options, progress)  # type: ignore[arg-type]
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(ReportsWorkerErrors, Screen[None]):
     """Guided first-time cluster setup: 1 Probe, 2 Review and edit, 3 Write."""
 
     CSS_PATH = "setup.tcss"
@@ -52,11 +54,13 @@ class SetupScreen(Screen[None]):
 
     def __init__(
         self,
+        hub: ContextHub,
         runner: ProbeRunner | None = None,
         options: ProbeOptions | None = None,
         profiles_dir: Path | None = None,
     ) -> None:
         super().__init__(id="setup")
+        self.hub = hub
         self.runner: ProbeRunner = runner or _live_runner
         self.options = options or ProbeOptions()
         self.profiles_dir = profiles_dir
@@ -69,7 +73,7 @@ class SetupScreen(Screen[None]):
     # -- layout -------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield AppHeader("setup")
+        yield AppHeader("setup", self.hub)
         yield Static(id="setup-stepbar")
         with ContentSwitcher(initial="setup-probe", id="setup-switcher"):
             with Vertical(id="setup-probe"):

@@ -2,27 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from textual.containers import Vertical
+
+from ...workers import ReportsWorkerErrors
 
 if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
     from srt_tui.core.profile import LoadedProfile
     from srt_tui.core.recipe import Recipe, RecipeSource
 
+    from ...context import ContextHub
+
 
 @dataclass
 class WizardState:
     """Choices so far. Steps read it on entry and report changes with messages (never by mutating it)."""
 
+    #: the app's context (clock, read-only, Slurm state): steps read it and may watch it
+    hub: ContextHub
     preferred_profile: str | None = None
-    read_only: bool = False
-    clock: Callable[[], datetime] = datetime.now
     profile: LoadedProfile | None = None
     recipe: Recipe | None = None
     source: RecipeSource | None = None
@@ -33,7 +35,7 @@ class WizardState:
     generation: int = 0
 
 
-class WizardStep(Vertical):
+class WizardStep(ReportsWorkerErrors, Vertical):
     """A step of the wizard: a container shown by the launch screen's content switcher."""
 
     step_id: ClassVar[str] = ""

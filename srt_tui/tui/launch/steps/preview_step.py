@@ -166,8 +166,7 @@ class PreviewStep(WizardStep):
     # -- actions ------------------------------------------------------------------------------------
 
     def _stamp(self) -> str:
-        clock = self._state.clock if self._state is not None else None
-        return clock().strftime("%Y%m%d-%H%M%S") if clock is not None else "now"
+        return self._state.hub.context.now().strftime("%Y%m%d-%H%M%S") if self._state is not None else "now"
 
     def action_save_dry_run(self) -> None:
         from ...prompts import PathPrompt
@@ -226,7 +225,7 @@ class PreviewStep(WizardStep):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("save_dry_run", "save_recipe"):
-            return self.prepared is not None and not (self._state is not None and self._state.read_only)
+            return self.prepared is not None and not (self._state is not None and self._state.hub.context.read_only)
         return True
 
     def confirm(self) -> None:

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
     from srt_tui.slurm.preflight import PreflightCheck
 
+    from ...context import AppContext, ContextHub
+
 
 class PreflightDone(Message):
     """The preflight of a prepared job against the cluster finished (run in a worker)."""
@@ -46,6 +48,8 @@ class SubmitStep(WizardStep):
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(id=id)
         self.prepared: Prepared | None = None
+        self.hub: ContextHub | None = None
+        self._slurm_seen: tuple[str, str] | None = None
         self.read_only = False
         self.submitting = False
         self._touched = False
@@ -70,10 +74,12 @@ class SubmitStep(WizardStep):
 
     def on_mount(self) -> None:
         self.query_one("#launcher-box").border_title = "Launcher"
-        self.watch(self.app, "slurm_state", self._slurm_changed, init=True)
 
     async def enter(self, state: WizardState) -> None:
-        self.read_only = state.read_only
+        if self.hub is None:  # first entry: watch the app's Slurm state from now on
+            self.hub = state.hub
+            self.hub.watch(self, self._context_changed)
+        self.read_only = state.hub.context.read_only
         if state.prepared is not None and state.prepared is not self.prepared:
             self.prepared = state.prepared
             self.preflight = []
@@ -123,7 +129,7 @@ class SubmitStep(WizardStep):
         """Check the prepared job against the cluster once Slurm answers (the same checks as `apply`)."""
         if self.prepared is None or self._preflight_of is self.prepared:
             return
-        if str(getattr(self.app, "slurm_state", "")) != "up":
+        if self.hub is None or self.hub.context.slurm_state != "up":
             return
         self._preflight_of = self.prepared
         self.run_preflight(self.prepared)
@@ -148,8 +154,14 @@ class SubmitStep(WizardStep):
             self.preflight = message.checks
             self._render_request()
 
-    def _slurm_changed(self, state: str) -> None:
-        reason = str(getattr(self.app, "slurm_reason", ""))
+    def _context_changed(self, context: AppContext) -> None:
+        """Only a new Slurm state or reason redraws the launcher choice (not e.g. a new profile label)."""
+        seen = (context.slurm_state, context.slurm_reason)
+        if seen != self._slurm_seen:
+            self._slurm_seen = seen
+            self._slurm_changed(*seen)
+
+    def _slurm_changed(self, state: str, reason: str) -> None:
         st = self._style
         slurm = self.query_one("#launcher-slurm", RadioButton)
         local = self.query_one("#launcher-local", RadioButton)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
+
+if TYPE_CHECKING:
+    from .context import AppContext, ContextHub
 
 MODES: tuple[tuple[str, str, str], ...] = (
     ("launch", "1", "Launch"),
@@ -17,7 +20,7 @@ MODES: tuple[tuple[str, str, str], ...] = (
 
 
 class AppHeader(Widget):
-    """The app's state at a glance; the App pushes new values into the reactives."""
+    """The app's state at a glance; it watches the app's context hub and shows each new context."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "app-header--title",
@@ -51,8 +54,9 @@ class AppHeader(Widget):
     slurm_reason: reactive[str] = reactive("")
     read_only: reactive[bool] = reactive(False)
 
-    def __init__(self, mode: str, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
+    def __init__(self, mode: str, hub: ContextHub, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(id=id)
+        self.hub = hub
         self.set_reactive(AppHeader.mode, mode)
 
     def _style(self, name: str) -> Style:
@@ -60,12 +64,15 @@ class AppHeader(Widget):
         return self.get_component_rich_style(name, partial=True)
 
     def on_mount(self) -> None:
-        """Take the app's current values (the app pushes later changes)."""
-        app = self.app
-        self.profile = str(getattr(app, "profile_label", self.profile))
-        self.slurm_state = str(getattr(app, "slurm_state", self.slurm_state))
-        self.slurm_reason = str(getattr(app, "slurm_reason", self.slurm_reason))
-        self.read_only = bool(getattr(app, "read_only", False))
+        """Show the current context now and every new one while mounted."""
+        self.hub.watch(self, self.show)
+
+    def show(self, context: AppContext) -> None:
+        """Take the context's profile, Slurm state and read-only flag."""
+        self.profile = context.profile_label
+        self.slurm_state = context.slurm_state
+        self.slurm_reason = context.slurm_reason
+        self.read_only = context.read_only
 
     def render(self) -> Text:
         """Left: title and modes; right: profile and Slurm."""
