@@ -20,6 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
+from ..widgets.layout import BREAKPOINTS
 from .commands import SrtCommands
 from .context import AppContext, ContextHub
 from .launch.messages import JobSubmitted
@@ -61,7 +62,7 @@ class SrtTuiApp(App[None]):
     MODE_SCREENS: ClassVar[Mapping[str, ScreenFactory]] = {"launch": _launch, "monitor": _monitor, "setup": _setup}
     DEFAULT_MODE: ClassVar[str] = "launch"
     COMMANDS = App.COMMANDS | {SrtCommands}
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS  # one breakpoint for CSS (-narrow/-wide) and Python (is_wide)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "switch_mode('launch')", "Launch mode", show=False),
         Binding("2", "switch_mode('monitor')", "Monitor mode", show=False),

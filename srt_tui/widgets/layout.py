@@ -1,6 +1,18 @@
-"""The terminal width from which every view switches to its wide layout (more columns, trailers)."""
+"""The one terminal width from which every view switches to its wide layout, in CSS and in Python alike.
+
+The app's `HORIZONTAL_BREAKPOINTS` are built from `WIDE`, so a screen carries the `-wide` class exactly
+when `is_wide(width)` holds: stylesheets (`Screen.-narrow …`) and code never disagree.
+"""
 
 from __future__ import annotations
 
 #: 80-column terminals get the narrow layouts; 110 fits the jobs table's and worker table's wide columns
 WIDE = 110
+
+#: Textual's screen classes by width (`App.HORIZONTAL_BREAKPOINTS`)
+BREAKPOINTS: list[tuple[int, str]] = [(0, "-narrow"), (WIDE, "-wide")]
+
+
+def is_wide(width: int) -> bool:
+    """Whether a view `width` columns wide shows its wide layout (the screen then has `-wide`)."""
+    return width >= WIDE

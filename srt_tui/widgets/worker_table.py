@@ -11,7 +11,7 @@ from textual.widgets import DataTable
 
 from ..monitor import cells
 from ..monitor.model import JobSnapshot, WorkerStatus
-from .layout import WIDE
+from .layout import is_wide
 from .row_table import RowTable
 
 SPARK_WIDTH = 12
@@ -78,7 +78,7 @@ class WorkerTable(RowTable[Text]):
     def show(self, snap: JobSnapshot | None, width: int) -> None:
         """Fill the table from a snapshot, keeping the cursor on the same worker."""
         keep = self.highlighted_worker
-        wide = width >= WIDE
+        wide = is_wide(width)
         self._columns(wide, mask_header(snap.visible_devices_env if snap is not None else ""))
         self.clear()
         self._names = []

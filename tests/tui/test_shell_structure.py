@@ -11,6 +11,11 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
+from srt_tui.widgets.layout import WIDE, is_wide
+from tests.tui.tui_helpers import make_app
+
 REPO = Path(__file__).resolve().parents[2]
 TUI = REPO / "srt_tui" / "tui"
 
@@ -116,3 +121,13 @@ def test_no_screen_fishes_for_the_app() -> None:
     ]
     assert hits == []
     assert pattern.search("x = getattr(self.app.screen, 'y')") is not None  # the pattern does match a use
+
+
+@pytest.mark.parametrize("width", [WIDE - 1, WIDE])
+async def test_css_and_python_switch_to_the_wide_layout_at_the_same_width(width: int) -> None:
+    """Between 100 and 109 columns the CSS (at 100) and the tables (at 110) used to disagree."""
+    async with make_app(probe=None).run_test(size=(width, 30)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert screen.has_class("-wide") is is_wide(width) is (width >= WIDE)
+        assert screen.has_class("-narrow") is not is_wide(width)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...widgets.layout import WIDE
+from ...widgets.layout import is_wide
 
 if TYPE_CHECKING:
     from ...core.errors import ConfigError
@@ -21,7 +21,7 @@ COLUMNS: tuple[tuple[str, int], ...] = (
     ("RUNTIME", 7),
     ("EXPORTER", 20),
 )
-#: below `WIDE` columns the table drops SOURCE and shortens values so every fact stays on screen
+#: below `WIDE` columns (widgets.layout) the table drops SOURCE and shortens values so every fact stays on screen
 NARROW_COLUMNS: tuple[tuple[str, int], ...] = (
     ("", 1),
     ("NAME", 12),
@@ -38,7 +38,7 @@ INVALID = "see errors ↓"
 
 def columns(width: int) -> tuple[tuple[str, int], ...]:
     """The profile-table columns that fit a terminal this wide."""
-    return COLUMNS if width >= WIDE else NARROW_COLUMNS
+    return COLUMNS if is_wide(width) else NARROW_COLUMNS
 
 
 def gpu_request(p: Profile) -> str:

@@ -16,7 +16,7 @@ from textual.widgets import Static
 
 from ...monitor import cells
 from ...monitor.model import JobSnapshot, LogRef
-from ...widgets.layout import WIDE
+from ...widgets.layout import is_wide
 from ...widgets.live_grid import LiveGpuGrid
 from ...widgets.log_pane import LogPane
 from ...widgets.router_panel import RouterPanel
@@ -158,7 +158,7 @@ class JobView(Vertical):
         self.snapshot = snap
         self.query_one(JobSummary).show(snap, now)
         grid = self.query_one(LiveGpuGrid)
-        grid.wide = width >= WIDE
+        grid.wide = is_wide(width)
         grid.snapshot = snap
         self.query_one(RouterPanel).snapshot = snap
         self.query_one(WorkerTable).show(snap, width)

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from ...monitor import cells
 from ...monitor.model import READY_STAGES, JobSnapshot
-from ...widgets.layout import WIDE
+from ...widgets.layout import is_wide
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ SORTS = ("submitted", "job", "name", "slurm", "stage", "rate", "errors", "elapse
 
 def columns(width: int) -> tuple[Column, ...]:
     """The columns that fit a terminal this wide."""
-    if width >= WIDE:
+    if is_wide(width):
         return COLUMNS
     return tuple(Column(c.key, c.header, True, NARROW_WIDTHS.get(c.key, c.width)) for c in COLUMNS if c.narrow)
 
