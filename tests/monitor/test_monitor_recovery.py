@@ -23,11 +23,11 @@ class RecordingFeed:
     def __init__(self) -> None:
         self.asked: list[set[str]] = []
 
-    def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
+    async def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
         self.asked.append(set(jobs))
         return []
 
-    def close(self) -> None:
+    async def aclose(self) -> None:
         pass
 
 

@@ -5,7 +5,6 @@ snapshots and a fixed clock, and Pilot tests of its behaviour."""
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -125,19 +124,16 @@ class SlowFeed:
         self.active = 0
         self.max_active = 0
         self.calls = 0
-        self.lock = threading.Lock()
 
-    def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
-        with self.lock:
-            self.active += 1
-            self.calls += 1
-            self.max_active = max(self.max_active, self.active)
-        time.sleep(self.delay)
-        with self.lock:
-            self.active -= 1
-        return self.inner.refresh(jobs)
+    async def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
+        self.active += 1
+        self.calls += 1
+        self.max_active = max(self.max_active, self.active)
+        await asyncio.sleep(self.delay)
+        self.active -= 1
+        return await self.inner.refresh(jobs)
 
-    def close(self) -> None:
+    async def aclose(self) -> None:
         pass
 
 

@@ -1,17 +1,15 @@
 """Where Monitor mode gets its snapshots, and how it cancels jobs — both injectable for tests.
 
-`LiveFeed` runs the async `srt_tui.monitor.Monitor` on its own event loop in a background thread, so
-the pooled connections, back-off state and counter history live across refreshes and no probe work
-ever runs on the UI's loop: the screen's poll worker (a thread) just waits for the refresh's result.
+`LiveFeed` is the async `srt_tui.monitor.Monitor` awaited by the screen's async poll worker on the
+app's own event loop: the pooled connections, back-off state and counter history live across refreshes,
+HTTP probes and the Slurm query (a thread, inside the Monitor) never block the screen, and there is no
+second event loop in another thread to keep in step.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -27,14 +25,14 @@ REFRESH_TIMEOUT_S = 60.0
 
 
 class SnapshotFeed(Protocol):
-    """Blocking source of snapshots (called from a worker thread, never from the UI loop)."""
+    """Async source of snapshots, awaited on the app's event loop by the Monitor's poll worker."""
 
-    def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
+    async def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
         """Snapshots of the given jobs, in order."""
         ...
 
-    def close(self) -> None:
-        """Release connections and threads."""
+    async def aclose(self) -> None:
+        """Release connections and pending fetches."""
         ...
 
 
@@ -45,17 +43,17 @@ class FrozenFeed:
         self.snapshots = list(snapshots)
         self.calls = 0
 
-    def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
+    async def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
         """The frozen snapshots of the tracked jobs (all of them when none is tracked)."""
         self.calls += 1
         return [s for s in self.snapshots if s.job_id in jobs] if jobs else list(self.snapshots)
 
-    def close(self) -> None:
+    async def aclose(self) -> None:
         """Nothing to release."""
 
 
 class LiveFeed:
-    """The real monitor on a private event loop thread; the Slurm client is chosen on first need."""
+    """The real monitor; the Slurm client is chosen (in a thread: it may run commands) on first need."""
 
     def __init__(
         self,
@@ -67,20 +65,8 @@ class LiveFeed:
         self._transport = slurm_transport
         self._factory = monitor_factory
         self._options = monitor_options
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
         self._monitor: Monitor | None = None
         self._injected = False
-        self._lock = threading.Lock()
-
-    def _start(self) -> asyncio.AbstractEventLoop:
-        with self._lock:
-            if self._loop is None:
-                loop = asyncio.new_event_loop()
-                thread = threading.Thread(target=loop.run_forever, name="srt-monitor-loop", daemon=True)
-                thread.start()
-                self._loop, self._thread = loop, thread
-            return self._loop
 
     def _slurm(self) -> SlurmClient | None:
         from ...slurm.select import get_client
@@ -90,8 +76,8 @@ class LiveFeed:
         except Exception:  # no transport at all: the Slurm source shows why
             return None
 
-    def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
-        """One refresh on the monitor's loop; blocks the calling (worker) thread until it is done."""
+    async def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
+        """One refresh of the tracked jobs; gives up after REFRESH_TIMEOUT_S (the poll reports it)."""
         from ...monitor.collect import Monitor
         from ...slurm.local import is_local_job
 
@@ -99,24 +85,14 @@ class LiveFeed:
             self._monitor = self._factory() if self._factory else Monitor(None, **self._options)  # type: ignore[arg-type]
             self._injected = self._factory is not None
         if not self._injected and self._monitor.slurm is None and any(not is_local_job(j) for j in jobs):
-            self._monitor.slurm = self._slurm()
-        fut: Future[list[JobSnapshot]] = asyncio.run_coroutine_threadsafe(
-            self._monitor.refresh(dict(jobs)), self._start()
-        )
-        return fut.result(timeout=REFRESH_TIMEOUT_S)
+            self._monitor.slurm = await asyncio.to_thread(self._slurm)
+        return await asyncio.wait_for(self._monitor.refresh(dict(jobs)), REFRESH_TIMEOUT_S)
 
-    def close(self) -> None:
-        """Close the monitor and stop the loop thread."""
-        loop, monitor = self._loop, self._monitor
-        if loop is None:
-            return
+    async def aclose(self) -> None:
+        """Close the monitor's fetches and connections."""
+        monitor, self._monitor = self._monitor, None
         if monitor is not None:
-            with contextlib.suppress(Exception):
-                asyncio.run_coroutine_threadsafe(monitor.aclose(), loop).result(timeout=5)
-        loop.call_soon_threadsafe(loop.stop)
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._loop = self._thread = None
+            await monitor.aclose()
 
 
 def default_cancel(job_id: str, job_dir: Path) -> str:

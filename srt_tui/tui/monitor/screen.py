@@ -1,13 +1,14 @@
 """Monitor mode: every tracked job in a table, one job in detail, live.
 
-Polling follows dolphie's loop: one named thread worker refreshes (the feed runs the async monitor on
-its own loop), and the next poll is armed only after the previous one finished, so a slow source can
+Polling follows dolphie's loop: one named async worker awaits the feed on the app's loop (job-index file
+reads go to a thread), and the next poll is armed only after the previous one finished, so a slow source can
 delay data but never stacks polls or freezes the screen. `r` polls now (or right after the running
 poll). Everything time-dependent reads the app context's `clock`; tests hand in frozen snapshots.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -113,10 +114,10 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         if self.poll_interval is not None:
             self.poll_now()
 
-    def on_unmount(self) -> None:
+    async def on_unmount(self) -> None:
         if self._timer is not None:
             self._timer.stop()
-        self.feed.close()
+        await self.feed.aclose()
 
     def on_screen_resume(self) -> None:
         self.redraw()
@@ -173,25 +174,29 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self._polling = True
         self._poll_worker = self._poll(dict(self.tracked), self.discover)
 
-    # not `exclusive`: a thread cannot be stopped, so "cancelling" one would only let two run at once;
-    # `_polling` is the guard, and a poll is started only after the previous one finished
-    @work(thread=True, group="monitor-poll", name="monitor-poll", exit_on_error=False)
-    def _poll(self, jobs: dict[str, Path], discover: bool) -> None:
+    # not `exclusive`: cancelling a running refresh would only waste its probes; `_polling` is the guard,
+    # and a poll is started only after the previous one finished
+    @work(group="monitor-poll", name="monitor-poll", exit_on_error=False)
+    async def _poll(self, jobs: dict[str, Path], discover: bool) -> None:
         started = time.monotonic()
         try:
             if discover:
-                from ...slurm.jobindex import job_bases, known_jobs, recover_interrupted
-
-                if not self._recovered:  # once: what an `apply` killed mid-submission left behind
-                    self._recovered = True
-                    for note in recover_interrupted(job_bases()):
-                        self.app.call_from_thread(self.notify, note, severity="warning", timeout=20)
-                jobs = {**known_jobs(), **jobs}
-            snaps = self.feed.refresh(jobs)
+                jobs = {**await asyncio.to_thread(self._discover), **jobs}
+            snaps = await self.feed.refresh(jobs)
         except Exception as exc:  # the feed itself failed; sources failing are inside the snapshots
             self.post_message(PollFailed(f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(SnapshotsUpdated(snaps, time.monotonic() - started))
+
+    def _discover(self) -> dict[str, Path]:
+        """Every job of the job index (file reads: run in a thread)."""
+        from ...slurm.jobindex import job_bases, known_jobs, recover_interrupted
+
+        if not self._recovered:  # once: what an `apply` killed mid-submission left behind
+            self._recovered = True
+            for note in recover_interrupted(job_bases()):
+                self.app.call_from_thread(self.notify, note, severity="warning", timeout=20)
+        return known_jobs()
 
     def _rearm(self) -> None:
         self._polling = False
