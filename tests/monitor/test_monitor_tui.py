@@ -16,11 +16,10 @@ from textual.widgets import Input
 
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.monitor.dialogs import ConfirmCancel
-from srt_tui.tui.monitor.feed import FrozenFeed
 from srt_tui.tui.monitor.messages import JobCancelled
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor import frozen
-from tests.monitor.tui_apps import fed_app, frozen_app
+from tests.monitor.tui_apps import FrozenFeed, fed_app, frozen_app
 from tests.tui.scenarios import settle
 
 SIZES = [pytest.param((120, 36), id="120x36"), pytest.param((80, 24), id="80x24")]

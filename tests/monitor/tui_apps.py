@@ -1,8 +1,8 @@
-"""The real SrtTuiApp opened on Monitor mode, fed frozen snapshots (no polling, fixed clock)."""
+"""The real SrtTuiApp opened on Monitor mode, fed frozen snapshots (no polling, fixed clock), and the frozen feed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from srt_tui.monitor.model import JobSnapshot
@@ -55,3 +55,19 @@ def fed_app(feed: SnapshotFeed, jobs: dict[str, Path], *, interval: float = 0.2,
     return MonitorTestApp(
         lambda hub: MonitorScreen(hub, feed, jobs=jobs, canceller=canceller, discover=False, poll_interval=interval)
     )
+
+
+class FrozenFeed:
+    """Always the same snapshots (tests, screenshots and replays); records how often it was asked."""
+
+    def __init__(self, snapshots: Sequence[JobSnapshot]) -> None:
+        self.snapshots = list(snapshots)
+        self.calls = 0
+
+    async def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
+        """The frozen snapshots of the tracked jobs (all of them when none is tracked)."""
+        self.calls += 1
+        return [s for s in self.snapshots if s.job_id in jobs] if jobs else list(self.snapshots)
+
+    async def aclose(self) -> None:
+        """Nothing to release."""

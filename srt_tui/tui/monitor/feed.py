@@ -9,7 +9,7 @@ second event loop in another thread to keep in step.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -34,22 +34,6 @@ class SnapshotFeed(Protocol):
     async def aclose(self) -> None:
         """Release connections and pending fetches."""
         ...
-
-
-class FrozenFeed:
-    """Always the same snapshots (tests, screenshots and replays); records how often it was asked."""
-
-    def __init__(self, snapshots: Sequence[JobSnapshot]) -> None:
-        self.snapshots = list(snapshots)
-        self.calls = 0
-
-    async def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
-        """The frozen snapshots of the tracked jobs (all of them when none is tracked)."""
-        self.calls += 1
-        return [s for s in self.snapshots if s.job_id in jobs] if jobs else list(self.snapshots)
-
-    async def aclose(self) -> None:
-        """Nothing to release."""
 
 
 class LiveFeed:

@@ -19,6 +19,7 @@ from typing import ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, DataTable, Footer, Input
@@ -30,7 +31,7 @@ from ..context import ContextHub
 from ..header import AppHeader
 from ..workers import ReportsWorkerErrors
 from .dialogs import ConfirmCancel
-from .feed import Canceller, FrozenFeed, LiveFeed, SnapshotFeed, default_cancel
+from .feed import Canceller, LiveFeed, SnapshotFeed, default_cancel
 from .job_view import JobView
 from .jobs_model import SORTS
 from .jobs_view import JobsView
@@ -64,6 +65,14 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         Binding("r", "refresh", "Refresh"),
     ]
 
+    #: what is drawn: a change of any of these redraws the shown view (not under a modal or in another mode)
+    snapshots: reactive[list[JobSnapshot]] = reactive(list, always_update=True, init=False)
+    query_text: reactive[str] = reactive("", init=False)
+    sort: reactive[str] = reactive("submitted", init=False)
+    reverse: reactive[bool] = reactive(True, init=False)
+    poll_error: reactive[str] = reactive("", init=False)
+    last_took_s: reactive[float | None] = reactive(None, init=False)
+
     def __init__(
         self,
         hub: ContextHub,
@@ -77,23 +86,18 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     ) -> None:
         super().__init__(id="monitor")
         self.hub = hub
-        self.feed: SnapshotFeed = feed if feed is not None else (FrozenFeed(snapshots) if snapshots else LiveFeed())
+        self.feed: SnapshotFeed = feed if feed is not None else LiveFeed()
         self.canceller: Canceller = canceller or default_cancel
         self.tracked: dict[str, Path] = dict(jobs or {})
         self.discover = discover
         self._recovered = False
         self.poll_interval = poll_interval
-        self.snapshots: list[JobSnapshot] = list(snapshots)
+        self.set_reactive(MonitorScreen.snapshots, list(snapshots))
         for s in self.snapshots:
             self.tracked.setdefault(s.job_id, Path(s.job_dir))
         self.focused_job: tuple[str, Path] | None = None
         self.selected: str | None = None
-        self.query_text = ""
-        self.sort = "submitted"
-        self.reverse = True
         self.polls = 0
-        self.last_took_s: float | None = None
-        self.poll_error = ""
         self._polling = False
         self._again = False
         self._timer: Timer | None = None
@@ -209,20 +213,16 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     @on(SnapshotsUpdated)
     def _updated(self, message: SnapshotsUpdated) -> None:
         self.polls += 1
-        self.snapshots = message.snapshots
         for s in message.snapshots:
             self.tracked.setdefault(s.job_id, Path(s.job_dir))
-        self.last_took_s = message.took_s
-        self.poll_error = ""
-        if self.is_current:  # dolphie: skip drawing under a modal or in another mode, keep polling
-            self.redraw()
+        self.set_reactive(MonitorScreen.last_took_s, message.took_s)
+        self.set_reactive(MonitorScreen.poll_error, "")
+        self.snapshots = message.snapshots  # one redraw for the three
         self._rearm()
 
     @on(PollFailed)
     def _failed(self, message: PollFailed) -> None:
         self.poll_error = message.error
-        if self.is_current:
-            self.redraw()
         self._rearm()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -248,6 +248,14 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         if self.read_only:
             parts.append("read-only")
         return " · ".join(parts)
+
+    def _redraw_shown(self) -> None:
+        """dolphie: skip drawing under a modal or in another mode (keep polling); resuming redraws."""
+        if self.is_current:
+            self.redraw()
+
+    watch_snapshots = watch_query_text = watch_sort = watch_reverse = _redraw_shown
+    watch_poll_error = watch_last_took_s = _redraw_shown
 
     def redraw(self) -> None:
         """Draw the latest snapshots (the jobs table, and the job view when it is shown)."""
@@ -313,7 +321,6 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             self.query_text = ""
             flt.add_class("hidden")
             self.query_one("#jobs-table").focus()
-            self.redraw()
             self.refresh_bindings()
 
     def _filter_open(self) -> bool:
@@ -331,7 +338,6 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     @on(Input.Changed, "#jobs-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         self.query_text = event.value.strip()
-        self.redraw()
 
     @on(Input.Submitted, "#jobs-filter")
     def _filter_done(self, event: Input.Submitted) -> None:
@@ -349,17 +355,18 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         if key == self.sort:
             self.reverse = not self.reverse
         elif key in SORTS:
-            self.sort, self.reverse = key, key in ("rate", "errors", "elapsed", "submitted")
-        self.redraw()
+            self._sort_by(key)
+
+    def _sort_by(self, key: str) -> None:
+        """Sort by `key`, largest first for the numbers and the newest first (one redraw)."""
+        self.set_reactive(MonitorScreen.reverse, key in ("rate", "errors", "elapsed", "submitted"))
+        self.sort = key
 
     def action_sort(self) -> None:
-        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
-        self.reverse = self.sort in ("rate", "errors", "elapsed", "submitted")
-        self.redraw()
+        self._sort_by(SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)])
 
     def action_reverse(self) -> None:
         self.reverse = not self.reverse
-        self.redraw()
 
     def action_logs(self) -> None:
         if not self.in_job_view:
