@@ -14,6 +14,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Button, ContentSwitcher, DataTable, Footer, Input, Label, ProgressBar, Static
 
@@ -51,6 +52,9 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         Binding("ctrl+s", "write", "Write profile"),
         Binding("escape", "back", "Back to probes", show=False),
     ]
+
+    #: the step shown in the step bar: 1 Probe, 2 Review & edit, 3 Write
+    step: reactive[int] = reactive(1, init=False)
 
     def __init__(
         self,
@@ -111,10 +115,11 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         self.query_one("#choice-name", Input).value = "my-cluster"
         self.query_one("#opt-partition", Input).value = self.options.partition or ""
         self.query_one("#opt-paths", Input).value = " ".join(self.options.paths)
-        self._stepbar(1)
+        self.watch_step(self.step)
         self.query_one("#run-probes", Button).focus()
 
-    def _stepbar(self, active: int) -> None:
+    def watch_step(self, active: int) -> None:
+        """Draw the step bar with step `active` highlighted."""
         parts = ["1 Probe", "2 Review & edit", "3 Write"]
         text = "  ›  ".join(f"[b reverse] {p} [/]" if i + 1 == active else f" {p} " for i, p in enumerate(parts))
         self.query_one("#setup-stepbar", Static).update(text)
@@ -140,7 +145,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         self.query_one("#probe-steps", Static).update(steps_text({}))
         self.query_one("#run-probes", Button).disabled = True
         self.query_one("#setup-switcher", ContentSwitcher).current = "setup-probe"
-        self._stepbar(1)
+        self.step = 1
         self.probe_worker(self.options)
 
     @work(thread=True, exclusive=True, group="setup-probes", name="setup-probes", exit_on_error=False)
@@ -179,7 +184,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         if message.run.reachable and not self._probe_errors():  # a failed probe stays in view until fixed
             self.query_one("#setup-switcher", ContentSwitcher).current = "setup-review"
             self.call_after_refresh(self._rebuild)  # the table has its width now: fit the values to it
-            self._stepbar(2)
+            self.step = 2
             self.query_one("#proposal-table", DataTable).focus()
 
     # -- review -------------------------------------------------------------------------------------
@@ -270,7 +275,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
     def action_back(self) -> None:
         """Return to the probe step."""
         self.query_one("#setup-switcher", ContentSwitcher).current = "setup-probe"
-        self._stepbar(1)
+        self.step = 1
         self.query_one("#run-probes", Button).focus()
 
     def action_write(self) -> None:
@@ -293,6 +298,6 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
             status.update(f"[red]not written: {exc}[/]")
             return
         self.written = target
-        self._stepbar(3)
+        self.step = 3
         status.update(f"[green]✓ wrote {target.name}[/] to the user profile directory; choose it in Launch (1)")
         self.notify(f"profile {choices.name} written", timeout=3)
