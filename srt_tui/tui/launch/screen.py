@@ -31,6 +31,7 @@ STEPS: tuple[tuple[str, str, str, str], ...] = (
 class LaunchScreen(Screen[None]):
     """Holds the wizard state; steps report choices with messages and this screen moves between them."""
 
+    CSS_PATH = "launch.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+n", "next_step", "Next"),
         Binding("escape", "prev_step", "Back"),
