@@ -86,20 +86,26 @@ class AppHeader(Widget):
         width = self.size.width
         right = self._status(compact=False)
         if left.cell_len + right.cell_len + 1 > width:
-            right = self._status(compact=True)
+            # the short form; a profile name too long for it is cut, so the Slurm mark always shows
+            right = self._status(compact=True, room=width - left.cell_len - 1)
         gap = max(1, width - left.cell_len - right.cell_len)
         return left + Text(" " * gap) + right
 
-    def _status(self, compact: bool) -> Text:
+    def _status(self, compact: bool, room: int = 0) -> Text:
         st = self._style
-        out = Text("" if compact else "profile ", style=st("app-header--dim"))
-        out.append(self.profile.split(" (")[0] if compact else self.profile)
-        out.append("  Slurm ", style=st("app-header--dim"))
         words = {
             "up": ("✓", "✓ reachable", "app-header--ok"),
             "down": ("✗", "✗ unreachable", "app-header--bad"),
             "off": ("off", "check off", "app-header--dim"),
         }
         short, long, style = words.get(self.slurm_state, ("…", "checking…", "app-header--pending"))
-        out.append(short if compact else long, style=st(style))
-        return out + Text(" ")
+        slurm = Text("  Slurm ", style=st("app-header--dim"))
+        slurm.append(short if compact else long, style=st(style))
+        slurm.append(" ")
+        if not compact:
+            return Text("profile ", style=st("app-header--dim")) + Text(self.profile) + slurm
+        name = self.profile.split(" (")[0]
+        fits = max(1, room - slurm.cell_len)
+        if len(name) > fits:
+            name = name[: fits - 1] + "…"
+        return Text(name) + slurm

@@ -61,8 +61,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         Binding("right_square_bracket", "cycle_log(1)", "Next log", show=False),
         Binding("R", "results", "Results"),
         Binding("c", "cancel_job", "Cancel job"),
-        Binding("a", "add_job", "Add job"),
-        Binding("r", "refresh", "Refresh"),
+        Binding("a", "add_job", "Add job", show=False),  # in `?` help: at 80 columns the footer keeps ? and q
+        Binding("r", "refresh", "Refresh", show=False),
     ]
 
     #: what is drawn: a change of any of these redraws the shown view (not under a modal or in another mode)
