@@ -108,4 +108,4 @@ class AppHeader(Widget):
         fits = max(1, room - slurm.cell_len)
         if len(name) > fits:
             name = name[: fits - 1] + "…"
-        return Text(name) + slurm
+        return Text(name, style=st("app-header--dim")) + slurm  # dim as a whole, as the long form
