@@ -8,6 +8,7 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer
 
@@ -37,15 +38,20 @@ class LaunchScreen(Screen[None]):
         Binding("escape", "prev_step", "Back"),
     ]
 
+    #: the visible step, and the choices so far in one line: the step bar is bound to both
+    index: reactive[int] = reactive(0, init=False)
+    note: reactive[str] = reactive("", init=False)
+
     def __init__(self, hub: ContextHub) -> None:
         super().__init__(id="launch")
         self.hub = hub
         self.state = WizardState(hub, preferred_profile=hub.context.profile_spec)
-        self.index = 0
 
     def compose(self) -> ComposeResult:
         yield AppHeader("launch", self.hub)
-        yield StepBar(tuple(label for _, label, _, _ in STEPS), id="step-bar")
+        yield StepBar(tuple(label for _, label, _, _ in STEPS), id="step-bar").data_bind(
+            current=LaunchScreen.index, note=LaunchScreen.note
+        )
         with ContentSwitcher(initial="step-profile", id="steps"):
             yield ProfileStep(self.state.preferred_profile, id="step-profile")
         yield Footer()
@@ -72,12 +78,14 @@ class LaunchScreen(Screen[None]):
         self.index = index
         await step.enter(self.state)
         switcher.current = f"step-{step_id}"
-        bar = self.query_one(StepBar)
-        bar.current = index
-        bar.reached = max(bar.reached, index)
-        bar.note = self._note()
+        self.note = self._note()
         step.focus_default()
         self.refresh_bindings()
+
+    def watch_index(self, index: int) -> None:
+        """The step bar remembers the furthest step reached (its `current` follows `index` by binding)."""
+        bar = self.query_one(StepBar)
+        bar.reached = max(bar.reached, index)
 
     def _note(self) -> str:
         s = self.state
@@ -122,7 +130,7 @@ class LaunchScreen(Screen[None]):
     @on(PlanUpdated)
     def _plan(self, message: PlanUpdated) -> None:
         self.state.edited, self.state.prepared = message.recipe, message.prepared
-        self.query_one(StepBar).note = self._note()
+        self.note = self._note()
 
     @on(PlanConfirmed)
     async def _plan_ok(self, message: PlanConfirmed) -> None:
