@@ -178,7 +178,8 @@ class Monitor:
         started = self.clock()
         self.refreshes += 1
         self.samples.rotate()
-        views = [self._read_job(j, Path(d)) for j, d in jobs.items()]
+        # job-directory files may sit on a slow shared filesystem: read them off the event loop
+        views = await asyncio.to_thread(lambda: [self._read_job(j, Path(d)) for j, d in jobs.items()])
         slurm_ids = [v.job_id for v in views if not is_local_job(v.job_id)]
         slurm_src: Source | None = None
         if slurm_ids and self.slurm is not None:
@@ -202,12 +203,16 @@ class Monitor:
         )
         states = self._slurm_states()
         slurm_state = self._slurm_source(slurm_src, bool(slurm_ids), started, now)
-        snaps = []
-        for v in views:
-            if is_local_job(v.job_id):
-                snaps.append(build_snapshot(ctx, v, self._state(v, states), SourceState("local", True)))
-            else:
-                snaps.append(build_snapshot(ctx, v, states.get(v.job_id), slurm_state))
+
+        def build() -> list[JobSnapshot]:
+            return [
+                build_snapshot(ctx, v, self._state(v, states), SourceState("local", True))
+                if is_local_job(v.job_id)
+                else build_snapshot(ctx, v, states.get(v.job_id), slurm_state)
+                for v in views
+            ]
+
+        snaps = await asyncio.to_thread(build)  # snapshots read relay and log files too
         self.sources.prune(started - 60.0)
         self.history.prune(now - 300.0)
         if self.refreshes % 20 == 0:
