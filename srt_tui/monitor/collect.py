@@ -27,6 +27,7 @@ from ..core.jobdir_contract import (
     parse_job_meta,
     parse_plan,
 )
+from ..core.jobdir_kind import SRTCTL, dir_kind
 from ..slurm.client import JobState, SlurmClient
 from ..slurm.local import LocalLauncher, is_local_job
 from .context import (
@@ -46,6 +47,7 @@ from .model import FINAL_STAGES, JobSnapshot, SourceState
 from .prom import SampleCache
 from .snapshot import build_snapshot
 from .sources import Source, Sources
+from .srtctl_dir import srtctl_job
 from .stage import derive_stage
 from .worker_status import WorkerProbe
 
@@ -147,6 +149,8 @@ class Monitor:
         problems: list[str] = []
         meta = f.doc(job_dir / JOB_FILE, parse_job_meta)
         plan = f.doc(job_dir / PLAN_FILE, parse_plan)
+        if meta is None and plan is None and dir_kind(job_dir, job_id) == SRTCTL:
+            return srtctl_job(job_id, job_dir, f.events(job_dir))
         endpoints = f.doc(job_dir / ENDPOINTS_FILE, parse_endpoints)
         for got in (meta, plan, endpoints):
             if isinstance(got, JobDirError):

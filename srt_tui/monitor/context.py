@@ -32,6 +32,8 @@ class JobFiles:
     events: list[Event]
     #: one line per job file that could not be read (file, key, what was expected)
     problems: tuple[str, ...] = ()
+    #: who wrote the directory: `srt-tui`, or `srtctl` (no job.json/plan.json: Slurm state and logs only)
+    written_by: str = "srt-tui"
 
     @property
     def router_plan(self) -> Obj:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ..core.jobdir_contract import Obj, PlanDoc
+from ..core.jobdir_kind import SRTCTL
 from ..slurm.client import JobState
 from ..slurm.local import is_local_job
 from .context import JobFiles, Refresh
@@ -12,6 +13,7 @@ from .model import FINAL_STAGES, READY_STAGES, JobSnapshot, LogRef, Placement, R
 from .relay import read_relay
 from .router_status import nginx_status, router_status, with_router_view
 from .sources import Source
+from .srtctl_dir import srtctl_logs
 from .stage import derive_stage, ended_at, started_at
 from .worker_status import worker_statuses
 
@@ -164,6 +166,8 @@ def placements(plan: PlanDoc) -> tuple[Placement, ...]:
 
 def log_refs(job: JobFiles) -> tuple[LogRef, ...]:
     """Every process's log (workers, infra, router, benchmark) and the launch script's own output."""
+    if job.written_by == SRTCTL:
+        return srtctl_logs(job.job_id, job.dir)
     plan = job.plan
     out: list[LogRef] = []
     for group, procs in (("processes", plan.processes), ("infra", plan.infra)):

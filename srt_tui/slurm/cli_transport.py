@@ -28,6 +28,8 @@ from srt_tui.slurm.parse import (
     parse_sinfo_nodes_text,
     parse_squeue_json,
     parse_squeue_text,
+    parse_user_jobs,
+    user_jobs_format,
 )
 
 #: stderr fragments meaning "this Slurm has no --json" (too old, or its serializer plugin is missing).
@@ -305,9 +307,30 @@ class CliTransport:
 
     def show_job(self, job_id: str) -> dict[str, str]:
         """Every field of ``scontrol show job -o ID`` (Key=Value), for detail views."""
+        self._check_id(job_id, "scontrol show job")
         proc = self._run(["scontrol", "show", "job", "-o", str(job_id)])
         line = next((ln for ln in proc.stdout.splitlines() if "JobId=" in ln), "")
         return parse_kv_line(line)
+
+    def user_jobs(self, user: str) -> list[JobState]:
+        """``squeue -h --states=all -u USER -O FIELDS`` (scoped by slurmctld: ``--json`` ignores ``-u`` in
+        22.05), then the user's jobs ended in the last day from one ``sacct`` where accounting runs."""
+        if not re.fullmatch(r"[A-Za-z0-9._][A-Za-z0-9._@-]*", user):
+            raise SlurmError(f"not a user name: {user!r}", command=["squeue", "-u", user])
+        proc = self._run(["squeue", "-h", "--states=all", "-u", user, "-O", user_jobs_format()])
+        jobs = parse_user_jobs(proc.stdout)
+        seen = {job.job_id for job in jobs}
+        if self._sacct is not False:
+            args = ["sacct", "-n", "-P", "-X", "-u", user, "-S", "now-1days", "-o", SACCT_FIELDS]
+            try:
+                acct = parse_sacct(self._run(args).stdout)
+            except SlurmError:  # no accounting ("accounting storage is disabled", slurmdbd down): squeue's view
+                self._sacct = False
+            else:
+                self._sacct = True
+                ended = [replace(j, user=user) for j in acct.values() if j.is_terminal and j.job_id not in seen]
+                jobs.extend(sorted(ended, key=lambda j: j.end_time or 0, reverse=True))
+        return jobs
 
     def cancel(self, job_id: str) -> None:
         """``scancel ID`` (exits 0 for an unknown or finished job in 22.05)."""

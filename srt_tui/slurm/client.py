@@ -63,6 +63,9 @@ class JobState:
     time_limit: int | None = None
     partition: str = ""
     work_dir: str = ""
+    #: who submitted it, and its stdout file with Slurm's %-patterns expanded (empty when not asked for)
+    user: str = ""
+    stdout: str = ""
 
     @classmethod
     def unknown(cls, job_id: str) -> JobState:
@@ -156,6 +159,15 @@ class SlurmClient(Protocol):
 
     def cancel(self, job_id: str) -> None:
         """Cancel a job (no error if it has already ended)."""
+        ...
+
+    def user_jobs(self, user: str) -> list[JobState]:
+        """Every job of ``user`` slurmctld still holds (queued, running, recently ended), with its work
+        dir and stdout path, plus the recent ended ones accounting remembers where it runs."""
+        ...
+
+    def show_job(self, job_id: str) -> dict[str, str]:
+        """Every field Slurm reports for one job, in ``scontrol show job``'s names (Key -> Value)."""
         ...
 
     def partitions(self) -> list[PartitionInfo]:

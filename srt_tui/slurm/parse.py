@@ -634,3 +634,92 @@ def parse_sinfo_nodes_text(stdout: str) -> list[NodeInfo]:
             node = replace(previous, partitions=tuple(dict.fromkeys(previous.partitions + node.partitions)))
         merged[name] = node
     return list(merged.values())
+
+
+# ----------------------------------------------------------------------------- one user's jobs
+
+#: separator of ``squeue -O`` fields: a control character no job name, path or reason holds
+FIELD_SEP = "\x1f"
+#: ``squeue -O`` fields of the all-jobs view, in order (22.05 accepts these names; ``-o`` has no stdout)
+USER_JOB_FIELDS: tuple[str, ...] = (
+    "JobID",
+    "ArrayJobID",
+    "ArrayTaskID",
+    "Name",
+    "UserName",
+    "State",
+    "Reason",
+    "NodeList",
+    "NumNodes",
+    "Partition",
+    "SubmitTime",
+    "StartTime",
+    "EndTime",
+    "TimeLimit",
+    "WorkDir",
+    "StdOut",
+)
+
+
+def user_jobs_format() -> str:
+    """The ``squeue -O`` argument: every field of USER_JOB_FIELDS followed by FIELD_SEP (no padding)."""
+    return ",".join(f"{field}:{FIELD_SEP}" for field in USER_JOB_FIELDS)
+
+
+_PATTERN = re.compile(r"%(\d*)([%AaJjux])")
+
+
+def expand_output_pattern(path: str, job_id: str, name: str = "", user: str = "") -> str:
+    """A job's ``--output`` path with Slurm's filename patterns filled in as sbatch does: ``%j``/``%J``
+    (job id), ``%A``/``%a`` (array job and task), ``%u``, ``%x``, ``%%``; a digit sets zero padding.
+
+    squeue prints the pattern unexpanded (``/o/%j/logs/sweep_%j.log``); ``%N`` and the like, which
+    depend on the node, stay as they are.
+    """
+    array_job, _, task = job_id.partition("_")
+
+    def fill(match: re.Match[str]) -> str:
+        width, letter = match.group(1), match.group(2)
+        if letter == "%":
+            return "%"
+        value = {"j": array_job, "J": array_job, "A": array_job, "a": task, "u": user, "x": name}[letter]
+        return value.zfill(int(width)) if width and value.isdigit() else value
+
+    return _PATTERN.sub(fill, path)
+
+
+def parse_user_jobs(stdout: str) -> list[JobState]:
+    """Jobs from ``squeue -h -O user_jobs_format()``, in squeue's order (stdout patterns expanded)."""
+    width = len(USER_JOB_FIELDS)
+    jobs: list[JobState] = []
+    for line in stdout.splitlines():
+        parts = line.split(FIELD_SEP)
+        if len(parts) < width:
+            continue
+        row = dict(zip(USER_JOB_FIELDS, (p.strip() for p in parts[:width])))
+        job_id = row["JobID"]
+        if not job_id:
+            continue
+        state = base_state(row["State"])
+        start, end = clean_times(state, parse_timestamp(row["StartTime"]), parse_timestamp(row["EndTime"]))
+        name, user = row["Name"], row["UserName"]
+        stdout_path = clean_reason(row["StdOut"])
+        jobs.append(
+            JobState(
+                job_id=job_id,
+                name=name,
+                state=state,
+                reason=clean_reason(row["Reason"]),
+                nodes=tuple(expand_hostlist(row["NodeList"])),
+                node_count=json_number(row["NumNodes"]) or 0,
+                submit_time=parse_timestamp(row["SubmitTime"]),
+                start_time=start,
+                end_time=end,
+                time_limit=parse_time_limit(row["TimeLimit"]),
+                partition=row["Partition"],
+                work_dir=clean_reason(row["WorkDir"]),
+                user=user,
+                stdout=expand_output_pattern(stdout_path, job_id, name, user) if stdout_path else "",
+            )
+        )
+    return jobs

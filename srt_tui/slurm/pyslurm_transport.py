@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
@@ -20,6 +21,7 @@ from srt_tui.slurm.parse import (
     clean_reason,
     clean_times,
     expand_hostlist,
+    expand_output_pattern,
     json_number,
     parse_gres,
 )
@@ -164,6 +166,31 @@ class PyslurmTransport:
                 return JobState.unknown(job_id)
             raise
         return self._job(job)
+
+    def user_jobs(self, user: str) -> list[JobState]:
+        """``pyslurm.Jobs.load()`` (one RPC: slurmctld has no per-user job query) kept to ``user``'s jobs."""
+        loaded = self._call("Jobs.load", lambda: _values(self._pyslurm.Jobs.load()))
+        out: list[JobState] = []
+        for job in loaded:
+            owner = _str(getattr(job, "user_name", ""))
+            if owner != user:
+                continue
+            state = self._job(job)
+            stdout = _str(getattr(job, "standard_output", ""))
+            out.append(
+                replace(
+                    state,
+                    user=owner,
+                    stdout=expand_output_pattern(stdout, state.job_id, state.name, owner) if stdout else "",
+                )
+            )
+        return out
+
+    def show_job(self, job_id: str) -> dict[str, str]:
+        """``scontrol show job`` through the command-line transport: its field names are what operators know."""
+        from srt_tui.slurm.cli_transport import CliTransport
+
+        return CliTransport().show_job(job_id)
 
     def cancel(self, job_id: str) -> None:
         """``pyslurm.Job(id).cancel()``."""

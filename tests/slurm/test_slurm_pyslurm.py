@@ -108,6 +108,8 @@ def make_pyslurm(state: StandIn) -> types.ModuleType:
                 time_limit=None,
                 partition="gpu",
                 working_directory="/w/7",
+                user_name="ann",
+                standard_output="/o/%j/logs/sweep_%j.log",
             )
             jobs[8] = Job(
                 8,
@@ -124,6 +126,7 @@ def make_pyslurm(state: StandIn) -> types.ModuleType:
                 time_limit=30,
                 partition="gpu",
                 working_directory="/w/8",
+                user_name="bob",
             )
             jobs[9] = Job(
                 9,
@@ -320,3 +323,12 @@ def test_forced_pyslurm_without_pyslurm_names_the_import(monkeypatch: pytest.Mon
 def test_unknown_transport_name() -> None:
     with pytest.raises(ValueError, match="unknown Slurm transport"):
         get_client("rest")
+
+
+def test_user_jobs_one_load_kept_to_the_user() -> None:
+    """The all-jobs view: one `Jobs.load()`, only this user's jobs, stdout patterns filled in as sbatch does."""
+    state = StandIn()
+    client = PyslurmTransport(make_pyslurm(state))
+    jobs = client.user_jobs("ann")
+    assert [j.job_id for j in jobs] == ["7"] and state.cluster_loads == 1
+    assert (jobs[0].user, jobs[0].stdout, jobs[0].work_dir) == ("ann", "/o/7/logs/sweep_7.log", "/w/7")
