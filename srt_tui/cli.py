@@ -247,6 +247,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         from .cli_jobs import add_job_commands
 
         add_job_commands(sub, recipe_args)
+        from .cli_alljobs import add_alljobs_command
+
+        add_alljobs_command(sub)
         from .cli_setup import add_setup_commands
 
         add_setup_commands(sub)
@@ -260,8 +263,9 @@ EXIT_CODES = """\
 exit codes:
   0    done
   1    not done, by design: a prompt declined, `apply` without a terminal and without -y, a job that
-       ended before it was ready (`wait`), a bare Slurm id Slurm does not know (`cancel`), a job with
-       no benchmark results yet (`results`: the others are still printed)
+       ended before it was ready (`wait`), nothing to cancel (`cancel`: the job had already ended, or
+       Slurm does not know the id), a job with no benchmark results yet (`results`: the others are
+       still printed), a running job not hidden (`jobs --hide`)
   2    bad input: usage, recipe, profile, topology, or a path that cannot be read or written; the
        message names the file, line or field and the fix
   3    Slurm failed or is unreachable; the message says what Slurm said

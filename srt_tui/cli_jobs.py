@@ -332,16 +332,20 @@ def _cmd_cancel(args: argparse.Namespace) -> int:
     from .slurm.cancel import cancel_job
     from .slurm.jobindex import find_job_dir
 
+    # 0: something was cancelled for every JOB named; 1: for some JOB nothing was (it had already ended,
+    # or Slurm does not know it): a script that cancels twice, or a typo'd id, is told so by the exit code
+    # too, as `kill` on a gone process does (scancel itself exits 0 and says nothing)
     rc = 0
     for ref in args.jobs:
         path = find_job_dir(ref, Path(args.output) if args.output else None)
         if path is None and re.fullmatch(r"\d+(_\d+)?", ref):
-            outcome = cancel_job(ref, Path(), args.transport)  # a Slurm job launched elsewhere: no directory needed
-            print(outcome.describe(), file=sys.stdout if outcome.known else sys.stderr)
-            rc = rc or (0 if outcome.known else 1)  # a bare id Slurm never heard of is most likely a typo
-            continue
-        for job_id, job_dir in _job_refs([ref], args.output).items():
-            print(cancel_job(job_id, job_dir, args.transport).describe())
+            outcomes = [cancel_job(ref, Path(), args.transport)]  # a Slurm job launched elsewhere: no directory
+        else:
+            outcomes = [cancel_job(j, d, args.transport) for j, d in _job_refs([ref], args.output).items()]
+        for outcome in outcomes:
+            print(outcome.describe(), file=sys.stdout if outcome.cancelled else sys.stderr)
+        if not any(o.cancelled for o in outcomes):  # a sweep whose members partly ended still counts as done
+            rc = 1
     return rc
 
 
@@ -418,8 +422,8 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
     c = sub.add_parser(
         "cancel",
         help="cancel jobs (Slurm scancel or the local launcher)",
-        description="Cancel jobs. A job that already ended is reported, not an error; "
-        "a bare Slurm id that Slurm does not know exits 1.",
+        description="Cancel jobs. When nothing is cancelled for a JOB named (it had already ended, or Slurm "
+        "does not know the id), that is said on stderr and the exit code is 1.",
     )
     c.add_argument("jobs", nargs="+", metavar="JOB", help="job id, job directory, or a Slurm id launched elsewhere")
     common(c)

@@ -70,9 +70,13 @@ def candidates(job_id: str, stdout: str, work_dir: str) -> list[Path]:
 def find_output_dir(
     job_id: str, stdout: str = "", work_dir: str = "", indexed: Mapping[str, Path] | None = None
 ) -> FoundDir | None:
-    """The output directory of Slurm job ``job_id``: the job index's entry first, then the candidates."""
-    tried: Iterable[Path] = [*([indexed[job_id]] if indexed and job_id in indexed else [])]
-    for path in [*tried, *candidates(job_id, stdout, work_dir)]:
+    """The output directory of Slurm job ``job_id``, from the paths Slurm reports for it; the job index
+    (``indexed``) only when Slurm reports none: ids restart when a cluster is rebuilt, so an old index
+    entry may name another job with the same id, while Slurm's paths are this job's."""
+    tried: Iterable[Path] = candidates(job_id, stdout, work_dir)
+    if not stdout and not work_dir and indexed and job_id in indexed:
+        tried = [indexed[job_id]]
+    for path in tried:
         kind = dir_kind(path, job_id)
         if kind is not None:
             return FoundDir(path, kind)

@@ -41,6 +41,11 @@ ACTIVE_STATES: frozenset[str] = frozenset(
         "STOPPED",
     }
 )
+#: Ended states whose reason says why the job ended; any other state's reason is a stale wait reason
+#: (a pending job cancelled keeps `Resources`), worth showing only while the job is PENDING.
+ENDED_WITH_REASON: frozenset[str] = frozenset(
+    {"FAILED", "NODE_FAIL", "TIMEOUT", "OUT_OF_MEMORY", "BOOT_FAIL", "PREEMPTED", "DEADLINE"}
+)
 #: The state reported for a job id Slurm does not know (never submitted, or purged after MinJobAge).
 UNKNOWN_STATE = "UNKNOWN"
 
@@ -81,6 +86,13 @@ class JobState:
     def is_active(self) -> bool:
         """True while the job is queued or running."""
         return self.state in ACTIVE_STATES
+
+    @property
+    def reason_worth_showing(self) -> str:
+        """Slurm's reason while the job waits, or why it ended; '' for a stale wait reason."""
+        if self.state == "PENDING" or self.state in ENDED_WITH_REASON:
+            return "" if self.reason == "None" else self.reason
+        return ""
 
     @property
     def is_known(self) -> bool:

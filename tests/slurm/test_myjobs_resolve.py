@@ -97,11 +97,15 @@ def test_plain_sbatch_job_has_no_directory(tmp_path: Path) -> None:
     assert find_output_dir("4", str(tmp_path / "slurm-4.out"), str(tmp_path)) is None
 
 
-def test_index_entry_wins_and_hidden_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_index_only_when_slurm_names_no_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SRT_TUI_STATE_DIR", str(tmp_path / "state"))
     job = srtctl_dir(tmp_path / "elsewhere", "3")
     plain = replace(rows()["3"], stdout="", work_dir="")
     mapped = map_jobs([plain], hidden.hide(["3"]), {"3": job})
     assert mapped[0].job_dir == job and mapped[0].kind == SRTCTL and mapped[0].hidden
+    # Slurm's own paths win over an index entry (ids restart when a cluster is rebuilt)
+    other = srtctl_dir(tmp_path / "now", "3")
+    row = replace(plain, stdout=str(other / "logs" / "sweep_3.log"))
+    assert map_jobs([row], frozenset(), {"3": job})[0].job_dir == other
     assert hidden.unhide(["3", "77"]) == ["3"]
     assert hidden.hidden_jobs() == frozenset()

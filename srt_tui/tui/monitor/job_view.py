@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from ...monitor import cells
 from ...monitor.model import JobSnapshot, LogRef
+from ...slurm.client import ENDED_WITH_REASON
 from ...widgets.layout import is_wide
 from ...widgets.live_grid import LiveGpuGrid
 from ...widgets.log_pane import LogPane
@@ -24,9 +25,6 @@ from ...widgets.worker_table import WorkerTable
 
 #: plan.json `frontend` of a job without a router (`none` in plans written before the fork's spellings)
 DIRECT = ("", "direct", "none")
-#: Slurm states whose reason says why the job ended; any other state's reason is a stale wait reason
-#: (a pending job cancelled keeps `Resources`), shown only while the job is PENDING
-ENDED_WITH_REASON = ("FAILED", "NODE_FAIL", "TIMEOUT", "OUT_OF_MEMORY", "BOOT_FAIL", "PREEMPTED", "DEADLINE")
 
 
 def state_words(snap: JobSnapshot) -> tuple[str, str]:

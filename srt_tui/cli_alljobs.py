@@ -1,0 +1,102 @@
+"""`srt-tui jobs`: this user's Slurm jobs as squeue shows them, with the output directory of those srt-tui
+or srtctl launched; `--all` adds every other job of the user; `--hide`/`--unhide` edit the hidden list."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+
+
+def _listing(args: argparse.Namespace) -> Any:
+    """One user-scoped query (SlurmUnavailable, exit 3, when no controller answers)."""
+    from .monitor.hidden import hidden_jobs
+    from .monitor.myjobs import my_jobs
+    from .slurm.errors import SlurmUnavailable
+    from .slurm.jobindex import known_jobs
+    from .slurm.select import get_client
+
+    listing = my_jobs(get_client(args.transport), args.user, hidden_jobs(), known_jobs())
+    if listing.error:
+        raise SlurmUnavailable(listing.error)
+    return listing
+
+
+def _hide(args: argparse.Namespace) -> int:
+    """Hide ended jobs; a job still queued or running is refused (cancel it first), the rest are hidden."""
+    from .monitor.hidden import hide
+
+    listing = _listing(args)
+    by_id = {j.job_id: j for j in listing.jobs}
+    active = [i for i in args.hide if i in by_id and not by_id[i].job.is_terminal]
+    if active:
+        states = ", ".join(f"{i} ({by_id[i].job.state})" for i in active)
+        print(
+            f"srt-tui: not hidden: still queued or running: {states} (only ended jobs leave the list; "
+            "cancel it first with `srt-tui cancel ID`)",
+            file=sys.stderr,
+        )
+        return 1
+    hide(args.hide)
+    print(f"hidden: {' '.join(args.hide)} (directories kept; `srt-tui jobs --unhide ID` shows them again)")
+    return 0
+
+
+def _cmd_jobs(args: argparse.Namespace) -> int:
+    from .core.views import fixed_table
+    from .monitor.hidden import unhide
+    from .monitor.myjobs_cells import HEADERS, row
+
+    if args.unhide:
+        found = unhide(args.unhide)
+        missing = [i for i in args.unhide if i not in found]
+        if found:
+            print(f"shown again: {' '.join(found)}")
+        if missing:
+            print(f"not hidden: {' '.join(missing)}", file=sys.stderr)
+        return 0 if found else 1
+    if args.hide:
+        return _hide(args)
+    listing = _listing(args)
+    jobs = [j for j in listing.shown(args.hidden) if args.all or j.job_dir is not None]
+    if args.json:
+        out = [asdict(j.job) | {"from": j.kind, "job_dir": str(j.job_dir or ""), "hidden": j.hidden} for j in jobs]
+        print(json.dumps(out, indent=2))
+        return 0
+    if not jobs:
+        scope = "Slurm jobs" if args.all else "Slurm jobs launched by srt-tui or srtctl (--all: every job)"
+        print(f"no {scope} of {listing.user}")
+        return 0
+    now = datetime.now()
+    header = (*HEADERS.values(), "OUTPUT DIR")
+    print(fixed_table(header, [(*row(j, now), str(j.job_dir or "-")) for j in jobs]))
+    hidden = sum(j.hidden for j in listing.jobs) if not args.hidden else 0
+    if hidden:
+        print(f"({hidden} hidden: --hidden lists them)", file=sys.stderr)
+    return 0
+
+
+def add_alljobs_command(sub: Any) -> None:
+    """Register `jobs` on the CLI parser."""
+    j = sub.add_parser(
+        "jobs",
+        help="this user's Slurm jobs, squeue-style, with the output directory of srt-tui's and srtctl's",
+        description="This user's Slurm jobs (queued, running, and ended ones slurmctld or accounting still "
+        "holds). Without --all only those srt-tui or srtctl launched (they have an output directory).",
+    )
+    j.add_argument("--all", action="store_true", help="every Slurm job of the user, however it was submitted")
+    j.add_argument("--hidden", action="store_true", help="list hidden jobs too (marked `(hidden)`)")
+    j.add_argument("--hide", nargs="+", metavar="JOB", help="remove ended jobs from the lists (directories kept)")
+    j.add_argument("--unhide", nargs="+", metavar="JOB", help="list hidden jobs again")
+    j.add_argument("-u", "--user", help="whose jobs (default: you)")
+    j.add_argument("--json", action="store_true", help="one object per job: Slurm's fields, from, job_dir, hidden")
+    j.add_argument(
+        "--transport",
+        default="auto",
+        choices=["auto", "cli", "pyslurm"],
+        help="Slurm transport (default: pyslurm if importable, else the command line)",
+    )
+    j.set_defaults(func=_cmd_jobs)
