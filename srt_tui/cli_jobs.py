@@ -231,7 +231,7 @@ def _cmd_status(args: argparse.Namespace) -> int:
         (
             str(s.job_id),
             str(s.name),
-            str(s.slurm_state),
+            cells.state_cell(s),
             cells.stage_cell(s),
             cells.healthy_cell(s),
             cells.router_cell(s),
@@ -242,7 +242,7 @@ def _cmd_status(args: argparse.Namespace) -> int:
         )
         for s in snaps
     ]
-    header: tuple[str, ...] = ("JOB", "NAME", "SLURM", "STAGE", "HEALTHY", "ROUTER", "REQ/S", "REQ", "ERR", "ELAPSED")
+    header: tuple[str, ...] = ("JOB", "NAME", "STATE", "STAGE", "HEALTHY", "ROUTER", "REQ/S", "REQ", "ERR", "ELAPSED")
     if any(s.gpus for s in snaps):  # a job with a GPU exporter (telemetry): its GPUs' load, last
         header += ("GPU UTIL",)
         rows = [(*row, cells.gpu_load(s.gpus)) for row, s in zip(rows, snaps)]

@@ -90,6 +90,12 @@ def elapsed(snap: JobSnapshot, now: datetime) -> str:
     return duration(snap.elapsed_s(now))
 
 
+def state_cell(snap: JobSnapshot) -> str:
+    """The scheduler's state of the job: Slurm's as it is (`RUNNING`), another launcher's named (`local RUNNING`)."""
+    launcher = snap.launcher.lower()
+    return snap.slurm_state if launcher in ("", "slurm") else f"{launcher} {snap.slurm_state}"
+
+
 def stage_cell(snap: JobSnapshot) -> str:
     """The stage, with `(relayed)` when health came from the job's own relay."""
     return snap.stage + (" (relayed)" if snap.relayed else "")

@@ -27,7 +27,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("name", "NAME", True, 16),
     Column("profile", "PROFILE", False),
     Column("topology", "TOPO", False),
-    Column("slurm", "SLURM", True),
+    Column("slurm", "STATE", True),  # the launcher's state: Slurm's, or `local RUNNING`
     Column("stage", "STAGE", True, 16),
     Column("healthy", "HEALTHY", True),
     Column("router", "ROUTER", False),
@@ -68,7 +68,7 @@ def cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool = False) -> st
         "name": lambda: snap.name,
         "profile": lambda: snap.profile,
         "topology": lambda: snap.topology,
-        "slurm": lambda: snap.slurm_state,
+        "slurm": lambda: cells.state_cell(snap),
         "stage": lambda: cells.stage_cell(snap) + (" ⚠" if cells.files_problem(snap) else ""),
         "healthy": lambda: "-" if snap.is_final else cells.healthy_cell(snap, compact=narrow),
         "router": lambda: "-" if snap.is_final else cells.registered_cell(snap.router),

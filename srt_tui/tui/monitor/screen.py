@@ -30,6 +30,9 @@ from ...slurm.local import is_local_job
 from ..context import ContextHub
 from ..header import AppHeader
 from ..workers import ReportsWorkerErrors
+from ..alljobs.dialogs import ConfirmHide
+from ..alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
+from ..alljobs.source import JobsSource, LiveJobsSource
 from .dialogs import ConfirmCancel
 from .feed import Canceller, LiveFeed, SnapshotFeed, default_cancel
 from .job_view import JobView
@@ -62,6 +65,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         Binding("R", "results", "Results"),
         Binding("c", "cancel_job", "Cancel job"),
         Binding("a", "add_job", "Add job", show=False),  # in `?` help: at 80 columns the footer keeps ? and q
+        Binding("A", "all_jobs", "All jobs"),
+        Binding("d,delete", "hide_job", "Remove", show=False),  # in `?` help, as a and r
         Binding("r", "refresh", "Refresh", show=False),
     ]
 
@@ -83,6 +88,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         canceller: Canceller | None = None,
         discover: bool = True,
         poll_interval: float | None = POLL_INTERVAL_S,
+        jobs_source: JobsSource | None = None,
     ) -> None:
         super().__init__(id="monitor")
         self.hub = hub
@@ -102,6 +108,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self._again = False
         self._timer: Timer | None = None
         self._poll_worker: Worker[None] | None = None
+        #: the all-jobs view's rows (A); a job opened from there goes back there on Esc
+        self.jobs_source: JobsSource = jobs_source or LiveJobsSource()
+        self._back_to_all = False
 
     # -- layout -------------------------------------------------------------------------------------
 
@@ -157,8 +166,10 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Read-only mode hides the mutating actions (k9s); job-view keys only show there."""
-        if action == "cancel_job" and self.read_only:
+        if action in ("cancel_job", "hide_job") and self.read_only:
             return False
+        if action in ("hide_job", "all_jobs"):  # list keys: the job view's footer stays as it was
+            return not self.in_job_view
         if action in ("open", "filter", "sort", "reverse"):
             return not self.in_job_view
         if action == "back":  # on the bare jobs list there is nothing to go back from: no `esc Back` there
@@ -200,7 +211,10 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             self._recovered = True
             for note in recover_interrupted(job_bases()):
                 self.app.call_from_thread(self.notify, note, severity="warning", timeout=20)
-        return known_jobs()
+        from ...monitor.hidden import hidden_jobs
+
+        hidden = hidden_jobs()  # removed from the list (d): not discovered again; opened on purpose: shown
+        return {j: d for j, d in known_jobs().items() if j not in hidden}
 
     def _rearm(self) -> None:
         self._polling = False
@@ -314,6 +328,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             self.query_one("#jobs-table").focus()
             self.redraw()
             self.refresh_bindings()
+            if self._back_to_all:  # opened from all my Slurm jobs: back there
+                self._back_to_all = False
+                self.action_all_jobs()
             return
         flt = self.query_one("#jobs-filter", Input)
         if self._filter_open():
@@ -485,3 +502,38 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     @on(AddFailed)
     def _add_failed(self, message: AddFailed) -> None:
         self.notify(f"Cannot add {message.ref}: {message.error}", severity="error", timeout=10)
+
+    # -- all my Slurm jobs (A) and removing ended jobs from the list (d) ------------------------------
+
+    def action_all_jobs(self) -> None:
+        """Every Slurm job of the user; a job with an output directory chosen there opens here."""
+        refresh = None if self.poll_interval is None else REFRESH_S
+        screen = AllJobsScreen(self.jobs_source, clock=self.now, read_only=self.read_only, refresh_s=refresh)
+        self.app.push_screen(screen, callback=self._from_all_jobs)
+
+    def _from_all_jobs(self, chosen: OpenJob | None) -> None:
+        if chosen is not None:
+            self._back_to_all = True
+            self.focus_job(chosen.job_id, chosen.job_dir)
+
+    def action_hide_job(self) -> None:
+        """Remove the highlighted ended job from the list (confirmed; its directory is kept)."""
+        job = self.current_job()
+        snap = self.snapshot_of(job)
+        if job is None or snap is None or self.read_only:
+            return
+        if not snap.is_final:
+            self.notify(f"{job} is {snap.stage}: only ended jobs leave the list (cancel it first).", severity="warning")
+            return
+        self.app.push_screen(ConfirmHide(job, snap.name, snap.job_dir), callback=partial(self._hidden, job))
+
+    def _hidden(self, job_id: str, yes: bool | None) -> None:
+        from ...monitor.hidden import hide
+
+        if not yes:
+            return
+        hide([job_id])
+        self.tracked.pop(job_id, None)
+        self.snapshots = [s for s in self.snapshots if s.job_id != job_id]
+        self.redraw()
+        self.notify(f"Removed {job_id} from the list; its directory is kept (all jobs, A, then h shows it).")

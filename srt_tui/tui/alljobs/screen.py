@@ -1,0 +1,287 @@
+"""All my Slurm jobs, squeue-style (k9s's "all namespaces"): `A` from the Monitor opens it, `A`/Esc goes
+back. Enter on a job srt-tui or srtctl launched opens its job view from its output directory; on any other
+job it shows Slurm's facts. `d` removes an ended job from the lists (directory kept), `h` shows the hidden.
+
+The list is refreshed in a thread worker and re-armed only after the previous refresh finished, so a
+Slurm that does not answer is shown as such and never freezes or stacks refreshes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import DataTable, Footer, Static
+
+from ...monitor.myjobs import MyJob, MyJobs
+from ...widgets.row_table import RowTable
+from . import columns
+from .dialogs import ConfirmHide, SlurmFactsScreen
+from .source import JobsSource
+
+REFRESH_S = 5.0
+
+
+@dataclass(frozen=True)
+class OpenJob:
+    """The operator chose a job with an output directory: the Monitor opens its job view."""
+
+    job_id: str
+    job_dir: Path
+
+
+@dataclass
+class JobsListed(Message):
+    """A refresh of the list finished (its error, if Slurm did not answer, is inside)."""
+
+    listing: MyJobs
+
+
+class AllJobsScreen(Screen[OpenJob | None]):
+    """Every Slurm job of the user; ``refresh_s=None`` lists once (tests, screenshots)."""
+
+    DEFAULT_CSS = """
+    AllJobsScreen #alljobs-title { height: 1; padding: 0 1; background: $panel; color: $text-primary; }
+    AllJobsScreen #alljobs-table { height: 1fr; }
+    AllJobsScreen #alljobs-empty { height: auto; padding: 1 2; color: $text-muted; }
+    AllJobsScreen #alljobs-status { height: auto; max-height: 3; padding: 0 1; background: $panel; color: $text-muted; }
+    AllJobsScreen .hidden { display: none; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Open"),
+        Binding("escape,A", "back", "Back"),
+        Binding("d,delete", "hide", "Remove"),
+        Binding("u", "unhide", "Unhide"),
+        Binding("h", "toggle_hidden", "Hidden"),
+        Binding("r", "refresh", "Refresh"),
+    ]
+
+    def __init__(
+        self,
+        source: JobsSource,
+        *,
+        clock: Callable[[], datetime] = datetime.now,
+        read_only: bool = False,
+        refresh_s: float | None = REFRESH_S,
+    ) -> None:
+        super().__init__(id="alljobs")
+        self.source = source
+        self.clock = clock
+        self.read_only = read_only
+        self.refresh_s = refresh_s
+        self.listing: MyJobs | None = None
+        self.show_hidden = False
+        self._ids: list[str] = []
+        self._header: tuple[object, ...] = ()
+        self._busy = False
+        self._again = False
+        self._timer: Timer | None = None
+
+    # -- layout -------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static("All my Slurm jobs", id="alljobs-title")
+        yield RowTable[Text](cursor_type="row", zebra_stripes=True, id="alljobs-table")
+        yield Static("", id="alljobs-empty", classes="hidden")
+        yield Static("asking Slurm…", id="alljobs-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#alljobs-table").focus()
+        self.refresh_now()
+
+    def on_unmount(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+
+    def on_resize(self) -> None:
+        self.redraw()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Read-only mode hides removing and restoring (k9s hides its mutating keys too)."""
+        if action == "unhide" and not self.show_hidden:
+            return False
+        return not (action in ("hide", "unhide") and self.read_only)
+
+    # -- refresh (re-armed only after the previous one finished) ------------------------------------
+
+    def refresh_now(self) -> None:
+        """List now, or right after the refresh that is running."""
+        if self._busy:
+            self._again = True
+            return
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self._busy = True
+        self._list()
+
+    @work(thread=True, group="alljobs", name="alljobs-refresh", exit_on_error=False)
+    def _list(self) -> None:
+        try:
+            listing = self.source.list_jobs()
+        except Exception as exc:  # a bug in a source: shown like Slurm failing, never raised into the app
+            listing = MyJobs("", (), f"{type(exc).__name__}: {exc}")
+        self.post_message(JobsListed(listing))
+
+    @on(JobsListed)
+    def _listed(self, message: JobsListed) -> None:
+        self.listing = message.listing
+        self.redraw()
+        self._busy = False
+        if self._again:
+            self._again = False
+            self.refresh_now()
+        elif self.refresh_s is not None:
+            self._timer = self.set_timer(self.refresh_s, self.refresh_now)
+
+    # -- drawing ------------------------------------------------------------------------------------
+
+    def shown(self) -> list[MyJob]:
+        """The rows of the table (hidden ones only while `h` is on)."""
+        return self.listing.shown(self.show_hidden) if self.listing is not None else []
+
+    def redraw(self) -> None:
+        """Draw the latest listing."""
+        if not self.is_mounted:
+            return
+        table = self.query_one(RowTable)
+        keep = self.highlighted
+        cols = columns.columns(self.size.width or 80)
+        if cols != self._header:
+            self._header = cols
+            table.clear(columns=True)
+            for key, header, width in cols:
+                table.add_column(header, key=key, width=width)
+        else:
+            table.clear()
+        now = self.clock()
+        rows = self.shown()
+        self._ids = [j.job_id for j in rows]
+        for job in rows:
+            style = "dim" if job.hidden or job.job.is_terminal else ""
+            cells = [Text(columns.text(job, key, now, width), style=style) for key, _, width in cols]
+            table.add_row(*cells, key=job.job_id)
+        if keep in self._ids:
+            table.move_cursor(row=self._ids.index(keep), animate=False)
+        self._status(rows)
+
+    def _status(self, rows: list[MyJob]) -> None:
+        listing = self.listing
+        empty = self.query_one("#alljobs-empty", Static)
+        status = self.query_one("#alljobs-status", Static)
+        if listing is None:
+            return
+        user = listing.user or "you"
+        self.query_one("#alljobs-title", Static).update(f"All my Slurm jobs · {user}")
+        if listing.error:
+            empty.update(f"Slurm did not answer: {listing.error}\nr retries · Esc goes back to srt-tui's jobs")
+        elif not rows:
+            empty.update(f"No Slurm jobs of {user} (queued, running, or recently ended).")
+        empty.set_class(bool(rows) and not listing.error, "hidden")
+        hidden = sum(j.hidden for j in listing.jobs)
+        parts = [f"{len(rows)} jobs · Enter: job view (srt-tui, srtctl) or Slurm facts"]
+        if hidden:
+            parts.append(f"{hidden} hidden" + (" (marked *)" if self.show_hidden else " (h shows)"))
+        if listing.error:
+            parts.append(f"Slurm ✗ {listing.error[:60]}")
+        elif listing.took_s:
+            parts.append(f"{listing.took_s:.2f} s")
+        status.update(" · ".join(parts))
+
+    # -- actions ------------------------------------------------------------------------------------
+
+    @property
+    def highlighted(self) -> str | None:
+        """The job id under the cursor."""
+        row = self.query_one(RowTable).cursor_row
+        return self._ids[row] if self._ids and 0 <= row < len(self._ids) else None
+
+    def job(self, job_id: str | None) -> MyJob | None:
+        """The listed job with this id."""
+        return next((j for j in self.shown() if j.job_id == job_id), None)
+
+    @on(DataTable.RowSelected, "#alljobs-table")
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    def action_open(self) -> None:
+        """Job view from the output directory, or Slurm's facts for a job launched another way."""
+        job = self.job(self.highlighted)
+        if job is None:
+            return
+        if job.job_dir is not None:
+            self.dismiss(OpenJob(job.job_id, job.job_dir))
+        else:
+            self.app.push_screen(SlurmFactsScreen(job.job, self.source))
+
+    def action_back(self) -> None:
+        """Back to srt-tui's jobs."""
+        self.dismiss(None)
+
+    def action_refresh(self) -> None:
+        """Ask Slurm now."""
+        self.refresh_now()
+
+    def action_toggle_hidden(self) -> None:
+        """Show (marked) or hide the jobs removed from the list."""
+        self.show_hidden = not self.show_hidden
+        self.redraw()
+        self.refresh_bindings()
+
+    def action_hide(self) -> None:
+        """Remove an ended job from the lists after a confirmation; a queued or running one is refused."""
+        job = self.job(self.highlighted)
+        if job is None or self.read_only:
+            return
+        if job.hidden:
+            self.notify(f"{job.job_id} is already hidden (u shows it again).")
+            return
+        if not job.job.is_terminal:
+            self.notify(
+                f"{job.job_id} is {job.job.state}: only ended jobs leave the list (cancel it first).",
+                severity="warning",
+            )
+            return
+        where = str(job.job_dir) if job.job_dir else ""
+        self.app.push_screen(ConfirmHide(job.job_id, job.job.name, where), callback=partial(self._hide, job.job_id))
+
+    def _hide(self, job_id: str, yes: bool | None) -> None:
+        from ...monitor.hidden import hide
+
+        if not yes:
+            return
+        hide([job_id])
+        self._mark(job_id, True)
+        self.notify(f"Removed {job_id} from the list (h shows hidden jobs).")
+
+    def action_unhide(self) -> None:
+        """List a hidden job again."""
+        from ...monitor.hidden import unhide
+
+        job = self.job(self.highlighted)
+        if job is None or not job.hidden or self.read_only:
+            return
+        unhide([job.job_id])
+        self._mark(job.job_id, False)
+        self.notify(f"{job.job_id} is listed again.")
+
+    def _mark(self, job_id: str, hidden: bool) -> None:
+        """Apply a hide/unhide to the listing at once (the next refresh reads the state file again)."""
+        if self.listing is None:
+            return
+        jobs = tuple(MyJob(j.job, j.found, hidden) if j.job_id == job_id else j for j in self.listing.jobs)
+        self.listing = MyJobs(self.listing.user, jobs, self.listing.error, self.listing.took_s)
+        self.redraw()

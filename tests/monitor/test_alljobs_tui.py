@@ -1,0 +1,213 @@
+"""The Monitor's all-jobs view (A) from injected rows and a fixed clock: its 80×24 snapshot, Enter on an
+srtctl job opening the job view from its real output directory (and Esc coming back), Enter on a plain
+sbatch job showing Slurm's facts, and `d` removing only ended jobs from the lists."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable
+
+from srt_tui.core.jobdir_kind import SRTCTL, FoundDir
+from srt_tui.monitor import hidden
+from srt_tui.monitor.collect import Monitor
+from srt_tui.monitor.model import JobSnapshot
+from srt_tui.monitor.myjobs import MyJob
+from srt_tui.slurm.client import JobState
+from srt_tui.tui.alljobs.dialogs import ConfirmHide, SlurmFactsScreen
+from srt_tui.tui.alljobs.screen import AllJobsScreen
+from srt_tui.tui.alljobs.source import FrozenJobsSource
+from srt_tui.tui.monitor.feed import LiveFeed
+from srt_tui.tui.monitor_screen import MonitorScreen
+from srt_tui.tui.scenarios import settle
+from tests.monitor import frozen
+from tests.monitor.tui_apps import MonitorTestApp
+
+T0 = int(frozen.NOW.timestamp())
+
+
+@pytest.fixture(autouse=True)
+def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private state dir: the hidden-jobs file and the job index of this test only."""
+    path = tmp_path / "state"
+    monkeypatch.setenv("SRT_TUI_STATE_DIR", str(path))
+    return path
+
+
+def job(job_id: str, name: str, state: str, **kw: Any) -> JobState:
+    """A row as `squeue -O` gives it (times relative to the frozen clock)."""
+    return JobState(job_id=job_id, name=name, state=state, partition="gpu", user="ann", **kw)
+
+
+def rows(srtctl_dir: Path | None = None) -> list[MyJob]:
+    """A running srtctl job, a plain sbatch job running, a pending one, an ended srt-tui job, a hidden one."""
+    srtctl = Path("/lustre/ann/srt-slurm/outputs/81301") if srtctl_dir is None else srtctl_dir
+    return [
+        MyJob(
+            job("81301", "dsr1-fp8-1p1d", "RUNNING", nodes=("node1", "node2"), node_count=2, start_time=T0 - 3725),
+            FoundDir(srtctl, SRTCTL),
+        ),
+        MyJob(
+            job(
+                "81302",
+                "sleep-wrap",
+                "RUNNING",
+                nodes=("node3",),
+                node_count=1,
+                start_time=T0 - 42,
+                work_dir="/home/ann",
+                stdout="/home/ann/slurm-81302.out",
+            )
+        ),  # fmt: skip
+        MyJob(job("81303", "big-sweep-member", "PENDING", reason="Resources", node_count=4)),
+        MyJob(
+            job(
+                "81290",
+                "qwen3-agg",
+                "COMPLETED",
+                nodes=("node1",),
+                node_count=1,
+                start_time=T0 - 900,
+                end_time=T0 - 300,
+            ),  # fmt: skip
+            FoundDir(Path("/home/ann/outputs/81290"), "srt-tui"),
+        ),
+        MyJob(job("81200", "old-cancelled", "CANCELLED", reason="Resources"), None, hidden=True),
+    ]
+
+
+FACTS = {"81302": {"JobId": "81302", "JobName": "sleep-wrap", "UserId": "ann(1000)", "JobState": "RUNNING",
+                   "Command": "(null)", "WorkDir": "/home/ann", "StdOut": "/home/ann/slurm-81302.out"}}  # fmt: skip
+
+
+def app_with(source: FrozenJobsSource, *, snaps: Sequence[JobSnapshot] = (), live: bool = False) -> MonitorTestApp:
+    """The real app on Monitor mode with the all-jobs rows injected; `live`: the real monitor reads job dirs."""
+
+    def make() -> MonitorScreen:
+        if live:
+            feed = LiveFeed(monitor_factory=lambda: Monitor(None, budget_s=0.5))
+            return MonitorScreen(feed, discover=False, poll_interval=0.2, jobs_source=source)
+        return MonitorScreen(snapshots=snaps, discover=False, poll_interval=None, jobs_source=source)
+
+    return MonitorTestApp(make)
+
+
+def test_alljobs_snapshot_80x24(snap_compare: Any) -> None:
+    async def open_all(pilot: Any) -> None:
+        await pilot.press("A")
+        await settle(pilot)
+
+    source = FrozenJobsSource("ann", rows(), FACTS)
+    assert snap_compare(app_with(source, snaps=[frozen.nvidia("healthy")]), terminal_size=(80, 24), run_before=open_all)
+
+
+def table_ids(screen: AllJobsScreen) -> list[str]:
+    table = screen.query_one("#alljobs-table", DataTable)
+    return [str(key.value) for key in table.rows]
+
+
+async def test_a_toggles_and_hidden_jobs_show_with_h() -> None:
+    app = app_with(FrozenJobsSource("ann", rows(), FACTS))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("A")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AllJobsScreen)
+        assert table_ids(screen) == ["81301", "81302", "81303", "81290"]  # squeue's order, hidden left out
+        await pilot.press("h")
+        assert table_ids(screen)[-1] == "81200"
+        await pilot.press("A")  # the same key goes back to srt-tui's jobs
+        assert isinstance(app.screen, MonitorScreen)
+
+
+async def test_enter_on_a_plain_sbatch_job_shows_its_slurm_facts() -> None:
+    app = app_with(FrozenJobsSource("ann", rows(), FACTS))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("A")
+        await settle(pilot)
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        facts = app.screen
+        assert isinstance(facts, SlurmFactsScreen)
+        assert facts.fields["StdOut"] == "/home/ann/slurm-81302.out"
+        table = facts.query_one(DataTable)
+        assert [str(k.value) for k in table.rows][:2] == ["JobId", "JobName"]
+        await pilot.press("escape")
+        assert isinstance(app.screen, AllJobsScreen)
+        # a job Slurm no longer knows: the list's own facts stay, with Slurm's reason
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        pending = app.screen
+        assert isinstance(pending, SlurmFactsScreen) and pending.fields == {}
+        note = str(pending.query_one("#facts-note").render())
+        assert "Invalid job id" in note
+        assert "Resources" in [str(c) for c in pending.query_one(DataTable).get_row("Reason")]
+
+
+async def test_enter_on_an_srtctl_job_opens_the_job_view_from_its_directory(tmp_path: Path) -> None:
+    """A real srtctl output directory (no job.json): named from `<id>.json`, its sweep log offered; Esc goes
+    back to all jobs."""
+    out = tmp_path / "outputs" / "81301"
+    (out / "logs").mkdir(parents=True)
+    (out / "81301.json").write_text(json.dumps({"version": "2.0", "job_id": "81301", "job_name": "dsr1-fp8-1p1d"}))
+    (out / "logs" / "sweep_81301.log").write_text("srtctl Sweep Orchestrator\nStarting backend workers\n")
+    app = app_with(FrozenJobsSource("ann", rows(out), FACTS), live=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("A")
+        await settle(pilot, 5)
+        await pilot.press("enter")
+        monitor = app.screen
+        assert isinstance(monitor, MonitorScreen) and monitor.in_job_view and monitor.selected == "81301"
+        for _ in range(50):
+            await pilot.pause(0.1)
+            snap = monitor.snapshot_of("81301")
+            if snap is not None:
+                break
+        assert snap is not None and snap.name == "dsr1-fp8-1p1d"
+        assert [Path(ref.path).name for ref in snap.logs] == ["sweep_81301.log"]
+        summary = str(monitor.query_one("#job-summary").render())
+        assert "81301 dsr1-fp8-1p1d" in summary
+        await pilot.press("escape")
+        await settle(pilot, 5)
+        assert isinstance(app.screen, AllJobsScreen)
+
+
+async def test_d_removes_only_ended_jobs_and_u_restores(state_dir: Path) -> None:
+    app = app_with(FrozenJobsSource("ann", rows(), FACTS))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("A")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AllJobsScreen)
+        await pilot.press("d")  # 81301 is RUNNING: refused, no dialog
+        assert app.screen is screen and hidden.hidden_jobs() == frozenset()
+        await pilot.press("end", "d")  # 81290 COMPLETED: asks first
+        assert isinstance(app.screen, ConfirmHide)
+        await pilot.press("y")
+        assert hidden.hidden_jobs() == frozenset({"81290"})
+        assert "81290" not in table_ids(screen)
+        assert json.loads((state_dir / "hidden-jobs.json").read_text()) == {"hidden": ["81290"]}
+        await pilot.press("h", "end", "up", "u")  # 81290, before the one hidden from the start
+        assert hidden.hidden_jobs() == frozenset()
+
+
+async def test_d_in_the_monitor_list_hides_an_ended_job_not_a_running_one() -> None:
+    ended = frozen.nvidia("healthy", "81290")
+    ended = JobSnapshot(**{**ended.__dict__, "stage": "completed", "slurm_state": "COMPLETED"})
+    running = frozen.amd("healthy", "81291")
+    app = app_with(FrozenJobsSource("ann", []), snaps=[ended, running])
+    async with app.run_test(size=(80, 24)) as pilot:
+        monitor = app.screen
+        assert isinstance(monitor, MonitorScreen)
+        ids = lambda: [str(k.value) for k in monitor.query_one("#jobs-table", DataTable).rows]  # noqa: E731
+        order = ids()
+        await pilot.press(*(["down"] * order.index("81291")), "d")
+        assert not isinstance(app.screen, ConfirmHide)  # running: refused with a message
+        await pilot.press("home", *(["down"] * order.index("81290")), "d")
+        assert isinstance(app.screen, ConfirmHide)
+        await pilot.press("y")
+        assert ids() == ["81291"] and hidden.hidden_jobs() == frozenset({"81290"})
