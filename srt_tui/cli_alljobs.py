@@ -26,16 +26,25 @@ def _listing(args: argparse.Namespace) -> Any:
 
 
 def _hide(args: argparse.Namespace) -> int:
-    """Hide ended jobs; a job still queued or running is refused (cancel it first), the rest are hidden."""
+    """Hide ended jobs; a job still queued or running is refused (cancel it first); one Slurm no longer
+    knows has ended long ago and is hidden."""
     from .monitor.hidden import hide
+    from .slurm.client import TERMINAL_STATES, UNKNOWN_STATE
+    from .slurm.jobindex import find_job_dir
+    from .slurm.local import LocalLauncher, is_local_job
 
-    listing = _listing(args)
-    by_id = {j.job_id: j for j in listing.jobs}
-    active = [i for i in args.hide if i in by_id and not by_id[i].job.is_terminal]
+    states: dict[str, str] = {}
+    for job_id in args.hide:  # local jobs: the launcher's record, no Slurm needed
+        job_dir = find_job_dir(job_id) if is_local_job(job_id) else None
+        if job_dir is not None:
+            states[job_id] = LocalLauncher().state(job_id, job_dir).state
+    if any(not is_local_job(i) for i in args.hide):
+        states |= {j.job_id: j.job.state for j in _listing(args).jobs if j.job_id in args.hide}
+    active = [i for i, state in states.items() if state not in TERMINAL_STATES and state != UNKNOWN_STATE]
     if active:
-        states = ", ".join(f"{i} ({by_id[i].job.state})" for i in active)
+        states_text = ", ".join(f"{i} ({states[i]})" for i in active)
         print(
-            f"srt-tui: not hidden: still queued or running: {states} (only ended jobs leave the list; "
+            f"srt-tui: not hidden: still queued or running: {states_text} (only ended jobs leave the list; "
             "cancel it first with `srt-tui cancel ID`)",
             file=sys.stderr,
         )

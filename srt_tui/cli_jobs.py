@@ -22,8 +22,11 @@ def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
     from .core.jobdir_contract import JobDirError, read_job_meta
     from .slurm.jobindex import find_job_dir, group_members, known_jobs
 
-    if not refs:
-        return known_jobs()
+    if not refs:  # every known job the operator has not removed from the list (`d`, `jobs --hide`)
+        from .monitor.hidden import hidden_jobs
+
+        hidden = hidden_jobs()
+        return {j: d for j, d in known_jobs().items() if j not in hidden}
     out: dict[str, Path] = {}
     for ref in refs:
         path = find_job_dir(ref, Path(output) if output else None)
@@ -391,7 +394,10 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
 
     s = sub.add_parser("status", help="state, stage, worker health and router registrations of jobs")
     s.add_argument(
-        "jobs", nargs="*", metavar="JOB", help="job id, directory or sweep group id (default: every known job)"
+        "jobs",
+        nargs="*",
+        metavar="JOB",
+        help="job id, directory or sweep group id (default: every known job not removed from the list)",
     )
     common(s)
     s.add_argument("--json", action="store_true")
