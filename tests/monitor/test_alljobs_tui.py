@@ -20,7 +20,7 @@ from srt_tui.monitor.myjobs import MyJob
 from srt_tui.slurm.client import JobState
 from srt_tui.tui.alljobs.dialogs import ConfirmHide, SlurmFactsScreen
 from srt_tui.tui.alljobs.screen import AllJobsScreen
-from srt_tui.tui.alljobs.source import FrozenJobsSource
+from srt_tui.tui.alljobs.source import FrozenJobsSource, JobsSource, LiveJobsSource
 from srt_tui.tui.monitor.feed import LiveFeed
 from srt_tui.tui.monitor_screen import MonitorScreen
 from srt_tui.tui.scenarios import settle
@@ -84,7 +84,7 @@ FACTS = {"81302": {"JobId": "81302", "JobName": "sleep-wrap", "UserId": "ann(100
                    "Command": "(null)", "WorkDir": "/home/ann", "StdOut": "/home/ann/slurm-81302.out"}}  # fmt: skip
 
 
-def app_with(source: FrozenJobsSource, *, snaps: Sequence[JobSnapshot] = (), live: bool = False) -> MonitorTestApp:
+def app_with(source: JobsSource, *, snaps: Sequence[JobSnapshot] = (), live: bool = False) -> MonitorTestApp:
     """The real app on Monitor mode with the all-jobs rows injected; `live`: the real monitor reads job dirs."""
 
     def make() -> MonitorScreen:
@@ -211,3 +211,18 @@ async def test_d_in_the_monitor_list_hides_an_ended_job_not_a_running_one() -> N
         assert isinstance(app.screen, ConfirmHide)
         await pilot.press("y")
         assert ids() == ["81291"] and hidden.hidden_jobs() == frozenset({"81290"})
+
+
+async def test_slurm_down_is_shown_not_waited_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real command-line transport with a SLURM_CONF that is gone: the view says why, at once."""
+    monkeypatch.setenv("SLURM_CONF", str(tmp_path / "gone" / "slurm.conf"))
+    app = app_with(LiveJobsSource("cli", user="ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("A")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AllJobsScreen) and screen.listing is not None
+        assert "does not exist" in screen.listing.error
+        shown = str(screen.query_one("#alljobs-empty").render())
+        assert shown.startswith("Slurm did not answer") and "fix SLURM_CONF" in shown
+        assert "Slurm ✗" in str(screen.query_one("#alljobs-status").render())
