@@ -22,6 +22,7 @@ from srt_tui.tui.alljobs.dialogs import ConfirmHide, SlurmFactsScreen
 from srt_tui.tui.alljobs.screen import AllJobsScreen
 from srt_tui.tui.alljobs.source import FrozenJobsSource, JobsSource, LiveJobsSource
 from srt_tui.tui.monitor.feed import LiveFeed
+from srt_tui.tui.monitor.messages import SnapshotsUpdated
 from srt_tui.tui.monitor_screen import MonitorScreen
 from srt_tui.tui.scenarios import settle
 from tests.monitor import frozen
@@ -211,6 +212,9 @@ async def test_d_in_the_monitor_list_hides_an_ended_job_not_a_running_one() -> N
         assert isinstance(app.screen, ConfirmHide)
         await pilot.press("y")
         assert ids() == ["81291"] and hidden.hidden_jobs() == frozenset({"81290"})
+        monitor.post_message(SnapshotsUpdated([ended, running], 0.1))  # a poll that was under way
+        await pilot.pause()
+        assert ids() == ["81291"] and "81290" not in monitor.tracked
 
 
 async def test_slurm_down_is_shown_not_waited_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

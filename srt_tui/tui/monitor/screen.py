@@ -111,6 +111,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         #: the all-jobs view's rows (A); a job opened from there goes back there on Esc
         self.jobs_source: JobsSource = jobs_source or LiveJobsSource()
         self._back_to_all = False
+        #: removed from the list this session (d): a poll already under way must not bring them back
+        self.removed: set[str] = set()
 
     # -- layout -------------------------------------------------------------------------------------
 
@@ -227,11 +229,12 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     @on(SnapshotsUpdated)
     def _updated(self, message: SnapshotsUpdated) -> None:
         self.polls += 1
-        for s in message.snapshots:
+        shown = [s for s in message.snapshots if s.job_id not in self.removed]  # d during this poll
+        for s in shown:
             self.tracked.setdefault(s.job_id, Path(s.job_dir))
         self.set_reactive(MonitorScreen.last_took_s, message.took_s)
         self.set_reactive(MonitorScreen.poll_error, "")
-        self.snapshots = message.snapshots  # one redraw for the three
+        self.snapshots = shown  # one redraw for the three
         self._rearm()
 
     @on(PollFailed)
@@ -303,6 +306,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         """Track (and show) the job that was just submitted, and refresh now."""
         self.focused_job = (job_id, job_dir)
         self.tracked[job_id] = job_dir
+        self.removed.discard(job_id)  # opened on purpose: shown again
         if self.is_mounted:
             self.open_job(job_id)
             if self.poll_interval is not None:
@@ -533,6 +537,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         if not yes:
             return
         hide([job_id])
+        self.removed.add(job_id)
         self.tracked.pop(job_id, None)
         self.snapshots = [s for s in self.snapshots if s.job_id != job_id]
         self.redraw()
