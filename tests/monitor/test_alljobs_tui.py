@@ -21,7 +21,7 @@ from srt_tui.slurm.client import JobState
 from srt_tui.tui.alljobs.dialogs import ConfirmHide, SlurmFactsScreen
 from srt_tui.tui.alljobs.screen import AllJobsScreen
 from srt_tui.tui.alljobs.source import FrozenJobsSource, JobsSource, LiveJobsSource
-from srt_tui.tui.monitor.feed import LiveFeed
+from srt_tui.tui.monitor.feed import FrozenFeed, LiveFeed
 from srt_tui.tui.monitor.messages import SnapshotsUpdated
 from srt_tui.tui.monitor_screen import MonitorScreen
 from srt_tui.tui.scenarios import settle
@@ -200,8 +200,12 @@ async def test_d_in_the_monitor_list_hides_an_ended_job_not_a_running_one() -> N
     ended = frozen.nvidia("healthy", "81290")
     ended = JobSnapshot(**{**ended.__dict__, "stage": "completed", "slurm_state": "COMPLETED"})
     running = frozen.amd("healthy", "81291")
-    app = app_with(FrozenJobsSource("ann", []), snaps=[ended, running])
+    feed = FrozenFeed([ended, running])  # polled once at mount, then every hour: the test posts the race itself
+    app = MonitorTestApp(
+        lambda: MonitorScreen(feed, discover=False, poll_interval=3600, jobs_source=FrozenJobsSource("ann", []))
+    )
     async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
         monitor = app.screen
         assert isinstance(monitor, MonitorScreen)
         ids = lambda: [str(k.value) for k in monitor.query_one("#jobs-table", DataTable).rows]  # noqa: E731
