@@ -150,7 +150,7 @@ class Monitor:
         meta = f.doc(job_dir / JOB_FILE, parse_job_meta)
         plan = f.doc(job_dir / PLAN_FILE, parse_plan)
         if meta is None and plan is None and dir_kind(job_dir, job_id) == SRTCTL:
-            return srtctl_job(job_id, job_dir, f.events(job_dir))
+            return srtctl_job(job_id, job_dir, f)
         endpoints = f.doc(job_dir / ENDPOINTS_FILE, parse_endpoints)
         for got in (meta, plan, endpoints):
             if isinstance(got, JobDirError):
