@@ -97,13 +97,14 @@ def app_with(source: JobsSource, *, snaps: Sequence[JobSnapshot] = (), live: boo
     return MonitorTestApp(make)
 
 
-def test_alljobs_snapshot_80x24(snap_compare: Any) -> None:
+@pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")])
+def test_alljobs_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
     async def open_all(pilot: Any) -> None:
         await pilot.press("A")
         await settle(pilot)
 
     source = FrozenJobsSource("ann", rows(), FACTS)
-    assert snap_compare(app_with(source, snaps=[frozen.nvidia("healthy")]), terminal_size=(80, 24), run_before=open_all)
+    assert snap_compare(app_with(source, snaps=[frozen.nvidia("healthy")]), terminal_size=size, run_before=open_all)
 
 
 def table_ids(screen: AllJobsScreen) -> list[str]:

@@ -1,5 +1,5 @@
 """The all-jobs table's columns: squeue's, sized so the whole row fits 80 columns; wide terminals add
-the output directory."""
+the output directory, which takes the width that is left."""
 
 from __future__ import annotations
 
@@ -19,27 +19,34 @@ NARROW: tuple[tuple[str, int], ...] = (
     ("where", 16),
     ("from", 7),
 )
-WIDE_COLUMNS: tuple[tuple[str, int | None], ...] = (
+#: wide terminals: roomier name, state and node list, then the output directory
+WIDE_FIXED: tuple[tuple[str, int], ...] = (
     ("job", 8),
-    ("name", 24),
+    ("name", 22),
     ("state", 11),
-    ("time", 8),
+    ("time", 7),
     ("nodes", 5),
-    ("where", 20),
-    ("from", 16),
-    ("dir", None),
+    ("where", 18),
+    ("from", 8),
 )
+#: room kept for the table's scrollbar, so the directory never pushes the row past the screen
+SCROLLBAR = 2
 
 
-def columns(width: int) -> tuple[tuple[str, str, int | None], ...]:
+def columns(width: int) -> tuple[tuple[str, str, int], ...]:
     """(key, header, width) of each column for a terminal this wide."""
-    chosen: tuple[tuple[str, int | None], ...] = WIDE_COLUMNS if width >= WIDE else NARROW
-    return tuple((key, HEADERS.get(key, "OUTPUT DIR"), size) for key, size in chosen)
+    if width < WIDE:
+        return tuple((key, HEADERS[key], size) for key, size in NARROW)
+    used = sum(size + 2 for _, size in WIDE_FIXED)
+    fixed = tuple((key, HEADERS[key], size) for key, size in WIDE_FIXED)
+    return (*fixed, ("dir", "OUTPUT DIR", max(12, width - used - 2 - SCROLLBAR)))
 
 
-def text(job: MyJob, key: str, now: datetime, size: int | None) -> str:
-    """One cell, cut with an ellipsis to its column's width."""
-    value = str(job.job_dir or "-") if key == "dir" else cell(job, key, now)
-    if key == "from" and size is not None and size < 10:
-        value = (job.kind or "-") + ("*" if job.hidden else "")  # narrow: `*` marks a hidden job
-    return value if size is None or len(value) <= size else value[: size - 1] + "…"
+def text(job: MyJob, key: str, now: datetime, size: int) -> str:
+    """One cell cut to its column: an ellipsis at the end, or at the start of a directory (its tail,
+    `…/outputs/81301`, is what tells one job from another)."""
+    if key == "dir":
+        value = str(job.job_dir or "-")
+        return value if len(value) <= size else "…" + value[-(size - 1) :]
+    value = (job.kind or "-") + ("*" if job.hidden else "") if key == "from" else cell(job, key, now)
+    return value if len(value) <= size else value[: size - 1] + "…"
