@@ -18,9 +18,9 @@ from srt_tui.monitor.collect import Monitor
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.monitor.myjobs import MyJob
 from srt_tui.slurm.client import JobState
-from srt_tui.tui.alljobs.dialogs import ConfirmHide, SlurmFactsScreen
-from srt_tui.tui.alljobs.screen import AllJobsScreen
-from srt_tui.tui.alljobs.source import FrozenJobsSource, JobsSource, LiveJobsSource
+from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide, SlurmFactsScreen
+from srt_tui.tui.monitor.alljobs.screen import AllJobsScreen
+from srt_tui.tui.monitor.alljobs.source import FrozenJobsSource, JobsSource, LiveJobsSource
 from srt_tui.tui.monitor.feed import FrozenFeed, LiveFeed
 from srt_tui.tui.monitor.messages import SnapshotsUpdated
 from srt_tui.tui.monitor_screen import MonitorScreen

@@ -18,9 +18,9 @@ from textual.widgets import DataTable
 
 from srt_tui.slurm.cli_transport import CliTransport
 from srt_tui.slurm.errors import SlurmError
-from srt_tui.tui.alljobs.dialogs import SlurmFactsScreen
-from srt_tui.tui.alljobs.screen import AllJobsScreen
-from srt_tui.tui.alljobs.source import LiveJobsSource
+from srt_tui.tui.monitor.alljobs.dialogs import SlurmFactsScreen
+from srt_tui.tui.monitor.alljobs.screen import AllJobsScreen
+from srt_tui.tui.monitor.alljobs.source import LiveJobsSource
 from srt_tui.tui.monitor.feed import LiveFeed
 from srt_tui.tui.monitor_screen import MonitorScreen
 from tests.cluster import ClusterInfo

@@ -30,9 +30,9 @@ from ...slurm.local import is_local_job
 from ..context import ContextHub
 from ..header import AppHeader
 from ..workers import ReportsWorkerErrors
-from ..alljobs.dialogs import ConfirmHide
-from ..alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
-from ..alljobs.source import JobsSource, LiveJobsSource
+from .alljobs.dialogs import ConfirmHide
+from .alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
+from .alljobs.source import JobsSource, LiveJobsSource
 from .dialogs import ConfirmCancel
 from .feed import Canceller, LiveFeed, SnapshotFeed, default_cancel
 from .job_view import JobView

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Static
 
-from ...slurm.client import JobState
+from ....slurm.client import JobState
 from .source import JobsSource
 
 

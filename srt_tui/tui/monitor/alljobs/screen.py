@@ -24,8 +24,8 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
-from ...monitor.myjobs import MyJob, MyJobs
-from ...widgets.row_table import RowTable
+from ....monitor.myjobs import MyJob, MyJobs
+from ....widgets.row_table import RowTable
 from . import columns
 from .dialogs import ConfirmHide, SlurmFactsScreen
 from .source import JobsSource
@@ -259,7 +259,7 @@ class AllJobsScreen(Screen[OpenJob | None]):
         self.app.push_screen(ConfirmHide(job.job_id, job.job.name, where), callback=partial(self._hide, job.job_id))
 
     def _hide(self, job_id: str, yes: bool | None) -> None:
-        from ...monitor.hidden import hide
+        from ....monitor.hidden import hide
 
         if not yes:
             return
@@ -269,7 +269,7 @@ class AllJobsScreen(Screen[OpenJob | None]):
 
     def action_unhide(self) -> None:
         """List a hidden job again."""
-        from ...monitor.hidden import unhide
+        from ....monitor.hidden import unhide
 
         job = self.job(self.highlighted)
         if job is None or not job.hidden or self.read_only:

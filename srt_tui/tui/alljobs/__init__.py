@@ -1,1 +1,0 @@
-"""Monitor's all-jobs view: every Slurm job of the user, srt-tui's and srtctl's opening in the job view."""
