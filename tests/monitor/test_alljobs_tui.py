@@ -18,15 +18,16 @@ from srt_tui.monitor.collect import Monitor
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.monitor.myjobs import MyJob
 from srt_tui.slurm.client import JobState
+from srt_tui.tui.context import ContextHub
 from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide, SlurmFactsScreen
 from srt_tui.tui.monitor.alljobs.screen import AllJobsScreen
 from srt_tui.tui.monitor.alljobs.source import FrozenJobsSource, JobsSource, LiveJobsSource
-from srt_tui.tui.monitor.feed import FrozenFeed, LiveFeed
+from srt_tui.tui.monitor.feed import LiveFeed
 from srt_tui.tui.monitor.messages import SnapshotsUpdated
-from srt_tui.tui.monitor_screen import MonitorScreen
-from srt_tui.tui.scenarios import settle
+from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor import frozen
-from tests.monitor.tui_apps import MonitorTestApp
+from tests.monitor.tui_apps import FrozenFeed, MonitorTestApp
+from tests.tui.scenarios import settle
 
 T0 = int(frozen.NOW.timestamp())
 
@@ -88,11 +89,11 @@ FACTS = {"81302": {"JobId": "81302", "JobName": "sleep-wrap", "UserId": "ann(100
 def app_with(source: JobsSource, *, snaps: Sequence[JobSnapshot] = (), live: bool = False) -> MonitorTestApp:
     """The real app on Monitor mode with the all-jobs rows injected; `live`: the real monitor reads job dirs."""
 
-    def make() -> MonitorScreen:
+    def make(hub: ContextHub) -> MonitorScreen:
         if live:
             feed = LiveFeed(monitor_factory=lambda: Monitor(None, budget_s=0.5))
-            return MonitorScreen(feed, discover=False, poll_interval=0.2, jobs_source=source)
-        return MonitorScreen(snapshots=snaps, discover=False, poll_interval=None, jobs_source=source)
+            return MonitorScreen(hub, feed, discover=False, poll_interval=0.2, jobs_source=source)
+        return MonitorScreen(hub, snapshots=snaps, discover=False, poll_interval=None, jobs_source=source)
 
     return MonitorTestApp(make)
 
@@ -203,7 +204,9 @@ async def test_d_in_the_monitor_list_hides_an_ended_job_not_a_running_one() -> N
     running = frozen.amd("healthy", "81291")
     feed = FrozenFeed([ended, running])  # polled once at mount, then every hour: the test posts the race itself
     app = MonitorTestApp(
-        lambda: MonitorScreen(feed, discover=False, poll_interval=3600, jobs_source=FrozenJobsSource("ann", []))
+        lambda hub: MonitorScreen(
+            hub, feed, discover=False, poll_interval=3600, jobs_source=FrozenJobsSource("ann", [])
+        )
     )
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -22,7 +22,7 @@ from srt_tui.tui.monitor.alljobs.dialogs import SlurmFactsScreen
 from srt_tui.tui.monitor.alljobs.screen import AllJobsScreen
 from srt_tui.tui.monitor.alljobs.source import LiveJobsSource
 from srt_tui.tui.monitor.feed import LiveFeed
-from srt_tui.tui.monitor_screen import MonitorScreen
+from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.cluster import ClusterInfo
 from tests.monitor.tui_apps import MonitorTestApp
 
@@ -59,7 +59,7 @@ def srt(*args: str) -> subprocess.CompletedProcess[str]:
 def app() -> MonitorTestApp:
     """The Monitor on the live cluster: the real feed and the real all-jobs source."""
     return MonitorTestApp(
-        lambda: MonitorScreen(LiveFeed(), discover=False, poll_interval=0.5, jobs_source=LiveJobsSource())
+        lambda hub: MonitorScreen(hub, LiveFeed(), discover=False, poll_interval=0.5, jobs_source=LiveJobsSource())
     )
 
 

@@ -65,7 +65,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         Binding("R", "results", "Results"),
         Binding("c", "cancel_job", "Cancel job"),
         Binding("a", "add_job", "Add job", show=False),  # in `?` help: at 80 columns the footer keeps ? and q
-        Binding("A", "all_jobs", "All jobs"),
+        Binding("A", "all_jobs", "All jobs", show=False),  # the status line names it: the footer keeps ? and q
         Binding("d,delete", "hide_job", "Remove", show=False),  # in `?` help, as a and r
         Binding("r", "refresh", "Refresh", show=False),
     ]
@@ -264,6 +264,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             parts.append(f"refreshed in {self.last_took_s:.2f} s every {self.poll_interval:g} s")
         if self.read_only:
             parts.append("read-only")
+        parts.append("A: all my Slurm jobs")
         return " · ".join(parts)
 
     def _redraw_shown(self) -> None:
@@ -512,7 +513,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     def action_all_jobs(self) -> None:
         """Every Slurm job of the user; a job with an output directory chosen there opens here."""
         refresh = None if self.poll_interval is None else REFRESH_S
-        screen = AllJobsScreen(self.jobs_source, clock=self.now, read_only=self.read_only, refresh_s=refresh)
+        screen = AllJobsScreen(self.hub, self.jobs_source, refresh_s=refresh)
         self.app.push_screen(screen, callback=self._from_all_jobs)
 
     def _from_all_jobs(self, chosen: OpenJob | None) -> None:

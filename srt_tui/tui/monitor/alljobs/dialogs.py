@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Static
 
 from ....slurm.client import JobState
+from ...workers import ReportsWorkerErrors
 from .source import JobsSource
 
 
@@ -85,7 +86,7 @@ def known_facts(job: JobState) -> list[tuple[str, str]]:
     return [(k, v) for k, v in rows if v]
 
 
-class SlurmFactsScreen(ModalScreen[None]):
+class SlurmFactsScreen(ReportsWorkerErrors, ModalScreen[None]):
     """A job launched outside srt-tui and srtctl: what Slurm says about it (``scontrol show job``'s fields,
     asked in a worker; until then, or when Slurm cannot say, what the list knows). Esc closes."""
 

@@ -8,9 +8,7 @@ Slurm that does not answer is shown as such and never freezes or stacks refreshe
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
@@ -26,6 +24,8 @@ from textual.widgets import DataTable, Footer, Static
 
 from ....monitor.myjobs import MyJob, MyJobs
 from ....widgets.row_table import RowTable
+from ...context import ContextHub
+from ...workers import ReportsWorkerErrors
 from . import columns
 from .dialogs import ConfirmHide, SlurmFactsScreen
 from .source import JobsSource
@@ -48,8 +48,9 @@ class JobsListed(Message):
     listing: MyJobs
 
 
-class AllJobsScreen(Screen[OpenJob | None]):
-    """Every Slurm job of the user; ``refresh_s=None`` lists once (tests, screenshots)."""
+class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
+    """Every Slurm job of the user; the app context gives the clock and read-only mode; ``refresh_s=None``
+    lists once (tests, screenshots)."""
 
     DEFAULT_CSS = """
     AllJobsScreen #alljobs-title { height: 1; padding: 0 1; background: $panel; color: $text-primary; }
@@ -67,18 +68,10 @@ class AllJobsScreen(Screen[OpenJob | None]):
         Binding("r", "refresh", "Refresh"),
     ]
 
-    def __init__(
-        self,
-        source: JobsSource,
-        *,
-        clock: Callable[[], datetime] = datetime.now,
-        read_only: bool = False,
-        refresh_s: float | None = REFRESH_S,
-    ) -> None:
+    def __init__(self, hub: ContextHub, source: JobsSource, *, refresh_s: float | None = REFRESH_S) -> None:
         super().__init__(id="alljobs")
+        self.hub = hub
         self.source = source
-        self.clock = clock
-        self.read_only = read_only
         self.refresh_s = refresh_s
         self.listing: MyJobs | None = None
         self.show_hidden = False
@@ -107,6 +100,11 @@ class AllJobsScreen(Screen[OpenJob | None]):
 
     def on_resize(self) -> None:
         self.redraw()
+
+    @property
+    def read_only(self) -> bool:
+        """`--read-only`: removing and restoring are hidden."""
+        return self.hub.context.read_only
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Read-only mode hides removing and restoring (k9s hides its mutating keys too)."""
@@ -166,7 +164,7 @@ class AllJobsScreen(Screen[OpenJob | None]):
                 table.add_column(header, key=key, width=width)
         else:
             table.clear()
-        now = self.clock()
+        now = self.hub.context.now()
         rows = self.shown()
         self._ids = [j.job_id for j in rows]
         for job in rows:
