@@ -43,7 +43,8 @@ async def shoot(vendor: str, step: str, size: tuple[int, int], out: Path) -> Pat
 
 
 async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
-    """Monitor (jobs table, a degraded NVIDIA job, a healthy AMD job, Results views) and Setup (probe results)."""
+    """Monitor (jobs table, a degraded NVIDIA job, a healthy AMD job, Results views, all my Slurm jobs) and
+    Setup (probe results)."""
     from tests.monitor import frozen
     from tests.monitor.tui_apps import frozen_app
     from tests.setup.recorded import setup_app
@@ -61,6 +62,7 @@ async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
             app.save_screenshot(name, str(out))
         written.append(out / name)
     written += await shoot_results(size, out)
+    written.append(await shoot_alljobs(size, out))
     app = setup_app()
     async with app.run_test(size=size) as pilot:
         await pilot.click("#run-probes")
@@ -70,6 +72,19 @@ async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
         app.save_screenshot("setup-proposal.svg", str(out))
     written.append(out / "setup-proposal.svg")
     return written
+
+
+async def shoot_alljobs(size: tuple[int, int], out: Path) -> Path:
+    """All my Slurm jobs (`A`): srt-tui's and srtctl's jobs beside a plain sbatch job, from frozen rows."""
+    from tests.monitor import alljobs_frozen, frozen
+    from tests.tui.scenarios import settle
+
+    app = alljobs_frozen.app_with(alljobs_frozen.source(), snaps=frozen.fleet())
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("A")
+        await settle(pilot)
+        app.save_screenshot("monitor-alljobs.svg", str(out))
+    return out / "monitor-alljobs.svg"
 
 
 async def shoot_results(size: tuple[int, int], out: Path) -> list[Path]:

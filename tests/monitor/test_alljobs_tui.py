@@ -5,31 +5,23 @@ sbatch job showing Slurm's facts, and `d` removing only ended jobs from the list
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.widgets import DataTable
 
-from srt_tui.core.jobdir_kind import SRTCTL, FoundDir
 from srt_tui.monitor import hidden
-from srt_tui.monitor.collect import Monitor
 from srt_tui.monitor.model import JobSnapshot
-from srt_tui.monitor.myjobs import MyJob
-from srt_tui.slurm.client import JobState
-from srt_tui.tui.context import ContextHub
 from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide, SlurmFactsScreen
 from srt_tui.tui.monitor.alljobs.screen import AllJobsScreen
-from srt_tui.tui.monitor.alljobs.source import FrozenJobsSource, JobsSource, LiveJobsSource
-from srt_tui.tui.monitor.feed import LiveFeed
+from srt_tui.tui.monitor.alljobs.source import FrozenJobsSource, LiveJobsSource
 from srt_tui.tui.monitor.messages import SnapshotsUpdated
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor import frozen
+from tests.monitor.alljobs_frozen import FACTS, app_with, rows
 from tests.monitor.tui_apps import FrozenFeed, MonitorTestApp
 from tests.tui.scenarios import settle
-
-T0 = int(frozen.NOW.timestamp())
 
 
 @pytest.fixture(autouse=True)
@@ -38,64 +30,6 @@ def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "state"
     monkeypatch.setenv("SRT_TUI_STATE_DIR", str(path))
     return path
-
-
-def job(job_id: str, name: str, state: str, **kw: Any) -> JobState:
-    """A row as `squeue -O` gives it (times relative to the frozen clock)."""
-    return JobState(job_id=job_id, name=name, state=state, partition="gpu", user="ann", **kw)
-
-
-def rows(srtctl_dir: Path | None = None) -> list[MyJob]:
-    """A running srtctl job, a plain sbatch job running, a pending one, an ended srt-tui job, a hidden one."""
-    srtctl = Path("/lustre/ann/srt-slurm/outputs/81301") if srtctl_dir is None else srtctl_dir
-    return [
-        MyJob(
-            job("81301", "dsr1-fp8-1p1d", "RUNNING", nodes=("node1", "node2"), node_count=2, start_time=T0 - 3725),
-            FoundDir(srtctl, SRTCTL),
-        ),
-        MyJob(
-            job(
-                "81302",
-                "sleep-wrap",
-                "RUNNING",
-                nodes=("node3",),
-                node_count=1,
-                start_time=T0 - 42,
-                work_dir="/home/ann",
-                stdout="/home/ann/slurm-81302.out",
-            )
-        ),  # fmt: skip
-        MyJob(job("81303", "big-sweep-member", "PENDING", reason="Resources", node_count=4)),
-        MyJob(
-            job(
-                "81290",
-                "qwen3-agg",
-                "COMPLETED",
-                nodes=("node1",),
-                node_count=1,
-                start_time=T0 - 900,
-                end_time=T0 - 300,
-            ),  # fmt: skip
-            FoundDir(Path("/home/ann/outputs/81290"), "srt-tui"),
-        ),
-        MyJob(job("81200", "old-cancelled", "CANCELLED", reason="Resources"), None, hidden=True),
-    ]
-
-
-FACTS = {"81302": {"JobId": "81302", "JobName": "sleep-wrap", "UserId": "ann(1000)", "JobState": "RUNNING",
-                   "Command": "(null)", "WorkDir": "/home/ann", "StdOut": "/home/ann/slurm-81302.out"}}  # fmt: skip
-
-
-def app_with(source: JobsSource, *, snaps: Sequence[JobSnapshot] = (), live: bool = False) -> MonitorTestApp:
-    """The real app on Monitor mode with the all-jobs rows injected; `live`: the real monitor reads job dirs."""
-
-    def make(hub: ContextHub) -> MonitorScreen:
-        if live:
-            feed = LiveFeed(monitor_factory=lambda: Monitor(None, budget_s=0.5))
-            return MonitorScreen(hub, feed, discover=False, poll_interval=0.2, jobs_source=source)
-        return MonitorScreen(hub, snapshots=snaps, discover=False, poll_interval=None, jobs_source=source)
-
-    return MonitorTestApp(make)
 
 
 @pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")])

@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Footer, Static
 from ....monitor.myjobs import MyJob, MyJobs
 from ....widgets.row_table import RowTable
 from ...context import ContextHub
+from ...header import AppHeader
 from ...workers import ReportsWorkerErrors
 from . import columns
 from .dialogs import ConfirmHide, SlurmFactsScreen
@@ -84,6 +85,7 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
     # -- layout -------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        yield AppHeader("monitor", self.hub)
         yield Static("All my Slurm jobs", id="alljobs-title")
         yield RowTable[Text](cursor_type="row", zebra_stripes=True, id="alljobs-table")
         yield Static("", id="alljobs-empty", classes="hidden")
