@@ -8,10 +8,13 @@ import json
 import sys
 from dataclasses import asdict
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .monitor.myjobs import MyJobs
 
 
-def _listing(args: argparse.Namespace) -> Any:
+def _listing(args: argparse.Namespace) -> MyJobs:
     """One user-scoped query (SlurmUnavailable, exit 3, when no controller answers)."""
     from .monitor.hidden import hidden_jobs
     from .monitor.myjobs import my_jobs
