@@ -178,9 +178,14 @@ def parse_gres(gres: str) -> tuple[int, str | None]:
 
 
 def decode_wait_status(raw: int) -> tuple[int, int | None]:
-    """Exit code and signal of a raw wait status as Slurm 22.05 JSON gives it (768 -> 3, 15 -> signal 15)."""
+    """Exit code and signal of a raw wait status as Slurm 22.05 JSON gives it (768 -> 3, 15 -> signal 15).
+
+    As scontrol prints it: a signalled status has exit code 0 (4021 is ``0:53``, not 15 and 53).
+    """
     signal = raw & 0x7F
-    return (raw >> 8) & 0xFF, (signal or None)
+    if signal and signal != 0x7F:
+        return 0, signal
+    return (raw >> 8) & 0xFF, None
 
 
 def parse_exit_pair(text: str) -> tuple[int | None, int | None]:

@@ -110,7 +110,8 @@ def test_parse_gres(gres: str, expected: tuple[int, str | None]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("raw", "expected"), [(0, (0, None)), (768, (3, None)), (15, (0, 15)), (9, (0, 9)), (256, (1, None))]
+    ("raw", "expected"),
+    [(0, (0, None)), (768, (3, None)), (15, (0, 15)), (9, (0, 9)), (256, (1, None)), (4021, (0, 53))],
 )
 def test_decode_wait_status(raw: int, expected: tuple[int, int | None]) -> None:
     assert decode_wait_status(raw) == expected
