@@ -1,0 +1,291 @@
+"""The log viewer, full screen, as k9s's `l`: one of a job's logs (workers, routers, benchmark, the launch
+script's output) followed at its tail, searched, wrapped, switched, or handed to `$PAGER`.
+
+The file is read in a thread worker by `LogTail` (new bytes only); the next read is armed only after the
+screen took the previous one, so a slow filesystem delays lines but never stacks reads or blocks a key.
+Lines are parsed (ANSI colours to styles, every other escape dropped) in the thread too; the view keeps a
+ring of ``max_lines``. A log that does not exist yet reads "waiting for <path>" until it appears.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar, Protocol
+
+from textual import on, work
+from textual.app import ComposeResult, SuspendNotSupported
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Input, Static
+
+from ...monitor.log_tail import LogTail, TailChunk
+from ...monitor.model import LogRef
+from ...widgets.log_view import MAX_LINES, LogLine, LogView, note_line, parse_line
+
+#: how often the file is looked at (after the previous read was shown)
+READ_INTERVAL_S = 0.25
+#: `p` without `$PAGER`: `less -R` shows the colours instead of their escape codes
+DEFAULT_PAGER = "less -R"
+
+
+class TailReader(Protocol):
+    """What the viewer reads a log with (`LogTail`; tests may hand in fixed content)."""
+
+    def read(self) -> TailChunk:
+        """What arrived since the previous call."""
+        ...
+
+
+@dataclass
+class LogChunk(Message):
+    """One read's lines, parsed (``generation`` tells a read of a log switched away from)."""
+
+    generation: int
+    lines: list[LogLine]
+    partial: LogLine | None
+    missing: bool
+    error: str
+    tail: TailReader
+    first: bool  # whether the next read is still the log's first
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:,.1f} MB" if n >= 1e6 else f"{n / 1e3:,.1f} kB" if n >= 1e3 else f"{n} bytes"
+
+
+def parse_chunk(chunk: TailChunk, *, first: bool, max_lines: int) -> list[LogLine]:
+    """The chunk's lines as shown, preceded by the viewer's notes on what was skipped or started over."""
+    out: list[LogLine] = []
+    if chunk.restarted:
+        out.append(note_line(f"— the file was {chunk.restarted}: reading it again —"))
+    if chunk.skipped_bytes:
+        if first or chunk.restarted:
+            out.append(note_line(f"— the first {_size(chunk.skipped_bytes)} not loaded (p opens the whole file) —"))
+        else:
+            out.append(note_line(f"— {_size(chunk.skipped_bytes)} skipped to keep up with the writer —"))
+    lines = chunk.lines
+    if len(lines) > max_lines:  # one burst larger than the ring: parse only what the ring can keep
+        out.append(note_line(f"— {len(lines) - max_lines:,} lines skipped to keep up with the writer —"))
+        lines = lines[-max_lines:]
+    out.extend(parse_line(line) for line in lines)
+    return out
+
+
+class LogViewerScreen(Screen[None]):
+    """``logs`` of one job, opened on ``logs[index]``; `[`/`]` switch between them."""
+
+    CSS_PATH = "logs.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("q", "back", "Back", show=False),
+        Binding("slash", "search", "Search"),
+        Binding("n", "find(False)", "Next"),
+        Binding("N", "find(True)", "Prev"),
+        Binding("w", "wrap", "Wrap"),
+        Binding("g", "top", "Top"),
+        Binding("home", "top", "Top", show=False),
+        Binding("G", "end", "End·follow"),
+        Binding("end", "end", "End·follow", show=False),
+        Binding("left_square_bracket", "switch(-1)", "Prev log", key_display="["),
+        Binding("right_square_bracket", "switch(1)", "Next log", key_display="]"),
+        Binding("p", "pager", "Pager"),
+    ]
+
+    def __init__(
+        self,
+        logs: Sequence[LogRef],
+        index: int = 0,
+        *,
+        max_lines: int = MAX_LINES,
+        interval: float = READ_INTERVAL_S,
+        reader: Callable[[Path], TailReader] = LogTail,
+    ) -> None:
+        super().__init__(id="log-viewer")
+        if not logs:
+            raise ValueError("the log viewer needs at least one log")
+        self.logs = list(logs)
+        self.index = index % len(self.logs)
+        self.max_lines = max_lines
+        self.interval = interval
+        self._reader = reader
+        self._generation = 0
+        self._timer: Timer | None = None
+        self.status = ""  # what the last search or read said
+        self.waiting = False  # the file does not exist yet
+
+    @property
+    def ref(self) -> LogRef:
+        """The log shown."""
+        return self.logs[self.index]
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="log-title")
+        yield LogView(self.max_lines, id="log-view")
+        yield Static("", id="log-status")
+        yield Input(placeholder="search (smart case) · Enter finds · Esc closes", id="log-search", classes="hidden")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        view = self.query_one(LogView)
+        self.watch(view, "follow", self._redraw_title, init=False)
+        view.focus()
+        self._open()
+
+    def on_unmount(self) -> None:
+        self._generation += 1  # a read in flight is dropped
+        if self._timer is not None:
+            self._timer.stop()
+
+    # -- reading ------------------------------------------------------------------------------------
+
+    def _open(self) -> None:
+        """Start reading the current log from its tail."""
+        self._generation += 1
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self.status, self.waiting = "", False
+        view = self.query_one(LogView)
+        view.clear()
+        view.set_query(self.query_one("#log-search", Input).value.strip())
+        self._redraw_title()
+        self._read(self._generation, self._reader(Path(self.ref.path)), True)
+
+    @work(thread=True, group="log-viewer", name="log-viewer", exit_on_error=False)
+    def _read(self, generation: int, tail: TailReader, first: bool) -> None:
+        try:
+            chunk = tail.read()
+        except Exception as exc:  # a reader never raises into the app: the status line says it
+            chunk = TailChunk(error=f"{type(exc).__name__}: {exc}")
+        lines = parse_chunk(chunk, first=first, max_lines=self.max_lines)
+        partial = parse_line(chunk.partial) if chunk.partial else None
+        # until the file was read once, its first lines are still "the first"
+        again = first and (chunk.missing or bool(chunk.error))
+        self.post_message(LogChunk(generation, lines, partial, chunk.missing, chunk.error, tail, again))
+
+    @on(LogChunk)
+    def _chunk(self, message: LogChunk) -> None:
+        if message.generation != self._generation:  # a log switched away from, or the screen closed
+            return
+        self._timer = self.set_timer(self.interval, lambda: self._read(message.generation, message.tail, message.first))
+        view = self.query_one(LogView)
+        path = self.ref.path
+        self.waiting = message.missing
+        if message.missing:
+            view.set_placeholder(f"waiting for {path} (it does not exist yet)")
+        elif message.error:
+            self.status = f"cannot read {path}: {message.error}"
+        if message.lines or message.partial is not None:
+            view.append(message.lines, message.partial)
+        self._redraw_title()
+
+    # -- drawing ------------------------------------------------------------------------------------
+
+    def _redraw_title(self) -> None:
+        view = self.query_one(LogView)
+        state = "waiting" if self.waiting else "following" if view.follow else "paused (G follows)"
+        dropped = f", {view.dropped:,} dropped" if view.dropped else ""
+        wrap = " · wrap" if view.wrap else ""
+        self.query_one("#log-title", Static).update(
+            f"{self.ref.name} ({self.index + 1}/{len(self.logs)}) · {state} · {view.total:,} lines{dropped}{wrap}"
+        )
+        self.query_one("#log-status", Static).update(self.status or self.ref.path)
+
+    # -- keys ---------------------------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        search = self.query_one("#log-search", Input)
+        if not search.has_class("hidden"):
+            search.add_class("hidden")
+            self.query_one(LogView).focus()
+            return
+        self.dismiss(None)
+
+    def action_search(self) -> None:
+        search = self.query_one("#log-search", Input)
+        search.remove_class("hidden")
+        search.focus()
+
+    @on(Input.Submitted, "#log-search")
+    def _search(self, event: Input.Submitted) -> None:
+        view = self.query_one(LogView)
+        query = event.value.strip()
+        event.input.add_class("hidden")
+        view.focus()
+        view.set_query(query)
+        if not query:
+            self.status = ""
+            self._redraw_title()
+            return
+        top = view.top_line()
+        self._go(view.find(top if top is not None else 0), query)
+
+    def action_find(self, backwards: bool) -> None:
+        view = self.query_one(LogView)
+        query = self.query_one("#log-search", Input).value.strip()
+        if not query:
+            self.status = "no search yet: / searches"
+            self._redraw_title()
+            return
+        current = view.current_match
+        start = (view.top_line() or 0) if current is None else current + (-1 if backwards else 1)
+        self._go(view.find(start, backwards=backwards), query)
+
+    def _go(self, found: tuple[int, bool] | None, query: str) -> None:
+        view = self.query_one(LogView)
+        if found is None:
+            self.status = f"no match for {query!r}"
+        else:
+            number, wrapped = found
+            view.select_match(number)
+            self.status = f"{query!r}: line {number + 1:,}" + (" (search wrapped around)" if wrapped else "")
+        self._redraw_title()
+
+    def action_wrap(self) -> None:
+        view = self.query_one(LogView)
+        view.wrap = not view.wrap
+        self._redraw_title()
+
+    def action_top(self) -> None:
+        self.query_one(LogView).go_top()
+        self._redraw_title()
+
+    def action_end(self) -> None:
+        self.query_one(LogView).go_end()
+        self._redraw_title()
+
+    def action_switch(self, step: int) -> None:
+        if len(self.logs) > 1:
+            self.index = (self.index + step) % len(self.logs)
+            self._open()
+
+    def action_pager(self) -> None:
+        """The whole file in `$PAGER` (default `less -R`); the app is suspended until the pager quits."""
+        path = Path(self.ref.path)
+        if not path.is_file():
+            self.notify(f"{path} does not exist yet.", severity="warning")
+            return
+        try:
+            command = shlex.split(os.environ.get("PAGER") or DEFAULT_PAGER)
+        except ValueError as exc:
+            self.notify(f"$PAGER cannot be parsed ({exc}): fix it, or unset it for {DEFAULT_PAGER}.", severity="error")
+            return
+        if not command:
+            command = shlex.split(DEFAULT_PAGER)
+        try:
+            with self.app.suspend():
+                subprocess.run([*command, str(path)], check=False)
+        except SuspendNotSupported:
+            self.notify("This terminal cannot hand the screen to a pager.", severity="warning")
+        except OSError as exc:
+            self.notify(
+                f"Cannot run the pager {command[0]!r}: {exc.strerror or exc}; set $PAGER to one that exists.",
+                severity="error",
+            )
