@@ -15,6 +15,7 @@ from textual import events
 from textual.widgets import Input
 
 from srt_tui.monitor.model import JobSnapshot
+from srt_tui.tui.logs.screen import LogViewerScreen
 from srt_tui.tui.monitor.dialogs import ConfirmCancel
 from srt_tui.tui.monitor.messages import JobCancelled
 from srt_tui.tui.monitor.screen import MonitorScreen
@@ -107,9 +108,11 @@ async def test_filter_sort_open_and_back() -> None:
         await pilot.press("enter")
         assert screen.in_job_view and screen.selected == screen.query_one("#jobs-view").highlighted_job  # type: ignore[attr-defined]
         await pilot.press("l")
-        assert screen.query_one("#job-log").display
-        await pilot.press("escape")  # closes the log first
-        assert screen.in_job_view and not screen.query_one("#job-log").display
+        await settle(pilot)
+        assert isinstance(app.screen, LogViewerScreen)
+        await pilot.press("escape")  # closes the log viewer first
+        await settle(pilot)
+        assert app.screen is screen and screen.in_job_view
         await pilot.press("escape")
         assert not screen.in_job_view
 
@@ -185,7 +188,6 @@ async def test_a_failed_job_opens_on_the_worker_that_failed_it() -> None:
     """The cursor, the problems panel and `l` lead to the failing worker's log, not the first row's."""
     from dataclasses import replace
 
-    from srt_tui.widgets.log_pane import LogPane
     from srt_tui.widgets.worker_table import WorkerTable
 
     failed = frozen.nvidia("failed", "81299")
@@ -199,15 +201,14 @@ async def test_a_failed_job_opens_on_the_worker_that_failed_it() -> None:
         assert screen.in_job_view
         assert screen.query_one(WorkerTable).highlighted_worker == culprit.name
         await pilot.press("l")
-        assert screen.query_one("#job-log").display
-        assert str(screen.query_one(LogPane).path) == culprit.log
+        await settle(pilot)
+        viewer = app.screen
+        assert isinstance(viewer, LogViewerScreen) and viewer.ref.path == culprit.log
 
 
 async def test_the_log_of_a_failed_job_opens_readable_at_80x24() -> None:
-    """At 80×24 the problems panel and the GPU box leave room: `l` opens a pane with lines to read."""
-    from textual.widgets import Log
-
-    from srt_tui.widgets.log_pane import LogPane
+    """At 80×24 `l` opens the log full screen: rows to read, and Esc returns to the job view as it was."""
+    from srt_tui.widgets.log_view import LogView
 
     failed = frozen.nvidia("failed", "81299")
     app = frozen_app([failed], open_job="81299")
@@ -215,12 +216,12 @@ async def test_the_log_of_a_failed_job_opens_readable_at_80x24() -> None:
         await pilot.pause()
         screen = _screen(app)
         await pilot.press("l")
-        await pilot.pause()
-        pane = screen.query_one(LogPane)
-        assert pane.display and pane.query_one(Log).scrollable_content_region.height >= 8
-        await pilot.press("l")  # closes it, and the job view is as before
-        await pilot.pause()
-        assert not pane.display and screen.query_one("#job-top").display
+        await settle(pilot)
+        assert isinstance(app.screen, LogViewerScreen)
+        assert app.screen.query_one(LogView).scrollable_content_region.height >= 18
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen and screen.query_one("#job-top").display
 
 
 @pytest.mark.parametrize("vendor", ["nvidia", "amd"])

@@ -1,11 +1,10 @@
 """One job in detail: summary, per-node GPU grid (with utilisation when the job runs a GPU exporter),
-router panel, workers with counters and sparklines, and a log pane that follows any process's log."""
+router panel, workers with counters and sparklines; `l` opens one of its logs in the log viewer."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from pathlib import Path
 from typing import ClassVar
 
 from rich.style import Style
@@ -19,7 +18,6 @@ from ...monitor.model import JobSnapshot, LogRef
 from ...slurm.client import ENDED_WITH_REASON
 from ...widgets.layout import is_wide
 from ...widgets.live_grid import LiveGpuGrid
-from ...widgets.log_pane import LogPane
 from ...widgets.router_panel import RouterPanel
 from ...widgets.worker_table import WorkerTable
 
@@ -129,12 +127,11 @@ class ProblemsPanel(Static):
 
 
 class JobView(Vertical):
-    """`show(snapshot, now, width)` redraws; `toggle_log()` opens the log of the highlighted worker."""
+    """`show(snapshot, now, width)` redraws; `log_choice()` says which log `l` opens."""
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(id=id)
         self.snapshot: JobSnapshot | None = None
-        self.log_index = 0
 
     def compose(self) -> ComposeResult:
         yield JobSummary("", id="job-summary")
@@ -143,10 +140,8 @@ class JobView(Vertical):
             yield RouterPanel(id="job-router")
         yield WorkerTable(id="job-workers")
         yield ProblemsPanel("", id="job-problems")
-        yield LogPane(id="job-log")
 
     def on_mount(self) -> None:
-        self.query_one("#job-log").display = False
         self.query_one("#job-top").border_title = "GPUs · router"
         self.query_one("#job-workers").border_title = "Workers"
         self.query_one("#job-problems").border_title = "Problems"
@@ -162,45 +157,26 @@ class JobView(Vertical):
         self.query_one(WorkerTable).show(snap, width)
         self.query_one(ProblemsPanel).show(snap)
 
-    @property
-    def log_open(self) -> bool:
-        """Whether the log pane is shown."""
-        return bool(self.query_one(LogPane).display)
-
     def logs(self) -> list[LogRef]:
         """Every log of the job."""
         return list(self.snapshot.logs) if self.snapshot is not None else []
 
-    def toggle_log(self) -> None:
-        """Open the log of the highlighted worker (or close the pane)."""
-        pane = self.query_one(LogPane)
-        if pane.display:
-            pane.display = False
-            self.remove_class("-log-open")
-            pane.stop()
-            return
+    def log_choice(self) -> tuple[list[LogRef], int] | None:
+        """The job's logs and the one `l` opens: the highlighted worker's, else the one that failed the
+        job, else the router's, else the launch script's output (None: the job has no log yet)."""
         logs = self.logs()
         if not logs:
-            return
+            return None
         worker = self.query_one(WorkerTable).highlighted_worker
-        names = [ref.name for ref in logs]
-        self.log_index = names.index(worker) if worker in names else 0
-        pane.display = True
-        self.add_class("-log-open")
-        self._follow()
-
-    def cycle_log(self, step: int) -> None:
-        """Follow the next (or previous) process's log."""
-        logs = self.logs()
-        if not logs:
-            return
-        pane = self.query_one(LogPane)
-        self.log_index = (self.log_index + step) % len(logs)
-        pane.display = True
-        self.add_class("-log-open")
-        self._follow()
-
-    def _follow(self) -> None:
-        logs = self.logs()
-        ref = logs[self.log_index % len(logs)]
-        self.query_one(LogPane).follow(Path(ref.path), f"log {self.log_index + 1}/{len(logs)}: {ref.name} ([ ] switch)")
+        failed = self.snapshot.failure_log if self.snapshot is not None else ""
+        picks: list[Callable[[LogRef], bool]] = [
+            lambda ref: ref.name == worker,
+            lambda ref: bool(failed) and ref.path == failed,
+            lambda ref: ref.kind == "router",
+            lambda ref: ref.kind == "job",
+        ]
+        for pick in picks:
+            index = next((i for i, ref in enumerate(logs) if pick(ref)), None)
+            if index is not None:
+                return logs, index
+        return logs, 0

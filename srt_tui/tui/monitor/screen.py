@@ -29,6 +29,7 @@ from ...monitor.model import JobSnapshot
 from ...slurm.local import is_local_job
 from ..context import ContextHub
 from ..header import AppHeader
+from ..logs.screen import LogViewerScreen
 from ..workers import ReportsWorkerErrors
 from .alljobs.dialogs import ConfirmHide
 from .alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
@@ -60,8 +61,6 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         Binding("s", "sort", "Sort"),
         Binding("S", "reverse", "Reverse", show=False),
         Binding("l", "logs", "Logs"),
-        Binding("left_square_bracket", "cycle_log(-1)", "Prev log", show=False),
-        Binding("right_square_bracket", "cycle_log(1)", "Next log", show=False),
         Binding("R", "results", "Results"),
         Binding("c", "cancel_job", "Cancel job"),
         Binding("a", "add_job", "Add job", show=False),  # in `?` help: at 80 columns the footer keeps ? and q
@@ -176,7 +175,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             return not self.in_job_view
         if action == "back":  # on the bare jobs list there is nothing to go back from: no `esc Back` there
             return self.in_job_view or self._filter_open()
-        return not (action == "cycle_log" and not self.in_job_view)
+        return True
 
     # -- polling (dolphie: re-arm only after the previous poll finished) ----------------------------
 
@@ -325,10 +324,6 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
 
     def action_back(self) -> None:
         if self.in_job_view:
-            view = self.query_one(JobView)
-            if view.log_open:
-                view.toggle_log()
-                return
             self.query_one(ContentSwitcher).current = "jobs-view"
             self.query_one("#jobs-table").focus()
             self.redraw()
@@ -391,16 +386,17 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.reverse = not self.reverse
 
     def action_logs(self) -> None:
+        """The log viewer, full screen, on the highlighted worker's log (the failing one on a failed job)."""
         if not self.in_job_view:
             job = self.query_one(JobsView).highlighted_job
             if job is None:
                 return
             self.open_job(job)
-        self.query_one(JobView).toggle_log()
-
-    def action_cycle_log(self, step: int) -> None:
-        if self.in_job_view:
-            self.query_one(JobView).cycle_log(step)
+        choice = self.query_one(JobView).log_choice()
+        if choice is None:
+            self.notify("This job has no log yet.", severity="warning")
+            return
+        self.app.push_screen(LogViewerScreen(*choice))
 
     def action_refresh(self) -> None:
         if self.poll_interval is None:
