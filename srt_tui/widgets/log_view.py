@@ -96,6 +96,8 @@ class LogView(ScrollView, can_focus=True):
         self._row_start: list[int] = []  # first (global) row of each retained line
         self._rows_end = 0  # one past the last row
         self._first = 0  # global number of self._lines[0]: the lines dropped from the ring
+        self._notes_dropped = 0  # of those, the viewer's own notes
+        self._skipped = 0  # lines the reader skipped before they reached the ring (a burst larger than it)
         self._provisional = False  # the last line is a partial one, replaced when it is complete
         self._max_width = 0
         self._wrap_width = 0
@@ -108,8 +110,8 @@ class LogView(ScrollView, can_focus=True):
 
     @property
     def dropped(self) -> int:
-        """Lines dropped from the ring so far."""
-        return self._first
+        """Log lines not shown any more: dropped from the ring, or skipped before they reached it."""
+        return self._first - self._notes_dropped + self._skipped
 
     @property
     def line_count(self) -> int:
@@ -124,7 +126,7 @@ class LogView(ScrollView, can_focus=True):
         """Forget every line (another log, or the file started over)."""
         self._lines.clear()
         self._row_start.clear()
-        self._rows_end = self._first = self.total = self._max_width = 0
+        self._rows_end = self._first = self.total = self._max_width = self._notes_dropped = self._skipped = 0
         self._provisional = False
         self._current = None
         self._cache.clear()
@@ -140,13 +142,15 @@ class LogView(ScrollView, can_focus=True):
             self._update_size()
             self.refresh()
 
-    def append(self, lines: Sequence[LogLine], partial: LogLine | None = None) -> None:
-        """Add complete ``lines`` and the last, unfinished line (``partial``) that replaces the previous one."""
+    def append(self, lines: Sequence[LogLine], partial: LogLine | None = None, *, skipped: int = 0) -> None:
+        """Add complete ``lines`` and the last, unfinished line (``partial``) that replaces the previous one;
+        ``skipped`` lines came before ``lines`` but were never parsed (a burst larger than the ring)."""
         if self._provisional:
             self._pop_last()
         for line in lines:
             self._push(line)
-        self.total += sum(1 for line in lines if not line.note)
+        self.total += sum(1 for line in lines if not line.note) + skipped
+        self._skipped += skipped
         self._provisional = partial is not None
         if partial is not None:
             self._push(partial)
@@ -180,6 +184,7 @@ class LogView(ScrollView, can_focus=True):
         if excess <= 0:
             return 0
         removed = self._row_start[excess] - self._row_start[0]
+        self._notes_dropped += sum(1 for line in self._lines[:excess] if line.note)
         del self._lines[:excess]
         del self._row_start[:excess]
         self._first += excess
@@ -204,7 +209,7 @@ class LogView(ScrollView, can_focus=True):
     @property
     def _note_rows(self) -> int:
         """The first row says how many lines were dropped (or shows the placeholder)."""
-        return 1 if self._first > 0 or (not self._lines and self.placeholder) else 0
+        return 1 if self.dropped > 0 or (not self._lines and self.placeholder) else 0
 
     def _update_size(self) -> None:
         rows = (self._rows_end - (self._row_start[0] if self._row_start else 0)) + self._note_rows
@@ -332,6 +337,16 @@ class LogView(ScrollView, can_focus=True):
                 return self._first + i, wrapped
         return None
 
+    def match_rank(self, number: int) -> tuple[int, int]:
+        """(which matching line ``number`` is, counted from the oldest retained line; how many lines match)."""
+        rank = count = 0
+        for i, line in enumerate(self._lines):
+            if not line.note and smart_case_find(line.plain, self._query):
+                count += 1
+                if self._first + i <= number:
+                    rank = count
+        return rank, count
+
     def select_match(self, number: int) -> None:
         """Make line ``number`` the current match and bring it into view."""
         for old in (self._current, number):
@@ -367,9 +382,9 @@ class LogView(ScrollView, can_focus=True):
 
     def _note_strip(self, width: int, base: Style) -> Strip:
         words = (
-            f"… {self._first:,} earlier lines dropped (the viewer keeps the last {self.max_lines:,}; "
+            f"… {self.dropped:,} earlier lines dropped (the viewer keeps the last {self.max_lines:,}; "
             "p opens the whole file in $PAGER)"
-            if self._first
+            if self.dropped
             else self.placeholder
         )
         text = Text(words, style=self.get_component_rich_style("log-view--note", partial=True), end="")

@@ -49,6 +49,7 @@ class LogChunk(Message):
 
     generation: int
     lines: list[LogLine]
+    skipped: int  # lines before ``lines`` never parsed: more than the ring holds arrived at once
     partial: LogLine | None
     missing: bool
     error: str
@@ -60,8 +61,9 @@ def _size(n: int) -> str:
     return f"{n / 1e6:,.1f} MB" if n >= 1e6 else f"{n / 1e3:,.1f} kB" if n >= 1e3 else f"{n} bytes"
 
 
-def parse_chunk(chunk: TailChunk, *, first: bool, max_lines: int) -> list[LogLine]:
-    """The chunk's lines as shown, preceded by the viewer's notes on what was skipped or started over."""
+def parse_chunk(chunk: TailChunk, *, first: bool, max_lines: int) -> tuple[list[LogLine], int]:
+    """The chunk's lines as shown, preceded by the viewer's notes on what was skipped or started over, and
+    how many lines were left unparsed (a burst larger than the ring: only its end can be kept)."""
     out: list[LogLine] = []
     if chunk.restarted:
         out.append(note_line(f"— the file was {chunk.restarted}: reading it again —"))
@@ -70,31 +72,30 @@ def parse_chunk(chunk: TailChunk, *, first: bool, max_lines: int) -> list[LogLin
             out.append(note_line(f"— the first {_size(chunk.skipped_bytes)} not loaded (p opens the whole file) —"))
         else:
             out.append(note_line(f"— {_size(chunk.skipped_bytes)} skipped to keep up with the writer —"))
-    lines = chunk.lines
-    if len(lines) > max_lines:  # one burst larger than the ring: parse only what the ring can keep
-        out.append(note_line(f"— {len(lines) - max_lines:,} lines skipped to keep up with the writer —"))
-        lines = lines[-max_lines:]
-    out.extend(parse_line(line) for line in lines)
-    return out
+    skipped = max(0, len(chunk.lines) - max_lines)
+    out.extend(parse_line(line) for line in chunk.lines[skipped:])
+    return out, skipped
 
 
 class LogViewerScreen(Screen[None]):
     """``logs`` of one job, opened on ``logs[index]``; `[`/`]` switch between them."""
 
     CSS_PATH = "logs.tcss"
+    _FIND = Binding.Group("Next/prev")
+    _LOG = Binding.Group("Log", compact=True)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("q", "back", "Back", show=False),
         Binding("slash", "search", "Search"),
-        Binding("n", "find(False)", "Next"),
-        Binding("N", "find(True)", "Prev"),
-        Binding("w", "wrap", "Wrap"),
-        Binding("g", "top", "Top"),
-        Binding("home", "top", "Top", show=False),
+        Binding("n", "find(False)", "Next match", group=_FIND),
+        Binding("N", "find(True)", "Previous match", group=_FIND),
         Binding("G", "end", "End·follow"),
         Binding("end", "end", "End·follow", show=False),
-        Binding("left_square_bracket", "switch(-1)", "Prev log", key_display="["),
-        Binding("right_square_bracket", "switch(1)", "Next log", key_display="]"),
+        Binding("g", "top", "Top"),
+        Binding("home", "top", "Top", show=False),
+        Binding("w", "wrap", "Wrap"),
+        Binding("left_square_bracket", "switch(-1)", "Previous log", key_display="[", group=_LOG),
+        Binding("right_square_bracket", "switch(1)", "Next log", key_display="]", group=_LOG),
         Binding("p", "pager", "Pager"),
     ]
 
@@ -164,11 +165,11 @@ class LogViewerScreen(Screen[None]):
             chunk = tail.read()
         except Exception as exc:  # a reader never raises into the app: the status line says it
             chunk = TailChunk(error=f"{type(exc).__name__}: {exc}")
-        lines = parse_chunk(chunk, first=first, max_lines=self.max_lines)
+        lines, skipped = parse_chunk(chunk, first=first, max_lines=self.max_lines)
         partial = parse_line(chunk.partial) if chunk.partial else None
         # until the file was read once, its first lines are still "the first"
         again = first and (chunk.missing or bool(chunk.error))
-        self.post_message(LogChunk(generation, lines, partial, chunk.missing, chunk.error, tail, again))
+        self.post_message(LogChunk(generation, lines, skipped, partial, chunk.missing, chunk.error, tail, again))
 
     @on(LogChunk)
     def _chunk(self, message: LogChunk) -> None:
@@ -183,7 +184,7 @@ class LogViewerScreen(Screen[None]):
         elif message.error:
             self.status = f"cannot read {path}: {message.error}"
         if message.lines or message.partial is not None:
-            view.append(message.lines, message.partial)
+            view.append(message.lines, message.partial, skipped=message.skipped)
         self._redraw_title()
 
     # -- drawing ------------------------------------------------------------------------------------
@@ -245,7 +246,10 @@ class LogViewerScreen(Screen[None]):
         else:
             number, wrapped = found
             view.select_match(number)
-            self.status = f"{query!r}: line {number + 1:,}" + (" (search wrapped around)" if wrapped else "")
+            rank, count = view.match_rank(number)
+            self.status = f"{query!r}: match {rank:,} of {count:,} lines" + (
+                " (search wrapped around)" if wrapped else ""
+            )
         self._redraw_title()
 
     def action_wrap(self) -> None:
