@@ -86,6 +86,7 @@ class LogView(ScrollView, can_focus=True):
 
     follow: reactive[bool] = reactive(True)
     wrap: reactive[bool] = reactive(False)
+    colours: reactive[bool] = reactive(True)
 
     def __init__(self, max_lines: int = MAX_LINES, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(id=id)
@@ -257,6 +258,11 @@ class LogView(ScrollView, can_focus=True):
         self._restore(top)
         self.refresh()
 
+    def watch_colours(self) -> None:
+        """Redraw every line with (or without) the log's colours."""
+        self._cache.clear()
+        self.refresh()
+
     def on_resize(self, event: Resize) -> None:
         """A new width re-wraps the lines."""
         width = self.scrollable_content_region.width
@@ -363,7 +369,7 @@ class LogView(ScrollView, can_focus=True):
         if cached is not None:
             return cached
         line = self._lines[number - self._first]
-        text = line.text
+        text = line.text if self.colours or line.note else Text(line.plain, end="")
         if line.note:
             text = text.copy()
             text.stylize(self.get_component_rich_style("log-view--note", partial=True))

@@ -28,6 +28,7 @@ from textual.widgets import Footer, Input, Static
 from ...monitor.log_tail import LogTail, TailChunk
 from ...monitor.model import LogRef
 from ...widgets.log_view import MAX_LINES, LogLine, LogView, note_line, parse_line
+from .picker import LogPicker
 
 #: how often the file is looked at (after the previous read was shown)
 READ_INTERVAL_S = 0.25
@@ -96,6 +97,8 @@ class LogViewerScreen(Screen[None]):
         Binding("w", "wrap", "Wrap"),
         Binding("left_square_bracket", "switch(-1)", "Previous log", key_display="[", group=_LOG),
         Binding("right_square_bracket", "switch(1)", "Next log", key_display="]", group=_LOG),
+        Binding("o", "pick", "Open log…"),
+        Binding("c", "colours", "Colours", show=False),
         Binding("p", "pager", "Pager"),
     ]
 
@@ -193,9 +196,9 @@ class LogViewerScreen(Screen[None]):
         view = self.query_one(LogView)
         state = "waiting" if self.waiting else "following" if view.follow else "paused (G follows)"
         dropped = f", {view.dropped:,} dropped" if view.dropped else ""
-        wrap = " · wrap" if view.wrap else ""
+        modes = ("" if not view.wrap else " · wrap") + ("" if view.colours else " · no colours")
         self.query_one("#log-title", Static).update(
-            f"{self.ref.name} ({self.index + 1}/{len(self.logs)}) · {state} · {view.total:,} lines{dropped}{wrap}"
+            f"{self.ref.name} ({self.index + 1}/{len(self.logs)}) · {state} · {view.total:,} lines{dropped}{modes}"
         )
         self.query_one("#log-status", Static).update(self.status or self.ref.path)
 
@@ -269,6 +272,21 @@ class LogViewerScreen(Screen[None]):
         if len(self.logs) > 1:
             self.index = (self.index + step) % len(self.logs)
             self._open()
+
+    def action_pick(self) -> None:
+        """Every log of the job in a list: Enter opens the chosen one."""
+        self.app.push_screen(LogPicker(self.logs, self.index), callback=self._picked)
+
+    def _picked(self, index: int | None) -> None:
+        if index is not None and index != self.index:
+            self.index = index
+            self._open()
+
+    def action_colours(self) -> None:
+        """The log's colours rendered, or plain text (a log whose colours fight the theme)."""
+        view = self.query_one(LogView)
+        view.colours = not view.colours
+        self._redraw_title()
 
     def action_pager(self) -> None:
         """The whole file in `$PAGER` (default `less -R`); the app is suspended until the pager quits."""
