@@ -257,7 +257,7 @@ async def test_the_ring_drops_old_lines_and_says_how_many(tmp_path: Path) -> Non
         assert view.line_count == 100 and view.dropped == 150 and view.lines()[0] == "line 150"
         await pilot.press("g")
         assert _screen_rows(view)[0].startswith("… 150 earlier lines dropped")
-        assert "250 lines, 150 dropped" in str(app.viewer.query_one("#log-title").render())
+        assert "250 lines read, 150 dropped" in str(app.viewer.query_one("#log-title").render())
         with open(path, "a") as fh:  # more at once than the ring holds: only its end is parsed
             fh.write("".join(f"line {n}\n" for n in range(250, 550)))
         await _until(pilot, lambda: view.total == 550)

@@ -198,7 +198,7 @@ class LogViewerScreen(Screen[None]):
         dropped = f", {view.dropped:,} dropped" if view.dropped else ""
         modes = ("" if not view.wrap else " · wrap") + ("" if view.colours else " · no colours")
         self.query_one("#log-title", Static).update(
-            f"{self.ref.name} ({self.index + 1}/{len(self.logs)}) · {state} · {view.total:,} lines{dropped}{modes}"
+            f"{self.ref.name} ({self.index + 1}/{len(self.logs)}) · {state} · {view.total:,} lines read{dropped}{modes}"
         )
         self.query_one("#log-status", Static).update(self.status or self.ref.path)
 
