@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 from rich.style import Style
+from textual import events
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from srt_tui.monitor.log_tail import TailChunk
 from srt_tui.monitor.model import LogRef
@@ -195,6 +197,26 @@ async def test_search_jumps_and_n_N_move_between_matches(tmp_path: Path) -> None
         assert "no match for 'Error'" in screen.status and view.current_match is None
         await pilot.press("G")
         assert view.follow and _screen_rows(view)[-1].startswith("req 0399")
+
+
+async def test_keys_typed_right_after_slash_go_to_the_search(tmp_path: Path) -> None:
+    """A burst (a paste, a fast typist: every key in one read) after `/` lands in the search, `/` included,
+    and never reaches the viewer's own keys (`o` would open the picker, `p` the pager)."""
+    path = tmp_path / "router.log"
+    path.write_text("".join(f"POST /v1/{'completions' if n == 7 else 'chat'} {n}\n" for n in range(50)))
+    app = ViewerApp([_ref(path)])
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = app.viewer.query_one(LogView)
+        await _until(pilot, lambda: view.line_count == 50)
+        assert app._driver is not None
+        for char in "//v1/comp\r":  # straight to the driver, as a terminal's keys arrive
+            name = {"/": "slash", "\r": "enter"}.get(char, char)
+            key = events.Key(name, char)
+            key.set_sender(app)
+            app._driver.send_message(key)
+        await _until(pilot, lambda: view.current_match is not None)
+        assert app.screen is app.viewer and view.current_match == 7
+        assert app.viewer.query_one("#log-search", Input).value == "/v1/comp"
 
 
 async def test_wrap_toggle_and_top_end(tmp_path: Path) -> None:

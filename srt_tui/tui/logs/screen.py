@@ -87,7 +87,8 @@ class LogViewerScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("q", "back", "Back", show=False),
-        Binding("slash", "search", "Search"),
+        # priority: handled as it arrives, so the keys typed right after it already go to the search
+        Binding("slash", "search", "Search", priority=True),
         Binding("n", "find(False)", "Next match", group=_FIND),
         Binding("N", "find(True)", "Previous match", group=_FIND),
         Binding("G", "end", "End·follow"),
@@ -122,6 +123,7 @@ class LogViewerScreen(Screen[None]):
         self._generation = 0
         self._timer: Timer | None = None
         self.status = ""  # what the last search or read said
+        self.search_query = ""  # the last search (n/N repeat it)
         self.waiting = False  # the file does not exist yet
 
     @property
@@ -133,7 +135,12 @@ class LogViewerScreen(Screen[None]):
         yield Static("", id="log-title")
         yield LogView(self.max_lines, id="log-view")
         yield Static("", id="log-status")
-        yield Input(placeholder="search (smart case) · Enter finds · Esc closes", id="log-search", classes="hidden")
+        yield Input(
+            placeholder="search (smart case) · Enter finds · Esc closes",
+            id="log-search",
+            classes="hidden",
+            select_on_focus=False,  # what is typed right after `/` is kept, not selected away
+        )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -158,7 +165,7 @@ class LogViewerScreen(Screen[None]):
         self.status, self.waiting = "", False
         view = self.query_one(LogView)
         view.clear()
-        view.set_query(self.query_one("#log-search", Input).value.strip())
+        view.set_query(self.search_query)
         self._redraw_title()
         self._read(self._generation, self._reader(Path(self.ref.path)), True)
 
@@ -212,15 +219,24 @@ class LogViewerScreen(Screen[None]):
             return
         self.dismiss(None)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`/` typed in the search itself (a path, a URL) is text: the key goes on to the input, in order."""
+        if action == "search" and self.is_mounted:
+            return self.focused is not self.query_one("#log-search", Input)
+        return True
+
     def action_search(self) -> None:
         search = self.query_one("#log-search", Input)
+        search.value = ""
         search.remove_class("hidden")
-        search.focus()
+        # focused now, not after a refresh (`focus()`): keys typed right after `/` (a fast typist, a
+        # paste) go to the search, never to the viewer's keys (`p` would open the pager)
+        self.set_focus(search)
 
     @on(Input.Submitted, "#log-search")
     def _search(self, event: Input.Submitted) -> None:
         view = self.query_one(LogView)
-        query = event.value.strip()
+        query = self.search_query = event.value.strip()
         event.input.add_class("hidden")
         view.focus()
         view.set_query(query)
@@ -233,7 +249,7 @@ class LogViewerScreen(Screen[None]):
 
     def action_find(self, backwards: bool) -> None:
         view = self.query_one(LogView)
-        query = self.query_one("#log-search", Input).value.strip()
+        query = self.search_query
         if not query:
             self.status = "no search yet: / searches"
             self._redraw_title()
