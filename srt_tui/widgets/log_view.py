@@ -82,6 +82,8 @@ class LogView(ScrollView, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "scroll_down", "Down", show=False),
         Binding("k", "scroll_up", "Up", show=False),
+        Binding("home", "go_top", "Top", show=False),
+        Binding("end", "go_end", "End·follow", show=False),
     ]
 
     follow: reactive[bool] = reactive(True)
@@ -242,6 +244,14 @@ class LogView(ScrollView, can_focus=True):
         finally:
             self._auto = False
         self.call_after_refresh(self._stick)
+
+    def action_go_top(self) -> None:
+        """Home: the first line."""
+        self.go_top()
+
+    def action_go_end(self) -> None:
+        """End: the last line, following."""
+        self.go_end()
 
     def go_top(self) -> None:
         """Jump to the first retained line (following stops)."""

@@ -286,6 +286,22 @@ async def test_the_ring_drops_old_lines_and_says_how_many(tmp_path: Path) -> Non
         assert view.line_count == 100 and view.dropped == 450 and view.lines()[0] == "line 450"
 
 
+async def test_a_partial_line_is_shown_then_completed_and_a_truncation_is_said(tmp_path: Path) -> None:
+    path = tmp_path / "prefill_0.log"
+    path.write_text("ready\nloading weights 10%")  # a progress line, no newline yet
+    app = ViewerApp([_ref(path, "prefill_0", "worker")], interval=0.05)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = app.viewer.query_one(LogView)
+        await _until(pilot, lambda: view.lines() == ["ready", "loading weights 10%"])
+        with open(path, "a") as fh:
+            fh.write("\rloading weights 100%\nserving\n")
+        await _until(pilot, lambda: view.lines() == ["ready", "loading weights 100%", "serving"])
+        assert view.total == 3
+        path.write_text("restarted\n")  # truncated in place, as copytruncate does
+        await _until(pilot, lambda: view.lines()[-1] == "restarted")
+        assert view.lines()[-2] == "— the file was truncated: reading it again —"
+
+
 async def test_switching_logs_and_waiting_for_one_that_does_not_exist_yet(tmp_path: Path) -> None:
     prefill, decode = tmp_path / "prefill_0.log", tmp_path / "decode_0.log"
     prefill.write_text("prefill says hello\n")
