@@ -26,6 +26,8 @@ from ..monitor.log_tail import keep_colours
 
 #: the ring: lines kept in memory per open log (older ones are dropped, and the first row says so)
 MAX_LINES = 10_000
+#: and at most this many characters in all (10,000 lines cut at 16 KiB each would be 160 M)
+MAX_CHARS = 16_000_000
 #: full-line renders kept between frames (a frame needs at most a screenful)
 _CACHE_LINES = 512
 
@@ -90,9 +92,16 @@ class LogView(ScrollView, can_focus=True):
     wrap: reactive[bool] = reactive(False)
     colours: reactive[bool] = reactive(True)
 
-    def __init__(self, max_lines: int = MAX_LINES, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
+    def __init__(
+        self,
+        max_lines: int = MAX_LINES,
+        *,
+        max_chars: int = MAX_CHARS,
+        id: str | None = None,  # noqa: A002 (Textual's `id`)
+    ) -> None:
         super().__init__(id=id)
         self.max_lines = max_lines
+        self.max_chars = max_chars
         self.placeholder = ""  # shown while there is no line (e.g. "waiting for <path>")
         self.total = 0  # complete lines appended since the last clear (retained or dropped)
         self._lines: list[LogLine] = []
@@ -103,6 +112,7 @@ class LogView(ScrollView, can_focus=True):
         self._skipped = 0  # lines the reader skipped before they reached the ring (a burst larger than it)
         self._provisional = False  # the last line is a partial one, replaced when it is complete
         self._max_width = 0
+        self._chars = 0  # characters retained (the second bound of the ring)
         self._wrap_width = 0
         self._query = ""
         self._current: int | None = None  # global number of the current search match
@@ -130,6 +140,7 @@ class LogView(ScrollView, can_focus=True):
         self._lines.clear()
         self._row_start.clear()
         self._rows_end = self._first = self.total = self._max_width = self._notes_dropped = self._skipped = 0
+        self._chars = 0
         self._provisional = False
         self._current = None
         self._cache.clear()
@@ -173,19 +184,25 @@ class LogView(ScrollView, can_focus=True):
 
     def _push(self, line: LogLine) -> None:
         self._lines.append(line)
+        self._chars += len(line.plain)
         self._row_start.append(self._rows_end)
         self._rows_end += self._rows_of(line)
         self._max_width = max(self._max_width, line.width)
 
     def _pop_last(self) -> None:
-        self._lines.pop()
+        self._chars -= len(self._lines.pop().plain)
         self._rows_end = self._row_start.pop()
         self._cache.pop(self._first + len(self._lines), None)
 
     def _trim(self) -> int:
-        excess = len(self._lines) - self.max_lines
+        excess = max(0, len(self._lines) - self.max_lines)
+        chars = self._chars - sum(len(line.plain) for line in self._lines[:excess])
+        while chars > self.max_chars and excess < len(self._lines) - 1:  # very long lines: fewer of them
+            chars -= len(self._lines[excess].plain)
+            excess += 1
         if excess <= 0:
             return 0
+        self._chars = chars
         removed = self._row_start[excess] - self._row_start[0]
         self._notes_dropped += sum(1 for line in self._lines[:excess] if line.note)
         del self._lines[:excess]
@@ -193,8 +210,6 @@ class LogView(ScrollView, can_focus=True):
         self._first += excess
         if self._current is not None and self._current < self._first:
             self._current = None
-        if len(self._cache) > _CACHE_LINES:
-            self._cache.clear()
         return removed
 
     def _rows_of(self, line: LogLine) -> int:
@@ -392,6 +407,8 @@ class LogView(ScrollView, can_focus=True):
                 for start, end in spans:
                     text.stylize(style, start, end)
         strip = Strip(text.render(self.app.console), line.width)
+        if len(self._cache) >= _CACHE_LINES:
+            self._cache.clear()
         if not self._provisional or number != self._first + len(self._lines) - 1:
             self._cache[number] = strip
         return strip

@@ -23,7 +23,7 @@ from srt_tui.monitor.log_tail import TailChunk
 from srt_tui.monitor.model import LogRef
 from srt_tui.tui.logs.picker import LogPicker
 from srt_tui.tui.logs.screen import LogViewerScreen
-from srt_tui.widgets.log_view import MAX_LINES, LogView
+from srt_tui.widgets.log_view import MAX_LINES, LogView, parse_line
 
 #: the acceptance of issue 11: ≥ 1,000 lines/s for 30 s
 RATE_LINES_S = 1500
@@ -300,6 +300,21 @@ async def test_a_partial_line_is_shown_then_completed_and_a_truncation_is_said(t
         path.write_text("restarted\n")  # truncated in place, as copytruncate does
         await _until(pilot, lambda: view.lines()[-1] == "restarted")
         assert view.lines()[-2] == "— the file was truncated: reading it again —"
+
+
+async def test_very_long_lines_bound_the_ring_by_characters_too() -> None:
+    class One(App[None]):
+        def compose(self) -> Any:
+            yield LogView(100, max_chars=10_000)
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = app.query_one(LogView)
+        view.append([parse_line(f"{n:04d} " + "x" * 995) for n in range(30)])  # 1,000 characters each
+        await pilot.pause()
+        assert view.line_count == 10 and view.dropped == 20 and view.lines()[0].startswith("0020 ")
+        view.append([parse_line("short")])
+        assert view.line_count == 10 and view.lines()[0].startswith("0021 ")
 
 
 async def test_switching_logs_and_waiting_for_one_that_does_not_exist_yet(tmp_path: Path) -> None:
