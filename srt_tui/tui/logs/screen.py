@@ -28,6 +28,7 @@ from textual.widgets import Footer, Input, Static
 from ...monitor.log_tail import LogTail, TailChunk
 from ...monitor.model import LogRef
 from ...widgets.log_view import MAX_LINES, LogLine, LogView, note_line, parse_line
+from ..workers import ReportsWorkerErrors
 from .picker import LogPicker
 
 #: how often the file is looked at (after the previous read was shown)
@@ -78,7 +79,7 @@ def parse_chunk(chunk: TailChunk, *, first: bool, max_lines: int) -> tuple[list[
     return out, skipped
 
 
-class LogViewerScreen(Screen[None]):
+class LogViewerScreen(ReportsWorkerErrors, Screen[None]):
     """``logs`` of one job, opened on ``logs[index]``; `[`/`]` switch between them."""
 
     CSS_PATH = "logs.tcss"
