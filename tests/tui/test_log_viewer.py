@@ -19,11 +19,11 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from srt_tui.monitor.log_tail import TailChunk
 from srt_tui.monitor.model import LogRef
 from srt_tui.tui.logs.picker import LogPicker
 from srt_tui.tui.logs.screen import LogViewerScreen
 from srt_tui.widgets.log_view import MAX_LINES, LogView, parse_line
+from tests.tui.log_samples import REAL_ROUTER_LINES, ROUTER_LINES, FixedLog
 
 #: the acceptance of issue 11: ≥ 1,000 lines/s for 30 s
 RATE_LINES_S = 1500
@@ -33,22 +33,6 @@ MAX_LAG_LINES = 3 * RATE_LINES_S
 #: how much the process may grow while 45,000 lines go through a ring of 10,000 (measured 9 MiB; keeping
 #: every line would add about 20 MiB of parsed lines alone, and the line store is asserted exactly too)
 MAX_RSS_GROWTH = 32 * 1024 * 1024
-
-#: what sglang-router (Rust tracing) writes to router.log: dim timestamps, coloured levels, dim targets
-ROUTER_LINES = [
-    "\x1b[2m2026-12-01T10:00:00.101Z\x1b[0m \x1b[32m INFO\x1b[0m \x1b[2msglang_router_rs::server\x1b[0m"
-    "\x1b[2m:\x1b[0m Starting router on 0.0.0.0:30000 | mode: PrefillDecode | policy: CacheAware",
-    "\x1b[2m2026-12-01T10:00:00.215Z\x1b[0m \x1b[32m INFO\x1b[0m \x1b[2msglang_router_rs::core::worker\x1b[0m"
-    "\x1b[2m:\x1b[0m Adding prefill worker http://10.0.0.1:30001 (bootstrap 8998)",
-    "\x1b[2m2026-12-01T10:00:00.216Z\x1b[0m \x1b[32m INFO\x1b[0m \x1b[2msglang_router_rs::core::worker\x1b[0m"
-    "\x1b[2m:\x1b[0m Adding decode worker http://10.0.0.2:30002",
-    "\x1b[2m2026-12-01T10:00:03.500Z\x1b[0m \x1b[33m WARN\x1b[0m \x1b[2msglang_router_rs::tokenizer\x1b[0m"
-    "\x1b[2m:\x1b[0m tokenizer fetch failed, routing without it\x1b]0;router\x07\x1b[2K",
-    "\x1b[2m2026-12-01T10:00:04.000Z\x1b[0m \x1b[31mERROR\x1b[0m \x1b[2msglang_router_rs::routers::http\x1b[0m"
-    "\x1b[2m:\x1b[0m decode worker http://10.0.0.2:30002 health check failed: connection refused\r",
-    "\x1b[2m2026-12-01T10:00:05.000Z\x1b[0m \x1b[32m INFO\x1b[0m \x1b[2msglang_router_rs::server\x1b[0m"
-    "\x1b[2m:\x1b[0m \x1b[1mGET\x1b[0m /health 200 OK\tlatency=\x1b[36m0.4ms\x1b[0m",
-]
 
 
 class ViewerApp(App[None]):
@@ -165,6 +149,25 @@ async def test_ansi_colours_render_without_escape_bytes(tmp_path: Path) -> None:
         assert "".join(seg.text for seg in segments) == text
         plain = {seg.style.color for seg in segments if seg.style is not None and seg.text.strip()}
         assert len(plain) == 1 and "no colours" in str(app.viewer.query_one("#log-title").render())
+
+
+async def test_a_real_sglang_router_log_renders_its_colours_without_escape_bytes(tmp_path: Path) -> None:
+    """The bytes sglang-router wrote on the local cluster (tests/tui/data/smg-router.log), wrapped whole."""
+    path = tmp_path / "router.log"
+    path.write_bytes((Path(__file__).parent / "data" / "smg-router.log").read_bytes())
+    app = ViewerApp([_ref(path)])
+    async with app.run_test(size=(120, 36)) as pilot:
+        view = app.viewer.query_one(LogView)
+        await _until(pilot, lambda: view.line_count == len(REAL_ROUTER_LINES))
+        await pilot.press("w")
+        await pilot.pause()
+        segments = [seg for y in range(view.scrollable_content_region.height) for seg in view.render_line(y)]
+        text = "".join(seg.text for seg in segments)
+        assert "\x1b" not in text and "[0m" not in text and "[2m" not in text
+        assert "Starting router on 0.0.0.0:8000" in text and "Failed to load tokenizer" in text
+        styles = {seg.text.strip(): seg.style for seg in segments if seg.style is not None}
+        assert styles["WARN"].color is not None and styles["WARN"].color.number == 3  # yellow, as tracing wrote it
+        assert styles["method"].italic and styles["smg::server"].dim
 
 
 async def test_search_jumps_and_n_N_move_between_matches(tmp_path: Path) -> None:
@@ -370,20 +373,6 @@ async def test_p_opens_the_file_in_the_pager(tmp_path: Path, monkeypatch: pytest
         assert any("Cannot run the pager" in n.message for n in app._notifications)
 
 
-class FixedLog:
-    """Fixed content, read once (the snapshots must not depend on where the test runs)."""
-
-    def __init__(self, path: Path) -> None:
-        self.done = False
-
-    def read(self) -> TailChunk:
-        if self.done:
-            return TailChunk()
-        self.done = True
-        lines = [ROUTER_LINES[n % len(ROUTER_LINES)] for n in range(40)]
-        return TailChunk(lines=lines, skipped_bytes=2_345_678)
-
-
 def _snapshot_app() -> ViewerApp:
     refs = [
         LogRef("prefill_0", "worker", "/scratch/jobs/81299/logs/prefill_0.log"),
@@ -400,7 +389,7 @@ def test_snapshot_router_log(snap_compare: Any, size: tuple[int, int]) -> None:
         view = pilot.app.screen.query_one(LogView)
         await _until(pilot, lambda: view.line_count > 0)
         if size == (120, 36):  # the larger one shows a search's highlights
-            await pilot.press("slash", *"decode worker", "enter")
+            await pilot.press("slash", *"tokenizer", "enter")
         await pilot.pause()
 
     assert snap_compare(_snapshot_app(), run_before=run_before, terminal_size=size)
