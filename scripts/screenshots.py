@@ -43,8 +43,8 @@ async def shoot(vendor: str, step: str, size: tuple[int, int], out: Path) -> Pat
 
 
 async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
-    """Monitor (jobs table, a degraded NVIDIA job, a healthy AMD job, Results views, all my Slurm jobs) and
-    Setup (probe results)."""
+    """Monitor (jobs table, a degraded NVIDIA job, a healthy AMD job, Results views, all my Slurm jobs, the
+    log viewer) and Setup (probe results)."""
     from tests.monitor import frozen
     from tests.monitor.tui_apps import frozen_app
     from tests.setup.recorded import setup_app
@@ -63,6 +63,7 @@ async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
         written.append(out / name)
     written += await shoot_results(size, out)
     written.append(await shoot_alljobs(size, out))
+    written.append(await shoot_logs(size, out))
     app = setup_app()
     async with app.run_test(size=size) as pilot:
         await pilot.click("#run-probes")
@@ -109,6 +110,27 @@ async def shoot_results(size: tuple[int, int], out: Path) -> list[Path]:
                 app.save_screenshot(name, str(out))
             written.append(out / name)
     return written
+
+
+async def shoot_logs(size: tuple[int, int], out: Path) -> Path:
+    """The log viewer (`l`) on a job's router log: real sglang-router lines, their colours, a search."""
+    from srt_tui.tui.logs.screen import LogViewerScreen
+    from tests.monitor import frozen
+    from tests.monitor.tui_apps import frozen_app
+    from tests.tui.log_samples import FixedLog
+    from tests.tui.scenarios import settle
+
+    snap = frozen.nvidia("degraded")
+    router = next(i for i, ref in enumerate(snap.logs) if ref.kind == "router")
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        app.push_screen(LogViewerScreen(snap.logs, router, reader=FixedLog))  # fixed lines, not a host's file
+        await settle(pilot)
+        await pilot.press("slash", *"tokenizer", "enter")
+        await pilot.pause()
+        app.save_screenshot("monitor-log-viewer.svg", str(out))
+    return out / "monitor-log-viewer.svg"
 
 
 async def main_async(size: tuple[int, int], out: Path) -> list[Path]:
