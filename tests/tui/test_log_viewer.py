@@ -23,6 +23,8 @@ from srt_tui.monitor.model import LogRef
 from srt_tui.tui.logs.picker import LogPicker
 from srt_tui.tui.logs.screen import LogViewerScreen
 from srt_tui.widgets.log_view import MAX_LINES, LogView, parse_line
+from tests.monitor import frozen
+from tests.monitor.tui_apps import frozen_app
 from tests.tui.log_samples import REAL_ROUTER_LINES, ROUTER_LINES, FixedLog
 
 #: the acceptance of issue 11: ≥ 1,000 lines/s for 30 s
@@ -373,23 +375,26 @@ async def test_p_opens_the_file_in_the_pager(tmp_path: Path, monkeypatch: pytest
         assert any("Cannot run the pager" in n.message for n in app._notifications)
 
 
-def _snapshot_app() -> ViewerApp:
-    refs = [
-        LogRef("prefill_0", "worker", "/scratch/jobs/81299/logs/prefill_0.log"),
-        LogRef("decode_0", "worker", "/scratch/jobs/81299/logs/decode_0.log"),
-        LogRef("router", "router", "/scratch/jobs/81299/logs/router.log"),
-        LogRef("launch", "job", "/scratch/jobs/81299/logs/slurm.log"),
-    ]
-    return ViewerApp(refs, 2, reader=FixedLog)
+def _router_viewer() -> LogViewerScreen:
+    """The viewer on a frozen job's router log, with fixed lines (no host path, no clock)."""
+    snap = frozen.nvidia("degraded")
+    router = next(i for i, ref in enumerate(snap.logs) if ref.kind == "router")
+    return LogViewerScreen(snap.logs, router, reader=FixedLog)
 
 
 @pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")])
 def test_snapshot_router_log(snap_compare: Any, size: tuple[int, int]) -> None:
+    """The app's Monitor on a job, `l`'s viewer on top: the router log, and at 120x36 a search."""
+    snap = frozen.nvidia("degraded")
+
     async def run_before(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        pilot.app.push_screen(_router_viewer())
+        await pilot.pause()
         view = pilot.app.screen.query_one(LogView)
         await _until(pilot, lambda: view.line_count > 0)
-        if size == (120, 36):  # the larger one shows a search's highlights
+        if size == (120, 36):
             await pilot.press("slash", *"tokenizer", "enter")
         await pilot.pause()
 
-    assert snap_compare(_snapshot_app(), run_before=run_before, terminal_size=size)
+    assert snap_compare(frozen_app([snap], open_job=snap.job_id), run_before=run_before, terminal_size=size)

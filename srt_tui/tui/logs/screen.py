@@ -83,21 +83,21 @@ class LogViewerScreen(ReportsWorkerErrors, Screen[None]):
     """``logs`` of one job, opened on ``logs[index]``; `[`/`]` switch between them."""
 
     CSS_PATH = "logs.tcss"
-    _FIND = Binding.Group("Next/prev")
     _LOG = Binding.Group("Log", compact=True)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("q", "back", "Back", show=False),
         # priority: handled as it arrives, so the keys typed right after it already go to the search
         Binding("slash", "search", "Search", priority=True),
-        Binding("n", "find(False)", "Next match", group=_FIND),
-        Binding("N", "find(True)", "Previous match", group=_FIND),
-        Binding("G", "end", "End·follow"),
-        Binding("g", "top", "Top"),
+        # n/N are named by the status line after a search (and in `?` help): the footer keeps ? at 80 columns
+        Binding("n", "find(False)", "Next match", show=False),
+        Binding("N", "find(True)", "Previous match", show=False),
+        Binding("G", "end", "Follow"),
+        Binding("g", "top", "Top", show=False),
         Binding("w", "wrap", "Wrap"),
         Binding("left_square_bracket", "switch(-1)", "Previous log", key_display="[", group=_LOG),
         Binding("right_square_bracket", "switch(1)", "Next log", key_display="]", group=_LOG),
-        Binding("o", "pick", "Open log…"),
+        Binding("o", "pick", "Open log…", show=False),
         Binding("c", "colours", "Colours", show=False),
         Binding("p", "pager", "Pager"),
     ]
@@ -265,9 +265,8 @@ class LogViewerScreen(ReportsWorkerErrors, Screen[None]):
             number, wrapped = found
             view.select_match(number)
             rank, count = view.match_rank(number)
-            self.status = f"{query!r}: match {rank:,} of {count:,} lines" + (
-                " (search wrapped around)" if wrapped else ""
-            )
+            wrapped_note = " (search wrapped around)" if wrapped else ""
+            self.status = f"{query!r}: match {rank:,} of {count:,} lines{wrapped_note} · n/N next/previous"
         self._redraw_title()
 
     def action_wrap(self) -> None:
