@@ -184,6 +184,7 @@ async def test_search_jumps_and_n_N_move_between_matches(tmp_path: Path) -> None
         await pilot.press("g")  # the top: the search starts from the first line in view
         await pilot.press("slash", *"error", "enter")
         assert view.current_match == 40 and not view.follow
+        assert screen.status == "'error': match 1 of 3 lines · n/N next/previous"
         rows = _screen_rows(view)
         assert any(r.startswith("req 0040 ERROR") for r in rows)
         current = next(seg for y in range(24 - 4) for seg in view.render_line(y) if seg.text == "ERROR")
@@ -200,6 +201,9 @@ async def test_search_jumps_and_n_N_move_between_matches(tmp_path: Path) -> None
         assert view.current_match == 120
         await pilot.press("slash", *"Error", "enter")  # an upper-case letter: case matters
         assert "no match for 'Error'" in screen.status and view.current_match is None
+        search = screen.query_one("#log-search", Input)
+        await pilot.press("slash", "x", "escape")  # Esc closes the search, not the viewer
+        assert app.screen is screen and search.has_class("hidden") and screen.focused is view
         await pilot.press("G")
         assert view.follow and _screen_rows(view)[-1].startswith("req 0399")
 
