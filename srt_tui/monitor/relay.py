@@ -48,3 +48,12 @@ def relayed_http(
     if got is None or wall_now - got[1] > fresh_s or not got[0]:
         return None
     return split_http(got[0])
+
+
+def final_http(files: FileCache, job_dir: Path, name: str) -> tuple[int, bytes] | None:
+    """(status, body) of what an ended job relayed last, whatever its age: the job scrapes its workers and
+    router once more before it stops them, so these are its final counters and registrations."""
+    got = files.raw(job_dir / "relay" / name)
+    if got is None or not got[0]:
+        return None
+    return split_http(got[0])

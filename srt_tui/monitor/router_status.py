@@ -12,7 +12,7 @@ from .http import Response
 from .jobfiles import error_line
 from .model import ProxyStatus, RouterStatus, WorkerStatus
 from .prom import ROUTER_SAMPLES, router_counters
-from .relay import Relay, relayed_http
+from .relay import Relay, final_http, relayed_http
 from .routers import Registrations, parse_dynamo_health, parse_router_workers
 
 _DEFINITIVE = ("refused", "closed", "protocol")
@@ -43,10 +43,12 @@ def router_status(
     relay: Relay | None,
     starting: bool = False,
     view: RouterView | None = None,
+    final: bool = False,
 ) -> tuple[RouterStatus | None, bool, str]:
     """(status, whether it came from the relay, a problem to report) — None without a router.
     While the job is starting, a router that does not listen yet is not down, just not up yet.
-    ``view`` picks one router of a multi-frontend job (default: the first, the one the job relays)."""
+    ``view`` picks one router of a multi-frontend job (default: the first, the one the job relays);
+    ``final``: the job has ended, its first router shows what the job relayed last."""
     views = job.router_views()
     if view is None:
         if not views:
@@ -70,13 +72,15 @@ def router_status(
         node_index=int(rplan.get("node_index", 0) or 0),
     )
     reg_url = view.registration_url()
+    disagg = bool(expected.get("prefill") or expected.get("decode"))
+    if final and view is views[0]:
+        return _ended(ctx, job, view, base, registration, disagg)
     if not live or not reg_url:
         return base, False, ""
     src = ctx.sources.get(router_key(reg_url))
     regs: Registrations | None = None
     up: bool | None = None
     detail, source, stale, relayed, problem = "", "", False, False, ""
-    disagg = bool(expected.get("prefill") or expected.get("decode"))
     if src.ok and isinstance(src.value, Response):
         up, source, stale = True, "direct", not ctx.fresh(src)
         regs, detail = registrations(registration, src.value.status, src.value.body, disagg)
@@ -117,6 +121,32 @@ def router_status(
     return status, relayed, problem
 
 
+def _ended(
+    ctx: Refresh, job: JobFiles, view: RouterView, base: RouterStatus, registration: str, disagg: bool
+) -> tuple[RouterStatus, bool, str]:
+    """An ended job's router: the registrations and counters of the job's final scrape (not up any more)."""
+    regs: Registrations | None = None
+    got = final_http(ctx.files, job.dir, "router_workers.http")
+    if got is not None and registration in ("router-workers", "dynamo-health"):
+        regs, _ = registrations(registration, got[0], got[1], disagg)
+    counters = None
+    metrics = final_http(ctx.files, job.dir, "router.metrics") if view.metrics_url else None
+    if metrics is not None and metrics[0] == 200:
+        counters = _parse_counters(ctx, view, metrics[1].decode("utf-8", "replace"))
+    if regs is None and counters is None:
+        return base, False, ""
+    status = replace(
+        base,
+        registered=regs.registered if regs else {},
+        requests=counters[0] if counters else None,
+        errors=counters[1] if counters else None,
+        retries=counters[2] if counters else None,
+        detail="as the job saw it last, before it stopped",
+        source="relay",
+    )
+    return status, False, ""
+
+
 def _counters(
     ctx: Refresh, view: RouterView, relay: Relay | None
 ) -> tuple[float | None, float | None, float | None] | None:
@@ -133,6 +163,11 @@ def _counters(
             text = got[1].decode("utf-8", "replace")
     if text is None:
         return None
+    return _parse_counters(ctx, view, text)
+
+
+def _parse_counters(ctx: Refresh, view: RouterView, text: str) -> tuple[float | None, float | None, float | None]:
+    """(requests, errors, retries) from the router's Prometheus text, per its metrics contract."""
     contract = view.plan.get("metrics") if isinstance(view.plan.get("metrics"), dict) else None
     wanted = ROUTER_SAMPLES + selectors.names(contract) if contract else ROUTER_SAMPLES
     c = router_counters(ctx.samples.samples(text, wanted), contract)

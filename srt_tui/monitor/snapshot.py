@@ -32,7 +32,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
     relay = read_relay(ctx.files, job.dir, ctx.wall(), ctx.relay_fresh_s) if live else None
     starting = stage not in READY_STAGES
     workers, worker_relay, problems = worker_statuses(ctx, job, live, final, relay, starting)
-    router, router_relay, router_problem = router_status(ctx, job, live, relay, starting)
+    router, router_relay, router_problem = router_status(ctx, job, live, relay, starting, final=final)
     if router_problem:
         problems.append(router_problem)
     routers: tuple[RouterStatus, ...] = ()

@@ -12,7 +12,7 @@ from .context import JobFiles, Refresh, worker_key
 from .jobfiles import error_line
 from .model import WorkerStatus
 from .prom import WORKER_SAMPLES, worker_counters
-from .relay import Relay, relayed_http
+from .relay import Relay, final_http, relayed_http
 from .sources import Source
 
 LOG_TAIL_LINES = 5
@@ -78,6 +78,14 @@ def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting:
     return _Seen("unknown", "waiting for the first answer")
 
 
+def _ended(ctx: Refresh, job: JobFiles, name: str) -> _Seen:
+    """An ended job's worker: down, with the counters the job relayed last (its final scrape), if any."""
+    got = final_http(ctx.files, job.dir, f"{name}.metrics")
+    text = got[1].decode("utf-8", "replace") if got and got[0] == 200 else None
+    probe = WorkerProbe(0, text) if text else None
+    return _Seen("down", "the job has ended", "relay" if probe else "", False, probe)
+
+
 def worker_statuses(
     ctx: Refresh, job: JobFiles, live: bool, final: bool, relay: Relay | None, starting: bool = False
 ) -> tuple[tuple[WorkerStatus, ...], bool, list[str]]:
@@ -93,7 +101,7 @@ def worker_statuses(
         name = str(proc.get("name"))
         ep = endpoints.get(name, {})
         if final:
-            seen = _Seen("down", "the job has ended")
+            seen = _ended(ctx, job, name)
         elif live and ep.get("health_url"):
             seen = _direct(ctx, ctx.sources.get(worker_key(str(ep["health_url"]))), name, relay, starting)
         else:
@@ -132,8 +140,8 @@ def _status(
         detail=seen.detail,
         last_error_line=error_line(tail),
         log=str(log),
-        # after the end, the last total this monitor saw (the worker no longer answers)
-        requests_total=counters.total if counters else (ctx.history.last(key, ctx.now) if final else None),
+        # after the end: the job's final scrape, or the last total this monitor saw, whichever is newer
+        requests_total=_total(counters.total if counters else None, ctx.history.last(key, ctx.now) if final else None),
         requests_ok=counters.ok if counters else None,
         requests_failed=counters.failed if counters else None,
         rate_per_s=ctx.history.rate(key) if not seen.stale and not final else None,
@@ -145,3 +153,9 @@ def _status(
         spark=ctx.history.spark(key),
         log_tail=tuple(tail[-LOG_TAIL_LINES:]),
     )
+
+
+def _total(relayed: float | None, seen: float | None) -> float | None:
+    """The larger of two readings of one monotonic counter (either may be missing)."""
+    known = [v for v in (relayed, seen) if v is not None]
+    return max(known) if known else None

@@ -83,6 +83,8 @@ srt_check_alive() {
 srt_cleanup() {
   local rc=$? pid deadline
   trap - EXIT INT TERM
+  # the final scrape, before anything stops: an ended job keeps its counters and registrations in relay/
+  if [[ -n ${SRT_NODE_IPS+set} && ${#SRT_PIDS[@]} -gt 0 ]]; then SRT_RELAY_FINAL=1 srt_relay || true; fi
   for pid in "${SRT_PIDS[@]}"; do
     if [[ $SRT_LAUNCHER == slurm ]]; then kill -TERM "$pid" 2>/dev/null || true
     else kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true; fi
@@ -214,6 +216,11 @@ srt_wait_router() {
   srt_fail "router did not register the workers after $SRT_HEALTH_ATTEMPTS checks ($detail)"
 }
 
+srt_relay_put() {
+  # move a scrape into place; the final scrape (SRT_RELAY_FINAL) keeps the last answer over no answer
+  if [[ -s $1 || -z ${SRT_RELAY_FINAL:-} ]]; then mv -f "$1" "$2"; else rm -f "$1"; fi
+}
+
 srt_relay() {
   # what the job itself sees, for monitors that cannot reach the nodes (written atomically)
   local i host port code tmp="$SRT_JOB_DIR/relay/.health.tmp" first=1
@@ -233,17 +240,17 @@ srt_relay() {
   for i in "${!SRT_HEALTH_HOSTS[@]}"; do
     host=${SRT_NODE_IPS[${SRT_HEALTH_HOSTS[$i]}]}
     srt_http "$host" "${SRT_HEALTH_PORTS[$i]}" /metrics 2 >"$SRT_JOB_DIR/relay/.m.tmp" || true
-    mv -f "$SRT_JOB_DIR/relay/.m.tmp" "$SRT_JOB_DIR/relay/${SRT_HEALTH_NAMES[$i]}.metrics"
+    srt_relay_put "$SRT_JOB_DIR/relay/.m.tmp" "$SRT_JOB_DIR/relay/${SRT_HEALTH_NAMES[$i]}.metrics"
   done
   if [[ -n ${SRT_ROUTER_PORT:-} ]]; then
     # the registrations: /workers of sglang-router/vllm-router, the instance list of Dynamo's /health
     local reg=/workers
     [[ ${SRT_ROUTER_REGISTRATION:-} == dynamo-health ]] && reg=/health
     srt_http "${SRT_NODE_IPS[$SRT_ROUTER_NODE]}" "$SRT_ROUTER_PORT" "$reg" 2 >"$SRT_JOB_DIR/relay/.w.tmp" || true
-    mv -f "$SRT_JOB_DIR/relay/.w.tmp" "$SRT_JOB_DIR/relay/router_workers.http"
+    srt_relay_put "$SRT_JOB_DIR/relay/.w.tmp" "$SRT_JOB_DIR/relay/router_workers.http"
     if [[ -n ${SRT_ROUTER_METRICS_PORT:-} ]]; then
       srt_http "${SRT_NODE_IPS[$SRT_ROUTER_NODE]}" "$SRT_ROUTER_METRICS_PORT" /metrics 2 >"$SRT_JOB_DIR/relay/.r.tmp" || true
-      mv -f "$SRT_JOB_DIR/relay/.r.tmp" "$SRT_JOB_DIR/relay/router.metrics"
+      srt_relay_put "$SRT_JOB_DIR/relay/.r.tmp" "$SRT_JOB_DIR/relay/router.metrics"
     fi
   fi
 }
@@ -268,7 +275,6 @@ srt_serve() {
       wait "$SRT_BENCH_PID" || rc=$?
       SRT_BENCH_PID=""
       ((rc == 0)) || srt_fail "benchmark exited with code $rc; log: $SRT_BENCH_LOG"
-      srt_relay
       return 0
     fi
     srt_sleep 1
