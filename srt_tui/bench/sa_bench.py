@@ -351,14 +351,20 @@ async def send(target: Target, prompt: Prompt) -> Output:
     return out
 
 
-async def run_level(target: Target, prompts: list[Prompt], rate: float, concurrency: int) -> tuple[list[Output], float]:
-    """srtctl's arrival process (Poisson at ``rate``, or all at once) under a concurrency cap; outputs, seconds."""
+async def run_level(
+    target: Target, prompts: list[Prompt], rate: float, concurrency: int, progress: Progress | None = None
+) -> tuple[list[Output], float]:
+    """srtctl's arrival process (Poisson at ``rate``, or all at once) under a concurrency cap; outputs, seconds.
+    ``progress`` counts each finished request."""
     gate = asyncio.Semaphore(concurrency)
     rng = random.Random(0)
 
     async def limited(p: Prompt) -> Output:
         async with gate:
-            return await send(target, p)
+            out = await send(target, p)
+        if progress is not None:
+            progress.request_done()
+        return out
 
     start = time.perf_counter()
     tasks = []
@@ -368,6 +374,67 @@ async def run_level(target: Target, prompts: list[Prompt], rate: float, concurre
             await asyncio.sleep(rng.expovariate(rate))
     outputs = list(await asyncio.gather(*tasks))
     return outputs, time.perf_counter() - start
+
+
+PROGRESS_FILE = "benchmark-progress.json"  # under <logs>; read by srt_tui/core/benchmark/progress.py
+PROGRESS_EVERY_S = 1.0
+
+
+class Progress:
+    """The run's progress in ``<logs>/benchmark-progress.json``, rewritten atomically at most once a second
+    (and at every phase change) so monitors show the step, requests done of total and an ETA."""
+
+    def __init__(self, logs: Path, levels: list[int], mult: int) -> None:
+        self.path = logs / PROGRESS_FILE
+        self.levels = levels
+        self.totals = [c * mult for c in levels]
+        self.started = time.time()
+        self.step = 0
+        self.phase = "starting"
+        self.done = 0
+        self.written = 0.0
+
+    def begin(self, step: int, phase: str) -> None:
+        """Level ``step`` (0-based) enters ``phase`` (warmup, measure)."""
+        self.step, self.phase, self.done = step, phase, 0
+        self.write(force=True)
+
+    def request_done(self) -> None:
+        """One measured request finished (ok or failed)."""
+        self.done += 1
+        self.write(force=self.done == self.totals[self.step])
+
+    def finish(self) -> None:
+        """Every level is done."""
+        self.phase, self.step = "done", len(self.levels) - 1
+        self.done = self.totals[-1] if self.totals else 0
+        self.write(force=True)
+
+    def write(self, force: bool = False) -> None:
+        """Rewrite the file (throttled unless ``force``); a monitor never sees a half-written one."""
+        now = time.time()
+        if not force and now - self.written < PROGRESS_EVERY_S:
+            return
+        self.written = now
+        doc = {
+            "benchmark": "sa-bench",
+            "started": self.started,
+            "time": now,
+            "phase": self.phase,
+            "step": self.step + 1,
+            "steps": len(self.levels),
+            "concurrency": self.levels[self.step] if self.levels else 0,
+            "done": self.done if self.phase != "warmup" else 0,
+            "total": self.totals[self.step] if self.totals else 0,
+            "done_all": sum(self.totals[: self.step]) + (self.done if self.phase != "warmup" else 0),
+            "total_all": sum(self.totals),
+        }
+        tmp = self.path.with_name(f".{self.path.name}.tmp")
+        try:
+            tmp.write_text(json.dumps(doc), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # progress is for watchers; the benchmark goes on without it
 
 
 # ---- metrics: srtctl's benchmark_serving.py result fields ----------------------------------------
@@ -653,9 +720,12 @@ async def run(args: argparse.Namespace) -> int:
         return random_prompts(tok, args.isl, args.osl, n, args.random_range_ratio, args.use_chat_template, rng)
 
     rc = 0
-    for c in levels:
+    progress = Progress(logs, levels, args.num_prompts_mult)
+    for step, c in enumerate(levels):
         if args.num_warmup_mult > 0:
+            progress.begin(step, "warmup")
             await run_level(target, prompts(c * args.num_warmup_mult), WARMUP_REQUEST_RATE, c)
+        progress.begin(step, "measure")
         n = c * args.num_prompts_mult
         print(f"Running benchmark with concurrency: {c} ({n} prompts)", flush=True)
         undo: asyncio.Task[None] | None = None
@@ -667,7 +737,7 @@ async def run(args: argparse.Namespace) -> int:
                 await slow_down(args.slow_down_server, None)
 
             undo = asyncio.ensure_future(restore())
-        outputs, duration = await run_level(target, prompts(n), rate, c)
+        outputs, duration = await run_level(target, prompts(n), rate, c, progress)
         if undo is not None:
             await undo
         result: dict[str, Any] = {
@@ -693,6 +763,7 @@ async def run(args: argparse.Namespace) -> int:
         )
         if result["completed"] == 0:
             rc = 1
+    progress.finish()
     rollup = write_rollup(logs, args.isl if args.dataset_name != "custom" else None, args.osl, gpus, args.config_name)
     print(f"SA-Bench complete. Results in {out_dir}; roll-up {rollup}", flush=True)
     return rc

@@ -1,4 +1,5 @@
-"""What a job measured: sa-bench's per-concurrency results, read from srt-tui's and srtctl's job directories.
+"""What a job measured: sa-bench's per-concurrency results (and aiperf's runs, results_aiperf.py), read from
+srt-tui's and srtctl's job directories.
 
 Both write srtctl's layout (``sa-bench_isl_<isl>_osl_<osl>/results_concurrency_<c>_gpus_<n>[_ctx_<p>_gen_<d>].json``
 with benchmark_serving.py's field names, plus ``benchmark-rollup.json``), in ``<job>/logs/`` or, as srtctl's
@@ -218,8 +219,10 @@ def _rollup_gpus(logs: Path, load: JsonLoader) -> int | None:
 
 def result_files(job_dir: Path) -> list[Path]:
     """The files results are read from: every run's per-concurrency files, else the roll-up (a cache's key)."""
+    from .results_aiperf import aiperf_files  # it builds on this module's model
+
     logs = logs_dir(job_dir)
-    files = sorted(logs.glob("sa-bench_*/results_concurrency_*.json"))
+    files = sorted(logs.glob("sa-bench_*/results_concurrency_*.json")) + aiperf_files(logs)
     return files or [logs / ROLLUP]
 
 
@@ -236,6 +239,10 @@ def read_results(job_dir: Path, load: JsonLoader = load_json) -> JobResults:
             level_from_file(data, int(match[1]), int(match[2]) or None, str(path))
         )
     runs = [BenchmarkRun(name, tuple(sorted(lvs, key=lambda lv: lv.concurrency))) for name, lvs in by_run.items()]
+    from .results_aiperf import AIPERF_FILE, aiperf_runs
+
+    if any(p.name == AIPERF_FILE for p in files):
+        runs += aiperf_runs(logs_dir(job_dir), load, _rollup_gpus(logs_dir(job_dir), load))
     if not runs:
         logs = logs_dir(job_dir)
         rollup = load(logs / ROLLUP)

@@ -97,8 +97,10 @@ def state_cell(snap: JobSnapshot) -> str:
 
 
 def stage_cell(snap: JobSnapshot) -> str:
-    """The stage, with `(relayed)` when health came from the job's own relay."""
-    return snap.stage + (" (relayed)" if snap.relayed else "")
+    """The stage, with `(relayed)` when health came from the job's own relay, and the benchmark's progress
+    while it runs."""
+    progress = f" {snap.bench.text()}" if snap.bench is not None else ""
+    return snap.stage + progress + (" (relayed)" if snap.relayed else "")
 
 
 def files_problem(snap: JobSnapshot) -> str:

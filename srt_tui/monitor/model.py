@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from ..core.benchmark.progress import BenchProgress
 from ..core.roles import ROLE_LETTER
 
 #: lifecycle stages in order (DESIGN "Lifecycle stages"); terminal ones last
@@ -212,6 +213,8 @@ class JobSnapshot:
     #: behind nginx: every router (`router` is the first), and nginx itself; otherwise () and None
     routers: tuple[RouterStatus, ...] = ()
     nginx: ProxyStatus | None = None
+    #: while the benchmark runs: its concurrency step, requests done of total and ETA (sa-bench writes it)
+    bench: BenchProgress | None = None
 
     @property
     def is_ready(self) -> bool:

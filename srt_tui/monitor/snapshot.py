@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..core.benchmark.progress import PROGRESS_FILE, parse_progress
 from ..core.jobdir_contract import Obj, PlanDoc
 from ..core.jobdir_kind import SRTCTL
 from ..slurm.client import JobState
@@ -88,6 +89,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         gpus=gpus.readings if gpus is not None else (),
         routers=routers,
         nginx=nginx,
+        bench=parse_progress(ctx.files.json(job.dir / PROGRESS_FILE)) if stage == "benchmark" else None,
     )
 
 

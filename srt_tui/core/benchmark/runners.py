@@ -44,12 +44,13 @@ metrics=()
 if [ -n "${{AIPERF_SERVER_METRICS_URLS:-}}" ]; then
   IFS=, read -r -a urls <<<"$AIPERF_SERVER_METRICS_URLS"; metrics=(--server-metrics "${{urls[@]}}")
 fi
-mkdir -p "$logs/traces" "$logs/artifacts"
+traces=${{TRACE_DIR:-$logs/traces}}  # srtctl's override: a directory holding the trace already (offline clusters)
+mkdir -p "$traces" "$logs/artifacts"
 export AIPERF_HTTP_SO_RCVTIMEO=120
 if [ -n "$spec" ] || ! command -v aiperf >/dev/null; then pip install "${{spec:-aiperf}}"; fi
 if [ "$workload" = mooncake ]; then src={TRACE_BASE}/arxiv-trace/mooncake_trace.jsonl
 else src="{TRACE_BASE}/traces/${{workload}}_trace.jsonl"; fi
-input="$logs/traces/${{workload}}_trace.jsonl"
+input="$traces/${{workload}}_trace.jsonl"
 [ -f "$input" ] || curl -fsSL -o "$input" "$src"
 aiperf profile -m "$model" --tokenizer "$tokenizer" --url "$url" --streaming --ui simple --concurrency 10 \\
   --request-count 20
