@@ -1,7 +1,7 @@
 # One command for lint + types + tests: `make check`.
 PY ?= python3
 
-.PHONY: deps check lint format types test test-fast screenshots bench cluster-up cluster-down
+.PHONY: deps aiperf-venv check lint format types test test-fast screenshots bench cluster-up cluster-down
 
 check: lint types test
 
@@ -11,6 +11,13 @@ check: lint types test
 deps:
 	$(PY) -m pip install -q --no-deps ai-dynamo==1.6.1 ai-dynamo-runtime==1.6.1
 	$(PY) -m pip install -q -e ".[test,dev,dynamo]"
+
+# aiperf (srtctl's mooncake-router / trace-replay client) in a virtualenv of its own, for the benchmark-type
+# job tests: in the main environment its requirements would downgrade textual. The tests find it here
+# (or at $SRT_AIPERF_VENV) and put only its `aiperf` on the jobs' PATH.
+AIPERF_VENV ?= .venv-aiperf
+aiperf-venv:
+	test -x $(AIPERF_VENV)/bin/aiperf || { $(PY) -m venv $(AIPERF_VENV) && $(AIPERF_VENV)/bin/pip install -q aiperf==0.13.0; }
 
 lint:
 	ruff check srt_tui tests benchmarks scripts

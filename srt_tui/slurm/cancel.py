@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.jobdir_contract import JOB_FILE
 from .client import UNKNOWN_STATE, JobState
 from .local import LocalLauncher, is_local_job
 
@@ -50,5 +53,32 @@ def cancel_job(job_id: str, job_dir: Path, transport: str | None = None) -> Canc
     state = client.query([job_id]).get(job_id, JobState.unknown(job_id))
     if state.is_terminal or not state.is_known:
         return CancelOutcome(job_id, False, state.state)
+    if state.state == "RUNNING":
+        final_scrape(job_dir)
     client.cancel(job_id)
     return CancelOutcome(job_id, True, state.state)
+
+
+#: the launch script's loop relays at once while this file exists, then removes it (runtime.sh srt_maybe_relay)
+FINAL_REQUEST = "relay/final.request"
+
+
+def final_scrape(job_dir: Path, timeout: float = 4.0) -> bool:
+    """Ask the running job to scrape its workers' and router's counters into relay/ now and wait until it has
+    (True), at most ``timeout`` s: scancel stops the workers together with the script, so afterwards there
+    is nothing left to scrape. A job that does not answer in time is cancelled all the same."""
+    request = job_dir / FINAL_REQUEST
+    if not request.parent.is_dir() or not (job_dir / JOB_FILE).is_file():
+        return False  # not serving yet (no counters to keep), or no srt-tui job directory
+    try:
+        request.write_text("", encoding="utf-8")
+    except OSError:
+        return False
+    deadline = time.monotonic() + timeout
+    while request.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if request.exists():
+        with contextlib.suppress(OSError):
+            request.unlink()
+        return False
+    return True

@@ -257,9 +257,12 @@ srt_relay() {
 
 SRT_RELAY_NEXT=0
 srt_maybe_relay() {
-  # relay at most every SRT_RELAY_INTERVAL seconds, from start-up on, so a cut-off monitor sees progress too
-  if ((SECONDS >= SRT_RELAY_NEXT)); then
+  # relay at most every SRT_RELAY_INTERVAL seconds, from start-up on, so a cut-off monitor sees progress too;
+  # at once when `srt-tui cancel` asks (relay/final.request): Slurm stops every step together with this
+  # script, so the counters are scraped before it cancels, and the request removed to say they are in
+  if ((SECONDS >= SRT_RELAY_NEXT)) || [[ -e $SRT_JOB_DIR/relay/final.request ]]; then
     srt_relay
+    rm -f "$SRT_JOB_DIR/relay/final.request"
     SRT_RELAY_NEXT=$((SECONDS + SRT_RELAY_INTERVAL))
   fi
 }
