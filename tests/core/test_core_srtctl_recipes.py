@@ -7,6 +7,7 @@ job could not work, and no key a recipe sets is accepted and then left unread.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -24,7 +25,9 @@ from srt_tui.core.profile import GpuExporter, HealthCheck, LoadedProfile, load_p
 from srt_tui.core.recipe import Recipe, list_variants, load_recipe
 from tests.core.core_helpers import REPO, need, raw_yaml
 
-REFERENCE = (REPO / ".." / "shared" / "reference" / "srtctl-recipes-all").resolve()
+#: the project's shared folder beside the checkout (SRT_SHARED_DIR points elsewhere, e.g. from a worktree)
+SHARED = Path(os.environ.get("SRT_SHARED_DIR") or REPO / ".." / "shared")
+REFERENCE = (SHARED / "reference" / "srtctl-recipes-all").resolve()
 
 
 #: srtctl's own verdict on its library, measured by running srtctl c88ef73's loader (override expansion,
@@ -233,3 +236,21 @@ def _unread(model: BaseModel, reads: set[tuple[int, str]], path: str = "") -> li
             if isinstance(child, BaseModel):
                 out += _unread(child, reads, where)
     return out
+
+
+def test_every_benchmark_type_of_the_library_runs_on_the_test_slurm_or_is_refused(
+    loaded: list[tuple[str, Recipe, Any]],
+) -> None:
+    """Issue 12's acceptance: each type srtctl's library uses runs in a local-Slurm mocker test (their list is
+    tests/e2e/test_slurm_benchmarks.py's) or validation refuses it, naming benchmark.type."""
+    from srt_tui.core.benchmark import benchmark_problems
+    from srt_tui.core.recipe import BenchmarkSpec
+    from tests.e2e.test_slurm_benchmarks import E2E_TYPES
+
+    used = {r.benchmark.type for _, r, _ in loaded if r.benchmark is not None}
+    assert {"sa-bench", "gsm8k", "gpqa", "mooncake-router", "custom", "manual", "trace-replay"} <= used
+    untested = {}
+    for btype in sorted(used - E2E_TYPES):
+        problems = benchmark_problems(BenchmarkSpec.model_validate({"type": btype}), "sglang", "sglang-router", True)
+        untested[btype] = [p.message for p in problems if p.field == "benchmark.type" and p.severity == "error"]
+    assert untested == {"gsm8k-bench": ["unknown benchmark type `gsm8k-bench` (srtctl has no runner for it)"]}

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO, require
-from tests.e2e.jobtools import apply, send_requests, srt, status, wait_ready
+from tests.e2e.jobtools import apply, events, send_requests, srt, status, wait_ready
 
 pytestmark = [pytest.mark.slurm]
 STANDINS = REPO / "tests" / "e2e" / "standins"
@@ -46,6 +46,9 @@ BENCHMARKS = {
     "mooncake-router": "{type: mooncake-router, mooncake_workload: conversation, env: {TRACE_DIR: 'TRACES'}}",
     "trace-replay": "{type: trace-replay, trace_file: 'TRACES/replay.jsonl', concurrencies: [1, 2]}",
 }
+#: every type a local-Slurm test runs as a job's benchmark stage: these, sa-bench (test_slurm_jobs.py) and
+#: manual (below); tests/core/test_core_srtctl_recipes.py checks that the library's other types are refused
+E2E_TYPES = frozenset({*BENCHMARKS, "sa-bench", "manual"})
 ACCURACY = {"gsm8k": "gsm8k", "gpqa": "gpqa", "mmlu": "mmlu", "longbenchv2": "longbench_v2"}
 AIPERF = ("mooncake-router", "trace-replay")
 
@@ -101,16 +104,16 @@ def typed_jobs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, t
     try:
         yield started
     finally:
-        for job_id, _ in started.values():
-            srt("cancel", job_id, check=False)
+        for _, job_dir in started.values():
+            srt("cancel", str(job_dir), check=False)
         for made in Path("/tmp").glob("*_mock-model-standin*.json"):
             made.unlink(missing_ok=True)
 
 
-def _done(job_id: str, job_dir: Path) -> None:
-    proc = srt("wait", job_id, "--for", "done", "--timeout", "240", "-q", check=False, timeout=300)
+def _done(job_dir: Path) -> None:
+    proc = srt("wait", str(job_dir), "--for", "done", "--timeout", "240", "-q", check=False, timeout=300)
     log = job_dir / "logs" / "benchmark.log"
-    assert proc.returncode == 0, f"{status(job_id)}\n{log.read_text() if log.exists() else ''}"
+    assert proc.returncode == 0, f"{status(str(job_dir))}\n{log.read_text() if log.exists() else ''}"
 
 
 @pytest.mark.parametrize("kind", list(BENCHMARKS))
@@ -119,8 +122,8 @@ def test_each_benchmark_type_runs_and_leaves_srtctls_result_files(
 ) -> None:
     if kind in AIPERF:
         require((AIPERF_VENV / "bin" / "aiperf").exists(), f"aiperf in {AIPERF_VENV} (make aiperf-venv)")
-    job_id, job_dir = typed_jobs[kind]
-    _done(job_id, job_dir)
+    _, job_dir = typed_jobs[kind]  # named by directory: each test has a state dir (job index) of its own
+    _done(job_dir)
     logs = job_dir / "logs"
     if kind in ACCURACY:  # srtctl's accuracy layout: the evaluation's score file copied into logs/accuracy
         (score,) = [json.loads(p.read_text()) for p in (logs / "accuracy").glob(f"{ACCURACY[kind]}_*.json")]
@@ -131,11 +134,11 @@ def test_each_benchmark_type_runs_and_leaves_srtctls_result_files(
         assert '"id": "mock-model"' in (logs / "benchmark.log").read_text().replace('"id":"', '"id": "')
     else:  # aiperf's layout under logs/artifacts, read by `srt-tui results`
         runs = sorted(p.parent.name for p in logs.glob("artifacts/*/profile_export_aiperf.json"))
-        rows = json.loads(srt("results", job_id, "--json").stdout)
+        rows = json.loads(srt("results", str(job_dir), "--json").stdout)
         expect = [(0, 6)] if kind == "mooncake-router" else [(1, 6), (2, 6)]
         assert [(r["concurrency"], r["requests_ok"]) for r in rows] == expect, runs
         assert all(r["requests_failed"] == 0 and r["output_tok_s"] > 0 and r["ttft_p99_ms"] > 0 for r in rows)
-        assert status(job_id)["requests"] == sum(n for _, n in expect)  # the ended job keeps its answer
+        assert status(str(job_dir))["requests"] == sum(n for _, n in expect)  # the ended job keeps its answer
 
 
 @pytest.fixture
@@ -189,6 +192,8 @@ def test_an_ended_job_without_benchmark_keeps_its_counters_in_a_fresh_status(job
     wait_ready(job_id)
     endpoints = json.loads((job_dir / "endpoints.json").read_text())
     send_requests(endpoints["router"]["url"], 9)
+    # manual, as srtctl means it: no benchmark step, the job serves until it is stopped
+    assert events(job_dir)[-1] == "serving" and not (job_dir / "logs" / "benchmark.log").exists()
     srt("cancel", job_id)
     deadline = time.monotonic() + 60
     while not status(job_id)["final"] and time.monotonic() < deadline:
