@@ -98,7 +98,7 @@ def state_cell(snap: JobSnapshot) -> str:
 
 def stage_cell(snap: JobSnapshot) -> str:
     """The stage, with `(relayed)` when health came from the job's own relay, and the benchmark's progress
-    while it runs."""
+    while it runs (step, requests done of total, ETA)."""
     progress = f" {snap.bench.text()}" if snap.bench is not None else ""
     return snap.stage + progress + (" (relayed)" if snap.relayed else "")
 

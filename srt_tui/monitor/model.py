@@ -215,6 +215,9 @@ class JobSnapshot:
     nginx: ProxyStatus | None = None
     #: while the benchmark runs: its concurrency step, requests done of total and ETA (sa-bench writes it)
     bench: BenchProgress | None = None
+    #: a sweep member: the sweep's group id and the member's selector (`sweep[1]`), from job.json
+    group: str = ""
+    group_member: str = ""
 
     @property
     def is_ready(self) -> bool:

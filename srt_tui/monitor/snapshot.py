@@ -90,6 +90,8 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         routers=routers,
         nginx=nginx,
         bench=parse_progress(ctx.files.json(job.dir / PROGRESS_FILE)) if stage == "benchmark" else None,
+        group=meta.group or "",
+        group_member=meta.group_member or "",
     )
 
 

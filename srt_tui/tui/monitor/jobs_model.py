@@ -9,6 +9,7 @@ from datetime import datetime
 from ...monitor import cells
 from ...monitor.model import READY_STAGES, JobSnapshot
 from ...widgets.layout import is_wide
+from . import sweep_rows
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool = False) -> st
         "profile": lambda: snap.profile,
         "topology": lambda: snap.topology,
         "slurm": lambda: cells.state_cell(snap),
-        "stage": lambda: cells.stage_cell(snap) + (" ⚠" if cells.files_problem(snap) else ""),
+        "stage": lambda: _stage(snap, narrow) + (" ⚠" if cells.files_problem(snap) else ""),
         "healthy": lambda: "-" if snap.is_final else cells.healthy_cell(snap, compact=narrow),
         "router": lambda: "-" if snap.is_final else cells.registered_cell(snap.router),
         "rate": lambda: cells.rate(snap.rate_per_s),
@@ -79,9 +80,19 @@ def cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool = False) -> st
     return values[key]()
 
 
+def _stage(snap: JobSnapshot, narrow: bool) -> str:
+    """The stage cell; a running benchmark as `bench 2/3 10/40` (narrow: `2/3 10/40`), its ETA in the job view."""
+    b = snap.bench
+    if b is None:
+        return cells.stage_cell(snap)
+    count = "warm-up" if b.phase == "warmup" else f"{b.done}/{b.total}"
+    return ("" if narrow else "bench ") + f"{b.step}/{b.steps} {count}"
+
+
 def matches(snap: JobSnapshot, query: str, now: datetime) -> bool:
     """k9s-style filter: every word must appear in the row (case-insensitive); `!word` must not."""
-    text = " ".join(cell(snap, c.key, now) for c in COLUMNS).lower() + f" {snap.profile} {snap.engine}".lower()
+    text = " ".join(cell(snap, c.key, now) for c in COLUMNS).lower()
+    text += f" {snap.profile} {snap.engine} {snap.group}".lower()
     for word in query.lower().split():
         if word.startswith("!") and len(word) > 1:
             if word[1:] in text:
@@ -122,6 +133,6 @@ def sort_key(key: str, now: datetime) -> Callable[[JobSnapshot], tuple[object, .
 
 
 def arrange(snaps: list[JobSnapshot], query: str, sort: str, reverse: bool, now: datetime) -> list[JobSnapshot]:
-    """Filtered and sorted rows."""
+    """Filtered and sorted rows, a sweep's members together."""
     rows = [s for s in snaps if not query or matches(s, query, now)]
-    return sorted(rows, key=sort_key(sort, now), reverse=reverse)
+    return sweep_rows.group_rows(sorted(rows, key=sort_key(sort, now), reverse=reverse))

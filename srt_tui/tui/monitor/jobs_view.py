@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Input, Static
 from ...monitor import cells
 from ...monitor.model import JobSnapshot
 from ...widgets.row_table import RowTable
-from . import jobs_model
+from . import jobs_model, sweep_rows
 
 _STATUS_STYLE = {"ok": "ok", "degraded": "warn", "failed": "bad", "ended": "dim", "waiting": "dim"}
 
@@ -94,8 +94,9 @@ class JobsView(Vertical):
             table.clear()
         rows = jobs_model.arrange(snaps, query, sort, reverse, now)
         self._ids = [s.job_id for s in rows]
+        marks = sweep_rows.tree_marks(rows)
         for s in rows:
-            table.add_row(*self._cells(s, now), key=s.job_id)
+            table.add_row(*self._cells(s, now, marks.get(s.job_id, "")), key=s.job_id)
         if keep in self._ids:
             table.move_cursor(row=self._ids.index(keep), animate=False)
         empty = self.query_one("#jobs-empty", Static)
@@ -116,13 +117,17 @@ class JobsView(Vertical):
                 line += f"\n⚠ {s.job_id}: {problem}"
         self.query_one("#jobs-status", Static).update(line)
 
-    def _cells(self, s: JobSnapshot, now: datetime) -> list[Text]:
+    def _cells(self, s: JobSnapshot, now: datetime, mark: str = "") -> list[Text]:
+        """One row's cells; ``mark`` brackets a sweep's members (sweep_rows.tree_marks)."""
         table = self.table
         state = jobs_model.status(s)
         out = []
         narrow = len(self._columns) < len(jobs_model.COLUMNS)
         for c in self._columns:
             text = jobs_model.cell(s, c.key, now, narrow)
+            if c.key == "name" and mark:  # a sweep member: its name's end tells the members apart
+                keep = (c.width or len(text) + 3) - len(mark) - 1
+                text = mark + (text if len(text) <= keep + 1 else "…" + text[-keep:])
             if c.width and len(text) > c.width:
                 text = text[: c.width - 1] + "…"
             style = Style()

@@ -1,0 +1,90 @@
+"""The Monitor keeps a sweep together: its members sit next to each other in member order under any sort,
+bracketed by `┌ ├ └` before their names, found by group id with `/`; a running benchmark's step and
+requests show in its STAGE cell (frozen snapshots, the real app)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from textual.widgets import Input
+
+from srt_tui.core.benchmark.progress import BenchProgress
+from srt_tui.monitor.model import JobSnapshot
+from srt_tui.tui.monitor import jobs_model
+from srt_tui.tui.monitor.sweep_rows import tree_marks
+from srt_tui.tui.monitor_screen import MonitorScreen
+from tests.monitor import frozen
+from tests.monitor.frozen import NOW
+from tests.monitor.tui_apps import frozen_app
+
+GROUP = "msweep-20260301-1130"
+RUNNING = BenchProgress("measure", 2, 3, 4, 10, 40, 20, 100, 20.0, 80.0)
+
+
+def sweep_fleet() -> list[JobSnapshot]:
+    """Three members of one sweep, submitted apart so that sorting by submission interleaves another job;
+    the second member is in its benchmark."""
+    other = frozen.nvidia("healthy", "81300")
+    members = []
+    for i, (job, submitted) in enumerate((("81301", "11:40"), ("81303", "11:20"), ("81302", "11:30"))):
+        snap = frozen.amd("healthy", job)
+        members.append(
+            replace(
+                snap,
+                name=f"msweep_osl{4 << i}",
+                group=GROUP,
+                group_member=f"sweep[{i}]",
+                submitted_at=f"2026-03-01T{submitted}:00Z",
+            )  # fmt: skip
+        )
+    members[1] = replace(members[1], stage="benchmark", bench=RUNNING)
+    return [replace(other, submitted_at="2026-03-01T11:25:00Z"), *members]
+
+
+def order(sort: str, reverse: bool = False) -> list[str]:
+    return [s.job_id for s in jobs_model.arrange(sweep_fleet(), "", sort, reverse, NOW)]
+
+
+def test_a_sweeps_members_stay_together_in_member_order() -> None:
+    # by submission 81303 (11:20) comes first, then 81300 (11:25): the whole sweep goes where its first member is
+    assert order("submitted") == ["81301", "81303", "81302", "81300"]
+    assert order("submitted", reverse=True) == ["81301", "81303", "81302", "81300"]
+    assert order("job", reverse=True) == ["81301", "81303", "81302", "81300"]
+    assert order("job") == ["81300", "81301", "81303", "81302"]
+    plain = [replace(s, group="", group_member="") for s in sweep_fleet()]
+    assert [s.job_id for s in jobs_model.arrange(plain, "", "job", False, NOW)] == ["81300", "81301", "81302", "81303"]
+
+
+async def test_the_jobs_table_brackets_the_sweep_and_shows_the_benchmark_progress() -> None:
+    app = frozen_app(sweep_fleet())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        table: Any = app.screen.query_one("#jobs-table")
+        rows = [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+        assert [(r[1], r[2]) for r in rows] == [
+            ("81301", "┌ msweep_osl4"),
+            ("81303", "├ msweep_osl8"),
+            ("81302", "└ msweep_osl16"),
+            ("81300", "h100-2p1d-sglang"),
+        ]
+        assert "bench 2/3 10/40" in rows[1]
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen)
+        await pilot.press("slash")
+        screen.query_one("#jobs-filter", Input).value = GROUP  # the group id finds the whole sweep
+        await pilot.press("enter")
+        assert table.row_count == 3
+
+
+def test_marks_only_join_adjacent_members() -> None:
+    snaps = sweep_fleet()
+    lone = replace(snaps[0], job_id="81400", group="other-sweep", group_member="sweep[0]")
+    assert tree_marks([snaps[1], lone, snaps[2]]) == {}
+    assert tree_marks([snaps[1], snaps[2]]) == {"81301": "┌ ", "81303": "└ "}
+
+
+@pytest.mark.parametrize("size", [pytest.param((120, 36), id="120x36"), pytest.param((80, 24), id="80x24")])
+def test_sweep_jobs_table_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(frozen_app(sweep_fleet()), terminal_size=size)
