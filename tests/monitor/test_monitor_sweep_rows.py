@@ -78,6 +78,14 @@ async def test_the_jobs_table_brackets_the_sweep_and_shows_the_benchmark_progres
         assert table.row_count == 3
 
 
+async def test_the_job_view_shows_the_benchmarks_step_requests_and_eta() -> None:
+    app = frozen_app(sweep_fleet(), open_job="81303")
+    async with app.run_test(size=(160, 36)) as pilot:
+        await pilot.pause()
+        summary = str(app.screen.query_one("#job-summary").render())
+        assert "stage benchmark c=4 (2/3) 10/40 req, ETA 1 min 20 s" in summary
+
+
 def test_marks_only_join_adjacent_members() -> None:
     snaps = sweep_fleet()
     lone = replace(snaps[0], job_id="81400", group="other-sweep", group_member="sweep[0]")
