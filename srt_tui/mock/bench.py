@@ -12,8 +12,10 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from ..bench.sa_bench import Progress  # sa-bench's progress file, so status and the Monitor read both alike
 from .benchstats import Outcome, format_table, summarize_level, totals
 from .client import ClientError, Connection, Origin
 
@@ -47,6 +49,8 @@ class BenchConfig:
     endpoint: str = "/v1/completions"
     stream: bool = False
     timeout_s: float = 300.0
+    #: write sa-bench's progress file (benchmark-progress.json) here, e.g. a job's logs directory
+    progress_dir: str | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> BenchConfig:
@@ -67,6 +71,7 @@ class BenchConfig:
             endpoint=args.endpoint,
             stream=args.stream,
             timeout_s=args.timeout,
+            progress_dir=args.progress_dir,
         )
 
 
@@ -203,8 +208,11 @@ async def send_one(conn: Connection, config: BenchConfig, index: int) -> Outcome
     return Outcome(False, time.perf_counter() - start, error=error)
 
 
-async def drive(origin: Origin, config: BenchConfig, concurrency: int, total: int) -> list[Outcome]:
-    """Closed loop: ``concurrency`` senders, one connection each, share ``total`` requests."""
+async def drive(
+    origin: Origin, config: BenchConfig, concurrency: int, total: int, progress: Progress | None = None
+) -> list[Outcome]:
+    """Closed loop: ``concurrency`` senders, one connection each, share ``total`` requests (each counted
+    in ``progress`` when given)."""
     outcomes: list[Outcome] = []
     indices = iter(range(total))
 
@@ -213,6 +221,8 @@ async def drive(origin: Origin, config: BenchConfig, concurrency: int, total: in
         try:
             for index in indices:
                 outcomes.append(await send_one(conn, config, index))
+                if progress is not None:
+                    progress.request_done()
         finally:
             conn.close()
 
@@ -225,14 +235,23 @@ async def run_bench(config: BenchConfig) -> dict[str, Any]:
     origin = Origin.parse(config.url)
     levels: list[dict[str, Any]] = []
     served: Counter[str] = Counter()
-    for concurrency in config.concurrencies:
+    progress = None
+    if config.progress_dir:
+        progress = Progress(Path(config.progress_dir), list(config.concurrencies), config.num_prompts_mult)
+    for step, concurrency in enumerate(config.concurrencies):
         if config.num_warmup_mult:
+            if progress is not None:
+                progress.begin(step, "warmup")
             await drive(origin, config, concurrency, concurrency * config.num_warmup_mult)
+        if progress is not None:
+            progress.begin(step, "measure")
         started = time.perf_counter()
-        outcomes = await drive(origin, config, concurrency, concurrency * config.num_prompts_mult)
+        outcomes = await drive(origin, config, concurrency, concurrency * config.num_prompts_mult, progress)
         level = summarize_level(concurrency, outcomes, time.perf_counter() - started, config.stream)
         served.update(level["answered_by"])
         levels.append(level)
+    if progress is not None:
+        progress.finish()
     return {
         "url": config.url,
         "endpoint": config.endpoint,

@@ -88,6 +88,12 @@ def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--stream", action="store_true", help="stream responses and measure time to first token")
     p.add_argument("--timeout", type=float, default=300.0, help="per-request timeout in seconds (default 300)")
     p.add_argument("--out", default=None, metavar="FILE.json", help="write the results as JSON to this file")
+    p.add_argument(
+        "--progress-dir",
+        default=None,
+        metavar="DIR",
+        help="keep DIR/benchmark-progress.json current (a job's logs/: status and the Monitor show it)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..core.benchmark.progress import PROGRESS_FILE, parse_progress
+from ..core.benchmark.progress import PROGRESS_FILE, BenchProgress, parse_progress
 from ..core.jobdir_contract import Obj, PlanDoc
 from ..core.jobdir_kind import SRTCTL
 from ..slurm.client import JobState
@@ -89,10 +89,21 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         gpus=gpus.readings if gpus is not None else (),
         routers=routers,
         nginx=nginx,
-        bench=parse_progress(ctx.files.json(job.dir / PROGRESS_FILE)) if stage == "benchmark" else None,
+        bench=bench_progress(ctx, job, stage, final),
         group=meta.group or "",
         group_member=meta.group_member or "",
     )
+
+
+def bench_progress(ctx: Refresh, job: JobFiles, stage: str, final: bool) -> BenchProgress | None:
+    """A running benchmark's progress: the job's own sa-bench step, or load sent to a serving job by a
+    client that keeps the same file (`srt_tui.mock bench --progress-dir <job>/logs`) until it is done."""
+    if final or stage not in ("benchmark", "serving"):
+        return None
+    progress = parse_progress(ctx.files.json(job.dir / PROGRESS_FILE))
+    if progress is None or (stage == "serving" and progress.phase == "done"):
+        return None
+    return progress
 
 
 def source_state(ctx: Refresh, name: str, srcs: list[Source], problems: list[str]) -> SourceState:

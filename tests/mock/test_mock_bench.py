@@ -94,6 +94,16 @@ def test_bench_against_a_worker(worker: Worker, tmp_path: Path, endpoint: str, s
     assert ("ttft_ms" in level) is stream
 
 
+def test_bench_keeps_sa_benchs_progress_file_for_status_and_the_monitor(worker: Worker, tmp_path: Path) -> None:
+    from srt_tui.core.benchmark.progress import parse_progress
+
+    args = ["--url", worker.url, "--concurrencies", "1x2", "--num-prompts-mult", "3", "--progress-dir", str(tmp_path)]
+    result, _ = _bench(*args, out=tmp_path / "r.json")
+    assert result.returncode == 0, result.stderr
+    done = parse_progress(json.loads((tmp_path / "benchmark-progress.json").read_text()))
+    assert done is not None and (done.phase, done.steps, done.done_all, done.total_all) == ("done", 2, 9, 9)
+
+
 def test_bench_exits_nonzero_when_everything_fails(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}"
     result, report = _bench("--url", url, "--concurrencies", "2", "--num-prompts-mult", "2", out=tmp_path / "r.json")
