@@ -139,6 +139,10 @@ def test_each_benchmark_type_runs_and_leaves_srtctls_result_files(
         assert [(r["concurrency"], r["requests_ok"]) for r in rows] == expect, runs
         assert all(r["requests_failed"] == 0 and r["output_tok_s"] > 0 and r["ttft_p99_ms"] > 0 for r in rows)
         assert status(str(job_dir))["requests"] == sum(n for _, n in expect)  # the ended job keeps its answer
+        if kind == "mooncake-router":  # and srtctl's roll-up of it
+            rollup = json.loads((logs / "benchmark-rollup.json").read_text())
+            assert rollup["benchmark_type"] == kind and rollup["config"]["workload"] == "conversation"
+            assert rollup["data"]["request_count"]["avg"] == 6
 
 
 @pytest.fixture

@@ -37,6 +37,16 @@ IFS=x read -r -a levels <<<"$1"; shift
 for c in "${levels[@]}"; do echo "concurrency $c"; "$@" --max-concurrency "$c"; done"""
 
 TRACE_BASE = "https://raw.githubusercontent.com/kvcache-ai/Mooncake/main/FAST25-release"
+# argv: export, roll-up path, workload, model (no single quotes: it is a single-quoted shell word)
+MOONCAKE_ROLLUP_PY = """import json, sys, time
+export, out, workload, model = sys.argv[1:5]
+with open(export) as fh:
+    data = json.load(fh)
+stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+doc = {"benchmark_type": "mooncake-router", "timestamp": stamp, "config": {"workload": workload, "model": model}}
+with open(out, "w") as fh:
+    json.dump({**doc, "data": data}, fh, indent=2)
+print("Wrote " + out)"""
 # $1 url $2 model $3 workload $4 ttft $5 itl $6 tokenizer $7 logs $8 aiperf spec, then aiperf_args
 MOONCAKE_SH = f"""set -e
 url=$1; model=$2; workload=$3; ttft=$4; itl=$5; tokenizer=$6; logs=$7; spec=$8; shift 8
@@ -57,7 +67,10 @@ aiperf profile -m "$model" --tokenizer "$tokenizer" --url "$url" --streaming --u
 run="$logs/artifacts/${{model##*/}}_${{workload}}_$(date +%Y%m%d_%H%M%S)"; mkdir -p "$run"
 aiperf profile -m "$model" --tokenizer "$tokenizer" --input-file "$input" --custom-dataset-type mooncake_trace \\
   --fixed-schedule --url "$url" --streaming --random-seed 42 --ui simple --artifact-dir "$run" \\
-  --goodput "time_to_first_token:$ttft inter_token_latency:$itl" "${{metrics[@]}}" "$@\""""
+  --goodput "time_to_first_token:$ttft inter_token_latency:$itl" "${{metrics[@]}}" "$@"
+# srtctl's roll-up of this type (its postprocess runs mooncake-router/rollup.py): the run's export, wrapped
+python3 -c "$ROLLUP_PY" "$run/profile_export_aiperf.json" "$logs/benchmark-rollup.json" "$workload" "$model\""""
+MOONCAKE_SH = "ROLLUP_PY='" + MOONCAKE_ROLLUP_PY + "'\n" + MOONCAKE_SH
 
 # $1 url $2 model $3 trace $4 comma-separated concurrencies $5 ttft $6 itl $7 tokenizer $8 logs $9 spec, then args
 TRACE_REPLAY_SH = """set -e
