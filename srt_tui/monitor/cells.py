@@ -11,7 +11,9 @@ _ROLE_ORDER = {"prefill": 0, "decode": 1, "agg": 2}
 
 
 def healthy_cell(snap: JobSnapshot, compact: bool = False) -> str:
-    """`P 1/1  D 2/2` (compact: `P1/1 D2/2`): healthy over total workers per role."""
+    """`P 1/1  D 2/2` (compact: `P1/1 D2/2`): healthy over total workers per role; `-` once the job ended."""
+    if snap.is_final:
+        return "-"
     counts = sorted(snap.healthy_counts().items(), key=lambda kv: _ROLE_ORDER.get(kv[0], 9))
     if compact:
         return " ".join(f"{ROLE_LETTERS.get(r, r)}{h}/{t}" for r, (h, t) in counts) or "-"
@@ -37,11 +39,12 @@ def _registered(router: RouterStatus) -> str:
 
 
 def router_cell(snap: JobSnapshot) -> str:
-    """`up P1/1 D2/2`, `down`, or `direct` — the router's state and registrations in one cell."""
+    """`up P1/1 D2/2`, `down`, or `direct` — the router's state and registrations in one cell (an ended
+    job: `ended` and the registrations it had last)."""
     r = snap.router
     if r is None:
         return "direct"
-    state = "up" if r.up else "down" if r.up is False else "?"
+    state = "ended" if snap.is_final else "up" if r.up else "down" if r.up is False else "?"
     if snap.routers and any(x.up is False for x in snap.routers):
         state = "down"
     reg = registered_cell(r)

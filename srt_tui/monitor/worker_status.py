@@ -106,7 +106,7 @@ def worker_statuses(
             seen = _direct(ctx, ctx.sources.get(worker_key(str(ep["health_url"]))), name, relay, starting)
         else:
             seen = _Seen()
-        used_relay |= seen.source == "relay"
+        used_relay |= seen.source == "relay" and not final  # an ended job's final scrape is no live relay
         if seen.problem:
             problems.append(seen.problem)
         out.append(_status(ctx, job, proc, ep, seen, final))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import httpx
 
+from srt_tui.monitor import cells
 from srt_tui.monitor.collect import Monitor
 from tests.core.test_core_results import srtctl_level
 from tests.mock.mockprocs import Launcher
@@ -55,5 +56,6 @@ async def test_a_fresh_monitor_reads_an_ended_jobs_final_scrape(tmp_path: Path, 
         (snap,) = await monitor.refresh({"local-scraped": job_dir})
         assert snap.is_final and snap.requests == 5 and snap.workers[0].requests_total == 5, describe(snap)
         assert snap.workers[0].source == "relay" and snap.workers[0].health == "down"
+        assert not snap.relayed and cells.stage_cell(snap) == "cancelled" and cells.healthy_cell(snap) == "-"
     finally:
         launcher.close()
