@@ -13,8 +13,8 @@ from textual.widgets import Input
 from srt_tui.core.benchmark.progress import BenchProgress
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.monitor import jobs_model
+from srt_tui.tui.monitor.screen import MonitorScreen
 from srt_tui.tui.monitor.sweep_rows import tree_marks
-from srt_tui.tui.monitor_screen import MonitorScreen
 from tests.monitor import frozen
 from tests.monitor.frozen import NOW
 from tests.monitor.tui_apps import frozen_app
