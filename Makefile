@@ -30,7 +30,8 @@ format:
 types:
 	mypy
 
-test:
+# the suite's job tests run aiperf from its virtualenv: built on first need (once)
+test: aiperf-venv
 	$(PY) -m pytest -q
 
 test-fast:
