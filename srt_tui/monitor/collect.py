@@ -40,6 +40,7 @@ from .context import (
     worker_key,
 )
 from .gpu_status import scrape_targets
+from .health_log import HealthLog
 from .history import CounterHistory
 from .http import HttpFailure, Origin, ProbeClient
 from .jobfiles import FileCache
@@ -86,6 +87,7 @@ class Monitor:
         self.files = FileCache()
         self.samples = SampleCache()
         self.history = CounterHistory()
+        self.health = HealthLog()
         #: Slurm queries started so far (one per refresh at most)
         self.slurm_queries = 0
         self.refreshes = 0
@@ -204,6 +206,7 @@ class Monitor:
             self.relay_fresh_s,
             started,
             now,
+            self.health,
         )
         states = self._slurm_states()
         slurm_state = self._slurm_source(slurm_src, bool(slurm_ids), started, now)
@@ -219,6 +222,7 @@ class Monitor:
         snaps = await asyncio.to_thread(build)  # snapshots read relay and log files too
         self.sources.prune(started - 60.0)
         self.history.prune(now - 300.0)
+        self.health.prune(self.wall() - 300.0)
         if self.refreshes % 20 == 0:
             self.files.forget({Path(d) for d in jobs.values()})
             self.http.forget(_origins(views))

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..core.jobdir_contract import EndpointsDoc, JobMeta, Obj, PlanDoc
+from .health_log import HealthLog
 from .history import CounterHistory
 from .jobfiles import Event, FileCache
 from .prom import SampleCache
@@ -162,6 +163,8 @@ class Refresh:
     relay_fresh_s: float
     started: float
     now: float
+    #: each worker's health changes (kept by the Monitor across refreshes)
+    health: HealthLog = field(default_factory=HealthLog)
 
     def fresh(self, src: Source) -> bool:
         """The source answered during this refresh."""

@@ -76,6 +76,15 @@ class LogRef:
 
 
 @dataclass(frozen=True)
+class HealthChange:
+    """A worker's health as first seen by a refresh: when (ISO-8601 UTC), the new value and why."""
+
+    at: str
+    health: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
 class WorkerStatus:
     """One worker as observed: placement from the plan, health and counters from HTTP or the relay."""
 
@@ -106,6 +115,8 @@ class WorkerStatus:
     router_healthy: bool | None = None
     #: last lines of the log when the worker is not healthy
     log_tail: tuple[str, ...] = ()
+    #: its health changes seen by this monitor, oldest first (bounded; see monitor/health_log.py)
+    health_history: tuple[HealthChange, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -125,6 +125,7 @@ def _status(
         wanted = WORKER_SAMPLES + selectors.names(contract) if contract else WORKER_SAMPLES
         counters = worker_counters(ctx.samples.samples(probe.metrics, wanted), contract)
     key = (job.job_id, name)
+    ctx.health.note(key, ctx.wall(), seen.health, seen.detail)
     if counters is not None and counters.total is not None and seen.observed is not None:
         ctx.history.observe(key, seen.observed, counters.total)
     tail = ctx.files.tail(log) if seen.health not in ("healthy", "unknown") else []
@@ -152,6 +153,7 @@ def _status(
         stale=seen.stale,
         spark=ctx.history.spark(key),
         log_tail=tuple(tail[-LOG_TAIL_LINES:]),
+        health_history=ctx.health.changes(key),
     )
 
 
