@@ -241,6 +241,8 @@ class PlanDoc:
     nginx: Obj | None = None
     benchmark: Obj | None = None
     gpu_exporter: Obj | None = None
+    #: names of the job's secret variables (values live only in its 0600 secrets.env)
+    secret_env: tuple[str, ...] = ()
     version: int = PLAN_VERSION
 
 
@@ -264,6 +266,7 @@ def parse_plan(path: Path, text: str | bytes) -> PlanDoc:
         nginx=d.obj("nginx"),
         benchmark=d.obj("benchmark"),
         gpu_exporter=d.obj("gpu_exporter"),
+        secret_env=tuple(s for s in d.texts("secret_env") or () if s),
         version=d.version,
     )
 

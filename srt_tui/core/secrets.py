@@ -7,7 +7,7 @@ role keeps its own value; the launch script, plan, previews and logs name the va
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 #: credentials known by name; a profile's `secret_env` adds its own
 KNOWN_SECRETS: frozenset[str] = frozenset(
@@ -51,3 +51,17 @@ def looks_secret(name: str) -> bool:
 def secret_ref(scope: str, name: str) -> str:
     """The `secrets.env` variable holding `name`'s value as set by `scope` (one per scope, so roles differ)."""
     return f"SRT_SECRET_{re.sub(r'[^A-Za-z0-9]', '_', scope).upper()}__{name}"
+
+
+def masked_env(env: Mapping[str, str], declared: Iterable[str] = ()) -> dict[str, str]:
+    """``env`` as a screen may show it: every known or declared secret's value replaced by ``MASK``."""
+    names = secret_names(declared)
+    return {k: MASK if k in names else v for k, v in env.items()}
+
+
+def redact(text: str, values: Iterable[str]) -> str:
+    """``text`` with every occurrence of a secret value replaced by ``MASK`` (values under 4 characters
+    are left: masking `1` or `on` would garble text without protecting anything)."""
+    for value in sorted({v for v in values if len(v) >= 4}, key=len, reverse=True):
+        text = text.replace(value, MASK)
+    return text

@@ -30,6 +30,7 @@ from ...slurm.local import is_local_job
 from ..context import ContextHub
 from ..header import AppHeader
 from ..logs.screen import LogViewerScreen
+from ...widgets.worker_table import WorkerTable
 from ..workers import ReportsWorkerErrors
 from .alljobs.dialogs import ConfirmHide
 from .alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
@@ -41,6 +42,7 @@ from .jobs_model import SORTS
 from .jobs_view import JobsView
 from .messages import AddFailed, CancelFailed, JobAdded, JobCancelled, PollFailed, SnapshotsUpdated
 from .results_view import ResultsScreen
+from .worker_detail import worker_detail_for
 
 POLL_INTERVAL_S = 2.0
 
@@ -316,6 +318,23 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     def _row_selected(self, event: DataTable.RowSelected) -> None:
         if event.row_key.value is not None:
             self.open_job(str(event.row_key.value))
+
+    @on(DataTable.RowSelected, "#job-workers")
+    def _worker_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_worker_detail()
+
+    def action_worker_detail(self) -> None:
+        """The highlighted worker's detail; its `l` opens that worker's log in the log viewer."""
+        name = self.query_one(WorkerTable).highlighted_worker
+        detail = worker_detail_for(self.snapshot_of(self.selected), name) if self.in_job_view else None
+        if detail is not None and name is not None:
+            self.app.push_screen(detail, partial(self._worker_detail_closed, name))
+
+    def _worker_detail_closed(self, name: str, result: str | None) -> None:
+        logs = self.query_one(JobView).logs()
+        names = [ref.name for ref in logs]
+        if result == "log" and name in names:  # the full-screen log viewer, on this worker's log
+            self.app.push_screen(LogViewerScreen(logs, names.index(name)))
 
     def action_open(self) -> None:
         job = self.query_one(JobsView).highlighted_job

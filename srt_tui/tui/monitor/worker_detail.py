@@ -1,0 +1,180 @@
+"""A worker's detail (Monitor, Enter on a worker row): command, environment with secrets masked, node,
+GPUs and mask, ports, health history and the last lines of its log; `l` opens the full log, `c` copies
+the command, Esc goes back. The plan and log are read in a thread worker; the screen only draws.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from ...monitor import cells
+from ...monitor.model import JobSnapshot, WorkerStatus
+from ...monitor.worker_facts import WorkerFacts, read_worker_facts
+from ..display import display_path
+
+
+class FactsLoaded(Message):
+    """The worker read the plan and the log tail."""
+
+    def __init__(self, facts: WorkerFacts) -> None:
+        super().__init__()
+        self.facts = facts
+
+
+def _when(iso: str) -> str:
+    """`2026-03-01 12:00:03` from ISO-8601 UTC (the header says UTC)."""
+    return iso.replace("T", " ").rstrip("Z")
+
+
+class WorkerDetail(ModalScreen[str | None]):
+    """Dismissed with `"log"` when the operator asks for the full log (the Monitor opens it), else None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss_detail", "Back"),
+        Binding("l", "open_log", "Full log"),
+        Binding("c", "copy_command", "Copy command"),
+    ]
+
+    DEFAULT_CSS = """
+    WorkerDetail { align: center middle; }
+    WorkerDetail > #worker-detail-box {
+        width: 100%; height: 1fr; border: round $primary; border-title-color: $text-primary;
+        background: $surface;
+    }
+    WorkerDetail #worker-detail-body { height: 1fr; padding: 0 1; }
+    WorkerDetail .worker-detail--section { height: auto; width: 1fr; }
+    WorkerDetail > .worker-detail--key { color: $text-primary; text-style: bold; }
+    WorkerDetail > .worker-detail--dim { color: $text-muted; }
+    WorkerDetail > .worker-detail--ok { color: $text-success; }
+    WorkerDetail > .worker-detail--bad { color: $text-error; }
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "worker-detail--key",
+        "worker-detail--dim",
+        "worker-detail--ok",
+        "worker-detail--bad",
+    }
+
+    def __init__(self, status: WorkerStatus, job_id: str, job_dir: Path) -> None:
+        super().__init__(id="worker-detail")
+        self.status = status
+        self.job_id = job_id
+        self.job_dir = job_dir
+        self.facts: WorkerFacts | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="worker-detail-box"):
+            with VerticalScroll(id="worker-detail-body"):
+                yield Static("", id="worker-detail-text", classes="worker-detail--section")
+            yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#worker-detail-box").border_title = f"{self.status.name} · job {self.job_id}"
+        self.query_one("#worker-detail-body").focus()
+        self._draw()
+        self._load(self.job_dir, self.status.name)
+
+    @work(thread=True, exclusive=True, group="worker-detail", name="worker-detail", exit_on_error=False)
+    def _load(self, job_dir: Path, name: str) -> None:
+        self.post_message(FactsLoaded(read_worker_facts(job_dir, name)))
+
+    @on(FactsLoaded)
+    def _loaded(self, message: FactsLoaded) -> None:
+        self.facts = message.facts
+        self._draw()
+
+    def _st(self, name: str) -> Style:
+        return self.get_component_rich_style(f"worker-detail--{name}", partial=True)
+
+    def _draw(self) -> None:
+        w, f = self.status, self.facts
+        key, dim = self._st("key"), self._st("dim")
+        t = Text()
+        t.append(f"{w.name}", style=key)
+        t.append(f"  {w.role} · node{w.node_index}")
+        if f is not None and f.nnodes > 1:
+            t.append(f" (+{f.nnodes - 1} nodes)")
+        t.append(f" · GPUs {cells.gpus(w.gpus)}\n")
+        mask_var = (f.mask_var if f else "") or "mask"
+        t.append("mask  ", style=key)
+        t.append(f"{mask_var}={w.mask}\n" if w.mask else f"{mask_var} not set (the whole node's GPUs)\n")
+        if f is not None and f.ports:
+            t.append("ports ", style=key)
+            t.append("  ".join(f"{label} {port}" for label, port in f.ports) + "\n")
+        if f is not None:
+            planned = dict(f.urls)
+            base = planned.get("url", "")
+            for label, url in f.urls:  # the plan's `<ip:nodeN>` placeholders as endpoints.json resolved them
+                shown = url.replace(base, w.url, 1) if w.url and base and url.startswith(base) else url
+                t.append(f"{label:<12}", style=dim)
+                t.append(f"{shown}\n")
+        t.append("\nhealth  ", style=key)
+        t.append(w.health, style=self._st("ok" if w.health == "healthy" else "bad"))
+        if w.detail:
+            t.append(f"  {w.detail}", style=dim)
+        t.append("\n")
+        for change in w.health_history:
+            t.append(f"  {_when(change.at)} UTC  ", style=dim)
+            t.append(change.health, style=self._st("ok" if change.health == "healthy" else "bad"))
+            if change.detail:
+                t.append(f"  {change.detail}", style=dim)
+            t.append("\n")
+        if not w.health_history:
+            t.append("  no changes seen yet\n", style=dim)
+        if f is None:
+            t.append("\nreading the plan…\n", style=dim)
+        elif f.problem:
+            t.append(f"\n{f.problem}\n", style=self._st("bad"))
+        else:
+            t.append("\ncommand", style=key)
+            t.append("  (c copies it)\n", style=dim)
+            t.append(f"  {f.command}\n")
+            if f.container_image:
+                t.append("container  ", style=key)
+                t.append(f"{f.container_image}\n")
+            t.append("\nenvironment", style=key)
+            t.append("  (secrets masked)\n", style=dim)
+            for name, value in f.env:
+                t.append(f"  {name}", style=key if name == f.mask_var else "")
+                t.append(f"={value}\n")
+            if not f.env:
+                t.append("  (none)\n", style=dim)
+            t.append(f"\nlog  {display_path(f.log)}", style=key)
+            t.append("  (l opens it)\n", style=dim)
+            for line in f.log_tail:
+                t.append(f"  {line[:300]}\n", style=dim)
+            if not f.log_tail:
+                t.append("  (empty or not written yet)\n", style=dim)
+        t.rstrip()
+        self.query_one("#worker-detail-text", Static).update(t)
+
+    def action_dismiss_detail(self) -> None:
+        self.dismiss(None)
+
+    def action_open_log(self) -> None:
+        self.dismiss("log")
+
+    def action_copy_command(self) -> None:
+        if self.facts is not None and self.facts.command:
+            self.app.copy_to_clipboard(self.facts.command)
+            self.notify("command copied to the clipboard", timeout=2)
+
+
+def worker_detail_for(snap: JobSnapshot | None, name: str | None) -> WorkerDetail | None:
+    """The detail screen of worker ``name`` of a job (None when the job or worker is not known)."""
+    if snap is None or name is None:
+        return None
+    status = next((w for w in snap.workers if w.name == name), None)
+    return WorkerDetail(status, snap.job_id, Path(snap.job_dir)) if status is not None else None

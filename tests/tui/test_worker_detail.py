@@ -1,0 +1,94 @@
+"""Enter on a worker row opens its detail (issue 11): command, environment with secrets masked, GPUs and
+mask, ports, health history, log tail; `l` opens its log in the job view, Esc goes back."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from textual.widgets import DataTable
+
+from srt_tui.monitor.model import HealthChange
+from srt_tui.tui.logs.screen import LogViewerScreen
+from srt_tui.tui.monitor.worker_detail import WorkerDetail
+from srt_tui.tui.monitor_screen import MonitorScreen
+from tests.monitor import frozen
+from tests.monitor.tui_apps import frozen_app
+
+RECIPE, PROFILE = "amd/mi300x-vllm-moriio-colocated.yaml", "amd-mi300x"
+#: a value set for a known secret in a process's env (a hand-edited plan), and one for a declared name
+HF_SECRET = "hf_never-shown-0123456789"
+OWN_SECRET = "s3cr3t-of-the-profile-42"
+
+
+def _job_dir(tmp_path: Path) -> Path:
+    job_dir = tmp_path / "81240"
+    (job_dir / "logs").mkdir(parents=True)
+    plan = frozen.plan_json(RECIPE, PROFILE)
+    proc = plan["processes"][0]
+    proc["env"] = {**proc["env"], "HF_TOKEN": HF_SECRET, "MY_SERVICE_KEY": OWN_SECRET}
+    plan["secret_env"] = [*plan.get("secret_env", []), "MY_SERVICE_KEY"]
+    (job_dir / "plan.json").write_text(json.dumps(plan))
+    log = job_dir / proc["log"]
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text("".join(f"loading shard {i}\n" for i in range(30)) + f"token={OWN_SECRET} accepted\nready\n")
+    return job_dir
+
+
+async def test_enter_on_a_worker_shows_its_detail_with_secrets_masked(tmp_path: Path) -> None:
+    job_dir = _job_dir(tmp_path)
+    snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=job_dir)
+    first = snap.workers[0]
+    history = (HealthChange("2026-03-01T11:20:00Z", "unknown", "waiting for the first answer"),
+               HealthChange("2026-03-01T11:21:07Z", "healthy", "HTTP 200"))  # fmt: skip
+    snap = replace(snap, workers=(replace(first, health_history=history), *snap.workers[1:]))
+    app = frozen_app([snap], open_job="81240")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen) and screen.in_job_view
+        table = screen.query_one("#job-workers", DataTable)
+        table.focus()
+        await pilot.press("g", "enter")
+        detail = app.screen
+        assert isinstance(detail, WorkerDetail) and detail.status.name == first.name
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert detail.facts is not None and not detail.facts.problem
+        text = str(detail.query_one("#worker-detail-text").render())
+        shown = app.export_screenshot()
+        for secret in (HF_SECRET, OWN_SECRET):
+            assert secret not in text and secret not in shown
+        assert "HF_TOKEN=***" in text and "MY_SERVICE_KEY=***" in text
+        assert f"ROCR_VISIBLE_DEVICES={first.mask}" in text  # the mask variable and its value
+        assert f"http {first.port}" in text
+        assert "11:21:07 UTC  healthy" in text  # the health history
+        assert "token=*** accepted" in text and "ready" in text  # the log tail, the secret masked there too
+        assert "vllm" in detail.facts.command  # the planned command
+        await pilot.press("l")  # the full log: the log viewer, on this worker's log
+        await pilot.pause()
+        viewer = app.screen
+        assert isinstance(viewer, LogViewerScreen) and viewer.ref.name == first.name
+        await pilot.press("escape")  # closes the viewer, back in the job view
+        await pilot.pause()
+        assert app.screen is screen
+        table.focus()
+        await pilot.press("enter")
+        assert isinstance(app.screen, WorkerDetail)
+        await pilot.press("escape")
+        assert app.screen is screen
+
+
+async def test_a_missing_plan_is_said_not_guessed(tmp_path: Path) -> None:
+    snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=tmp_path / "gone")
+    app = frozen_app([snap], open_job="81240")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#job-workers", DataTable).focus()
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        detail = app.screen
+        assert isinstance(detail, WorkerDetail)
+        assert "plan.json is missing" in str(detail.query_one("#worker-detail-text").render())
