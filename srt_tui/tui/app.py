@@ -22,6 +22,7 @@ from textual.worker import Worker, WorkerState
 
 from ..widgets.layout import BREAKPOINTS
 from .commands import SrtCommands
+from .palette import ScreenActions
 from .context import AppContext, ContextHub
 from .launch.messages import JobSubmitted
 from .messages import SlurmStatus
@@ -61,7 +62,7 @@ class SrtTuiApp(App[None]):
     CSS_PATH = "app.tcss"
     MODE_SCREENS: ClassVar[Mapping[str, ScreenFactory]] = {"launch": _launch, "monitor": _monitor, "setup": _setup}
     DEFAULT_MODE: ClassVar[str] = "launch"
-    COMMANDS = App.COMMANDS | {SrtCommands}
+    COMMANDS = App.COMMANDS | {SrtCommands, ScreenActions}
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS  # one breakpoint for CSS (-narrow/-wide) and Python (is_wide)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "switch_mode('launch')", "Launch mode", show=False),

@@ -16,6 +16,7 @@ from ...widgets.step_bar import StepBar
 from ..context import ContextHub
 from ..header import AppHeader
 from .messages import JobSubmitted, PlanConfirmed, PlanUpdated, PreviewAccepted, ProfileChosen, RecipeChosen
+from ..palette import PaletteAction
 from .steps.base import WizardState, WizardStep
 from .steps.profile_step import ProfileStep
 
@@ -27,6 +28,8 @@ STEPS: tuple[tuple[str, str, str, str], ...] = (
     ("preview", "Preview", ".steps.preview_step", "PreviewStep"),
     ("submit", "Submit", ".steps.submit_step", "SubmitStep"),
 )
+#: the Preview step's index: Submit is offered from here on
+PREVIEW = 3
 
 
 class LaunchScreen(Screen[None]):
@@ -106,7 +109,24 @@ class LaunchScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "prev_step":
             return self.index > 0
+        if action == "submit":  # from the preview on, and never read-only
+            return self.index >= PREVIEW and not self.state.read_only
         return True
+
+    def palette_actions(self) -> list[PaletteAction]:
+        """The palette's Launch entries (`check_action` decides which are possible now)."""
+        submit = (
+            PaletteAction("Submit", "Submit the job with the chosen launcher", "submit")
+            if self.index > PREVIEW
+            else PaletteAction("Submit…", "Choose the launcher (Slurm or local) and submit", "submit")
+        )
+        return [submit, PaletteAction("Next step", "Confirm this step", "next_step"),
+                PaletteAction("Previous step", "Back to the step before", "prev_step")]  # fmt: skip
+
+    def action_submit(self) -> None:
+        """From the preview: to the Submit step (the launcher is chosen there, never blind); there: submit."""
+        if self.index >= PREVIEW:
+            self.step.confirm()
 
     # -- pipeline messages --------------------------------------------------------------------------
 

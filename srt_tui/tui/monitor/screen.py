@@ -30,6 +30,7 @@ from ...slurm.local import is_local_job
 from ..context import ContextHub
 from ..header import AppHeader
 from ..logs.screen import LogViewerScreen
+from ..palette import PaletteAction
 from ...widgets.worker_table import WorkerTable
 from ..workers import ReportsWorkerErrors
 from .alljobs.dialogs import ConfirmHide
@@ -177,7 +178,25 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             return not self.in_job_view
         if action == "back":  # on the bare jobs list there is nothing to go back from: no `esc Back` there
             return self.in_job_view or self._filter_open()
-        return True
+        return not (action == "worker_detail" and not self.in_job_view)
+
+    def palette_actions(self) -> list[PaletteAction]:
+        """The palette's Monitor entries; the job ones only when a job is selected (`check_action` decides the rest)."""
+        job = self.current_job()
+        out = [PaletteAction("Add job", "Track a job launched elsewhere (id or directory)", "add_job"),
+               PaletteAction("Refresh", "Poll every job now", "refresh")]  # fmt: skip
+        if job is None:
+            return out
+        worker = self.query_one(WorkerTable).highlighted_worker if self.in_job_view else None
+        return [
+            PaletteAction("Open job", f"Job {job} in detail: GPUs, router, workers", "open"),
+            PaletteAction("Open log", f"Follow the logs of job {job}", "logs"),
+            PaletteAction("Results", f"Benchmark results of job {job} (and its sweep)", "results"),
+            PaletteAction("Cancel job", f"Cancel job {job} (asks first)", "cancel_job"),
+            *([PaletteAction("Worker detail", f"{worker}: command, env, GPUs, ports, health", "worker_detail")]
+              if worker else []),
+            *out,
+        ]  # fmt: skip
 
     # -- polling (dolphie: re-arm only after the previous poll finished) ----------------------------
 

@@ -24,6 +24,7 @@ from ...widgets.row_table import RowTable
 from ..context import ContextHub
 from ..header import AppHeader
 from ..messages import SlurmStatus
+from ..palette import PaletteAction
 from ..workers import ReportsWorkerErrors
 from .messages import ProbeProgress, ProbesDone
 from .view import evidence_text, findings_text, steps_text, value_text
@@ -277,6 +278,13 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         self.query_one("#setup-switcher", ContentSwitcher).current = "setup-probe"
         self.step = 1
         self.query_one("#run-probes", Button).focus()
+
+    def palette_actions(self) -> list[PaletteAction]:
+        """The palette's Setup entries (writing needs the probes' proposal first)."""
+        out = [PaletteAction("Run probes", "Probe the cluster (Slurm, GPUs, network, containers)", "run_probes")]
+        if self.proposal is not None:
+            out.append(PaletteAction("Write profile", "Write the reviewed profile", "write"))
+        return out
 
     def action_write(self) -> None:
         """Write the proposal to the user profile directory as <name>.yaml."""
