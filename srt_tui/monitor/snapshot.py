@@ -64,7 +64,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         topology=plan.topology or meta.topology,
         launcher=meta.launcher,
         slurm_state=state.state if state else "UNKNOWN",
-        slurm_reason=state.reason if state else "",
+        slurm_reason=state.reason_worth_showing if state else "",
         stage=stage,
         stage_time=stage_time,
         stage_detail=detail,

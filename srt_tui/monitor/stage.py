@@ -24,14 +24,15 @@ def derive_stage(events: list[Event], state: JobState | None) -> tuple[str, str,
     last = events[-1] if events else Event("submitted", "", "")
     slurm = state.state if state is not None else "UNKNOWN"
     if slurm == "PENDING" and last.stage in ("submitted", ""):
-        return "pending", last.time, state.reason if state else ""
+        return "pending", last.time, state.reason_worth_showing if state else ""
     final = _SLURM_FINAL.get(slurm)
     if final is not None:
         if last.stage in FINAL_STAGES:
             if final == "timed out" and last.stage == "cancelled":
                 return "timed out", last.time, "time limit reached"
             return last.stage, last.time, last.detail
-        detail = f"Slurm: {slurm}" + (f" ({state.reason})" if state and state.reason else "")
+        reason = state.reason_worth_showing if state else ""
+        detail = f"Slurm: {slurm}" + (f" ({reason})" if reason else "")
         if final == "completed":
             final, detail = "failed", f"the job ended at stage `{last.stage}` ({detail})"
         return final, last.time, detail

@@ -1,4 +1,5 @@
-"""req/s follows the load: it falls to 0 within seconds once requests stop (issue 11, item 5)."""
+"""req/s follows the load: it falls to 0 within seconds once requests stop; a finished job keeps no stale wait
+reason (issue 11, item 5)."""
 
 from __future__ import annotations
 
@@ -24,3 +25,18 @@ def test_rate_over_refreshes_further_apart_than_its_window() -> None:
     h.observe(key, 0.0, 0.0)
     h.observe(key, 20.0, 100.0)
     assert h.rate(key) == pytest.approx(5.0)
+
+
+def test_a_finished_job_drops_its_stale_wait_reason() -> None:
+    """A pending job cancelled: Slurm still says `Resources`; neither the stage nor status --json repeat it."""
+    from srt_tui.monitor.jobfiles import Event
+    from srt_tui.monitor.stage import derive_stage
+    from srt_tui.slurm.client import JobState
+
+    submitted = [Event("submitted", "2026-03-01T11:00:00Z", "")]
+    pending = JobState("7", "x", "PENDING", reason="Resources")
+    cancelled = JobState("7", "x", "CANCELLED", reason="Resources")
+    failed = JobState("7", "x", "FAILED", reason="NonZeroExitCode")
+    assert derive_stage(submitted, pending)[2] == "Resources"
+    assert derive_stage(submitted, cancelled) == ("cancelled", "2026-03-01T11:00:00Z", "Slurm: CANCELLED")
+    assert derive_stage([], failed)[2] == "Slurm: FAILED (NonZeroExitCode)"  # why it failed is worth keeping

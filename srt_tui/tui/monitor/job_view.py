@@ -29,7 +29,7 @@ def state_words(snap: JobSnapshot) -> tuple[str, str]:
     """(who runs it and its state, the reason worth showing): `Slurm PENDING`/`Resources`, `Local RUNNING`/``."""
     runner = "Slurm" if snap.launcher in ("", "slurm") else snap.launcher.capitalize()
     reason = snap.slurm_reason if snap.slurm_state == "PENDING" or snap.slurm_state in ENDED_WITH_REASON else ""
-    return f"{runner} {snap.slurm_state}", "" if reason == "None" else reason
+    return f"{runner} {snap.slurm_state}", "" if reason == "None" else reason  # snapshots not built by the monitor
 
 
 def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style]) -> Text:
