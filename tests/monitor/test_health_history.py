@@ -58,3 +58,29 @@ async def test_monitor_records_a_worker_going_down_at_the_refresh_wall_time(tmp_
     finally:
         await monitor.aclose()
         launcher.close()
+
+
+async def test_req_per_s_falls_to_zero_once_a_real_worker_stops_serving(tmp_path: Path) -> None:
+    """Issue 11, item 5: req/s showed 35/s for 15 s after load stopped. Refreshes 1 s apart (injected clock)."""
+    from tests.monitor.jobdirs import send
+
+    launcher = Launcher(tmp_path)
+    mono = [1000.0]
+    monitor = Monitor(None, connect_timeout=0.5, budget_s=1.0, clock=lambda: mono[0])
+    try:
+        (worker,) = launcher.workers(("regular", "agg_0"))
+        jobs = {"local-rate": write_agg_job(tmp_path / "job", "local-rate", [(worker, 0)], nodes=1)}
+        rates = []
+        for _ in range(4):  # 5 requests a second
+            send(worker.url, 5)
+            snap = (await monitor.refresh(jobs))[0]
+            rates.append(snap.rate_per_s)
+            mono[0] += 1.0
+        assert rates[-1] is not None and rates[-1] > 4, (rates, describe(snap))
+        for _ in range(6):  # the load stops; the worker still answers
+            snap = (await monitor.refresh(jobs))[0]
+            mono[0] += 1.0
+        assert snap.workers[0].rate_per_s == 0.0 and snap.rate_per_s == 0.0, describe(snap)
+    finally:
+        await monitor.aclose()
+        launcher.close()
