@@ -23,6 +23,7 @@ from textual_plotext import PlotextPlot
 
 from ...core.results import LevelResult
 from ...core.results_table import LabelledResults
+from ...widgets.row_table import RowTable
 from ..context import ContextHub
 from ..header import AppHeader
 from ..workers import ReportsWorkerErrors
@@ -112,7 +113,7 @@ class ResultsScreen(ReportsWorkerErrors, Screen[None]):
     def compose(self) -> ComposeResult:
         yield AppHeader("monitor", self.hub)
         yield Static(f"Results of {self.job_id}: reading {self.job_dir} …", id="results-title")
-        yield DataTable(id="results-table", cursor_type="row", zebra_stripes=True)
+        yield RowTable[str | Text](id="results-table", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="results-plots"):
             yield PlotextPlot(id="results-pareto")
             yield PlotextPlot(id="results-latency")
