@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+import pytest
 from textual.widgets import DataTable
 
 from srt_tui.monitor.model import HealthChange
 from srt_tui.tui.logs.screen import LogViewerScreen
 from srt_tui.tui.monitor.worker_detail import WorkerDetail
 from srt_tui.tui.monitor_screen import MonitorScreen
+from srt_tui.tui.scenarios import settle
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
 
@@ -92,3 +95,24 @@ async def test_a_missing_plan_is_said_not_guessed(tmp_path: Path) -> None:
         detail = app.screen
         assert isinstance(detail, WorkerDetail)
         assert "plan.json is missing" in str(detail.query_one("#worker-detail-text").render())
+
+
+@pytest.mark.parametrize("size", [pytest.param((120, 36), id="120x36"), pytest.param((80, 24), id="80x24")])
+def test_worker_detail_snapshot(
+    snap_compare: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """The detail of an AMD prefill worker (ROCR mask) with a health history; secrets show as ***."""
+    monkeypatch.chdir(tmp_path)  # the log path shows relative to here, the same on every host
+    snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=_job_dir(tmp_path))
+    first = snap.workers[0]
+    history = (HealthChange("2026-03-01T11:20:00Z", "unknown", "not listening yet (loading?)"),
+               HealthChange("2026-03-01T11:21:07Z", "healthy", "HTTP 200"))  # fmt: skip
+    snap = replace(snap, workers=(replace(first, health_history=history), *snap.workers[1:]))
+
+    async def open_detail(pilot: Any) -> None:
+        await pilot.pause()
+        pilot.app.screen.query_one("#job-workers", DataTable).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+
+    assert snap_compare(frozen_app([snap], open_job="81240"), terminal_size=size, run_before=open_detail)
