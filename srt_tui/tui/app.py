@@ -22,10 +22,10 @@ from textual.worker import Worker, WorkerState
 
 from ..widgets.layout import BREAKPOINTS
 from .commands import SrtCommands
-from .palette import ScreenActions
 from .context import AppContext, ContextHub
 from .launch.messages import JobSubmitted
 from .messages import SlurmStatus
+from .palette import ScreenActions
 from .workers import WorkerFailed
 
 SlurmProbe = Callable[[], tuple[bool, str]]

@@ -6,13 +6,13 @@ from __future__ import annotations
 from textual.command import CommandPalette
 from textual.screen import Screen
 
-from srt_tui.tui.launch_screen import LaunchScreen
+from srt_tui.tui.launch.screen import LaunchScreen
 from srt_tui.tui.monitor.dialogs import ConfirmCancel
-from srt_tui.tui.monitor_screen import MonitorScreen
+from srt_tui.tui.monitor.screen import MonitorScreen
 from srt_tui.tui.palette import ScreenActions
-from srt_tui.tui.scenarios import NVIDIA, reach, settle
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
+from tests.tui.scenarios import NVIDIA, reach, settle
 from tests.tui.tui_helpers import make_app
 
 

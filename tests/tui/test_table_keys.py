@@ -9,9 +9,9 @@ from typing import Any
 from textual.widgets import DataTable
 
 from srt_tui.tui.monitor.results_view import ResultsScreen
-from srt_tui.tui.scenarios import settle
 from tests.monitor import frozen, resultdirs
 from tests.monitor.tui_apps import frozen_app
+from tests.tui.scenarios import settle
 
 
 async def _walk(pilot: Any, table: DataTable[Any]) -> None:

@@ -13,11 +13,11 @@ from textual.widgets import DataTable
 
 from srt_tui.monitor.model import HealthChange
 from srt_tui.tui.logs.screen import LogViewerScreen
+from srt_tui.tui.monitor.screen import MonitorScreen
 from srt_tui.tui.monitor.worker_detail import WorkerDetail
-from srt_tui.tui.monitor_screen import MonitorScreen
-from srt_tui.tui.scenarios import settle
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
+from tests.tui.scenarios import settle
 
 RECIPE, PROFILE = "amd/mi300x-vllm-moriio-colocated.yaml", "amd-mi300x"
 #: a value set for a known secret in a process's env (a hand-edited plan), and one for a declared name

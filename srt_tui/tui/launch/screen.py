@@ -15,8 +15,8 @@ from textual.widgets import ContentSwitcher, Footer
 from ...widgets.step_bar import StepBar
 from ..context import ContextHub
 from ..header import AppHeader
-from .messages import JobSubmitted, PlanConfirmed, PlanUpdated, PreviewAccepted, ProfileChosen, RecipeChosen
 from ..palette import PaletteAction
+from .messages import JobSubmitted, PlanConfirmed, PlanUpdated, PreviewAccepted, ProfileChosen, RecipeChosen
 from .steps.base import WizardState, WizardStep
 from .steps.profile_step import ProfileStep
 
@@ -110,7 +110,7 @@ class LaunchScreen(Screen[None]):
         if action == "prev_step":
             return self.index > 0
         if action == "submit":  # from the preview on, and never read-only
-            return self.index >= PREVIEW and not self.state.read_only
+            return self.index >= PREVIEW and not self.hub.context.read_only
         return True
 
     def palette_actions(self) -> list[PaletteAction]:

@@ -27,11 +27,11 @@ from textual.worker import Worker, WorkerState
 
 from ...monitor.model import JobSnapshot
 from ...slurm.local import is_local_job
+from ...widgets.worker_table import WorkerTable
 from ..context import ContextHub
 from ..header import AppHeader
 from ..logs.screen import LogViewerScreen
 from ..palette import PaletteAction
-from ...widgets.worker_table import WorkerTable
 from ..workers import ReportsWorkerErrors
 from .alljobs.dialogs import ConfirmHide
 from .alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
