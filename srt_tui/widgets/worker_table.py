@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
 from ..monitor import cells
@@ -27,6 +28,9 @@ def mask_header(visible_devices_env: str) -> str:
 
 class WorkerTable(RowTable[Text]):
     """`show(snapshot)` fills it; the highlighted worker is kept across refreshes."""
+
+    #: Enter selects the row; the Monitor opens that worker's detail (named so `?` says what it does)
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Worker detail", show=False)]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = DataTable.COMPONENT_CLASSES | {
         "worker-table--ok",

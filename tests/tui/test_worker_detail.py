@@ -12,6 +12,7 @@ import pytest
 from textual.widgets import DataTable
 
 from srt_tui.monitor.model import HealthChange
+from srt_tui.tui.help_screen import HelpScreen
 from srt_tui.tui.logs.screen import LogViewerScreen
 from srt_tui.tui.monitor.screen import MonitorScreen
 from srt_tui.tui.monitor.worker_detail import WorkerDetail
@@ -53,6 +54,10 @@ async def test_enter_on_a_worker_shows_its_detail_with_secrets_masked(tmp_path: 
         assert isinstance(screen, MonitorScreen) and screen.in_job_view
         table = screen.query_one("#job-workers", DataTable)
         table.focus()
+        await pilot.press("question_mark")  # `?` says what Enter does here
+        assert isinstance(app.screen, HelpScreen)
+        assert ("WorkerTable", "Worker detail") in {(r.scope, r.description) for r in app.screen.rows}
+        await pilot.press("escape")
         await pilot.press("g", "enter")
         detail = app.screen
         assert isinstance(detail, WorkerDetail) and detail.status.name == first.name
