@@ -121,3 +121,43 @@ def test_worker_detail_snapshot(
         await settle(pilot)
 
     assert snap_compare(frozen_app([snap], open_job="81240"), terminal_size=size, run_before=open_detail)
+
+
+async def test_the_open_detail_follows_the_live_monitor_when_the_worker_dies(tmp_path: Path) -> None:
+    """Real parts: the real Monitor polling a real mock worker; it is killed while its detail is open,
+    and the detail's health and history show it going down (no reopening)."""
+    from srt_tui.monitor.collect import Monitor
+    from srt_tui.tui.monitor.feed import LiveFeed
+    from tests.mock.mockprocs import Launcher
+    from tests.monitor.jobdirs import write_agg_job
+    from tests.monitor.tui_apps import fed_app
+
+    launcher = Launcher(tmp_path)
+    try:
+        (worker,) = launcher.workers(("regular", "agg_0"))
+        job_dir = write_agg_job(tmp_path / "job", "local-wd", [(worker, 0)], nodes=1)
+        feed = LiveFeed(monitor_factory=lambda: Monitor(None, connect_timeout=0.5, budget_s=0.5, backoff_cap=0.5))
+        app = fed_app(feed, {"local-wd": job_dir}, interval=0.2)
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, MonitorScreen)
+            for _ in range(50):
+                await pilot.pause(0.1)
+                snap = screen.snapshot_of("local-wd")
+                if snap is not None and snap.workers and snap.workers[0].health == "healthy":
+                    break
+            screen.open_job("local-wd")
+            await pilot.pause()
+            await pilot.press("enter")
+            detail = app.screen
+            assert isinstance(detail, WorkerDetail) and detail.status.health == "healthy"
+            worker.proc.stop()
+            for _ in range(50):
+                await pilot.pause(0.1)
+                if detail.status.health == "down":
+                    break
+            assert [c.health for c in detail.status.health_history][-2:] == ["healthy", "down"]
+            assert "down" in str(detail.query_one("#worker-detail-text").render())
+            assert app.screen is detail  # still open, redrawn in place
+    finally:
+        launcher.close()

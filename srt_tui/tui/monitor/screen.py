@@ -43,7 +43,7 @@ from .jobs_model import SORTS
 from .jobs_view import JobsView
 from .messages import AddFailed, CancelFailed, JobAdded, JobCancelled, PollFailed, SnapshotsUpdated
 from .results_view import ResultsScreen
-from .worker_detail import worker_detail_for
+from .worker_detail import WorkerDetail, worker_detail_for
 
 POLL_INTERVAL_S = 2.0
 
@@ -115,6 +115,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self._back_to_all = False
         #: removed from the list this session (d): a poll already under way must not bring them back
         self.removed: set[str] = set()
+        #: the worker detail open over this screen (it follows each refresh), or None
+        self._detail: WorkerDetail | None = None
 
     # -- layout -------------------------------------------------------------------------------------
 
@@ -255,6 +257,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.set_reactive(MonitorScreen.last_took_s, message.took_s)
         self.set_reactive(MonitorScreen.poll_error, "")
         self.snapshots = shown  # one redraw for the three
+        if self._detail is not None:
+            self._detail.follow(self.snapshot_of(self._detail.job_id))
         self._rearm()
 
     @on(PollFailed)
@@ -347,9 +351,11 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         name = self.query_one(WorkerTable).highlighted_worker
         detail = worker_detail_for(self.snapshot_of(self.selected), name) if self.in_job_view else None
         if detail is not None and name is not None:
+            self._detail = detail
             self.app.push_screen(detail, partial(self._worker_detail_closed, name))
 
     def _worker_detail_closed(self, name: str, result: str | None) -> None:
+        self._detail = None
         logs = self.query_one(JobView).logs()
         names = [ref.name for ref in logs]
         if result == "log" and name in names:  # the full-screen log viewer, on this worker's log

@@ -38,7 +38,8 @@ def _when(iso: str) -> str:
 
 
 class WorkerDetail(ModalScreen[str | None]):
-    """Dismissed with `"log"` when the operator asks for the full log (the Monitor opens it), else None."""
+    """Dismissed with `"log"` when the operator asks for the full log (the Monitor opens it), else None;
+    the Monitor hands it each newer snapshot (`follow`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss_detail", "Back"),
@@ -159,6 +160,14 @@ class WorkerDetail(ModalScreen[str | None]):
                 t.append("  (empty or not written yet)\n", style=dim)
         t.rstrip()
         self.query_one("#worker-detail-text", Static).update(t)
+
+    def follow(self, snap: JobSnapshot | None) -> None:
+        """Redraw from a newer snapshot of the job (health and its history move while the detail is open)."""
+        status = next((w for w in snap.workers if w.name == self.status.name), None) if snap is not None else None
+        if status is not None and status != self.status:
+            self.status = status
+            if self.is_mounted:
+                self._draw()
 
     def action_dismiss_detail(self) -> None:
         self.dismiss(None)
