@@ -40,7 +40,7 @@ async def test_monitor_offers_job_actions_and_cancel_runs_from_the_palette() -> 
         screen = app.screen
         assert isinstance(screen, MonitorScreen)
         titles = offered(screen)
-        for title in ("Open job", "Open log", "Results", "Cancel job", "Add job"):
+        for title in ("Open job", "Open log", "Results", "Cancel job", "Remove job", "All jobs", "Add job"):
             assert title in titles
         assert "Worker detail" not in titles  # no worker is shown on the jobs list
         job = screen.current_job()
@@ -53,6 +53,7 @@ async def test_monitor_offers_job_actions_and_cancel_runs_from_the_palette() -> 
         await pilot.pause()
         titles = offered(screen)
         assert "Worker detail" in titles and "Open job" not in titles  # already open
+        assert "All jobs" not in titles  # a jobs-list key (check_action), as its footer says
 
 
 async def test_read_only_monitor_offers_no_cancel() -> None:
@@ -60,7 +61,7 @@ async def test_read_only_monitor_offers_no_cancel() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         titles = offered(app.screen)
-        assert "Cancel job" not in titles and "Open job" in titles
+        assert "Cancel job" not in titles and "Remove job" not in titles and "Open job" in titles
 
 
 async def test_launch_offers_submit_from_the_preview_on_and_it_goes_to_the_launcher_choice() -> None:

@@ -185,7 +185,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     def palette_actions(self) -> list[PaletteAction]:
         """The palette's Monitor entries; the job ones only when a job is selected (`check_action` decides the rest)."""
         job = self.current_job()
-        out = [PaletteAction("Add job", "Track a job launched elsewhere (id or directory)", "add_job"),
+        out = [PaletteAction("All jobs", "Every Slurm job of mine, also those srt-tui did not submit", "all_jobs"),
+               PaletteAction("Add job", "Track a job launched elsewhere (id or directory)", "add_job"),
                PaletteAction("Refresh", "Poll every job now", "refresh")]  # fmt: skip
         if job is None:
             return out
@@ -195,6 +196,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             PaletteAction("Open log", f"Follow the logs of job {job}", "logs"),
             PaletteAction("Results", f"Benchmark results of job {job} (and its sweep)", "results"),
             PaletteAction("Cancel job", f"Cancel job {job} (asks first)", "cancel_job"),
+            PaletteAction("Remove job", f"Remove ended job {job} from the list (its directory is kept)", "hide_job"),
             *([PaletteAction("Worker detail", f"{worker}: command, env, GPUs, ports, health", "worker_detail")]
               if worker else []),
             *out,
