@@ -13,13 +13,14 @@ from .benchmark import benchmark_problems
 from .engines import get_engine
 from .engines.base import Engine, arg_int, flag_name, parallel_gpus
 from .errors import Problem
+from .frontend_choice import fronts
 from .frontend_types import FRONTEND_TYPES
 from .gpu_fixes import fitting_gpus, gpus_fit
 from .profile import exporter_argv
 from .profiling import validate_profiling
 from .recipe import Role
 from .resolve import ResolvedJob
-from .routers import ROUTERS, frontend_type, job_router, resolve_router
+from .routers import ROUTERS, frontend_type, job_router
 from .validate_dynamo import dynamo_problems
 
 _TOLERATED = {"model-path": ("/model", "/model/"), "model": ("/model", "/model/"), "host": ("0.0.0.0", "::")}
@@ -271,24 +272,13 @@ def _unused_fix(engine: Engine, args: dict[str, Any], base: str, flag: str, need
     return f"raise the parallelism to use all {g} GPUs"
 
 
-def _fronts(written: str, engine: Engine, disagg: bool, workers: int) -> bool:
-    """Can this written `frontend.type` serve these workers (engine pairing and topology)?"""
-    ft = FRONTEND_TYPES[written]
-    router = resolve_router(written, disagg, workers)
-    if ft.engines and engine.name not in ft.engines:
-        return False
-    if router.name == "direct" and (disagg or workers > 1):
-        return False
-    return engine.name in router.engines and router.name in engine.frontends
-
-
 def _frontend(job: ResolvedJob, engine: Engine, disagg: bool) -> list[Problem]:
     """`frontend.type` as written vs the engine and the topology (which decide the router that runs)."""
     written = job.recipe.frontend.type
     ft = frontend_type(written)
     router = job_router(job)
     workers = sum(s.workers for s in job.shapes)
-    fits = [t for t in FRONTEND_TYPES if t != "none" and _fronts(t, engine, disagg, workers)]
+    fits = [t for t in FRONTEND_TYPES if t != "none" and fronts(t, engine, disagg, workers)]
     hint = f"use one of: {', '.join(fits)}" if fits else "pick another engine"
     out: list[Problem] = []
     if (ft.engines and engine.name not in ft.engines) or not (

@@ -149,7 +149,7 @@ class PreviewStep(WizardStep):
     def _directives(self, prep: Prepared) -> Group:
         plan, job = prep.plan, prep.job
         key = self.get_component_rich_style("preview-step--key", partial=True)
-        from ...core.directive_origin import directive_origin
+        from srt_tui.core.directive_origin import directive_origin
 
         table = self._table("DIRECTIVE", "VALUE", "FROM")
         for k, v in plan.directives:
