@@ -96,6 +96,7 @@ async def test_an_edit_that_breaks_the_file_is_shown_with_file_and_line(
         line = _copy().read_text(encoding="utf-8").splitlines().index("bogus: 1") + 1
         summary = _summary(app)
         assert f"mocker-agg-direct.yaml:{line}: bogus: unknown key" in summary
+        assert "valid keys here: schema, name," in summary and "schema_" not in summary  # as the file spells it
         await pilot.press("enter")  # a broken recipe cannot be chosen
         await settle(pilot)
         screen = app.screen
