@@ -101,12 +101,12 @@ class SubmitStep(WizardStep):
         grid.add_column(style=st("submit-step--key"), no_wrap=True)
         grid.add_column()
         for key, value in slurm_request(self.prepared):
-            grid.add_row(key, Text(value))
+            grid.add_row(key, Text(value, overflow="fold"))  # a long word folds: never cut at 80 columns
         plan = self.prepared.plan
         grid.add_row("", "")
         counts = ", ".join(f"{n} {role}" for role, n in plan.expected_counts().items())
         grid.add_row("workers", Text(f"{counts} · router {plan.frontend}" if plan.router else counts))
-        grid.add_row("serving at", Text(plan.public_url))
+        grid.add_row("serving at", Text(plan.public_url, overflow="fold"))
         if self.preflight and self._preflight_of is self.prepared:
             grid.add_row("", "")
             for i, check in enumerate(self.preflight):
