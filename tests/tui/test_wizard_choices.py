@@ -7,8 +7,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
-from textual.widgets import OptionList, Select, Static, TabbedContent
+from textual.widgets import Button, OptionList, Select, Static, TabbedContent
 
 from srt_tui.tui.launch.screen import LaunchScreen
 from srt_tui.widgets.step_bar import StepBar
@@ -172,3 +173,23 @@ def _text(widget: Static) -> str:
     console = Console(width=160, record=True, color_system=None)
     console.print(widget.content)
     return console.export_text()
+
+
+async def test_submit_to_an_unreachable_slurm_says_the_tui_fix_and_updates_the_header(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check said Slurm answers, then the submit finds no controller (a config that names none): the
+    fix names the launcher choice on screen, not `--launcher local`, and the header turns ✗."""
+    monkeypatch.setenv("SLURM_CONF", str(tmp_path / "no-such-slurm.conf"))
+    scenario = SCENARIOS["nvidia"]
+    app = make_app(scenario.profile, probe=(True, "sinfo answered"))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        assert app.hub.context.slurm_state == "up"
+        app.screen.query_one("#submit", Button).press()
+        await settle(pilot)
+        status = str(app.screen.query_one("#submit-status", Static).content)
+        assert "nothing was submitted" in status or "Slurm" in status, status
+        assert "choose Local (this machine)" in status and "--launcher" not in status, status
+        assert app.hub.context.slurm_state == "down"
+        assert app.screen.query_one("#request-box").border_title == "What will run here"  # Local now chosen
