@@ -26,7 +26,7 @@ def _fields_at(model: type[BaseModel], path: PathKey) -> list[str]:
             return []
         current = _unwrap(info.annotation)
     if isinstance(current, type) and issubclass(current, BaseModel):
-        return list(current.model_fields)
+        return [info.alias or name for name, info in current.model_fields.items()]  # as a file spells them
     return []
 
 

@@ -13,12 +13,14 @@ from .benchmark import benchmark_problems
 from .engines import get_engine
 from .engines.base import Engine, arg_int, flag_name, parallel_gpus
 from .errors import Problem
+from .frontend_choice import fronts
 from .frontend_types import FRONTEND_TYPES
+from .gpu_fixes import fitting_gpus, gpus_fit
 from .profile import exporter_argv
 from .profiling import validate_profiling
 from .recipe import Role
 from .resolve import ResolvedJob
-from .routers import ROUTERS, frontend_type, job_router, resolve_router
+from .routers import ROUTERS, frontend_type, job_router
 from .validate_dynamo import dynamo_problems
 
 _TOLERATED = {"model-path": ("/model", "/model/"), "model": ("/model", "/model/"), "host": ("0.0.0.0", "::")}
@@ -116,12 +118,15 @@ def validate(job: ResolvedJob) -> list[Problem]:
     for shape in job.shapes:
         role, g = shape.role, shape.gpus
         base = f"roles.{role}"
+        asked = parallel_gpus(engine, recipe.roles[role].args)
+        # a suggested GPU count must pass these same checks and hold the worker's parallelism
+        fix = fitting_gpus(g, asked[0] if asked else 1, gpn, engine.multinode)
         if g < gpn and gpn % g:
             out.append(
                 Problem(
                     f"{base}.gpus",
                     f"{g} GPUs per worker does not divide the node's {gpn} GPUs (it would leave GPUs stranded)",
-                    f"use a divisor of {gpn}, e.g. {max(d for d in range(1, g + 1) if gpn % d == 0)}",
+                    f"use a divisor of {gpn}" + (f", e.g. {fix}" if fix is not None else ""),
                 )
             )
         if g > gpn and g % gpn:
@@ -129,7 +134,7 @@ def validate(job: ResolvedJob) -> list[Problem]:
                 Problem(
                     f"{base}.gpus",
                     f"{g} GPUs per worker is not a whole number of {gpn}-GPU nodes",
-                    f"use {gpn * math.ceil(g / gpn)} or {gpn * (g // gpn)}",
+                    f"use {fix}" if fix is not None else f"use a whole number of {gpn}-GPU nodes",
                 )
             )
         if g > gpn and not engine.multinode:
@@ -180,16 +185,19 @@ def validate(job: ResolvedJob) -> list[Problem]:
                     )
                 )
         spec_args = recipe.roles[role].args
-        asked = parallel_gpus(engine, spec_args)
         if asked is not None and asked[0] != g:
             need, flag = asked
             what = _parallel_words(engine, spec_args)
             if need > g:
+                more = fitting_gpus(need, need, gpn, engine.multinode)
+                fixes = [f"give {base}.gpus: {more}"] if more is not None else []
+                if gpus_fit(g, gpn, engine.multinode):
+                    fixes.append(f"lower the parallelism to fit {g} GPUs")
                 out.append(
                     Problem(
                         f"{base}.args.{flag}",
                         f"{what} = {need} GPUs, but each {role} worker has {g}",
-                        f"give {base}.gpus: {need}, or lower the parallelism to fit {g} GPUs",
+                        ", or ".join(fixes) or "lower the parallelism",
                     )
                 )
             else:
@@ -197,7 +205,7 @@ def validate(job: ResolvedJob) -> list[Problem]:
                     Problem(
                         f"{base}.args.{flag}",
                         f"{what} = {need} GPUs; {g - need} of each {role} worker's {g} GPUs stay unused",
-                        f"set {base}.gpus: {need} to give them to other workers",
+                        _unused_fix(engine, spec_args, base, flag, need, g, gpn),
                         severity="warning",
                     )
                 )
@@ -253,15 +261,15 @@ def validate(job: ResolvedJob) -> list[Problem]:
     return out
 
 
-def _fronts(written: str, engine: Engine, disagg: bool, workers: int) -> bool:
-    """Can this written `frontend.type` serve these workers (engine pairing and topology)?"""
-    ft = FRONTEND_TYPES[written]
-    router = resolve_router(written, disagg, workers)
-    if ft.engines and engine.name not in ft.engines:
-        return False
-    if router.name == "direct" and (disagg or workers > 1):
-        return False
-    return engine.name in router.engines and router.name in engine.frontends
+def _unused_fix(engine: Engine, args: dict[str, Any], base: str, flag: str, need: int, g: int, gpn: int) -> str:
+    """Fewer GPUs when that count fits the node, else a larger TP that uses all of them (when whole)."""
+    if gpus_fit(need, gpn, engine.multinode):
+        return f"set {base}.gpus: {need} to give them to other workers"
+    tp = arg_int(args, engine.tp_flags) or 1
+    factor = need // tp
+    if factor and g % factor == 0:
+        return f"set {base}.args.{flag}: {g // factor} to use them"
+    return f"raise the parallelism to use all {g} GPUs"
 
 
 def _frontend(job: ResolvedJob, engine: Engine, disagg: bool) -> list[Problem]:
@@ -270,7 +278,7 @@ def _frontend(job: ResolvedJob, engine: Engine, disagg: bool) -> list[Problem]:
     ft = frontend_type(written)
     router = job_router(job)
     workers = sum(s.workers for s in job.shapes)
-    fits = [t for t in FRONTEND_TYPES if t != "none" and _fronts(t, engine, disagg, workers)]
+    fits = [t for t in FRONTEND_TYPES if t != "none" and fronts(t, engine, disagg, workers)]
     hint = f"use one of: {', '.join(fits)}" if fits else "pick another engine"
     out: list[Problem] = []
     if (ft.engines and engine.name not in ft.engines) or not (

@@ -1,28 +1,41 @@
 """A mock GPU metrics exporter: `/metrics` in the shape of NVIDIA's DCGM exporter or AMD's
-device-metrics-exporter (utilisation, power, temperature per GPU), with values a test sets.
+device-metrics-exporter (utilisation, power, temperature, memory used per GPU), with values that follow
+the load of the mock workers on its node (see `loadboard`) or that a test sets.
 
 ``python -m srt_tui.mock exporter --port P --kind dcgm|device-metrics [--gpus N] [--node-name NAME]`` serves
 ``GET /metrics``, ``GET /health`` and the test controls ``POST /mock/gpu?index=I&util=U&power=W&temp=T``
-(index omitted: every GPU; a value of ``none`` removes that series) and ``GET /mock/stats`` (requests
-per path, so a test can tell that nobody scraped). Standard library only, like the mock worker.
+(index omitted: every GPU; a value of ``none`` removes that series; a value set so stays, it no longer
+follows the load) and ``GET /mock/stats`` (requests per path, so a test can tell that nobody scraped).
+Standard library only, like the mock worker.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import socket
 import sys
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from .http import HttpError, Request, ResponseWriter
 from .listener import Listener, stop_on_signals
+from .loadboard import WorkerLoad, board_dir, read_board
 
 PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8"
-FIELDS = ("util", "power", "temp")
+FIELDS = ("util", "power", "temp", "mem")
+#: the fields a test can set (memory only follows the load)
+SETTABLE = ("util", "power", "temp")
 MAX_GPUS = 64
+#: how fast readings follow the load: up within about a second, back to idle within a few
+RISE_TAU_S = 0.5
+DECAY_TAU_S = 2.0
+#: a worker's load (requests in flight + rate/10) at which its GPUs read 50 % busy
+HALF_BUSY_LOAD = 2.0
 
 
 @dataclass(frozen=True)
@@ -42,6 +55,9 @@ class Product:
     series: dict[str, Series]
     idle_power_w: float
     labels: Callable[[str, int], tuple[tuple[str, str], ...]]
+    #: power at full load, and memory (in the unit of the memory series) per GPU
+    max_power_w: float = 700.0
+    memory: float = 81559.0
 
 
 def _dcgm_labels(node: str, gpu: int) -> tuple[tuple[str, str], ...]:
@@ -77,9 +93,12 @@ PRODUCTS: dict[str, Product] = {
             "util": Series("DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %).", "{:.0f}"),
             "power": Series("DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).", "{:.6f}"),
             "temp": Series("DCGM_FI_DEV_GPU_TEMP", "GPU temperature (in C).", "{:.0f}"),
+            "mem": Series("DCGM_FI_DEV_FB_USED", "Framebuffer memory used (in MiB).", "{:.0f}"),
         },
         70.0,
         _dcgm_labels,
+        700.0,
+        81559.0,
     ),
     "device-metrics": Product(
         "Mock MI300X",
@@ -87,9 +106,12 @@ PRODUCTS: dict[str, Product] = {
             "util": Series("gpu_gfx_activity", "Graphics engine activity (%)", "{:g}"),
             "power": Series("gpu_power_usage", "GPU power usage (W)", "{:g}"),
             "temp": Series("gpu_junction_temperature", "GPU junction temperature (C)", "{:g}"),
+            "mem": Series("gpu_used_vram", "GPU used VRAM (MB)", "{:.0f}"),
         },
         140.0,
         _amd_labels,
+        750.0,
+        196592.0,
     ),
 }
 KINDS = tuple(PRODUCTS)
@@ -102,6 +124,7 @@ class Gpu:
     util: float | None
     power: float | None
     temp: float | None
+    mem: float | None = None
 
 
 def default_gpus(kind: str, count: int) -> list[Gpu]:
@@ -130,13 +153,73 @@ def render(kind: str, node: str, gpus: list[Gpu]) -> str:
     return "\n".join(lines) + "\n"
 
 
-class ExporterApp:
-    """Routes of the mock exporter; the GPUs' readings live here and change only on request."""
+def busy_percent(load: WorkerLoad) -> float:
+    """How busy a worker's GPUs read: saturating in requests in flight plus a tenth of the request rate."""
+    amount = load.in_flight + load.rate / 10
+    return 100.0 * amount / (amount + HALF_BUSY_LOAD)
 
-    def __init__(self, kind: str, node: str, gpus: list[Gpu]) -> None:
+
+class LoadFollower:
+    """Moves each GPU's readings toward what the load of the workers on it implies, smoothed over time.
+
+    Fields a test set (`POST /mock/gpu`) are pinned and left alone.
+    """
+
+    def __init__(self, kind: str, host: str, board: Path) -> None:
+        self.product = PRODUCTS[kind]
+        self.host = host
+        self.board = board
+        self._busy: list[float] = []
+        self._last: float | None = None
+
+    def targets(self, count: int, loads: list[WorkerLoad]) -> tuple[list[float], list[float | None]]:
+        """(busy %, memory used) per GPU from the workers on this node; memory None where no worker is."""
+        busy = [0.0] * count
+        mem: list[float | None] = [None] * count
+        for load in loads:
+            for i in load.gpus if load.gpus is not None else range(count):
+                if 0 <= i < count:
+                    busy[i] = min(100.0, busy[i] + busy_percent(load))
+                    held = (0.55 + 0.35 * min(1.0, load.kv_usage)) * self.product.memory
+                    mem[i] = min(self.product.memory, (mem[i] or 0.0) + held)
+        return busy, mem
+
+    def update(self, gpus: list[Gpu], pinned: list[set[str]], now: float) -> None:
+        """Read the board and move every unpinned reading of `gpus` toward the load."""
+        busy, mem = self.targets(len(gpus), read_board(self.board, self.host, now))
+        if len(self._busy) != len(gpus):
+            self._busy = [0.0] * len(gpus)
+        dt = 0.0 if self._last is None else max(0.0, now - self._last)
+        self._last = now
+        idle = self.product.idle_power_w
+        for i, gpu in enumerate(gpus):
+            tau = RISE_TAU_S if busy[i] > self._busy[i] else DECAY_TAU_S
+            self._busy[i] = busy[i] + (self._busy[i] - busy[i]) * math.exp(-dt / tau)
+            util = round(self._busy[i], 1) if self._busy[i] >= 0.05 else 0.0
+            if "util" in pinned[i] and gpu.util is not None:
+                util = gpu.util  # power and temperature follow the utilisation shown
+            fresh = {
+                "util": util,
+                "power": idle + i + (self.product.max_power_w - idle) * util / 100,
+                "temp": 30.0 + i + 0.4 * util,
+                "mem": mem[i],
+            }
+            for name, value in fresh.items():
+                if name not in pinned[i]:
+                    setattr(gpu, name, value)
+
+
+class ExporterApp:
+    """Routes of the mock exporter; the GPUs' readings live here. With a load board they follow the
+    load of the node's mock workers at every read; a value a test sets stays as set."""
+
+    def __init__(self, kind: str, node: str, gpus: list[Gpu], follower: LoadFollower | None = None) -> None:
         self.kind = kind
         self.node = node
         self.gpus = gpus
+        self.follower = follower
+        #: fields set through `POST /mock/gpu`, per GPU: those no longer follow the load
+        self.pinned: list[set[str]] = [set() for _ in gpus]
         #: requests answered per path, for tests that check who scraped
         self.requests: dict[str, int] = {}
         self.routes: dict[tuple[str, str], Callable[[Request, ResponseWriter], Awaitable[None]]] = {
@@ -161,7 +244,12 @@ class ExporterApp:
             if rw.status is None:
                 await rw.send_json(exc.status, {"detail": exc.message})
 
+    def _follow(self) -> None:
+        if self.follower is not None:
+            self.follower.update(self.gpus, self.pinned, time.time())
+
     async def _metrics(self, request: Request, rw: ResponseWriter) -> None:
+        self._follow()
         await rw.send(200, render(self.kind, self.node, self.gpus).encode(), PROMETHEUS_TEXT)
 
     async def _health(self, request: Request, rw: ResponseWriter) -> None:
@@ -171,6 +259,7 @@ class ExporterApp:
         return {"kind": self.kind, "node": self.node, "gpus": [asdict(g) for g in self.gpus]}
 
     async def _show(self, request: Request, rw: ResponseWriter) -> None:
+        self._follow()
         await rw.send_json(200, self._state())
 
     async def _stats(self, request: Request, rw: ResponseWriter) -> None:
@@ -179,18 +268,19 @@ class ExporterApp:
     async def _set(self, request: Request, rw: ResponseWriter) -> None:
         """Set util/power/temp of GPU ``index`` (or all GPUs); ``none`` drops a series."""
         query = request.query
-        targets = self.gpus
+        targets = list(range(len(self.gpus)))
         if "index" in query:
             index = _number(query, "index")
             if index is None or not index.is_integer() or not 0 <= index < len(self.gpus):
                 raise HttpError(400, f"index must be 0..{len(self.gpus) - 1}")
-            targets = [self.gpus[int(index)]]
-        values = {name: _number(query, name) for name in FIELDS if name in query}
+            targets = [int(index)]
+        values = {name: _number(query, name) for name in SETTABLE if name in query}
         if not values:
             raise HttpError(400, "give at least one of util, power, temp")
-        for gpu in targets:
+        for i in targets:
             for name, value in values.items():
-                setattr(gpu, name, value)
+                setattr(self.gpus[i], name, value)
+                self.pinned[i].add(name)
         await rw.send_json(200, self._state())
 
 
@@ -228,7 +318,8 @@ async def _run(app: ExporterApp, host: str, port: int) -> int:
         print(f"mock {app.kind} exporter: cannot listen on {host}:{port}: {exc}", file=sys.stderr)
         return 1
     print(
-        f"ready: mock {app.kind} exporter, {len(app.gpus)} GPUs of {app.node}, http://{host}:{bound}/metrics",
+        f"ready: mock {app.kind} exporter, {len(app.gpus)} GPUs of {app.node}, http://{host}:{bound}/metrics"
+        + (f", readings follow the load board {app.follower.board}" if app.follower else ", readings as set"),
         flush=True,
     )
     try:
@@ -245,7 +336,9 @@ def exporter_main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     if not 0 <= args.port <= 65535:
         parser.error(f"--port must be 0..65535, not {args.port}")
     node = args.node_name or socket.gethostname()
-    app = ExporterApp(args.kind, node, default_gpus(args.kind, args.gpus))
+    board = board_dir()
+    follower = LoadFollower(args.kind, args.host, board) if board is not None else None
+    app = ExporterApp(args.kind, node, default_gpus(args.kind, args.gpus), follower)
     try:
         return asyncio.run(_run(app, args.host, args.port))
     except KeyboardInterrupt:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
+from pathlib import Path
 
 from .config import WorkerConfig
 from .listener import Listener, stop_on_signals
+from .loadboard import PUBLISH_EVERY_S, RateMeter, WorkerLoad, board_dir, gpus_of, publish, withdraw
 from .reqlog import RequestLog
 from .routes import MockApp
 from .state import WorkerState
@@ -52,12 +55,34 @@ class MockServer:
             return 1
         self.port = port
         _say(f"ready: {config.name} serving {config.model} on http://{config.host}:{self.port}")
+        board = board_dir()
+        publisher = asyncio.create_task(self._publish_load(board, port)) if board is not None else None
         try:
             await stop.wait()
         finally:
+            if publisher is not None and board is not None:
+                publisher.cancel()
+                withdraw(board, config.host, port)
             await self._shutdown()
         _say(f"stopped: {config.name}")
         return 0
+
+    async def _publish_load(self, board: Path, port: int) -> None:
+        """Tell the node's mock GPU exporter how busy this worker is, every PUBLISH_EVERY_S (see loadboard)."""
+        meter = RateMeter()
+        gpus = gpus_of(self.config.visible_devices)
+        while True:
+            now = time.time()
+            generation = self.state.generation()
+            rate = meter.update(now, generation.ok + generation.failed)
+            in_flight, _ = self.state.load()
+            load = WorkerLoad(self.config.host, port, os.getpid(), gpus, in_flight, rate, self.state.token_usage, now)
+            try:
+                publish(board, load)
+            except OSError as exc:
+                print(f"mock worker {self.config.name}: load board {board}: {exc}", file=sys.stderr)
+                return
+            await asyncio.sleep(PUBLISH_EVERY_S)
 
     async def _shutdown(self) -> None:
         """Stop listening, close every open connection and the request log."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -345,6 +346,37 @@ def test_cancel_says_when_there_was_nothing_to_cancel(cluster: Any, tmp_path: Pa
     assert "cancelled" not in unknown.stdout
 
 
+def _busy_under_load(public_url: str, exporter_urls: list[str], metric: str, label: str) -> dict[int, set[str]]:
+    """Send completions from 8 threads until every node's exporter reads some GPU ≥ 30 % busy (the mock
+    exporter follows its workers' load, issue 11 item 7), at most 20 s; the busy GPUs per node."""
+    stop = threading.Event()
+
+    def load() -> None:
+        body = {"model": "mock-model", "prompt": "hi", "max_tokens": 4}
+        with httpx.Client(timeout=30) as client:
+            while not stop.is_set():
+                client.post(public_url + "/v1/completions", json=body)
+
+    threads = [threading.Thread(target=load, daemon=True) for _ in range(8)]
+    for t in threads:
+        t.start()
+    busy: dict[int, set[str]] = {}
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            for node, url in enumerate(exporter_urls):
+                lines = [x for x in httpx.get(url, timeout=5).text.splitlines() if x.startswith(metric + "{")]
+                busy[node] = {x.split(f'{label}="')[1].split('"')[0] for x in lines if float(x.split()[-1]) >= 30}
+            if all(busy.values()):
+                break
+            time.sleep(0.5)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(timeout=30)
+    return busy
+
+
 @pytest.mark.parametrize(
     ("profile", "port", "util_metric", "gpu_label"),
     [("local", 9401, "DCGM_FI_DEV_GPU_UTIL", "gpu"), ("local-rocr", 5000, "gpu_gfx_activity", "gpu_id")],
@@ -370,6 +402,8 @@ def test_telemetry_starts_the_profiles_gpu_exporter_on_every_node(
     readings = {(g["node_index"], g["gpu"]) for g in snap["gpus"] if not g["stale"]}
     assert readings == {(n, i) for n in (0, 1) for i in range(8)}
     assert [s for s in snap["sources"] if "exporter" in s["name"] and not s["ok"]] == []
+    busy = _busy_under_load(endpoints["public_url"], endpoints["gpu_exporter_urls"], util_metric, gpu_label)
+    assert all(busy[node] for node in (0, 1)), f"GPUs that read busy under load, per node: {busy}"
     for url in endpoints["gpu_exporter_urls"]:  # the mock's GPUs at 40% on node0 and 80% on node1
         httpx.post(url.replace("/metrics", "/mock/gpu"), params={"util": "40" if url.startswith(
             f"http://{nodes[0]}:") else "80"}, timeout=5).raise_for_status()  # fmt: skip

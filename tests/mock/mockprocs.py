@@ -241,14 +241,20 @@ class Launcher:
         pytest.fail(f"worker {worker.name} not ready after {timeout}s:\n{worker.proc.tail()}")
 
     def start_exporter(
-        self, kind: str, *, gpus: int = 8, node_name: str | None = None, port: int | None = None
+        self,
+        kind: str,
+        *,
+        gpus: int = 8,
+        node_name: str | None = None,
+        port: int | None = None,
+        env: dict[str, str] | None = None,
     ) -> Exporter:
-        """Launch a mock GPU exporter without waiting for it."""
+        """Launch a mock GPU exporter without waiting for it (`env`: e.g. its load board)."""
         port = port or free_port()
         node = node_name or f"{kind}-node-{port}"
         argv = [sys.executable, "-m", "srt_tui.mock", "exporter", "--host", HOST, "--port", str(port)]
         argv += ["--kind", kind, "--gpus", str(gpus), "--node-name", node]
-        return Exporter(kind, port, self.spawn(f"exporter-{kind}-{port}", argv), gpus, node)
+        return Exporter(kind, port, self.spawn(f"exporter-{kind}-{port}", argv, env), gpus, node)
 
     def wait_exporter(self, exporter: Exporter, timeout: float = READY_TIMEOUT_S) -> Exporter:
         """Block until the exporter answers /health."""

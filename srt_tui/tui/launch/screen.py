@@ -134,18 +134,26 @@ class LaunchScreen(Screen[None]):
     async def _profile(self, message: ProfileChosen) -> None:
         if self.state.profile is None or self.state.profile.name != message.loaded.name:
             self.state.profile = message.loaded
-            self.state.generation += 1
+            self._forget_after(0)
         self.hub.update(profile_label=f"{message.loaded.name} ({message.loaded.source})")
         await self.go_to(1)
 
     @on(RecipeChosen)
     async def _recipe(self, message: RecipeChosen) -> None:
         if self.state.recipe is not message.recipe:
+            self._forget_after(1)
             self.state.recipe, self.state.source = message.recipe, message.source
             self.state.recipe_label = message.recipe.name
-            self.state.edited, self.state.prepared = message.recipe, None
-            self.state.generation += 1
+            self.state.edited = message.recipe
         await self.go_to(2)
+
+    def _forget_after(self, index: int) -> None:
+        """A new choice at step `index` voids every later one: the breadcrumbs and later steps start over."""
+        if index < 1:
+            self.state.recipe, self.state.source, self.state.recipe_label = None, None, ""
+        self.state.edited, self.state.prepared = (self.state.recipe if index >= 1 else None), None
+        self.state.generation += 1
+        self.query_one(StepBar).reached = index
 
     @on(PlanUpdated)
     def _plan(self, message: PlanUpdated) -> None:

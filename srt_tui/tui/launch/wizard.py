@@ -175,10 +175,28 @@ def _preset_note(recipe: Recipe, loaded: LoadedProfile, spec: TopologySpec, gpn:
         return "✗ not this recipe's kind"
     prepared, problems = safe_prepare(applied, loaded, None)
     if prepared is None:
-        first = next((p for p in problems if p.severity == "error"), None)
-        return "✗ " + (first.field.rsplit(".", 1)[-1] + " does not fit" if first and first.field else "invalid") + mine
+        return "✗ " + _why_not(applied, spec, problems) + mine
     nodes = prepared.plan.nodes
     return f"{nodes} node{'s' if nodes != 1 else ''}" + mine
+
+
+#: longest reason a preset line shows (the Checks panel has the whole message once it is chosen)
+REASON_WIDTH = 40
+
+
+def _why_not(recipe: Recipe, spec: TopologySpec, problems: list[Problem]) -> str:
+    """The real reason a preset cannot run, short: `no router for 2P1D (frontend vllm)`, else the first error."""
+    from ...core.routers import resolve_router
+
+    workers = spec.prefill + spec.decode + spec.agg
+    written = recipe.frontend.type
+    if resolve_router(written, spec.disaggregated, workers).name == "direct" and (spec.disaggregated or workers > 1):
+        return f"no router (frontend {written})"
+    first = next((p for p in problems if p.severity == "error"), None)
+    if first is None:
+        return "invalid"
+    text = first.message
+    return text if len(text) <= REASON_WIDTH else text[: REASON_WIDTH - 1].rstrip() + "…"
 
 
 def apply_preset(recipe: Recipe, preset: Preset, loaded: LoadedProfile) -> tuple[Recipe | None, list[Problem]]:

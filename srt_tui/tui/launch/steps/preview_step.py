@@ -149,12 +149,11 @@ class PreviewStep(WizardStep):
     def _directives(self, prep: Prepared) -> Group:
         plan, job = prep.plan, prep.job
         key = self.get_component_rich_style("preview-step--key", partial=True)
+        from srt_tui.core.directive_origin import directive_origin
+
         table = self._table("DIRECTIVE", "VALUE", "FROM")
-        profile_keys = set((job.profile.default_sbatch_directives or {}).keys())
-        recipe_keys = set(job.recipe.sbatch_directives.keys())
         for k, v in plan.directives:
-            origin = "recipe" if k in recipe_keys else ("profile" if k in profile_keys else "srt-tui")
-            table.add_row(f"#SBATCH --{k}", v if v is not None else "", origin)
+            table.add_row(f"#SBATCH --{k}", v if v is not None else "", directive_origin(job, k))
         lines: list[Table | Text] = [Text("sbatch directives", style=key), table]
         if plan.warnings:
             lines += [Text(""), Text("Warnings", style=key)]

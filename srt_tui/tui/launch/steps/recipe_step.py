@@ -10,6 +10,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
@@ -17,7 +18,18 @@ from ..messages import RecipeChosen, RecipeOpened, RecipesLoaded
 from .base import WizardState, WizardStep
 
 if TYPE_CHECKING:
+    from srt_tui.core.profile import LoadedProfile
+
     from ..recipe_catalog import RecipeEntry
+    from .recipe_edit import EditResult, EditTarget
+
+
+class RecipeEdited(Message):
+    """The file edited in $EDITOR was read back and validated (in a worker)."""
+
+    def __init__(self, result: EditResult) -> None:
+        super().__init__()
+        self.result = result
 
 
 class RecipeStep(WizardStep):
@@ -28,6 +40,7 @@ class RecipeStep(WizardStep):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter"),
         Binding("o", "open_file", "Open file…"),
+        Binding("e", "edit_recipe", "Edit in $EDITOR"),
         Binding("escape", "close_filter", "Close filter", show=False),
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -43,6 +56,10 @@ class RecipeStep(WizardStep):
         self.profile_name: str | None = None
         self.query_text = ""
         self._highlight_spec: str | None = None
+        self._profile: LoadedProfile | None = None
+        self._read_only = False
+        #: what validation said about a recipe after it was edited here, by spec: (errors, warnings)
+        self._checks: dict[str, tuple[list[str], list[str]]] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -65,6 +82,7 @@ class RecipeStep(WizardStep):
         self.load_recipes()
 
     async def enter(self, state: WizardState) -> None:
+        self._profile, self._read_only = state.profile, state.hub.context.read_only
         name = state.profile.name if state.profile else None
         if name != self.profile_name:
             self.profile_name = name
@@ -187,6 +205,13 @@ class RecipeStep(WizardStep):
                 grid.add_row("profiles", text)
         if entry.description:
             grid.add_row("about", Text(entry.description))
+        if entry.spec in self._checks:
+            errors, warnings = self._checks[entry.spec]
+            for i, line in enumerate(errors or [f"✓ valid for {self.profile_name or 'its profile'}"]):
+                style = st("recipe-step--bad" if errors else "recipe-step--match")
+                grid.add_row("checks" if i == 0 else "", Text(("✗ " if errors else "") + line, style=style))
+            for line in warnings:
+                grid.add_row("", Text("! " + line, style=st("recipe-step--dim")))
         box.update(grid)
 
     # -- filter -------------------------------------------------------------------------------------
@@ -199,6 +224,8 @@ class RecipeStep(WizardStep):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "close_filter":
             return self.query_one("#recipe-filter", Input).display
+        if action == "edit_recipe":
+            return not self._read_only
         return True
 
     def action_close_filter(self) -> None:
@@ -257,6 +284,57 @@ class RecipeStep(WizardStep):
         field.display = False
         self._rebuild()
         self.query_one("#recipe-tree", Tree).focus()
+
+    # -- edit in $EDITOR --------------------------------------------------------------------------------
+
+    def action_edit_recipe(self) -> None:
+        """Open the highlighted recipe in $EDITOR (a shipped one as a user copy), then read it back."""
+        from ...display import display_path
+        from .recipe_edit import edit_target, run_editor
+
+        node = self.query_one("#recipe-tree", Tree).cursor_node
+        if node is None or node.data is None:
+            self.notify("Highlight a recipe first.", severity="warning")
+            return
+        try:
+            target = edit_target(node.data)
+        except OSError as exc:
+            self.notify(f"Cannot prepare {node.data.shown_path} for editing: {exc}", severity="error")
+            return
+        if target.copied_from is not None:
+            self.notify(
+                f"{display_path(target.copied_from)} ships with srt-tui: editing your copy {display_path(target.path)}",
+                title="Editing a copy",
+            )
+        problem = run_editor(self.app, target.path)
+        if problem:
+            self.notify(problem, severity="warning", timeout=10)
+        self.check_edited(target)
+
+    @work(thread=True, exclusive=True, group="recipes-edit", name="check-edited-recipe", exit_on_error=False)
+    def check_edited(self, target: EditTarget) -> None:
+        """Read the edited file back and validate it against the chosen profile, off the UI thread."""
+        from .recipe_edit import read_back
+
+        self.post_message(RecipeEdited(read_back(target, self._profile)))
+
+    @on(RecipeEdited)
+    def _edited(self, message: RecipeEdited) -> None:
+        from ...display import display_path
+        from .recipe_edit import same_file
+
+        message.stop()
+        result = message.result
+        self.entries = [e for e in self.entries if not same_file(e, result.path)] + result.entries
+        self._checks[result.spec] = (result.errors, result.warnings)
+        self._highlight_spec = result.spec
+        self._rebuild()
+        self.query_one("#recipe-tree", Tree).focus()
+        if result.errors:
+            more = f" (+{len(result.errors) - 1} more in the summary)" if len(result.errors) > 1 else ""
+            self.notify(result.errors[0] + more, title="Edited recipe is not valid", severity="error", timeout=10)
+        else:
+            self.notify(f"{display_path(result.path)}: valid", title="Edited recipe")
 
     def focus_default(self) -> None:
         self.query_one("#recipe-tree", Tree).focus()

@@ -14,6 +14,7 @@ from textual.widgets import Button, RadioButton, RadioSet, Static
 
 from srt_tui.widgets.choice_button import ChoiceButton
 
+from ...messages import SlurmStatus
 from ..messages import JobSubmitted, SubmitFailed
 from .base import WizardState, WizardStep
 
@@ -101,12 +102,12 @@ class SubmitStep(WizardStep):
         grid.add_column(style=st("submit-step--key"), no_wrap=True)
         grid.add_column()
         for key, value in slurm_request(self.prepared):
-            grid.add_row(key, Text(value))
+            grid.add_row(key, Text(value, overflow="fold"))  # a long word folds: never cut at 80 columns
         plan = self.prepared.plan
         grid.add_row("", "")
         counts = ", ".join(f"{n} {role}" for role, n in plan.expected_counts().items())
         grid.add_row("workers", Text(f"{counts} · router {plan.frontend}" if plan.router else counts))
-        grid.add_row("serving at", Text(plan.public_url))
+        grid.add_row("serving at", Text(plan.public_url, overflow="fold"))
         if self.preflight and self._preflight_of is self.prepared:
             grid.add_row("", "")
             for i, check in enumerate(self.preflight):
@@ -228,12 +229,20 @@ class SubmitStep(WizardStep):
         from srt_tui.core.errors import SrtError
 
         try:
-            from srt_tui.slurm.submit import submit_prepared
+            from srt_tui.slurm.submit import SlurmUnreachable, submit_prepared
         except ImportError as exc:
             self.post_message(SubmitFailed(f"submission is not available in this build ({exc})"))
             return
         try:
             sub = submit_prepared(prepared, launcher=launcher)
+        except SlurmUnreachable as exc:
+            # the core's hint names the command-line flag; here the fix is the launcher choice on screen, and
+            # the header learns the newest answer (one word on Slurm for every screen)
+            reason = "; ".join(p.message for p in exc.problems) or "no Slurm controller answers"
+            self.app.post_message(SlurmStatus(False, reason))
+            fix = "check SLURM_CONF and munge, or choose Local (this machine) and submit again"
+            self.post_message(SubmitFailed(f"{reason} (fix: {fix})"))
+            return
         except SrtError as exc:
             self.post_message(SubmitFailed(str(exc) or type(exc).__name__))
             return

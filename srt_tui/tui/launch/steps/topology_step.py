@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from srt_tui.widgets.gpu_grid import GpuGrid
@@ -15,6 +15,7 @@ from srt_tui.widgets.problem_list import ProblemList
 
 from ..messages import PlanConfirmed, PlanUpdated
 from .base import WizardState, WizardStep
+from .router_select import RouterSelect
 
 if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
@@ -45,6 +46,8 @@ class TopologyStep(WizardStep):
         self.prepared: Prepared | None = None
         self.problems: list[Problem] = []
         self._last_forms: list[RoleForm] | None = None
+        #: the `frontend.type` chosen in the router row (the recipe's own until the operator picks another)
+        self.frontend = ""
 
     def compose(self) -> ComposeResult:
         yield Static("Pick a preset or edit the roles; plan and checks follow as you type.", classes="step-hint")
@@ -54,6 +57,7 @@ class TopologyStep(WizardStep):
                 yield OptionList(id="presets")
                 yield Label("Roles · GPUs and TP per worker", classes="section-title")
                 yield Grid(id="role-form")
+                yield RouterSelect(id="router-row")
             with VerticalScroll(id="grid-box"):
                 yield GpuGrid(id="gpu-grid")
         with VerticalScroll(id="problems-box"):
@@ -62,17 +66,30 @@ class TopologyStep(WizardStep):
     async def enter(self, state: WizardState) -> None:
         if state.generation == self._generation or state.recipe is None or state.profile is None:
             return
-        from ..wizard import form_of, presets_for
+        from ..wizard import form_of
 
         self._generation = state.generation
         self._base, self._source, self._loaded = state.recipe, state.source, state.profile
-        self._presets = presets_for(state.recipe, state.profile)
-        presets = self.query_one("#presets", OptionList)
-        presets.clear_options()
-        presets.add_options([Option(f"{p.label:<6} {p.note}", id=f"preset-{p.label}") for p in self._presets])
-        presets.highlighted = 0
+        self.frontend = state.recipe.frontend.type
+        self._list_presets()
+        self.query_one("#presets", OptionList).highlighted = 0
         await self._build_form(form_of(state.recipe, state.profile))
         self._recompute()
+
+    def _list_presets(self) -> None:
+        """The presets, annotated for the recipe as it would run with the chosen router."""
+        from srt_tui.core.frontend_choice import with_frontend
+
+        from ..wizard import presets_for
+
+        if self._base is None or self._loaded is None:
+            return
+        self._presets = presets_for(with_frontend(self._base, self.frontend), self._loaded)
+        presets = self.query_one("#presets", OptionList)
+        highlighted = presets.highlighted
+        presets.clear_options()
+        presets.add_options([Option(f"{p.label:<6} {p.note}", id=f"preset-{p.label}") for p in self._presets])
+        presets.highlighted = highlighted
 
     async def _build_form(self, forms: list[RoleForm]) -> None:
         grid = self.query_one("#role-form", Grid)
@@ -147,8 +164,24 @@ class TopologyStep(WizardStep):
         edited, problems = recipe_from_form(self._base, self._last_forms)
         prepared = None
         if edited is not None:
+            edited = self._routed(edited)
             prepared, problems = safe_prepare(edited, self._loaded, self._source)
         self._show(edited, prepared, problems)
+
+    def _routed(self, recipe: Recipe) -> Recipe:
+        """The recipe with the chosen router, the choices listed for its topology as edited."""
+        from srt_tui.core.frontend_choice import frontend_choices, with_frontend
+
+        self.frontend = self.query_one(RouterSelect).show(frontend_choices(recipe), self.frontend)
+        return with_frontend(recipe, self.frontend)
+
+    @on(Select.Changed, "#router-select")
+    def _router_chosen(self, event: Select.Changed) -> None:
+        event.stop()
+        if isinstance(event.value, str) and event.value != self.frontend:
+            self.frontend = event.value
+            self._list_presets()
+            self._recompute()
 
     def _show(self, edited: Recipe | None, prepared: Prepared | None, problems: list[Problem]) -> None:
         self.edited, self.prepared, self.problems = edited, prepared, problems
