@@ -14,16 +14,11 @@ MODE_COMMANDS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-class SrtCommands(Provider):
-    """Modes and help, discoverable in the palette (ctrl+p) without typing."""
+class ListedCommands(Provider):
+    """A provider over a fixed list of (name, help, callback): every entry discoverable, fuzzy-searched."""
 
     def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
-        app = self.app
-        out: list[tuple[str, str, Callable[[], object]]] = [
-            (name, help_text, partial(app.switch_mode, mode)) for mode, name, help_text in MODE_COMMANDS
-        ]
-        out.append(("Help: keys", "Every key of the current screen", partial(app.run_action, "help")))
-        return out
+        raise NotImplementedError
 
     async def discover(self) -> Hits:
         for name, help_text, callback in self._commands():
@@ -35,3 +30,15 @@ class SrtCommands(Provider):
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), callback, help=help_text)
+
+
+class SrtCommands(ListedCommands):
+    """Modes and help, discoverable in the palette (ctrl+p) without typing."""
+
+    def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+        app = self.app
+        out: list[tuple[str, str, Callable[[], object]]] = [
+            (name, help_text, partial(app.switch_mode, mode)) for mode, name, help_text in MODE_COMMANDS
+        ]
+        out.append(("Help: keys", "Every key of the current screen", partial(app.run_action, "help")))
+        return out

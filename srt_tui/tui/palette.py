@@ -13,7 +13,8 @@ from functools import partial
 from typing import Protocol, runtime_checkable
 
 from textual.actions import parse
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from .commands import ListedCommands
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class DeclaresActions(Protocol):
         ...
 
 
-class ScreenActions(Provider):
+class ScreenActions(ListedCommands):
     """The current screen's declared actions, those possible now."""
 
     def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
@@ -51,14 +52,3 @@ class ScreenActions(Provider):
             if screen.check_action(name, params):  # False hides, None disables: neither is offered
                 out.append((entry.title, entry.help, partial(self.screen.run_action, entry.action)))
         return out
-
-    async def discover(self) -> Hits:
-        for name, help_text, callback in self._commands():
-            yield DiscoveryHit(name, callback, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for name, help_text, callback in self._commands():
-            score = matcher.match(name)
-            if score > 0:
-                yield Hit(score, matcher.highlight(name), callback, help=help_text)

@@ -81,20 +81,17 @@ def read_entries(path: Path, folder: str) -> list[RecipeEntry]:
         except SrtError as exc:
             out.append(RecipeEntry(folder, label, spec, shown, error=_first(exc), description=comment))
             continue
-        out.append(
-            RecipeEntry(
-                folder,
-                recipe.name if not variants else label,
-                spec,
-                shown,
-                recipe,
-                source,
-                None,
-                recipe.description or comment,
-                tuple(recipe.profiles),
-            )
-        )
+        out.append(_loaded(folder, recipe.name if not variants else label, spec, shown, recipe, source, comment))
     return out
+
+
+def _loaded(
+    folder: str, label: str, spec: str, shown: str, recipe: Recipe, source: RecipeSource, comment: str
+) -> RecipeEntry:
+    """The entry of a recipe that loaded: its own description first, else the file's leading comment."""
+    return RecipeEntry(
+        folder, label, spec, shown, recipe, source, None, recipe.description or comment, tuple(recipe.profiles)
+    )
 
 
 def _first(exc: Exception) -> str:
@@ -138,15 +135,4 @@ def open_recipe(path_text: str) -> RecipeEntry:
         recipe, source = load_recipe(spec)
     except SrtError as exc:
         return RecipeEntry("opened", Path(file_part).stem, spec, shown, error=_first(exc))
-    comment = _leading_comment(Path(file_part))
-    return RecipeEntry(
-        "opened",
-        recipe.name,
-        spec,
-        shown,
-        recipe,
-        source,
-        None,
-        recipe.description or comment,
-        tuple(recipe.profiles),
-    )
+    return _loaded("opened", recipe.name, spec, shown, recipe, source, _leading_comment(Path(file_part)))
