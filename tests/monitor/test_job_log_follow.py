@@ -16,7 +16,7 @@ from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
 
 RATE_LINES_S = 1500
-DURATION_S = 8.0
+DURATION_S = 3.0  # the 30 s acceptance run is tests/tui/test_log_viewer.py
 MAX_LAG_LINES = 3 * RATE_LINES_S
 
 
