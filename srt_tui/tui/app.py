@@ -12,6 +12,7 @@ import argparse
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from functools import partial
+from pathlib import Path
 from typing import ClassVar
 
 from textual import events, on, work
@@ -59,9 +60,11 @@ class SrtTuiApp(App[None]):
     are exact: `screens` replaces a mode's screen factory (e.g. a Monitor fed frozen snapshots)."""
 
     TITLE = "srt-tui"
-    CSS_PATH = "app.tcss"
+    CSS_PATH = str(Path(__file__).with_name("app.tcss"))  # absolute: a subclass elsewhere finds it too
     MODE_SCREENS: ClassVar[Mapping[str, ScreenFactory]] = {"launch": _launch, "monitor": _monitor, "setup": _setup}
     DEFAULT_MODE: ClassVar[str] = "launch"
+    #: Slurm is asked again this often, so the header follows a controller that goes away or comes back
+    SLURM_RECHECK_S: ClassVar[float] = 30.0
     COMMANDS = App.COMMANDS | {SrtCommands, ScreenActions}
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS  # one breakpoint for CSS (-narrow/-wide) and Python (is_wide)
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -111,6 +114,7 @@ class SrtTuiApp(App[None]):
     def on_mount(self) -> None:
         if self.check_slurm:
             self.probe_slurm()
+            self.set_interval(self.SLURM_RECHECK_S, self.probe_slurm)
 
     # -- Slurm reachability (worker) -----------------------------------------------------------------
 

@@ -6,7 +6,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from srt_tui.monitor.model import JobSnapshot
-from srt_tui.tui import app as app_module
 from srt_tui.tui.app import SrtTuiApp
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.monitor.feed import Canceller, SnapshotFeed
@@ -18,7 +17,6 @@ class MonitorTestApp(SrtTuiApp):
     """SrtTuiApp starting in Monitor mode with an injected screen; `screen_factory` builds it."""
 
     DEFAULT_MODE = "monitor"
-    CSS_PATH = str(Path(app_module.__file__).parent / "app.tcss")
 
     def __init__(self, screen_factory: Callable[[ContextHub], MonitorScreen], *, read_only: bool = False) -> None:
         super().__init__(

@@ -10,7 +10,6 @@ from srt_tui.setup.findings import Finding
 from srt_tui.setup.node_script import BEGIN, END, parse_node_output
 from srt_tui.setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, Progress
 from srt_tui.slurm.client import NodeInfo, PartitionInfo
-from srt_tui.tui import app as app_module
 from srt_tui.tui.app import SrtTuiApp
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.setup.screen import SetupScreen
@@ -111,7 +110,6 @@ def setup_app(
     class SetupApp(SrtTuiApp):
         MODE_SCREENS = {**SrtTuiApp.MODE_SCREENS, "setup": _setup}
         DEFAULT_MODE = "setup"
-        CSS_PATH = str(Path(app_module.__file__).parent / "app.tcss")
 
     app = SetupApp(
         clock=lambda: FIXED_NOW, check_slurm=slurm_probe is not None, slurm_probe=slurm_probe, cursor_blink=False
