@@ -23,7 +23,20 @@ def _editor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sed: str) -> None:
     script = tmp_path / "editor.sh"
     script.write_text(f"#!/bin/sh\nexec sed -i '{sed}' \"$1\"\n", encoding="utf-8")
     script.chmod(0o755)
+    monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", str(script))
+
+
+def test_the_editor_is_visual_then_editor_then_vi(monkeypatch: pytest.MonkeyPatch) -> None:
+    from srt_tui.tui.launch.steps.recipe_edit import editor_command
+
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    assert editor_command(Path("r.yaml")) == ["vi", "r.yaml"]
+    monkeypatch.setenv("EDITOR", "code --wait")
+    assert editor_command(Path("r.yaml")) == ["code", "--wait", "r.yaml"]
+    monkeypatch.setenv("VISUAL", "nvim")
+    assert editor_command(Path("r.yaml")) == ["nvim", "r.yaml"]
 
 
 def _copy() -> Path:

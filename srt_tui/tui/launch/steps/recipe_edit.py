@@ -85,8 +85,8 @@ def edit_target(entry: RecipeEntry) -> EditTarget:
 
 
 def editor_command(path: Path) -> list[str]:
-    """`$EDITOR` (words split as a shell would; `vi` when unset) followed by the file."""
-    return [*shlex.split(os.environ.get("EDITOR") or "vi"), str(path)]
+    """`$VISUAL`, else `$EDITOR` (as git picks them; words split as a shell would; `vi` when unset), then the file."""
+    return [*shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"), str(path)]
 
 
 def run_editor(app: App[object], path: Path) -> str | None:
