@@ -34,7 +34,8 @@ def collect_keys(screen_bindings: dict[str, object], key_display: dict[str, str]
         binding = getattr(active, "binding", None)
         if binding is None or not getattr(active, "enabled", True):
             continue
-        description = binding.description or binding.action
+        # the longer words (tooltip) where a footer label is kept short for 80 columns
+        description = binding.tooltip or binding.description or binding.action
         if isinstance(node, App):
             scope = "everywhere"
         elif isinstance(node, TScreen):

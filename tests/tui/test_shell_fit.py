@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import pytest
+from textual.app import App
 from textual.widgets._footer import FooterKey
 
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
+from tests.tui.scenarios import settle
+from tests.tui.tui_helpers import make_app
+
+
+def _cut_keys(app: App[None]) -> dict[str, int]:
+    """Footer keys of the current screen that end under the palette's `^p` (or past the edge): hidden."""
+    keys = list(app.screen.query(FooterKey))
+    palette = [k.region.x for k in keys if k.has_class("-command-palette")]
+    limit = min(palette, default=app.size.width)
+    return {k.action: k.region.right for k in keys if not k.has_class("-command-palette") and k.region.right > limit}
 
 
 @pytest.mark.parametrize("open_job", [None, "81234"], ids=["jobs-list", "job-view"])
@@ -17,8 +28,23 @@ async def test_monitor_footer_keeps_help_and_quit_at_80_columns(open_job: str | 
         await pilot.pause()
         keys = {k.action: k.region for k in app.screen.query(FooterKey)}
         assert {"help", "quit"} <= set(keys), sorted(keys)
-        cut = {action: region.right for action, region in keys.items() if region.right > 80}
-        assert not cut, cut
+        assert not _cut_keys(app)
+
+
+async def test_every_wizard_steps_footer_keeps_help_and_quit_at_80_columns() -> None:
+    """Profile → Recipe → Topology → Preview → Submit: a step that adds a key must not push `? Help` out."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for step, keys in enumerate(
+            [(), ("enter",), ("slash", *"mocker-1p1d", "enter", "enter"), ("ctrl+n",), ("ctrl+n",)]
+        ):
+            if keys:
+                await pilot.press(*keys)
+                await settle(pilot)
+            shown = {k.action for k in app.screen.query(FooterKey)}
+            assert {"help", "quit"} <= shown, (step, sorted(shown))
+            assert not _cut_keys(app), (step, _cut_keys(app))
 
 
 async def test_header_cuts_a_long_profile_name_never_the_slurm_mark() -> None:

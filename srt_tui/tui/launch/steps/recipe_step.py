@@ -39,8 +39,8 @@ class RecipeStep(WizardStep):
     title: ClassVar[str] = "Recipe"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter"),
-        Binding("o", "open_file", "Open file…"),
-        Binding("e", "edit_recipe", "Edit in $EDITOR"),
+        Binding("o", "open_file", "Open…", tooltip="Open a recipe file by path"),
+        Binding("e", "edit_recipe", "Edit", tooltip="Edit the recipe in $VISUAL or $EDITOR"),
         Binding("escape", "close_filter", "Close filter", show=False),
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
