@@ -520,19 +520,24 @@ def parse_squeue_json(data: str | Mapping[str, Any]) -> dict[str, JobState]:
     return jobs
 
 
+def _split_named(line: str, width: int) -> list[str] | None:
+    """The ``width`` "|"-separated fields of a squeue/sacct line whose second field is the job name, which
+    may itself contain "|" (the surplus fields are its own); None for a blank or short line."""
+    parts = line.split("|")
+    extra = len(parts) - width
+    if not line.strip() or extra < 0:
+        return None
+    return [parts[0], "|".join(parts[1 : 2 + extra]), *parts[2 + extra :]]
+
+
 def parse_squeue_text(stdout: str, fmt: str = SQUEUE_TEXT_FORMAT) -> dict[str, JobState]:
     """Jobs by id from ``squeue -h --states=all -o FORMAT`` (the 10- or 12-field "|" formats)."""
     width = len(fmt.split("|"))
     jobs: dict[str, JobState] = {}
     for line in stdout.splitlines():
-        if not line.strip():
+        parts = _split_named(line, width)
+        if parts is None:
             continue
-        parts = line.split("|")
-        extra = len(parts) - width
-        if extra < 0:
-            continue
-        # a job name may contain "|": give the surplus fields to the name
-        parts = [parts[0], "|".join(parts[1 : 2 + extra]), *parts[2 + extra :]]
         job_id, name, state_text, reason, nodes, count, partition, start, end, limit = parts[:10]
         submit, work_dir = (parts[10], parts[11]) if width >= 12 else ("", "")
         state = base_state(state_text)
@@ -559,11 +564,9 @@ def parse_sacct(stdout: str) -> dict[str, JobState]:
     width = len(SACCT_FIELDS.split(","))
     jobs: dict[str, JobState] = {}
     for line in stdout.splitlines():
-        parts = line.split("|")
-        extra = len(parts) - width
-        if not line.strip() or extra < 0:
+        parts = _split_named(line, width)
+        if parts is None:
             continue
-        parts = [parts[0], "|".join(parts[1 : 2 + extra]), *parts[2 + extra :]]
         job_id, name, state_text, exit_pair, reason, nodes, count, partition, submit, start, end, limit, work = parts
         state = base_state(state_text)
         code, signal = parse_exit_pair(exit_pair) if state in TERMINAL_STATES else (None, None)
