@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import sys
 import time
@@ -334,6 +335,14 @@ def _cmd_cancel(args: argparse.Namespace) -> int:
 
     from .slurm.cancel import cancel_job
     from .slurm.jobindex import find_job_dir
+    from .slurm.local import is_local_job
+    from .slurm.select import get_client
+
+    # one client for every Slurm job named (a sweep's members): Slurm pinged once, when first needed
+    slurm = functools.cache(lambda: get_client(args.transport))
+
+    def cancel(job_id: str, job_dir: Path) -> Any:
+        return cancel_job(job_id, job_dir, args.transport, None if is_local_job(job_id) else slurm())
 
     # 0: something was cancelled for every JOB named; 1: for some JOB nothing was (it had already ended,
     # or Slurm does not know it): a script that cancels twice, or a typo'd id, is told so by the exit code
@@ -342,9 +351,9 @@ def _cmd_cancel(args: argparse.Namespace) -> int:
     for ref in args.jobs:
         path = find_job_dir(ref, Path(args.output) if args.output else None)
         if path is None and re.fullmatch(r"\d+(_\d+)?", ref):
-            outcomes = [cancel_job(ref, Path(), args.transport)]  # a Slurm job launched elsewhere: no directory
+            outcomes = [cancel(ref, Path())]  # a Slurm job launched elsewhere: no directory
         else:
-            outcomes = [cancel_job(j, d, args.transport) for j, d in _job_refs([ref], args.output).items()]
+            outcomes = [cancel(j, d) for j, d in _job_refs([ref], args.output).items()]
         for outcome in outcomes:
             print(outcome.describe(), file=sys.stdout if outcome.cancelled else sys.stderr)
         if not any(o.cancelled for o in outcomes):  # a sweep whose members partly ended still counts as done

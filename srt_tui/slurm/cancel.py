@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.jobdir_contract import JOB_FILE
-from .client import UNKNOWN_STATE, JobState
+from .client import UNKNOWN_STATE, JobState, SlurmClient
 from .local import LocalLauncher, is_local_job
 
 
@@ -34,8 +34,11 @@ class CancelOutcome:
         return f"{self.job_id} already ended ({self.state}): nothing to cancel"
 
 
-def cancel_job(job_id: str, job_dir: Path, transport: str | None = None) -> CancelOutcome:
-    """Stop a job and every step of it (SlurmUnavailable when Slurm cannot be reached).
+def cancel_job(
+    job_id: str, job_dir: Path, transport: str | None = None, client: SlurmClient | None = None
+) -> CancelOutcome:
+    """Stop a job and every step of it (SlurmUnavailable when Slurm cannot be reached); ``client``: one
+    already reached (cancelling a sweep's members pings Slurm once, not once per member).
 
     Slurm's `scancel` exits 0 for an unknown or finished job, so the state is asked first: the
     operator is told when there was nothing to cancel instead of reading "cancelled".
@@ -49,7 +52,7 @@ def cancel_job(job_id: str, job_dir: Path, transport: str | None = None) -> Canc
         return CancelOutcome(job_id, True, local.state)
     from .select import get_client
 
-    client = get_client(transport)
+    client = client or get_client(transport)
     state = client.query([job_id]).get(job_id, JobState.unknown(job_id))
     if state.is_terminal or not state.is_known:
         return CancelOutcome(job_id, False, state.state)
