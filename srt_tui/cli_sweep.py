@@ -161,9 +161,10 @@ def apply_members(args: argparse.Namespace, jobs: list[tuple[str, Any]], tags: l
     group = new_group_id(args.file)
     output = Path(args.output) if args.output else None
     done: list[tuple[Member, Prepared, Any]] = []
+    client = None  # the first Slurm submission's client: the other members do not ping Slurm again
     for m, prep in ready:
         try:
-            sub = submit_prepared(prep, args.launcher, output, args.transport, preflight=not args.no_preflight)
+            sub = submit_prepared(prep, args.launcher, output, args.transport, not args.no_preflight, client)
         except (Exception, KeyboardInterrupt) as exc:
             _report_partial(args, group, done, members[len(done) :], exc, tags)
             raise
@@ -173,6 +174,7 @@ def apply_members(args: argparse.Namespace, jobs: list[tuple[str, Any]], tags: l
         for note in sub.notes:
             print(f"preflight: {m.selector}: {note}", file=sys.stderr)
         done.append((m, prep, sub))
+        client = sub.client or client
         if not args.json:
             print(f"submitted {m.selector} {m.name}: job {sub.job_id} ({sub.launcher}) -> {sub.job_dir}")
     if args.json:

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,8 @@ class Submission:
     launcher: str
     #: preflight checks that could not run (said, not blocking)
     notes: tuple[str, ...] = ()
+    #: the Slurm client that submitted it (its controller answered): a sweep's next member submits through it
+    client: SlurmClient | None = field(default=None, compare=False, repr=False)
 
 
 def reachable_client(transport: str = "auto") -> tuple[SlurmClient | None, str]:
@@ -261,7 +263,7 @@ def submit_slurm(
             signals.check()
         except BaseException as exc:
             raise _abandon(client, job_id, job_dir, exc) from None
-    return Submission(job_id, job_dir, "slurm", notes)
+    return Submission(job_id, job_dir, "slurm", notes, client)
 
 
 class SlurmUnreachable(SubmitError):
@@ -270,17 +272,20 @@ class SlurmUnreachable(SubmitError):
     exit_code = 3
 
 
-def choose_launcher(prep: Prepared, launcher: str, transport: str) -> tuple[str, SlurmClient | None]:
-    """`slurm` or `local`, and the client that answered when Slurm was pinged to decide (pinged once).
+def choose_launcher(
+    prep: Prepared, launcher: str, transport: str, client: SlurmClient | None = None
+) -> tuple[str, SlurmClient | None]:
+    """`slurm` or `local`, and the client that answered when Slurm was pinged to decide (pinged once;
+    not at all when ``client``, one that answered already, is given).
 
     `auto` takes the profile's `launcher`; when that is Slurm and no controller answers, the profile's
     `fallback_launcher` if it names one, else an error naming the Slurm failure."""
     if launcher != "auto":
-        return launcher, None
+        return launcher, client if launcher == "slurm" else None
     profile = prep.job.profile
     if profile.launcher != "slurm":
         return profile.launcher, None
-    client, why = reachable_client(transport)
+    client, why = (client, "") if client is not None else reachable_client(transport)
     if client is not None:
         return "slurm", client
     if profile.fallback_launcher:
@@ -303,10 +308,12 @@ def submit_prepared(
     output_dir: Path | None = None,
     transport: str = "auto",
     preflight: bool = True,
+    client: SlurmClient | None = None,
 ) -> Submission:
-    """Submit through the chosen launcher (see `choose_launcher`): never silently on this machine."""
+    """Submit through the chosen launcher (see `choose_launcher`): never silently on this machine.
+    ``client``: a Slurm client that answered already (the previous member's of a sweep), not pinged again."""
     base = output_base(prep, output_dir)
-    chosen, client = choose_launcher(prep, launcher, transport)
+    chosen, client = choose_launcher(prep, launcher, transport, client)
     if chosen == "local":
         return submit_local(prep, base)
     try:

@@ -3,6 +3,7 @@ choice pinged twice, then the submission chose a client and pinged again). Real 
 
 from __future__ import annotations
 
+import json
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,3 +46,29 @@ def test_one_submit_pings_the_controller_once(
         ]
     finally:
         subprocess.run(["scancel", sub.job_id], capture_output=True, timeout=30)
+
+
+def test_a_sweep_pings_the_controller_once_for_all_its_members(
+    local_slurm: ClusterInfo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from srt_tui.cli import main
+    from tests.e2e.test_slurm_sweeps import sweep_file
+
+    calls: list[list[str]] = []
+    real_run = CliTransport._run
+
+    def counting_run(self: CliTransport, args: Sequence[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        calls.append(list(args))
+        return real_run(self, args, **kwargs)
+
+    monkeypatch.setattr(CliTransport, "_run", counting_run)
+    recipe = sweep_file(tmp_path, "  osl: [4, 8]")
+    rc = main(["apply", "-f", str(recipe), "-p", "local", "--transport", "cli", "-o", str(tmp_path / "out"), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    try:
+        assert rc == 0 and out["status"] == "submitted" and len(out["jobs"]) == 2, out
+        assert [c[:2] for c in calls].count(["scontrol", "ping"]) == 1, calls
+        assert [c[0] for c in calls].count("sbatch") == 2, calls
+    finally:
+        for job in out.get("jobs", []):
+            subprocess.run(["scancel", job["job_id"]], capture_output=True, timeout=30)
