@@ -54,9 +54,16 @@ def sweep_events(lines: list[str]) -> list[Event]:
     return []
 
 
+def _recorded_name(path: Path, _data: bytes) -> str:
+    """`FileCache.doc` parser of srtctl's `<id>.json`: the job name the core reads from it."""
+    return srtctl_job_name(path.parent, path.stem)
+
+
 def srtctl_job(job_id: str, job_dir: Path, files: FileCache) -> JobFiles:
-    """The monitor's view of an srtctl directory: Slurm-launched, named and staged as srtctl would."""
-    meta = JobMeta(job_id, name=srtctl_job_name(job_dir, job_id), launcher="slurm")
+    """The monitor's view of an srtctl directory: Slurm-launched, named and staged as srtctl would
+    (`<id>.json` read again only when it changes, not on every refresh)."""
+    name = files.doc(job_dir / f"{job_id}.json", _recorded_name)
+    meta = JobMeta(job_id, name=name if isinstance(name, str) else "", launcher="slurm")
     events = sweep_events(files.tail(job_dir / "logs" / f"sweep_{job_id}.log", TAIL_LINES))
     return JobFiles(job_id, job_dir, meta, PlanDoc(), None, events, (), written_by=SRTCTL)
 
