@@ -22,6 +22,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -440,7 +441,7 @@ class Progress:
 # ---- metrics: srtctl's benchmark_serving.py result fields ----------------------------------------
 
 
-def percentile(values: list[float], q: float) -> float:
+def percentile(values: Sequence[float], q: float) -> float:
     """numpy's default (linear) percentile; 0 for no values, as srtctl reports them."""
     if not values:
         return 0.0

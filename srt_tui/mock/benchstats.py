@@ -8,6 +8,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..bench.sa_bench import percentile as linear_percentile
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -22,14 +24,9 @@ class Outcome:
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
-    """The q-th percentile (0..100) with linear interpolation between ranks; None for no values."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    rank = (len(ordered) - 1) * q / 100.0
-    low = math.floor(rank)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+    """The q-th percentile (0..100) with linear interpolation between ranks, as sa-bench computes it;
+    None for no values."""
+    return linear_percentile(values, q) if values else None
 
 
 def _ms(value: float | None) -> float | None:
