@@ -4,12 +4,11 @@ small state file, so they stay hidden across runs; their directories are never t
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
 from ..core.paths import user_state_dir
+from .statefile import write_replacing
 
 HIDDEN_FILE = "hidden-jobs.json"
 
@@ -31,17 +30,7 @@ def hidden_jobs() -> frozenset[str]:
 
 def _write(ids: frozenset[str]) -> None:
     """Replace the file in one rename, so a crash leaves the old list or the new one."""
-    path = hidden_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{HIDDEN_FILE}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"hidden": sorted(ids)}, fh, indent=1)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_replacing(hidden_path(), json.dumps({"hidden": sorted(ids)}, indent=1) + "\n")
 
 
 def hide(ids: Iterable[str]) -> frozenset[str]:

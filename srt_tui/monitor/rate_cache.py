@@ -6,14 +6,14 @@ replaces the last one atomically.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
-import tempfile
 import time
 from pathlib import Path
 
 from ..core.paths import user_state_dir
 from .history import CounterHistory
+from .statefile import write_replacing
 
 
 def _path() -> Path:
@@ -50,14 +50,5 @@ def save_from(history: CounterHistory) -> None:
     oldest = time.time() - history.window_s
     merged = {k: v for k, v in _read().items() if v[0] >= oldest}
     merged.update({k: [t, total] for k, (t, total) in history.export(_offset()).items()})
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".counters.", suffix=".tmp")
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(merged, fh)
-        os.replace(tmp, path)
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # a cache: a run that cannot save just shows no rate next time
+        write_replacing(path, json.dumps(merged))
