@@ -146,7 +146,7 @@ def apply_members(args: argparse.Namespace, jobs: list[tuple[str, Any]], tags: l
     """`apply -f sweep.yaml`: every member checked first, then submitted in order as one group (job.json's
     `group`); a refusal midway stops there and says which jobs were submitted and which were not."""
     from .cli_jobs import submission_json
-    from .slurm.jobindex import record_group, record_tags
+    from .slurm.jobindex import record_group
     from .slurm.submit import submit_prepared
 
     members = check_members(args.file, jobs, args.profile, args.topology)
@@ -168,9 +168,7 @@ def apply_members(args: argparse.Namespace, jobs: list[tuple[str, Any]], tags: l
         except (Exception, KeyboardInterrupt) as exc:
             _report_partial(args, group, done, members[len(done) :], exc, tags)
             raise
-        record_group(sub.job_dir, group, m.selector)
-        if tags:
-            record_tags(sub.job_dir, tags)
+        record_group(sub.job_dir, group, m.selector, tags)
         for note in sub.notes:
             print(f"preflight: {m.selector}: {note}", file=sys.stderr)
         done.append((m, prep, sub))

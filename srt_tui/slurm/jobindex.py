@@ -32,9 +32,10 @@ def record_tags(job_dir: Path, tags: list[str]) -> None:
     update_job_meta(job_dir, tags=tuple(tags))
 
 
-def record_group(job_dir: Path, group: str, selector: str) -> None:
-    """Mark the job as a member of an `apply` group (a sweep submitted at once) and which member it is."""
-    update_job_meta(job_dir, group=group, group_member=selector)
+def record_group(job_dir: Path, group: str, selector: str, tags: list[str] | None = None) -> None:
+    """Mark the job as a member of an `apply` group (a sweep submitted at once) and which member it is,
+    with `apply --tags` when given (job.json rewritten once)."""
+    update_job_meta(job_dir, group=group, group_member=selector, **({"tags": tuple(tags)} if tags else {}))
 
 
 def sweep_log_link(job_dir: Path, job_id: str) -> Path:
