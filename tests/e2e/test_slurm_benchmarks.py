@@ -145,18 +145,6 @@ def test_each_benchmark_type_runs_and_leaves_srtctls_result_files(
             assert rollup["data"]["request_count"]["avg"] == 6
 
 
-@pytest.fixture
-def jobs() -> Iterator[list[str]]:
-    """Job ids started by a test; cancelled afterwards whatever happened."""
-    from tests.cluster import ensure_local_slurm
-
-    ensure_local_slurm(nodes=3)
-    started: list[str] = []
-    yield started
-    for job_id in started:
-        srt("cancel", job_id, check=False)
-
-
 def test_a_running_sa_bench_shows_its_progress_in_status(jobs: list[str], tmp_path: Path) -> None:
     """Three concurrency steps of slow mocker requests: `status` shows the step, requests done of total and
     an ETA while they run, then the job ends with every request counted."""
