@@ -32,15 +32,15 @@ def jobs() -> Iterator[list[str]]:
         srt("cancel", job_id, check=False)
 
 
-def _router_requests(metrics_url: str) -> float:
-    """sglang-router's own request counter (`smg_router_requests_total`, all labels), read independently."""
+def _counter_total(metrics_url: str, name: str) -> float:
+    """A frontend's own counter `name` summed over all its labels, read independently of srt-tui."""
     text = httpx.get(metrics_url, timeout=5).text
-    return sum(
-        s.value
-        for family in text_string_to_metric_families(text)
-        for s in family.samples
-        if s.name == "smg_router_requests_total"
-    )
+    return sum(s.value for family in text_string_to_metric_families(text) for s in family.samples if s.name == name)
+
+
+def _router_requests(metrics_url: str) -> float:
+    """sglang-router's own request counter (`smg_router_requests_total`, all labels)."""
+    return _counter_total(metrics_url, "smg_router_requests_total")
 
 
 @pytest.mark.slurm
@@ -153,10 +153,4 @@ def test_dynamo_frontends_behind_nginx_as_srtctl_runs_its_mocker_recipe(
 
 def _dynamo_requests(metrics_url: str) -> float:
     """dynamo.frontend's own request counter (`dynamo_frontend_requests_total`, all labels)."""
-    text = httpx.get(metrics_url, timeout=5).text
-    return sum(
-        s.value
-        for family in text_string_to_metric_families(text)
-        for s in family.samples
-        if s.name == "dynamo_frontend_requests_total"
-    )
+    return _counter_total(metrics_url, "dynamo_frontend_requests_total")
