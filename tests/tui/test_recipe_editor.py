@@ -117,11 +117,8 @@ async def test_an_edit_that_breaks_the_file_is_shown_with_file_and_line(
 
 
 async def test_read_only_mode_offers_no_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from srt_tui.tui.app import SrtTuiApp
-
     _editor(tmp_path, monkeypatch, "s/^name: mocker-agg-direct$/name: edited-agg/")
-    app = SrtTuiApp(profile=SCENARIO.profile, read_only=True, check_slurm=False, cursor_blink=False)
-    app.animation_level = "none"
+    app = make_app(SCENARIO.profile, probe=None, read_only=True)
     async with app.run_test(size=(120, 36)) as pilot:
         await reach(pilot, SCENARIO, "recipe", typed=False)
         assert "edit_recipe" not in {b.binding.action for b in app.screen.active_bindings.values()}

@@ -17,10 +17,13 @@ SLURM_DOWN = (False, "sinfo: command not found")
 BROKEN_PROFILE = "description: a profile with a typo\ngpus_per_nod: 8\n"
 
 
-def make_app(profile: str | None = None, *, probe: tuple[bool, str] | None = SLURM_DOWN) -> SrtTuiApp:
-    """The app as tests see it: nothing depends on the host, the wall clock or a real Slurm."""
+def make_app(
+    profile: str | None = None, *, probe: tuple[bool, str] | None = SLURM_DOWN, read_only: bool = False
+) -> SrtTuiApp:
+    """The app as tests see it: nothing depends on the host, the wall clock or a real Slurm (probe None: not asked)."""
     app = SrtTuiApp(
         profile=profile,
+        read_only=read_only,
         clock=lambda: FIXED_NOW,
         check_slurm=probe is not None,
         slurm_probe=(lambda: probe) if probe is not None else None,
