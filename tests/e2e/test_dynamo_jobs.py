@@ -22,6 +22,7 @@ import httpx
 import pytest
 import yaml
 
+from tests.cluster import ClusterInfo
 from tests.conftest import REPO, require
 from tests.e2e.jobtools import apply, events, send_requests, srt, status, wait_ready
 
@@ -75,11 +76,8 @@ def _require_dynamo_parts() -> None:
 
 
 @pytest.fixture(scope="module")
-def job(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DynamoJob]:
+def job(cluster: ClusterInfo, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DynamoJob]:
     _require_dynamo_parts()
-    from tests.cluster import ensure_local_slurm
-
-    ensure_local_slurm(nodes=3)
     tmp = tmp_path_factory.mktemp("dynamo")
     model = tiny_model(tmp / "tiny-model")
     profile = yaml.safe_load((REPO / "profiles" / "local.yaml").read_text())

@@ -4,31 +4,14 @@ in ROCR_VISIBLE_DEVICES and none of the whole-allocation variables the profile l
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.conftest import REPO
-from tests.e2e.jobtools import apply, srt, wait_ready
+from tests.e2e.jobtools import apply, wait_ready
 
 pytestmark = [pytest.mark.slurm, pytest.mark.routers]
-
-
-@pytest.fixture
-def cluster() -> Any:
-    from tests.cluster import ensure_local_slurm
-
-    return ensure_local_slurm(nodes=3)
-
-
-@pytest.fixture
-def jobs(cluster: Any) -> Iterator[list[str]]:
-    started: list[str] = []
-    yield started
-    for job_id in started:
-        srt("cancel", job_id, check=False)
 
 
 def _worker_env(job_id: str, name: str) -> dict[str, str]:

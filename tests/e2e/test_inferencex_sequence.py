@@ -50,13 +50,6 @@ echo "validation completed successfully" >&2
 """
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Any:
-    from tests.cluster import ensure_local_slurm
-
-    return ensure_local_slurm(nodes=3)
-
-
 @pytest.fixture
 def work(cluster: Any, tmp_path: Path) -> Iterator[Path]:
     """The launcher's work directory; the job it submitted is cancelled afterwards whatever happened."""

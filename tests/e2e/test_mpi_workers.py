@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.cluster import ClusterInfo
 from tests.e2e.jobtools import apply, send_requests, srt, status, wait_no_pids, wait_ready
 
 HERE = Path(__file__).parent
@@ -42,10 +43,7 @@ def _ranks(job_dir: Path, expected: int, timeout: float = 60) -> list[dict[str, 
 
 
 @pytest.mark.slurm
-def test_tep16_worker_is_one_mpi_step_with_a_rank_per_gpu(jobs: list[str]) -> None:
-    from tests.cluster import ensure_local_slurm
-
-    ensure_local_slurm(nodes=3)
+def test_tep16_worker_is_one_mpi_step_with_a_rank_per_gpu(cluster: ClusterInfo, jobs: list[str]) -> None:
     job_id, job_dir = apply(RECIPE, "-p", "local", "--launcher", "slurm")
     jobs.append(job_id)
     script = (job_dir / "sbatch.sh").read_text()

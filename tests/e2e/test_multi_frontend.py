@@ -15,6 +15,7 @@ import pytest
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
+from tests.cluster import ClusterInfo
 from tests.conftest import REPO, require
 from tests.e2e.jobtools import apply, events, send_requests, srt, status, wait_no_pids, wait_ready
 
@@ -32,22 +33,19 @@ def jobs() -> Iterator[list[str]]:
         srt("cancel", job_id, check=False)
 
 
-def _router_requests(metrics_url: str) -> float:
-    """sglang-router's own request counter (`smg_router_requests_total`, all labels), read independently."""
+def _counter_total(metrics_url: str, name: str) -> float:
+    """A frontend's own counter `name` summed over all its labels, read independently of srt-tui."""
     text = httpx.get(metrics_url, timeout=5).text
-    return sum(
-        s.value
-        for family in text_string_to_metric_families(text)
-        for s in family.samples
-        if s.name == "smg_router_requests_total"
-    )
+    return sum(s.value for family in text_string_to_metric_families(text) for s in family.samples if s.name == name)
+
+
+def _router_requests(metrics_url: str) -> float:
+    """sglang-router's own request counter (`smg_router_requests_total`, all labels)."""
+    return _counter_total(metrics_url, "smg_router_requests_total")
 
 
 @pytest.mark.slurm
-def test_requests_through_nginx_spread_over_the_routers(jobs: list[str]) -> None:
-    from tests.cluster import ensure_local_slurm
-
-    ensure_local_slurm(nodes=3)
+def test_requests_through_nginx_spread_over_the_routers(cluster: ClusterInfo, jobs: list[str]) -> None:
     job_id, job_dir = apply(RECIPE, "-p", "local", "--launcher", "slurm")
     jobs.append(job_id)
     wait_ready(job_id, timeout=300)  # the shared test cluster may be busy
@@ -111,16 +109,14 @@ def test_local_launcher_runs_nginx_in_front_of_both_routers(jobs: list[str]) -> 
 
 @pytest.mark.slurm
 def test_dynamo_frontends_behind_nginx_as_srtctl_runs_its_mocker_recipe(
-    jobs: list[str], tmp_path_factory: pytest.TempPathFactory
+    cluster: ClusterInfo, jobs: list[str], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """srtctl's `recipes/mocker/agg.yaml` on 3 nodes with srtctl's default layout: NATS/etcd and nginx on
     the head node, a real `dynamo.frontend` on each other node, requests through nginx reach both."""
-    from tests.cluster import ensure_local_slurm
     from tests.e2e.test_dynamo_jobs import RECIPE as DYNAMO_RECIPE
     from tests.e2e.test_dynamo_jobs import _require_dynamo_parts, tiny_model
 
     _require_dynamo_parts()
-    ensure_local_slurm(nodes=3)
     tmp = tmp_path_factory.mktemp("dynamo-nginx")
     model = tiny_model(tmp / "tiny-model")
     profile = yaml.safe_load((REPO / "profiles" / "local.yaml").read_text())
@@ -153,10 +149,4 @@ def test_dynamo_frontends_behind_nginx_as_srtctl_runs_its_mocker_recipe(
 
 def _dynamo_requests(metrics_url: str) -> float:
     """dynamo.frontend's own request counter (`dynamo_frontend_requests_total`, all labels)."""
-    text = httpx.get(metrics_url, timeout=5).text
-    return sum(
-        s.value
-        for family in text_string_to_metric_families(text)
-        for s in family.samples
-        if s.name == "dynamo_frontend_requests_total"
-    )
+    return _counter_total(metrics_url, "dynamo_frontend_requests_total")

@@ -20,13 +20,6 @@ from tests.e2e.jobtools import srt
 MOCKER = REPO / "recipes" / "mocker"
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Any:
-    from tests.cluster import ensure_local_slurm
-
-    return ensure_local_slurm(nodes=3)
-
-
 #: two TP8 workers on one node: fits a node of 16 GPUs, which the test cluster does not have
 TWO_ON_ONE_NODE = (
     "name: two\nmodel: {path: mock-model}\nengine: mocker\n"

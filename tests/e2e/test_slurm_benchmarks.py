@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from tests.cluster import ClusterInfo
 from tests.conftest import REPO, require
 from tests.e2e.jobtools import apply, events, send_requests, srt, status, wait_ready
 
@@ -75,11 +76,8 @@ def _traces(where: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def typed_jobs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[str, Path]]]:
+def typed_jobs(cluster: ClusterInfo, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[str, Path]]]:
     """One job per benchmark type, all submitted up front so Slurm runs them side by side."""
-    from tests.cluster import ensure_local_slurm
-
-    ensure_local_slurm(nodes=3)
     tmp = tmp_path_factory.mktemp("bench-types")
     aiperf = AIPERF_VENV / "bin" / "aiperf"
     tokenizer, traces, bin_dir = tmp / "tokenizer", tmp / "traces", tmp / "bin"
@@ -143,18 +141,6 @@ def test_each_benchmark_type_runs_and_leaves_srtctls_result_files(
             rollup = json.loads((logs / "benchmark-rollup.json").read_text())
             assert rollup["benchmark_type"] == kind and rollup["config"]["workload"] == "conversation"
             assert rollup["data"]["request_count"]["avg"] == 6
-
-
-@pytest.fixture
-def jobs() -> Iterator[list[str]]:
-    """Job ids started by a test; cancelled afterwards whatever happened."""
-    from tests.cluster import ensure_local_slurm
-
-    ensure_local_slurm(nodes=3)
-    started: list[str] = []
-    yield started
-    for job_id in started:
-        srt("cancel", job_id, check=False)
 
 
 def test_a_running_sa_bench_shows_its_progress_in_status(jobs: list[str], tmp_path: Path) -> None:

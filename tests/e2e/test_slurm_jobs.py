@@ -8,7 +8,6 @@ import json
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,22 +19,6 @@ from tests.e2e.jobtools import apply, events, job_pids, send_requests, srt, stat
 
 pytestmark = [pytest.mark.slurm, pytest.mark.routers]
 MOCKER = REPO / "recipes" / "mocker"
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Any:
-    from tests.cluster import ensure_local_slurm
-
-    return ensure_local_slurm(nodes=3)
-
-
-@pytest.fixture
-def jobs(cluster: Any) -> Iterator[list[str]]:
-    """Job ids started by a test; cancelled afterwards whatever happened."""
-    started: list[str] = []
-    yield started
-    for job_id in started:
-        srt("cancel", job_id, check=False)
 
 
 def _counters(url: str) -> dict[str, float]:

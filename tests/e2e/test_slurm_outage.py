@@ -23,13 +23,6 @@ MOCKER = REPO / "recipes" / "mocker"
 CTLD = REPO / "scripts" / "local-slurm" / "ctld.sh"
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Any:
-    from tests.cluster import ensure_local_slurm
-
-    return ensure_local_slurm(nodes=3)
-
-
 def _ctld(action: str) -> None:
     subprocess.run(["bash", str(CTLD), action], check=True, capture_output=True, timeout=90)
 

@@ -4,7 +4,6 @@ and a refusal midway says which members were submitted and which not."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,22 +14,6 @@ from tests.e2e.jobtools import srt, status
 
 pytestmark = [pytest.mark.slurm]
 AGG = REPO / "recipes" / "mocker" / "mocker-agg-direct.yaml"
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Any:
-    from tests.cluster import ensure_local_slurm
-
-    return ensure_local_slurm(nodes=3)
-
-
-@pytest.fixture
-def jobs(cluster: Any) -> Iterator[list[str]]:
-    """Job ids started by a test; cancelled afterwards whatever happened."""
-    started: list[str] = []
-    yield started
-    for job_id in started:
-        srt("cancel", job_id, check=False)
 
 
 def sweep_file(tmp_path: Path, sweep: str, extra: str = "") -> Path:

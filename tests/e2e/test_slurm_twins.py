@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.cluster import ClusterInfo
 from tests.conftest import REPO
 from tests.e2e.jobtools import apply, events, send_requests, srt, status, wait_ready
 
@@ -30,11 +31,8 @@ TWINS: dict[str, tuple[str, str, str | None]] = {
 
 
 @pytest.fixture(scope="module")
-def submitted() -> Iterator[dict[str, tuple[str, Path]]]:
+def submitted(cluster: ClusterInfo) -> Iterator[dict[str, tuple[str, Path]]]:
     """Every twin submitted up front (one wait for the queue, not seven); all cancelled at the end."""
-    from tests.cluster import ensure_local_slurm
-
-    ensure_local_slurm(nodes=3)
     jobs: dict[str, tuple[str, Path]] = {}
     try:
         for scenario, (_, twin, _) in TWINS.items():

@@ -42,6 +42,15 @@ def test_alljobs_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(app_with(source, snaps=[frozen.nvidia("healthy")]), terminal_size=size, run_before=open_all)
 
 
+async def open_all_jobs(pilot: Any) -> AllJobsScreen:
+    """`A` from the Monitor, once its listing has settled: the all-jobs screen."""
+    await pilot.press("A")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, AllJobsScreen)
+    return screen
+
+
 def table_ids(screen: AllJobsScreen) -> list[str]:
     table = screen.query_one("#alljobs-table", DataTable)
     return [str(key.value) for key in table.rows]
@@ -50,10 +59,7 @@ def table_ids(screen: AllJobsScreen) -> list[str]:
 async def test_a_toggles_and_hidden_jobs_show_with_h() -> None:
     app = app_with(FrozenJobsSource("ann", rows(), FACTS))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("A")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, AllJobsScreen)
+        screen = await open_all_jobs(pilot)
         assert table_ids(screen) == ["81301", "81302", "81303", "81290"]  # squeue's order, hidden left out
         await pilot.press("h")
         assert table_ids(screen)[-1] == "81200"
@@ -116,10 +122,7 @@ async def test_enter_on_an_srtctl_job_opens_the_job_view_from_its_directory(tmp_
 async def test_d_removes_only_ended_jobs_and_u_restores(state_dir: Path) -> None:
     app = app_with(FrozenJobsSource("ann", rows(), FACTS))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("A")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, AllJobsScreen)
+        screen = await open_all_jobs(pilot)
         await pilot.press("d")  # 81301 is RUNNING: refused, no dialog
         assert app.screen is screen and hidden.hidden_jobs() == frozenset()
         await pilot.press("end", "d")  # 81290 COMPLETED: asks first
@@ -164,10 +167,8 @@ async def test_slurm_down_is_shown_not_waited_on(tmp_path: Path, monkeypatch: py
     monkeypatch.setenv("SLURM_CONF", str(tmp_path / "gone" / "slurm.conf"))
     app = app_with(LiveJobsSource("cli", user="ann"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("A")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, AllJobsScreen) and screen.listing is not None
+        screen = await open_all_jobs(pilot)
+        assert screen.listing is not None
         assert "does not exist" in screen.listing.error
         shown = str(screen.query_one("#alljobs-empty").render())
         assert shown.startswith("Slurm did not answer") and "fix SLURM_CONF" in shown

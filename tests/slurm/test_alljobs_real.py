@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from srt_tui.slurm.cli_transport import CliTransport
@@ -24,10 +23,10 @@ from srt_tui.tui.monitor.alljobs.source import LiveJobsSource
 from srt_tui.tui.monitor.feed import LiveFeed
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.cluster import ClusterInfo
+from tests.e2e.jobtools import srt
 from tests.monitor.tui_apps import MonitorTestApp
 
 pytestmark = pytest.mark.slurm
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -49,13 +48,6 @@ def sbatch(*args: str, cwd: Path) -> str:
     return out.stdout.strip().split(";")[0]
 
 
-def srt(*args: str) -> subprocess.CompletedProcess[str]:
-    """`srt-tui ARGS` from this tree, with this test's environment (SLURM_CONF, state dir)."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "srt_tui.cli", *args], capture_output=True, text=True,
-                          timeout=120, env=env)  # fmt: skip
-
-
 def app() -> MonitorTestApp:
     """The Monitor on the live cluster: the real feed and the real all-jobs source."""
     return MonitorTestApp(
@@ -63,21 +55,25 @@ def app() -> MonitorTestApp:
     )
 
 
-async def wait_for_row(pilot: object, screen: AllJobsScreen, job_id: str) -> None:
-    """Until the job is listed (the refresh runs in a worker), then the cursor on it."""
+async def open_from_all_jobs(pilot: Pilot[None], job_id: str) -> None:
+    """`A` opens the all-jobs view; once the job is listed (the refresh runs in a worker), Enter on its row."""
+    await pilot.press("A")
+    screen = pilot.app.screen
+    assert isinstance(screen, AllJobsScreen)
     for _ in range(100):
         if job_id in screen._ids:
             break
-        await pilot.pause(0.1)  # type: ignore[attr-defined]
+        await pilot.pause(0.1)
     assert job_id in screen._ids, (screen.listing, job_id)
     screen.query_one("#alljobs-table", DataTable).move_cursor(row=screen._ids.index(job_id))
+    await pilot.press("enter")
 
 
 async def test_plain_sbatch_job_in_the_all_jobs_view_and_the_cli(mine: list[str], tmp_path: Path) -> None:
     job_id = sbatch("-J", "plain-sleep", "--wrap", "sleep 60", cwd=tmp_path)
     mine.append(job_id)
 
-    listed = srt("jobs", "--all")
+    listed = srt("jobs", "--all", check=False)
     assert listed.returncode == 0, listed.stderr
     row = next(line.split() for line in listed.stdout.splitlines() if line.split()[:1] == [job_id])
     assert row[1] == "plain-sleep" and row[-2:] == ["-", "-"]  # FROM and OUTPUT DIR: not srt-tui's, not srtctl's
@@ -88,11 +84,7 @@ async def test_plain_sbatch_job_in_the_all_jobs_view_and_the_cli(mine: list[str]
 
     tui = app()
     async with tui.run_test(size=(80, 24)) as pilot:
-        await pilot.press("A")
-        screen = tui.screen
-        assert isinstance(screen, AllJobsScreen)
-        await wait_for_row(pilot, screen, job_id)
-        await pilot.press("enter")
+        await open_from_all_jobs(pilot, job_id)
         facts = tui.screen
         assert isinstance(facts, SlurmFactsScreen)
         for _ in range(100):
@@ -102,9 +94,9 @@ async def test_plain_sbatch_job_in_the_all_jobs_view_and_the_cli(mine: list[str]
         assert facts.fields["JobId"] == job_id and facts.fields["WorkDir"] == str(tmp_path)
         assert facts.fields["StdOut"] == f"{tmp_path}/slurm-{job_id}.out"
 
-    first = srt("cancel", job_id)
+    first = srt("cancel", job_id, check=False)
     assert first.returncode == 0 and f"cancelled {job_id}" in first.stdout, first.stderr
-    again = srt("cancel", job_id)  # scancel would exit 0 and say nothing
+    again = srt("cancel", job_id, check=False)  # scancel would exit 0 and say nothing
     assert again.returncode == 1 and f"{job_id} already ended (CANCELLED)" in again.stderr, again.stderr
 
 
@@ -126,11 +118,7 @@ async def test_srtctl_layout_job_opens_in_the_job_view(mine: list[str], tmp_path
 
     tui = app()
     async with tui.run_test(size=(80, 24)) as pilot:
-        await pilot.press("A")
-        screen = tui.screen
-        assert isinstance(screen, AllJobsScreen)
-        await wait_for_row(pilot, screen, job_id)
-        await pilot.press("enter")
+        await open_from_all_jobs(pilot, job_id)
         monitor = tui.screen
         assert isinstance(monitor, MonitorScreen) and monitor.in_job_view and monitor.selected == job_id
         snap = None

@@ -9,7 +9,7 @@ from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
 from tests.tui.scenarios import settle
-from tests.tui.tui_helpers import make_app
+from tests.tui.tui_helpers import make_app, walk_rows
 
 
 def _offers_escape(screen: MonitorScreen) -> bool:
@@ -35,32 +35,15 @@ async def test_escape_on_the_jobs_list_is_offered_only_when_it_does_something() 
         assert not screen.in_job_view
 
 
-async def test_jobs_table_moves_with_j_k_g_and_capital_g() -> None:
+async def test_jobs_table_moves_with_home_end_j_k_g_and_capital_g() -> None:
     app = frozen_app(frozen.fleet())
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
-        table = app.screen.query_one("#jobs-table", DataTable)
-        table.focus()
-        last = table.row_count - 1
-        assert last >= 2
-        await pilot.press("j", "j")
-        assert table.cursor_row == 2
-        await pilot.press("k")
-        assert table.cursor_row == 1
-        await pilot.press("G")
-        assert table.cursor_row == last
-        await pilot.press("g")
-        assert table.cursor_row == 0
+        await walk_rows(pilot, app.screen.query_one("#jobs-table", DataTable))
 
 
-async def test_home_and_end_in_the_profile_table() -> None:
+async def test_the_profile_table_moves_with_home_end_and_vim_keys() -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        table = app.screen.query_one("#profile-table", DataTable)
-        table.focus()
-        assert table.row_count >= 3
-        await pilot.press("end")
-        assert table.cursor_row == table.row_count - 1
-        await pilot.press("home")
-        assert table.cursor_row == 0
+        await walk_rows(pilot, app.screen.query_one("#profile-table", DataTable))

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from srt_tui.tui.launch.screen import LaunchScreen
@@ -52,6 +54,14 @@ def _summary(app: object) -> str:
     return console.export_text()
 
 
+async def _edit_on_the_recipe_step(pilot: Pilot[Any]) -> str:
+    """Reach the recipe step, press `e` (the editor runs and returns): the recipe summary then."""
+    await reach(pilot, SCENARIO, "recipe", typed=False)
+    await pilot.press("e")
+    await settle(pilot)
+    return _summary(pilot.app)
+
+
 async def test_an_edit_of_a_shipped_recipe_goes_to_a_user_copy_and_shows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -59,12 +69,9 @@ async def test_an_edit_of_a_shipped_recipe_goes_to_a_user_copy_and_shows(
     before = SHIPPED.read_text(encoding="utf-8")
     app = make_app(SCENARIO.profile)
     async with app.run_test(size=(120, 36)) as pilot:
-        await reach(pilot, SCENARIO, "recipe", typed=False)
-        await pilot.press("e")
-        await settle(pilot)
+        summary = await _edit_on_the_recipe_step(pilot)
         assert SHIPPED.read_text(encoding="utf-8") == before  # srt-tui's own file is untouched
         assert "name: edited-agg" in _copy().read_text(encoding="utf-8")
-        summary = _summary(app)
         assert "edited-agg" in summary and "✓ valid for local" in summary
         assert "$SRT_TUI_CONFIG_DIR/recipes/mocker/mocker-agg-direct.yaml" in summary
         await pilot.press("enter")
@@ -89,11 +96,8 @@ async def test_an_edit_that_breaks_validation_is_shown_with_file_and_line(
     _editor(tmp_path, monkeypatch, "s/^    nodes: 1$/    gpus: 3/")
     app = make_app(SCENARIO.profile)
     async with app.run_test(size=(120, 36)) as pilot:
-        await reach(pilot, SCENARIO, "recipe", typed=False)
-        await pilot.press("e")
-        await settle(pilot)
+        summary = await _edit_on_the_recipe_step(pilot)
         line = _copy().read_text(encoding="utf-8").splitlines().index("    gpus: 3") + 1
-        summary = _summary(app)
         assert f"✗ $SRT_TUI_CONFIG_DIR/recipes/mocker/mocker-agg-direct.yaml:{line}: roles.agg.gpus: 3 GPUs" in summary
 
 
@@ -103,11 +107,8 @@ async def test_an_edit_that_breaks_the_file_is_shown_with_file_and_line(
     _editor(tmp_path, monkeypatch, "s/^engine: mocker$/engine: mocker\\nbogus: 1/")
     app = make_app(SCENARIO.profile)
     async with app.run_test(size=(120, 36)) as pilot:
-        await reach(pilot, SCENARIO, "recipe", typed=False)
-        await pilot.press("e")
-        await settle(pilot)
+        summary = await _edit_on_the_recipe_step(pilot)
         line = _copy().read_text(encoding="utf-8").splitlines().index("bogus: 1") + 1
-        summary = _summary(app)
         assert f"mocker-agg-direct.yaml:{line}: bogus: unknown key" in summary
         assert "valid keys here: schema, name," in summary and "schema_" not in summary  # as the file spells it
         await pilot.press("enter")  # a broken recipe cannot be chosen
@@ -117,11 +118,8 @@ async def test_an_edit_that_breaks_the_file_is_shown_with_file_and_line(
 
 
 async def test_read_only_mode_offers_no_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from srt_tui.tui.app import SrtTuiApp
-
     _editor(tmp_path, monkeypatch, "s/^name: mocker-agg-direct$/name: edited-agg/")
-    app = SrtTuiApp(profile=SCENARIO.profile, read_only=True, check_slurm=False, cursor_blink=False)
-    app.animation_level = "none"
+    app = make_app(SCENARIO.profile, probe=None, read_only=True)
     async with app.run_test(size=(120, 36)) as pilot:
         await reach(pilot, SCENARIO, "recipe", typed=False)
         assert "edit_recipe" not in {b.binding.action for b in app.screen.active_bindings.values()}

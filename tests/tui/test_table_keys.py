@@ -4,7 +4,6 @@ table (one RowTable, issue 11 item 6)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from textual.widgets import DataTable
 
@@ -12,31 +11,14 @@ from srt_tui.tui.monitor.results_view import ResultsScreen
 from tests.monitor import frozen, resultdirs
 from tests.monitor.tui_apps import frozen_app
 from tests.tui.scenarios import settle
-
-
-async def _walk(pilot: Any, table: DataTable[Any]) -> None:
-    table.focus()
-    last = table.row_count - 1
-    assert last >= 2
-    await pilot.press("home")
-    assert table.cursor_row == 0
-    await pilot.press("j", "j")
-    assert table.cursor_row == 2
-    await pilot.press("k")
-    assert table.cursor_row == 1
-    await pilot.press("G")
-    assert table.cursor_row == last
-    await pilot.press("g")
-    assert table.cursor_row == 0
-    await pilot.press("end")
-    assert table.cursor_row == last
+from tests.tui.tui_helpers import walk_rows
 
 
 async def test_workers_table_moves_with_vim_keys() -> None:
     app = frozen_app([frozen.nvidia()], open_job="81234")
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
-        await _walk(pilot, app.screen.query_one("#job-workers", DataTable))
+        await walk_rows(pilot, app.screen.query_one("#job-workers", DataTable))
 
 
 async def test_results_table_moves_with_vim_keys(tmp_path: Path) -> None:
@@ -47,4 +29,4 @@ async def test_results_table_moves_with_vim_keys(tmp_path: Path) -> None:
         await pilot.press("R")
         await settle(pilot)
         assert isinstance(app.screen, ResultsScreen)
-        await _walk(pilot, app.screen.query_one("#results-table", DataTable))
+        await walk_rows(pilot, app.screen.query_one("#results-table", DataTable))

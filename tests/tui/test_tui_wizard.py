@@ -373,9 +373,7 @@ async def test_broken_profile_error_is_shown_inline() -> None:
 
 
 async def test_read_only_mode_disables_submission() -> None:
-    from srt_tui.tui.app import SrtTuiApp
-
-    app = SrtTuiApp(profile="local", read_only=True, check_slurm=False, cursor_blink=False)
+    app = make_app("local", probe=None, read_only=True)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         assert "read-only" in app.screen.query_one(AppHeader).render().plain

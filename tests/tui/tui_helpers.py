@@ -1,8 +1,13 @@
-"""Helpers of the TUI tests: a deterministic app (fixed clock, fixed Slurm answer, no blink, no animation)."""
+"""Helpers of the TUI tests: a deterministic app (fixed clock, fixed Slurm answer, no blink, no animation), and
+the row-cursor walk every table must answer."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable
 
 from srt_tui.tui.app import SrtTuiApp
 
@@ -12,10 +17,13 @@ SLURM_DOWN = (False, "sinfo: command not found")
 BROKEN_PROFILE = "description: a profile with a typo\ngpus_per_nod: 8\n"
 
 
-def make_app(profile: str | None = None, *, probe: tuple[bool, str] | None = SLURM_DOWN) -> SrtTuiApp:
-    """The app as tests see it: nothing depends on the host, the wall clock or a real Slurm."""
+def make_app(
+    profile: str | None = None, *, probe: tuple[bool, str] | None = SLURM_DOWN, read_only: bool = False
+) -> SrtTuiApp:
+    """The app as tests see it: nothing depends on the host, the wall clock or a real Slurm (probe None: not asked)."""
     app = SrtTuiApp(
         profile=profile,
+        read_only=read_only,
         clock=lambda: FIXED_NOW,
         check_slurm=probe is not None,
         slurm_probe=(lambda: probe) if probe is not None else None,
@@ -23,3 +31,22 @@ def make_app(profile: str | None = None, *, probe: tuple[bool, str] | None = SLU
     )
     app.animation_level = "none"
     return app
+
+
+async def walk_rows(pilot: Pilot[Any], table: DataTable[Any]) -> None:
+    """Home/End and j/k/g/G move `table`'s row cursor as in every table (one RowTable, issue 11 item 6)."""
+    table.focus()
+    last = table.row_count - 1
+    assert last >= 2
+    await pilot.press("home")
+    assert table.cursor_row == 0
+    await pilot.press("j", "j")
+    assert table.cursor_row == 2
+    await pilot.press("k")
+    assert table.cursor_row == 1
+    await pilot.press("G")
+    assert table.cursor_row == last
+    await pilot.press("g")
+    assert table.cursor_row == 0
+    await pilot.press("end")
+    assert table.cursor_row == last
