@@ -7,9 +7,12 @@ the reason otherwise, so nothing a recipe says is silently ignored and the refus
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
+
+from pydantic import model_validator
+
+from .profile import Strict
 
 
 @dataclass(frozen=True)
@@ -125,15 +128,25 @@ def refuse_fork_keys(value: Any, section: str) -> Any:
     return {k: v for k, v in value.items() if k not in known}
 
 
-def fork_schema(section: str) -> Callable[[dict[str, Any]], None]:
-    """`json_schema_extra` for a model: its fork keys appear in `srt-tui schema recipe`, each saying
+def _fork_schema(schema: dict[str, Any], cls: type[Any]) -> None:
+    """`json_schema_extra` of a ForkSection: its fork keys appear in `srt-tui schema recipe`, each saying
     which value srt-tui honours and why others are refused."""
+    props = schema.setdefault("properties", {})
+    for key, spec in FORK_KEYS[cls.fork_section].items():
+        honoured = ", ".join(json.dumps(v) for v in spec.same)
+        note = f"the fork's key; honoured as {honoured}; other values: {key} {spec.reason}"
+        props[key] = {"description": note if spec.same else f"the fork's key; {key} {spec.reason}"}
 
-    def extra(schema: dict[str, Any]) -> None:
-        props = schema.setdefault("properties", {})
-        for key, spec in FORK_KEYS[section].items():
-            honoured = ", ".join(json.dumps(v) for v in spec.same)
-            note = f"the fork's key; honoured as {honoured}; other values: {key} {spec.reason}"
-            props[key] = {"description": note if spec.same else f"the fork's key; {key} {spec.reason}"}
 
-    return extra
+class ForkSection(Strict):
+    """A recipe model whose `fork_section` of FORK_KEYS is honoured or refused on load and listed in its
+    schema: one validator and one schema hook for every section, instead of a copy in each model."""
+
+    fork_section: ClassVar[str]
+
+    model_config = Strict.model_config | {"json_schema_extra": _fork_schema}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fork_keys(cls, value: Any) -> Any:
+        return refuse_fork_keys(value, cls.fork_section)

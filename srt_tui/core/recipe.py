@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 
 from .errors import config_error
-from .fork_keys import fork_schema, refuse_fork_keys
+from .fork_keys import ForkSection
 from .frontend_types import FrontendName, unsupported_frontend
 from .profile import GpuExporter, HealthCheck, Strict
 from .schema1 import normalise_schema1
@@ -38,19 +38,14 @@ class ModelSpec(Strict):
     stage_dir: str | None = None
 
 
-class ResourcesSpec(Strict):
+class ResourcesSpec(ForkSection):
     """Hardware asked of each node; `gpus_per_node` falls back to the profile."""
 
     gpu_type: str | None = None
     gpus_per_node: int | None = Field(default=None, ge=1)
     spread_workers: bool = False
 
-    model_config = Strict.model_config | {"json_schema_extra": fork_schema("resources")}
-
-    @model_validator(mode="before")
-    @classmethod
-    def _fork_keys(cls, value: Any) -> Any:
-        return refuse_fork_keys(value, "resources")
+    fork_section: ClassVar[str] = "resources"
 
 
 class SlurmSpec(Strict):
@@ -61,7 +56,7 @@ class SlurmSpec(Strict):
     time_limit: str | None = None
 
 
-class EngineSpec(Strict):
+class EngineSpec(ForkSection):
     """The serving engine and its engine-wide knobs."""
 
     type: EngineName
@@ -72,12 +67,7 @@ class EngineSpec(Strict):
     mooncake_kv_store: dict[str, Any] | None = None
     config: dict[str, Any] | None = None  # engine-specific extras (mocker timing, trtllm yaml, ...)
 
-    model_config = Strict.model_config | {"json_schema_extra": fork_schema("engine")}
-
-    @model_validator(mode="before")
-    @classmethod
-    def _fork_keys(cls, value: Any) -> Any:
-        return refuse_fork_keys(value, "engine")
+    fork_section: ClassVar[str] = "engine"
 
     @model_validator(mode="after")
     def _connector_fits(self) -> EngineSpec:
@@ -91,7 +81,7 @@ class EngineSpec(Strict):
         return self
 
 
-class RoleSpec(Strict):
+class RoleSpec(ForkSection):
     """One role's workers: how many, on how many nodes, with how many GPUs, and their flags/env."""
 
     nodes: int | Literal["colocate"] | None = None
@@ -101,12 +91,7 @@ class RoleSpec(Strict):
     args: dict[str, ArgValue] = Field(default_factory=dict)
     extra_args: list[str] = Field(default_factory=list)
 
-    model_config = Strict.model_config | {"json_schema_extra": fork_schema("roles")}
-
-    @model_validator(mode="before")
-    @classmethod
-    def _fork_keys(cls, value: Any) -> Any:
-        return refuse_fork_keys(value, "roles")
+    fork_section: ClassVar[str] = "roles"
 
     @field_validator("env", mode="before", json_schema_input_type=EnvInput)
     @classmethod
@@ -116,7 +101,7 @@ class RoleSpec(Strict):
         return value
 
 
-class FrontendSpec(Strict):
+class FrontendSpec(ForkSection):
     """What serves the public port, spelled as the fork does (see `frontend_types`).
 
     `sglang`: the SGLang router for several workers or prefill/decode, the worker itself for one
@@ -139,12 +124,7 @@ class FrontendSpec(Strict):
     nginx_session_affinity_header: str = Field(default="X-Dynamo-Session-ID", pattern=r"^[A-Za-z0-9-]+$")
     nginx_keepalive_timeout: str = Field(default="600s", pattern=r"^[0-9]+(ms|s|m|h|d)?$")
 
-    model_config = Strict.model_config | {"json_schema_extra": fork_schema("frontend")}
-
-    @model_validator(mode="before")
-    @classmethod
-    def _fork_keys(cls, value: Any) -> Any:
-        return refuse_fork_keys(value, "frontend")
+    fork_section: ClassVar[str] = "frontend"
 
     @field_validator("type", mode="before")
     @classmethod
@@ -162,7 +142,7 @@ class FrontendSpec(Strict):
         return value
 
 
-class BenchmarkSpec(Strict):
+class BenchmarkSpec(ForkSection):
     """What runs once the router is ready: one of srtctl's benchmark types (see core/benchmark), or manual.
 
     Which keys each type reads is core/benchmark/keys.py; a key the type does not read is refused there.
@@ -209,12 +189,7 @@ class BenchmarkSpec(Strict):
     concurrency: int | None = None
     prefix_ratios: list[float] | str | None = None
 
-    model_config = Strict.model_config | {"json_schema_extra": fork_schema("benchmark")}
-
-    @model_validator(mode="before")
-    @classmethod
-    def _fork_keys(cls, value: Any) -> Any:
-        return refuse_fork_keys(value, "benchmark")
+    fork_section: ClassVar[str] = "benchmark"
 
     def concurrency_list(self) -> list[int]:
         """Concurrencies as ints, accepting srtctl's `"4x8x16"` string form."""
@@ -331,7 +306,7 @@ class DynamoSpec(Strict):
         return f"version {self.version}"
 
 
-class TelemetrySpec(Strict):
+class TelemetrySpec(ForkSection):
     """Recipe-level telemetry; an explicit `dcgm_exporter` (the fork's name; `gpu_exporter` is srt-tui's
     older one), or null, wins over the profile's `default_gpu_exporter`."""
 
@@ -340,17 +315,17 @@ class TelemetrySpec(Strict):
         default=None, validation_alias=AliasChoices("dcgm_exporter", "gpu_exporter")
     )
 
-    model_config = Strict.model_config | {"json_schema_extra": fork_schema("telemetry")}
+    fork_section: ClassVar[str] = "telemetry"
 
     @model_validator(mode="before")
     @classmethod
-    def _fork_keys(cls, value: Any) -> Any:
+    def _one_exporter_name(cls, value: Any) -> Any:
         if isinstance(value, dict) and "dcgm_exporter" in value and "gpu_exporter" in value:
             raise ValueError("telemetry: give `dcgm_exporter` or its older name `gpu_exporter`, not both")
-        return refuse_fork_keys(value, "telemetry")
+        return value
 
 
-class Recipe(Strict):
+class Recipe(ForkSection):
     """A normalised (schema 2) recipe."""
 
     schema_: int = Field(default=2, alias="schema")
@@ -379,12 +354,8 @@ class Recipe(Strict):
     identity: IdentitySpec | None = None
     observability: dict[str, Any] | None = None
 
-    model_config = Strict.model_config | {"populate_by_name": True, "json_schema_extra": fork_schema("recipe")}
-
-    @model_validator(mode="before")
-    @classmethod
-    def _fork_keys(cls, value: Any) -> Any:
-        return refuse_fork_keys(value, "recipe")
+    fork_section: ClassVar[str] = "recipe"
+    model_config = ForkSection.model_config | {"populate_by_name": True}
 
     @field_validator("environment", mode="before", json_schema_input_type=EnvInput)
     @classmethod
