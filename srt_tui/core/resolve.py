@@ -47,6 +47,11 @@ class RoleShape:
     colocate: bool
 
 
+def _worker_nodes(shapes: tuple[RoleShape, ...]) -> int:
+    """Nodes the workers are packed onto: every non-colocated role's nodes, at least one."""
+    return sum(s.nodes for s in shapes if not s.colocate) or 1
+
+
 @dataclass(frozen=True)
 class ResolvedJob:
     """Everything needed to plan and render one job, decided once."""
@@ -85,15 +90,14 @@ class ResolvedJob:
     warnings: tuple[Problem, ...] = field(default=())
     #: nodes reserved before the worker nodes (1 with `infra.etcd_nats_dedicated_node`)
     reserved_nodes: int = 0
+    #: nginx in front of several routers: its image (pyxis; alias or literal, as srtctl) and ulimit choice
+    nginx_image: str | None = None
+    nginx_raise_ulimit: bool = False
 
     @property
     def worker_nodes(self) -> int:
         """Nodes the workers are packed onto."""
-        return sum(s.nodes for s in self.shapes if not s.colocate) or 1
-
-    #: nginx in front of several routers: its image (pyxis; alias or literal, as srtctl) and ulimit choice
-    nginx_image: str | None = None
-    nginx_raise_ulimit: bool = False
+        return _worker_nodes(self.shapes)
 
     @property
     def total_nodes(self) -> int:
@@ -359,7 +363,7 @@ def resolve(
         raise ConfigError(problems)
     shapes = _shapes(recipe, gpn)
     reserved = 1 if recipe.infra.etcd_nats_dedicated_node else 0
-    nodes = reserved + (sum(s.nodes for s in shapes if not s.colocate) or 1)
+    nodes = reserved + _worker_nodes(shapes)
     account = recipe.slurm.account or profile.default_account
     partition = recipe.slurm.partition or profile.default_partition
     time_limit = recipe.slurm.time_limit or profile.default_time_limit or "01:00:00"
