@@ -113,32 +113,33 @@ def logs_dir(job_dir: Path) -> Path:
     return logs if logs.is_dir() else job_dir
 
 
-def _num(value: Any) -> float | None:
+def json_number(value: Any) -> float | None:
+    """A JSON number as a float; None for anything else (a boolean is not a number here)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return float(value)
 
 
 def _int(value: Any) -> int | None:
-    number = _num(value)
+    number = json_number(value)
     return int(number) if number is not None else None
 
 
 def _percentile(data: dict[str, Any], metric: str, p: int) -> float | None:
     """``p<p>_<metric>_ms``, else the older ``percentiles_<metric>_ms`` [[p, v], …] list (srtctl reads both)."""
-    value = _num(data.get(f"p{p}_{metric}_ms"))
+    value = json_number(data.get(f"p{p}_{metric}_ms"))
     if value is not None:
         return value
     for entry in data.get(f"percentiles_{metric}_ms") or []:
-        if isinstance(entry, (list, tuple)) and len(entry) == 2 and _num(entry[0]) == p:
-            return _num(entry[1])
+        if isinstance(entry, (list, tuple)) and len(entry) == 2 and json_number(entry[0]) == p:
+            return json_number(entry[1])
     return None
 
 
 def _latency(data: dict[str, Any], metric: str) -> Latency:
-    median = _num(data.get(f"median_{metric}_ms"))
+    median = json_number(data.get(f"median_{metric}_ms"))
     return Latency(
-        mean=_num(data.get(f"mean_{metric}_ms")),
+        mean=json_number(data.get(f"mean_{metric}_ms")),
         p50=median if median is not None else _percentile(data, metric, 50),
         p90=_percentile(data, metric, 90),
         p99=_percentile(data, metric, 99),
@@ -147,18 +148,18 @@ def _latency(data: dict[str, Any], metric: str) -> Latency:
 
 def level_from_file(data: dict[str, Any], concurrency: int, gpus: int | None, source: str) -> LevelResult:
     """One level from benchmark_serving.py's result fields (srtctl's aliases ``total_input`` / ``total_output``)."""
-    duration = _num(data.get("duration"))
-    total_input = _num(data.get("total_input_tokens", data.get("total_input")))
+    duration = json_number(data.get("duration"))
+    total_input = json_number(data.get("total_input_tokens", data.get("total_input")))
     input_tput = total_input / duration if total_input is not None and duration else None
     return LevelResult(
         concurrency=_int(data.get("max_concurrency")) or concurrency,
         completed=_int(data.get("completed")),
         failed=_int(data.get("failed")) if "failed" in data else _failed_from_errors(data),
         duration_s=duration,
-        request_throughput=_num(data.get("request_throughput")),
+        request_throughput=json_number(data.get("request_throughput")),
         input_throughput=input_tput,
-        output_throughput=_num(data.get("output_throughput")),
-        total_token_throughput=_num(data.get("total_token_throughput")),
+        output_throughput=json_number(data.get("output_throughput")),
+        total_token_throughput=json_number(data.get("total_token_throughput")),
         gpus=gpus,
         ttft=_latency(data, "ttft"),
         tpot=_latency(data, "tpot"),
@@ -184,16 +185,16 @@ def level_from_rollup(run: dict[str, Any], gpus: int | None, source: str) -> Lev
         return None
 
     def lat(metric: str) -> Latency:
-        return Latency(mean=_num(run.get(f"{metric}_mean_ms")), p99=_num(run.get(f"{metric}_p99_ms")))
+        return Latency(mean=json_number(run.get(f"{metric}_mean_ms")), p99=json_number(run.get(f"{metric}_p99_ms")))
 
     return LevelResult(
         concurrency=concurrency,
         completed=_int(run.get("completed_requests")),
         failed=None,
         duration_s=None,
-        request_throughput=_num(run.get("request_throughput")),
+        request_throughput=json_number(run.get("request_throughput")),
         input_throughput=None,
-        output_throughput=_num(run.get("throughput_toks")),
+        output_throughput=json_number(run.get("throughput_toks")),
         total_token_throughput=None,
         gpus=gpus,
         ttft=lat("ttft"),

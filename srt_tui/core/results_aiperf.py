@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .results import BenchmarkRun, JsonLoader, Latency, LevelResult
+from .results import BenchmarkRun, JsonLoader, Latency, LevelResult, json_number
 
 AIPERF_FILE = "profile_export_aiperf.json"
 _CONCURRENCY = re.compile(r"_c(\d+)_")
@@ -27,8 +27,7 @@ def aiperf_files(logs: Path) -> list[Path]:
 
 def _stat(data: dict[str, Any], metric: str, key: str = "avg") -> float | None:
     entry = data.get(metric)
-    value = entry.get(key) if isinstance(entry, dict) else None
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    return json_number(entry.get(key)) if isinstance(entry, dict) else None
 
 
 def _latency(data: dict[str, Any], metric: str) -> Latency:
