@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..results import json_number
+
 PROGRESS_FILE = "logs/benchmark-progress.json"  # relative to the job directory
 
 
@@ -52,17 +54,12 @@ def _int(doc: dict[str, Any], key: str) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
-def _float(doc: dict[str, Any], key: str) -> float | None:
-    value = doc.get(key)
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
 def parse_progress(doc: Any) -> BenchProgress | None:
     """The progress in a parsed file, None for anything that is not one. ETA: the time so far per measured
     request times the requests left (warm-ups included in the time, so it errs long)."""
     if not isinstance(doc, dict):
         return None
-    started, at = _float(doc, "started"), _float(doc, "time")
+    started, at = json_number(doc.get("started")), json_number(doc.get("time"))
     steps = _int(doc, "steps")
     if started is None or at is None or steps < 1:
         return None
