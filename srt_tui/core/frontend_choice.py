@@ -8,6 +8,7 @@ are offered once: the recipe's own spelling when it is one of them, else the for
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from .engines import get_engine
 from .engines.base import Engine
@@ -15,6 +16,9 @@ from .frontend_types import FRONTEND_TYPES
 from .recipe import Recipe
 from .resolve import topology_of
 from .routers import resolve_router
+from .routers.base import Router
+
+Misfit = Literal["engine", "topology"]
 
 
 @dataclass(frozen=True)
@@ -37,15 +41,23 @@ class FrontendChoice:
         return text if self.fits else f"{text} ✗ does not fit"
 
 
+def misfit(written: str, router: Router, engine: Engine, disagg: bool, workers: int) -> Misfit | None:
+    """Why a written `frontend.type`, running `router`, cannot serve these workers: `engine` (the type or
+    its router does not pair with the engine), `topology` (it serves one aggregated worker directly but
+    the job has more), None when it fits. The one rule behind the wizard's choices and validation."""
+    ft = FRONTEND_TYPES[written]
+    if (ft.engines and engine.name not in ft.engines) or not (
+        engine.name in router.engines and router.name in engine.frontends
+    ):
+        return "engine"
+    if router.name == "direct" and (disagg or workers > 1):
+        return "topology"
+    return None
+
+
 def fronts(written: str, engine: Engine, disagg: bool, workers: int) -> bool:
     """Can this written `frontend.type` serve these workers (engine pairing and topology)?"""
-    ft = FRONTEND_TYPES[written]
-    router = resolve_router(written, disagg, workers)
-    if ft.engines and engine.name not in ft.engines:
-        return False
-    if router.name == "direct" and (disagg or workers > 1):
-        return False
-    return engine.name in router.engines and router.name in engine.frontends
+    return misfit(written, resolve_router(written, disagg, workers), engine, disagg, workers) is None
 
 
 def frontend_choices(recipe: Recipe) -> list[FrontendChoice]:

@@ -13,7 +13,7 @@ from .benchmark import benchmark_problems
 from .engines import get_engine
 from .engines.base import Engine, arg_int, flag_name, parallel_gpus
 from .errors import Problem
-from .frontend_choice import fronts
+from .frontend_choice import fronts, misfit
 from .frontend_types import FRONTEND_TYPES
 from .gpu_fixes import fitting_gpus, gpus_fit
 from .profile import exporter_argv
@@ -281,12 +281,11 @@ def _frontend(job: ResolvedJob, engine: Engine, disagg: bool) -> list[Problem]:
     fits = [t for t in FRONTEND_TYPES if t != "none" and fronts(t, engine, disagg, workers)]
     hint = f"use one of: {', '.join(fits)}" if fits else "pick another engine"
     out: list[Problem] = []
-    if (ft.engines and engine.name not in ft.engines) or not (
-        engine.name in router.engines and router.name in engine.frontends
-    ):
+    reason = misfit(written, router, engine, disagg, workers)
+    if reason == "engine":
         shown = written if router.name == written else f"{written} ({router.name})"
         out.append(Problem("frontend.type", f"{shown} cannot front {engine.name} workers", hint))
-    elif router.name == "direct" and (disagg or workers > 1):
+    elif reason == "topology":
         shape = "prefill/decode workers" if disagg else f"{workers} aggregated workers"
         out.append(
             Problem(
