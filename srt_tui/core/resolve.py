@@ -95,6 +95,11 @@ class ResolvedJob:
     nginx_raise_ulimit: bool = False
 
     @property
+    def worker_count(self) -> int:
+        """Worker processes of every role (what decides whether a direct frontend can serve them)."""
+        return sum(s.workers for s in self.shapes)
+
+    @property
     def worker_nodes(self) -> int:
         """Nodes the workers are packed onto."""
         return _worker_nodes(self.shapes)

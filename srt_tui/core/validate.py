@@ -277,7 +277,7 @@ def _frontend(job: ResolvedJob, engine: Engine, disagg: bool) -> list[Problem]:
     written = job.recipe.frontend.type
     ft = frontend_type(written)
     router = job_router(job)
-    workers = sum(s.workers for s in job.shapes)
+    workers = job.worker_count
     fits = [t for t in FRONTEND_TYPES if t != "none" and fronts(t, engine, disagg, workers)]
     hint = f"use one of: {', '.join(fits)}" if fits else "pick another engine"
     out: list[Problem] = []

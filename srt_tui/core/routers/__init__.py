@@ -47,5 +47,4 @@ def resolve_router(written: str, disaggregated: bool, workers: int) -> Router:
 
 def job_router(job: ResolvedJob) -> Router:
     """The adapter of a resolved job: its written `frontend.type` and its topology."""
-    workers = sum(s.workers for s in job.shapes)
-    return resolve_router(job.recipe.frontend.type, job.topology.disaggregated, workers)
+    return resolve_router(job.recipe.frontend.type, job.topology.disaggregated, job.worker_count)
