@@ -150,12 +150,14 @@ def _endpoints_json(plan: JobPlan) -> str:
 
 def _wait_router(r: RouterPlan, first: bool) -> str:
     """Wait for one router's registrations; the first router's values are the script's constants."""
-    if first:
-        return "srt_wait_router"
-    p = r.process
+    return "srt_wait_router" if first else _wait_for(r.process, r.registration)
+
+
+def _wait_for(p: ProcessPlan, registration: str) -> str:
+    """`srt_wait_router` for a process other than the first router (another router, or nginx)."""
     return (
         f"SRT_ROUTER_NAME={word(p.name)} SRT_ROUTER_NODE={p.node_index} SRT_ROUTER_PORT={p.port} "
-        f"SRT_ROUTER_REGISTRATION={r.registration} srt_wait_router"
+        f"SRT_ROUTER_REGISTRATION={registration} srt_wait_router"
     )
 
 
@@ -322,12 +324,8 @@ def render_script(plan: JobPlan) -> str:
                 _step(p, wrap),
             ]
         waits = [_wait_router(r, r is router) for r in plan.routers()]
-        if plan.nginx is not None:
-            n = plan.nginx
-            waits.append(
-                f"SRT_ROUTER_NAME=nginx SRT_ROUTER_NODE={n.node_index} SRT_ROUTER_PORT={n.port} "
-                "SRT_ROUTER_REGISTRATION=worker-health srt_wait_router"
-            )
+        if plan.nginx is not None:  # nginx answers once a router behind it does: a health probe, no registrations
+            waits.append(_wait_for(plan.nginx, "worker-health"))
         # only the last wait says `router ready`: behind nginx, the job is ready once nginx answers too
         out += [f"SRT_ROUTER_STAGE='router starting' {w}" for w in waits[:-1]] + waits[-1:]
         if not router.waits_for_healthy_workers:
