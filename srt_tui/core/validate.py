@@ -15,6 +15,7 @@ from .engines.base import Engine, arg_int, flag_name, parallel_gpus
 from .errors import Problem
 from .frontend_choice import fronts, misfit
 from .frontend_types import FRONTEND_TYPES
+from .frontends import frontend_layout
 from .gpu_fixes import fitting_gpus, gpus_fit
 from .profile import exporter_argv
 from .profiling import validate_profiling
@@ -214,7 +215,7 @@ def validate(job: ResolvedJob) -> list[Problem]:
     router = job_router(job)
     fe = recipe.frontend
     nginx_asked = "enable_multiple_frontends" in fe.model_fields_set and fe.enable_multiple_frontends
-    runs_nginx = router.name != "direct" and fe.enable_multiple_frontends and job.worker_nodes > 1
+    runs_nginx = frontend_layout(fe, job.reserved_nodes, job.worker_nodes, router.name != "direct").uses_nginx
     if runs_nginx and "nginx_container" in fe.model_fields_set and job.container_runtime != "pyxis":
         out.append(
             Problem(
