@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..recipe import BenchmarkSpec
 from .keys import READS, benchmark_problems
 from .runners import RUNNERS
-from .sabench import SUPPORT_FILES
+from .sabench import client_files
 
 __all__ = ["READS", "BenchContext", "BenchLaunch", "benchmark_launch", "benchmark_problems", "support_files"]
 
@@ -90,4 +90,4 @@ def worker_endpoint_env(leaders: tuple[tuple[str, str], ...]) -> list[tuple[str,
 
 def support_files(b: BenchmarkSpec) -> dict[str, str]:
     """Files the benchmark step needs in the job directory (path relative to it -> text)."""
-    return dict(SUPPORT_FILES) if b.type == "sa-bench" else {}
+    return dict(client_files()) if b.type == "sa-bench" else {}

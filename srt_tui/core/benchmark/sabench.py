@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,13 @@ if TYPE_CHECKING:
 #: the client, read as text (core never imports network code) and written into the job directory
 CLIENT_SOURCE = Path(__file__).resolve().parents[2] / "bench" / "sa_bench.py"
 CLIENT_IN_JOB = "srt-bench/sa_bench.py"  # under logs/, which every step sees as <logs>
-SUPPORT_FILES = {f"logs/{CLIENT_IN_JOB}": CLIENT_SOURCE.read_text(encoding="utf-8")}
+
+
+@cache
+def client_files() -> dict[str, str]:
+    """The client's source as the job directory holds it, read on first use: not at import, since every
+    command that validates a recipe imports this and most never write a job directory."""
+    return {f"logs/{CLIENT_IN_JOB}": CLIENT_SOURCE.read_text(encoding="utf-8")}
 
 
 def _num(value: float | int) -> str:
