@@ -21,11 +21,11 @@ from .frontends import frontend_layout, nginx_argv, nginx_conf
 from .plan import JobPlan, ProcessPlan, RouterPlan
 from .profile import exporter_argv, exporter_readout
 from .profiling import trigger_targets, worker_env, worker_prefix
-from .render import template
 from .resolve import ResolvedJob
 from .routers import job_router
 from .routers.base import Router, RouterContext, WorkerURL
 from .secrets import MASK, secret_ref
+from .template_files import template
 from .topology import allocate, place, port_collisions, with_recipe_ports
 from .validate import clean_args, errors, served_name, validate
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import shlex
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from . import placeholders as ph
@@ -13,8 +11,7 @@ from .errors import config_error
 from .jobdir_contract import ENDPOINTS_VERSION
 from .plan import JobPlan, ProcessPlan, RouterPlan
 from .shell import word, words
-
-_TEMPLATES = Path(__file__).parent / "templates"
+from .template_files import template
 
 IP_PROBE = (
     'iface="$1"; addr=$(ip -o -4 addr show dev "$iface" 2>/dev/null | awk \'{split($4, a, "/"); print a[1]; exit}\'); '
@@ -36,12 +33,6 @@ SETUP_WRAP = (
 )
 # the ai-dynamo install of a Dynamo step, after the setup script as in srtctl; its failure ends the step
 INSTALL_WRAP = 'eval "$1" || { echo "srt-tui: the ai-dynamo install failed" >&2; exit 1; }; shift; exec "$@"'
-
-
-@cache
-def template(name: str) -> str:
-    """A file of core/templates (the runtime, the fingerprint and profiling scripts), read once."""
-    return (_TEMPLATES / name).read_text(encoding="utf-8")
 
 
 def _directive(key: str, value: str | None) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from srt_tui.core.render import template
+from srt_tui.core.template_files import template
 from tests.setup.standins import amd_tools, nvidia_tools
 
 
