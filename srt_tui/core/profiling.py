@@ -12,15 +12,14 @@ from typing import Any
 
 from . import placeholders as ph
 from .errors import Problem
-from .recipe import ProfilingSpec, Role
+from .recipe import MODE_KEYS, ProfilingSpec, Role
 
-_PHASE = {"prefill": "prefill", "decode": "decode", "agg": "aggregated"}
 _ENV_PHASE = {"prefill": "PREFILL", "decode": "DECODE", "agg": "AGG"}
 
 
 def phase(spec: ProfilingSpec, role: str) -> tuple[int | None, int | None]:
     """(start_step, stop_step) of a role's phase, or (None, None)."""
-    p = getattr(spec, _PHASE[role])
+    p = getattr(spec, MODE_KEYS[role])
     return (p.start_step, p.stop_step) if p is not None else (None, None)
 
 
@@ -38,7 +37,7 @@ def validate_profiling(spec: ProfilingSpec | None, roles: list[Role], torch_env:
         return out
     for role in roles:
         start, stop = phase(spec, role)
-        name = _PHASE[role]
+        name = MODE_KEYS[role]
         if start is None or stop is None:
             out.append(
                 Problem(
@@ -50,9 +49,11 @@ def validate_profiling(spec: ProfilingSpec | None, roles: list[Role], torch_env:
         elif stop <= start:
             out.append(Problem(f"profiling.{name}.stop_step", "must be after start_step", "raise stop_step"))
     for role in ("prefill", "decode", "agg"):
-        if role not in roles and getattr(spec, _PHASE[role]) is not None:
+        if role not in roles and getattr(spec, MODE_KEYS[role]) is not None:
             out.append(
-                Problem(f"profiling.{_PHASE[role]}", f"this job has no {_PHASE[role]} workers", "remove the block")
+                Problem(
+                    f"profiling.{MODE_KEYS[role]}", f"this job has no {MODE_KEYS[role]} workers", "remove the block"
+                )
             )
     return out
 

@@ -22,6 +22,8 @@ from .yamlio import Located, load_yaml
 
 Role = Literal["prefill", "decode", "agg"]
 ROLES: tuple[Role, ...] = ("prefill", "decode", "agg")
+#: srtctl's name of a role in per-mode blocks (`profiling.aggregated`, `kv_events_config.aggregated`)
+MODE_KEYS: dict[str, str] = {"prefill": "prefill", "decode": "decode", "agg": "aggregated"}
 EngineName = Literal["sglang", "vllm", "trtllm", "atom", "mocker"]
 Scalar = str | int | float | bool | None
 ArgValue = Scalar | list[Scalar] | dict[str, Any]

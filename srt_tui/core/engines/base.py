@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from ..recipe import EngineSpec, Role
+from ..recipe import MODE_KEYS, EngineSpec, Role
 
 #: one srun step per node of a worker, one task each (SGLang, vLLM, ATOM, the mocker)
 LAUNCH_PER_NODE = "per-node"
@@ -166,15 +166,12 @@ def parallel_gpus(engine: Engine, args: dict[str, Any]) -> tuple[int, str] | Non
     return gpus, key
 
 
-_MODE_KEYS = {"prefill": "prefill", "decode": "decode", "agg": "aggregated"}
-
-
 def kv_events(ctx: WorkerContext) -> dict[str, Any] | None:
     """srtctl's `kv_events_config`: true, or per mode (`prefill`/`decode`/`aggregated`: true or a config),
     as the ZMQ publisher JSON on this process's KV-events port; None when off for this role."""
     spec = ctx.engine.kv_events_config
-    if isinstance(spec, dict) and any(k in spec for k in _MODE_KEYS.values()):
-        spec = spec.get(_MODE_KEYS[ctx.role])
+    if isinstance(spec, dict) and any(k in spec for k in MODE_KEYS.values()):
+        spec = spec.get(MODE_KEYS[ctx.role])
     if not spec:
         return None
     doc: dict[str, Any] = {"publisher": "zmq", "topic": "kv-events", "endpoint": f"tcp://*:{ctx.ports.kv_events}"}
