@@ -21,7 +21,7 @@ from .profile import exporter_argv
 from .profiling import validate_profiling
 from .recipe import Role
 from .resolve import ResolvedJob
-from .routers import ROUTERS, frontend_type, job_router
+from .routers import ROUTERS, job_router
 from .validate_dynamo import dynamo_problems
 
 _TOLERATED = {"model-path": ("/model", "/model/"), "model": ("/model", "/model/"), "host": ("0.0.0.0", "::")}
@@ -276,7 +276,7 @@ def _unused_fix(engine: Engine, args: dict[str, Any], base: str, flag: str, need
 def _frontend(job: ResolvedJob, engine: Engine, disagg: bool) -> list[Problem]:
     """`frontend.type` as written vs the engine and the topology (which decide the router that runs)."""
     written = job.recipe.frontend.type
-    ft = frontend_type(written)
+    ft = FRONTEND_TYPES[written]
     router = job_router(job)
     workers = job.worker_count
     fits = [t for t in FRONTEND_TYPES if t != "none" and fronts(t, engine, disagg, workers)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..frontend_types import FRONTEND_TYPES, FrontendType
+from ..frontend_types import FRONTEND_TYPES
 from .base import Router
 from .dynamic import Direct, DynamoFrontend
 from .static import AToMesh, SGLangRouter, VLLMRouter
@@ -24,11 +24,6 @@ ROUTERS: dict[str, Router] = {r.name: r for r in (SGLangRouter(), VLLMRouter(), 
 def get_router(name: str) -> Router:
     """The router adapter of that name (`sglang-router`, `vllm-router`, `atomesh`, `dynamo`, `direct`)."""
     return ROUTERS[name]
-
-
-def frontend_type(written: str) -> FrontendType:
-    """The meaning of a written `frontend.type` (recipe validation already refused unknown ones)."""
-    return FRONTEND_TYPES[written]
 
 
 def resolve_router(written: str, disaggregated: bool, workers: int) -> Router:
