@@ -582,6 +582,5 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         hide([job_id])
         self.removed.add(job_id)
         self.tracked.pop(job_id, None)
-        self.snapshots = [s for s in self.snapshots if s.job_id != job_id]
-        self.redraw()
+        self.snapshots = [s for s in self.snapshots if s.job_id != job_id]  # redraws (watch_snapshots)
         self.notify(f"Removed {job_id} from the list; its directory is kept (all jobs, A, then h shows it).")
