@@ -19,7 +19,6 @@ from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.worker import Worker, WorkerState
 
 from ..widgets.layout import BREAKPOINTS
 from .commands import SrtCommands
@@ -27,7 +26,7 @@ from .context import AppContext, ContextHub
 from .launch.messages import JobSubmitted
 from .messages import SlurmStatus
 from .palette import ScreenActions
-from .workers import WorkerFailed
+from .workers import ReportsWorkerErrors, WorkerFailed
 
 SlurmProbe = Callable[[], tuple[bool, str]]
 #: builds a mode's base screen from the app's context hub
@@ -55,7 +54,7 @@ def _setup(hub: ContextHub) -> Screen[None]:
     return SetupScreen(hub)
 
 
-class SrtTuiApp(App[None]):
+class SrtTuiApp(ReportsWorkerErrors, App[None]):
     """The srt-tui app. `clock`, `check_slurm`, `slurm_probe` and `screens` exist so tests and screenshots
     are exact: `screens` replaces a mode's screen factory (e.g. a Monitor fed frozen snapshots)."""
 
@@ -143,11 +142,6 @@ class SrtTuiApp(App[None]):
         self.hub.update(slurm_state="up" if message.reachable else "down", slurm_reason=message.reason)
 
     # -- what every screen shares -------------------------------------------------------------------
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """The app's own workers (the Slurm check) fail like any other: one report."""
-        if event.state == WorkerState.ERROR:
-            self.post_message(WorkerFailed(event.worker.name, event.worker.error))
 
     def on_worker_failed(self, message: WorkerFailed) -> None:
         """One handler for every worker that died of an exception (a bug): the operator sees it, the log keeps

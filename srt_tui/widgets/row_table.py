@@ -14,7 +14,7 @@ CellT = TypeVar("CellT")
 
 
 class RowTable(DataTable[CellT]):
-    """DataTable with a row cursor by default, and row-wise Home/End plus j/k/g/G."""
+    """DataTable with row-wise Home/End plus j/k/g/G; callers pass `cursor_type="row"` (DataTable defaults to cells)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Down", show=False),

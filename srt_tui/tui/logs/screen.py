@@ -144,7 +144,8 @@ class LogViewerScreen(ReportsWorkerErrors, Screen[None]):
 
     def on_mount(self) -> None:
         view = self.query_one(LogView)
-        self.watch(view, "follow", self._redraw_title, init=False)
+        for shown in ("follow", "wrap", "colours"):  # the title says each of them: it follows them
+            self.watch(view, shown, self._redraw_title, init=False)
         view.focus()
         self._open()
 
@@ -272,15 +273,12 @@ class LogViewerScreen(ReportsWorkerErrors, Screen[None]):
     def action_wrap(self) -> None:
         view = self.query_one(LogView)
         view.wrap = not view.wrap
-        self._redraw_title()
 
     def action_top(self) -> None:
         self.query_one(LogView).go_top()
-        self._redraw_title()
 
     def action_end(self) -> None:
         self.query_one(LogView).go_end()
-        self._redraw_title()
 
     def action_switch(self, step: int) -> None:
         if len(self.logs) > 1:
@@ -300,7 +298,6 @@ class LogViewerScreen(ReportsWorkerErrors, Screen[None]):
         """The log's colours rendered, or plain text (a log whose colours fight the theme)."""
         view = self.query_one(LogView)
         view.colours = not view.colours
-        self._redraw_title()
 
     def action_pager(self) -> None:
         """The whole file in `$PAGER` (default `less -R`); the app is suspended until the pager quits."""

@@ -1,4 +1,4 @@
-"""Monitor mode's confirmation before a destructive action (k9s: confirm, and say what will run)."""
+"""Monitor mode's confirmations before a destructive action (k9s: confirm, and say what will run)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,31 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 
-class ConfirmCancel(ModalScreen[bool]):
+class YesNoScreen(ModalScreen[bool]):
+    """A yes/no modal: `y` or the `<prefix>-yes` button dismisses with True, `n`/Esc or `<prefix>-no` with False.
+
+    Subclasses give the widget-id prefix, the box's border title, the bindings' words, and compose the box
+    (`#<prefix>-box` holding the `#<prefix>-yes`/`#<prefix>-no` buttons); "no" has the focus, so Enter is safe.
+    """
+
+    prefix: ClassVar[str] = "confirm"
+    box_title: ClassVar[str] = "Confirm"
+
+    def on_mount(self) -> None:
+        self.query_one(f"#{self.prefix}-box").border_title = self.box_title
+        self.query_one(f"#{self.prefix}-no", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id in (f"{self.prefix}-yes", f"{self.prefix}-no"):
+            self.dismiss(event.button.id == f"{self.prefix}-yes")
+
+    def action_answer(self, yes: bool) -> None:
+        """Dismiss with the operator's answer."""
+        self.dismiss(yes)
+
+
+class ConfirmCancel(YesNoScreen):
     """Asks before cancelling a job: `y` or the red button cancels, `n`/Esc keeps it running."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -33,18 +57,3 @@ class ConfirmCancel(ModalScreen[bool]):
             with Horizontal(id="confirm-buttons"):
                 yield Button("Cancel job (y)", variant="error", id="confirm-yes")
                 yield Button("Keep running (n)", variant="default", id="confirm-no")
-
-    def on_mount(self) -> None:
-        self.query_one("#confirm-box").border_title = "Confirm"
-        self.query_one("#confirm-no", Button).focus()
-
-    @on(Button.Pressed, "#confirm-yes")
-    def _yes(self) -> None:
-        self.dismiss(True)
-
-    @on(Button.Pressed, "#confirm-no")
-    def _no(self) -> None:
-        self.dismiss(False)
-
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)

@@ -175,7 +175,8 @@ class ResultsScreen(ReportsWorkerErrors, Screen[None]):
         for job in c.jobs:
             pts = [(lv.output_per_user, lv.output_per_gpu) for lv in job.results.levels]
             series.append((job, [(x, y) for x, y in pts if x is not None and y is not None]))
-        frontier = pareto_frontier(series_points(series))
+        points = series_points(series)
+        frontier = pareto_frontier(points)
         if frontier:  # a thin line under the points, each frontier point marked on top of them
             plt.plot([x for x, _ in frontier], [y for _, y in frontier], marker="braille", color="gray")
         # no legend: it would hide the points at high throughput/GPU; each job's colour is its JOB cell's
@@ -184,9 +185,8 @@ class ResultsScreen(ReportsWorkerErrors, Screen[None]):
                 plt.scatter([x for x, _ in xy], [y for _, y in xy], marker="●", color=COLOURS[i % len(COLOURS)][0])
         if frontier:
             plt.scatter([x for x, _ in frontier], [y for _, y in frontier], marker="◆", color="white")
-            xs, ys = [x for x, _ in series_points(series)], [y for _, y in series_points(series)]
-            plt.xlim(*_padded(xs))
-            plt.ylim(*_padded(ys))
+            plt.xlim(*_padded([x for x, _ in points]))
+            plt.ylim(*_padded([y for _, y in points]))
         plt.title("out tok/s/GPU vs tok/s/user")
         plt.xlabel("tok/s/user")
         widget.refresh()

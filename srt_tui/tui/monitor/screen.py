@@ -21,7 +21,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import ContentSwitcher, DataTable, Footer, Input
 from textual.worker import Worker, WorkerState
 
@@ -32,6 +31,7 @@ from ..context import ContextHub
 from ..header import AppHeader
 from ..logs.screen import LogViewerScreen
 from ..palette import PaletteAction
+from ..rearm import RearmedLoop
 from ..workers import ReportsWorkerErrors
 from .alljobs.dialogs import ConfirmHide
 from .alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
@@ -106,9 +106,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.focused_job: tuple[str, Path] | None = None
         self.selected: str | None = None
         self.polls = 0
-        self._polling = False
-        self._again = False
-        self._timer: Timer | None = None
+        self._loop = RearmedLoop(self, self._start_poll)
         self._poll_worker: Worker[None] | None = None
         #: the all-jobs view's rows (A); a job opened from there goes back there on Esc
         self.jobs_source: JobsSource = jobs_source or LiveJobsSource()
@@ -134,8 +132,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             self.poll_now()
 
     async def on_unmount(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
+        self._loop.stop()
         await self.feed.aclose()
 
     def on_screen_resume(self) -> None:
@@ -206,13 +203,14 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
 
     def poll_now(self) -> None:
         """Start a poll now, or right after the one that is running."""
-        if self._polling:
-            self._again = True
-            return
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-        self._polling = True
+        self._loop.run_now()
+
+    @property
+    def _polling(self) -> bool:
+        """A poll is under way (its snapshots have not arrived yet)."""
+        return self._loop.running
+
+    def _start_poll(self) -> None:
         self._poll_worker = self._poll(dict(self.tracked), self.discover)
 
     # not `exclusive`: cancelling a running refresh would only waste its probes; `_polling` is the guard,
@@ -243,12 +241,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         return {j: d for j, d in known_jobs().items() if j not in hidden}
 
     def _rearm(self) -> None:
-        self._polling = False
-        if self._again:
-            self._again = False
-            self.poll_now()
-        elif self.poll_interval is not None:
-            self._timer = self.set_timer(self.poll_interval, self.poll_now)
+        self._loop.finished(self.poll_interval)
 
     @on(SnapshotsUpdated)
     def _updated(self, message: SnapshotsUpdated) -> None:
@@ -582,6 +575,5 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         hide([job_id])
         self.removed.add(job_id)
         self.tracked.pop(job_id, None)
-        self.snapshots = [s for s in self.snapshots if s.job_id != job_id]
-        self.redraw()
+        self.snapshots = [s for s in self.snapshots if s.job_id != job_id]  # redraws (watch_snapshots)
         self.notify(f"Removed {job_id} from the list; its directory is kept (all jobs, A, then h shows it).")

@@ -117,12 +117,11 @@ def read_back(target: EditTarget, profile: LoadedProfile | None) -> EditResult:
     each `file:line: field: message (fix: …)` where the key is written."""
     from srt_tui.core.api import prepare_job
     from srt_tui.core.errors import SrtError
-    from srt_tui.core.paths import user_config_dir
     from srt_tui.core.recipe import load_recipe
 
-    from ..recipe_catalog import read_entries
+    from ..recipe_catalog import read_entries, user_recipes_dir
 
-    recipes = user_config_dir().resolve() / "recipes"
+    recipes = user_recipes_dir().resolve()
     path = target.path.expanduser().resolve()
     folder = "opened"
     if path.is_relative_to(recipes):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -14,10 +14,11 @@ from textual.widgets import Button, DataTable, Label, Static
 
 from ....slurm.client import JobState
 from ...workers import ReportsWorkerErrors
+from ..dialogs import YesNoScreen
 from .source import JobsSource
 
 
-class ConfirmHide(ModalScreen[bool]):
+class ConfirmHide(YesNoScreen):
     """Asks before removing an ended job from the lists: `y` removes it, `n`/Esc keeps it; files stay."""
 
     DEFAULT_CSS = """
@@ -28,6 +29,8 @@ class ConfirmHide(ModalScreen[bool]):
     #hide-buttons { height: auto; align-horizontal: right; }
     #hide-buttons Button { margin-left: 1; }
     """
+    prefix: ClassVar[str] = "hide"
+    box_title: ClassVar[str] = "Remove from list"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Remove from the list"),
         Binding("n,escape", "answer(False)", "Keep it"),
@@ -51,22 +54,6 @@ class ConfirmHide(ModalScreen[bool]):
             with Horizontal(id="hide-buttons"):
                 yield Button("Remove (y)", variant="warning", id="hide-yes")
                 yield Button("Keep (n)", id="hide-no")
-
-    def on_mount(self) -> None:
-        self.query_one("#hide-box").border_title = "Remove from list"
-        self.query_one("#hide-no", Button).focus()
-
-    @on(Button.Pressed, "#hide-yes")
-    def _yes(self) -> None:
-        self.dismiss(True)
-
-    @on(Button.Pressed, "#hide-no")
-    def _no(self) -> None:
-        self.dismiss(False)
-
-    def action_answer(self, yes: bool) -> None:
-        """Dismiss with the operator's answer."""
-        self.dismiss(yes)
 
 
 def known_facts(job: JobState) -> list[tuple[str, str]]:

@@ -19,13 +19,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
 from ....monitor.myjobs import MyJob, MyJobs
 from ....widgets.row_table import RowTable
 from ...context import ContextHub
 from ...header import AppHeader
+from ...rearm import RearmedLoop
 from ...workers import ReportsWorkerErrors
 from . import columns
 from .dialogs import ConfirmHide, SlurmFactsScreen
@@ -78,9 +78,7 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
         self.show_hidden = False
         self._ids: list[str] = []
         self._header: tuple[object, ...] = ()
-        self._busy = False
-        self._again = False
-        self._timer: Timer | None = None
+        self._loop = RearmedLoop(self, self._list)
 
     # -- layout -------------------------------------------------------------------------------------
 
@@ -97,8 +95,7 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
         self.refresh_now()
 
     def on_unmount(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
+        self._loop.stop()
 
     def on_resize(self) -> None:
         self.redraw()
@@ -118,14 +115,7 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
 
     def refresh_now(self) -> None:
         """List now, or right after the refresh that is running."""
-        if self._busy:
-            self._again = True
-            return
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-        self._busy = True
-        self._list()
+        self._loop.run_now()
 
     @work(thread=True, group="alljobs", name="alljobs-refresh", exit_on_error=False)
     def _list(self) -> None:
@@ -139,12 +129,7 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
     def _listed(self, message: JobsListed) -> None:
         self.listing = message.listing
         self.redraw()
-        self._busy = False
-        if self._again:
-            self._again = False
-            self.refresh_now()
-        elif self.refresh_s is not None:
-            self._timer = self.set_timer(self.refresh_s, self.refresh_now)
+        self._loop.finished(self.refresh_s)
 
     # -- drawing ------------------------------------------------------------------------------------
 
