@@ -100,12 +100,13 @@ def to_csv(jobs: list[LabelledResults]) -> str:
     return buf.getvalue()
 
 
-def _n(value: float | None, digits: int = 1) -> str:
+def number(value: float | None, digits: int = 1) -> str:
+    """A result figure as the tables show it: thousands separated, `-` when unknown."""
     return "-" if value is None else f"{value:,.{digits}f}"
 
 
 def _pair(lat: Latency) -> str:
-    return f"{_n(lat.p50)}/{_n(lat.p99)}"
+    return f"{number(lat.p50)}/{number(lat.p99)}"
 
 
 def table_rows(jobs: list[LabelledResults]) -> list[tuple[str, ...]]:
@@ -121,15 +122,15 @@ def table_rows(jobs: list[LabelledResults]) -> list[tuple[str, ...]]:
                         str(lv.concurrency),
                         "-" if lv.completed is None else str(lv.completed),
                         "-" if lv.failed is None else str(lv.failed),
-                        _n(lv.request_throughput, 2),
-                        _n(lv.input_throughput),
-                        _n(lv.output_throughput),
-                        _n(lv.output_per_gpu),
-                        _n(lv.output_per_user),
+                        number(lv.request_throughput, 2),
+                        number(lv.input_throughput),
+                        number(lv.output_throughput),
+                        number(lv.output_per_gpu),
+                        number(lv.output_per_user),
                         _pair(lv.ttft),
                         _pair(lv.tpot),
-                        _n(lv.itl.p50),
-                        _n(lv.e2el.p50),
+                        number(lv.itl.p50),
+                        number(lv.e2el.p50),
                     )
                 )
     return out

@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Footer, Static
 from textual_plotext import PlotextPlot
 
 from ...core.results import LevelResult
-from ...core.results_table import LabelledResults
+from ...core.results_table import LabelledResults, number
 from ...widgets.row_table import RowTable
 from ..context import ContextHub
 from ..header import AppHeader
@@ -56,23 +56,19 @@ COLOURS = (("cyan", "cyan"), ("magenta", "magenta"), ("green", "green"), ("orang
            ("yellow", "yellow"), ("red", "red"))  # fmt: skip
 
 
-def _n(value: float | None, digits: int = 1) -> str:
-    return "-" if value is None else f"{value:,.{digits}f}"
-
-
 def _cells(job: LabelledResults, lv: LevelResult, colour: str) -> tuple[str | Text, ...]:
     return (
         Text(job.job, style=f"bold {colour}"),
         str(lv.concurrency),
         "-" if lv.completed is None else str(lv.completed),
         "-" if lv.failed is None else str(lv.failed),
-        _n(lv.request_throughput, 2),
-        _n(lv.output_throughput),
-        _n(lv.output_per_gpu),
-        _n(lv.output_per_user),
-        f"{_n(lv.ttft.p50)}/{_n(lv.ttft.p99)}",
-        f"{_n(lv.tpot.p50)}/{_n(lv.tpot.p99)}",
-        f"{_n(lv.itl.p50)}/{_n(lv.itl.p99)}",
+        number(lv.request_throughput, 2),
+        number(lv.output_throughput),
+        number(lv.output_per_gpu),
+        number(lv.output_per_user),
+        f"{number(lv.ttft.p50)}/{number(lv.ttft.p99)}",
+        f"{number(lv.tpot.p50)}/{number(lv.tpot.p99)}",
+        f"{number(lv.itl.p50)}/{number(lv.itl.p99)}",
     )
 
 

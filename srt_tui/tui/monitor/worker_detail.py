@@ -22,6 +22,7 @@ from ...monitor import cells
 from ...monitor.model import JobSnapshot, WorkerStatus
 from ...monitor.worker_facts import WorkerFacts, read_worker_facts
 from ..display import display_path
+from ..workers import ReportsWorkerErrors
 
 
 class FactsLoaded(Message):
@@ -37,7 +38,7 @@ def _when(iso: str) -> str:
     return iso.replace("T", " ").rstrip("Z")
 
 
-class WorkerDetail(ModalScreen[str | None]):
+class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
     """Dismissed with `"log"` when the operator asks for the full log (the Monitor opens it), else None;
     the Monitor hands it each newer snapshot (`follow`)."""
 

@@ -96,7 +96,10 @@ def run_editor(app: App[object], path: Path) -> str | None:
     """
     from textual.app import SuspendNotSupported
 
-    command = editor_command(path)
+    try:
+        command = editor_command(path)
+    except ValueError as exc:  # shlex: an unbalanced quote in $VISUAL/$EDITOR
+        return f"cannot read $VISUAL/$EDITOR ({exc}); fix its quoting"
     try:
         if app.is_headless:
             done = subprocess.run(command, check=False)  # noqa: S603 - the operator's own $EDITOR
