@@ -39,8 +39,8 @@ _ALL_IN_ONE = """
 import json, sys, time
 t0 = time.perf_counter()
 from srt_tui.core.api import prepare
-from srt_tui.core.dryrun_text import describe
-from srt_tui.core.jobdir import job_files
+from srt_tui.core.text.dryrun import describe
+from srt_tui.core.jobdir.write import job_files
 t1 = time.perf_counter()
 for recipe, profile in json.loads(sys.argv[1]):
     prep = prepare(recipe, profile)

@@ -35,7 +35,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from srt_tui.monitor.collect import Monitor  # noqa: E402
+from srt_tui.monitor.snapshot.collect import Monitor  # noqa: E402
 from srt_tui.slurm.client import JobState  # noqa: E402
 
 PER_PROCESS = 256

@@ -43,7 +43,7 @@ app.run(headless=True, size=(120, 36), auto_pilot=auto_pilot)
 PROBE = r"""
 import sys
 import srt_tui.tui.app  # everything the first frame needs is imported here or by the first step
-print("pydantic" in sys.modules, "srt_tui.core.plan" in sys.modules)
+print("pydantic" in sys.modules, "srt_tui.core.plan.model" in sys.modules)
 """
 
 

@@ -377,7 +377,7 @@ async def run_level(
     return outputs, time.perf_counter() - start
 
 
-PROGRESS_FILE = "benchmark-progress.json"  # under <logs>; read by srt_tui/core/benchmark/progress.py
+PROGRESS_FILE = "benchmark-progress.json"  # under <logs>; read by srt_tui/core/results/progress.py
 PROGRESS_EVERY_S = 1.0
 
 

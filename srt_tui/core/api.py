@@ -7,14 +7,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import Problem, SrtError
-from .plan import JobPlan
-from .planner import build_plan
-from .profile import LoadedProfile, find_srtslurm, load_profile
-from .recipe import Recipe, RecipeSource, load_recipe
-from .render import render_script
-from .resolve import ResolvedJob, resolve
-from .topology_string import TopologySpec
+from srt_tui.core.errors import Problem, SrtError
+from srt_tui.core.plan.build import build_plan
+from srt_tui.core.plan.model import JobPlan
+from srt_tui.core.plan.resolve import ResolvedJob, resolve
+from srt_tui.core.render.script import render_script
+from srt_tui.core.spec.profile import LoadedProfile, find_srtslurm, load_profile
+from srt_tui.core.spec.recipe import Recipe, RecipeSource, load_recipe
+from srt_tui.core.spec.topology_string import TopologySpec
 
 
 @dataclass(frozen=True)

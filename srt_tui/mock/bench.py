@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..bench.sa_bench import Progress  # sa-bench's progress file, so status and the Monitor read both alike
-from .benchstats import Outcome, format_table, summarize_level, totals
-from .client import ClientError, Connection, Origin
+from srt_tui.bench.sa_bench import Progress  # sa-bench's progress file, so status and the Monitor read both alike
+from srt_tui.mock.benchstats import Outcome, format_table, summarize_level, totals
+from srt_tui.mock.client import ClientError, Connection, Origin
 
 ERROR_TEXT_LIMIT = 200
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..bench.sa_bench import percentile as linear_percentile
+from srt_tui.bench.sa_bench import percentile as linear_percentile
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .config import DEFAULT_MODEL, FLAVORS, ROLES, WorkerConfig
-from .exporter import add_parser as _add_exporter
+from srt_tui.mock.config import DEFAULT_MODEL, FLAVORS, ROLES, WorkerConfig
+from srt_tui.mock.exporter import add_parser as _add_exporter
 
 SUBCOMMANDS = ("serve", "bench", "exporter")
 
@@ -139,17 +139,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(args_list)
     if args.command == "bench":
-        from .bench import bench_main
+        from srt_tui.mock.bench import bench_main
 
         return bench_main(args)
     if args.command == "exporter":
-        from .exporter import exporter_main
+        from srt_tui.mock.exporter import exporter_main
 
         return exporter_main(args, parser)
     try:
         config = _worker_config(args)
     except ValueError as exc:
         parser.error(str(exc))
-    from .server import serve
+    from srt_tui.mock.server import serve
 
     return serve(config)

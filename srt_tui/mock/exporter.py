@@ -22,9 +22,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .http import HttpError, Request, ResponseWriter
-from .listener import Listener, stop_on_signals
-from .loadboard import WorkerLoad, board_dir, read_board
+from srt_tui.mock.http import HttpError, Request, ResponseWriter
+from srt_tui.mock.listener import Listener, stop_on_signals
+from srt_tui.mock.loadboard import WorkerLoad, board_dir, read_board
 
 PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8"
 FIELDS = ("util", "power", "temp", "mem")

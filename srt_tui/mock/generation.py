@@ -12,7 +12,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .config import WorkerConfig
+from srt_tui.mock.config import WorkerConfig
 
 Kind = Literal["generate", "completions", "chat"]
 KIND_BY_PATH: dict[str, Kind] = {

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .config import WorkerConfig
-from .state import WorkerState
+from srt_tui.mock.config import WorkerConfig
+from srt_tui.mock.state import WorkerState
 
 Labels = tuple[tuple[str, str], ...]
 Sample = tuple[Labels, float]

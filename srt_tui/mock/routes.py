@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .config import WorkerConfig
-from .generation import (
+from srt_tui.mock.config import WorkerConfig
+from srt_tui.mock.generation import (
     DONE_EVENT,
     KIND_BY_PATH,
     GenRequest,
@@ -23,11 +23,11 @@ from .generation import (
     parse_generation,
     sse,
 )
-from .http import HttpError, Request, ResponseWriter
-from .metrics import render_metrics
-from .reqlog import RequestLog
-from .shapes import MOCK_VERSION, load_report, model_info, models_list, server_info
-from .state import WorkerState, compact
+from srt_tui.mock.http import HttpError, Request, ResponseWriter
+from srt_tui.mock.metrics import render_metrics
+from srt_tui.mock.reqlog import RequestLog
+from srt_tui.mock.shapes import MOCK_VERSION, load_report, model_info, models_list, server_info
+from srt_tui.mock.state import WorkerState, compact
 
 OTHER_PATH = "<other>"
 PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8"

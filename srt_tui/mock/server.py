@@ -8,12 +8,12 @@ import sys
 import time
 from pathlib import Path
 
-from .config import WorkerConfig
-from .listener import Listener, stop_on_signals
-from .loadboard import PUBLISH_EVERY_S, RateMeter, WorkerLoad, board_dir, gpus_of, publish, withdraw
-from .reqlog import RequestLog
-from .routes import MockApp
-from .state import WorkerState
+from srt_tui.mock.config import WorkerConfig
+from srt_tui.mock.listener import Listener, stop_on_signals
+from srt_tui.mock.loadboard import PUBLISH_EVERY_S, RateMeter, WorkerLoad, board_dir, gpus_of, publish, withdraw
+from srt_tui.mock.reqlog import RequestLog
+from srt_tui.mock.routes import MockApp
+from srt_tui.mock.state import WorkerState
 
 EXIT_AFTER_CODE = 3
 

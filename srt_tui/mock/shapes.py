@@ -6,9 +6,8 @@ import os
 from typing import Any
 
 from srt_tui import __version__
-
-from .config import WorkerConfig, visibility_env
-from .state import WorkerState
+from srt_tui.mock.config import WorkerConfig, visibility_env
+from srt_tui.mock.state import WorkerState
 
 MOCK_VERSION = f"{__version__}+srt-mock"
 MAX_MODEL_LEN = 131072

@@ -7,7 +7,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from .config import WorkerConfig
+from srt_tui.mock.config import WorkerConfig
 
 GENERATION_PATHS = ("/generate", "/v1/completions", "/v1/chat/completions")
 KV_CAPACITY_TOKENS = 65536

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .model import ROLE_LETTERS, GpuReading, JobSnapshot, RouterStatus, WorkerStatus
+from srt_tui.monitor.model import ROLE_LETTERS, GpuReading, JobSnapshot, RouterStatus, WorkerStatus
 
 SPARK_CHARS = "▁▂▃▄▅▆▇█"
 _ROLE_ORDER = {"prefill": 0, "decode": 1, "agg": 2}

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from ..core.benchmark.progress import BenchProgress
-from ..core.roles import ROLE_LETTER
+from srt_tui.core.results.progress import BenchProgress
+from srt_tui.core.text.roles import ROLE_LETTER
 
 #: lifecycle stages in order (DESIGN "Lifecycle stages"); terminal ones last
 STAGES = (

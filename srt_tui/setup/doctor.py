@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ..core.profile import Profile
-from ..slurm.preflight import PreflightCheck
-from .findings import Finding
-from .gpu_tools import tool_named
-from .probes import ProbeOptions, ProbeRun, Progress, run_probes
-from .proposal import pick_interface
+from srt_tui.core.spec.profile import Profile
+from srt_tui.setup.findings import Finding
+from srt_tui.setup.gpu_tools import tool_named
+from srt_tui.setup.probes import ProbeOptions, ProbeRun, Progress, run_probes
+from srt_tui.setup.proposal import pick_interface
+from srt_tui.slurm.preflight import PreflightCheck
 
 
 def profile_paths(profile: Profile) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .gpu_tools import GPU_TOOLS, GpuInfo, ToolAnswer, tool_named
+from srt_tui.setup.gpu_tools import GPU_TOOLS, GpuInfo, ToolAnswer, tool_named
 
 BEGIN = "@@SRT-TUI-PROBE-BEGIN@@"
 END = "@@SRT-TUI-PROBE-END@@"

@@ -14,11 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..slurm.client import NodeInfo, PartitionInfo, SlurmClient
-from ..slurm.errors import SlurmError
-from ..slurm.select import get_client
-from .findings import Finding, worst
-from .node_script import NodeReport, parse_node_output, render_node_script
+from srt_tui.setup.findings import Finding, worst
+from srt_tui.setup.node_script import NodeReport, parse_node_output, render_node_script
+from srt_tui.slurm.client import NodeInfo, PartitionInfo, SlurmClient
+from srt_tui.slurm.errors import SlurmError
+from srt_tui.slurm.select import get_client
 
 #: (step id, label) in the order the probes run.
 STEPS: tuple[tuple[str, str], ...] = (

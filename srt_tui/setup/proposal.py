@@ -14,10 +14,10 @@ from typing import Any, Literal
 import yaml
 from pydantic import ValidationError
 
-from ..core.profile import Profile
-from .gpu_tools import tool_named
-from .node_script import Interface
-from .probes import ProbeRun
+from srt_tui.core.spec.profile import Profile
+from srt_tui.setup.gpu_tools import tool_named
+from srt_tui.setup.node_script import Interface
+from srt_tui.setup.probes import ProbeRun
 
 GpuRequest = Literal["auto", "directive", "gres"]
 Runtime = Literal["auto", "pyxis", "none"]

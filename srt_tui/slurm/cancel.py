@@ -7,9 +7,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.jobdir_contract import JOB_FILE
-from .client import UNKNOWN_STATE, JobState, SlurmClient
-from .local import LocalLauncher, is_local_job
+from srt_tui.core.jobdir.contract import JOB_FILE
+from srt_tui.slurm.client import UNKNOWN_STATE, JobState, SlurmClient
+from srt_tui.slurm.local import LocalLauncher, is_local_job
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def cancel_job(
             return CancelOutcome(job_id, False, local.state)
         launcher.cancel(job_id, job_dir)
         return CancelOutcome(job_id, True, local.state)
-    from .select import get_client
+    from srt_tui.slurm.select import get_client
 
     client = client or get_client(transport)
     state = client.query([job_id]).get(job_id, JobState.unknown(job_id))

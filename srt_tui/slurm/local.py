@@ -16,8 +16,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from ..core.status import read_events
-from .client import JobState
+from srt_tui.core.jobdir.events import read_events
+from srt_tui.slurm.client import JobState
 
 LOCAL_PREFIX = "local-"
 _FINAL = {"completed": "COMPLETED", "failed": "FAILED", "cancelled": "CANCELLED"}

@@ -11,11 +11,11 @@ import getpass
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..core.api import Prepared
-from ..core.errors import Problem, SrtError
-from .client import NodeInfo, PartitionInfo, SlurmClient
-from .errors import SlurmError
-from .parse import parse_time_limit
+from srt_tui.core.api import Prepared
+from srt_tui.core.errors import Problem, SrtError
+from srt_tui.slurm.client import NodeInfo, PartitionInfo, SlurmClient
+from srt_tui.slurm.errors import SlurmError
+from srt_tui.slurm.parse import parse_time_limit
 
 
 @dataclass(frozen=True)

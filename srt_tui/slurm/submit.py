@@ -21,17 +21,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.api import Prepared
-from ..core.errors import Problem, SrtError
-from ..core.jobdir import job_files, job_secrets, write_atomic_dir
-from ..core.jobdir_contract import JobMeta, update_job_meta
-from ..core.paths import default_output_dir
-from ..core.status import append_event
-from .client import SlurmClient
-from .errors import SlurmError, SlurmUnavailable
-from .jobindex import remember_job, sweep_log_link
-from .local import LocalLauncher, next_local_id
-from .preflight import check_before_submit
+from srt_tui.core.api import Prepared
+from srt_tui.core.errors import Problem, SrtError
+from srt_tui.core.jobdir.contract import JobMeta, update_job_meta
+from srt_tui.core.jobdir.events import append_event
+from srt_tui.core.jobdir.write import job_files, job_secrets, write_atomic_dir
+from srt_tui.core.paths import default_output_dir
+from srt_tui.slurm.client import SlurmClient
+from srt_tui.slurm.errors import SlurmError, SlurmUnavailable
+from srt_tui.slurm.local import LocalLauncher, next_local_id
+from srt_tui.slurm.preflight import check_before_submit
+from srt_tui.state.jobindex import remember_job, sweep_log_link
 
 
 class SubmitError(SrtError):
@@ -53,7 +53,7 @@ class Submission:
 
 def reachable_client(transport: str = "auto") -> tuple[SlurmClient | None, str]:
     """A client whose controller just answered one ping, or None; a one-line reason either way."""
-    from .select import get_client
+    from srt_tui.slurm.select import get_client
 
     try:
         client = get_client(transport)  # pings the controller once
@@ -215,7 +215,7 @@ def submit_slurm(
     Between sbatch and the end, any failure or SIGINT/SIGTERM/SIGHUP cancels the held job (or, when
     Slurm cannot cancel it, leaves it indexed so status and cancel find it).
     """
-    from .select import get_client
+    from srt_tui.slurm.select import get_client
 
     client = client or get_client(transport)
     notes = tuple(c.message for c in check_before_submit(client, prep)) if preflight else ()

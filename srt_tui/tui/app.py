@@ -20,13 +20,13 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from ..widgets.layout import BREAKPOINTS
-from .commands import SrtCommands
-from .context import AppContext, ContextHub
-from .launch.messages import JobSubmitted
-from .messages import SlurmStatus
-from .palette import ScreenActions
-from .workers import ReportsWorkerErrors, WorkerFailed
+from srt_tui.tui.commands import SrtCommands
+from srt_tui.tui.context import AppContext, ContextHub
+from srt_tui.tui.launch.messages import JobSubmitted
+from srt_tui.tui.messages import SlurmStatus
+from srt_tui.tui.palette import ScreenActions
+from srt_tui.tui.workers import ReportsWorkerErrors, WorkerFailed
+from srt_tui.widgets.layout import BREAKPOINTS
 
 SlurmProbe = Callable[[], tuple[bool, str]]
 #: builds a mode's base screen from the app's context hub
@@ -37,19 +37,19 @@ ALT_MODE_KEYS = {"inverted_exclamation_mark": "launch", "trade_mark_sign": "moni
 
 
 def _launch(hub: ContextHub) -> Screen[None]:
-    from .launch.screen import LaunchScreen
+    from srt_tui.tui.launch.screen import LaunchScreen
 
     return LaunchScreen(hub)
 
 
 def _monitor(hub: ContextHub) -> Screen[None]:
-    from .monitor.screen import MonitorScreen
+    from srt_tui.tui.monitor.screen import MonitorScreen
 
     return MonitorScreen(hub)
 
 
 def _setup(hub: ContextHub) -> Screen[None]:
-    from .setup.screen import SetupScreen
+    from srt_tui.tui.setup.screen import SetupScreen
 
     return SetupScreen(hub)
 
@@ -123,7 +123,7 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         probe = self.slurm_probe
         if probe is None:
             try:
-                from ..slurm.submit import slurm_reachable
+                from srt_tui.slurm.submit import slurm_reachable
             except ImportError as exc:
                 self.post_message(SlurmStatus(False, f"srt_tui.slurm.submit is not available ({exc})"))
                 return
@@ -146,7 +146,7 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
     def on_worker_failed(self, message: WorkerFailed) -> None:
         """One handler for every worker that died of an exception (a bug): the operator sees it, the log keeps
         it, and no screen needs its own copy."""
-        from .display import scrub
+        from srt_tui.tui.display import scrub
 
         self.log.error(f"worker {message.name!r} failed: {message.error!r}")
         self.notify(scrub(f"{message.name} failed: {message.error}"), title="Background task failed", severity="error")
@@ -154,7 +154,7 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
     @on(JobSubmitted)
     async def _show_job(self, message: JobSubmitted) -> None:
         """A job was submitted in Launch: switch to Monitor and open it there."""
-        from .monitor.screen import MonitorScreen
+        from srt_tui.tui.monitor.screen import MonitorScreen
 
         await self.switch_mode("monitor")
         base = self.screen_stack[0]
@@ -178,7 +178,7 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
             event.widget.cursor_blink = False
 
     def action_help(self) -> None:
-        from .help_screen import HelpScreen, collect_keys
+        from srt_tui.tui.help_screen import HelpScreen, collect_keys
 
         if isinstance(self.screen, HelpScreen):
             return

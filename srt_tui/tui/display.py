@@ -20,7 +20,7 @@ def display_path(path: Path | str | None) -> str:
     """`recipes/mocker/x.yaml`, `$SRT_TUI_CONFIG_DIR/profiles/y.yaml`, `~/z.yaml`, or a cwd-relative path."""
     if path is None:
         return "-"
-    from ..core.paths import shipped_profiles_dir, shipped_recipes_dir, user_config_dir
+    from srt_tui.core.paths import shipped_profiles_dir, shipped_recipes_dir, user_config_dir
 
     p = Path(path).expanduser()
     p = p if p.is_absolute() else (Path.cwd() / p)
@@ -45,7 +45,7 @@ def display_path(path: Path | str | None) -> str:
 
 def scrub(text: str) -> str:
     """Replace absolute shipped/config directories inside free text (error messages) by their display form."""
-    from ..core.paths import shipped_profiles_dir, shipped_recipes_dir, user_config_dir
+    from srt_tui.core.paths import shipped_profiles_dir, shipped_recipes_dir, user_config_dir
 
     pairs = [
         (str(shipped_profiles_dir().resolve()), "profiles"),

@@ -10,7 +10,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 if TYPE_CHECKING:
-    from .context import AppContext, ContextHub
+    from srt_tui.tui.context import AppContext, ContextHub
 
 MODES: tuple[tuple[str, str, str], ...] = (
     ("launch", "1", "Launch"),

@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 from textual.actions import parse
 
-from .commands import ListedCommands
+from srt_tui.tui.commands import ListedCommands
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 if TYPE_CHECKING:
-    from ..core.errors import Problem
+    from srt_tui.core.errors import Problem
 
 
 class ProblemList(Widget):

@@ -259,7 +259,7 @@ def test_bad_input_gets_one_line_and_its_exit_code(
 
 
 def test_every_exit_code_of_the_corpus_is_documented_in_help() -> None:
-    from srt_tui.cli import EXIT_CODES, build_parser
+    from srt_tui.cli.main import EXIT_CODES, build_parser
 
     assert EXIT_CODES in build_parser(["status"]).format_help()
     documented = {int(line.split()[0]) for line in EXIT_CODES.splitlines()[1:] if line.strip()[:1].isdigit()}

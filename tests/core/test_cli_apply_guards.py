@@ -111,7 +111,7 @@ def test_recovery_touches_only_this_users_finished_submissions_from_this_host(tm
     import json
     import socket
 
-    from srt_tui.slurm.jobindex import known_jobs, recover_interrupted
+    from srt_tui.state.jobindex import known_jobs, recover_interrupted
 
     def staged(name: str, job_id: str, host: str) -> Path:
         path = tmp_path / name

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from srt_tui.cli import main
+from srt_tui.cli.main import main
 
 
 def test_a_typo_names_the_command_meant(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from srt_tui.core.benchmark.progress import format_eta, parse_progress
-from srt_tui.core.results import read_results
+from srt_tui.core.results.progress import format_eta, parse_progress
+from srt_tui.core.results.read import read_results
 
 
 def progress(**over: Any) -> dict[str, Any]:

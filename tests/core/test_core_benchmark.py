@@ -16,8 +16,8 @@ from srt_tui.core.api import prepare
 from srt_tui.core.benchmark import READS
 from srt_tui.core.benchmark import runners as R
 from srt_tui.core.errors import SrtError
-from srt_tui.core.jobdir import job_files
-from srt_tui.core.recipe import BenchmarkSpec
+from srt_tui.core.jobdir.write import job_files
+from srt_tui.core.spec.recipe import BenchmarkSpec
 from tests.core.core_helpers import RECIPES_DIR, flag_value, need
 
 NV_1P1D = RECIPES_DIR / "nvidia" / "h100-1p1d-sglang.yaml"  # sglang 1P1D behind sglang-router, 8+8 GPUs
@@ -162,7 +162,7 @@ def test_behind_dynamo_the_worker_endpoints_are_their_system_ports(tmp_path: Pat
 
 
 def test_job_metadata_names_what_srtctls_rollup_looks_up(tmp_path: Path) -> None:
-    from srt_tui.core.benchmark.metadata import srtctl_metadata
+    from srt_tui.core.jobdir.benchmark_metadata import srtctl_metadata
 
     bench = {"type": "sa-bench", "isl": 128, "osl": 64, "concurrencies": [2]}
     prep = prepare(_recipe(tmp_path, RECIPES_DIR / "nvidia" / "h100-1p2d-sglang.yaml", bench), "nvidia-h100")

@@ -174,8 +174,8 @@ names = sorted(m.name for m in pkgutil.walk_packages(core.__path__, "srt_tui.cor
 for name in names:
     importlib.import_module(name)
 from srt_tui.core.api import prepare
-from srt_tui.core.dryrun_text import describe
-from srt_tui.core.jobdir import job_files
+from srt_tui.core.text.dryrun import describe
+from srt_tui.core.jobdir.write import job_files
 for recipe, profile in json.loads(sys.argv[1]):
     prep = prepare(recipe, profile)
     describe(prep)
@@ -199,7 +199,7 @@ def test_core_imports_at_run_time_no_ui_or_network_library(tmp_path: Path) -> No
     )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
-    assert "srt_tui.core.plan" in result["imported"] and "srt_tui.core.engines.vllm" in result["imported"]
+    assert "srt_tui.core.plan.model" in result["imported"] and "srt_tui.core.engines.vllm" in result["imported"]
     # `socket` itself comes in through the standard library (email.utils via pydantic's importlib.metadata);
     # the static scan above keeps core from using it, here only UI and client libraries count
     loaded = [m for m in result["modules"] if _forbidden(m) and m.split(".")[0] != "socket"]

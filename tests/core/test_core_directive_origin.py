@@ -3,10 +3,10 @@ partition were attributed to srt-tui)."""
 
 from __future__ import annotations
 
-from srt_tui.core.directive_origin import directive_origin
-from srt_tui.core.profile import load_profile
-from srt_tui.core.recipe import SlurmSpec, load_recipe
-from srt_tui.core.resolve import resolve
+from srt_tui.core.plan.directive_origin import directive_origin
+from srt_tui.core.plan.resolve import resolve
+from srt_tui.core.spec.profile import load_profile
+from srt_tui.core.spec.recipe import SlurmSpec, load_recipe
 from tests.core.core_helpers import RECIPES_DIR
 
 RECIPE = RECIPES_DIR / "nvidia" / "h100-2p1d-sglang.yaml"

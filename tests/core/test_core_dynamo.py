@@ -15,8 +15,8 @@ import pytest
 
 from srt_tui.core.api import Prepared, prepare
 from srt_tui.core.errors import SrtError
-from srt_tui.core.recipe import Recipe
-from srt_tui.core.topology import SYS_BASE
+from srt_tui.core.plan.topology import SYS_BASE
+from srt_tui.core.spec.recipe import Recipe
 from tests.core.core_helpers import REPO, flag_value, need, profile_data, raw_yaml, write_yaml
 
 #: the project's shared folder beside the checkout (SRT_SHARED_DIR points elsewhere, e.g. from a worktree)

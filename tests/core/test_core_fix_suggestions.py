@@ -9,10 +9,10 @@ import re
 import pytest
 
 from srt_tui.core.errors import Problem
-from srt_tui.core.profile import load_profile
-from srt_tui.core.recipe import Recipe, load_recipe
-from srt_tui.core.resolve import resolve, with_roles
-from srt_tui.core.validate import validate
+from srt_tui.core.plan.resolve import resolve, with_roles
+from srt_tui.core.plan.validate import validate
+from srt_tui.core.spec.profile import load_profile
+from srt_tui.core.spec.recipe import Recipe, load_recipe
 from tests.core.core_helpers import RECIPES_DIR
 
 RECIPE = RECIPES_DIR / "nvidia" / "h100-2p1d-sglang.yaml"

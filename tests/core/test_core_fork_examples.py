@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from srt_tui.core.api import prepare
-from srt_tui.core.dryrun_text import describe
 from srt_tui.core.errors import SrtError
+from srt_tui.core.text.dryrun import describe
 
 from .core_helpers import flag_value, raw_yaml
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from srt_tui.core.frontend_choice import frontend_choices, with_frontend
-from srt_tui.core.profile import load_profile
-from srt_tui.core.recipe import load_recipe
-from srt_tui.core.resolve import resolve
-from srt_tui.core.validate import validate
+from srt_tui.core.frontends.choice import frontend_choices, with_frontend
+from srt_tui.core.plan.resolve import resolve
+from srt_tui.core.plan.validate import validate
+from srt_tui.core.spec.profile import load_profile
+from srt_tui.core.spec.recipe import load_recipe
 from tests.core.core_helpers import RECIPES_DIR
 
 

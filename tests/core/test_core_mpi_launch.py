@@ -13,10 +13,10 @@ import pytest
 
 from srt_tui.core.api import prepare_job
 from srt_tui.core.errors import SrtError
-from srt_tui.core.plan import JobPlan
-from srt_tui.core.profile import load_profile
-from srt_tui.core.recipe import Recipe
-from srt_tui.core.render import render_script
+from srt_tui.core.plan.model import JobPlan
+from srt_tui.core.render.script import render_script
+from srt_tui.core.spec.profile import load_profile
+from srt_tui.core.spec.recipe import Recipe
 from tests.core.core_helpers import need
 
 

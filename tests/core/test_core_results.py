@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from srt_tui.bench import sa_bench
-from srt_tui.core.results import read_results
+from srt_tui.core.results.read import read_results
 
 
 def srtctl_level(concurrency: int, completed: int, errors: list[str], duration: float) -> dict[str, Any]:

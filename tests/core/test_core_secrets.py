@@ -11,8 +11,8 @@ import subprocess
 from pathlib import Path
 
 from srt_tui.core.api import prepare
-from srt_tui.core.jobdir import job_files, job_secrets, write_atomic_dir
-from srt_tui.core.render import SECRET_WRAP
+from srt_tui.core.jobdir.write import job_files, job_secrets, write_atomic_dir
+from srt_tui.core.render.script import SECRET_WRAP
 from tests.core.core_helpers import PROFILES_DIR, raw_yaml, write_yaml
 
 TOKENS = "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK"

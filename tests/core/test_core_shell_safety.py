@@ -20,9 +20,9 @@ import yaml
 
 from srt_tui.core.api import Prepared, prepare
 from srt_tui.core.errors import ConfigError
-from srt_tui.core.jobdir import job_files, job_secrets, write_atomic_dir
-from srt_tui.core.plan import ProcessPlan
-from srt_tui.core.secrets import secret_ref
+from srt_tui.core.jobdir.write import job_files, job_secrets, write_atomic_dir
+from srt_tui.core.plan.model import ProcessPlan
+from srt_tui.core.spec.secrets import secret_ref
 from tests.core.core_helpers import PROFILES_DIR, RECIPES_DIR, cli, raw_yaml, substitute, write_yaml
 
 NODE_IPS = [f"10.0.0.{i + 1}" for i in range(8)]

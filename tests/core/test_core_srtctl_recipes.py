@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from srt_tui.core import recipe as recipe_module
 from srt_tui.core.api import prepare_job
 from srt_tui.core.errors import SrtError
-from srt_tui.core.profile import GpuExporter, HealthCheck, LoadedProfile, load_profile
-from srt_tui.core.recipe import Recipe, list_variants, load_recipe
+from srt_tui.core.spec import recipe as recipe_module
+from srt_tui.core.spec.profile import GpuExporter, HealthCheck, LoadedProfile, load_profile
+from srt_tui.core.spec.recipe import Recipe, list_variants, load_recipe
 from tests.core.core_helpers import REPO, need, raw_yaml
 
 #: the project's shared folder beside the checkout (SRT_SHARED_DIR points elsewhere, e.g. from a worktree)
@@ -244,7 +244,7 @@ def test_every_benchmark_type_of_the_library_runs_on_the_test_slurm_or_is_refuse
     """Issue 12's acceptance: each type srtctl's library uses runs in a local-Slurm mocker test (their list is
     tests/e2e/test_slurm_benchmarks.py's) or validation refuses it, naming benchmark.type."""
     from srt_tui.core.benchmark import benchmark_problems
-    from srt_tui.core.recipe import BenchmarkSpec
+    from srt_tui.core.spec.recipe import BenchmarkSpec
     from tests.e2e.test_slurm_benchmarks import E2E_TYPES
 
     used = {r.benchmark.type for _, r, _ in loaded if r.benchmark is not None}

@@ -14,8 +14,8 @@ import pytest
 
 from srt_tui.core.api import prepare
 from srt_tui.core.errors import SrtError
-from srt_tui.core.recipe import list_variants, load_recipe
-from srt_tui.core.render import SETUP_WRAP
+from srt_tui.core.render.script import SETUP_WRAP
+from srt_tui.core.spec.recipe import list_variants, load_recipe
 from tests.core.core_helpers import cli, write_yaml
 
 
@@ -396,7 +396,7 @@ def test_the_profiling_trigger_posts_each_window_and_survives_a_refusal(tmp_path
     import http.server
     import threading
 
-    from srt_tui.core.render import template
+    from srt_tui.core.render.script import template
 
     seen: list[tuple[str, dict[str, Any]]] = []
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from srt_tui.core.api import prepare
-from srt_tui.core.dryrun_text import describe
+from srt_tui.core.text.dryrun import describe
 from tests.core.core_helpers import RECIPES_DIR, pair_id, profile_data, shipped_pairs
 
 

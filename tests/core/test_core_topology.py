@@ -14,9 +14,9 @@ import pytest
 
 from srt_tui.core.api import Prepared, prepare, prepare_job
 from srt_tui.core.errors import SrtError
-from srt_tui.core.plan import JobPlan, ProcessPlan
-from srt_tui.core.profile import load_profile
-from srt_tui.core.recipe import Recipe
+from srt_tui.core.plan.model import JobPlan, ProcessPlan
+from srt_tui.core.spec.profile import load_profile
+from srt_tui.core.spec.recipe import Recipe
 from tests.core.core_helpers import RECIPES_DIR, cli, flag_value
 
 NV, AMD, MOCK = RECIPES_DIR / "nvidia", RECIPES_DIR / "amd", RECIPES_DIR / "mocker"
@@ -139,7 +139,7 @@ def test_topology_override_from_the_command_line(tmp_path: Path) -> None:
     ],
 )
 def test_a_name_that_spells_the_topology_follows_it(name: str, old: str, new: str, renamed: str) -> None:
-    from srt_tui.core.topology_string import parse_topology, rename_for
+    from srt_tui.core.spec.topology_string import parse_topology, rename_for
 
     assert rename_for(name, parse_topology(old), parse_topology(new)) == renamed
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from srt_tui.core.errors import ConfigError
-from srt_tui.core.yamlio import MAX_BYTES, MAX_NODES, parse_yaml
+from srt_tui.core.spec.yamlio import MAX_BYTES, MAX_NODES, parse_yaml
 
 
 def billion_laughs(levels: int = 9) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from srt_tui.core.secrets import MASK, masked_env, redact
+from srt_tui.core.spec.secrets import MASK, masked_env, redact
 
 
 def test_known_and_declared_secrets_are_masked_others_kept() -> None:

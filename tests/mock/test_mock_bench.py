@@ -95,7 +95,7 @@ def test_bench_against_a_worker(worker: Worker, tmp_path: Path, endpoint: str, s
 
 
 def test_bench_keeps_sa_benchs_progress_file_for_status_and_the_monitor(worker: Worker, tmp_path: Path) -> None:
-    from srt_tui.core.benchmark.progress import parse_progress
+    from srt_tui.core.results.progress import parse_progress
 
     args = ["--url", worker.url, "--concurrencies", "1x2", "--num-prompts-mult", "3", "--progress-dir", str(tmp_path)]
     result, _ = _bench(*args, out=tmp_path / "r.json")

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from srt_tui.core.jobdir_kind import SRT_TUI, SRTCTL, FoundDir
-from srt_tui.monitor.collect import Monitor
+from srt_tui.core.jobdir.discovery import SRT_TUI, SRTCTL, FoundDir
+from srt_tui.monitor.alljobs.query import MyJob
 from srt_tui.monitor.model import JobSnapshot
-from srt_tui.monitor.myjobs import MyJob
+from srt_tui.monitor.snapshot.collect import Monitor
 from srt_tui.slurm.client import JobState
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.monitor.alljobs.source import FrozenJobsSource, JobsSource

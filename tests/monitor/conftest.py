@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from srt_tui.monitor.collect import Monitor
+from srt_tui.monitor.snapshot.collect import Monitor
 
 
 @pytest.fixture

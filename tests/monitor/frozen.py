@@ -12,10 +12,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from srt_tui.core.jobdir_contract import JobMeta, parse_plan
-from srt_tui.monitor.context import JobFiles
+from srt_tui.core.jobdir.contract import JobMeta, parse_plan
 from srt_tui.monitor.model import GpuReading, JobSnapshot, RouterStatus, SourceState, WorkerStatus
-from srt_tui.monitor.snapshot import job_totals, log_refs, placements
+from srt_tui.monitor.snapshot.build import job_totals, log_refs, placements
+from srt_tui.monitor.statuses.context import JobFiles
 from tests.conftest import REPO
 
 NOW = datetime(2026, 3, 1, 12, 0, 0, tzinfo=timezone.utc)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from srt_tui.core.jobdir_contract import JOB_FILE, JobMeta
+from srt_tui.core.jobdir.contract import JOB_FILE, JobMeta
 from tests.core.test_core_results import srtctl_level
 
 CONCURRENCIES = (4, 16, 64)

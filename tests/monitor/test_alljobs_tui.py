@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable
 
-from srt_tui.monitor import hidden
 from srt_tui.monitor.model import JobSnapshot
+from srt_tui.state import hidden
 from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide, SlurmFactsScreen
 from srt_tui.tui.monitor.alljobs.screen import AllJobsScreen
 from srt_tui.tui.monitor.alljobs.source import FrozenJobsSource, LiveJobsSource

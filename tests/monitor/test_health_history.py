@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from srt_tui.monitor.collect import Monitor
-from srt_tui.monitor.health_log import HealthLog
 from srt_tui.monitor.model import iso_utc
+from srt_tui.monitor.snapshot.collect import Monitor
+from srt_tui.monitor.statuses.health_log import HealthLog
 from tests.mock.mockprocs import Launcher
 from tests.monitor.jobdirs import describe, write_agg_job
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from srt_tui.monitor.history import RATE_WINDOW_S, CounterHistory
+from srt_tui.monitor.statuses.history import RATE_WINDOW_S, CounterHistory
 
 
 def test_rate_falls_to_zero_soon_after_load_stops() -> None:
@@ -29,8 +29,8 @@ def test_rate_over_refreshes_further_apart_than_its_window() -> None:
 
 def test_a_finished_job_drops_its_stale_wait_reason() -> None:
     """A pending job cancelled: Slurm still says `Resources`; neither the stage nor status --json repeat it."""
-    from srt_tui.monitor.jobfiles import Event
-    from srt_tui.monitor.stage import derive_stage
+    from srt_tui.monitor.files.jobfiles import Event
+    from srt_tui.monitor.statuses.stage import derive_stage
     from srt_tui.slurm.client import JobState
 
     submitted = [Event("submitted", "2026-03-01T11:00:00Z", "")]

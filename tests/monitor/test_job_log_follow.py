@@ -10,8 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from srt_tui.monitor.model import LogRef
+from srt_tui.tui.logs.log_view import MAX_LINES, LogView
 from srt_tui.tui.logs.screen import LogViewerScreen
-from srt_tui.widgets.log_view import MAX_LINES, LogView
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
 

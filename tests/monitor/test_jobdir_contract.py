@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Static
 
-from srt_tui.core.jobdir_contract import (
+from srt_tui.core.jobdir.contract import (
     JobDirError,
     JobMeta,
     parse_endpoints,
@@ -28,8 +28,8 @@ from srt_tui.core.jobdir_contract import (
     update_job_meta,
     write_job_meta,
 )
-from srt_tui.monitor.collect import Monitor
 from srt_tui.monitor.model import JobSnapshot
+from srt_tui.monitor.snapshot.collect import Monitor
 from tests.monitor.tui_apps import frozen_app
 
 #: a job directory exactly as srt-tui wrote it before the files carried a `version` (job.json and

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from srt_tui.monitor.log_tail import LogTail, keep_colours, strip_ansi
+from srt_tui.monitor.files.log_tail import LogTail, keep_colours, strip_ansi
 
 
 def test_a_missing_file_is_waiting_then_read_from_its_start(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from srt_tui.monitor.logfollow import LogFollower
+from srt_tui.monitor.files.logfollow import LogFollower
 
 
 def test_follows_a_log_that_appears_late_grows_and_splits_a_character(tmp_path: Path) -> None:

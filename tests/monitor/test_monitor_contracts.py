@@ -4,9 +4,9 @@ Dynamo workers on their system port, the Dynamo frontend, and the engines' own n
 from __future__ import annotations
 
 from srt_tui.core.engines import ENGINES
-from srt_tui.core.routers import ROUTERS
-from srt_tui.monitor import selectors
-from srt_tui.monitor.prom import WORKER_SAMPLES, SampleCache, router_counters, worker_counters
+from srt_tui.core.frontends.routers import ROUTERS
+from srt_tui.monitor.probes import selectors
+from srt_tui.monitor.probes.prom import WORKER_SAMPLES, SampleCache, router_counters, worker_counters
 
 # lines as ai-dynamo 1.6.1's dynamo.mocker served them on DYN_SYSTEM_PORT after 3 requests, one running
 # (its dynamo_namespace label dropped, ids shortened)

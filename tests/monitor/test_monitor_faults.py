@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from srt_tui.monitor.collect import Monitor
 from srt_tui.monitor.model import JobSnapshot
+from srt_tui.monitor.snapshot.collect import Monitor
 from srt_tui.slurm.cli_transport import CliTransport
 from tests.conftest import require
 from tests.monitor.jobdirs import PdJob, describe, refresh_until, send, start_pd_job

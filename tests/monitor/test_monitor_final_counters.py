@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 
 from srt_tui.monitor import cells
-from srt_tui.monitor.collect import Monitor
+from srt_tui.monitor.snapshot.collect import Monitor
 from tests.core.test_core_results import srtctl_level
 from tests.mock.mockprocs import Launcher
 from tests.monitor.jobdirs import describe, refresh_until, send, write_agg_job

@@ -9,8 +9,8 @@ from rich.console import Console
 
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot, ProxyStatus
-from srt_tui.monitor.snapshot import job_totals
-from srt_tui.widgets.router_panel import RouterPanel
+from srt_tui.monitor.snapshot.build import job_totals
+from srt_tui.tui.monitor.router_panel import RouterPanel
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from srt_tui.monitor.collect import Monitor
 from srt_tui.monitor.model import GpuReading, JobSnapshot
+from srt_tui.monitor.snapshot.collect import Monitor
 from tests.mock.mockprocs import Exporter, Launcher, child_env
 from tests.monitor.jobdirs import describe, refresh_until, write_agg_job
 

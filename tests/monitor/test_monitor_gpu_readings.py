@@ -9,13 +9,13 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from srt_tui.core.jobdir_contract import EndpointsDoc, JobMeta, PlanDoc
+from srt_tui.core.jobdir.contract import EndpointsDoc, JobMeta, PlanDoc
 from srt_tui.monitor import cells
-from srt_tui.monitor.collect import Monitor
-from srt_tui.monitor.context import JobFiles
-from srt_tui.monitor.gpu_status import ExporterSpec, parse_readings, scrape_targets
 from srt_tui.monitor.model import GpuReading
-from srt_tui.monitor.prom import SampleCache
+from srt_tui.monitor.probes.prom import SampleCache
+from srt_tui.monitor.snapshot.collect import Monitor
+from srt_tui.monitor.statuses.context import JobFiles
+from srt_tui.monitor.statuses.gpus import ExporterSpec, parse_readings, scrape_targets
 
 # as dcgm-exporter 3.3 prints it (trimmed to two GPUs), other fields included
 DCGM_TEXT = """\

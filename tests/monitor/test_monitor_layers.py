@@ -11,7 +11,7 @@ from tests.conftest import REPO
 def test_monitor_core_imports_no_textual_and_no_mock() -> None:
     code = (
         "import sys\n"
-        "import srt_tui.monitor.collect, srt_tui.monitor.cells\n"
+        "import srt_tui.monitor.snapshot.collect, srt_tui.monitor.cells\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'httpx') or m.startswith('srt_tui.mock')"
         " or m.startswith('srt_tui.tui') or m.startswith('srt_tui.widgets'))\n"
         "print(','.join(bad))\n"

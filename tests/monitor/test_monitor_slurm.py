@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from srt_tui.monitor.collect import Monitor
+from srt_tui.monitor.snapshot.collect import Monitor
 from srt_tui.slurm.cli_transport import CliTransport
 from srt_tui.slurm.client import JobState
 from tests.conftest import REPO

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from srt_tui.monitor.collect import Monitor
 from srt_tui.monitor.model import JobSnapshot
-from srt_tui.monitor.srtctl_dir import sweep_events
+from srt_tui.monitor.snapshot.collect import Monitor
+from srt_tui.monitor.statuses.srtctl_dir import sweep_events
 
 #: what srtctl's orchestrator prints into logs/sweep_<id>.log (banner, then timestamped lines)
 ORCHESTRATOR = """==========================================

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from textual.widgets import Input
 
-from srt_tui.core.benchmark.progress import BenchProgress
+from srt_tui.core.results.progress import BenchProgress
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.monitor import jobs_model
 from srt_tui.tui.monitor.screen import MonitorScreen

@@ -166,7 +166,7 @@ async def test_polls_never_overlap_and_keys_work_during_a_slow_refresh() -> None
 
 
 async def test_add_a_job_launched_elsewhere_by_directory(tmp_path: Path) -> None:
-    from srt_tui.slurm.jobindex import known_jobs
+    from srt_tui.state.jobindex import known_jobs
 
     job_dir = tmp_path / "777001"
     job_dir.mkdir()
@@ -188,7 +188,7 @@ async def test_a_failed_job_opens_on_the_worker_that_failed_it() -> None:
     """The cursor, the problems panel and `l` lead to the failing worker's log, not the first row's."""
     from dataclasses import replace
 
-    from srt_tui.widgets.worker_table import WorkerTable
+    from srt_tui.tui.monitor.worker_table import WorkerTable
 
     failed = frozen.nvidia("failed", "81299")
     culprit = failed.workers[-1]  # decode_0, not the first row
@@ -208,7 +208,7 @@ async def test_a_failed_job_opens_on_the_worker_that_failed_it() -> None:
 
 async def test_the_log_of_a_failed_job_opens_readable_at_80x24() -> None:
     """At 80×24 `l` opens the log full screen: rows to read, and Esc returns to the job view as it was."""
-    from srt_tui.widgets.log_view import LogView
+    from srt_tui.tui.logs.log_view import LogView
 
     failed = frozen.nvidia("failed", "81299")
     app = frozen_app([failed], open_job="81299")
@@ -228,7 +228,7 @@ async def test_the_log_of_a_failed_job_opens_readable_at_80x24() -> None:
 async def test_80x24_job_view_keeps_the_numbers_and_the_masks(vendor: str) -> None:
     """The job line shows req, req/s and errors, and the Workers table its mask column (CUDA or ROCR)."""
     from srt_tui.tui.monitor.job_view import JobSummary
-    from srt_tui.widgets.worker_table import WorkerTable
+    from srt_tui.tui.monitor.worker_table import WorkerTable
 
     snap = getattr(frozen, vendor)("degraded")
     app = frozen_app([snap], open_job=snap.job_id)

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from srt_tui.monitor import cells
-from srt_tui.monitor.history import CounterHistory
-from srt_tui.monitor.http import HttpFailure, ProbeClient
-from srt_tui.monitor.jobfiles import Event, FileCache, split_http
-from srt_tui.monitor.prom import ROUTER_SAMPLES, WORKER_SAMPLES, SampleCache, router_counters, worker_counters
-from srt_tui.monitor.routers import parse_dynamo_health, parse_router_workers
-from srt_tui.monitor.stage import derive_stage
+from srt_tui.monitor.files.jobfiles import Event, FileCache, split_http
+from srt_tui.monitor.probes.http import HttpFailure, ProbeClient
+from srt_tui.monitor.probes.prom import ROUTER_SAMPLES, WORKER_SAMPLES, SampleCache, router_counters, worker_counters
+from srt_tui.monitor.probes.registrations import parse_dynamo_health, parse_router_workers
+from srt_tui.monitor.statuses.history import CounterHistory
+from srt_tui.monitor.statuses.stage import derive_stage
 from srt_tui.slurm.client import JobState
 from srt_tui.tui.monitor import jobs_model
 from tests.monitor import frozen
@@ -264,7 +264,7 @@ def test_cells_and_jobs_table_model() -> None:
 
 
 async def test_refused_while_starting_is_loading_but_down_once_serving(tmp_path: Path) -> None:
-    from srt_tui.monitor.collect import Monitor
+    from srt_tui.monitor.snapshot.collect import Monitor
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from srt_tui.cli import main
+from srt_tui.cli.main import main
 from srt_tui.core.api import prepare
-from srt_tui.core.profile import parse_profile
+from srt_tui.core.spec.profile import parse_profile
 from tests.cluster import ClusterInfo
 from tests.conftest import REPO
 from tests.setup.standins import amd_tools, nvidia_tools, rejecting_sbatch

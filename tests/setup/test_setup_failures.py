@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from srt_tui.cli import main
+from srt_tui.cli.main import main
 from srt_tui.setup.probes import ProbeOptions, run_probes
 from tests.cluster import ClusterInfo
 from tests.setup.standins import slow_tool

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from srt_tui.core.api import prepare
-from srt_tui.core.profile import parse_profile
+from srt_tui.core.spec.profile import parse_profile
 from srt_tui.tui.setup.screen import SetupScreen
 from tests.conftest import REPO
 from tests.setup.recorded import setup_app

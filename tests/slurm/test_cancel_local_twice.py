@@ -6,7 +6,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from srt_tui.core.status import append_event
+from srt_tui.core.jobdir.events import append_event
 from srt_tui.slurm.cancel import cancel_job
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from srt_tui.cli import main
-from srt_tui.core.jobdir_contract import JobMeta, write_job_meta
-from srt_tui.monitor.hidden import hidden_jobs, hide
-from srt_tui.slurm.jobindex import remember_job
+from srt_tui.cli.main import main
+from srt_tui.core.jobdir.contract import JobMeta, write_job_meta
+from srt_tui.state.hidden import hidden_jobs, hide
+from srt_tui.state.jobindex import remember_job
 
 
 def test_status_leaves_hidden_jobs_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from srt_tui.core.jobdir_contract import JobMeta, write_job_meta
-from srt_tui.core.jobdir_kind import SRT_TUI, SRTCTL, dir_kind, find_output_dir, srtctl_job_name
-from srt_tui.monitor import hidden
-from srt_tui.monitor.myjobs import map_jobs
+from srt_tui.core.jobdir.contract import JobMeta, write_job_meta
+from srt_tui.core.jobdir.discovery import SRT_TUI, SRTCTL, dir_kind, find_output_dir, srtctl_job_name
+from srt_tui.monitor.alljobs.query import map_jobs
 from srt_tui.slurm.client import JobState
 from srt_tui.slurm.parse import expand_output_pattern, parse_user_jobs
+from srt_tui.state import hidden
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

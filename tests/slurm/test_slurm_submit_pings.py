@@ -51,7 +51,7 @@ def test_one_submit_pings_the_controller_once(
 def test_a_sweep_pings_the_controller_once_for_all_its_members(
     local_slurm: ClusterInfo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from srt_tui.cli import main
+    from srt_tui.cli.main import main
     from tests.e2e.test_slurm_sweeps import sweep_file
 
     calls: list[list[str]] = []

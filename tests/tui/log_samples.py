@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from srt_tui.monitor.log_tail import TailChunk
+from srt_tui.monitor.files.log_tail import TailChunk
 
 #: as written: ANSI codes and all (read as text, so the tests see what the viewer decodes)
 REAL_ROUTER_LINES = (Path(__file__).parent / "data" / "smg-router.log").read_text(encoding="utf-8").splitlines()

@@ -10,7 +10,7 @@ import pytest
 from rich.style import Style
 
 from srt_tui.core.errors import SrtError
-from srt_tui.core.recipe import load_recipe
+from srt_tui.core.spec.recipe import load_recipe
 from srt_tui.setup.findings import Finding
 from srt_tui.setup.probes import ProbeOptions, ProbeRun, Progress
 from srt_tui.setup.proposal import OperatorChoices, build_proposal

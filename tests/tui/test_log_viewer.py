@@ -20,9 +20,9 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from srt_tui.monitor.model import LogRef
+from srt_tui.tui.logs.log_view import MAX_LINES, LogView, parse_line
 from srt_tui.tui.logs.picker import LogPicker
 from srt_tui.tui.logs.screen import LogViewerScreen
-from srt_tui.widgets.log_view import MAX_LINES, LogView, parse_line
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
 from tests.tui.log_samples import REAL_ROUTER_LINES, ROUTER_LINES, FixedLog

@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from srt_tui.core.profile import load_profile
-from srt_tui.core.recipe import load_recipe
+from srt_tui.core.spec.profile import load_profile
+from srt_tui.core.spec.recipe import load_recipe
 from srt_tui.tui.display import display_path, scrub
 from srt_tui.tui.launch.wizard import RoleForm, form_of, presets_for, recipe_from_form, safe_prepare, slurm_request
 
@@ -80,7 +80,7 @@ def test_paths_shown_without_host_directories(tmp_path: Path) -> None:
 def test_first_frame_does_not_import_pydantic_or_the_planner() -> None:
     code = (
         "import sys, srt_tui.tui.app, srt_tui.tui.launch.screen; "
-        "print('pydantic' in sys.modules, 'srt_tui.core.plan' in sys.modules)"
+        "print('pydantic' in sys.modules, 'srt_tui.core.plan.model' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "False"]

@@ -16,8 +16,8 @@ from textual.widgets import ContentSwitcher, DataTable, Input, Static, TabbedCon
 
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.help_screen import HelpScreen
+from srt_tui.tui.launch.gpu_grid import GpuGrid
 from srt_tui.tui.launch.messages import FileSaved, JobSubmitted, SubmitFailed
-from srt_tui.widgets.gpu_grid import GpuGrid
 from srt_tui.widgets.problem_list import ProblemList
 from srt_tui.widgets.script_view import ScriptView
 from tests.tui.scenarios import settle
@@ -156,7 +156,7 @@ async def _follow_live_job_then_cancel(pilot: Any, job_id: str) -> None:
     """The Monitor the wizard jumped to follows the real job: ready, registered, counting, then cancelled."""
     from srt_tui.tui.monitor.dialogs import ConfirmCancel
     from srt_tui.tui.monitor.screen import MonitorScreen
-    from srt_tui.widgets.worker_table import WorkerTable
+    from srt_tui.tui.monitor.worker_table import WorkerTable
     from tests.e2e.jobtools import send_requests
     from tests.monitor.jobdirs import describe
 

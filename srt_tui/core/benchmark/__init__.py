@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..recipe import BenchmarkSpec
-from .keys import READS, benchmark_problems
-from .runners import RUNNERS
-from .sabench import client_files
+from srt_tui.core.benchmark.keys import READS, benchmark_problems
+from srt_tui.core.benchmark.runners import RUNNERS
+from srt_tui.core.benchmark.sabench import client_files
+from srt_tui.core.spec.recipe import BenchmarkSpec
 
 __all__ = ["READS", "BenchContext", "BenchLaunch", "benchmark_launch", "benchmark_problems", "support_files"]
 

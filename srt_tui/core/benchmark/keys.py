@@ -6,8 +6,8 @@ type that does not use it is refused here rather than ignored.
 
 from __future__ import annotations
 
-from ..errors import Problem
-from ..recipe import BenchmarkSpec
+from srt_tui.core.errors import Problem
+from srt_tui.core.spec.recipe import BenchmarkSpec
 
 COMMON = frozenset({"type", "env", "container_image"})
 SA_BENCH = frozenset(

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .. import placeholders as ph
-from ..recipe import BenchmarkSpec
-from .keys import MOONCAKE_WORKLOADS
-from .sabench import sa_bench
+from srt_tui.core import placeholders as ph
+from srt_tui.core.benchmark.keys import MOONCAKE_WORKLOADS
+from srt_tui.core.benchmark.sabench import sa_bench
+from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
-    from . import BenchContext
+    from srt_tui.core.benchmark import BenchContext
 
 # $1 logs dir, $2 result-file prefix in /tmp, then the evaluation command (sglang.test.run_eval)
 ACCURACY_SH = """set -e

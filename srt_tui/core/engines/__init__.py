@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from .atom import Atom
-from .base import Engine
-from .mocker import Mocker
-from .sglang import SGLang
-from .trtllm import TRTLLM
-from .vllm import VLLM
+from srt_tui.core.engines.atom import Atom
+from srt_tui.core.engines.base import Engine
+from srt_tui.core.engines.mocker import Mocker
+from srt_tui.core.engines.sglang import SGLang
+from srt_tui.core.engines.trtllm import TRTLLM
+from srt_tui.core.engines.vllm import VLLM
 
 ENGINES: dict[str, Engine] = {e.name: e for e in (SGLang(), VLLM(), TRTLLM(), Atom(), Mocker())}
 

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from ..recipe import MODE_KEYS, EngineSpec, Role
+from srt_tui.core.spec.recipe import MODE_KEYS, EngineSpec, Role
 
 #: one srun step per node of a worker, one task each (SGLang, vLLM, ATOM, the mocker)
 LAUNCH_PER_NODE = "per-node"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import WorkerContext, WorkerLaunch, args_to_flags, role_mode
+from srt_tui.core.engines.base import WorkerContext, WorkerLaunch, args_to_flags, role_mode
 
 #: simulation parameter -> srtctl's default; the first six are always passed, the others when changed
 SIMULATION: dict[str, Any] = {

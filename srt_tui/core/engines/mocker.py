@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from .. import placeholders as ph
-from ..recipe import EngineSpec
-from .base import LAUNCH_PER_NODE, WorkerContext, WorkerLaunch, args_to_flags, role_mode
-from .dynamo_mocker import dynamo_mocker_launch
+from srt_tui.core import placeholders as ph
+from srt_tui.core.engines.base import LAUNCH_PER_NODE, WorkerContext, WorkerLaunch, args_to_flags, role_mode
+from srt_tui.core.engines.dynamo_mocker import dynamo_mocker_launch
+from srt_tui.core.spec.recipe import EngineSpec
 
 
 class Mocker:

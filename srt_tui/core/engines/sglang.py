@@ -5,9 +5,17 @@ from __future__ import annotations
 import json
 from typing import ClassVar
 
-from .. import placeholders as ph
-from ..recipe import EngineSpec
-from .base import LAUNCH_PER_NODE, WorkerContext, WorkerLaunch, args_to_flags, kv_events, request_plane_flags, role_mode
+from srt_tui.core import placeholders as ph
+from srt_tui.core.engines.base import (
+    LAUNCH_PER_NODE,
+    WorkerContext,
+    WorkerLaunch,
+    args_to_flags,
+    kv_events,
+    request_plane_flags,
+    role_mode,
+)
+from srt_tui.core.spec.recipe import EngineSpec
 
 DIST_INIT_PORT = 8300
 

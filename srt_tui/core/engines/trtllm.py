@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from .. import placeholders as ph
-from ..recipe import EngineSpec
-from ..yamlio import dump_yaml
-from .base import LAUNCH_MPI, WorkerContext, WorkerLaunch, request_plane_flags, role_mode
+from srt_tui.core import placeholders as ph
+from srt_tui.core.engines.base import LAUNCH_MPI, WorkerContext, WorkerLaunch, request_plane_flags, role_mode
+from srt_tui.core.spec.recipe import EngineSpec
+from srt_tui.core.spec.yamlio import dump_yaml
 
 #: engine-YAML keys trtllm-serve also wants on its command line (srtctl passes them explicitly)
 _SERVE_PARALLEL = (

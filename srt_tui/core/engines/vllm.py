@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from .. import placeholders as ph
-from ..errors import Problem, TopologyError
-from ..recipe import EngineSpec
-from .base import (
+from srt_tui.core import placeholders as ph
+from srt_tui.core.engines.base import (
     LAUNCH_PER_NODE,
     WorkerContext,
     WorkerLaunch,
@@ -19,6 +17,8 @@ from .base import (
     request_plane_flags,
     role_mode,
 )
+from srt_tui.core.errors import Problem, TopologyError
+from srt_tui.core.spec.recipe import EngineSpec
 
 _CONNECTORS: dict[str, dict[str, Any]] = {
     "nixl": {"kv_connector": "NixlConnector", "kv_role": "kv_both"},

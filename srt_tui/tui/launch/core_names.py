@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ...core.recipe import Recipe
+    from srt_tui.core.spec.recipe import Recipe
 
 
 def topology_name(recipe: Recipe) -> str:
     """`1P1D`, `agg2`, … of a recipe as written."""
-    from ...core.resolve import topology_of
+    from srt_tui.core.plan.resolve import topology_of
 
     return str(topology_of(recipe))

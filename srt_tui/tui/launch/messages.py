@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from ...core.api import Prepared
-    from ...core.errors import Problem
-    from ...core.profile import LoadedProfile, ProfileFile
-    from ...core.recipe import Recipe, RecipeSource
-    from .recipe_catalog import RecipeEntry
+    from srt_tui.core.api import Prepared
+    from srt_tui.core.errors import Problem
+    from srt_tui.core.spec.profile import LoadedProfile, ProfileFile
+    from srt_tui.core.spec.recipe import Recipe, RecipeSource
+    from srt_tui.tui.launch.recipe_catalog import RecipeEntry
 
 
 @dataclass

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...widgets.layout import is_wide
+from srt_tui.widgets.layout import is_wide
 
 if TYPE_CHECKING:
-    from ...core.errors import ConfigError
-    from ...core.profile import Profile
+    from srt_tui.core.errors import ConfigError
+    from srt_tui.core.spec.profile import Profile
 
 COLUMNS: tuple[tuple[str, int], ...] = (
     ("", 1),

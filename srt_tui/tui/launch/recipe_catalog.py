@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..display import display_path, scrub
+from srt_tui.tui.display import display_path, scrub
 
 if TYPE_CHECKING:
-    from ...core.recipe import Recipe, RecipeSource
+    from srt_tui.core.spec.recipe import Recipe, RecipeSource
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class RecipeEntry:
             return True
         hay = [self.folder, self.label, self.shown_path, self.description]
         if self.recipe is not None:
-            from ...core.resolve import topology_of
+            from srt_tui.core.plan.resolve import topology_of
 
             hay += [self.recipe.engine.type, self.recipe.frontend.type, str(topology_of(self.recipe))]
         return any(q in h.lower() for h in hay)
@@ -44,7 +44,7 @@ class RecipeEntry:
 
 def user_recipes_dir() -> Path:
     """The operator's own recipes: `<config dir>/recipes`."""
-    from ...core.paths import user_config_dir
+    from srt_tui.core.paths import user_config_dir
 
     return user_config_dir() / "recipes"
 
@@ -64,8 +64,8 @@ def _leading_comment(path: Path) -> str:
 
 def read_entries(path: Path, folder: str) -> list[RecipeEntry]:
     """Entries of one file: one per variant for override files, else one (with its error if it is broken)."""
-    from ...core.errors import SrtError
-    from ...core.recipe import list_variants, load_recipe
+    from srt_tui.core.errors import SrtError
+    from srt_tui.core.spec.recipe import list_variants, load_recipe
 
     shown = display_path(path)
     comment = _leading_comment(path)
@@ -95,7 +95,7 @@ def _loaded(
 
 
 def _first(exc: Exception) -> str:
-    from ...core.errors import SrtError
+    from srt_tui.core.errors import SrtError
 
     if isinstance(exc, SrtError) and exc.problems:
         p = exc.problems[0]
@@ -110,7 +110,7 @@ def _first(exc: Exception) -> str:
 
 def scan_recipes() -> list[RecipeEntry]:
     """Every shipped recipe (grouped by sub-folder) and every user recipe, sorted by folder then file."""
-    from ...core.paths import shipped_recipes_dir
+    from srt_tui.core.paths import shipped_recipes_dir
 
     out: list[RecipeEntry] = []
     for prefix, base in (("", shipped_recipes_dir()), ("user", user_recipes_dir())):
@@ -125,8 +125,8 @@ def scan_recipes() -> list[RecipeEntry]:
 
 def open_recipe(path_text: str) -> RecipeEntry:
     """Read a recipe given by path ("open file…"): `file.yaml` or `file.yaml:variant`."""
-    from ...core.errors import SrtError
-    from ...core.recipe import load_recipe
+    from srt_tui.core.errors import SrtError
+    from srt_tui.core.spec.recipe import load_recipe
 
     spec = str(Path(path_text.strip()).expanduser()) if ":" not in path_text else path_text.strip()
     file_part = spec.rsplit(":", 1)[0] if ":" in spec and not Path(spec).exists() else spec

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ...core.recipe import Recipe
+    from srt_tui.core.spec.recipe import Recipe
 
 
 def role_line(recipe: Recipe, role: str) -> str:
     """`2 workers × 4 GPUs (tp-size 4) on 1 node` for one role."""
-    from ...core.engines import get_engine
-    from ...core.engines.base import flag_name
+    from srt_tui.core.engines import get_engine
+    from srt_tui.core.engines.base import flag_name
 
     spec = recipe.roles[role]  # type: ignore[index]
     tp_flags = {flag_name(f) for f in get_engine(recipe.engine.type).tp_flags}
@@ -30,8 +30,8 @@ def role_line(recipe: Recipe, role: str) -> str:
 
 def frontend_line(recipe: Recipe) -> str:
     """`sglang · router sglang-router`, or `sglang · no router: the worker serves port 8000`."""
-    from ...core.resolve import topology_of
-    from ...core.routers import resolve_router
+    from srt_tui.core.frontends.routers import resolve_router
+    from srt_tui.core.plan.resolve import topology_of
 
     topo = topology_of(recipe)
     workers = sum(recipe.roles[r].workers for r in recipe.active_roles())
@@ -44,7 +44,7 @@ def frontend_line(recipe: Recipe) -> str:
 
 def summary_rows(recipe: Recipe) -> list[tuple[str, str]]:
     """Rows for the recipe summary pane."""
-    from ...core.resolve import topology_of
+    from srt_tui.core.plan.resolve import topology_of
 
     engine: str = recipe.engine.type
     if recipe.engine.connector:

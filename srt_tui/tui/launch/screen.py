@@ -12,13 +12,20 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer
 
-from ...widgets.step_bar import StepBar
-from ..context import ContextHub
-from ..header import AppHeader
-from ..palette import PaletteAction
-from .messages import JobSubmitted, PlanConfirmed, PlanUpdated, PreviewAccepted, ProfileChosen, RecipeChosen
-from .steps.base import WizardState, WizardStep
-from .steps.profile_step import ProfileStep
+from srt_tui.tui.context import ContextHub
+from srt_tui.tui.header import AppHeader
+from srt_tui.tui.launch.messages import (
+    JobSubmitted,
+    PlanConfirmed,
+    PlanUpdated,
+    PreviewAccepted,
+    ProfileChosen,
+    RecipeChosen,
+)
+from srt_tui.tui.launch.steps.base import WizardState, WizardStep
+from srt_tui.tui.launch.steps.profile_step import ProfileStep
+from srt_tui.tui.palette import PaletteAction
+from srt_tui.widgets.step_bar import StepBar
 
 #: (step id, label, module, class) in order; later steps are imported when first reached
 STEPS: tuple[tuple[str, str, str, str], ...] = (

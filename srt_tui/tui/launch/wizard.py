@@ -8,15 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.api import Prepared, prepare_job
-from ...core.engines import get_engine
-from ...core.engines.base import flag_name
-from ...core.errors import Problem, SrtError
-from ...core.profile import LoadedProfile
-from ...core.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
-from ...core.resolve import apply_topology, resolve, topology_of, with_roles
-from ...core.topology_string import TopologySpec, parse_topology
-from ..display import scrub
+from srt_tui.core.api import Prepared, prepare_job
+from srt_tui.core.engines import get_engine
+from srt_tui.core.engines.base import flag_name
+from srt_tui.core.errors import Problem, SrtError
+from srt_tui.core.plan.resolve import apply_topology, resolve, topology_of, with_roles
+from srt_tui.core.spec.profile import LoadedProfile
+from srt_tui.core.spec.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
+from srt_tui.core.spec.topology_string import TopologySpec, parse_topology
+from srt_tui.tui.display import scrub
 
 FIELDS: tuple[str, ...] = ("workers", "nodes", "gpus", "tp")
 
@@ -186,7 +186,7 @@ REASON_WIDTH = 40
 
 def _why_not(recipe: Recipe, spec: TopologySpec, problems: list[Problem]) -> str:
     """The real reason a preset cannot run, short: `no router for 2P1D (frontend vllm)`, else the first error."""
-    from ...core.routers import resolve_router
+    from srt_tui.core.frontends.routers import resolve_router
 
     workers = spec.prefill + spec.decode + spec.agg
     written = recipe.frontend.type

@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from ...monitor.model import LogRef
+from srt_tui.monitor.model import LogRef
 
 
 class LogPicker(ModalScreen[int | None]):

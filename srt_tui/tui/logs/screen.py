@@ -25,11 +25,11 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 
-from ...monitor.log_tail import LogTail, TailChunk
-from ...monitor.model import LogRef
-from ...widgets.log_view import MAX_LINES, LogLine, LogView, note_line, parse_line
-from ..workers import ReportsWorkerErrors
-from .picker import LogPicker
+from srt_tui.monitor.files.log_tail import LogTail, TailChunk
+from srt_tui.monitor.model import LogRef
+from srt_tui.tui.logs.log_view import MAX_LINES, LogLine, LogView, note_line, parse_line
+from srt_tui.tui.logs.picker import LogPicker
+from srt_tui.tui.workers import ReportsWorkerErrors
 
 #: how often the file is looked at (after the previous read was shown)
 READ_INTERVAL_S = 0.25

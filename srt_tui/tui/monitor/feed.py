@@ -13,11 +13,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from ...monitor.model import JobSnapshot
+from srt_tui.monitor.model import JobSnapshot
 
 if TYPE_CHECKING:
-    from ...monitor.collect import Monitor
-    from ...slurm.client import SlurmClient
+    from srt_tui.monitor.snapshot.collect import Monitor
+    from srt_tui.slurm.client import SlurmClient
 
 #: cancels a job; may return the line to show the operator ("… already ended: nothing to cancel")
 Canceller = Callable[[str, Path], "str | None"]
@@ -53,7 +53,7 @@ class LiveFeed:
         self._injected = False
 
     def _slurm(self) -> SlurmClient | None:
-        from ...slurm.select import get_client
+        from srt_tui.slurm.select import get_client
 
         try:
             return get_client(self._transport, require_reachable=False)
@@ -62,8 +62,8 @@ class LiveFeed:
 
     async def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
         """One refresh of the tracked jobs; gives up after REFRESH_TIMEOUT_S (the poll reports it)."""
-        from ...monitor.collect import Monitor
-        from ...slurm.local import is_local_job
+        from srt_tui.monitor.snapshot.collect import Monitor
+        from srt_tui.slurm.local import is_local_job
 
         if self._monitor is None:
             self._monitor = self._factory() if self._factory else Monitor(None, **self._options)  # type: ignore[arg-type]
@@ -81,6 +81,6 @@ class LiveFeed:
 
 def default_cancel(job_id: str, job_dir: Path) -> str:
     """Cancel a job the way `srt-tui cancel` does; what happened, in one line."""
-    from ...slurm.cancel import cancel_job
+    from srt_tui.slurm.cancel import cancel_job
 
     return cancel_job(job_id, job_dir).describe()

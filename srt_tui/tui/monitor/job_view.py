@@ -13,13 +13,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from ...monitor import cells
-from ...monitor.model import JobSnapshot, LogRef
-from ...slurm.client import ENDED_WITH_REASON
-from ...widgets.layout import is_wide
-from ...widgets.live_grid import LiveGpuGrid
-from ...widgets.router_panel import RouterPanel
-from ...widgets.worker_table import WorkerTable
+from srt_tui.monitor import cells
+from srt_tui.monitor.model import JobSnapshot, LogRef
+from srt_tui.slurm.client import ENDED_WITH_REASON
+from srt_tui.tui.monitor.live_grid import LiveGpuGrid
+from srt_tui.tui.monitor.router_panel import RouterPanel
+from srt_tui.tui.monitor.worker_table import WorkerTable
+from srt_tui.widgets.layout import is_wide
 
 #: plan.json `frontend` of a job without a router (`none` in plans written before the fork's spellings)
 DIRECT = ("", "direct", "none")

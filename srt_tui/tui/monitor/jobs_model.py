@@ -6,10 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from ...monitor import cells
-from ...monitor.model import READY_STAGES, JobSnapshot
-from ...widgets.layout import is_wide
-from . import sweep_rows
+from srt_tui.monitor import cells
+from srt_tui.monitor.model import READY_STAGES, JobSnapshot
+from srt_tui.tui.monitor import sweep_rows
+from srt_tui.widgets.layout import is_wide
 
 
 @dataclass(frozen=True)

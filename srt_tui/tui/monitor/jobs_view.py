@@ -11,10 +11,10 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
 
-from ...monitor import cells
-from ...monitor.model import JobSnapshot
-from ...widgets.row_table import RowTable
-from . import jobs_model, sweep_rows
+from srt_tui.monitor import cells
+from srt_tui.monitor.model import JobSnapshot
+from srt_tui.tui.monitor import jobs_model, sweep_rows
+from srt_tui.widgets.row_table import RowTable
 
 _STATUS_STYLE = {"ok": "ok", "degraded": "warn", "failed": "bad", "ended": "dim", "waiting": "dim"}
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.message import Message
 
-from ...monitor.model import JobSnapshot
+from srt_tui.monitor.model import JobSnapshot
 
 
 @dataclass

@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...core.jobdir_contract import JobDirError, JobMeta, read_job_meta
-from ...core.results import job_identity, read_results
-from ...core.results_table import LabelledResults
+from srt_tui.core.jobdir.contract import JobDirError, JobMeta, read_job_meta
+from srt_tui.core.results.read import job_identity, read_results
+from srt_tui.core.results.table import LabelledResults
 
 
 @dataclass(frozen=True)

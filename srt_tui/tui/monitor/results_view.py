@@ -21,13 +21,13 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual_plotext import PlotextPlot
 
-from ...core.results import LevelResult
-from ...core.results_table import LabelledResults, number
-from ...widgets.row_table import RowTable
-from ..context import ContextHub
-from ..header import AppHeader
-from ..workers import ReportsWorkerErrors
-from .results_load import Comparison, load_comparison, pareto_frontier
+from srt_tui.core.results.read import LevelResult
+from srt_tui.core.results.table import LabelledResults, number
+from srt_tui.tui.context import ContextHub
+from srt_tui.tui.header import AppHeader
+from srt_tui.tui.monitor.results_load import Comparison, load_comparison, pareto_frontier
+from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.row_table import RowTable
 
 COLUMNS = (
     "JOB", "CONC", "OK", "FAIL", "REQ/S", "OUT TOK/S", "TOK/S/GPU", "TOK/S/USER",

@@ -24,26 +24,26 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Input
 from textual.worker import Worker, WorkerState
 
-from ...monitor.model import JobSnapshot
-from ...slurm.local import is_local_job
-from ...widgets.worker_table import WorkerTable
-from ..context import ContextHub
-from ..header import AppHeader
-from ..logs.screen import LogViewerScreen
-from ..palette import PaletteAction
-from ..rearm import RearmedLoop
-from ..workers import ReportsWorkerErrors
-from .alljobs.dialogs import ConfirmHide
-from .alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
-from .alljobs.source import JobsSource, LiveJobsSource
-from .dialogs import ConfirmCancel
-from .feed import Canceller, LiveFeed, SnapshotFeed, default_cancel
-from .job_view import JobView
-from .jobs_model import SORTS
-from .jobs_view import JobsView
-from .messages import AddFailed, CancelFailed, JobAdded, JobCancelled, PollFailed, SnapshotsUpdated
-from .results_view import ResultsScreen
-from .worker_detail import WorkerDetail, worker_detail_for
+from srt_tui.monitor.model import JobSnapshot
+from srt_tui.slurm.local import is_local_job
+from srt_tui.tui.context import ContextHub
+from srt_tui.tui.header import AppHeader
+from srt_tui.tui.logs.screen import LogViewerScreen
+from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide
+from srt_tui.tui.monitor.alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
+from srt_tui.tui.monitor.alljobs.source import JobsSource, LiveJobsSource
+from srt_tui.tui.monitor.dialogs import ConfirmCancel
+from srt_tui.tui.monitor.feed import Canceller, LiveFeed, SnapshotFeed, default_cancel
+from srt_tui.tui.monitor.job_view import JobView
+from srt_tui.tui.monitor.jobs_model import SORTS
+from srt_tui.tui.monitor.jobs_view import JobsView
+from srt_tui.tui.monitor.messages import AddFailed, CancelFailed, JobAdded, JobCancelled, PollFailed, SnapshotsUpdated
+from srt_tui.tui.monitor.results_view import ResultsScreen
+from srt_tui.tui.monitor.worker_detail import WorkerDetail, worker_detail_for
+from srt_tui.tui.monitor.worker_table import WorkerTable
+from srt_tui.tui.palette import PaletteAction
+from srt_tui.tui.rearm import RearmedLoop
+from srt_tui.tui.workers import ReportsWorkerErrors
 
 POLL_INTERVAL_S = 2.0
 
@@ -229,13 +229,13 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
 
     def _discover(self) -> dict[str, Path]:
         """Every job of the job index (file reads: run in a thread)."""
-        from ...slurm.jobindex import job_bases, known_jobs, recover_interrupted
+        from srt_tui.state.jobindex import job_bases, known_jobs, recover_interrupted
 
         if not self._recovered:  # once: what an `apply` killed mid-submission left behind
             self._recovered = True
             for note in recover_interrupted(job_bases()):
                 self.app.call_from_thread(self.notify, note, severity="warning", timeout=20)
-        from ...monitor.hidden import hidden_jobs
+        from srt_tui.state.hidden import hidden_jobs
 
         hidden = hidden_jobs()  # removed from the list (d): not discovered again; opened on purpose: shown
         return {j: d for j, d in known_jobs().items() if j not in hidden}
@@ -505,7 +505,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     # -- add a job launched elsewhere ----------------------------------------------------------------
 
     def action_add_job(self) -> None:
-        from ..prompts import PathPrompt
+        from srt_tui.tui.prompts import PathPrompt
 
         self.app.push_screen(
             PathPrompt("Add a job: its Slurm job id, local id or job directory", note="Enter adds · Esc cancels"),
@@ -518,8 +518,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
 
     @work(thread=True, group="add-job", name="add-job", exit_on_error=False)
     def _resolve(self, ref: str) -> None:
-        from ...core.jobdir_contract import JobDirError, read_job_meta
-        from ...slurm.jobindex import find_job_dir, remember_job
+        from srt_tui.core.jobdir.contract import JobDirError, read_job_meta
+        from srt_tui.state.jobindex import find_job_dir, remember_job
 
         path = find_job_dir(ref)
         if path is None:
@@ -568,7 +568,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.app.push_screen(ConfirmHide(job, snap.name, snap.job_dir), callback=partial(self._hidden, job))
 
     def _hidden(self, job_id: str, yes: bool | None) -> None:
-        from ...monitor.hidden import hide
+        from srt_tui.state.hidden import hide
 
         if not yes:
             return

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ...monitor.model import JobSnapshot
+from srt_tui.monitor.model import JobSnapshot
 
 _INDEX = re.compile(r"\[(\d+)\]")
 

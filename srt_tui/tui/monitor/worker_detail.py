@@ -18,11 +18,11 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from ...monitor import cells
-from ...monitor.model import JobSnapshot, WorkerStatus
-from ...monitor.worker_facts import WorkerFacts, read_worker_facts
-from ..display import display_path
-from ..workers import ReportsWorkerErrors
+from srt_tui.monitor import cells
+from srt_tui.monitor.model import JobSnapshot, WorkerStatus
+from srt_tui.monitor.statuses.worker_facts import WorkerFacts, read_worker_facts
+from srt_tui.tui.display import display_path
+from srt_tui.tui.workers import ReportsWorkerErrors
 
 
 class FactsLoaded(Message):

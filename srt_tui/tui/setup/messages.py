@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from ...setup.probes import ProbeRun
+from srt_tui.setup.probes import ProbeRun
 
 
 class ProbeProgress(Message):

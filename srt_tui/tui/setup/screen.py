@@ -18,16 +18,16 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Button, ContentSwitcher, DataTable, Footer, Input, Label, ProgressBar, Static
 
-from ...setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, run_probes
-from ...setup.proposal import OperatorChoices, Proposal, build_proposal, parse_aliases, write_proposal
-from ...widgets.row_table import RowTable
-from ..context import ContextHub
-from ..header import AppHeader
-from ..messages import SlurmStatus
-from ..palette import PaletteAction
-from ..workers import ReportsWorkerErrors
-from .messages import ProbeProgress, ProbesDone
-from .view import evidence_text, findings_text, steps_text, value_text
+from srt_tui.setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, run_probes
+from srt_tui.setup.proposal import OperatorChoices, Proposal, build_proposal, parse_aliases, write_proposal
+from srt_tui.tui.context import ContextHub
+from srt_tui.tui.header import AppHeader
+from srt_tui.tui.messages import SlurmStatus
+from srt_tui.tui.palette import PaletteAction
+from srt_tui.tui.setup.messages import ProbeProgress, ProbesDone
+from srt_tui.tui.setup.view import evidence_text, findings_text, steps_text, value_text
+from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.row_table import RowTable
 
 #: (input id, label, placeholder) of the operator's choices on the review step.
 FIELDS: tuple[tuple[str, str, str], ...] = (
@@ -159,7 +159,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         try:
             run = self.runner(options, progress)
         except Exception as exc:  # the runner must report, never crash the screen
-            from ...setup.findings import Finding
+            from srt_tui.setup.findings import Finding
 
             run = ProbeRun(findings=[Finding.bad("probes", f"{type(exc).__name__}: {exc}", "report this bug")])
         self.post_message(ProbesDone(run))
@@ -288,9 +288,9 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
 
     def action_write(self) -> None:
         """Write the proposal to the user profile directory as <name>.yaml."""
-        from ...core.errors import SrtError
-        from ...core.paths import user_profiles_dir
-        from ...core.profile import parse_profile
+        from srt_tui.core.errors import SrtError
+        from srt_tui.core.paths import user_profiles_dir
+        from srt_tui.core.spec.profile import parse_profile
 
         status = self.query_one("#write-status", Static)
         if self.proposal is None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ...setup.findings import Finding
-from ...setup.probes import STEPS
-from ...setup.proposal import Proposal, ProposedKey
+from srt_tui.setup.findings import Finding
+from srt_tui.setup.probes import STEPS
+from srt_tui.setup.proposal import Proposal, ProposedKey
 
 MARK_STYLE: dict[str, tuple[str, str]] = {
     "pending": ("○", "dim"),

@@ -8,14 +8,13 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.style import Style
 from textual.containers import Vertical
 
-from ...workers import ReportsWorkerErrors
+from srt_tui.tui.workers import ReportsWorkerErrors
 
 if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
-    from srt_tui.core.profile import LoadedProfile
-    from srt_tui.core.recipe import Recipe, RecipeSource
-
-    from ...context import ContextHub
+    from srt_tui.core.spec.profile import LoadedProfile
+    from srt_tui.core.spec.recipe import Recipe, RecipeSource
+    from srt_tui.tui.context import ContextHub
 
 
 @dataclass

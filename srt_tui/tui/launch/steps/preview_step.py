@@ -14,15 +14,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static, TabbedContent, TabPane
 
-from srt_tui.widgets.process_view import ProcessView
+from srt_tui.tui.launch.messages import FileSaved, PreviewAccepted
+from srt_tui.tui.launch.process_view import ProcessView
+from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.widgets.script_view import ScriptView
-
-from ..messages import FileSaved, PreviewAccepted
-from .base import WizardState, WizardStep
 
 if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
-    from srt_tui.core.recipe import Recipe
+    from srt_tui.core.spec.recipe import Recipe
 
 
 class PreviewStep(WizardStep):
@@ -149,7 +148,7 @@ class PreviewStep(WizardStep):
     def _directives(self, prep: Prepared) -> Group:
         plan, job = prep.plan, prep.job
         key = self.get_component_rich_style("preview-step--key", partial=True)
-        from srt_tui.core.directive_origin import directive_origin
+        from srt_tui.core.plan.directive_origin import directive_origin
 
         table = self._table("DIRECTIVE", "VALUE", "FROM")
         for k, v in plan.directives:
@@ -168,7 +167,7 @@ class PreviewStep(WizardStep):
         return self._state.hub.context.now().strftime("%Y%m%d-%H%M%S") if self._state is not None else "now"
 
     def action_save_dry_run(self) -> None:
-        from ...prompts import PathPrompt
+        from srt_tui.tui.prompts import PathPrompt
 
         if self.prepared is None:
             return
@@ -186,13 +185,13 @@ class PreviewStep(WizardStep):
     @work(thread=True, exclusive=True, group="save", name="save-dry-run", exit_on_error=False)
     def save_dry_run(self, prepared: Prepared, target: Path) -> None:
         """Write the dry-run directory atomically."""
-        from srt_tui.core.jobdir import job_files, write_atomic_dir
+        from srt_tui.core.jobdir.write import job_files, write_atomic_dir
 
         written = write_atomic_dir(target, job_files(prepared.job, prepared.plan, prepared.script))
         self.post_message(FileSaved("dry-run", written))
 
     def action_save_recipe(self) -> None:
-        from ...prompts import PathPrompt
+        from srt_tui.tui.prompts import PathPrompt
 
         if self.edited is None or self.prepared is None:
             return
@@ -207,7 +206,7 @@ class PreviewStep(WizardStep):
     @work(thread=True, exclusive=True, group="save", name="save-recipe", exit_on_error=False)
     def save_recipe(self, recipe: Recipe, target: Path) -> None:
         """Write the recipe (schema 2) as YAML."""
-        from srt_tui.core.yamlio import dump_yaml
+        from srt_tui.core.spec.yamlio import dump_yaml
 
         target = target.expanduser()
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -218,7 +217,7 @@ class PreviewStep(WizardStep):
 
     @on(FileSaved)
     def _saved(self, message: FileSaved) -> None:
-        from ...display import display_path
+        from srt_tui.tui.display import display_path
 
         self.notify(f"Wrote {message.kind}: {display_path(message.path)}", title="Saved")
 

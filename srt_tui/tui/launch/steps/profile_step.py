@@ -14,15 +14,14 @@ from textual.containers import VerticalScroll
 from textual.events import Resize
 from textual.widgets import DataTable, Static
 
+from srt_tui.tui.display import display_path
+from srt_tui.tui.launch.messages import ProfileChosen, ProfilesLoaded
+from srt_tui.tui.launch.profile_facts import COLUMNS, INVALID, columns, detail_lines, error_lines, fact_row
+from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.widgets.row_table import RowTable
 
-from ...display import display_path
-from ..messages import ProfileChosen, ProfilesLoaded
-from ..profile_facts import COLUMNS, INVALID, columns, detail_lines, error_lines, fact_row
-from .base import WizardState, WizardStep
-
 if TYPE_CHECKING:
-    from srt_tui.core.profile import ProfileFile
+    from srt_tui.core.spec.profile import ProfileFile
 
 
 class ProfileStep(WizardStep):
@@ -63,7 +62,7 @@ class ProfileStep(WizardStep):
     def load_profiles(self, preferred: str | None) -> None:
         """List user and shipped profiles (plus `-p FILE` or a discovered srtslurm.yaml) off the UI thread."""
         from srt_tui.core.errors import ConfigError
-        from srt_tui.core.profile import ProfileFile, find_srtslurm, list_profile_files, parse_profile
+        from srt_tui.core.spec.profile import ProfileFile, find_srtslurm, list_profile_files, parse_profile
 
         files = list_profile_files()
         extra: Path | None = None
@@ -179,7 +178,7 @@ class ProfileStep(WizardStep):
         self._choose(self.query_one(DataTable).cursor_row)
 
     def _choose(self, row: int) -> None:
-        from srt_tui.core.profile import LoadedProfile
+        from srt_tui.core.spec.profile import LoadedProfile
 
         if not 0 <= row < len(self.files):
             self.notify("Profiles are still loading.", severity="warning")

@@ -15,14 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...display import display_path, scrub
+from srt_tui.tui.display import display_path, scrub
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from srt_tui.core.profile import LoadedProfile
-
-    from ..recipe_catalog import RecipeEntry
+    from srt_tui.core.spec.profile import LoadedProfile
+    from srt_tui.tui.launch.recipe_catalog import RecipeEntry
 
 
 @dataclass(frozen=True)
@@ -67,8 +66,7 @@ def edit_target(entry: RecipeEntry) -> EditTarget:
     """Where to edit `entry`: its own file when the operator may write it, else a copy in the user
     recipe folder (same sub-folder as in the shipped tree; an existing copy is kept, never overwritten)."""
     from srt_tui.core.paths import shipped_recipes_dir
-
-    from ..recipe_catalog import user_recipes_dir
+    from srt_tui.tui.launch.recipe_catalog import user_recipes_dir
 
     path, variant = _file_and_variant(entry.spec)
     shipped = shipped_recipes_dir().resolve()
@@ -120,9 +118,8 @@ def read_back(target: EditTarget, profile: LoadedProfile | None) -> EditResult:
     each `file:line: field: message (fix: …)` where the key is written."""
     from srt_tui.core.api import prepare_job
     from srt_tui.core.errors import SrtError
-    from srt_tui.core.recipe import load_recipe
-
-    from ..recipe_catalog import read_entries, user_recipes_dir
+    from srt_tui.core.spec.recipe import load_recipe
+    from srt_tui.tui.launch.recipe_catalog import read_entries, user_recipes_dir
 
     recipes = user_recipes_dir().resolve()
     path = target.path.expanduser().resolve()

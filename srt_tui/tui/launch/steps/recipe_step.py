@@ -14,14 +14,13 @@ from textual.message import Message
 from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from ..messages import RecipeChosen, RecipeOpened, RecipesLoaded
-from .base import WizardState, WizardStep
+from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened, RecipesLoaded
+from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 
 if TYPE_CHECKING:
-    from srt_tui.core.profile import LoadedProfile
-
-    from ..recipe_catalog import RecipeEntry
-    from .recipe_edit import EditResult, EditTarget
+    from srt_tui.core.spec.profile import LoadedProfile
+    from srt_tui.tui.launch.recipe_catalog import RecipeEntry
+    from srt_tui.tui.launch.steps.recipe_edit import EditResult, EditTarget
 
 
 class RecipeEdited(Message):
@@ -92,7 +91,7 @@ class RecipeStep(WizardStep):
     @work(thread=True, exclusive=True, group="recipes", name="scan-recipes", exit_on_error=False)
     def load_recipes(self) -> None:
         """Read every recipe file (shipped and user) off the UI thread."""
-        from ..recipe_catalog import scan_recipes
+        from srt_tui.tui.launch.recipe_catalog import scan_recipes
 
         self.post_message(RecipesLoaded(scan_recipes()))
 
@@ -113,7 +112,7 @@ class RecipeStep(WizardStep):
         st = self._style
         if entry.recipe is None:
             return Text.assemble(("✗ ", st("recipe-step--bad")), (entry.label, st("recipe-step--bad")))
-        from ..core_names import topology_name
+        from srt_tui.tui.launch.core_names import topology_name
 
         mark = "✓ " if self.profile_name and self.profile_name in entry.profiles else "  "
         return Text.assemble(
@@ -190,7 +189,7 @@ class RecipeStep(WizardStep):
                 Text("error", style=st("recipe-step--bad")), Text(entry.error or "", style=st("recipe-step--bad"))
             )
         else:
-            from ..recipe_summary import summary_rows
+            from srt_tui.tui.launch.recipe_summary import summary_rows
 
             for key, value in summary_rows(entry.recipe):
                 grid.add_row(key, Text(value))
@@ -251,7 +250,7 @@ class RecipeStep(WizardStep):
     # -- open file… ---------------------------------------------------------------------------------
 
     def action_open_file(self) -> None:
-        from ...prompts import PathPrompt
+        from srt_tui.tui.prompts import PathPrompt
 
         def opened(path: str | None) -> None:
             if path:
@@ -265,7 +264,7 @@ class RecipeStep(WizardStep):
     @work(thread=True, exclusive=True, group="recipes-open", name="open-recipe", exit_on_error=False)
     def open_recipe(self, path: str) -> None:
         """Read a recipe from anywhere on disk."""
-        from ..recipe_catalog import open_recipe
+        from srt_tui.tui.launch.recipe_catalog import open_recipe
 
         self.post_message(RecipeOpened(open_recipe(path)))
 
@@ -289,8 +288,8 @@ class RecipeStep(WizardStep):
 
     def action_edit_recipe(self) -> None:
         """Open the highlighted recipe in $EDITOR (a shipped one as a user copy), then read it back."""
-        from ...display import display_path
-        from .recipe_edit import edit_target, run_editor
+        from srt_tui.tui.display import display_path
+        from srt_tui.tui.launch.steps.recipe_edit import edit_target, run_editor
 
         node = self.query_one("#recipe-tree", Tree).cursor_node
         if node is None or node.data is None:
@@ -314,14 +313,14 @@ class RecipeStep(WizardStep):
     @work(thread=True, exclusive=True, group="recipes-edit", name="check-edited-recipe", exit_on_error=False)
     def check_edited(self, target: EditTarget) -> None:
         """Read the edited file back and validate it against the chosen profile, off the UI thread."""
-        from .recipe_edit import read_back
+        from srt_tui.tui.launch.steps.recipe_edit import read_back
 
         self.post_message(RecipeEdited(read_back(target, self._profile)))
 
     @on(RecipeEdited)
     def _edited(self, message: RecipeEdited) -> None:
-        from ...display import display_path
-        from .recipe_edit import same_file
+        from srt_tui.tui.display import display_path
+        from srt_tui.tui.launch.steps.recipe_edit import same_file
 
         message.stop()
         result = message.result

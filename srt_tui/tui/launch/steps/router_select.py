@@ -13,7 +13,7 @@ from textual.containers import Horizontal
 from textual.widgets import Label, Select
 
 if TYPE_CHECKING:
-    from srt_tui.core.frontend_choice import FrontendChoice
+    from srt_tui.core.frontends.choice import FrontendChoice
 
 
 class RouterSelect(Horizontal):

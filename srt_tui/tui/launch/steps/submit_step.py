@@ -12,17 +12,15 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, RadioButton, RadioSet, Static
 
+from srt_tui.tui.launch.messages import JobSubmitted, SubmitFailed
+from srt_tui.tui.launch.steps.base import WizardState, WizardStep
+from srt_tui.tui.messages import SlurmStatus
 from srt_tui.widgets.choice_button import ChoiceButton
-
-from ...messages import SlurmStatus
-from ..messages import JobSubmitted, SubmitFailed
-from .base import WizardState, WizardStep
 
 if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
     from srt_tui.slurm.preflight import PreflightCheck
-
-    from ...context import AppContext, ContextHub
+    from srt_tui.tui.context import AppContext, ContextHub
 
 
 class PreflightDone(Message):
@@ -93,7 +91,7 @@ class SubmitStep(WizardStep):
             button.label = "Submit (read-only mode)"
 
     def _render_request(self) -> None:
-        from ..wizard import slurm_request
+        from srt_tui.tui.launch.wizard import slurm_request
 
         if self.prepared is None:
             return
@@ -253,7 +251,7 @@ class SubmitStep(WizardStep):
 
     @on(SubmitFailed)
     def _failed(self, message: SubmitFailed) -> None:
-        from ...display import scrub
+        from srt_tui.tui.display import scrub
 
         self.submitting = False
         self.query_one("#submit", Button).disabled = self.read_only
@@ -264,7 +262,7 @@ class SubmitStep(WizardStep):
 
     @on(JobSubmitted)
     def _submitted(self, message: JobSubmitted) -> None:
-        from ...display import display_path
+        from srt_tui.tui.display import display_path
 
         self.submitting = False
         self.query_one("#submit", Button).disabled = self.read_only

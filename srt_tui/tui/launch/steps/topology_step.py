@@ -10,20 +10,18 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from srt_tui.widgets.gpu_grid import GpuGrid
+from srt_tui.tui.launch.gpu_grid import GpuGrid
+from srt_tui.tui.launch.messages import PlanConfirmed, PlanUpdated
+from srt_tui.tui.launch.steps.base import WizardState, WizardStep
+from srt_tui.tui.launch.steps.router_select import RouterSelect
 from srt_tui.widgets.problem_list import ProblemList
-
-from ..messages import PlanConfirmed, PlanUpdated
-from .base import WizardState, WizardStep
-from .router_select import RouterSelect
 
 if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
     from srt_tui.core.errors import Problem
-    from srt_tui.core.profile import LoadedProfile
-    from srt_tui.core.recipe import Recipe, RecipeSource
-
-    from ..wizard import Preset, RoleForm
+    from srt_tui.core.spec.profile import LoadedProfile
+    from srt_tui.core.spec.recipe import Recipe, RecipeSource
+    from srt_tui.tui.launch.wizard import Preset, RoleForm
 
 FIELD_LABELS: tuple[tuple[str, str], ...] = (("workers", "workers"), ("nodes", "nodes"), ("gpus", "GPUs"), ("tp", "TP"))
 
@@ -66,7 +64,7 @@ class TopologyStep(WizardStep):
     async def enter(self, state: WizardState) -> None:
         if state.generation == self._generation or state.recipe is None or state.profile is None:
             return
-        from ..wizard import form_of
+        from srt_tui.tui.launch.wizard import form_of
 
         self._generation = state.generation
         self._base, self._source, self._loaded = state.recipe, state.source, state.profile
@@ -78,9 +76,8 @@ class TopologyStep(WizardStep):
 
     def _list_presets(self) -> None:
         """The presets, annotated for the recipe as it would run with the chosen router."""
-        from srt_tui.core.frontend_choice import with_frontend
-
-        from ..wizard import presets_for
+        from srt_tui.core.frontends.choice import with_frontend
+        from srt_tui.tui.launch.wizard import presets_for
 
         if self._base is None or self._loaded is None:
             return
@@ -113,7 +110,7 @@ class TopologyStep(WizardStep):
         await grid.mount_all(widgets)
 
     def _forms(self) -> list[RoleForm]:
-        from ..wizard import RoleForm
+        from srt_tui.tui.launch.wizard import RoleForm
 
         out: list[RoleForm] = []
         for role in self._roles:
@@ -144,7 +141,7 @@ class TopologyStep(WizardStep):
         event.stop()
         if self._base is None or self._loaded is None:
             return
-        from ..wizard import apply_preset, form_of
+        from srt_tui.tui.launch.wizard import apply_preset, form_of
 
         preset = self._presets[event.option_index]
         start = self.edited or self._base
@@ -158,7 +155,7 @@ class TopologyStep(WizardStep):
     def _recompute(self) -> None:
         if self._base is None or self._loaded is None:
             return
-        from ..wizard import recipe_from_form, safe_prepare
+        from srt_tui.tui.launch.wizard import recipe_from_form, safe_prepare
 
         self._last_forms = self._forms()
         edited, problems = recipe_from_form(self._base, self._last_forms)
@@ -170,7 +167,7 @@ class TopologyStep(WizardStep):
 
     def _routed(self, recipe: Recipe) -> Recipe:
         """The recipe with the chosen router, the choices listed for its topology as edited."""
-        from srt_tui.core.frontend_choice import frontend_choices, with_frontend
+        from srt_tui.core.frontends.choice import frontend_choices, with_frontend
 
         self.frontend = self.query_one(RouterSelect).show(frontend_choices(recipe), self.frontend)
         return with_frontend(recipe, self.frontend)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ....monitor.myjobs import MyJob
-from ....monitor.myjobs_cells import HEADERS, cell
-from ....widgets.layout import WIDE
+from srt_tui.monitor.alljobs.cells import HEADERS, cell
+from srt_tui.monitor.alljobs.query import MyJob
+from srt_tui.widgets.layout import WIDE
 
 #: (key, width) at 80 columns: 65 characters of content plus DataTable's one-cell padding each side
 NARROW: tuple[tuple[str, int], ...] = (

@@ -12,10 +12,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Static
 
-from ....slurm.client import JobState
-from ...workers import ReportsWorkerErrors
-from ..dialogs import YesNoScreen
-from .source import JobsSource
+from srt_tui.slurm.client import JobState
+from srt_tui.tui.monitor.alljobs.source import JobsSource
+from srt_tui.tui.monitor.dialogs import YesNoScreen
+from srt_tui.tui.workers import ReportsWorkerErrors
 
 
 class ConfirmHide(YesNoScreen):

@@ -21,15 +21,15 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from ....monitor.myjobs import MyJob, MyJobs
-from ....widgets.row_table import RowTable
-from ...context import ContextHub
-from ...header import AppHeader
-from ...rearm import RearmedLoop
-from ...workers import ReportsWorkerErrors
-from . import columns
-from .dialogs import ConfirmHide, SlurmFactsScreen
-from .source import JobsSource
+from srt_tui.monitor.alljobs.query import MyJob, MyJobs
+from srt_tui.tui.context import ContextHub
+from srt_tui.tui.header import AppHeader
+from srt_tui.tui.monitor.alljobs import columns
+from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide, SlurmFactsScreen
+from srt_tui.tui.monitor.alljobs.source import JobsSource
+from srt_tui.tui.rearm import RearmedLoop
+from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.row_table import RowTable
 
 REFRESH_S = 5.0
 
@@ -244,7 +244,7 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
         self.app.push_screen(ConfirmHide(job.job_id, job.job.name, where), callback=partial(self._hide, job.job_id))
 
     def _hide(self, job_id: str, yes: bool | None) -> None:
-        from ....monitor.hidden import hide
+        from srt_tui.state.hidden import hide
 
         if not yes:
             return
@@ -254,7 +254,7 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
 
     def action_unhide(self) -> None:
         """List a hidden job again."""
-        from ....monitor.hidden import unhide
+        from srt_tui.state.hidden import unhide
 
         job = self.job(self.highlighted)
         if job is None or not job.hidden or self.read_only:

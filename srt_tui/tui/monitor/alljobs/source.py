@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from ....monitor.myjobs import MyJob, MyJobs
+from srt_tui.monitor.alljobs.query import MyJob, MyJobs
 
 if TYPE_CHECKING:
-    from ....slurm.client import SlurmClient
+    from srt_tui.slurm.client import SlurmClient
 
 #: seconds a Slurm command may take here before the view says Slurm did not answer
 SLURM_TIMEOUT_S = 10.0
@@ -36,7 +36,7 @@ class LiveJobsSource:
         self._client: SlurmClient | None = None
 
     def _get(self) -> SlurmClient:
-        from ....slurm.select import get_client
+        from srt_tui.slurm.select import get_client
 
         if self._client is None:
             self._client = get_client(self._transport, require_reachable=False, timeout=SLURM_TIMEOUT_S)
@@ -44,9 +44,9 @@ class LiveJobsSource:
 
     def list_jobs(self) -> MyJobs:
         """The user's jobs with their output directories and hidden flags."""
-        from ....monitor.hidden import hidden_jobs
-        from ....monitor.myjobs import current_user, my_jobs
-        from ....slurm.jobindex import known_jobs
+        from srt_tui.monitor.alljobs.query import current_user, my_jobs
+        from srt_tui.state.hidden import hidden_jobs
+        from srt_tui.state.jobindex import known_jobs
 
         user = self._user or current_user()
         try:
@@ -78,7 +78,7 @@ class FrozenJobsSource:
 
     def facts(self, job_id: str) -> dict[str, str]:
         """The frozen facts of the job (SlurmError when none were given: Slurm no longer knows it)."""
-        from ....slurm.errors import SlurmError
+        from srt_tui.slurm.errors import SlurmError
 
         if job_id not in self._facts:
             raise SlurmError(f"slurm_load_jobs error: Invalid job id specified ({job_id})")

@@ -1,0 +1,114 @@
+"""`srt-tui jobs`: this user's Slurm jobs as squeue shows them, with the output directory of those srt-tui
+or srtctl launched; `--all` adds every other job of the user; `--hide`/`--unhide` edit the hidden list."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from srt_tui.monitor.alljobs.query import MyJobs
+
+
+def _listing(args: argparse.Namespace) -> MyJobs:
+    """One user-scoped query (SlurmUnavailable, exit 3, when no controller answers)."""
+    from srt_tui.monitor.alljobs.query import my_jobs
+    from srt_tui.slurm.errors import SlurmUnavailable
+    from srt_tui.slurm.select import get_client
+    from srt_tui.state.hidden import hidden_jobs
+    from srt_tui.state.jobindex import known_jobs
+
+    listing = my_jobs(get_client(args.transport), args.user, hidden_jobs(), known_jobs())
+    if listing.error:
+        raise SlurmUnavailable(listing.error)
+    return listing
+
+
+def _hide(args: argparse.Namespace) -> int:
+    """Hide ended jobs; a job still queued or running is refused (cancel it first); one Slurm no longer
+    knows has ended long ago and is hidden."""
+    from srt_tui.slurm.client import TERMINAL_STATES, UNKNOWN_STATE
+    from srt_tui.slurm.local import LocalLauncher, is_local_job
+    from srt_tui.state.hidden import hide
+    from srt_tui.state.jobindex import find_job_dir
+
+    states: dict[str, str] = {}
+    for job_id in args.hide:  # local jobs: the launcher's record, no Slurm needed
+        job_dir = find_job_dir(job_id) if is_local_job(job_id) else None
+        if job_dir is not None:
+            states[job_id] = LocalLauncher().state(job_id, job_dir).state
+    if any(not is_local_job(i) for i in args.hide):
+        states |= {j.job_id: j.job.state for j in _listing(args).jobs if j.job_id in args.hide}
+    active = [i for i, state in states.items() if state not in TERMINAL_STATES and state != UNKNOWN_STATE]
+    if active:
+        states_text = ", ".join(f"{i} ({states[i]})" for i in active)
+        print(
+            f"srt-tui: not hidden: still queued or running: {states_text} (only ended jobs leave the list; "
+            "cancel it first with `srt-tui cancel ID`)",
+            file=sys.stderr,
+        )
+        return 1
+    hide(args.hide)
+    print(f"hidden: {' '.join(args.hide)} (directories kept; `srt-tui jobs --unhide ID` shows them again)")
+    return 0
+
+
+def _cmd_jobs(args: argparse.Namespace) -> int:
+    from srt_tui.core.text.views import fixed_table
+    from srt_tui.monitor.alljobs.cells import HEADERS, row
+    from srt_tui.state.hidden import unhide
+
+    if args.unhide:
+        found = unhide(args.unhide)
+        missing = [i for i in args.unhide if i not in found]
+        if found:
+            print(f"shown again: {' '.join(found)}")
+        if missing:
+            print(f"not hidden: {' '.join(missing)}", file=sys.stderr)
+        return 0 if found else 1
+    if args.hide:
+        return _hide(args)
+    listing = _listing(args)
+    jobs = [j for j in listing.shown(args.hidden) if args.all or j.job_dir is not None]
+    if args.json:
+        out = [asdict(j.job) | {"from": j.kind, "job_dir": str(j.job_dir or ""), "hidden": j.hidden} for j in jobs]
+        print(json.dumps(out, indent=2))
+        return 0
+    if not jobs:
+        scope = "Slurm jobs" if args.all else "Slurm jobs launched by srt-tui or srtctl (--all: every job)"
+        print(f"no {scope} of {listing.user}")
+        return 0
+    now = datetime.now()
+    header = (*HEADERS.values(), "OUTPUT DIR")
+    print(fixed_table(header, [(*row(j, now), str(j.job_dir or "-")) for j in jobs]))
+    hidden = sum(j.hidden for j in listing.jobs) if not args.hidden else 0
+    if hidden:
+        print(f"({hidden} hidden: --hidden lists them)", file=sys.stderr)
+    return 0
+
+
+def add_alljobs_command(sub: Any) -> None:
+    """Register `jobs` on the CLI parser."""
+    j = sub.add_parser(
+        "jobs",
+        help="this user's Slurm jobs, squeue-style, with the output directory of srt-tui's and srtctl's",
+        description="This user's Slurm jobs (queued, running, and ended ones slurmctld or accounting still "
+        "holds). Without --all only those srt-tui or srtctl launched (they have an output directory).",
+    )
+    j.add_argument("--all", action="store_true", help="every Slurm job of the user, however it was submitted")
+    j.add_argument("--hidden", action="store_true", help="list hidden jobs too (marked `(hidden)`)")
+    j.add_argument("--hide", nargs="+", metavar="JOB", help="remove ended jobs from the lists (directories kept)")
+    j.add_argument("--unhide", nargs="+", metavar="JOB", help="list hidden jobs again")
+    j.add_argument("-u", "--user", help="whose jobs (default: you)")
+    j.add_argument("--json", action="store_true", help="one object per job: Slurm's fields, from, job_dir, hidden")
+    j.add_argument(
+        "--transport",
+        default="auto",
+        choices=["auto", "cli", "pyslurm"],
+        help="Slurm transport (default: pyslurm if importable, else the command line)",
+    )
+    j.set_defaults(func=_cmd_jobs)

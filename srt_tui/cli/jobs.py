@@ -1,0 +1,445 @@
+"""`apply`, `status`, `wait`, `cancel`: the job commands of the CLI, on the same core as the TUI."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from srt_tui.core.errors import Problem, SrtError
+from srt_tui.core.jobdir.contract import JOB_FILE
+
+
+def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
+    """Job id → directory of the named jobs (all indexed ones without names); a named directory whose
+    job.json cannot be read is refused, since its job id (what `cancel` acts on) is unknown."""
+    from srt_tui.core.jobdir.contract import JobDirError, read_job_meta
+    from srt_tui.state.jobindex import find_job_dir, group_members, known_jobs
+
+    if not refs:  # every known job the operator has not removed from the list (`d`, `jobs --hide`)
+        from srt_tui.state.hidden import hidden_jobs
+
+        hidden = hidden_jobs()
+        return {j: d for j, d in known_jobs().items() if j not in hidden}
+    out: dict[str, Path] = {}
+    for ref in refs:
+        path = find_job_dir(ref, Path(output) if output else None)
+        members = group_members(ref) if path is None else {}
+        if members:  # a sweep's group id (`apply -f sweep.yaml`): every member
+            out.update(members)
+            continue
+        if path is None:
+            raise SrtError(
+                [
+                    Problem(
+                        field="JOB",
+                        message=f"no job directory found for `{ref}`",
+                        hint="pass the job id, its directory, a sweep's group id, or -o OUTPUT_DIR where it lives",
+                    )
+                ]
+            )
+        try:
+            job_id = read_job_meta(path).job_id or path.name
+        except JobDirError as exc:
+            message = f"{exc.path} is unreadable: {exc.problem}"
+            raise SrtError([Problem(field="JOB", message=message, hint=exc.fix)]) from None
+        out[job_id] = path
+    return out
+
+
+def _client(transport: str) -> tuple[Any, str | None]:
+    """A Slurm client and, when no controller answers now, why (`scontrol ping`'s own words).
+
+    The client is returned even then: its queries fail (shown as a stale Slurm source, retried with
+    back-off) until the controller is back, so a long `wait` sees Slurm again after an outage.
+    """
+    from srt_tui.slurm.errors import SlurmUnavailable
+    from srt_tui.slurm.select import get_client
+
+    try:
+        return get_client(transport), None
+    except SlurmUnavailable as exc:
+        try:
+            return get_client(transport, require_reachable=False), str(exc)
+        except SlurmUnavailable:
+            return None, str(exc)
+
+
+def _monitor_for(jobs: dict[str, Path], transport: str, *, keep_trying: bool) -> tuple[Any, str | None]:
+    """A Monitor for these jobs and the Slurm problem found while setting it up (None: Slurm answers).
+
+    ``keep_trying`` (`wait`): query Slurm even when it is down now, to see it again when it returns;
+    otherwise (`status`, one refresh) a controller that did not answer `scontrol ping` is not queried.
+    """
+    from srt_tui.monitor.snapshot.collect import Monitor
+    from srt_tui.slurm.local import is_local_job
+
+    client, down = _client(transport) if any(not is_local_job(j) for j in jobs) else (None, None)
+    if down and not keep_trying:
+        client = None
+    return Monitor(client, slurm_down=down), down
+
+
+def _snapshots(jobs: dict[str, Path], transport: str) -> tuple[list[Any], str | None]:
+    """One refresh of the monitor core (the same one the TUI polls), and why Slurm is down if it is."""
+
+    from srt_tui.state import rate_cache
+
+    down: str | None = None
+
+    async def run() -> list[Any]:
+        nonlocal down
+        monitor, down = _monitor_for(jobs, transport, keep_trying=False)
+        rate_cache.load_into(monitor.history)  # rates from the previous run's samples (`watch srt-tui status`)
+        try:
+            snaps = list(await monitor.refresh(jobs))
+        finally:
+            await monitor.aclose()
+        rate_cache.save_from(monitor.history)
+        return snaps
+
+    snaps = asyncio.run(run())
+    return snaps, down
+
+
+def snapshot_json(snap: Any) -> dict[str, Any]:
+    """`status --json` for one job: every JobSnapshot field plus derived ones (ready, healthy, degraded)."""
+    return asdict(snap) | {
+        "ready": snap.is_ready,
+        "final": snap.is_final,
+        "degraded": snap.degraded,
+        "healthy": {k: list(v) for k, v in snap.healthy_counts().items()},
+    }
+
+
+def _confirmed(prep: Any) -> bool:
+    """Ask on the terminal (on stderr, so `--json` stays clean); without a terminal, refuse: only -y submits."""
+    if not sys.stdin.isatty():
+        print(
+            "srt-tui: not submitted: no terminal to confirm on (fix: add -y to submit without asking)",
+            file=sys.stderr,
+        )
+        return False
+    plan = prep.plan
+    sys.stderr.write(
+        f"{plan.name}: {plan.topology} {plan.serving} on {plan.nodes} node(s) "
+        f"× {plan.gpus_per_node} GPUs (profile {plan.profile}, time {prep.job.time_limit})\nSubmit? [y/N] "
+    )
+    sys.stderr.flush()
+    if sys.stdin.readline().strip().lower() in ("y", "yes"):
+        return True
+    print("not submitted", file=sys.stderr)
+    return False
+
+
+def submission_json(sub: Any, prep: Any, tags: list[str] | None) -> dict[str, Any]:
+    """`apply --json`: srt-tui's own `job_id`/`job_dir` plus the record srtctl prints for automation
+    (`status`, `slurm_job_id`, `job_name`, `output_dir`, `metadata_path`, `config_path`, `tags`)."""
+    recipe = prep.job.recipe_path
+    return {
+        "status": "submitted",
+        "slurm_job_id": sub.job_id if sub.launcher == "slurm" else None,
+        "job_name": prep.plan.name,
+        "output_dir": str(sub.job_dir),
+        "metadata_path": str(sub.job_dir / JOB_FILE),
+        "config_path": str(Path(recipe).resolve()) if recipe else None,
+        "tags": tags,
+        "job_id": sub.job_id,
+        "job_dir": str(sub.job_dir),
+        "launcher": sub.launcher,
+    }
+
+
+def _tags(raw: str | None) -> list[str] | None:
+    """`--tags a,b` as srtctl reads it: comma-separated, blanks dropped; None when there are none."""
+    tags = [t.strip() for t in (raw or "").split(",") if t.strip()]
+    return tags or None
+
+
+def _cmd_apply(args: argparse.Namespace) -> int:
+    from srt_tui.cli.sweep import apply_members, file_members
+
+    members = file_members(args.file)
+    if members is not None:  # a sweep (or override file) without a selector: every job, as one group
+        _warn_interrupted(args.output)
+        return apply_members(args, members, _tags(args.tags))  # says its own JSON outcome
+    if not args.json:
+        return _apply(args)
+    try:
+        return _apply(args)
+    except SrtError as exc:  # automation reads stdout: one JSON line says it failed (srtctl's shape)
+        print(json.dumps({"status": "error", "error": str(exc)}), flush=True)
+        raise
+
+
+def _apply(args: argparse.Namespace) -> int:
+    from srt_tui.core.api import prepare
+    from srt_tui.slurm.submit import submit_prepared
+    from srt_tui.state.jobindex import record_tags
+
+    tags = _tags(args.tags)
+    prep = prepare(args.file, args.profile, args.topology)
+    # `--json` is the automation contract (the InferenceX launcher runs `apply … --json` without -y): no prompt
+    if not args.yes and not args.json and not _confirmed(prep):
+        return 1
+    _warn_interrupted(args.output)
+    output = Path(args.output) if args.output else None
+    sub = submit_prepared(prep, args.launcher, output, args.transport, preflight=not args.no_preflight)
+    for note in sub.notes:  # checks that could not run: said, not blocking
+        print(f"preflight: {note}", file=sys.stderr)
+    if tags:
+        record_tags(sub.job_dir, tags)
+    if args.json:
+        print(json.dumps(submission_json(sub, prep, tags)))
+    else:
+        print(f"submitted job {sub.job_id} ({sub.launcher}) -> {sub.job_dir}")
+        print(f"  follow it: srt-tui status {sub.job_id}   |   srt-tui wait {sub.job_id} --for ready")
+    return 0
+
+
+def _warn_interrupted(output: str | None) -> None:
+    """Report (and make trackable) what an `apply` killed mid-submission left behind."""
+    from srt_tui.state.jobindex import job_bases, recover_interrupted
+
+    for note in recover_interrupted(job_bases(Path(output) if output else None)):
+        print(f"srt-tui: warning: {note}", file=sys.stderr)
+
+
+def _cmd_status(args: argparse.Namespace) -> int:
+    from srt_tui.core.text.views import fixed_table
+
+    _warn_interrupted(args.output)
+    jobs = _job_refs(args.jobs, args.output)
+    snaps, down = _snapshots(jobs, args.transport)
+    if down and not args.json:  # said once, not once per job (the JSON carries it in each job's sources)
+        print(f"slurm: {down}", file=sys.stderr)
+    if args.json:
+        print(json.dumps([snapshot_json(s) for s in snaps], indent=2))
+        return 0
+    if not snaps:
+        print("no jobs known yet (srt-tui apply -f RECIPE)")
+        return 0
+    from datetime import datetime
+
+    from srt_tui.monitor import cells
+
+    now = datetime.now().astimezone()
+    rows: list[tuple[str, ...]] = [
+        (
+            str(s.job_id),
+            str(s.name),
+            cells.state_cell(s),
+            cells.stage_cell(s),
+            cells.healthy_cell(s),
+            cells.router_cell(s),
+            cells.rate(s.rate_per_s),
+            cells.number(s.requests),
+            cells.number(s.errors),
+            cells.elapsed(s, now),
+        )
+        for s in snaps
+    ]
+    header: tuple[str, ...] = ("JOB", "NAME", "STATE", "STAGE", "HEALTHY", "ROUTER", "REQ/S", "REQ", "ERR", "ELAPSED")
+    if any(s.gpus for s in snaps):  # a job with a GPU exporter (telemetry): its GPUs' load, last
+        header += ("GPU UTIL",)
+        rows = [(*row, cells.gpu_load(s.gpus)) for row, s in zip(rows, snaps)]
+    print(fixed_table(header, rows))
+    for s in snaps:
+        for line in cells.problems(s, skip_sources=frozenset({"slurm"}) if down else frozenset()):
+            print(f"{s.job_id}: {line}")
+    return 0
+
+
+def _cmd_wait(args: argparse.Namespace) -> int:
+    jobs = _job_refs([args.job], args.output)
+    if len(jobs) != 1:
+        hint = "wait for each: " + "; ".join(f"srt-tui wait {j}" for j in jobs)
+        raise SrtError([Problem(field="JOB", message=f"`{args.job}` is a group of {len(jobs)} jobs", hint=hint)])
+    return asyncio.run(_wait(jobs, args))
+
+
+#: After the job's own events say it ended, how long `wait --log-file` waits for Slurm to say so too
+#: (so the batch script's last lines are in the log) before it drains the log and exits anyway.
+SLURM_END_GRACE_S = 30.0
+
+
+async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
+    """Poll with one Monitor (pooled connections, back-off) until the target, the job's end or the timeout.
+
+    A Slurm outage only makes the Slurm source stale: the loop keeps polling and sees the controller
+    again when it returns. With ``--log-file`` the log is copied to stdout as it grows and the target
+    is the job's end (srtctl's `wait`).
+    """
+    from srt_tui.monitor.files.logfollow import LogFollower
+    from srt_tui.slurm.client import TERMINAL_STATES
+
+    monitor, down = _monitor_for(jobs, args.transport, keep_trying=True)
+    target = args.target or ("done" if args.log_file else "ready")
+    follower = LogFollower(Path(args.log_file), sys.stdout) if args.log_file else None
+    deadline = time.monotonic() + args.timeout if args.timeout else None
+    ended_at: float | None = None
+    last = ""
+    if down and not args.quiet:
+        print(f"slurm: {down} (waiting for it to come back)", file=sys.stderr)
+    try:
+        while True:
+            snap = (await monitor.refresh(jobs))[0]
+            if follower is not None:
+                follower.poll()
+            line = f"{snap.stage} {snap.stage_detail}".strip()
+            if line != last and not args.quiet:
+                print(f"{snap.job_id}: {line}", file=sys.stderr)
+                last = line
+            if target == "ready" and snap.is_ready:
+                return 0
+            if snap.is_final:
+                ended_at = ended_at if ended_at is not None else time.monotonic()
+                settled = snap.slurm_state in TERMINAL_STATES or follower is None
+                if settled or time.monotonic() - ended_at >= SLURM_END_GRACE_S:
+                    return _wait_outcome(snap, target, follower, args.log_file)
+            if deadline is not None and time.monotonic() >= deadline:
+                if follower is not None:
+                    follower.poll(final=True)
+                print(
+                    f"{snap.job_id}: timed out after {args.timeout:g}s waiting for {target} (stage {snap.stage})",
+                    file=sys.stderr,
+                )
+                return 124
+            await asyncio.sleep(args.interval)
+    finally:
+        await monitor.aclose()
+
+
+def _wait_outcome(snap: Any, target: str, follower: Any, log_file: str | None) -> int:
+    """The exit code of a `wait` whose job ended: 0 if it completed (for `done`), else 1."""
+    if follower is not None:
+        follower.poll(final=True)
+        if not follower.seen:
+            print(f"{snap.job_id}: the log {log_file} never appeared", file=sys.stderr)
+    if target == "done" and snap.stage == "completed":
+        return 0
+    when = "" if target == "done" else " before it was ready"
+    print(f"{snap.job_id} ended ({snap.stage}){when}: {snap.stage_detail}", file=sys.stderr)
+    return 1
+
+
+def _cmd_cancel(args: argparse.Namespace) -> int:
+    import re
+
+    from srt_tui.slurm.cancel import cancel_job
+    from srt_tui.slurm.local import is_local_job
+    from srt_tui.slurm.select import get_client
+    from srt_tui.state.jobindex import find_job_dir
+
+    # one client for every Slurm job named (a sweep's members): Slurm pinged once, when first needed
+    slurm = functools.cache(lambda: get_client(args.transport))
+
+    def cancel(job_id: str, job_dir: Path) -> Any:
+        return cancel_job(job_id, job_dir, args.transport, None if is_local_job(job_id) else slurm())
+
+    # 0: something was cancelled for every JOB named; 1: for some JOB nothing was (it had already ended,
+    # or Slurm does not know it): a script that cancels twice, or a typo'd id, is told so by the exit code
+    # too, as `kill` on a gone process does (scancel itself exits 0 and says nothing)
+    rc = 0
+    for ref in args.jobs:
+        path = find_job_dir(ref, Path(args.output) if args.output else None)
+        if path is None and re.fullmatch(r"\d+(_\d+)?", ref):
+            outcomes = [cancel(ref, Path())]  # a Slurm job launched elsewhere: no directory
+        else:
+            outcomes = [cancel(j, d) for j, d in _job_refs([ref], args.output).items()]
+        for outcome in outcomes:
+            print(outcome.describe(), file=sys.stdout if outcome.cancelled else sys.stderr)
+        if not any(o.cancelled for o in outcomes):  # a sweep whose members partly ended still counts as done
+            rc = 1
+    return rc
+
+
+def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Register the job subcommands on the CLI parser."""
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("-o", "--output", help="output directory holding job directories")
+        p.add_argument(
+            "--transport",
+            default="auto",
+            choices=["auto", "cli", "pyslurm"],
+            help="Slurm transport (default: pyslurm if importable, else the command line)",
+        )
+
+    a = sub.add_parser("apply", help="render, write the job directory and submit")
+    recipe_args(a)
+    common(a)
+    a.add_argument(
+        "--launcher",
+        default="auto",
+        choices=["auto", "slurm", "local"],
+        help="auto: the profile's `launcher` (Slurm by default); when no controller answers, the profile's "
+        "`fallback_launcher` (the `local` profiles: this machine), else an error. local: this machine",
+    )
+    a.add_argument(
+        "-y", "--yes", action="store_true", help="submit without asking (required without a terminal, unless --json)"
+    )
+    a.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON line: status, slurm_job_id, job_name, output_dir, metadata_path, config_path, "
+        'tags (as srtctl prints them), job_id, job_dir; on failure {"status": "error", "error": …}. '
+        "Automation: implies no confirmation prompt, as -y does",
+    )
+    a.add_argument("--tags", help="comma-separated tags, recorded in job.json and echoed by --json")
+    a.add_argument(
+        "--no-preflight",
+        action="store_true",
+        help="skip the checks against the cluster before sbatch (partition, account, nodes, GPUs, time limit)",
+    )
+    a.set_defaults(func=_cmd_apply)
+
+    s = sub.add_parser("status", help="state, stage, worker health and router registrations of jobs")
+    s.add_argument(
+        "jobs",
+        nargs="*",
+        metavar="JOB",
+        help="job id, directory or sweep group id (default: every known job not removed from the list)",
+    )
+    common(s)
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=_cmd_status)
+
+    w = sub.add_parser(
+        "wait",
+        help="wait until a job is ready or done (exit 0; 1 if it ended otherwise; 124 timeout)",
+        description="Wait for a job. With --log-file (srtctl's `wait`): copy that log to stdout from its "
+        "start as it grows (waiting for it to appear) until the job ends; exit 0 if it completed, 1 if it "
+        "failed, was cancelled or timed out. A Slurm outage is waited out, not reported as an outcome.",
+    )
+    w.add_argument("job", metavar="JOB")
+    w.add_argument(
+        "--for", dest="target", choices=["ready", "done"], help="ready (default) or done (default with --log-file)"
+    )
+    w.add_argument(
+        "--log-file",
+        metavar="PATH",
+        help="stream this log to stdout while waiting for the job's end (e.g. OUTPUT_DIR/logs/sweep_JOBID.log)",
+    )
+    w.add_argument("--timeout", type=float, default=0, help="seconds (0: no limit)")
+    w.add_argument("--interval", type=float, default=1.0)
+    w.add_argument("-q", "--quiet", action="store_true")
+    common(w)
+    w.set_defaults(func=_cmd_wait)
+
+    c = sub.add_parser(
+        "cancel",
+        help="cancel jobs (Slurm scancel or the local launcher)",
+        description="Cancel jobs. When nothing is cancelled for a JOB named (it had already ended, or Slurm "
+        "does not know the id), that is said on stderr and the exit code is 1.",
+    )
+    c.add_argument("jobs", nargs="+", metavar="JOB", help="job id, job directory, or a Slurm id launched elsewhere")
+    common(c)
+    c.set_defaults(func=_cmd_cancel)

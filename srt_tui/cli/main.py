@@ -1,0 +1,351 @@
+"""`srt-tui` command line: the headless face of the core (the TUI is the other one).
+
+Each subcommand imports only what it needs, so `srt-tui dry-run` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+
+def _cmd_dry_run(args: argparse.Namespace) -> int:
+    from srt_tui.cli.sweep import dry_run_members, file_members
+    from srt_tui.core.api import prepare
+    from srt_tui.core.jobdir.write import job_files, write_atomic_dir
+    from srt_tui.core.text.dryrun import describe
+
+    members = file_members(args.file)
+    if members is not None:  # a sweep or override file without a selector: its expansion
+        return dry_run_members(args, members)
+    prep = prepare(args.file, args.profile, args.topology)
+    if args.output:
+        target = _output_dir(Path(args.output))
+        try:
+            write_atomic_dir(target, job_files(prep.job, prep.plan, prep.script))
+        except OSError as exc:
+            raise _output_error(target, f"cannot write it: {exc.strerror or exc}") from None
+    if args.json:
+        sys.stdout.write(prep.plan.to_json_text())
+    else:
+        sys.stdout.write(describe(prep, with_script=not args.no_script))
+        if args.output:
+            print(f"\nwrote {target}/sbatch.sh, plan.json, recipe.yaml, profile.yaml")
+    return 0
+
+
+def _cmd_preflight(args: argparse.Namespace) -> int:
+    """srtctl's `preflight`: every job of the file, its model and container paths checked from here."""
+    from srt_tui.core.api import choose_profile
+    from srt_tui.core.errors import SrtError
+    from srt_tui.core.plan.paths_preflight import check_paths
+    from srt_tui.core.plan.resolve import resolve
+    from srt_tui.core.spec.recipe import list_variants, load_recipe
+
+    path = Path(args.file)
+    specs = [args.file]
+    if path.is_file():
+        specs = [f"{path}:{v}" for v in list_variants(path) if v != "base"] or specs
+    failed = 0
+    for spec in specs:
+        recipe, source = load_recipe(spec)
+        try:
+            checks = check_paths(resolve(choose_profile(recipe, args.profile), recipe, source))
+        except SrtError as exc:
+            failed += 1
+            print(f"✗ {recipe.name}\n  - {exc}")
+            continue
+        bad = [c for c in checks if not c.ok]
+        failed += bool(bad)
+        print(f"{'✗' if bad else '✓'} {recipe.name}")
+        for c in checks if args.verbose else bad:
+            print(f"  - {c.field} [{c.code}]: {c.message}")
+    return 1 if failed else 0
+
+
+def _output_error(target: Path, message: str) -> Exception:
+    from srt_tui.core.errors import Problem, SrtError
+
+    hint = "name a new or empty directory on a writable file system with free space"
+    return SrtError([Problem(field="-o/--output", message=f"{target}: {message}", hint=hint)])
+
+
+def _output_dir(target: Path) -> Path:
+    """`dry-run -o`'s directory, refused when writing it would replace something that is not a dry-run."""
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise _output_error(target, "exists and is not a directory")
+    blocking = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise _output_error(target, f"{blocking} is not a directory")
+    if target.is_dir() and any(target.iterdir()) and not (target / "plan.json").is_file():
+        raise _output_error(target, "is a directory that holds no earlier dry-run (no plan.json): not replacing it")
+    return target
+
+
+def _cmd_profiles(args: argparse.Namespace) -> int:
+    from srt_tui.core.spec.profile import list_profile_files, load_profile
+    from srt_tui.core.spec.yamlio import dump_yaml
+
+    if args.action == "show":
+        if not args.name:
+            print("srt-tui: error: `profiles show` needs a profile name or path", file=sys.stderr)
+            return 2
+        loaded = load_profile(args.name)
+        print(f"# {loaded.name} ({loaded.source}: {loaded.path})")
+        sys.stdout.write(dump_yaml(loaded.profile.model_dump(mode="json")))
+        return 0
+    rows = []
+    for pf in list_profile_files():
+        if pf.profile is None:
+            err = pf.error.problems[0].render() if pf.error and pf.error.problems else "invalid"
+            rows.append((pf.name, pf.source, "INVALID", "", "", "", err))
+            continue
+        p = pf.profile
+        gpus = (
+            "--gpus-per-node"
+            if p.use_gpus_per_node_directive
+            else "gres " + str((p.default_sbatch_directives or {}).get("gres", "-"))
+        )
+        rows.append(
+            (
+                pf.name,
+                pf.source,
+                str(p.gpus_per_node or "-"),
+                p.visible_devices_env,
+                gpus,
+                p.container_runtime,
+                p.description or "",
+            )
+        )
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    dict(
+                        zip(
+                            (
+                                "name",
+                                "source",
+                                "gpus_per_node",
+                                "visible_devices_env",
+                                "gpu_request",
+                                "container_runtime",
+                                "description",
+                            ),
+                            r,
+                        )
+                    )
+                    for r in rows
+                ],
+                indent=2,
+            )
+        )
+        return 0
+    from srt_tui.core.text.views import fixed_table
+
+    print(
+        fixed_table(
+            ("NAME", "SOURCE", "GPUS", "MASK VARIABLE", "GPU REQUEST", "RUNTIME", "DESCRIPTION"),
+            [r[:6] + (r[6][:60],) for r in rows],
+        )
+    )
+    return 0
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    from srt_tui.core.spec.profile import Profile
+    from srt_tui.core.spec.recipe import Recipe
+
+    schema = (Profile if args.kind == "profile" else Recipe).model_json_schema(by_alias=True)
+    print(json.dumps(schema, indent=2))
+    return 0
+
+
+def _cmd_tui(args: argparse.Namespace) -> int:
+    from srt_tui.tui.app import run_app
+
+    return int(run_app(args))
+
+
+_CORE_COMMANDS = frozenset({"dry-run", "preflight", "profiles", "schema", "results"})
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand word of `argv` (skipping top-level options), or None."""
+    it = iter(argv)
+    for tok in it:
+        if tok in ("-p", "--profile"):
+            next(it, None)
+        elif not tok.startswith("-"):
+            return tok
+    return None
+
+
+def _unknown_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str:
+    """The message for a subcommand srt-tui does not have, with the nearest one (`stauts`: `status`); else ""."""
+    import difflib
+
+    word = _command_of(argv)
+    commands = [c for a in parser._actions if isinstance(a, argparse._SubParsersAction) for c in a.choices]
+    if word is None or word in commands:
+        return ""
+    near = difflib.get_close_matches(word, commands, n=1)
+    hint = f"did you mean `{near[0]}`? " if near else ""
+    return f"unknown command `{word}`: {hint}(the commands: {', '.join(commands)})"
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every subcommand (job commands only when `argv` may need them)."""
+    parser = argparse.ArgumentParser(
+        prog="srt-tui",
+        description=(
+            "Plan, launch and watch disaggregated LLM serving on Slurm (NVIDIA and AMD). "
+            "Without a command, opens the TUI."
+        ),
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version="srt-tui 0.1.0")
+    parser.add_argument("-p", "--profile", help="profile name, path, or default discovery")
+    parser.add_argument("--read-only", action="store_true", help="TUI: hide every mutating action")
+    sub = parser.add_subparsers(dest="command")
+
+    def recipe_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("-f", "--file", required=True, help="recipe YAML (file.yaml or file.yaml:variant)")
+        p.add_argument("-p", "--profile", default=argparse.SUPPRESS, help="profile name or path")
+        p.add_argument("-t", "--topology", help="override worker counts: 1P1D, 2P1D, 1P2D, agg2 …")
+
+    d = sub.add_parser("dry-run", help="render the plan and launch script without submitting")
+    recipe_args(d)
+    d.add_argument("-o", "--output", help="write sbatch.sh, plan.json, recipe.yaml, profile.yaml here")
+    d.add_argument("--json", action="store_true", help="print plan.json")
+    d.add_argument("--no-script", action="store_true", help="omit the script from the text output")
+    d.set_defaults(func=_cmd_dry_run)
+
+    pf = sub.add_parser("preflight", help="check each job's model and container paths from this node")
+    pf.add_argument("-f", "--file", required=True, help="recipe YAML (every variant, or file.yaml:variant)")
+    pf.add_argument("-p", "--profile", default=argparse.SUPPRESS, help="profile name or path")
+    pf.add_argument("-v", "--verbose", action="store_true", help="show the checks that passed too")
+    pf.set_defaults(func=_cmd_preflight)
+
+    pr = sub.add_parser("profiles", help="list or show cluster profiles")
+    pr.add_argument("action", nargs="?", choices=["list", "show"], default="list")
+    pr.add_argument("name", nargs="?")
+    pr.add_argument("--json", action="store_true")
+    pr.set_defaults(func=_cmd_profiles)
+
+    sc = sub.add_parser("schema", help="JSON Schema of profiles or recipes, for editors")
+    sc.add_argument("kind", choices=["profile", "recipe"])
+    sc.set_defaults(func=_cmd_schema)
+
+    # the job commands pull in asyncio and the Slurm/monitor layers; core commands start faster without them
+    if argv is None or _command_of(argv) not in _CORE_COMMANDS:
+        from srt_tui.cli.jobs import add_job_commands
+
+        add_job_commands(sub, recipe_args)
+        from srt_tui.cli.alljobs import add_alljobs_command
+
+        add_alljobs_command(sub)
+        from srt_tui.cli.setup import add_setup_commands
+
+        add_setup_commands(sub)
+    from srt_tui.cli.results import add_results_command  # headless: reads files only, so it starts fast too
+
+    add_results_command(sub)
+    return parser
+
+
+EXIT_CODES = """\
+exit codes:
+  0    done
+  1    not done, by design: a prompt declined, `apply` without a terminal and without -y, a job that
+       ended before it was ready (`wait`), nothing to cancel (`cancel`: the job had already ended, or
+       Slurm does not know the id), a job with no benchmark results yet (`results`: the others are
+       still printed), a running job not hidden (`jobs --hide`)
+  2    bad input: usage, recipe, profile, topology, or a path that cannot be read or written; the
+       message names the file, line or field and the fix
+  3    Slurm failed or is unreachable; the message says what Slurm said
+  4    the system refused an unexpected file operation (permissions, a full or read-only file system)
+  70   internal error (a bug in srt-tui: please report it; SRT_TUI_DEBUG=1 shows the traceback)
+  124  `wait` timed out
+  130  interrupted: Ctrl-C (and SIGTERM/SIGHUP while `apply` submits: the held job is cancelled)
+  141  the reader of stdout closed the pipe early, as `| head` does (silent, as SIGPIPE leaves other tools)
+"""
+
+
+def _stdout_to_devnull() -> None:
+    """After a closed pipe, point stdout at /dev/null so the exit-time flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout without a descriptor (an in-process caller)
+        pass
+
+
+def _printable(text: str) -> str:
+    """One line whatever a file name holds: control characters (a newline in a name) are escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _error(exc: BaseException) -> int:
+    """One clear line (plus Slurm's own lines) for a failure, and its documented exit code."""
+    from srt_tui.core.errors import Problem, SrtError
+    from srt_tui.slurm.errors import SlurmError
+
+    if isinstance(exc, BrokenPipeError):
+        _stdout_to_devnull()
+        return 141  # 128 + SIGPIPE: what `cat` or `git log` leave when `| head` stops reading
+    if isinstance(exc, SrtError):
+        for problem in exc.problems or [Problem(field="", message="unknown error")]:
+            print(f"srt-tui: error: {_printable(problem.render())}", file=sys.stderr)
+        return int(getattr(exc, "exit_code", 2))
+    if isinstance(exc, SlurmError):
+        lines = str(exc).strip().splitlines() or ["Slurm failed without a message"]
+        print(f"srt-tui: error: slurm: {lines[0]}", file=sys.stderr)
+        for line in lines[1:]:
+            print(f"  {line}", file=sys.stderr)
+        return 3
+    if isinstance(exc, KeyboardInterrupt):
+        print(f"srt-tui: interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
+        return 130
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"srt-tui: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 4
+    if os.environ.get("SRT_TUI_DEBUG"):
+        raise exc
+    print(
+        f"srt-tui: internal error: {type(exc).__name__}: {exc} (a bug: SRT_TUI_DEBUG=1 shows the traceback)",
+        file=sys.stderr,
+    )
+    return 70
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: run a subcommand; every failure is one clear line and an exit code from EXIT_CODES."""
+    argv = sys.argv[1:] if argv is None else argv
+    if _command_of(argv) in _CORE_COMMANDS:
+        # srt-tui uses no pydantic plugins; skipping their discovery (a scan of every installed
+        # distribution's entry points) keeps the headless commands' start-up short
+        os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    try:
+        parser = build_parser(argv)
+        unknown = _unknown_command(parser, argv)
+        if unknown:
+            print(f"srt-tui: error: {unknown}", file=sys.stderr)
+            return 2
+        args = parser.parse_args(argv)
+        func: Callable[[argparse.Namespace], int] = getattr(args, "func", _cmd_tui)
+        rc = func(args)
+        sys.stdout.flush()  # a closed pipe shows up here, inside the handler, not at interpreter exit
+        return rc
+    except (Exception, KeyboardInterrupt) as exc:
+        return _error(exc)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

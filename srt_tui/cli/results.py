@@ -1,0 +1,86 @@
+"""`srt-tui results`: what jobs measured, side by side (one row per job and concurrency), as text, JSON or CSV."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from srt_tui.core.errors import Problem, SrtError
+
+
+def resolve_refs(refs: list[str], output: str | None) -> list[Path]:
+    """The job directories of the JOBs, in order: a directory (srt-tui's or srtctl's), a job id, a sweep's group id."""
+    from srt_tui.state.jobindex import find_job_dir, group_members
+
+    out: list[Path] = []
+    for ref in refs:
+        path = find_job_dir(ref, Path(output) if output else None)
+        for candidate in (Path(ref).expanduser(), *([Path(output) / ref] if output else [])):
+            if path is None and candidate.is_dir():
+                path = candidate.resolve()  # srtctl's job directory (outputs/<job id>) has no job.json
+        if path is not None:
+            out.append(path)
+            continue
+        members = group_members(ref)
+        if not members:
+            raise SrtError(
+                [
+                    Problem(
+                        field="JOB",
+                        message=f"`{ref}` is no job directory, known job id or sweep group",
+                        hint="pass a job id, its directory (srt-tui's or srtctl's), a group id printed by "
+                        "`apply` of a sweep, or -o OUTPUT_DIR where the job lives",
+                    )
+                ]
+            )
+        out += members.values()
+    return out
+
+
+def _cmd_results(args: argparse.Namespace) -> int:
+    from srt_tui.core.results.read import job_identity, logs_dir, read_results
+    from srt_tui.core.results.table import TABLE_HEADER, LabelledResults, table_rows, to_csv, to_json
+    from srt_tui.core.text.views import fixed_table
+
+    found: list[LabelledResults] = []
+    missing: list[str] = []
+    for path in resolve_refs(args.jobs, args.output):
+        results = read_results(path)
+        job_id, name = job_identity(path)
+        if not results.runs:
+            missing.append(
+                f"srt-tui: error: {job_id}: no benchmark results yet in {logs_dir(path)} "
+                "(no sa-bench_*/results_concurrency_*.json nor benchmark-rollup.json; is its benchmark done?)"
+            )
+            continue
+        found.append(LabelledResults(job_id, name, results))
+    if found:
+        if args.json:
+            sys.stdout.write(to_json(found))
+        elif args.csv:
+            sys.stdout.write(to_csv(found))
+        else:
+            print(fixed_table(TABLE_HEADER, table_rows(found)))
+            print("latencies in ms; OUT/USER = 1000 / median TPOT (srtctl's definition)")
+    sys.stdout.flush()  # a closed pipe is reported here (exit 0), before the missing jobs' lines
+    for line in missing:
+        print(line, file=sys.stderr)
+    return 1 if missing else 0
+
+
+def add_results_command(sub: Any) -> None:
+    """Register `results` on the CLI parser."""
+    r = sub.add_parser(
+        "results",
+        help="benchmark results of jobs side by side: one row per job and concurrency",
+        description="Read each job's sa-bench results (srt-tui's or srtctl's layout) and print one row per job "
+        "and concurrency. Exit 1 (one line per job on stderr) when a job has no results yet.",
+    )
+    r.add_argument("jobs", nargs="+", metavar="JOB", help="job id, job directory, or a sweep's group id")
+    r.add_argument("-o", "--output", help="output directory holding job directories")
+    fmt = r.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="a JSON list of rows (latencies in ms)")
+    fmt.add_argument("--csv", action="store_true", help="CSV with a header line")
+    r.set_defaults(func=_cmd_results)

@@ -1,0 +1,227 @@
+"""`srt-tui setup --probe` and `srt-tui doctor`: the headless faces of Setup mode."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from srt_tui.setup.findings import Finding, worst
+from srt_tui.setup.probes import STEPS, ProbeOptions, ProbeRun
+
+
+def _probe_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--partition", help="partition to probe (default: the cluster's default partition)")
+    p.add_argument(
+        "--path", action="append", default=[], metavar="PATH", help="shared path the compute node must see (repeatable)"
+    )
+    p.add_argument("--extra-path", metavar="DIR", help="directory prepended to PATH in the probe job (tool modules)")
+    p.add_argument("--workdir", metavar="DIR", help="shared directory for the probe job's script and output")
+    p.add_argument("--timeout", type=float, default=20.0, help="seconds per Slurm command (default 20)")
+    p.add_argument("--tool-timeout", type=float, default=15.0, help="seconds per GPU tool on the node (default 15)")
+    p.add_argument("--node-timeout", type=float, default=120.0, help="seconds to wait for the probe job (default 120)")
+    p.add_argument("--no-node", action="store_true", help="skip the compute-node probe job")
+
+
+def _options(args: argparse.Namespace, extra_paths: tuple[str, ...] = ()) -> ProbeOptions:
+    return ProbeOptions(
+        partition=args.partition,
+        paths=tuple(dict.fromkeys([*args.path, *extra_paths])),
+        extra_path=args.extra_path,
+        workdir=Path(args.workdir) if args.workdir else None,
+        command_timeout=args.timeout,
+        tool_timeout=args.tool_timeout,
+        node_timeout=args.node_timeout,
+        probe_node=not args.no_node,
+    )
+
+
+def _progress(step: str, status: str, detail: str) -> None:
+    if status != "running":
+        label = dict(STEPS).get(step, step)
+        print(f"  [{status:>7}] {label}" + (f": {detail}" if detail else ""), file=sys.stderr)
+
+
+def _print_findings(title: str, findings: list[Finding]) -> None:
+    print(title)
+    for finding in findings:
+        for line in finding.render().splitlines():
+            print("  " + line)
+
+
+def _jsonable(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+def _run_json(run: ProbeRun) -> dict[str, Any]:
+    data: dict[str, Any] = _jsonable(run)
+    return data
+
+
+def _cmd_setup(args: argparse.Namespace) -> int:
+    from srt_tui.core.paths import user_profiles_dir
+    from srt_tui.core.spec.profile import parse_profile
+    from srt_tui.setup.probes import run_probes
+    from srt_tui.setup.proposal import OperatorChoices, build_proposal, parse_aliases, write_proposal
+
+    if not args.probe:
+        print(
+            "srt-tui: error: `setup` runs non-interactively with --probe; the guided setup is the TUI's "
+            "Setup mode (`srt-tui`, then 3)",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        models = parse_aliases(args.model)
+        containers = parse_aliases(args.container)
+    except ValueError as exc:
+        print(f"srt-tui: error: {exc}", file=sys.stderr)
+        return 2
+    aliased = tuple(v for v in [*models.values(), *containers.values()] if v.startswith("/"))
+    extra = (*aliased, *([args.output_dir] if args.output_dir else []))
+    run = run_probes(_options(args, extra), (lambda *a: None) if args.json else _progress)
+    choices = OperatorChoices(
+        name=args.name,
+        account=args.account,
+        time_limit=args.time_limit,
+        output_dir=args.output_dir,
+        model_paths=models,
+        containers=containers,
+        interface=args.interface,
+        gpu_request=args.gpu_request,
+        container_runtime=args.runtime,
+    )
+    proposal = build_proposal(run, choices)
+    target: Path | None = None
+    write_error = ""
+    if args.write is not None:
+        target = Path(args.write) if args.write else user_profiles_dir() / f"{args.name}.yaml"
+        try:
+            write_proposal(proposal, target, header=f"{args.name}: written by `srt-tui setup --probe`")
+            parse_profile(target)
+        except (ValueError, OSError) as exc:
+            write_error = str(exc)
+    if args.json:
+        doc = {
+            "probes": _run_json(run),
+            "proposal": {
+                "profile": proposal.data(),
+                "keys": [_jsonable(k) for k in proposal.keys],
+                "problems": proposal.problems,
+            },
+            "written": str(target) if target and not write_error else None,
+            "write_error": write_error or None,
+        }
+        print(json.dumps(doc, indent=2, default=str))
+    else:
+        _print_findings("Probes:", run.findings)
+        print("\nProposed profile:")
+        sys.stdout.write(proposal.to_yaml())
+        for problem in proposal.problems:
+            print(f"problem: {problem}")
+        if target and not write_error:
+            print(f"\nwrote {target}")
+    if write_error:
+        print(f"srt-tui: error: profile not written: {write_error}", file=sys.stderr)
+        return 1
+    return 1 if proposal.problems or worst(run.findings) == "error" else 0
+
+
+def _recipe_preflight(args: argparse.Namespace) -> list[Finding]:
+    """`doctor -f RECIPE`: the preflight of that recipe's job: its model and container paths from this node
+    (as `srt-tui preflight`), then partition, account, nodes, GPUs and time against the cluster."""
+    from srt_tui.core.api import prepare
+    from srt_tui.core.plan.paths_preflight import check_paths
+    from srt_tui.setup.doctor import preflight_findings
+    from srt_tui.slurm.preflight import demand_of, preflight
+    from srt_tui.slurm.select import get_client
+
+    prep = prepare(args.file, getattr(args, "profile", None), args.topology)
+    paths = [
+        Finding.good(f"preflight {c.field}", c.message, c.code)
+        if c.ok
+        else Finding.bad(f"preflight {c.field}", f"[{c.code}] {c.message}", "", evidence="checked from this node")
+        for c in check_paths(prep.job)
+    ]
+    return paths + preflight_findings(preflight(get_client(None, require_reachable=False), demand_of(prep)))
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from srt_tui.core.spec.profile import load_profile
+    from srt_tui.setup.doctor import run_doctor
+
+    loaded = load_profile(args.profile)
+    run, checks = run_doctor(loaded.profile, _options(args), None if args.json else _progress)
+    if args.file:  # this recipe's job against the cluster, as `apply` checks it before sbatch
+        checks += _recipe_preflight(args)
+    everything = [*run.findings, *checks]
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "profile": str(loaded.path or loaded.name),
+                    "probes": [_jsonable(f) for f in run.findings],
+                    "checks": [_jsonable(f) for f in checks],
+                },
+                indent=2,
+            )
+        )
+    else:
+        print(f"doctor: profile {loaded.name} ({loaded.source}: {loaded.path})")
+        _print_findings("Probes:", run.findings)
+        _print_findings("Checks:", checks)
+        bad = [f for f in everything if f.level == "error"]
+        print(f"\n{len(bad)} problem(s)" if bad else "\nno problems found")
+    return 1 if worst(everything) == "error" else 0
+
+
+def add_setup_commands(sub: Any) -> None:
+    """Register `setup` and `doctor` on the CLI's subparsers."""
+    s = sub.add_parser("setup", help="probe the cluster and propose a profile (--probe: non-interactive)")
+    s.add_argument("--probe", action="store_true", help="probe and print the proposal (no questions)")
+    s.add_argument(
+        "--write",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="PATH",
+        help="write the profile (default: the user profile directory, <name>.yaml)",
+    )
+    s.add_argument("--json", action="store_true", help="print probes and proposal as JSON")
+    s.add_argument("--name", default="my-cluster", help="profile name (default my-cluster)")
+    s.add_argument("--account", help="default account (else sacctmgr's)")
+    s.add_argument("--time-limit", help="default time limit HH:MM:SS")
+    s.add_argument("--output-dir", help="shared directory for job directories")
+    s.add_argument("--model", action="append", default=[], metavar="ALIAS=PATH", help="model alias (repeatable)")
+    s.add_argument(
+        "--container", action="append", default=[], metavar="ALIAS=IMAGE", help="container alias (repeatable)"
+    )
+    s.add_argument("--interface", help="network interface (else the probed one)")
+    s.add_argument(
+        "--gpu-request",
+        choices=["auto", "directive", "gres"],
+        default="auto",
+        help="force --gpus-per-node or the GRES escape hatch (default: what sbatch accepts)",
+    )
+    s.add_argument("--runtime", choices=["auto", "pyxis", "none"], default="auto", help="container runtime")
+    _probe_args(s)
+    s.set_defaults(func=_cmd_setup)
+
+    d = sub.add_parser("doctor", help="check a profile against the live cluster; each finding with a fix")
+    d.add_argument("-p", "--profile", default=argparse.SUPPRESS, help="profile name or path")
+    d.add_argument("-f", "--file", help="also preflight this recipe's job (partition, account, nodes, GPUs, time)")
+    d.add_argument("-t", "--topology", help="with -f: override worker counts (1P1D, 2P1D, …)")
+    d.add_argument("--json", action="store_true")
+    _probe_args(d)
+    d.set_defaults(func=_cmd_doctor)

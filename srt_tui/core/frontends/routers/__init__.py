@@ -1,0 +1,45 @@
+"""Router registry and the one resolver from a recipe's `frontend.type` (as written) to its adapter.
+
+Adapters are keyed by what runs (`sglang-router`, `vllm-router`, `atomesh`, `dynamo`, `direct`); the
+written type is the fork's spelling (`sglang`, `vllm`, `atom`, ...) or an srt-tui alias, and
+`resolve_router` alone decides, from the topology, which adapter it means. Callers read the adapter's
+declared capabilities (`worker_launch`, `worker_api`, `worker_port`, ...) instead of its name.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from srt_tui.core.frontends.routers.base import Router
+from srt_tui.core.frontends.routers.dynamic import Direct, DynamoFrontend
+from srt_tui.core.frontends.routers.static import AToMesh, SGLangRouter, VLLMRouter
+from srt_tui.core.spec.frontend_types import FRONTEND_TYPES
+
+if TYPE_CHECKING:
+    from srt_tui.core.plan.resolve import ResolvedJob
+
+ROUTERS: dict[str, Router] = {r.name: r for r in (SGLangRouter(), VLLMRouter(), AToMesh(), DynamoFrontend(), Direct())}
+
+
+def get_router(name: str) -> Router:
+    """The router adapter of that name (`sglang-router`, `vllm-router`, `atomesh`, `dynamo`, `direct`)."""
+    return ROUTERS[name]
+
+
+def resolve_router(written: str, disaggregated: bool, workers: int) -> Router:
+    """The adapter a written `frontend.type` means for this topology.
+
+    One aggregated worker under a type that serves directly (`sglang`, `vllm`, `atom`, `trtllm_serve`,
+    `none`) runs no router; several workers or prefill/decode take the type's router. A type without
+    a router (`vllm`, `atom`, ...) stays direct, and validation refuses the topology with its hint.
+    """
+    ft = FRONTEND_TYPES[written]
+    single = not disaggregated and workers == 1
+    if ft.routed is None or (ft.direct_single and single):
+        return ROUTERS["direct"]
+    return ROUTERS[ft.routed]
+
+
+def job_router(job: ResolvedJob) -> Router:
+    """The adapter of a resolved job: its written `frontend.type` and its topology."""
+    return resolve_router(job.recipe.frontend.type, job.topology.disaggregated, job.worker_count)

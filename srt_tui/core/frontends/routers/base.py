@@ -1,0 +1,86 @@
+"""The router protocol: command, readiness contract and whether it must wait for healthy workers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from srt_tui.core.spec.recipe import EngineSpec
+
+
+@dataclass(frozen=True)
+class WorkerURL:
+    """A worker endpoint as the router sees it."""
+
+    name: str
+    role: str
+    url: str
+    bootstrap_port: int = 0
+
+
+@dataclass(frozen=True)
+class RouterContext:
+    """Inputs of a router command: where it runs, its ports, and the workers it fronts."""
+
+    node_index: int
+    port: int
+    metrics_port: int
+    workers: tuple[WorkerURL, ...]
+    disaggregated: bool
+    args: dict[str, Any] = field(default_factory=dict)
+    engine: EngineSpec | None = None
+    startup_timeout_s: int = 1800
+
+    def of_role(self, role: str) -> list[WorkerURL]:
+        """Workers of one role, in plan order."""
+        return [w for w in self.workers if w.role == role]
+
+
+@dataclass(frozen=True)
+class RouterLaunch:
+    """A router's argv (with placeholders) and extra env."""
+
+    argv: tuple[str, ...]
+    env: tuple[tuple[str, str], ...] = ()
+    #: overrides the router's declared registration contract for this launch (e.g. discovery mode)
+    registration: str | None = None
+
+
+class Router(Protocol):
+    """A frontend in front of the workers, with its capabilities declared."""
+
+    name: ClassVar[str]
+    #: must start only after every worker's /health answers (static registration)
+    waits_for_healthy_workers: ClassVar[bool]
+    #: engines it can front
+    engines: ClassVar[frozenset[str]]
+    #: readiness/registration contract: "router-workers" (/workers), "dynamo-health", or "worker-health"
+    registration: ClassVar[str]
+    #: needs both prefill and decode workers when disaggregated (cannot mix agg and P/D)
+    needs_pd_pairs: ClassVar[bool]
+    #: has a separate Prometheus listener on metrics_port
+    has_metrics_port: ClassVar[bool]
+    #: discovery services the job must start (and wait for) before any worker: "nats", "etcd"
+    infrastructure: ClassVar[frozenset[str]]
+    #: how workers start behind it: "direct" (the engine's own HTTP server, given to the router) or
+    #: "dynamo" (in-process Dynamo workers, e.g. `dynamo.sglang`, registering over the discovery plane)
+    worker_launch: ClassVar[str]
+    #: where a worker's health is read: "engine-http" (`/health` on its HTTP port) or
+    #: "system-port" (Dynamo's system server, `/health` on `DYN_SYSTEM_PORT`)
+    worker_health: ClassVar[str]
+    #: the router's own counters (plan.json `router.metrics`): requests, errors, inflight, queued → a
+    #: selector `name` or `name{label="v",label!="v"}`; empty when the monitor knows the router's own shape
+    metrics: ClassVar[dict[str, str]]
+    #: request counters of workers speaking its protocol when they are not the engine's own (Dynamo's
+    #: system server): total, ok, failed, running, queued → `name` or `name{label="value"}`
+    worker_metrics: ClassVar[dict[str, str]]
+    #: worker API dialect it expects ("sglang" or "vllm"); what the mocker imitates
+    worker_api: ClassVar[str]
+    #: "public": the single worker binds the frontend port (no router); "allocated": each its own port
+    worker_port: ClassVar[str]
+    #: KV connectors whose workers it discovers itself (vllm-router's MoRI-IO ZMQ discovery)
+    kv_discovery: ClassVar[frozenset[str]]
+
+    def launch(self, ctx: RouterContext) -> RouterLaunch | None:
+        """Router command, or None for direct serving (no router process)."""
+        ...

@@ -1,0 +1,64 @@
+"""Frontends without a static worker list: Dynamo (discovery over NATS/etcd) and direct serving."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from srt_tui.core.engines.base import args_to_flags
+from srt_tui.core.frontends.routers.base import RouterContext, RouterLaunch
+
+
+class DynamoFrontend:
+    """Dynamo frontend: workers register themselves; readiness from `/health` instances."""
+
+    name: ClassVar[str] = "dynamo"
+    worker_api: ClassVar[str] = "sglang"
+    worker_port: ClassVar[str] = "allocated"
+    kv_discovery: ClassVar[frozenset[str]] = frozenset()
+    waits_for_healthy_workers: ClassVar[bool] = False
+    engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm", "mocker"})
+    registration: ClassVar[str] = "dynamo-health"
+    needs_pd_pairs: ClassVar[bool] = True
+    has_metrics_port: ClassVar[bool] = False
+    infrastructure: ClassVar[frozenset[str]] = frozenset({"nats", "etcd"})
+    worker_launch: ClassVar[str] = "dynamo"
+    worker_health: ClassVar[str] = "system-port"
+    worker_metrics: ClassVar[dict[str, str]] = {
+        "total": 'dynamo_component_requests_total{dynamo_endpoint="generate"}',
+        "running": 'dynamo_component_inflight_requests{dynamo_endpoint="generate"}',
+    }
+    #: served on the frontend's HTTP port; `requests` carries a `status` label (success/error)
+    metrics: ClassVar[dict[str, str]] = {
+        "requests": "dynamo_frontend_requests_total",
+        "errors": 'dynamo_frontend_requests_total{status!="success"}',
+        "inflight": "dynamo_frontend_inflight_requests",
+        "queued": "dynamo_frontend_queued_requests",
+    }
+
+    def launch(self, ctx: RouterContext) -> RouterLaunch:
+        """`python3 -m dynamo.frontend --http-port=PORT`."""
+        argv = ["python3", "-m", "dynamo.frontend", f"--http-port={ctx.port}", *args_to_flags(ctx.args)]
+        return RouterLaunch(tuple(argv))
+
+
+class Direct:
+    """No router: the single aggregated worker binds the public (frontend) port; readiness is its health."""
+
+    name: ClassVar[str] = "direct"
+    worker_api: ClassVar[str] = "sglang"
+    worker_port: ClassVar[str] = "public"
+    kv_discovery: ClassVar[frozenset[str]] = frozenset()
+    waits_for_healthy_workers: ClassVar[bool] = False
+    engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm", "atom", "mocker"})
+    registration: ClassVar[str] = "worker-health"
+    needs_pd_pairs: ClassVar[bool] = False
+    has_metrics_port: ClassVar[bool] = False
+    infrastructure: ClassVar[frozenset[str]] = frozenset()
+    worker_launch: ClassVar[str] = "direct"
+    worker_health: ClassVar[str] = "engine-http"
+    worker_metrics: ClassVar[dict[str, str]] = {}
+    metrics: ClassVar[dict[str, str]] = {}
+
+    def launch(self, ctx: RouterContext) -> RouterLaunch | None:
+        """Nothing to start."""
+        return None

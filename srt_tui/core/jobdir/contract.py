@@ -1,0 +1,371 @@
+"""The job directory's JSON files as one typed, versioned contract: `job.json` (who submitted what,
+when, how), `plan.json` (the fields the monitor reads) and `endpoints.json` (the URLs the job wrote).
+
+Every writer and reader in Python goes through here (the launch script writes `endpoints.json` from
+`render`, which takes its version from here), so a directory written by an older or newer srt-tui,
+or damaged on disk, is reported as one `JobDirError` naming the file, the key and what was expected
+instead of a KeyError deep in the monitor. A file without a `version` key is version 1: the format
+every srt-tui wrote before versions were recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+from srt_tui.core.plan.model import PLAN_VERSION
+
+JOB_FILE = "job.json"
+PLAN_FILE = "plan.json"
+ENDPOINTS_FILE = "endpoints.json"
+#: the newest format of each file this srt-tui writes and reads
+JOB_VERSION = 1
+ENDPOINTS_VERSION = 1
+
+T = TypeVar("T")
+Obj = Mapping[str, Any]
+
+
+class JobDirError(ValueError):
+    """A job file that cannot be read as the contract says: which file, what is wrong, the fix."""
+
+    def __init__(self, path: Path, problem: str, fix: str = "") -> None:
+        self.path = path
+        self.problem = problem
+        self.fix = fix
+        super().__init__(f"{path}: {problem}" + (f" ({fix})" if fix else ""))
+
+    @property
+    def short(self) -> str:
+        """The problem with the file's name only (for a table whose row already names the job)."""
+        return f"{self.path.name}: {self.problem}"
+
+
+_DAMAGED = "the directory is damaged or was written by something else: resubmit, or remove it"
+
+
+def _type_name(value: object) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number"}
+    names[float] = "a number"
+    return "null" if value is None else names.get(type(value), type(value).__name__)
+
+
+class _Doc:
+    """One parsed file: typed access to its keys, each failure a JobDirError naming file and key."""
+
+    def __init__(self, path: Path, text: str | bytes, newest: int) -> None:
+        self.path = path
+        try:
+            raw: object = json.loads(text)
+        except UnicodeDecodeError:
+            raise JobDirError(path, "not UTF-8 text", _DAMAGED) from None
+        except json.JSONDecodeError as exc:
+            where = f"line {exc.lineno} column {exc.colno}"
+            raise JobDirError(path, f"not valid JSON ({exc.msg} at {where}; truncated?)", _DAMAGED) from None
+        except RecursionError:
+            raise JobDirError(path, "nested too deeply to be a job file", _DAMAGED) from None
+        if not isinstance(raw, dict):
+            raise JobDirError(path, f"expected a JSON object, found {_type_name(raw)}", _DAMAGED)
+        self.doc: dict[str, Any] = raw
+        version = raw.get("version", 1)
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise JobDirError(path, f"key `version`: expected a positive integer, found {version!r}", _DAMAGED)
+        if version > newest:
+            fix = "read it with the srt-tui that submitted the job, or upgrade srt-tui"
+            raise JobDirError(path, f"format version {version} is newer than this srt-tui reads ({newest})", fix)
+        self.version = version
+
+    def _bad(self, key: str, expected: str, value: object) -> JobDirError:
+        return JobDirError(self.path, f"key `{key}`: expected {expected}, found {_type_name(value)}", _DAMAGED)
+
+    def _get(self, key: str, required: bool) -> Any:
+        if key not in self.doc:
+            if required:
+                raise JobDirError(self.path, f"key `{key}` is missing", _DAMAGED)
+            return None
+        return self.doc[key]
+
+    def text(self, key: str, *, required: bool = False) -> str:
+        """A string (numbers are accepted: a job id may be written as one); '' when absent or null."""
+        value = self._get(key, required)
+        if value is None:
+            return ""
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise self._bad(key, "a string", value)
+        return str(value)
+
+    def optional_text(self, key: str) -> str | None:
+        """A string, or None when absent or null."""
+        return self.text(key) if self.doc.get(key) is not None else None
+
+    def count(self, key: str, *, required: bool = False) -> int:
+        """A non-negative integer; 0 when absent or null."""
+        value = self._get(key, required)
+        if value is None:
+            return 0
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise self._bad(key, "a non-negative integer", value)
+        return value
+
+    def obj(self, key: str) -> Obj | None:
+        """An object, or None when absent or null."""
+        value = self._get(key, False)
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            raise self._bad(key, "an object or null", value)
+        return value
+
+    def objs(self, key: str, *, required: bool = False) -> tuple[Obj, ...]:
+        """A list of objects; empty when absent or null."""
+        value = self._get(key, required)
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise self._bad(key, "a list of objects", value)
+        return tuple(value)
+
+    def texts(self, key: str, *, nulls: bool = False) -> tuple[str | None, ...] | None:
+        """A list of strings (``nulls``: or nulls), or None when absent or null."""
+        value = self._get(key, False)
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(isinstance(v, str) or (nulls and v is None) for v in value):
+            raise self._bad(key, "a list of strings" + (" or nulls" if nulls else ""), value)
+        return tuple(value)
+
+
+def _strings(values: tuple[str | None, ...] | None) -> tuple[str, ...] | None:
+    return None if values is None else tuple(v for v in values if v is not None)
+
+
+@dataclass(frozen=True)
+class JobMeta:
+    """`job.json`: the job's identity and how it was submitted (written by `apply`, never by the job)."""
+
+    job_id: str
+    name: str = ""
+    profile: str = ""
+    topology: str = ""
+    engine: str = ""
+    frontend: str = ""
+    nodes: int = 0
+    gpus_per_node: int = 0
+    launcher: str = ""
+    transport: str = ""
+    user: str = ""
+    host: str = ""
+    submitted_at: str = ""
+    #: the recipe file, absolute (None for a recipe that came from no file, e.g. the wizard's)
+    recipe_path: str | None = None
+    variant: str | None = None
+    #: `apply --tags`
+    tags: tuple[str, ...] | None = None
+    #: `apply` of a sweep: the id its members share, and which member this is (`sweep[i]`)
+    group: str | None = None
+    group_member: str | None = None
+    version: int = JOB_VERSION
+
+    def to_json(self) -> dict[str, Any]:
+        """The document, in the current format (older directories are rewritten in it when updated)."""
+        return {
+            "version": JOB_VERSION,
+            "job_id": self.job_id,
+            "name": self.name,
+            "profile": self.profile,
+            "topology": self.topology,
+            "engine": self.engine,
+            "frontend": self.frontend,
+            "nodes": self.nodes,
+            "gpus_per_node": self.gpus_per_node,
+            "launcher": self.launcher,
+            "transport": self.transport,
+            "user": self.user,
+            "host": self.host,
+            "submitted_at": self.submitted_at,
+            "recipe_path": self.recipe_path,
+            "variant": self.variant,
+            **({"tags": list(self.tags)} if self.tags is not None else {}),
+            **({"group": self.group, "group_member": self.group_member} if self.group is not None else {}),
+        }
+
+
+def parse_job_meta(path: Path, text: str | bytes) -> JobMeta:
+    """`job.json` from its text; `job_id` is required (empty while a submission is staged)."""
+    d = _Doc(path, text, JOB_VERSION)
+    return JobMeta(
+        job_id=d.text("job_id", required=True),
+        name=d.text("name"),
+        profile=d.text("profile"),
+        topology=d.text("topology"),
+        engine=d.text("engine"),
+        frontend=d.text("frontend"),
+        nodes=d.count("nodes"),
+        gpus_per_node=d.count("gpus_per_node"),
+        launcher=d.text("launcher"),
+        transport=d.text("transport"),
+        user=d.text("user"),
+        host=d.text("host"),
+        submitted_at=d.text("submitted_at"),
+        recipe_path=d.optional_text("recipe_path"),
+        variant=d.optional_text("variant"),
+        tags=_strings(d.texts("tags")),
+        group=d.optional_text("group"),
+        group_member=d.optional_text("group_member"),
+        version=d.version,
+    )
+
+
+@dataclass(frozen=True)
+class PlanDoc:
+    """`plan.json` as the monitor reads it: the job's shape and each process's entry (objects whose
+    own keys are read defensively: they describe engines and routers srt-tui may not know)."""
+
+    name: str = ""
+    profile: str = ""
+    topology: str = ""
+    engine: str = ""
+    frontend: str = ""
+    nodes: int = 0
+    gpus_per_node: int = 0
+    visible_devices_env: str = ""
+    public_url: str = ""
+    processes: tuple[Obj, ...] = ()
+    infra: tuple[Obj, ...] = ()
+    router: Obj | None = None
+    routers: tuple[Obj, ...] = ()
+    nginx: Obj | None = None
+    benchmark: Obj | None = None
+    gpu_exporter: Obj | None = None
+    #: names of the job's secret variables (values live only in its 0600 secrets.env)
+    secret_env: tuple[str, ...] = ()
+    version: int = PLAN_VERSION
+
+
+def parse_plan(path: Path, text: str | bytes) -> PlanDoc:
+    """`plan.json` from its text; `processes` is required (a plan without workers is not a plan)."""
+    d = _Doc(path, text, PLAN_VERSION)
+    return PlanDoc(
+        name=d.text("name"),
+        profile=d.text("profile"),
+        topology=d.text("topology"),
+        engine=d.text("engine"),
+        frontend=d.text("frontend"),
+        nodes=d.count("nodes"),
+        gpus_per_node=d.count("gpus_per_node"),
+        visible_devices_env=d.text("visible_devices_env"),
+        public_url=d.text("public_url"),
+        processes=d.objs("processes", required=True),
+        infra=d.objs("infra"),
+        router=d.obj("router"),
+        routers=d.objs("routers"),
+        nginx=d.obj("nginx"),
+        benchmark=d.obj("benchmark"),
+        gpu_exporter=d.obj("gpu_exporter"),
+        secret_env=tuple(s for s in d.texts("secret_env") or () if s),
+        version=d.version,
+    )
+
+
+@dataclass(frozen=True)
+class EndpointsDoc:
+    """`endpoints.json`: every URL of the job, on the configured interface (written once by the job
+    when its nodes are known; node placeholders resolved)."""
+
+    job_id: str = ""
+    workers: tuple[Obj, ...] = ()
+    router: Obj | None = None
+    routers: tuple[Obj, ...] = ()
+    nginx: Obj | None = None
+    #: one per node (null for a node without an exporter), None when the job launched none
+    gpu_exporter_urls: tuple[str | None, ...] | None = None
+    public_url: str = ""
+    version: int = ENDPOINTS_VERSION
+
+
+def parse_endpoints(path: Path, text: str | bytes) -> EndpointsDoc:
+    """`endpoints.json` from its text; `workers` is required."""
+    d = _Doc(path, text, ENDPOINTS_VERSION)
+    return EndpointsDoc(
+        job_id=d.text("job_id"),
+        workers=d.objs("workers", required=True),
+        router=d.obj("router"),
+        routers=d.objs("routers"),
+        nginx=d.obj("nginx"),
+        gpu_exporter_urls=d.texts("gpu_exporter_urls", nulls=True),
+        public_url=d.text("public_url"),
+        version=d.version,
+    )
+
+
+def _read(job_dir: Path, name: str, parse: Callable[[Path, bytes], T]) -> T:
+    path = job_dir / name
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise JobDirError(path, "missing", "pass a job directory srt-tui wrote") from None
+    except OSError as exc:
+        raise JobDirError(path, f"cannot be read ({exc.strerror or exc})", "check its permissions") from None
+    return parse(path, data)
+
+
+def read_job_meta(job_dir: Path) -> JobMeta:
+    """The job's `job.json`, or a JobDirError saying what is wrong with it."""
+    return _read(job_dir, JOB_FILE, parse_job_meta)
+
+
+def read_plan(job_dir: Path) -> PlanDoc:
+    """The job's `plan.json`, or a JobDirError saying what is wrong with it."""
+    return _read(job_dir, PLAN_FILE, parse_plan)
+
+
+def read_endpoints(job_dir: Path) -> EndpointsDoc:
+    """The job's `endpoints.json`, or a JobDirError saying what is wrong with it (missing until the job
+    knows its nodes)."""
+    return _read(job_dir, ENDPOINTS_FILE, parse_endpoints)
+
+
+def job_json_text(meta: JobMeta) -> str:
+    """`job.json`'s text: stable key order, newline-terminated."""
+    return json.dumps(meta.to_json(), indent=2) + "\n"
+
+
+def write_job_meta(job_dir: Path, meta: JobMeta) -> None:
+    """Write `job.json` whole, then rename it into place (a reader never sees half of it)."""
+    tmp = job_dir / f".{JOB_FILE}.tmp"
+    tmp.write_text(job_json_text(meta), encoding="utf-8")
+    os.replace(tmp, job_dir / JOB_FILE)
+
+
+def update_job_meta(job_dir: Path, **changes: Any) -> JobMeta:
+    """Read `job.json`, change the given fields, write it back in the current format."""
+    meta = replace(read_job_meta(job_dir), **changes)
+    write_job_meta(job_dir, meta)
+    return meta
+
+
+__all__ = [
+    "ENDPOINTS_FILE",
+    "ENDPOINTS_VERSION",
+    "JOB_FILE",
+    "JOB_VERSION",
+    "PLAN_FILE",
+    "EndpointsDoc",
+    "JobDirError",
+    "JobMeta",
+    "Obj",
+    "PlanDoc",
+    "job_json_text",
+    "parse_endpoints",
+    "parse_job_meta",
+    "parse_plan",
+    "read_endpoints",
+    "read_job_meta",
+    "read_plan",
+    "update_job_meta",
+    "write_job_meta",
+]

@@ -1,0 +1,1 @@
+"""From specification to launch plan: resolve once, topology, validation, and the plan builder and model."""

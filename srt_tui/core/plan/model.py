@@ -1,0 +1,238 @@
+"""JobPlan: the structured launch plan (nodes, processes, masks, ports, commands, env) and `plan.json`.
+
+Built once from a ResolvedJob (core/planner.py); the launch script, the dry-run view, the wizard grid and
+the monitor all read this one plan, so nothing is computed twice.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from srt_tui.core.errors import Problem
+from srt_tui.core.plan.resolve import Mount
+from srt_tui.core.spec.secrets import MASK
+
+PLAN_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ProcessPlan:
+    """One srun step: a worker rank, the router, an infra service or the benchmark."""
+
+    name: str
+    role: str
+    kind: str  # worker | router | infra | benchmark
+    node_index: int
+    gpus: tuple[int, ...]
+    visible_devices: str | None
+    port: int
+    ports: dict[str, int]
+    url: str | None
+    health_url: str | None
+    metrics_url: str | None
+    command: tuple[str, ...]
+    env: tuple[tuple[str, str], ...]
+    log: str
+    node_rank: int = 0
+    nnodes: int = 1
+    worker: str | None = None
+    config_files: tuple[tuple[str, str], ...] = ()
+    #: a container image of its own (pyxis), instead of the job's
+    container_image: str | None = None
+    #: secret variables as (name, `secrets.env` variable holding this process's value); never values
+    secret_env: tuple[tuple[str, str], ...] = ()
+    #: the recipe's setup script (first existing path runs before the command; srtctl's setup_script)
+    setup_script: tuple[str, ...] = ()
+
+    def shown_env(self) -> dict[str, str]:
+        """The environment as previews show it: secrets by name, their values masked."""
+        return {**dict(self.env), **{name: MASK for name, _ in self.secret_env}}
+
+    #: an MPI step (LAUNCH_MPI engines): the nodes it spans, its task counts and `srun --mpi` plugin
+    step_nodes: tuple[int, ...] = ()
+    tasks: int = 1
+    tasks_per_node: int = 1
+    mpi: str | None = None
+    #: the leader whose MPI step runs this node's ranks (this process gets no step of its own)
+    launched_by: str | None = None
+
+    #: shell that installs ai-dynamo inside the step before its command (after the setup script)
+    install: str | None = None
+    #: its request counters on /metrics: ok, failed, running, queued → `name` or `name{label="v"}`
+    metrics: dict[str, str] = field(default_factory=dict)
+    #: variables removed from the step's environment (inherited GPU visibility a subset must not see)
+    unset_env: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RouterPlan:
+    """The router process plus its readiness contract and expected registrations."""
+
+    process: ProcessPlan
+    type: str
+    waits_for_healthy_workers: bool
+    registration: str
+    expected: dict[str, int]
+    workers_url: str | None
+    #: how workers start ("direct" or "dynamo") and where their health is read ("engine-http" or "system-port")
+    worker_launch: str = "direct"
+    worker_health: str = "engine-http"
+
+
+@dataclass(frozen=True)
+class JobPlan:
+    """Everything the launch script does, as data."""
+
+    name: str
+    profile: str
+    topology: str
+    engine: str
+    frontend: str
+    nodes: int
+    gpus_per_node: int
+    visible_devices_env: str
+    network_interface: str
+    container_runtime: str
+    container_image: str | None
+    model_path: str
+    served_model_name: str
+    directives: tuple[tuple[str, str | None], ...]
+    mounts: tuple[Mount, ...]
+    srun_options: tuple[tuple[str, str | None], ...]
+    env_scopes: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
+    workers: tuple[ProcessPlan, ...]
+    infra: tuple[ProcessPlan, ...]
+    router: RouterPlan | None
+    benchmark: ProcessPlan | None
+    public_url: str
+    health_interval_s: float
+    health_max_attempts: int
+    bash_preamble: str | None
+    secret_env: tuple[str, ...]
+    gpu_exporter: dict[str, Any] | None
+    warnings: tuple[Problem, ...] = field(default=())
+    #: one GPU-exporter step per node when the recipe enables telemetry
+    telemetry: tuple[ProcessPlan, ...] = ()
+    #: srtctl's profiling type (nsys, nsys-time, torch), artifacts under logs/profiles/<mode>/
+    profiling: str | None = None
+    #: starts the profiling capture window on every worker leader, just before the benchmark
+    profile_trigger: ProcessPlan | None = None
+    #: the recipe's `identity:` (model repo/revision, image, framework versions), checked at run time
+    identity: dict[str, Any] | None = None
+    #: the model directory as steps see it
+    model_in_step: str = "/model"
+    #: informational facts srtctl records in its job metadata
+    precision: str | None = None
+    gpu_type: str | None = None
+    #: srtctl's multi-frontend layout: the routers after the first, and nginx in front of them all
+    extra_routers: tuple[RouterPlan, ...] = ()
+    nginx: ProcessPlan | None = None
+    #: nginx.conf (placeholders for the routers' addresses), written to logs/nginx.conf by the job
+    nginx_conf: str | None = None
+
+    @property
+    def serving(self) -> str:
+        """`sglang behind sglang-router`, or `sglang serving directly` when no router runs."""
+        return f"{self.engine} serving directly" if self.router is None else f"{self.engine} behind {self.frontend}"
+
+    def processes(self) -> list[ProcessPlan]:
+        """Every step in start order: infra, workers, GPU exporters, nginx, routers, benchmark."""
+        out = [*self.infra, *self.workers, *self.telemetry, *([self.nginx] if self.nginx else [])]
+        out += [r.process for r in self.routers()]
+        return out + ([self.benchmark] if self.benchmark else [])
+
+    def routers(self) -> list[RouterPlan]:
+        """Every router: the first (`router`) and, behind nginx, the others."""
+        return ([self.router] if self.router is not None else []) + list(self.extra_routers)
+
+    def leaders(self) -> list[ProcessPlan]:
+        """Worker processes that serve HTTP (node rank 0), i.e. what routers and health checks see."""
+        return [p for p in self.workers if p.node_rank == 0]
+
+    def expected_counts(self) -> dict[str, int]:
+        """Workers per role (leaders only)."""
+        counts: dict[str, int] = {}
+        for p in self.leaders():
+            counts[p.role] = counts.get(p.role, 0) + 1
+        return counts
+
+    def to_json(self) -> dict[str, Any]:
+        """The `plan.json` document."""
+
+        def proc(p: ProcessPlan) -> dict[str, Any]:
+            d = asdict(p)
+            d["command"] = list(p.command)
+            d["gpus"] = list(p.gpus)
+            d["env"] = dict(p.env)
+            d["secret_env"] = [name for name, _ in p.secret_env]
+            d["config_files"] = [name for name, _ in p.config_files]
+            d["unset_env"] = list(p.unset_env)
+            if not p.unset_env:  # only a masked worker drops inherited variables
+                del d["unset_env"]
+            return d
+
+        def router_doc(r: RouterPlan) -> dict[str, Any]:
+            return {
+                "type": r.type,
+                **proc(r.process),
+                "waits_for_healthy_workers": r.waits_for_healthy_workers,
+                "registration": r.registration,
+                "expected": r.expected,
+                "expected_prefill": r.expected.get("prefill", 0),
+                "expected_decode": r.expected.get("decode", 0),
+                "expected_agg": r.expected.get("agg", 0),
+                "workers_url": r.workers_url,
+                "worker_launch": r.worker_launch,
+                "worker_health": r.worker_health,
+            }
+
+        routers = [router_doc(r) for r in self.routers()]
+        nginx = None
+        if self.nginx is not None:
+            nginx = {**proc(self.nginx), "config": "logs/nginx.conf", "upstreams": [r["url"] for r in routers]}
+        return {
+            "version": PLAN_VERSION,
+            "name": self.name,
+            "profile": self.profile,
+            "topology": self.topology,
+            "engine": self.engine,
+            "frontend": self.frontend,
+            "nodes": self.nodes,
+            "gpus_per_node": self.gpus_per_node,
+            "visible_devices_env": self.visible_devices_env,
+            "network_interface": self.network_interface,
+            "container_runtime": self.container_runtime,
+            "container_image": self.container_image,
+            "model_path": self.model_path,
+            "served_model_name": self.served_model_name,
+            "sbatch_directives": [[k, v] for k, v in self.directives],
+            "mounts": [asdict(m) for m in self.mounts],
+            "srun_options": [[k, v] for k, v in self.srun_options],
+            "environment": {scope: dict(pairs) for scope, pairs in self.env_scopes},
+            "secret_env": list(self.secret_env),
+            "processes": [proc(p) for p in self.workers],
+            "infra": [proc(p) for p in self.infra],
+            "telemetry": [proc(p) for p in self.telemetry],
+            "router": routers[0] if routers else None,
+            "routers": routers,
+            "nginx": nginx,
+            "benchmark": proc(self.benchmark) if self.benchmark else None,
+            "profiling": self.profiling,
+            "profile_trigger": proc(self.profile_trigger) if self.profile_trigger else None,
+            "public_url": self.public_url,
+            "health_check": {
+                "interval_seconds": self.health_interval_s,
+                "max_attempts": self.health_max_attempts,
+            },
+            "gpu_exporter": self.gpu_exporter,
+            "identity": self.identity,
+            "precision": self.precision,
+            "gpu_type": self.gpu_type,
+            "warnings": [p.render() for p in self.warnings],
+        }
+
+    def to_json_text(self) -> str:
+        """`plan.json` text: stable key order, newline-terminated."""
+        return json.dumps(self.to_json(), indent=2) + "\n"

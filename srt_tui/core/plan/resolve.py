@@ -1,0 +1,500 @@
+"""Resolve once: profile + recipe + overrides become one immutable ResolvedJob.
+
+Defaults, aliases, mounts, environment scopes, sbatch directives and the GPU exporter are decided
+here; nothing downstream re-reads files, the profile or the environment.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from srt_tui.core import placeholders as ph
+from srt_tui.core.engines import get_engine
+from srt_tui.core.engines.base import LAUNCH_MPI
+from srt_tui.core.errors import ConfigError, Problem
+from srt_tui.core.frontends.dynamo import WHEELHOUSE
+from srt_tui.core.spec.profile import DCGM_EXPORTER, GpuExporter, HealthCheck, LoadedProfile, Profile
+from srt_tui.core.spec.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
+from srt_tui.core.spec.secrets import KNOWN_SECRETS, looks_secret, secret_names
+from srt_tui.core.spec.topology_string import TopologySpec, parse_topology, rename_for
+
+_LITERAL_PATH = re.compile(r"^(/|\./|\.\./|~|hf:)")
+
+
+@dataclass(frozen=True)
+class Mount:
+    """One container mount and where it came from (built-in, profile or recipe)."""
+
+    host: str
+    container: str
+    source: str
+    readonly: bool = False
+
+
+@dataclass(frozen=True)
+class RoleShape:
+    """A role's resolved shape: workers, GPUs per worker, nodes it asks for."""
+
+    role: Role
+    workers: int
+    gpus: int
+    nodes: int
+    colocate: bool
+
+
+def _worker_nodes(shapes: tuple[RoleShape, ...]) -> int:
+    """Nodes the workers are packed onto: every non-colocated role's nodes, at least one."""
+    return sum(s.nodes for s in shapes if not s.colocate) or 1
+
+
+@dataclass(frozen=True)
+class ResolvedJob:
+    """Everything needed to plan and render one job, decided once."""
+
+    recipe: Recipe
+    profile: Profile
+    profile_name: str
+    profile_path: Path | None
+    recipe_path: Path | None
+    variant: str | None
+    topology: TopologySpec
+    shapes: tuple[RoleShape, ...]
+    gpus_per_node: int
+    visible_devices_env: str
+    interface: str
+    container_runtime: str
+    model_path: str
+    model_in_step: str
+    container_image: str | None
+    account: str | None
+    partition: str | None
+    time_limit: str
+    directives: tuple[tuple[str, str | None], ...]
+    mounts: tuple[Mount, ...]
+    env_scopes: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
+    srun_options: tuple[tuple[str, str | None], ...]
+    gpu_exporter: GpuExporter | None
+    exporter_source: str
+    health_check: HealthCheck
+    output_dir: str | None
+    bash_preamble: str | None
+    #: srtctl's `setup_script` as the steps see it: `/configs/<name>`, then `/configs/patches/<name>`
+    setup_script: tuple[str, ...] = ()
+    #: variable names whose values are secrets (known names plus the profile's `secret_env`)
+    secret_names: frozenset[str] = KNOWN_SECRETS
+    warnings: tuple[Problem, ...] = field(default=())
+    #: nodes reserved before the worker nodes (1 with `infra.etcd_nats_dedicated_node`)
+    reserved_nodes: int = 0
+    #: nginx in front of several routers: its image (pyxis; alias or literal, as srtctl) and ulimit choice
+    nginx_image: str | None = None
+    nginx_raise_ulimit: bool = False
+
+    @property
+    def worker_count(self) -> int:
+        """Worker processes of every role (what decides whether a direct frontend can serve them)."""
+        return sum(s.workers for s in self.shapes)
+
+    @property
+    def worker_nodes(self) -> int:
+        """Nodes the workers are packed onto."""
+        return _worker_nodes(self.shapes)
+
+    @property
+    def total_nodes(self) -> int:
+        """Nodes asked of Slurm: the reserved ones, then the workers'."""
+        return self.reserved_nodes + self.worker_nodes
+
+    def shape(self, role: Role) -> RoleShape | None:
+        """Shape of one role, or None when the job has no such workers."""
+        return next((s for s in self.shapes if s.role == role), None)
+
+    def env(self, scope: str) -> dict[str, str]:
+        """Environment of a scope: global, prefill, decode, agg, frontend, benchmark."""
+        for name, pairs in self.env_scopes:
+            if name == scope:
+                return dict(pairs)
+        return {}
+
+
+def _alias(
+    value: str, table: dict[str, str] | None, field_name: str, kind: str, literal: re.Pattern[str]
+) -> tuple[str, Problem | None]:
+    """An alias resolved through the profile; an unknown one is used literally with a warning, as srtctl does."""
+    table = table or {}
+    if value in table:
+        return table[value], None
+    if value.startswith(("$", "~")):  # srtctl expands variables and ~ in paths
+        expanded = os.path.expanduser(os.path.expandvars(value))
+        if "$" not in expanded:
+            return expanded, None
+        return value, Problem(
+            field=field_name,
+            message=f"`{value}` names an environment variable that is not set here",
+            hint="export it before running srt-tui, or write the path out",
+            severity="warning",
+        )
+    if literal.search(value):
+        return value, None
+    import difflib
+
+    close = difflib.get_close_matches(value, list(table), n=1)
+    hint = (
+        f"did you mean `{close[0]}`?"
+        if close
+        else f"add `{value}: <path>` under `{kind}:` in the profile, or give an absolute path"
+    )
+    return value, Problem(
+        field=field_name,
+        message=f"`{value}` is not a {kind} alias of this profile; it is used as written",
+        hint=hint + " (`srt-tui doctor -f RECIPE` checks the paths)",
+        severity="warning",
+    )
+
+
+_CONTAINER_LITERAL = re.compile(r"^(/|\./|\.\./|~)|[:/]|\.sqsh$")
+
+
+def topology_of(recipe: Recipe) -> TopologySpec:
+    """The recipe's own topology string."""
+    roles = recipe.roles
+    agg = roles.get("agg")
+    if agg is not None and agg.workers > 0:
+        return TopologySpec(agg=agg.workers)
+    p, d = roles.get("prefill"), roles.get("decode")
+    return TopologySpec(prefill=p.workers if p else 0, decode=d.workers if d else 0)
+
+
+def _gpus_per_worker(spec: RoleSpec, gpn: int, fallback: int | None = None) -> int:
+    if spec.gpus is not None:
+        return spec.gpus
+    if isinstance(spec.nodes, int) and spec.nodes > 0 and spec.workers > 0:
+        return max(1, spec.nodes * gpn // spec.workers)
+    return fallback or gpn
+
+
+def apply_topology(recipe: Recipe, topo: TopologySpec, gpn: int) -> Recipe:
+    """Change role worker counts, keeping GPUs per worker; node counts follow."""
+    current = topology_of(recipe)
+    if topo.disaggregated != current.disaggregated:
+        want = "aggregated" if not topo.disaggregated else "prefill/decode"
+        have = "aggregated" if not current.disaggregated else "prefill/decode"
+        raise ConfigError(
+            [
+                Problem(
+                    field="--topology",
+                    message=f"`{topo}` is {want} but the recipe defines {have} roles",
+                    hint=f"pick a topology like `{current}`, or use a recipe with {want} roles",
+                )
+            ]
+        )
+    roles = dict(recipe.roles)
+    prefill_g = _gpus_per_worker(roles["prefill"], gpn) if "prefill" in roles else None
+    for role, count in (("prefill", topo.prefill), ("decode", topo.decode), ("agg", topo.agg)):
+        spec = roles.get(role)  # type: ignore[call-overload]
+        if spec is None or count == 0:
+            continue
+        g = _gpus_per_worker(spec, gpn, prefill_g if role == "decode" else None)
+        nodes: int | str = "colocate" if spec.nodes == "colocate" else _nodes_for(count, g, gpn, recipe)
+        roles[role] = spec.model_copy(update={"workers": count, "gpus": g, "nodes": nodes})  # type: ignore[index]
+    return with_roles(recipe, roles)
+
+
+def with_roles(recipe: Recipe, roles: Mapping[Role, RoleSpec]) -> Recipe:
+    """The recipe with new roles; a name that spells the old topology follows the new one."""
+    changed = recipe.model_copy(update={"roles": dict(roles)})
+    name = rename_for(recipe.name, topology_of(recipe), topology_of(changed))
+    return changed if name == recipe.name else changed.model_copy(update={"name": name})
+
+
+def _nodes_for(workers: int, gpus: int, gpn: int, recipe: Recipe) -> int:
+    """Nodes a role needs when the recipe does not say: packed, or one per partial worker with `spread_workers`."""
+    if recipe.resources.spread_workers and gpus < gpn:
+        return workers
+    return math.ceil(workers * gpus / gpn)
+
+
+def _shapes(recipe: Recipe, gpn: int) -> tuple[RoleShape, ...]:
+    shapes: list[RoleShape] = []
+    prefill_g: int | None = None
+    for role in ROLES:
+        spec = recipe.roles.get(role)
+        if spec is None or spec.workers == 0:
+            continue
+        colocate = spec.nodes == "colocate"
+        g = _gpus_per_worker(spec, gpn, prefill_g if role == "decode" else None)
+        if role == "prefill":
+            prefill_g = g
+        if colocate:
+            nodes = 0
+        elif isinstance(spec.nodes, int):
+            nodes = spec.nodes
+        else:
+            nodes = _nodes_for(spec.workers, g, gpn, recipe)
+        shapes.append(RoleShape(role, spec.workers, g, nodes, colocate))
+    return tuple(shapes)
+
+
+def _directives(
+    profile: Profile,
+    recipe: Recipe,
+    nodes: int,
+    gpn: int,
+    account: str | None,
+    partition: str | None,
+    time_limit: str,
+) -> tuple[tuple[str, str | None], ...]:
+    # one task per node, or one per GPU when the engine starts its workers over MPI (srtctl's TRT-LLM rule)
+    per_node = gpn if get_engine(recipe.engine.type).launch_style == LAUNCH_MPI else 1
+    out: list[tuple[str, str | None]] = [
+        ("job-name", recipe.name),
+        ("nodes", str(nodes)),
+        ("ntasks", str(nodes * per_node)),
+        ("ntasks-per-node", str(per_node)),
+    ]
+    if profile.use_gpus_per_node_directive:
+        out.append(("gpus-per-node", str(gpn)))
+    if profile.use_segment_sbatch_directive:
+        out.append(("segment", str(nodes)))
+    if profile.use_exclusive_sbatch_directive:
+        out.append(("exclusive", None))
+    if account:
+        out.append(("account", account))
+    out.append(("time", time_limit))
+    if partition:
+        out.append(("partition", partition))
+    merged: dict[str, str | None] = {
+        k: (None if v is None or v == "" else str(v)) for k, v in (profile.default_sbatch_directives or {}).items()
+    }
+    for k, v in recipe.sbatch_directives.items():
+        if v is False:  # `exclusive: false` means no directive, as in srun_options
+            merged.pop(k, None)
+            continue
+        merged[k] = None if v is None or v == "" or v is True else str(v)
+    managed = {k for k, _ in out}
+    out.extend((k, v) for k, v in merged.items() if k not in managed)
+    out = [(k, merged[k]) if k in merged and k in managed else (k, v) for k, v in out]
+    return tuple(out)
+
+
+def _mounts(profile: Profile, recipe: Recipe, model_path: str, container: str | None, gpn: int) -> tuple[Mount, ...]:
+    if profile.container_runtime == "none":
+        return ()
+    mounts: dict[str, Mount] = {}
+    mounts["<log_dir>"] = Mount("<log_dir>", "/logs", "built-in")
+    if not model_path.startswith("hf:"):
+        mounts[model_path] = Mount(model_path, "/model", "built-in", readonly=True)
+    if profile.srtctl_root:  # srtctl's configs/ (setup scripts, patches) is always /configs
+        configs = f"{profile.srtctl_root.rstrip('/')}/configs"
+        mounts[configs] = Mount(configs, "/configs", "built-in", readonly=True)
+        if recipe.dynamo.wheel:  # srtctl's staged ai-dynamo wheels
+            wheels = f"{profile.srtctl_root.rstrip('/')}/wheelhouse/dynamo"
+            mounts[wheels] = Mount(wheels, WHEELHOUSE, "built-in", readonly=True)
+    for host, cont in (profile.default_mounts or {}).items():
+        mounts[host] = Mount(host, cont, "profile")
+    for index, item in enumerate(recipe.extra_mount):
+        parts = item.split(":")
+        if len(parts) < 2 or len(parts) > 3 or (len(parts) == 3 and parts[2] not in ("ro", "rw")):
+            raise ConfigError(
+                [
+                    Problem(
+                        field=f"extra_mount.{index}",
+                        message=f"`{item}` is not host:container[:ro]",
+                        hint="write e.g. /data:/data:ro",
+                    )
+                ]
+            )
+        mounts[parts[0]] = Mount(parts[0], parts[1], "recipe", readonly=len(parts) > 2 and parts[2] == "ro")
+    fill = _mount_placeholders(recipe, model_path, container, gpn)
+    for host, cont in recipe.container_mounts.items():
+        host, cont = fill(host), fill(cont)
+        mounts[host] = Mount(host, cont, "recipe")
+    return tuple(mounts.values())
+
+
+def _mount_placeholders(recipe: Recipe, model_path: str, image: str | None, gpn: int) -> Callable[[str], str]:
+    """srtctl's `container_mounts` placeholders and environment variables, as values the job fills in."""
+    values = {
+        "{job_id}": ph.JOB_ID,
+        "{run_name}": f"{recipe.name}_{ph.JOB_ID}",
+        "{log_dir}": "<job_dir>/logs",
+        "{head_node_ip}": ph.ip(0),
+        "{model_path}": model_path,
+        "{container_image}": image or "",
+        "{gpus_per_node}": str(gpn),
+    }
+
+    def fill(text: str) -> str:
+        return os.path.expanduser(os.path.expandvars(ph.fill_marks(text, values)))
+
+    return fill
+
+
+def resolve(
+    loaded: LoadedProfile,
+    recipe: Recipe,
+    source: RecipeSource | None = None,
+    topology: str | TopologySpec | None = None,
+) -> ResolvedJob:
+    """Merge profile defaults into the recipe, apply a topology override, resolve aliases."""
+    profile = loaded.profile
+    gpn = recipe.resources.gpus_per_node or profile.gpus_per_node or 8
+    if topology is not None:
+        topo = parse_topology(topology) if isinstance(topology, str) else topology
+        recipe = apply_topology(recipe, topo, gpn)
+    problems: list[Problem] = []
+    notes: list[Problem] = []
+    model_path, note = _alias(recipe.model.path, profile.model_paths, "model.path", "model_paths", _LITERAL_PATH)
+    notes += [note] if note else []
+    container: str | None = None
+    if recipe.model.container and profile.container_runtime != "none":
+        container, note = _alias(
+            recipe.model.container, profile.containers, "model.container", "containers", _CONTAINER_LITERAL
+        )
+        notes += [note] if note else []
+    elif profile.container_runtime == "pyxis":
+        problems.append(
+            Problem(
+                field="model.container",
+                message="a container image is required",
+                hint="set model.container to an image, .sqsh path or profile alias",
+            )
+        )
+    if problems:
+        raise ConfigError(problems)
+    shapes = _shapes(recipe, gpn)
+    reserved = 1 if recipe.infra.etcd_nats_dedicated_node else 0
+    nodes = reserved + _worker_nodes(shapes)
+    account = recipe.slurm.account or profile.default_account
+    partition = recipe.slurm.partition or profile.default_partition
+    time_limit = recipe.slurm.time_limit or profile.default_time_limit or "01:00:00"
+    env_scopes: list[tuple[str, tuple[tuple[str, str], ...]]] = [("global", tuple(recipe.environment.items()))]
+    for role in ROLES:
+        spec = recipe.roles.get(role)
+        if spec is not None and spec.workers > 0:
+            env_scopes.append((role, tuple(spec.env.items())))
+    env_scopes.append(("frontend", tuple(recipe.frontend.env.items())))
+    env_scopes.append(("benchmark", tuple((recipe.benchmark.env or {}).items())))
+    if recipe.telemetry is not None and "dcgm_exporter" in recipe.telemetry.model_fields_set:
+        exporter, exporter_source = recipe.telemetry.dcgm_exporter, "recipe"
+    elif "default_gpu_exporter" in profile.model_fields_set:
+        exporter, exporter_source = profile.default_gpu_exporter, "profile"
+    else:
+        exporter, exporter_source = DCGM_EXPORTER, "default"
+    if exporter is not None and exporter.env and recipe.telemetry is not None and recipe.telemetry.enabled:
+        env_scopes.append(("telemetry", tuple(sorted(exporter.env.items()))))
+    srun = tuple(
+        (k, None if v is None or v == "" or v is True else str(v))
+        for k, v in recipe.srun_options.items()
+        if v is not False
+    )
+    in_container = profile.container_runtime != "none"
+    secrets = secret_names(profile.secret_env)
+    return ResolvedJob(
+        recipe=recipe,
+        profile=profile,
+        profile_name=loaded.name,
+        profile_path=loaded.path,
+        recipe_path=source.path if source else None,
+        variant=source.variant if source else None,
+        topology=topology_of(recipe),
+        shapes=shapes,
+        gpus_per_node=gpn,
+        visible_devices_env=profile.visible_devices_env,
+        interface=profile.interface,
+        container_runtime=profile.container_runtime,
+        model_path=model_path,
+        model_in_step="/model"
+        if in_container and not model_path.startswith("hf:")
+        else (model_path[3:] if model_path.startswith("hf:") else model_path),
+        container_image=container,
+        account=account,
+        partition=partition,
+        time_limit=time_limit,
+        directives=_directives(profile, recipe, nodes, gpn, account, partition, time_limit),
+        mounts=_mounts(profile, recipe, model_path, container, gpn),
+        env_scopes=tuple(env_scopes),
+        srun_options=srun,
+        gpu_exporter=exporter,
+        exporter_source=exporter_source,
+        health_check=recipe.health_check or profile.default_health_check or HealthCheck(),
+        output_dir=profile.output_dir,
+        bash_preamble=profile.default_bash_preamble,
+        secret_names=secrets,
+        setup_script=_setup_script(recipe, profile),
+        warnings=(*notes, *_profile_keys_without_effect(profile), *_undeclared_secrets(env_scopes, secrets)),
+        reserved_nodes=reserved,
+        nginx_image=(profile.containers or {}).get(recipe.frontend.nginx_container, recipe.frontend.nginx_container)
+        if profile.container_runtime == "pyxis"
+        else None,
+        nginx_raise_ulimit=bool(
+            recipe.frontend.nginx_raise_ulimit
+            if recipe.frontend.nginx_raise_ulimit is not None
+            else profile.nginx_raise_ulimit
+        ),
+    )
+
+
+#: srtslurm.yaml keys srt-tui reads but does not act on, and what that means for the job
+_PROFILE_NO_EFFECT = {
+    "cloud": "srtctl does not use it when launching either",
+    "reporting": "srt-tui posts no status-API, S3 or AI-analysis reports; `srt-tui status` follows the job",
+    "use_het_jobs": "srt-tui submits one homogeneous job (prefill and decode share the allocation)",
+    "default_host_setup": "host-side setup commands are not run; do them in default_bash_preamble or on the nodes",
+    "git_http_version": "srt-tui installs nothing from git",
+    "record_launch_plan": "plan.json and the launch script already record every step",
+    "local_docker_args": "srt-tui's local launcher runs processes, not docker",
+    "telemetry": "srtctl's live-metrics snapshotter is not run; the Monitor reads metrics live",
+}
+
+
+def _profile_keys_without_effect(profile: Profile) -> list[Problem]:
+    """Profile keys srt-tui accepts for compatibility but cannot act on: said once per job, never dropped silently."""
+    return [
+        Problem(f"profile.{key}", "has no effect in srt-tui", why, severity="warning")
+        for key, why in _PROFILE_NO_EFFECT.items()
+        if key in profile.model_fields_set and getattr(profile, key) not in (None, {}, [])
+    ]
+
+
+def _setup_script(recipe: Recipe, profile: Profile) -> tuple[str, ...]:
+    """Where the steps find `setup_script`: srtctl's configs/ directory, then its patches/ folder."""
+    name = recipe.setup_script
+    if not name:
+        return ()
+    if not profile.srtctl_root:
+        raise ConfigError(
+            [
+                Problem(
+                    field="setup_script",
+                    message=f"`{name}` lives in srtctl's configs/ directory; the profile does not say where",
+                    hint="set srtctl_root in the profile (the checkout whose configs/ holds the script)",
+                )
+            ]
+        )
+    base = "/configs" if profile.container_runtime != "none" else f"{profile.srtctl_root.rstrip('/')}/configs"
+    return (f"{base}/{name}", f"{base}/patches/{name}")
+
+
+def _undeclared_secrets(
+    env_scopes: list[tuple[str, tuple[tuple[str, str], ...]]], names: frozenset[str]
+) -> tuple[Problem, ...]:
+    """Variables that read like credentials but are not declared: they would appear in the script."""
+    out = []
+    for scope, pairs in env_scopes:
+        for key, _ in pairs:
+            if looks_secret(key) and key not in names:
+                out.append(
+                    Problem(
+                        field=f"env.{scope}.{key}",
+                        message="looks like a credential but is not a declared secret, so its value is "
+                        "written into the launch script",
+                        hint=f"add `{key}` to the profile's `secret_env` list to keep it in the 0600 secrets file",
+                        severity="warning",
+                    )
+                )
+    return tuple(out)

@@ -1,0 +1,1 @@
+"""The launch script: rendering a JobPlan to bash, shell quoting."""

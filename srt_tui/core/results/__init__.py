@@ -1,0 +1,1 @@
+"""What a job measured: sa-bench and aiperf results, benchmark progress, result tables."""

@@ -1,0 +1,124 @@
+"""Turn pydantic validation errors into Problems with file, line, field path and closest valid key."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from srt_tui.core.errors import ConfigError, Problem
+from srt_tui.core.spec.yamlio import Located, PathKey
+
+
+def _fields_at(model: type[BaseModel], path: PathKey) -> list[str]:
+    """Valid field names of the (nested) model at `path`, for 'did you mean' hints."""
+    current: Any = model
+    for part in path:
+        if getattr(current, "__origin__", None) is dict:
+            current = _unwrap(current.__args__[1])  # `roles.agg`: the key selects a value of the dict
+            continue
+        if not (isinstance(current, type) and issubclass(current, BaseModel)):
+            return []
+        info = current.model_fields.get(str(part))
+        if info is None:
+            return []
+        current = _unwrap(info.annotation)
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return [info.alias or name for name, info in current.model_fields.items()]  # as a file spells them
+    return []
+
+
+def _unwrap(annotation: Any) -> Any:
+    """Find a BaseModel inside Optional[...] / Union[...] annotations (dicts are kept for `_fields_at`)."""
+    args = getattr(annotation, "__args__", None)
+    if args and getattr(annotation, "__origin__", None) is not dict:
+        for arg in args:
+            if isinstance(arg, type) and issubclass(arg, BaseModel):
+                return arg
+    return annotation
+
+
+# pydantic's union-member tags in error locations (`int`, `literal['colocate']`, `list[int]` ...)
+_TAGS = frozenset({"str", "int", "float", "bool", "list", "dict", "none", "nullable", "union"})
+
+
+def _is_tag(part: str | int) -> bool:
+    return isinstance(part, str) and (part.startswith("function-") or "[" in part or part in _TAGS)
+
+
+def _expected(err: Any) -> str:
+    """What a value should look like, from a pydantic error (for the fix hint)."""
+    kind, ctx = str(err["type"]), err.get("ctx") or {}
+    if kind.startswith("int_"):
+        return "an integer"
+    if kind.startswith("float_"):
+        return "a number"
+    if kind.startswith("bool_"):
+        return "true or false"
+    if kind.startswith("string_") and kind != "string_pattern_mismatch":
+        return "a string" + (f" of at most {ctx['max_length']} characters" if "max_length" in ctx else "")
+    if kind == "string_pattern_mismatch":
+        return f"a value matching {ctx.get('pattern')}"
+    if kind in ("literal_error", "enum"):
+        return f"one of {ctx.get('expected')}"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return "a mapping of `key: value` lines"
+    if kind in ("list_type", "tuple_type"):
+        return "a list"
+    for key, word in (("ge", "≥"), ("gt", ">"), ("le", "≤"), ("lt", "<")):
+        if key in ctx:
+            return f"a value {word} {ctx[key]}"
+    return "a valid value (see `srt-tui schema`)"
+
+
+def to_config_error(
+    exc: ValidationError, model: type[BaseModel], src: Located, path_prefix: PathKey = ()
+) -> ConfigError:
+    """Convert pydantic errors into located Problems with a fix hint: one per field (union members merged)."""
+    problems: list[Problem] = []
+    by_field: dict[str, list[Any]] = {}
+    locs: dict[str, PathKey] = {}
+    for err in exc.errors():
+        loc: PathKey = tuple(p for p in err["loc"] if not _is_tag(p))
+        field = ".".join(str(p) for p in path_prefix + loc)
+        by_field.setdefault(field, []).append(err)
+        locs[field] = loc
+    for field, errs in by_field.items():
+        loc = locs[field]
+        full = path_prefix + loc
+        kind = errs[0]["type"]
+        if kind == "extra_forbidden":
+            key = str(loc[-1]) if loc else "?"
+            options = _fields_at(model, loc[:-1])
+            close = difflib.get_close_matches(key, options, n=1, cutoff=0.5)
+            hint = (
+                f"did you mean `{close[0]}`?"
+                if close
+                else (f"valid keys here: {', '.join(options)}" if options else "remove it")
+            )
+            message = f"unknown key `{key}`"
+        elif kind == "value_error":  # a validator's own reason, e.g. a fork key srt-tui does not run
+            message = str(errs[0]["msg"]).removeprefix("Value error, ")
+            named = re.match(r"`([A-Za-z_][\w-]*)`", message)
+            if named and src.lines.get((*full, named.group(1))) is not None:
+                full = (*full, named.group(1))
+                field = ".".join(str(p) for p in full)
+            hint = "change or remove it as the message says (`srt-tui schema recipe` lists every key)"
+        elif kind == "missing":
+            message, hint = "required key is missing", f"add `{loc[-1] if loc else field}:`"
+        else:
+            message = errs[0]["msg"] if len(errs) == 1 else "invalid value"
+            got = errs[0].get("input")
+            if not isinstance(got, (dict, list)):
+                message += f" (got {got!r})"
+            expected = list(dict.fromkeys(_expected(e) for e in errs))
+            hint = "use " + " or ".join(expected)
+            if kind == "literal_error" and isinstance(got, str):
+                choices = re.findall(r"'([^']*)'", str((errs[0].get("ctx") or {}).get("expected", "")))
+                close = difflib.get_close_matches(got, choices, n=1, cutoff=0.5)
+                if close:
+                    hint = f"did you mean `{close[0]}`?"
+        problems.append(Problem(field=field, message=message, hint=hint, file=src.file, line=src.line_of(full)))
+    return ConfigError(problems)

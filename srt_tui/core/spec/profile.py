@@ -1,0 +1,283 @@
+"""Cluster profile: srtctl's `srtslurm.yaml` keys plus the AMD fork's keys; strict, typed, discoverable.
+
+The profile owns every hardware difference (visibility variable, GPU directive or GRES, exporter,
+interface, mounts, container runtime); code never asks which vendor it is.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from srt_tui.core.errors import ConfigError, Problem, config_error
+from srt_tui.core.paths import shipped_profiles_dir, user_profiles_dir
+from srt_tui.core.spec.yamlio import load_yaml
+
+DEFAULT_PROFILE = "local"
+
+
+class Strict(BaseModel):
+    """Base for config models: unknown keys are errors, instances are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class GpuExporter(Strict):
+    """A GPU metrics exporter started next to the workers (DCGM on NVIDIA, device-metrics-exporter on AMD)."""
+
+    container_image: str
+    command: str | None = None
+    port: int = Field(default=9401, ge=1, le=65535)
+    kind: str = "dcgm"
+    args: list[str] | None = None
+    env: dict[str, str] | None = None
+    gpu_labels: dict[str, str] | None = None
+    gpu_metrics: dict[str, dict[str, str]] | None = None
+
+
+@dataclass(frozen=True)
+class ExporterKind:
+    """What an exporter product implies when the profile does not say: how to start it and read it."""
+
+    command: str | None
+    args: tuple[str, ...]
+    gpu_label: str
+    metrics: dict[str, str]
+
+
+#: `kind: dcgm` is NVIDIA's DCGM exporter; anything else (`custom`) names its command and metrics itself
+EXPORTER_KINDS: dict[str, ExporterKind] = {
+    "dcgm": ExporterKind(
+        "dcgm-exporter",
+        ("--address", "{host}:{port}"),
+        "gpu",
+        {"gpu_util": "DCGM_FI_DEV_GPU_UTIL", "power": "DCGM_FI_DEV_POWER_USAGE", "temperature": "DCGM_FI_DEV_GPU_TEMP"},
+    ),
+}
+_CUSTOM = ExporterKind(None, (), "gpu", {})
+
+
+def exporter_kind(exporter: GpuExporter) -> ExporterKind:
+    """The defaults of this exporter's kind (a custom kind has none)."""
+    return EXPORTER_KINDS.get(exporter.kind, _CUSTOM)
+
+
+def exporter_argv(exporter: GpuExporter, host: str) -> tuple[str, ...] | None:
+    """The exporter's command line, `{host}` and `{port}` filled in; None when nothing says what to run.
+
+    Default arguments belong to the default command: a profile that names its own `command` gives
+    its own `args` too.
+    """
+    kind = exporter_kind(exporter)
+    if exporter.command:
+        argv, args = shlex.split(exporter.command), tuple(exporter.args or ())
+    elif kind.command:
+        argv, args = [kind.command], tuple(exporter.args) if exporter.args is not None else kind.args
+    else:
+        return None
+    fill = {"{host}": host, "{port}": str(exporter.port)}
+    out = []
+    for a in (*argv, *args):
+        for key, value in fill.items():
+            a = a.replace(key, value)
+        out.append(a)
+    return tuple(out)
+
+
+def exporter_readout(exporter: GpuExporter) -> tuple[str, dict[str, str]]:
+    """(label holding the GPU index, {gpu_util|power|temperature: metric name}) for whoever scrapes it."""
+    kind = exporter_kind(exporter)
+    label = (exporter.gpu_labels or {}).get("index") or kind.gpu_label
+    metrics = dict(kind.metrics)
+    for key, spec in (exporter.gpu_metrics or {}).items():
+        if spec.get("metric"):
+            metrics[key] = spec["metric"]
+    return label, metrics
+
+
+DCGM_EXPORTER = GpuExporter(
+    container_image="nvcr.io#nvidia/k8s/dcgm-exporter:3.3.9-3.6.1-ubuntu22.04", port=9401, kind="dcgm"
+)
+
+
+class HealthCheck(Strict):
+    """How long and how often the job polls worker and router health."""
+
+    max_attempts: int = Field(default=180, ge=1)
+    interval_seconds: float = Field(default=10, gt=0)
+
+
+class Profile(Strict):
+    """One cluster's facts. Absent keys take srtctl's NVIDIA defaults."""
+
+    description: str | None = None
+    cluster: str | None = None
+    default_account: str | None = None
+    default_partition: str | None = None
+    default_time_limit: str | None = None
+    gpus_per_node: int | None = Field(default=None, ge=1)
+    default_gpu_type: str | None = None
+    network_interface: str | None = None
+    visible_devices_env: str = Field(default="CUDA_VISIBLE_DEVICES", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    #: GPU visibility variables a worker on a GPU subset must not inherit: Slurm sets them to the whole
+    #: allocation on every step of a GRES job; the subset goes in `visible_devices_env` alone (which is
+    #: never unset, so one default list serves every profile)
+    subset_unset_env: list[Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]] = Field(
+        default_factory=lambda: [
+            "CUDA_VISIBLE_DEVICES",
+            "ROCR_VISIBLE_DEVICES",
+            "HIP_VISIBLE_DEVICES",
+            "GPU_DEVICE_ORDINAL",
+        ]
+    )
+    default_gpu_exporter: GpuExporter | None = DCGM_EXPORTER
+    use_gpus_per_node_directive: bool = True
+    use_segment_sbatch_directive: bool = True
+    use_exclusive_sbatch_directive: bool = False
+    use_het_jobs: bool = False
+    default_sbatch_directives: dict[str, str] | None = None
+    default_health_check: HealthCheck | None = None
+    srtctl_root: str | None = None
+    output_dir: str | None = None
+    model_paths: dict[str, str] | None = None
+    containers: dict[str, str] | None = None
+    cloud: dict[str, Any] | None = None
+    default_mounts: dict[str, str] | None = None
+    default_bash_preamble: str | None = None
+    default_host_setup: dict[str, Any] | None = None
+    reporting: dict[str, Any] | None = None
+    telemetry: dict[str, Any] | None = None
+    nginx_raise_ulimit: bool | None = None
+    git_http_version: str | None = None
+    preflight: bool = True
+    record_launch_plan: bool = False
+    launcher: Literal["slurm", "local"] = "slurm"
+    fallback_launcher: Literal["local"] | None = None
+    local_docker_args: list[str] | None = None
+    container_runtime: Literal["pyxis", "none"] = "pyxis"
+    #: environment variable names holding credentials, besides the known ones (HF_TOKEN, …)
+    secret_env: list[str] = Field(default_factory=list)
+    #: `srun --mpi` plugin for engines launched over MPI (TRT-LLM); srtctl always uses pmix
+    mpi_plugin: str = Field(default="pmix", pattern=r"^[A-Za-z0-9_]+$")
+
+    @property
+    def interface(self) -> str:
+        """The NIC whose IPv4 every URL uses (srtctl's runtime default is eth0)."""
+        return self.network_interface or "eth0"
+
+
+@dataclass(frozen=True)
+class LoadedProfile:
+    """A validated profile with the name and file it came from."""
+
+    name: str
+    path: Path | None
+    profile: Profile
+    source: str  # "shipped", "user", "srtslurm.yaml", "file"
+
+
+def parse_profile(path: Path) -> Profile:
+    """Load and strictly validate one profile file."""
+    src = load_yaml(path)
+    data = src.data if src.data is not None else {}
+    if not isinstance(data, dict):
+        raise config_error(
+            "a profile must be a YAML mapping",
+            file=str(path),
+            line=1,
+            hint="write `key: value` lines such as `gpus_per_node: 8`",
+        )
+    try:
+        return Profile.model_validate(data)
+    except ValidationError as exc:
+        from srt_tui.core.spec.model_errors import to_config_error  # only on errors: keeps start-up lean
+
+        raise to_config_error(exc, Profile, src) from None
+
+
+def _name_of(path: Path) -> str:
+    return path.stem if path.name != "srtslurm.yaml" else (path.parent.name or "srtslurm")
+
+
+def find_srtslurm(cwd: Path | None = None) -> Path | None:
+    """srtctl's discovery: `$SRTSLURM_CONFIG`, then ./, ../, ../../srtslurm.yaml."""
+    env = os.environ.get("SRTSLURM_CONFIG")
+    if env:
+        path = Path(env)
+        if not path.is_file():
+            raise config_error(
+                "SRTSLURM_CONFIG points to a file that does not exist",
+                file=env,
+                hint="fix the variable or unset it",
+            )
+        return path
+    base = (cwd or Path.cwd()).resolve()
+    for folder in (base, base.parent, base.parent.parent):
+        candidate = folder / "srtslurm.yaml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def profile_dirs() -> list[tuple[str, Path]]:
+    """Profile directories in lookup order: the operator's own first, then shipped."""
+    return [("user", user_profiles_dir()), ("shipped", shipped_profiles_dir())]
+
+
+def load_profile(spec: str | None = None, cwd: Path | None = None) -> LoadedProfile:
+    """Resolve `--profile NAME|PATH`, else srtslurm.yaml discovery, else the shipped `local` profile."""
+    if spec:
+        as_path = Path(spec).expanduser()
+        if as_path.suffix in {".yaml", ".yml"} or os.sep in spec:
+            if not as_path.exists():  # a directory or device is named by load_yaml
+                raise config_error("profile file not found", file=spec, hint="check the path")
+            return LoadedProfile(_name_of(as_path), as_path, parse_profile(as_path), "file")
+        for source, folder in profile_dirs():
+            for ext in (".yaml", ".yml"):
+                candidate = folder / f"{spec}{ext}"
+                if candidate.is_file():
+                    return LoadedProfile(spec, candidate, parse_profile(candidate), source)
+        known = sorted({p.name for p in list_profile_files()})
+        import difflib
+
+        close = difflib.get_close_matches(spec, known, n=1)
+        hint = f"did you mean `{close[0]}`?" if close else f"known profiles: {', '.join(known)}"
+        raise ConfigError([Problem(field="--profile", message=f"no profile named `{spec}`", hint=hint)])
+    found = find_srtslurm(cwd)
+    if found is not None:
+        return LoadedProfile(_name_of(found), found, parse_profile(found), "srtslurm.yaml")
+    return load_profile(DEFAULT_PROFILE)
+
+
+@dataclass(frozen=True)
+class ProfileFile:
+    """A profile file on disk, with its parse result or its error (for listings and the wizard)."""
+
+    name: str
+    path: Path
+    source: str
+    profile: Profile | None
+    error: ConfigError | None
+
+
+def list_profile_files() -> list[ProfileFile]:
+    """Every user and shipped profile, each validated; broken files are listed with their error."""
+    out: list[ProfileFile] = []
+    seen: set[str] = set()
+    for source, folder in profile_dirs():
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.y*ml")):
+            if path.stem in seen:
+                continue
+            seen.add(path.stem)
+            try:
+                out.append(ProfileFile(path.stem, path, source, parse_profile(path), None))
+            except ConfigError as exc:
+                out.append(ProfileFile(path.stem, path, source, None, exc))
+    return out

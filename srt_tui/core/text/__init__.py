@@ -1,0 +1,1 @@
+"""Plain-text views of a plan shared by the CLI and the TUI: the dry-run report, tables, role letters."""

@@ -1,0 +1,54 @@
+"""The all-jobs view as text, shared by `srt-tui jobs` and the Monitor: squeue's columns (JOBID, NAME,
+STATE, TIME, NODES, NODELIST(REASON)) plus who launched the job (FROM: srt-tui, srtctl, or `-`)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from srt_tui.monitor import cells
+from srt_tui.monitor.alljobs.query import MyJob
+
+#: header of each column, by key, in order; the TUI gives widths, the CLI sizes to the content
+HEADERS: dict[str, str] = {
+    "job": "JOBID",
+    "name": "NAME",
+    "state": "STATE",
+    "time": "TIME",
+    "nodes": "NODES",
+    "where": "NODELIST(REASON)",
+    "from": "FROM",
+}
+
+
+def where(job: MyJob) -> str:
+    """squeue's NODELIST(REASON): the nodes once it runs, else why it waits (or why it ended)."""
+    from srt_tui.slurm.parse import compress_hostlist
+
+    if job.job.nodes and job.job.state != "PENDING":
+        return compress_hostlist(job.job.nodes)
+    reason = job.job.reason_worth_showing  # a cancelled pending job: no stale `(Resources)`
+    return f"({reason})" if reason else ""
+
+
+def cell(job: MyJob, key: str, now: datetime) -> str:
+    """The plain text of one cell."""
+    if key == "job":
+        return job.job_id
+    if key == "name":
+        return job.job.name
+    if key == "state":
+        return job.job.state
+    if key == "time":
+        return cells.duration(job.run_seconds(now)) if job.job.start_time else "-"
+    if key == "nodes":
+        return str(job.job.node_count or len(job.job.nodes) or "-")
+    if key == "where":
+        return where(job)
+    if key == "from":
+        return (job.kind or "-") + (" (hidden)" if job.hidden else "")
+    raise KeyError(key)
+
+
+def row(job: MyJob, now: datetime, keys: tuple[str, ...] = tuple(HEADERS)) -> tuple[str, ...]:
+    """One job's cells."""
+    return tuple(cell(job, key, now) for key in keys)

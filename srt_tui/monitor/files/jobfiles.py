@@ -1,0 +1,206 @@
+"""Read what a job directory says: metadata, plan, endpoints, lifecycle events, relayed data, logs.
+
+`FileCache` keeps parsed files keyed by (mtime, size), and reads `status.jsonl` incrementally, so a
+refresh of many jobs re-reads only what changed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from srt_tui.core.jobdir.contract import JobDirError
+from srt_tui.core.jobdir.events import STATUS_FILE, Event, parse_event
+from srt_tui.core.results.read import JobResults, read_results, result_files
+
+T = TypeVar("T")
+__all__ = ["Event", "FileCache", "error_line", "read_json", "split_http", "tail"]
+
+
+def read_json(path: Path) -> Any | None:
+    """Parsed JSON, or None when the file is missing or half-written."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def tail(path: Path, lines: int = 20, max_bytes: int = 64 * 1024) -> list[str]:
+    """Last lines of a log without reading the whole file."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, 2)
+            size = fh.tell()
+            fh.seek(max(0, size - max_bytes))
+            data = fh.read().decode("utf-8", errors="replace")
+    except OSError:
+        return []
+    return data.splitlines()[-lines:]
+
+
+_ERROR_WORDS = ("error", "traceback", "exception", "fatal", "killed", "exited", "oom", "refused", "failed")
+
+
+def last_error_line(path: Path) -> str:
+    """The last log line that looks like an error (empty if none)."""
+    return error_line(tail(path, 200))
+
+
+def error_line(lines: list[str]) -> str:
+    """The last of ``lines`` that looks like an error (empty if none)."""
+    for line in reversed(lines):
+        if any(w in line.lower() for w in _ERROR_WORDS):
+            return line.strip()[:300]
+    return ""
+
+
+def split_http(raw: bytes) -> tuple[int, bytes] | None:
+    """(status, body) of a raw HTTP response as the relay stores it (CRLFs may have been stripped)."""
+    if not raw.startswith(b"HTTP/"):
+        return None
+    for sep in (b"\r\n\r\n", b"\n\n"):
+        head, found, body = raw.partition(sep)
+        if found:
+            break
+    else:
+        head, body = raw, b""
+    parts = head.split(b"\n", 1)[0].split()
+    if len(parts) < 2 or not parts[1].isdigit():
+        return None
+    return int(parts[1]), body
+
+
+class FileCache:
+    """Parsed job files, re-read only when their (mtime, size) changes."""
+
+    def __init__(self) -> None:
+        self._json: dict[Path, tuple[tuple[int, int], Any]] = {}
+        self._docs: dict[Path, tuple[tuple[int, int], object, object]] = {}
+        self._raw: dict[Path, tuple[tuple[int, int], bytes]] = {}
+        self._events: dict[Path, tuple[int, int, list[Event], str]] = {}
+        self._tails: dict[Path, tuple[tuple[int, int], list[str]]] = {}
+        self._results: dict[Path, tuple[tuple[tuple[int, int] | None, ...], JobResults]] = {}
+
+    @staticmethod
+    def _stat(path: Path) -> tuple[tuple[int, int], float] | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size), st.st_mtime
+
+    def json(self, path: Path) -> Any | None:
+        """Parsed JSON file (None if missing or invalid)."""
+        st = self._stat(path)
+        if st is None:
+            self._json.pop(path, None)
+            return None
+        hit = self._json.get(path)
+        if hit is not None and hit[0] == st[0]:
+            return hit[1]
+        value = read_json(path)
+        if value is not None:
+            self._json[path] = (st[0], value)
+        return value
+
+    def doc(self, path: Path, parse: Callable[[Path, bytes], T]) -> T | JobDirError | None:
+        """A job file parsed by the core's contract (``parse``): the document, what is wrong with it,
+        or None when it is missing; parsed again only when it changes."""
+        st = self._stat(path)
+        if st is None:
+            self._docs.pop(path, None)
+            return None
+        hit = self._docs.get(path)
+        if hit is not None and hit[0] == st[0] and hit[1] is parse:
+            return cast("T | JobDirError", hit[2])
+        try:
+            value: T | JobDirError = parse(path, path.read_bytes())
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            value = JobDirError(path, f"cannot be read ({exc.strerror or exc})", "check its permissions")
+        except JobDirError as exc:
+            value = exc
+        self._docs[path] = (st[0], parse, value)
+        return value
+
+    def raw(self, path: Path) -> tuple[bytes, float] | None:
+        """File bytes and mtime (None if missing)."""
+        st = self._stat(path)
+        if st is None:
+            return None
+        hit = self._raw.get(path)
+        if hit is not None and hit[0] == st[0]:
+            return hit[1], st[1]
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        self._raw[path] = (st[0], data)
+        return data, st[1]
+
+    def mtime(self, path: Path) -> float | None:
+        """Modification time, None if missing."""
+        st = self._stat(path)
+        return None if st is None else st[1]
+
+    def events(self, job_dir: Path) -> list[Event]:
+        """`status.jsonl`, reading only the bytes appended since the last call."""
+        path = job_dir / STATUS_FILE
+        try:
+            st = os.stat(path)
+        except OSError:
+            self._events.pop(path, None)
+            return []
+        ino, offset, events, partial = self._events.get(path, (st.st_ino, 0, [], ""))
+        if ino != st.st_ino or st.st_size < offset:
+            offset, events, partial = 0, [], ""
+        if st.st_size > offset:
+            try:
+                with open(path, "rb") as fh:
+                    fh.seek(offset)
+                    chunk = fh.read()
+            except OSError:
+                return events
+            offset += len(chunk)
+            text = partial + chunk.decode("utf-8", errors="replace")
+            lines = text.split("\n")
+            partial = lines.pop()
+            events = events + [e for e in (parse_event(x) for x in lines if x.strip()) if e is not None]
+        self._events[path] = (st.st_ino, offset, events, partial)
+        return events
+
+    def tail(self, path: Path, lines: int = 200) -> list[str]:
+        """Last lines of a log, cached until it changes."""
+        st = self._stat(path)
+        if st is None:
+            return []
+        hit = self._tails.get(path)
+        if hit is not None and hit[0] == st[0]:
+            return hit[1]
+        out = tail(path, lines)
+        self._tails[path] = (st[0], out)
+        return out
+
+    def results(self, job_dir: Path) -> JobResults:
+        """The job's benchmark results, read again only when a result file changes; only the numbers are
+        kept (the files' generated texts can be megabytes per concurrency)."""
+        files = result_files(job_dir)
+        key = tuple(st[0] if (st := self._stat(p)) else None for p in files)
+        hit = self._results.get(job_dir)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        found = read_results(job_dir, read_json)
+        self._results[job_dir] = (key, found)
+        return found
+
+    def forget(self, keep_dirs: set[Path]) -> None:
+        """Drop cached files of jobs no longer tracked."""
+        for d in [d for d in self._results if d not in keep_dirs]:
+            del self._results[d]
+        for cache in (self._json, self._docs, self._raw, self._events, self._tails):
+            for p in [p for p in cache if not any(d in p.parents for d in keep_dirs)]:
+                del cache[p]

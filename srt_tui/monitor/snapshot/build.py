@@ -1,0 +1,212 @@
+"""Assemble a JobSnapshot from a job's files, its Slurm state and what its HTTP sources answered
+(workers, router, GPU exporters)."""
+
+from __future__ import annotations
+
+from srt_tui.core.jobdir.contract import Obj, PlanDoc
+from srt_tui.core.jobdir.discovery import SRTCTL
+from srt_tui.core.results.progress import PROGRESS_FILE, BenchProgress, parse_progress
+from srt_tui.monitor.model import (
+    FINAL_STAGES,
+    READY_STAGES,
+    JobSnapshot,
+    LogRef,
+    Placement,
+    RouterStatus,
+    SourceState,
+    WorkerStatus,
+)
+from srt_tui.monitor.probes.sources import Source
+from srt_tui.monitor.statuses.context import JobFiles, Refresh
+from srt_tui.monitor.statuses.gpus import gpu_status
+from srt_tui.monitor.statuses.relay import read_relay
+from srt_tui.monitor.statuses.router import nginx_status, router_status, with_router_view
+from srt_tui.monitor.statuses.srtctl_dir import srtctl_logs
+from srt_tui.monitor.statuses.stage import derive_stage, ended_at, started_at
+from srt_tui.monitor.statuses.workers import worker_statuses
+from srt_tui.slurm.client import JobState
+from srt_tui.slurm.local import is_local_job
+
+#: roles whose workers answer the client (a P/D request is counted by both its prefill and its decode)
+SERVING_ROLES = ("decode", "agg")
+
+
+def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: SourceState) -> JobSnapshot:
+    """One job's snapshot; ``sched`` is the state of its scheduler source (slurm or local)."""
+    stage, stage_time, detail = derive_stage(job.events, state)
+    final = stage in FINAL_STAGES
+    plan, meta = job.plan, job.meta
+    gpus_per_node = plan.gpus_per_node or meta.gpus_per_node
+    sources = [sched, SourceState("job dir", not job.problems, "; ".join(job.problems))]
+    live = job.endpoints is not None and not final
+    relay = read_relay(ctx.files, job.dir, ctx.wall(), ctx.relay_fresh_s) if live else None
+    starting = stage not in READY_STAGES
+    workers, worker_relay, problems = worker_statuses(ctx, job, live, final, relay, starting)
+    router, router_relay, router_problem = router_status(ctx, job, live, relay, starting, final=final)
+    if router_problem:
+        problems.append(router_problem)
+    routers: tuple[RouterStatus, ...] = ()
+    nginx, nginx_problem = nginx_status(ctx, job, live, starting)
+    if nginx is not None:  # srtctl's multi-frontend layout: every router behind nginx
+        views = job.router_views()
+        more = [router_status(ctx, job, live, relay, starting, view) for view in views[1:]]
+        problems += [p for _, _, p in more if p] + ([nginx_problem] if nginx_problem else [])
+        routers = tuple(r for r in (router, *(m[0] for m in more)) if r is not None)
+    if live:
+        sources.append(source_state(ctx, "http", [ctx.sources.get(k) for k in job.source_keys()], problems))
+    gpus = gpu_status(ctx, job, gpus_per_node, starting) if live else None
+    if gpus is not None:
+        sources.append(source_state(ctx, "gpu exporter", gpus.sources, gpus.problems))
+    relayed = worker_relay or router_relay
+    if relayed and relay is not None:
+        sources = [relayed_http_state(s, relay.age_s) if s.name == "http" else s for s in sources]
+        sources.append(SourceState("relay", True, "", relay.age_s))
+    workers = with_router_view(workers, router)
+    requests, errors, rate = job_totals(workers, router, routers)
+    if final:
+        requests, errors = final_totals(ctx, job, requests, errors)
+    return JobSnapshot(
+        job_id=job.job_id,
+        job_dir=str(job.dir),
+        name=meta.name or plan.name,
+        profile=meta.profile or plan.profile,
+        topology=plan.topology or meta.topology,
+        launcher=meta.launcher,
+        slurm_state=state.state if state else "UNKNOWN",
+        slurm_reason=state.reason_worth_showing if state else "",
+        stage=stage,
+        stage_time=stage_time,
+        stage_detail=detail,
+        workers=workers,
+        router=router,
+        sources=tuple(sources),
+        submitted_at=meta.submitted_at,
+        relayed=relayed,
+        failure_log=detail.rsplit("log:", 1)[1].strip() if stage == "failed" and "log:" in detail else "",
+        engine=plan.engine or meta.engine,
+        frontend=plan.frontend or meta.frontend,
+        nodes=plan.nodes or meta.nodes,
+        gpus_per_node=gpus_per_node,
+        visible_devices_env=plan.visible_devices_env,
+        started_at=started_at(job.events, state),
+        ended_at=ended_at(job.events, state, final),
+        placements=placements(plan),
+        logs=log_refs(job),
+        requests=requests,
+        errors=errors,
+        rate_per_s=rate,
+        gpus=gpus.readings if gpus is not None else (),
+        routers=routers,
+        nginx=nginx,
+        bench=bench_progress(ctx, job, stage, final),
+        group=meta.group or "",
+        group_member=meta.group_member or "",
+    )
+
+
+def bench_progress(ctx: Refresh, job: JobFiles, stage: str, final: bool) -> BenchProgress | None:
+    """A running benchmark's progress: the job's own sa-bench step, or load sent to a serving job by a
+    client that keeps the same file (`srt_tui.mock bench --progress-dir <job>/logs`) until it is done."""
+    if final or stage not in ("benchmark", "serving"):
+        return None
+    progress = parse_progress(ctx.files.json(job.dir / PROGRESS_FILE))
+    if progress is None or (stage == "serving" and progress.phase == "done"):
+        return None
+    return progress
+
+
+def source_state(ctx: Refresh, name: str, srcs: list[Source], problems: list[str]) -> SourceState:
+    """One line for a group of HTTP probes (a job's workers and router, its GPU exporters): ok, or the
+    first problems with the retry time."""
+    failing = [s for s in srcs if s.kind or ctx.hanging(s)]
+    ages = [a for a in (s.age(ctx.now) for s in failing) if a is not None]
+    retry = [max(0.0, s.next_at - ctx.now) for s in failing if s.kind and s.task is None]
+    error = "; ".join(problems[:3]) + (f" (+{len(problems) - 3} more)" if len(problems) > 3 else "")
+    return SourceState(
+        name,
+        not problems,
+        error,
+        (max(ages) if ages else None) if failing else 0.0,
+        min(retry) if retry else None,
+    )
+
+
+def relayed_http_state(http: SourceState, age_s: float) -> SourceState:
+    """The HTTP source of a view the job relays: not ok (the nodes do not answer from here), saying so."""
+    said = f"relayed: the nodes do not answer from here; shown from the job's relay ({age_s:.0f} s old)"
+    return SourceState("http", False, said + (f"; {http.error}" if http.error else ""), age_s, http.retry_in_s)
+
+
+def job_totals(
+    workers: tuple[WorkerStatus, ...], router: RouterStatus | None, routers: tuple[RouterStatus, ...] = ()
+) -> tuple[float | None, float | None, float | None]:
+    """(requests, errors, req/s) as the client sees them: the routers' counters when they have them
+    (summed over the routers behind nginx), else the serving workers' (decode/agg; prefill legs would
+    count each P/D request twice)."""
+    serving = [w for w in workers if w.role in SERVING_ROLES] or list(workers)
+    totals = [w.requests_total for w in serving if w.requests_total is not None]
+    failed = [w.requests_failed for w in workers if w.requests_failed is not None]
+    rates = [w.rate_per_s for w in serving if w.rate_per_s is not None]
+    requests = sum(totals) if totals else None
+    errors = sum(failed) if failed else None
+    counted = [r for r in (routers or ((router,) if router is not None else ())) if r.requests is not None]
+    if counted:
+        requests = sum(r.requests or 0.0 for r in counted)
+    failing = [r.errors for r in (routers or ((router,) if router is not None else ())) if r.errors is not None]
+    if failing:
+        errors = sum(failing)
+    return requests, errors, (sum(rates) if rates else None)
+
+
+def final_totals(
+    ctx: Refresh, job: JobFiles, requests: float | None, errors: float | None
+) -> tuple[float | None, float | None]:
+    """An ended job's (requests, errors): its benchmark's measured requests (completed + failed) and failures
+    when it wrote results, else the last counters observed (kept by the monitor's history), else unknown."""
+    totals = ctx.files.results(job.dir).totals()
+    if totals is not None:
+        return float(totals[0] + totals[1]), float(totals[1])
+    return requests, errors
+
+
+def placements(plan: PlanDoc) -> tuple[Placement, ...]:
+    """Every worker process (all ranks) with its node, GPUs, mask and port, for the GPU grid."""
+    out = []
+    for p in plan.processes:
+        port = p.get("port")
+        out.append(
+            Placement(
+                name=str(p.get("name")),
+                worker=str(p.get("worker") or p.get("name")),
+                role=str(p.get("role")),
+                node_index=int(p.get("node_index", 0) or 0),
+                gpus=tuple(int(g) for g in p.get("gpus") or ()),
+                mask=p.get("visible_devices"),
+                port=int(port) if isinstance(port, int) else None,
+            )
+        )
+    return tuple(out)
+
+
+def log_refs(job: JobFiles) -> tuple[LogRef, ...]:
+    """Every process's log (workers, infra, router, benchmark) and the launch script's own output."""
+    if job.written_by == SRTCTL:
+        return srtctl_logs(job.job_id, job.dir)
+    plan = job.plan
+    out: list[LogRef] = []
+    for group, procs in (("processes", plan.processes), ("infra", plan.infra)):
+        for p in procs:
+            if p.get("log"):
+                out.append(LogRef(str(p.get("name")), str(p.get("kind", group)), str(job.dir / str(p["log"]))))
+    routers: list[Obj | None] = [*plan.routers] or [plan.router]
+    entries: list[tuple[str, Obj | None]] = [
+        *(("router", r) for r in routers),
+        ("nginx", plan.nginx),
+        ("benchmark", plan.benchmark),
+    ]
+    for key, entry in entries:
+        if entry is not None and entry.get("log"):
+            out.append(LogRef(str(entry.get("name", key)), key, str(job.dir / str(entry["log"]))))
+    launch = "launch.log" if is_local_job(job.job_id) else "slurm.log"
+    out.append(LogRef("launch", "job", str(job.dir / "logs" / launch)))
+    return tuple(out)

@@ -1,0 +1,1 @@
+"""Per-refresh statuses built from files and probes: workers, router, GPUs, stage, relay, and their histories."""

@@ -1,0 +1,216 @@
+"""The router's status for a snapshot: up/down from its registration endpoint, registrations per role
+(sglang/vllm-router `/workers`, Dynamo `/health`), and its own counters from its Prometheus port."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from srt_tui.monitor.files.jobfiles import error_line
+from srt_tui.monitor.model import ProxyStatus, RouterStatus, WorkerStatus
+from srt_tui.monitor.probes import selectors
+from srt_tui.monitor.probes.http import Response
+from srt_tui.monitor.probes.prom import ROUTER_SAMPLES, router_counters
+from srt_tui.monitor.probes.registrations import Registrations, parse_dynamo_health, parse_router_workers
+from srt_tui.monitor.statuses.context import JobFiles, Refresh, RouterView, nginx_key, router_key, router_metrics_key
+from srt_tui.monitor.statuses.relay import Relay, final_http, relayed_http
+
+_DEFINITIVE = ("refused", "closed", "protocol")
+
+
+def registrations(
+    registration: str, status: int, body: bytes, disaggregated: bool = False
+) -> tuple[Registrations | None, str]:
+    """Parsed registrations and a note (an HTTP error, or what a plain health check said)."""
+    if status != 200:
+        path = "/workers" if registration == "router-workers" else "/health"
+        return None, f"{path} answered HTTP {status}"
+    try:
+        doc = json.loads(body)
+    except ValueError:
+        doc = None
+    if registration == "router-workers":
+        return parse_router_workers(doc), ""
+    if registration == "dynamo-health":
+        return parse_dynamo_health(doc, disaggregated), ""
+    return None, "health 200"
+
+
+def router_status(
+    ctx: Refresh,
+    job: JobFiles,
+    live: bool,
+    relay: Relay | None,
+    starting: bool = False,
+    view: RouterView | None = None,
+    final: bool = False,
+) -> tuple[RouterStatus | None, bool, str]:
+    """(status, whether it came from the relay, a problem to report) — None without a router.
+    While the job is starting, a router that does not listen yet is not down, just not up yet.
+    ``view`` picks one router of a multi-frontend job (default: the first, the one the job relays);
+    ``final``: the job has ended, its first router shows what the job relayed last."""
+    views = job.router_views()
+    if view is None:
+        if not views:
+            return None, False, ""
+        view = views[0]
+    if view is not views[0]:
+        relay = None  # the job relays its first router only
+    rplan, ep = view.plan, view.endpoints
+    expected = {str(k): int(n) for k, n in rplan.get("expected", {}).items() if int(n)}
+    registration = str(rplan.get("registration", "router-workers"))
+    log = job.dir / str(rplan.get("log") or "logs/router.log")
+    name = str(rplan.get("name") or "router")
+    base = RouterStatus(
+        type=str(rplan.get("type", "")),
+        url=ep.get("url") or None,
+        expected=expected,
+        metrics_url=ep.get("metrics_url") or None,
+        registration=registration,
+        log=str(log),
+        name=name,
+        node_index=int(rplan.get("node_index", 0) or 0),
+    )
+    reg_url = view.registration_url()
+    disagg = bool(expected.get("prefill") or expected.get("decode"))
+    if final and view is views[0]:
+        return _ended(ctx, job, view, base, registration, disagg)
+    if not live or not reg_url:
+        return base, False, ""
+    src = ctx.sources.get(router_key(reg_url))
+    regs: Registrations | None = None
+    up: bool | None = None
+    detail, source, stale, relayed, problem = "", "", False, False, ""
+    if src.ok and isinstance(src.value, Response):
+        up, source, stale = True, "direct", not ctx.fresh(src)
+        regs, detail = registrations(registration, src.value.status, src.value.body, disagg)
+    elif ctx.unanswered(src) and relay is not None and registration in ("router-workers", "dynamo-health"):
+        got = relayed_http(ctx.files, relay, "router_workers.http", ctx.wall(), ctx.relay_fresh_s)
+        if got is not None:
+            up, source, relayed = (True if got[0] == 200 else None), "relay", True
+            regs, note = registrations(registration, got[0], got[1], disagg)
+            detail = f"relayed {relay.age_s:.0f} s ago" + (f"; {note}" if note else "")
+        else:
+            detail = f"unreachable ({src.error or 'no answer'}), nothing relayed"
+            problem, stale = f"{name}: {src.error or 'no answer'}", True
+    elif src.kind == "refused" and starting:
+        detail = "not listening yet"
+    elif src.kind:
+        up = False if src.kind in _DEFINITIVE else None
+        detail = ("down: " if up is False else "unreachable: ") + src.error + ctx.retry_note(src)
+        problem, stale = f"{name}: {src.error}", True
+    elif ctx.hanging(src):
+        detail, stale = f"no answer for {src.pending_for(ctx.now):.0f} s", True
+        problem = f"{name}: {detail}"
+    counters = _counters(ctx, view, relay if relayed else None)
+    tail = ctx.files.tail(log) if up is False else []
+    status = replace(
+        base,
+        up=up,
+        registered=regs.registered if regs else {},
+        healthy=regs.healthy if regs else {},
+        requests=counters[0] if counters else None,
+        errors=counters[1] if counters else None,
+        retries=counters[2] if counters else None,
+        detail=detail,
+        source=source,
+        stale=stale,
+        last_error_line=error_line(tail),
+        by_url=regs.by_url if regs else {},
+    )
+    return status, relayed, problem
+
+
+def _ended(
+    ctx: Refresh, job: JobFiles, view: RouterView, base: RouterStatus, registration: str, disagg: bool
+) -> tuple[RouterStatus, bool, str]:
+    """An ended job's router: the registrations and counters of the job's final scrape (not up any more)."""
+    regs: Registrations | None = None
+    got = final_http(ctx.files, job.dir, "router_workers.http")
+    if got is not None and registration in ("router-workers", "dynamo-health"):
+        regs, _ = registrations(registration, got[0], got[1], disagg)
+    counters = None
+    metrics = final_http(ctx.files, job.dir, "router.metrics") if view.metrics_url else None
+    if metrics is not None and metrics[0] == 200:
+        counters = _parse_counters(ctx, view, metrics[1].decode("utf-8", "replace"))
+    if regs is None and counters is None:
+        return base, False, ""
+    status = replace(
+        base,
+        registered=regs.registered if regs else {},
+        requests=counters[0] if counters else None,
+        errors=counters[1] if counters else None,
+        retries=counters[2] if counters else None,
+        detail="as the job saw it last, before it stopped",
+        source="relay",
+    )
+    return status, False, ""
+
+
+def _counters(
+    ctx: Refresh, view: RouterView, relay: Relay | None
+) -> tuple[float | None, float | None, float | None] | None:
+    url = view.metrics_url
+    if not url:
+        return None
+    src = ctx.sources.get(router_metrics_key(url))
+    text: str | None = None
+    if src.ok and isinstance(src.value, Response) and src.value.status == 200:
+        text = src.value.text()
+    elif relay is not None:
+        got = relayed_http(ctx.files, relay, "router.metrics", ctx.wall(), ctx.relay_fresh_s)
+        if got is not None and got[0] == 200:
+            text = got[1].decode("utf-8", "replace")
+    if text is None:
+        return None
+    return _parse_counters(ctx, view, text)
+
+
+def _parse_counters(ctx: Refresh, view: RouterView, text: str) -> tuple[float | None, float | None, float | None]:
+    """(requests, errors, retries) from the router's Prometheus text, per its metrics contract."""
+    contract = view.plan.get("metrics") if isinstance(view.plan.get("metrics"), dict) else None
+    wanted = ROUTER_SAMPLES + selectors.names(contract) if contract else ROUTER_SAMPLES
+    c = router_counters(ctx.samples.samples(text, wanted), contract)
+    return c.requests, c.errors, c.retries
+
+
+def with_router_view(workers: tuple[WorkerStatus, ...], router: RouterStatus | None) -> tuple[WorkerStatus, ...]:
+    """Each worker's health as the router sees it (is_healthy of its URL in /workers)."""
+    if router is None or not router.by_url:
+        return workers
+    return tuple(
+        replace(w, router_healthy=router.by_url.get((w.url or "").rstrip("/"))) if w.url else w for w in workers
+    )
+
+
+def nginx_status(ctx: Refresh, job: JobFiles, live: bool, starting: bool) -> tuple[ProxyStatus | None, str]:
+    """nginx in front of the routers, as a process: up when its public port answers /health (which a
+    router behind it answers), down when nothing listens; None when the job runs no nginx."""
+    plan = job.nginx_plan
+    if not plan:
+        return None, ""
+    url = job.nginx_health_url()
+    log = job.dir / str(plan.get("log") or "logs/nginx.log")
+    base = ProxyStatus(
+        name=str(plan.get("name") or "nginx"),
+        url=url.removesuffix("/health") if url else None,
+        node_index=int(plan.get("node_index", 0) or 0),
+        upstreams=tuple(str(u) for u in plan.get("upstreams") or ()),
+        log=str(log),
+    )
+    if not live or not url:
+        return base, ""
+    src = ctx.sources.get(nginx_key(url))
+    if src.ok and isinstance(src.value, Response):
+        ok = src.value.status == 200
+        detail = "" if ok else f"/health through nginx answered HTTP {src.value.status}"
+        return replace(base, up=True, detail=detail, stale=not ctx.fresh(src)), ""
+    if src.kind == "refused" and starting:
+        return replace(base, detail="not listening yet"), ""
+    if src.kind:
+        up = False if src.kind in _DEFINITIVE else None
+        tail = ctx.files.tail(log) if up is False else []
+        detail = ("down: " if up is False else "unreachable: ") + src.error + ctx.retry_note(src)
+        status = replace(base, up=up, detail=detail, stale=True, last_error_line=error_line(tail))
+        return status, f"nginx: {src.error}"
+    return base, ""

@@ -1,0 +1,100 @@
+"""What the plan says about one worker, for its detail view: command, environment (secrets masked),
+placement and mask, ports, and the last lines of its log (any secret value that slipped in masked).
+
+Read from the job directory through the core's contract, off the UI thread; nothing here knows Textual.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from srt_tui.core.jobdir.contract import PLAN_FILE, JobDirError, Obj, parse_plan
+from srt_tui.core.spec.secrets import MASK, masked_env, redact, secret_names
+from srt_tui.monitor.files.jobfiles import tail
+
+LOG_LINES = 12
+
+
+@dataclass(frozen=True)
+class WorkerFacts:
+    """One worker process as planned (every value safe to show), or why the plan could not say."""
+
+    name: str
+    problem: str = ""
+    role: str = ""
+    node_index: int = 0
+    nnodes: int = 1
+    gpus: tuple[int, ...] = ()
+    #: the variable the mask is set in (`CUDA_VISIBLE_DEVICES`, `ROCR_VISIBLE_DEVICES`) and its value
+    mask_var: str = ""
+    mask: str | None = None
+    #: (label, port): http first, then bootstrap/system/… as the plan names them
+    ports: tuple[tuple[str, int], ...] = ()
+    urls: tuple[tuple[str, str], ...] = ()
+    command: str = ""
+    env: tuple[tuple[str, str], ...] = ()
+    container_image: str = ""
+    log: str = ""
+    log_tail: tuple[str, ...] = ()
+
+
+def _ports(proc: Obj) -> tuple[tuple[str, int], ...]:
+    ports: dict[str, int] = {}
+    if isinstance(proc.get("port"), int):
+        ports["http"] = int(proc["port"])
+    extra = proc.get("ports")
+    if isinstance(extra, dict):
+        for label, port in extra.items():
+            if isinstance(port, int) and not isinstance(port, bool):
+                ports.setdefault(str(label), port)
+    return tuple(ports.items())
+
+
+def _strs(value: Any) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def read_worker_facts(job_dir: Path, name: str, log_lines: int = LOG_LINES) -> WorkerFacts:
+    """The facts of process ``name`` in ``job_dir``'s plan.json; a missing or damaged plan is said, not guessed."""
+    path = job_dir / PLAN_FILE
+    try:
+        plan = parse_plan(path, path.read_bytes())
+    except FileNotFoundError:
+        return WorkerFacts(name, problem=f"{PLAN_FILE} is missing: the job directory has no plan to show")
+    except OSError as exc:
+        return WorkerFacts(name, problem=f"{PLAN_FILE} cannot be read ({exc.strerror or exc})")
+    except JobDirError as exc:
+        return WorkerFacts(name, problem=exc.short)
+    proc = next((p for p in plan.processes if p.get("name") == name), None)
+    if proc is None:
+        return WorkerFacts(name, problem=f"{PLAN_FILE} has no process named {name!r}")
+    raw_env = proc.get("env") if isinstance(proc.get("env"), dict) else {}
+    env = {str(k): str(v) for k, v in (raw_env or {}).items()}
+    declared = [*plan.secret_env, *_strs(proc.get("secret_env"))]
+    names = secret_names(declared)
+    # a value set for a secret name (a hand-edited or older plan) is masked wherever it would show
+    secret_values = [v for k, v in env.items() if k in names and v != MASK]
+    shown = masked_env(env, declared)
+    for secret in declared:
+        shown.setdefault(secret, MASK)  # set from secrets.env at launch: named, never valued
+    log = job_dir / str(proc.get("log") or f"logs/{name}.log")
+    urls = tuple((k, str(proc[k])) for k in ("url", "health_url", "metrics_url") if proc.get(k))
+    return WorkerFacts(
+        name=name,
+        role=str(proc.get("role", "")),
+        node_index=int(proc.get("node_index", 0) or 0),
+        nnodes=int(proc.get("nnodes", 1) or 1),
+        gpus=tuple(int(g) for g in proc.get("gpus") or () if isinstance(g, int)),
+        mask_var=plan.visible_devices_env,
+        mask=str(proc["visible_devices"]) if proc.get("visible_devices") is not None else None,
+        ports=_ports(proc),
+        urls=urls,
+        command=redact(shlex.join(_strs(proc.get("command"))), secret_values),
+        env=tuple(sorted(shown.items())),
+        container_image=str(proc.get("container_image") or ""),
+        log=str(log),
+        log_tail=tuple(redact(line, secret_values) for line in tail(log, log_lines)),
+    )

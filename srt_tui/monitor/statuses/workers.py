@@ -1,0 +1,163 @@
+"""Each worker's status for a snapshot: health from its own /health (or the relay), counters from its
+/metrics, rate and sparkline from the counter history, last log lines when it is not healthy."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from srt_tui.monitor.files.jobfiles import error_line
+from srt_tui.monitor.model import WorkerStatus
+from srt_tui.monitor.probes import selectors
+from srt_tui.monitor.probes.prom import WORKER_SAMPLES, worker_counters
+from srt_tui.monitor.probes.sources import Source
+from srt_tui.monitor.statuses.context import JobFiles, Refresh, worker_key
+from srt_tui.monitor.statuses.relay import Relay, final_http, relayed_http
+
+LOG_TAIL_LINES = 5
+_DEFINITIVE = ("refused", "closed", "protocol")
+
+
+@dataclass(frozen=True)
+class WorkerProbe:
+    """What one worker endpoint answered: /health's status and, when it has one, the /metrics text."""
+
+    health: int
+    metrics: str | None
+
+
+@dataclass
+class _Seen:
+    health: str = "unknown"
+    detail: str = ""
+    source: str = ""
+    stale: bool = False
+    probe: WorkerProbe | None = None
+    observed: float | None = None  # clock time of fresh counters (history sample)
+    problem: str = ""
+
+
+def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting: bool) -> _Seen:
+    """Interpret a worker's source: its answer, else the relay, else why there is nothing.
+
+    While the job is still starting, a worker that does not listen yet is not a problem (it loads).
+    """
+    last = src.value if isinstance(src.value, WorkerProbe) else None
+    if src.ok and last is not None:
+        fresh = ctx.fresh(src)
+        code = last.health
+        return _Seen(
+            "healthy" if code == 200 else "unhealthy",
+            "HTTP 200" if code == 200 else f"/health answered HTTP {code}",
+            "direct",
+            not fresh,
+            last,
+            src.ok_at if fresh else None,
+        )
+    if ctx.unanswered(src) and relay is not None and name in relay.health:
+        code = relay.health[name]
+        got = relayed_http(ctx.files, relay, f"{name}.metrics", ctx.wall(), ctx.relay_fresh_s)
+        text = got[1].decode("utf-8", "replace") if got and got[0] == 200 else None
+        return _Seen(
+            "healthy" if code == 200 else ("down" if code == 0 else "unhealthy"),  # the job itself got no answer
+            f"relayed {relay.age_s:.0f} s ago: " + ("no answer" if code == 0 else f"HTTP {code}"),
+            "relay",
+            False,
+            WorkerProbe(code, text),
+            ctx.now - relay.age_s,
+        )
+    if src.kind and starting and src.kind == "refused":
+        return _Seen("unknown", "not listening yet (loading?)", "", True, last)
+    if src.kind:
+        health = "down" if src.kind in _DEFINITIVE else "unreachable"
+        return _Seen(health, src.error + ctx.retry_note(src), "", True, last, None, f"{name}: {src.error}")
+    if ctx.hanging(src):
+        why = f"no answer for {src.pending_for(ctx.now):.0f} s"
+        return _Seen("unreachable", why, "", True, last, None, f"{name}: {why}")
+    return _Seen("unknown", "waiting for the first answer")
+
+
+def _ended(ctx: Refresh, job: JobFiles, name: str) -> _Seen:
+    """An ended job's worker: down, with the counters the job relayed last (its final scrape), if any."""
+    got = final_http(ctx.files, job.dir, f"{name}.metrics")
+    text = got[1].decode("utf-8", "replace") if got and got[0] == 200 else None
+    probe = WorkerProbe(0, text) if text else None
+    return _Seen("down", "the job has ended", "relay" if probe else "", False, probe)
+
+
+def worker_statuses(
+    ctx: Refresh, job: JobFiles, live: bool, final: bool, relay: Relay | None, starting: bool = False
+) -> tuple[tuple[WorkerStatus, ...], bool, list[str]]:
+    """Statuses of the plan's workers (leaders), whether any came from the relay, and the problems seen
+    (``starting``: the job has not reached `router ready` yet)."""
+    endpoints = {str(w.get("name")): w for w in job.endpoint_workers()}
+    out: list[WorkerStatus] = []
+    used_relay = False
+    problems: list[str] = []
+    for proc in job.plan.processes:
+        if int(proc.get("node_rank", 0) or 0) != 0:
+            continue
+        name = str(proc.get("name"))
+        ep = endpoints.get(name, {})
+        if final:
+            seen = _ended(ctx, job, name)
+        elif live and ep.get("health_url"):
+            seen = _direct(ctx, ctx.sources.get(worker_key(str(ep["health_url"]))), name, relay, starting)
+        else:
+            seen = _Seen()
+        used_relay |= seen.source == "relay" and not final  # an ended job's final scrape is no live relay
+        if seen.problem:
+            problems.append(seen.problem)
+        out.append(_status(ctx, job, proc, ep, seen, final))
+    return tuple(out), used_relay, problems
+
+
+def _status(
+    ctx: Refresh, job: JobFiles, proc: Mapping[str, Any], ep: Mapping[str, Any], seen: _Seen, final: bool
+) -> WorkerStatus:
+    name = str(proc.get("name"))
+    log = job.dir / str(proc.get("log") or f"logs/{name}.log")
+    probe = seen.probe
+    counters = None
+    if probe is not None and probe.metrics:
+        contract = proc.get("metrics") if isinstance(proc.get("metrics"), dict) else None
+        wanted = WORKER_SAMPLES + selectors.names(contract) if contract else WORKER_SAMPLES
+        counters = worker_counters(ctx.samples.samples(probe.metrics, wanted), contract)
+    key = (job.job_id, name)
+    ctx.health.note(key, ctx.wall(), seen.health, seen.detail)
+    if counters is not None and counters.total is not None and seen.observed is not None:
+        ctx.history.observe(key, seen.observed, counters.total)
+    tail = ctx.files.tail(log) if seen.health not in ("healthy", "unknown") else []
+    port = proc.get("port")
+    return WorkerStatus(
+        name=name,
+        role=str(proc.get("role")),
+        node_index=int(proc.get("node_index", 0) or 0),
+        gpus=tuple(int(g) for g in proc.get("gpus") or ()),
+        mask=proc.get("visible_devices"),
+        url=ep.get("url") or proc.get("url"),
+        health=seen.health,
+        detail=seen.detail,
+        last_error_line=error_line(tail),
+        log=str(log),
+        # after the end: the job's final scrape, or the last total this monitor saw, whichever is newer
+        requests_total=_total(counters.total if counters else None, ctx.history.last(key, ctx.now) if final else None),
+        requests_ok=counters.ok if counters else None,
+        requests_failed=counters.failed if counters else None,
+        rate_per_s=ctx.history.rate(key) if not seen.stale and not final else None,
+        running=counters.running if counters else None,
+        queued=counters.queued if counters else None,
+        port=int(port) if isinstance(port, int) else None,
+        source=seen.source,
+        stale=seen.stale,
+        spark=ctx.history.spark(key),
+        log_tail=tuple(tail[-LOG_TAIL_LINES:]),
+        health_history=ctx.health.changes(key),
+    )
+
+
+def _total(relayed: float | None, seen: float | None) -> float | None:
+    """The larger of two readings of one monotonic counter (either may be missing)."""
+    known = [v for v in (relayed, seen) if v is not None]
+    return max(known) if known else None

@@ -1,0 +1,144 @@
+"""Node × GPU grid of a running job: which worker holds which GPU (role colour), whether it is healthy,
+each node's services with their ports and, when the job runs a GPU exporter, each GPU's utilisation on
+a line under its node. Built from a JobSnapshot, so it shows live health and load."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.console import Group, RenderableType
+from rich.style import Style
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from srt_tui.monitor import cells
+from srt_tui.monitor.model import ROLE_LETTERS, GpuReading, JobSnapshot, Placement
+from srt_tui.widgets.grid_text import CELL, Detail, Slot, grid_lines
+
+ROLES = ("prefill", "decode", "agg")
+#: cells hold `100` plus a gap once utilisation is shown
+UTIL_CELL = 4
+
+
+class LiveGpuGrid(Widget):
+    """Renders `snapshot` (a placeholder when there is none or it has no placement)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "live-grid--prefill",
+        "live-grid--decode",
+        "live-grid--agg",
+        "live-grid--bad",
+        "live-grid--unknown",
+        "live-grid--idle",
+        "live-grid--header",
+        "live-grid--service",
+        "live-grid--util",
+        "live-grid--util-busy",
+        "live-grid--util-idle",
+        "live-grid--stale",
+    }
+
+    DEFAULT_CSS = """
+    LiveGpuGrid { height: auto; width: auto; min-width: 30; }
+    LiveGpuGrid > .live-grid--prefill { background: $primary; color: $text; text-style: bold; }
+    LiveGpuGrid > .live-grid--decode { background: $accent; color: $text; text-style: bold; }
+    LiveGpuGrid > .live-grid--agg { background: $success; color: $text; text-style: bold; }
+    LiveGpuGrid > .live-grid--bad { background: $error; color: $text; text-style: bold reverse; }
+    LiveGpuGrid > .live-grid--unknown { background: $panel; color: $text-muted; }
+    LiveGpuGrid > .live-grid--idle { color: $text-muted; }
+    LiveGpuGrid > .live-grid--header { color: $text-muted; text-style: bold; }
+    LiveGpuGrid > .live-grid--service { color: $text-secondary; }
+    LiveGpuGrid > .live-grid--util { color: $text; }
+    LiveGpuGrid > .live-grid--util-busy { color: $text; text-style: bold; }
+    LiveGpuGrid > .live-grid--util-idle { color: $text-muted; }
+    LiveGpuGrid > .live-grid--stale { color: $text-warning; text-style: bold; }
+    """
+
+    snapshot: reactive[JobSnapshot | None] = reactive(None, layout=True)
+    #: room for each node's power and temperature (narrow terminals show utilisation only)
+    wide: reactive[bool] = reactive(True, layout=True)
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"live-grid--{name}", partial=True)
+
+    def _cell_style(self, p: Placement, health: str) -> Style:
+        if health in ("unhealthy", "down", "unreachable"):
+            return self._style("bad")
+        if health == "unknown":
+            return self._style("unknown")
+        return self._style(p.role if p.role in ROLES else "agg")
+
+    def _util_slot(self, reading: GpuReading | None) -> Slot:
+        text = cells.util(reading)
+        if text == "?":
+            return text, self._style("stale")
+        if reading is None or reading.util is None:
+            return text, self._style("idle")
+        busy = "util-busy" if reading.util >= 80 else "util-idle" if reading.util < 5 else "util"
+        return text, self._style(busy)
+
+    def _utilisation(self, snap: JobSnapshot, nodes: int) -> list[Detail | None]:
+        """One `util%` line per node when the job's exporter gave readings (nothing otherwise)."""
+        if not snap.gpus:
+            return []
+        by_node: dict[int, dict[int, GpuReading]] = {}
+        for r in snap.gpus:
+            by_node.setdefault(r.node_index, {})[r.gpu] = r
+        out: list[Detail | None] = []
+        for node in range(nodes):
+            readings = by_node.get(node, {})
+            slots = [self._util_slot(readings.get(g)) for g in range(snap.gpus_per_node)]
+            totals = cells.gpu_totals(list(readings.values())) if self.wide else ""
+            out.append(Detail("util%", slots, Text("  " + totals, style=self._style("service")) if totals else None))
+        return out
+
+    def render(self) -> RenderableType:
+        """Header row of GPU indices, one row per node (and its utilisation line), and a legend."""
+        snap = self.snapshot
+        if snap is None or not snap.placements or not snap.gpus_per_node:
+            return Text("No placement known for this job.", style=self._style("idle"))
+        health = {w.name: w.health for w in snap.workers}
+        nodes = max(snap.nodes, 1 + max(p.node_index for p in snap.placements))
+        details = self._utilisation(snap, nodes)
+        rows: list[list[Slot]] = []
+        trailers: list[Text | None] = []
+        for node in range(nodes):
+            owner = {g: p for p in snap.placements if p.node_index == node for g in p.gpus}
+            rows.append(
+                [
+                    None
+                    if (held := owner.get(g)) is None
+                    else (
+                        f"{ROLE_LETTERS.get(held.role, '?')}{held.worker.rsplit('_', 1)[-1]}",
+                        self._cell_style(held, health.get(held.worker, "unknown")),
+                    )
+                    for g in range(snap.gpus_per_node)
+                ]
+            )
+            services = self._services(snap, node) if self.wide or not details else ""
+            trailers.append(Text("  " + services, style=self._style("service")) if services else None)
+        cell = UTIL_CELL if details else CELL
+        header, idle = self._style("header"), self._style("idle")
+        lines = grid_lines(snap.gpus_per_node, rows, header, idle, trailers, cell=cell, details=details)
+        legend = Text()
+        for role in ROLES:
+            if any(p.role == role for p in snap.placements):
+                legend.append(" ■ ", style=self._style(role))
+                legend.append(f" {role} ")
+        legend.append(" ■ ", style=self._style("bad"))
+        legend.append(" not healthy")
+        return Group(*lines, legend)
+
+    @staticmethod
+    def _services(snap: JobSnapshot, node: int) -> str:
+        """`router:8000` on the router's node; behind nginx, `nginx:8000` and each `router_N:8180` on theirs."""
+        out = []
+        routers = snap.routers or ((snap.router,) if snap.router is not None else ())
+        for name, where, url in [
+            *([(snap.nginx.name, snap.nginx.node_index, snap.nginx.url)] if snap.nginx else []),
+            *((r.name, r.node_index, r.url) for r in routers),
+        ]:
+            if where == node and url:
+                out.append(f"{name}:{url.rsplit(':', 1)[-1].rstrip('/')}")
+        return ", ".join(out)

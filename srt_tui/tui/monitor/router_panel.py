@@ -1,0 +1,152 @@
+"""The router at a glance: up/down, registrations per role (registered and healthy vs expected), its
+own request/error/retry counters, and where the data came from (direct, relayed, stale)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.style import Style
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from srt_tui.monitor import cells
+from srt_tui.monitor.model import ROLE_LETTERS, JobSnapshot
+
+
+class RouterPanel(Widget):
+    """Renders the router of `snapshot` (or says the job has none)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "router-panel--ok",
+        "router-panel--bad",
+        "router-panel--warn",
+        "router-panel--dim",
+        "router-panel--key",
+    }
+
+    DEFAULT_CSS = """
+    RouterPanel { height: auto; width: 1fr; }
+    RouterPanel > .router-panel--ok { color: $text-success; }
+    RouterPanel > .router-panel--bad { color: $text-error; text-style: bold; }
+    RouterPanel > .router-panel--warn { color: $text-warning; }
+    RouterPanel > .router-panel--dim { color: $text-muted; }
+    RouterPanel > .router-panel--key { color: $text-primary; text-style: bold; }
+    """
+
+    snapshot: reactive[JobSnapshot | None] = reactive(None, layout=True)
+
+    def _st(self, name: str) -> Style:
+        return self.get_component_rich_style(f"router-panel--{name}", partial=True)
+
+    def render(self) -> RenderableType:
+        """Up to six short lines, plus nginx and one line per router when several sit behind nginx."""
+        snap = self.snapshot
+        if snap is None:
+            return Text("")
+        r = snap.router
+        if r is None:
+            return Text("No router: clients talk to the workers directly.", style=self._st("dim"))
+        out = Text()
+        out.append(f"{r.type} ", style=self._st("key"))
+        if snap.is_final:
+            out.append("○ job ended", style=self._st("dim"))
+        elif r.up is True:
+            out.append("● up", style=self._st("ok"))
+        elif r.up is False:
+            out.append("● down", style=self._st("bad"))
+        else:
+            out.append("● unknown", style=self._st("warn"))
+        if r.source == "relay":
+            out.append("  relayed", style=self._st("warn"))
+        elif r.stale:
+            out.append("  stale", style=self._st("warn"))
+        if r.expected and not snap.is_final:
+            out.append("\n")
+            out.append("registered ", style=self._st("dim"))
+            for role, want in sorted(r.expected.items(), key=lambda kv: "pda".find(kv[0][0])):
+                have = r.registered.get(role, 0)
+                ok = r.healthy.get(role, have if r.registration == "dynamo-health" else 0)
+                style = self._st("ok") if have >= want and ok >= want else self._st("bad")
+                out.append(f"{ROLE_LETTERS.get(role, role)} {have}/{want}", style=style)
+                if ok != have:
+                    out.append(f" ({ok} healthy)", style=self._st("warn"))
+                out.append("  ")
+        counters = Pairs(
+            [
+                Text.assemble(("requests ", self._st("dim")), cells.number(r.requests)),
+                Text.assemble(
+                    ("errors ", self._st("dim")),
+                    (cells.number(r.errors), self._st("bad") if r.errors else Style()),
+                ),
+                Text.assemble(("retries ", self._st("dim")), cells.number(r.retries)),
+            ],
+            self._st("dim"),
+        )
+        tail = Text()
+        if r.detail and r.detail != "health 200":
+            tail.append("\n")
+            tail.append(r.detail, style=self._st("bad" if r.up is False else "warn"))
+        if r.last_error_line:
+            tail.append("\n")
+            tail.append("log: ", style=self._st("dim"))
+            tail.append(r.last_error_line, style=self._st("bad"))
+        if r.url:
+            tail.append("\n")
+            tail.append(r.url, style=self._st("dim"))
+        parts: list[RenderableType] = [out, counters]
+        if tail:
+            parts.append(tail[1:])
+        if snap.nginx is not None:
+            parts.append(self._frontends(snap))
+        return Group(*parts)
+
+    def _state(self, up: bool | None, final: bool) -> tuple[str, Style]:
+        if final:
+            return "○", self._st("dim")
+        if up is True:
+            return "●", self._st("ok")
+        return ("●", self._st("bad")) if up is False else ("●", self._st("warn"))
+
+    def _frontends(self, snap: JobSnapshot) -> Text:
+        """srtctl's multi-frontend layout: nginx and one line per router behind it (its registrations
+        and request counter), so an uneven spread or one router down shows at a glance."""
+        n = snap.nginx
+        assert n is not None
+        out = Text()
+        mark, style = self._state(n.up, snap.is_final)
+        out.append(f"{n.name} ", style=self._st("key"))
+        out.append(mark, style=style)
+        out.append(f" node{n.node_index} → {len(snap.routers)} routers", style=self._st("dim"))
+        if n.detail:
+            out.append(f"  {n.detail}", style=self._st("bad" if n.up is False else "warn"))
+        for r in snap.routers:
+            mark, style = self._state(r.up, snap.is_final)
+            out.append(f"\n  {r.name} ", style=self._st("key"))
+            out.append(mark, style=style)
+            out.append(f" node{r.node_index}  ", style=self._st("dim"))
+            out.append(cells.registered_cell(r) if not snap.is_final else "-", style=self._st("dim"))
+            out.append("  requests ", style=self._st("dim"))
+            out.append(cells.number(r.requests))
+        return out
+
+
+class Pairs:
+    """`label value` pairs on one line two spaces apart, wrapped between pairs (never inside one) when
+    the panel is too narrow, so `retries` never ends a line without its number."""
+
+    def __init__(self, pairs: list[Text], gap: Style) -> None:
+        self.pairs = pairs
+        self.gap = gap
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = Text()
+        for pair in self.pairs:
+            if line and line.cell_len + 2 + pair.cell_len > options.max_width:
+                yield line
+                line = Text()
+            if line:
+                line.append("  ", style=self.gap)
+            line.append_text(pair)
+        yield line
