@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from srt_tui.core.errors import Problem, SrtError
-from srt_tui.core.jobdir.contract import JOB_FILE
 
 
 def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
@@ -139,24 +138,6 @@ def _confirmed(prep: Any) -> bool:
     return False
 
 
-def submission_json(sub: Any, prep: Any, tags: list[str] | None) -> dict[str, Any]:
-    """`apply --json`: srt-tui's own `job_id`/`job_dir` plus the record srtctl prints for automation
-    (`status`, `slurm_job_id`, `job_name`, `output_dir`, `metadata_path`, `config_path`, `tags`)."""
-    recipe = prep.job.recipe_path
-    return {
-        "status": "submitted",
-        "slurm_job_id": sub.job_id if sub.launcher == "slurm" else None,
-        "job_name": prep.plan.name,
-        "output_dir": str(sub.job_dir),
-        "metadata_path": str(sub.job_dir / JOB_FILE),
-        "config_path": str(Path(recipe).resolve()) if recipe else None,
-        "tags": tags,
-        "job_id": sub.job_id,
-        "job_dir": str(sub.job_dir),
-        "launcher": sub.launcher,
-    }
-
-
 def _tags(raw: str | None) -> list[str] | None:
     """`--tags a,b` as srtctl reads it: comma-separated, blanks dropped; None when there are none."""
     tags = [t.strip() for t in (raw or "").split(",") if t.strip()]
@@ -180,6 +161,7 @@ def _cmd_apply(args: argparse.Namespace) -> int:
 
 
 def _apply(args: argparse.Namespace) -> int:
+    from srt_tui.cli.submission import submission_json
     from srt_tui.core.api import prepare
     from srt_tui.slurm.submit import submit_prepared
     from srt_tui.state.jobindex import record_tags

@@ -145,7 +145,7 @@ def new_group_id(spec: str) -> str:
 def apply_members(args: argparse.Namespace, jobs: list[tuple[str, Any]], tags: list[str] | None) -> int:
     """`apply -f sweep.yaml`: every member checked first, then submitted in order as one group (job.json's
     `group`); a refusal midway stops there and says which jobs were submitted and which were not."""
-    from srt_tui.cli.jobs import submission_json
+    from srt_tui.cli.submission import submission_json
     from srt_tui.slurm.submit import submit_prepared
     from srt_tui.state.jobindex import record_group
 
@@ -194,7 +194,7 @@ def _report_partial(
     tags: list[str] | None,
 ) -> None:
     """Which members were submitted before the refusal and which not (the refusal itself follows)."""
-    from srt_tui.cli.jobs import submission_json
+    from srt_tui.cli.submission import submission_json
 
     if args.json:
         print(

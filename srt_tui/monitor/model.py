@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from srt_tui.core.results.progress import BenchProgress
 from srt_tui.core.text.roles import ROLE_LETTER
 
-#: lifecycle stages in order (DESIGN "Lifecycle stages"); terminal ones last
+#: lifecycle stages in order (submitted → … → serving, then the ends); terminal ones last
 STAGES = (
     "submitted",
     "pending",

@@ -9,11 +9,22 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from srt_tui.core.paths import user_state_dir
-from srt_tui.monitor.statuses.history import CounterHistory
 from srt_tui.state.statefile import write_replacing
+
+
+class CounterHistory(Protocol):
+    """What the cache needs of the monitor's counter history (state sits below the monitor, so a protocol)."""
+
+    window_s: float
+
+    def seed(self, saved: Mapping[str, Sequence[float]], wall_minus_mono: float, now: float) -> None: ...
+
+    def export(self, wall_minus_mono: float) -> dict[str, tuple[float, float]]: ...
 
 
 def _path() -> Path:

@@ -15,7 +15,7 @@ from srt_tui.core.benchmark.sabench import sa_bench
 from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
-    from srt_tui.core.benchmark import BenchContext
+    from srt_tui.core.benchmark.context import BenchContext
 
 # $1 logs dir, $2 result-file prefix in /tmp, then the evaluation command (sglang.test.run_eval)
 ACCURACY_SH = """set -e

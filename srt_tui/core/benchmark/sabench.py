@@ -10,7 +10,7 @@ from srt_tui.core import placeholders as ph
 from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
-    from srt_tui.core.benchmark import BenchContext
+    from srt_tui.core.benchmark.context import BenchContext
 
 #: the client, read as text (core never imports network code) and written into the job directory
 CLIENT_SOURCE = Path(__file__).resolve().parents[2] / "bench" / "sa_bench.py"

@@ -14,9 +14,9 @@ from srt_tui.core.engines import get_engine
 from srt_tui.core.engines.base import Engine
 from srt_tui.core.frontends.routers import resolve_router
 from srt_tui.core.frontends.routers.base import Router
-from srt_tui.core.plan.resolve import topology_of
 from srt_tui.core.spec.frontend_types import FRONTEND_TYPES
 from srt_tui.core.spec.recipe import Recipe
+from srt_tui.core.spec.resolved import topology_of
 
 Misfit = Literal["engine", "topology"]
 

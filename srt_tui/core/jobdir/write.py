@@ -14,7 +14,7 @@ from srt_tui.core.jobdir.benchmark_metadata import SRTCTL_METADATA, srtctl_metad
 from srt_tui.core.jobdir.contract import JOB_FILE, PLAN_FILE, JobMeta, job_json_text
 from srt_tui.core.plan.build import secret_values
 from srt_tui.core.plan.model import JobPlan
-from srt_tui.core.plan.resolve import ResolvedJob
+from srt_tui.core.spec.resolved import ResolvedJob
 from srt_tui.core.spec.secrets import MASK
 from srt_tui.core.spec.yamlio import dump_yaml
 

@@ -22,10 +22,10 @@ from srt_tui.core.frontends.routers import job_router
 from srt_tui.core.frontends.routers.base import Router, RouterContext, WorkerURL
 from srt_tui.core.plan.model import JobPlan, ProcessPlan, RouterPlan
 from srt_tui.core.plan.profiling import trigger_targets, worker_env, worker_prefix
-from srt_tui.core.plan.resolve import ResolvedJob
 from srt_tui.core.plan.topology import allocate, place, port_collisions, with_recipe_ports
 from srt_tui.core.plan.validate import clean_args, errors, served_name, validate
 from srt_tui.core.spec.profile import exporter_argv, exporter_readout
+from srt_tui.core.spec.resolved import ResolvedJob
 from srt_tui.core.spec.secrets import MASK, secret_ref
 from srt_tui.core.template_files import template
 

@@ -7,7 +7,7 @@ is the profile's, not srt-tui's. Follows the precedence `resolve._directives` ap
 
 from __future__ import annotations
 
-from srt_tui.core.plan.resolve import ResolvedJob
+from srt_tui.core.spec.resolved import ResolvedJob
 
 #: directives srt-tui plans itself (from the topology)
 _PLANNED = {"nodes", "ntasks", "ntasks-per-node"}

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from srt_tui.core.errors import Problem
-from srt_tui.core.plan.resolve import Mount
+from srt_tui.core.spec.resolved import Mount
 from srt_tui.core.spec.secrets import MASK
 
 PLAN_VERSION = 1

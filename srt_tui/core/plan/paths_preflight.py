@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from srt_tui.core.plan.resolve import ResolvedJob
+from srt_tui.core.spec.resolved import ResolvedJob
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,11 @@ from srt_tui.core.frontends.nginx import frontend_layout
 from srt_tui.core.frontends.routers import ROUTERS, job_router
 from srt_tui.core.plan.gpu_fixes import fitting_gpus, gpus_fit
 from srt_tui.core.plan.profiling import validate_profiling
-from srt_tui.core.plan.resolve import ResolvedJob
 from srt_tui.core.plan.validate_dynamo import dynamo_problems
 from srt_tui.core.spec.frontend_types import FRONTEND_TYPES
 from srt_tui.core.spec.profile import exporter_argv
 from srt_tui.core.spec.recipe import Role
+from srt_tui.core.spec.resolved import ResolvedJob
 
 _TOLERATED = {"model-path": ("/model", "/model/"), "model": ("/model", "/model/"), "host": ("0.0.0.0", "::")}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from srt_tui.core.engines.dynamo_mocker import SIMULATION, unknown_keys
 from srt_tui.core.errors import Problem
 from srt_tui.core.frontends.routers.base import Router
-from srt_tui.core.plan.resolve import ResolvedJob
+from srt_tui.core.spec.resolved import ResolvedJob
 
 
 def dynamo_problems(job: ResolvedJob, router: Router) -> list[Problem]:

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from srt_tui.core.results.read import BenchmarkRun, JsonLoader, Latency, LevelResult, json_number
+from srt_tui.core.results.model import BenchmarkRun, JsonLoader, Latency, LevelResult, json_number
 
 AIPERF_FILE = "profile_export_aiperf.json"
 _CONCURRENCY = re.compile(r"_c(\d+)_")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from srt_tui.core.results.read import json_number
+from srt_tui.core.results.model import json_number
 
 PROGRESS_FILE = "logs/benchmark-progress.json"  # relative to the job directory
 

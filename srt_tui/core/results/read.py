@@ -12,22 +12,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from srt_tui.core.jobdir.contract import JOB_FILE, JobDirError, read_job_meta
+from srt_tui.core.results.aiperf import AIPERF_FILE, aiperf_files, aiperf_runs
+from srt_tui.core.results.model import BenchmarkRun, JobResults, JsonLoader, Latency, LevelResult, json_number
 
 #: srtctl's per-concurrency file name (ctx/gen only for disaggregated runs)
 RESULT_NAME = re.compile(r"results_concurrency_(\d+)_gpus_(\d+)(?:_ctx_(\d+)_gen_(\d+))?\.json$")
 ROLLUP = "benchmark-rollup.json"
 METRICS = ("ttft", "tpot", "itl", "e2el")
 
+
 #: how a JSON file is read (the Monitor passes its (mtime, size)-keyed cache); None when missing or invalid
-JsonLoader = Callable[[Path], Any]
-
-
 def load_json(path: Path) -> Any:
     """A JSON file's value, None when it is missing, unreadable or not JSON."""
     try:
@@ -36,88 +34,10 @@ def load_json(path: Path) -> Any:
         return None
 
 
-@dataclass(frozen=True)
-class Latency:
-    """One latency metric in milliseconds: mean and p50/p90/p99 (None where the source has no value)."""
-
-    mean: float | None = None
-    p50: float | None = None
-    p90: float | None = None
-    p99: float | None = None
-
-
-@dataclass(frozen=True)
-class LevelResult:
-    """One concurrency level of one benchmark run."""
-
-    concurrency: int
-    completed: int | None
-    failed: int | None
-    duration_s: float | None
-    request_throughput: float | None  # req/s
-    input_throughput: float | None  # input tok/s
-    output_throughput: float | None  # output tok/s
-    total_token_throughput: float | None
-    gpus: int | None
-    ttft: Latency = field(default_factory=Latency)
-    tpot: Latency = field(default_factory=Latency)
-    itl: Latency = field(default_factory=Latency)
-    e2el: Latency = field(default_factory=Latency)
-    source: str = ""  # the file it was read from
-
-    @property
-    def output_per_gpu(self) -> float | None:
-        """Output tok/s per GPU of the job (srtctl's Pareto x-axis)."""
-        if self.output_throughput is None or not self.gpus:
-            return None
-        return self.output_throughput / self.gpus
-
-    @property
-    def output_per_user(self) -> float | None:
-        """Output tok/s per user: 1000 / median TPOT, as srtctl's roll-up defines it."""
-        tpot = self.tpot.p50
-        return 1000.0 / tpot if tpot else None
-
-
-@dataclass(frozen=True)
-class BenchmarkRun:
-    """The levels of one result directory (``sa-bench_isl_1024_osl_1024``; ``rollup`` for the roll-up)."""
-
-    name: str
-    levels: tuple[LevelResult, ...]
-
-
-@dataclass(frozen=True)
-class JobResults:
-    """Everything a job directory holds of its benchmark: its runs, each in concurrency order."""
-
-    job_dir: Path
-    runs: tuple[BenchmarkRun, ...]
-
-    @property
-    def levels(self) -> tuple[LevelResult, ...]:
-        """Every level of every run."""
-        return tuple(level for run in self.runs for level in run.levels)
-
-    def totals(self) -> tuple[int, int] | None:
-        """(requests completed, requests failed) over every level; None without any count."""
-        done = [lv.completed for lv in self.levels if lv.completed is not None]
-        if not done:
-            return None
-        return sum(done), sum(lv.failed or 0 for lv in self.levels)
-
-
 def logs_dir(job_dir: Path) -> Path:
     """Where a job's benchmark results live: ``<job>/logs`` (both tools' job layout), else the directory itself."""
     logs = job_dir / "logs"
     return logs if logs.is_dir() else job_dir
-
-
-def json_number(value: Any) -> float | None:
-    """A JSON number as a float; None for anything else (a boolean is not a number here)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value)
 
 
 def _int(value: Any) -> int | None:
@@ -220,8 +140,6 @@ def _rollup_gpus(logs: Path, load: JsonLoader) -> int | None:
 
 def result_files(job_dir: Path) -> list[Path]:
     """The files results are read from: every run's per-concurrency files, else the roll-up (a cache's key)."""
-    from srt_tui.core.results.aiperf import aiperf_files  # it builds on this module's model
-
     logs = logs_dir(job_dir)
     files = sorted(logs.glob("sa-bench_*/results_concurrency_*.json")) + aiperf_files(logs)
     return files or [logs / ROLLUP]
@@ -240,8 +158,6 @@ def read_results(job_dir: Path, load: JsonLoader = load_json) -> JobResults:
             level_from_file(data, int(match[1]), int(match[2]) or None, str(path))
         )
     runs = [BenchmarkRun(name, tuple(sorted(lvs, key=lambda lv: lv.concurrency))) for name, lvs in by_run.items()]
-    from srt_tui.core.results.aiperf import AIPERF_FILE, aiperf_runs
-
     if any(p.name == AIPERF_FILE for p in files):
         runs += aiperf_runs(logs_dir(job_dir), load, _rollup_gpus(logs_dir(job_dir), load))
     if not runs:

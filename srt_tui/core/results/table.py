@@ -8,7 +8,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from srt_tui.core.results.read import METRICS, JobResults, Latency, LevelResult
+from srt_tui.core.results.model import JobResults, Latency, LevelResult
+from srt_tui.core.results.read import METRICS
 
 #: the columns of --json/--csv, in order (latencies in ms: <metric>_<mean|p50|p90|p99>_ms)
 FIELDS: tuple[str, ...] = (

@@ -14,7 +14,8 @@ from typing import Any, TypeVar, cast
 
 from srt_tui.core.jobdir.contract import JobDirError
 from srt_tui.core.jobdir.events import STATUS_FILE, Event, parse_event
-from srt_tui.core.results.read import JobResults, read_results, result_files
+from srt_tui.core.results.model import JobResults
+from srt_tui.core.results.read import read_results, result_files
 
 T = TypeVar("T")
 __all__ = ["Event", "FileCache", "error_line", "read_json", "split_http", "tail"]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from prometheus_client.parser import text_string_to_metric_families
 
 from srt_tui.monitor.probes import selectors
+from srt_tui.monitor.probes.selectors import Sample
 
 #: generation endpoints of SGLang/vLLM-shaped servers (what counts as "a request")
 GENERATION_PATHS = ("/generate", "/v1/completions", "/v1/chat/completions")
@@ -49,19 +50,6 @@ ROUTER_SAMPLES = (
     "vllm_router_retries_total",
     "vllm_router_worker_health",
 )
-
-
-@dataclass(frozen=True)
-class Sample:
-    """One parsed sample line."""
-
-    name: str
-    labels: tuple[tuple[str, str], ...]
-    value: float
-
-    def label(self, key: str) -> str:
-        """A label value ('' when absent)."""
-        return next((v for k, v in self.labels if k == key), "")
 
 
 def _wanted(line: str, names: tuple[str, ...]) -> bool:

@@ -1,7 +1,7 @@
 """Metric selectors from plan.json's metric contracts: `name` or `name{label="v",label!="v",label=~"re"}`.
 
 Engines and routers declare which series hold their request counters (see `core.engines.base.Engine.
-metrics`, `core.routers.base.Router.metrics`); the monitor reads those, whatever their prefix.
+metrics`, `core.frontends.routers.base.Router.metrics`); the monitor reads those, whatever their prefix.
 """
 
 from __future__ import annotations
@@ -10,13 +10,22 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # prom imports this module; a sample only needs its name and labels here
-    from srt_tui.monitor.probes.prom import Sample
 
 _SELECTOR = re.compile(r"^([A-Za-z_:][A-Za-z0-9_:]*)(?:\{(.*)\})?$")
 _MATCHER = re.compile(r'\s*([A-Za-z_][A-Za-z0-9_]*)\s*(=~|!=|=)\s*"((?:[^"\\]|\\.)*)"\s*(?:,|$)')
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One parsed sample line."""
+
+    name: str
+    labels: tuple[tuple[str, str], ...]
+    value: float
+
+    def label(self, key: str) -> str:
+        """A label value ('' when absent)."""
+        return next((v for k, v in self.labels if k == key), "")
 
 
 @dataclass(frozen=True)

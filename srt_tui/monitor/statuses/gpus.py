@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from srt_tui.monitor.model import GpuReading
-from srt_tui.monitor.probes.prom import Sample
+from srt_tui.monitor.probes.selectors import Sample
 from srt_tui.monitor.probes.sources import Source
 from srt_tui.monitor.statuses.context import JobFiles, Refresh, gpu_exporter_key
 

@@ -10,6 +10,6 @@ if TYPE_CHECKING:
 
 def topology_name(recipe: Recipe) -> str:
     """`1P1D`, `agg2`, … of a recipe as written."""
-    from srt_tui.core.plan.resolve import topology_of
+    from srt_tui.core.spec.resolved import topology_of
 
     return str(topology_of(recipe))

@@ -36,7 +36,7 @@ class RecipeEntry:
             return True
         hay = [self.folder, self.label, self.shown_path, self.description]
         if self.recipe is not None:
-            from srt_tui.core.plan.resolve import topology_of
+            from srt_tui.core.spec.resolved import topology_of
 
             hay += [self.recipe.engine.type, self.recipe.frontend.type, str(topology_of(self.recipe))]
         return any(q in h.lower() for h in hay)

@@ -31,7 +31,7 @@ def role_line(recipe: Recipe, role: str) -> str:
 def frontend_line(recipe: Recipe) -> str:
     """`sglang · router sglang-router`, or `sglang · no router: the worker serves port 8000`."""
     from srt_tui.core.frontends.routers import resolve_router
-    from srt_tui.core.plan.resolve import topology_of
+    from srt_tui.core.spec.resolved import topology_of
 
     topo = topology_of(recipe)
     workers = sum(recipe.roles[r].workers for r in recipe.active_roles())
@@ -44,7 +44,7 @@ def frontend_line(recipe: Recipe) -> str:
 
 def summary_rows(recipe: Recipe) -> list[tuple[str, str]]:
     """Rows for the recipe summary pane."""
-    from srt_tui.core.plan.resolve import topology_of
+    from srt_tui.core.spec.resolved import topology_of
 
     engine: str = recipe.engine.type
     if recipe.engine.connector:

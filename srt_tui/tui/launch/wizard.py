@@ -12,9 +12,10 @@ from srt_tui.core.api import Prepared, prepare_job
 from srt_tui.core.engines import get_engine
 from srt_tui.core.engines.base import flag_name
 from srt_tui.core.errors import Problem, SrtError
-from srt_tui.core.plan.resolve import apply_topology, resolve, topology_of, with_roles
+from srt_tui.core.plan.resolve import apply_topology, resolve, with_roles
 from srt_tui.core.spec.profile import LoadedProfile
 from srt_tui.core.spec.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
+from srt_tui.core.spec.resolved import topology_of
 from srt_tui.core.spec.topology_string import TopologySpec, parse_topology
 from srt_tui.tui.display import scrub
 

@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual_plotext import PlotextPlot
 
-from srt_tui.core.results.read import LevelResult
+from srt_tui.core.results.model import LevelResult
 from srt_tui.core.results.table import LabelledResults, number
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader

@@ -16,7 +16,7 @@ from srt_tui.core.frontends.routers.static import AToMesh, SGLangRouter, VLLMRou
 from srt_tui.core.spec.frontend_types import FRONTEND_TYPES
 
 if TYPE_CHECKING:
-    from srt_tui.core.plan.resolve import ResolvedJob
+    from srt_tui.core.spec.resolved import ResolvedJob
 
 ROUTERS: dict[str, Router] = {r.name: r for r in (SGLangRouter(), VLLMRouter(), AToMesh(), DynamoFrontend(), Direct())}
 
