@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,7 +48,10 @@ def _write(name: str, data: str | bytes) -> Callable[[Path], None]:
     def make(folder: Path) -> None:
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        (path.write_bytes if isinstance(data, bytes) else path.write_text)(data)  # type: ignore[operator]
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data)
 
     return make
 
@@ -219,7 +223,7 @@ def _run(case: Case, folder: Path, mounts: dict[str, str]) -> subprocess.Complet
 @pytest.fixture(scope="module")
 def outcomes(
     tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[dict[str, tuple[Path, subprocess.CompletedProcess[str]]]]:
+) -> Iterator[dict[str, tuple[Path, Any]]]:
     """Every case at once, a few processes at a time, with a read-only and a full tmpfs mounted."""
     base = tmp_path_factory.mktemp("corpus")
     with _tmpfs(base / "ro", "ro,size=1m") as ro, _tmpfs(base / "full", "size=64k") as full:
@@ -230,7 +234,7 @@ def outcomes(
         folders = [tmp_path_factory.mktemp(case.id) for case in CASES]
         with ThreadPoolExecutor(4) as pool:
             done = list(pool.map(lambda c, f: _run(c, f, mounts), CASES, folders))
-        yield {"mounted": (base, ro and full)} | {c.id: (f, p) for c, f, p in zip(CASES, folders, done)}  # type: ignore[dict-item]
+        yield {"mounted": (base, ro and full)} | {c.id: (f, p) for c, f, p in zip(CASES, folders, done)}
 
 
 def test_the_corpus_is_large_enough() -> None:

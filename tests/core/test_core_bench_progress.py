@@ -32,7 +32,8 @@ def test_progress_while_warming_up_before_any_request_and_when_done() -> None:
 
 
 def test_progress_refuses_what_is_not_one() -> None:
-    for doc in (None, [], {"phase": "measure"}, progress(steps=0), progress(started="x")):
+    docs: tuple[object, ...] = (None, [], {"phase": "measure"}, progress(steps=0), progress(started="x"))
+    for doc in docs:
         assert parse_progress(doc) is None
     assert parse_progress(progress(step=9)).step == 3  # type: ignore[union-attr]
 

@@ -157,9 +157,11 @@ def test_core_relative_imports_stay_inside_core() -> None:
             continue
         depth = len(path.relative_to(CORE).parts) - 1  # 0 for core/x.py, 1 for core/engines/x.py
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.level > depth + 1:
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level > depth + 1:
                 bad.append(f"{path.relative_to(REPO)}:{node.lineno}: from {'.' * node.level}{node.module or ''}")
-            module = (node.module or "") if isinstance(node, ast.ImportFrom) else ""
+            module = node.module or ""
             if module.startswith("srt_tui.") and not module.startswith("srt_tui.core"):
                 bad.append(f"{path.relative_to(REPO)}:{node.lineno}: from {module}")
     assert not bad, "core imports another layer:\n" + "\n".join(bad)

@@ -17,10 +17,10 @@ import pytest
 
 from tests.conftest import require
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    tomllib = None  # type: ignore[assignment]
+else:  # Python 3.10
+    tomllib = None
 
 REPO = Path(__file__).resolve().parents[2]
 #: the one place each skip may happen: helpers that fail instead under CI=true
@@ -37,6 +37,7 @@ def _norm(name: str) -> str:
 
 def _declared() -> set[str]:
     """Every distribution the pyproject declares (dependencies and every extra), transitively as installed."""
+    assert tomllib is not None, "needs Python 3.11's tomllib"
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     todo = [_norm(r) for r in project.get("dependencies", [])]
     for extra in project.get("optional-dependencies", {}).values():

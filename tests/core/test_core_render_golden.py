@@ -121,7 +121,7 @@ def fold_static_parts(script: str) -> str:
     """
     import shlex
 
-    from srt_tui.core.render.script import template
+    from srt_tui.core.template_files import template
 
     runtime = template("runtime.sh")
     fingerprint = shlex.quote(template("fingerprint.py"))

@@ -130,7 +130,9 @@ def _values(prep: Prepared, job_dir: Path) -> dict[str, str]:
 
 
 def _resolved(p: ProcessPlan, values: dict[str, str]) -> tuple[list[str], dict[str, str]]:
-    sub = lambda t: substitute(t, values, NODE_IPS, NODE_NAMES)  # noqa: E731
+    def sub(t: str) -> str:
+        return substitute(t, values, NODE_IPS, NODE_NAMES)
+
     return [sub(a) for a in p.command], {k: sub(v) for k, v in p.env}
 
 

@@ -396,7 +396,7 @@ def test_the_profiling_trigger_posts_each_window_and_survives_a_refusal(tmp_path
     import http.server
     import threading
 
-    from srt_tui.core.render.script import template
+    from srt_tui.core.template_files import template
 
     seen: list[tuple[str, dict[str, Any]]] = []
 

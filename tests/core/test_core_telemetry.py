@@ -73,7 +73,7 @@ def test_a_step_image_replaces_only_that_steps_container_image(tmp_path: Path) -
     """The runtime's `srt_step` under Slurm: `SRT_STEP_IMAGE=…` swaps the image for that one srun, nothing else."""
     import subprocess
 
-    from srt_tui.core.render.script import template
+    from srt_tui.core.template_files import template
 
     script = tmp_path / "steps.sh"
     script.write_text(

@@ -23,7 +23,7 @@ MOCKER = REPO / "recipes" / "mocker"
 
 def _counters(url: str) -> dict[str, float]:
     """The mock worker's own request counters (ok requests per path)."""
-    stats = httpx.get(url + "/mock/stats", timeout=5).json()
+    stats: dict[str, float] = httpx.get(url + "/mock/stats", timeout=5).json()
     return stats
 
 

@@ -79,8 +79,8 @@ def test_status_says_why_once_and_a_wait_started_in_an_outage_sees_the_real_end(
         out, err = waiter.communicate(timeout=150)
         assert waiter.returncode == 1, err  # not 124 (timed out, blind) and not 0
         assert follower is not None
-        streamed, said = follower.communicate(timeout=90)
-        assert follower.returncode == 1, said
+        streamed, said_follow = follower.communicate(timeout=90)
+        assert follower.returncode == 1, said_follow
         assert streamed == log.read_text() and "stage: serving" in streamed  # the whole log, across the outage
         assert f"{serving} ended (failed)" in err or f"{serving} ended (cancelled)" in err, err
         final = json.loads(srt("status", serving, "--json").stdout)[0]

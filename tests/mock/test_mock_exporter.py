@@ -84,7 +84,9 @@ def test_live_exporter_serves_what_a_test_sets(dcgm: Exporter) -> None:
 
 
 def test_live_exporter_rejects_bad_controls(dcgm: Exporter) -> None:
-    post = lambda **p: httpx.post(dcgm.url + "/mock/gpu", params=p, timeout=5, trust_env=False)  # noqa: E731
+    def post(**p: str) -> httpx.Response:
+        return httpx.post(dcgm.url + "/mock/gpu", params=p, timeout=5, trust_env=False)
+
     assert post(index="4", util="1").status_code == 400  # only GPUs 0..3
     assert post(index="1").status_code == 400  # nothing to set
     assert post(util="lots").status_code == 400

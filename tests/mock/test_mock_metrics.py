@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
@@ -41,7 +43,7 @@ def _samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
 
 
 @pytest.mark.parametrize("flavor", ["sglang", "vllm"])
-def test_rendered_metrics_parse(flavor: str) -> None:
+def test_rendered_metrics_parse(flavor: Literal["sglang", "vllm"]) -> None:
     config = WorkerConfig(port=1, flavor=flavor, role="decode", name='d"1\\x')
     state = WorkerState(running=3, running_tokens=32768, prompt_tokens_total=70, generation_tokens_total=90)
     state.generation_success_total = 5

@@ -224,7 +224,7 @@ def _local_tokenizer(path: Path) -> Path:
     vocab = {f"t{i}": i for i in range(1000)} | {"[UNK]": 1000, "<u>": 1001, "<a>": 1002}
     inner = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
     inner.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    tok = PreTrainedTokenizerFast(tokenizer_object=inner, unk_token="[UNK]")
+    tok = PreTrainedTokenizerFast(tokenizer_object=inner, unk_token="[UNK]")  # type: ignore[no-untyped-call]
     tok.chat_template = (
         "{% for m in messages %}<u> {{ m['content'] }}{% endfor %}{% if add_generation_prompt %} <a>{% endif %}"
     )

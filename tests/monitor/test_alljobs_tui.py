@@ -149,7 +149,10 @@ async def test_d_in_the_monitor_list_hides_an_ended_job_not_a_running_one() -> N
         await settle(pilot)
         monitor = app.screen
         assert isinstance(monitor, MonitorScreen)
-        ids = lambda: [str(k.value) for k in monitor.query_one("#jobs-table", DataTable).rows]  # noqa: E731
+
+        def ids() -> list[str]:
+            return [str(k.value) for k in monitor.query_one("#jobs-table", DataTable).rows]
+
         order = ids()
         await pilot.press(*(["down"] * order.index("81291")), "d")
         assert not isinstance(app.screen, ConfirmHide)  # running: refused with a message

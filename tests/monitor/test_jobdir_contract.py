@@ -106,7 +106,7 @@ def test_a_directory_written_before_versions_still_reads() -> None:
         2,
     )
     assert [w.name for w in snap.workers] == ["prefill_0", "decode_0"]
-    assert snap.router is not None and snap.router.url.startswith("http://127.0.0.1:")
+    assert snap.router is not None and (snap.router.url or "").startswith("http://127.0.0.1:")
 
 
 def test_updates_keep_every_field_and_write_the_current_version(tmp_path: Path) -> None:

@@ -66,7 +66,7 @@ async def test_bad_time_limit_blocks_writing() -> None:
         await pilot.pause()
         assert screen.proposal is not None
         assert any("HH:MM:SS" in p for p in screen.proposal.problems)
-        assert screen.query_one("#write-profile").disabled  # type: ignore[attr-defined]
+        assert screen.query_one("#write-profile").disabled
 
 
 async def _probed(pilot: Any) -> None:

@@ -81,7 +81,8 @@ def make_pyslurm(state: StandIn) -> types.ModuleType:
             records = Jobs.records()
             if job_id not in records:
                 raise RPCError("Invalid job id specified")
-            return records[job_id]
+            job: Job = records[job_id]
+            return job
 
     class Jobs(dict):  # type: ignore[type-arg]
         @staticmethod

@@ -284,7 +284,7 @@ async def test_the_ring_drops_old_lines_and_says_how_many(tmp_path: Path) -> Non
         for start, end in ((100, 160), (160, 250)):
             with open(path, "a") as fh:
                 fh.write("".join(f"line {n}\n" for n in range(start, end)))
-            await _until(pilot, lambda end=end: view.total == end)  # type: ignore[misc]
+            await _until(pilot, lambda end=end: view.total == end)
         assert view.line_count == 100 and view.dropped == 150 and view.lines()[0] == "line 150"
         await pilot.press("g")
         assert _screen_rows(view)[0].startswith("… 150 earlier lines dropped")

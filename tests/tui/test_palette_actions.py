@@ -3,6 +3,8 @@ launch preview, cancel / open job / open log / results in the Monitor, what is p
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.command import CommandPalette
 from textual.screen import Screen
 
@@ -16,7 +18,7 @@ from tests.tui.scenarios import NVIDIA, reach, settle
 from tests.tui.tui_helpers import make_app
 
 
-def offered(screen: Screen[object]) -> list[str]:
+def offered(screen: Screen[Any]) -> list[str]:
     """The titles the palette's screen provider offers on ``screen`` now."""
     return [title for title, _, _ in ScreenActions(screen)._commands()]
 
@@ -34,7 +36,7 @@ async def run_from_palette(pilot, words: str) -> None:  # type: ignore[no-untype
 
 async def test_monitor_offers_job_actions_and_cancel_runs_from_the_palette() -> None:
     cancelled: list[str] = []
-    app = frozen_app(frozen.fleet(), canceller=lambda job, _dir: cancelled.append(job) or None)
+    app = frozen_app(frozen.fleet(), canceller=lambda job, _dir: cancelled.append(job))
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         screen = app.screen
