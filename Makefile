@@ -1,16 +1,20 @@
 # One command for lint + types + tests: `make check`.
 PY ?= python3
 
-.PHONY: deps aiperf-venv check lint format types test test-fast screenshots bench cluster-up cluster-down
+.PHONY: deps lock aiperf-venv check lint format types test test-fast screenshots bench cluster-up cluster-down
 
 check: lint types test
 
-# srt-tui with its test and dev extras, and ai-dynamo for the Dynamo job tests: ai-dynamo without deps, since
-# its `aisimulate` requirement is a stub that downloads from outside on Python >= 3.11; the rest is the
-# `dynamo` extra
+# srt-tui with its test and dev extras at the versions in constraints.txt (scripts/lock.py writes it from a
+# tested environment), and ai-dynamo for the Dynamo job tests: ai-dynamo without deps, since its `aisimulate`
+# requirement is a stub that downloads from outside on Python >= 3.11; the rest is the `dynamo` extra
 deps:
 	$(PY) -m pip install -q --no-deps ai-dynamo==1.6.1 ai-dynamo-runtime==1.6.1
-	$(PY) -m pip install -q -e ".[test,dev,dynamo]"
+	$(PY) -m pip install -q -c constraints.txt -e ".[test,dev,dynamo]"
+
+# re-pin constraints.txt from this environment after changing a requirement
+lock:
+	$(PY) scripts/lock.py
 
 # aiperf (srtctl's mooncake-router / trace-replay client) in a virtualenv of its own, for the benchmark-type
 # job tests: in the main environment its requirements would downgrade textual. The tests find it here
@@ -34,8 +38,13 @@ types:
 test: aiperf-venv
 	$(PY) -m pytest -q
 
+# the unit level: no App, no srt-tui subprocess, no Slurm (tests/conftest.py gives each test its level)
 test-fast:
-	$(PY) -m pytest -q -m "not slurm"
+	$(PY) -m pytest -q -m unit
+
+# by level: unit, cli, tui, slurm
+test-%:
+	$(PY) -m pytest -q -m $*
 
 screenshots:
 	$(PY) scripts/screenshots.py

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,3 +41,26 @@ def _isolated_user_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     monkeypatch.delenv("SRTSLURM_CONFIG", raising=False)
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
     yield
+
+
+#: what a module's source shows of its level: driving the App (Pilot, snapshots) or running the `srt-tui` command
+_TUI_SIGNS = ("run_test(", "snap_compare")
+_CLI_SIGNS = ('"-m", "srt_tui.cli"', "srt_tui.cli.main import", "from tests.e2e.jobtools import", "run_cli(")
+
+
+@functools.cache
+def _level_of(path: Path) -> str:
+    """`tui`, `cli` or `unit`, from the module's source (a module mixing levels takes the slowest)."""
+    source = path.read_text(encoding="utf-8")
+    if any(sign in source for sign in _TUI_SIGNS):
+        return "tui"
+    if any(sign in source for sign in _CLI_SIGNS):
+        return "cli"
+    return "unit"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test gets one level marker (`-m unit` is `make test-fast`); real-Slurm tests keep `slurm`."""
+    for item in items:
+        if item.get_closest_marker("slurm") is None:
+            item.add_marker(getattr(pytest.mark, _level_of(Path(str(item.fspath)))))

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.cluster import ClusterInfo
@@ -143,9 +144,28 @@ def test_each_benchmark_type_runs_and_leaves_srtctls_result_files(
             assert rollup["data"]["request_count"]["avg"] == 6
 
 
+def _progress(job_dir: Path) -> dict[str, Any] | None:
+    """The benchmark's progress file as it stands (None before it exists; it is replaced atomically)."""
+    try:
+        doc = json.loads((job_dir / "logs" / "benchmark-progress.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _set_delay(job_dir: Path, ms: int) -> None:
+    """Every mock worker's base latency per request (its /mock/delay control)."""
+    endpoints = json.loads((job_dir / "endpoints.json").read_text())
+    for worker in endpoints["workers"]:
+        httpx.post(worker["url"] + "/mock/delay", params={"ms": str(ms)}, timeout=10).raise_for_status()
+
+
 def test_a_running_sa_bench_shows_its_progress_in_status(jobs: list[str], tmp_path: Path) -> None:
     """Three concurrency steps of slow mocker requests: `status` shows the step, requests done of total and
-    an ETA while they run, then the job ends with every request counted."""
+    an ETA while they run, then the job ends with every request counted. No race with the run: once the
+    job's own progress file says a step of concurrency 2 or more began, its worker slows down (1.5 s a
+    request, then 20 s once one has ended) until `status` has shown the step under way, then returns to its
+    pace."""
     block = "{type: sa-bench, isl: 16, osl: 8, concurrencies: [1, 2, 4], num_prompts_mult: 12, num_warmup_mult: 1}"
     job_id, job_dir = apply(
         str(recipe(tmp_path, "progress", block, args="tp-size: 8, token-latency-ms: 25")),
@@ -155,16 +175,27 @@ def test_a_running_sa_bench_shows_its_progress_in_status(jobs: list[str], tmp_pa
         "slurm",
     )
     jobs.append(job_id)
-    seen: list[dict[str, Any]] = []
-    texts: list[str] = []
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
+    doc = _progress(job_dir)
+    while not (doc and doc.get("phase") == "measure" and doc.get("concurrency", 0) >= 2):
+        assert time.monotonic() < deadline and not (job_dir / "logs" / "benchmark-rollup.json").exists(), doc
+        time.sleep(0.05)
+        doc = _progress(job_dir)
+    _set_delay(job_dir, 1500)  # the step's first requests end within seconds, the rest wait
+    while not (doc and doc.get("phase") == "measure" and doc.get("done", 0) >= 1):
+        assert time.monotonic() < deadline, doc
+        time.sleep(0.05)
+        doc = _progress(job_dir)
+    _set_delay(job_dir, 20000)  # held mid-step while `status` (slow under load) reads it
+    try:
         snap = status(job_id)
-        if snap["bench"] is not None:
-            seen.append(snap["bench"])
-            texts.append(srt("status", job_id).stdout)
-        if snap["final"]:
-            break
+        seen = [snap["bench"]] if snap["bench"] is not None else []
+        texts = [srt("status", job_id).stdout]
+    finally:
+        _set_delay(job_dir, 0)
+    while not snap["final"] and time.monotonic() < deadline + 60:
+        time.sleep(1)
+        snap = status(job_id)
     assert snap["stage"] == "completed", snap
     mid = [b for b in seen if b["phase"] == "measure" and 0 < b["done"] < b["total"]]
     assert mid, seen
