@@ -6,6 +6,7 @@ import json
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.capabilities import LaunchStyle
 from srt_tui.core.engines.base import LAUNCH_PER_NODE, WorkerContext, WorkerLaunch, args_to_flags
 from srt_tui.core.spec.recipe import EngineSpec
 
@@ -25,7 +26,7 @@ class Atom:
     torch_profiler_env: ClassVar[str | None] = None
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = False
-    launch_style: ClassVar[str] = LAUNCH_PER_NODE
+    launch_style: ClassVar[LaunchStyle] = LAUNCH_PER_NODE
     frontends: ClassVar[frozenset[str]] = frozenset({"atomesh", "direct"})
     metrics: ClassVar[dict[str, str]] = {}
 

@@ -6,12 +6,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
+from srt_tui.core.capabilities import LaunchStyle, WorkerApi, WorkerStart
 from srt_tui.core.spec.recipe import MODE_KEYS, EngineSpec, Role
 
 #: one srun step per node of a worker, one task each (SGLang, vLLM, ATOM, the mocker)
-LAUNCH_PER_NODE = "per-node"
+LAUNCH_PER_NODE: LaunchStyle = "per-node"
 #: one srun step per worker across all its nodes, one MPI task per GPU (TRT-LLM's `trtllm-llmapi-launch`)
-LAUNCH_MPI = "mpi"
+LAUNCH_MPI: LaunchStyle = "mpi"
 
 
 @dataclass(frozen=True)
@@ -53,11 +54,11 @@ class WorkerContext:
     args: dict[str, Any] = field(default_factory=dict)
     extra_args: tuple[str, ...] = ()
     #: how the worker starts behind its router (the router's `worker_launch`): "direct" or "dynamo"
-    worker_launch: str = "direct"
+    worker_launch: WorkerStart = "direct"
     #: Dynamo's request plane (`--request-plane`), for workers speaking the "dynamo" protocol
     request_plane: str | None = None
     #: the router's `worker_api`: the API dialect the worker must speak ("sglang" or "vllm")
-    worker_api: str = "sglang"
+    worker_api: WorkerApi = "sglang"
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ class Engine(Protocol):
     multinode: ClassVar[bool]
     #: how a worker's processes are started: LAUNCH_PER_NODE (one step per node of the worker) or
     #: LAUNCH_MPI (one step per worker spanning its nodes, one MPI task per GPU)
-    launch_style: ClassVar[str]
+    launch_style: ClassVar[LaunchStyle]
     #: router adapters this engine can sit behind (`direct` = serving alone on the public port)
     frontends: ClassVar[frozenset[str]]
     #: its request counters on /metrics (plan.json `metrics`): ok, failed, running, queued → a

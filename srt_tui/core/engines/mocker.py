@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.capabilities import LaunchStyle
 from srt_tui.core.engines.base import LAUNCH_PER_NODE, WorkerContext, WorkerLaunch, args_to_flags, role_mode
 from srt_tui.core.engines.dynamo_mocker import dynamo_mocker_launch
 from srt_tui.core.spec.recipe import EngineSpec
@@ -26,7 +27,7 @@ class Mocker:
     torch_profiler_env: ClassVar[str | None] = None
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = False
-    launch_style: ClassVar[str] = LAUNCH_PER_NODE
+    launch_style: ClassVar[LaunchStyle] = LAUNCH_PER_NODE
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "vllm-router", "atomesh", "dynamo", "direct"})
     #: srt-tui's mock counts generation requests per path and status (only those paths are read)
     metrics: ClassVar[dict[str, str]] = {

@@ -6,6 +6,7 @@ import json
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.capabilities import LaunchStyle
 from srt_tui.core.engines.base import (
     LAUNCH_PER_NODE,
     WorkerContext,
@@ -47,7 +48,7 @@ class SGLang:
     torch_profiler_env: ClassVar[str | None] = "SGLANG_TORCH_PROFILER_DIR"
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = True
-    launch_style: ClassVar[str] = LAUNCH_PER_NODE
+    launch_style: ClassVar[LaunchStyle] = LAUNCH_PER_NODE
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {
         "ok": "sglang:num_requests_total",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.capabilities import LaunchStyle
 from srt_tui.core.engines.base import LAUNCH_MPI, WorkerContext, WorkerLaunch, request_plane_flags, role_mode
 from srt_tui.core.spec.recipe import EngineSpec
 from srt_tui.core.spec.yamlio import dump_yaml
@@ -36,7 +37,7 @@ class TRTLLM:
     torch_profiler_env: ClassVar[str | None] = None
     nsys_traces: ClassVar[str] = "cuda,nvtx,ucx"
     multinode: ClassVar[bool] = True
-    launch_style: ClassVar[str] = LAUNCH_MPI
+    launch_style: ClassVar[LaunchStyle] = LAUNCH_MPI
     frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {}
 

@@ -6,6 +6,7 @@ import json
 from typing import Any, ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.capabilities import LaunchStyle
 from srt_tui.core.engines.base import (
     LAUNCH_PER_NODE,
     WorkerContext,
@@ -60,7 +61,7 @@ class VLLM:
     torch_profiler_env: ClassVar[str | None] = "VLLM_TORCH_PROFILER_DIR"
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = True
-    launch_style: ClassVar[str] = LAUNCH_PER_NODE
+    launch_style: ClassVar[LaunchStyle] = LAUNCH_PER_NODE
     frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {
         "ok": "vllm:request_success_total",

@@ -10,6 +10,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from srt_tui.core.capabilities import Registration, WorkerHealth, WorkerStart
 from srt_tui.core.errors import Problem
 from srt_tui.core.spec.resolved import Mount
 from srt_tui.core.spec.secrets import MASK
@@ -73,12 +74,12 @@ class RouterPlan:
     process: ProcessPlan
     type: str
     waits_for_healthy_workers: bool
-    registration: str
+    registration: Registration
     expected: dict[str, int]
     workers_url: str | None
     #: how workers start ("direct" or "dynamo") and where their health is read ("engine-http" or "system-port")
-    worker_launch: str = "direct"
-    worker_health: str = "engine-http"
+    worker_launch: WorkerStart = "direct"
+    worker_health: WorkerHealth = "engine-http"
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import shlex
 from typing import Any
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.capabilities import Registration
 from srt_tui.core.errors import config_error
 from srt_tui.core.jobdir.contract import ENDPOINTS_VERSION
 from srt_tui.core.plan.model import JobPlan, ProcessPlan, RouterPlan
@@ -144,7 +145,7 @@ def _wait_router(r: RouterPlan, first: bool) -> str:
     return "srt_wait_router" if first else _wait_for(r.process, r.registration)
 
 
-def _wait_for(p: ProcessPlan, registration: str) -> str:
+def _wait_for(p: ProcessPlan, registration: Registration) -> str:
     """`srt_wait_router` for a process other than the first router (another router, or nginx)."""
     return (
         f"SRT_ROUTER_NAME={word(p.name)} SRT_ROUTER_NODE={p.node_index} SRT_ROUTER_PORT={p.port} "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
+from srt_tui.core.capabilities import Registration, WorkerApi, WorkerHealth, WorkerPort, WorkerStart
 from srt_tui.core.spec.recipe import EngineSpec
 
 
@@ -43,7 +44,7 @@ class RouterLaunch:
     argv: tuple[str, ...]
     env: tuple[tuple[str, str], ...] = ()
     #: overrides the router's declared registration contract for this launch (e.g. discovery mode)
-    registration: str | None = None
+    registration: Registration | None = None
 
 
 class Router(Protocol):
@@ -55,7 +56,7 @@ class Router(Protocol):
     #: engines it can front
     engines: ClassVar[frozenset[str]]
     #: readiness/registration contract: "router-workers" (/workers), "dynamo-health", or "worker-health"
-    registration: ClassVar[str]
+    registration: ClassVar[Registration]
     #: needs both prefill and decode workers when disaggregated (cannot mix agg and P/D)
     needs_pd_pairs: ClassVar[bool]
     #: has a separate Prometheus listener on metrics_port
@@ -64,10 +65,10 @@ class Router(Protocol):
     infrastructure: ClassVar[frozenset[str]]
     #: how workers start behind it: "direct" (the engine's own HTTP server, given to the router) or
     #: "dynamo" (in-process Dynamo workers, e.g. `dynamo.sglang`, registering over the discovery plane)
-    worker_launch: ClassVar[str]
+    worker_launch: ClassVar[WorkerStart]
     #: where a worker's health is read: "engine-http" (`/health` on its HTTP port) or
     #: "system-port" (Dynamo's system server, `/health` on `DYN_SYSTEM_PORT`)
-    worker_health: ClassVar[str]
+    worker_health: ClassVar[WorkerHealth]
     #: the router's own counters (plan.json `router.metrics`): requests, errors, inflight, queued → a
     #: selector `name` or `name{label="v",label!="v"}`; empty when the monitor knows the router's own shape
     metrics: ClassVar[dict[str, str]]
@@ -75,9 +76,9 @@ class Router(Protocol):
     #: system server): total, ok, failed, running, queued → `name` or `name{label="value"}`
     worker_metrics: ClassVar[dict[str, str]]
     #: worker API dialect it expects ("sglang" or "vllm"); what the mocker imitates
-    worker_api: ClassVar[str]
+    worker_api: ClassVar[WorkerApi]
     #: "public": the single worker binds the frontend port (no router); "allocated": each its own port
-    worker_port: ClassVar[str]
+    worker_port: ClassVar[WorkerPort]
     #: KV connectors whose workers it discovers itself (vllm-router's MoRI-IO ZMQ discovery)
     kv_discovery: ClassVar[frozenset[str]]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from srt_tui.core.capabilities import Registration, WorkerApi, WorkerHealth, WorkerPort, WorkerStart
 from srt_tui.core.engines.base import args_to_flags
 from srt_tui.core.frontends.routers.base import RouterContext, RouterLaunch
 
@@ -12,17 +13,17 @@ class DynamoFrontend:
     """Dynamo frontend: workers register themselves; readiness from `/health` instances."""
 
     name: ClassVar[str] = "dynamo"
-    worker_api: ClassVar[str] = "sglang"
-    worker_port: ClassVar[str] = "allocated"
+    worker_api: ClassVar[WorkerApi] = "sglang"
+    worker_port: ClassVar[WorkerPort] = "allocated"
     kv_discovery: ClassVar[frozenset[str]] = frozenset()
     waits_for_healthy_workers: ClassVar[bool] = False
     engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm", "mocker"})
-    registration: ClassVar[str] = "dynamo-health"
+    registration: ClassVar[Registration] = "dynamo-health"
     needs_pd_pairs: ClassVar[bool] = True
     has_metrics_port: ClassVar[bool] = False
     infrastructure: ClassVar[frozenset[str]] = frozenset({"nats", "etcd"})
-    worker_launch: ClassVar[str] = "dynamo"
-    worker_health: ClassVar[str] = "system-port"
+    worker_launch: ClassVar[WorkerStart] = "dynamo"
+    worker_health: ClassVar[WorkerHealth] = "system-port"
     worker_metrics: ClassVar[dict[str, str]] = {
         "total": 'dynamo_component_requests_total{dynamo_endpoint="generate"}',
         "running": 'dynamo_component_inflight_requests{dynamo_endpoint="generate"}',
@@ -45,17 +46,17 @@ class Direct:
     """No router: the single aggregated worker binds the public (frontend) port; readiness is its health."""
 
     name: ClassVar[str] = "direct"
-    worker_api: ClassVar[str] = "sglang"
-    worker_port: ClassVar[str] = "public"
+    worker_api: ClassVar[WorkerApi] = "sglang"
+    worker_port: ClassVar[WorkerPort] = "public"
     kv_discovery: ClassVar[frozenset[str]] = frozenset()
     waits_for_healthy_workers: ClassVar[bool] = False
     engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm", "atom", "mocker"})
-    registration: ClassVar[str] = "worker-health"
+    registration: ClassVar[Registration] = "worker-health"
     needs_pd_pairs: ClassVar[bool] = False
     has_metrics_port: ClassVar[bool] = False
     infrastructure: ClassVar[frozenset[str]] = frozenset()
-    worker_launch: ClassVar[str] = "direct"
-    worker_health: ClassVar[str] = "engine-http"
+    worker_launch: ClassVar[WorkerStart] = "direct"
+    worker_health: ClassVar[WorkerHealth] = "engine-http"
     worker_metrics: ClassVar[dict[str, str]] = {}
     metrics: ClassVar[dict[str, str]] = {}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.capabilities import Registration, WorkerApi, WorkerHealth, WorkerPort, WorkerStart
 from srt_tui.core.engines.base import args_to_flags
 from srt_tui.core.frontends.routers.base import RouterContext, RouterLaunch
 
@@ -13,17 +14,17 @@ class SGLangRouter:
     """sglang-router (SGLang Model Gateway) with `--pd-disaggregation` or `--worker-urls`."""
 
     name: ClassVar[str] = "sglang-router"
-    worker_api: ClassVar[str] = "sglang"
-    worker_port: ClassVar[str] = "allocated"
+    worker_api: ClassVar[WorkerApi] = "sglang"
+    worker_port: ClassVar[WorkerPort] = "allocated"
     kv_discovery: ClassVar[frozenset[str]] = frozenset()
     waits_for_healthy_workers: ClassVar[bool] = True
     engines: ClassVar[frozenset[str]] = frozenset({"sglang", "mocker"})
-    registration: ClassVar[str] = "router-workers"
+    registration: ClassVar[Registration] = "router-workers"
     needs_pd_pairs: ClassVar[bool] = True
     has_metrics_port: ClassVar[bool] = True
     infrastructure: ClassVar[frozenset[str]] = frozenset()
-    worker_launch: ClassVar[str] = "direct"
-    worker_health: ClassVar[str] = "engine-http"
+    worker_launch: ClassVar[WorkerStart] = "direct"
+    worker_health: ClassVar[WorkerHealth] = "engine-http"
     worker_metrics: ClassVar[dict[str, str]] = {}
     metrics: ClassVar[dict[str, str]] = {}  # read by the monitor's sglang-router/vllm-router readers
 
@@ -56,17 +57,17 @@ class VLLMRouter:
     """vllm-router with `--vllm-pd-disaggregation` or `--worker-urls`; MoRI-IO uses ZMQ discovery."""
 
     name: ClassVar[str] = "vllm-router"
-    worker_api: ClassVar[str] = "vllm"
-    worker_port: ClassVar[str] = "allocated"
+    worker_api: ClassVar[WorkerApi] = "vllm"
+    worker_port: ClassVar[WorkerPort] = "allocated"
     kv_discovery: ClassVar[frozenset[str]] = frozenset({"moriio"})
     waits_for_healthy_workers: ClassVar[bool] = True
     engines: ClassVar[frozenset[str]] = frozenset({"vllm", "mocker"})
-    registration: ClassVar[str] = "router-workers"
+    registration: ClassVar[Registration] = "router-workers"
     needs_pd_pairs: ClassVar[bool] = True
     has_metrics_port: ClassVar[bool] = True
     infrastructure: ClassVar[frozenset[str]] = frozenset()
-    worker_launch: ClassVar[str] = "direct"
-    worker_health: ClassVar[str] = "engine-http"
+    worker_launch: ClassVar[WorkerStart] = "direct"
+    worker_health: ClassVar[WorkerHealth] = "engine-http"
     worker_metrics: ClassVar[dict[str, str]] = {}
     metrics: ClassVar[dict[str, str]] = {}  # read by the monitor's sglang-router/vllm-router readers
 
@@ -106,17 +107,17 @@ class AToMesh:
     """AToMesh in front of ATOM workers (P/D with Mooncake)."""
 
     name: ClassVar[str] = "atomesh"
-    worker_api: ClassVar[str] = "sglang"
-    worker_port: ClassVar[str] = "allocated"
+    worker_api: ClassVar[WorkerApi] = "sglang"
+    worker_port: ClassVar[WorkerPort] = "allocated"
     kv_discovery: ClassVar[frozenset[str]] = frozenset()
     waits_for_healthy_workers: ClassVar[bool] = True
     engines: ClassVar[frozenset[str]] = frozenset({"atom", "mocker"})
-    registration: ClassVar[str] = "worker-health"
+    registration: ClassVar[Registration] = "worker-health"
     needs_pd_pairs: ClassVar[bool] = True
     has_metrics_port: ClassVar[bool] = False
     infrastructure: ClassVar[frozenset[str]] = frozenset()
-    worker_launch: ClassVar[str] = "direct"
-    worker_health: ClassVar[str] = "engine-http"
+    worker_launch: ClassVar[WorkerStart] = "direct"
+    worker_health: ClassVar[WorkerHealth] = "engine-http"
     worker_metrics: ClassVar[dict[str, str]] = {}
     metrics: ClassVar[dict[str, str]] = {}
 
