@@ -225,6 +225,15 @@ def validate(job: ResolvedJob) -> list[Problem]:
                 severity="warning",
             )
         )
+    if fe.container_image and job.container_runtime != "pyxis":
+        out.append(
+            Problem(
+                "frontend.container_image",
+                f"container_runtime {job.container_runtime} runs the router installed on the node, not this image",
+                "install the router on the nodes, or use a pyxis profile",
+                severity="warning",
+            )
+        )
     if router.name == "direct" and nginx_asked:
         out.append(
             Problem(
