@@ -58,4 +58,7 @@ def test_s5_through_smg_every_dp_rank_serves_and_none_fails(cluster: ClusterInfo
     snap = status(job)
     assert snap["slurm_state"] == "RUNNING"
     assert snap["router"]["registered"] == {"prefill": 1, "decode": 1}, snap["router"]  # ranks count once
+    # smg's own counters on its metrics port, read by the monitor: every request, none an error
+    assert snap["router"]["requests"] >= REQUESTS and snap["router"]["errors"] == 0, snap["router"]
+    assert [w["router_healthy"] for w in snap["workers"]] == [True, True], snap["workers"]  # per physical URL
     srt("cancel", job, check=False)
