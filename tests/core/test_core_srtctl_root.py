@@ -73,3 +73,10 @@ def test_configs_is_mounted_only_where_it_exists_and_by_its_resolved_path(tmp_pa
 def test_a_profile_of_another_name_keeps_srtctl_root_unset(tmp_path: Path) -> None:
     path = write_yaml(tmp_path / "cluster.yaml", {"gpus_per_node": 8})
     assert load_profile(str(path)).profile.srtctl_root is None
+
+
+def test_a_setup_script_without_a_configs_directory_to_mount_is_said(tmp_path: Path) -> None:
+    recipe = _checkout(tmp_path / "no-checkout", configs=False)
+    prep = prepare(recipe, cwd=recipe.parent)
+    (warning,) = [w for w in prep.plan.warnings if w.field == "setup_script"]
+    assert "configs does not exist here" in warning.message and "deps.sh" in warning.message

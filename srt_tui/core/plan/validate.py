@@ -253,6 +253,16 @@ def validate(job: ResolvedJob) -> list[Problem]:
                 "remove benchmark.container_image, or use a pyxis profile",
             )
         )
+    if job.setup_script and job.container_runtime == "pyxis" and not any(m.container == "/configs" for m in job.mounts):
+        out.append(
+            Problem(
+                "setup_script",
+                f"{job.profile.srtctl_root}/configs does not exist here, so /configs is not mounted (as under srtctl) "
+                f"and the steps will not find `{recipe.setup_script}`",
+                "set srtctl_root in the profile to the srt-slurm checkout that holds configs/",
+                severity="warning",
+            )
+        )
     out += _telemetry(job)
     out += _identity(job)
     out += _observability(job)
