@@ -11,6 +11,7 @@ check: lint types test
 deps:
 	$(PY) -m pip install -q --no-deps ai-dynamo==1.6.1 ai-dynamo-runtime==1.6.1
 	$(PY) -m pip install -q -c constraints.txt -e ".[test,dev,dynamo]"
+	$(PY) -m pip install -q --force-reinstall --no-deps smg==1.13.0  # its `smg` script, not sglang-router's
 
 # re-pin constraints.txt from this environment after changing a requirement
 lock:

@@ -87,10 +87,21 @@ def _mock_families(config: WorkerConfig, state: WorkerState) -> list[str]:
         for status, value in (("ok", counts.ok), ("failed", counts.failed))
     ]
     running: list[Sample] = [((("worker", config.name),), state.running)]
-    return [
+    out = [
         *_family("srt_mock_requests_total", "counter", "Requests answered by this mock worker.", request_samples),
         *_family("srt_mock_requests_running", "gauge", "Generation requests in flight.", running),
     ]
+    if config.dp_size > 1:  # which data-parallel rank served what, and how many the router placed there
+        ranks = state.dp.ranks
+        served: list[Sample] = [
+            ((("worker", config.name), ("dp_rank", str(r)), ("status", status)), value)
+            for r, counts in enumerate(ranks)
+            for status, value in (("ok", counts.ok), ("failed", counts.failed))
+        ]
+        routed: list[Sample] = [((("worker", config.name), ("dp_rank", str(r))), c.routed) for r, c in enumerate(ranks)]
+        out += _family("srt_mock_dp_rank_requests_total", "counter", "Generation requests per DP rank.", served)
+        out += _family("srt_mock_dp_rank_routed_total", "counter", "Requests the router placed on a DP rank.", routed)
+    return out
 
 
 def render_metrics(config: WorkerConfig, state: WorkerState) -> str:

@@ -160,6 +160,9 @@ class MockApp:
         ok = status < 400 and not broken
         path = call.request.path if call.request.path in self.routes else OTHER_PATH
         self.state.record(path, ok)
+        rank = call.note.get("dp_rank")
+        if isinstance(rank, int):
+            self.state.dp.record(rank, ok)
         if broken:
             self.state.disconnects += 1
         if self.log is not None:
@@ -247,7 +250,13 @@ class MockApp:
         except ValueError as exc:
             await call.rw.send_json(400, error_body(str(exc), 400))
             return
+        try:
+            rank, routed = state.dp.place(body, call.request.headers)
+        except ValueError as exc:
+            await call.rw.send_json(400, error_body(str(exc), 400))
+            return
         call.note.update(kind=gen.kind, stream=gen.stream, max_tokens=gen.max_tokens, **gen.bootstrap)
+        call.note.update(dp_rank=rank, dp_routed=routed)
         state.recent.append({"time": time.time(), "path": call.request.path, "body": compact(body)})
         self._note_disaggregation(gen)
         if state.fail_rate > 0 and random.random() < state.fail_rate:
@@ -262,8 +271,11 @@ class MockApp:
         )
         reply = Reply(gen, config, make_tokens(config.name, count), self._mock_block(gen), kv_out)
         held = gen.prompt_tokens
+        on_rank = state.dp.ranks[rank]
         state.running += 1
         state.running_tokens += held
+        on_rank.running += 1
+        on_rank.running_tokens += held
         try:
             await _sleep_ms(state.latency_ms)
             if gen.stream:
@@ -274,6 +286,7 @@ class MockApp:
                     await call.rw.write(sse(reply.chunk(index)))
                     held += 1
                     state.running_tokens += 1
+                    on_rank.running_tokens += 1
                 usage = reply.usage_chunk()
                 if usage is not None:
                     await call.rw.write(sse(usage))
@@ -288,6 +301,8 @@ class MockApp:
         finally:
             state.running -= 1
             state.running_tokens -= held
+            on_rank.running -= 1
+            on_rank.running_tokens -= held
 
     # test controls ------------------------------------------------------------------------------
 

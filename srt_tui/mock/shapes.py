@@ -84,11 +84,16 @@ def models_list(config: WorkerConfig, created: int) -> dict[str, Any]:
 
 
 def load_report(config: WorkerConfig, state: WorkerState) -> Any:
-    """``/get_load``: a per-DP-rank list for SGLang, ``{"load": N}`` for vLLM (what each router parses)."""
+    """``/get_load``: each DP rank's work in flight for SGLang, ``{"load": N}`` for vLLM (what each router parses)."""
     requests, tokens = state.load()
     if config.flavor == "vllm":
         return {"load": requests}
+    if state.load_override is not None:  # a test's fixed load sits on rank 0
+        return [
+            {"dp_rank": rank, "num_reqs": requests if rank == 0 else 0, "num_tokens": tokens if rank == 0 else 0}
+            for rank in range(config.dp_size)
+        ]
     return [
-        {"dp_rank": rank, "num_reqs": requests if rank == 0 else 0, "num_tokens": tokens if rank == 0 else 0}
-        for rank in range(config.dp_size)
+        {"dp_rank": rank, "num_reqs": counts.running, "num_tokens": counts.running_tokens}
+        for rank, counts in enumerate(state.dp.ranks)
     ]

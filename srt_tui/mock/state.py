@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from srt_tui.mock.config import WorkerConfig
+from srt_tui.mock.dpranks import DPRanks
 
 GENERATION_PATHS = ("/generate", "/v1/completions", "/v1/chat/completions")
 KV_CAPACITY_TOKENS = 65536
@@ -62,6 +63,7 @@ class WorkerState:
     paths: dict[str, Counts] = field(default_factory=dict)
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT_REQUESTS))
     started_at: float = field(default_factory=time.time)
+    dp: DPRanks = field(default_factory=lambda: DPRanks(1))
 
     @classmethod
     def from_config(cls, config: WorkerConfig) -> WorkerState:
@@ -70,6 +72,7 @@ class WorkerState:
             latency_ms=config.latency_ms,
             token_latency_ms=config.token_latency_ms,
             fail_rate=config.fail_rate,
+            dp=DPRanks(config.dp_size),
         )
 
     def record(self, path: str, ok: bool) -> None:
@@ -127,4 +130,5 @@ class WorkerState:
                 "bootstrap_mismatch": self.bootstrap_mismatch,
                 "kv_from": dict(self.kv_from),
             },
+            "dp_ranks": self.dp.as_list(),
         }

@@ -197,6 +197,19 @@ def test_manual_runs_no_benchmark(tmp_path: Path) -> None:
     assert plan.benchmark is None
 
 
+def test_a_key_manual_does_not_read_changes_nothing_so_it_is_a_warning(tmp_path: Path) -> None:
+    """`req_rate` (or any benchmark key) left on a `manual` benchmark: the job is the same, so it runs, saying so."""
+    bench = {"type": "manual", "req_rate": 4, "isl": 1024, "env": {"A": "1"}}
+    plan = prepare(_recipe(tmp_path, NV_1P1D, bench), "nvidia-h100").plan
+    assert plan.benchmark is None
+    said = {w.field: w for w in plan.warnings if w.field.startswith("benchmark.")}
+    assert set(said) == {"benchmark.req_rate", "benchmark.isl", "benchmark.env"}
+    assert "changes nothing about the job" in said["benchmark.req_rate"].message
+    assert "set benchmark.type" in said["benchmark.req_rate"].hint
+    with pytest.raises(SrtError, match=r"benchmark.num_shots: `gpqa` does not use num_shots"):  # a run ignoring it
+        prepare(_recipe(tmp_path, NV_1P1D, {"type": "gpqa", "num_shots": 3}), "nvidia-h100")
+
+
 # ---- the other types ---------------------------------------------------------------------------------
 
 
@@ -388,8 +401,6 @@ def test_each_key_a_type_reads_changes_its_command(tmp_path: Path, btype: str, k
         ({"type": "gsm8k-bench"}, NV_1P1D, "benchmark.type", "unknown benchmark type `gsm8k-bench`"),
         ({"type": "lm-eval"}, NV_1P1D, "benchmark.type", "INFMAX_WORKSPACE"),
         ({"type": "gpqa", "num_shots": 3}, NV_1P1D, "benchmark.num_shots", "`gpqa` does not use num_shots"),
-        ({"type": "manual", "isl": 1024}, NV_1P1D, "benchmark.isl", "`manual` does not use isl"),
-        ({"type": "manual", "env": {"A": "1"}}, NV_1P1D, "benchmark.env", "`manual` does not use env"),
         ({"type": "gsm8k"}, VLLM, "benchmark.type", "gsm8k_eval.py"),
         ({"type": "sa-bench", "isl": 1, "osl": 1}, NV_1P1D, "benchmark.concurrencies", "sa-bench needs concurrencies"),
         (

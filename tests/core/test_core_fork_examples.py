@@ -106,7 +106,7 @@ def _problems(path: Path, profile: str = "amd-mi300x") -> list[str]:
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
-        ("type: sglang\n", "type: smg\n", "frontend `smg` (SGLang Model Gateway with gRPC workers) is not supported"),
+        ("type: sglang\n", "type: llm-d\n", "frontend `llm-d` (the llm-d inference scheduler) is not supported"),
         ("    workers: 1\n", "    workers: 1\n    critical: false\n", "srt-tui fails the job when any worker exits"),
         ("  enabled: true\n", "  enabled: true\n  cpu_power: {enabled: true}\n", "(CPU power) is not supported"),
         ("  required: false\n", "  required: true\n", "never fails a job on it"),
@@ -124,6 +124,13 @@ def test_fork_features_srt_tui_does_not_run_are_refused_with_the_reason(
         path = _variant(tmp_path, "atom-direct", old, new)
         expected = "use frontend.type: atomesh"
     assert any(expected in p for p in _problems(path)), _problems(path)
+
+
+def test_the_forks_smg_frontend_runs_the_shepherd_model_gateway(tmp_path: Path) -> None:
+    path = _variant(tmp_path, "sglang-router-disagg", "type: sglang\n", "type: smg\n")
+    plan = prepare(path, "amd-mi355x").plan
+    assert plan.router is not None and plan.router.type == "smg"
+    assert list(plan.router.process.command)[:3] == ["smg", "launch", "--pd-disaggregation"]
 
 
 def test_fork_keys_that_match_srt_tuis_behaviour_are_honoured(tmp_path: Path) -> None:

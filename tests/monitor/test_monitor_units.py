@@ -293,3 +293,22 @@ async def test_refused_while_starting_is_loading_but_down_once_serving(tmp_path:
         assert not snap.source("http").ok and snap.degraded  # type: ignore[union-attr]
     finally:
         await m.aclose()
+
+
+def test_dp_aware_registrations_count_each_worker_once_whatever_its_ranks() -> None:
+    """Under --dp-aware sglang-router lists `url@rank` per data-parallel rank and smg adds `dp_base_url`:
+    one P and one D worker of 2 ranks each are P1 D1, and a worker is healthy only when all its ranks are."""
+
+    def rank(node: str, k: int, role: str, ok: bool = True) -> dict[str, object]:
+        base = f"http://{node}:1"
+        return {"url": f"{base}@{k}", "dp_base_url": base, "dp_rank": k, "worker_type": role, "is_healthy": ok}
+
+    smg = {"workers": [rank("a", 0, "prefill"), rank("a", 1, "prefill"), rank("b", 0, "decode"),
+                       rank("b", 1, "decode", ok=False)],
+           "total": 4, "stats": {"prefill_count": 2, "decode_count": 2, "regular_count": 0}}  # fmt: skip
+    r = parse_router_workers(smg)
+    assert r.registered == {"prefill": 1, "decode": 1} and r.healthy == {"prefill": 1}
+    assert r.by_url == {"http://a:1": True, "http://b:1": False}
+    sglang = {"workers": [{"url": f"http://c:2@{k}", "worker_type": "regular", "is_healthy": True} for k in range(8)]}
+    assert parse_router_workers(sglang).registered == {"agg": 1}
+    assert parse_router_workers(sglang).by_url == {"http://c:2": True}

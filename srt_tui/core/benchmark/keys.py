@@ -1,7 +1,8 @@
 """Which benchmark keys each srtctl benchmark type reads, and the refusals for everything else.
 
 The renderers in this package read exactly these keys (a test checks it), so a key a recipe sets for a
-type that does not use it is refused here rather than ignored.
+type that does not use it is refused here rather than ignored; under `manual`, which runs nothing, such a
+key changes nothing about the job and is a warning.
 """
 
 from __future__ import annotations
@@ -70,19 +71,35 @@ def benchmark_problems(b: BenchmarkSpec, engine: str, frontend: str, disaggregat
         return [
             Problem("benchmark.type", f"unknown benchmark type `{b.type}` (srtctl has no runner for it)", _types_hint())
         ]
-    fix = "set benchmark.type (sa-bench, …) to run a benchmark" if b.type == "manual" else "pick a type that reads it"
+    unread = sorted(written_keys(b) - READS[b.type])
+    if b.type == "manual":  # nothing runs, so a leftover key changes nothing about the job: said, not refused
+        return [
+            Problem(
+                f"benchmark.{key}",
+                f"`manual` runs no benchmark, so {key} ({_shown(getattr(b, key))}) changes nothing about the job",
+                f"remove benchmark.{key}, or set benchmark.type (sa-bench, …) to run a benchmark",
+                severity="warning",
+            )
+            for key in unread
+        ]
     out = [
         Problem(
             f"benchmark.{key}",
             f"`{b.type}` does not use {key}, so the job would run without it",
-            f"remove benchmark.{key}, or {fix}",
+            f"remove benchmark.{key}, or pick a type that reads it",
         )
-        for key in sorted(written_keys(b) - READS[b.type])
+        for key in unread
     ]
     check = _CHECKS.get(b.type)
     if check is not None:
         out += check(b, engine, frontend, disaggregated)
     return out
+
+
+def _shown(value: object) -> str:
+    """A key's value in a message, cut short (an env map or a command can be long)."""
+    text = str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _types_hint() -> str:

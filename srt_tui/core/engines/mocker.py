@@ -28,7 +28,9 @@ class Mocker:
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = False
     launch_style: ClassVar[LaunchStyle] = LAUNCH_PER_NODE
-    frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "vllm-router", "atomesh", "dynamo", "direct"})
+    frontends: ClassVar[frozenset[str]] = frozenset(
+        {"sglang-router", "smg", "vllm-router", "atomesh", "dynamo", "direct"}
+    )
     #: srt-tui's mock counts generation requests per path and status (only those paths are read)
     metrics: ClassVar[dict[str, str]] = {
         "ok": 'srt_mock_requests_total{status="ok"}',

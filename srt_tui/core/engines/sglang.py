@@ -49,7 +49,7 @@ class SGLang:
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = True
     launch_style: ClassVar[LaunchStyle] = LAUNCH_PER_NODE
-    frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "dynamo", "direct"})
+    frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "smg", "dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {
         "ok": "sglang:num_requests_total",
         "failed": "sglang:num_aborted_requests_total",

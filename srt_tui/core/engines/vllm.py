@@ -62,7 +62,7 @@ class VLLM:
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = True
     launch_style: ClassVar[LaunchStyle] = LAUNCH_PER_NODE
-    frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "dynamo", "direct"})
+    frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "smg", "dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {
         "ok": "vllm:request_success_total",
         "running": "vllm:num_requests_running",

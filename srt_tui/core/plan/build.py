@@ -323,6 +323,15 @@ def _infra(job: ResolvedJob, services: frozenset[str]) -> list[ProcessPlan]:
     return out
 
 
+def _router_image(job: ResolvedJob) -> str | None:
+    """`frontend.container_image` (a profile alias or an image), the router's own image under pyxis, as the
+    fork runs `smg` from an image of its own; None: the job's image (validation warns without pyxis)."""
+    image = job.recipe.frontend.container_image
+    if not image or job.container_runtime != "pyxis":
+        return None
+    return (job.profile.containers or {}).get(image, image)
+
+
 def _frontends(
     job: ResolvedJob,
     kind: Router,
@@ -367,6 +376,7 @@ def _frontends(
             setup_script=job.setup_script,
             install=install,
             metrics=dict(kind.metrics),
+            container_image=_router_image(job),
         )
         registration = launch.registration or kind.registration
         routers.append(

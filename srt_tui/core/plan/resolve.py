@@ -182,9 +182,10 @@ def _mounts(profile: Profile, recipe: Recipe, model_path: str, container: str | 
     mounts["<log_dir>"] = Mount("<log_dir>", "/logs", "built-in")
     if not model_path.startswith("hf:"):
         mounts[model_path] = Mount(model_path, "/model", "built-in", readonly=True)
-    if profile.srtctl_root:  # srtctl's configs/ (setup scripts, patches) is always /configs
-        configs = f"{profile.srtctl_root.rstrip('/')}/configs"
-        mounts[configs] = Mount(configs, "/configs", "built-in", readonly=True)
+    if profile.srtctl_root:
+        configs = _srtctl_configs(profile.srtctl_root)
+        if configs is not None:
+            mounts[configs] = Mount(configs, "/configs", "built-in", readonly=True)
         if recipe.dynamo.wheel:  # srtctl's staged ai-dynamo wheels
             wheels = f"{profile.srtctl_root.rstrip('/')}/wheelhouse/dynamo"
             mounts[wheels] = Mount(wheels, WHEELHOUSE, "built-in", readonly=True)
@@ -208,6 +209,13 @@ def _mounts(profile: Profile, recipe: Recipe, model_path: str, container: str | 
         host, cont = fill(host), fill(cont)
         mounts[host] = Mount(host, cont, "recipe")
     return tuple(mounts.values())
+
+
+def _srtctl_configs(root: str) -> str | None:
+    """srtctl's rule for its `configs/` (setup scripts, patches): mounted at /configs, by its resolved path,
+    when `<srtctl_root>/configs` exists (core/runtime.py); None when it does not."""
+    configs = Path(root) / "configs"
+    return str(configs.resolve()) if configs.is_dir() else None
 
 
 def _mount_placeholders(recipe: Recipe, model_path: str, image: str | None, gpn: int) -> Callable[[str], str]:

@@ -225,6 +225,15 @@ def validate(job: ResolvedJob) -> list[Problem]:
                 severity="warning",
             )
         )
+    if fe.container_image and job.container_runtime != "pyxis":
+        out.append(
+            Problem(
+                "frontend.container_image",
+                f"container_runtime {job.container_runtime} runs the router installed on the node, not this image",
+                "install the router on the nodes, or use a pyxis profile",
+                severity="warning",
+            )
+        )
     if router.name == "direct" and nginx_asked:
         out.append(
             Problem(
@@ -242,6 +251,16 @@ def validate(job: ResolvedJob) -> list[Problem]:
                 "benchmark.container_image",
                 f"an image of its own needs the pyxis container runtime (this profile uses {job.container_runtime})",
                 "remove benchmark.container_image, or use a pyxis profile",
+            )
+        )
+    if job.setup_script and job.container_runtime == "pyxis" and not any(m.container == "/configs" for m in job.mounts):
+        out.append(
+            Problem(
+                "setup_script",
+                f"{job.profile.srtctl_root}/configs does not exist here, so /configs is not mounted (as under srtctl) "
+                f"and the steps will not find `{recipe.setup_script}`",
+                "set srtctl_root in the profile to the srt-slurm checkout that holds configs/",
+                severity="warning",
             )
         )
     out += _telemetry(job)

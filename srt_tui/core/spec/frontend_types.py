@@ -13,7 +13,7 @@ from typing import Literal
 
 #: accepted spellings, the fork's first (what `srt-tui schema recipe` lists), srt-tui's aliases last
 FrontendName = Literal[
-    "sglang", "vllm", "atom", "sglang-router", "vllm-router", "atomesh", "dynamo", "trtllm_serve", "none"
+    "sglang", "vllm", "atom", "smg", "sglang-router", "vllm-router", "atomesh", "dynamo", "trtllm_serve", "none"
 ]
 
 
@@ -52,6 +52,8 @@ FRONTEND_TYPES: dict[str, FrontendType] = {
             frozenset({"atom", "mocker"}),
         ),
         FrontendType("sglang-router", "sglang-router", False),
+        # the fork's Shepherd Model Gateway (sglang-router's successor): a router whatever the topology
+        FrontendType("smg", "smg", False),
         FrontendType("vllm-router", "vllm-router", False),
         FrontendType("atomesh", "atomesh", False),
         FrontendType("dynamo", "dynamo", False),
@@ -72,7 +74,6 @@ FRONTEND_TYPES: dict[str, FrontendType] = {
 
 #: frontends of the fork srt-tui knows but does not run, with what they are
 UNSUPPORTED_FRONTENDS: dict[str, str] = {
-    "smg": "SGLang Model Gateway with gRPC workers",
     "tilert-router": "the TileRT router",
     "llm-d": "the llm-d inference scheduler",
     "llm_d": "the llm-d inference scheduler",

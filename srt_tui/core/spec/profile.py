@@ -19,6 +19,8 @@ from srt_tui.core.paths import shipped_profiles_dir, user_profiles_dir
 from srt_tui.core.spec.yamlio import load_yaml
 
 DEFAULT_PROFILE = "local"
+#: srtctl's cluster configuration file, found by discovery (`SRTSLURM_CONFIG`, ./, ../, ../../)
+SRTSLURM_FILE = "srtslurm.yaml"
 
 
 class Strict(BaseModel):
@@ -193,11 +195,20 @@ def parse_profile(path: Path) -> Profile:
             hint="write `key: value` lines such as `gpus_per_node: 8`",
         )
     try:
-        return Profile.model_validate(data)
+        profile = Profile.model_validate(data)
     except ValidationError as exc:
         from srt_tui.core.spec.model_errors import to_config_error  # only on errors: keeps start-up lean
 
         raise to_config_error(exc, Profile, src) from None
+    return with_srtctl_root(profile, path)
+
+
+def with_srtctl_root(profile: Profile, path: Path) -> Profile:
+    """An `srtslurm.yaml` without `srtctl_root` is srtctl's own: srtctl then uses its checkout, at whose root
+    the file sits (where discovery finds it), so the file's directory is the root (its `configs/`, ...)."""
+    if profile.srtctl_root or path.name != SRTSLURM_FILE:
+        return profile
+    return profile.model_copy(update={"srtctl_root": str(path.resolve().parent)})
 
 
 def _name_of(path: Path) -> str:

@@ -1,11 +1,13 @@
-"""Router registration views: sglang-router / vllm-router `GET /workers`, Dynamo's `GET /health`."""
+"""Router registration views: sglang-router / smg / vllm-router `GET /workers`, Dynamo's `GET /health`."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 _ROLE_OF = {"prefill": "prefill", "decode": "decode", "regular": "agg"}
+_RANK_SUFFIX = re.compile(r"@\d+$")
 
 
 @dataclass(frozen=True)
@@ -17,36 +19,48 @@ class Registrations:
     by_url: dict[str, bool] = field(default_factory=dict)
 
 
-def parse_router_workers(body: Any) -> Registrations:
-    """From sglang-router or vllm-router `GET /workers` JSON (both list `workers[]` with worker_type/is_healthy).
+def _physical_url(entry: dict[str, Any]) -> str:
+    """The worker process an entry stands for: under `--dp-aware` the routers list one entry per data-parallel
+    rank, `http://host:port@rank`, and smg adds the process's own URL as `dp_base_url`."""
+    base = entry.get("dp_base_url")
+    url = str(base if base else entry.get("url", "")).rstrip("/")
+    return _RANK_SUFFIX.sub("", url)
 
-    `stats.{prefill,decode,regular}_count` is used when the list is absent (srtctl's contract).
+
+def parse_router_workers(body: Any) -> Registrations:
+    """From sglang-router, smg or vllm-router `GET /workers` JSON (all list `workers[]` with worker_type/is_healthy).
+
+    The data-parallel ranks of one worker count as that one worker, healthy when all its ranks are, so the
+    counts compare with the plan's workers. `stats.{prefill,decode,regular}_count` is used when the list is
+    absent (srtctl's contract).
     """
-    registered: dict[str, int] = {}
-    healthy: dict[str, int] = {}
-    by_url: dict[str, bool] = {}
     if not isinstance(body, dict):
         return Registrations()
     workers = body.get("workers")
     if isinstance(workers, list):
-        for w in workers:
+        roles: dict[str, str] = {}
+        ok_by_url: dict[str, bool] = {}
+        for index, w in enumerate(workers):
             if not isinstance(w, dict):
                 continue
-            role = _ROLE_OF.get(str(w.get("worker_type", "regular")).lower(), "agg")
+            url = _physical_url(w) or f"#{index}"  # an entry without a URL is a worker of its own
+            roles[url] = _ROLE_OF.get(str(w.get("worker_type", "regular")).lower(), "agg")
+            ok_by_url[url] = ok_by_url.get(url, True) and bool(w.get("is_healthy"))
+        registered: dict[str, int] = {}
+        healthy: dict[str, int] = {}
+        for url, role in roles.items():
             registered[role] = registered.get(role, 0) + 1
-            ok = bool(w.get("is_healthy"))
-            if ok:
+            if ok_by_url[url]:
                 healthy[role] = healthy.get(role, 0) + 1
-            if w.get("url"):
-                by_url[str(w["url"]).rstrip("/")] = ok
-        return Registrations(registered, healthy, by_url)
+        return Registrations(registered, healthy, {url: ok for url, ok in ok_by_url.items() if url[:1] != "#"})
+    counted: dict[str, int] = {}
     stats = body.get("stats")
     if isinstance(stats, dict):
         for key, role in (("prefill_count", "prefill"), ("decode_count", "decode"), ("regular_count", "agg")):
             n = stats.get(key)
             if isinstance(n, int) and n:
-                registered[role] = n
-    return Registrations(registered, {}, by_url)
+                counted[role] = n
+    return Registrations(counted, {}, {})
 
 
 def parse_dynamo_health(body: Any, disaggregated: bool = False) -> Registrations:

@@ -1,6 +1,6 @@
 """Router registry and the one resolver from a recipe's `frontend.type` (as written) to its adapter.
 
-Adapters are keyed by what runs (`sglang-router`, `vllm-router`, `atomesh`, `dynamo`, `direct`); the
+Adapters are keyed by what runs (`sglang-router`, `smg`, `vllm-router`, `atomesh`, `dynamo`, `direct`); the
 written type is the fork's spelling (`sglang`, `vllm`, `atom`, ...) or an srt-tui alias, and
 `resolve_router` alone decides, from the topology, which adapter it means. Callers read the adapter's
 declared capabilities (`worker_launch`, `worker_api`, `worker_port`, ...) instead of its name.
@@ -12,17 +12,20 @@ from typing import TYPE_CHECKING
 
 from srt_tui.core.frontends.routers.base import Router
 from srt_tui.core.frontends.routers.dynamic import Direct, DynamoFrontend
+from srt_tui.core.frontends.routers.smg import SMG
 from srt_tui.core.frontends.routers.static import AToMesh, SGLangRouter, VLLMRouter
 from srt_tui.core.spec.frontend_types import FRONTEND_TYPES
 
 if TYPE_CHECKING:
     from srt_tui.core.spec.resolved import ResolvedJob
 
-ROUTERS: dict[str, Router] = {r.name: r for r in (SGLangRouter(), VLLMRouter(), AToMesh(), DynamoFrontend(), Direct())}
+ROUTERS: dict[str, Router] = {
+    r.name: r for r in (SGLangRouter(), SMG(), VLLMRouter(), AToMesh(), DynamoFrontend(), Direct())
+}
 
 
 def get_router(name: str) -> Router:
-    """The router adapter of that name (`sglang-router`, `vllm-router`, `atomesh`, `dynamo`, `direct`)."""
+    """The router adapter of that name (`sglang-router`, `smg`, `vllm-router`, `atomesh`, `dynamo`, `direct`)."""
     return ROUTERS[name]
 
 
