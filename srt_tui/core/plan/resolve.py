@@ -10,6 +10,7 @@ import math
 import os
 import re
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from srt_tui.core import placeholders as ph
 from srt_tui.core.engines import get_engine

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.capabilities import Registration, WorkerApi, WorkerHealth, WorkerPort, WorkerStart
 from srt_tui.core.engines.base import flag_name
 from srt_tui.core.frontends.routers.base import RouterContext, RouterLaunch
 
@@ -38,17 +39,17 @@ class SMG:
     """Shepherd Model Gateway in front of SGLang or vLLM HTTP workers (it detects each worker's engine)."""
 
     name: ClassVar[str] = "smg"
-    worker_api: ClassVar[str] = "sglang"
-    worker_port: ClassVar[str] = "allocated"
+    worker_api: ClassVar[WorkerApi] = "sglang"
+    worker_port: ClassVar[WorkerPort] = "allocated"
     kv_discovery: ClassVar[frozenset[str]] = frozenset()
     waits_for_healthy_workers: ClassVar[bool] = True
     engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "mocker"})
-    registration: ClassVar[str] = "router-workers"
+    registration: ClassVar[Registration] = "router-workers"
     needs_pd_pairs: ClassVar[bool] = True
     has_metrics_port: ClassVar[bool] = True
     infrastructure: ClassVar[frozenset[str]] = frozenset()
-    worker_launch: ClassVar[str] = "direct"
-    worker_health: ClassVar[str] = "engine-http"
+    worker_launch: ClassVar[WorkerStart] = "direct"
+    worker_health: ClassVar[WorkerHealth] = "engine-http"
     worker_metrics: ClassVar[dict[str, str]] = {}
     metrics: ClassVar[dict[str, str]] = {}  # the same `smg_*` families sglang-router exports: the monitor reads them
 
