@@ -39,11 +39,11 @@ types:
 test: aiperf-venv
 	$(PY) -m pytest -q
 
-# the unit level: no App, no srt-tui subprocess, no Slurm (tests/conftest.py gives each test its level)
+# the unit level: no App, no process of its own, no Slurm (tests/conftest.py gives each test its level)
 test-fast:
 	$(PY) -m pytest -q -m unit
 
-# by level: unit, cli, tui, slurm
+# by level: unit, cli, live, tui, slurm
 test-%:
 	$(PY) -m pytest -q -m $*
 

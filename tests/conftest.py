@@ -43,20 +43,20 @@ def _isolated_user_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     yield
 
 
-#: what a module's source shows of its level: driving the App (Pilot, snapshots) or running the `srt-tui` command
-_TUI_SIGNS = ("run_test(", "snap_compare")
-_CLI_SIGNS = ('"-m", "srt_tui.cli"', "srt_tui.cli.main import", "from tests.e2e.jobtools import", "run_cli(")
+#: what a module's source shows of its level, slowest first: driving the App (Pilot, snapshots), starting
+#: real processes that talk HTTP on this machine (mock workers, routers, exporters, scripts), running `srt-tui`
+LEVEL_SIGNS = (
+    ("tui", ("run_test(", "snap_compare")),
+    ("live", ("mockprocs", "pytest.mark.routers", "subprocess.run([sys.executable", "Popen([sys.executable")),
+    ("cli", ("srt_tui.cli", "from tests.e2e.jobtools import", "run_cli(")),
+)
 
 
 @functools.cache
 def _level_of(path: Path) -> str:
-    """`tui`, `cli` or `unit`, from the module's source (a module mixing levels takes the slowest)."""
+    """`tui`, `live`, `cli` or `unit`, from the module's source (a module mixing levels takes the slowest)."""
     source = path.read_text(encoding="utf-8")
-    if any(sign in source for sign in _TUI_SIGNS):
-        return "tui"
-    if any(sign in source for sign in _CLI_SIGNS):
-        return "cli"
-    return "unit"
+    return next((level for level, signs in LEVEL_SIGNS if any(sign in source for sign in signs)), "unit")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
