@@ -286,7 +286,8 @@ class Prober:
         shebang, _, rest = body.partition("\n")
         script.write_text(shebang + "\n" + "".join(f"#SBATCH {d}\n" for d in directives) + rest)
         try:
-            job_id = self.client.submit(script, workdir, output=str(output))
+            pairs = [(d[2:].partition("=")[0], d.partition("=")[2] or None) for d in directives]
+            job_id = self.client.submit(script, workdir, output=str(output), directives=pairs)
         except SlurmError as exc:
             return [
                 self._add(
