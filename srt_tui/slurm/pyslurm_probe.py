@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -71,8 +72,9 @@ def mismatch(pyslurm_version: str, slurm_version: str) -> str:
 
 
 def _tail(text: str) -> str:
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    return " / ".join(lines[-2:])
+    """libslurm's last words, without its ``python: fatal:`` prefixes."""
+    lines = [re.sub(r"^\S+: (fatal|error): ", "", ln.strip()) for ln in text.splitlines() if ln.strip()]
+    return lines[-1] if lines else ""
 
 
 def _run_child(env: dict[str, str], timeout: float) -> PyslurmProbe:
