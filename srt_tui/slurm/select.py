@@ -45,6 +45,10 @@ def get_client(
         raise ValueError(f"unknown Slurm transport {choice!r}: use one of {', '.join(TRANSPORTS)}")
     tried: list[str] = []
     candidates: list[str] = ["pyslurm", "cli"] if choice == "auto" else [choice]
+    if choice == "auto" and probe_pyslurm().unreachable:
+        # pyslurm imported but could not talk to slurmctld (down, or another Slurm release): the command
+        # line first, so an unpinged client (require_reachable=False) is one that can tell which
+        candidates.reverse()
     for name in candidates:
         client: SlurmClient | None
         if name == "pyslurm":
