@@ -105,7 +105,10 @@ def test_held_submit_of_rendered_directives_release_run_and_signal(
     assert (tmp_path / "env.txt").read_text() == "hi there\n"  # extra_env reached the job
     client.cancel(job_id)
     done = _wait(client, job_id, lambda j: j.is_terminal)
-    assert (done.state, done.exit_code, done.exit_signal) == ("CANCELLED", 0, 15)
+    # SIGTERM ended the batch shell (0:15), or its `sleep` first and the shell then exited 128+15
+    # (143:0, which pyslurm reports as 15: it takes 128 off any status above 128)
+    assert (done.state, done.exit_code, done.exit_signal) in {("CANCELLED", 0, 15), ("CANCELLED", 143, None),
+                                                              ("CANCELLED", 15, None)}  # fmt: skip
     client.cancel(job_id)  # cancelling an ended job is not an error
 
 
