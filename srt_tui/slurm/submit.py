@@ -231,7 +231,7 @@ def submit_slurm(
     client = client or get_client(transport)
     notes = tuple(c.message for c in check_before_submit(client, prep)) if preflight else ()
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    unique = f"{stamp}-{os.getpid()}-{uuid.uuid4().hex[:6]}"  # two applies in one second never share a name
+    unique = f"{stamp}-{uuid.uuid4().hex[:6]}-{os.getpid()}"  # unique; the pid last (recover_interrupted reads it)
     with _DeferredSignals() as signals:
         staged = _write_job_dir(base / f".staged-{unique}", prep, _metadata(prep, "", "slurm", client.name))
         if signals.signum is not None:  # stopped before anything reached Slurm
