@@ -176,6 +176,8 @@ def _apply(args: argparse.Namespace) -> int:
     sub = submit_prepared(prep, args.launcher, output, args.transport, preflight=not args.no_preflight)
     for note in sub.notes:  # checks that could not run: said, not blocking
         print(f"preflight: {note}", file=sys.stderr)
+    if sub.submit_note:  # pyslurm could not take a directive: the job went through sbatch
+        print(f"srt-tui: note: {sub.submit_note}", file=sys.stderr)
     if tags:
         record_tags(sub.job_dir, tags)
     if args.json:

@@ -171,6 +171,8 @@ def apply_members(args: argparse.Namespace, jobs: list[tuple[str, Any]], tags: l
         record_group(sub.job_dir, group, m.selector, tags)
         for note in sub.notes:
             print(f"preflight: {m.selector}: {note}", file=sys.stderr)
+        if sub.submit_note:
+            print(f"srt-tui: note: {m.selector}: {sub.submit_note}", file=sys.stderr)
         done.append((m, prep, sub))
         client = sub.client or client
         if not args.json:

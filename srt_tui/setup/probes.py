@@ -18,6 +18,7 @@ from srt_tui.setup.findings import Finding, worst
 from srt_tui.setup.node_script import NodeReport, parse_node_output, render_node_script
 from srt_tui.slurm.client import NodeInfo, PartitionInfo, SlurmClient
 from srt_tui.slurm.errors import SlurmError
+from srt_tui.slurm.pyslurm_probe import mismatch, probe_pyslurm
 from srt_tui.slurm.select import get_client
 
 #: (step id, label) in the order the probes run.
@@ -121,8 +122,16 @@ class Prober:
             return [self._add(Finding.bad("slurm", said, fix))]
         self.run.reachable = True
         self.run.cluster_name = info.cluster_name
-        value = f"Slurm {info.version}, cluster {info.cluster_name or '(unnamed)'}"
-        return [self._add(Finding.good("slurm", value, f"{self.client.name} transport: the controller answered"))]
+        pyslurm = probe_pyslurm()
+        value = f"Slurm {info.version}, cluster {info.cluster_name or '(unnamed)'}, {self.client.name} transport"
+        if pyslurm.pyslurm_version:
+            value += f", pyslurm {pyslurm.pyslurm_version}"
+        out = [self._add(Finding.good("slurm", value, f"{self.client.name} transport: the controller answered"))]
+        line = mismatch(pyslurm.pyslurm_version, info.version)
+        if line:  # a pyslurm built for another Slurm: `auto` uses the command line; say how to use pyslurm
+            error, _, fix = line.partition(": ")
+            out.append(self._add(Finding.warn("pyslurm", error, fix, evidence="pyslurm.__version__, controller")))
+        return out
 
     # -- partitions and nodes -----------------------------------------------------------------------
 
@@ -286,7 +295,8 @@ class Prober:
         shebang, _, rest = body.partition("\n")
         script.write_text(shebang + "\n" + "".join(f"#SBATCH {d}\n" for d in directives) + rest)
         try:
-            job_id = self.client.submit(script, workdir, output=str(output))
+            pairs = [(d[2:].partition("=")[0], d.partition("=")[2] or None) for d in directives]
+            job_id = self.client.submit(script, workdir, output=str(output), directives=pairs)
         except SlurmError as exc:
             return [
                 self._add(

@@ -71,6 +71,7 @@ class CliTransport:
         self.bin_dir = Path(bin_dir) if bin_dir is not None else None
         self.supports_json = use_json
         self.last_error: str | None = None
+        self.submit_note = ""  # sbatch reads every directive itself
         self._sinfo_json = True
         #: Slurm commands run and bytes of output read so far (`benchmarks/slurm_queries.py`)
         self.calls = 0
@@ -182,8 +183,10 @@ class CliTransport:
         *,
         hold: bool = False,
         output: str | None = None,
+        directives: Sequence[tuple[str, str | None]] | None = None,
     ) -> str:
-        """``sbatch --parsable --chdir=WORKDIR [--hold] [--output=..] SCRIPT`` with our env plus ``extra_env``."""
+        """``sbatch --parsable --chdir=WORKDIR [--hold] [--output=..] SCRIPT`` with our env plus ``extra_env``
+        (sbatch reads the script's directives itself: ``directives`` is not needed)."""
         workdir = Path(workdir)
         args = ["sbatch", "--parsable", f"--chdir={workdir}"]
         if hold:
@@ -342,14 +345,14 @@ class CliTransport:
         return parse_scontrol_show_partitions(self._run(["scontrol", "show", "partition", "-o"]).stdout)
 
     def nodes(self) -> list[NodeInfo]:
-        """``sinfo --json`` (per-node list, 22.05/23.02) or ``sinfo -N -h -o ...`` text."""
+        """``sinfo --json`` (22.05/23.02's per-node list or 23.11+'s groups: one call) or ``sinfo -N -h -o`` text."""
         if self.supports_json and self._sinfo_json:
             doc = self._json_call(["sinfo", "--json"])
             parsed = parse_sinfo_json(doc) if doc is not None else None
             if parsed is not None:
                 return parsed
             if doc is not None:
-                self._sinfo_json = False  # 23.11+ groups nodes by partition/state: use the text
+                self._sinfo_json = False  # a shape none of the parsed ones: use the text from now on
         proc = self._run(["sinfo", "-N", "-h", "-o", SINFO_NODES_FORMAT])
         return parse_sinfo_nodes_text(proc.stdout)
 

@@ -142,12 +142,14 @@ class SlurmClient(Protocol):
 
     # Declared capabilities: ``name`` ("cli", "pyslurm"); ``supports_json``: reads Slurm's JSON output;
     # ``in_process``: talks to slurmctld from this process (no subprocess); ``last_error``: the
-    # operator-facing reason of the last failed ``ping``.
+    # operator-facing reason of the last failed ``ping``; ``submit_note``: how the last job was submitted
+    # when it was not the transport's own way (pyslurm sends a job it cannot express through sbatch).
 
     name: str
     supports_json: bool
     in_process: bool
     last_error: str | None
+    submit_note: str
 
     def submit(
         self,
@@ -157,8 +159,12 @@ class SlurmClient(Protocol):
         *,
         hold: bool = False,
         output: str | None = None,
+        directives: Sequence[tuple[str, str | None]] | None = None,
     ) -> str:
-        """Submit a batch script to run in ``workdir`` (held if ``hold``; ``output`` may use %j); return the job id."""
+        """Submit a batch script to run in ``workdir`` (held if ``hold``; ``output`` may use %j); return the job id.
+
+        ``directives``: the ``#SBATCH --key[=value]`` pairs srt-tui rendered into the script (a transport
+        that does not read the script, pyslurm, submits these; None: read from the script)."""
         ...
 
     def release(self, job_id: str) -> None:

@@ -470,6 +470,8 @@ def _exit_from_json(value: object) -> tuple[int | None, int | None]:
         signal: int | None = None
         if isinstance(signal_obj, Mapping):
             signal = json_number(signal_obj.get("id", signal_obj.get("signal_id")))
+        if signal and code is None:  # 24.x+: a signalled job's return_code is unset; scontrol says 0:SIG
+            code = 0
         return code, (signal or None)
     raw = json_number(value)
     if raw is None:
@@ -603,12 +605,40 @@ def _node_state_json(node: Mapping[str, Any]) -> str:
     return "+".join(w.upper() for w in words if w)
 
 
+def _sinfo_groups(groups: list[Any]) -> list[NodeInfo]:
+    """Nodes from 23.11+'s grouped ``sinfo`` list (one entry per partition and node state), merged by name."""
+    merged: dict[str, NodeInfo] = {}
+    for group in groups:
+        if not isinstance(group, Mapping):
+            continue
+        names = (group.get("nodes") or {}).get("nodes") or []
+        cpus, memory = group.get("cpus") or {}, group.get("memory") or {}
+        partition = _text((group.get("partition") or {}).get("name"))
+        for name in names:
+            node = _node(
+                str(name),
+                _node_state_json(group.get("node") or {}),
+                json_number(cpus.get("maximum")),  # sinfo groups nodes alike: minimum == maximum
+                json_number(memory.get("maximum")),
+                _text((group.get("gres") or {}).get("total")),
+                [partition],
+                "",
+            )
+            if node.name in merged:
+                before = merged[node.name]
+                node = replace(before, partitions=tuple(dict.fromkeys(before.partitions + node.partitions)))
+            merged[node.name] = node
+    return list(merged.values())
+
+
 def parse_sinfo_json(data: str | Mapping[str, Any]) -> list[NodeInfo] | None:
-    """Nodes from ``sinfo --json``'s per-node ``nodes`` list; None for the 23.11+ grouped shape."""
+    """Nodes from ``sinfo --json``: 22.05/23.02's per-node ``nodes`` list or 23.11+'s grouped ``sinfo``
+    list; None for a shape neither of them."""
     doc = _load_json(data)
     entries = doc.get("nodes")
     if not isinstance(entries, list):
-        return None
+        groups = doc.get("sinfo")
+        return _sinfo_groups(groups) if isinstance(groups, list) else None
     out: list[NodeInfo] = []
     for node in entries:
         if not isinstance(node, Mapping):
@@ -696,6 +726,18 @@ def expand_output_pattern(path: str, job_id: str, name: str = "", user: str = ""
     return _PATTERN.sub(fill, path)
 
 
+def stdout_path(pattern: str, job_id: str, name: str = "", user: str = "", work_dir: str = "") -> str:
+    """A job's stdout file: its ``--output`` pattern expanded, and a relative path (24.x+ give a job
+    without ``-o`` its ``slurm-%j.out`` relative) joined with the job's work directory; '' for none."""
+    pattern = clean_reason(pattern)
+    if not pattern:
+        return ""
+    path = expand_output_pattern(pattern, job_id, name, user)
+    if not path.startswith("/") and work_dir:
+        path = work_dir.rstrip("/") + "/" + path
+    return path
+
+
 def parse_user_jobs(stdout: str) -> list[JobState]:
     """Jobs from ``squeue -h -O user_jobs_format()``, in squeue's order (stdout patterns expanded)."""
     width = len(USER_JOB_FIELDS)
@@ -710,8 +752,7 @@ def parse_user_jobs(stdout: str) -> list[JobState]:
             continue
         state = base_state(row["State"])
         start, end = clean_times(state, parse_timestamp(row["StartTime"]), parse_timestamp(row["EndTime"]))
-        name, user = row["Name"], row["UserName"]
-        stdout_path = clean_reason(row["StdOut"])
+        name, user, work_dir = row["Name"], row["UserName"], clean_reason(row["WorkDir"])
         jobs.append(
             JobState(
                 job_id=job_id,
@@ -725,9 +766,9 @@ def parse_user_jobs(stdout: str) -> list[JobState]:
                 end_time=end,
                 time_limit=parse_time_limit(row["TimeLimit"]),
                 partition=row["Partition"],
-                work_dir=clean_reason(row["WorkDir"]),
+                work_dir=work_dir,
                 user=user,
-                stdout=expand_output_pattern(stdout_path, job_id, name, user) if stdout_path else "",
+                stdout=stdout_path(row["StdOut"], job_id, name, user, work_dir),
             )
         )
     return jobs

@@ -1,8 +1,11 @@
 """SlurmClient over pyslurm (Slurm 25.11 API), in-process; pyslurm is imported only when this transport is made."""
 
-# pyslurm's documented calls used here: JobSubmitDescription(script=PATH, working_directory=DIR,
-# environment={...}) + load_sbatch_options() + submit() -> int; Job.load(id); Job(id).cancel() /
-# .release(); Nodes.load(); Partitions.load(); slurmctld.ping_primary(); RPCError.
+# pyslurm 25.11.2's calls used here: JobSubmitDescription(script=PATH, working_directory=DIR,
+# environment={...}, <attributes from the rendered directives>).submit() -> int; Job.load(id);
+# Job(id).cancel() / .release(); Jobs.load(); Nodes.load(); Partitions.load() (Partition.max_time);
+# slurmctld.Config.load() (.version, .cluster_name); slurmctld.ping_primary(); RPCError.
+# `import pyslurm` can end the process (libslurm fatal without a configuration): the module is
+# imported only after pyslurm_probe saw a child process survive it.
 
 from __future__ import annotations
 
@@ -21,10 +24,12 @@ from srt_tui.slurm.parse import (
     clean_reason,
     clean_times,
     expand_hostlist,
-    expand_output_pattern,
     json_number,
     parse_gres,
+    stdout_path,
 )
+from srt_tui.slurm.pyslurm_directives import Directive, UnsupportedDirective, script_directives, submit_attributes
+from srt_tui.slurm.pyslurm_probe import probe_pyslurm
 
 T = TypeVar("T")
 
@@ -55,8 +60,14 @@ class PyslurmTransport:
     in_process: bool = True
 
     def __init__(self, module: ModuleType | None = None) -> None:
+        if module is None:
+            probe = probe_pyslurm()
+            if not probe.importable:
+                raise SlurmUnavailable(f"pyslurm: {probe.problem}", command=["pyslurm", "import"])
         self._pyslurm: Any = module if module is not None else importlib.import_module("pyslurm")
         self.last_error: str | None = None
+        #: how the last job was submitted when pyslurm could not take it ('' when pyslurm did)
+        self.submit_note = ""
 
     def _call(self, what: str, func: Callable[[], T]) -> T:
         """Run one pyslurm call, turning its errors into SlurmUnavailable / SlurmError."""
@@ -81,28 +92,61 @@ class PyslurmTransport:
         *,
         hold: bool = False,
         output: str | None = None,
+        directives: Sequence[Directive] | None = None,
     ) -> str:
-        """Submit the script file (its ``#SBATCH`` lines read by pyslurm) with our env plus ``extra_env``."""
+        """Submit with the attributes of the directives srt-tui rendered (``directives``, else the script's
+        ``#SBATCH`` lines read by srt-tui, not by pyslurm's ``load_sbatch_options``); our env plus
+        ``extra_env``. A directive pyslurm cannot express sends this job through ``sbatch`` instead,
+        said in ``submit_note``; a refusal by slurmctld is a SlurmError as with sbatch."""
+        self.submit_note = ""
+        try:
+            attrs = submit_attributes(script_directives(script_path) if directives is None else directives)
+        except UnsupportedDirective as exc:
+            return self._sbatch_instead(f"pyslurm cannot express {exc}", script_path, workdir, extra_env, hold, output)
         env = dict(os.environ)
         env.pop("SLURM_JWT", None)
         env.update({str(k): str(v) for k, v in (extra_env or {}).items()})
-        options: dict[str, Any] = {
-            "script": str(script_path),
-            "working_directory": str(workdir),
-            "environment": env,
-        }
+        # what the command line gives sbatch wins over the script's directives, as with sbatch
+        attrs.update(script=str(script_path), working_directory=str(workdir), environment=env)
         if hold:
-            options["priority"] = 0  # what `sbatch --hold` does: a held job, released by Job.release()
+            attrs["priority"] = 0  # what `sbatch --hold` does: a held job, released by Job.release()
         if output:
-            options["standard_output"] = output
+            attrs["standard_output"] = output
+        rpc_error = getattr(self._pyslurm, "RPCError", None) or SlurmError
+        try:
+            desc = self._pyslurm.JobSubmitDescription(**attrs)
+            return self._call("submit", lambda: str(desc.submit()))
+        except SlurmError as exc:
+            if isinstance(exc.__cause__, rpc_error) or isinstance(exc, SlurmUnavailable):
+                raise  # slurmctld's own answer: sbatch would get the same
+            return self._sbatch_instead(
+                f"pyslurm could not build the job ({exc})", script_path, workdir, extra_env, hold, output
+            )
+        except (AttributeError, TypeError, ValueError, OverflowError) as exc:  # a setattr pyslurm refused
+            return self._sbatch_instead(
+                f"pyslurm could not build the job ({type(exc).__name__}: {exc})",
+                script_path,
+                workdir,
+                extra_env,
+                hold,
+                output,
+            )
 
-        def do_submit() -> str:
-            desc = self._pyslurm.JobSubmitDescription(**options)
-            if hasattr(desc, "load_sbatch_options"):
-                desc.load_sbatch_options()  # explicit options above win (overwrite=False)
-            return str(desc.submit())
+    def _sbatch_instead(
+        self,
+        why: str,
+        script_path: Path,
+        workdir: Path,
+        extra_env: Mapping[str, str] | None,
+        hold: bool,
+        output: str | None,
+    ) -> str:
+        """Submit this one job through ``sbatch`` (a pyslurm gap never fails a job); ``submit_note`` says so."""
+        from srt_tui.slurm.cli_transport import CliTransport
 
-        return self._call("submit", do_submit)
+        job_id = CliTransport().submit(script_path, workdir, extra_env, hold=hold, output=output)
+        self.submit_note = f"{why}: job {job_id} was submitted through sbatch instead"
+        return job_id
 
     def release(self, job_id: str) -> None:
         """``pyslurm.Job(id).release()``."""
@@ -178,11 +222,7 @@ class PyslurmTransport:
             state = self._job(job)
             stdout = _str(getattr(job, "standard_output", ""))
             out.append(
-                replace(
-                    state,
-                    user=owner,
-                    stdout=expand_output_pattern(stdout, state.job_id, state.name, owner) if stdout else "",
-                )
+                replace(state, user=owner, stdout=stdout_path(stdout, state.job_id, state.name, owner, state.work_dir))
             )
         return out
 
@@ -210,7 +250,7 @@ class PyslurmTransport:
                     total_nodes=json_number(getattr(part, "total_nodes", None)) or 0,
                     total_cpus=json_number(getattr(part, "total_cpus", None)) or 0,
                     is_default=bool(getattr(part, "is_default", False)),
-                    max_time=json_number(getattr(part, "max_time_limit", None)),
+                    max_time=json_number(getattr(part, "max_time", None)),  # minutes, or "UNLIMITED"
                 )
             )
         return out
@@ -242,11 +282,16 @@ class PyslurmTransport:
         return out
 
     def controller_info(self) -> ControllerInfo:
-        """``pyslurm.slurmctld.Config.load()`` (``cluster_name``) and ``pyslurm.version()``."""
+        """``pyslurm.slurmctld.Config.load()``: the controller's ``version`` and ``cluster_name``."""
         config = self._call("slurmctld.Config.load", lambda: self._pyslurm.slurmctld.Config.load())
-        version = getattr(self._pyslurm, "version", None)
-        text = _str(version()) if callable(version) else "unknown"
-        return ControllerInfo(text, _str(getattr(config, "cluster_name", "")) or None)
+        return ControllerInfo(
+            _str(getattr(config, "version", "")) or "unknown", _str(getattr(config, "cluster_name", "")) or None
+        )
+
+    @property
+    def library_version(self) -> str:
+        """pyslurm's own version (its first two numbers are the Slurm release it is built for)."""
+        return _str(getattr(self._pyslurm, "__version__", ""))
 
     def test_submit(self, options: Sequence[str]) -> str | None:
         """pyslurm has no ``--test-only``: ``sbatch --test-only`` through the command-line transport."""

@@ -1,4 +1,5 @@
-"""Pick the Slurm transport: pyslurm when it imports and reaches slurmctld, else the command line."""
+"""Pick the Slurm transport: pyslurm when it imports safely, matches the controller's Slurm and reaches
+slurmctld, else the command line; ``$SRT_TUI_SLURM_TRANSPORT`` forces one for "auto"."""
 
 from __future__ import annotations
 
@@ -7,18 +8,24 @@ import os
 from srt_tui.slurm.cli_transport import CliTransport
 from srt_tui.slurm.client import SlurmClient
 from srt_tui.slurm.errors import SlurmUnavailable
+from srt_tui.slurm.pyslurm_probe import probe_pyslurm
 from srt_tui.slurm.pyslurm_transport import PyslurmTransport
 
-#: Environment variable that chooses the transport when ``get_client(None)`` is called.
+#: Environment variable that chooses the transport when ``get_client(None)`` or ``"auto"`` is called
+#: (CI runs the same tests once per transport with it; an explicit ``--transport cli|pyslurm`` wins).
 TRANSPORT_ENV = "SRT_TUI_SLURM_TRANSPORT"
 TRANSPORTS = ("auto", "pyslurm", "cli")
 
 
 def _pyslurm() -> tuple[SlurmClient | None, str]:
-    """A PyslurmTransport, or None and why it cannot be used."""
+    """A PyslurmTransport, or None and why it cannot be used (asked of a child process first:
+    ``import pyslurm`` without a Slurm configuration ends the process)."""
+    probe = probe_pyslurm()
+    if not probe.usable:
+        return None, f"pyslurm: {probe.problem}"
     try:
         client = PyslurmTransport()
-    except Exception as exc:  # ImportError, or a pyslurm built for another Slurm failing on load
+    except Exception as exc:  # noqa: BLE001 - a pyslurm built for another Slurm failing on load
         return None, f"pyslurm: `import pyslurm` failed ({type(exc).__name__}: {exc})"
     return client, ""
 
@@ -28,14 +35,20 @@ def get_client(
 ) -> SlurmClient:
     """The SlurmClient to use: "auto" (pyslurm if importable and reachable, else CLI), "cli" or "pyslurm".
 
-    ``None`` reads ``$SRT_TUI_SLURM_TRANSPORT`` (default "auto"). With ``require_reachable`` the
-    chosen client must answer ``ping``; otherwise SlurmUnavailable names everything that was tried.
+    ``None`` and "auto" read ``$SRT_TUI_SLURM_TRANSPORT`` (default "auto"). With ``require_reachable``
+    the chosen client must answer ``ping``; otherwise SlurmUnavailable names everything that was tried.
     """
-    choice = (transport or os.environ.get(TRANSPORT_ENV) or "auto").strip().lower()
+    choice = (transport or "auto").strip().lower()
+    if choice == "auto":
+        choice = (os.environ.get(TRANSPORT_ENV) or "auto").strip().lower()
     if choice not in TRANSPORTS:
         raise ValueError(f"unknown Slurm transport {choice!r}: use one of {', '.join(TRANSPORTS)}")
     tried: list[str] = []
     candidates: list[str] = ["pyslurm", "cli"] if choice == "auto" else [choice]
+    if choice == "auto" and probe_pyslurm().unreachable:
+        # pyslurm imported but could not talk to slurmctld (down, or another Slurm release): the command
+        # line first, so an unpinged client (require_reachable=False) is one that can tell which
+        candidates.reverse()
     for name in candidates:
         client: SlurmClient | None
         if name == "pyslurm":

@@ -15,8 +15,10 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +51,8 @@ class Submission:
     notes: tuple[str, ...] = ()
     #: the Slurm client that submitted it (its controller answered): a sweep's next member submits through it
     client: SlurmClient | None = field(default=None, compare=False, repr=False)
+    #: how the job reached Slurm when not through the chosen transport (pyslurm -> sbatch), else ''
+    submit_note: str = ""
 
 
 def reachable_client(transport: str = "auto") -> tuple[SlurmClient | None, str]:
@@ -130,6 +134,13 @@ def submit_local(prep: Prepared, base: Path) -> Submission:
 def _set_job_id(job_dir: Path, job_id: str) -> None:
     """Record the Slurm id in job.json first thing after sbatch (written whole, then renamed)."""
     update_job_meta(job_dir, job_id=job_id)
+
+
+def _keep_failed(staged: Path, base: Path, stamp: str) -> Path:
+    """Move a refused job's files to a new ``failed-<stamp>-<random>`` directory (0700, never shared)."""
+    kept = Path(tempfile.mkdtemp(prefix=f"failed-{stamp}-", dir=base))
+    staged.rename(kept)  # onto the empty directory mkdtemp made: atomic, and the name is ours alone
+    return kept
 
 
 def _move_into_place(staged: Path, base: Path, job_id: str, stamp: str) -> Path:
@@ -220,10 +231,9 @@ def submit_slurm(
     client = client or get_client(transport)
     notes = tuple(c.message for c in check_before_submit(client, prep)) if preflight else ()
     stamp = time.strftime("%Y%m%d-%H%M%S")
+    unique = f"{stamp}-{uuid.uuid4().hex[:6]}-{os.getpid()}"  # unique; the pid last (recover_interrupted reads it)
     with _DeferredSignals() as signals:
-        staged = _write_job_dir(
-            base / f".staged-{stamp}-{os.getpid()}", prep, _metadata(prep, "", "slurm", client.name)
-        )
+        staged = _write_job_dir(base / f".staged-{unique}", prep, _metadata(prep, "", "slurm", client.name))
         if signals.signum is not None:  # stopped before anything reached Slurm
             shutil.rmtree(staged, ignore_errors=True)
             raise SubmitInterrupted(signals.signum, "nothing was submitted")
@@ -234,10 +244,10 @@ def submit_slurm(
                 {"SRT_OUTPUT_BASE": str(base)},
                 hold=True,
                 output=str(base / "%j" / "logs" / "slurm.log"),
+                directives=prep.plan.directives,
             )
         except SlurmError as exc:
-            kept = base / f"failed-{stamp}"
-            staged.rename(kept)
+            kept = _keep_failed(staged, base, stamp)
             if signals.signum is not None:  # Ctrl-C reached sbatch too: it stopped before submitting
                 raise SubmitInterrupted(signals.signum, f"nothing was submitted; the files are in {kept}") from None
             raise SubmitError(
@@ -250,12 +260,18 @@ def submit_slurm(
                 ]
             ) from None
         job_dir = staged
+        submit_note = getattr(client, "submit_note", "")
         try:
             _set_job_id(staged, job_id)
+            if submit_note:  # pyslurm sent this job through sbatch: job.json says which transport ran it
+                update_job_meta(staged, transport="cli")
             _hook("recorded")
             job_dir = _move_into_place(staged, base, job_id, stamp)
             sweep_log_link(job_dir, job_id)
-            append_event(job_dir, "submitted", f"slurm job {job_id} via {client.name}")
+            via = "cli (sbatch)" if submit_note else client.name
+            append_event(
+                job_dir, "submitted", f"slurm job {job_id} via {via}" + (f": {submit_note}" if submit_note else "")
+            )
             remember_job(job_id, job_dir)  # before release: a job that runs is always indexed
             signals.check()
             _hook("release")
@@ -263,7 +279,7 @@ def submit_slurm(
             signals.check()
         except BaseException as exc:
             raise _abandon(client, job_id, job_dir, exc) from None
-    return Submission(job_id, job_dir, "slurm", notes, client)
+    return Submission(job_id, job_dir, "slurm", notes, client, submit_note)
 
 
 class SlurmUnreachable(SubmitError):

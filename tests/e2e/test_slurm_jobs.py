@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from tests.conftest import REPO
-from tests.e2e.jobtools import apply, events, job_pids, send_requests, srt, status, wait_no_pids, wait_ready
+from tests.e2e.jobtools import SRT, apply, events, job_pids, send_requests, srt, status, wait_no_pids, wait_ready
 
 pytestmark = [pytest.mark.slurm, pytest.mark.routers]
 MOCKER = REPO / "recipes" / "mocker"
@@ -257,7 +257,9 @@ def test_worker_exit_fails_the_job_with_its_log(cluster: Any, jobs: list[str], t
     assert wait_no_pids(job_dir) == []
 
 
+@pytest.mark.slurm25
 def test_a_refused_submission_keeps_the_rendered_files_and_says_what_slurm_said(cluster: Any, tmp_path: Path) -> None:
+    """Two refused applies at once (in the same second) each keep their own files and say Slurm's reason."""
     profile = tmp_path / "wrong-partition.yaml"
     profile.write_text(
         (REPO / "profiles" / "local.yaml")
@@ -266,14 +268,20 @@ def test_a_refused_submission_keeps_the_rendered_files_and_says_what_slurm_said(
     )
     out = tmp_path / "outputs"
     # --no-preflight: the preflight refuses an unknown partition before sbatch (tests/e2e/test_preflight.py)
-    proc = srt("apply", "-f", str(MOCKER / "mocker-2p1d.yaml"), "-p", str(profile), "--launcher", "slurm", "-y",
-               "-o", str(out), "--no-preflight", check=False)  # fmt: skip
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert "Slurm refused the job" in proc.stderr and "invalid partition" in proc.stderr.lower()
-    kept = [p for p in out.iterdir() if p.name.startswith("failed-")]
-    assert len(kept) == 1 and "kept in" in proc.stderr and str(kept[0]) in proc.stderr
-    for name in ("sbatch.sh", "plan.json", "recipe.yaml", "profile.yaml", "job.json"):
-        assert (kept[0] / name).is_file()
+    argv = [*SRT, "apply", "-f", str(MOCKER / "mocker-2p1d.yaml"), "-p", str(profile), "--launcher", "slurm", "-y",
+            "-o", str(out), "--no-preflight"]  # fmt: skip
+    both = [subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    said = [p.communicate(timeout=120)[1] for p in both]
+    kept = sorted(p for p in out.iterdir() if p.name.startswith("failed-"))
+    assert len(kept) == 2
+    for proc, stderr in zip(both, said, strict=True):
+        assert proc.returncode == 2 and "Traceback" not in stderr, stderr
+        assert "Slurm refused the job" in stderr and "invalid partition" in stderr.lower(), stderr
+        assert "kept in" in stderr and sum(str(k) in stderr for k in kept) == 1, stderr
+    assert said[0] != said[1]  # each names its own directory
+    for directory in kept:
+        for name in ("sbatch.sh", "plan.json", "recipe.yaml", "profile.yaml", "job.json"):
+            assert (directory / name).is_file()
     assert not [p for p in out.iterdir() if p.name.isdigit() or p.name.startswith(".staged")]
 
 

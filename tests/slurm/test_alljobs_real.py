@@ -26,7 +26,7 @@ from tests.cluster import ClusterInfo
 from tests.e2e.jobtools import srt
 from tests.monitor.tui_apps import MonitorTestApp
 
-pytestmark = pytest.mark.slurm
+pytestmark = [pytest.mark.slurm, pytest.mark.slurm25]
 
 
 @pytest.fixture

@@ -366,8 +366,11 @@ def test_sinfo_json_23_02_state_list_and_typed_gres() -> None:
     assert (node.state, node.gpus, node.gpu_type, node.partitions) == ("IDLE+DRAIN", 8, "h100", ("batch", "debug"))
 
 
-def test_sinfo_json_23_11_grouped_shape_is_left_to_the_text_command() -> None:
-    assert parse_sinfo_json({"sinfo": [{"nodes": {"nodes": ["gpu-01"]}}], "errors": []}) is None
+def test_sinfo_json_23_11_grouped_shape_is_read_in_place() -> None:
+    """(the real 25.11 outputs: test_slurm_parse_versions.py); an unknown shape is left to the text command"""
+    (node,) = parse_sinfo_json({"sinfo": [{"nodes": {"nodes": ["gpu-01"]}}], "errors": []}) or []
+    assert node.name == "gpu-01"
+    assert parse_sinfo_json({"something": []}) is None
 
 
 def test_sinfo_text_merges_a_node_listed_per_partition() -> None:

@@ -173,7 +173,7 @@ def make_pyslurm(state: StandIn) -> types.ModuleType:
         total_nodes = 2
         total_cpus = 448
         is_default = True
-        max_time_limit = 2880
+        max_time = 2880  # pyslurm 25.11: minutes, or "UNLIMITED"
 
     class Partitions(dict):  # type: ignore[type-arg]
         @staticmethod
@@ -234,7 +234,8 @@ def test_submit_passes_script_path_workdir_and_environment(
     assert desc["environment"]["SRT_JOB_DIR"] == str(tmp_path)
     assert desc["environment"]["PATH"] == "/usr/bin:/bin"  # the job inherits the submitter's env
     assert "SLURM_JWT" not in desc["environment"]
-    assert stand_in.sbatch_options_loaded
+    assert desc["nodes"] == "2"  # srt-tui read its own directive: pyslurm's load_sbatch_options is not used
+    assert not stand_in.sbatch_options_loaded
 
 
 def test_held_submission_and_release(stand_in: StandIn, tmp_path: Path) -> None:

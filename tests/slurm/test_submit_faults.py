@@ -24,7 +24,7 @@ import pytest
 from tests.cluster import ClusterInfo
 from tests.conftest import REPO, require
 
-pytestmark = pytest.mark.slurm
+pytestmark = [pytest.mark.slurm, pytest.mark.slurm25]
 RECIPE = str(REPO / "recipes" / "mocker" / "mocker-1p1d.yaml")
 
 STAND_IN = """#!/bin/bash
