@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from srt_tui.core.capabilities import Registration, WorkerApi, WorkerHealth, WorkerPort, WorkerStart
 from srt_tui.core.spec.recipe import EngineSpec
@@ -47,41 +47,42 @@ class RouterLaunch:
     registration: Registration | None = None
 
 
-class Router(Protocol):
-    """A frontend in front of the workers, with its capabilities declared."""
+class Router:
+    """A frontend in front of the workers, with its capabilities declared: an adapter states only what differs
+    from these defaults (a static HTTP router that waits for healthy workers and lists them on /workers)."""
 
     name: ClassVar[str]
     #: must start only after every worker's /health answers (static registration)
-    waits_for_healthy_workers: ClassVar[bool]
+    waits_for_healthy_workers: ClassVar[bool] = True
     #: engines it can front
     engines: ClassVar[frozenset[str]]
     #: readiness/registration contract: "router-workers" (/workers), "dynamo-health", or "worker-health"
-    registration: ClassVar[Registration]
+    registration: ClassVar[Registration] = "router-workers"
     #: needs both prefill and decode workers when disaggregated (cannot mix agg and P/D)
-    needs_pd_pairs: ClassVar[bool]
+    needs_pd_pairs: ClassVar[bool] = True
     #: has a separate Prometheus listener on metrics_port
-    has_metrics_port: ClassVar[bool]
+    has_metrics_port: ClassVar[bool] = True
     #: discovery services the job must start (and wait for) before any worker: "nats", "etcd"
-    infrastructure: ClassVar[frozenset[str]]
+    infrastructure: ClassVar[frozenset[str]] = frozenset()
     #: how workers start behind it: "direct" (the engine's own HTTP server, given to the router) or
     #: "dynamo" (in-process Dynamo workers, e.g. `dynamo.sglang`, registering over the discovery plane)
-    worker_launch: ClassVar[WorkerStart]
+    worker_launch: ClassVar[WorkerStart] = "direct"
     #: where a worker's health is read: "engine-http" (`/health` on its HTTP port) or
     #: "system-port" (Dynamo's system server, `/health` on `DYN_SYSTEM_PORT`)
-    worker_health: ClassVar[WorkerHealth]
+    worker_health: ClassVar[WorkerHealth] = "engine-http"
     #: the router's own counters (plan.json `router.metrics`): requests, errors, inflight, queued → a
     #: selector `name` or `name{label="v",label!="v"}`; empty when the monitor knows the router's own shape
-    metrics: ClassVar[dict[str, str]]
+    metrics: ClassVar[dict[str, str]] = {}
     #: request counters of workers speaking its protocol when they are not the engine's own (Dynamo's
     #: system server): total, ok, failed, running, queued → `name` or `name{label="value"}`
-    worker_metrics: ClassVar[dict[str, str]]
+    worker_metrics: ClassVar[dict[str, str]] = {}
     #: worker API dialect it expects ("sglang" or "vllm"); what the mocker imitates
-    worker_api: ClassVar[WorkerApi]
+    worker_api: ClassVar[WorkerApi] = "sglang"
     #: "public": the single worker binds the frontend port (no router); "allocated": each its own port
-    worker_port: ClassVar[WorkerPort]
+    worker_port: ClassVar[WorkerPort] = "allocated"
     #: KV connectors whose workers it discovers itself (vllm-router's MoRI-IO ZMQ discovery)
-    kv_discovery: ClassVar[frozenset[str]]
+    kv_discovery: ClassVar[frozenset[str]] = frozenset()
 
     def launch(self, ctx: RouterContext) -> RouterLaunch | None:
         """Router command, or None for direct serving (no router process)."""
-        ...
+        raise NotImplementedError(type(self).__name__)

@@ -4,22 +4,18 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from srt_tui.core.capabilities import Registration, WorkerApi, WorkerHealth, WorkerPort, WorkerStart
+from srt_tui.core.capabilities import Registration, WorkerHealth, WorkerPort, WorkerStart
 from srt_tui.core.engines.base import args_to_flags
-from srt_tui.core.frontends.routers.base import RouterContext, RouterLaunch
+from srt_tui.core.frontends.routers.base import Router, RouterContext, RouterLaunch
 
 
-class DynamoFrontend:
+class DynamoFrontend(Router):
     """Dynamo frontend: workers register themselves; readiness from `/health` instances."""
 
     name: ClassVar[str] = "dynamo"
-    worker_api: ClassVar[WorkerApi] = "sglang"
-    worker_port: ClassVar[WorkerPort] = "allocated"
-    kv_discovery: ClassVar[frozenset[str]] = frozenset()
     waits_for_healthy_workers: ClassVar[bool] = False
     engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm", "mocker"})
     registration: ClassVar[Registration] = "dynamo-health"
-    needs_pd_pairs: ClassVar[bool] = True
     has_metrics_port: ClassVar[bool] = False
     infrastructure: ClassVar[frozenset[str]] = frozenset({"nats", "etcd"})
     worker_launch: ClassVar[WorkerStart] = "dynamo"
@@ -42,23 +38,16 @@ class DynamoFrontend:
         return RouterLaunch(tuple(argv))
 
 
-class Direct:
+class Direct(Router):
     """No router: the single aggregated worker binds the public (frontend) port; readiness is its health."""
 
     name: ClassVar[str] = "direct"
-    worker_api: ClassVar[WorkerApi] = "sglang"
     worker_port: ClassVar[WorkerPort] = "public"
-    kv_discovery: ClassVar[frozenset[str]] = frozenset()
     waits_for_healthy_workers: ClassVar[bool] = False
     engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm", "atom", "mocker"})
     registration: ClassVar[Registration] = "worker-health"
     needs_pd_pairs: ClassVar[bool] = False
     has_metrics_port: ClassVar[bool] = False
-    infrastructure: ClassVar[frozenset[str]] = frozenset()
-    worker_launch: ClassVar[WorkerStart] = "direct"
-    worker_health: ClassVar[WorkerHealth] = "engine-http"
-    worker_metrics: ClassVar[dict[str, str]] = {}
-    metrics: ClassVar[dict[str, str]] = {}
 
     def launch(self, ctx: RouterContext) -> RouterLaunch | None:
         """Nothing to start."""

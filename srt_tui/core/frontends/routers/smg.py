@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from srt_tui.core import placeholders as ph
-from srt_tui.core.capabilities import Registration, WorkerApi, WorkerHealth, WorkerPort, WorkerStart
 from srt_tui.core.engines.base import flag_name
-from srt_tui.core.frontends.routers.base import RouterContext, RouterLaunch
+from srt_tui.core.frontends.routers.base import Router, RouterContext, RouterLaunch
 
 
 def repeated_flags(args: dict[str, Any]) -> list[str]:
@@ -35,23 +34,11 @@ def repeated_flags(args: dict[str, Any]) -> list[str]:
     return out
 
 
-class SMG:
+class SMG(Router):
     """Shepherd Model Gateway in front of SGLang or vLLM HTTP workers (it detects each worker's engine)."""
 
     name: ClassVar[str] = "smg"
-    worker_api: ClassVar[WorkerApi] = "sglang"
-    worker_port: ClassVar[WorkerPort] = "allocated"
-    kv_discovery: ClassVar[frozenset[str]] = frozenset()
-    waits_for_healthy_workers: ClassVar[bool] = True
     engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "mocker"})
-    registration: ClassVar[Registration] = "router-workers"
-    needs_pd_pairs: ClassVar[bool] = True
-    has_metrics_port: ClassVar[bool] = True
-    infrastructure: ClassVar[frozenset[str]] = frozenset()
-    worker_launch: ClassVar[WorkerStart] = "direct"
-    worker_health: ClassVar[WorkerHealth] = "engine-http"
-    worker_metrics: ClassVar[dict[str, str]] = {}
-    metrics: ClassVar[dict[str, str]] = {}  # the same `smg_*` families sglang-router exports: the monitor reads them
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`smg launch` with the workers, the routing port and the metrics listener, then `frontend.args`."""

@@ -5,28 +5,16 @@ from __future__ import annotations
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
-from srt_tui.core.capabilities import Registration, WorkerApi, WorkerHealth, WorkerPort, WorkerStart
+from srt_tui.core.capabilities import Registration, WorkerApi
 from srt_tui.core.engines.base import args_to_flags
-from srt_tui.core.frontends.routers.base import RouterContext, RouterLaunch
+from srt_tui.core.frontends.routers.base import Router, RouterContext, RouterLaunch
 
 
-class SGLangRouter:
+class SGLangRouter(Router):
     """sglang-router (SGLang Model Gateway) with `--pd-disaggregation` or `--worker-urls`."""
 
     name: ClassVar[str] = "sglang-router"
-    worker_api: ClassVar[WorkerApi] = "sglang"
-    worker_port: ClassVar[WorkerPort] = "allocated"
-    kv_discovery: ClassVar[frozenset[str]] = frozenset()
-    waits_for_healthy_workers: ClassVar[bool] = True
     engines: ClassVar[frozenset[str]] = frozenset({"sglang", "mocker"})
-    registration: ClassVar[Registration] = "router-workers"
-    needs_pd_pairs: ClassVar[bool] = True
-    has_metrics_port: ClassVar[bool] = True
-    infrastructure: ClassVar[frozenset[str]] = frozenset()
-    worker_launch: ClassVar[WorkerStart] = "direct"
-    worker_health: ClassVar[WorkerHealth] = "engine-http"
-    worker_metrics: ClassVar[dict[str, str]] = {}
-    metrics: ClassVar[dict[str, str]] = {}  # read by the monitor's sglang-router/vllm-router readers
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`python3 -m sglang_router.launch_router` with prefill bootstrap ports."""
@@ -53,23 +41,13 @@ class SGLangRouter:
         return RouterLaunch(tuple(argv))
 
 
-class VLLMRouter:
+class VLLMRouter(Router):
     """vllm-router with `--vllm-pd-disaggregation` or `--worker-urls`; MoRI-IO uses ZMQ discovery."""
 
     name: ClassVar[str] = "vllm-router"
     worker_api: ClassVar[WorkerApi] = "vllm"
-    worker_port: ClassVar[WorkerPort] = "allocated"
     kv_discovery: ClassVar[frozenset[str]] = frozenset({"moriio"})
-    waits_for_healthy_workers: ClassVar[bool] = True
     engines: ClassVar[frozenset[str]] = frozenset({"vllm", "mocker"})
-    registration: ClassVar[Registration] = "router-workers"
-    needs_pd_pairs: ClassVar[bool] = True
-    has_metrics_port: ClassVar[bool] = True
-    infrastructure: ClassVar[frozenset[str]] = frozenset()
-    worker_launch: ClassVar[WorkerStart] = "direct"
-    worker_health: ClassVar[WorkerHealth] = "engine-http"
-    worker_metrics: ClassVar[dict[str, str]] = {}
-    metrics: ClassVar[dict[str, str]] = {}  # read by the monitor's sglang-router/vllm-router readers
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`vllm-router` with managed startup timeout and metrics listener."""
@@ -103,23 +81,13 @@ class VLLMRouter:
         return RouterLaunch(tuple(argv), registration="router-health" if discovery else None)
 
 
-class AToMesh:
+class AToMesh(Router):
     """AToMesh in front of ATOM workers (P/D with Mooncake)."""
 
     name: ClassVar[str] = "atomesh"
-    worker_api: ClassVar[WorkerApi] = "sglang"
-    worker_port: ClassVar[WorkerPort] = "allocated"
-    kv_discovery: ClassVar[frozenset[str]] = frozenset()
-    waits_for_healthy_workers: ClassVar[bool] = True
     engines: ClassVar[frozenset[str]] = frozenset({"atom", "mocker"})
     registration: ClassVar[Registration] = "worker-health"
-    needs_pd_pairs: ClassVar[bool] = True
     has_metrics_port: ClassVar[bool] = False
-    infrastructure: ClassVar[frozenset[str]] = frozenset()
-    worker_launch: ClassVar[WorkerStart] = "direct"
-    worker_health: ClassVar[WorkerHealth] = "engine-http"
-    worker_metrics: ClassVar[dict[str, str]] = {}
-    metrics: ClassVar[dict[str, str]] = {}
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`atomesh launch --pd-disaggregation --prefill URL --decode URL --backend atom`."""
