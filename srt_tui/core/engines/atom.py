@@ -6,12 +6,10 @@ import json
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
-from srt_tui.core.capabilities import LaunchStyle
-from srt_tui.core.engines.base import LAUNCH_PER_NODE, WorkerContext, WorkerLaunch, args_to_flags
-from srt_tui.core.spec.recipe import EngineSpec
+from srt_tui.core.engines.base import Engine, WorkerContext, WorkerLaunch, args_to_flags
 
 
-class Atom:
+class Atom(Engine):
     """ATOM worker; each endpoint fits one node; behind AToMesh."""
 
     name: ClassVar[str] = "atom"
@@ -19,20 +17,7 @@ class Atom:
         {"model", "host", "server-port", "tp", "tensor-parallel-size", "kv-transfer-config"}
     )
     tp_flags: ClassVar[tuple[str, ...]] = ("tp", "tensor-parallel-size")
-    pp_flags: ClassVar[tuple[str, ...]] = ()
-    dp_flags: ClassVar[tuple[str, ...]] = ()
-    dp_within_tp_flag: ClassVar[str | None] = None
-    port_flags: ClassVar[dict[str, str]] = {}
-    torch_profiler_env: ClassVar[str | None] = None
-    nsys_traces: ClassVar[str] = "cuda,nvtx"
-    multinode: ClassVar[bool] = False
-    launch_style: ClassVar[LaunchStyle] = LAUNCH_PER_NODE
     frontends: ClassVar[frozenset[str]] = frozenset({"atomesh", "direct"})
-    metrics: ClassVar[dict[str, str]] = {}
-
-    def should_set_visible_devices(self, spec: EngineSpec) -> bool:
-        """ATOM reads the visibility variable."""
-        return True
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """`python3 -m atom.entrypoints.openai_server` with managed flags, then recipe flags."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from srt_tui.core.capabilities import LaunchStyle, WorkerApi, WorkerStart
 from srt_tui.core.spec.recipe import MODE_KEYS, EngineSpec, Role
@@ -70,44 +70,45 @@ class WorkerLaunch:
     config_files: tuple[tuple[str, str], ...] = ()  # (file name under <logs>/config, content)
 
 
-class Engine(Protocol):
-    """A serving engine. Capabilities are declared as class attributes, not decided by name checks."""
+class Engine:
+    """A serving engine. Capabilities are declared as class attributes, not decided by name checks; an adapter
+    states only what differs from these defaults (one node per worker, one step per node, the mask taken)."""
 
     name: ClassVar[str]
     #: flags srt-tui sets itself; the same flag in recipe args is a duplicate to report
-    managed_flags: ClassVar[frozenset[str]]
+    managed_flags: ClassVar[frozenset[str]] = frozenset()
     #: flags that carry the tensor-parallel size
-    tp_flags: ClassVar[tuple[str, ...]]
+    tp_flags: ClassVar[tuple[str, ...]] = ()
     #: flags that carry the pipeline-parallel size
-    pp_flags: ClassVar[tuple[str, ...]]
+    pp_flags: ClassVar[tuple[str, ...]] = ()
     #: flags that carry the data-parallel size (replicas that multiply the GPUs, see `dp_within_tp_flag`)
-    dp_flags: ClassVar[tuple[str, ...]]
+    dp_flags: ClassVar[tuple[str, ...]] = ()
     #: a flag that, when true, places the DP ranks inside the TP group (SGLang's DP attention)
-    dp_within_tp_flag: ClassVar[str | None]
+    dp_within_tp_flag: ClassVar[str | None] = None
     #: managed port flags a recipe may set, by the `Ports` field they move (honoured unless they collide)
-    port_flags: ClassVar[dict[str, str]]
+    port_flags: ClassVar[dict[str, str]] = {}
     #: the variable naming the torch profiler's output directory (None: no torch profiling)
-    torch_profiler_env: ClassVar[str | None]
+    torch_profiler_env: ClassVar[str | None] = None
     #: what `nsys profile -t` traces for this engine's workers
-    nsys_traces: ClassVar[str]
+    nsys_traces: ClassVar[str] = "cuda,nvtx"
     #: can one worker span several nodes
-    multinode: ClassVar[bool]
+    multinode: ClassVar[bool] = False
     #: how a worker's processes are started: LAUNCH_PER_NODE (one step per node of the worker) or
     #: LAUNCH_MPI (one step per worker spanning its nodes, one MPI task per GPU)
-    launch_style: ClassVar[LaunchStyle]
+    launch_style: ClassVar[LaunchStyle] = LAUNCH_PER_NODE
     #: router adapters this engine can sit behind (`direct` = serving alone on the public port)
     frontends: ClassVar[frozenset[str]]
     #: its request counters on /metrics (plan.json `metrics`): ok, failed, running, queued → a
     #: selector `name` or `name{label="value"}`; a Dynamo worker's come from its router instead
-    metrics: ClassVar[dict[str, str]]
+    metrics: ClassVar[dict[str, str]] = {}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
-        """Does this engine take the GPU-subset mask through the profile's visibility variable."""
-        ...
+        """Does this engine take the GPU-subset mask through the profile's visibility variable (most do)."""
+        return True
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """Command and env of one process."""
-        ...
+        raise NotImplementedError(type(self).__name__)
 
 
 def flag_name(key: str) -> str:

@@ -6,13 +6,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
-from srt_tui.core.capabilities import LaunchStyle
-from srt_tui.core.engines.base import LAUNCH_PER_NODE, WorkerContext, WorkerLaunch, args_to_flags, role_mode
+from srt_tui.core.engines.base import Engine, WorkerContext, WorkerLaunch, args_to_flags, role_mode
 from srt_tui.core.engines.dynamo_mocker import dynamo_mocker_launch
-from srt_tui.core.spec.recipe import EngineSpec
 
 
-class Mocker:
+class Mocker(Engine):
     """Mock worker; takes the mask like SGLang and reports it in `/server_info`."""
 
     name: ClassVar[str] = "mocker"
@@ -20,14 +18,7 @@ class Mocker:
         {"host", "port", "role", "flavor", "name", "model", "bootstrap-port", "visible-devices-env"}
     )
     tp_flags: ClassVar[tuple[str, ...]] = ("tp-size",)
-    pp_flags: ClassVar[tuple[str, ...]] = ()
-    dp_flags: ClassVar[tuple[str, ...]] = ()
-    dp_within_tp_flag: ClassVar[str | None] = None
     port_flags: ClassVar[dict[str, str]] = {"bootstrap-port": "bootstrap"}
-    torch_profiler_env: ClassVar[str | None] = None
-    nsys_traces: ClassVar[str] = "cuda,nvtx"
-    multinode: ClassVar[bool] = False
-    launch_style: ClassVar[LaunchStyle] = LAUNCH_PER_NODE
     frontends: ClassVar[frozenset[str]] = frozenset(
         {"sglang-router", "smg", "vllm-router", "atomesh", "dynamo", "direct"}
     )
@@ -37,10 +28,6 @@ class Mocker:
         "failed": 'srt_mock_requests_total{status="failed"}',
         "running": "srt_mock_requests_running",
     }
-
-    def should_set_visible_devices(self, spec: EngineSpec) -> bool:
-        """The mocker reads (and reports) the visibility variable."""
-        return True
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """`python3 -m srt_tui.mock serve` speaking the router's worker API flavour; `dynamo.mocker` for Dynamo."""

@@ -6,9 +6,8 @@ import json
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
-from srt_tui.core.capabilities import LaunchStyle
 from srt_tui.core.engines.base import (
-    LAUNCH_PER_NODE,
+    Engine,
     WorkerContext,
     WorkerLaunch,
     args_to_flags,
@@ -16,12 +15,11 @@ from srt_tui.core.engines.base import (
     request_plane_flags,
     role_mode,
 )
-from srt_tui.core.spec.recipe import EngineSpec
 
 DIST_INIT_PORT = 8300
 
 
-class SGLang:
+class SGLang(Engine):
     """SGLang worker; takes the visibility mask; multi-node via dist-init."""
 
     name: ClassVar[str] = "sglang"
@@ -46,9 +44,7 @@ class SGLang:
     dp_within_tp_flag: ClassVar[str | None] = "enable-dp-attention"
     port_flags: ClassVar[dict[str, str]] = {"disaggregation-bootstrap-port": "bootstrap"}
     torch_profiler_env: ClassVar[str | None] = "SGLANG_TORCH_PROFILER_DIR"
-    nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = True
-    launch_style: ClassVar[LaunchStyle] = LAUNCH_PER_NODE
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "smg", "dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {
         "ok": "sglang:num_requests_total",
@@ -56,10 +52,6 @@ class SGLang:
         "running": "sglang:num_running_reqs",
         "queued": "sglang:num_queue_reqs",
     }
-
-    def should_set_visible_devices(self, spec: EngineSpec) -> bool:
-        """SGLang reads the visibility variable."""
-        return True
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """`python3 -m sglang.launch_server` with managed flags first, recipe flags after."""

@@ -10,8 +10,7 @@ from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
 from srt_tui.core.capabilities import LaunchStyle
-from srt_tui.core.engines.base import LAUNCH_MPI, WorkerContext, WorkerLaunch, request_plane_flags, role_mode
-from srt_tui.core.spec.recipe import EngineSpec
+from srt_tui.core.engines.base import LAUNCH_MPI, Engine, WorkerContext, WorkerLaunch, request_plane_flags, role_mode
 from srt_tui.core.spec.yamlio import dump_yaml
 
 #: engine-YAML keys trtllm-serve also wants on its command line (srtctl passes them explicitly)
@@ -22,7 +21,7 @@ _SERVE_PARALLEL = (
 )
 
 
-class TRTLLM:
+class TRTLLM(Engine):
     """TRT-LLM worker: one srun step per worker across its nodes, one task per GPU (srtctl's MPI launch)."""
 
     name: ClassVar[str] = "trtllm"
@@ -31,19 +30,10 @@ class TRTLLM:
     )
     tp_flags: ClassVar[tuple[str, ...]] = ("tensor-parallel-size", "tensor_parallel_size", "tp-size")
     pp_flags: ClassVar[tuple[str, ...]] = ("pipeline-parallel-size", "pipeline_parallel_size")
-    dp_flags: ClassVar[tuple[str, ...]] = ()
-    dp_within_tp_flag: ClassVar[str | None] = None
-    port_flags: ClassVar[dict[str, str]] = {}
-    torch_profiler_env: ClassVar[str | None] = None
     nsys_traces: ClassVar[str] = "cuda,nvtx,ucx"
     multinode: ClassVar[bool] = True
     launch_style: ClassVar[LaunchStyle] = LAUNCH_MPI
     frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "direct"})
-    metrics: ClassVar[dict[str, str]] = {}
-
-    def should_set_visible_devices(self, spec: EngineSpec) -> bool:
-        """TRT-LLM reads the visibility variable."""
-        return True
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """Write the role's args as the engine YAML, then start every rank pointing at it."""

@@ -6,9 +6,8 @@ import json
 from typing import Any, ClassVar
 
 from srt_tui.core import placeholders as ph
-from srt_tui.core.capabilities import LaunchStyle
 from srt_tui.core.engines.base import (
-    LAUNCH_PER_NODE,
+    Engine,
     WorkerContext,
     WorkerLaunch,
     arg_int,
@@ -35,7 +34,7 @@ def _has(args: dict[str, Any], flag: str) -> bool:
     return any(flag_name(k) == flag for k, v in args.items() if v is not None and v is not False)
 
 
-class VLLM:
+class VLLM(Engine):
     """vLLM worker; masks only when `set_visible_devices`, else `--device-ids`."""
 
     name: ClassVar[str] = "vllm"
@@ -56,12 +55,8 @@ class VLLM:
     tp_flags: ClassVar[tuple[str, ...]] = ("tensor-parallel-size", "tp", "tp-size")
     pp_flags: ClassVar[tuple[str, ...]] = ("pipeline-parallel-size", "pp", "pp-size")
     dp_flags: ClassVar[tuple[str, ...]] = ("data-parallel-size", "dp")
-    dp_within_tp_flag: ClassVar[str | None] = None
-    port_flags: ClassVar[dict[str, str]] = {}
     torch_profiler_env: ClassVar[str | None] = "VLLM_TORCH_PROFILER_DIR"
-    nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = True
-    launch_style: ClassVar[LaunchStyle] = LAUNCH_PER_NODE
     frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "smg", "dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {
         "ok": "vllm:request_success_total",
