@@ -96,7 +96,8 @@ class Engine:
     #: how a worker's processes are started: LAUNCH_PER_NODE (one step per node of the worker) or
     #: LAUNCH_MPI (one step per worker spanning its nodes, one MPI task per GPU)
     launch_style: ClassVar[LaunchStyle] = LAUNCH_PER_NODE
-    #: router adapters this engine can sit behind (`direct` = serving alone on the public port)
+    #: router adapters this engine can sit behind (`direct` = serving alone on the public port): the one
+    #: declaration of the engine-router pairing (routers do not name engines)
     frontends: ClassVar[frozenset[str]]
     #: its request counters on /metrics (plan.json `metrics`): ok, failed, running, queued → a
     #: selector `name` or `name{label="value"}`; a Dynamo worker's come from its router instead

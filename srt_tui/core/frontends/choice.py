@@ -46,9 +46,7 @@ def misfit(written: str, router: Router, engine: Engine, disagg: bool, workers: 
     its router does not pair with the engine), `topology` (it serves one aggregated worker directly but
     the job has more), None when it fits. The one rule behind the wizard's choices and validation."""
     ft = FRONTEND_TYPES[written]
-    if (ft.engines and engine.name not in ft.engines) or not (
-        engine.name in router.engines and router.name in engine.frontends
-    ):
+    if (ft.engines and engine.name not in ft.engines) or router.name not in engine.frontends:
         return "engine"
     if router.name == "direct" and (disagg or workers > 1):
         return "topology"

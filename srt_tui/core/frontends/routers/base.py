@@ -54,8 +54,6 @@ class Router:
     name: ClassVar[str]
     #: must start only after every worker's /health answers (static registration)
     waits_for_healthy_workers: ClassVar[bool] = True
-    #: engines it can front
-    engines: ClassVar[frozenset[str]]
     #: readiness/registration contract: "router-workers" (/workers), "dynamo-health", or "worker-health"
     registration: ClassVar[Registration] = "router-workers"
     #: needs both prefill and decode workers when disaggregated (cannot mix agg and P/D)

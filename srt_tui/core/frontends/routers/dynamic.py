@@ -14,7 +14,6 @@ class DynamoFrontend(Router):
 
     name: ClassVar[str] = "dynamo"
     waits_for_healthy_workers: ClassVar[bool] = False
-    engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm", "mocker"})
     registration: ClassVar[Registration] = "dynamo-health"
     has_metrics_port: ClassVar[bool] = False
     infrastructure: ClassVar[frozenset[str]] = frozenset({"nats", "etcd"})
@@ -44,7 +43,6 @@ class Direct(Router):
     name: ClassVar[str] = "direct"
     worker_port: ClassVar[WorkerPort] = "public"
     waits_for_healthy_workers: ClassVar[bool] = False
-    engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "trtllm", "atom", "mocker"})
     registration: ClassVar[Registration] = "worker-health"
     needs_pd_pairs: ClassVar[bool] = False
     has_metrics_port: ClassVar[bool] = False

@@ -38,7 +38,6 @@ class SMG(Router):
     """Shepherd Model Gateway in front of SGLang or vLLM HTTP workers (it detects each worker's engine)."""
 
     name: ClassVar[str] = "smg"
-    engines: ClassVar[frozenset[str]] = frozenset({"sglang", "vllm", "mocker"})
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`smg launch` with the workers, the routing port and the metrics listener, then `frontend.args`."""

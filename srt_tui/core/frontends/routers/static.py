@@ -14,7 +14,6 @@ class SGLangRouter(Router):
     """sglang-router (SGLang Model Gateway) with `--pd-disaggregation` or `--worker-urls`."""
 
     name: ClassVar[str] = "sglang-router"
-    engines: ClassVar[frozenset[str]] = frozenset({"sglang", "mocker"})
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`python3 -m sglang_router.launch_router` with prefill bootstrap ports."""
@@ -47,7 +46,6 @@ class VLLMRouter(Router):
     name: ClassVar[str] = "vllm-router"
     worker_api: ClassVar[WorkerApi] = "vllm"
     kv_discovery: ClassVar[frozenset[str]] = frozenset({"moriio"})
-    engines: ClassVar[frozenset[str]] = frozenset({"vllm", "mocker"})
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`vllm-router` with managed startup timeout and metrics listener."""
@@ -85,7 +83,6 @@ class AToMesh(Router):
     """AToMesh in front of ATOM workers (P/D with Mooncake)."""
 
     name: ClassVar[str] = "atomesh"
-    engines: ClassVar[frozenset[str]] = frozenset({"atom", "mocker"})
     registration: ClassVar[Registration] = "worker-health"
     has_metrics_port: ClassVar[bool] = False
 
