@@ -48,7 +48,7 @@ def misfit(written: str, router: Router, engine: Engine, disagg: bool, workers: 
     ft = FRONTEND_TYPES[written]
     if (ft.engines and engine.name not in ft.engines) or router.name not in engine.frontends:
         return "engine"
-    if router.name == "direct" and (disagg or workers > 1):
+    if router.serves_directly and (disagg or workers > 1):
         return "topology"
     return None
 

@@ -215,7 +215,7 @@ def validate(job: ResolvedJob) -> list[Problem]:
     router = job_router(job)
     fe = recipe.frontend
     nginx_asked = "enable_multiple_frontends" in fe.model_fields_set and fe.enable_multiple_frontends
-    runs_nginx = frontend_layout(fe, job.reserved_nodes, job.worker_nodes, router.name != "direct").uses_nginx
+    runs_nginx = frontend_layout(fe, job.reserved_nodes, job.worker_nodes, not router.serves_directly).uses_nginx
     if runs_nginx and "nginx_container" in fe.model_fields_set and job.container_runtime != "pyxis":
         out.append(
             Problem(
@@ -234,7 +234,7 @@ def validate(job: ResolvedJob) -> list[Problem]:
                 severity="warning",
             )
         )
-    if router.name == "direct" and nginx_asked:
+    if router.serves_directly and nginx_asked:
         out.append(
             Problem(
                 "frontend.enable_multiple_frontends",

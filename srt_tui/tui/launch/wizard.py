@@ -191,7 +191,7 @@ def _why_not(recipe: Recipe, spec: TopologySpec, problems: list[Problem]) -> str
 
     workers = spec.prefill + spec.decode + spec.agg
     written = recipe.frontend.type
-    if resolve_router(written, spec.disaggregated, workers).name == "direct" and (spec.disaggregated or workers > 1):
+    if resolve_router(written, spec.disaggregated, workers).serves_directly and (spec.disaggregated or workers > 1):
         return f"no router (frontend {written})"
     first = next((p for p in problems if p.severity == "error"), None)
     if first is None:

@@ -81,6 +81,11 @@ class Router:
     #: KV connectors whose workers it discovers itself (vllm-router's MoRI-IO ZMQ discovery)
     kv_discovery: ClassVar[frozenset[str]] = frozenset()
 
+    @property
+    def serves_directly(self) -> bool:
+        """No router process: the single worker binds the public port itself (the `direct` adapter)."""
+        return self.worker_port == "public"
+
     def launch(self, ctx: RouterContext) -> RouterLaunch | None:
         """Router command, or None for direct serving (no router process)."""
         raise NotImplementedError(type(self).__name__)
