@@ -13,7 +13,6 @@ import os
 import shutil
 import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -36,6 +35,12 @@ from srt_tui.state.jobindex import remember_job, sweep_log_link
 
 class SubmitError(SrtError):
     """Submission failed; the rendered files were kept."""
+
+
+class SlurmRefused(SubmitError):
+    """sbatch refused the job (an unknown partition, a limit): Slurm failed, exit 3 as `--help` says."""
+
+    exit_code = 3
 
 
 @dataclass(frozen=True)
@@ -199,13 +204,6 @@ class _DeferredSignals:
             signal.signal(sig, old)
 
 
-def _hook(step: str) -> None:
-    """Test hook: `SRT_TUI_SUBMIT_HOOK=step:command` runs a shell command at that step of submission."""
-    spec = os.environ.get("SRT_TUI_SUBMIT_HOOK", "")
-    if spec.startswith(step + ":"):
-        subprocess.run(["sh", "-c", spec[len(step) + 1 :]], check=False)
-
-
 def submit_slurm(
     prep: Prepared, base: Path, transport: str = "auto", client: SlurmClient | None = None, preflight: bool = True
 ) -> Submission:
@@ -240,7 +238,7 @@ def submit_slurm(
             staged.rename(kept)
             if signals.signum is not None:  # Ctrl-C reached sbatch too: it stopped before submitting
                 raise SubmitInterrupted(signals.signum, f"nothing was submitted; the files are in {kept}") from None
-            raise SubmitError(
+            raise SlurmRefused(
                 [
                     Problem(
                         field="sbatch",
@@ -252,13 +250,11 @@ def submit_slurm(
         job_dir = staged
         try:
             _set_job_id(staged, job_id)
-            _hook("recorded")
             job_dir = _move_into_place(staged, base, job_id, stamp)
             sweep_log_link(job_dir, job_id)
             append_event(job_dir, "submitted", f"slurm job {job_id} via {client.name}")
             remember_job(job_id, job_dir)  # before release: a job that runs is always indexed
             signals.check()
-            _hook("release")
             client.release(job_id)
             signals.check()
         except BaseException as exc:

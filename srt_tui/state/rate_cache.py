@@ -11,6 +11,7 @@ import json
 import time
 from pathlib import Path
 
+from srt_tui.core.jobdir.bounded import read_bytes
 from srt_tui.core.paths import user_state_dir
 from srt_tui.monitor.statuses.history import CounterHistory
 from srt_tui.state.statefile import write_replacing
@@ -27,8 +28,8 @@ def _offset() -> float:
 
 def _read() -> dict[str, list[float]]:
     try:
-        saved = json.loads(_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        saved = json.loads(read_bytes(_path(), "state"))
+    except (OSError, ValueError, RecursionError):
         return {}
     if not isinstance(saved, dict):
         return {}

@@ -268,7 +268,7 @@ def test_a_refused_submission_keeps_the_rendered_files_and_says_what_slurm_said(
     # --no-preflight: the preflight refuses an unknown partition before sbatch (tests/e2e/test_preflight.py)
     proc = srt("apply", "-f", str(MOCKER / "mocker-2p1d.yaml"), "-p", str(profile), "--launcher", "slurm", "-y",
                "-o", str(out), "--no-preflight", check=False)  # fmt: skip
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.returncode == 3 and "Traceback" not in proc.stderr  # `--help`: 3 is Slurm failed
     assert "Slurm refused the job" in proc.stderr and "invalid partition" in proc.stderr.lower()
     kept = [p for p in out.iterdir() if p.name.startswith("failed-")]
     assert len(kept) == 1 and "kept in" in proc.stderr and str(kept[0]) in proc.stderr

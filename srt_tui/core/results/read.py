@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from srt_tui.core.jobdir.bounded import read_bytes
 from srt_tui.core.jobdir.contract import JOB_FILE, JobDirError, read_job_meta
 
 #: srtctl's per-concurrency file name (ctx/gen only for disaggregated runs)
@@ -31,8 +32,8 @@ JsonLoader = Callable[[Path], Any]
 def load_json(path: Path) -> Any:
     """A JSON file's value, None when it is missing, unreadable or not JSON."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
+        return json.loads(read_bytes(path, "results"))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return None
 
 

@@ -145,6 +145,15 @@ class Monitor:
 
     # -- refresh ------------------------------------------------------------------------------------
 
+    def _read_job_or_say(self, job_id: str, job_dir: Path) -> JobFiles:
+        """`_read_job`, or (whatever went wrong reading this one job) a job that says so: one damaged
+        directory never empties the list of every other job."""
+        try:
+            return self._read_job(job_id, job_dir)
+        except Exception as exc:  # noqa: BLE001 - shown as the job's problem, the others still read
+            problem = f"cannot be read ({type(exc).__name__}: {exc})"
+            return JobFiles(job_id, job_dir, JobMeta(job_id), PlanDoc(), None, [], (problem,))
+
     def _read_job(self, job_id: str, job_dir: Path) -> JobFiles:
         """The job's files through the core's contract; what cannot be read is said, not guessed."""
         f = self.files
@@ -185,7 +194,7 @@ class Monitor:
         self.refreshes += 1
         self.samples.rotate()
         # job-directory files may sit on a slow shared filesystem: read them off the event loop
-        views = await asyncio.to_thread(lambda: [self._read_job(j, Path(d)) for j, d in jobs.items()])
+        views = await asyncio.to_thread(lambda: [self._read_job_or_say(j, Path(d)) for j, d in jobs.items()])
         slurm_ids = [v.job_id for v in views if not is_local_job(v.job_id)]
         slurm_src: Source | None = None
         if slurm_ids and self.slurm is not None:
