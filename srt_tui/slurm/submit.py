@@ -26,6 +26,7 @@ from srt_tui.core.jobdir.contract import JobMeta, update_job_meta
 from srt_tui.core.jobdir.events import append_event
 from srt_tui.core.jobdir.write import job_files, job_secrets, write_atomic_dir
 from srt_tui.core.paths import default_output_dir
+from srt_tui.core.spec.slurm_values import mount_problem
 from srt_tui.slurm.client import SlurmClient
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable
 from srt_tui.slurm.local import LocalLauncher, next_local_id
@@ -309,6 +310,9 @@ def submit_prepared(
     """Submit through the chosen launcher (see `choose_launcher`): never silently on this machine.
     ``client``: a Slurm client that answered already (the previous member's of a sweep), not pinged again."""
     base = output_base(prep, output_dir)
+    mount = mount_problem(str(base)) if prep.plan.container_runtime == "pyxis" else None
+    if mount is not None:  # the job directory's logs/ is a pyxis mount: a `,` or `:` would split it
+        raise SubmitError([Problem(field="output directory", message=mount[0], hint="use -o with a path without them")])
     chosen, client = choose_launcher(prep, launcher, transport, client)
     if chosen == "local":
         return submit_local(prep, base)

@@ -18,6 +18,7 @@ import pytest
 
 from srt_tui.cli.main import main
 from srt_tui.core.api import prepare
+from srt_tui.core.errors import ConfigError
 from tests.core.core_helpers import PROFILES_DIR, REPO
 
 MODEL = "model:\n  path: /models/m\n"
@@ -81,6 +82,15 @@ def _role_key(role: str, key: str, value: str) -> str:
     return body.replace(f"  {role}:\n", f"  {role}:\n    {key}: {value}  # <-\n", 1)
 
 
+HUGE = (("workers", 100_000), ("gpus", 10**12), ("nodes", 100_000))
+
+
+def _huge(key: str, n: int) -> str:
+    """Roles whose prefill asks for ``n`` of ``key`` (the line the size error points at is `prefill:`)."""
+    lines = f"    workers: {n}\n" if key == "workers" else f"    workers: 1\n    {key}: {n}\n"
+    return ROLES.replace("  prefill:\n    nodes: 1\n    workers: 1\n", "  prefill:  # <-\n" + lines, 1)
+
+
 HOSTILE_NAMES = ['"X=1; touch PWNED; Y"', '"A B"', "A-B", '"1A"', '""', '"A.B"', '"$(id)"', '"A\\nB"', '"-u"']
 CASES: list[Case] = [
     # the job's Slurm identity: one token each, a name, a time
@@ -127,6 +137,15 @@ CASES: list[Case] = [
     Case("directive-tab", _block("sbatch_directives", "gres", '"gpu:8\\t--hold"'), "sbatch_directives.gres"),
     Case("directive-list", _block("sbatch_directives", "gres", "[a, b]"), "sbatch_directives.gres"),
     Case("directive-map", _block("sbatch_directives", "gres", "{a: b}"), "sbatch_directives.gres"),
+    # options naming a file Slurm opens as the user, or deciding how srt-tui submits
+    *[
+        Case(f"reserved-{key}", _block("sbatch_directives", key, '"/home/u/.bashrc"'), f"sbatch_directives.{key}")
+        for key in ("output", "error", "input", "chdir", "open-mode", "wrap", "parsable")
+    ],
+    *[
+        Case(f"reserved-srun-{key}", _block("srun_options", key, '"/etc:/x"'), f"srun_options.{key}")
+        for key in ("output", "error", "container-mounts", "container-image", "chdir")
+    ],
     # srun options: names, one line each
     Case("srun-key-space", _block("srun_options", '"cpu-bind none"', "x"), "srun_options.cpu-bind none"),
     Case("srun-key-dashes", _block("srun_options", '"--overlap"', "true"), "srun_options.--overlap"),
@@ -193,10 +212,16 @@ CASES: list[Case] = [
     Case("concurrency-true", "benchmark:\n  type: sa-bench\n  concurrencies: [true]  # <-\n", "benchmark"),
     Case("attempts-true", "health_check:\n  max_attempts: true  # <-\n", "health_check.max_attempts"),
     Case("payload-true", "infra:\n  nats_max_payload_mb: true  # <-\n", "infra.nats_max_payload_mb"),
+    # sizes: bounded before anything is planned
+    *[Case(f"role-{key}-huge", _huge(key, n), "roles.prefill") for key, n in HUGE],
     # a setup script stays inside srtctl's configs/
     Case("setup-parent", 'setup_script: "../../etc/x.sh"  # <-\n', "setup_script"),
     Case("setup-absolute", 'setup_script: "/tmp/x.sh"  # <-\n', "setup_script"),
     Case("setup-space", 'setup_script: "a b.sh"  # <-\n', "setup_script"),
+    # a recipe names a profile; it cannot make another file the profile
+    Case("profiles-path", 'profiles: ["/tmp/evil.yaml"]  # <-\n', "profiles.0"),
+    Case("profiles-relative", 'profiles: ["../evil"]  # <-\n', "profiles.0"),
+    Case("profiles-yaml", "profiles: [evil.yaml]  # <-\n", "profiles.0"),
     # a key written twice: YAML would keep the last silently
     Case("duplicate-top", "slurm:\n  partition: gpu\nslurm:  # <-\n  partition: other\n", "slurm"),
     Case("duplicate-nested", "slurm:\n  partition: gpu\n  partition: evil  # <-\n", "slurm.partition"),
@@ -217,6 +242,14 @@ CASES: list[Case] = [
         "profile-exporter-env",
         'default_gpu_exporter: {container_image: img, env: {"A B": x}}  # <-\n',
         "default_gpu_exporter.env",
+        True,
+    ),
+    Case("profile-interface", 'network_interface: "eth0; rm -rf ~"  # <-\n', "network_interface", True),
+    Case("profile-srtctl-root", 'srtctl_root: "/a,/etc"  # <-\n', "srtctl_root", True),
+    Case(
+        "profile-output",
+        "default_sbatch_directives: {error: /home/u/.bashrc}  # <-\n",
+        "default_sbatch_directives",
         True,
     ),
     Case("profile-duplicate", "gpus_per_node: 4  # <-\n", "gpus_per_node", True),
@@ -285,6 +318,14 @@ def test_a_topology_larger_than_any_job_is_refused_before_it_is_planned(topology
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert proc.stderr.startswith("srt-tui: error: --topology: ") and "report this" not in proc.stderr
+
+
+def test_a_model_path_variable_is_checked_once_expanded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOSTILE_MODEL", "/models/m,/etc:/etc")
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("schema: 2\nname: v\nengine: mocker\nmodel:\n  path: $HOSTILE_MODEL\n  container: img\n" + ROLES)
+    with pytest.raises(ConfigError, match=r"model\.path: `/models/m,/etc:/etc` cannot be a mount path"):
+        prepare(recipe, "nvidia-h100")
 
 
 def test_the_profile_bounds_a_topology_by_its_nodes(tmp_path: Path) -> None:

@@ -387,6 +387,9 @@ def resolve(
     notes: list[Problem] = []
     model_path, note = _alias(recipe.model.path, profile.model_paths, "model.path", "model_paths", _LITERAL_PATH)
     notes += [note] if note else []
+    mount = mount_problem(model_path) if profile.container_runtime == "pyxis" and model_path[:3] != "hf:" else None
+    if mount is not None:  # a `$VAR` the path named may hold a `,` or `:`, and pyxis mounts the model
+        problems.append(Problem(field="model.path", message=mount[0], hint=mount[1]))
     container: str | None = None
     if recipe.model.container and profile.container_runtime != "none":
         container, note = _alias(

@@ -21,6 +21,7 @@ from srt_tui.core.spec.slurm_values import (
     EnvMap,
     EnvName,
     Image,
+    Interface,
     ModelPath,
     MountPath,
     OptionKey,
@@ -147,7 +148,7 @@ class Profile(Strict):
     #: nodes of the cluster (or the most one job may take): a topology needing more is refused at once
     max_nodes: int | None = Field(default=None, ge=1)
     default_gpu_type: str | None = None
-    network_interface: str | None = None
+    network_interface: Interface | None = None
     visible_devices_env: str = Field(default="CUDA_VISIBLE_DEVICES", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     #: GPU visibility variables a worker on a GPU subset must not inherit: Slurm sets them to the whole
     #: allocation on every step of a GRES job; the subset goes in `visible_devices_env` alone (which is
@@ -167,7 +168,7 @@ class Profile(Strict):
     use_het_jobs: bool = False
     default_sbatch_directives: Annotated[dict[OptionKey, str], AfterValidator(check_directives)] | None = None
     default_health_check: HealthCheck | None = None
-    srtctl_root: str | None = None
+    srtctl_root: MountPath | None = None  #: its configs/ is mounted under pyxis
     output_dir: str | None = None
     model_paths: dict[str, ModelPath] | None = None
     containers: dict[str, Image] | None = None

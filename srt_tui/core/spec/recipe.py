@@ -26,6 +26,7 @@ from srt_tui.core.spec.slurm_values import (
     MountPath,
     OptionKey,
     Partition,
+    ProfileName,
     SetupScript,
     SlurmTime,
     SrunValue,
@@ -345,7 +346,7 @@ class Recipe(ForkSection):
     schema_: int = Field(default=2, alias="schema")
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._+-]*$", max_length=120)
     description: str | None = None
-    profiles: list[str] = Field(default_factory=list)
+    profiles: list[ProfileName] = Field(default_factory=list)
     model: ModelSpec
     resources: ResourcesSpec = Field(default_factory=ResourcesSpec)
     slurm: SlurmSpec = Field(default_factory=SlurmSpec)

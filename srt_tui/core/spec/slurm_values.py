@@ -25,12 +25,33 @@ _OPTION_KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 _SLURM_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$")
 #: Slurm's time formats: minutes, m:s, h:m:s, d-h, d-h:m, d-h:m:s, or no limit
 _SLURM_TIME = re.compile(r"^(\d+(:\d{1,2}){0,2}|\d+-\d{1,2}(:\d{1,2}){0,2}|UNLIMITED|unlimited|INFINITE|infinite)$")
+_PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}$")
+_INTERFACE = re.compile(r"^[A-Za-z0-9_.@:+-]{1,15}$")
 _SETUP_SCRIPT = re.compile(r"^[A-Za-z0-9_+-][A-Za-z0-9_.+-]*(/[A-Za-z0-9_+-][A-Za-z0-9_.+-]*)*$")
 
 #: sbatch directives naming a Slurm object (a `,` list where Slurm takes one) and ones holding a time
 NAME_DIRECTIVES = frozenset({"account", "partition", "qos", "reservation", "clusters", "wckey"})
 LIST_DIRECTIVES = frozenset({"partition", "qos", "reservation", "clusters"})
 TIME_DIRECTIVES = frozenset({"time", "time-min"})
+
+
+#: options whose value is a file Slurm opens as the user, or that decide how srt-tui submits: a recipe may
+#: not set them (a shared recipe's `error: ~/.bashrc` would overwrite the user's file with job output)
+_FILE_OPTIONS = {
+    "output": "the job's output goes to its job directory (logs/)",
+    "error": "the job's output goes to its job directory (logs/)",
+    "input": "a job reads no standard input",
+    "chdir": "the job runs in its job directory",
+    "open-mode": "the job's output goes to its job directory (logs/)",
+}
+RESERVED_DIRECTIVES = _FILE_OPTIONS | {
+    "wrap": "srt-tui submits its own launch script",
+    "parsable": "srt-tui reads sbatch's answer itself",
+}
+RESERVED_SRUN = _FILE_OPTIONS | {
+    "container-mounts": "mounts come from container_mounts / extra_mount, where each path is checked",
+    "container-image": "the image comes from model.container",
+}
 
 
 def refuse(message: str, fix: str, at: str | None = None) -> PydanticCustomError:
@@ -161,11 +182,17 @@ def directive_problem(key: str, value: str) -> tuple[str, str] | None:
     return None
 
 
+def _reserved(key: str, table: dict[str, str], where: str) -> None:
+    if key in table:
+        raise refuse(f"`{key}` is srt-tui's to set: {table[key]}", f"remove it from {where}", at=key)
+
+
 def check_directives(value: dict[str, Any]) -> dict[str, Any]:
     """Every `key: value` of an sbatch directive mapping makes one `#SBATCH --key=value` line that means
     what it says (the key's own rule: a name, a time, or one token)."""
     for key, item in value.items():
         check_option_key(key)
+        _reserved(key, RESERVED_DIRECTIVES, "sbatch_directives")
         if item is None or isinstance(item, bool) or item == "":
             continue
         found = directive_problem(key, str(item))
@@ -178,6 +205,7 @@ def check_srun_options(value: dict[str, Any]) -> dict[str, Any]:
     """srun options: option names, each value on one line."""
     for key, item in value.items():
         check_option_key(key)
+        _reserved(key, RESERVED_SRUN, "srun_options")
         if isinstance(item, str) and _control(item):
             raise refuse(f"`{item!r}`: {_control(item)}", "write the value on one line", at=key)
     return value
@@ -274,6 +302,24 @@ def check_setup_script(value: str) -> str:
     return value
 
 
+def check_profile_name(value: str) -> str:
+    """A recipe's `profiles:` entry is a profile name: a path would make a file of anyone's the profile
+    (whose `default_bash_preamble` runs in every step), so a recipe names, and the user's own dirs hold."""
+    if not _PROFILE_NAME.match(value) or value.endswith((".yaml", ".yml")):
+        raise refuse(
+            f"`{value}` is not a profile name: a recipe names a profile, it cannot point at a file",
+            "write the name of a profile in your profiles directory (e.g. local), or pass -p PATH yourself",
+        )
+    return value
+
+
+def check_interface(value: str) -> str:
+    """A network interface name as Linux spells one (`eth0`, `enP6p3s0f0np0`, `ib0`)."""
+    if not _INTERFACE.match(value):
+        raise refuse(f"`{value}` is not a network interface name", "write the NIC's name as `ip link` shows it")
+    return value
+
+
 def integral_floats(value: Any) -> Any:
     """Engine args with `8.0` written for 8 normalised to the integer (an engine's int parser refuses `8.0`)."""
 
@@ -328,3 +374,5 @@ SlurmTime = Annotated[str, AfterValidator(_check_time)]
 Account = Annotated[str, slurm_name("account")]
 Partition = Annotated[str, slurm_name("partition")]
 SetupScript = Annotated[str, AfterValidator(check_setup_script)]
+ProfileName = Annotated[str, AfterValidator(check_profile_name)]
+Interface = Annotated[str, AfterValidator(check_interface)]
