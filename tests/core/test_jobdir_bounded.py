@@ -89,9 +89,9 @@ def test_a_huge_sparse_file_is_refused_by_its_size(tmp_path: Path) -> None:
     assert len(read_tail(huge, 4096)) == 4096  # a log's tail reads only its end
 
 
-def test_every_kind_has_a_cap_under_a_few_dozen_megabytes() -> None:
+def test_every_kind_has_a_cap() -> None:
     assert set(CAPS) >= {"job", "plan", "endpoints", "status", "results", "relay", "index", "state", "local"}
-    assert max(CAPS.values()) <= 64 << 20
+    assert max(v for k, v in CAPS.items() if k != "results") <= 64 << 20 and CAPS["results"] <= 1 << 30
 
 
 @pytest.mark.parametrize("name", ["job.json", "plan.json"])

@@ -24,7 +24,10 @@ CAPS: dict[str, int] = {
     "plan": 16 * MIB,  # plan.json
     "endpoints": 4 * MIB,  # endpoints.json
     "status": 16 * MIB,  # status.jsonl, the lifecycle log
-    "results": 16 * MIB,  # one benchmark result, roll-up or progress file
+    # one benchmark result, roll-up or progress file: sa-bench keeps every request's text and inter-token
+    # latencies, ~100 MB for 5000 prompts of 1024 tokens, so results get room no other kind needs
+    "results": 512 * MIB,
+    "progress": 1 * MIB,  # logs/benchmark-progress.json
     "relay": 4 * MIB,  # one relayed HTTP answer or relay manifest
     "local": 64 * KIB,  # local.json, .local-pids: the local launcher's records
     "index": 16 * MIB,  # the job index, jobs.jsonl

@@ -105,7 +105,7 @@ class FileCache:
             return None
         return (st.st_mtime_ns, st.st_size), st.st_mtime
 
-    def json(self, path: Path, kind: str = "results") -> Any | None:
+    def json(self, path: Path, kind: str) -> Any | None:
         """Parsed JSON file (None if missing, invalid or refused; ``kind``: its size cap)."""
         st = self._stat(path)
         if st is None:

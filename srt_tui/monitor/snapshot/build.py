@@ -113,7 +113,7 @@ def bench_progress(ctx: Refresh, job: JobFiles, stage: str, final: bool) -> Benc
     client that keeps the same file (`srt_tui.mock bench --progress-dir <job>/logs`) until it is done."""
     if final or stage not in ("benchmark", "serving"):
         return None
-    progress = parse_progress(ctx.files.json(job.dir / PROGRESS_FILE))
+    progress = parse_progress(ctx.files.json(job.dir / PROGRESS_FILE, "progress"))
     if progress is None or (stage == "serving" and progress.phase == "done"):
         return None
     return progress
