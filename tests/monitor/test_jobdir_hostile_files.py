@@ -11,6 +11,7 @@ import resource
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,3 +90,23 @@ def test_a_damaged_index_entry_is_skipped_with_its_line(tmp_path: Path, monkeypa
     jobs, warnings = read_index()
     assert jobs == {"local-good": good}
     assert [w.split(": ")[0] for w in warnings] == [f"{state / 'jobs.jsonl'}:{n}" for n in (1, 2, 3)]
+
+
+def test_a_job_that_fails_to_build_is_said_and_the_others_are_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import srt_tui.monitor.snapshot.collect as collect
+
+    real = collect.build_snapshot
+
+    def failing(ctx: Any, job: Any, state: Any, sched: Any) -> Any:
+        if job.job_id == "local-bad" and not job.problems:  # a bug reached by this job's files alone
+            raise MemoryError("out of memory")
+        return real(ctx, job, state, sched)
+
+    monkeypatch.setattr(collect, "build_snapshot", failing)
+    jobs = {"local-good": _job(tmp_path, "good"), "local-bad": _job(tmp_path, "bad")}
+    snaps = {s.job_id: s for s in _refresh(jobs)}
+    assert set(snaps) == set(jobs) and snaps["local-good"].name == "mocker-1p1d"
+    said = snaps["local-bad"].source("job dir")
+    assert said is not None and not said.ok and "MemoryError: out of memory" in said.error
