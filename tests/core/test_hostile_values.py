@@ -152,6 +152,7 @@ CASES: list[Case] = [
     Case("srun-key-equals", _block("srun_options", '"a=b"', "c"), "srun_options.a=b"),
     Case("srun-key-semicolon", _block("srun_options", '"x;touch y"', "1"), "srun_options.x;touch y"),
     Case("srun-value-newline", _block("srun_options", "cpu-bind", '"none\\n--x"'), "srun_options.cpu-bind"),
+    Case("srun-value-space", _block("srun_options", "cpu-bind", '"none --overlap"'), "srun_options.cpu-bind"),
     Case("srun-value-map", _block("srun_options", "cpu-bind", "{a: b}"), "srun_options.cpu-bind"),
     # container mounts: pyxis splits at `,` and `:` with no escaping
     Case("mount-host-comma", _block("container_mounts", '"/a,/etc"', "/x"), "container_mounts./a,/etc"),

@@ -202,12 +202,18 @@ def check_directives(value: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_srun_options(value: dict[str, Any]) -> dict[str, Any]:
-    """srun options: option names, each value on one line."""
+    """srun options: option names, each value one token (srtctl passes `--key=value` as one argument;
+    a space there is a second option written into the first's value)."""
     for key, item in value.items():
         check_option_key(key)
         _reserved(key, RESERVED_SRUN, "srun_options")
-        if isinstance(item, str) and _control(item):
-            raise refuse(f"`{item!r}`: {_control(item)}", "write the value on one line", at=key)
+        if not isinstance(item, str):
+            continue
+        why = _control(item) or (
+            "a space makes a second option of the rest" if any(c.isspace() for c in item) else None
+        )
+        if why:
+            raise refuse(f"`{item}`: {why}", "write the value alone; another option goes in as its own key", at=key)
     return value
 
 
