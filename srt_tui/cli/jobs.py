@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import functools
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from srt_tui.core.errors import Problem, SrtError
+from srt_tui.core.jobdir.contract import JOB_FILE
 
 
 def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
@@ -30,6 +32,8 @@ def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
     out: dict[str, Path] = {}
     for ref in refs:
         path = find_job_dir(ref, Path(output) if output else None)
+        if path is None and Path(ref).is_dir() and os.path.lexists(Path(ref) / JOB_FILE):
+            path = Path(ref)  # a job.json that is no regular file: read_job_meta below says what it is
         members = group_members(ref) if path is None else {}
         if members:  # a sweep's group id (`apply -f sweep.yaml`): every member
             out.update(members)
@@ -190,9 +194,9 @@ def _apply(args: argparse.Namespace) -> int:
 
 def _warn_interrupted(output: str | None) -> None:
     """Report (and make trackable) what an `apply` killed mid-submission left behind."""
-    from srt_tui.state.jobindex import job_bases, recover_interrupted
+    from srt_tui.state.jobindex import index_warnings, job_bases, recover_interrupted
 
-    for note in recover_interrupted(job_bases(Path(output) if output else None)):
+    for note in [*index_warnings(), *recover_interrupted(job_bases(Path(output) if output else None))]:
         print(f"srt-tui: warning: {note}", file=sys.stderr)
 
 

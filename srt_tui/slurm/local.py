@@ -16,6 +16,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from srt_tui.core.jobdir.bounded import read_bytes
 from srt_tui.core.jobdir.events import read_events
 from srt_tui.slurm.client import JobState
 
@@ -97,8 +98,8 @@ class LocalLauncher:
 
     def _pid(self, job_dir: Path) -> int | None:
         try:
-            return int(json.loads((job_dir / "local.json").read_text())["pid"])
-        except (OSError, ValueError, KeyError):
+            return int(json.loads(read_bytes(job_dir / "local.json", "local"))["pid"])
+        except (OSError, ValueError, KeyError, TypeError):
             return None
 
     def state(self, job_id: str, job_dir: Path) -> JobState:
@@ -136,7 +137,7 @@ class LocalLauncher:
             time.sleep(0.1)
         groups = [pid]
         with contextlib.suppress(OSError):
-            groups += [int(x) for x in (job_dir / ".local-pids").read_text().split() if x.isdigit()]
+            groups += [int(x) for x in read_bytes(job_dir / ".local-pids", "local").split() if x.isdigit()]
         for group in groups:  # steps of a script that died without its trap
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(group, signal.SIGKILL)

@@ -13,7 +13,6 @@ import os
 import shutil
 import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -29,6 +28,7 @@ from srt_tui.core.jobdir.contract import JobMeta, update_job_meta
 from srt_tui.core.jobdir.events import append_event
 from srt_tui.core.jobdir.write import job_files, job_secrets, write_atomic_dir
 from srt_tui.core.paths import default_output_dir
+from srt_tui.core.spec.slurm_values import mount_problem
 from srt_tui.slurm.client import SlurmClient
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable
 from srt_tui.slurm.local import LocalLauncher, next_local_id
@@ -38,6 +38,12 @@ from srt_tui.state.jobindex import remember_job, sweep_log_link
 
 class SubmitError(SrtError):
     """Submission failed; the rendered files were kept."""
+
+
+class SlurmRefused(SubmitError):
+    """sbatch refused the job (an unknown partition, a limit): Slurm failed, exit 3 as `--help` says."""
+
+    exit_code = 3
 
 
 @dataclass(frozen=True)
@@ -210,13 +216,6 @@ class _DeferredSignals:
             signal.signal(sig, old)
 
 
-def _hook(step: str) -> None:
-    """Test hook: `SRT_TUI_SUBMIT_HOOK=step:command` runs a shell command at that step of submission."""
-    spec = os.environ.get("SRT_TUI_SUBMIT_HOOK", "")
-    if spec.startswith(step + ":"):
-        subprocess.run(["sh", "-c", spec[len(step) + 1 :]], check=False)
-
-
 def submit_slurm(
     prep: Prepared, base: Path, transport: str = "auto", client: SlurmClient | None = None, preflight: bool = True
 ) -> Submission:
@@ -250,7 +249,7 @@ def submit_slurm(
             kept = _keep_failed(staged, base, stamp)
             if signals.signum is not None:  # Ctrl-C reached sbatch too: it stopped before submitting
                 raise SubmitInterrupted(signals.signum, f"nothing was submitted; the files are in {kept}") from None
-            raise SubmitError(
+            raise SlurmRefused(
                 [
                     Problem(
                         field="sbatch",
@@ -265,7 +264,6 @@ def submit_slurm(
             _set_job_id(staged, job_id)
             if submit_note:  # pyslurm sent this job through sbatch: job.json says which transport ran it
                 update_job_meta(staged, transport="cli")
-            _hook("recorded")
             job_dir = _move_into_place(staged, base, job_id, stamp)
             sweep_log_link(job_dir, job_id)
             via = "cli (sbatch)" if submit_note else client.name
@@ -274,7 +272,6 @@ def submit_slurm(
             )
             remember_job(job_id, job_dir)  # before release: a job that runs is always indexed
             signals.check()
-            _hook("release")
             client.release(job_id)
             signals.check()
         except BaseException as exc:
@@ -329,6 +326,9 @@ def submit_prepared(
     """Submit through the chosen launcher (see `choose_launcher`): never silently on this machine.
     ``client``: a Slurm client that answered already (the previous member's of a sweep), not pinged again."""
     base = output_base(prep, output_dir)
+    mount = mount_problem(str(base)) if prep.plan.container_runtime == "pyxis" else None
+    if mount is not None:  # the job directory's logs/ is a pyxis mount: a `,` or `:` would split it
+        raise SubmitError([Problem(field="output directory", message=mount[0], hint="use -o with a path without them")])
     chosen, client = choose_launcher(prep, launcher, transport, client)
     if chosen == "local":
         return submit_local(prep, base)

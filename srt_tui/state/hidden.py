@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from srt_tui.core.jobdir.bounded import read_bytes
 from srt_tui.core.paths import user_state_dir
 from srt_tui.state.statefile import write_replacing
 
@@ -21,8 +22,8 @@ def hidden_path() -> Path:
 def hidden_jobs() -> frozenset[str]:
     """The ids hidden so far (none when the file is missing or unreadable: a list never hides by accident)."""
     try:
-        doc = json.loads(hidden_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        doc = json.loads(read_bytes(hidden_path(), "state"))
+    except (OSError, ValueError, RecursionError):
         return frozenset()
     ids = doc.get("hidden") if isinstance(doc, dict) else None
     return frozenset(str(i) for i in ids) if isinstance(ids, list) else frozenset()

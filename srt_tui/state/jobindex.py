@@ -7,6 +7,7 @@ import json
 import socket
 from pathlib import Path
 
+from srt_tui.core.jobdir.bounded import read_text
 from srt_tui.core.jobdir.contract import JOB_FILE, JobDirError, read_job_meta, update_job_meta
 from srt_tui.core.jobdir.events import append_event
 from srt_tui.core.paths import default_output_dir, user_state_dir
@@ -47,22 +48,51 @@ def sweep_log_link(job_dir: Path, job_id: str) -> Path:
     return link
 
 
-def known_jobs() -> dict[str, Path]:
-    """Every indexed job whose directory still exists, newest last."""
+def read_index() -> tuple[dict[str, Path], list[str]]:
+    """Every indexed job whose directory still exists (newest last), and a warning for each damaged
+    entry, which is skipped (bad UTF-8 or JSON, a `job_dir` or `job_id` that is not a string): one bad
+    line never hides the other jobs."""
     out: dict[str, Path] = {}
+    warnings: list[str] = []
+    path = _index_path()
     try:
-        lines = _index_path().read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return out
-    for line in lines:
-        try:
-            rec = json.loads(line)
-        except ValueError:
+        lines = read_text(path, "index").splitlines()
+    except FileNotFoundError:
+        return out, warnings
+    except OSError as exc:
+        return out, [f"{path}: cannot be read ({exc.strerror or exc}); no job is listed from it"]
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
             continue
-        path = Path(rec.get("job_dir", ""))
-        if (path / JOB_FILE).is_file():
-            out[str(rec.get("job_id"))] = path
-    return out
+        rec = _entry(line)
+        job_dir, job_id = (rec.get("job_dir"), rec.get("job_id")) if rec is not None else (None, None)
+        if not isinstance(job_dir, str) or not job_dir or not isinstance(job_id, (str, int)) or "\ufffd" in line:
+            warnings.append(f"{path}:{number}: a damaged job-index entry is skipped")
+            continue
+        try:
+            if (Path(job_dir) / JOB_FILE).is_file():
+                out[str(job_id)] = Path(job_dir)
+        except (OSError, ValueError):  # a NUL in a path, a name too long
+            warnings.append(f"{path}:{number}: a damaged job-index entry is skipped")
+    return out, warnings
+
+
+def _entry(line: str) -> dict[str, object] | None:
+    try:
+        rec = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return rec if isinstance(rec, dict) else None
+
+
+def known_jobs() -> dict[str, Path]:
+    """Every indexed job whose directory still exists, newest last (damaged entries skipped)."""
+    return read_index()[0]
+
+
+def index_warnings() -> list[str]:
+    """What is wrong with the job index's damaged entries (each names the file and line)."""
+    return read_index()[1]
 
 
 def find_job_dir(ref: str, output_dir: Path | None = None) -> Path | None:

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from srt_tui.core.jobdir.bounded import read_bytes
 from srt_tui.core.paths import user_state_dir
 from srt_tui.state.statefile import write_replacing
 
@@ -38,8 +39,8 @@ def _offset() -> float:
 
 def _read() -> dict[str, list[float]]:
     try:
-        saved = json.loads(_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        saved = json.loads(read_bytes(_path(), "state"))
+    except (OSError, ValueError, RecursionError):
         return {}
     if not isinstance(saved, dict):
         return {}

@@ -39,6 +39,18 @@ def payload(markers: Path, tag: str) -> str:
     )
 
 
+#: the oddest interface name the profile check lets through (an alias with `:`, `@`, `+`, `.`, `-`)
+IFACE = "en-p0.1@x:+"
+
+
+def path_payload(markers: Path, tag: str) -> str:
+    """`payload` as a path or option value may still hold one: no space, line break or quote (those are
+    refused on load, tests/core/test_hostile_values.py, as is `$PATH`'s `:` in a mount), `${IFS}` splitting
+    the words instead."""
+    text = payload(markers, tag).replace("\n", " ").replace('"', "").replace("'", "").replace(" ${PATH}", "")
+    return text.replace(" ", "${IFS}")
+
+
 _STUBS = r"""
 # ---- test harness: the runtime functions, replaced -----------------------------------------------
 srt_event() { :; }
@@ -202,8 +214,8 @@ def hostile_recipe(markers: Path, engine: str, frontend: str, concurrencies: lis
     return {
         "name": f"hostile-{engine}-{frontend}",
         "model": {
-            "path": f"/models/{payload(markers, 'model')}",
-            "container": f"/containers/{payload(markers, 'image')}.sqsh",
+            "path": f"/models/{path_payload(markers, 'model')}",
+            "container": f"/containers/{path_payload(markers, 'image')}.sqsh",
             "served_name": payload(markers, "served"),
         },
         "engine": {"type": engine, "set_visible_devices": True} if engine == "vllm" else engine,
@@ -222,18 +234,18 @@ def hostile_recipe(markers: Path, engine: str, frontend: str, concurrencies: lis
         },
         "environment": {"SRT_PAYLOAD_GLOBAL": payload(markers, "global-env")},
         **({"dynamo": {"version": payload(markers, "dynamo-version")}} if frontend == "dynamo" else {}),
-        "srun_options": {"comment": payload(markers, "srun")},
-        "extra_mount": [f"/data/{payload(markers, 'mount')}:/data:ro"],
-        "container_mounts": {f"/cm/{payload(markers, 'cmount')}": "/cm"},
+        "srun_options": {"comment": path_payload(markers, "srun")},
+        "extra_mount": [f"/data/{path_payload(markers, 'mount')}:/data:ro"],
+        "container_mounts": {f"/cm/{path_payload(markers, 'cmount')}": "/cm"},
     }
 
 
 def hostile_profile(tmp: Path, markers: Path, runtime: str) -> Path:
     data = raw_yaml(PROFILES_DIR / "local.yaml")
     data["container_runtime"] = runtime
-    data["network_interface"] = payload(markers, "iface")
+    data["network_interface"] = IFACE  # an interface name is checked on load: no shell characters reach here
     if runtime == "pyxis":
-        data["default_mounts"] = {f"/pm/{payload(markers, 'pmount')}": "/pm"}
+        data["default_mounts"] = {f"/pm/{path_payload(markers, 'pmount')}": "/pm"}
     return write_yaml(tmp / f"hostile-{runtime}.yaml", data)
 
 
@@ -281,9 +293,9 @@ def test_hostile_values_round_trip_inert(tmp_path: Path, engine: str, frontend: 
             f"--container-image={prep.plan.container_image}",
             f"--container-mounts={substitute(mounts, values, NODE_IPS, NODE_NAMES)}",
         ]
-        assert any(payload(markers, "mount") in m.host for m in prep.plan.mounts)
-    assert run.read("srun_opts") == [f"--comment={payload(markers, 'srun')}"]
-    assert (run.out / "interface").read_text() == payload(markers, "iface")
+        assert any(path_payload(markers, "mount") in m.host for m in prep.plan.mounts)
+    assert run.read("srun_opts") == [f"--comment={path_payload(markers, 'srun')}"]
+    assert (run.out / "interface").read_text() == IFACE
     written = run.job_dir / "endpoints.json"
     endpoints = yaml.safe_load(written.read_text())  # JSON is YAML: parsed without srt-tui's code
     assert [w["name"] for w in endpoints["workers"]] == [p.name for p in prep.plan.leaders()]

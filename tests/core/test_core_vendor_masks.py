@@ -182,10 +182,11 @@ def test_recipe_sbatch_directives_override_drop_and_flag(tmp_path: Path) -> None
         "sglang",
         4,
         "sglang-router",
-        sbatch_directives={"gres": False, "exclusive": True, "comment": "run 7", "partition": "debug"},
+        # one token each: `run 7` would be two options on the #SBATCH line (refused, test_hostile_values.py)
+        sbatch_directives={"gres": False, "exclusive": True, "comment": "run-7", "partition": "debug"},
     )
     header = _sbatch(prepare(recipe, "amd-mi355x").script)
     assert not any(line.startswith("#SBATCH --gres") for line in header), "`gres: false` drops the profile's GRES"
-    assert "#SBATCH --exclusive" in header and "#SBATCH --comment=run 7" in header
+    assert "#SBATCH --exclusive" in header and "#SBATCH --comment=run-7" in header
     assert [line for line in header if line.startswith("#SBATCH --partition")] == ["#SBATCH --partition=debug"]
     assert not any("False" in line or "True" in line for line in header)

@@ -275,7 +275,7 @@ def test_a_refused_submission_keeps_the_rendered_files_and_says_what_slurm_said(
     kept = sorted(p for p in out.iterdir() if p.name.startswith("failed-"))
     assert len(kept) == 2
     for proc, stderr in zip(both, said, strict=True):
-        assert proc.returncode == 2 and "Traceback" not in stderr, stderr
+        assert proc.returncode == 3 and "Traceback" not in stderr, stderr  # `--help`: 3 is Slurm failed
         assert "Slurm refused the job" in stderr and "invalid partition" in stderr.lower(), stderr
         assert "kept in" in stderr and sum(str(k) in stderr for k in kept) == 1, stderr
     assert said[0] != said[1]  # each names its own directory

@@ -2,9 +2,10 @@
 `sbatch --hold` and the end leaves no held job that srt-tui does not track.
 
 Stand-in `sbatch` / `scontrol` on PATH run the real commands and signal `apply` (their parent) at a
-chosen step, so the kill lands deterministically; `SRT_TUI_SUBMIT_HOOK` covers the one step no
-command brackets (the id recorded, the directory not yet moved). The stand-ins log every job id
-sbatch gave, so each test checks Slurm's own view of every job it caused.
+chosen step, so the kill lands deterministically; the one step no command brackets (the id recorded,
+the directory not yet moved) is reached by the test's own entry point (`KILL_AFTER_RECORD`), which
+wraps that step: the product has no test hook. The stand-ins log every job id sbatch gave, so each
+test checks Slurm's own view of every job it caused.
 """
 
 from __future__ import annotations
@@ -71,7 +72,17 @@ def _logged(tmp_path: Path) -> list[str]:
     return [x.split(";")[0] for x in (tmp_path / "jobs.log").read_text().split() if x]
 
 
-def _srt(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+#: `srt-tui` with the step after the job id is recorded replaced by SIGKILL of the process itself
+KILL_AFTER_RECORD = (
+    "import os, signal, sys; import srt_tui.slurm.submit as submit; "
+    "submit._move_into_place = lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL); "
+    "from srt_tui.cli.main import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+def _srt(
+    tmp_path: Path, *args: str, env: dict[str, str] | None = None, entry: tuple[str, ...] = ("-m", "srt_tui.cli")
+) -> subprocess.CompletedProcess[str]:
     full = {
         **os.environ,
         "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}",
@@ -79,15 +90,17 @@ def _srt(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subpr
         "FAULT_LOG": str(tmp_path / "jobs.log"),
         **(env or {}),
     }
-    cmd = [sys.executable, "-m", "srt_tui.cli", *args]
+    cmd = [sys.executable, *entry, *args]
     return subprocess.run(
         cmd, capture_output=True, text=True, env=full, timeout=120, stdin=subprocess.DEVNULL, cwd=tmp_path
     )
 
 
-def _apply(tmp_path: Path, out: Path, **env: str) -> subprocess.CompletedProcess[str]:
+def _apply(
+    tmp_path: Path, out: Path, entry: tuple[str, ...] = ("-m", "srt_tui.cli"), **env: str
+) -> subprocess.CompletedProcess[str]:
     args = ("apply", "-f", RECIPE, "-p", "local", "--launcher", "slurm", "-y", "-o", str(out), "--transport", "cli")
-    return _srt(tmp_path, *args, env=env)
+    return _srt(tmp_path, *args, env=env, entry=entry)
 
 
 def _slurm_state(job_id: str) -> tuple[str, str]:
@@ -146,7 +159,7 @@ def test_apply_killed_before_release_leaves_a_tracked_held_job_that_cancel_stops
 
 def test_apply_killed_after_the_id_is_recorded_is_recovered_by_the_next_run(faults: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    proc = _apply(tmp_path, out, SRT_TUI_SUBMIT_HOOK="recorded:kill -KILL $PPID; sleep 5")
+    proc = _apply(tmp_path, out, entry=("-c", KILL_AFTER_RECORD))
     job_id = _only_job(tmp_path)
     assert proc.returncode == -9
     assert len(list(out.glob(".staged-*"))) == 1 and _slurm_state(job_id) == ("PENDING", "JobHeldUser")

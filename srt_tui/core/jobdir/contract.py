@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from srt_tui.core.jobdir.bounded import read_bytes
 from srt_tui.core.plan.model import PLAN_VERSION
 
 JOB_FILE = "job.json"
@@ -302,15 +303,25 @@ def parse_endpoints(path: Path, text: str | bytes) -> EndpointsDoc:
     )
 
 
+#: the bounded reader's kind of each file (its size cap)
+KIND_OF = {JOB_FILE: "job", PLAN_FILE: "plan", ENDPOINTS_FILE: "endpoints"}
+
+
 def _read(job_dir: Path, name: str, parse: Callable[[Path, bytes], T]) -> T:
     path = job_dir / name
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, KIND_OF[name])
     except FileNotFoundError:
         raise JobDirError(path, "missing", "pass a job directory srt-tui wrote") from None
     except OSError as exc:
-        raise JobDirError(path, f"cannot be read ({exc.strerror or exc})", "check its permissions") from None
+        raise JobDirError(path, f"cannot be read ({exc.strerror or exc})", _fix_for(exc)) from None
     return parse(path, data)
+
+
+def _fix_for(exc: OSError) -> str:
+    """The fix for a file that cannot be read: its permissions, or (refused by the bounded reader) the
+    directory is not one srt-tui wrote."""
+    return _DAMAGED if getattr(exc, "why", None) else "check its permissions"
 
 
 def read_job_meta(job_dir: Path) -> JobMeta:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from srt_tui.core.jobdir.bounded import read_bytes
 from srt_tui.core.jobdir.contract import JOB_FILE, JobDirError, read_job_meta
 
 SRT_TUI = "srt-tui"
@@ -86,7 +87,7 @@ def find_output_dir(
 def srtctl_job_name(path: Path, job_id: str) -> str:
     """The `job_name` srtctl recorded in `<id>.json` ('' when it is missing or unreadable)."""
     try:
-        doc = json.loads((path / f"{job_id}.json").read_text(encoding="utf-8"))
+        doc = json.loads(read_bytes(path / f"{job_id}.json", "srtctl"))
     except (OSError, ValueError):
         return ""
     name = doc.get("job_name") if isinstance(doc, dict) else None

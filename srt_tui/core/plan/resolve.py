@@ -21,6 +21,7 @@ from srt_tui.core.spec.profile import DCGM_EXPORTER, HealthCheck, LoadedProfile,
 from srt_tui.core.spec.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
 from srt_tui.core.spec.resolved import Mount, ResolvedJob, RoleShape, topology_of, worker_nodes_of
 from srt_tui.core.spec.secrets import looks_secret, secret_names
+from srt_tui.core.spec.slurm_values import mount_problem
 from srt_tui.core.spec.topology_string import TopologySpec, parse_topology, rename_for
 
 _LITERAL_PATH = re.compile(r"^(/|\./|\.\./|~|hf:)")
@@ -134,6 +135,39 @@ def _shapes(recipe: Recipe, gpn: int) -> tuple[RoleShape, ...]:
     return tuple(shapes)
 
 
+#: worker processes one job may have: srtctl's port plan gives process k the ports 5200+k (KV events) and
+#: 5400+k (NIXL) on its node (core/plan/topology.py), which would meet from k = 200 on
+MAX_PROCESSES = 200
+
+
+def _check_size(shapes: tuple[RoleShape, ...], gpn: int, reserved: int, profile: Profile, field: str) -> None:
+    """Refuse a job larger than the cluster or the port plan from its shape alone (arithmetic, no
+    allocation), so `-t 99999P1D` is answered at once instead of after planning 99999 workers."""
+    processes = sum(s.workers * max(1, -(-s.gpus // gpn)) for s in shapes)
+    nodes = reserved + worker_nodes_of(shapes)
+    if profile.max_nodes is not None and nodes > profile.max_nodes:
+        raise ConfigError(
+            [
+                Problem(
+                    field=field,
+                    message=f"this job needs {nodes} nodes; the profile's cluster has {profile.max_nodes} (max_nodes)",
+                    hint="pick a smaller topology or fewer GPUs per worker",
+                )
+            ]
+        )
+    if processes > MAX_PROCESSES:
+        raise ConfigError(
+            [
+                Problem(
+                    field=field,
+                    message=f"this job would start {processes} worker processes; srt-tui's port plan "
+                    f"gives at most {MAX_PROCESSES} their own ports",
+                    hint="pick a smaller topology (fewer workers, or more GPUs per worker)",
+                )
+            ]
+        )
+
+
 def _directives(
     profile: Profile,
     recipe: Recipe,
@@ -206,8 +240,11 @@ def _mounts(profile: Profile, recipe: Recipe, model_path: str, container: str | 
             )
         mounts[parts[0]] = Mount(parts[0], parts[1], "recipe", readonly=len(parts) > 2 and parts[2] == "ro")
     fill = _mount_placeholders(recipe, model_path, container, gpn)
-    for host, cont in recipe.container_mounts.items():
-        host, cont = fill(host), fill(cont)
+    for key, value in recipe.container_mounts.items():
+        host, cont = fill(key), fill(value)
+        found = mount_problem(host) or mount_problem(cont)  # a placeholder or variable may add a `,` or `:`
+        if found:
+            raise ConfigError([Problem(field=f"container_mounts.{key}", message=found[0], hint=found[1])])
         mounts[host] = Mount(host, cont, "recipe")
     return tuple(mounts.values())
 
@@ -253,6 +290,9 @@ def resolve(
     notes: list[Problem] = []
     model_path, note = _alias(recipe.model.path, profile.model_paths, "model.path", "model_paths", _LITERAL_PATH)
     notes += [note] if note else []
+    mount = mount_problem(model_path) if profile.container_runtime == "pyxis" and model_path[:3] != "hf:" else None
+    if mount is not None:  # a `$VAR` the path named may hold a `,` or `:`, and pyxis mounts the model
+        problems.append(Problem(field="model.path", message=mount[0], hint=mount[1]))
     container: str | None = None
     if recipe.model.container and profile.container_runtime != "none":
         container, note = _alias(
@@ -271,6 +311,9 @@ def resolve(
         raise ConfigError(problems)
     shapes = _shapes(recipe, gpn)
     reserved = 1 if recipe.infra.etcd_nats_dedicated_node else 0
+    biggest = max(shapes, key=lambda s: s.workers * s.gpus, default=None)
+    size_field = "--topology" if topology is not None or biggest is None else f"roles.{biggest.role}"
+    _check_size(shapes, gpn, reserved, profile, size_field)
     nodes = reserved + worker_nodes_of(shapes)
     account = recipe.slurm.account or profile.default_account
     partition = recipe.slurm.partition or profile.default_partition

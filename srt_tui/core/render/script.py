@@ -12,6 +12,7 @@ from srt_tui.core.errors import config_error
 from srt_tui.core.jobdir.contract import ENDPOINTS_VERSION
 from srt_tui.core.plan.model import JobPlan, ProcessPlan, RouterPlan
 from srt_tui.core.render.shell import word, words
+from srt_tui.core.spec.slurm_values import mount_problem, sbatch_line_problem
 from srt_tui.core.template_files import template
 
 IP_PROBE = (
@@ -37,8 +38,9 @@ INSTALL_WRAP = 'eval "$1" || { echo "srt-tui: the ai-dynamo install failed" >&2;
 
 
 def _directive(key: str, value: str | None) -> str:
-    if value is not None and ("\n" in value or "\r" in value):
-        raise config_error("sbatch directive values cannot contain newlines", field=f"sbatch_directives.{key}")
+    found = sbatch_line_problem(key, value)  # checked on load; again here for values edited in memory
+    if found:
+        raise config_error(found[0], field=f"sbatch_directives.{key}", hint=found[1])
     return f"#SBATCH --{key}" if value is None else f"#SBATCH --{key}={value}"
 
 
@@ -190,6 +192,10 @@ def render_script(plan: JobPlan) -> str:
             f"export SRT_MODEL_DIR={word(plan.model_in_step)}",
         ]
     if plan.container_runtime == "pyxis":
+        for m in plan.mounts:
+            found = next(filter(None, (mount_problem(p) for p in (m.host, m.container) if p != "<log_dir>")), None)
+            if found:
+                raise config_error(found[0], field="container_mounts", hint=found[1])
         mounts = ",".join(
             ("<job_dir>/logs" if m.host == "<log_dir>" else m.host) + f":{m.container}" + (":ro" if m.readonly else "")
             for m in plan.mounts

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from srt_tui.core.jobdir.bounded import read_bytes
 from srt_tui.core.jobdir.contract import JOB_FILE, JobDirError, read_job_meta
 from srt_tui.core.results.aiperf import AIPERF_FILE, aiperf_files, aiperf_runs
 from srt_tui.core.results.model import BenchmarkRun, JobResults, JsonLoader, Latency, LevelResult, json_number
@@ -29,8 +30,8 @@ METRICS = ("ttft", "tpot", "itl", "e2el")
 def load_json(path: Path) -> Any:
     """A JSON file's value, None when it is missing, unreadable or not JSON."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
+        return json.loads(read_bytes(path, "results"))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return None
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from srt_tui.core.errors import ConfigError, Problem
+from srt_tui.core.spec.slurm_values import UNSAFE
 from srt_tui.core.spec.yamlio import Located, PathKey
 
 
@@ -99,6 +100,12 @@ def to_config_error(
                 else (f"valid keys here: {', '.join(options)}" if options else "remove it")
             )
             message = f"unknown key `{key}`"
+        elif kind == UNSAFE:  # a value that would change a Slurm, pyxis or env line: its own reason and fix
+            ctx = errs[0].get("ctx") or {}
+            message, hint = str(ctx.get("why", errs[0]["msg"])), str(ctx.get("fix", ""))
+            if ctx.get("at") is not None:
+                full = (*full, str(ctx["at"]))
+                field = ".".join(str(p) for p in full)
         elif kind == "value_error":  # a validator's own reason, e.g. a fork key srt-tui does not run
             message = str(errs[0]["msg"]).removeprefix("Value error, ")
             named = re.match(r"`([A-Za-z_][\w-]*)`", message)

@@ -12,10 +12,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from srt_tui.core.errors import ConfigError, Problem, config_error
 from srt_tui.core.paths import shipped_profiles_dir, user_profiles_dir
+from srt_tui.core.spec.slurm_values import (
+    Account,
+    EnvMap,
+    EnvName,
+    Image,
+    Interface,
+    ModelPath,
+    MountPath,
+    OptionKey,
+    Partition,
+    SlurmTime,
+    check_directives,
+    no_bool_for_number,
+    refuse,
+)
 from srt_tui.core.spec.yamlio import load_yaml
 
 DEFAULT_PROFILE = "local"
@@ -28,16 +43,25 @@ class Strict(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_number(cls, value: Any, info: ValidationInfo) -> Any:
+        """YAML's `true` is no count: `workers: true` would otherwise be read as 1."""
+        field = cls.model_fields.get(info.field_name or "")
+        if field is not None and no_bool_for_number(field.annotation, value):
+            raise refuse("a boolean where a number is expected", "write the number, e.g. 1")
+        return value
+
 
 class GpuExporter(Strict):
     """A GPU metrics exporter started next to the workers (DCGM on NVIDIA, device-metrics-exporter on AMD)."""
 
-    container_image: str
+    container_image: Image
     command: str | None = None
     port: int = Field(default=9401, ge=1, le=65535)
     kind: str = "dcgm"
     args: list[str] | None = None
-    env: dict[str, str] | None = None
+    env: EnvMap | None = None
     gpu_labels: dict[str, str] | None = None
     gpu_metrics: dict[str, dict[str, str]] | None = None
 
@@ -119,12 +143,14 @@ class Profile(Strict):
 
     description: str | None = None
     cluster: str | None = None
-    default_account: str | None = None
-    default_partition: str | None = None
-    default_time_limit: str | None = None
+    default_account: Account | None = None
+    default_partition: Partition | None = None
+    default_time_limit: SlurmTime | None = None
     gpus_per_node: int | None = Field(default=None, ge=1)
+    #: nodes of the cluster (or the most one job may take): a topology needing more is refused at once
+    max_nodes: int | None = Field(default=None, ge=1)
     default_gpu_type: str | None = None
-    network_interface: str | None = None
+    network_interface: Interface | None = None
     visible_devices_env: str = Field(default="CUDA_VISIBLE_DEVICES", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     #: GPU visibility variables a worker on a GPU subset must not inherit: Slurm sets them to the whole
     #: allocation on every step of a GRES job; the subset goes in `visible_devices_env` alone (which is
@@ -142,14 +168,14 @@ class Profile(Strict):
     use_segment_sbatch_directive: bool = True
     use_exclusive_sbatch_directive: bool = False
     use_het_jobs: bool = False
-    default_sbatch_directives: dict[str, str] | None = None
+    default_sbatch_directives: Annotated[dict[OptionKey, str], AfterValidator(check_directives)] | None = None
     default_health_check: HealthCheck | None = None
-    srtctl_root: str | None = None
+    srtctl_root: MountPath | None = None  #: its configs/ is mounted under pyxis
     output_dir: str | None = None
-    model_paths: dict[str, str] | None = None
-    containers: dict[str, str] | None = None
+    model_paths: dict[str, ModelPath] | None = None
+    containers: dict[str, Image] | None = None
     cloud: dict[str, Any] | None = None
-    default_mounts: dict[str, str] | None = None
+    default_mounts: dict[MountPath, MountPath] | None = None
     default_bash_preamble: str | None = None
     default_host_setup: dict[str, Any] | None = None
     reporting: dict[str, Any] | None = None
@@ -163,7 +189,7 @@ class Profile(Strict):
     local_docker_args: list[str] | None = None
     container_runtime: Literal["pyxis", "none"] = "pyxis"
     #: environment variable names holding credentials, besides the known ones (HF_TOKEN, …)
-    secret_env: list[str] = Field(default_factory=list)
+    secret_env: list[EnvName] = Field(default_factory=list)
     #: `srun --mpi` plugin for engines launched over MPI (TRT-LLM); srtctl always uses pmix
     mpi_plugin: str = Field(default="pmix", pattern=r"^[A-Za-z0-9_]+$")
 

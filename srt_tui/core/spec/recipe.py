@@ -7,15 +7,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, AliasChoices, Field, ValidationError, field_validator, model_validator
 
 from srt_tui.core.errors import config_error
 from srt_tui.core.spec.fork_keys import ForkSection
 from srt_tui.core.spec.frontend_types import FrontendName, unsupported_frontend
 from srt_tui.core.spec.profile import GpuExporter, HealthCheck, Strict
 from srt_tui.core.spec.schema1 import normalise_schema1
+from srt_tui.core.spec.slurm_values import (
+    Account,
+    DirectiveValue,
+    EnvMap,
+    ExtraMount,
+    Image,
+    ModelPath,
+    MountPath,
+    OptionKey,
+    Partition,
+    ProfileName,
+    SetupScript,
+    SlurmTime,
+    SrunValue,
+    check_directives,
+    check_srun_options,
+    integral_floats,
+)
 from srt_tui.core.spec.sweep import expand_sweep
 from srt_tui.core.spec.variants import expand_variants
 from srt_tui.core.spec.yamlio import Located, load_yaml
@@ -27,14 +45,13 @@ MODE_KEYS: dict[str, str] = {"prefill": "prefill", "decode": "decode", "agg": "a
 EngineName = Literal["sglang", "vllm", "trtllm", "atom", "mocker"]
 Scalar = str | int | float | bool | None
 ArgValue = Scalar | list[Scalar] | dict[str, Any]
-EnvInput = dict[str, Scalar]  # env values may be written as numbers or booleans; they become strings
 
 
 class ModelSpec(Strict):
     """Model weights and container: each a literal path/URI or an alias of the profile."""
 
-    path: str
-    container: str | None = None
+    path: ModelPath
+    container: Image | None = None
     precision: str | None = None
     served_name: str | None = None
     stage_dir: str | None = None
@@ -53,9 +70,9 @@ class ResourcesSpec(ForkSection):
 class SlurmSpec(Strict):
     """Account, partition and time limit; missing ones come from the profile."""
 
-    account: str | None = None
-    partition: str | None = None
-    time_limit: str | None = None
+    account: Account | None = None
+    partition: Partition | None = None
+    time_limit: SlurmTime | None = None
 
 
 class EngineSpec(ForkSection):
@@ -89,18 +106,16 @@ class RoleSpec(ForkSection):
     nodes: int | Literal["colocate"] | None = None
     workers: int = Field(default=1, ge=0)
     gpus: int | None = Field(default=None, ge=1)
-    env: dict[str, str] = Field(default_factory=dict)
+    env: EnvMap = Field(default_factory=dict)
     args: dict[str, ArgValue] = Field(default_factory=dict)
     extra_args: list[str] = Field(default_factory=list)
 
     fork_section: ClassVar[str] = "roles"
 
-    @field_validator("env", mode="before", json_schema_input_type=EnvInput)
+    @field_validator("args", mode="before")
     @classmethod
-    def _env_strings(cls, value: Any) -> Any:
-        if isinstance(value, dict):
-            return {str(k): "" if v is None else str(v) for k, v in value.items()}
-        return value
+    def _whole_numbers(cls, value: Any) -> Any:
+        return integral_floats(value)
 
 
 class FrontendSpec(ForkSection):
@@ -113,14 +128,14 @@ class FrontendSpec(ForkSection):
 
     type: FrontendName = "none"
     args: dict[str, ArgValue] = Field(default_factory=dict)
-    env: dict[str, str] = Field(default_factory=dict)
-    container_image: str | None = None
+    env: EnvMap = Field(default_factory=dict)
+    container_image: Image | None = None
     port: int = Field(default=8000, ge=1, le=65535)
     metrics_port: int = Field(default=29000, ge=1, le=65535)
     # srtctl's multi-frontend layout (core/frontends.py); its defaults in schema 1 and the fork's schema 2
     enable_multiple_frontends: bool = True
     num_additional_frontends: int = Field(default=9, ge=0)
-    nginx_container: str = "nginx:1.27.4"
+    nginx_container: Image = "nginx:1.27.4"
     nginx_raise_ulimit: bool | None = None  # unset: the profile's nginx_raise_ulimit, else off
     nginx_session_affinity: bool = False
     nginx_session_affinity_header: str = Field(default="X-Dynamo-Session-ID", pattern=r"^[A-Za-z0-9-]+$")
@@ -136,12 +151,10 @@ class FrontendSpec(ForkSection):
             raise ValueError(refusal)
         return value
 
-    @field_validator("env", mode="before", json_schema_input_type=EnvInput)
+    @field_validator("args", mode="before")
     @classmethod
-    def _env_strings(cls, value: Any) -> Any:
-        if isinstance(value, dict):
-            return {str(k): "" if v is None else str(v) for k, v in value.items()}
-        return value
+    def _whole_numbers(cls, value: Any) -> Any:
+        return integral_floats(value)
 
 
 class BenchmarkSpec(ForkSection):
@@ -166,8 +179,8 @@ class BenchmarkSpec(ForkSection):
     slow_down_sleep_time: float | None = None
     slow_down_wait_time: float | None = None
     command: str | None = None
-    env: dict[str, str] | None = None
-    container_image: str | None = None
+    env: EnvMap | None = None
+    container_image: Image | None = None
     # accuracy evaluations (gsm8k, gpqa, mmlu, longbenchv2)
     num_examples: int | None = None
     max_tokens: int | None = None
@@ -185,7 +198,7 @@ class BenchmarkSpec(ForkSection):
     ttft_threshold_ms: float | None = None
     itl_threshold_ms: float | None = None
     aiperf_package: str | None = None
-    aiperf_args: dict[str, Scalar] | None = None
+    aiperf_args: Annotated[dict[str, Scalar], AfterValidator(integral_floats)] | None = None
     # router (prefix-ratio) benchmark
     num_requests: int | None = None
     concurrency: int | None = None
@@ -333,7 +346,7 @@ class Recipe(ForkSection):
     schema_: int = Field(default=2, alias="schema")
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._+-]*$", max_length=120)
     description: str | None = None
-    profiles: list[str] = Field(default_factory=list)
+    profiles: list[ProfileName] = Field(default_factory=list)
     model: ModelSpec
     resources: ResourcesSpec = Field(default_factory=ResourcesSpec)
     slurm: SlurmSpec = Field(default_factory=SlurmSpec)
@@ -342,29 +355,26 @@ class Recipe(ForkSection):
     frontend: FrontendSpec = Field(default_factory=FrontendSpec)
     benchmark: BenchmarkSpec = Field(default_factory=BenchmarkSpec)
     health_check: HealthCheck | None = None
-    environment: dict[str, str] = Field(default_factory=dict)
-    srun_options: dict[str, str | int | bool | None] = Field(default_factory=dict)
-    sbatch_directives: dict[str, str | int | bool | None] = Field(default_factory=dict)
-    container_mounts: dict[str, str] = Field(default_factory=dict)
-    extra_mount: list[str] = Field(default_factory=list)
+    environment: EnvMap = Field(default_factory=dict)
+    srun_options: Annotated[dict[OptionKey, SrunValue], AfterValidator(check_srun_options)] = Field(
+        default_factory=dict
+    )
+    sbatch_directives: Annotated[dict[OptionKey, DirectiveValue], AfterValidator(check_directives)] = Field(
+        default_factory=dict
+    )
+    container_mounts: dict[MountPath, MountPath] = Field(default_factory=dict)
+    extra_mount: list[ExtraMount] = Field(default_factory=list)
     telemetry: TelemetrySpec | None = None
     dynamo: DynamoSpec = Field(default_factory=DynamoSpec)
     infra: InfraSpec = Field(default_factory=InfraSpec)
     # srtctl keys accepted for compatibility; srt-tui keeps them in the resolved recipe
-    setup_script: str | None = None
+    setup_script: SetupScript | None = None
     profiling: ProfilingSpec | None = None
     identity: IdentitySpec | None = None
     observability: dict[str, Any] | None = None
 
     fork_section: ClassVar[str] = "recipe"
     model_config = ForkSection.model_config | {"populate_by_name": True}
-
-    @field_validator("environment", mode="before", json_schema_input_type=EnvInput)
-    @classmethod
-    def _env_strings(cls, value: Any) -> Any:
-        if isinstance(value, dict):
-            return {str(k): "" if v is None else str(v) for k, v in value.items()}
-        return value
 
     @field_validator("engine", mode="before", json_schema_input_type=EngineSpec | EngineName)
     @classmethod

@@ -28,8 +28,19 @@ class TopologySpec:
         return f"agg{self.agg}" if self.agg else f"{self.prefill}P{self.decode}D"
 
 
+#: digits of one role's worker count: a longer number is no topology (and `int()` of thousands of digits
+#: is slow and then refused by Python itself); the job's real bound is checked when it is resolved
+_MAX_DIGITS = 6
+
+
 def parse_topology(text: str) -> TopologySpec:
     """Parse `xPyD` or `aggN`; anything else is a clear error."""
+    if len(text) > 64 or any(len(run) > _MAX_DIGITS for run in re.findall(r"\d+", text)):
+        raise config_error(
+            f"topology `{text[:40]}{'…' if len(text) > 40 else ''}` asks for more workers than any cluster has",
+            field="--topology",
+            hint="write xPyD or aggN with the worker counts of one job, e.g. 2P1D or agg4",
+        )
     m = _PD.match(text)
     if m:
         p, d = int(m.group(1)), int(m.group(2))

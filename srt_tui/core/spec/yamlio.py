@@ -56,6 +56,40 @@ def _index(node: yaml.Node, prefix: PathKey, out: dict[PathKey, int]) -> None:
             _index(item, prefix + (i,), out)
 
 
+def check_duplicates(node: yaml.Node, file: str) -> None:
+    """Refuse a key written twice in one mapping, naming both lines (YAML keeps the last silently, so a
+    second `partition:` further down a shared recipe would win unseen). Runs before construction: merge
+    keys (`<<: *base`) are not duplicates, and constructing them rewrites the node's mappings."""
+    seen_nodes: set[int] = set()
+    stack: list[tuple[yaml.Node, PathKey]] = [(node, ())]
+    while stack:
+        current, path = stack.pop()
+        if id(current) in seen_nodes:
+            continue
+        seen_nodes.add(id(current))
+        if isinstance(current, yaml.MappingNode):
+            first: dict[tuple[str, str], int] = {}
+            for key_node, value_node in current.value:
+                key = str(key_node.value)
+                if isinstance(key_node, yaml.ScalarNode) and key != "<<":
+                    line = key_node.start_mark.line + 1
+                    same = (key_node.tag, key if key_node.tag.endswith(":str") else key.lower())
+                    earlier = first.get(same)
+                    if earlier is not None:
+                        where = f"on line {line}" if earlier == line else f"on lines {earlier} and {line}"
+                        raise config_error(
+                            f"key `{key}` is written twice, {where}",
+                            field=".".join(str(p) for p in (*path, key)),
+                            file=file,
+                            line=line,
+                            hint="keep one of them (YAML would silently keep only the last)",
+                        )
+                    first[same] = line
+                stack.append((value_node, (*path, key)))
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend((item, (*path, i)) for i, item in enumerate(current.value))
+
+
 def check_bounds(text: str, file: str) -> None:
     """Refuse oversized text, deep nesting and alias bombs, in time and memory linear in the text."""
     if len(text) > MAX_BYTES:
@@ -111,6 +145,8 @@ def parse_yaml(text: str, file: str) -> Located:
     loader = _Loader(text)
     try:  # one parse: the node tree gives the lines, the same tree is constructed into data
         node = loader.get_single_node()
+        if node is not None:
+            check_duplicates(node, file)
         data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)

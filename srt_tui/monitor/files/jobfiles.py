@@ -1,18 +1,22 @@
 """Read what a job directory says: metadata, plan, endpoints, lifecycle events, relayed data, logs.
 
 `FileCache` keeps parsed files keyed by (mtime, size), and reads `status.jsonl` incrementally, so a
-refresh of many jobs re-reads only what changed.
+refresh of many jobs re-reads only what changed. Every read goes through the core's bounded reader
+(`core/jobdir/bounded.py`): a device, FIFO or oversized file in a job directory is refused, remembered
+(`refused`) and shown as a problem of the job's directory, never read.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from srt_tui.core.jobdir.contract import JobDirError
+from srt_tui.core.jobdir.bounded import CAPS, UnsafeFile, read_bytes, read_range, read_tail
+from srt_tui.core.jobdir.contract import KIND_OF, JobDirError
 from srt_tui.core.jobdir.events import STATUS_FILE, Event, parse_event
 from srt_tui.core.results.model import JobResults
 from srt_tui.core.results.read import read_results, result_files
@@ -21,22 +25,18 @@ T = TypeVar("T")
 __all__ = ["Event", "FileCache", "error_line", "read_json", "split_http", "tail"]
 
 
-def read_json(path: Path) -> Any | None:
-    """Parsed JSON, or None when the file is missing or half-written."""
+def read_json(path: Path, kind: str = "results") -> Any | None:
+    """Parsed JSON, or None when the file is missing, half-written, or refused by the bounded reader."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return json.loads(read_bytes(path, kind))
+    except (OSError, ValueError, RecursionError):
         return None
 
 
 def tail(path: Path, lines: int = 20, max_bytes: int = 64 * 1024) -> list[str]:
-    """Last lines of a log without reading the whole file."""
+    """Last lines of a log without reading the whole file (a link is followed to a regular file only)."""
     try:
-        with open(path, "rb") as fh:
-            fh.seek(0, 2)
-            size = fh.tell()
-            fh.seek(max(0, size - max_bytes))
-            data = fh.read().decode("utf-8", errors="replace")
+        data = read_tail(path, max_bytes, follow=True).decode("utf-8", errors="replace")
     except OSError:
         return []
     return data.splitlines()[-lines:]
@@ -84,6 +84,19 @@ class FileCache:
         self._events: dict[Path, tuple[int, int, list[Event], str]] = {}
         self._tails: dict[Path, tuple[tuple[int, int], list[str]]] = {}
         self._results: dict[Path, tuple[tuple[tuple[int, int] | None, ...], JobResults]] = {}
+        self._refused: dict[Path, str] = {}
+
+    def _note(self, path: Path, exc: OSError | None) -> None:
+        """Remember why the bounded reader refused ``path`` (forgotten once it reads)."""
+        if isinstance(exc, UnsafeFile):
+            self._refused[path] = exc.why
+        else:
+            self._refused.pop(path, None)
+
+    def refused(self, job_dir: Path) -> list[str]:
+        """`name: why` of each file of ``job_dir`` the bounded reader refused (a device, pipe, link or
+        oversized file where a job file belongs), for the job's list of problems."""
+        return [f"{p.relative_to(job_dir)}: {why}" for p, why in self._refused.items() if job_dir in p.parents]
 
     @staticmethod
     def _stat(path: Path) -> tuple[tuple[int, int], float] | None:
@@ -93,8 +106,8 @@ class FileCache:
             return None
         return (st.st_mtime_ns, st.st_size), st.st_mtime
 
-    def json(self, path: Path) -> Any | None:
-        """Parsed JSON file (None if missing or invalid)."""
+    def json(self, path: Path, kind: str) -> Any | None:
+        """Parsed JSON file (None if missing, invalid or refused; ``kind``: its size cap)."""
         st = self._stat(path)
         if st is None:
             self._json.pop(path, None)
@@ -102,7 +115,14 @@ class FileCache:
         hit = self._json.get(path)
         if hit is not None and hit[0] == st[0]:
             return hit[1]
-        value = read_json(path)
+        try:
+            value = json.loads(read_bytes(path, kind))
+            self._note(path, None)
+        except OSError as exc:
+            self._note(path, exc)
+            value = None
+        except (ValueError, RecursionError):
+            value = None
         if value is not None:
             self._json[path] = (st[0], value)
         return value
@@ -118,9 +138,11 @@ class FileCache:
         if hit is not None and hit[0] == st[0] and hit[1] is parse:
             return cast("T | JobDirError", hit[2])
         try:
-            value: T | JobDirError = parse(path, path.read_bytes())
+            value: T | JobDirError = parse(path, read_bytes(path, KIND_OF.get(path.name, "srtctl")))
         except FileNotFoundError:
             return None
+        except UnsafeFile as exc:
+            value = JobDirError(path, exc.why, "the directory is damaged or was written by something else")
         except OSError as exc:
             value = JobDirError(path, f"cannot be read ({exc.strerror or exc})", "check its permissions")
         except JobDirError as exc:
@@ -137,8 +159,10 @@ class FileCache:
         if hit is not None and hit[0] == st[0]:
             return hit[1], st[1]
         try:
-            data = path.read_bytes()
-        except OSError:
+            data = read_bytes(path, "relay")
+            self._note(path, None)
+        except OSError as exc:
+            self._note(path, exc)
             return None
         self._raw[path] = (st[0], data)
         return data, st[1]
@@ -152,8 +176,15 @@ class FileCache:
         """`status.jsonl`, reading only the bytes appended since the last call."""
         path = job_dir / STATUS_FILE
         try:
-            st = os.stat(path)
+            st = os.lstat(path)
         except OSError:
+            self._events.pop(path, None)
+            return []
+        if not stat.S_ISREG(st.st_mode):  # a link, device or pipe: refused (and named), never read
+            try:
+                read_range(path, 0, 0)
+            except OSError as exc:
+                self._note(path, exc)
             self._events.pop(path, None)
             return []
         ino, offset, events, partial = self._events.get(path, (st.st_ino, 0, [], ""))
@@ -161,10 +192,12 @@ class FileCache:
             offset, events, partial = 0, [], ""
         if st.st_size > offset:
             try:
-                with open(path, "rb") as fh:
-                    fh.seek(offset)
-                    chunk = fh.read()
-            except OSError:
+                if st.st_size > CAPS["status"]:
+                    raise UnsafeFile(path, f"is {st.st_size:,} bytes, more than a lifecycle log may have")
+                chunk, _ = read_range(path, offset, CAPS["status"] - offset)
+                self._note(path, None)
+            except OSError as exc:
+                self._note(path, exc)
                 return events
             offset += len(chunk)
             text = partial + chunk.decode("utf-8", errors="replace")
@@ -182,7 +215,12 @@ class FileCache:
         hit = self._tails.get(path)
         if hit is not None and hit[0] == st[0]:
             return hit[1]
-        out = tail(path, lines)
+        try:
+            out = read_tail(path, 64 * 1024, follow=True).decode("utf-8", errors="replace").splitlines()[-lines:]
+            self._note(path, None)
+        except OSError as exc:
+            self._note(path, exc)
+            out = []
         self._tails[path] = (st[0], out)
         return out
 
@@ -202,6 +240,6 @@ class FileCache:
         """Drop cached files of jobs no longer tracked."""
         for d in [d for d in self._results if d not in keep_dirs]:
             del self._results[d]
-        for cache in (self._json, self._docs, self._raw, self._events, self._tails):
+        for cache in (self._json, self._docs, self._raw, self._events, self._tails, self._refused):
             for p in [p for p in cache if not any(d in p.parents for d in keep_dirs)]:
                 del cache[p]

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from srt_tui.core.jobdir.bounded import read_range
+
 #: what the first read (and a read after a skip, truncation or rotation) takes from the file's end
 INITIAL_BYTES = 1024 * 1024
 #: a backlog larger than this is skipped: the reader jumps to the tail rather than falling behind
@@ -108,12 +110,10 @@ class LogTail:
             self.offset, cut_first = start, start > 0
         else:
             cut_first = False
-        try:
-            with open(self.path, "rb") as fh:
-                # one byte before the tail: when it is a newline, the tail starts on a whole line
-                fh.seek(self.offset - 1 if cut_first else self.offset)
-                data = fh.read(st.st_size - self.offset + (1 if cut_first else 0))
-        except OSError as exc:
+        try:  # one byte before the tail: when it is a newline, the tail starts on a whole line
+            start = self.offset - 1 if cut_first else self.offset
+            data, _ = read_range(self.path, start, st.st_size - self.offset + (1 if cut_first else 0), follow=True)
+        except OSError as exc:  # a device or pipe where a log belongs is refused by the bounded reader
             return TailChunk(error=exc.strerror or str(exc))
         self.offset += len(data) - (1 if cut_first else 0)
         if cut_first:  # drop the line the tail starts inside of

@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
+from srt_tui.core.jobdir.bounded import UnsafeFile, open_regular
+
 #: Most bytes copied per poll, so a log that grows fast never starves the job checks between polls.
 MAX_PER_POLL = 4 * 1024 * 1024
 
@@ -24,9 +26,13 @@ class LogFollower:
 
     def poll(self, *, final: bool = False) -> int:
         """Copy what was appended since the last poll (all of it when ``final``); returns bytes copied."""
-        try:
-            fh: BinaryIO = open(self.path, "rb")  # noqa: SIM115 - closed below
+        try:  # a regular file only: a device or pipe in its place is never read (nor waited on)
+            fh: BinaryIO = os.fdopen(open_regular(self.path, follow=True)[0], "rb")
         except FileNotFoundError:  # not there yet (or a link whose target Slurm has not opened)
+            return 0
+        except UnsafeFile as exc:
+            self.out.write(f"srt-tui: not following {exc}\n")
+            self.out.flush()
             return 0
         copied = 0
         with fh:

@@ -61,6 +61,10 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
     if relayed and relay is not None:
         sources = [relayed_http_state(s, relay.age_s) if s.name == "http" else s for s in sources]
         sources.append(SourceState("relay", True, "", relay.age_s))
+    refused = [p for p in ctx.files.refused(job.dir) if p not in job.problems]
+    if refused:  # a device, pipe or oversized file where a job file belongs: named, never read
+        said = "; ".join((*job.problems, *refused))
+        sources = [SourceState("job dir", False, said) if s.name == "job dir" else s for s in sources]
     workers = with_router_view(workers, router)
     requests, errors, rate = job_totals(workers, router, routers)
     if final:
@@ -109,7 +113,7 @@ def bench_progress(ctx: Refresh, job: JobFiles, stage: str, final: bool) -> Benc
     client that keeps the same file (`srt_tui.mock bench --progress-dir <job>/logs`) until it is done."""
     if final or stage not in ("benchmark", "serving"):
         return None
-    progress = parse_progress(ctx.files.json(job.dir / PROGRESS_FILE))
+    progress = parse_progress(ctx.files.json(job.dir / PROGRESS_FILE, "progress"))
     if progress is None or (stage == "serving" and progress.phase == "done"):
         return None
     return progress

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -145,6 +146,15 @@ class Monitor:
 
     # -- refresh ------------------------------------------------------------------------------------
 
+    def _read_job_or_say(self, job_id: str, job_dir: Path) -> JobFiles:
+        """`_read_job`, or (whatever went wrong reading this one job) a job that says so: one damaged
+        directory never empties the list of every other job."""
+        try:
+            return self._read_job(job_id, job_dir)
+        except Exception as exc:  # noqa: BLE001 - shown as the job's problem, the others still read
+            problem = f"cannot be read ({type(exc).__name__}: {exc})"
+            return JobFiles(job_id, job_dir, JobMeta(job_id), PlanDoc(), None, [], (problem,))
+
     def _read_job(self, job_id: str, job_dir: Path) -> JobFiles:
         """The job's files through the core's contract; what cannot be read is said, not guessed."""
         f = self.files
@@ -185,7 +195,7 @@ class Monitor:
         self.refreshes += 1
         self.samples.rotate()
         # job-directory files may sit on a slow shared filesystem: read them off the event loop
-        views = await asyncio.to_thread(lambda: [self._read_job(j, Path(d)) for j, d in jobs.items()])
+        views = await asyncio.to_thread(lambda: [self._read_job_or_say(j, Path(d)) for j, d in jobs.items()])
         slurm_ids = [v.job_id for v in views if not is_local_job(v.job_id)]
         slurm_src: Source | None = None
         if slurm_ids and self.slurm is not None:
@@ -211,13 +221,13 @@ class Monitor:
         states = self._slurm_states()
         slurm_state = self._slurm_source(slurm_src, bool(slurm_ids), started, now)
 
+        def one(v: JobFiles) -> JobSnapshot:
+            if is_local_job(v.job_id):
+                return build_snapshot(ctx, v, self._state(v, states), SourceState("local", True))
+            return build_snapshot(ctx, v, states.get(v.job_id), slurm_state)
+
         def build() -> list[JobSnapshot]:
-            return [
-                build_snapshot(ctx, v, self._state(v, states), SourceState("local", True))
-                if is_local_job(v.job_id)
-                else build_snapshot(ctx, v, states.get(v.job_id), slurm_state)
-                for v in views
-            ]
+            return [_or_said(one, v) for v in views]
 
         snaps = await asyncio.to_thread(build)  # snapshots read relay and log files too
         self.sources.prune(started - 60.0)
@@ -264,3 +274,14 @@ def _origins(views: list[JobFiles]) -> set[tuple[str, int]]:
                 o = Origin.parse(url)
                 out.add((o.host, o.port))
     return out
+
+
+def _or_said(build: Callable[[JobFiles], JobSnapshot], job: JobFiles) -> JobSnapshot:
+    """``build(job)``, or the job with only what went wrong: one job's damaged files never end the refresh
+    of every other job (the Monitor once showed "refresh failed" and no jobs at all)."""
+    try:
+        return build(job)
+    except Exception as exc:  # noqa: BLE001 - said as the job's problem; the other jobs are built
+        bare = JobFiles(job.job_id, job.dir, JobMeta(job.job_id), PlanDoc(), None, [])
+        problems = (*job.problems, f"cannot be shown ({type(exc).__name__}: {exc})")
+        return build(replace(bare, problems=problems))

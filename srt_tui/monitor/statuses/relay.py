@@ -28,7 +28,7 @@ def read_relay(files: FileCache, job_dir: Path, wall_now: float, fresh_s: float)
     if mtime is None:
         return None
     age = max(0.0, wall_now - mtime)
-    doc = files.json(path)
+    doc = files.json(path, "relay")
     if not isinstance(doc, dict) or age > fresh_s:
         return None
     codes: dict[str, int] = {}

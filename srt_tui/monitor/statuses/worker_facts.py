@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from srt_tui.core.jobdir.bounded import read_bytes
 from srt_tui.core.jobdir.contract import PLAN_FILE, JobDirError, Obj, parse_plan
 from srt_tui.core.spec.secrets import MASK, masked_env, redact, secret_names
 from srt_tui.monitor.files.jobfiles import tail
@@ -61,7 +62,7 @@ def read_worker_facts(job_dir: Path, name: str, log_lines: int = LOG_LINES) -> W
     """The facts of process ``name`` in ``job_dir``'s plan.json; a missing or damaged plan is said, not guessed."""
     path = job_dir / PLAN_FILE
     try:
-        plan = parse_plan(path, path.read_bytes())
+        plan = parse_plan(path, read_bytes(path, "plan"))
     except FileNotFoundError:
         return WorkerFacts(name, problem=f"{PLAN_FILE} is missing: the job directory has no plan to show")
     except OSError as exc:

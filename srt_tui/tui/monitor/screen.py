@@ -229,11 +229,11 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
 
     def _discover(self) -> dict[str, Path]:
         """Every job of the job index (file reads: run in a thread)."""
-        from srt_tui.state.jobindex import job_bases, known_jobs, recover_interrupted
+        from srt_tui.state.jobindex import index_warnings, job_bases, known_jobs, recover_interrupted
 
-        if not self._recovered:  # once: what an `apply` killed mid-submission left behind
+        if not self._recovered:  # once: damaged index entries, what an `apply` killed mid-submission left
             self._recovered = True
-            for note in recover_interrupted(job_bases()):
+            for note in [*index_warnings(), *recover_interrupted(job_bases())]:
                 self.app.call_from_thread(self.notify, note, severity="warning", timeout=20)
         from srt_tui.state.hidden import hidden_jobs
 
