@@ -26,10 +26,20 @@ from srt_tui.core.errors import Problem, SrtError
 from srt_tui.core.jobdir.contract import JobMeta, update_job_meta
 from srt_tui.core.jobdir.events import append_event
 from srt_tui.core.jobdir.write import job_files, job_secrets, write_atomic_dir
+from srt_tui.core.owned import (
+    UnsafePath,
+    check_ancestors,
+    check_dir,
+    check_file,
+    private_dir,
+    rename_noreplace,
+    require_job_id,
+)
 from srt_tui.core.paths import default_output_dir
+from srt_tui.slurm import orphans
 from srt_tui.slurm.client import SlurmClient
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable
-from srt_tui.slurm.local import LocalLauncher, next_local_id
+from srt_tui.slurm.local import LocalLauncher, claim_local_id
 from srt_tui.slurm.preflight import check_before_submit
 from srt_tui.state.jobindex import remember_job, sweep_log_link
 
@@ -103,8 +113,9 @@ def _metadata(prep: Prepared, job_id: str, launcher: str, transport: str) -> Job
 def _write_job_dir(target: Path, prep: Prepared, meta: JobMeta) -> Path:
     """The job directory, or a SubmitError naming the output directory when it cannot be written."""
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
         return write_atomic_dir(target, job_files(prep.job, prep.plan, prep.script), meta, job_secrets(prep.job))
+    except FileExistsError:
+        raise
     except OSError as exc:
         raise SubmitError(
             [
@@ -118,9 +129,17 @@ def _write_job_dir(target: Path, prep: Prepared, meta: JobMeta) -> Path:
 
 
 def submit_local(prep: Prepared, base: Path) -> Submission:
-    """Run the job on this machine through the local launcher."""
-    job_id = next_local_id(base)
-    job_dir = _write_job_dir(base / job_id, prep, _metadata(prep, job_id, "local", "local"))
+    """Run the job on this machine through the local launcher: an id claimed for this user alone, a new
+    directory that replaces nothing (a name taken meanwhile, by anyone, moves on to the next id)."""
+    for _ in range(100):
+        job_id = claim_local_id(base)
+        try:
+            job_dir = _write_job_dir(base / job_id, prep, _metadata(prep, job_id, "local", "local"))
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise SubmitError([Problem(field="output directory", message=f"{base}: no free local-N name after 100 tries")])
     append_event(job_dir, "submitted", "local launcher")
     LocalLauncher().start(job_id, job_dir)
     remember_job(job_id, job_dir)
@@ -133,10 +152,17 @@ def _set_job_id(job_dir: Path, job_id: str) -> None:
 
 
 def _move_into_place(staged: Path, base: Path, job_id: str, stamp: str) -> Path:
-    job_dir = base / job_id
-    if job_dir.exists():  # Slurm reuses ids (controller state reset, MaxJobId wrap): keep the old directory
-        job_dir.rename(base / f"{job_id}.previous-{stamp}")
-    staged.rename(job_dir)
+    """``staged`` becomes ``base/job_id``; an existing directory of that name is never replaced: this user's
+    is kept aside (Slurm reuses ids after a controller reset or MaxJobId wrap), anyone else's stays and the
+    job keeps its staged name (indexed all the same)."""
+    job_dir = base / require_job_id(job_id, "sbatch")
+    if os.path.lexists(job_dir):
+        try:
+            check_dir(job_dir, "job directory")
+            rename_noreplace(job_dir, base / f"{job_id}.previous-{stamp}")
+        except (UnsafePath, OSError):
+            return staged
+    rename_noreplace(staged, job_dir)
     return job_dir
 
 
@@ -227,6 +253,9 @@ def submit_slurm(
         if signals.signum is not None:  # stopped before anything reached Slurm
             shutil.rmtree(staged, ignore_errors=True)
             raise SubmitInterrupted(signals.signum, "nothing was submitted")
+        check_dir(staged, "staged job directory")  # what sbatch reads is still ours alone
+        check_file(staged / "sbatch.sh", "launch script")
+        record = orphans.begin(base, staged)  # a kill from here on leaves a held job the next command finds
         try:
             job_id = client.submit(
                 staged / "sbatch.sh",
@@ -237,9 +266,14 @@ def submit_slurm(
             )
         except SlurmError as exc:
             kept = base / f"failed-{stamp}"
-            staged.rename(kept)
+            try:
+                rename_noreplace(staged, kept)
+            except OSError:
+                kept = staged  # a failed-<stamp> of the same second: the files keep their staged name
             if signals.signum is not None:  # Ctrl-C reached sbatch too: it stopped before submitting
+                orphans.end(record)
                 raise SubmitInterrupted(signals.signum, f"nothing was submitted; the files are in {kept}") from None
+            orphans.end(record)
             raise SubmitError(
                 [
                     Problem(
@@ -260,9 +294,12 @@ def submit_slurm(
             signals.check()
             _hook("release")
             client.release(job_id)
+            orphans.end(record)
             signals.check()
         except BaseException as exc:
-            raise _abandon(client, job_id, job_dir, exc) from None
+            abandoned = _abandon(client, job_id, job_dir, exc)
+            orphans.end(record)  # cancelled, or indexed for status and cancel
+            raise abandoned from None
     return Submission(job_id, job_dir, "slurm", notes, client)
 
 
@@ -312,7 +349,8 @@ def submit_prepared(
 ) -> Submission:
     """Submit through the chosen launcher (see `choose_launcher`): never silently on this machine.
     ``client``: a Slurm client that answered already (the previous member's of a sweep), not pinged again."""
-    base = output_base(prep, output_dir)
+    base = private_dir(output_base(prep, output_dir), "output directory", shared_ok=True)
+    check_ancestors(base, "output directory")
     chosen, client = choose_launcher(prep, launcher, transport, client)
     if chosen == "local":
         return submit_local(prep, base)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import json
 import socket
@@ -9,7 +10,16 @@ from pathlib import Path
 
 from srt_tui.core.jobdir.contract import JOB_FILE, JobDirError, read_job_meta, update_job_meta
 from srt_tui.core.jobdir.events import append_event
+from srt_tui.core.owned import (
+    UnsafePath,
+    append_private,
+    check_dir,
+    rename_noreplace,
+    require_job_id,
+    valid_job_id,
+)
 from srt_tui.core.paths import default_output_dir, user_state_dir
+from srt_tui.state.statefile import read_state, state_dir
 
 
 def _index_path() -> Path:
@@ -17,14 +27,12 @@ def _index_path() -> Path:
 
 
 def remember_job(job_id: str, job_dir: Path) -> None:
-    """Append a job to the index (best effort: an unwritable index never fails a submission)."""
-    path = _index_path()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"job_id": job_id, "job_dir": str(job_dir)}) + "\n")
-    except OSError:
-        pass
+    """Append a job to the index (0600, in the user's 0700 state directory; best effort: an unwritable index
+    never fails a submission, an unsafe one is refused with the reason)."""
+    require_job_id(job_id, "job index")
+    line = json.dumps({"job_id": job_id, "job_dir": str(job_dir)}) + "\n"
+    with contextlib.suppress(OSError):
+        append_private(state_dir() / "jobs.jsonl", line, "job index")
 
 
 def record_tags(job_dir: Path, tags: list[str]) -> None:
@@ -51,7 +59,7 @@ def known_jobs() -> dict[str, Path]:
     """Every indexed job whose directory still exists, newest last."""
     out: dict[str, Path] = {}
     try:
-        lines = _index_path().read_text(encoding="utf-8").splitlines()
+        lines = read_state(_index_path()).splitlines()
     except OSError:
         return out
     for line in lines:
@@ -59,9 +67,11 @@ def known_jobs() -> dict[str, Path]:
             rec = json.loads(line)
         except ValueError:
             continue
-        path = Path(rec.get("job_dir", ""))
-        if (path / JOB_FILE).is_file():
-            out[str(rec.get("job_id"))] = path
+        if not isinstance(rec, dict) or not valid_job_id(rec.get("job_id")) or not isinstance(rec.get("job_dir"), str):
+            continue  # not a line this code wrote: never a path built from it
+        path = Path(rec["job_dir"])
+        if path.is_absolute() and (path / JOB_FILE).is_file():
+            out[str(rec["job_id"])] = path
     return out
 
 
@@ -70,6 +80,8 @@ def find_job_dir(ref: str, output_dir: Path | None = None) -> Path | None:
     as_path = Path(ref).expanduser()
     if (as_path / JOB_FILE).is_file():
         return as_path.resolve()
+    if not valid_job_id(ref):
+        return None  # never `<output_dir>/../elsewhere`
     indexed = known_jobs().get(ref)
     if indexed is not None:
         return indexed
@@ -88,37 +100,45 @@ def recover_interrupted(bases: list[Path]) -> list[str]:
     """Find `.staged-*` directories an interrupted apply left behind; make them findable; say what to do.
 
     A staged directory whose job id was recorded becomes `<base>/<id>` and is indexed, so `status` and
-    `cancel` work on it; one without an id is kept as `failed-*`. Only this user's directories from this
-    host whose process is gone are touched: a shared output directory may hold others' submissions.
+    `cancel` work on it; one without an id is kept as `failed-*`. Only directories this user owns (the
+    file system says so, not job.json), inside a base that is safe to act in, whose apply is gone, are
+    touched, and only ever renamed within their base: a shared output directory may hold others'
+    submissions, or directories planted to look like ours.
     """
     me = (getpass.getuser(), socket.gethostname())
     notes: list[str] = []
     for base in dict.fromkeys(b.resolve() for b in bases if b.is_dir()):
+        try:
+            check_dir(base, "output directory", shared_ok=True)
+        except (UnsafePath, OSError):
+            continue  # nothing is acted on in a directory others can rearrange
         for staged in sorted(base.glob(".staged-*")):
             pid = staged.name.rsplit("-", 1)[-1]
             try:
+                check_dir(staged, "staged job directory")
                 meta = read_job_meta(staged)
                 owner, job_id = (meta.user, meta.host), meta.job_id
-            except JobDirError:
-                continue  # not a staged job directory this code wrote
+            except (JobDirError, UnsafePath, OSError):
+                continue  # another user's, a link, or not a staged job directory this code wrote
             if owner != me or (pid.isdigit() and Path(f"/proc/{pid}").exists()):
-                continue  # another user's or host's apply (maybe still running), or one still in progress here
+                continue  # another host's apply (maybe still running), or one still in progress here
+            if job_id and not valid_job_id(job_id):
+                notes.append(f"{staged}: its job.json names {job_id!r}, not a job id: left where it is")
+                continue
             try:
-                if job_id and not (base / job_id).exists():
-                    staged.rename(base / job_id)
-                    remember_job(job_id, base / job_id)
-                    append_event(base / job_id, "submitted", f"slurm job {job_id}, recovered after apply was killed")
+                if job_id:
+                    target = base / job_id
+                    rename_noreplace(staged, target)
+                    remember_job(job_id, target)
+                    append_event(target, "submitted", f"slurm job {job_id}, recovered after apply was killed")
                     notes.append(
-                        f"job {job_id}: its `apply` was killed before release, so Slurm may hold it; "
-                        f"start it with `scontrol release {job_id}` or stop it with `srt-tui cancel {job_id}`"
+                        f"job {job_id}: its `apply` was killed while submitting; its files are in {target} "
+                        f"(`srt-tui status {job_id}` says whether it runs)"
                     )
-                elif not job_id:
+                else:
                     kept = base / ("failed-" + staged.name[len(".staged-") :])
-                    staged.rename(kept)
-                    notes.append(
-                        f"an `apply` was killed while submitting; no job id was recorded (files in {kept}). "
-                        f"If `squeue --me -t PD -o '%i %o'` lists {staged}/sbatch.sh, cancel that id"
-                    )
+                    rename_noreplace(staged, kept)
+                    notes.append(f"an `apply` was killed while submitting; no job id was recorded (files in {kept})")
             except OSError as exc:
                 notes.append(f"{staged}: left by an interrupted apply, cannot be moved: {exc.strerror}")
     return notes

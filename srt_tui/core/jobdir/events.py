@@ -7,6 +7,7 @@ format has one owner.
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,5 +49,6 @@ def append_event(job_dir: Path, stage: str, detail: str) -> None:
     line = json.dumps(
         {"stage": stage, "time": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "detail": detail}
     )
-    with open(job_dir / STATUS_FILE, "a", encoding="utf-8") as fh:
+    fd = os.open(job_dir / STATUS_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    with os.fdopen(fd, "a", encoding="utf-8") as fh:
         fh.write(line + "\n")

@@ -233,7 +233,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
 
         if not self._recovered:  # once: what an `apply` killed mid-submission left behind
             self._recovered = True
-            for note in recover_interrupted(job_bases()):
+            from srt_tui.slurm.orphans import settle
+
+            for note in [*settle(), *recover_interrupted(job_bases())]:
                 self.app.call_from_thread(self.notify, note, severity="warning", timeout=20)
         from srt_tui.state.hidden import hidden_jobs
 

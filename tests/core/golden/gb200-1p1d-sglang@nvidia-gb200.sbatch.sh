@@ -12,6 +12,7 @@
 #SBATCH --partition=gb200
 
 set -euo pipefail
+umask 077
 
 SRT_N_NODES=4
 SRT_INTERFACE=enP6p3s0f0np0

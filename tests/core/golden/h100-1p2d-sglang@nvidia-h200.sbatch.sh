@@ -12,6 +12,7 @@
 #SBATCH --partition=h200
 
 set -euo pipefail
+umask 077
 
 SRT_N_NODES=3
 SRT_INTERFACE=ib0

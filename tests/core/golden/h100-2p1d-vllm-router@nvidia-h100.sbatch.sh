@@ -11,6 +11,7 @@
 #SBATCH --partition=batch
 
 set -euo pipefail
+umask 077
 
 SRT_N_NODES=2
 SRT_INTERFACE=ib0

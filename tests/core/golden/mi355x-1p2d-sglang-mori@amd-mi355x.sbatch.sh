@@ -11,6 +11,7 @@
 #SBATCH --gres=gpu:8
 
 set -euo pipefail
+umask 077
 
 SRT_N_NODES=3
 SRT_INTERFACE=enp193s0f0

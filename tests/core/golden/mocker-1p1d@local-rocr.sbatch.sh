@@ -10,6 +10,7 @@
 #SBATCH --gres=gpu:8
 
 set -euo pipefail
+umask 077
 
 SRT_N_NODES=2
 SRT_INTERFACE=eth0

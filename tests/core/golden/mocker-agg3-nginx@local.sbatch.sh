@@ -10,6 +10,7 @@
 #SBATCH --partition=gpu
 
 set -euo pipefail
+umask 077
 
 SRT_N_NODES=3
 SRT_INTERFACE=eth0
