@@ -132,7 +132,7 @@ def recover_interrupted(bases: list[Path]) -> list[str]:
                     remember_job(job_id, target)
                     append_event(target, "submitted", f"slurm job {job_id}, recovered after apply was killed")
                     notes.append(
-                        f"job {job_id}: its `apply` was killed while submitting; its files are in {target} "
+                        f"job {job_id}: its `apply` was killed before release; its files are in {target} "
                         f"(`srt-tui status {job_id}` says whether it runs)"
                     )
                 else:
