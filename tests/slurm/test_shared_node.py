@@ -56,9 +56,12 @@ def test_an_output_directory_others_can_rearrange_is_refused(other_user: OtherUs
     open_base.chmod(0o777)  # writable by everyone, no sticky bit: anyone may swap local-N for their own
     theirs = Path(other_user.run("mktemp", "-d").stdout.strip())
     try:
-        for base, why in ((open_base, "is writable by other users (mode 0777)"),
-                          (theirs, f"belongs to {other_user.name} (uid {other_user.uid}), not to you"),
-                          (open_base / "sub", f"lies in {open_base}, writable by other users (mode 0777) without the sticky bit")):  # fmt: skip
+        cases = [
+            (open_base, "is writable by other users (mode 0777)"),
+            (theirs, f"belongs to {other_user.name} (uid {other_user.uid}), not to you"),
+            (open_base / "sub", f"lies in {open_base}, writable by other users (mode 0777) without the sticky bit"),
+        ]
+        for base, why in cases:
             proc = srt("apply", "-f", str(recipe), "-y", "--launcher", "local", "-o", str(base))
             assert proc.returncode != 0
             (line,) = proc.stderr.strip().splitlines()  # one clear line, with the fix
