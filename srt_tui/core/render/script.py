@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from typing import Any
 
@@ -22,8 +23,8 @@ STEP_WRAP = (
     'if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"'
 )
 
-# exports each `NAME=REF` pair's value from the job's secrets.env (already in the environment), so a
-# secret never appears in a command line and each scope keeps its own value
+# exports each `NAME=REF` pair's value from the job's secrets.env (handed to this step alone, as `REF=value`
+# before its srt_step), so a secret never appears in a command line and each scope keeps its own value
 SECRET_WRAP = 'for m in $1; do r=${m#*=}; export "${m%%=*}=${!r-}"; done; shift; exec "$@"'
 
 # srtctl's setup_script: the first of two paths that exists runs before the step's command; none is fatal
@@ -33,6 +34,9 @@ SETUP_WRAP = (
 )
 # the ai-dynamo install of a Dynamo step, after the setup script as in srtctl; its failure ends the step
 INSTALL_WRAP = 'eval "$1" || { echo "srt-tui: the ai-dynamo install failed" >&2; exit 1; }; shift; exec "$@"'
+
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _directive(key: str, value: str | None) -> str:
@@ -65,6 +69,11 @@ def _step(p: ProcessPlan, wrap: bool, prefix: list[str] | None = None, drop: str
         argv = ["bash", "-c", STEP_WRAP, "srt-step", fp, *argv]
     log = word(f"<job_dir>/{p.log}")
     image = f"SRT_STEP_IMAGE={word(p.container_image)} " if p.container_image else ""
+    for name, ref in p.secret_env:  # exported to this step alone: secrets.env is sourced, never exported
+        if not _IDENT.fullmatch(ref):
+            raise config_error(f"`{name}` cannot be an environment variable name", field=f"env.{name}")
+        image += f'{ref}="${{{ref}-}}" '
+
     if p.install:  # pip installs into the container's root-owned site-packages (srtctl: the same export)
         image += "SRT_STEP_EXPORT=ALL,ENROOT_REMAP_ROOT=yes "
     if p.step_nodes:
@@ -245,8 +254,8 @@ def render_script(plan: JobPlan) -> str:
         "",
         "# ---- this job ----------------------------------------------------------------------------",
         'if [[ -f "$SRT_JOB_DIR/secrets.env" ]]; then',
-        "  # shellcheck source=/dev/null",
-        '  set -a; source "$SRT_JOB_DIR/secrets.env"; set +a',
+        "  # shellcheck source=/dev/null  # not exported: each step gets only its own scopes' secrets",
+        '  source "$SRT_JOB_DIR/secrets.env"',
         "fi",
         'srt_event starting "job $SRT_JOB_ID via $SRT_LAUNCHER"',
         'srt_event "resolving nodes" "interface $SRT_INTERFACE"',

@@ -47,8 +47,8 @@ mkdir -p "$SRT_LOG_DIR/config"
 
 # ---- this job ----------------------------------------------------------------------------
 if [[ -f "$SRT_JOB_DIR/secrets.env" ]]; then
-  # shellcheck source=/dev/null
-  set -a; source "$SRT_JOB_DIR/secrets.env"; set +a
+  # shellcheck source=/dev/null  # not exported: each step gets only its own scopes' secrets
+  source "$SRT_JOB_DIR/secrets.env"
 fi
 srt_event starting "job $SRT_JOB_ID via $SRT_LAUNCHER"
 srt_event "resolving nodes" "interface $SRT_INTERFACE"
