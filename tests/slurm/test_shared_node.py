@@ -199,3 +199,17 @@ def test_under_umask_000_everything_srt_tui_makes_is_private(tmp_path: Path) -> 
         assert (tmp_path / "fresh").stat().st_mode & 0o777 == 0o700  # made parents too
     finally:
         srt("cancel", sub["job_id"])
+
+
+def test_mock_control_routes_are_served_only_when_a_test_asks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """/mock/fail, /mock/delay, /mock/health and /mock/load let anyone who reaches a node fail or stall a worker:
+    a job's mock workers serve them only under SRT_MOCK_CONTROL=1 (set by the test suite)."""
+    from srt_tui.mock.config import WorkerConfig
+    from srt_tui.mock.routes import MockApp
+    from srt_tui.mock.state import WorkerState
+
+    control = {"/mock/fail", "/mock/delay", "/mock/health", "/mock/load"}
+    monkeypatch.delenv("SRT_MOCK_CONTROL", raising=False)
+    assert not control & set(MockApp(WorkerConfig(port=1), WorkerState()).routes)
+    monkeypatch.setenv("SRT_MOCK_CONTROL", "1")
+    assert control <= set(MockApp(WorkerConfig(port=1), WorkerState()).routes)
