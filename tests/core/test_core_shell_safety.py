@@ -268,7 +268,9 @@ def test_hostile_values_round_trip_inert(tmp_path: Path, engine: str, frontend: 
         name, kind, node, log, sep, *argv = recorded
         assert (name, kind, node, sep) == (p.name, p.kind, str(p.node_index), "--")
         assert log == f"{run.job_dir}/{p.log}"
-        command, env = _resolved(p, values)
+        # servers listen on their node's address (issue 18); the benchmark and an MPI step spanning nodes on all
+        spans = p.kind == "benchmark" or len(set(p.step_nodes)) > 1
+        command, env = _resolved(p, {**values, "bind": "0.0.0.0" if spans else NODE_IPS[p.node_index]})
         unset = [arg for k in p.unset_env for arg in ("-u", k)]  # inherited GPU visibility a subset drops
         expected = (["env", *unset, *(f"{k}={v}" for k, v in env.items())] if env or unset else []) + command
         assert _unwrap(argv) == expected, f"{p.name}: argv did not survive the quoting"

@@ -18,6 +18,7 @@ frontend: {type: none}
 
 def srt(*args: str, umask: int | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """`srt-tui ARGS` in a fresh process (``umask``: run under that umask)."""
+
     def preexec() -> None:
         if umask is not None:
             os.umask(umask)

@@ -260,8 +260,8 @@ def render_script(plan: JobPlan) -> str:
         'srt_event starting "job $SRT_JOB_ID via $SRT_LAUNCHER"',
         'srt_event "resolving nodes" "interface $SRT_INTERFACE"',
         "srt_resolve_nodes",
-        "SRT_BIND=0.0.0.0",
-        'if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi',
+        "# servers listen on their node's address on the profile's interface, not on every interface",
+        'SRT_BIND="${SRT_NODE_IPS[0]}"',
         "",
         "# endpoints.json: every URL, on the configured interface, written once",
         f"printf '%s\\n' {word(_endpoints_json(plan))} >\"$SRT_JOB_DIR/.endpoints.json.tmp\"",
@@ -278,7 +278,7 @@ def render_script(plan: JobPlan) -> str:
             *config_writes,
             "",
         ]
-    bind_local = 'if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[%d]}"; fi'
+    bind_local = 'SRT_BIND="${SRT_NODE_IPS[%d]}"'
     if plan.nginx_conf is not None and plan.nginx is not None:
         out += [
             "# nginx in front of the routers: its config (router addresses filled in) and writable prefix",
@@ -305,7 +305,11 @@ def render_script(plan: JobPlan) -> str:
         ranks = [r for r in plan.workers if r.launched_by == p.name]
         prefix = _node_masks(p, ranks)
         drop = plan.visible_devices_env if prefix else None  # the node's own mask comes from the prefix
-        out += [bind_local % p.node_index, _step(p, wrap, prefix, drop)]
+        spans = len(set(p.step_nodes)) > 1  # one MPI step on several nodes: each rank binds where it runs
+        out += [
+            "SRT_BIND=0.0.0.0  # ranks on several nodes" if spans else bind_local % p.node_index,
+            _step(p, wrap, prefix, drop),
+        ]
     out.append("")
     if plan.telemetry:
         out.append("# GPU metrics exporter on every node (telemetry): not part of readiness, its end fails nothing")
