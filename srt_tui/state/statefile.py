@@ -7,7 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from srt_tui.core.owned import check_file, private_dir
+from srt_tui.core.owned import check_dir, check_file, private_dir
 from srt_tui.core.paths import user_state_dir
 
 
@@ -21,6 +21,7 @@ def read_state(path: Path) -> str:
     """A state file's text ('' when absent); UnsafePath when it is a link, another user's, or writable by
     others, since what it says decides which directories and processes srt-tui acts on."""
     try:
+        check_dir(path.parent, "state directory")
         check_file(path, "state file")
     except FileNotFoundError:
         return ""
