@@ -2,9 +2,11 @@
 
 Before `sbatch --hold`, apply writes a record (its pid and start time, the output base, the staged
 directory, the time) into the user's 0700 state directory and removes it once the job is indexed and
-released, or cancelled. The next srt-tui command that finds a record whose apply is gone asks Slurm once
-for this user's jobs, cancels the held ones that apply submitted (their output goes to that base, submitted
-after the record was written) and removes the record. The job never ran: its files stay where they are.
+released, or cancelled. The next srt-tui command that finds a record whose apply is gone adopts the held
+job whose id was recorded (its staged directory becomes `<base>/<id>`, indexed: status shows it held,
+cancel stops it), asks Slurm once for this user's jobs and cancels the held ones that apply submitted
+(output to that base, submitted after the record was written) that nothing tracks, then removes the
+record. Such a job never ran: its files stay where they are.
 """
 
 from __future__ import annotations
@@ -100,20 +102,27 @@ def settle(client: SlurmClient | None = None, transport: str = "auto") -> list[s
     from srt_tui.slurm.errors import SlurmError, SlurmUnavailable
     from srt_tui.slurm.select import get_client
 
-    notes: list[str] = []
+    from srt_tui.state.jobindex import known_jobs, recover_interrupted
+
+    # a staged directory whose id was recorded becomes <base>/<id> and is indexed: that held job is adopted
+    notes: list[str] = recover_interrupted(list(dict.fromkeys(Path(s.base) for s in todo)))
     try:
         client = client or get_client(transport)
         mine = client.user_jobs(getpass.getuser())
     except (SlurmError, SlurmUnavailable) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        return [f"an `apply` was killed while submitting; Slurm cannot be asked now ({first}): checked next time"]
+        return [
+            *notes,
+            f"an `apply` was killed while submitting; Slurm cannot be asked now ({first}): checked next time",
+        ]
+    tracked = known_jobs()
     for sub in todo:
         for job in mine:
             held = job.state == "PENDING" and "held" in job.reason.lower()
             in_base = job.work_dir == sub.base or job.stdout.startswith(sub.base.rstrip("/") + "/")
             recent = job.submit_time is None or job.submit_time >= sub.since - _SKEW_S
-            if not (held and in_base and recent and valid_job_id(job.job_id)):
-                continue
+            if not (held and in_base and recent and valid_job_id(job.job_id)) or job.job_id in tracked:
+                continue  # not that apply's, or adopted: indexed, so status shows it held and cancel stops it
             try:
                 client.cancel(job.job_id)
                 notes.append(

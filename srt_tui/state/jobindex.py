@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import getpass
 import json
+import re
 import socket
 from pathlib import Path
 
@@ -29,7 +30,8 @@ def _index_path() -> Path:
 def remember_job(job_id: str, job_dir: Path) -> None:
     """Append a job to the index (0600, in the user's 0700 state directory; best effort: an unwritable index
     never fails a submission, an unsafe one is refused with the reason)."""
-    require_job_id(job_id, "job index")
+    if not _indexable(job_id):
+        require_job_id(job_id, "job index")  # says why
     line = json.dumps({"job_id": job_id, "job_dir": str(job_dir)}) + "\n"
     with contextlib.suppress(OSError):
         append_private(state_dir() / "jobs.jsonl", line, "job index")
@@ -55,6 +57,15 @@ def sweep_log_link(job_dir: Path, job_id: str) -> Path:
     return link
 
 
+_INDEX_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+def _indexable(job_id: object) -> bool:
+    """An id the index may hold: one plain token (a Slurm id, `123_4`, `local-7`), never a path or a name
+    with separators; no path is built from it (paths are built only from `valid_job_id` ids)."""
+    return isinstance(job_id, str) and _INDEX_ID.fullmatch(job_id) is not None and ".." not in job_id
+
+
 def known_jobs() -> dict[str, Path]:
     """Every indexed job whose directory still exists, newest last."""
     out: dict[str, Path] = {}
@@ -67,7 +78,7 @@ def known_jobs() -> dict[str, Path]:
             rec = json.loads(line)
         except ValueError:
             continue
-        if not isinstance(rec, dict) or not valid_job_id(rec.get("job_id")) or not isinstance(rec.get("job_dir"), str):
+        if not isinstance(rec, dict) or not _indexable(rec.get("job_id")) or not isinstance(rec.get("job_dir"), str):
             continue  # not a line this code wrote: never a path built from it
         path = Path(rec["job_dir"])
         if path.is_absolute() and (path / JOB_FILE).is_file():
@@ -80,11 +91,11 @@ def find_job_dir(ref: str, output_dir: Path | None = None) -> Path | None:
     as_path = Path(ref).expanduser()
     if (as_path / JOB_FILE).is_file():
         return as_path.resolve()
-    if not valid_job_id(ref):
-        return None  # never `<output_dir>/../elsewhere`
     indexed = known_jobs().get(ref)
     if indexed is not None:
         return indexed
+    if not valid_job_id(ref):
+        return None  # never `<output_dir>/../elsewhere`
     for base in (output_dir, default_output_dir()):
         if base is not None and (base / ref / JOB_FILE).is_file():
             return (base / ref).resolve()
