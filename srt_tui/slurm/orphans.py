@@ -101,7 +101,6 @@ def settle(client: SlurmClient | None = None, transport: str = "auto") -> list[s
         return []
     from srt_tui.slurm.errors import SlurmError, SlurmUnavailable
     from srt_tui.slurm.select import get_client
-
     from srt_tui.state.jobindex import known_jobs, recover_interrupted
 
     # a staged directory whose id was recorded becomes <base>/<id> and is indexed: that held job is adopted
