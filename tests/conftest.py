@@ -29,6 +29,7 @@ def pytest_configure(config: pytest.Config) -> None:
     for var, sub in (("SRT_TUI_CONFIG_DIR", "config"), ("SRT_TUI_STATE_DIR", "state"),
                      ("SRT_TUI_OUTPUT_DIR", "outputs")):  # fmt: skip
         os.environ[var] = str(base / sub)
+    os.environ["SRT_MOCK_CONTROL"] = "1"  # mock workers of module fixtures too serve their control routes
 
 
 @pytest.fixture(autouse=True)
@@ -40,6 +41,7 @@ def _isolated_user_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     monkeypatch.setenv("SRT_TUI_OUTPUT_DIR", str(base / "outputs"))
     monkeypatch.delenv("SRTSLURM_CONFIG", raising=False)
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    monkeypatch.setenv("SRT_MOCK_CONTROL", "1")  # tests drive mock workers through their control routes
     yield
 
 

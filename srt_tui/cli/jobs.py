@@ -193,7 +193,8 @@ def _apply(args: argparse.Namespace) -> int:
 
 
 def _warn_interrupted(output: str | None) -> None:
-    """Report (and make trackable) what an `apply` killed mid-submission left behind."""
+    """Report (and make trackable) what an `apply` killed mid-submission left behind (its held Slurm job is
+    cancelled by every command: see `settle_interrupted` in main)."""
     from srt_tui.state.jobindex import index_warnings, job_bases, recover_interrupted
 
     for note in [*index_warnings(), *recover_interrupted(job_bases(Path(output) if output else None))]:
@@ -322,7 +323,7 @@ def _cmd_cancel(args: argparse.Namespace) -> int:
     import re
 
     from srt_tui.slurm.cancel import cancel_job
-    from srt_tui.slurm.local import is_local_job
+    from srt_tui.slurm.local import is_local_job, recorded_job_dir
     from srt_tui.slurm.select import get_client
     from srt_tui.state.jobindex import find_job_dir
 
@@ -338,8 +339,11 @@ def _cmd_cancel(args: argparse.Namespace) -> int:
     rc = 0
     for ref in args.jobs:
         path = find_job_dir(ref, Path(args.output) if args.output else None)
+        recorded = recorded_job_dir(ref) if path is None and is_local_job(ref) else None
         if path is None and re.fullmatch(r"\d+(_\d+)?", ref):
             outcomes = [cancel(ref, Path())]  # a Slurm job launched elsewhere: no directory
+        elif recorded is not None:  # a local job whose directory was removed: its processes are recorded
+            outcomes = [cancel(ref, recorded)]
         else:
             outcomes = [cancel(j, d) for j, d in _job_refs([ref], args.output).items()]
         for outcome in outcomes:

@@ -26,7 +26,7 @@ def _cmd_dry_run(args: argparse.Namespace) -> int:
     if args.output:
         target = _output_dir(Path(args.output))
         try:
-            write_atomic_dir(target, job_files(prep.job, prep.plan, prep.script))
+            write_atomic_dir(target, job_files(prep.job, prep.plan, prep.script), replace=True)
         except OSError as exc:
             raise _output_error(target, f"cannot write it: {exc.strerror or exc}") from None
     if args.json:
@@ -325,6 +325,20 @@ def _error(exc: BaseException) -> int:
     return 70
 
 
+def _settle_interrupted(transport: str) -> None:
+    """Every command first cancels the held Slurm jobs of an `apply` that was killed between `sbatch --hold`
+    and release (a directory listing when there are none), so no held job is left untracked."""
+    from srt_tui.core.errors import SrtError
+    from srt_tui.slurm.orphans import settle
+
+    try:
+        notes = settle(transport=transport)
+    except (SrtError, OSError) as exc:  # an unsafe state directory is said by the command itself
+        notes = [] if isinstance(exc, SrtError) else [f"cannot check for interrupted submissions: {exc}"]
+    for note in notes:
+        print(f"srt-tui: warning: {_printable(note)}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run a subcommand; every failure is one clear line and an exit code from EXIT_CODES."""
     argv = sys.argv[1:] if argv is None else argv
@@ -340,6 +354,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         args = parser.parse_args(argv)
         func: Callable[[argparse.Namespace], int] = getattr(args, "func", _cmd_tui)
+        _settle_interrupted(getattr(args, "transport", "auto") or "auto")
         rc = func(args)
         sys.stdout.flush()  # a closed pipe shows up here, inside the handler, not at interpreter exit
         return rc

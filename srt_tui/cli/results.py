@@ -12,12 +12,14 @@ from srt_tui.core.errors import Problem, SrtError
 
 def resolve_refs(refs: list[str], output: str | None) -> list[Path]:
     """The job directories of the JOBs, in order: a directory (srt-tui's or srtctl's), a job id, a sweep's group id."""
+    from srt_tui.core.owned import valid_job_id
     from srt_tui.state.jobindex import find_job_dir, group_members
 
     out: list[Path] = []
     for ref in refs:
         path = find_job_dir(ref, Path(output) if output else None)
-        for candidate in (Path(ref).expanduser(), *([Path(output) / ref] if output else [])):
+        inside = [Path(output) / ref] if output and valid_job_id(ref) else []  # never `-o X ../elsewhere`
+        for candidate in (Path(ref).expanduser(), *inside):
             if path is None and candidate.is_dir():
                 path = candidate.resolve()  # srtctl's job directory (outputs/<job id>) has no job.json
         if path is not None:

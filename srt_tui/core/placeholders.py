@@ -2,14 +2,15 @@
 
 `<ip:nodeK>` is node K's IPv4 on the profile's interface, `<bind>` the address servers bind,
 `<logs>` the log directory as the step sees it (`/logs` in a container), `<job_id>` Slurm's id,
-`<host:nodeK>` node K's hostname.
+`<host:nodeK>` node K's hostname, `<scratch>` a private directory (mktemp -d, 0700) of the job on
+node 0, removed when the job ends: never a predictable path in the node's shared /tmp.
 """
 
 from __future__ import annotations
 
 import re
 
-PLACEHOLDER = re.compile(r"<(ip:node(\d+)|host:node(\d+)|bind|logs|job_id|job_dir)>")
+PLACEHOLDER = re.compile(r"<(ip:node(\d+)|host:node(\d+)|bind|logs|job_id|job_dir|scratch)>")
 
 
 def ip(node: int) -> str:
@@ -20,6 +21,7 @@ def ip(node: int) -> str:
 BIND = "<bind>"
 LOGS = "<logs>"
 JOB_ID = "<job_id>"
+SCRATCH = "<scratch>"
 
 
 def host(node: int) -> str:
@@ -48,6 +50,8 @@ def substitute(text: str, node_ips: list[str], bind: str = "0.0.0.0", logs: str 
             return logs
         if name == "job_id":
             return job_id
+        if name == "scratch":
+            return "SCRATCH"
         return "JOB_DIR"
 
     return PLACEHOLDER.sub(repl, text)

@@ -3,16 +3,24 @@
 A real exporter reads the GPUs; the mock one has none, so each mock worker writes a small JSON file
 (its GPUs, requests in flight, a smoothed request rate, KV-cache use) every half second, and the
 exporter of the same node (the same listen address) reads them on every scrape. The board is a
-directory: `$SRT_MOCK_LOAD_DIR`, else one per job under the temp directory when a job id is set
-(`SLURM_JOB_ID`, or `SRT_JOB_ID` of the local launcher); without either it is off and the exporter
-keeps its set readings. Standard library only, like the rest of the mock.
+directory: `$SRT_MOCK_LOAD_DIR`, else one per job in a 0700 directory of the user's under the temp
+directory when a job id is set (`SLURM_JOB_ID`, or `SRT_JOB_ID` of the local launcher); without either it
+is off and the exporter keeps its set readings. The temp directory is shared with other users: a board
+directory that is a link, another user's or writable by others is not used (the board is off, said once),
+and its files are written new (O_EXCL|O_NOFOLLOW) and read only when they are regular files.
+Standard library only, like the rest of the mock.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
+import re
+import secrets
+import stat
+import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass
@@ -26,14 +34,30 @@ RATE_TAU_S = 2.0
 
 
 def board_dir() -> Path | None:
-    """The board of this process's job, or None when there is none (no job id and no override)."""
+    """The board of this process's job, or None when there is none (no job id and no override) or when the
+    place it would be is not safely this user's."""
     explicit = os.environ.get("SRT_MOCK_LOAD_DIR")
     if explicit:
         return Path(explicit)
     job = os.environ.get("SLURM_JOB_ID") or os.environ.get("SRT_JOB_ID")
-    if not job or "/" in job or job.startswith("."):
+    if not job or not re.fullmatch(r"(?:local-)?[0-9]+", job):
         return None
-    return Path(tempfile.gettempdir()) / "srt-tui-mock-load" / job
+    return _private(Path(tempfile.gettempdir()) / f"srt-tui-mock-load-{os.geteuid()}", job)
+
+
+def _private(parent: Path, job: str) -> Path | None:
+    """``parent/job``, both made 0700 and checked to be real directories of this user nobody else writes."""
+    for path in (parent, parent / job):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(path, 0o700)
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return None
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o077:
+            print(f"srt-tui mock: {path} is not a private directory of this user: load board off", file=sys.stderr)
+            return None
+    return parent / job
 
 
 @dataclass(frozen=True)
@@ -83,12 +107,27 @@ def _file(board: Path, host: str, port: int) -> Path:
 
 
 def publish(board: Path, load: WorkerLoad) -> None:
-    """Write (atomically) one worker's line."""
-    board.mkdir(parents=True, exist_ok=True)
+    """Write (atomically) one worker's line: a new temp file (never through a link), then renamed."""
+    board.mkdir(mode=0o700, parents=True, exist_ok=True)
     target = _file(board, load.host, load.port)
-    tmp = target.with_name(f".{target.name}.{load.pid}.tmp")
-    tmp.write_text(json.dumps(asdict(load)), encoding="utf-8")
-    tmp.replace(target)
+    tmp = target.with_name(f".{target.name}.{load.pid}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(asdict(load)))
+        tmp.replace(target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _read_regular(path: Path) -> str:
+    """A board file's text, when it is a small regular file (not a link, FIFO or device)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f"{path} is not a regular file")
+        return fh.read(64 * 1024).decode("utf-8", errors="replace")
 
 
 def withdraw(board: Path, host: str, port: int) -> None:
@@ -106,7 +145,7 @@ def read_board(board: Path, host: str, now: float | None = None) -> list[WorkerL
         return []
     for path in files:
         try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
+            raw = json.loads(_read_regular(path))
             gpus = raw["gpus"]
             load = WorkerLoad(
                 str(raw["host"]),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import sys
 import time
@@ -76,6 +77,16 @@ async def _sleep_ms(ms: float) -> None:
         await asyncio.sleep(ms / 1000.0)
 
 
+#: the environment variable a test sets to open the control routes (/mock/health, /mock/delay, /mock/fail,
+#: /mock/load) on the workers it starts; a job started without it serves none of them
+CONTROL_ENV = "SRT_MOCK_CONTROL"
+
+
+def control_enabled() -> bool:
+    """Whether this worker serves its control routes (only when a test asks, with SRT_MOCK_CONTROL=1)."""
+    return os.environ.get(CONTROL_ENV) == "1"
+
+
 class MockApp:
     """Dispatches requests to handlers and keeps the worker's counters and request log."""
 
@@ -101,11 +112,16 @@ class MockApp:
             **{path: {"POST": self._generation} for path in KIND_BY_PATH},
             "/mock/stats": {"GET": self._stats},
             "/mock/requests": {"GET": self._recent},
-            "/mock/health": {"POST": self._set_health},
-            "/mock/delay": {"POST": self._set_delay},
-            "/mock/fail": {"POST": self._set_fail},
-            "/mock/load": {"POST": self._set_load},
         }
+        if control_enabled():  # a test asked: anyone who reaches the node could otherwise fail or stall it
+            self.routes.update(
+                {
+                    "/mock/health": {"POST": self._set_health},
+                    "/mock/delay": {"POST": self._set_delay},
+                    "/mock/fail": {"POST": self._set_fail},
+                    "/mock/load": {"POST": self._set_load},
+                }
+            )
 
     # dispatch -----------------------------------------------------------------------------------
 

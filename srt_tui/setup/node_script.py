@@ -18,7 +18,7 @@ _PRELUDE = r"""#!/bin/bash
 # srt-tui setup: node probe. Prints one JSON document between two marker lines; changes nothing.
 set -u
 T=__TIMEOUT__
-ERRF=$(mktemp 2>/dev/null || echo /tmp/srt-tui-probe.$$)
+ERRF=$(mktemp 2>/dev/null) || ERRF=/dev/null  # never a predictable path in the shared /tmp
 esc() {
   local s
   s=$(printf '%s' "$1" | tr -d '\000-\010\013\014\016-\037')
@@ -78,7 +78,7 @@ def render_node_script(paths: Sequence[str], extra_path: str | None = None, tool
             f'"$(yn test -e {q})" "$(yn test -d {q})" "$(yn test -r {q})"\n'
         )
     out.append("printf '}}\\n'\n")
-    out.append(f'echo {END}\nrm -f "$ERRF"\n')
+    out.append(f'echo {END}\n[ "$ERRF" = /dev/null ] || rm -f "$ERRF"\n')
     return "".join(out)
 
 

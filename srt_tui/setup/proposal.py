@@ -6,6 +6,7 @@ validated by the Profile model and written as YAML with the evidence as comments
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -305,8 +306,11 @@ def write_proposal(proposal: Proposal, path: Path, header: str = "") -> Path:
     """Write the proposal's YAML (refusing an invalid one) and return the path."""
     if proposal.profile is None or proposal.problems:
         raise ValueError("the proposal has problems: " + "; ".join(proposal.problems))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(proposal.to_yaml(header))
+    from srt_tui.core.owned import private_dir, write_private
+
+    if not path.parent.is_dir():
+        private_dir(path.parent, "config directory")  # 0700, whatever the umask
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    write_private(tmp, proposal.to_yaml(header))  # 0600, new, never through a link
     tmp.replace(path)
     return path

@@ -27,11 +27,21 @@ from srt_tui.core.errors import Problem, SrtError
 from srt_tui.core.jobdir.contract import JobMeta, update_job_meta
 from srt_tui.core.jobdir.events import append_event
 from srt_tui.core.jobdir.write import job_files, job_secrets, write_atomic_dir
+from srt_tui.core.owned import (
+    UnsafePath,
+    check_ancestors,
+    check_dir,
+    check_file,
+    private_dir,
+    rename_noreplace,
+    require_job_id,
+)
 from srt_tui.core.paths import default_output_dir
 from srt_tui.core.spec.slurm_values import mount_problem
+from srt_tui.slurm import orphans
 from srt_tui.slurm.client import SlurmClient
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable
-from srt_tui.slurm.local import LocalLauncher, next_local_id
+from srt_tui.slurm.local import LocalLauncher, claim_local_id
 from srt_tui.slurm.preflight import check_before_submit
 from srt_tui.state.jobindex import remember_job, sweep_log_link
 
@@ -113,8 +123,9 @@ def _metadata(prep: Prepared, job_id: str, launcher: str, transport: str) -> Job
 def _write_job_dir(target: Path, prep: Prepared, meta: JobMeta) -> Path:
     """The job directory, or a SubmitError naming the output directory when it cannot be written."""
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
         return write_atomic_dir(target, job_files(prep.job, prep.plan, prep.script), meta, job_secrets(prep.job))
+    except FileExistsError:
+        raise
     except OSError as exc:
         raise SubmitError(
             [
@@ -128,9 +139,17 @@ def _write_job_dir(target: Path, prep: Prepared, meta: JobMeta) -> Path:
 
 
 def submit_local(prep: Prepared, base: Path) -> Submission:
-    """Run the job on this machine through the local launcher."""
-    job_id = next_local_id(base)
-    job_dir = _write_job_dir(base / job_id, prep, _metadata(prep, job_id, "local", "local"))
+    """Run the job on this machine through the local launcher: an id claimed for this user alone, a new
+    directory that replaces nothing (a name taken meanwhile, by anyone, moves on to the next id)."""
+    for _ in range(100):
+        job_id = claim_local_id(base)
+        try:
+            job_dir = _write_job_dir(base / job_id, prep, _metadata(prep, job_id, "local", "local"))
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise SubmitError([Problem(field="output directory", message=f"{base}: no free local-N name after 100 tries")])
     append_event(job_dir, "submitted", "local launcher")
     LocalLauncher().start(job_id, job_dir)
     remember_job(job_id, job_dir)
@@ -150,10 +169,17 @@ def _keep_failed(staged: Path, base: Path, stamp: str) -> Path:
 
 
 def _move_into_place(staged: Path, base: Path, job_id: str, stamp: str) -> Path:
-    job_dir = base / job_id
-    if job_dir.exists():  # Slurm reuses ids (controller state reset, MaxJobId wrap): keep the old directory
-        job_dir.rename(base / f"{job_id}.previous-{stamp}")
-    staged.rename(job_dir)
+    """``staged`` becomes ``base/job_id``; an existing directory of that name is never replaced: this user's
+    is kept aside (Slurm reuses ids after a controller reset or MaxJobId wrap), anyone else's stays and the
+    job keeps its staged name (indexed all the same)."""
+    job_dir = base / require_job_id(job_id, "sbatch")
+    if os.path.lexists(job_dir):
+        try:
+            check_dir(job_dir, "job directory")
+            rename_noreplace(job_dir, base / f"{job_id}.previous-{stamp}")
+        except (UnsafePath, OSError):
+            return staged
+    rename_noreplace(staged, job_dir)
     return job_dir
 
 
@@ -236,6 +262,9 @@ def submit_slurm(
         if signals.signum is not None:  # stopped before anything reached Slurm
             shutil.rmtree(staged, ignore_errors=True)
             raise SubmitInterrupted(signals.signum, "nothing was submitted")
+        check_dir(staged, "staged job directory")  # what sbatch reads is still ours alone
+        check_file(staged / "sbatch.sh", "launch script")
+        record = orphans.begin(base, staged)  # a kill from here on leaves a held job the next command finds
         try:
             job_id = client.submit(
                 staged / "sbatch.sh",
@@ -248,7 +277,9 @@ def submit_slurm(
         except SlurmError as exc:
             kept = _keep_failed(staged, base, stamp)
             if signals.signum is not None:  # Ctrl-C reached sbatch too: it stopped before submitting
+                orphans.end(record)
                 raise SubmitInterrupted(signals.signum, f"nothing was submitted; the files are in {kept}") from None
+            orphans.end(record)
             raise SlurmRefused(
                 [
                     Problem(
@@ -273,9 +304,12 @@ def submit_slurm(
             remember_job(job_id, job_dir)  # before release: a job that runs is always indexed
             signals.check()
             client.release(job_id)
+            orphans.end(record)
             signals.check()
         except BaseException as exc:
-            raise _abandon(client, job_id, job_dir, exc) from None
+            abandoned = _abandon(client, job_id, job_dir, exc)
+            orphans.end(record)  # cancelled, or indexed for status and cancel
+            raise abandoned from None
     return Submission(job_id, job_dir, "slurm", notes, client, submit_note)
 
 
@@ -326,6 +360,19 @@ def submit_prepared(
     """Submit through the chosen launcher (see `choose_launcher`): never silently on this machine.
     ``client``: a Slurm client that answered already (the previous member's of a sweep), not pinged again."""
     base = output_base(prep, output_dir)
+    try:
+        private_dir(base, "output directory", shared_ok=True)
+    except OSError as exc:  # read-only, full, not ours to create in: bad input, as writing the job would be
+        raise SubmitError(
+            [
+                Problem(
+                    field="output directory",
+                    message=f"cannot create {base}: {exc.strerror or exc}; nothing was submitted",
+                    hint="use -o with a writable directory that has free space, or fix the profile's output_dir",
+                )
+            ]
+        ) from None
+    check_ancestors(base, "output directory")
     mount = mount_problem(str(base)) if prep.plan.container_runtime == "pyxis" else None
     if mount is not None:  # the job directory's logs/ is a pyxis mount: a `,` or `:` would split it
         raise SubmitError([Problem(field="output directory", message=mount[0], hint="use -o with a path without them")])

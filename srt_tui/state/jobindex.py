@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import json
+import re
 import socket
 from pathlib import Path
 
-from srt_tui.core.jobdir.bounded import read_text
 from srt_tui.core.jobdir.contract import JOB_FILE, JobDirError, read_job_meta, update_job_meta
 from srt_tui.core.jobdir.events import append_event
+from srt_tui.core.owned import (
+    UnsafePath,
+    append_private,
+    check_dir,
+    rename_noreplace,
+    require_job_id,
+    valid_job_id,
+)
 from srt_tui.core.paths import default_output_dir, user_state_dir
+from srt_tui.state.statefile import read_state, state_dir
 
 
 def _index_path() -> Path:
@@ -18,14 +28,13 @@ def _index_path() -> Path:
 
 
 def remember_job(job_id: str, job_dir: Path) -> None:
-    """Append a job to the index (best effort: an unwritable index never fails a submission)."""
-    path = _index_path()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"job_id": job_id, "job_dir": str(job_dir)}) + "\n")
-    except OSError:
-        pass
+    """Append a job to the index (0600, in the user's 0700 state directory; best effort: an unwritable index
+    never fails a submission, an unsafe one is refused with the reason)."""
+    if not _indexable(job_id):
+        require_job_id(job_id, "job index")  # says why
+    line = json.dumps({"job_id": job_id, "job_dir": str(job_dir)}) + "\n"
+    with contextlib.suppress(OSError):
+        append_private(state_dir() / "jobs.jsonl", line, "job index")
 
 
 def record_tags(job_dir: Path, tags: list[str]) -> None:
@@ -48,15 +57,24 @@ def sweep_log_link(job_dir: Path, job_id: str) -> Path:
     return link
 
 
+_INDEX_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+def _indexable(job_id: object) -> bool:
+    """An id the index may hold: one plain token (a Slurm id, `123_4`, `local-7`), never a path or a name
+    with separators; no path is built from it (paths are built only from `valid_job_id` ids)."""
+    return isinstance(job_id, str) and _INDEX_ID.fullmatch(job_id) is not None and ".." not in job_id
+
+
 def read_index() -> tuple[dict[str, Path], list[str]]:
     """Every indexed job whose directory still exists (newest last), and a warning for each damaged
-    entry, which is skipped (bad UTF-8 or JSON, a `job_dir` or `job_id` that is not a string): one bad
-    line never hides the other jobs."""
+    entry, which is skipped (bad UTF-8 or JSON, a `job_dir` that is not an absolute path, a `job_id` that is
+    not one plain token): one bad line never hides the other jobs, and no path is built from one."""
     out: dict[str, Path] = {}
     warnings: list[str] = []
     path = _index_path()
     try:
-        lines = read_text(path, "index").splitlines()
+        lines = read_state(path, "index").splitlines()
     except FileNotFoundError:
         return out, warnings
     except OSError as exc:
@@ -66,7 +84,12 @@ def read_index() -> tuple[dict[str, Path], list[str]]:
             continue
         rec = _entry(line)
         job_dir, job_id = (rec.get("job_dir"), rec.get("job_id")) if rec is not None else (None, None)
-        if not isinstance(job_dir, str) or not job_dir or not isinstance(job_id, (str, int)) or "\ufffd" in line:
+        if (
+            not isinstance(job_dir, str)
+            or not Path(job_dir).is_absolute()
+            or not _indexable(job_id)
+            or "\ufffd" in line
+        ):
             warnings.append(f"{path}:{number}: a damaged job-index entry is skipped")
             continue
         try:
@@ -103,6 +126,8 @@ def find_job_dir(ref: str, output_dir: Path | None = None) -> Path | None:
     indexed = known_jobs().get(ref)
     if indexed is not None:
         return indexed
+    if not valid_job_id(ref):
+        return None  # never `<output_dir>/../elsewhere`
     for base in (output_dir, default_output_dir()):
         if base is not None and (base / ref / JOB_FILE).is_file():
             return (base / ref).resolve()
@@ -118,37 +143,45 @@ def recover_interrupted(bases: list[Path]) -> list[str]:
     """Find `.staged-*` directories an interrupted apply left behind; make them findable; say what to do.
 
     A staged directory whose job id was recorded becomes `<base>/<id>` and is indexed, so `status` and
-    `cancel` work on it; one without an id is kept as `failed-*`. Only this user's directories from this
-    host whose process is gone are touched: a shared output directory may hold others' submissions.
+    `cancel` work on it; one without an id is kept as `failed-*`. Only directories this user owns (the
+    file system says so, not job.json), inside a base that is safe to act in, whose apply is gone, are
+    touched, and only ever renamed within their base: a shared output directory may hold others'
+    submissions, or directories planted to look like ours.
     """
     me = (getpass.getuser(), socket.gethostname())
     notes: list[str] = []
     for base in dict.fromkeys(b.resolve() for b in bases if b.is_dir()):
+        try:
+            check_dir(base, "output directory", shared_ok=True)
+        except (UnsafePath, OSError):
+            continue  # nothing is acted on in a directory others can rearrange
         for staged in sorted(base.glob(".staged-*")):
             pid = staged.name.rsplit("-", 1)[-1]
             try:
+                check_dir(staged, "staged job directory")
                 meta = read_job_meta(staged)
                 owner, job_id = (meta.user, meta.host), meta.job_id
-            except JobDirError:
-                continue  # not a staged job directory this code wrote
+            except (JobDirError, UnsafePath, OSError):
+                continue  # another user's, a link, or not a staged job directory this code wrote
             if owner != me or (pid.isdigit() and Path(f"/proc/{pid}").exists()):
-                continue  # another user's or host's apply (maybe still running), or one still in progress here
+                continue  # another host's apply (maybe still running), or one still in progress here
+            if job_id and not valid_job_id(job_id):
+                notes.append(f"{staged}: its job.json names {job_id!r}, not a job id: left where it is")
+                continue
             try:
-                if job_id and not (base / job_id).exists():
-                    staged.rename(base / job_id)
-                    remember_job(job_id, base / job_id)
-                    append_event(base / job_id, "submitted", f"slurm job {job_id}, recovered after apply was killed")
+                if job_id:
+                    target = base / job_id
+                    rename_noreplace(staged, target)
+                    remember_job(job_id, target)
+                    append_event(target, "submitted", f"slurm job {job_id}, recovered after apply was killed")
                     notes.append(
-                        f"job {job_id}: its `apply` was killed before release, so Slurm may hold it; "
-                        f"start it with `scontrol release {job_id}` or stop it with `srt-tui cancel {job_id}`"
+                        f"job {job_id}: its `apply` was killed before release; its files are in {target} "
+                        f"(`srt-tui status {job_id}` says whether it runs)"
                     )
-                elif not job_id:
+                else:
                     kept = base / ("failed-" + staged.name[len(".staged-") :])
-                    staged.rename(kept)
-                    notes.append(
-                        f"an `apply` was killed while submitting; no job id was recorded (files in {kept}). "
-                        f"If `squeue --me -t PD -o '%i %o'` lists {staged}/sbatch.sh, cancel that id"
-                    )
+                    rename_noreplace(staged, kept)
+                    notes.append(f"an `apply` was killed while submitting; no job id was recorded (files in {kept})")
             except OSError as exc:
                 notes.append(f"{staged}: left by an interrupted apply, cannot be moved: {exc.strerror}")
     return notes

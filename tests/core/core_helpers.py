@@ -104,7 +104,7 @@ def write_yaml(path: Path, data: Any) -> Path:
     return path
 
 
-_PLACEHOLDER = re.compile(r"<(ip:node(\d+)|host:node(\d+)|bind|logs|job_id|job_dir)>")
+_PLACEHOLDER = re.compile(r"<(ip:node(\d+)|host:node(\d+)|bind|logs|job_id|job_dir|scratch)>")
 
 
 def substitute(text: str, values: Mapping[str, str], node_ips: list[str], node_names: list[str]) -> str:

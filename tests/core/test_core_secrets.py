@@ -68,11 +68,12 @@ def test_each_step_gets_its_own_scopes_secret_value(tmp_path: Path) -> None:
     for p in [*prep.plan.workers, prep.plan.router.process if prep.plan.router else None]:
         assert p is not None
         refs = " ".join(f"{k}={ref}" for k, ref in p.secret_env)
+        handed = " ".join(f'{ref}="${{{ref}-}}"' for _, ref in p.secret_env)  # as the script hands them
         run = subprocess.run(
             [
                 "bash",
                 "-c",
-                'set -a; source "$1"; set +a; shift; "$@"',
+                f'source "$1"; shift; {handed} "$@"',
                 "x",
                 str(target / "secrets.env"),
                 "bash",
@@ -95,3 +96,17 @@ def test_each_step_gets_its_own_scopes_secret_value(tmp_path: Path) -> None:
     assert seen == {"prefill": "prefill-token/global-key", "decode": "decode-token/global-key", "router": "/router-key"}
     for value in ("prefill-token", "decode-token", "global-key", "router-key"):
         assert value not in (target / "sbatch.sh").read_text() and value not in (target / "plan.json").read_text()
+
+
+def test_a_step_is_handed_only_its_own_scopes_secrets(tmp_path: Path) -> None:
+    """secrets.env is sourced, not exported: each srt_step line hands its step exactly the references of the
+    scopes it declares (a router never sees a worker's token, an exporter none)."""
+    import re
+
+    prep = prepare(_recipe(tmp_path), "local")
+    assert "set -a" not in prep.script
+    lines = prep.script.splitlines()
+    for p in prep.plan.processes():
+        line = next(x for x in lines if re.search(rf"srt_step '?{re.escape(p.name)}'? ", x))
+        assert set(re.findall(r"(SRT_SECRET_\w+)=\"\$\{", line)) == {ref for _, ref in p.secret_env}, p.name
+    assert any(p.secret_env for p in prep.plan.processes())

@@ -10,6 +10,7 @@ programs, so the second level of shell (the step wrapper, `bash -c` benchmarks) 
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 from pathlib import Path
@@ -113,6 +114,8 @@ class Run:
         self.job_dir = tmp / "job dir"  # a space: the job directory must be quoted everywhere
         self.out.mkdir()
         self.job_dir.mkdir()
+        self.node_tmp = tmp / "node tmp"  # the node's temp directory: the job's <scratch> is made in it
+        self.node_tmp.mkdir()
         path = tmp / "harness.sh"
         path.write_text(text, encoding="utf-8")
         env = {
@@ -121,10 +124,21 @@ class Run:
             "HARNESS_OUT": str(self.out),
             "SRT_JOB_DIR": str(self.job_dir),
             "SLURM_JOB_ID": JOB_ID,
+            "TMPDIR": str(self.node_tmp),
         }
         self.proc = subprocess.run(["bash", str(path)], cwd=tmp, env=env, capture_output=True, text=True, timeout=60)
         steps = sorted(self.out.glob("step.*"), key=lambda p: int(p.suffix[1:]))
         self.steps = [_nul_split(p.read_bytes()) for p in steps]
+
+    def scratch(self) -> str:
+        """The job's private temp directory (mktemp -d: its name is random), as the steps were given it."""
+        found = {
+            m
+            for step in self.steps
+            for a in step
+            for m in re.findall(rf"{re.escape(str(self.node_tmp))}/srt-tui-{JOB_ID}\.[A-Za-z0-9]+", a)
+        }
+        return found.pop() if len(found) == 1 else "<no scratch>"
 
     def read(self, name: str) -> list[str]:
         path = self.out / name
@@ -258,7 +272,7 @@ def test_hostile_values_round_trip_inert(tmp_path: Path, engine: str, frontend: 
     prep = prepare(recipe, str(hostile_profile(tmp_path, markers, runtime)))
     run = Run(tmp_path, harness(prep.script))
     assert run.proc.returncode == 0, run.proc.stderr
-    values = _values(prep, run.job_dir)
+    values = {**_values(prep, run.job_dir), "scratch": run.scratch()}
 
     processes = prep.plan.processes()
     assert len(run.steps) == len(processes)
@@ -268,7 +282,9 @@ def test_hostile_values_round_trip_inert(tmp_path: Path, engine: str, frontend: 
         name, kind, node, log, sep, *argv = recorded
         assert (name, kind, node, sep) == (p.name, p.kind, str(p.node_index), "--")
         assert log == f"{run.job_dir}/{p.log}"
-        command, env = _resolved(p, values)
+        # servers listen on their node's address (issue 18); the benchmark and an MPI step spanning nodes on all
+        spans = p.kind == "benchmark" or len(set(p.step_nodes)) > 1
+        command, env = _resolved(p, {**values, "bind": "0.0.0.0" if spans else NODE_IPS[p.node_index]})
         unset = [arg for k in p.unset_env for arg in ("-u", k)]  # inherited GPU visibility a subset drops
         expected = (["env", *unset, *(f"{k}={v}" for k, v in env.items())] if env or unset else []) + command
         assert _unwrap(argv) == expected, f"{p.name}: argv did not survive the quoting"

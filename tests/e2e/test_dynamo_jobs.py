@@ -121,8 +121,11 @@ def test_infra_on_its_own_node_and_worker_health_on_its_system_port(job: DynamoJ
     r = httpx.get(worker["health_url"], timeout=5)
     assert r.status_code == 200 and r.json()["status"] == "ready"
     assert job.plan["processes"][0]["env"]["NATS_SERVER"] == "nats://<ip:node0>:4222"
-    # JetStream and etcd's WAL on node-local storage, per job, as srtctl keeps them in /tmp
-    assert {p.name for p in Path(f"/tmp/srt-tui-{job.job_id}").iterdir()} == {"nats", "etcd"}
+    # JetStream and etcd's WAL on node-local storage, per job, as srtctl keeps them in /tmp: in a private
+    # mktemp -d of the job's (issue 18: never a predictable path another user could create first)
+    (scratch,) = Path("/tmp").glob(f"srt-tui-{job.job_id}.*")
+    assert scratch.stat().st_mode & 0o777 == 0o700
+    assert {p.name for p in scratch.iterdir()} == {"nats", "etcd"}
 
 
 def test_requests_through_dynamo_frontend_all_succeed_and_are_counted(job: DynamoJob) -> None:

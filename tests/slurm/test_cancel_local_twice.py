@@ -8,12 +8,15 @@ from pathlib import Path
 
 from srt_tui.core.jobdir.events import append_event
 from srt_tui.slurm.cancel import cancel_job
+from srt_tui.slurm.procs import start_time
 
 
 def test_cancelling_an_ended_local_job_says_it_already_ended(tmp_path: Path) -> None:
-    proc = subprocess.Popen(["true"])  # a real process that has exited: the job's script is gone
+    proc = subprocess.Popen(["sleep", "5"])  # a real process that has exited: the job's script is gone
+    start = start_time(proc.pid)
+    proc.kill()
     proc.wait()
-    (tmp_path / "local.json").write_text(json.dumps({"pid": proc.pid, "started": 0}) + "\n")
+    (tmp_path / "local.json").write_text(json.dumps({"pid": proc.pid, "start": start, "started": 0}) + "\n")
     append_event(tmp_path, "cancelled", "cancelled by the operator")
     outcome = cancel_job("local-3", tmp_path)
     assert not outcome.cancelled

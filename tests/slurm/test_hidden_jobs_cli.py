@@ -40,6 +40,8 @@ def test_hide_refuses_a_running_local_job(tmp_path: Path, monkeypatch: pytest.Mo
     import os
     import subprocess
 
+    from srt_tui.slurm.procs import start_time
+
     monkeypatch.setenv("SRT_TUI_STATE_DIR", str(tmp_path / "state"))
     sleeper = subprocess.Popen(["sleep", "30"], start_new_session=True)
     try:
@@ -47,7 +49,8 @@ def test_hide_refuses_a_running_local_job(tmp_path: Path, monkeypatch: pytest.Mo
             job_dir = tmp_path / job_id
             (job_dir / "logs").mkdir(parents=True)
             write_job_meta(job_dir, JobMeta(job_id, name=job_id, launcher="local"))
-            (job_dir / "local.json").write_text(json.dumps({"pid": pid, "pgid": pid, "started": 0}) + "\n")
+            start = start_time(pid) or 0  # the launch record: pid and start time (a reused pid is no job's)
+            (job_dir / "local.json").write_text(json.dumps({"pid": pid, "start": start, "started": 0}) + "\n")
             remember_job(job_id, job_dir)
         assert main(["jobs", "--hide", "local-5"]) == 1
         assert "still queued or running: local-5 (RUNNING)" in capsys.readouterr().err

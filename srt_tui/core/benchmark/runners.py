@@ -17,18 +17,22 @@ from srt_tui.core.spec.recipe import BenchmarkSpec
 if TYPE_CHECKING:
     from srt_tui.core.benchmark.context import BenchContext
 
-# $1 logs dir, $2 result-file prefix in /tmp, then the evaluation command (sglang.test.run_eval)
+# $1 logs dir, $2 result-file prefix in /tmp, then the evaluation command (sglang.test.run_eval, which writes
+# its results to /tmp/<eval>_<model>.{json,html} itself): only files this run made are copied, i.e. this
+# user's regular files (no links) newer than a marker taken in a private `mktemp -d` before the run
 ACCURACY_SH = """set -e
 logs=$1; prefix=$2; shift 2
 mkdir -p "$logs/accuracy"
+scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT; : >"$scratch/started"
 export OPENAI_API_KEY="${OPENAI_API_KEY:-EMPTY}"
 "$@"
 for ext in json html; do
   newest=""
   for f in /tmp/"$prefix"_*."$ext"; do
-    if [ -e "$f" ] && { [ -z "$newest" ] || [ "$f" -nt "$newest" ]; }; then newest=$f; fi
+    if [ -f "$f" ] && [ ! -L "$f" ] && [ -O "$f" ] && [ "$f" -nt "$scratch/started" ] &&
+      { [ -z "$newest" ] || [ "$f" -nt "$newest" ]; }; then newest=$f; fi
   done
-  if [ -n "$newest" ]; then cp "$newest" "$logs/accuracy/"; echo "saved $logs/accuracy/${newest##*/}"; fi
+  if [ -n "$newest" ]; then cp -P "$newest" "$logs/accuracy/"; echo "saved $logs/accuracy/${newest##*/}"; fi
 done"""
 
 # $1 x-separated concurrencies, then a command that takes --max-concurrency
@@ -84,7 +88,7 @@ fi
 mkdir -p "$logs/artifacts/warmup"
 export AIPERF_HTTP_SO_RCVTIMEO=120 PYTHONUNBUFFERED=1
 if [ -n "$spec" ] || ! command -v aiperf >/dev/null; then
-  venv="/tmp/aiperf-${SLURM_JOB_ID:-$$}"; python3 -m venv --system-site-packages "$venv"
+  venv=$(mktemp -d); trap 'rm -rf "$venv"' EXIT; python3 -m venv --system-site-packages "$venv"
   "$venv/bin/pip" install "${spec:-aiperf}" tiktoken; export PATH="$venv/bin:$PATH"
 fi
 aiperf profile -m "$model" --tokenizer "$tokenizer" --tokenizer-trust-remote-code --url "$url" --streaming \\
@@ -102,8 +106,8 @@ done"""
 # $1 isl $2 osl $3 requests $4 concurrency $5 space-separated prefix ratios $6 logs
 ROUTER_SH = """set -e
 isl=$1; osl=$2; n=$3; c=$4; logs=$6; read -r -a ratios <<<"$5"
-dir=/tmp/dynamo
-[ -d "$dir" ] || git clone --depth 1 https://github.com/ai-dynamo/dynamo.git "$dir"
+scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT; dir=$scratch/dynamo
+git clone --depth 1 https://github.com/ai-dynamo/dynamo.git "$dir"
 pip install aiperf matplotlib 2>/dev/null || true
 mkdir -p "$logs/router-bench"; cd "$dir/benchmarks/router"
 python3 prefix_ratio_benchmark.py --prefix-ratios "${ratios[@]}" --isl "$isl" --osl "$osl" --requests "$n" \\

@@ -58,8 +58,9 @@ def system_env(sys_port: int) -> list[tuple[str, str]]:
 
 
 #: node-local storage for JetStream and etcd's WAL, as srtctl keeps them in /tmp (a shared file
-#: system's latency times out etcd's raft); per job, since jobs may share a node's /tmp
-STATE_DIR = f"/tmp/srt-tui-{ph.JOB_ID}"
+#: system's latency times out etcd's raft); a private `mktemp -d` of the job's there, never a predictable
+#: path another user of the node could create first
+STATE_DIR = ph.SCRATCH
 
 
 def nats_argv(infra: InfraSpec) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -347,8 +348,10 @@ def job_json_text(meta: JobMeta) -> str:
 
 def write_job_meta(job_dir: Path, meta: JobMeta) -> None:
     """Write `job.json` whole, then rename it into place (a reader never sees half of it)."""
-    tmp = job_dir / f".{JOB_FILE}.tmp"
-    tmp.write_text(job_json_text(meta), encoding="utf-8")
+    from srt_tui.core.owned import write_private
+
+    tmp = job_dir / f".{JOB_FILE}.{os.getpid()}.{time.time_ns()}.tmp"
+    write_private(tmp, job_json_text(meta))  # new, 0600, never through a link
     os.replace(tmp, job_dir / JOB_FILE)
 
 

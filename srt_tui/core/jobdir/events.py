@@ -53,7 +53,11 @@ def append_event(job_dir: Path, stage: str, detail: str) -> None:
         {"stage": stage, "time": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "detail": detail}
     )
     # never through a link, never blocking on a pipe: a job directory may not be only ours
-    fd = os.open(job_dir / STATUS_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600)
+    fd = os.open(
+        job_dir / STATUS_FILE,
+        os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+        0o600,
+    )
     with os.fdopen(fd, "a", encoding="utf-8") as fh:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise UnsafeFile(job_dir / STATUS_FILE, "is not a regular file: not appending to it")

@@ -12,6 +12,7 @@ from typing import Any
 from srt_tui.core.benchmark import support_files
 from srt_tui.core.jobdir.benchmark_metadata import SRTCTL_METADATA, srtctl_metadata
 from srt_tui.core.jobdir.contract import JOB_FILE, PLAN_FILE, JobMeta, job_json_text
+from srt_tui.core.owned import check_dir, private_dir, rename_noreplace, write_private
 from srt_tui.core.plan.build import secret_values
 from srt_tui.core.plan.model import JobPlan
 from srt_tui.core.spec.resolved import ResolvedJob
@@ -52,30 +53,34 @@ def write_atomic_dir(
     files: dict[str, str],
     meta: JobMeta | None = None,
     secrets: dict[str, str] | None = None,
+    *,
+    replace: bool = False,
 ) -> Path:
-    """Write `files` (and `job.json` from `meta`) into `target`, replacing it as one rename."""
+    """Write `files` (and `job.json` from `meta`) into `target` as one rename: directories 0700, files 0600
+    (sbatch.sh 0700) whatever the umask, each created anew (never through a link). An existing `target` is
+    never replaced (FileExistsError) unless ``replace`` (a saved dry-run written again), and then only when
+    it is this user's own directory."""
     target = target.resolve()
-    target.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(target.parent, "output directory", shared_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
+        os.chmod(tmp, 0o700)
         for name, text in files.items():
-            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
-            (tmp / name).write_text(text, encoding="utf-8")
-        (tmp / "sbatch.sh").chmod(0o755)
-        (tmp / "logs").mkdir(exist_ok=True)
+            path = tmp / name
+            if not path.parent.is_dir():
+                private_dir(path.parent, "job directory")
+            write_private(path, text, 0o700 if name == "sbatch.sh" else 0o600)
+        private_dir(tmp / "logs", "job directory")
         if meta is not None:
-            (tmp / JOB_FILE).write_text(job_json_text(meta), encoding="utf-8")
+            write_private(tmp / JOB_FILE, job_json_text(meta))
         if secrets:
-            path = tmp / "secrets.env"
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                for k, v in sorted(secrets.items()):
-                    fh.write(f"{k}={_sh_single(v)}\n")
+            write_private(tmp / "secrets.env", "".join(f"{k}={_sh_single(v)}\n" for k, v in sorted(secrets.items())))
         old = None
-        if target.exists():
+        if replace and os.path.lexists(target):
+            check_dir(target, "dry-run directory")
             old = target.with_name(f".{target.name}.old-{os.getpid()}")
-            target.rename(old)
-        tmp.rename(target)
+            rename_noreplace(target, old)
+        rename_noreplace(tmp, target)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
     except BaseException:

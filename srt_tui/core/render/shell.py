@@ -12,6 +12,7 @@ _VARS = {
     "logs": "${SRT_STEP_LOGS}",
     "job_id": "${SRT_JOB_ID}",
     "job_dir": "${SRT_JOB_DIR}",
+    "scratch": "${SRT_SCRATCH}",
 }
 _SAFE = re.compile(r"^[A-Za-z0-9_./:=,@%+-]+$")
 

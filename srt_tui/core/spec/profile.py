@@ -15,7 +15,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from srt_tui.core.errors import ConfigError, Problem, config_error
-from srt_tui.core.paths import shipped_profiles_dir, user_profiles_dir
+from srt_tui.core.owned import check_dir, check_file
+from srt_tui.core.paths import shipped_profiles_dir, user_config_dir, user_profiles_dir
 from srt_tui.core.spec.slurm_values import (
     Account,
     EnvMap,
@@ -266,6 +267,16 @@ def profile_dirs() -> list[tuple[str, Path]]:
     return [("user", user_profiles_dir()), ("shipped", shipped_profiles_dir())]
 
 
+def _check_user_profile(folder: Path, path: Path) -> None:
+    """A profile found by name in the user's config directory runs its preamble as the user: it, its folder
+    and the config directory must be the user's own and writable by nobody else (UnsafePath says which)."""
+    config = user_config_dir()
+    for directory in dict.fromkeys((config, folder)):
+        if directory.exists():
+            check_dir(directory, "config directory")
+    check_file(path, "user profile")
+
+
 def load_profile(spec: str | None = None, cwd: Path | None = None) -> LoadedProfile:
     """Resolve `--profile NAME|PATH`, else srtslurm.yaml discovery, else the shipped `local` profile."""
     if spec:
@@ -278,6 +289,8 @@ def load_profile(spec: str | None = None, cwd: Path | None = None) -> LoadedProf
             for ext in (".yaml", ".yml"):
                 candidate = folder / f"{spec}{ext}"
                 if candidate.is_file():
+                    if source == "user":
+                        _check_user_profile(folder, candidate)
                     return LoadedProfile(spec, candidate, parse_profile(candidate), source)
         known = sorted({p.name for p in list_profile_files()})
         import difflib

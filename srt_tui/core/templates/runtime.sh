@@ -5,9 +5,27 @@ srt_log() { printf '%s srt-tui: %s\n' "$(srt_now)" "$*"; }
 SRT_FINAL=""
 srt_event() {
   # one JSON object per lifecycle event: stage, time, detail
-  printf '{"stage": "%s", "time": "%s", "detail": "%s"}\n' "$1" "$(srt_now)" "$(srt_json_escape "${2:-}")" \
-    >>"$SRT_JOB_DIR/status.jsonl"
+  { printf '{"stage": "%s", "time": "%s", "detail": "%s"}\n' "$1" "$(srt_now)" "$(srt_json_escape "${2:-}")" \
+    >>"$SRT_JOB_DIR/status.jsonl"; } 2>/dev/null || srt_unwritable status.jsonl
   srt_log "stage: $1 ${2:-}"
+}
+SRT_UNWRITABLE=""
+srt_unwritable() {
+  # the job directory cannot be written (made read-only, full, gone): the job keeps serving and says why, once
+  if [[ -z $SRT_UNWRITABLE ]]; then
+    SRT_UNWRITABLE=1
+    srt_log "warning: cannot write $SRT_JOB_DIR/$1 (read-only, full or removed): the job keeps running; status and the monitor stop updating"
+  fi
+}
+srt_local_record() {
+  # the local launcher's record of a step's process group: pid and start time (so `srt-tui cancel` never
+  # signals a reused pid), in the user's state directory and, best effort, in the job directory
+  local st f
+  st=$(<"/proc/$1/stat") || return 0
+  st=${st##*) }
+  read -ra f <<<"$st"
+  if [[ -n ${SRT_LOCAL_PROCS:-} ]]; then printf '%s %s\n' "$1" "${f[19]}" >>"$SRT_LOCAL_PROCS" || true; fi
+  { printf '%s %s\n' "$1" "${f[19]}" >>"$SRT_JOB_DIR/.local-pids"; } 2>/dev/null || srt_unwritable .local-pids
 }
 srt_fail() { SRT_FINAL=failed; srt_event failed "$1"; exit 1; }
 
@@ -43,10 +61,10 @@ srt_step() {
   elif [[ -n ${SRT_STEP_NODES:-} ]]; then
     SRT_NODE_IP="${SRT_NODE_IPS[$node]}" setsid bash -c "$SRT_LOCAL_MPI" srt-mpi "$SRT_STEP_NODES" "$SRT_STEP_TPN" "$@" \
       >>"$log" 2>&1 </dev/null &
-    printf '%s\n' "$!" >>"$SRT_JOB_DIR/.local-pids"
+    srt_local_record "$!"
   else
     SRT_NODE_IP="${SRT_NODE_IPS[$node]}" setsid "$@" >>"$log" 2>&1 </dev/null &
-    printf '%s\n' "$!" >>"$SRT_JOB_DIR/.local-pids"
+    srt_local_record "$!"
   fi
   SRT_PIDS+=("$!")
   SRT_PID_NAMES+=("$name")
@@ -96,7 +114,7 @@ srt_cleanup() {
     else kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true; fi
   done
   # NATS/etcd state of this job, node-local on the infra node (node 0, where this script runs)
-  if [[ -n ${SRT_INFRA_NAMES+set} ]]; then rm -rf "/tmp/srt-tui-$SRT_JOB_ID"; fi
+  if [[ -n ${SRT_SCRATCH:-} ]]; then rm -rf "$SRT_SCRATCH"; fi
   if [[ -z $SRT_FINAL ]]; then
     if ((rc == 0)); then srt_event completed "exit 0"; else srt_event failed "launch script exited with code $rc"; fi
   fi
@@ -261,8 +279,8 @@ srt_maybe_relay() {
   # at once when `srt-tui cancel` asks (relay/final.request): Slurm stops every step together with this
   # script, so the counters are scraped before it cancels, and the request removed to say they are in
   if ((SECONDS >= SRT_RELAY_NEXT)) || [[ -e $SRT_JOB_DIR/relay/final.request ]]; then
-    srt_relay
-    rm -f "$SRT_JOB_DIR/relay/final.request"
+    srt_relay 2>/dev/null || srt_unwritable relay/
+    rm -f "$SRT_JOB_DIR/relay/final.request" 2>/dev/null || true
     SRT_RELAY_NEXT=$((SECONDS + SRT_RELAY_INTERVAL))
   fi
 }

@@ -233,7 +233,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
 
         if not self._recovered:  # once: damaged index entries, what an `apply` killed mid-submission left
             self._recovered = True
-            for note in [*index_warnings(), *recover_interrupted(job_bases())]:
+            from srt_tui.slurm.orphans import settle
+
+            for note in [*index_warnings(), *settle(), *recover_interrupted(job_bases())]:
                 self.app.call_from_thread(self.notify, note, severity="warning", timeout=20)
         from srt_tui.state.hidden import hidden_jobs
 

@@ -11,6 +11,7 @@
 #SBATCH --partition=batch
 
 set -euo pipefail
+umask 077
 
 SRT_N_NODES=3
 SRT_INTERFACE=ib0
@@ -48,14 +49,14 @@ mkdir -p "$SRT_LOG_DIR/config"
 
 # ---- this job ----------------------------------------------------------------------------
 if [[ -f "$SRT_JOB_DIR/secrets.env" ]]; then
-  # shellcheck source=/dev/null
-  set -a; source "$SRT_JOB_DIR/secrets.env"; set +a
+  # shellcheck source=/dev/null  # not exported: each step gets only its own scopes' secrets
+  source "$SRT_JOB_DIR/secrets.env"
 fi
 srt_event starting "job $SRT_JOB_ID via $SRT_LAUNCHER"
 srt_event "resolving nodes" "interface $SRT_INTERFACE"
 srt_resolve_nodes
-SRT_BIND=0.0.0.0
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+# servers listen on their node's address on the profile's interface, not on every interface
+SRT_BIND="${SRT_NODE_IPS[0]}"
 
 # endpoints.json: every URL, on the configured interface, written once
 printf '%s\n' "{
@@ -126,20 +127,20 @@ printf '%s\n' "{
 mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
 
 srt_event "workers starting" "3 process(es) on 3 node(s)"
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step prefill_0 worker 0 "${SRT_JOB_DIR}/logs/prefill_0.log" -- \
   bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_prefill_w0.json" env SGLANG_CUDA_COREDUMP_BEFORE_CRASH=0 python3 -m sglang.launch_server --model-path /model --served-model-name Qwen3-32B --host "${SRT_BIND}" --port 6100 --nccl-port 17500 --disaggregation-mode prefill --disaggregation-bootstrap-port 7200 --tp-size 8 --disaggregation-transfer-backend nixl
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[1]}"; fi
+SRT_BIND="${SRT_NODE_IPS[1]}"
 srt_step decode_0 worker 1 "${SRT_JOB_DIR}/logs/decode_0.log" -- \
   bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_decode_w0.json" env SGLANG_CUDA_COREDUMP_BEFORE_CRASH=0 python3 -m sglang.launch_server --model-path /model --served-model-name Qwen3-32B --host "${SRT_BIND}" --port 6100 --nccl-port 17501 --disaggregation-mode decode --tp-size 8 --disaggregation-transfer-backend nixl
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[2]}"; fi
+SRT_BIND="${SRT_NODE_IPS[2]}"
 srt_step decode_1 worker 2 "${SRT_JOB_DIR}/logs/decode_1.log" -- \
   bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_decode_w1.json" env SGLANG_CUDA_COREDUMP_BEFORE_CRASH=0 python3 -m sglang.launch_server --model-path /model --served-model-name Qwen3-32B --host "${SRT_BIND}" --port 6100 --nccl-port 17502 --disaggregation-mode decode --tp-size 8 --disaggregation-transfer-backend nixl
 
 # static router: start it only once every worker is healthy
 srt_wait_workers
 srt_event "router starting" 'sglang-router router on node 0'
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step router router 0 "${SRT_JOB_DIR}/logs/router.log" -- \
   bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step '' python3 -m sglang_router.launch_router --pd-disaggregation --prefill "http://${SRT_NODE_IPS[0]}:6100" 7200 --decode "http://${SRT_NODE_IPS[1]}:6100" --decode "http://${SRT_NODE_IPS[2]}:6100" --host "${SRT_BIND}" --port 8000 --prometheus-host "${SRT_BIND}" --prometheus-port 29000
 srt_wait_router

@@ -11,6 +11,7 @@
 #SBATCH --gres=gpu:8
 
 set -euo pipefail
+umask 077
 
 SRT_N_NODES=2
 SRT_INTERFACE=enp193s0f0
@@ -46,14 +47,14 @@ mkdir -p "$SRT_LOG_DIR/config"
 
 # ---- this job ----------------------------------------------------------------------------
 if [[ -f "$SRT_JOB_DIR/secrets.env" ]]; then
-  # shellcheck source=/dev/null
-  set -a; source "$SRT_JOB_DIR/secrets.env"; set +a
+  # shellcheck source=/dev/null  # not exported: each step gets only its own scopes' secrets
+  source "$SRT_JOB_DIR/secrets.env"
 fi
 srt_event starting "job $SRT_JOB_ID via $SRT_LAUNCHER"
 srt_event "resolving nodes" "interface $SRT_INTERFACE"
 srt_resolve_nodes
-SRT_BIND=0.0.0.0
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+# servers listen on their node's address on the profile's interface, not on every interface
+SRT_BIND="${SRT_NODE_IPS[0]}"
 
 # endpoints.json: every URL, on the configured interface, written once
 printf '%s\n' "{
@@ -109,17 +110,17 @@ printf '%s\n' "{
 mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
 
 srt_event "workers starting" "2 process(es) on 2 node(s)"
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step prefill_0 worker 0 "${SRT_JOB_DIR}/logs/prefill_0.log" -- \
   bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_prefill_w0.json" env "ATOM_HOST_IP=${SRT_NODE_IPS[0]}" python3 -m atom.entrypoints.openai_server --model /model --host "${SRT_BIND}" --server-port 6100 -tp 8 --kv-transfer-config "{\"handshake_port\":5400,\"kv_connector\":\"mooncake\",\"kv_role\":\"kv_producer\",\"protocol\":\"tcp\",\"proxy_ip\":\"${SRT_NODE_IPS[0]}\"}" --kv-cache-dtype fp8
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[1]}"; fi
+SRT_BIND="${SRT_NODE_IPS[1]}"
 srt_step decode_0 worker 1 "${SRT_JOB_DIR}/logs/decode_0.log" -- \
   bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_decode_w0.json" env "ATOM_HOST_IP=${SRT_NODE_IPS[1]}" python3 -m atom.entrypoints.openai_server --model /model --host "${SRT_BIND}" --server-port 6100 -tp 8 --kv-transfer-config "{\"handshake_port\":5401,\"kv_connector\":\"mooncake\",\"kv_role\":\"kv_consumer\",\"protocol\":\"tcp\",\"proxy_ip\":\"${SRT_NODE_IPS[1]}\"}" --kv-cache-dtype fp8
 
 # static router: start it only once every worker is healthy
 srt_wait_workers
 srt_event "router starting" 'atomesh router on node 0'
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step router router 0 "${SRT_JOB_DIR}/logs/router.log" -- \
   atomesh launch --pd-disaggregation --prefill "http://${SRT_NODE_IPS[0]}:6100" --decode "http://${SRT_NODE_IPS[1]}:6100" --backend atom --host "${SRT_BIND}" --port 8000
 srt_wait_router

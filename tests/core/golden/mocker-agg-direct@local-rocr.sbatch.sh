@@ -10,6 +10,7 @@
 #SBATCH --gres=gpu:8
 
 set -euo pipefail
+umask 077
 
 SRT_N_NODES=1
 SRT_INTERFACE=eth0
@@ -38,14 +39,14 @@ mkdir -p "$SRT_LOG_DIR/config"
 
 # ---- this job ----------------------------------------------------------------------------
 if [[ -f "$SRT_JOB_DIR/secrets.env" ]]; then
-  # shellcheck source=/dev/null
-  set -a; source "$SRT_JOB_DIR/secrets.env"; set +a
+  # shellcheck source=/dev/null  # not exported: each step gets only its own scopes' secrets
+  source "$SRT_JOB_DIR/secrets.env"
 fi
 srt_event starting "job $SRT_JOB_ID via $SRT_LAUNCHER"
 srt_event "resolving nodes" "interface $SRT_INTERFACE"
 srt_resolve_nodes
-SRT_BIND=0.0.0.0
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+# servers listen on their node's address on the profile's interface, not on every interface
+SRT_BIND="${SRT_NODE_IPS[0]}"
 
 # endpoints.json: every URL, on the configured interface, written once
 printf '%s\n' "{
@@ -79,7 +80,7 @@ printf '%s\n' "{
 mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
 
 srt_event "workers starting" "1 process(es) on 1 node(s)"
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step agg_0 worker 0 "${SRT_JOB_DIR}/logs/agg_0.log" -- \
   bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w0.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 8000 --role regular --flavor sglang --name agg_0 --model mock-model --visible-devices-env ROCR_VISIBLE_DEVICES --tp-size 8
 

@@ -10,6 +10,7 @@
 #SBATCH --partition=gpu
 
 set -euo pipefail
+umask 077
 
 SRT_N_NODES=3
 SRT_INTERFACE=eth0
@@ -45,14 +46,14 @@ mkdir -p "$SRT_LOG_DIR/config"
 
 # ---- this job ----------------------------------------------------------------------------
 if [[ -f "$SRT_JOB_DIR/secrets.env" ]]; then
-  # shellcheck source=/dev/null
-  set -a; source "$SRT_JOB_DIR/secrets.env"; set +a
+  # shellcheck source=/dev/null  # not exported: each step gets only its own scopes' secrets
+  source "$SRT_JOB_DIR/secrets.env"
 fi
 srt_event starting "job $SRT_JOB_ID via $SRT_LAUNCHER"
 srt_event "resolving nodes" "interface $SRT_INTERFACE"
 srt_resolve_nodes
-SRT_BIND=0.0.0.0
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+# servers listen on their node's address on the profile's interface, not on every interface
+SRT_BIND="${SRT_NODE_IPS[0]}"
 
 # endpoints.json: every URL, on the configured interface, written once
 printf '%s\n' "{
@@ -145,7 +146,7 @@ printf '%s\n' "{
 mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
 
 # nginx in front of the routers: its config (router addresses filled in) and writable prefix
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+SRT_BIND="${SRT_NODE_IPS[0]}"
 mkdir -p "$SRT_LOG_DIR/nginx"
 printf '%s' "# nginx in front of the job's routers (srt-tui, after srtctl's nginx.conf.j2)
 worker_processes auto;
@@ -189,28 +190,28 @@ http {
 " >"$SRT_LOG_DIR/nginx.conf"
 
 srt_event "workers starting" "3 process(es) on 3 node(s)"
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step agg_0 worker 0 "${SRT_JOB_DIR}/logs/agg_0.log" -- \
   bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w0.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role regular --flavor sglang --name agg_0 --model mock-model --visible-devices-env CUDA_VISIBLE_DEVICES --tp-size 8
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[1]}"; fi
+SRT_BIND="${SRT_NODE_IPS[1]}"
 srt_step agg_1 worker 1 "${SRT_JOB_DIR}/logs/agg_1.log" -- \
   bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w1.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role regular --flavor sglang --name agg_1 --model mock-model --visible-devices-env CUDA_VISIBLE_DEVICES --tp-size 8
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[2]}"; fi
+SRT_BIND="${SRT_NODE_IPS[2]}"
 srt_step agg_2 worker 2 "${SRT_JOB_DIR}/logs/agg_2.log" -- \
   bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w2.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role regular --flavor sglang --name agg_2 --model mock-model --visible-devices-env CUDA_VISIBLE_DEVICES --tp-size 8
 
 # static router: start it only once every worker is healthy
 srt_wait_workers
 srt_event "router starting" 'nginx on node 0'
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step nginx nginx 0 "${SRT_JOB_DIR}/logs/nginx.log" -- \
   nginx -p "${SRT_STEP_LOGS}/nginx/" -e "${SRT_STEP_LOGS}/nginx/error.log" -c "${SRT_STEP_LOGS}/nginx.conf" -g 'daemon off;'
 srt_event "router starting" 'sglang-router router on node 1'
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[1]}"; fi
+SRT_BIND="${SRT_NODE_IPS[1]}"
 srt_step router router 1 "${SRT_JOB_DIR}/logs/router.log" -- \
   python3 -m sglang_router.launch_router --worker-urls "http://${SRT_NODE_IPS[0]}:6100" "http://${SRT_NODE_IPS[1]}:6100" "http://${SRT_NODE_IPS[2]}:6100" --host "${SRT_BIND}" --port 8180 --prometheus-host "${SRT_BIND}" --prometheus-port 29000 --policy round_robin --health-check-interval-secs 1 --health-failure-threshold 2 --health-success-threshold 1 --worker-startup-check-interval 1 --disable-circuit-breaker
 srt_event "router starting" 'sglang-router router_1 on node 2'
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[2]}"; fi
+SRT_BIND="${SRT_NODE_IPS[2]}"
 srt_step router_1 router 2 "${SRT_JOB_DIR}/logs/router_1.log" -- \
   python3 -m sglang_router.launch_router --worker-urls "http://${SRT_NODE_IPS[0]}:6100" "http://${SRT_NODE_IPS[1]}:6100" "http://${SRT_NODE_IPS[2]}:6100" --host "${SRT_BIND}" --port 8180 --prometheus-host "${SRT_BIND}" --prometheus-port 29000 --policy round_robin --health-check-interval-secs 1 --health-failure-threshold 2 --health-success-threshold 1 --worker-startup-check-interval 1 --disable-circuit-breaker
 SRT_ROUTER_STAGE='router starting' srt_wait_router

@@ -187,7 +187,7 @@ class PreviewStep(WizardStep):
         """Write the dry-run directory atomically."""
         from srt_tui.core.jobdir.write import job_files, write_atomic_dir
 
-        written = write_atomic_dir(target, job_files(prepared.job, prepared.plan, prepared.script))
+        written = write_atomic_dir(target, job_files(prepared.job, prepared.plan, prepared.script), replace=True)
         self.post_message(FileSaved("dry-run", written))
 
     def action_save_recipe(self) -> None:
