@@ -78,6 +78,7 @@ def _tail(text: str) -> str:
 
 
 def _run_child(env: dict[str, str], timeout: float) -> PyslurmProbe:
+    """Import pyslurm in a child Python with this environment; what it found, or why it died."""
     try:
         proc = subprocess.run(
             [sys.executable, "-c", _CHILD],
