@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from srt_tui.mock.config import WorkerConfig
+from srt_tui.mock.latency import LatencyHistogram, histograms_for
 
 GENERATION_PATHS = ("/generate", "/v1/completions", "/v1/chat/completions")
 KV_CAPACITY_TOKENS = 65536
@@ -62,6 +63,8 @@ class WorkerState:
     paths: dict[str, Counts] = field(default_factory=dict)
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT_REQUESTS))
     started_at: float = field(default_factory=time.time)
+    #: TTFT / inter-token / end-to-end latency of successful generations ("ttft", "itl", "e2e")
+    latency: dict[str, LatencyHistogram] = field(default_factory=lambda: histograms_for("sglang"))
 
     @classmethod
     def from_config(cls, config: WorkerConfig) -> WorkerState:
@@ -70,6 +73,7 @@ class WorkerState:
             latency_ms=config.latency_ms,
             token_latency_ms=config.token_latency_ms,
             fail_rate=config.fail_rate,
+            latency=histograms_for(config.flavor),
         )
 
     def record(self, path: str, ok: bool) -> None:

@@ -28,6 +28,7 @@ class Atom:
     launch_style: ClassVar[str] = LAUNCH_PER_NODE
     frontends: ClassVar[frozenset[str]] = frozenset({"atomesh", "direct"})
     metrics: ClassVar[dict[str, str]] = {}
+    serving_metrics: ClassVar[dict[str, dict[str, str]]] = {}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """ATOM reads the visibility variable."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import LAUNCH_PER_NODE, WorkerContext, WorkerLaunch, args_to_flags, role_mode
 from srt_tui.core.engines.dynamo_mocker import dynamo_mocker_launch
 from srt_tui.core.spec.recipe import EngineSpec
@@ -34,6 +35,8 @@ class Mocker:
         "failed": 'srt_mock_requests_total{status="failed"}',
         "running": "srt_mock_requests_running",
     }
+    #: the mock exports the serving families of the engine it imitates (`--flavor` = the worker API)
+    serving_metrics: ClassVar[dict[str, dict[str, str]]] = {"sglang": serving.SGLANG, "vllm": serving.VLLM}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """The mocker reads (and reports) the visibility variable."""

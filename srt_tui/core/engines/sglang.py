@@ -6,6 +6,7 @@ import json
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import (
     LAUNCH_PER_NODE,
     WorkerContext,
@@ -55,6 +56,7 @@ class SGLang:
         "running": "sglang:num_running_reqs",
         "queued": "sglang:num_queue_reqs",
     }
+    serving_metrics: ClassVar[dict[str, dict[str, str]]] = {"": serving.SGLANG}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """SGLang reads the visibility variable."""

@@ -39,6 +39,7 @@ class TRTLLM:
     launch_style: ClassVar[str] = LAUNCH_MPI
     frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {}
+    serving_metrics: ClassVar[dict[str, dict[str, str]]] = {}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """TRT-LLM reads the visibility variable."""

@@ -61,6 +61,15 @@ class CounterHistory:
                 break
         return (v1 - v0) / (t1 - t0) if t1 > t0 else None
 
+    def window(self, key: tuple[str, str]) -> tuple[float, float, float, float] | None:
+        """(t0, total0, t1, total1): the oldest sample kept (about ``window_s`` back) and the newest; None
+        until two samples exist. Histogram buckets kept as counters give their increase over the window."""
+        s = self._series.get(key)
+        if s is None or len(s.samples) < 2:
+            return None
+        (t0, v0), (t1, v1) = s.samples[0], s.samples[-1]
+        return t0, v0, t1, v1
+
     def last(self, key: tuple[str, str], now: float) -> float | None:
         """The newest total seen; asking at ``now`` keeps the series from being pruned (an ended job's
         workers no longer answer, but the Monitor still shows what they served)."""
