@@ -70,6 +70,10 @@ class CounterHistory:
         (t0, v0), (t1, v1) = s.samples[0], s.samples[-1]
         return t0, v0, t1, v1
 
+    def forget(self, key: tuple[str, str]) -> None:
+        """Drop a series (a histogram whose other buckets were reset starts all of them again)."""
+        self._series.pop(key, None)
+
     def last(self, key: tuple[str, str], now: float) -> float | None:
         """The newest total seen; asking at ``now`` keeps the series from being pruned (an ended job's
         workers no longer answer, but the Monitor still shows what they served)."""

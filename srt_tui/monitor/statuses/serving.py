@@ -19,8 +19,9 @@ Key = tuple[str, str]
 
 
 def wanted_names(contract: Mapping[str, object]) -> tuple[str, ...]:
-    """Sample names to read for a serving contract (a histogram's lines all start with its family name)."""
-    return selectors.names(contract)
+    """Sample names to read for a serving contract: its counters and gauges, each histogram's buckets."""
+    buckets_of = [f"{contract[k]}_bucket" for k in HISTOGRAM_KEYS if isinstance(contract.get(k), str)]
+    return tuple(sorted({*selectors.names(contract), *buckets_of}))
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,10 @@ def read_worker(
             continue
         got = buckets(samples, name)
         if observed is not None:
+            keys = [_bucket_key(key, family, le) for le, _ in got]
+            if any(count < (history.last(k, observed) or 0.0) for k, (_, count) in zip(keys, got)):
+                for k in keys:  # the process restarted: its whole histogram starts again, not some buckets
+                    history.forget(k)
             for le, count in got:
                 history.observe(_bucket_key(key, family, le), observed, count)
         inc: list[tuple[float, float]] = []

@@ -14,7 +14,7 @@ from srt_tui.monitor.probes.prom import WORKER_SAMPLES, worker_counters
 from srt_tui.monitor.probes.sources import Source
 from srt_tui.monitor.statuses.context import JobFiles, Refresh, worker_key
 from srt_tui.monitor.statuses.relay import Relay, final_http, relayed_http
-from srt_tui.monitor.statuses.serving import figures, read_worker
+from srt_tui.monitor.statuses.serving import figures, read_worker, wanted_names
 
 LOG_TAIL_LINES = 5
 _DEFINITIVE = ("refused", "closed", "protocol")
@@ -126,8 +126,9 @@ def _status(
     if probe is not None and probe.metrics:
         contract = proc.get("metrics") if isinstance(proc.get("metrics"), dict) else None
         wanted = WORKER_SAMPLES + selectors.names(contract) if contract else WORKER_SAMPLES
-        families = proc.get("serving") if isinstance(proc.get("serving"), dict) else {}
-        samples = ctx.samples.samples(probe.metrics, wanted + selectors.names(families))
+        declared = proc.get("serving")
+        families: dict[str, object] = declared if isinstance(declared, dict) else {}
+        samples = ctx.samples.samples(probe.metrics, wanted + wanted_names(families))
         counters = worker_counters(samples, contract)
         if families:
             parts = read_worker(ctx.history, key, str(proc.get("role")), samples, families, seen.observed)
