@@ -124,3 +124,29 @@ def test_a_disaggregated_job_takes_latency_and_output_from_decode_and_prompt_tok
     assert job.output_tok_per_s == pytest.approx(200.0)  # two decode workers × 100 tok/s
     assert job.input_tok_per_s == pytest.approx(50.0)  # the prefill worker's prompt tokens
     assert job.running == 9 and job.kv_usage == 0.6
+
+
+def test_figures_the_workers_lack_come_from_the_routers_own_metrics() -> None:
+    """Dynamo's workers export no serving families: TTFT and tokens come from its frontend's histograms."""
+    from srt_tui.core.engines.serving import DYNAMO_FRONTEND
+    from srt_tui.monitor.statuses.serving import job_figures
+
+    history = CounterHistory()
+    worker_only: dict[str, str] = {"running": SGLANG["running"]}
+    worker = read_worker(history, ("j", "decode_0"), "decode", _scrape({INF: 0}, 0, running=5), worker_only, 0.0)
+    name = DYNAMO_FRONTEND["ttft"] + "_bucket"
+    for t, n in ((0.0, 0.0), (30.0, 60.0)):
+        frontend = [
+            Sample(name, (("le", "0.25"),), 0.0),
+            Sample(name, (("le", "0.5"),), n),
+            Sample(name, (("le", "+Inf"),), n),
+            Sample(DYNAMO_FRONTEND["output_tokens"], (), 100 * n),
+            Sample(DYNAMO_FRONTEND["waiting"], (), 1.0),
+        ]
+        router = read_worker(history, ("j", "router (router)"), "router", frontend, DYNAMO_FRONTEND, t)
+    job = job_figures([worker], [router])
+    assert job is not None
+    assert job.running == 5  # the workers' own reading stays
+    assert job.ttft_p50_s == pytest.approx(0.375) and job.output_tok_per_s == pytest.approx(200.0)
+    assert job.waiting == 1.0 and job.window_s == 30.0
+    assert job_figures([], []) is None

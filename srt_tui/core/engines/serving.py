@@ -142,6 +142,24 @@ VLLM_BUCKETS: dict[str, tuple[float, ...]] = {
     ),  # fmt: skip
 }
 
+#: Dynamo's frontend, as the client sees it (its input tokens: the prompt-length histogram's sum)
+DYNAMO_FRONTEND: dict[str, str] = {
+    "ttft": "dynamo_frontend_time_to_first_token_seconds",
+    "itl": "dynamo_frontend_inter_token_latency_seconds",
+    "e2e": "dynamo_frontend_request_duration_seconds",
+    "input_tokens": "dynamo_frontend_input_sequence_tokens_sum",
+    "output_tokens": "dynamo_frontend_output_tokens_total",
+    "running": "dynamo_frontend_inflight_requests",
+    "waiting": "dynamo_frontend_queued_requests",
+}
+
+#: sglang-router (SMG): recorded on its gRPC path; absent families simply show nothing
+SGLANG_ROUTER: dict[str, str] = {
+    "ttft": "smg_router_ttft_seconds",
+    "itl": "smg_router_tpot_seconds",
+    "e2e": "smg_router_generation_duration_seconds",
+}
+
 #: the families by the worker API a server speaks (what the mocker imitates per `--flavor`)
 BY_API: dict[str, dict[str, str]] = {"sglang": SGLANG, "vllm": VLLM}
 BUCKETS_BY_API: dict[str, dict[str, tuple[float, ...]]] = {"sglang": SGLANG_BUCKETS, "vllm": VLLM_BUCKETS}

@@ -369,6 +369,7 @@ def _frontends(
             setup_script=job.setup_script,
             install=install,
             metrics=dict(kind.metrics),
+            serving=dict(kind.serving_metrics),
         )
         registration = launch.registration or kind.registration
         routers.append(

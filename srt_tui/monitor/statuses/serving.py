@@ -6,7 +6,7 @@ turned into p50/p99 latencies over the last minute, tokens per second, queue dep
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 
 from srt_tui.core.engines.serving import COUNTER_KEYS, HISTOGRAM_KEYS
 from srt_tui.monitor.model import Serving
@@ -38,6 +38,12 @@ class Parts:
     rate_sparks: dict[str, tuple[float, ...]] = field(default_factory=dict)
     gauges: dict[str, float] = field(default_factory=dict)
     window_s: float | None = None
+
+
+def router_parts_key(job_id: str) -> str:
+    """Where a refresh keeps a job's routers' serving readings (`Refresh.serving_parts`), apart from its
+    workers' (kept under the job id)."""
+    return f"{job_id}\trouters"
 
 
 def _bucket_key(key: Key, family: str, le: float) -> Key:
@@ -196,3 +202,14 @@ def combine(parts: Sequence[Parts], per_role: bool = True) -> Serving | None:
     )
     has_any = any(p.increases or p.rates or p.gauges for p in parts)
     return out if has_any else None
+
+
+def job_figures(workers: Sequence[Parts], routers: Sequence[Parts]) -> Serving | None:
+    """The job's figures from its workers' metrics; a figure they lack (Dynamo's workers export no serving
+    families) is taken from its routers' own (client-side) metrics."""
+    mine = combine(workers)
+    theirs = combine(routers, per_role=False)
+    if mine is None or theirs is None:
+        return mine or theirs
+    missing = {f.name: getattr(theirs, f.name) for f in fields(Serving) if getattr(mine, f.name) in (None, ())}
+    return replace(mine, **missing)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import args_to_flags
 from srt_tui.core.frontends.routers.base import RouterContext, RouterLaunch
 
@@ -34,6 +35,7 @@ class DynamoFrontend:
         "inflight": "dynamo_frontend_inflight_requests",
         "queued": "dynamo_frontend_queued_requests",
     }
+    serving_metrics: ClassVar[dict[str, str]] = serving.DYNAMO_FRONTEND
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`python3 -m dynamo.frontend --http-port=PORT`."""
@@ -58,6 +60,7 @@ class Direct:
     worker_health: ClassVar[str] = "engine-http"
     worker_metrics: ClassVar[dict[str, str]] = {}
     metrics: ClassVar[dict[str, str]] = {}
+    serving_metrics: ClassVar[dict[str, str]] = {}
 
     def launch(self, ctx: RouterContext) -> RouterLaunch | None:
         """Nothing to start."""

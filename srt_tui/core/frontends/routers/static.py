@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import args_to_flags
 from srt_tui.core.frontends.routers.base import RouterContext, RouterLaunch
 
@@ -26,6 +27,7 @@ class SGLangRouter:
     worker_health: ClassVar[str] = "engine-http"
     worker_metrics: ClassVar[dict[str, str]] = {}
     metrics: ClassVar[dict[str, str]] = {}  # read by the monitor's sglang-router/vllm-router readers
+    serving_metrics: ClassVar[dict[str, str]] = serving.SGLANG_ROUTER
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`python3 -m sglang_router.launch_router` with prefill bootstrap ports."""
@@ -69,6 +71,7 @@ class VLLMRouter:
     worker_health: ClassVar[str] = "engine-http"
     worker_metrics: ClassVar[dict[str, str]] = {}
     metrics: ClassVar[dict[str, str]] = {}  # read by the monitor's sglang-router/vllm-router readers
+    serving_metrics: ClassVar[dict[str, str]] = {}
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`vllm-router` with managed startup timeout and metrics listener."""
@@ -119,6 +122,7 @@ class AToMesh:
     worker_health: ClassVar[str] = "engine-http"
     worker_metrics: ClassVar[dict[str, str]] = {}
     metrics: ClassVar[dict[str, str]] = {}
+    serving_metrics: ClassVar[dict[str, str]] = {}
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`atomesh launch --pd-disaggregation --prefill URL --decode URL --backend atom`."""
