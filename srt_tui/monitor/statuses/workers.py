@@ -128,10 +128,11 @@ def _status(
         wanted = WORKER_SAMPLES + selectors.names(contract) if contract else WORKER_SAMPLES
         declared = proc.get("serving")
         families: dict[str, object] = declared if isinstance(declared, dict) else {}
-        samples = ctx.samples.samples(probe.metrics, wanted + wanted_names(families))
-        counters = worker_counters(samples, contract)
+        counters = worker_counters(ctx.samples.samples(probe.metrics, wanted), contract)
         if families:
-            parts = read_worker(ctx.history, key, str(proc.get("role")), samples, families, seen.observed)
+            # histogram buckets change on every scrape under load: series memoised, values read as floats
+            served = ctx.samples.gauges(probe.metrics, wanted_names(families))
+            parts = read_worker(ctx.history, key, str(proc.get("role")), served, families, seen.observed)
             ctx.serving_parts.setdefault(job.job_id, []).append(parts)
             serving = figures(parts)
     ctx.health.note(key, ctx.wall(), seen.health, seen.detail)
