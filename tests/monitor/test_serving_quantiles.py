@@ -150,3 +150,14 @@ def test_figures_the_workers_lack_come_from_the_routers_own_metrics() -> None:
     assert job.ttft_p50_s == pytest.approx(0.375) and job.output_tok_per_s == pytest.approx(200.0)
     assert job.waiting == 1.0 and job.window_s == 30.0
     assert job_figures([], []) is None
+
+
+def test_the_history_of_a_series_is_bounded_however_fast_the_refreshes() -> None:
+    from srt_tui.monitor.statuses.history import MAX_SAMPLES
+
+    history = CounterHistory()
+    key = ("j", "agg_0\tttft\t0.1")
+    for i in range(10 * MAX_SAMPLES):  # ten refreshes a second: the window shrinks, memory does not grow
+        history.observe(key, i / 10, float(i))
+    got = history.window(key)
+    assert got is not None and got[2] - got[0] == pytest.approx((MAX_SAMPLES - 1) / 10)

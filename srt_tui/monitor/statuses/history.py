@@ -11,11 +11,14 @@ WINDOW_S = 60.0
 #: average showed 35/s for 15 s after the load had ended)
 RATE_WINDOW_S = 5.0
 SPARK_POINTS = 30
+#: samples kept per series at most (the window is shorter when refreshes come faster than one per
+#: WINDOW_S / MAX_SAMPLES s): a job's serving histograms keep ~70 series per worker
+MAX_SAMPLES = 120
 
 
 @dataclass
 class _Series:
-    samples: deque[tuple[float, float]] = field(default_factory=deque)
+    samples: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=MAX_SAMPLES))
     spark: deque[float] = field(default_factory=lambda: deque(maxlen=SPARK_POINTS))
     seen: float = 0.0
 
