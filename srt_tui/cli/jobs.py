@@ -241,6 +241,9 @@ def _cmd_status(args: argparse.Namespace) -> int:
         rows = [(*row, cells.gpu_load(s.gpus)) for row, s in zip(rows, snaps)]
     print(fixed_table(header, rows))
     for s in snaps:
+        if s.serving is not None and not s.serving.empty and not s.is_final:
+            print(f"{s.job_id}: serving: {cells.serving_line(s.serving)}")
+    for s in snaps:
         for line in cells.problems(s, skip_sources=frozenset({"slurm"}) if down else frozenset()):
             print(f"{s.job_id}: {line}")
     return 0

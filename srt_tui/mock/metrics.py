@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from srt_tui.core.engines.serving import BY_API
 from srt_tui.mock.config import WorkerConfig
 from srt_tui.mock.state import WorkerState
 
@@ -104,11 +105,35 @@ def _mock_families(config: WorkerConfig, state: WorkerState) -> list[str]:
     return out
 
 
+_HISTOGRAM_HELP = {
+    "ttft": "Histogram of time to first token in seconds.",
+    "itl": "Histogram of inter-token latency in seconds.",
+    "e2e": "Histogram of end-to-end request latency in seconds.",
+}
+
+
+def _histograms(config: WorkerConfig, state: WorkerState, labels: Labels) -> list[str]:
+    """TTFT, inter-token and end-to-end latency histograms under the imitated engine's names."""
+    names = BY_API.get(config.flavor, BY_API["sglang"])
+    lines: list[str] = []
+    for key, hist in state.latency.items():
+        name = names[key]
+        lines += [f"# HELP {name} {_HISTOGRAM_HELP[key]}", f"# TYPE {name} histogram"]
+        for le, count in hist.cumulative():
+            rendered = ",".join(f'{k}="{_escape(v)}"' for k, v in (*labels, ("le", le)))
+            lines.append(f"{name}_bucket{{{rendered}}} {float(count)!r}")
+        plain = ",".join(f'{k}="{_escape(v)}"' for k, v in labels)
+        lines.append(f"{name}_sum{{{plain}}} {hist.total!r}")
+        lines.append(f"{name}_count{{{plain}}} {float(hist.count)!r}")
+    return lines
+
+
 def render_metrics(config: WorkerConfig, state: WorkerState) -> str:
     """The whole ``/metrics`` text."""
     labels = _engine_labels(config)
     lines: list[str] = []
     for name, kind, doc, value in _engine_series(config, state):
         lines.extend(_family(name, kind, doc, [(labels, value)]))
+    lines.extend(_histograms(config, state, labels))
     lines.extend(_mock_families(config, state))
     return "\n".join(lines) + "\n"

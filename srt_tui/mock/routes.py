@@ -62,6 +62,14 @@ def _query_float(call: Call, key: str, low: float, high: float | None = None) ->
     return value
 
 
+def _observe(state: WorkerState, ttft_s: float, gaps: list[float], e2e_s: float) -> None:
+    """Record one successful generation in the latency histograms (as the engine it imitates would)."""
+    state.latency["ttft"].observe(ttft_s)
+    for gap in gaps:
+        state.latency["itl"].observe(gap)
+    state.latency["e2e"].observe(e2e_s)
+
+
 async def _send_quietly(rw: ResponseWriter, status: int, body: dict[str, Any]) -> bool:
     """Send an error answer; False when the peer is already gone."""
     try:
@@ -292,13 +300,20 @@ class MockApp:
         state.running_tokens += held
         on_rank.running += 1
         on_rank.running_tokens += held
+        started = time.monotonic()
+        gaps: list[float] = []
         try:
             await _sleep_ms(state.latency_ms)
+            first = time.monotonic()
             if gen.stream:
                 await call.rw.start_stream()
+                last = first
                 for index in range(count):
                     if index:
                         await _sleep_ms(state.token_latency_ms)
+                        now = time.monotonic()
+                        gaps.append(now - last)
+                        last = now
                     await call.rw.write(sse(reply.chunk(index)))
                     held += 1
                     state.running_tokens += 1
@@ -310,7 +325,10 @@ class MockApp:
                 await call.rw.end_stream()
             else:
                 await _sleep_ms(state.token_latency_ms * (count - 1))
+                if count > 1:
+                    gaps = [(time.monotonic() - first) / (count - 1)] * (count - 1)
                 await call.rw.send_json(200, reply.whole())
+            _observe(state, first - started, gaps, time.monotonic() - started)
             state.prompt_tokens_total += gen.prompt_tokens
             state.generation_tokens_total += count
             state.generation_success_total += 1

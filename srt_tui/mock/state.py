@@ -9,6 +9,7 @@ from typing import Any
 
 from srt_tui.mock.config import WorkerConfig
 from srt_tui.mock.dpranks import DPRanks
+from srt_tui.mock.latency import LatencyHistogram, histograms_for
 
 GENERATION_PATHS = ("/generate", "/v1/completions", "/v1/chat/completions")
 KV_CAPACITY_TOKENS = 65536
@@ -64,6 +65,8 @@ class WorkerState:
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT_REQUESTS))
     started_at: float = field(default_factory=time.time)
     dp: DPRanks = field(default_factory=lambda: DPRanks(1))
+    #: TTFT / inter-token / end-to-end latency of successful generations ("ttft", "itl", "e2e")
+    latency: dict[str, LatencyHistogram] = field(default_factory=lambda: histograms_for("sglang"))
 
     @classmethod
     def from_config(cls, config: WorkerConfig) -> WorkerState:
@@ -73,6 +76,7 @@ class WorkerState:
             token_latency_ms=config.token_latency_ms,
             fail_rate=config.fail_rate,
             dp=DPRanks(config.dp_size),
+            latency=histograms_for(config.flavor),
         )
 
     def record(self, path: str, ok: bool) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from srt_tui.monitor.model import ROLE_LETTERS, GpuReading, JobSnapshot, RouterStatus, WorkerStatus
+from srt_tui.monitor.model import ROLE_LETTERS, GpuReading, JobSnapshot, RouterStatus, Serving, WorkerStatus
 
 SPARK_CHARS = "▁▂▃▄▅▆▇█"
 _ROLE_ORDER = {"prefill": 0, "decode": 1, "agg": 2}
@@ -195,3 +195,40 @@ def problems(snap: JobSnapshot, with_log: bool = True, skip_sources: frozenset[s
                 line += f" — log {w.log}: {w.last_error_line}"
             out.append(line)
     return out
+
+
+# how fast it serves (the job view's Serving panel, the worker detail, `srt-tui status`) ----------------
+
+
+def latency(seconds: float | None) -> str:
+    """A latency with its unit: `-`, `3.9 ms`, `312 ms`, `1.24 s`."""
+    if seconds is None:
+        return "-"
+    if seconds < 0.01:
+        return f"{seconds * 1000:.1f} ms"
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    return f"{seconds:.2f} s" if seconds < 100 else f"{seconds:.0f} s"
+
+
+def tokens_per_s(value: float | None) -> str:
+    """Tokens per second with the unit: `-`, `812 tok/s`, `12.3k tok/s`."""
+    return "-" if value is None else f"{rate(value)} tok/s"
+
+
+def percent(fraction: float | None) -> str:
+    """A 0..1 fraction as `37 %` (`-` when unknown)."""
+    return "-" if fraction is None else f"{fraction * 100:.0f} %"
+
+
+def serving_line(s: Serving | None) -> str:
+    """One line of `srt-tui status`: p50/p99 of TTFT, TPOT (inter-token) and E2E, tok/s, queue, KV use."""
+    if s is None or s.empty:
+        return ""
+    return (
+        f"TTFT p50 {latency(s.ttft_p50_s)} p99 {latency(s.ttft_p99_s)} · "
+        f"TPOT p50 {latency(s.itl_p50_s)} p99 {latency(s.itl_p99_s)} · "
+        f"E2E p50 {latency(s.e2e_p50_s)} p99 {latency(s.e2e_p99_s)} · "
+        f"in {tokens_per_s(s.input_tok_per_s)} out {tokens_per_s(s.output_tok_per_s)} · "
+        f"running {number(s.running)} waiting {number(s.waiting)} · KV {percent(s.kv_usage)}"
+    )

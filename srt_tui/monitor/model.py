@@ -85,6 +85,42 @@ class HealthChange:
 
 
 @dataclass(frozen=True)
+class Serving:
+    """How fast a worker (or a whole job) serves, from the engine's own metrics over the last minute:
+    latency quantiles in seconds from histogram increases, tokens per second, queue depth, KV-cache use."""
+
+    ttft_p50_s: float | None = None
+    ttft_p99_s: float | None = None
+    itl_p50_s: float | None = None
+    itl_p99_s: float | None = None
+    e2e_p50_s: float | None = None
+    e2e_p99_s: float | None = None
+    input_tok_per_s: float | None = None
+    output_tok_per_s: float | None = None
+    running: float | None = None
+    waiting: float | None = None
+    #: KV-cache in use, 0..1 (a job: the fullest worker's)
+    kv_usage: float | None = None
+    #: seconds the latency figures cover (the histogram window actually held), None before two scrapes
+    window_s: float | None = None
+    #: per refresh, oldest first: TTFT p50 (s), ITL p50 (s), output tokens per second
+    spark_ttft_s: tuple[float, ...] = ()
+    spark_itl_s: tuple[float, ...] = ()
+    spark_output_tok: tuple[float, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        """Nothing known (the engine exports no serving families, or none were read yet)."""
+        return (
+            all(
+                v is None
+                for v in (self.ttft_p50_s, self.itl_p50_s, self.e2e_p50_s, self.output_tok_per_s, self.running)
+            )
+            and self.kv_usage is None
+        )
+
+
+@dataclass(frozen=True)
 class WorkerStatus:
     """One worker as observed: placement from the plan, health and counters from HTTP or the relay."""
 
@@ -117,6 +153,8 @@ class WorkerStatus:
     log_tail: tuple[str, ...] = ()
     #: its health changes seen by this monitor, oldest first (bounded; see monitor/health_log.py)
     health_history: tuple[HealthChange, ...] = ()
+    #: how fast it serves (None when its plan declares no serving families or nothing was read)
+    serving: Serving | None = None
 
 
 @dataclass(frozen=True)
@@ -229,6 +267,8 @@ class JobSnapshot:
     #: a sweep member: the sweep's group id and the member's selector (`sweep[1]`), from job.json
     group: str = ""
     group_member: str = ""
+    #: how fast the deployment serves, over its serving workers (None when none reports serving families)
+    serving: Serving | None = None
 
     @property
     def is_ready(self) -> bool:

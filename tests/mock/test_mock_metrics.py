@@ -100,3 +100,29 @@ def test_live_metrics_count_requests(launcher: Launcher, flavor: str) -> None:
     assert by_name["srt_mock_requests_total/v1/completions:ok"] == 3.0
     assert by_name["srt_mock_requests_total/v1/completions:failed"] == 1.0
     assert by_name["srt_mock_requests_running"] == 0.0
+
+
+@pytest.mark.parametrize("flavor", ["sglang", "vllm"])
+def test_latency_histograms_follow_the_load_under_the_imitated_engines_names_and_buckets(
+    launcher: Launcher, flavor: str
+) -> None:
+    from srt_tui.core.engines.serving import BUCKETS_BY_API, BY_API
+
+    worker = launcher.wait_worker(launcher.start_worker("regular", flavor=flavor, name=f"h-{flavor}"))
+    worker.post("/mock/delay", ms="150", token_ms="5")
+    for stream in (False, True):
+        body = {"prompt": "a b c", "max_tokens": 4, "stream": stream}
+        assert worker.post("/v1/completions", body).status_code == 200
+    text = httpx.get(worker.url + "/metrics", timeout=5, trust_env=False).text
+    families = {f.name: f for f in text_string_to_metric_families(text)}
+    names, bounds = BY_API[flavor], BUCKETS_BY_API[flavor]
+    for key in ("ttft", "itl", "e2e"):
+        family = families[names[key]]
+        assert family.type == "histogram"
+        les = [float(s.labels["le"]) for s in family.samples if s.name.endswith("_bucket")]
+        assert les == [*bounds[key], float("inf")]
+    ttft = {float(s.labels["le"]): s.value for s in families[names["ttft"]].samples if s.name.endswith("_bucket")}
+    # both requests waited 150 ms for their first token: none by 0.1 s, both by 0.25 s
+    assert ttft[0.1] == 0 and ttft[0.25 if flavor == "vllm" else 0.2] == 2 and ttft[float("inf")] == 2
+    itl_count = next(s.value for s in families[names["itl"]].samples if s.name.endswith("_count"))
+    assert itl_count == 2 * 3  # three gaps after the first of four tokens, per request

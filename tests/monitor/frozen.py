@@ -189,3 +189,43 @@ def fleet() -> list[JobSnapshot]:
         frozen_job("81199", "nvidia/h100-2p1d-vllm-router.yaml", "nvidia-h100", scenario="failed",
                    started="2026-03-01T09:00:00Z", submitted="2026-03-01T08:59:00Z"),
     ]  # fmt: skip
+
+
+def with_serving(snap: JobSnapshot) -> JobSnapshot:
+    """``snap`` under steady load: made-up serving figures per worker (decode workers slower to the first
+    token than prefill ones) and the job's, with sparkline points that rise and settle."""
+    from srt_tui.monitor.model import Serving
+
+    points = (0.21, 0.24, 0.3, 0.33, 0.31, 0.3, 0.29, 0.3, 0.31, 0.3)
+    workers = []
+    for i, w in enumerate(snap.workers):
+        prefill = w.role == "prefill"
+        workers.append(
+            replace(
+                w,
+                serving=Serving(
+                    ttft_p50_s=0.18 if prefill else 0.3 + 0.01 * i,
+                    ttft_p99_s=0.38 if prefill else 0.52,
+                    itl_p50_s=None if prefill else 0.0041,
+                    itl_p99_s=None if prefill else 0.0162,
+                    e2e_p50_s=0.19 if prefill else 0.61,
+                    e2e_p99_s=0.4 if prefill else 0.95,
+                    input_tok_per_s=412.0 if prefill else 0.0,
+                    output_tok_per_s=12.9 if prefill else 824.6,
+                    running=4.0,
+                    waiting=0.0 if prefill else 2.0,
+                    kv_usage=0.12 if prefill else 0.37,
+                    window_s=60.0,
+                    spark_ttft_s=points,
+                    spark_itl_s=tuple(p / 70 for p in points),
+                    spark_output_tok=tuple(p * 2700 for p in points),
+                ),
+            )
+        )
+    job = Serving(
+        ttft_p50_s=0.305, ttft_p99_s=0.52, itl_p50_s=0.0041, itl_p99_s=0.0162, e2e_p50_s=0.61, e2e_p99_s=0.95,
+        input_tok_per_s=824.0, output_tok_per_s=1649.2, running=12.0, waiting=2.0, kv_usage=0.37, window_s=60.0,
+        spark_ttft_s=points, spark_itl_s=tuple(p / 70 for p in points),
+        spark_output_tok=tuple(p * 5400 for p in points),
+    )  # fmt: skip
+    return replace(snap, workers=tuple(workers), serving=job)

@@ -102,6 +102,9 @@ class Engine:
     #: its request counters on /metrics (plan.json `metrics`): ok, failed, running, queued → a
     #: selector `name` or `name{label="value"}`; a Dynamo worker's come from its router instead
     metrics: ClassVar[dict[str, str]] = {}
+    #: its serving families on /metrics (plan.json `serving`, see `core.engines.serving`): latency
+    #: histograms, token counters, queue and KV gauges, by the worker API it speaks ("" = any)
+    serving_metrics: ClassVar[dict[str, dict[str, str]]] = {}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """Does this engine take the GPU-subset mask through the profile's visibility variable (most do)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import Engine, WorkerContext, WorkerLaunch, args_to_flags, role_mode
 from srt_tui.core.engines.dynamo_mocker import dynamo_mocker_launch
 
@@ -28,6 +29,8 @@ class Mocker(Engine):
         "failed": 'srt_mock_requests_total{status="failed"}',
         "running": "srt_mock_requests_running",
     }
+    #: the mock exports the serving families of the engine it imitates (`--flavor` = the worker API)
+    serving_metrics: ClassVar[dict[str, dict[str, str]]] = {"sglang": serving.SGLANG, "vllm": serving.VLLM}
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """`python3 -m srt_tui.mock serve` speaking the router's worker API flavour; `dynamo.mocker` for Dynamo."""

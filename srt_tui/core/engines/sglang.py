@@ -6,6 +6,7 @@ import json
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import (
     Engine,
     WorkerContext,
@@ -52,6 +53,7 @@ class SGLang(Engine):
         "running": "sglang:num_running_reqs",
         "queued": "sglang:num_queue_reqs",
     }
+    serving_metrics: ClassVar[dict[str, dict[str, str]]] = {"": serving.SGLANG}
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """`python3 -m sglang.launch_server` with managed flags first, recipe flags after."""

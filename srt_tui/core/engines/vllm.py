@@ -6,6 +6,7 @@ import json
 from typing import Any, ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import (
     Engine,
     WorkerContext,
@@ -63,6 +64,7 @@ class VLLM(Engine):
         "running": "vllm:num_requests_running",
         "queued": "vllm:num_requests_waiting",
     }
+    serving_metrics: ClassVar[dict[str, dict[str, str]]] = {"": serving.VLLM}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """Only with `set_visible_devices: true`; otherwise the worker is bound with `--device-ids`."""

@@ -15,6 +15,7 @@ from srt_tui.core import placeholders as ph
 from srt_tui.core.benchmark import BenchContext, benchmark_launch
 from srt_tui.core.engines import get_engine
 from srt_tui.core.engines.base import LAUNCH_MPI, WorkerContext, WorkerLaunch
+from srt_tui.core.engines.serving import serving_contract
 from srt_tui.core.errors import TopologyError
 from srt_tui.core.frontends import dynamo
 from srt_tui.core.frontends.nginx import frontend_layout, nginx_argv, nginx_conf
@@ -190,6 +191,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
                 config_files=launch.config_files if mpi_leader is None else (),
                 install=install,
                 metrics=dict(router_kind.worker_metrics if dyn else engine.metrics),
+                serving={} if dyn else serving_contract(engine.serving_metrics, router_kind.worker_api),
                 unset_env=_unset_for(job, mask),
                 **mpi,
             )
@@ -377,6 +379,7 @@ def _frontends(
             install=install,
             metrics=dict(kind.metrics),
             container_image=_router_image(job),
+            serving=dict(kind.serving_metrics),
         )
         registration = launch.registration or kind.registration
         routers.append(

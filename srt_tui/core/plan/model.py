@@ -63,6 +63,9 @@ class ProcessPlan:
     install: str | None = None
     #: its request counters on /metrics: ok, failed, running, queued → `name` or `name{label="v"}`
     metrics: dict[str, str] = field(default_factory=dict)
+    #: its serving families on /metrics (TTFT/ITL/E2E histograms, token counters, queue and KV gauges)
+    #: by key of `core.engines.serving`; empty when the engine declares none
+    serving: dict[str, str] = field(default_factory=dict)
     #: variables removed from the step's environment (inherited GPU visibility a subset must not see)
     unset_env: tuple[str, ...] = ()
 
@@ -172,6 +175,8 @@ class JobPlan:
             d["unset_env"] = list(p.unset_env)
             if not p.unset_env:  # only a masked worker drops inherited variables
                 del d["unset_env"]
+            if not p.serving:  # routers, infra, engines without serving families
+                del d["serving"]
             return d
 
         def router_doc(r: RouterPlan) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from srt_tui.monitor.probes.prom import SampleCache
 from srt_tui.monitor.probes.sources import Source, Sources
 from srt_tui.monitor.statuses.health_log import HealthLog
 from srt_tui.monitor.statuses.history import CounterHistory
+from srt_tui.monitor.statuses.serving import Parts
 
 
 def as_dict(value: Any) -> dict[str, Any]:
@@ -165,6 +166,8 @@ class Refresh:
     now: float
     #: each worker's health changes (kept by the Monitor across refreshes)
     health: HealthLog = field(default_factory=HealthLog)
+    #: each job's workers' serving readings of this refresh (summed into the job's by the snapshot)
+    serving_parts: dict[str, list[Parts]] = field(default_factory=dict)
 
     def fresh(self, src: Source) -> bool:
         """The source answered during this refresh."""

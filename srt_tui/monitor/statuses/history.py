@@ -11,11 +11,14 @@ WINDOW_S = 60.0
 #: average showed 35/s for 15 s after the load had ended)
 RATE_WINDOW_S = 5.0
 SPARK_POINTS = 30
+#: samples kept per series at most (the window is shorter when refreshes come faster than one per
+#: WINDOW_S / MAX_SAMPLES s): a job's serving histograms keep ~70 series per worker
+MAX_SAMPLES = 120
 
 
 @dataclass
 class _Series:
-    samples: deque[tuple[float, float]] = field(default_factory=deque)
+    samples: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=MAX_SAMPLES))
     spark: deque[float] = field(default_factory=lambda: deque(maxlen=SPARK_POINTS))
     seen: float = 0.0
 
@@ -60,6 +63,19 @@ class CounterHistory:
                     t0, v0 = t, v
                 break
         return (v1 - v0) / (t1 - t0) if t1 > t0 else None
+
+    def window(self, key: tuple[str, str]) -> tuple[float, float, float, float] | None:
+        """(t0, total0, t1, total1): the oldest sample kept (about ``window_s`` back) and the newest; None
+        until two samples exist. Histogram buckets kept as counters give their increase over the window."""
+        s = self._series.get(key)
+        if s is None or len(s.samples) < 2:
+            return None
+        (t0, v0), (t1, v1) = s.samples[0], s.samples[-1]
+        return t0, v0, t1, v1
+
+    def forget(self, key: tuple[str, str]) -> None:
+        """Drop a series (a histogram whose other buckets were reset starts all of them again)."""
+        self._series.pop(key, None)
 
     def last(self, key: tuple[str, str], now: float) -> float | None:
         """The newest total seen; asking at ``now`` keeps the series from being pruned (an ended job's

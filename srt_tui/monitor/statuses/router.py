@@ -14,6 +14,7 @@ from srt_tui.monitor.probes.prom import ROUTER_SAMPLES, router_counters
 from srt_tui.monitor.probes.registrations import Registrations, parse_dynamo_health, parse_router_workers
 from srt_tui.monitor.statuses.context import JobFiles, Refresh, RouterView, nginx_key, router_key, router_metrics_key
 from srt_tui.monitor.statuses.relay import Relay, final_http, relayed_http
+from srt_tui.monitor.statuses.serving import read_worker, router_parts_key, wanted_names
 
 _DEFINITIVE = ("refused", "closed", "protocol")
 
@@ -102,7 +103,10 @@ def router_status(
     elif ctx.hanging(src):
         detail, stale = f"no answer for {src.pending_for(ctx.now):.0f} s", True
         problem = f"{name}: {detail}"
-    counters = _counters(ctx, view, relay if relayed else None)
+    text, observed = _metrics_text(ctx, view, relay if relayed else None)
+    counters = _parse_counters(ctx, view, text) if text is not None else None
+    if text is not None:
+        _read_serving(ctx, job, view, name, text, observed)
     tail = ctx.files.tail(log) if up is False else []
     status = replace(
         base,
@@ -147,23 +151,32 @@ def _ended(
     return status, False, ""
 
 
-def _counters(
-    ctx: Refresh, view: RouterView, relay: Relay | None
-) -> tuple[float | None, float | None, float | None] | None:
+def _metrics_text(ctx: Refresh, view: RouterView, relay: Relay | None) -> tuple[str | None, float | None]:
+    """The router's Prometheus text (its own answer, else the relayed one) and when it was fresh (None:
+    not during this refresh, so no new history sample)."""
     url = view.metrics_url
     if not url:
-        return None
+        return None, None
     src = ctx.sources.get(router_metrics_key(url))
-    text: str | None = None
     if src.ok and isinstance(src.value, Response) and src.value.status == 200:
-        text = src.value.text()
-    elif relay is not None:
+        return src.value.text(), src.ok_at if ctx.fresh(src) else None
+    if relay is not None:
         got = relayed_http(ctx.files, relay, "router.metrics", ctx.wall(), ctx.relay_fresh_s)
         if got is not None and got[0] == 200:
-            text = got[1].decode("utf-8", "replace")
-    if text is None:
-        return None
-    return _parse_counters(ctx, view, text)
+            return got[1].decode("utf-8", "replace"), ctx.now - relay.age_s
+    return None, None
+
+
+def _read_serving(ctx: Refresh, job: JobFiles, view: RouterView, name: str, text: str, observed: float | None) -> None:
+    """The router's own serving families (plan.json `router.serving`), for the job's figures where its
+    workers export none."""
+    declared = view.plan.get("serving")
+    families: dict[str, object] = declared if isinstance(declared, dict) else {}
+    if not families:
+        return
+    samples = ctx.samples.gauges(text, wanted_names(families))  # values change each scrape under load
+    parts = read_worker(ctx.history, (job.job_id, f"{name} (router)"), "router", samples, families, observed)
+    ctx.serving_parts.setdefault(router_parts_key(job.job_id), []).append(parts)
 
 
 def _parse_counters(ctx: Refresh, view: RouterView, text: str) -> tuple[float | None, float | None, float | None]:

@@ -14,6 +14,7 @@ from srt_tui.monitor.probes.prom import WORKER_SAMPLES, worker_counters
 from srt_tui.monitor.probes.sources import Source
 from srt_tui.monitor.statuses.context import JobFiles, Refresh, worker_key
 from srt_tui.monitor.statuses.relay import Relay, final_http, relayed_http
+from srt_tui.monitor.statuses.serving import figures, read_worker, wanted_names
 
 LOG_TAIL_LINES = 5
 _DEFINITIVE = ("refused", "closed", "protocol")
@@ -120,11 +121,20 @@ def _status(
     log = job.dir / str(proc.get("log") or f"logs/{name}.log")
     probe = seen.probe
     counters = None
+    key = (job.job_id, name)
+    serving = None
     if probe is not None and probe.metrics:
         contract = proc.get("metrics") if isinstance(proc.get("metrics"), dict) else None
         wanted = WORKER_SAMPLES + selectors.names(contract) if contract else WORKER_SAMPLES
+        declared = proc.get("serving")
+        families: dict[str, object] = declared if isinstance(declared, dict) else {}
         counters = worker_counters(ctx.samples.samples(probe.metrics, wanted), contract)
-    key = (job.job_id, name)
+        if families:
+            # histogram buckets change on every scrape under load: series memoised, values read as floats
+            served = ctx.samples.gauges(probe.metrics, wanted_names(families))
+            parts = read_worker(ctx.history, key, str(proc.get("role")), served, families, seen.observed)
+            ctx.serving_parts.setdefault(job.job_id, []).append(parts)
+            serving = figures(parts)
     ctx.health.note(key, ctx.wall(), seen.health, seen.detail)
     if counters is not None and counters.total is not None and seen.observed is not None:
         ctx.history.observe(key, seen.observed, counters.total)
@@ -154,6 +164,7 @@ def _status(
         spark=ctx.history.spark(key),
         log_tail=tuple(tail[-LOG_TAIL_LINES:]),
         health_history=ctx.health.changes(key),
+        serving=serving,
     )
 
 

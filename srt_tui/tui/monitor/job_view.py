@@ -18,6 +18,7 @@ from srt_tui.monitor.model import JobSnapshot, LogRef
 from srt_tui.slurm.client import ENDED_WITH_REASON
 from srt_tui.tui.monitor.live_grid import LiveGpuGrid
 from srt_tui.tui.monitor.router_panel import RouterPanel
+from srt_tui.tui.monitor.serving_panel import ServingPanel
 from srt_tui.tui.monitor.worker_table import WorkerTable
 from srt_tui.widgets.layout import is_wide
 
@@ -138,6 +139,7 @@ class JobView(Vertical):
         with Horizontal(id="job-top"):
             yield LiveGpuGrid(id="job-grid")
             yield RouterPanel(id="job-router")
+        yield ServingPanel(id="job-serving")
         yield WorkerTable(id="job-workers")
         yield ProblemsPanel("", id="job-problems")
 
@@ -154,6 +156,7 @@ class JobView(Vertical):
         grid.wide = is_wide(width)
         grid.snapshot = snap
         self.query_one(RouterPanel).snapshot = snap
+        self.query_one(ServingPanel).serving = snap.serving if snap is not None else None
         self.query_one(WorkerTable).show(snap, width)
         self.query_one(ProblemsPanel).show(snap)
 

@@ -22,6 +22,7 @@ from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot, WorkerStatus
 from srt_tui.monitor.statuses.worker_facts import WorkerFacts, read_worker_facts
 from srt_tui.tui.display import display_path
+from srt_tui.tui.monitor.serving_panel import serving_text
 from srt_tui.tui.workers import ReportsWorkerErrors
 
 
@@ -100,6 +101,9 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
     def _st(self, name: str) -> Style:
         return self.get_component_rich_style(f"worker-detail--{name}", partial=True)
 
+    def _serving_style(self, name: str) -> Style:
+        return self._st({"spark": "ok"}.get(name, name))
+
     def _draw(self) -> None:
         w, f = self.status, self.facts
         key, dim = self._st("key"), self._st("dim")
@@ -135,6 +139,11 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
             t.append("\n")
         if not w.health_history:
             t.append("  no changes seen yet\n", style=dim)
+        if w.serving is not None:  # its engine declares serving families
+            t.append("\nserving", style=key)
+            t.append("  (last minute, from its own metrics)\n", style=dim)
+            t.append_text(serving_text(w.serving, self._serving_style))
+            t.append("\n")
         if f is None:
             t.append("\nreading the plan…\n", style=dim)
         elif f.problem:

@@ -10,6 +10,7 @@
 #SBATCH --gres=gpu:8
 
 set -euo pipefail
+umask 077
 
 SRT_N_NODES=2
 SRT_INTERFACE=eth0
@@ -45,14 +46,14 @@ mkdir -p "$SRT_LOG_DIR/config"
 
 # ---- this job ----------------------------------------------------------------------------
 if [[ -f "$SRT_JOB_DIR/secrets.env" ]]; then
-  # shellcheck source=/dev/null
-  set -a; source "$SRT_JOB_DIR/secrets.env"; set +a
+  # shellcheck source=/dev/null  # not exported: each step gets only its own scopes' secrets
+  source "$SRT_JOB_DIR/secrets.env"
 fi
 srt_event starting "job $SRT_JOB_ID via $SRT_LAUNCHER"
 srt_event "resolving nodes" "interface $SRT_INTERFACE"
 srt_resolve_nodes
-SRT_BIND=0.0.0.0
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+# servers listen on their node's address on the profile's interface, not on every interface
+SRT_BIND="${SRT_NODE_IPS[0]}"
 
 # endpoints.json: every URL, on the configured interface, written once
 printf '%s\n' "{
@@ -108,17 +109,17 @@ printf '%s\n' "{
 mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
 
 srt_event "workers starting" "2 process(es) on 2 node(s)"
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step prefill_0 worker 0 "${SRT_JOB_DIR}/logs/prefill_0.log" -- \
   bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_prefill_w0.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role prefill --flavor sglang --name prefill_0 --model mock-model --visible-devices-env ROCR_VISIBLE_DEVICES --bootstrap-port 7200 --tp-size 8 --dp-size 8
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[1]}"; fi
+SRT_BIND="${SRT_NODE_IPS[1]}"
 srt_step decode_0 worker 1 "${SRT_JOB_DIR}/logs/decode_0.log" -- \
   bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_decode_w0.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role decode --flavor sglang --name decode_0 --model mock-model --visible-devices-env ROCR_VISIBLE_DEVICES --tp-size 8 --dp-size 8
 
 # static router: start it only once every worker is healthy
 srt_wait_workers
 srt_event "router starting" 'smg router on node 0'
-if [[ $SRT_LAUNCHER != slurm ]]; then SRT_BIND="${SRT_NODE_IPS[0]}"; fi
+SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step router router 0 "${SRT_JOB_DIR}/logs/router.log" -- \
   env HF_ENDPOINT=http://127.0.0.1:9 smg launch --pd-disaggregation --prefill "http://${SRT_NODE_IPS[0]}:6100" 7200 --decode "http://${SRT_NODE_IPS[1]}:6100" --host "${SRT_BIND}" --port 8000 --prometheus-port 29000 --dp-aware --policy round_robin --health-check-interval-secs 1 --health-failure-threshold 2 --health-success-threshold 1 --worker-startup-check-interval 1 --disable-circuit-breaker
 srt_wait_router

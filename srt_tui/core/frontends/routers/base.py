@@ -71,6 +71,9 @@ class Router:
     #: the router's own counters (plan.json `router.metrics`): requests, errors, inflight, queued → a
     #: selector `name` or `name{label="v",label!="v"}`; empty when the monitor knows the router's own shape
     metrics: ClassVar[dict[str, str]] = {}
+    #: its own serving families (client-side TTFT/ITL/E2E, tokens, queue; plan.json `router.serving`), which
+    #: the job's figures fall back to where its workers export none (Dynamo's workers)
+    serving_metrics: ClassVar[dict[str, str]] = {}
     #: request counters of workers speaking its protocol when they are not the engine's own (Dynamo's
     #: system server): total, ok, failed, running, queued → `name` or `name{label="value"}`
     worker_metrics: ClassVar[dict[str, str]] = {}

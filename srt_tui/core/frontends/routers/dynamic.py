@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from srt_tui.core.capabilities import Registration, WorkerHealth, WorkerPort, WorkerStart
+from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import args_to_flags
 from srt_tui.core.frontends.routers.base import Router, RouterContext, RouterLaunch
 
@@ -30,6 +31,7 @@ class DynamoFrontend(Router):
         "inflight": "dynamo_frontend_inflight_requests",
         "queued": "dynamo_frontend_queued_requests",
     }
+    serving_metrics: ClassVar[dict[str, str]] = serving.DYNAMO_FRONTEND
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`python3 -m dynamo.frontend --http-port=PORT`."""

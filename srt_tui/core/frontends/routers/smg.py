@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import flag_name
 from srt_tui.core.frontends.routers.base import Router, RouterContext, RouterLaunch
 
@@ -38,6 +39,8 @@ class SMG(Router):
     """Shepherd Model Gateway in front of SGLang or vLLM HTTP workers (it detects each worker's engine)."""
 
     name: ClassVar[str] = "smg"
+    #: sglang-router's successor exports the same `smg_router_*` serving families
+    serving_metrics: ClassVar[dict[str, str]] = serving.SGLANG_ROUTER
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`smg launch` with the workers, the routing port and the metrics listener, then `frontend.args`."""

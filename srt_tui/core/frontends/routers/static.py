@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
 from srt_tui.core.capabilities import Registration, WorkerApi
+from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import args_to_flags
 from srt_tui.core.frontends.routers.base import Router, RouterContext, RouterLaunch
 
@@ -14,6 +15,7 @@ class SGLangRouter(Router):
     """sglang-router (SGLang Model Gateway) with `--pd-disaggregation` or `--worker-urls`."""
 
     name: ClassVar[str] = "sglang-router"
+    serving_metrics: ClassVar[dict[str, str]] = serving.SGLANG_ROUTER
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`python3 -m sglang_router.launch_router` with prefill bootstrap ports."""

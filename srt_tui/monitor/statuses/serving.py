@@ -1,0 +1,215 @@
+"""How fast a worker and a whole job serve: the plan's serving families (see `core.engines.serving`) read
+from each worker's /metrics, kept in the counter history (each histogram bucket and token counter is a
+counter there, so the window, restarts and `status`'s saved samples work as for request counts), and
+turned into p50/p99 latencies over the last minute, tokens per second, queue depth and KV-cache use."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+
+from srt_tui.core.engines.serving import COUNTER_KEYS, HISTOGRAM_KEYS
+from srt_tui.monitor.model import Serving
+from srt_tui.monitor.probes import selectors
+from srt_tui.monitor.probes.histogram import Buckets, buckets, quantile
+from srt_tui.monitor.probes.selectors import Sample
+from srt_tui.monitor.statuses.history import CounterHistory
+
+Key = tuple[str, str]
+
+
+def wanted_names(contract: Mapping[str, object]) -> tuple[str, ...]:
+    """Sample names to read for a serving contract: its counters and gauges, each histogram's buckets."""
+    buckets_of = [f"{contract[k]}_bucket" for k in HISTOGRAM_KEYS if isinstance(contract.get(k), str)]
+    return tuple(sorted({*selectors.names(contract), *buckets_of}))
+
+
+@dataclass(frozen=True)
+class Parts:
+    """One worker's serving readings before they are summed into the job's."""
+
+    role: str
+    #: per latency family: cumulative bucket increases over the window
+    increases: dict[str, Buckets] = field(default_factory=dict)
+    #: per latency family: per-refresh cumulative bucket rates, oldest first
+    sparks: dict[str, tuple[Buckets, ...]] = field(default_factory=dict)
+    #: per token counter: tokens per second over the window, and per refresh
+    rates: dict[str, float] = field(default_factory=dict)
+    rate_sparks: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    gauges: dict[str, float] = field(default_factory=dict)
+    window_s: float | None = None
+
+
+def router_parts_key(job_id: str) -> str:
+    """Where a refresh keeps a job's routers' serving readings (`Refresh.serving_parts`), apart from its
+    workers' (kept under the job id)."""
+    return f"{job_id}\trouters"
+
+
+def _bucket_key(key: Key, family: str, le: float) -> Key:
+    return key[0], f"{key[1]}\t{family}\t{le!r}"
+
+
+def _counter_key(key: Key, family: str) -> Key:
+    return key[0], f"{key[1]}\t{family}"
+
+
+def _gauge(samples: Sequence[Sample], contract: Mapping[str, object], name: str, fold: str) -> float | None:
+    value = contract.get(name)
+    sel = selectors.parse_selector(value) if isinstance(value, str) else None
+    values = [s.value for s in samples if sel is not None and sel.matches(s)]
+    if not values:
+        return None
+    return max(values) if fold == "max" else sum(values)
+
+
+def read_worker(
+    history: CounterHistory,
+    key: Key,
+    role: str,
+    samples: Sequence[Sample],
+    contract: Mapping[str, object],
+    observed: float | None,
+) -> Parts:
+    """Record this scrape (at ``observed``, when fresh) in the history and read the worker's window."""
+    increases: dict[str, Buckets] = {}
+    sparks: dict[str, tuple[Buckets, ...]] = {}
+    windows: list[float] = []
+    for family in HISTOGRAM_KEYS:
+        name = contract.get(family)
+        if not isinstance(name, str):
+            continue
+        got = buckets(samples, name)
+        if observed is not None:
+            keys = [_bucket_key(key, family, le) for le, _ in got]
+            if any(count < (history.last(k, observed) or 0.0) for k, (_, count) in zip(keys, got)):
+                for k in keys:  # the process restarted: its whole histogram starts again, not some buckets
+                    history.forget(k)
+            for le, count in got:
+                history.observe(_bucket_key(key, family, le), observed, count)
+        inc: list[tuple[float, float]] = []
+        per_le: list[tuple[float, tuple[float, ...]]] = []
+        for le, _ in got:
+            w = history.window(_bucket_key(key, family, le))
+            if w is not None:
+                inc.append((le, w[3] - w[1]))
+                windows.append(w[2] - w[0])
+            per_le.append((le, history.spark(_bucket_key(key, family, le))))
+        if inc:
+            increases[family] = tuple(inc)
+        points = min((len(points) for _, points in per_le), default=0)
+        if points:
+            sparks[family] = tuple(tuple((le, pts[len(pts) - points + i]) for le, pts in per_le) for i in range(points))
+    rates: dict[str, float] = {}
+    rate_sparks: dict[str, tuple[float, ...]] = {}
+    for family in COUNTER_KEYS:
+        total = selectors.total(samples, contract, family)
+        if total is None:
+            continue
+        ck = _counter_key(key, family)
+        if observed is not None:
+            history.observe(ck, observed, total)
+        w = history.window(ck)
+        if w is not None and w[2] > w[0]:
+            rates[family] = (w[3] - w[1]) / (w[2] - w[0])
+            windows.append(w[2] - w[0])
+        rate_sparks[family] = history.spark(ck)
+    gauges = {
+        k: v
+        for k, v in (
+            ("running", _gauge(samples, contract, "running", "sum")),
+            ("waiting", _gauge(samples, contract, "waiting", "sum")),
+            ("kv_usage", _gauge(samples, contract, "kv_usage", "max")),
+        )
+        if v is not None
+    }
+    return Parts(role, increases, sparks, rates, rate_sparks, gauges, max(windows) if windows else None)
+
+
+def _q(q: float, counts: Buckets | None) -> float | None:
+    return quantile(q, counts) if counts else None
+
+
+def _spark_q(points: Sequence[Buckets]) -> tuple[float, ...]:
+    return tuple(quantile(0.5, p) or 0.0 for p in points)
+
+
+def figures(parts: Parts) -> Serving | None:
+    """A worker's Serving, None when it reported nothing of its serving families."""
+    return combine([parts], per_role=False)
+
+
+def _sum_buckets(many: Sequence[Buckets]) -> Buckets:
+    total: dict[float, float] = {}
+    for one in many:
+        for le, v in one:
+            total[le] = total.get(le, 0.0) + v
+    return tuple(sorted(total.items()))
+
+
+def _sum_sparks(many: Sequence[Sequence[Buckets]]) -> tuple[Buckets, ...]:
+    points = min((len(m) for m in many), default=0)
+    return tuple(_sum_buckets([m[len(m) - points + i] for m in many]) for i in range(points))
+
+
+def _sum_series(many: Sequence[Sequence[float]]) -> tuple[float, ...]:
+    points = min((len(m) for m in many), default=0)
+    return tuple(sum(m[len(m) - points + i] for m in many) for i in range(points))
+
+
+def _serving_side(parts: Sequence[Parts], skip_role: str, per_role: bool) -> list[Parts]:
+    """Parts that count for a figure: in a disaggregated job latency and output come from the decode side
+    (the prefill side answers one token), prompt tokens from the prefill side."""
+    if not per_role:
+        return list(parts)
+    chosen = [p for p in parts if p.role != skip_role]
+    return chosen or list(parts)
+
+
+def combine(parts: Sequence[Parts], per_role: bool = True) -> Serving | None:
+    """The job's Serving: latency histograms summed over its workers (then the quantile), tokens per second
+    and queues summed, KV-cache use of the fullest worker; None when no worker reported anything."""
+    if not parts:
+        return None
+    front = _serving_side(parts, "prefill", per_role)
+    back = _serving_side(parts, "decode", per_role)
+    inc = {f: _sum_buckets([p.increases[f] for p in front if f in p.increases]) for f in HISTOGRAM_KEYS}
+    sparks = {f: _sum_sparks([p.sparks[f] for p in front if f in p.sparks]) for f in HISTOGRAM_KEYS}
+    rates_in = [p.rates["input_tokens"] for p in back if "input_tokens" in p.rates]
+    rates_out = [p.rates["output_tokens"] for p in front if "output_tokens" in p.rates]
+    running = [p.gauges["running"] for p in parts if "running" in p.gauges]
+    waiting = [p.gauges["waiting"] for p in parts if "waiting" in p.gauges]
+    kv = [p.gauges["kv_usage"] for p in parts if "kv_usage" in p.gauges]
+    windows = [p.window_s for p in parts if p.window_s is not None]
+    out = Serving(
+        ttft_p50_s=_q(0.5, inc["ttft"]),
+        ttft_p99_s=_q(0.99, inc["ttft"]),
+        itl_p50_s=_q(0.5, inc["itl"]),
+        itl_p99_s=_q(0.99, inc["itl"]),
+        e2e_p50_s=_q(0.5, inc["e2e"]),
+        e2e_p99_s=_q(0.99, inc["e2e"]),
+        input_tok_per_s=sum(rates_in) if rates_in else None,
+        output_tok_per_s=sum(rates_out) if rates_out else None,
+        running=sum(running) if running else None,
+        waiting=sum(waiting) if waiting else None,
+        kv_usage=max(kv) if kv else None,
+        window_s=max(windows) if windows else None,
+        spark_ttft_s=_spark_q(sparks["ttft"]),
+        spark_itl_s=_spark_q(sparks["itl"]),
+        spark_output_tok=_sum_series(
+            [p.rate_sparks["output_tokens"] for p in front if "output_tokens" in p.rate_sparks]
+        ),
+    )
+    has_any = any(p.increases or p.rates or p.gauges for p in parts)
+    return out if has_any else None
+
+
+def job_figures(workers: Sequence[Parts], routers: Sequence[Parts]) -> Serving | None:
+    """The job's figures from its workers' metrics; a figure they lack (Dynamo's workers export no serving
+    families) is taken from its routers' own (client-side) metrics."""
+    mine = combine(workers)
+    theirs = combine(routers, per_role=False)
+    if mine is None or theirs is None:
+        return mine or theirs
+    missing = {f.name: getattr(theirs, f.name) for f in fields(Serving) if getattr(mine, f.name) in (None, ())}
+    return replace(mine, **missing)

@@ -1,0 +1,88 @@
+"""How fast the deployment serves, as an operator watches it on a Grafana board: TTFT, TPOT (inter-token)
+and E2E latency p50/p99 over the last minute, tokens per second in and out, requests running and waiting,
+KV-cache use, with sparklines. The job view shows the job's; the worker detail one worker's (`serving_text`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.console import RenderableType
+from rich.style import Style
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from srt_tui.monitor import cells
+from srt_tui.monitor.model import Serving
+from srt_tui.tui.monitor.router_panel import Pairs
+from srt_tui.widgets.layout import is_wide
+
+SPARK_WIDTH = 12
+
+
+def serving_pairs(s: Serving, st: Callable[[str], Style], sparks: bool = True) -> list[Text]:
+    """`label value` groups, each kept whole when a line wraps (``st`` maps dim/key/spark to styles;
+    ``sparks``: with sparklines, which narrow terminals leave out so the workers keep their rows)."""
+    dim, spark = st("dim"), st("spark")
+
+    def quantiles(label: str, p50: float | None, p99: float | None, points: tuple[float, ...]) -> Text:
+        t = Text.assemble((f"{label} ", st("key")), ("p50 ", dim), cells.latency(p50), (" p99 ", dim))
+        t.append(cells.latency(p99))
+        if points and sparks:
+            t.append(" " + cells.sparkline(points, SPARK_WIDTH), style=spark)
+        return t
+
+    out = [
+        quantiles("TTFT", s.ttft_p50_s, s.ttft_p99_s, s.spark_ttft_s),
+        quantiles("TPOT", s.itl_p50_s, s.itl_p99_s, s.spark_itl_s),
+        quantiles("E2E", s.e2e_p50_s, s.e2e_p99_s, ()),
+    ]
+    tokens = Text.assemble(("in ", dim), cells.tokens_per_s(s.input_tok_per_s), ("  out ", dim))
+    tokens.append(cells.tokens_per_s(s.output_tok_per_s))
+    if s.spark_output_tok and sparks:
+        tokens.append(" " + cells.sparkline(s.spark_output_tok, SPARK_WIDTH), style=spark)
+    out.append(tokens)
+    out.append(Text.assemble(("running ", dim), cells.number(s.running), ("  waiting ", dim), cells.number(s.waiting)))
+    out.append(Text.assemble(("KV ", dim), cells.percent(s.kv_usage)))
+    window = f"over the last {s.window_s:.0f} s" if s.window_s else "latency after two scrapes"
+    out.append(Text(f"({window})", style=dim))
+    return out
+
+
+def serving_text(s: Serving | None, st: Callable[[str], Style]) -> Text:
+    """One figure per line (the worker detail), or a note when the engine exports no serving metrics."""
+    if s is None or s.empty:
+        return Text("no serving metrics (the engine exports none, or none were read yet)", style=st("dim"))
+    return Text("\n").join(serving_pairs(s, st))
+
+
+class ServingPanel(Widget):
+    """The job's serving figures; hidden while the job has none (engines without serving families)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"serving-panel--dim", "serving-panel--key", "serving-panel--spark"}
+
+    DEFAULT_CSS = """
+    ServingPanel { height: auto; padding: 0 1; margin: 0 1; border: round $primary 50%; }
+    ServingPanel > .serving-panel--dim { color: $text-muted; }
+    ServingPanel > .serving-panel--key { color: $text-primary; text-style: bold; }
+    ServingPanel > .serving-panel--spark { color: $text-accent; }
+    """
+
+    serving: reactive[Serving | None] = reactive(None, layout=True)
+
+    def on_mount(self) -> None:
+        self.border_title = "Serving"
+
+    def watch_serving(self, value: Serving | None) -> None:
+        self.display = value is not None and not value.empty
+
+    def _st(self, name: str) -> Style:
+        return self.get_component_rich_style(f"serving-panel--{name}", partial=True)
+
+    def render(self) -> RenderableType:
+        """The figures, wrapped between groups (never inside one) on narrow terminals."""
+        s = self.serving
+        if s is None:
+            return Text("")
+        return Pairs(serving_pairs(s, self._st, sparks=is_wide(self.app.size.width)), self._st("dim"))

@@ -1,0 +1,69 @@
+"""The Serving panel of the job view (TTFT/TPOT/E2E p50 and p99, tok/s, running/waiting, KV %, sparklines,
+units on every figure) from a frozen snapshot under load at common terminal sizes, hidden for a job whose
+engine exports no serving metrics; the same figures in a worker's detail and in `srt-tui status`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable, Static
+
+from srt_tui.monitor import cells
+from srt_tui.tui.monitor.serving_panel import ServingPanel
+from srt_tui.tui.monitor.worker_detail import WorkerDetail
+from tests.monitor import frozen
+from tests.monitor.tui_apps import frozen_app
+
+SIZES = [pytest.param((120, 36), id="120x36"), pytest.param((80, 24), id="80x24")]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_job_view_serving_panel_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
+    snap = frozen.with_serving(frozen.nvidia())
+    assert snap_compare(frozen_app([snap], open_job=snap.job_id), terminal_size=size)
+
+
+async def test_the_panel_shows_every_figure_with_its_unit_and_hides_without_serving_metrics() -> None:
+    loaded, plain = frozen.with_serving(frozen.nvidia()), frozen.amd()
+    app = frozen_app([loaded], open_job=loaded.job_id)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        panel = app.screen.query_one(ServingPanel)
+        assert panel.display
+        shown = " ".join("".join(seg.text for seg in strip) for strip in panel.render_lines(panel.region.reset_offset))
+        for figure in ("TTFT p50 305 ms p99 520 ms", "TPOT p50 4.1 ms p99 16 ms", "E2E p50 610 ms p99 950 ms"):
+            assert figure in shown
+        for figure in ("in 824 tok/s", "out 1.6k tok/s", "running 12", "waiting 2", "KV 37 %", "last 60 s"):
+            assert figure in shown
+    app = frozen_app([plain], open_job=plain.job_id)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert not app.screen.query_one(ServingPanel).display
+
+
+async def test_the_worker_detail_shows_its_own_figures() -> None:
+    snap = frozen.with_serving(frozen.nvidia())
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#job-workers", DataTable)
+        table.focus()
+        decode = next(i for i, w in enumerate(snap.workers) if w.role == "decode")
+        table.move_cursor(row=decode)
+        await pilot.press("enter")
+        await pilot.pause()
+        detail = app.screen
+        assert isinstance(detail, WorkerDetail)
+        body = str(detail.query_one("#worker-detail-text", Static).render())
+        assert "serving" in body and "TPOT p50 4.1 ms p99 16 ms" in body and "out 825 tok/s" in body
+        assert "KV 37 %" in body and "over the last 60 s" in body
+
+
+def test_status_line_carries_the_figures_with_units() -> None:
+    line = cells.serving_line(frozen.with_serving(frozen.nvidia()).serving)
+    assert line == (
+        "TTFT p50 305 ms p99 520 ms · TPOT p50 4.1 ms p99 16 ms · E2E p50 610 ms p99 950 ms · "
+        "in 824 tok/s out 1.6k tok/s · running 12 waiting 2 · KV 37 %"
+    )
+    assert cells.serving_line(frozen.amd().serving) == ""

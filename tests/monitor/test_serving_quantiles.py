@@ -1,0 +1,163 @@
+"""The serving figures' arithmetic on synthetic histograms: quantiles from bucket increases (interpolated
+as Prometheus does), counter resets, buckets missing from one scrape, and the per-worker window kept in the
+counter history across refreshes, summed into a job's figures."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from srt_tui.core.engines.serving import SGLANG
+from srt_tui.monitor.probes.histogram import buckets, increase, quantile
+from srt_tui.monitor.probes.selectors import Sample
+from srt_tui.monitor.statuses.history import CounterHistory
+from srt_tui.monitor.statuses.serving import combine, figures, read_worker
+
+INF = math.inf
+
+
+def test_quantile_interpolates_inside_the_bucket_holding_the_rank() -> None:
+    # 100 observations: 10 up to 0.1 s, 80 in (0.1, 0.2], 10 in (0.2, 0.4]
+    counts = ((0.1, 10.0), (0.2, 90.0), (0.4, 100.0), (INF, 100.0))
+    assert quantile(0.5, counts) == pytest.approx(0.1 + 0.1 * (50 - 10) / 80)
+    assert quantile(0.99, counts) == pytest.approx(0.2 + 0.2 * (99 - 90) / 10)
+    # the first bucket starts at 0
+    assert quantile(0.05, counts) == pytest.approx(0.05)
+
+
+def test_a_rank_in_the_inf_bucket_answers_the_largest_finite_bound() -> None:
+    assert quantile(0.99, ((0.1, 1.0), (0.2, 2.0), (INF, 100.0))) == 0.2
+
+
+def test_no_observations_give_no_quantile() -> None:
+    assert quantile(0.5, ((0.1, 0.0), (INF, 0.0))) is None
+    assert quantile(0.5, ()) is None
+
+
+def test_counts_that_go_down_between_bounds_are_raised_to_the_running_maximum() -> None:
+    # buckets read at slightly different moments: 0.4's count below 0.2's
+    assert quantile(0.5, ((0.1, 0.0), (0.2, 10.0), (0.4, 8.0), (INF, 10.0))) == pytest.approx(0.15)
+
+
+def test_increase_between_two_scrapes_and_after_a_restart() -> None:
+    old = {0.1: 5.0, 0.2: 10.0, INF: 10.0}
+    new = {0.1: 5.0, 0.2: 30.0, INF: 32.0}
+    assert increase(new, old) == ((0.1, 0.0), (0.2, 20.0), (INF, 22.0))
+    # the worker restarted: its counters start again below the old ones; what it counted since is the increase
+    restarted = {0.1: 1.0, 0.2: 3.0, INF: 3.0}
+    assert increase(restarted, old) == ((0.1, 1.0), (0.2, 3.0), (INF, 3.0))
+    assert increase(new, None) == ()
+
+
+def test_a_bucket_missing_from_one_scrape_is_left_out() -> None:
+    old = {0.1: 5.0, INF: 10.0}
+    new = {0.1: 5.0, 0.2: 25.0, INF: 30.0}
+    assert increase(new, old) == ((0.1, 0.0), (INF, 20.0))
+
+
+def _scrape(ttft: dict[float, float], generated: float, running: float = 3, usage: float = 0.25) -> list[Sample]:
+    name = SGLANG["ttft"] + "_bucket"
+    out = [Sample(name, (("le", "+Inf" if le == INF else repr(le)), ("model_name", "m")), v) for le, v in ttft.items()]
+    out += [
+        Sample(SGLANG["output_tokens"], (("model_name", "m"),), generated),
+        Sample(SGLANG["running"], (("model_name", "m"),), running),
+        Sample(SGLANG["waiting"], (("model_name", "m"),), 0),
+        Sample(SGLANG["kv_usage"], (("model_name", "m"),), usage),
+    ]
+    return out
+
+
+def test_buckets_sum_a_familys_series_by_bound() -> None:
+    samples = _scrape({0.1: 1, 0.2: 2, INF: 2}, 0) + _scrape({0.1: 3, 0.2: 4, INF: 5}, 0)
+    assert buckets(samples, SGLANG["ttft"]) == ((0.1, 4.0), (0.2, 6.0), (INF, 7.0))
+
+
+def test_a_worker_window_across_refreshes_and_a_restart() -> None:
+    history = CounterHistory()
+    key = ("j1", "agg_0")
+    first = read_worker(history, key, "agg", _scrape({0.1: 0, 0.2: 0, 0.4: 0, INF: 0}, 0), SGLANG, 100.0)
+    assert figures(first) is not None and first.increases == {}  # one scrape: no window yet
+    # 20 s later: 40 requests, all between 0.2 and 0.4 s, 2000 tokens generated
+    second = read_worker(history, key, "agg", _scrape({0.1: 0, 0.2: 0, 0.4: 40, INF: 40}, 2000), SGLANG, 120.0)
+    shown = figures(second)
+    assert shown is not None
+    assert shown.ttft_p50_s == pytest.approx(0.3)
+    assert shown.output_tok_per_s == pytest.approx(100.0)
+    assert (shown.running, shown.waiting, shown.kv_usage, shown.window_s) == (3, 0, 0.25, 20.0)
+    # the worker restarts: its counters fall back; the window starts again from the restart
+    third = read_worker(history, key, "agg", _scrape({0.1: 2, 0.2: 2, 0.4: 2, INF: 2}, 50), SGLANG, 130.0)
+    assert figures(third) is not None and figures(third).ttft_p50_s is None  # type: ignore[union-attr]
+    fourth = read_worker(history, key, "agg", _scrape({0.1: 12, 0.2: 12, 0.4: 12, INF: 12}, 550), SGLANG, 140.0)
+    after = figures(fourth)
+    assert after is not None and after.ttft_p50_s == pytest.approx(0.05)
+    assert after.output_tok_per_s == pytest.approx(50.0)
+
+
+def test_the_window_is_about_a_minute() -> None:
+    history = CounterHistory()
+    key = ("j1", "agg_0")
+    for i in range(20):  # a scrape every 10 s; the first 10 s had slow requests, later ones fast
+        slow = 10.0 if i >= 1 else 0.0
+        fast = 10.0 * max(0, i - 1)
+        got = read_worker(
+            history, key, "agg", _scrape({0.1: fast, 0.4: fast + slow, INF: fast + slow}, 0), SGLANG, 10.0 * i
+        )
+    shown = figures(got)
+    assert shown is not None and shown.window_s is not None and 60.0 <= shown.window_s <= 70.0
+    assert shown.ttft_p99_s is not None and shown.ttft_p99_s < 0.1  # the slow minute has left the window
+
+
+def test_a_disaggregated_job_takes_latency_and_output_from_decode_and_prompt_tokens_from_prefill() -> None:
+    history = CounterHistory()
+    parts = []
+    for name, role, le_hit in (("prefill_0", "prefill", 0.1), ("decode_0", "decode", 0.4), ("decode_1", "decode", 0.4)):
+        for t, n in ((0.0, 0.0), (10.0, 10.0)):
+            ttft = {0.1: n if le_hit == 0.1 else 0.0, 0.4: n, INF: n}
+            samples = _scrape(ttft, 100 * n, usage=0.1 if role == "prefill" else 0.6)
+            samples.append(Sample(SGLANG["input_tokens"], (("model_name", "m"),), 50 * n))
+            got = read_worker(history, ("j", name), role, samples, SGLANG, t)
+        parts.append(got)
+    job = combine(parts)
+    assert job is not None
+    assert job.ttft_p50_s == pytest.approx(0.25)  # from the decode workers' buckets only
+    assert job.output_tok_per_s == pytest.approx(200.0)  # two decode workers × 100 tok/s
+    assert job.input_tok_per_s == pytest.approx(50.0)  # the prefill worker's prompt tokens
+    assert job.running == 9 and job.kv_usage == 0.6
+
+
+def test_figures_the_workers_lack_come_from_the_routers_own_metrics() -> None:
+    """Dynamo's workers export no serving families: TTFT and tokens come from its frontend's histograms."""
+    from srt_tui.core.engines.serving import DYNAMO_FRONTEND
+    from srt_tui.monitor.statuses.serving import job_figures
+
+    history = CounterHistory()
+    worker_only: dict[str, str] = {"running": SGLANG["running"]}
+    worker = read_worker(history, ("j", "decode_0"), "decode", _scrape({INF: 0}, 0, running=5), worker_only, 0.0)
+    name = DYNAMO_FRONTEND["ttft"] + "_bucket"
+    for t, n in ((0.0, 0.0), (30.0, 60.0)):
+        frontend = [
+            Sample(name, (("le", "0.25"),), 0.0),
+            Sample(name, (("le", "0.5"),), n),
+            Sample(name, (("le", "+Inf"),), n),
+            Sample(DYNAMO_FRONTEND["output_tokens"], (), 100 * n),
+            Sample(DYNAMO_FRONTEND["waiting"], (), 1.0),
+        ]
+        router = read_worker(history, ("j", "router (router)"), "router", frontend, DYNAMO_FRONTEND, t)
+    job = job_figures([worker], [router])
+    assert job is not None
+    assert job.running == 5  # the workers' own reading stays
+    assert job.ttft_p50_s == pytest.approx(0.375) and job.output_tok_per_s == pytest.approx(200.0)
+    assert job.waiting == 1.0 and job.window_s == 30.0
+    assert job_figures([], []) is None
+
+
+def test_the_history_of_a_series_is_bounded_however_fast_the_refreshes() -> None:
+    from srt_tui.monitor.statuses.history import MAX_SAMPLES
+
+    history = CounterHistory()
+    key = ("j", "agg_0\tttft\t0.1")
+    for i in range(10 * MAX_SAMPLES):  # ten refreshes a second: the window shrinks, memory does not grow
+        history.observe(key, i / 10, float(i))
+    got = history.window(key)
+    assert got is not None and got[2] - got[0] == pytest.approx((MAX_SAMPLES - 1) / 10)
