@@ -56,7 +56,7 @@ def read_index() -> tuple[dict[str, Path], list[str]]:
     warnings: list[str] = []
     path = _index_path()
     try:
-        lines = read_text(path, "index").splitlines()
+        lines = read_text(path, "index").split("\n")
     except FileNotFoundError:
         return out, warnings
     except OSError as exc:
