@@ -74,7 +74,7 @@ def read_index() -> tuple[dict[str, Path], list[str]]:
     warnings: list[str] = []
     path = _index_path()
     try:
-        lines = read_state(path, "index").splitlines()
+        lines = read_state(path, "index").split("\n")
     except FileNotFoundError:
         return out, warnings
     except OSError as exc:

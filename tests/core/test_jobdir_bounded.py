@@ -51,9 +51,25 @@ def test_bad_utf8_is_replaced_not_fatal(tmp_path: Path) -> None:
 def test_a_link_to_a_device_is_refused(tmp_path: Path, follow: bool) -> None:
     os.symlink("/dev/zero", tmp_path / "plan.json")
     err = _returns(lambda: read_bytes(tmp_path / "plan.json", "plan", follow=follow))
-    assert isinstance(err, UnsafeFile)
-    assert ("character device" if follow else "symbolic link") in err.why  # followed or not: never read
+    assert isinstance(err, UnsafeFile) and "symbolic link" in err.why  # followed or not: never read
     assert str(tmp_path / "plan.json") in str(err)
+
+
+def test_a_log_link_is_followed_inside_its_job_directory_only(tmp_path: Path) -> None:
+    logs = tmp_path / "job" / "logs"
+    logs.mkdir(parents=True)
+    (logs / "slurm.log").write_text("line\n")
+    (logs / "sweep_7.log").symlink_to("slurm.log")  # srt-tui's own link, srtctl's name for the log
+    (tmp_path / "secret").write_text("key\n")
+    (logs / "planted.log").symlink_to(tmp_path / "secret")
+    (logs / "fifo").mkdir()
+    os.mkfifo(logs / "fifo" / "p")
+    (logs / "to-fifo.log").symlink_to("fifo/p")
+    assert read_tail(logs / "sweep_7.log", 100, follow=True) == b"line\n"
+    with pytest.raises(UnsafeFile, match="out of its job directory"):
+        read_tail(logs / "planted.log", 100, follow=True)
+    err = _returns(lambda: read_tail(logs / "to-fifo.log", 100, follow=True))
+    assert isinstance(err, UnsafeFile) and "named pipe" in err.why
 
 
 def test_a_device_itself_is_refused() -> None:

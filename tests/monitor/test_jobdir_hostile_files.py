@@ -63,6 +63,7 @@ def test_status_names_each_refused_file_and_shows_every_job(tmp_path: Path) -> N
     said = {k: next(line for line in proc.stdout.splitlines() if line.startswith(f"local-{k}: job files")) for k in
             ("fifo", "zero", "sparse")}  # fmt: skip
     assert "status.jsonl: is a named pipe" in said["fifo"] and "plan.json: is a named pipe" in said["fifo"]
+    assert "local.json: is a named pipe" in said["fifo"]
     assert "endpoints.json: is a symbolic link" in said["zero"]
     assert "plan.json: is 34,359,738,368 bytes" in said["sparse"]
     warnings = [line for line in proc.stderr.splitlines() if "damaged job-index entry" in line]

@@ -1,1 +1,2 @@
-"""The job directory: writing it atomically, its typed documents, finding one, and the status.jsonl event log."""
+"""The job directory: writing it atomically, its typed documents, finding one, the status.jsonl event log,
+and the bounded reader every file of it is read back through."""

@@ -64,10 +64,16 @@ def _what(mode: int) -> str:
 def open_regular(path: Path, *, follow: bool = False) -> tuple[int, os.stat_result]:
     """A read-only descriptor of ``path`` and its fstat, only when it is a regular file.
 
-    ``follow``: a symbolic link is followed (its target must still be a regular file); otherwise a
+    ``follow``: a symbolic link is followed when its target stays inside the job directory (the link's
+    folder or the one above it: `logs/sweep_<id>.log` → `slurm.log`) and is a regular file; otherwise a
     link is refused. A FIFO opens at once (``O_NONBLOCK``) and is then refused, never read.
     """
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    if follow and os.path.islink(path):
+        target = Path(os.path.realpath(path))
+        if Path(os.path.realpath(path.parent.parent)) not in target.parents:
+            raise UnsafeFile(path, "is a symbolic link out of its job directory", errno.ELOOP)
+        path = target
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOFOLLOW
     try:
         fd = os.open(path, flags)
     except OSError as exc:

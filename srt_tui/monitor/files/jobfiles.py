@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from srt_tui.core.jobdir.bounded import CAPS, UnsafeFile, read_bytes, read_range, read_tail
+from srt_tui.core.jobdir.bounded import CAPS, UnsafeFile, open_regular, read_bytes, read_range, read_tail
 from srt_tui.core.jobdir.contract import KIND_OF, JobDirError
 from srt_tui.core.jobdir.events import STATUS_FILE, Event, parse_event
 from srt_tui.core.results.model import JobResults
@@ -92,6 +92,15 @@ class FileCache:
             self._refused[path] = exc.why
         else:
             self._refused.pop(path, None)
+
+    def check(self, path: Path) -> None:
+        """Note whether ``path``, read by another part (the local launcher's `local.json`), is a regular
+        file the bounded reader would read: a device or pipe there is named like any job file."""
+        try:
+            os.close(open_regular(path)[0])
+            self._note(path, None)
+        except OSError as exc:
+            self._note(path, exc)
 
     def refused(self, job_dir: Path) -> list[str]:
         """`name: why` of each file of ``job_dir`` the bounded reader refused (a device, pipe, link or

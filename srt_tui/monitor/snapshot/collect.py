@@ -164,6 +164,8 @@ class Monitor:
         if meta is None and plan is None and dir_kind(job_dir, job_id) == SRTCTL:
             return srtctl_job(job_id, job_dir, f)
         endpoints = f.doc(job_dir / ENDPOINTS_FILE, parse_endpoints)
+        if is_local_job(job_id):  # the launcher reads local.json itself (bounded): a pipe there is named
+            f.check(job_dir / "local.json")
         for got in (meta, plan, endpoints):
             if isinstance(got, JobDirError):
                 problems.append(got.short)
