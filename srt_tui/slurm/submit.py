@@ -8,6 +8,7 @@ submission keeps the rendered files in `<output_dir>/failed-<timestamp>/` and sa
 from __future__ import annotations
 
 import contextlib
+import errno
 import getpass
 import os
 import shutil
@@ -339,6 +340,27 @@ def choose_launcher(
     )
 
 
+def _checked_base(base: Path) -> Path:
+    """The output directory, made 0700 when missing and checked (UnsafePath), or a SubmitError saying it
+    cannot be written (a file there, a read-only file system)."""
+    check_ancestors(base, "output directory")  # before anything is made in a directory others may rearrange
+    try:
+        if os.path.lexists(base) and not base.is_symlink() and not base.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(base))
+        private_dir(base, "output directory", shared_ok=True)
+    except OSError as exc:
+        raise SubmitError(
+            [
+                Problem(
+                    field="output directory",
+                    message=f"cannot write {base}: {exc.strerror or exc}; nothing was submitted",
+                    hint="use -o with a writable directory that has free space, or fix the profile's output_dir",
+                )
+            ]
+        ) from None
+    return base
+
+
 def submit_prepared(
     prep: Prepared,
     launcher: str = "auto",
@@ -349,8 +371,7 @@ def submit_prepared(
 ) -> Submission:
     """Submit through the chosen launcher (see `choose_launcher`): never silently on this machine.
     ``client``: a Slurm client that answered already (the previous member's of a sweep), not pinged again."""
-    base = private_dir(output_base(prep, output_dir), "output directory", shared_ok=True)
-    check_ancestors(base, "output directory")
+    base = _checked_base(output_base(prep, output_dir))
     chosen, client = choose_launcher(prep, launcher, transport, client)
     if chosen == "local":
         return submit_local(prep, base)
