@@ -200,7 +200,11 @@ class LocalLauncher:
         if not recs:
             return JobState.unknown(job_id)
         script_alive = alive(recs[0])
-        if script_alive or any(group_members(r) for r in recs[1:]):
+        stage = None if script_alive else _last_stage(job_dir)
+        # a script that ended through its trap (a final stage written) stopped its steps; one killed without
+        # it may have left them serving: only then are the recorded groups looked for
+        orphaned = not script_alive and stage not in _FINAL and any(group_members(r) for r in recs[1:])
+        if script_alive or orphaned:
             return JobState(
                 job_id=job_id,
                 name=job_dir.name,
@@ -210,7 +214,6 @@ class LocalLauncher:
                 node_count=1,
                 work_dir=str(job_dir),
             )
-        stage = _last_stage(job_dir)
         return JobState(
             job_id=job_id,
             name=job_dir.name,

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from srt_tui.core.owned import UnsafePath, private_dir, valid_job_id, write_private
+from srt_tui.core.paths import user_state_dir
 from srt_tui.slurm.client import SlurmClient
 from srt_tui.slurm.procs import ProcRecord, alive
 from srt_tui.state.statefile import read_state, state_dir
@@ -67,7 +68,7 @@ def end(record: Path | None) -> None:
 
 def _pending() -> list[Submitting]:
     try:
-        folder = state_dir() / "submitting"
+        folder = user_state_dir() / "submitting"  # only looked at: a command that submits nothing makes nothing
         names = sorted(os.listdir(folder))
     except (OSError, UnsafePath):
         return []

@@ -8,6 +8,7 @@ submission keeps the rendered files in `<output_dir>/failed-<timestamp>/` and sa
 from __future__ import annotations
 
 import contextlib
+import errno
 import getpass
 import os
 import shutil
@@ -349,6 +350,27 @@ def choose_launcher(
     )
 
 
+def _checked_base(base: Path) -> Path:
+    """The output directory, made 0700 when missing and checked (UnsafePath), or a SubmitError saying it
+    cannot be written (a file there, a read-only file system)."""
+    check_ancestors(base, "output directory")  # before anything is made in a directory others may rearrange
+    try:
+        if os.path.lexists(base) and not base.is_symlink() and not base.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(base))
+        private_dir(base, "output directory", shared_ok=True)
+    except OSError as exc:
+        raise SubmitError(
+            [
+                Problem(
+                    field="output directory",
+                    message=f"cannot write {base}: {exc.strerror or exc}; nothing was submitted",
+                    hint="use -o with a writable directory that has free space, or fix the profile's output_dir",
+                )
+            ]
+        ) from None
+    return base
+
+
 def submit_prepared(
     prep: Prepared,
     launcher: str = "auto",
@@ -359,20 +381,7 @@ def submit_prepared(
 ) -> Submission:
     """Submit through the chosen launcher (see `choose_launcher`): never silently on this machine.
     ``client``: a Slurm client that answered already (the previous member's of a sweep), not pinged again."""
-    base = output_base(prep, output_dir)
-    try:
-        private_dir(base, "output directory", shared_ok=True)
-    except OSError as exc:  # read-only, full, not ours to create in: bad input, as writing the job would be
-        raise SubmitError(
-            [
-                Problem(
-                    field="output directory",
-                    message=f"cannot create {base}: {exc.strerror or exc}; nothing was submitted",
-                    hint="use -o with a writable directory that has free space, or fix the profile's output_dir",
-                )
-            ]
-        ) from None
-    check_ancestors(base, "output directory")
+    base = _checked_base(output_base(prep, output_dir))
     mount = mount_problem(str(base)) if prep.plan.container_runtime == "pyxis" else None
     if mount is not None:  # the job directory's logs/ is a pyxis mount: a `,` or `:` would split it
         raise SubmitError([Problem(field="output directory", message=mount[0], hint="use -o with a path without them")])

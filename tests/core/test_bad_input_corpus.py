@@ -159,7 +159,7 @@ CASES = [
         "apply-out-is-file",
         ("apply", "-y", "-p", "local", "-f", "{good}", "-o", "{d}/f"),
         2,
-        "is not a directory",
+        "cannot write",
         _write("f", "x"),
     ),
     Case("wait-unknown", ("wait", "nope", "--timeout", "1"), 2, "no job directory found"),
