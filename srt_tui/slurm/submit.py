@@ -27,6 +27,7 @@ from srt_tui.core.jobdir.contract import JobMeta, update_job_meta
 from srt_tui.core.jobdir.events import append_event
 from srt_tui.core.jobdir.write import job_files, job_secrets, write_atomic_dir
 from srt_tui.core.paths import default_output_dir
+from srt_tui.core.spec.profile import Profile
 from srt_tui.slurm.client import SlurmClient
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable
 from srt_tui.slurm.local import LocalLauncher, next_local_id
@@ -272,6 +273,17 @@ class SlurmUnreachable(SubmitError):
     exit_code = 3
 
 
+def profile_launcher(profile: Profile, slurm_answers: bool) -> str:
+    """The launcher a profile asks for, the one rule of `apply --launcher auto` and the wizard's Submit step:
+    its `launcher`; when that is Slurm and no controller answers, its `fallback_launcher` if it names one.
+    `slurm` when Slurm is asked for but does not answer: the caller refuses, never runs here silently."""
+    if profile.launcher != "slurm":
+        return profile.launcher
+    if not slurm_answers and profile.fallback_launcher:
+        return profile.fallback_launcher
+    return "slurm"
+
+
 def choose_launcher(
     prep: Prepared, launcher: str, transport: str, client: SlurmClient | None = None
 ) -> tuple[str, SlurmClient | None]:
@@ -288,8 +300,9 @@ def choose_launcher(
     client, why = (client, "") if client is not None else reachable_client(transport)
     if client is not None:
         return "slurm", client
-    if profile.fallback_launcher:
-        return profile.fallback_launcher, None
+    chosen = profile_launcher(profile, slurm_answers=False)
+    if chosen != "slurm":
+        return chosen, None
     raise SlurmUnreachable(
         [
             Problem(

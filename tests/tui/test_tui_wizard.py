@@ -106,10 +106,13 @@ async def test_wizard_key_by_key_1p1d_to_2p1d_submitted(launcher: str) -> None:
         await settle(pilot)
         await pilot.press("ctrl+n")  # → submit
         await settle(pilot)
-        if launcher == "local":
-            await pilot.press("down", "enter")  # launcher radio set: Local (this machine)
-        else:
-            assert app.context.slurm_state == "up", app.context.slurm_reason  # Slurm (sbatch) stays the default
+        from srt_tui.tui.launch.steps.submit_step import SubmitStep
+
+        assert app.screen.query_one(SubmitStep).launcher == "local"  # the demo profile runs here unless asked
+        if launcher == "slurm":
+            assert app.context.slurm_state == "up", app.context.slurm_reason
+            await pilot.press("down", "enter")  # launcher radio set: Slurm (sbatch), asked for explicitly
+            assert app.screen.query_one(SubmitStep).launcher == "slurm"
         await pilot.press("tab", "enter")  # Submit button
         outcome = await _wait_for(messages, (JobSubmitted, SubmitFailed))
         await pilot.pause()  # the Monitor's own poll workers are not waited for
