@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Input, Static
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.monitor import jobs_model, sweep_rows
+from srt_tui.widgets.fit_columns import Fitted
 from srt_tui.widgets.row_table import RowTable
 
 _STATUS_STYLE = {"ok": "ok", "degraded": "warn", "failed": "bad", "ended": "dim", "waiting": "dim"}
@@ -46,8 +47,9 @@ class JobsView(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(id=id)
-        self._columns: tuple[jobs_model.Column, ...] = ()
-        self._header: tuple[tuple[jobs_model.Column, ...], str, bool] = ((), "", False)
+        self._columns: tuple[Fitted, ...] = ()
+        self._header: tuple[Fitted, ...] = ()
+        self._compact = False
         self._ids: list[str] = []
 
     def compose(self) -> ComposeResult:
@@ -82,13 +84,12 @@ class JobsView(Vertical):
         """Redraw the table."""
         table = self.table
         keep = self.highlighted_job
-        cols = jobs_model.columns(width)
-        if (cols, sort, reverse) != self._header:
-            self._header = (cols, sort, reverse)
+        cols, self._compact = jobs_model.columns(width, snaps, now, sort, reverse)
+        if cols != self._header:
+            self._header = cols
             table.clear(columns=True)
             for c in cols:
-                label = c.header + (" ↓" if c.key == sort and reverse else " ↑" if c.key == sort else "")
-                table.add_column(label, key=c.key, width=c.width)
+                table.add_column(c.header, key=c.key, width=c.width)
             self._columns = cols
         else:
             table.clear()
@@ -122,13 +123,12 @@ class JobsView(Vertical):
         table = self.table
         state = jobs_model.status(s)
         out = []
-        narrow = len(self._columns) < len(jobs_model.COLUMNS)
         for c in self._columns:
-            text = jobs_model.cell(s, c.key, now, narrow)
+            text = jobs_model.cell(s, c.key, now, self._compact)
             if c.key == "name" and mark:  # a sweep member: its name's end tells the members apart
-                keep = (c.width or len(text) + 3) - len(mark) - 1
+                keep = c.width - len(mark) - 1
                 text = mark + (text if len(text) <= keep + 1 else "…" + text[-keep:])
-            if c.width and len(text) > c.width:
+            if len(text) > c.width:
                 text = text[: c.width - 1] + "…"
             style = Style()
             if c.key in ("status", "stage"):
