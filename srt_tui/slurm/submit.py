@@ -17,7 +17,7 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from srt_tui.core.jobdir.contract import JobMeta, update_job_meta
 from srt_tui.core.jobdir.events import append_event
 from srt_tui.core.jobdir.write import job_files, job_secrets, write_atomic_dir
 from srt_tui.core.paths import default_output_dir
+from srt_tui.core.plan.host_programs import missing_programs
 from srt_tui.core.spec.profile import Profile
 from srt_tui.slurm.client import SlurmClient
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable
@@ -327,11 +328,17 @@ def submit_prepared(
     ``client``: a Slurm client that answered already (the previous member's of a sweep), not pinged again."""
     base = output_base(prep, output_dir)
     chosen, client = choose_launcher(prep, launcher, transport, client)
+    missing = [m.problem() for m in missing_programs(prep.plan)] if preflight else []
     if chosen == "local":
+        if missing:  # this machine runs every process: a missing program fails the job at once (exit 127)
+            raise SubmitError([replace(p, severity="error") for p in missing])
         return submit_local(prep, base)
     try:
-        return submit_slurm(prep, base, transport, client, preflight)
+        sub = submit_slurm(prep, base, transport, client, preflight)
     except SlurmUnavailable as exc:
         raise SlurmUnreachable(
             [Problem(field="slurm", message=str(exc), hint="check SLURM_CONF and munge, or use --launcher local")]
         ) from None
+    # the nodes may have what this login node lacks: said, not blocking
+    said = tuple(f"{p.render()} — checked on this login node; the nodes must have it" for p in missing)
+    return replace(sub, notes=(*sub.notes, *said)) if said else sub

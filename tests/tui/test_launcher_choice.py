@@ -3,13 +3,15 @@ select what the screen says: a monochrome snapshot and a Pilot walk of Down/Ente
 
 from __future__ import annotations
 
+import io
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import RadioButton
+from textual.widgets import RadioButton, Static
 
 from srt_tui.tui.launch.steps.submit_step import SubmitStep
 from tests.conftest import REPO
@@ -128,3 +130,25 @@ async def test_the_demo_profile_runs_here_unless_slurm_is_chosen(probe: tuple[bo
         await reach(pilot, scenario, "submit", typed=False)
         assert _submit_state(app)[:2] == ("local", False)
         assert str(app.screen.query_one("#request-box").border_title) == "What will run here"
+
+
+async def test_submit_names_a_missing_host_program_and_local_cannot_run_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21 defect 10: `container_runtime: none` and no nginx here — the wizard says so before anything runs."""
+    from tests.tui.scenarios import Scenario
+
+    (tmp_path / "python3").symlink_to(Path(sys.executable).resolve())
+    monkeypatch.setenv("PATH", str(tmp_path))  # python3 for the mocker workers, no nginx
+    scenario = Scenario("nginx", "local", "mocker-agg3-nginx")
+    app = make_app(scenario.profile)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        launcher, disabled, status = _submit_state(app)
+        assert launcher == "local" and disabled and "`nginx` not on this machine's PATH" in status
+        assert "python3" not in status
+        from rich.console import Console
+
+        console = Console(width=200, file=io.StringIO(), record=True, color_system=None)
+        console.print(app.screen.query_one("#request", Static).content)
+        assert "fix: apt-get install nginx" in console.export_text()

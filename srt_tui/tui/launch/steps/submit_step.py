@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, RadioButton, RadioSet, Static
 
+from srt_tui.core.plan.host_programs import MissingProgram, missing_programs
 from srt_tui.tui.launch.messages import JobSubmitted, SubmitFailed
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.tui.messages import SlurmStatus
@@ -59,6 +60,8 @@ class SubmitStep(WizardStep):
         #: the preflight shown (for ``_preflight_of``); it runs when Slurm answers, as `apply` runs it
         self.preflight: list[PreflightCheck] = []
         self._preflight_of: Prepared | None = None
+        #: programs of a container-less plan this machine lacks (issue 21 defect 10)
+        self.missing: list[MissingProgram] = []
 
     def compose(self) -> ComposeResult:
         yield Static("Check the request, pick the launcher, then submit.", classes="step-hint")
@@ -84,6 +87,7 @@ class SubmitStep(WizardStep):
             if self.prepared is not None and self.prepared.job.profile is not state.prepared.job.profile:
                 self._touched = False  # another profile: its own launcher until the operator picks one
             self.prepared = state.prepared
+            self.missing = missing_programs(state.prepared.plan)
             self.preflight = []
             self.query_one("#submit-status", Static).update("")
             self._status_blocked = self._status_failed = False
@@ -112,6 +116,11 @@ class SubmitStep(WizardStep):
         counts = ", ".join(f"{n} {role}" for role, n in plan.expected_counts().items())
         grid.add_row("workers", Text(f"{counts} · router {plan.frontend}" if plan.router else counts))
         grid.add_row("serving at", Text(plan.public_url, overflow="fold"))
+        for i, missing in enumerate(self.missing):  # container_runtime: none, checked here before anything runs
+            problem = missing.problem()
+            text = Text(f"✗ {problem.message}", style=st("submit-step--bad"))
+            text.append(f"\n  fix: {problem.hint}", style=st("submit-step--dim"))
+            grid.add_row("programs" if i == 0 else "", text)
         if self.preflight and self._preflight_of is self.prepared:
             grid.add_row("", "")
             for i, check in enumerate(self.preflight):
@@ -212,6 +221,9 @@ class SubmitStep(WizardStep):
 
     def _blocked(self) -> str:
         """Why Submit cannot go ahead with the chosen launcher now ('' when it can)."""
+        if self.launcher == "local" and self.missing:
+            names = ", ".join(f"`{m.program}`" for m in self.missing)
+            return f"{names} not on this machine's PATH: the local launcher cannot run this job (see programs)."
         if self.launcher == "slurm" and self.hub is not None and self.hub.context.slurm_state == "down":
             return (
                 "Slurm is not reachable: Submit cannot send this job to Slurm. "
