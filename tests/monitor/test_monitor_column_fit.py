@@ -99,3 +99,26 @@ def test_jobs_table_snapshot_sizes(snap_compare: Any, size: tuple[int, int]) -> 
 def test_job_view_snapshot_sizes(snap_compare: Any, size: tuple[int, int]) -> None:
     snap = frozen.nvidia("degraded")
     assert snap_compare(frozen_app([snap], open_job=snap.job_id), terminal_size=size)
+
+
+async def test_the_list_cursor_follows_the_job_just_watched() -> None:
+    """Issue 21 defect 5: back from a job (opened by submit, or from the list), the cursor was on another
+    row, and `R`/`l`/`c` acted on that one."""
+    from srt_tui.tui.monitor.jobs_view import JobsView
+    from srt_tui.tui.monitor.screen import MonitorScreen
+
+    fleet = mixed_fleet()
+    watched = fleet[-1].job_id
+    app = frozen_app(fleet, open_job=watched)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen) and screen.in_job_view
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not screen.in_job_view
+        assert screen.query_one(JobsView).highlighted_job == watched
+        await pilot.press("g", "enter", "escape")  # another job opened from the list: the cursor stays on it
+        await pilot.pause()
+        first = screen.query_one(JobsView).highlighted_job
+        assert first is not None and first != watched

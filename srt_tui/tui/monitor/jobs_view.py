@@ -51,6 +51,8 @@ class JobsView(Vertical):
         self._header: tuple[Fitted, ...] = ()
         self._compact = False
         self._ids: list[str] = []
+        #: the job the cursor goes to as soon as its row exists (the job just opened or submitted)
+        self._follow: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter: every word must match, !word excludes — Enter keeps it, Esc clears",
@@ -70,6 +72,14 @@ class JobsView(Vertical):
         row = self.table.cursor_row
         return self._ids[row] if self._ids and 0 <= row < len(self._ids) else None
 
+    def follow(self, job_id: str) -> None:
+        """Put the cursor on ``job_id`` now, or when its row first appears: the list follows the job just
+        watched, so `R`/`l`/`c` back in the list act on it (issue 21, defect 5)."""
+        self._follow = job_id
+        if job_id in self._ids:
+            self.table.move_cursor(row=self._ids.index(job_id), animate=False)
+            self._follow = None
+
     def show(
         self,
         snaps: list[JobSnapshot],
@@ -83,7 +93,7 @@ class JobsView(Vertical):
     ) -> None:
         """Redraw the table."""
         table = self.table
-        keep = self.highlighted_job
+        keep = self._follow or self.highlighted_job
         cols, self._compact = jobs_model.columns(width, snaps, now, sort, reverse)
         if cols != self._header:
             self._header = cols
@@ -100,6 +110,8 @@ class JobsView(Vertical):
             table.add_row(*self._cells(s, now, marks.get(s.job_id, "")), key=s.job_id)
         if keep in self._ids:
             table.move_cursor(row=self._ids.index(keep), animate=False)
+            if keep == self._follow:
+                self._follow = None
         empty = self.query_one("#jobs-empty", Static)
         if not snaps:
             empty.update("No jobs yet. Launch one in Launch mode (1), or press a to add a job by id or directory.")
