@@ -152,3 +152,38 @@ async def test_submit_names_a_missing_host_program_and_local_cannot_run_it(
         console = Console(width=200, file=io.StringIO(), record=True, color_system=None)
         console.print(app.screen.query_one("#request", Static).content)
         assert "fix: apt-get install nginx" in console.export_text()
+
+
+async def test_the_same_plan_again_asks_before_a_copy_is_submitted() -> None:
+    """Issue 21 defect 8: back to Launch after a submit, Ctrl+N submitted a duplicate without asking."""
+    import asyncio
+
+    from textual.message import Message
+
+    from srt_tui.slurm.local import LocalLauncher
+    from srt_tui.tui.launch.messages import JobSubmitted
+    from tests.tui.scenarios import Scenario
+
+    messages: list[Message] = []
+    scenario = Scenario("demo", "local", "mocker-agg-direct")
+    app = make_app(scenario.profile)
+    async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        await pilot.press("ctrl+n")
+        for _ in range(200):
+            sent = [m for m in messages if isinstance(m, JobSubmitted)]
+            if sent:
+                break
+            await asyncio.sleep(0.05)
+        try:
+            await pilot.pause()
+            await pilot.press("1")  # back to Launch: the Submit step shows the same plan
+            await pilot.pause()
+            await pilot.press("ctrl+n")
+            await pilot.pause()
+            await asyncio.sleep(0.3)
+            assert {m.job_id for m in messages if isinstance(m, JobSubmitted)} == {sent[0].job_id}  # no copy yet
+            launcher, _, status = _submit_state(app)
+            assert f"submitted already as job {sent[0].job_id}" in status and "Submit again" in status
+        finally:
+            LocalLauncher().cancel(sent[0].job_id, sent[0].job_dir)

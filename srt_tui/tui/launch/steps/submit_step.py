@@ -60,6 +60,10 @@ class SubmitStep(WizardStep):
         #: the preflight shown (for ``_preflight_of``); it runs when Slurm answers, as `apply` runs it
         self.preflight: list[PreflightCheck] = []
         self._preflight_of: Prepared | None = None
+        #: plans submitted from here (by their launch script) and their job: the same plan again asks first
+        #: (issue 21 defect 8)
+        self._sent: dict[str, str] = {}
+        self._copy_asked = False
         #: programs of a container-less plan this machine lacks (issue 21 defect 10)
         self.missing: list[MissingProgram] = []
 
@@ -87,6 +91,7 @@ class SubmitStep(WizardStep):
             if self.prepared is not None and self.prepared.job.profile is not state.prepared.job.profile:
                 self._touched = False  # another profile: its own launcher until the operator picks one
             self.prepared = state.prepared
+            self._copy_asked = False
             self.missing = missing_programs(state.prepared.plan)
             self.preflight = []
             self.query_one("#submit-status", Static).update("")
@@ -280,6 +285,18 @@ class SubmitStep(WizardStep):
         if why := self._blocked():  # Ctrl+N or the palette as much as the (disabled) button
             self.notify(why, title="Not submitted", severity="warning")
             return
+        sent = self._sent.get(self.prepared.script)
+        if sent is not None and not self._copy_asked:  # the same plan again: a copy only when asked twice
+            self._copy_asked = True
+            self.query_one("#submit-status", Static).update(
+                Text(
+                    f"This plan was submitted already as job {sent}. Submit again to start a copy.",
+                    style=self._style("submit-step--bad"),
+                )
+            )
+            self.notify(f"Already submitted as job {sent}: submit again for a copy.", severity="warning")
+            return
+        self._copy_asked = False
         self.submitting = True
         self._status_blocked = self._status_failed = False
         self.query_one("#submit", Button).disabled = True
@@ -330,6 +347,7 @@ class SubmitStep(WizardStep):
     def _submitted(self, message: JobSubmitted) -> None:
         from srt_tui.tui.display import display_path
 
+        self._sent[message.prepared.script] = message.job_id
         self.submitting = False
         self.query_one("#submit", Button).disabled = self.read_only
         self.query_one("#submit-status", Static).update(
