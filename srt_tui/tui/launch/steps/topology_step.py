@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from srt_tui.tui.launch.wizard import Preset, RoleForm
 
 FIELD_LABELS: tuple[tuple[str, str], ...] = (("workers", "workers"), ("nodes", "nodes"), ("gpus", "GPUs"), ("tp", "TP"))
+#: every role field is a count: digits only
+DIGITS = r"[0-9]*"
 
 
 class TopologyStep(WizardStep):
@@ -105,6 +107,7 @@ class TopologyStep(WizardStep):
                         compact=True,
                         classes="role-input",
                         placeholder="auto" if field in ("nodes", "gpus") else ("-" if field == "tp" else ""),
+                        restrict=DIGITS,  # counts: a letter is refused as it is typed (issue 21 defect 7)
                     )
                 )
         await grid.mount_all(widgets)
