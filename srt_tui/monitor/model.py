@@ -203,6 +203,8 @@ class JobSnapshot:
     submitted_at: str = ""
     relayed: bool = False
     failure_log: str = ""
+    #: the failing log's one line that says why (its last error-looking line)
+    failure_line: str = ""
     engine: str = ""
     frontend: str = ""
     nodes: int = 0

@@ -116,6 +116,9 @@ class ProblemsPanel(Static):
         text = Text()
         for line in lines:
             text.append(line + "\n", style=bad)
+        worker_logs = {w.log for w in snap.workers}
+        if snap.failure_line and snap.failure_log not in worker_logs:  # an infra/router log: its one line here
+            text.append(f"  {snap.failure_line}\n", style=bad)
         # the worker that failed the job first, then the others that are not healthy
         for w in sorted(snap.workers, key=lambda w: w.log != snap.failure_log):
             if w.log_tail and w.health not in ("healthy", "unknown"):
@@ -167,11 +170,17 @@ class JobView(Vertical):
         logs = self.logs()
         if not logs:
             return None
+        from srt_tui.monitor.snapshot.build import failing_ref
+
         worker = self.query_one(WorkerTable).highlighted_worker
-        failed = self.snapshot.failure_log if self.snapshot is not None else ""
+        snap = self.snapshot
+        failed = failing_ref(snap.failure_log, snap.logs) if snap is not None and snap.failure_log else None
+        workers = {w.name for w in snap.workers} if snap is not None else set()
+        if failed is not None and failed.name not in workers:
+            return logs, logs.index(failed)  # no worker failed the job: `l` opens what did (nats, etcd, nginx…)
         picks: list[Callable[[LogRef], bool]] = [
             lambda ref: ref.name == worker,
-            lambda ref: bool(failed) and ref.path == failed,
+            lambda ref: failed is not None and ref == failed,
             lambda ref: ref.kind == "router",
             lambda ref: ref.kind == "job",
         ]
