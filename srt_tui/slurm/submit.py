@@ -124,6 +124,7 @@ def submit_local(prep: Prepared, base: Path) -> Submission:
     job_id = next_local_id(base)
     job_dir = _write_job_dir(base / job_id, prep, _metadata(prep, job_id, "local", "local"))
     append_event(job_dir, "submitted", "local launcher")
+    sweep_log_link(job_dir, job_id, "launch.log")  # automation's `wait --log-file …/sweep_<id>.log`
     LocalLauncher().start(job_id, job_dir)
     remember_job(job_id, job_dir)
     return Submission(job_id, job_dir, "local")

@@ -143,3 +143,18 @@ def test_the_demo_profile_runs_here_even_when_a_controller_answers(tmp_path: Pat
     assert choose_launcher(prep, "slurm", "cli", answered) == ("slurm", answered)  # type: ignore[arg-type]
     rocr = prepare(MOCKER, "local-rocr")
     assert choose_launcher(rocr, "auto", "cli", answered)[0] == "local"  # type: ignore[arg-type]
+
+
+def test_apply_json_on_the_local_launcher_gives_the_id_automation_reads(tmp_path: Path) -> None:
+    """Issue 21 defect 12: `slurm_job_id` was null on the demo path, so the README's `jq -er .slurm_job_id` failed."""
+    proc = _apply(tmp_path, "-f", str(REPO / "recipes/mocker/mocker-agg-direct.yaml"), "-p", "local", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    try:
+        assert out["launcher"] == "local" and out["slurm_job_id"] == out["job_id"]
+        link = Path(out["job_dir"]) / "logs" / f"sweep_{out['job_id']}.log"
+        assert link.is_symlink() and os.readlink(link) == "launch.log"
+    finally:
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        subprocess.run([sys.executable, "-m", "srt_tui.cli", "cancel", out["job_id"], "-o", str(tmp_path / "out")],
+                       env=env, cwd=tmp_path, capture_output=True, timeout=60)  # fmt: skip

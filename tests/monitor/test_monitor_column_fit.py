@@ -122,3 +122,20 @@ async def test_the_list_cursor_follows_the_job_just_watched() -> None:
         await pilot.pause()
         first = screen.query_one(JobsView).highlighted_job
         assert first is not None and first != watched
+
+
+async def test_relayed_mark_is_explained_and_the_stage_is_said_once() -> None:
+    """Issue 21 defect 12: `down*` was never explained; the summary read `stage serving serving at …`."""
+    from srt_tui.tui.monitor.worker_table import WorkerTable
+
+    relayed = frozen.fleet()[2]
+    assert relayed.relayed
+    app = frozen_app([relayed], open_job=relayed.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(WorkerTable)
+        assert "SRC" not in _headers(table)
+        assert any(str(table.get_row_at(r)[_headers(table).index("HEALTH")]).endswith("*") for r in range(2))
+        assert "relayed" in str(table.border_subtitle)
+        summary = str(app.screen.query_one("#job-summary").render())
+        assert "serving serving" not in summary

@@ -52,8 +52,9 @@ def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style]) -> Tex
     )
     t.append(f" · elapsed {cells.elapsed(snap, now)} · stage ")
     t.append(cells.stage_cell(snap), style=st("key"))
-    if snap.stage_detail:
-        t.append(f" {snap.stage_detail}", style=st("dim"))
+    if detail := snap.stage_detail:  # `serving at http://…`, not `serving serving at http://…`
+        detail = detail.removeprefix(f"{snap.stage} ") if detail.startswith(f"{snap.stage} ") else detail
+        t.append(f" {detail}", style=st("dim"))
     t.append("\n")
     t.append("sources ", style=st("dim"))
     for src in snap.sources:

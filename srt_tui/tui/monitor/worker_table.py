@@ -112,6 +112,8 @@ class WorkerTable(RowTable[Text]):
         if snap is None:
             return
         relay_mark = "src" not in {c.key for c in fitted}
+        relayed = relay_mark and any(w.source == "relay" for w in workers)
+        self.border_subtitle = "* health relayed by the job: its nodes do not answer from here" if relayed else ""
         for w in workers:
             row = self._cells(w, relay_mark)
             self.add_row(*(row[c.key] for c in fitted), key=w.name)
