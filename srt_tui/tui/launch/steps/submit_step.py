@@ -188,6 +188,10 @@ class SubmitStep(WizardStep):
             note.append("✓ Slurm is reachable", style=st("submit-step--ok"))
             if reason:
                 note.append(f": {reason}", style=st("submit-step--dim"))
+            if self._preferred() == "local":
+                note.append(
+                    "\nThis profile runs on this machine (launcher: local); choose Slurm (sbatch) to use the cluster."
+                )
         elif state == "down":
             note.append("✗ Slurm is not reachable", style=st("submit-step--bad"))
             note.append(f": {reason or 'no answer'}.\n", style=st("submit-step--dim"))
