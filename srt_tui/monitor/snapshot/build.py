@@ -89,6 +89,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         relayed=relayed,
         failure_log=failure_log,
         failure_line=failure_line(failure_log, logs) if failure_log else "",
+        time_limit_s=state.time_limit * 60.0 if state and state.time_limit else None,
         engine=plan.engine or meta.engine,
         frontend=plan.frontend or meta.frontend,
         nodes=plan.nodes or meta.nodes,

@@ -50,7 +50,12 @@ def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style]) -> Tex
     t.append(
         f" · req {cells.number(snap.requests)} · {cells.rate(snap.rate_per_s)}/s · errors {cells.number(snap.errors)}"
     )
-    t.append(f" · elapsed {cells.elapsed(snap, now)} · stage ")
+    t.append(f" · elapsed {cells.elapsed(snap, now)}")
+    left, warn = cells.time_left(snap, now)
+    if left:  # the scheduler ends the job at its limit: say so before it does
+        t.append(" · ")
+        t.append(("⚠ " if warn else "") + left, style=st("bad") if warn else Style())
+    t.append(" · stage ")
     t.append(cells.stage_cell(snap), style=st("key"))
     if detail := snap.stage_detail:  # `serving at http://…`, not `serving serving at http://…`
         detail = detail.removeprefix(f"{snap.stage} ") if detail.startswith(f"{snap.stage} ") else detail
