@@ -22,3 +22,24 @@ async def test_numeric_fields_take_digits_only() -> None:
         await pilot.pause()
         assert box.value == "82"
         assert app.is_running  # `q` in a field is text, refused here, never Quit
+
+
+async def test_a_burst_after_backspace_keeps_its_order() -> None:
+    """Issue 21 defect 9: `BSpace 4` arriving at once (tmux, ssh) left the field empty — Textual ran the
+    Backspace binding after the `4` it had already inserted. Both keys are queued before either is handled."""
+    from textual import events
+
+    scenario = SCENARIOS["nvidia"]
+    app = make_app(scenario.profile)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "topology", typed=False)
+        box = app.screen.query_one("#prefill-gpus", Input)
+        box.focus()
+        await pilot.pause()
+        box.cursor_position = len(box.value)  # `4`, the cursor after it
+        await pilot.pause()
+        for key, char in (("backspace", "\x7f"), ("7", "7")):
+            app.post_message(events.Key(key, char))
+        await pilot.pause()
+        await pilot.pause()
+        assert box.value == "7"
