@@ -375,8 +375,9 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
         "--launcher",
         default="auto",
         choices=["auto", "slurm", "local"],
-        help="auto: the profile's `launcher` (Slurm by default); when no controller answers, the profile's "
-        "`fallback_launcher` (the `local` profiles: this machine), else an error. local: this machine",
+        help="auto: the profile's `launcher` (Slurm by default; the `local` profiles: this machine); when "
+        "Slurm is asked for and no controller answers, the profile's `fallback_launcher`, else an error. "
+        "slurm: Slurm even for the `local` profiles. local: this machine",
     )
     a.add_argument(
         "-y", "--yes", action="store_true", help="submit without asking (required without a terminal, unless --json)"

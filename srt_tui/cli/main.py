@@ -23,6 +23,10 @@ def _cmd_dry_run(args: argparse.Namespace) -> int:
     if members is not None:  # a sweep or override file without a selector: its expansion
         return dry_run_members(args, members)
     prep = prepare(args.file, args.profile, args.topology)
+    from srt_tui.core.plan.host_programs import missing_programs
+
+    for missing in missing_programs(prep.plan):  # before anything runs: `apply` refuses these on this machine
+        print(f"srt-tui: warning: {missing.problem().render()}", file=sys.stderr)
     if args.output:
         target = _output_dir(Path(args.output))
         try:
@@ -198,6 +202,21 @@ def _unknown_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> st
     return f"unknown command `{word}`: {hint}(the commands: {', '.join(commands)})"
 
 
+def _unknown_options(parser: argparse.ArgumentParser, argv: Sequence[str], extra: list[str]) -> str:
+    """What argparse would not take, with the nearest option of that command (`--jsn`: `--json`)."""
+    import difflib
+
+    command = _command_of(argv)
+    options = [o for a in parser._actions for o in a.option_strings]  # noqa: SLF001 (argparse has no public list)
+    for action in parser._actions:  # noqa: SLF001
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:  # noqa: SLF001
+            options = [o for a in action.choices[command]._actions for o in a.option_strings]  # noqa: SLF001
+    words = " ".join(extra)
+    near = difflib.get_close_matches(extra[0].split("=", 1)[0], options, n=1) if extra[0].startswith("-") else []
+    hint = f": did you mean `{near[0]}`?" if near else f" (see `srt-tui {command or ''} --help`)".replace("  ", " ")
+    return f"unrecognized arguments: {words}{hint}"
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser of every subcommand (job commands only when `argv` may need them)."""
     parser = argparse.ArgumentParser(
@@ -352,7 +371,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if unknown:
             print(f"srt-tui: error: {unknown}", file=sys.stderr)
             return 2
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            print(f"srt-tui: error: {_unknown_options(parser, argv, extra)}", file=sys.stderr)
+            return 2
         func: Callable[[argparse.Namespace], int] = getattr(args, "func", _cmd_tui)
         _settle_interrupted(getattr(args, "transport", "auto") or "auto")
         rc = func(args)

@@ -14,7 +14,9 @@ def submission_json(sub: Any, prep: Any, tags: list[str] | None) -> dict[str, An
     recipe = prep.job.recipe_path
     return {
         "status": "submitted",
-        "slurm_job_id": sub.job_id if sub.launcher == "slurm" else None,
+        # the id `wait`/`status`/`cancel` take, whichever launcher runs it (`local-3`): automation's
+        # `jq -er .slurm_job_id` works on the demo path too
+        "slurm_job_id": sub.job_id,
         "job_name": prep.plan.name,
         "output_dir": str(sub.job_dir),
         "metadata_path": str(sub.job_dir / JOB_FILE),

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from srt_tui.monitor.model import ROLE_LETTERS, GpuReading, JobSnapshot, RouterStatus, Serving, WorkerStatus
+from srt_tui.monitor.model import (
+    ROLE_LETTERS,
+    GpuReading,
+    JobSnapshot,
+    RouterStatus,
+    Serving,
+    WorkerStatus,
+    time_left_s,
+)
 
 SPARK_CHARS = "▁▂▃▄▅▆▇█"
 _ROLE_ORDER = {"prefill": 0, "decode": 1, "agg": 2}
@@ -91,6 +99,21 @@ def duration(seconds: float | None) -> str:
 def elapsed(snap: JobSnapshot, now: datetime) -> str:
     """How long the job has run (until it ended)."""
     return duration(snap.elapsed_s(now))
+
+
+#: warn when less than this share of the time limit is left, or less than LEFT_WARN_S
+LEFT_WARN_SHARE = 0.1
+LEFT_WARN_S = 600.0
+
+
+def time_left(snap: JobSnapshot, now: datetime) -> tuple[str, bool]:
+    """`1h02m left` against the job's time limit, and whether to warn (under 10 % or 10 minutes); ('', False)
+    without a limit."""
+    left = time_left_s(snap, now)
+    if left is None or snap.time_limit_s is None:
+        return "", False
+    warn = left < max(LEFT_WARN_S, LEFT_WARN_SHARE * snap.time_limit_s)
+    return f"{duration(max(0.0, left))} left of {duration(snap.time_limit_s)}", warn
 
 
 def state_cell(snap: JobSnapshot) -> str:

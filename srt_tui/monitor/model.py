@@ -241,6 +241,10 @@ class JobSnapshot:
     submitted_at: str = ""
     relayed: bool = False
     failure_log: str = ""
+    #: the failing log's one line that says why (its last error-looking line)
+    failure_line: str = ""
+    #: the scheduler's time limit of the job in seconds (None: unlimited or not known, e.g. local jobs)
+    time_limit_s: float | None = None
     engine: str = ""
     frontend: str = ""
     nodes: int = 0
@@ -311,6 +315,15 @@ class JobSnapshot:
         end = parse_time(self.ended_at) if self.is_final else None
         ref = end or (now if now.tzinfo else now.astimezone())
         return max(0.0, (ref - start).total_seconds())
+
+
+def time_left_s(snap: JobSnapshot, now: datetime) -> float | None:
+    """Seconds before the scheduler ends a running job at its time limit (None: no limit, not started, ended)."""
+    start = parse_time(snap.started_at)
+    if snap.time_limit_s is None or start is None or snap.is_final:
+        return None
+    ref = now if now.tzinfo else now.astimezone()
+    return snap.time_limit_s - max(0.0, (ref - start).total_seconds())
 
 
 def parse_time(text: str) -> datetime | None:

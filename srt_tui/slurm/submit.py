@@ -19,7 +19,7 @@ import tempfile
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,8 @@ from srt_tui.core.owned import (
     require_job_id,
 )
 from srt_tui.core.paths import default_output_dir
+from srt_tui.core.plan.host_programs import missing_programs
+from srt_tui.core.spec.profile import Profile
 from srt_tui.core.spec.slurm_values import mount_problem
 from srt_tui.slurm import orphans
 from srt_tui.slurm.client import SlurmClient
@@ -152,6 +154,7 @@ def submit_local(prep: Prepared, base: Path) -> Submission:
     else:
         raise SubmitError([Problem(field="output directory", message=f"{base}: no free local-N name after 100 tries")])
     append_event(job_dir, "submitted", "local launcher")
+    sweep_log_link(job_dir, job_id, "launch.log")  # automation's `wait --log-file …/sweep_<id>.log`
     LocalLauncher().start(job_id, job_dir)
     remember_job(job_id, job_dir)
     return Submission(job_id, job_dir, "local")
@@ -320,6 +323,17 @@ class SlurmUnreachable(SubmitError):
     exit_code = 3
 
 
+def profile_launcher(profile: Profile, slurm_answers: bool) -> str:
+    """The launcher a profile asks for, the one rule of `apply --launcher auto` and the wizard's Submit step:
+    its `launcher`; when that is Slurm and no controller answers, its `fallback_launcher` if it names one.
+    `slurm` when Slurm is asked for but does not answer: the caller refuses, never runs here silently."""
+    if profile.launcher != "slurm":
+        return profile.launcher
+    if not slurm_answers and profile.fallback_launcher:
+        return profile.fallback_launcher
+    return "slurm"
+
+
 def choose_launcher(
     prep: Prepared, launcher: str, transport: str, client: SlurmClient | None = None
 ) -> tuple[str, SlurmClient | None]:
@@ -336,8 +350,9 @@ def choose_launcher(
     client, why = (client, "") if client is not None else reachable_client(transport)
     if client is not None:
         return "slurm", client
-    if profile.fallback_launcher:
-        return profile.fallback_launcher, None
+    chosen = profile_launcher(profile, slurm_answers=False)
+    if chosen != "slurm":
+        return chosen, None
     raise SlurmUnreachable(
         [
             Problem(
@@ -386,11 +401,17 @@ def submit_prepared(
     if mount is not None:  # the job directory's logs/ is a pyxis mount: a `,` or `:` would split it
         raise SubmitError([Problem(field="output directory", message=mount[0], hint="use -o with a path without them")])
     chosen, client = choose_launcher(prep, launcher, transport, client)
+    missing = [m.problem() for m in missing_programs(prep.plan)] if preflight else []
     if chosen == "local":
+        if missing:  # this machine runs every process: a missing program fails the job at once (exit 127)
+            raise SubmitError([replace(p, severity="error") for p in missing])
         return submit_local(prep, base)
     try:
-        return submit_slurm(prep, base, transport, client, preflight)
+        sub = submit_slurm(prep, base, transport, client, preflight)
     except SlurmUnavailable as exc:
         raise SlurmUnreachable(
             [Problem(field="slurm", message=str(exc), hint="check SLURM_CONF and munge, or use --launcher local")]
         ) from None
+    # the nodes may have what this login node lacks: said, not blocking
+    said = tuple(f"{p.render()} — checked on this login node; the nodes must have it" for p in missing)
+    return replace(sub, notes=(*sub.notes, *said)) if said else sub

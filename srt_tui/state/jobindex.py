@@ -48,12 +48,12 @@ def record_group(job_dir: Path, group: str, selector: str, tags: list[str] | Non
     update_job_meta(job_dir, group=group, group_member=selector, **({"tags": tuple(tags)} if tags else {}))
 
 
-def sweep_log_link(job_dir: Path, job_id: str) -> Path:
+def sweep_log_link(job_dir: Path, job_id: str, target: str = "slurm.log") -> Path:
     """Link `logs/sweep_<id>.log` (where srtctl's Slurm jobs log, and automation looks) to the job's
-    Slurm output `logs/slurm.log`; returns the link."""
+    output: Slurm's `logs/slurm.log`, or the local launcher's `logs/launch.log`; returns the link."""
     link = job_dir / "logs" / f"sweep_{job_id}.log"
     if not link.is_symlink() and not link.exists():
-        link.symlink_to("slurm.log")
+        link.symlink_to(target)
     return link
 
 

@@ -37,7 +37,8 @@ def collect_keys(screen_bindings: dict[str, object], key_display: dict[str, str]
         # the longer words (tooltip) where a footer label is kept short for 80 columns
         description = binding.tooltip or binding.description or binding.action
         if isinstance(node, App):
-            scope = "everywhere"
+            # a letter or digit typed in a text field is text there: the app's keys work outside them
+            scope = "outside text fields" if len(key) == 1 and key.isprintable() else "everywhere"
         elif isinstance(node, TScreen):
             scope = "this screen"
         elif node is not None and getattr(node, "title", None) and hasattr(node, "step_id"):
@@ -45,7 +46,7 @@ def collect_keys(screen_bindings: dict[str, object], key_display: dict[str, str]
         else:
             scope = type(node).__name__ if node is not None else ""
         merged.setdefault((scope, description), []).append(key_display.get(key, key))
-    order = {"everywhere": 0, "this screen": 1}
+    order = {"everywhere": 0, "outside text fields": 1, "this screen": 2}
     rows = [KeyHelp(scope, " ".join(keys), description) for (scope, description), keys in merged.items()]
     return sorted(rows, key=lambda r: (order.get(r.scope, 2), r.scope))
 

@@ -60,7 +60,12 @@ def test_the_launcher_comes_from_the_flag_or_the_profile_never_from_a_silent_fal
     with pytest.raises(SlurmUnreachable, match="no Slurm controller answers"):
         choose_launcher(prepare(H100, "nvidia-h100"), "auto", transport)
     assert choose_launcher(prepare(H100, "nvidia-h100"), "local", transport)[0] == "local"  # asked for
-    assert choose_launcher(prepare(MOCKER, "local"), "auto", transport)[0] == "local"  # the fallback_launcher
+    assert choose_launcher(prepare(MOCKER, "local"), "auto", transport)[0] == "local"  # the profile's launcher
+    fallback = tmp_path / "fallback-local.yaml"
+    fallback.write_text(
+        "gpus_per_node: 8\ncontainer_runtime: none\nfallback_launcher: local\n" + "model_paths: {mock-model: /m}\n"
+    )
+    assert choose_launcher(prepare(MOCKER, str(fallback)), "auto", transport)[0] == "local"  # its fallback_launcher
     always_local = tmp_path / "always-local.yaml"
     always_local.write_text(
         "gpus_per_node: 8\ncontainer_runtime: none\nlauncher: local\n" + "model_paths: {mock-model: /m}\n"
@@ -128,3 +133,28 @@ def test_recovery_touches_only_this_users_finished_submissions_from_this_host(tm
     assert len(notes) == 1 and notes[0].startswith("job 4242: its `apply` was killed before release")
     assert not mine.exists() and (tmp_path / "4242" / "job.json").is_file() and "4242" in known_jobs()
     assert running.is_dir() and elsewhere.is_dir()  # in progress here, or another host's: left alone
+
+
+def test_the_demo_profile_runs_here_even_when_a_controller_answers(tmp_path: Path) -> None:
+    """Issue 21 defect 2: `-p local` took the default partition whenever Slurm answered; Slurm only when asked."""
+    answered = object()  # a client that answered the ping: never used for the local profiles
+    prep = prepare(MOCKER, "local")
+    assert choose_launcher(prep, "auto", "cli", answered)[0] == "local"  # type: ignore[arg-type]
+    assert choose_launcher(prep, "slurm", "cli", answered) == ("slurm", answered)  # type: ignore[arg-type]
+    rocr = prepare(MOCKER, "local-rocr")
+    assert choose_launcher(rocr, "auto", "cli", answered)[0] == "local"  # type: ignore[arg-type]
+
+
+def test_apply_json_on_the_local_launcher_gives_the_id_automation_reads(tmp_path: Path) -> None:
+    """Issue 21 defect 12: `slurm_job_id` was null on the demo path, so the README's `jq -er .slurm_job_id` failed."""
+    proc = _apply(tmp_path, "-f", str(REPO / "recipes/mocker/mocker-agg-direct.yaml"), "-p", "local", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    try:
+        assert out["launcher"] == "local" and out["slurm_job_id"] == out["job_id"]
+        link = Path(out["job_dir"]) / "logs" / f"sweep_{out['job_id']}.log"
+        assert link.is_symlink() and os.readlink(link) == "launch.log"
+    finally:
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        subprocess.run([sys.executable, "-m", "srt_tui.cli", "cancel", out["job_id"], "-o", str(tmp_path / "out")],
+                       env=env, cwd=tmp_path, capture_output=True, timeout=60)  # fmt: skip

@@ -258,8 +258,11 @@ def test_cells_and_jobs_table_model() -> None:
     assert [jobs_model.status(s) for s in fleet] == ["ok", "degraded", "ok", "waiting", "failed"]
     assert [s.job_id for s in jobs_model.arrange(fleet, "nvidia !failed", "job", False, now)] == ["81234", "81251"]
     assert [s.job_id for s in jobs_model.arrange(fleet, "", "errors", True, now)][0] == "81240"
-    assert [c.key for c in jobs_model.columns(80)] == [
+    cols, compact = jobs_model.columns(80, fleet, now)
+    assert compact and [c.key for c in cols] == [
         "status", "job", "name", "slurm", "stage", "healthy", "rate", "errors", "elapsed"]  # fmt: skip
+    cols, compact = jobs_model.columns(120, fleet, now)  # the profile gives way first, names stay long
+    assert not compact and "profile" not in {c.key for c in cols} and "router" in {c.key for c in cols}
     assert any("decode_0 down" in p for p in cells.problems(fleet[1]))
 
 

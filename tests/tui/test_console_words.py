@@ -47,10 +47,10 @@ async def test_the_submit_panel_names_who_is_asked() -> None:
         assert box.border_title == "What Slurm will be asked"
         await pilot.press("down", "enter")  # Local
         assert box.border_title == "What will run here"
-    app = make_app(scenario.profile)  # Slurm down: Local from the start
+    app = make_app(scenario.profile)  # Slurm down: still Slurm for a cluster profile (issue 21 defect 1)
     async with app.run_test(size=(120, 36)) as pilot:
         await reach(pilot, scenario, "submit", typed=False)
-        assert app.screen.query_one("#request-box").border_title == "What will run here"
+        assert app.screen.query_one("#request-box").border_title == "What Slurm will be asked"
 
 
 def _unreachable(options: ProbeOptions, progress: Progress) -> ProbeRun:

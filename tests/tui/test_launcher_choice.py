@@ -3,13 +3,18 @@ select what the screen says: a monochrome snapshot and a Pilot walk of Down/Ente
 
 from __future__ import annotations
 
+import io
+import os
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import RadioButton
+from textual.widgets import RadioButton, Static
 
 from srt_tui.tui.launch.steps.submit_step import SubmitStep
+from tests.conftest import REPO
 from tests.tui.scenarios import SCENARIOS, reach
 from tests.tui.tui_helpers import make_app
 
@@ -48,3 +53,137 @@ async def test_down_enter_selects_what_the_marks_say() -> None:
         assert step.launcher == "local" and _marks(app) == {"launcher-slurm": "○", "launcher-local": "●"}
         await pilot.press("down", "enter")  # wraps to Slurm: the marks follow what is chosen
         assert step.launcher == "slurm" and _marks(app) == {"launcher-slurm": "●", "launcher-local": "○"}
+
+
+def _submit_state(app: Any) -> tuple[str, bool, str]:
+    """The chosen launcher, whether Submit is disabled, and what the status line under it says."""
+    from textual.widgets import Button, Static
+
+    step = app.screen.query_one(SubmitStep)
+    status = str(step.query_one("#submit-status", Static).render())
+    return step.launcher, step.query_one("#submit", Button).disabled, status
+
+
+async def test_slurm_unreachable_never_preselects_local_for_a_cluster_profile() -> None:
+    """Issue 21 defect 1: `nvidia-h100` with Slurm down pre-selected Local (TP8 on the login node)."""
+    scenario = SCENARIOS["nvidia"]
+    app = make_app(scenario.profile)  # Slurm down
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        launcher, disabled, status = _submit_state(app)
+        assert launcher == "slurm" and _marks(app)["launcher-slurm"] == "●"
+        assert disabled and "Submit cannot send this job to Slurm" in status
+        await pilot.press("ctrl+n")  # the key path refuses as the button does
+        await pilot.pause()
+        assert not app.screen.query_one(SubmitStep).submitting
+        await pilot.press("down", "enter")  # the operator's own choice: Local, and Submit may go
+        launcher, disabled, status = _submit_state(app)
+        assert launcher == "local" and not disabled and "cannot" not in status
+
+
+async def test_slurm_dropping_while_on_submit_keeps_the_choice_and_says_submit_cannot() -> None:
+    """Issue 21 defect 1: the choice flipped to Local silently when Slurm went away."""
+    from srt_tui.tui.messages import SlurmStatus
+
+    scenario = SCENARIOS["nvidia"]
+    app = make_app(scenario.profile, probe=SLURM_UP)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        assert _submit_state(app) == ("slurm", False, "")
+        app.post_message(SlurmStatus(False, "slurmctld not reachable"))
+        await pilot.pause()
+        await pilot.pause()
+        launcher, disabled, status = _submit_state(app)
+        assert launcher == "slurm" and disabled and "Slurm is not reachable" in status
+        note = str(app.screen.query_one("#launcher-note").render())
+        assert "Slurm is not reachable" in note and "Submit cannot" in note
+        app.post_message(SlurmStatus(True, "slurmctld answered"))  # back: Submit goes again
+        await pilot.pause()
+        await pilot.pause()
+        assert _submit_state(app) == ("slurm", False, "")
+
+
+async def test_a_profile_fallback_launcher_is_honoured_and_said() -> None:
+    """A profile naming `fallback_launcher: local` runs here when Slurm is down: pre-selected, with the reason."""
+    from tests.tui.scenarios import Scenario
+
+    profiles = Path(os.environ["SRT_TUI_CONFIG_DIR"]) / "profiles"  # the test's own (tests/tui/conftest.py)
+    base = (REPO / "profiles" / "local.yaml").read_text().replace("launcher: local\n", "fallback_launcher: local\n")
+    (profiles / "fallback-here.yaml").write_text(base)
+    scenario = Scenario("fallback", "fallback-here", "mocker-1p1d")
+    app = make_app(scenario.profile)  # Slurm down
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        launcher, disabled, _ = _submit_state(app)
+        assert launcher == "local" and not disabled
+        assert "fallback_launcher" in str(app.screen.query_one("#launcher-note").render())
+
+
+@pytest.mark.parametrize("probe", [SLURM_UP, (False, "sinfo: command not found")])
+async def test_the_demo_profile_runs_here_unless_slurm_is_chosen(probe: tuple[bool, str]) -> None:
+    """Issue 21 defect 2: the `local` profile went to Slurm whenever a controller answered."""
+    from tests.tui.scenarios import Scenario
+
+    scenario = Scenario("demo", "local", "mocker-1p1d")
+    app = make_app(scenario.profile, probe=probe)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        assert _submit_state(app)[:2] == ("local", False)
+        assert str(app.screen.query_one("#request-box").border_title) == "What will run here"
+
+
+async def test_submit_names_a_missing_host_program_and_local_cannot_run_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21 defect 10: `container_runtime: none` and no nginx here — the wizard says so before anything runs."""
+    from tests.tui.scenarios import Scenario
+
+    (tmp_path / "python3").symlink_to(Path(sys.executable).resolve())
+    monkeypatch.setenv("PATH", str(tmp_path))  # python3 for the mocker workers, no nginx
+    scenario = Scenario("nginx", "local", "mocker-agg3-nginx")
+    app = make_app(scenario.profile)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        launcher, disabled, status = _submit_state(app)
+        assert launcher == "local" and disabled and "`nginx` not on this machine's PATH" in status
+        assert "python3" not in status
+        from rich.console import Console
+
+        console = Console(width=200, file=io.StringIO(), record=True, color_system=None)
+        console.print(app.screen.query_one("#request", Static).content)
+        assert "fix: apt-get install nginx" in console.export_text()
+
+
+async def test_the_same_plan_again_asks_before_a_copy_is_submitted() -> None:
+    """Issue 21 defect 8: back to Launch after a submit, Ctrl+N submitted a duplicate without asking."""
+    import asyncio
+
+    from textual.message import Message
+
+    from srt_tui.slurm.local import LocalLauncher
+    from srt_tui.tui.launch.messages import JobSubmitted
+    from tests.tui.scenarios import Scenario
+
+    messages: list[Message] = []
+    scenario = Scenario("demo", "local", "mocker-agg-direct")
+    app = make_app(scenario.profile)
+    async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        await pilot.press("ctrl+n")
+        for _ in range(200):
+            sent = [m for m in messages if isinstance(m, JobSubmitted)]
+            if sent:
+                break
+            await asyncio.sleep(0.05)
+        try:
+            await pilot.pause()
+            await pilot.press("1")  # back to Launch: the Submit step shows the same plan
+            await pilot.pause()
+            await pilot.press("ctrl+n")
+            await pilot.pause()
+            await asyncio.sleep(0.3)
+            assert {m.job_id for m in messages if isinstance(m, JobSubmitted)} == {sent[0].job_id}  # no copy yet
+            launcher, _, status = _submit_state(app)
+            assert f"submitted already as job {sent[0].job_id}" in status and "Submit again" in status
+        finally:
+            LocalLauncher().cancel(sent[0].job_id, sent[0].job_dir)

@@ -192,4 +192,6 @@ async def test_submit_to_an_unreachable_slurm_says_the_tui_fix_and_updates_the_h
         assert "nothing was submitted" in status or "Slurm" in status, status
         assert "choose Local (this machine)" in status and "--launcher" not in status, status
         assert app.hub.context.slurm_state == "down"
-        assert app.screen.query_one("#request-box").border_title == "What will run here"  # Local now chosen
+        # the choice stays the operator's: Slurm, and Submit now says it cannot (issue 21 defect 1)
+        assert app.screen.query_one("#request-box").border_title == "What Slurm will be asked"
+        assert app.screen.query_one("#submit", Button).disabled

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from srt_tui.core.jobdir.contract import Obj, PlanDoc
 from srt_tui.core.jobdir.discovery import SRTCTL
 from srt_tui.core.results.progress import PROGRESS_FILE, BenchProgress, parse_progress
+from srt_tui.monitor.files.jobfiles import error_line, tail
 from srt_tui.monitor.model import (
     FINAL_STAGES,
     READY_STAGES,
@@ -70,6 +73,8 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
     requests, errors, rate = job_totals(workers, router, routers)
     if final:
         requests, errors = final_totals(ctx, job, requests, errors)
+    failure_log = detail.rsplit("log:", 1)[1].strip() if stage == "failed" and "log:" in detail else ""
+    logs = log_refs(job)
     return JobSnapshot(
         job_id=job.job_id,
         job_dir=str(job.dir),
@@ -87,7 +92,9 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         sources=tuple(sources),
         submitted_at=meta.submitted_at,
         relayed=relayed,
-        failure_log=detail.rsplit("log:", 1)[1].strip() if stage == "failed" and "log:" in detail else "",
+        failure_log=failure_log,
+        failure_line=failure_line(failure_log, logs) if failure_log else "",
+        time_limit_s=state.time_limit * 60.0 if state and state.time_limit else None,
         engine=plan.engine or meta.engine,
         frontend=plan.frontend or meta.frontend,
         nodes=plan.nodes or meta.nodes,
@@ -96,7 +103,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         started_at=started_at(job.events, state),
         ended_at=ended_at(job.events, state, final),
         placements=placements(plan),
-        logs=log_refs(job),
+        logs=logs,
         requests=requests,
         errors=errors,
         rate_per_s=rate,
@@ -194,6 +201,23 @@ def placements(plan: PlanDoc) -> tuple[Placement, ...]:
             )
         )
     return tuple(out)
+
+
+def failing_ref(failure_log: str, logs: tuple[LogRef, ...]) -> LogRef | None:
+    """The log that failed the job among the job's logs: the same path, or (written from inside a node's
+    mount) the same file name."""
+    same = next((ref for ref in logs if ref.path == failure_log), None)
+    name = failure_log.rsplit("/", 1)[-1]
+    return same or next((ref for ref in logs if ref.path.rsplit("/", 1)[-1] == name), None)
+
+
+def failure_line(failure_log: str, logs: tuple[LogRef, ...]) -> str:
+    """The one line that says why: the failing log's last error-looking line, else its last line
+    (`setsid: failed to execute nats-server: No such file or directory`)."""
+    ref = failing_ref(failure_log, logs)
+    lines = [line.strip() for line in tail(Path(ref.path), 50)] if ref is not None else []
+    lines = [line for line in lines if line]
+    return (error_line(lines) or (lines[-1] if lines else ""))[:300]
 
 
 def log_refs(job: JobFiles) -> tuple[LogRef, ...]:

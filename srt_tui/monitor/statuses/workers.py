@@ -39,10 +39,12 @@ class _Seen:
     problem: str = ""
 
 
-def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting: bool) -> _Seen:
+def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting: bool, node_answers: str = "") -> _Seen:
     """Interpret a worker's source: its answer, else the relay, else why there is nothing.
 
     While the job is still starting, a worker that does not listen yet is not a problem (it loads).
+    ``node_answers`` names a node where another process answered from here: a worker there that does
+    not answer is hung or stopped, not out of the network's reach (no relay, issue 21 defect 6).
     """
     last = src.value if isinstance(src.value, WorkerProbe) else None
     if src.ok and last is not None:
@@ -56,6 +58,9 @@ def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting:
             last,
             src.ok_at if fresh else None,
         )
+    if ctx.unanswered(src) and node_answers:
+        why = f"no answer while {node_answers} answers from here: hung or stopped?"
+        return _Seen("down", why + ctx.retry_note(src), "", True, last, None, f"{name}: {why}")
     if ctx.unanswered(src) and relay is not None and name in relay.health:
         code = relay.health[name]
         got = relayed_http(ctx.files, relay, f"{name}.metrics", ctx.wall(), ctx.relay_fresh_s)
@@ -93,6 +98,11 @@ def worker_statuses(
     """Statuses of the plan's workers (leaders), whether any came from the relay, and the problems seen
     (``starting``: the job has not reached `router ready` yet)."""
     endpoints = {str(w.get("name")): w for w in job.endpoint_workers()}
+    answering: set[int] = set()  # nodes where some worker answered directly this time
+    for proc in job.plan.processes:
+        ep = endpoints.get(str(proc.get("name")), {})
+        if live and ep.get("health_url") and ctx.sources.get(worker_key(str(ep["health_url"]))).ok:
+            answering.add(int(proc.get("node_index", 0) or 0))
     out: list[WorkerStatus] = []
     used_relay = False
     problems: list[str] = []
@@ -104,7 +114,9 @@ def worker_statuses(
         if final:
             seen = _ended(ctx, job, name)
         elif live and ep.get("health_url"):
-            seen = _direct(ctx, ctx.sources.get(worker_key(str(ep["health_url"]))), name, relay, starting)
+            node = int(proc.get("node_index", 0) or 0)
+            here = f"node{node}" if node in answering else ""
+            seen = _direct(ctx, ctx.sources.get(worker_key(str(ep["health_url"]))), name, relay, starting, here)
         else:
             seen = _Seen()
         used_relay |= seen.source == "relay" and not final  # an ended job's final scrape is no live relay

@@ -51,10 +51,16 @@ def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style]) -> Tex
     t.append(
         f" · req {cells.number(snap.requests)} · {cells.rate(snap.rate_per_s)}/s · errors {cells.number(snap.errors)}"
     )
-    t.append(f" · elapsed {cells.elapsed(snap, now)} · stage ")
+    t.append(f" · elapsed {cells.elapsed(snap, now)}")
+    left, warn = cells.time_left(snap, now)
+    if left:  # the scheduler ends the job at its limit: say so before it does
+        t.append(" · ")
+        t.append(("⚠ " if warn else "") + left, style=st("bad") if warn else Style())
+    t.append(" · stage ")
     t.append(cells.stage_cell(snap), style=st("key"))
-    if snap.stage_detail:
-        t.append(f" {snap.stage_detail}", style=st("dim"))
+    if detail := snap.stage_detail:  # `serving at http://…`, not `serving serving at http://…`
+        detail = detail.removeprefix(f"{snap.stage} ") if detail.startswith(f"{snap.stage} ") else detail
+        t.append(f" {detail}", style=st("dim"))
     t.append("\n")
     t.append("sources ", style=st("dim"))
     for src in snap.sources:
@@ -117,6 +123,9 @@ class ProblemsPanel(Static):
         text = Text()
         for line in lines:
             text.append(line + "\n", style=bad)
+        worker_logs = {w.log for w in snap.workers}
+        if snap.failure_line and snap.failure_log not in worker_logs:  # an infra/router log: its one line here
+            text.append(f"  {snap.failure_line}\n", style=bad)
         # the worker that failed the job first, then the others that are not healthy
         for w in sorted(snap.workers, key=lambda w: w.log != snap.failure_log):
             if w.log_tail and w.health not in ("healthy", "unknown"):
@@ -170,11 +179,17 @@ class JobView(Vertical):
         logs = self.logs()
         if not logs:
             return None
+        from srt_tui.monitor.snapshot.build import failing_ref
+
         worker = self.query_one(WorkerTable).highlighted_worker
-        failed = self.snapshot.failure_log if self.snapshot is not None else ""
+        snap = self.snapshot
+        failed = failing_ref(snap.failure_log, snap.logs) if snap is not None and snap.failure_log else None
+        workers = {w.name for w in snap.workers} if snap is not None else set()
+        if failed is not None and failed.name not in workers:
+            return logs, logs.index(failed)  # no worker failed the job: `l` opens what did (nats, etcd, nginx…)
         picks: list[Callable[[LogRef], bool]] = [
             lambda ref: ref.name == worker,
-            lambda ref: bool(failed) and ref.path == failed,
+            lambda ref: failed is not None and ref == failed,
             lambda ref: ref.kind == "router",
             lambda ref: ref.kind == "job",
         ]

@@ -2,50 +2,64 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import READY_STAGES, JobSnapshot
 from srt_tui.tui.monitor import sweep_rows
-from srt_tui.widgets.layout import is_wide
+from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths
 
-
-@dataclass(frozen=True)
-class Column:
-    """A jobs-table column: header, how to sort by it, and whether narrow terminals show it."""
-
-    key: str
-    header: str
-    narrow: bool
-    width: int | None = None
-
-
-COLUMNS: tuple[Column, ...] = (
-    Column("status", " ", True, 1),
-    Column("job", "JOB", True),
-    Column("name", "NAME", True, 16),
-    Column("profile", "PROFILE", False),
-    Column("topology", "TOPO", False),
-    Column("slurm", "STATE", True),  # the launcher's state: Slurm's, or `local RUNNING`
-    Column("stage", "STAGE", True, 16),
-    Column("healthy", "HEALTHY", True),
-    Column("router", "ROUTER", False),
-    Column("rate", "REQ/S", True),
-    Column("errors", "ERR", True),
-    Column("elapsed", "ELAPSED", True),
+#: every column, most important first by `priority` (0 always shown); widths follow the values, capped
+COLUMNS: tuple[FitColumn, ...] = (
+    FitColumn("status", " ", 0, 1),
+    FitColumn("job", "JOB", 0, 16),
+    FitColumn("name", "NAME", 1, 16),
+    FitColumn("profile", "PROFILE", 8, 14),
+    FitColumn("topology", "TOPO", 6, 8),
+    FitColumn("slurm", "STATE", 2, 16),  # the launcher's state: Slurm's, or `local RUNNING`
+    FitColumn("stage", "STAGE", 1, 18),
+    FitColumn("healthy", "HEALTHY", 2, 16),
+    FitColumn("router", "ROUTER", 7, 12),
+    FitColumn("rate", "REQ/S", 3, 6),
+    FitColumn("errors", "ERR", 5, 6),
+    FitColumn("elapsed", "ELAPSED", 4, 7),
 )
-#: narrow terminals: shorter names and stages, `P1/1 D2/2` without spaces
-NARROW_WIDTHS = {"name": 12, "stage": 11}
+#: from this priority on a column leaves before names and stages are shortened
+LEAVES_FIRST = 6
+#: when the row is still too wide: shorter names and stages, `P1/1 D2/2` without spaces
+NARROW_CAPS = {"name": 12, "stage": 11}
 SORTS = ("submitted", "job", "name", "slurm", "stage", "rate", "errors", "elapsed")
+#: the table's vertical scrollbar
+SCROLLBAR = 2
 
 
-def columns(width: int) -> tuple[Column, ...]:
-    """The columns that fit a terminal this wide."""
-    if is_wide(width):
-        return COLUMNS
-    return tuple(Column(c.key, c.header, True, NARROW_WIDTHS.get(c.key, c.width)) for c in COLUMNS if c.narrow)
+def _labelled(sort: str, reverse: bool, caps: dict[str, int]) -> list[FitColumn]:
+    """The columns with the sort arrow in the sorted one's header (so it is counted in its width)."""
+    arrow = " ↓" if reverse else " ↑"
+    return [
+        FitColumn(c.key, c.header + (arrow if c.key == sort else ""), c.priority, caps.get(c.key, c.cap))
+        for c in COLUMNS
+    ]
+
+
+def columns(
+    width: int, snaps: Sequence[JobSnapshot] = (), now: datetime | None = None, sort: str = "", reverse: bool = False
+) -> tuple[tuple[Fitted, ...], bool]:
+    """The columns that fit a view ``width`` wide for these rows, and whether cells are compact: the least
+    important columns leave first (profile, router, topology), then names and stages shorten, then more
+    columns leave; a header is never cut."""
+    room = width - SCROLLBAR
+    keys = [c.key for c in COLUMNS]
+    when = now or datetime.now()
+    for compact in (False, True):
+        labelled = _labelled(sort, reverse, NARROW_CAPS if compact else {})
+        natural = natural_widths(keys, ({k: cell(s, k, when, compact) for k in keys} for s in snaps))
+        fitted = fit(labelled, natural, room)
+        kept = {f.key for f in fitted}
+        if compact or all(c.key in kept for c in labelled if c.priority < LEAVES_FIRST):
+            return fitted, compact
+    raise AssertionError("unreachable")
 
 
 def status(snap: JobSnapshot) -> str:

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Input, Static
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.monitor import jobs_model, sweep_rows
+from srt_tui.widgets.fit_columns import Fitted
 from srt_tui.widgets.row_table import RowTable
 
 _STATUS_STYLE = {"ok": "ok", "degraded": "warn", "failed": "bad", "ended": "dim", "waiting": "dim"}
@@ -46,9 +47,12 @@ class JobsView(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(id=id)
-        self._columns: tuple[jobs_model.Column, ...] = ()
-        self._header: tuple[tuple[jobs_model.Column, ...], str, bool] = ((), "", False)
+        self._columns: tuple[Fitted, ...] = ()
+        self._header: tuple[Fitted, ...] = ()
+        self._compact = False
         self._ids: list[str] = []
+        #: the job the cursor goes to as soon as its row exists (the job just opened or submitted)
+        self._follow: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter: every word must match, !word excludes — Enter keeps it, Esc clears",
@@ -68,6 +72,14 @@ class JobsView(Vertical):
         row = self.table.cursor_row
         return self._ids[row] if self._ids and 0 <= row < len(self._ids) else None
 
+    def follow(self, job_id: str) -> None:
+        """Put the cursor on ``job_id`` now, or when its row first appears: the list follows the job just
+        watched, so `R`/`l`/`c` back in the list act on it (issue 21, defect 5)."""
+        self._follow = job_id
+        if job_id in self._ids:
+            self.table.move_cursor(row=self._ids.index(job_id), animate=False)
+            self._follow = None
+
     def show(
         self,
         snaps: list[JobSnapshot],
@@ -81,14 +93,13 @@ class JobsView(Vertical):
     ) -> None:
         """Redraw the table."""
         table = self.table
-        keep = self.highlighted_job
-        cols = jobs_model.columns(width)
-        if (cols, sort, reverse) != self._header:
-            self._header = (cols, sort, reverse)
+        keep = self._follow or self.highlighted_job
+        cols, self._compact = jobs_model.columns(width, snaps, now, sort, reverse)
+        if cols != self._header:
+            self._header = cols
             table.clear(columns=True)
             for c in cols:
-                label = c.header + (" ↓" if c.key == sort and reverse else " ↑" if c.key == sort else "")
-                table.add_column(label, key=c.key, width=c.width)
+                table.add_column(c.header, key=c.key, width=c.width)
             self._columns = cols
         else:
             table.clear()
@@ -99,6 +110,8 @@ class JobsView(Vertical):
             table.add_row(*self._cells(s, now, marks.get(s.job_id, "")), key=s.job_id)
         if keep in self._ids:
             table.move_cursor(row=self._ids.index(keep), animate=False)
+            if keep == self._follow:
+                self._follow = None
         empty = self.query_one("#jobs-empty", Static)
         if not snaps:
             empty.update("No jobs yet. Launch one in Launch mode (1), or press a to add a job by id or directory.")
@@ -122,13 +135,12 @@ class JobsView(Vertical):
         table = self.table
         state = jobs_model.status(s)
         out = []
-        narrow = len(self._columns) < len(jobs_model.COLUMNS)
         for c in self._columns:
-            text = jobs_model.cell(s, c.key, now, narrow)
+            text = jobs_model.cell(s, c.key, now, self._compact)
             if c.key == "name" and mark:  # a sweep member: its name's end tells the members apart
-                keep = (c.width or len(text) + 3) - len(mark) - 1
+                keep = c.width - len(mark) - 1
                 text = mark + (text if len(text) <= keep + 1 else "…" + text[-keep:])
-            if c.width and len(text) > c.width:
+            if len(text) > c.width:
                 text = text[: c.width - 1] + "…"
             style = Style()
             if c.key in ("status", "stage"):

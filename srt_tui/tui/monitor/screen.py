@@ -319,6 +319,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     def open_job(self, job_id: str) -> None:
         """Show one job in detail."""
         self.selected = job_id
+        self.query_one(JobsView).follow(job_id)  # back in the list, the cursor is on this job
         self.query_one(ContentSwitcher).current = "job-view"
         self.query_one(JobView).show(self.snapshot_of(job_id), self.now(), self.size.width or 80)
         self.query_one("#job-workers").focus()

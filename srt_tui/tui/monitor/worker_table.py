@@ -1,8 +1,9 @@
 """Workers of a job: placement, health (direct or relayed), the router's view, request counters and a
-sparkline of the request rate per worker. Fewer columns on narrow terminals."""
+sparkline of the request rate per worker. Columns give way by priority on narrow terminals."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.style import Style
@@ -12,10 +13,32 @@ from textual.widgets import DataTable
 
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot, WorkerStatus
-from srt_tui.widgets.layout import is_wide
+from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths
 from srt_tui.widgets.row_table import RowTable
 
 SPARK_WIDTH = 12
+#: the Workers panel's border and padding, and the table's scrollbar
+PANEL = 5
+#: every column; `priority` 0 always shown, higher numbers give way first (the mask stays long: CUDA vs
+#: ROCR is the vendor difference an operator checks; where health came from goes first)
+COLUMNS: tuple[FitColumn, ...] = (
+    FitColumn("worker", "WORKER", 0, 24),
+    FitColumn("role", "ROLE", 5),
+    FitColumn("node", "NODE", 2),
+    FitColumn("gpus", "GPUS", 6, 12),
+    FitColumn("mask", "MASK", 3, 16),
+    FitColumn("port", "PORT", 7),
+    FitColumn("health", "HEALTH", 0),
+    FitColumn("src", "SRC", 9),  # when it gives way, a relayed health reads `healthy*`
+    FitColumn("rtr", "RTR", 4),
+    FitColumn("req", "REQ", 3),
+    FitColumn("ok", "OK", 7),
+    FitColumn("fail", "FAIL", 2),
+    FitColumn("rate", "REQ/S", 1),
+    FitColumn("run", "RUN", 4),
+    FitColumn("q", "Q", 6),
+    FitColumn("trend", "TREND", 8, SPARK_WIDTH),
+)
 _HEALTH_STYLE = {"healthy": "ok", "unknown": "dim"}
 
 
@@ -51,7 +74,7 @@ class WorkerTable(RowTable[Text]):
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(cursor_type="row", zebra_stripes=True, id=id)
         self._failing: str | None = None
-        self._layout: tuple[bool, str] | None = None
+        self._layout: tuple[Fitted, ...] | None = None
         self._names: list[str] = []
 
     def _st(self, name: str) -> Style:
@@ -64,32 +87,36 @@ class WorkerTable(RowTable[Text]):
             return None
         return self._names[self.cursor_row]
 
-    def _columns(self, wide: bool, mask: str) -> None:
-        """Wide: every column. Narrow (80 columns): the mask stays (CUDA vs ROCR is the vendor difference an
-        operator checks), the trend goes."""
-        if self._layout == (wide, mask):
+    def _columns(self, fitted: tuple[Fitted, ...]) -> None:
+        """Redraw the header only when the columns that fit change."""
+        if self._layout == fitted:
             return
         self.clear(columns=True)
-        if wide:
-            self.add_columns(
-                "WORKER", "ROLE", "NODE", "GPUS", mask, "PORT", "HEALTH", "SRC", "RTR",
-                "REQ", "OK", "FAIL", "REQ/S", "RUN", "Q", "TREND",
-            )  # fmt: skip
-        else:
-            self.add_columns("WORKER", "NODE", mask, "HEALTH", "RTR", "REQ", "FAIL", "REQ/S", "RUN")
-        self._layout = (wide, mask)
+        for c in fitted:
+            self.add_column(c.header, key=c.key, width=c.width)
+        self._layout = fitted
 
     def show(self, snap: JobSnapshot | None, width: int) -> None:
-        """Fill the table from a snapshot, keeping the cursor on the same worker."""
+        """Fill the table from a snapshot, keeping the cursor on the same worker; the columns that fit
+        ``width`` (the screen's) by priority, the relay marked `*` on the health when SRC gave way."""
         keep = self.highlighted_worker
-        wide = is_wide(width)
-        self._columns(wide, mask_header(snap.visible_devices_env if snap is not None else ""))
+        mask = mask_header(snap.visible_devices_env if snap is not None else "")
+        workers = snap.workers if snap is not None else ()
+        cells_of = [self._cells(w, relay_mark=False) for w in workers]
+        natural = natural_widths([c.key for c in COLUMNS], ({k: v.plain for k, v in row.items()} for row in cells_of))
+        natural["health"] += 1  # room for the relay mark should SRC give way
+        fitted = fit([replace(c, header=mask) if c.key == "mask" else c for c in COLUMNS], natural, width - PANEL)
+        self._columns(fitted)
         self.clear()
         self._names = []
         if snap is None:
             return
-        for w in snap.workers:
-            self.add_row(*self._row(w, wide), key=w.name)
+        relay_mark = "src" not in {c.key for c in fitted}
+        relayed = relay_mark and any(w.source == "relay" for w in workers)
+        self.border_subtitle = "* health relayed by the job: its nodes do not answer from here" if relayed else ""
+        for w in workers:
+            row = self._cells(w, relay_mark)
+            self.add_row(*(row[c.key] for c in fitted), key=w.name)
             self._names.append(w.name)
         failing = next((w.name for w in snap.workers if snap.failure_log and w.log == snap.failure_log), None)
         if failing is not None and failing != self._failing:
@@ -98,25 +125,21 @@ class WorkerTable(RowTable[Text]):
         if keep in self._names:
             self.move_cursor(row=self._names.index(keep), animate=False)
 
-    def _row(self, w: WorkerStatus, wide: bool) -> list[Text]:
+    def _cells(self, w: WorkerStatus, relay_mark: bool) -> dict[str, Text]:
         health_style = self._st(_HEALTH_STYLE.get(w.health, "bad"))
-        health = Text(w.health + ("*" if w.source == "relay" and not wide else ""), style=health_style)
+        health = Text(w.health + ("*" if w.source == "relay" and relay_mark else ""), style=health_style)
         if w.stale and w.health == "healthy":
             health.stylize(self._st("warn"))
         rtr = Text("-" if w.router_healthy is None else "✓" if w.router_healthy else "✗")
         rtr.stylize(self._st("dim" if w.router_healthy is None else "ok" if w.router_healthy else "bad"))
         failed = Text(cells.number(w.requests_failed), style=self._st("bad") if w.requests_failed else Style())
-        spark = Text(cells.sparkline(w.spark, SPARK_WIDTH), style=self._st("spark"))
-        node = Text(f"node{w.node_index}")
-        if not wide:
-            return [
-                Text(w.name), node, Text(w.mask or "-"), health, rtr,
-                Text(cells.number(w.requests_total)), failed, Text(cells.rate(w.rate_per_s)),
-                Text(cells.number(w.running)),
-            ]  # fmt: skip
-        return [
-            Text(w.name), Text(w.role), node, Text(cells.gpus(w.gpus)), Text(w.mask or "-"),
-            Text(str(w.port) if w.port else "-"), health, Text(w.source or "-", style=self._st("dim")), rtr,
-            Text(cells.number(w.requests_total)), Text(cells.number(w.requests_ok)), failed,
-            Text(cells.rate(w.rate_per_s)), Text(cells.number(w.running)), Text(cells.number(w.queued)), spark,
-        ]  # fmt: skip
+        return {
+            "worker": Text(w.name), "role": Text(w.role), "node": Text(f"node{w.node_index}"),
+            "gpus": Text(cells.gpus(w.gpus)), "mask": Text(w.mask or "-"),
+            "port": Text(str(w.port) if w.port else "-"), "health": health,
+            "src": Text(w.source or "-", style=self._st("dim")), "rtr": rtr,
+            "req": Text(cells.number(w.requests_total)), "ok": Text(cells.number(w.requests_ok)), "fail": failed,
+            "rate": Text(cells.rate(w.rate_per_s)), "run": Text(cells.number(w.running)),
+            "q": Text(cells.number(w.queued)),
+            "trend": Text(cells.sparkline(w.spark, SPARK_WIDTH).ljust(SPARK_WIDTH), style=self._st("spark")),
+        }  # fmt: skip

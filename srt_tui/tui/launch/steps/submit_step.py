@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, RadioButton, RadioSet, Static
 
+from srt_tui.core.plan.host_programs import MissingProgram, missing_programs
 from srt_tui.tui.launch.messages import JobSubmitted, SubmitFailed
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.tui.messages import SlurmStatus
@@ -52,9 +53,19 @@ class SubmitStep(WizardStep):
         self.read_only = False
         self.submitting = False
         self._touched = False
+        #: the launcher the step selected itself (the profile's); a RadioSet.Changed to it is not the operator's
+        self._auto_choice = "slurm"
+        self._status_blocked = False
+        self._status_failed = False
         #: the preflight shown (for ``_preflight_of``); it runs when Slurm answers, as `apply` runs it
         self.preflight: list[PreflightCheck] = []
         self._preflight_of: Prepared | None = None
+        #: plans submitted from here (by their launch script) and their job: the same plan again asks first
+        #: (issue 21 defect 8)
+        self._sent: dict[str, str] = {}
+        self._copy_asked = False
+        #: programs of a container-less plan this machine lacks (issue 21 defect 10)
+        self.missing: list[MissingProgram] = []
 
     def compose(self) -> ComposeResult:
         yield Static("Check the request, pick the launcher, then submit.", classes="step-hint")
@@ -75,20 +86,24 @@ class SubmitStep(WizardStep):
         self.query_one("#launcher-box").border_title = "Launcher"
 
     async def enter(self, state: WizardState) -> None:
-        if self.hub is None:  # first entry: watch the app's Slurm state from now on
-            self.hub = state.hub
-            self.hub.watch(self, self._context_changed)
         self.read_only = state.hub.context.read_only
         if state.prepared is not None and state.prepared is not self.prepared:
+            if self.prepared is not None and self.prepared.job.profile is not state.prepared.job.profile:
+                self._touched = False  # another profile: its own launcher until the operator picks one
             self.prepared = state.prepared
+            self._copy_asked = False
+            self.missing = missing_programs(state.prepared.plan)
             self.preflight = []
             self.query_one("#submit-status", Static).update("")
+            self._status_blocked = self._status_failed = False
             self._render_request()
-        self._maybe_preflight()
-        button = self.query_one("#submit", Button)
-        button.disabled = self.read_only
         if self.read_only:
-            button.label = "Submit (read-only mode)"
+            self.query_one("#submit", Button).label = "Submit (read-only mode)"
+        if self.hub is None:  # first entry: watch the app's Slurm state from now on (draws the choice now)
+            self.hub = state.hub
+            self.hub.watch(self, self._context_changed)
+        else:  # the launcher note and the default choice follow this job's profile
+            self._slurm_changed(self.hub.context.slurm_state, self.hub.context.slurm_reason)
 
     def _render_request(self) -> None:
         from srt_tui.tui.launch.wizard import slurm_request
@@ -106,6 +121,11 @@ class SubmitStep(WizardStep):
         counts = ", ".join(f"{n} {role}" for role, n in plan.expected_counts().items())
         grid.add_row("workers", Text(f"{counts} · router {plan.frontend}" if plan.router else counts))
         grid.add_row("serving at", Text(plan.public_url, overflow="fold"))
+        for i, missing in enumerate(self.missing):  # container_runtime: none, checked here before anything runs
+            problem = missing.problem()
+            text = Text(f"✗ {problem.message}", style=st("submit-step--bad"))
+            text.append(f"\n  fix: {problem.hint}", style=st("submit-step--dim"))
+            grid.add_row("programs" if i == 0 else "", text)
         if self.preflight and self._preflight_of is self.prepared:
             grid.add_row("", "")
             for i, check in enumerate(self.preflight):
@@ -162,31 +182,79 @@ class SubmitStep(WizardStep):
 
     def _slurm_changed(self, state: str, reason: str) -> None:
         st = self._style
-        slurm = self.query_one("#launcher-slurm", RadioButton)
-        local = self.query_one("#launcher-local", RadioButton)
         note = Text()
         if state == "up":
             self._maybe_preflight()
-            slurm.disabled = False
             note.append("✓ Slurm is reachable", style=st("submit-step--ok"))
             if reason:
                 note.append(f": {reason}", style=st("submit-step--dim"))
-            if not self._touched:
-                slurm.value = True
+            if self._preferred() == "local":
+                note.append(
+                    "\nThis profile runs on this machine (launcher: local); choose Slurm (sbatch) to use the cluster."
+                )
         elif state == "down":
             note.append("✗ Slurm is not reachable", style=st("submit-step--bad"))
             note.append(f": {reason or 'no answer'}.\n", style=st("submit-step--dim"))
-            note.append("The local launcher runs every process of this plan on this machine instead.")
-            slurm.disabled = True
-            local.value = True
+            if self._preferred() == "local":
+                note.append("This profile runs on this machine without Slurm (its fallback_launcher): Local.")
+            else:
+                note.append("Submit cannot send this job to Slurm until it answers. ")
+                note.append("Local (this machine) runs every process of this plan here: choose it only if you mean to.")
         elif state == "off":
-            slurm.disabled = False
             note.append("Slurm check is off: submitting to Slurm may fail; the local launcher runs on this machine.")
         else:
-            slurm.disabled = False
             note.append("Checking whether Slurm answers…", style=st("submit-step--dim"))
         self.query_one("#launcher-note", Static).update(note)
+        self._choose_default()
         self._title_request()
+        self._submit_allowed()
+
+    def _preferred(self) -> str:
+        """The launcher this job's profile asks for now (`profile_launcher`, the rule `apply` follows too):
+        never Local for a Slurm profile unless its `fallback_launcher` says so and Slurm does not answer."""
+        from srt_tui.slurm.submit import profile_launcher
+
+        if self.prepared is None:
+            return "slurm"
+        down = self.hub is not None and self.hub.context.slurm_state == "down"
+        return profile_launcher(self.prepared.job.profile, slurm_answers=not down)
+
+    def _choose_default(self) -> None:
+        """Select the profile's launcher until the operator picks one; their pick is never changed for them."""
+        if self._touched:
+            return
+        self._auto_choice = self._preferred()
+        button = self.query_one(f"#launcher-{self._auto_choice}", RadioButton)
+        if not button.value:
+            button.value = True
+
+    def _blocked(self) -> str:
+        """Why Submit cannot go ahead with the chosen launcher now ('' when it can)."""
+        if self.launcher == "local" and self.missing:
+            names = ", ".join(f"`{m.program}`" for m in self.missing)
+            return f"{names} not on this machine's PATH: the local launcher cannot run this job (see programs)."
+        if self.launcher == "slurm" and self.hub is not None and self.hub.context.slurm_state == "down":
+            return (
+                "Slurm is not reachable: Submit cannot send this job to Slurm. "
+                "Wait for it, or choose Local (this machine) to run it here."
+            )
+        return ""
+
+    def _submit_allowed(self) -> None:
+        """The Submit button and its status line say whether the chosen launcher can take the job now."""
+        if self.submitting:
+            return
+        why = self._blocked()
+        self.query_one("#submit", Button).disabled = self.read_only or bool(why)
+        status = self.query_one("#submit-status", Static)
+        if self._status_failed:  # the last submission's failure stays until the next try: it says more
+            return
+        if why:
+            status.update(Text("✗ " + why, style=self._style("submit-step--bad")))
+            self._status_blocked = True
+        elif self._status_blocked:
+            status.update("")
+            self._status_blocked = False
 
     def _title_request(self) -> None:
         """The request panel names who is asked: Slurm, or this machine with the local launcher."""
@@ -196,8 +264,10 @@ class SubmitStep(WizardStep):
     @on(RadioSet.Changed, "#launcher")
     def _launcher_changed(self, event: RadioSet.Changed) -> None:
         event.stop()
-        self._touched = True
+        if self.launcher != self._auto_choice:  # the operator's pick (the step's own selection is not one)
+            self._touched = True
         self._title_request()
+        self._submit_allowed()
 
     @property
     def launcher(self) -> str:
@@ -216,7 +286,23 @@ class SubmitStep(WizardStep):
             return
         if self.prepared is None or self.submitting:
             return
+        if why := self._blocked():  # Ctrl+N or the palette as much as the (disabled) button
+            self.notify(why, title="Not submitted", severity="warning")
+            return
+        sent = self._sent.get(self.prepared.script)
+        if sent is not None and not self._copy_asked:  # the same plan again: a copy only when asked twice
+            self._copy_asked = True
+            self.query_one("#submit-status", Static).update(
+                Text(
+                    f"This plan was submitted already as job {sent}. Submit again to start a copy.",
+                    style=self._style("submit-step--bad"),
+                )
+            )
+            self.notify(f"Already submitted as job {sent}: submit again for a copy.", severity="warning")
+            return
+        self._copy_asked = False
         self.submitting = True
+        self._status_blocked = self._status_failed = False
         self.query_one("#submit", Button).disabled = True
         self.query_one("#submit-status", Static).update(f"Submitting with the {self.launcher} launcher…")
         self.submit(self.prepared, self.launcher)
@@ -254,7 +340,8 @@ class SubmitStep(WizardStep):
         from srt_tui.tui.display import scrub
 
         self.submitting = False
-        self.query_one("#submit", Button).disabled = self.read_only
+        self._status_blocked, self._status_failed = False, True
+        self.query_one("#submit", Button).disabled = self.read_only or bool(self._blocked())
         self.query_one("#submit-status", Static).update(
             Text("✗ " + scrub(message.reason), style=self.get_component_rich_style("submit-step--bad", partial=True))
         )
@@ -264,6 +351,7 @@ class SubmitStep(WizardStep):
     def _submitted(self, message: JobSubmitted) -> None:
         from srt_tui.tui.display import display_path
 
+        self._sent[message.prepared.script] = message.job_id
         self.submitting = False
         self.query_one("#submit", Button).disabled = self.read_only
         self.query_one("#submit-status", Static).update(

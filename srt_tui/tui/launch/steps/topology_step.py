@@ -14,6 +14,7 @@ from srt_tui.tui.launch.gpu_grid import GpuGrid
 from srt_tui.tui.launch.messages import PlanConfirmed, PlanUpdated
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.tui.launch.steps.router_select import RouterSelect
+from srt_tui.widgets.ordered_input import OrderedInput
 from srt_tui.widgets.problem_list import ProblemList
 
 if TYPE_CHECKING:
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     from srt_tui.tui.launch.wizard import Preset, RoleForm
 
 FIELD_LABELS: tuple[tuple[str, str], ...] = (("workers", "workers"), ("nodes", "nodes"), ("gpus", "GPUs"), ("tp", "TP"))
+#: every role field is a count: digits only
+DIGITS = r"[0-9]*"
 
 
 class TopologyStep(WizardStep):
@@ -99,12 +102,13 @@ class TopologyStep(WizardStep):
             widgets.append(Label(form.role, classes=f"form-role role-{form.role}"))
             for field, _ in FIELD_LABELS:
                 widgets.append(
-                    Input(
+                    OrderedInput(
                         getattr(form, field),
                         id=f"{form.role}-{field}",
                         compact=True,
                         classes="role-input",
                         placeholder="auto" if field in ("nodes", "gpus") else ("-" if field == "tp" else ""),
+                        restrict=DIGITS,  # counts: a letter is refused as it is typed (issue 21 defect 7)
                     )
                 )
         await grid.mount_all(widgets)

@@ -1,0 +1,141 @@
+"""The Monitor's jobs table and worker table at 80×24, 100×30, 120×36 and 132×43 (issue 21, defect 4): every
+column header whole, the row inside the screen, units shown (`44m37s`, not `44`), and columns giving way by
+priority — with the long values of the local launcher (`local-12`, `local RUNNING`) that cut the wide table
+at 120 columns. Snapshots of both views at the four sizes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable
+
+from srt_tui.monitor.model import JobSnapshot
+from tests.monitor import frozen
+from tests.monitor.tui_apps import frozen_app
+
+SIZES = [
+    pytest.param((80, 24), id="80x24"),
+    pytest.param((100, 30), id="100x30"),
+    pytest.param((120, 36), id="120x36"),
+    pytest.param((132, 43), id="132x43"),
+]
+#: every header either table may show, whole
+HEADERS = {"", " ", "JOB", "NAME", "PROFILE", "TOPO", "STATE", "STAGE", "HEALTHY", "ROUTER", "REQ/S", "ERR", "ELAPSED",
+           "WORKER", "ROLE", "NODE", "GPUS", "CUDA", "ROCR", "MASK", "PORT", "HEALTH", "SRC", "RTR", "REQ", "OK",
+           "FAIL", "RUN", "Q", "TREND"}  # fmt: skip
+UNIT = re.compile(r"^(-|\d+s|\d+m\d\ds|\d+h\d\dm|\d+d\d\dh)$")
+
+
+def mixed_fleet() -> list[JobSnapshot]:
+    """The frozen fleet plus two local-launcher jobs: the longest ids and states the table shows."""
+    fleet = frozen.fleet()
+    local = [
+        replace(fleet[0], job_id="local-12", launcher="local"),
+        replace(fleet[2], job_id="local-13", launcher="local", name="mocker-2p1d-telemetry"),
+    ]
+    return [*fleet, *local]
+
+
+def _headers(table: DataTable[Any]) -> list[str]:
+    return [str(c.label).removesuffix(" ↑").removesuffix(" ↓") for c in table.columns.values()]
+
+
+def _fits(table: DataTable[Any], width: int) -> None:
+    headers = _headers(table)
+    assert set(headers) <= HEADERS, f"a header was cut: {headers}"
+    for column in table.columns.values():
+        assert column.get_render_width(table) - 2 >= len(str(column.label)), f"{column.label} drawn narrower"
+    assert sum(c.get_render_width(table) for c in table.columns.values()) <= width, headers
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_jobs_table_headers_whole_and_units_shown(size: tuple[int, int]) -> None:
+    app = frozen_app(mixed_fleet())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#jobs-table", DataTable)
+        _fits(table, size[0])
+        headers = _headers(table)
+        for must in ("JOB", "NAME", "STATE", "STAGE", "HEALTHY", "REQ/S"):  # the most important never leave
+            assert must in headers, headers
+        if size[0] >= 100:
+            assert "ELAPSED" in headers and "ERR" in headers, headers
+        if "ELAPSED" in headers:
+            column = headers.index("ELAPSED")
+            values = [str(table.get_row_at(r)[column]) for r in range(table.row_count)]
+            assert all(UNIT.match(v) for v in values), values
+        column = headers.index("STATE")
+        states = [str(table.get_row_at(r)[column]) for r in range(table.row_count)]
+        assert "local RUNNING" in states, states  # whole, not `local RUNN…`
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_worker_table_gives_way_by_priority(size: tuple[int, int]) -> None:
+    snap = frozen.nvidia("degraded")
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        table = app.screen.query_one("#job-workers", DataTable)
+        _fits(table, size[0])
+        headers = _headers(table)
+        for must in ("WORKER", "NODE", "CUDA", "HEALTH", "FAIL", "REQ/S"):
+            assert must in headers, headers
+        if size[0] >= 100:  # ~30 columns were left free at 100 while ROLE, GPUS and PORT were hidden
+            assert {"ROLE", "GPUS", "PORT"} <= set(headers), headers
+        if size[0] >= 120:
+            assert "TREND" in headers, headers
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_jobs_table_snapshot_sizes(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(frozen_app(mixed_fleet()), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_job_view_snapshot_sizes(snap_compare: Any, size: tuple[int, int]) -> None:
+    snap = frozen.nvidia("degraded")
+    assert snap_compare(frozen_app([snap], open_job=snap.job_id), terminal_size=size)
+
+
+async def test_the_list_cursor_follows_the_job_just_watched() -> None:
+    """Issue 21 defect 5: back from a job (opened by submit, or from the list), the cursor was on another
+    row, and `R`/`l`/`c` acted on that one."""
+    from srt_tui.tui.monitor.jobs_view import JobsView
+    from srt_tui.tui.monitor.screen import MonitorScreen
+
+    fleet = mixed_fleet()
+    watched = fleet[-1].job_id
+    app = frozen_app(fleet, open_job=watched)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen) and screen.in_job_view
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not screen.in_job_view
+        assert screen.query_one(JobsView).highlighted_job == watched
+        await pilot.press("g", "enter", "escape")  # another job opened from the list: the cursor stays on it
+        await pilot.pause()
+        first = screen.query_one(JobsView).highlighted_job
+        assert first is not None and first != watched
+
+
+async def test_relayed_mark_is_explained_and_the_stage_is_said_once() -> None:
+    """Issue 21 defect 12: `down*` was never explained; the summary read `stage serving serving at …`."""
+    from srt_tui.tui.monitor.worker_table import WorkerTable
+
+    relayed = frozen.fleet()[2]
+    assert relayed.relayed
+    app = frozen_app([relayed], open_job=relayed.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(WorkerTable)
+        assert "SRC" not in _headers(table)
+        assert any(str(table.get_row_at(r)[_headers(table).index("HEALTH")]).endswith("*") for r in range(2))
+        assert "relayed" in str(table.border_subtitle)
+        summary = str(app.screen.query_one("#job-summary").render())
+        assert "serving serving" not in summary
