@@ -58,6 +58,8 @@ class WorkerContext:
     request_plane: str | None = None
     #: the router's `worker_api`: the API dialect the worker must speak ("sglang" or "vllm")
     worker_api: str = "sglang"
+    #: the job's GPU type (`resources.gpu_type`, else the profile's default), as srtctl's runtime has it
+    gpu_type: str | None = None
 
 
 @dataclass(frozen=True)
@@ -166,18 +168,26 @@ def parallel_gpus(engine: Engine, args: dict[str, Any]) -> tuple[int, str] | Non
     return gpus, key
 
 
-def kv_events(ctx: WorkerContext) -> dict[str, Any] | None:
-    """srtctl's `kv_events_config`: true, or per mode (`prefill`/`decode`/`aggregated`: true or a config),
-    as the ZMQ publisher JSON on this process's KV-events port; None when off for this role."""
+def kv_events(ctx: WorkerContext, defaults: dict[str, Any] | None = None) -> str | None:
+    """srtctl's `--kv-events-config` value, or None when off for this role.
+
+    `kv_events_config: true` turns it on for prefill and decode workers (not aggregated ones); per mode
+    (`prefill`/`decode`/`aggregated`: true or a config merged over the defaults) for that mode alone. The
+    ZMQ publisher then publishes on this process's KV-events port; the JSON is srtctl's (its key order,
+    `json.dumps` spacing), so the worker reads the same text.
+    """
     spec = ctx.engine.kv_events_config
-    if isinstance(spec, dict) and any(k in spec for k in MODE_KEYS.values()):
+    if isinstance(spec, dict):
         spec = spec.get(MODE_KEYS[ctx.role])
-    if not spec:
+    elif spec is True and ctx.role == "agg":
+        spec = None
+    if not spec or not ctx.ports.kv_events:
         return None
-    doc: dict[str, Any] = {"publisher": "zmq", "topic": "kv-events", "endpoint": f"tcp://*:{ctx.ports.kv_events}"}
+    doc: dict[str, Any] = {"publisher": "zmq", "topic": "kv-events", **(defaults or {})}
     if isinstance(spec, dict):
         doc.update(spec)
-    return doc
+    doc["endpoint"] = f"tcp://*:{ctx.ports.kv_events}"
+    return json.dumps(doc)
 
 
 def request_plane_flags(ctx: WorkerContext) -> list[str]:

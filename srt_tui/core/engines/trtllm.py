@@ -39,6 +39,9 @@ class TRTLLM:
     launch_style: ClassVar[str] = LAUNCH_MPI
     frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {}
+    #: GPU types whose prefill/decode workers srtctl starts under `numactl -m 0,1` (memory on both NUMA
+    #: nodes of a Grace superchip); aggregated workers and other GPU types start without it
+    numa_bind_gpu_types: ClassVar[frozenset[str]] = frozenset({"gb200", "gb300"})
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """TRT-LLM reads the visibility variable."""
@@ -48,8 +51,10 @@ class TRTLLM:
         """Write the role's args as the engine YAML, then start every rank pointing at it."""
         config_name = f"{ctx.name}.yaml"
         config_path = f"{ph.LOGS}/config/{config_name}"
+        numa = ["numactl", "-m", "0,1"] if ctx.gpu_type in self.numa_bind_gpu_types and role_mode(ctx) else []
         if ctx.worker_launch == "dynamo":
             argv = [
+                *numa,
                 "trtllm-llmapi-launch",
                 "python3",
                 "-m",
@@ -66,7 +71,16 @@ class TRTLLM:
                 argv += ["--disaggregation-mode", mode]
             argv += request_plane_flags(ctx)
         else:
-            argv = ["trtllm-llmapi-launch", "trtllm-serve", ctx.model, "--host", ph.BIND, "--port", str(ctx.ports.http)]
+            argv = [
+                *numa,
+                "trtllm-llmapi-launch",
+                "trtllm-serve",
+                ctx.model,
+                "--host",
+                ph.BIND,
+                "--port",
+                str(ctx.ports.http),
+            ]
             for flag, key in _SERVE_PARALLEL:
                 value = ctx.args.get(key)
                 if value is not None:

@@ -17,7 +17,7 @@ from srt_tui.core.engines import get_engine
 from srt_tui.core.engines.base import LAUNCH_MPI, WorkerContext, WorkerLaunch
 from srt_tui.core.errors import TopologyError
 from srt_tui.core.frontends import dynamo
-from srt_tui.core.frontends.nginx import frontend_layout, nginx_argv, nginx_conf
+from srt_tui.core.frontends.nginx import NGINX_SRUN_OPTIONS, frontend_layout, nginx_argv, nginx_conf
 from srt_tui.core.frontends.routers import job_router
 from srt_tui.core.frontends.routers.base import Router, RouterContext, WorkerURL
 from srt_tui.core.plan.model import JobPlan, ProcessPlan, RouterPlan
@@ -98,7 +98,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     dyn = router_kind.worker_launch == "dynamo"
     head = job.reserved_nodes  # the first worker node: router and benchmark run there
     infra = _infra(job, router_kind.infrastructure)
-    infra_env = dynamo.discovery_env(0) if infra else []
+    infra_env = dynamo.discovery_env(0) if infra and dyn else []  # the Dynamo frontend's; srtctl gives no other
     plane_env = dynamo.plane_env(recipe.dynamo) if dyn else []
     install = dynamo.install_script(recipe.dynamo) if dyn and _installs(job) else None
     workers: list[ProcessPlan] = []
@@ -130,6 +130,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             extra_args=tuple(recipe.roles[role].extra_args),
             worker_launch=router_kind.worker_launch,
             request_plane=recipe.dynamo.request_plane if dyn else None,
+            gpu_type=recipe.resources.gpu_type or job.profile.default_gpu_type,
         )
         mpi_leader = mpi_leaders.get(pl.endpoint.name) if engine.launch_style == LAUNCH_MPI else None
         launch = engine.launch(ctx) if mpi_leader is None else mpi_leader
@@ -142,14 +143,17 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         managed += worker_env(recipe.profiling, role, engine.torch_profiler_env)
         nsys = worker_prefix(recipe.profiling, f"{ph.LOGS}/profiles/{role}/{pl.name}", engine.nsys_traces)
         here = {"{node}": ph.host(pl.node_index), "{node_id}": str(pl.node_index)}  # srtctl's worker env templating
-        # Dynamo's own variables come first, so the recipe's environment may override them (srtctl's order)
-        dyn_env = [*infra_env, *plane_env, *(dynamo.system_env(pl.ports.sys) if dyn else [])]
+        # srtctl's worker-stage variables come first, so the recipe's environment may override them
+        per_node = engine.launch_style != LAUNCH_MPI
+        dyn_env = dynamo.worker_stage_env(recipe.dynamo, head, 0, pl.ports.sys, per_node)
+        dyn_env += dynamo.health_gate_env() if dyn else []
         scoped: list[tuple[str, Iterable[tuple[str, str]]]] = [
             ("dynamo", dyn_env),
             (role, _templated(job.env(role), here)),
             ("global", _templated(global_env, here)),
         ]
         env, secret_env = _split_env(job, scoped, managed)
+        unset = _unset_for(job, mask)
         http = pl.ports.http
         url = ph.url(pl.node_index, http) if http else None
         # a Dynamo worker's health and metrics are its system server's; an HTTP engine's its own port's
@@ -190,7 +194,9 @@ def build_plan(job: ResolvedJob) -> JobPlan:
                 config_files=launch.config_files if mpi_leader is None else (),
                 install=install,
                 metrics=dict(router_kind.worker_metrics if dyn else engine.metrics),
-                unset_env=_unset_for(job, mask),
+                unset_env=unset,
+                recipe_srun_options=per_node,  # srtctl gives its MPI steps the backend's srun options alone
+                differs_from_srtctl=(*(("health-gate",) if dyn else ()), *(("subset-unset",) if unset else ())),
                 **mpi,
             )
         )
@@ -205,6 +211,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         args=dict(fe.args),
         engine=recipe.engine,
         startup_timeout_s=int(hc.max_attempts * hc.interval_seconds),
+        in_container=job.container_runtime == "pyxis",
         workers=tuple(WorkerURL(w.name, w.role, w.url or "", w.ports.get("bootstrap", 0)) for w in leaders),
     )
     expected: dict[str, int] = {}
@@ -309,7 +316,7 @@ def _infra(job: ResolvedJob, services: frozenset[str]) -> list[ProcessPlan]:
         out.append(
             ProcessPlan(
                 "nats", "infra", "infra", 0, (), None, port, {"client": port},
-                None, None, None, argv, (), "logs/nats.log", config_files=conf,
+                None, None, None, argv, (), "logs/nats.log", config_files=conf, recipe_srun_options=False,
             )
         )  # fmt: skip
     if "etcd" in services:
@@ -317,7 +324,7 @@ def _infra(job: ResolvedJob, services: frozenset[str]) -> list[ProcessPlan]:
         out.append(
             ProcessPlan(
                 "etcd", "infra", "infra", 0, (), None, port, {"client": port, "peer": peer},
-                None, None, None, dynamo.etcd_argv(0), (), "logs/etcd.log",
+                None, None, None, dynamo.etcd_argv(0), (), "logs/etcd.log", recipe_srun_options=False,
             )
         )  # fmt: skip
     return out
@@ -367,6 +374,8 @@ def _frontends(
             setup_script=job.setup_script,
             install=install,
             metrics=dict(kind.metrics),
+            srun_step_options=(("mpi", job.profile.mpi_plugin),) if launch.mpi else (),
+            differs_from_srtctl=(*launch.differs_from_srtctl, *(("router-srun-options",) if job.srun_options else ())),
         )
         registration = launch.registration or kind.registration
         routers.append(
@@ -384,6 +393,7 @@ def _frontends(
     if layout.nginx_node is None or not routers:
         return tuple(routers), None, None
     url = ph.url(layout.nginx_node, fe.port)
+    in_container = job.container_runtime == "pyxis"
     nginx = ProcessPlan(
         "nginx",
         "frontend",
@@ -396,10 +406,12 @@ def _frontends(
         url,
         f"{url}/health",
         None,
-        nginx_argv(job.nginx_raise_ulimit),
+        nginx_argv(job.nginx_raise_ulimit, in_container),
         (),
         "logs/nginx.log",
         container_image=job.nginx_image,
+        recipe_srun_options=False,
+        srun_step_options=NGINX_SRUN_OPTIONS if in_container else (),
     )
     return tuple(routers), nginx, nginx_conf(fe, layout, job.nginx_raise_ulimit)
 

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from srt_tui.core.errors import Problem
+from srt_tui.core.plan.deviations import DEVIATIONS
 from srt_tui.core.plan.resolve import Mount
 from srt_tui.core.spec.secrets import MASK
 
@@ -64,6 +65,13 @@ class ProcessPlan:
     metrics: dict[str, str] = field(default_factory=dict)
     #: variables removed from the step's environment (inherited GPU visibility a subset must not see)
     unset_env: tuple[str, ...] = ()
+    #: does the recipe's `srun_options` reach this step (srtctl: per-node workers yes, MPI workers, NATS/etcd
+    #: and nginx no)
+    recipe_srun_options: bool = True
+    #: srun options of this step alone (`--mpi` for the Dynamo frontend, `--container-remap-root` for nginx)
+    srun_step_options: tuple[tuple[str, str | None], ...] = ()
+    #: where it launches differently from srtctl on purpose: ids of `core/plan/deviations.py`
+    differs_from_srtctl: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -171,6 +179,8 @@ class JobPlan:
             d["unset_env"] = list(p.unset_env)
             if not p.unset_env:  # only a masked worker drops inherited variables
                 del d["unset_env"]
+            d["srun_step_options"] = [[k, v] for k, v in p.srun_step_options]
+            d["differs_from_srtctl"] = [{"id": i, "what": DEVIATIONS[i].what} for i in p.differs_from_srtctl]
             return d
 
         def router_doc(r: RouterPlan) -> dict[str, Any]:

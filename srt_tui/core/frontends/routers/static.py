@@ -21,15 +21,17 @@ class SGLangRouter:
     registration: ClassVar[str] = "router-workers"
     needs_pd_pairs: ClassVar[bool] = True
     has_metrics_port: ClassVar[bool] = True
-    infrastructure: ClassVar[frozenset[str]] = frozenset()
+    #: srtctl starts NATS and etcd for every frontend but trtllm_serve and vllm, this one included
+    infrastructure: ClassVar[frozenset[str]] = frozenset({"nats", "etcd"})
     worker_launch: ClassVar[str] = "direct"
     worker_health: ClassVar[str] = "engine-http"
     worker_metrics: ClassVar[dict[str, str]] = {}
     metrics: ClassVar[dict[str, str]] = {}  # read by the monitor's sglang-router/vllm-router readers
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
-        """`python3 -m sglang_router.launch_router` with prefill bootstrap ports."""
-        argv = ["python3", "-m", "sglang_router.launch_router"]
+        """srtctl's `python -m sglang_router.launch_router` with prefill bootstrap ports, plus its metrics port."""
+        # srtctl's `python` exists in the images; a host may have only `python3`
+        argv = ["python" if ctx.in_container else "python3", "-m", "sglang_router.launch_router"]
         if ctx.disaggregated:
             argv.append("--pd-disaggregation")
             for w in ctx.of_role("prefill"):
@@ -49,7 +51,7 @@ class SGLangRouter:
             str(ctx.metrics_port),
         ]
         argv += args_to_flags(ctx.args)
-        return RouterLaunch(tuple(argv))
+        return RouterLaunch(tuple(argv), differs_from_srtctl=("router-metrics",))
 
 
 class VLLMRouter:
