@@ -78,8 +78,8 @@ def test_srtctl_mocker_recipe_plans_dynamo_mocker_behind_the_frontend(tmp_path: 
     (worker,) = plan.workers
     assert list(worker.command[:7]) == ["python3", "-m", "dynamo.mocker", "--model-path", str(tmp_path / "model"),
                                         "--model-name", "model"]  # fmt: skip
-    # srtctl's backend keys (speedup_ratio: 100, engine_type: vllm) and its defaults for the rest
-    for flag, value in (("--engine-type", "vllm"), ("--speedup-ratio", "100"), ("--max-num-seqs", "256"),
+    # srtctl's backend keys (speedup_ratio: 100, a float field there: 100.0; engine_type: vllm) and its defaults
+    for flag, value in (("--engine-type", "vllm"), ("--speedup-ratio", "100.0"), ("--max-num-seqs", "256"),
                         ("--num-gpu-blocks-override", "16384"), ("--max-num-batched-tokens", "8192")):  # fmt: skip
         assert flag_value(worker.command, flag) == value, flag
     env = _env(worker)

@@ -10,8 +10,8 @@ programs, so the second level of shell (the step wrapper, `bash -c` benchmarks) 
 from __future__ import annotations
 
 import os
-import stat
 import shlex
+import stat
 import subprocess
 from pathlib import Path
 from typing import Any

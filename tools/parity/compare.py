@@ -37,6 +37,8 @@ DOCUMENTED: dict[str, tuple[str, ...]] = {
     "subset-unset": (r"^unset ",),
     "router-metrics": (r"argv extra --prometheus-(host|port)$",),
     "router-srun-options": (r"^srun extra ",),
+    "mocker-model-name": (r"^argv extra --model-name$",),
+    "read-only-mounts": (r"^mount read-only ",),
 }
 
 
@@ -86,7 +88,8 @@ def srtctl_view(p: dict[str, Any], tmp: str) -> View:
     mounts = {c: n(h) for h, c in p["container_mounts"].items() if not c.startswith(SRTCTL_OWN_MOUNTS)}
     return {
         "argv": _argv([n(c) for c in p["command"]]),
-        "env": _env({k: n(v) for k, v in p["env"].items()}),
+        # srtctl's `unset` runs after its exports: a variable it sets and unsets is not there
+        "env": _env({k: n(v) for k, v in p["env"].items() if k not in p["unset_env"]}),
         "unset_env": sorted(p["unset_env"]),
         "srun": sorted(srun),
         "container": n(p["container_image"]),
@@ -102,7 +105,7 @@ def tui_view(p: dict[str, Any], plan: dict[str, Any], tmp: str) -> View:
     def n(s: Any) -> str:
         return norm_tui(str(s), tmp)
 
-    opts = plan["srun_options"] if p.get("srun_options", True) else []
+    opts = plan["srun_options"] if p.get("recipe_srun_options", True) else []
     srun = [f"--{k}={v}" if v is not None else f"--{k}" for k, v in opts]
     if p.get("step_nodes"):
         srun += [f"--mpi={p['mpi'] or 'pmix'}", "--oversubscribe", "--cpu-bind=verbose,none"]
@@ -112,7 +115,10 @@ def tui_view(p: dict[str, Any], plan: dict[str, Any], tmp: str) -> View:
     srun += [f"--{k}={v}" if v else f"--{k}" for k, v in p.get("srun_step_options") or []]
     if p.get("install"):
         srun.append("--export=ALL,ENROOT_REMAP_ROOT=yes")
-    mounts = [f"{m['host'] if m['host'] == '<log_dir>' else n(m['host'])}:{m['container']}" for m in plan["mounts"]]
+    mounts = [
+        f"{m['host'] if m['host'] == '<log_dir>' else n(m['host'])}:{m['container']}" + (":ro" if m["readonly"] else "")
+        for m in plan["mounts"]
+    ]
     return {
         "argv": _argv([n(c) for c in p["command"]]),
         "env": _env({k: n(v) for k, v in p["env"].items()}),
@@ -168,9 +174,10 @@ def differences(a: View, b: View) -> list[str]:
     out += [f"srun extra {s}" for s in sorted(sb - sa)]
     if a["container"] != b["container"]:
         out.append("container")
-    ma, mb = set(a["mounts"]), set(b["mounts"])
+    ma, mb = set(a["mounts"]), {m.removesuffix(":ro") for m in b["mounts"]}
     out += [f"mount missing {m.split(':', 1)[1]}" for m in sorted(ma - mb)]
     out += [f"mount extra {m.split(':', 1)[1]}" for m in sorted(mb - ma)]
+    out += [f"mount read-only {m.split(':')[1]}" for m in sorted(b["mounts"]) if m.endswith(":ro") and m[:-3] in ma]
     if a["setup_script"] != b["setup_script"]:
         out.append("setup script")
     if a["install"] != b["install"]:
@@ -208,8 +215,10 @@ def tui_processes(plan: dict[str, Any], tmp: str) -> dict[str, tuple[View, list[
     """srt-tui's steps of one plan.json by the same keys, each with the srtctl differences it declares."""
     out: dict[str, tuple[View, list[str]]] = {}
 
+    job_wide = [d["id"] for d in plan.get("differs_from_srtctl") or []]  # the mounts every step gets
+
     def add(key: str, p: dict[str, Any]) -> None:
-        out[key] = (tui_view(p, plan, tmp), [d["id"] for d in p.get("differs_from_srtctl") or []])
+        out[key] = (tui_view(p, plan, tmp), [*job_wide, *(d["id"] for d in p.get("differs_from_srtctl") or [])])
 
     for p in plan["processes"]:
         if not p.get("launched_by"):  # an MPI worker's other nodes run in its leader's step

@@ -137,21 +137,26 @@ def _variant_config(path: Path, selector: str | None, tmp: Path) -> Path:
 def record_job(spec: str, work: Path) -> dict[str, Any]:
     from srtctl.cli.do_sweep import SweepOrchestrator
     from srtctl.core import config as config_mod
-    from srtctl.core.runtime import RuntimeContext
     from srtctl.core.processes import ProcessRegistry
+    from srtctl.core.runtime import RuntimeContext
 
     file, _, selector = spec.partition(".yaml:")
     path = Path(file + ".yaml") if selector else Path(spec)
     tmp = Path(tempfile.mkdtemp(dir=work))
     (tmp / MODEL_DIR_NAME).mkdir()
     (tmp / CONTAINER_NAME).write_text("")
+    sweep = selector.startswith("sweep[")
     raw = yaml.safe_load(path.read_text())
-    cfg_path = _variant_config(path, selector or None, tmp)
-    raw = yaml.safe_load(cfg_path.read_text())
+    cfg_path = path
+    if selector and not sweep:  # an override variant: its own model and container
+        cfg_path = _variant_config(path, selector, tmp)
+        raw = yaml.safe_load(cfg_path.read_text())
     model = raw.get("model") or {}
+    path_key = str(model.get("path", ""))
     cluster = {
         "network_interface": "eth0",
-        "model_paths": {str(model.get("path", "")): str(tmp / MODEL_DIR_NAME)},
+        # a Hugging Face id (hf:...) is downloaded at run time: no alias
+        "model_paths": {} if path_key.startswith("hf:") else {path_key: str(tmp / MODEL_DIR_NAME)},
         "containers": {str(model.get("container", "")): str(tmp / CONTAINER_NAME)},
     }
     fe = raw.get("frontend") or {}
@@ -159,6 +164,8 @@ def record_job(spec: str, work: Path) -> dict[str, Any]:
         cluster["containers"][str(fe["nginx_container"])] = str(tmp / CONTAINER_NAME)
     (tmp / "srtslurm.yaml").write_text(yaml.safe_dump(cluster))
     os.environ["SRTSLURM_CONFIG"] = str(tmp / "srtslurm.yaml")
+    if sweep:  # srtctl expands a sweep with the cluster's aliases applied first
+        cfg_path = _variant_config(path, selector, tmp)
     out_dir = tmp / "out"
     os.environ["SRTCTL_OUTPUT_DIR"] = str(out_dir)
     config = config_mod.load_config(cfg_path)

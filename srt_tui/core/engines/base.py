@@ -12,6 +12,8 @@ from srt_tui.core.spec.recipe import MODE_KEYS, EngineSpec, Role
 LAUNCH_PER_NODE = "per-node"
 #: one srun step per worker across all its nodes, one MPI task per GPU (TRT-LLM's `trtllm-llmapi-launch`)
 LAUNCH_MPI = "mpi"
+#: the first data-parallel RPC port on a node (srtctl's VLLM_DATA_PARALLEL_RPC_PORT)
+DP_RPC_PORT = 8400
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ class WorkerContext:
     worker_api: str = "sglang"
     #: the job's GPU type (`resources.gpu_type`, else the profile's default), as srtctl's runtime has it
     gpu_type: str | None = None
+    #: the worker's data-parallel RPC port (srtctl: 8400 upwards per leader node, one per DP endpoint)
+    dp_rpc_port: int = 0
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,10 @@ class WorkerLaunch:
     argv: tuple[str, ...]
     env: tuple[tuple[str, str], ...] = ()
     config_files: tuple[tuple[str, str], ...] = ()  # (file name under <logs>/config, content)
+    #: variables removed from the step's inherited environment (srtctl's `unset`)
+    unset_env: tuple[str, ...] = ()
+    #: where this launch differs from srtctl's on purpose (ids of core/plan/deviations.py)
+    differs_from_srtctl: tuple[str, ...] = ()
 
 
 class Engine(Protocol):

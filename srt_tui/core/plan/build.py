@@ -14,7 +14,7 @@ from typing import Any
 from srt_tui.core import placeholders as ph
 from srt_tui.core.benchmark import BenchContext, benchmark_launch
 from srt_tui.core.engines import get_engine
-from srt_tui.core.engines.base import LAUNCH_MPI, WorkerContext, WorkerLaunch
+from srt_tui.core.engines.base import DP_RPC_PORT, LAUNCH_MPI, Engine, WorkerContext, WorkerLaunch, arg_int
 from srt_tui.core.errors import TopologyError
 from srt_tui.core.frontends import dynamo
 from srt_tui.core.frontends.nginx import NGINX_SRUN_OPTIONS, frontend_layout, nginx_argv, nginx_conf
@@ -23,9 +23,10 @@ from srt_tui.core.frontends.routers.base import Router, RouterContext, WorkerURL
 from srt_tui.core.plan.model import JobPlan, ProcessPlan, RouterPlan
 from srt_tui.core.plan.profiling import trigger_targets, worker_env, worker_prefix
 from srt_tui.core.plan.resolve import ResolvedJob
-from srt_tui.core.plan.topology import allocate, place, port_collisions, with_recipe_ports
+from srt_tui.core.plan.topology import Placement, allocate, place, port_collisions, with_recipe_ports
 from srt_tui.core.plan.validate import clean_args, errors, served_name, validate
 from srt_tui.core.spec.profile import exporter_argv, exporter_readout
+from srt_tui.core.spec.recipe import Recipe
 from srt_tui.core.spec.secrets import MASK, secret_ref
 from srt_tui.core.template_files import template
 
@@ -103,6 +104,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     install = dynamo.install_script(recipe.dynamo) if dyn and _installs(job) else None
     workers: list[ProcessPlan] = []
     mpi_leaders: dict[str, WorkerLaunch] = {}  # an MPI worker's launch, shared by the ranks on its other nodes
+    dp_rpc = _dp_rpc_ports(engine, recipe, placements)
     for pl in placements:
         role = pl.role
         args, _ = clean_args(engine, role, dict(recipe.roles[role].args), disagg)
@@ -131,6 +133,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             worker_launch=router_kind.worker_launch,
             request_plane=recipe.dynamo.request_plane if dyn else None,
             gpu_type=recipe.resources.gpu_type or job.profile.default_gpu_type,
+            dp_rpc_port=dp_rpc.get(pl.endpoint.name, 0),
         )
         mpi_leader = mpi_leaders.get(pl.endpoint.name) if engine.launch_style == LAUNCH_MPI else None
         launch = engine.launch(ctx) if mpi_leader is None else mpi_leader
@@ -153,7 +156,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             ("global", _templated(global_env, here)),
         ]
         env, secret_env = _split_env(job, scoped, managed)
-        unset = _unset_for(job, mask)
+        unset = (*_unset_for(job, mask), *launch.unset_env)
         http = pl.ports.http
         url = ph.url(pl.node_index, http) if http else None
         # a Dynamo worker's health and metrics are its system server's; an HTTP engine's its own port's
@@ -196,7 +199,11 @@ def build_plan(job: ResolvedJob) -> JobPlan:
                 metrics=dict(router_kind.worker_metrics if dyn else engine.metrics),
                 unset_env=unset,
                 recipe_srun_options=per_node,  # srtctl gives its MPI steps the backend's srun options alone
-                differs_from_srtctl=(*(("health-gate",) if dyn else ()), *(("subset-unset",) if unset else ())),
+                differs_from_srtctl=(
+                    *(("health-gate",) if dyn else ()),
+                    *(("subset-unset",) if _unset_for(job, mask) else ()),
+                    *launch.differs_from_srtctl,
+                ),
                 **mpi,
             )
         )
@@ -299,7 +306,23 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         precision=recipe.model.precision,
         gpu_type=recipe.resources.gpu_type or job.profile.default_gpu_type,
         warnings=tuple(p for p in problems if p.severity != "error"),
+        differs_from_srtctl=("read-only-mounts",)
+        if any(m.readonly and m.source == "built-in" for m in job.mounts)
+        else (),
     )
+
+
+def _dp_rpc_ports(engine: Engine, recipe: Recipe, placements: list[Placement]) -> dict[str, int]:
+    """srtctl's data-parallel RPC ports: 8400 upwards on each leader node, one per endpoint whose role runs
+    data parallel (only engines that take the port read it)."""
+    out: dict[str, int] = {}
+    per_node: dict[int, int] = {}
+    for pl in placements:
+        if pl.node_rank or (arg_int(recipe.roles[pl.role].args, engine.dp_flags) or 1) <= 1:
+            continue
+        out[pl.endpoint.name] = per_node.get(pl.node_index, DP_RPC_PORT)
+        per_node[pl.node_index] = out[pl.endpoint.name] + 1
+    return out
 
 
 def _installs(job: ResolvedJob) -> bool:

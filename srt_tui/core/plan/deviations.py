@@ -29,9 +29,18 @@ DEVIATIONS: dict[str, Deviation] = {
         "Slurm sets them to the whole allocation on every step; the subset goes in the profile's visibility "
         "variable alone, so a CUDA engine sees the same GPUs as under srtctl and a ROCm one is not given all",
     ),
+    "read-only-mounts": Deviation(
+        "the model directory (and srtctl's configs/ and wheelhouse) are mounted read-only",
+        "no step writes them; read-only, a stray write cannot change the model other jobs run",
+    ),
     "router-metrics": Deviation(
         "sglang-router gets --prometheus-host/--prometheus-port",
         "the Monitor reads the router's request counters from its own metrics port",
+    ),
+    "mocker-model-name": Deviation(
+        "dynamo.mocker gets --model-name <the job's served name>",
+        "without it the mocker names the model after its path, and the benchmark and the Monitor ask for the "
+        "served name srtctl's own benchmark uses",
     ),
     "router-srun-options": Deviation(
         "the recipe's srun_options reach the routers too",

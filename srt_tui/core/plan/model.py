@@ -139,6 +139,8 @@ class JobPlan:
     nginx: ProcessPlan | None = None
     #: nginx.conf (placeholders for the routers' addresses), written to logs/nginx.conf by the job
     nginx_conf: str | None = None
+    #: deliberate differences from srtctl every step shares (the mounts): ids of core/plan/deviations.py
+    differs_from_srtctl: tuple[str, ...] = ()
 
     @property
     def serving(self) -> str:
@@ -241,6 +243,7 @@ class JobPlan:
             "precision": self.precision,
             "gpu_type": self.gpu_type,
             "warnings": [p.render() for p in self.warnings],
+            "differs_from_srtctl": [{"id": i, "what": DEVIATIONS[i].what} for i in self.differs_from_srtctl],
         }
 
     def to_json_text(self) -> str:
