@@ -69,10 +69,10 @@ def _step(
     log = word(f"<job_dir>/{p.log}")
     image = "SRT_STEP_NO_OPTS=1 " if opts and not p.recipe_srun_options else ""
     if p.srun_step_options:
-        opts = [f"--{k}" if v is None else f"--{k}={v}" for k, v in p.srun_step_options]
-        if any(not o or any(c.isspace() for c in o) for o in opts):
-            raise ValueError(f"{p.name}: srun option with whitespace: {opts}")
-        image += f"SRT_STEP_SRUN={word(' '.join(opts))} "
+        own = [f"--{k}" if v is None else f"--{k}={v}" for k, v in p.srun_step_options]
+        if any(any(c.isspace() for c in o) for o in own):  # srt-tui's own options: one word each
+            raise ValueError(f"{p.name}: srun option with whitespace: {own}")
+        image += f"SRT_STEP_SRUN={word(' '.join(own))} "
     image += f"SRT_STEP_IMAGE={word(p.container_image)} " if p.container_image else ""
     if p.install:  # pip installs into the container's root-owned site-packages (srtctl: the same export)
         image += "SRT_STEP_EXPORT=ALL,ENROOT_REMAP_ROOT=yes "
