@@ -29,8 +29,6 @@ CORPUS = Path(__file__).parent / "parity" / "srtctl-launches.json.gz"
 
 #: differences not fixed yet, each in a handful of processes (anything else is a regression)
 KNOWN = {
-    # nsys profiling prefix: srtctl's flag set differs from srt-tui's (6 processes of 2 recipes)
-    r"^worker:sglang: argv (value --force-overwrite|missing --trace-fork-before-exec)$",
     # vLLM per-node DP: srtctl gives a DP endpoint one block of NIXL/KV-event ports shared by its nodes
     r"^worker:vllm: env value (VLLM_NIXL_SIDE_CHANNEL_PORT|DYN_VLLM_KV_EVENT_PORT)$",
 }

@@ -26,7 +26,7 @@ HOST = re.compile(r"\bnode(\d+)\b")
 TUI_NODE = re.compile(r"<(?:ip|host):node(\d+)>")
 JOB_ID = re.compile(r"(?<!\d)4242(?!\d)")
 #: flags whose value is a file srt-tui and srtctl each name their own way under the log mount
-LOG_FILE_FLAGS = ("--dump-config-to", "--extra-engine-args", "--config")
+LOG_FILE_FLAGS = ("--dump-config-to", "--extra-engine-args", "--config", "-o")
 #: TRT-LLM's MoE load-balancer shared memory: srtctl draws a random name per worker, srt-tui a unique one
 RANDOM_ENV = {"TRTLLM_EPLB_SHM_NAME"}
 SRTCTL_OWN_MOUNTS = ("/srtctl-runtime", "/srtctl-benchmarks")

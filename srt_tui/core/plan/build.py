@@ -144,10 +144,12 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         )
         managed = [*([(job.visible_devices_env, mask)] if mask is not None else []), *launch.env]
         managed += worker_env(recipe.profiling, role, engine.torch_profiler_env)
-        nsys = worker_prefix(recipe.profiling, f"{ph.LOGS}/profiles/{role}/{pl.name}", engine.nsys_traces)
+        per_node = engine.launch_style != LAUNCH_MPI
+        nsys = worker_prefix(
+            recipe.profiling, f"{ph.LOGS}/profiles/{role}/{pl.name}", engine.nsys_traces, dyn and per_node
+        )
         here = {"{node}": ph.host(pl.node_index), "{node_id}": str(pl.node_index)}  # srtctl's worker env templating
         # srtctl's worker-stage variables come first, so the recipe's environment may override them
-        per_node = engine.launch_style != LAUNCH_MPI
         dyn_env = dynamo.worker_stage_env(recipe.dynamo, head, 0, pl.ports.sys, per_node)
         dyn_env += dynamo.health_gate_env() if dyn else []
         scoped: list[tuple[str, Iterable[tuple[str, str]]]] = [
