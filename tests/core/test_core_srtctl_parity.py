@@ -27,11 +27,8 @@ from tools.parity.compare import DOCUMENTED, Tally, tui_processes
 
 CORPUS = Path(__file__).parent / "parity" / "srtctl-launches.json.gz"
 
-#: differences not fixed yet, each in a handful of processes (anything else is a regression)
-KNOWN = {
-    # vLLM per-node DP: srtctl gives a DP endpoint one block of NIXL/KV-event ports shared by its nodes
-    r"^worker:vllm: env value (VLLM_NIXL_SIDE_CHANNEL_PORT|DYN_VLLM_KV_EVENT_PORT)$",
-}
+#: differences not fixed yet (anything not declared and not here is a regression)
+KNOWN: set[str] = set()
 
 
 @pytest.fixture(scope="module")

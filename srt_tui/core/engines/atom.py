@@ -26,6 +26,7 @@ class Atom:
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = False
     launch_style: ClassVar[str] = LAUNCH_PER_NODE
+    ports_per_dp_rank: ClassVar[bool] = False
     frontends: ClassVar[frozenset[str]] = frozenset({"atomesh", "direct"})
     metrics: ClassVar[dict[str, str]] = {}
 

@@ -104,6 +104,9 @@ class Engine(Protocol):
     #: how a worker's processes are started: LAUNCH_PER_NODE (one step per node of the worker) or
     #: LAUNCH_MPI (one step per worker spanning its nodes, one MPI task per GPU)
     launch_style: ClassVar[str]
+    #: the engine offsets its NIXL and KV-event ports by the data-parallel rank (vLLM), so a DP endpoint gets
+    #: srtctl's port blocks: one NIXL block of DP-size ports for the endpoint, KV-event ports per local rank
+    ports_per_dp_rank: ClassVar[bool]
     #: router adapters this engine can sit behind (`direct` = serving alone on the public port)
     frontends: ClassVar[frozenset[str]]
     #: its request counters on /metrics (plan.json `metrics`): ok, failed, running, queued → a

@@ -27,6 +27,7 @@ class Mocker:
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = False
     launch_style: ClassVar[str] = LAUNCH_PER_NODE
+    ports_per_dp_rank: ClassVar[bool] = False
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "vllm-router", "atomesh", "dynamo", "direct"})
     #: srt-tui's mock counts generation requests per path and status (only those paths are read)
     metrics: ClassVar[dict[str, str]] = {

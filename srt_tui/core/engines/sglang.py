@@ -50,6 +50,7 @@ class SGLang:
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = True
     launch_style: ClassVar[str] = LAUNCH_PER_NODE
+    ports_per_dp_rank: ClassVar[bool] = False
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {
         "ok": "sglang:num_requests_total",

@@ -37,6 +37,7 @@ class TRTLLM:
     nsys_traces: ClassVar[str] = "cuda,nvtx,ucx"
     multinode: ClassVar[bool] = True
     launch_style: ClassVar[str] = LAUNCH_MPI
+    ports_per_dp_rank: ClassVar[bool] = False
     frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {}
     #: GPU types whose prefill/decode workers srtctl starts under `numactl -m 0,1` (memory on both NUMA

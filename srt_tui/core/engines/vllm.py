@@ -75,6 +75,7 @@ class VLLM:
     nsys_traces: ClassVar[str] = "cuda,nvtx"
     multinode: ClassVar[bool] = True
     launch_style: ClassVar[str] = LAUNCH_PER_NODE
+    ports_per_dp_rank: ClassVar[bool] = True
     frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {
         "ok": "vllm:request_success_total",

@@ -23,7 +23,14 @@ from srt_tui.core.frontends.routers.base import Router, RouterContext, WorkerURL
 from srt_tui.core.plan.model import JobPlan, ProcessPlan, RouterPlan
 from srt_tui.core.plan.profiling import trigger_targets, worker_env, worker_prefix
 from srt_tui.core.plan.resolve import ResolvedJob
-from srt_tui.core.plan.topology import Placement, allocate, place, port_collisions, with_recipe_ports
+from srt_tui.core.plan.topology import (
+    Placement,
+    allocate,
+    dp_port_blocks,
+    place,
+    port_collisions,
+    with_recipe_ports,
+)
 from srt_tui.core.plan.validate import clean_args, errors, served_name, validate
 from srt_tui.core.spec.profile import exporter_argv, exporter_readout
 from srt_tui.core.spec.recipe import Recipe
@@ -90,6 +97,12 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         engine.port_flags,
         {r: recipe.roles[r].args for r in recipe.active_roles()},
     )
+    if engine.ports_per_dp_rank:
+        ranks: dict[str, tuple[int, int]] = {
+            r: (arg_int(recipe.roles[r].args, engine.dp_flags) or 1, _replica(engine, recipe.roles[r].args))
+            for r in recipe.active_roles()
+        }
+        placements = dp_port_blocks(placements, ranks)
     collisions = port_collisions(placements, moved)
     if collisions:
         raise TopologyError(collisions)
@@ -312,6 +325,11 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         if any(m.readonly and m.source == "built-in" for m in job.mounts)
         else (),
     )
+
+
+def _replica(engine: Engine, args: dict[str, Any]) -> int:
+    """GPUs of one data-parallel replica: TP x PP."""
+    return (arg_int(args, engine.tp_flags) or 1) * (arg_int(args, engine.pp_flags) or 1)
 
 
 def _dp_rpc_ports(engine: Engine, recipe: Recipe, placements: list[Placement]) -> dict[str, int]:
