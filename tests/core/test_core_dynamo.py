@@ -78,8 +78,8 @@ def test_srtctl_mocker_recipe_plans_dynamo_mocker_behind_the_frontend(tmp_path: 
     (worker,) = plan.workers
     assert list(worker.command[:7]) == ["python3", "-m", "dynamo.mocker", "--model-path", str(tmp_path / "model"),
                                         "--model-name", "model"]  # fmt: skip
-    # srtctl's backend keys (speedup_ratio: 100, engine_type: vllm) and its defaults for the rest
-    for flag, value in (("--engine-type", "vllm"), ("--speedup-ratio", "100"), ("--max-num-seqs", "256"),
+    # srtctl's backend keys (speedup_ratio: 100, a float field there: 100.0; engine_type: vllm) and its defaults
+    for flag, value in (("--engine-type", "vllm"), ("--speedup-ratio", "100.0"), ("--max-num-seqs", "256"),
                         ("--num-gpu-blocks-override", "16384"), ("--max-num-batched-tokens", "8192")):  # fmt: skip
         assert flag_value(worker.command, flag) == value, flag
     env = _env(worker)
@@ -199,8 +199,10 @@ def test_dedicated_infra_node_reserves_node_zero(tmp_path: Path) -> None:
 
 
 def test_infra_keys_without_discovery_services_are_refused(tmp_path: Path) -> None:
-    recipe = copy.deepcopy(DISAGG)
-    recipe["frontend"] = {"type": "sglang-router"}
+    recipe = copy.deepcopy(DISAGG)  # vllm-router: srtctl has no such frontend; it starts no NATS/etcd
+    recipe["engine"], recipe["frontend"] = "vllm", {"type": "vllm-router"}
+    for role in recipe["roles"].values():
+        role["args"] = {"tensor-parallel-size": 4}
     recipe["infra"] = {"etcd_nats_dedicated_node": True}
     with pytest.raises(SrtError) as exc:
         prepare(_recipe(tmp_path, recipe), _profile(tmp_path, "nvidia-h100"))
@@ -210,7 +212,8 @@ def test_infra_keys_without_discovery_services_are_refused(tmp_path: Path) -> No
     plan = prepare(_recipe(tmp_path, recipe), _profile(tmp_path, "nvidia-h100")).plan
     assert "has no effect" in {w.field: w.message for w in plan.warnings}["dynamo"]
     assert not plan.infra and all(p.install is None for p in plan.processes())
-    assert all("DYN_SYSTEM_PORT" not in _env(w) for w in plan.workers)
+    # srtctl's worker-stage variables reach every worker; the health gate's only Dynamo workers
+    assert all("DYN_SYSTEM_PORT" in _env(w) and "DYN_SYSTEM_ENABLED" not in _env(w) for w in plan.workers)
 
 
 def test_dynamo_and_infra_blocks_survive_the_wizards_round_trip() -> None:

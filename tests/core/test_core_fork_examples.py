@@ -53,7 +53,7 @@ def test_sglang_with_prefill_decode_is_the_sglang_router_in_pd_mode() -> None:
     plan = prepare(EXAMPLES / "sglang-router-disagg.yaml", "amd-mi355x").plan
     assert plan.router is not None and plan.router.type == "sglang-router"
     argv = list(plan.router.process.command)
-    assert argv[:3] == ["python3", "-m", "sglang_router.launch_router"] and "--pd-disaggregation" in argv
+    assert argv[:3] == ["python", "-m", "sglang_router.launch_router"] and "--pd-disaggregation" in argv  # srtctl's
     prefill = next(w for w in plan.workers if w.role == "prefill")
     assert argv[argv.index("--prefill") + 1 : argv.index("--prefill") + 3] == [
         prefill.url,

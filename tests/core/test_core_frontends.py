@@ -83,7 +83,16 @@ def test_raise_ulimit_comes_from_the_recipe_else_the_profile(tmp_path: Path) -> 
     assert "worker_rlimit_nofile" not in (_plan(2, {}).nginx_conf or "")
     plan = _plan(2, {"nginx_raise_ulimit": True})
     assert "worker_rlimit_nofile 1048576;" in (plan.nginx_conf or "")
-    assert plan.nginx is not None and plan.nginx.command[:3] == ("bash", "-c", 'ulimit -n 1048576 && exec "$@"')
+    # srtctl's command in the container (pyxis), root through --container-remap-root; on a host, unprivileged
+    in_container = plan.container_runtime == "pyxis"
+    expected = "ulimit -n 1048576 && nginx -c <logs>/nginx.conf -g 'daemon off;'" if in_container else None
+    assert plan.nginx is not None and plan.nginx.command[:3] == (
+        "bash",
+        "-c",
+        expected or 'ulimit -n 1048576 && exec "$@"',
+    )
+    assert plan.nginx.srun_step_options == ((("container-remap-root", None),) if in_container else ())
+    assert not plan.nginx.recipe_srun_options
     profile = tmp_path / "p.yaml"
     profile.write_text("gpus_per_node: 8\ncontainer_runtime: none\nnginx_raise_ulimit: true\n")
     assert "worker_rlimit_nofile" in (_plan(2, {}, str(profile)).nginx_conf or "")

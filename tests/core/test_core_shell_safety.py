@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import stat
 import subprocess
 from pathlib import Path
@@ -87,12 +88,22 @@ printf '%s' "$SRT_INTERFACE" >"$HARNESS_OUT/interface"
 
 _STUB_PROGRAM = r"""#!/bin/bash
 # stands in for an engine, router or service: records argv and environment, NUL-separated
-[[ ${1:-} == -c ]] && exit 0   # the step wrapper's fingerprint probe
+[[ $0 == */python3 && ${1:-} == -c ]] && exit 0   # the step wrapper's fingerprint probe
 f=$(mktemp "$STUB_OUT/call.XXXXXX")
 printf '%s\0' "$(basename "$0")" "$@" >"$f"
 env -0 >"$f.env"
 """
-STUB_NAMES = ("python3", "vllm", "vllm-router", "atomesh", "nats-server", "etcd", "trtllm-llmapi-launch", "nginx")
+STUB_NAMES = (
+    "python",
+    "python3",
+    "vllm",
+    "vllm-router",
+    "atomesh",
+    "nats-server",
+    "etcd",
+    "trtllm-llmapi-launch",
+    "nginx",
+)
 
 
 def harness(script: str, extra: str = "") -> str:
@@ -296,6 +307,8 @@ def test_hostile_values_round_trip_inert(tmp_path: Path, engine: str, frontend: 
             calls.remove(install)
         assert len(calls) == 1, f"{p.name}: expected one program start, got {calls}"
         got_argv, got_env = calls[0]
+        if command[:2] == ["bash", "-c"] and p.kind == "nginx":  # srtctl's in-container nginx: one shell line
+            command = shlex.split(command[2].rsplit("&& ", 1)[-1])
         assert got_argv == [Path(command[0]).name, *command[1:]], f"{p.name}: argv changed in the step wrapper"
         for k, v in env.items():
             assert got_env.get(k) == v, f"{p.name}: env {k} changed in the step wrapper"

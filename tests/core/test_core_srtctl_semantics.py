@@ -236,7 +236,8 @@ def test_kv_events_config_publishes_on_each_process_port(tmp_path: Path) -> None
     by_role = {p.role: list(p.command) for p in plan.workers}
     prefill = next(p for p in plan.workers if p.role == "prefill")
     events = by_role["prefill"][by_role["prefill"].index("--kv-events-config") + 1]
-    assert f'"endpoint":"tcp://*:{prefill.ports["kv_events"]}"' in events and '"publisher":"zmq"' in events
+    # srtctl's text exactly: its key order and json.dumps spacing
+    assert events == f'{{"publisher": "zmq", "topic": "kv-events", "endpoint": "tcp://*:{prefill.ports["kv_events"]}"}}'
     assert "--kv-events-config" not in by_role["decode"]
 
 

@@ -35,7 +35,7 @@ def test_masked_workers_drop_the_profiles_inherited_visibility_variables(recipe:
     text = describe(prep, with_script=False)
     for worker in prep.plan.workers:
         if worker.unset_env:
-            assert "unset (Slurm's whole-allocation value): " + " ".join(worker.unset_env) in text
+            assert "unset (inherited values it must not see): " + " ".join(worker.unset_env) in text
 
 
 def test_the_list_is_data_a_profile_can_change(tmp_path: Path) -> None:

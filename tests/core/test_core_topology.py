@@ -163,7 +163,8 @@ def test_multinode_sglang_endpoints_on_gb200() -> None:
             assert flag_value(p.command, "--node-rank") == str(rank)
             assert p.visible_devices is None and p.gpus == (0, 1, 2, 3)
         assert lead.port and flag_value(lead.command, "--port") == str(lead.port)
-        assert fol.port == 0 and "--port" not in fol.command, "followers serve no HTTP"
+        # followers serve no HTTP; srtctl still passes them --host 0.0.0.0 --port 0
+        assert fol.port == 0 and flag_value(fol.command, "--port") == "0"
     # every rank of a prefill endpoint gets the leader's bootstrap port (srtctl), never 0
     assert flag_value(w["prefill_0_r1"].command, "--disaggregation-bootstrap-port") == str(
         w["prefill_0"].ports["bootstrap"]

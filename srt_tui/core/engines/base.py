@@ -13,6 +13,8 @@ from srt_tui.core.spec.recipe import MODE_KEYS, EngineSpec, Role
 LAUNCH_PER_NODE: LaunchStyle = "per-node"
 #: one srun step per worker across all its nodes, one MPI task per GPU (TRT-LLM's `trtllm-llmapi-launch`)
 LAUNCH_MPI: LaunchStyle = "mpi"
+#: the first data-parallel RPC port on a node (srtctl's VLLM_DATA_PARALLEL_RPC_PORT)
+DP_RPC_PORT = 8400
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,10 @@ class WorkerContext:
     request_plane: str | None = None
     #: the router's `worker_api`: the API dialect the worker must speak ("sglang" or "vllm")
     worker_api: WorkerApi = "sglang"
+    #: the job's GPU type (`resources.gpu_type`, else the profile's default), as srtctl's runtime has it
+    gpu_type: str | None = None
+    #: the worker's data-parallel RPC port (srtctl: 8400 upwards per leader node, one per DP endpoint)
+    dp_rpc_port: int = 0
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,10 @@ class WorkerLaunch:
     argv: tuple[str, ...]
     env: tuple[tuple[str, str], ...] = ()
     config_files: tuple[tuple[str, str], ...] = ()  # (file name under <logs>/config, content)
+    #: variables removed from the step's inherited environment (srtctl's `unset`)
+    unset_env: tuple[str, ...] = ()
+    #: where this launch differs from srtctl's on purpose (ids of core/plan/deviations.py)
+    differs_from_srtctl: tuple[str, ...] = ()
 
 
 class Engine:
@@ -96,6 +106,9 @@ class Engine:
     #: how a worker's processes are started: LAUNCH_PER_NODE (one step per node of the worker) or
     #: LAUNCH_MPI (one step per worker spanning its nodes, one MPI task per GPU)
     launch_style: ClassVar[LaunchStyle] = LAUNCH_PER_NODE
+    #: the engine offsets its NIXL and KV-event ports by the data-parallel rank (vLLM), so a DP endpoint gets
+    #: srtctl's port blocks: one NIXL block of DP-size ports for the endpoint, KV-event ports per local rank
+    ports_per_dp_rank: ClassVar[bool] = False
     #: router adapters this engine can sit behind (`direct` = serving alone on the public port): the one
     #: declaration of the engine-router pairing (routers do not name engines)
     frontends: ClassVar[frozenset[str]]
@@ -172,18 +185,26 @@ def parallel_gpus(engine: Engine, args: dict[str, Any]) -> tuple[int, str] | Non
     return gpus, key
 
 
-def kv_events(ctx: WorkerContext) -> dict[str, Any] | None:
-    """srtctl's `kv_events_config`: true, or per mode (`prefill`/`decode`/`aggregated`: true or a config),
-    as the ZMQ publisher JSON on this process's KV-events port; None when off for this role."""
+def kv_events(ctx: WorkerContext, defaults: dict[str, Any] | None = None) -> str | None:
+    """srtctl's `--kv-events-config` value, or None when off for this role.
+
+    `kv_events_config: true` turns it on for prefill and decode workers (not aggregated ones); per mode
+    (`prefill`/`decode`/`aggregated`: true or a config merged over the defaults) for that mode alone. The
+    ZMQ publisher then publishes on this process's KV-events port; the JSON is srtctl's (its key order,
+    `json.dumps` spacing), so the worker reads the same text.
+    """
     spec = ctx.engine.kv_events_config
-    if isinstance(spec, dict) and any(k in spec for k in MODE_KEYS.values()):
+    if isinstance(spec, dict):
         spec = spec.get(MODE_KEYS[ctx.role])
-    if not spec:
+    elif spec is True and ctx.role == "agg":
+        spec = None
+    if not spec or not ctx.ports.kv_events:
         return None
-    doc: dict[str, Any] = {"publisher": "zmq", "topic": "kv-events", "endpoint": f"tcp://*:{ctx.ports.kv_events}"}
+    doc: dict[str, Any] = {"publisher": "zmq", "topic": "kv-events", **(defaults or {})}
     if isinstance(spec, dict):
         doc.update(spec)
-    return doc
+    doc["endpoint"] = f"tcp://*:{ctx.ports.kv_events}"
+    return json.dumps(doc)
 
 
 def request_plane_flags(ctx: WorkerContext) -> list[str]:

@@ -30,6 +30,8 @@ SIMULATION: dict[str, Any] = {
     "preemption_mode": None,
 }
 _ALWAYS: tuple[str, ...] = tuple(list(SIMULATION)[:6])
+#: srtctl's float fields: written as Python prints a float (`100` in a recipe is passed as `100.0`)
+_FLOATS = frozenset({"speedup_ratio", "decode_speedup_ratio"})
 
 
 def unknown_keys(config: dict[str, Any] | None) -> list[str]:
@@ -44,6 +46,7 @@ def _flag(key: str) -> str:
 def dynamo_mocker_launch(ctx: WorkerContext) -> WorkerLaunch:
     """`python3 -m dynamo.mocker --model-path M --model-name SERVED` + mode, bootstrap port, simulation, role flags."""
     sim = {**SIMULATION, **{k: v for k, v in (ctx.engine.config or {}).items() if k in SIMULATION}}
+    sim |= {k: float(sim[k]) for k in _FLOATS if isinstance(sim[k], (int, float)) and not isinstance(sim[k], bool)}
     argv = ["python3", "-m", "dynamo.mocker", "--model-path", ctx.model, "--model-name", ctx.served_name]
     mode = role_mode(ctx)
     if mode:
@@ -61,4 +64,4 @@ def dynamo_mocker_launch(ctx: WorkerContext) -> WorkerLaunch:
         elif value is not None:
             argv += [_flag(key), str(value)]
     argv += args_to_flags(dict(sorted(ctx.args.items()))) + list(ctx.extra_args)
-    return WorkerLaunch(tuple(argv))
+    return WorkerLaunch(tuple(argv), differs_from_srtctl=("mocker-model-name",))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
@@ -12,12 +11,15 @@ from srt_tui.core.engines.base import (
     WorkerContext,
     WorkerLaunch,
     args_to_flags,
+    flag_name,
     kv_events,
     request_plane_flags,
     role_mode,
 )
 
 DIST_INIT_PORT = 8300
+#: recipe args srtctl drops because it sets them itself (a recipe's served name is the job's, see served_name)
+_OWN_FLAGS = frozenset({"model-path", "served-model-name", "nccl-port"})
 
 
 class SGLang(Engine):
@@ -56,7 +58,8 @@ class SGLang(Engine):
     serving_metrics: ClassVar[dict[str, dict[str, str]]] = {"": serving.SGLANG}
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
-        """`python3 -m sglang.launch_server` with managed flags first, recipe flags after."""
+        """srtctl's SGLang command: managed flags first, then the recipe's (its model path, served name and
+        NCCL port are srt-tui's, so they are not passed twice). Every node rank binds `--host`/`--port`."""
         dynamo = ctx.worker_launch == "dynamo"
         argv = [
             "python3",
@@ -66,10 +69,13 @@ class SGLang(Engine):
             ctx.model,
             "--served-model-name",
             ctx.served_name,
+            "--host",
+            ph.BIND,
+            "--port",
+            str(ctx.ports.http),
+            "--nccl-port",
+            str(ctx.ports.nccl),
         ]
-        if ctx.node_rank == 0:
-            argv += ["--host", ph.BIND, "--port", str(ctx.ports.http)]
-        argv += ["--nccl-port", str(ctx.ports.nccl)]
         mode = role_mode(ctx)
         if mode:
             argv += ["--disaggregation-mode", mode]
@@ -88,7 +94,7 @@ class SGLang(Engine):
             argv += ["--dump-config-to", f"{ph.LOGS}/config/{ctx.name}.json", *request_plane_flags(ctx)]
         events = kv_events(ctx)
         if events is not None:
-            argv += ["--kv-events-config", json.dumps(events, separators=(",", ":"), sort_keys=True)]
-        argv += args_to_flags(ctx.args) + list(ctx.extra_args)
-        env = (("SGLANG_CUDA_COREDUMP_BEFORE_CRASH", "0"),)
-        return WorkerLaunch(tuple(argv), env)
+            argv += ["--kv-events-config", events]
+        args = {k: v for k, v in ctx.args.items() if flag_name(k) not in _OWN_FLAGS}
+        argv += args_to_flags(args) + list(ctx.extra_args)
+        return WorkerLaunch(tuple(argv))

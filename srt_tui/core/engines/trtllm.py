@@ -33,14 +33,19 @@ class TRTLLM(Engine):
     nsys_traces: ClassVar[str] = "cuda,nvtx,ucx"
     multinode: ClassVar[bool] = True
     launch_style: ClassVar[LaunchStyle] = LAUNCH_MPI
+    #: GPU types whose prefill/decode workers srtctl starts under `numactl -m 0,1` (memory on both NUMA
+    #: nodes of a Grace superchip); aggregated workers and other GPU types start without it
+    numa_bind_gpu_types: ClassVar[frozenset[str]] = frozenset({"gb200", "gb300"})
     frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "direct"})
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """Write the role's args as the engine YAML, then start every rank pointing at it."""
         config_name = f"{ctx.name}.yaml"
         config_path = f"{ph.LOGS}/config/{config_name}"
+        numa = ["numactl", "-m", "0,1"] if ctx.gpu_type in self.numa_bind_gpu_types and role_mode(ctx) else []
         if ctx.worker_launch == "dynamo":
             argv = [
+                *numa,
                 "trtllm-llmapi-launch",
                 "python3",
                 "-m",
@@ -57,7 +62,16 @@ class TRTLLM(Engine):
                 argv += ["--disaggregation-mode", mode]
             argv += request_plane_flags(ctx)
         else:
-            argv = ["trtllm-llmapi-launch", "trtllm-serve", ctx.model, "--host", ph.BIND, "--port", str(ctx.ports.http)]
+            argv = [
+                *numa,
+                "trtllm-llmapi-launch",
+                "trtllm-serve",
+                ctx.model,
+                "--host",
+                ph.BIND,
+                "--port",
+                str(ctx.ports.http),
+            ]
             for flag, key in _SERVE_PARALLEL:
                 value = ctx.args.get(key)
                 if value is not None:

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from srt_tui.core import placeholders as ph
 from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import (
+    DP_RPC_PORT,
     Engine,
     WorkerContext,
     WorkerLaunch,
@@ -24,11 +25,24 @@ from srt_tui.core.spec.recipe import EngineSpec
 _CONNECTORS: dict[str, dict[str, Any]] = {
     "nixl": {"kv_connector": "NixlConnector", "kv_role": "kv_both"},
     "lmcache": {"kv_connector": "LMCacheConnectorV1", "kv_role": "kv_both"},
-    "kvbm": {"kv_connector": "DynamoConnector", "kv_role": "kv_both"},
+    "kvbm": {
+        "kv_connector": "DynamoConnector",
+        "kv_connector_module_path": "kvbm.vllm_integration.connector",
+        "kv_role": "kv_both",
+    },
 }
 
 
-DP_RPC_PORT = 8400
+#: flags srtctl's Dynamo path derives from the topology (per-node DP) and so drops from the recipe
+_DYNAMO_DERIVED = frozenset(
+    {
+        "data-parallel-rpc-port",
+        "data-parallel-size-local",
+        "data-parallel-start-rank",
+        "data-parallel-hybrid-lb",
+        "headless",
+    }
+)
 
 
 def _has(args: dict[str, Any], flag: str) -> bool:
@@ -58,6 +72,7 @@ class VLLM(Engine):
     dp_flags: ClassVar[tuple[str, ...]] = ("data-parallel-size", "dp")
     torch_profiler_env: ClassVar[str | None] = "VLLM_TORCH_PROFILER_DIR"
     multinode: ClassVar[bool] = True
+    ports_per_dp_rank: ClassVar[bool] = True
     frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "smg", "dynamo", "direct"})
     metrics: ClassVar[dict[str, str]] = {
         "ok": "vllm:request_success_total",
@@ -72,10 +87,19 @@ class VLLM(Engine):
 
     def kv_transfer(self, ctx: WorkerContext) -> dict[str, Any] | None:
         """The role's KV connector JSON: `roles.<role>.args.connector` (the fork's per-role override), else
-        `engine.connector`, else nixl; `moriio` is role-aware."""
-        if not ctx.disaggregated:
+        `engine.connector`, else nixl; `moriio` is role-aware. Behind Dynamo aggregated workers get it too
+        (srtctl); `none`/`null` turns it off."""
+        if not ctx.disaggregated and ctx.worker_launch != "dynamo":
             return None
+        if (
+            ctx.args.get("connector") is None
+            and "connector" in ctx.engine.model_fields_set
+            and not ctx.engine.connector
+        ):
+            return None  # `connector: null` written: srtctl passes no KV connector (its default is nixl)
         connector: str | dict[str, Any] = ctx.args.get("connector") or ctx.engine.connector or "nixl"
+        if connector in ("none", "null"):
+            return None
         if isinstance(connector, str) and connector.lstrip().startswith("{"):
             try:
                 connector = json.loads(connector)  # the fork's raw --kv-transfer-config JSON
@@ -111,32 +135,60 @@ class VLLM(Engine):
         ]
         if not _has(ctx.args, "data-parallel-rpc-port"):
             out += ["--data-parallel-rpc-port", str(DP_RPC_PORT)]
-        if ctx.worker_launch == "dynamo":  # every node's engine registers itself with Dynamo
-            if not _has(ctx.args, "data-parallel-hybrid-lb"):
-                out.append("--data-parallel-hybrid-lb")
-        elif ctx.node_rank > 0:  # behind an HTTP router only the leader serves; the others are headless
+        if ctx.node_rank > 0:  # behind an HTTP router only the leader serves; the others are headless
             out.append("--headless")
         return out
 
+    def _dynamo_dp(self, ctx: WorkerContext, args: dict[str, Any]) -> list[str]:
+        """srtctl's per-node DP behind Dynamo: a TP x PP replica that fits the node's GPUs runs its local DP
+        ranks in one process (hybrid load balancing, the RPC port allocated per leader node); a larger
+        replica spans nodes with torch rendezvous on the leader (the recipe's RPC port, else 8400)."""
+        leader = ph.ip(ctx.leader_node)
+        replica = (arg_int(args, self.tp_flags) or 1) * (arg_int(args, self.pp_flags) or 1)
+        if replica > len(ctx.gpus):
+            rpc = arg_int(ctx.args, ("data-parallel-rpc-port",)) or DP_RPC_PORT
+            out = ["--master-addr", leader, "--nnodes", str(ctx.nnodes), "--node-rank", str(ctx.node_rank)]
+            out += ["--data-parallel-address", leader, "--data-parallel-rpc-port", str(rpc)]
+            return out + (["--headless"] if ctx.node_rank > 0 else [])
+        local = len(ctx.gpus) // replica
+        return [
+            "--data-parallel-size-local",
+            str(local),
+            "--data-parallel-start-rank",
+            str(ctx.node_rank * local),
+            "--data-parallel-address",
+            leader,
+            "--data-parallel-rpc-port",
+            str(ctx.dp_rpc_port or DP_RPC_PORT),
+            "--data-parallel-hybrid-lb",
+        ]
+
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
-        """`vllm serve MODEL` (or `python3 -m dynamo.vllm --model MODEL`) plus managed flags."""
-        if ctx.worker_launch == "dynamo":
-            argv = ["python3", "-m", "dynamo.vllm", "--model", ctx.model]
+        """`vllm serve MODEL` (or srtctl's `python3 -m dynamo.vllm --model MODEL`) plus managed flags."""
+        dynamo = ctx.worker_launch == "dynamo"
+        args = dict(ctx.args)
+        if dynamo:
+            argv = ["python3", "-m", "dynamo.vllm", "--model", ctx.model, "--served-model-name", ctx.served_name]
             mode = role_mode(ctx)
             if mode:
                 argv += ["--disaggregation-mode", mode]
+            # srtctl derives these from the topology: the recipe's values are not passed
+            args = {k: v for k, v in args.items() if flag_name(k) not in _DYNAMO_DERIVED}
         else:
             argv = ["vllm", "serve", ctx.model]
             if ctx.node_rank == 0:
                 argv += ["--host", ph.BIND, "--port", str(ctx.ports.http)]
-        argv += ["--served-model-name", ctx.served_name]
-        kv = None if _has(ctx.args, "kv-transfer-config") else self.kv_transfer(ctx)  # the recipe's JSON wins
+            argv += ["--served-model-name", ctx.served_name]
+        args = {k: v for k, v in args.items() if flag_name(k) != "served-model-name"}  # the job's, given once
+        kv = None if _has(args, "kv-transfer-config") else self.kv_transfer(ctx)  # the recipe's JSON wins
         if kv is not None:
-            argv += ["--kv-transfer-config", json.dumps(kv, separators=(",", ":"), sort_keys=True)]
-        if ctx.subset and not self.should_set_visible_devices(ctx.engine):
+            argv += ["--kv-transfer-config", json.dumps(kv) if dynamo else json.dumps(kv, separators=(",", ":"))]
+        if not self.should_set_visible_devices(ctx.engine) and (ctx.subset or dynamo):
             argv += ["--device-ids", ",".join(str(g) for g in ctx.gpus)]
-        dp = arg_int(ctx.args, self.dp_flags) or 1
-        if ctx.nnodes > 1 and dp > 1:
+        dp = arg_int(args, self.dp_flags) or 1
+        if dynamo and dp > 1:
+            argv += self._dynamo_dp(ctx, args)
+        elif ctx.nnodes > 1 and dp > 1:
             argv += self._per_node_dp(ctx, dp)
         elif ctx.nnodes > 1:
             argv += [
@@ -150,20 +202,20 @@ class VLLM(Engine):
             if ctx.node_rank > 0:
                 argv.append("--headless")
         argv += request_plane_flags(ctx)
-        events = kv_events(ctx)
+        if dynamo:
+            argv += ["--dump-config-to", f"{ph.LOGS}/config/{ctx.name}.json"]
+        events = kv_events(ctx, {"enable_kv_cache_events": True})
         if events is not None:
-            argv += [
-                "--kv-events-config",
-                json.dumps(events | {"enable_kv_cache_events": True}, separators=(",", ":"), sort_keys=True),
-            ]
-        flags = {k: v for k, v in ctx.args.items() if k != "connector"}  # consumed by kv_transfer
+            argv += ["--kv-events-config", events]
+        flags = {k: v for k, v in args.items() if k != "connector"}  # consumed by kv_transfer
         argv += args_to_flags(flags) + list(ctx.extra_args)
+        # srtctl's per-process variables: KV-event and NIXL side-channel ports, and a private VLLM_PORT base
+        # (unset again on multi-node workers, whose TP ranks would race for it: plan `unset_env`)
         env = [
+            ("DYN_VLLM_KV_EVENT_PORT", str(ctx.ports.kv_events)),
             ("VLLM_NIXL_SIDE_CHANNEL_PORT", str(ctx.ports.nixl)),
             ("VLLM_NIXL_SIDE_CHANNEL_HOST", ph.ip(ctx.node_index)),
         ]
-        if events is not None:
-            env.append(("DYN_VLLM_KV_EVENT_PORT", str(ctx.ports.kv_events)))
         if ctx.nnodes == 1:
             env.append(("VLLM_PORT", str(20000 + 50 * (ctx.ports.sys - 7500))))
-        return WorkerLaunch(tuple(argv), tuple(env))
+        return WorkerLaunch(tuple(argv), tuple(env), unset_env=("VLLM_PORT",) if ctx.nnodes > 1 else ())

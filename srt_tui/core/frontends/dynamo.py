@@ -20,6 +20,8 @@ READY_ENDPOINTS = '["generate"]'
 #: PyPI and NVIDIA's index, where srtctl installs ai-dynamo from
 NVIDIA_INDEX = "https://pypi.nvidia.com"
 DYNAMO_GIT = "https://github.com/ai-dynamo/dynamo.git"
+#: srtctl's default Rust log filter for workers (a recipe's DYN_LOG wins)
+WORKER_LOG = "info,dynamo_runtime::pipeline::network::ingress::push_handler=warn"
 
 
 def discovery_env(infra_node: int) -> list[tuple[str, str]]:
@@ -30,31 +32,37 @@ def discovery_env(infra_node: int) -> list[tuple[str, str]]:
     ]
 
 
+def worker_stage_env(
+    spec: DynamoSpec, head_node: int, infra_node: int, sys_port: int, request_plane: bool
+) -> list[tuple[str, str]]:
+    """srtctl's worker-stage variables, on every worker whatever its engine and frontend (a worker that does
+    not speak Dynamo ignores them): the head node, discovery, the system port, the planes, the log filter.
+    srtctl passes `DYN_REQUEST_PLANE` to per-node workers only; its MPI (TRT-LLM) workers get the flag alone."""
+    env = [("HEAD_NODE_IP", ph.ip(head_node)), *discovery_env(infra_node), ("DYN_SYSTEM_PORT", str(sys_port))]
+    if request_plane:
+        env.append(("DYN_REQUEST_PLANE", spec.request_plane))
+    env.append(("DYN_SKIP_SGLANG_LOG_FORMATTING", "1"))
+    if spec.event_plane:
+        env.append(("DYN_EVENT_PLANE", spec.event_plane))
+    return [*env, ("DYN_LOG", WORKER_LOG)]
+
+
+def health_gate_env() -> list[tuple[str, str]]:
+    """A Dynamo worker's system server healthy once its `generate` endpoint serves (deviation `health-gate`).
+
+    Older runtimes start the server only with `DYN_SYSTEM_ENABLED`; ai-dynamo 1.6.1 calls that and
+    `DYN_SYSTEM_USE_ENDPOINT_HEALTH_STATUS` deprecated, yet without the latter its dynamo.mocker's /health
+    stayed 503 "notready" (measured: 200 within 2 s with it, 503 after 25 s without).
+    """
+    return [("DYN_SYSTEM_ENABLED", "true"), ("DYN_SYSTEM_USE_ENDPOINT_HEALTH_STATUS", READY_ENDPOINTS)]
+
+
 def plane_env(spec: DynamoSpec) -> list[tuple[str, str]]:
     """`DYN_REQUEST_PLANE` (and `DYN_EVENT_PLANE` when the recipe sets one), as srtctl exports them."""
     env = [("DYN_REQUEST_PLANE", spec.request_plane), ("DYN_SKIP_SGLANG_LOG_FORMATTING", "1")]
     if spec.event_plane:
         env.append(("DYN_EVENT_PLANE", spec.event_plane))
     return env
-
-
-#: srtctl's default Rust log filter for workers (a recipe's DYN_LOG wins)
-WORKER_LOG = "info,dynamo_runtime::pipeline::network::ingress::push_handler=warn"
-
-
-def system_env(sys_port: int) -> list[tuple[str, str]]:
-    """A worker's system server: on `sys_port`, healthy once its `generate` endpoint serves (and
-    srtctl's default worker log filter). The three variables Dynamo's own operator sets: older
-    runtimes start the server only with `DYN_SYSTEM_ENABLED`; ai-dynamo 1.6.1 calls that and
-    `DYN_SYSTEM_USE_ENDPOINT_HEALTH_STATUS` deprecated, yet without the latter its dynamo.mocker's
-    /health stayed 503 "notready" (measured: 200 within 2 s with it, 503 after 25 s without).
-    """
-    return [
-        ("DYN_SYSTEM_ENABLED", "true"),
-        ("DYN_SYSTEM_PORT", str(sys_port)),
-        ("DYN_SYSTEM_USE_ENDPOINT_HEALTH_STATUS", READY_ENDPOINTS),
-        ("DYN_LOG", WORKER_LOG),
-    ]
 
 
 #: node-local storage for JetStream and etcd's WAL, as srtctl keeps them in /tmp (a shared file

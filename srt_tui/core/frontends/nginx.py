@@ -103,8 +103,15 @@ def nginx_conf(fe: FrontendSpec, layout: FrontendLayout, raise_ulimit: bool) -> 
     )
 
 
-def nginx_argv(raise_ulimit: bool) -> tuple[str, ...]:
-    """nginx in the foreground with the job's config and a writable prefix under the log directory."""
+def nginx_argv(raise_ulimit: bool, in_container: bool) -> tuple[str, ...]:
+    """nginx in the foreground with the job's config.
+
+    In a container, srtctl's command (root in the container through `--container-remap-root`, see
+    NGINX_SRUN_OPTIONS); on a host, a writable prefix under the log directory so it runs unprivileged.
+    """
+    if in_container:
+        run = f"nginx -c {ph.LOGS}/nginx.conf -g 'daemon off;'"
+        return ("bash", "-c", f"ulimit -n 1048576 && {run}" if raise_ulimit else run)
     argv = (
         "nginx",
         "-p",
@@ -119,3 +126,7 @@ def nginx_argv(raise_ulimit: bool) -> tuple[str, ...]:
     if not raise_ulimit:
         return argv
     return ("bash", "-c", 'ulimit -n 1048576 && exec "$@"', "srt-nginx", *argv)
+
+
+#: srtctl runs nginx's container as root (its srun options: this alone, not the recipe's)
+NGINX_SRUN_OPTIONS: tuple[tuple[str, str | None], ...] = (("container-remap-root", None),)

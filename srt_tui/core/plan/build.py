@@ -14,18 +14,26 @@ from typing import Any
 from srt_tui.core import placeholders as ph
 from srt_tui.core.benchmark import BenchContext, benchmark_launch
 from srt_tui.core.engines import get_engine
-from srt_tui.core.engines.base import LAUNCH_MPI, WorkerContext, WorkerLaunch
+from srt_tui.core.engines.base import DP_RPC_PORT, LAUNCH_MPI, Engine, WorkerContext, WorkerLaunch, arg_int
 from srt_tui.core.engines.serving import serving_contract
 from srt_tui.core.errors import TopologyError
 from srt_tui.core.frontends import dynamo
-from srt_tui.core.frontends.nginx import frontend_layout, nginx_argv, nginx_conf
+from srt_tui.core.frontends.nginx import NGINX_SRUN_OPTIONS, frontend_layout, nginx_argv, nginx_conf
 from srt_tui.core.frontends.routers import job_router
 from srt_tui.core.frontends.routers.base import Router, RouterContext, WorkerURL
 from srt_tui.core.plan.model import JobPlan, ProcessPlan, RouterPlan
 from srt_tui.core.plan.profiling import trigger_targets, worker_env, worker_prefix
-from srt_tui.core.plan.topology import allocate, place, port_collisions, with_recipe_ports
+from srt_tui.core.plan.topology import (
+    Placement,
+    allocate,
+    dp_port_blocks,
+    place,
+    port_collisions,
+    with_recipe_ports,
+)
 from srt_tui.core.plan.validate import clean_args, errors, served_name, validate
 from srt_tui.core.spec.profile import exporter_argv, exporter_readout
+from srt_tui.core.spec.recipe import Recipe
 from srt_tui.core.spec.resolved import ResolvedJob
 from srt_tui.core.spec.secrets import MASK, secret_ref
 from srt_tui.core.template_files import template
@@ -90,6 +98,12 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         engine.port_flags,
         {r: recipe.roles[r].args for r in recipe.active_roles()},
     )
+    if engine.ports_per_dp_rank:
+        ranks: dict[str, tuple[int, int]] = {
+            r: (arg_int(recipe.roles[r].args, engine.dp_flags) or 1, _replica(engine, recipe.roles[r].args))
+            for r in recipe.active_roles()
+        }
+        placements = dp_port_blocks(placements, ranks)
     collisions = port_collisions(placements, moved)
     if collisions:
         raise TopologyError(collisions)
@@ -99,11 +113,12 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     dyn = router_kind.worker_launch == "dynamo"
     head = job.reserved_nodes  # the first worker node: router and benchmark run there
     infra = _infra(job, router_kind.infrastructure)
-    infra_env = dynamo.discovery_env(0) if infra else []
+    infra_env = dynamo.discovery_env(0) if infra and dyn else []  # the Dynamo frontend's; srtctl gives no other
     plane_env = dynamo.plane_env(recipe.dynamo) if dyn else []
     install = dynamo.install_script(recipe.dynamo) if dyn and _installs(job) else None
     workers: list[ProcessPlan] = []
     mpi_leaders: dict[str, WorkerLaunch] = {}  # an MPI worker's launch, shared by the ranks on its other nodes
+    dp_rpc = _dp_rpc_ports(engine, recipe, placements)
     for pl in placements:
         role = pl.role
         args, _ = clean_args(engine, role, dict(recipe.roles[role].args), disagg)
@@ -131,6 +146,8 @@ def build_plan(job: ResolvedJob) -> JobPlan:
             extra_args=tuple(recipe.roles[role].extra_args),
             worker_launch=router_kind.worker_launch,
             request_plane=recipe.dynamo.request_plane if dyn else None,
+            gpu_type=recipe.resources.gpu_type or job.profile.default_gpu_type,
+            dp_rpc_port=dp_rpc.get(pl.endpoint.name, 0),
         )
         mpi_leader = mpi_leaders.get(pl.endpoint.name) if engine.launch_style == LAUNCH_MPI else None
         launch = engine.launch(ctx) if mpi_leader is None else mpi_leader
@@ -141,16 +158,21 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         )
         managed = [*([(job.visible_devices_env, mask)] if mask is not None else []), *launch.env]
         managed += worker_env(recipe.profiling, role, engine.torch_profiler_env)
-        nsys = worker_prefix(recipe.profiling, f"{ph.LOGS}/profiles/{role}/{pl.name}", engine.nsys_traces)
+        per_node = engine.launch_style != LAUNCH_MPI
+        nsys = worker_prefix(
+            recipe.profiling, f"{ph.LOGS}/profiles/{role}/{pl.name}", engine.nsys_traces, dyn and per_node
+        )
         here = {"{node}": ph.host(pl.node_index), "{node_id}": str(pl.node_index)}  # srtctl's worker env templating
-        # Dynamo's own variables come first, so the recipe's environment may override them (srtctl's order)
-        dyn_env = [*infra_env, *plane_env, *(dynamo.system_env(pl.ports.sys) if dyn else [])]
+        # srtctl's worker-stage variables come first, so the recipe's environment may override them
+        dyn_env = dynamo.worker_stage_env(recipe.dynamo, head, 0, pl.ports.sys, per_node)
+        dyn_env += dynamo.health_gate_env() if dyn else []
         scoped: list[tuple[str, Iterable[tuple[str, str]]]] = [
             ("dynamo", dyn_env),
             (role, _templated(job.env(role), here)),
             ("global", _templated(global_env, here)),
         ]
         env, secret_env = _split_env(job, scoped, managed)
+        unset = (*_unset_for(job, mask), *launch.unset_env)
         http = pl.ports.http
         url = ph.url(pl.node_index, http) if http else None
         # a Dynamo worker's health and metrics are its system server's; an HTTP engine's its own port's
@@ -192,7 +214,13 @@ def build_plan(job: ResolvedJob) -> JobPlan:
                 install=install,
                 metrics=dict(router_kind.worker_metrics if dyn else engine.metrics),
                 serving={} if dyn else serving_contract(engine.serving_metrics, router_kind.worker_api),
-                unset_env=_unset_for(job, mask),
+                unset_env=unset,
+                recipe_srun_options=per_node,  # srtctl gives its MPI steps the backend's srun options alone
+                differs_from_srtctl=(
+                    *(("health-gate",) if dyn else ()),
+                    *(("subset-unset",) if _unset_for(job, mask) else ()),
+                    *launch.differs_from_srtctl,
+                ),
                 **mpi,
             )
         )
@@ -207,6 +235,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         args=dict(fe.args),
         engine=recipe.engine,
         startup_timeout_s=int(hc.max_attempts * hc.interval_seconds),
+        in_container=job.container_runtime == "pyxis",
         workers=tuple(WorkerURL(w.name, w.role, w.url or "", w.ports.get("bootstrap", 0)) for w in leaders),
     )
     expected: dict[str, int] = {}
@@ -294,7 +323,28 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         precision=recipe.model.precision,
         gpu_type=recipe.resources.gpu_type or job.profile.default_gpu_type,
         warnings=tuple(p for p in problems if p.severity != "error"),
+        differs_from_srtctl=("read-only-mounts",)
+        if any(m.readonly and m.source == "built-in" for m in job.mounts)
+        else (),
     )
+
+
+def _replica(engine: Engine, args: dict[str, Any]) -> int:
+    """GPUs of one data-parallel replica: TP x PP."""
+    return (arg_int(args, engine.tp_flags) or 1) * (arg_int(args, engine.pp_flags) or 1)
+
+
+def _dp_rpc_ports(engine: Engine, recipe: Recipe, placements: list[Placement]) -> dict[str, int]:
+    """srtctl's data-parallel RPC ports: 8400 upwards on each leader node, one per endpoint whose role runs
+    data parallel (only engines that take the port read it)."""
+    out: dict[str, int] = {}
+    per_node: dict[int, int] = {}
+    for pl in placements:
+        if pl.node_rank or (arg_int(recipe.roles[pl.role].args, engine.dp_flags) or 1) <= 1:
+            continue
+        out[pl.endpoint.name] = per_node.get(pl.node_index, DP_RPC_PORT)
+        per_node[pl.node_index] = out[pl.endpoint.name] + 1
+    return out
 
 
 def _installs(job: ResolvedJob) -> bool:
@@ -311,7 +361,7 @@ def _infra(job: ResolvedJob, services: frozenset[str]) -> list[ProcessPlan]:
         out.append(
             ProcessPlan(
                 "nats", "infra", "infra", 0, (), None, port, {"client": port},
-                None, None, None, argv, (), "logs/nats.log", config_files=conf,
+                None, None, None, argv, (), "logs/nats.log", config_files=conf, recipe_srun_options=False,
             )
         )  # fmt: skip
     if "etcd" in services:
@@ -319,7 +369,7 @@ def _infra(job: ResolvedJob, services: frozenset[str]) -> list[ProcessPlan]:
         out.append(
             ProcessPlan(
                 "etcd", "infra", "infra", 0, (), None, port, {"client": port, "peer": peer},
-                None, None, None, dynamo.etcd_argv(0), (), "logs/etcd.log",
+                None, None, None, dynamo.etcd_argv(0), (), "logs/etcd.log", recipe_srun_options=False,
             )
         )  # fmt: skip
     return out
@@ -380,6 +430,8 @@ def _frontends(
             metrics=dict(kind.metrics),
             container_image=_router_image(job),
             serving=dict(kind.serving_metrics),
+            srun_step_options=(("mpi", job.profile.mpi_plugin),) if launch.mpi else (),
+            differs_from_srtctl=(*launch.differs_from_srtctl, *(("router-srun-options",) if job.srun_options else ())),
         )
         registration = launch.registration or kind.registration
         routers.append(
@@ -397,6 +449,7 @@ def _frontends(
     if layout.nginx_node is None or not routers:
         return tuple(routers), None, None
     url = ph.url(layout.nginx_node, fe.port)
+    in_container = job.container_runtime == "pyxis"
     nginx = ProcessPlan(
         "nginx",
         "frontend",
@@ -409,10 +462,12 @@ def _frontends(
         url,
         f"{url}/health",
         None,
-        nginx_argv(job.nginx_raise_ulimit),
+        nginx_argv(job.nginx_raise_ulimit, in_container),
         (),
         "logs/nginx.log",
         container_image=job.nginx_image,
+        recipe_srun_options=False,
+        srun_step_options=NGINX_SRUN_OPTIONS if in_container else (),
     )
     return tuple(routers), nginx, nginx_conf(fe, layout, job.nginx_raise_ulimit)
 

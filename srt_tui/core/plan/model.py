@@ -12,6 +12,7 @@ from typing import Any
 
 from srt_tui.core.capabilities import Registration, WorkerHealth, WorkerStart
 from srt_tui.core.errors import Problem
+from srt_tui.core.plan.deviations import DEVIATIONS
 from srt_tui.core.spec.resolved import Mount
 from srt_tui.core.spec.secrets import MASK
 
@@ -68,6 +69,13 @@ class ProcessPlan:
     serving: dict[str, str] = field(default_factory=dict)
     #: variables removed from the step's environment (inherited GPU visibility a subset must not see)
     unset_env: tuple[str, ...] = ()
+    #: does the recipe's `srun_options` reach this step (srtctl: per-node workers yes, MPI workers, NATS/etcd
+    #: and nginx no)
+    recipe_srun_options: bool = True
+    #: srun options of this step alone (`--mpi` for the Dynamo frontend, `--container-remap-root` for nginx)
+    srun_step_options: tuple[tuple[str, str | None], ...] = ()
+    #: where it launches differently from srtctl on purpose: ids of `core/plan/deviations.py`
+    differs_from_srtctl: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -135,6 +143,8 @@ class JobPlan:
     nginx: ProcessPlan | None = None
     #: nginx.conf (placeholders for the routers' addresses), written to logs/nginx.conf by the job
     nginx_conf: str | None = None
+    #: deliberate differences from srtctl every step shares (the mounts): ids of core/plan/deviations.py
+    differs_from_srtctl: tuple[str, ...] = ()
 
     @property
     def serving(self) -> str:
@@ -177,6 +187,8 @@ class JobPlan:
                 del d["unset_env"]
             if not p.serving:  # routers, infra, engines without serving families
                 del d["serving"]
+            d["srun_step_options"] = [[k, v] for k, v in p.srun_step_options]
+            d["differs_from_srtctl"] = [{"id": i, "what": DEVIATIONS[i].what} for i in p.differs_from_srtctl]
             return d
 
         def router_doc(r: RouterPlan) -> dict[str, Any]:
@@ -237,6 +249,7 @@ class JobPlan:
             "precision": self.precision,
             "gpu_type": self.gpu_type,
             "warnings": [p.render() for p in self.warnings],
+            "differs_from_srtctl": [{"id": i, "what": DEVIATIONS[i].what} for i in self.differs_from_srtctl],
         }
 
     def to_json_text(self) -> str:

@@ -58,8 +58,11 @@ def validate_profiling(spec: ProfilingSpec | None, roles: list[Role], torch_env:
     return out
 
 
-def worker_prefix(spec: ProfilingSpec | None, output: str, traces: str) -> tuple[str, ...]:
-    """`nsys profile …` to put in front of a worker's command (empty unless an nsys type)."""
+def worker_prefix(spec: ProfilingSpec | None, output: str, traces: str, trace_fork: bool = False) -> tuple[str, ...]:
+    """`nsys profile …` to put in front of a worker's command (empty unless an nsys type).
+
+    `trace_fork`: srtctl adds `--trace-fork-before-exec=true` for per-node workers behind Dynamo (the
+    engine runs in a child the Dynamo wrapper forks)."""
     if spec is None or spec.type not in ("nsys", "nsys-time"):
         return ()
     argv = ["nsys", "profile", "-t", traces, "--cuda-graph-trace=node"]
@@ -67,8 +70,9 @@ def worker_prefix(spec: ProfilingSpec | None, output: str, traces: str) -> tuple
         argv += ["--delay", str(spec.delay_secs), "--duration", str(spec.duration_secs)]
     else:
         argv += ["-c", "cudaProfilerApi", "--capture-range-end", "stop"]
-    argv += ["--force-overwrite", "true", *(spec.extra_nsys_args or []), "-o", output]
-    return tuple(argv)
+    argv += ["--force-overwrite", "true", *(spec.extra_nsys_args or [])]
+    argv += ["--trace-fork-before-exec=true"] if trace_fork else []
+    return (*argv, "-o", output)
 
 
 def worker_env(spec: ProfilingSpec | None, role: Role, torch_env: str | None) -> list[tuple[str, str]]:

@@ -182,3 +182,26 @@ def port_collisions(placements: list[Placement], moved: dict[str, dict[str, str]
                 )
             )
     return problems
+
+
+def dp_port_blocks(placements: list[Placement], ranks: Mapping[str, tuple[int, int]]) -> list[Placement]:
+    """srtctl's ports for an engine that offsets them by the DP rank (vLLM): in placement order, a DP endpoint
+    whose replica fits a node takes one NIXL block of its DP size (shared by its nodes) and, per node, a block
+    of KV-event ports of its local DP size; every other process one port of each.
+
+    `ranks`: per role, (DP size, TP x PP replica size); roles absent or with DP 1 are not data parallel.
+    """
+    kv, nixl, nixl_of = KV_EVENTS_BASE, NIXL_BASE, {}
+    out = []
+    for pl in placements:
+        dp, replica = ranks.get(pl.role, (1, 1))
+        if dp > 1 and replica <= len(pl.gpus):
+            if pl.endpoint.name not in nixl_of:
+                nixl_of[pl.endpoint.name], nixl = nixl, nixl + dp
+            ports = replace(pl.ports, kv_events=kv, nixl=nixl_of[pl.endpoint.name])
+            kv += len(pl.gpus) // replica
+        else:
+            ports = replace(pl.ports, kv_events=kv, nixl=nixl)
+            kv, nixl = kv + 1, nixl + 1
+        out.append(replace(pl, ports=ports))
+    return out

@@ -58,7 +58,10 @@ def _fingerprint_path(p: ProcessPlan) -> str:
     return f"{ph.LOGS}/fingerprint_{p.role}_w{index}{suffix}.json"
 
 
-def _step(p: ProcessPlan, wrap: bool, prefix: list[str] | None = None, drop: str | None = None) -> str:
+def _step(
+    p: ProcessPlan, wrap: bool, prefix: list[str] | None = None, drop: str | None = None, opts: bool = False
+) -> str:
+    """One `srt_step` line; `opts`: the job has recipe srun options (withheld from steps that take none)."""
     env = [arg for k in p.unset_env for arg in ("-u", k)] + [f"{k}={v}" for k, v in p.env if k != drop]
     argv = (["env", *env] if env else []) + list(prefix or []) + list(p.command)
     if p.install:
@@ -71,12 +74,17 @@ def _step(p: ProcessPlan, wrap: bool, prefix: list[str] | None = None, drop: str
     if wrap or fp:
         argv = ["bash", "-c", STEP_WRAP, "srt-step", fp, *argv]
     log = word(f"<job_dir>/{p.log}")
-    image = f"SRT_STEP_IMAGE={word(p.container_image)} " if p.container_image else ""
+    image = "SRT_STEP_NO_OPTS=1 " if opts and not p.recipe_srun_options else ""
+    if p.srun_step_options:
+        own = [f"--{k}" if v is None else f"--{k}={v}" for k, v in p.srun_step_options]
+        if any(any(c.isspace() for c in o) for o in own):  # srt-tui's own options: one word each
+            raise ValueError(f"{p.name}: srun option with whitespace: {own}")
+        image += f"SRT_STEP_SRUN={word(' '.join(own))} "
+    image += f"SRT_STEP_IMAGE={word(p.container_image)} " if p.container_image else ""
     for name, ref in p.secret_env:  # exported to this step alone: secrets.env is sourced, never exported
         if not _IDENT.fullmatch(ref):
             raise config_error(f"`{name}` cannot be an environment variable name", field=f"env.{name}")
         image += f'{ref}="${{{ref}-}}" '
-
     if p.install:  # pip installs into the container's root-owned site-packages (srtctl: the same export)
         image += "SRT_STEP_EXPORT=ALL,ENROOT_REMAP_ROOT=yes "
     if p.step_nodes:
@@ -295,6 +303,7 @@ def render_script(plan: JobPlan) -> str:
             "",
         ]
     wrap = plan.bash_preamble is not None
+    opts = bool(plan.srun_options)
     if plan.infra:
         out += [
             "# NATS/etcd state: a private directory of this job's in node 0's temp directory (removed at the end)",
@@ -302,7 +311,7 @@ def render_script(plan: JobPlan) -> str:
             'srt_event "infra starting" "discovery services on node 0"',
         ]
         for p in plan.infra:
-            out += [bind_local % p.node_index, _step(p, wrap)]
+            out += [bind_local % p.node_index, _step(p, wrap, opts=opts)]
         out += ["srt_wait_infra", ""]
     out.append(f'srt_event "workers starting" "{len(plan.workers)} process(es) on {plan.nodes} node(s)"')
     for p in plan.workers:
@@ -315,13 +324,13 @@ def render_script(plan: JobPlan) -> str:
         spans = len(set(p.step_nodes)) > 1  # one MPI step on several nodes: each rank binds where it runs
         out += [
             "SRT_BIND=0.0.0.0  # ranks on several nodes" if spans else bind_local % p.node_index,
-            _step(p, wrap, prefix, drop),
+            _step(p, wrap, prefix, drop, opts),
         ]
     out.append("")
     if plan.telemetry:
         out.append("# GPU metrics exporter on every node (telemetry): not part of readiness, its end fails nothing")
         for p in plan.telemetry:
-            out += [bind_local % p.node_index, _step(p, wrap)]
+            out += [bind_local % p.node_index, _step(p, wrap, opts=opts)]
         out.append("")
     if router is not None:
         if router.waits_for_healthy_workers:
@@ -330,14 +339,14 @@ def render_script(plan: JobPlan) -> str:
             out += [
                 'srt_event "router starting" ' + word(f"nginx on node {plan.nginx.node_index}"),
                 bind_local % plan.nginx.node_index,
-                _step(plan.nginx, wrap),
+                _step(plan.nginx, wrap, opts=opts),
             ]
         for r in plan.routers():
             p = r.process
             out += [
                 'srt_event "router starting" ' + word(f"{r.type} {p.name} on node {p.node_index}"),
                 bind_local % p.node_index,
-                _step(p, wrap),
+                _step(p, wrap, opts=opts),
             ]
         waits = [_wait_router(r, r is router) for r in plan.routers()]
         if plan.nginx is not None:  # nginx answers once a router behind it does: a health probe, no registrations
@@ -352,14 +361,14 @@ def render_script(plan: JobPlan) -> str:
     if plan.profile_trigger is not None:
         out += [
             "# profiling: open each worker's capture window, then run the benchmark that fills it",
-            _step(plan.profile_trigger, wrap),
+            _step(plan.profile_trigger, wrap, opts=opts),
             'wait "${SRT_PIDS[-1]}" || srt_log "profiling trigger failed; see logs/profile_trigger.log"',
         ]
     if plan.benchmark is not None:
         out += [
             'srt_event benchmark "running the benchmark"',
             "SRT_BIND=0.0.0.0",
-            _step(plan.benchmark, wrap),
+            _step(plan.benchmark, wrap, opts=opts),
             'SRT_BENCH_PID="${SRT_PIDS[-1]}"',
             'SRT_BENCH_LOG="${SRT_PID_LOGS[-1]}"',
             "srt_serve",

@@ -44,8 +44,12 @@ srt_step() {
   # SRT_STEP_IMAGE=IMAGE srt_step …: this step runs in a container image of its own (a GPU exporter)
   # SRT_STEP_MPI=PLUGIN SRT_STEP_NODES=I,J SRT_STEP_TASKS=N SRT_STEP_TPN=K srt_step …: one MPI step on
   #   nodes I,J with N tasks, K per node (a worker launched over MPI, one task per GPU)
-  local name=$1 kind=$2 node=$3 log=$4 container=("${SRT_CONTAINER_ARGS[@]}") where i hosts=()
+  local name=$1 kind=$2 node=$3 log=$4 container=("${SRT_CONTAINER_ARGS[@]}") where i hosts=() opts=() extra=()
   shift 5
+  # SRT_STEP_NO_OPTS=1 srt_step …: the recipe's srun_options are not for this step (srtctl's MPI workers,
+  #   NATS/etcd, nginx); SRT_STEP_SRUN='--opt …' srt_step …: srun options of this step alone
+  if [[ -z ${SRT_STEP_NO_OPTS:-} ]]; then opts=("${SRT_SRUN_OPTS[@]}"); fi
+  if [[ -n ${SRT_STEP_SRUN:-} ]]; then read -ra extra <<<"$SRT_STEP_SRUN"; fi
   # SRT_STEP_EXPORT=VALUE srt_step …: srun --export=VALUE in a container (root for the ai-dynamo install)
   if [[ -n ${SRT_STEP_IMAGE:-} && ${#container[@]} -gt 0 ]]; then container[0]="--container-image=$SRT_STEP_IMAGE"; fi
   if [[ -n ${SRT_STEP_EXPORT:-} && ${#container[@]} -gt 0 ]]; then container+=("--export=$SRT_STEP_EXPORT"); fi
@@ -53,11 +57,11 @@ srt_step() {
   if [[ -n ${SRT_STEP_NODES:-} ]]; then
     for i in ${SRT_STEP_NODES//,/ }; do hosts+=("${SRT_NODES[$i]}"); done
     where=(--mpi="$SRT_STEP_MPI" --oversubscribe "--cpu-bind=verbose,none" --nodes="${#hosts[@]}"
-      --ntasks="$SRT_STEP_TASKS" --ntasks-per-node="$SRT_STEP_TPN" --nodelist="$(IFS=,; printf '%s' "${hosts[*]}")")
+      --ntasks="$SRT_STEP_TASKS" --nodelist="$(IFS=,; printf '%s' "${hosts[*]}")")
   fi
   if [[ $SRT_LAUNCHER == slurm ]]; then
     srun --overlap "${where[@]}" --job-name="$name" \
-      --output="$log" --open-mode=append "${SRT_SRUN_OPTS[@]}" "${container[@]}" "$@" </dev/null &
+      --output="$log" --open-mode=append "${opts[@]}" "${extra[@]}" "${container[@]}" "$@" </dev/null &
   elif [[ -n ${SRT_STEP_NODES:-} ]]; then
     SRT_NODE_IP="${SRT_NODE_IPS[$node]}" setsid bash -c "$SRT_LOCAL_MPI" srt-mpi "$SRT_STEP_NODES" "$SRT_STEP_TPN" "$@" \
       >>"$log" 2>&1 </dev/null &

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 
 from srt_tui.core.api import Prepared
+from srt_tui.core.plan.deviations import DEVIATIONS
 from srt_tui.core.text.views import fixed_table, gpu_grid, node_services, table_rows
 
 
@@ -62,7 +63,13 @@ def describe(prep: Prepared, with_script: bool = True) -> str:
         if env:
             out.append("    env: " + " ".join(f"{k}={v}" for k, v in env.items()))
         if p.unset_env:
-            out.append("    unset (Slurm's whole-allocation value): " + " ".join(p.unset_env))
+            out.append("    unset (inherited values it must not see): " + " ".join(p.unset_env))
+        srun = [*(() if p.recipe_srun_options or not plan.srun_options else ("no recipe srun_options",))]
+        srun += [f"--{k}" + (f"={v}" if v is not None else "") for k, v in p.srun_step_options]
+        if srun:
+            out.append("    srun: " + " ".join(srun))
+        for d in p.differs_from_srtctl:
+            out.append(f"    differs from srtctl: {DEVIATIONS[d].what} ({DEVIATIONS[d].why})")
     if plan.secret_env:
         out.append(f"  secrets (from the job's 0600 secrets.env, never in the script): {', '.join(plan.secret_env)}")
     out += ["", "Mounts"]
@@ -75,6 +82,8 @@ def describe(prep: Prepared, with_script: bool = True) -> str:
         )
     else:
         out.append("  none (container_runtime: none runs engines on the host)")
+    for d in plan.differs_from_srtctl:
+        out.append(f"  differs from srtctl (every step): {DEVIATIONS[d].what} ({DEVIATIONS[d].why})")
     out += ["", "Environment by scope"]
     scopes = [(s, pairs) for s, pairs in plan.env_scopes if pairs]
     if scopes:

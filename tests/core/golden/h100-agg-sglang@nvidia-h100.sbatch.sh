@@ -35,6 +35,9 @@ SRT_HEALTH_NAMES=(agg_0 agg_1)
 SRT_HEALTH_HOSTS=(0 0)
 SRT_HEALTH_PORTS=(6100 6132)
 SRT_ROUTER_NODE=0
+SRT_INFRA_NAMES=(nats etcd)
+SRT_INFRA_HOSTS=(0 0)
+SRT_INFRA_PORTS=(4222 2379)
 SRT_ROUTER_NAME=router
 SRT_ROUTER_PORT=8000
 SRT_ROUTER_METRICS_PORT=29000
@@ -105,20 +108,31 @@ printf '%s\n' "{
 }" >"$SRT_JOB_DIR/.endpoints.json.tmp"
 mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
 
+# NATS/etcd state: a private directory of this job's in node 0's temp directory (removed at the end)
+SRT_SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/srt-tui-$SRT_JOB_ID.XXXXXXXX")
+srt_event "infra starting" "discovery services on node 0"
+SRT_BIND="${SRT_NODE_IPS[0]}"
+srt_step nats infra 0 "${SRT_JOB_DIR}/logs/nats.log" -- \
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step '' nats-server -js -sd "${SRT_SCRATCH}/nats" -a "${SRT_BIND}" -p 4222
+SRT_BIND="${SRT_NODE_IPS[0]}"
+srt_step etcd infra 0 "${SRT_JOB_DIR}/logs/etcd.log" -- \
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step '' etcd --data-dir "${SRT_SCRATCH}/etcd" --listen-client-urls "http://${SRT_BIND}:2379" --advertise-client-urls "http://${SRT_NODE_IPS[0]}:2379" --listen-peer-urls http://127.0.0.1:2380
+srt_wait_infra
+
 srt_event "workers starting" "2 process(es) on 1 node(s)"
 SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step agg_0 worker 0 "${SRT_JOB_DIR}/logs/agg_0.log" -- \
-  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w0.json" env -u ROCR_VISIBLE_DEVICES -u HIP_VISIBLE_DEVICES -u GPU_DEVICE_ORDINAL CUDA_VISIBLE_DEVICES=0,1,2,3 SGLANG_CUDA_COREDUMP_BEFORE_CRASH=0 python3 -m sglang.launch_server --model-path /model --served-model-name Qwen3-0.6B --host "${SRT_BIND}" --port 6100 --nccl-port 17500 --tp-size 4
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w0.json" env -u ROCR_VISIBLE_DEVICES -u HIP_VISIBLE_DEVICES -u GPU_DEVICE_ORDINAL "HEAD_NODE_IP=${SRT_NODE_IPS[0]}" "ETCD_ENDPOINTS=http://${SRT_NODE_IPS[0]}:2379" "NATS_SERVER=nats://${SRT_NODE_IPS[0]}:4222" DYN_SYSTEM_PORT=7500 DYN_REQUEST_PLANE=tcp DYN_SKIP_SGLANG_LOG_FORMATTING=1 DYN_LOG=info,dynamo_runtime::pipeline::network::ingress::push_handler=warn CUDA_VISIBLE_DEVICES=0,1,2,3 python3 -m sglang.launch_server --model-path /model --served-model-name Qwen3-0.6B --host "${SRT_BIND}" --port 6100 --nccl-port 17500 --tp-size 4
 SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step agg_1 worker 0 "${SRT_JOB_DIR}/logs/agg_1.log" -- \
-  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w1.json" env -u ROCR_VISIBLE_DEVICES -u HIP_VISIBLE_DEVICES -u GPU_DEVICE_ORDINAL CUDA_VISIBLE_DEVICES=4,5,6,7 SGLANG_CUDA_COREDUMP_BEFORE_CRASH=0 python3 -m sglang.launch_server --model-path /model --served-model-name Qwen3-0.6B --host "${SRT_BIND}" --port 6132 --nccl-port 17501 --tp-size 4
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w1.json" env -u ROCR_VISIBLE_DEVICES -u HIP_VISIBLE_DEVICES -u GPU_DEVICE_ORDINAL "HEAD_NODE_IP=${SRT_NODE_IPS[0]}" "ETCD_ENDPOINTS=http://${SRT_NODE_IPS[0]}:2379" "NATS_SERVER=nats://${SRT_NODE_IPS[0]}:4222" DYN_SYSTEM_PORT=7501 DYN_REQUEST_PLANE=tcp DYN_SKIP_SGLANG_LOG_FORMATTING=1 DYN_LOG=info,dynamo_runtime::pipeline::network::ingress::push_handler=warn CUDA_VISIBLE_DEVICES=4,5,6,7 python3 -m sglang.launch_server --model-path /model --served-model-name Qwen3-0.6B --host "${SRT_BIND}" --port 6132 --nccl-port 17501 --tp-size 4
 
 # static router: start it only once every worker is healthy
 srt_wait_workers
 srt_event "router starting" 'sglang-router router on node 0'
 SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step router router 0 "${SRT_JOB_DIR}/logs/router.log" -- \
-  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step '' python3 -m sglang_router.launch_router --worker-urls "http://${SRT_NODE_IPS[0]}:6100" "http://${SRT_NODE_IPS[0]}:6132" --host "${SRT_BIND}" --port 8000 --prometheus-host "${SRT_BIND}" --prometheus-port 29000
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step '' python -m sglang_router.launch_router --worker-urls "http://${SRT_NODE_IPS[0]}:6100" "http://${SRT_NODE_IPS[0]}:6132" --host "${SRT_BIND}" --port 8000 --prometheus-host "${SRT_BIND}" --prometheus-port 29000
 srt_wait_router
 
 srt_event benchmark "running the benchmark"

@@ -83,7 +83,7 @@ mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
 srt_event "workers starting" "1 process(es) on 1 node(s)"
 SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step agg_0 worker 0 "${SRT_JOB_DIR}/logs/agg_0.log" -- \
-  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w0.json" env SGLANG_USE_AITER=1 SGLANG_CUDA_COREDUMP_BEFORE_CRASH=0 python3 -m sglang.launch_server --model-path /model --served-model-name Qwen3-32B --host "${SRT_BIND}" --port 8000 --nccl-port 17500 --tp-size 8 --mem-fraction-static 0.85 --attention-backend aiter --trust-remote-code
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w0.json" env "HEAD_NODE_IP=${SRT_NODE_IPS[0]}" "ETCD_ENDPOINTS=http://${SRT_NODE_IPS[0]}:2379" "NATS_SERVER=nats://${SRT_NODE_IPS[0]}:4222" DYN_SYSTEM_PORT=7500 DYN_REQUEST_PLANE=tcp DYN_SKIP_SGLANG_LOG_FORMATTING=1 DYN_LOG=info,dynamo_runtime::pipeline::network::ingress::push_handler=warn SGLANG_USE_AITER=1 python3 -m sglang.launch_server --model-path /model --served-model-name Qwen3-32B --host "${SRT_BIND}" --port 8000 --nccl-port 17500 --tp-size 8 --mem-fraction-static 0.85 --attention-backend aiter --trust-remote-code
 
 srt_wait_workers
 srt_event "router ready" "direct: no router"

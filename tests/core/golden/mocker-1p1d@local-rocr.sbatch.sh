@@ -32,6 +32,9 @@ SRT_HEALTH_NAMES=(prefill_0 decode_0)
 SRT_HEALTH_HOSTS=(0 1)
 SRT_HEALTH_PORTS=(6100 6100)
 SRT_ROUTER_NODE=0
+SRT_INFRA_NAMES=(nats etcd)
+SRT_INFRA_HOSTS=(0 0)
+SRT_INFRA_PORTS=(4222 2379)
 SRT_ROUTER_NAME=router
 SRT_ROUTER_PORT=8000
 SRT_ROUTER_METRICS_PORT=29000
@@ -108,13 +111,24 @@ printf '%s\n' "{
 }" >"$SRT_JOB_DIR/.endpoints.json.tmp"
 mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
 
+# NATS/etcd state: a private directory of this job's in node 0's temp directory (removed at the end)
+SRT_SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/srt-tui-$SRT_JOB_ID.XXXXXXXX")
+srt_event "infra starting" "discovery services on node 0"
+SRT_BIND="${SRT_NODE_IPS[0]}"
+srt_step nats infra 0 "${SRT_JOB_DIR}/logs/nats.log" -- \
+  nats-server -js -sd "${SRT_SCRATCH}/nats" -a "${SRT_BIND}" -p 4222
+SRT_BIND="${SRT_NODE_IPS[0]}"
+srt_step etcd infra 0 "${SRT_JOB_DIR}/logs/etcd.log" -- \
+  etcd --data-dir "${SRT_SCRATCH}/etcd" --listen-client-urls "http://${SRT_BIND}:2379" --advertise-client-urls "http://${SRT_NODE_IPS[0]}:2379" --listen-peer-urls http://127.0.0.1:2380
+srt_wait_infra
+
 srt_event "workers starting" "2 process(es) on 2 node(s)"
 SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step prefill_0 worker 0 "${SRT_JOB_DIR}/logs/prefill_0.log" -- \
-  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_prefill_w0.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role prefill --flavor sglang --name prefill_0 --model mock-model --visible-devices-env ROCR_VISIBLE_DEVICES --bootstrap-port 7200 --tp-size 8 --startup-delay 1
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_prefill_w0.json" env "HEAD_NODE_IP=${SRT_NODE_IPS[0]}" "ETCD_ENDPOINTS=http://${SRT_NODE_IPS[0]}:2379" "NATS_SERVER=nats://${SRT_NODE_IPS[0]}:4222" DYN_SYSTEM_PORT=7500 DYN_REQUEST_PLANE=tcp DYN_SKIP_SGLANG_LOG_FORMATTING=1 DYN_LOG=info,dynamo_runtime::pipeline::network::ingress::push_handler=warn python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role prefill --flavor sglang --name prefill_0 --model mock-model --visible-devices-env ROCR_VISIBLE_DEVICES --bootstrap-port 7200 --tp-size 8 --startup-delay 1
 SRT_BIND="${SRT_NODE_IPS[1]}"
 srt_step decode_0 worker 1 "${SRT_JOB_DIR}/logs/decode_0.log" -- \
-  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_decode_w0.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role decode --flavor sglang --name decode_0 --model mock-model --visible-devices-env ROCR_VISIBLE_DEVICES --tp-size 8 --startup-delay 1
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_decode_w0.json" env "HEAD_NODE_IP=${SRT_NODE_IPS[0]}" "ETCD_ENDPOINTS=http://${SRT_NODE_IPS[0]}:2379" "NATS_SERVER=nats://${SRT_NODE_IPS[0]}:4222" DYN_SYSTEM_PORT=7501 DYN_REQUEST_PLANE=tcp DYN_SKIP_SGLANG_LOG_FORMATTING=1 DYN_LOG=info,dynamo_runtime::pipeline::network::ingress::push_handler=warn python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 6100 --role decode --flavor sglang --name decode_0 --model mock-model --visible-devices-env ROCR_VISIBLE_DEVICES --tp-size 8 --startup-delay 1
 
 # static router: start it only once every worker is healthy
 srt_wait_workers

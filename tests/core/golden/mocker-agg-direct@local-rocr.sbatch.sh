@@ -82,7 +82,7 @@ mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
 srt_event "workers starting" "1 process(es) on 1 node(s)"
 SRT_BIND="${SRT_NODE_IPS[0]}"
 srt_step agg_0 worker 0 "${SRT_JOB_DIR}/logs/agg_0.log" -- \
-  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w0.json" python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 8000 --role regular --flavor sglang --name agg_0 --model mock-model --visible-devices-env ROCR_VISIBLE_DEVICES --tp-size 8
+  bash -c 'fp=$1; shift; if [ -n "${SRT_PREAMBLE:-}" ]; then eval "$SRT_PREAMBLE"; fi; if [ -n "$fp" ]; then python3 -c "$SRT_FINGERPRINT_PY" "$fp" >/dev/null || true; fi; exec "$@"' srt-step "${SRT_STEP_LOGS}/fingerprint_agg_w0.json" env "HEAD_NODE_IP=${SRT_NODE_IPS[0]}" "ETCD_ENDPOINTS=http://${SRT_NODE_IPS[0]}:2379" "NATS_SERVER=nats://${SRT_NODE_IPS[0]}:4222" DYN_SYSTEM_PORT=7500 DYN_REQUEST_PLANE=tcp DYN_SKIP_SGLANG_LOG_FORMATTING=1 DYN_LOG=info,dynamo_runtime::pipeline::network::ingress::push_handler=warn python3 -m srt_tui.mock serve --host "${SRT_BIND}" --port 8000 --role regular --flavor sglang --name agg_0 --model mock-model --visible-devices-env ROCR_VISIBLE_DEVICES --tp-size 8
 
 srt_wait_workers
 srt_event "router ready" "direct: no router"

@@ -31,6 +31,8 @@ class RouterContext:
     args: dict[str, Any] = field(default_factory=dict)
     engine: EngineSpec | None = None
     startup_timeout_s: int = 1800
+    #: the router runs in the job's container (pyxis), where srtctl's program names hold; else on the host
+    in_container: bool = True
 
     def of_role(self, role: str) -> list[WorkerURL]:
         """Workers of one role, in plan order."""
@@ -45,6 +47,10 @@ class RouterLaunch:
     env: tuple[tuple[str, str], ...] = ()
     #: overrides the router's declared registration contract for this launch (e.g. discovery mode)
     registration: Registration | None = None
+    #: runs under `srun --mpi=<profile's mpi_plugin>` (srtctl's Dynamo frontend: later Dynamo versions need it)
+    mpi: bool = False
+    #: where this launch differs from srtctl's on purpose (ids of core/plan/deviations.py)
+    differs_from_srtctl: tuple[str, ...] = ()
 
 
 class Router:

@@ -34,9 +34,9 @@ class DynamoFrontend(Router):
     serving_metrics: ClassVar[dict[str, str]] = serving.DYNAMO_FRONTEND
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
-        """`python3 -m dynamo.frontend --http-port=PORT`."""
+        """`python3 -m dynamo.frontend --http-port=PORT` under `srun --mpi` (srtctl: later Dynamo versions need it)."""
         argv = ["python3", "-m", "dynamo.frontend", f"--http-port={ctx.port}", *args_to_flags(ctx.args)]
-        return RouterLaunch(tuple(argv))
+        return RouterLaunch(tuple(argv), mpi=True)
 
 
 class Direct(Router):

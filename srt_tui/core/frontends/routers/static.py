@@ -16,10 +16,13 @@ class SGLangRouter(Router):
 
     name: ClassVar[str] = "sglang-router"
     serving_metrics: ClassVar[dict[str, str]] = serving.SGLANG_ROUTER
+    #: srtctl starts NATS and etcd for every frontend but trtllm_serve and vllm, this one included
+    infrastructure: ClassVar[frozenset[str]] = frozenset({"nats", "etcd"})
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
-        """`python3 -m sglang_router.launch_router` with prefill bootstrap ports."""
-        argv = ["python3", "-m", "sglang_router.launch_router"]
+        """srtctl's `python -m sglang_router.launch_router` with prefill bootstrap ports, plus its metrics port."""
+        # srtctl's `python` exists in the images; a host may have only `python3`
+        argv = ["python" if ctx.in_container else "python3", "-m", "sglang_router.launch_router"]
         if ctx.disaggregated:
             argv.append("--pd-disaggregation")
             for w in ctx.of_role("prefill"):
@@ -39,7 +42,7 @@ class SGLangRouter(Router):
             str(ctx.metrics_port),
         ]
         argv += args_to_flags(ctx.args)
-        return RouterLaunch(tuple(argv))
+        return RouterLaunch(tuple(argv), differs_from_srtctl=("router-metrics",))
 
 
 class VLLMRouter(Router):

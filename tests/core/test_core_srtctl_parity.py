@@ -1,0 +1,86 @@
+"""srt-tui launches what srtctl launches (issue 19): every worker, router and nginx of srtctl's library.
+
+`parity/srtctl-launches.json.gz` holds what srtctl c88ef731's own stages launched for each job of
+`reference/srtctl-recipes-all` (recorded and normalised by tools/parity; no srtctl code). Each job is planned
+here on the same srtslurm.yaml and compared process by process: program and flags (argparse semantics),
+environment, unset environment, srun options, container, mounts. A difference is allowed only when the
+process declares it (plan.json `differs_from_srtctl`, core/plan/deviations.py, the README's table).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from srt_tui.core.api import prepare
+from srt_tui.core.errors import SrtError
+from srt_tui.core.plan.deviations import DEVIATIONS
+from tests.core.core_helpers import REPO, need
+from tests.core.test_core_srtctl_recipes import REFERENCE
+from tools.parity.compare import DOCUMENTED, Tally, tui_processes
+
+CORPUS = Path(__file__).parent / "parity" / "srtctl-launches.json.gz"
+
+#: differences not fixed yet (anything not declared and not here is a regression). These came with jobs that
+#: srt-tui refused when the corpus was recorded and accepts since `srtctl_root` defaults to the srtslurm.yaml's
+#: directory: `dynamo.wheel` jobs (srtctl exports DYNAMO_VERSION/DYNAMO_WHEEL_NAME, mounts the wheelhouse only
+#: when it exists and installs through its runtime script) and four qwen3.5 sglang-router jobs (its setup script
+#: on the router, a prefill bootstrap value). Issue 19 stays open for them.
+KNOWN: set[str] = {
+    r"^(router:dynamo|worker:vllm): env missing DYNAMO_(VERSION|WHEEL_NAME)$",
+    r"^(router:dynamo|worker:vllm): (mount extra /srtctl-wheels|ai-dynamo install)$",
+    r"^router:sglang: (setup script|argv value --prefill)$",
+}
+
+
+@pytest.fixture(scope="module")
+def tally(tmp_path_factory: pytest.TempPathFactory) -> Tally:
+    need(REFERENCE.is_dir(), f"srtctl reference recipes not found at {REFERENCE}")
+    with gzip.open(CORPUS, "rt") as f:
+        jobs: list[dict[str, Any]] = json.load(f)
+    result = Tally()
+    root = tmp_path_factory.mktemp("parity")
+    warnings.simplefilter("ignore")
+    for i, job in enumerate(jobs):
+        tmp = root / str(i)
+        (tmp / "model").mkdir(parents=True)
+        (tmp / "c.sqsh").write_text("")
+        (tmp / "srtslurm.yaml").write_text(job["srtslurm"].replace("{tmp}", str(tmp)))
+        try:
+            plan = prepare(f"{REFERENCE}/{job['spec']}", str(tmp / "srtslurm.yaml"), None).plan.to_json()
+        except SrtError:
+            result.jobs["srt-tui refuses"] += 1
+            continue
+        result.add_job(job["spec"], tuple(job["kinds"]), job["processes"], tui_processes(plan, str(tmp)))
+    return result
+
+
+def test_every_process_launches_as_srtctl_launches_it_or_declares_why(tally: Tally) -> None:
+    print("\n" + tally.report())
+    compared, documented = sum(tally.compared.values()), sum(tally.documented.values())
+    assert compared >= 6800, f"only {compared} processes compared"
+    assert documented >= 0.99 * compared, tally.report()
+    unknown = [c for c in tally.undocumented if not any(re.search(rx, c) for rx in KNOWN)]
+    assert not unknown, "launch differences from srtctl nobody declared:\n" + "\n".join(unknown)
+    assert not [c for c in tally.undocumented if "argv twice" in c], "a flag given twice"
+
+
+def test_every_kind_is_compared(tally: Tally) -> None:
+    assert {"nginx", "router:dynamo", "router:sglang", "worker:sglang", "worker:trtllm", "worker:vllm"} <= set(
+        tally.compared
+    )
+
+
+def test_each_deviation_is_in_the_readme_table_and_the_harness() -> None:
+    readme = (REPO / "README.md").read_text()
+    table = readme[readme.index("### Where srt-tui launches differently from srtctl, and why") :]
+    for key, deviation in DEVIATIONS.items():
+        assert f"`{key}`" in table, f"README's table lacks {key}"
+        assert key in DOCUMENTED, f"tools/parity does not know which differences {key} explains"
+        assert deviation.what and deviation.why
