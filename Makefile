@@ -25,12 +25,12 @@ aiperf-venv:
 	test -x $(AIPERF_VENV)/bin/aiperf || { $(PY) -m venv $(AIPERF_VENV) && $(AIPERF_VENV)/bin/pip install -q aiperf==0.13.0; }
 
 lint:
-	ruff check srt_tui tests benchmarks scripts
-	ruff format --check srt_tui tests benchmarks scripts
+	ruff check srt_tui tests benchmarks scripts tools
+	ruff format --check srt_tui tests benchmarks scripts tools
 
 format:
-	ruff format srt_tui tests benchmarks scripts
-	ruff check --fix srt_tui tests benchmarks scripts
+	ruff format srt_tui tests benchmarks scripts tools
+	ruff check --fix srt_tui tests benchmarks scripts tools
 
 types:
 	mypy
