@@ -115,7 +115,7 @@ class CliTransport:
         if conf and not Path(conf).is_file():
             raise SlurmUnavailable(
                 f"{args[0]}: Slurm configuration {conf} does not exist: fix SLURM_CONF "
-                "(the local test cluster writes it to /tmp/local-slurm/env.sh)",
+                "(the local test cluster writes it to env.sh in its LOCAL_SLURM_DIR)",
                 command=argv,
             )
         limit = self.timeout if timeout is None else timeout
