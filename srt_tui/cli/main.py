@@ -14,6 +14,11 @@ from pathlib import Path
 
 
 def _cmd_dry_run(args: argparse.Namespace) -> int:
+    from srt_tui.cli.library_check import check_library, wants_library
+
+    if wants_library(args.file):
+        return check_library(args)
+    args.file = args.file[0]
     from srt_tui.cli.sweep import dry_run_members, file_members
     from srt_tui.core.api import prepare
     from srt_tui.core.jobdir.write import job_files, write_atomic_dir
@@ -219,8 +224,16 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         p.add_argument("-p", "--profile", default=argparse.SUPPRESS, help="profile name or path")
         p.add_argument("-t", "--topology", help="override worker counts: 1P1D, 2P1D, 1P2D, agg2 …")
 
-    d = sub.add_parser("dry-run", help="render the plan and launch script without submitting")
-    recipe_args(d)
+    d = sub.add_parser(
+        "dry-run",
+        help="render the plan and launch script without submitting; -f DIR (or several -f) checks every job",
+    )
+    d.add_argument(
+        "-f", "--file", required=True, action="append",
+        help="recipe YAML (file.yaml or file.yaml:variant); a directory, or -f again, checks every job of them",
+    )  # fmt: skip
+    d.add_argument("-p", "--profile", default=argparse.SUPPRESS, help="profile name or path")
+    d.add_argument("-t", "--topology", help="override worker counts: 1P1D, 2P1D, 1P2D, agg2 …")
     d.add_argument("-o", "--output", help="write sbatch.sh, plan.json, recipe.yaml, profile.yaml here")
     d.add_argument("--json", action="store_true", help="print plan.json")
     d.add_argument("--no-script", action="store_true", help="omit the script from the text output")
