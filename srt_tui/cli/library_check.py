@@ -41,13 +41,30 @@ def wants_library(files: list[str]) -> bool:
 
 
 def recipe_files(files: list[str]) -> list[Path]:
-    """Each `-f` file as given, and every `*.yaml`/`*.yml` under each `-f` directory (sorted); in order, once."""
+    """Each `-f` file as given, and every `*.yaml`/`*.yml` under each `-f` directory (sorted, hidden folders
+    skipped); in order, once. A directory with none is an error: it was meant to hold recipes."""
+    from srt_tui.core.errors import Problem, SrtError
+
     out: list[Path] = []
+    seen: set[Path] = set()
     for given in files:
         path = Path(given)
-        found = sorted(p for p in path.rglob("*.y*ml") if p.is_file()) if path.is_dir() else [path]
-        out.extend(p for p in found if p not in out)
+        if not path.is_dir():
+            found = [path]
+        else:
+            found = sorted(p for p in path.rglob("*.y*ml") if p.is_file() and not _hidden(p.relative_to(path)))
+            if not found:
+                raise SrtError([Problem("-f", "is a directory with no recipe files (*.yaml, *.yml) under it",
+                                        file=given, hint="give a recipe file or the folder that holds them")])  # fmt: skip
+        for p in found:
+            if p not in seen:
+                seen.add(p)
+                out.append(p)
     return out
+
+
+def _hidden(rel: Path) -> bool:
+    return any(part.startswith(".") for part in rel.parts)
 
 
 class _Profiles:
