@@ -54,8 +54,9 @@ def recipe_files(files: list[str]) -> list[Path]:
         else:
             found = sorted(p for p in path.rglob("*.y*ml") if p.is_file() and not _hidden(p.relative_to(path)))
             if not found:
-                raise SrtError([Problem("-f", "is a directory with no recipe files (*.yaml, *.yml) under it",
-                                        file=given, hint="give a recipe file or the folder that holds them")])  # fmt: skip
+                why = "is a directory with no recipe files (*.yaml, *.yml) under it"
+                fix = "give a recipe file or the folder that holds them"
+                raise SrtError([Problem("-f", why, file=given, hint=fix)])
         for p in found:
             if p not in seen:
                 seen.add(p)
