@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from srt_tui.core.spec.recipe import FileRecipe, Recipe, RecipeSource
     from srt_tui.state.recipe_cache import RecipeCache
 
+#: rows of a tall terminal: the scan hands folders over one by one until this many are out
+SCREENFUL = 40
 #: (entries of the folders read since the last call, files read so far, files in all)
 ScanCallback = Callable[[list["RecipeEntry"], int, int], None]
 
@@ -196,14 +198,16 @@ def scan_library(
     cache: RecipeCache | None = None,
     every: float = 0.05,
 ) -> list[RecipeEntry]:
-    """Every recipe under `roots`, handed to `on_batch` whole folders at a time (the first folder at once,
-    then at most every `every` seconds), and returned; the cache is saved at the end when it learnt something."""
+    """Every recipe under `roots`, handed to `on_batch` whole folders at a time (each folder at once until a
+    screenful of rows is out, then at most every `every` seconds), and returned; the cache is saved at the end
+    when it learnt something."""
     files = library_files(roots)
     out: list[RecipeEntry] = []
     batch: list[RecipeEntry] = []
     last = 0.0
     for i, (folder, shown, path) in enumerate(files):
-        if batch and folder != batch[-1].folder and time.monotonic() - last >= every:
+        screenful = len(out) - len(batch) < SCREENFUL  # until a screenful is out, every folder goes at once
+        if batch and folder != batch[-1].folder and (screenful or time.monotonic() - last >= every):
             if on_batch is not None:
                 on_batch(batch, i, len(files))
             batch, last = [], time.monotonic()

@@ -104,7 +104,7 @@ class LaunchScreen(Screen[None]):
             self.post_message(RecipesFound(scan, entries, read, total))
 
         with self._scan_lock:
-            scan_library(roots, found, cache=RecipeCache().load())
+            scan_library(roots, found, cache=RecipeCache().load(), every=0.25)
 
     @on(RecipesFound)
     def _recipes_found(self, message: RecipesFound) -> None:
