@@ -1,10 +1,11 @@
 """Ended jobs cost nothing: a final snapshot is kept and reused until one of the job's files changes.
 
 A job that ended changes only when someone writes into its directory (results arriving late, a log, a
-resubmission in the same place). Its stamp is a handful of `stat` calls — the directory, its `logs/` and
-`relay/` folders (a file added, removed or replaced there) and the job's own documents — never a glob or
-a read; while the stamp holds, the refresh neither reads nor rebuilds the job. A job is frozen only when its stage is final and Slurm no longer runs it (or is
-not asked: a local job, or one Slurm forgot), so no later Slurm state is missed.
+resubmission in the same place). Its stamp is a handful of `stat` calls: the directory, its `logs/` and
+`relay/` folders (a file added, removed or replaced there) and the job's own documents; never a glob or a
+read. While the stamp holds, the refresh neither reads nor rebuilds the job. A job is frozen only when its
+stage is final and Slurm no longer runs it (or is not asked: a local job, or one Slurm forgot), so no later
+Slurm state is missed.
 """
 
 from __future__ import annotations
