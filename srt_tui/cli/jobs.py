@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from srt_tui.core.errors import Problem, SrtError
-from srt_tui.core.jobdir.contract import JOB_FILE
 
 
 def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
@@ -142,6 +141,8 @@ def _confirmed(prep: Any) -> bool:
 def submission_json(sub: Any, prep: Any, tags: list[str] | None) -> dict[str, Any]:
     """`apply --json`: srt-tui's own `job_id`/`job_dir` plus the record srtctl prints for automation
     (`status`, `slurm_job_id`, `job_name`, `output_dir`, `metadata_path`, `config_path`, `tags`)."""
+    from srt_tui.core.jobdir.contract import JOB_FILE  # the job-dir models: not on every command's start-up
+
     recipe = prep.job.recipe_path
     return {
         "status": "submitted",
