@@ -49,15 +49,21 @@ def _cmd_preflight(args: argparse.Namespace) -> int:
     from srt_tui.core.errors import SrtError
     from srt_tui.core.plan.paths_preflight import check_paths
     from srt_tui.core.plan.resolve import resolve
-    from srt_tui.core.spec.recipe import list_variants, load_recipe
+    from srt_tui.core.spec.recipe import file_recipes, load_recipe
 
     path = Path(args.file)
-    specs = [args.file]
-    if path.is_file():
-        specs = [f"{path}:{v}" for v in list_variants(path) if v != "base"] or specs
+    if path.is_file():  # every job of the file, read and expanded once (an override file's base aside)
+        jobs = file_recipes(path)
+        jobs = [j for j in jobs if j.selector != "base"] if len(jobs) > 1 else jobs
+        loaded = []
+        for job in jobs:
+            if job.recipe is None:
+                raise job.error or SrtError()
+            loaded.append((job.recipe, job.source))
+    else:
+        loaded = [load_recipe(args.file)]
     failed = 0
-    for spec in specs:
-        recipe, source = load_recipe(spec)
+    for recipe, source in loaded:
         try:
             checks = check_paths(resolve(choose_profile(recipe, args.profile), recipe, source))
         except SrtError as exc:
