@@ -19,8 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ratios import REPO, SRTCTL, floor_import, row, run  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.ratios import REPO, SRTCTL, floor_import, row, run  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "reference" / "srtctl-recipes-all" / "recipes"
 
@@ -34,6 +34,7 @@ def main() -> int:
         env = dict(os.environ, SRT_TUI_CONFIG_DIR=str(Path(tmp) / "config"))
         env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
         env.pop("SRTSLURM_CONFIG", None)
+        args.library = args.library.resolve()
         ours = run([sys.executable, "-m", "srt_tui.cli", "dry-run", "-f", str(args.library)], env=env, cwd=Path(tmp),
                    ok=False)  # fmt: skip
         tally = ours.stdout.strip().splitlines()[-1] if ours.stdout.strip() else "?"

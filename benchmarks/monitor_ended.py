@@ -22,10 +22,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from monitor_refresh import free_ports, start_fleet, write_jobs  # noqa: E402
-from ratios import row  # noqa: E402
-
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.monitor_refresh import free_ports, start_fleet, write_jobs  # noqa: E402
+from benchmarks.ratios import row  # noqa: E402
 from srt_tui.monitor.snapshot.collect import Monitor  # noqa: E402
 from srt_tui.slurm.client import JobState  # noqa: E402
 

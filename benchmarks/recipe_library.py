@@ -23,8 +23,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ratios import REPO, floor_import, median, row, run  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.ratios import REPO, floor_import, median, row, run  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "reference" / "srtctl-recipes-all" / "recipes"
 
