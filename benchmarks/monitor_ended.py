@@ -79,8 +79,10 @@ def main() -> int:
                 ended[str(800000 + i)] = d
             running = set(live)
             alone = asyncio.run(cpu_per_refresh(live, running, args.refreshes, True))
+            print(f"  1 running alone: {alone:.3f} s CPU per refresh", flush=True)
             both = {**ended, **live}
             frozen = asyncio.run(cpu_per_refresh(both, running, args.refreshes, True))
+            print(f"  {args.ended} ended + 1 running: {frozen:.3f} s CPU per refresh", flush=True)
             rebuilt = asyncio.run(cpu_per_refresh(both, running, args.refreshes, False))
     finally:
         for p in fleet:

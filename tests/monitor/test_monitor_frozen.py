@@ -31,6 +31,7 @@ async def test_an_ended_job_is_not_read_again_until_its_files_change(
         real = monitor._read_job
         monkeypatch.setattr(monitor, "_read_job", lambda j, d: reads.append(j) or real(j, d))
         jobs = {"local-ended": ended, "local-running": running}
+        monitor.frozen.every = 1  # stamp every refresh here (the Monitor's default spreads them over 5)
         first = await monitor.refresh(jobs)
         assert [s.stage for s in first][0] == "completed" and first[1].stage not in ("completed",)
         reads.clear()

@@ -174,15 +174,19 @@ class Monitor:
 
     def _read_jobs(self, jobs: Mapping[str, Path]) -> tuple[dict[str, Stamp], dict[str, JobSnapshot], list[JobFiles]]:
         """Each job's stamp (taken before reading), the frozen snapshots still valid, and the others' files."""
-        stamps = {j: stamp(Path(d)) for j, d in jobs.items()}
+        stamps: dict[str, Stamp] = {}
         kept: dict[str, JobSnapshot] = {}
         views: list[JobFiles] = []
         for j, d in jobs.items():
-            snap = self.frozen.get(j, Path(d), stamps[j])
+            if self.frozen.due(j):
+                stamps[j] = stamp(Path(d))
+            snap = self.frozen.get(j, Path(d), stamps.get(j))
             if snap is not None:
                 kept[j] = snap
-            else:
-                views.append(self._read_job(j, Path(d)))
+                continue
+            if j not in stamps:
+                stamps[j] = stamp(Path(d))
+            views.append(self._read_job(j, Path(d)))
         return stamps, kept, views
 
     def _state(self, job: JobFiles, slurm_states: dict[str, JobState]) -> JobState | None:
