@@ -8,6 +8,10 @@ goal (issue 22): ratio <= 1.5. `without freezing` shows what the 300 ended jobs 
 them (the Monitor before issue 22).
 
     python benchmarks/monitor_ended.py [--ended 300] [--refreshes 20]
+
+2026-12-02 (2 cores, load ~1-6): 1 running alone 0.003 s CPU per refresh; 300 ended + 1 running 0.006-0.007 s
+(ratio 2.2-2.3, over the 1.5 goal: what is left is the per-job bookkeeping of 300 ids and ~60 stats a refresh);
+without freezing 0.195-0.233 s (ratio 72-76).
 """
 
 from __future__ import annotations
