@@ -50,10 +50,12 @@ test-%:
 screenshots:
 	$(PY) scripts/screenshots.py
 
+# the ratio benchmarks (figure beside a floor measured in the same run) end with one table
 bench:
 	$(PY) benchmarks/dry_run.py
 	$(PY) benchmarks/tui_startup.py
 	$(PY) benchmarks/monitor_refresh.py
+	$(PY) benchmarks/table.py
 
 cluster-up:
 	bash scripts/local-slurm/start.sh

@@ -28,7 +28,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     base = Path(tempfile.mkdtemp(prefix="srt-tests-"))
     for var, sub in (("SRT_TUI_CONFIG_DIR", "config"), ("SRT_TUI_STATE_DIR", "state"),
-                     ("SRT_TUI_OUTPUT_DIR", "outputs")):  # fmt: skip
+                     ("SRT_TUI_OUTPUT_DIR", "outputs"), ("XDG_CACHE_HOME", "cache")):  # fmt: skip
         os.environ[var] = str(base / sub)
     os.environ["SRT_MOCK_CONTROL"] = "1"  # mock workers of module fixtures too serve their control routes
 
@@ -40,6 +40,7 @@ def _isolated_user_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     monkeypatch.setenv("SRT_TUI_CONFIG_DIR", str(base / "config"))
     monkeypatch.setenv("SRT_TUI_STATE_DIR", str(base / "state"))
     monkeypatch.setenv("SRT_TUI_OUTPUT_DIR", str(base / "outputs"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(base / "cache"))  # the recipe library's cache
     monkeypatch.delenv("SRTSLURM_CONFIG", raising=False)
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
     monkeypatch.setenv("SRT_MOCK_CONTROL", "1")  # tests drive mock workers through their control routes

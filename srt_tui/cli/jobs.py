@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from srt_tui.core.errors import Problem, SrtError
-from srt_tui.core.jobdir.contract import JOB_FILE
 
 
 def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
     """Job id → directory of the named jobs (all indexed ones without names); a named directory whose
     job.json cannot be read is refused, since its job id (what `cancel` acts on) is unknown."""
-    from srt_tui.core.jobdir.contract import JobDirError, read_job_meta
+    from srt_tui.core.jobdir.contract import JOB_FILE, JobDirError, read_job_meta
     from srt_tui.state.jobindex import find_job_dir, group_members, known_jobs
 
     if not refs:  # every known job the operator has not removed from the list (`d`, `jobs --hide`)

@@ -12,8 +12,15 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from srt_tui.cli.printable import printable
+
 
 def _cmd_dry_run(args: argparse.Namespace) -> int:
+    from srt_tui.cli.library_check import check_library, wants_library
+
+    if wants_library(args.file):
+        return check_library(args)
+    args.file = args.file[0]
     from srt_tui.cli.sweep import dry_run_members, file_members
     from srt_tui.core.api import prepare
     from srt_tui.core.jobdir.write import job_files, write_atomic_dir
@@ -48,15 +55,21 @@ def _cmd_preflight(args: argparse.Namespace) -> int:
     from srt_tui.core.errors import SrtError
     from srt_tui.core.plan.paths_preflight import check_paths
     from srt_tui.core.plan.resolve import resolve
-    from srt_tui.core.spec.recipe import list_variants, load_recipe
+    from srt_tui.core.spec.recipe import file_recipes, load_recipe
 
     path = Path(args.file)
-    specs = [args.file]
-    if path.is_file():
-        specs = [f"{path}:{v}" for v in list_variants(path) if v != "base"] or specs
+    if path.is_file():  # every job of the file, read and expanded once (an override file's base aside)
+        jobs = file_recipes(path)
+        jobs = [j for j in jobs if j.selector != "base"] if len(jobs) > 1 else jobs
+        loaded = []
+        for job in jobs:
+            if job.recipe is None:
+                raise job.error or SrtError()
+            loaded.append((job.recipe, job.source))
+    else:
+        loaded = [load_recipe(args.file)]
     failed = 0
-    for spec in specs:
-        recipe, source = load_recipe(spec)
+    for recipe, source in loaded:
         try:
             checks = check_paths(resolve(choose_profile(recipe, args.profile), recipe, source))
         except SrtError as exc:
@@ -238,8 +251,16 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         p.add_argument("-p", "--profile", default=argparse.SUPPRESS, help="profile name or path")
         p.add_argument("-t", "--topology", help="override worker counts: 1P1D, 2P1D, 1P2D, agg2 …")
 
-    d = sub.add_parser("dry-run", help="render the plan and launch script without submitting")
-    recipe_args(d)
+    d = sub.add_parser(
+        "dry-run",
+        help="render the plan and launch script without submitting; -f DIR (or several -f) checks every job",
+    )
+    d.add_argument(
+        "-f", "--file", required=True, action="append",
+        help="recipe YAML (file.yaml or file.yaml:variant); a directory, or -f again, checks every job of them",
+    )  # fmt: skip
+    d.add_argument("-p", "--profile", default=argparse.SUPPRESS, help="profile name or path")
+    d.add_argument("-t", "--topology", help="override worker counts: 1P1D, 2P1D, 1P2D, agg2 …")
     d.add_argument("-o", "--output", help="write sbatch.sh, plan.json, recipe.yaml, profile.yaml here")
     d.add_argument("--json", action="store_true", help="print plan.json")
     d.add_argument("--no-script", action="store_true", help="omit the script from the text output")
@@ -305,11 +326,6 @@ def _stdout_to_devnull() -> None:
         pass
 
 
-def _printable(text: str) -> str:
-    """One line whatever a file name holds: control characters (a newline in a name) are escaped."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
 def _error(exc: BaseException) -> int:
     """One clear line (plus Slurm's own lines) for a failure, and its documented exit code."""
     from srt_tui.core.errors import Problem, SrtError
@@ -320,7 +336,7 @@ def _error(exc: BaseException) -> int:
         return 141  # 128 + SIGPIPE: what `cat` or `git log` leave when `| head` stops reading
     if isinstance(exc, SrtError):
         for problem in exc.problems or [Problem(field="", message="unknown error")]:
-            print(f"srt-tui: error: {_printable(problem.render())}", file=sys.stderr)
+            print(f"srt-tui: error: {printable(problem.render())}", file=sys.stderr)
         return int(getattr(exc, "exit_code", 2))
     if isinstance(exc, SlurmError):
         lines = str(exc).strip().splitlines() or ["Slurm failed without a message"]
@@ -355,7 +371,7 @@ def _settle_interrupted(transport: str) -> None:
     except (SrtError, OSError) as exc:  # an unsafe state directory is said by the command itself
         notes = [] if isinstance(exc, SrtError) else [f"cannot check for interrupted submissions: {exc}"]
     for note in notes:
-        print(f"srt-tui: warning: {_printable(note)}", file=sys.stderr)
+        print(f"srt-tui: warning: {printable(note)}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

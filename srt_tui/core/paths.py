@@ -45,6 +45,11 @@ def user_state_dir() -> Path:
     return Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local/state") / "srt-tui"
 
 
+def user_cache_dir() -> Path:
+    """srt-tui's XDG cache directory (what can be rebuilt: the recipe library's parsed files)."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "srt-tui"
+
+
 def default_output_dir() -> Path:
     """Where job directories go when neither CLI nor profile says: `$SRT_TUI_OUTPUT_DIR` or ./outputs."""
     return Path(os.environ.get("SRT_TUI_OUTPUT_DIR") or "outputs").resolve()

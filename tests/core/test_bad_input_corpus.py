@@ -99,7 +99,7 @@ CASES = [
     Case("deep", (*DRY, "{d}/deep.yaml"), 2, "nesting deeper", _write("deep.yaml", "[" * 50_000 + "]" * 50_000)),
     Case("alias-cycle", (*DRY, "{d}/c.yaml"), 2, "inside its own anchor", _write("c.yaml", "a: &a {b: *a}\n")),
     Case("huge", (*DRY, "{d}/h.yaml"), 2, "larger than", _write("h.yaml", "# " + "x" * 3_000_000 + "\n")),
-    Case("directory", (*DRY, "{d}"), 2, "is a directory, not a YAML file"),
+    Case("directory", (*DRY, "{d}"), 2, "is a directory with no recipe files"),  # -f DIR checks a library
     Case("dev-zero", (*DRY, "/dev/zero"), 2, "character device"),
     Case("dev-null", (*DRY, "/dev/null"), 2, "character device"),
     Case("fifo", (*DRY, "{d}/fifo.yaml"), 2, "named pipe", _fifo),

@@ -11,7 +11,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, AliasChoices, Field, ValidationError, field_validator, model_validator
 
-from srt_tui.core.errors import config_error
+from srt_tui.core.errors import SrtError, config_error
 from srt_tui.core.spec.fork_keys import ForkSection
 from srt_tui.core.spec.frontend_types import FrontendName, unsupported_frontend
 from srt_tui.core.spec.profile import GpuExporter, HealthCheck, Strict
@@ -446,6 +446,40 @@ def _variants(src: Located) -> list[tuple[str, Any]]:
     if "sweep" in data:
         return expand_sweep(data, src)
     return []
+
+
+def file_job_data(src: Located) -> list[tuple[str | None, Any]]:
+    """(selector, raw data) of every job a parsed file holds: its variants (`base` first), or the file itself."""
+    variants: list[tuple[str | None, Any]] = list(_variants(src))
+    return variants or [(None, src.data)]
+
+
+@dataclass(frozen=True)
+class FileRecipe:
+    """One job of a recipe file: its selector (None for a plain recipe), its recipe or the error that refused it."""
+
+    selector: str | None
+    recipe: Recipe | None
+    error: SrtError | None
+    source: RecipeSource
+
+
+def validate_jobs(path: Path, src: Located, jobs: list[tuple[str | None, Any]]) -> list[FileRecipe]:
+    """Each job's data validated on its own: one invalid variant does not hide the others."""
+    out: list[FileRecipe] = []
+    for selector, data in jobs:
+        source = RecipeSource(path, selector, src)
+        try:
+            out.append(FileRecipe(selector, recipe_from_data(data, src, selector), None, source))
+        except SrtError as exc:
+            out.append(FileRecipe(selector, None, exc, source))
+    return out
+
+
+def file_recipes(path: Path) -> list[FileRecipe]:
+    """Every job of a file, read, parsed and expanded once (a file-level problem raises SrtError)."""
+    src = load_yaml(path)
+    return validate_jobs(path, src, file_job_data(src))
 
 
 def file_jobs(path: Path) -> list[tuple[str, Any]]:

@@ -7,6 +7,7 @@ MAX_NODES nodes (a "billion laughs" bomb) is refused by one streaming pass over 
 
 from __future__ import annotations
 
+import dataclasses
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from srt_tui.core.errors import config_error
+from srt_tui.core.errors import ConfigError, config_error
 
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's emitter: ~5x faster
@@ -44,16 +45,49 @@ class Located:
         return None
 
 
-def _index(node: yaml.Node, prefix: PathKey, out: dict[PathKey, int]) -> None:
+def _index(node: yaml.Node, prefix: PathKey, out: dict[PathKey, int], depth: int = 1) -> None:
+    """Record the line of every key path; refuse nesting deeper than MAX_DEPTH on the way (the composed
+    tree of a text without anchors is bounded here, see `_bounded_after`)."""
+    if isinstance(node, yaml.CollectionNode) and depth > MAX_DEPTH:
+        raise _too_deep(node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             key = str(key_node.value)
             out[prefix + (key,)] = key_node.start_mark.line + 1
-            _index(value_node, prefix + (key,), out)
+            _index(value_node, prefix + (key,), out, depth + 1)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
             out[prefix + (i,)] = item.start_mark.line + 1
-            _index(item, prefix + (i,), out)
+            _index(item, prefix + (i,), out, depth + 1)
+    if len(out) > MAX_NODES:
+        raise _too_many(node.start_mark.line + 1)
+
+
+def _too_deep(line: int | None) -> ConfigError:
+    """Too deep a tree (parse_yaml names the file)."""
+    return config_error(f"nesting deeper than {MAX_DEPTH} levels", line=line, hint="flatten")
+
+
+def _too_many(line: int | None) -> ConfigError:
+    """Too many values (parse_yaml names the file)."""
+    return config_error(
+        f"aliases expand to more than {MAX_NODES} values (a YAML bomb?)",
+        line=line,
+        hint="write the values out instead of nesting aliases",
+    )
+
+
+#: nesting libyaml's (recursive, C) composer builds safely before `_index` checks it against MAX_DEPTH
+_COMPOSE_SAFE_DEPTH = 2000
+
+
+def _bounded_after(text: str) -> bool:
+    """May this text be composed first and bounded on its node tree? Without an anchor nothing expands, and
+    its nesting is at most two block levels per column plus one per flow bracket: a few hundred for a recipe."""
+    if "&" in text:
+        return False
+    longest = max(map(len, text.splitlines()), default=0)
+    return 2 * (longest + 1) + text.count("[") + text.count("{") <= _COMPOSE_SAFE_DEPTH
 
 
 def check_duplicates(node: yaml.Node, file: str) -> None:
@@ -141,12 +175,15 @@ def check_bounds(text: str, file: str) -> None:
 
 def parse_yaml(text: str, file: str) -> Located:
     """Parse YAML text; syntax errors become a ConfigError naming the line."""
-    check_bounds(text, file)
+    if len(text) > MAX_BYTES or not _bounded_after(text):
+        check_bounds(text, file)  # anchors or extreme nesting: bounded on the event stream, before composing
     loader = _Loader(text)
+    lines: dict[PathKey, int] = {}
     try:  # one parse: the node tree gives the lines, the same tree is constructed into data
         node = loader.get_single_node()
         if node is not None:
             check_duplicates(node, file)
+            _index(node, (), lines)
         data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -160,11 +197,11 @@ def parse_yaml(text: str, file: str) -> Located:
             line=line,
             hint="check indentation and quoting on that line",
         ) from None
+    except ConfigError as exc:  # a bound `_index` found: name the file
+        exc.problems = [dataclasses.replace(p, file=file) for p in exc.problems]
+        raise
     finally:
         loader.dispose()
-    lines: dict[PathKey, int] = {}
-    if node is not None:
-        _index(node, (), lines)
     return Located(data=data, lines=lines, file=file)
 
 

@@ -35,6 +35,7 @@ from srt_tui.monitor.probes.http import HttpFailure, Origin, ProbeClient
 from srt_tui.monitor.probes.prom import SampleCache
 from srt_tui.monitor.probes.sources import Source, Sources
 from srt_tui.monitor.snapshot.build import build_snapshot
+from srt_tui.monitor.snapshot.frozen import FrozenJobs, Stamp, stamp
 from srt_tui.monitor.statuses.context import (
     JobFiles,
     Refresh,
@@ -89,6 +90,8 @@ class Monitor:
         self.samples = SampleCache()
         self.history = CounterHistory()
         self.health = HealthLog()
+        #: ended jobs' last snapshots, reused while their files are unchanged
+        self.frozen = FrozenJobs()
         #: Slurm queries started so far (one per refresh at most)
         self.slurm_queries = 0
         self.refreshes = 0
@@ -181,6 +184,23 @@ class Monitor:
             tuple(problems),
         )
 
+    def _read_jobs(self, jobs: Mapping[str, Path]) -> tuple[dict[str, Stamp], dict[str, JobSnapshot], list[JobFiles]]:
+        """Each job's stamp (taken before reading), the frozen snapshots still valid, and the others' files."""
+        stamps: dict[str, Stamp] = {}
+        kept: dict[str, JobSnapshot] = {}
+        views: list[JobFiles] = []
+        for j, d in jobs.items():
+            if self.frozen.due(j):
+                stamps[j] = stamp(Path(d))
+            snap = self.frozen.get(j, Path(d), stamps.get(j))
+            if snap is not None:
+                kept[j] = snap
+                continue
+            if j not in stamps:
+                stamps[j] = stamp(Path(d))
+            views.append(self._read_job_or_say(j, Path(d)))
+        return stamps, kept, views
+
     def _state(self, job: JobFiles, slurm_states: dict[str, JobState]) -> JobState | None:
         if is_local_job(job.job_id):
             return self.local.state(job.job_id, job.dir)
@@ -196,8 +216,9 @@ class Monitor:
         started = self.clock()
         self.refreshes += 1
         self.samples.rotate()
-        # job-directory files may sit on a slow shared filesystem: read them off the event loop
-        views = await asyncio.to_thread(lambda: [self._read_job_or_say(j, Path(d)) for j, d in jobs.items()])
+        # job-directory files may sit on a slow shared filesystem: read them off the event loop; an ended job
+        # whose files did not change since it ended is not read again (its stamp is a few stats)
+        stamps, kept, views = await asyncio.to_thread(self._read_jobs, jobs)
         slurm_ids = [v.job_id for v in views if not is_local_job(v.job_id)]
         slurm_src: Source | None = None
         if slurm_ids and self.slurm is not None:
@@ -224,14 +245,18 @@ class Monitor:
         slurm_state = self._slurm_source(slurm_src, bool(slurm_ids), started, now)
 
         def one(v: JobFiles) -> JobSnapshot:
-            if is_local_job(v.job_id):
-                return build_snapshot(ctx, v, self._state(v, states), SourceState("local", True))
-            return build_snapshot(ctx, v, states.get(v.job_id), slurm_state)
+            local = is_local_job(v.job_id)
+            state = self._state(v, states)
+            snap = build_snapshot(ctx, v, state, SourceState("local", True) if local else slurm_state)
+            self.frozen.keep(snap, v.dir, stamps[v.job_id], state, local)
+            return snap
 
-        def build() -> list[JobSnapshot]:
-            return [_or_said(one, v) for v in views]
+        def build() -> dict[str, JobSnapshot]:
+            return {v.job_id: _or_said(one, v) for v in views}
 
-        snaps = await asyncio.to_thread(build)  # snapshots read relay and log files too
+        built = await asyncio.to_thread(build)  # snapshots read relay and log files too
+        snaps = [kept.get(j) or built[j] for j in jobs]
+        self.frozen.prune(set(jobs))
         self.sources.prune(started - 60.0)
         self.history.prune(now - 300.0)
         self.health.prune(self.wall() - 300.0)

@@ -34,10 +34,13 @@ class ProfileChosen(Message):
 
 
 @dataclass
-class RecipesLoaded(Message):
-    """The recipe worker finished reading the shipped and user recipe folders."""
+class RecipesFound(Message):
+    """A library scan read more folders: their entries, and files read of all (equal when it is done)."""
 
+    scan: int
     entries: list[RecipeEntry]
+    read: int
+    total: int
 
 
 @dataclass

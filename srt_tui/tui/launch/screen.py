@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib
-from typing import ClassVar
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
@@ -21,11 +23,15 @@ from srt_tui.tui.launch.messages import (
     PreviewAccepted,
     ProfileChosen,
     RecipeChosen,
+    RecipesFound,
 )
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.tui.launch.steps.profile_step import ProfileStep
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.widgets.step_bar import StepBar
+
+if TYPE_CHECKING:
+    from srt_tui.tui.launch.recipe_catalog import LibraryRoot, RecipeEntry
 
 #: (step id, label, module, class) in order; later steps are imported when first reached
 STEPS: tuple[tuple[str, str, str, str], ...] = (
@@ -56,6 +62,10 @@ class LaunchScreen(Screen[None]):
         super().__init__(id="launch")
         self.hub = hub
         self.state = WizardState(hub, preferred_profile=hub.context.profile_spec)
+        #: recipe folders scanned or being scanned, so a profile's srtctl_root is read once
+        self._scanned: set[Path] = set()
+        #: one scan reads at a time (the cache is one file); a later root waits for the first
+        self._scan_lock = threading.Lock()
 
     def compose(self) -> ComposeResult:
         yield AppHeader("launch", self.hub)
@@ -67,7 +77,41 @@ class LaunchScreen(Screen[None]):
         yield Footer()
 
     async def on_mount(self) -> None:
+        self._scan_roots(None)
         await self.go_to(0)
+
+    # -- the recipe library (read from the start, in a thread) --------------------------------------
+
+    def _scan_roots(self, srtctl_root: str | None) -> None:
+        """Scan the library folders not scanned yet (the default ones, and a profile's srtctl checkout)."""
+        from srt_tui.tui.launch.recipe_catalog import library_roots
+
+        roots = [r for r in library_roots(srtctl_root) if r.path.resolve() not in self._scanned]
+        if not roots:
+            return
+        self._scanned.update(r.path.resolve() for r in roots)
+        scan = len(self.state.library.progress)
+        self.state.library.started(scan)
+        self.scan_recipes(scan, roots)
+
+    @work(thread=True, group="recipe-scan", name="scan-recipes", exit_on_error=False)
+    def scan_recipes(self, scan: int, roots: list[LibraryRoot]) -> None:
+        """Read every recipe file under `roots`, folder by folder, through the user's cache."""
+        from srt_tui.state.recipe_cache import RecipeCache
+        from srt_tui.tui.launch.recipe_catalog import scan_library
+
+        def found(entries: list[RecipeEntry], read: int, total: int) -> None:
+            self.post_message(RecipesFound(scan, entries, read, total))
+
+        with self._scan_lock:
+            scan_library(roots, found, cache=RecipeCache().load(), every=0.25)
+
+    @on(RecipesFound)
+    def _recipes_found(self, message: RecipesFound) -> None:
+        self.state.library.add(message.scan, message.entries, message.read, message.total)
+        found = self.query("#step-recipe")
+        if found:
+            found.first(WizardStep).library_grew(message.entries)
 
     @property
     def step(self) -> WizardStep:
@@ -143,6 +187,7 @@ class LaunchScreen(Screen[None]):
             self.state.profile = message.loaded
             self._forget_after(0)
         self.hub.update(profile_label=f"{message.loaded.name} ({message.loaded.source})")
+        self._scan_roots(message.loaded.profile.srtctl_root)
         await self.go_to(1)
 
     @on(RecipeChosen)

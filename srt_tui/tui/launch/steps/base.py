@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from textual.containers import Vertical
 
+from srt_tui.tui.launch.library import RecipeLibrary
 from srt_tui.tui.workers import ReportsWorkerErrors
 
 if TYPE_CHECKING:
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from srt_tui.core.spec.profile import LoadedProfile
     from srt_tui.core.spec.recipe import Recipe, RecipeSource
     from srt_tui.tui.context import ContextHub
+    from srt_tui.tui.launch.recipe_catalog import RecipeEntry
 
 
 @dataclass
@@ -32,6 +34,8 @@ class WizardState:
     prepared: Prepared | None = None
     #: bumped whenever profile or recipe change, so later steps know to rebuild
     generation: int = 0
+    #: the recipes read so far: scanning starts with the screen, not when the recipe step is reached
+    library: RecipeLibrary = field(default_factory=RecipeLibrary)
 
 
 class WizardStep(ReportsWorkerErrors, Vertical):
@@ -45,6 +49,9 @@ class WizardStep(ReportsWorkerErrors, Vertical):
 
     def confirm(self) -> None:
         """ctrl+n: post this step's "done" message, or tell the operator what is missing."""
+
+    def library_grew(self, entries: list[RecipeEntry]) -> None:
+        """A library scan read more recipes (`state.library` holds them already); only the recipe step shows them."""
 
     def focus_default(self) -> None:
         """Focus the widget the operator starts with on this step."""

@@ -14,11 +14,12 @@ from textual.message import Message
 from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened, RecipesLoaded
+from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 
 if TYPE_CHECKING:
     from srt_tui.core.spec.profile import LoadedProfile
+    from srt_tui.tui.launch.library import RecipeLibrary
     from srt_tui.tui.launch.recipe_catalog import RecipeEntry
     from srt_tui.tui.launch.steps.recipe_edit import EditResult, EditTarget
 
@@ -29,6 +30,18 @@ class RecipeEdited(Message):
     def __init__(self, result: EditResult) -> None:
         super().__init__()
         self.result = result
+
+
+HINT = "Choose a recipe (✓ = written for this profile)."
+
+
+class RecipeTree(Tree["RecipeEntry | None"]):
+    """The recipe tree, with the j/k moves every list of the app has."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
 
 
 class RecipeStep(WizardStep):
@@ -57,18 +70,21 @@ class RecipeStep(WizardStep):
         self._highlight_spec: str | None = None
         self._profile: LoadedProfile | None = None
         self._read_only = False
+        self._library: RecipeLibrary | None = None
+        #: folder nodes of the tree by folder, and the folder of each folder node (by node id)
+        self._folders: dict[str, TreeNode[RecipeEntry | None]] = {}
+        self._folder_of: dict[int, str] = {}
+        #: the node the step put the cursor on itself: while it is still there, a better one may replace it
+        self._auto_node: TreeNode[RecipeEntry | None] | None = None
         #: what validation said about a recipe after it was edited here, by spec: (errors, warnings)
         self._checks: dict[str, tuple[list[str], list[str]]] = {}
 
     def compose(self) -> ComposeResult:
-        yield Static(
-            "Choose a recipe (✓ = written for this profile).",
-            classes="step-hint",
-        )
+        yield Static(HINT, classes="step-hint", id="recipe-hint")
         with Horizontal(id="recipe-body"):
             with Vertical(id="recipe-left"):
                 yield Input(placeholder="filter: name, folder, engine, topology…", id="recipe-filter")
-                tree: Tree[RecipeEntry | None] = Tree("recipes", id="recipe-tree")
+                tree = RecipeTree("recipes", id="recipe-tree")
                 tree.show_root = False
                 tree.guide_depth = 2
                 tree.loading = True
@@ -78,33 +94,40 @@ class RecipeStep(WizardStep):
 
     def on_mount(self) -> None:
         self.query_one("#recipe-filter", Input).display = False
-        self.load_recipes()
 
     async def enter(self, state: WizardState) -> None:
         self._profile, self._read_only = state.profile, state.hub.context.read_only
         name = state.profile.name if state.profile else None
-        if name != self.profile_name:
+        if self._library is None:  # first entry: what the scan read so far (it started with the screen)
+            self._library, self.profile_name = state.library, name
+            self.entries = list(state.library.entries)
+            self._rebuild(keep_cursor=False)
+        elif name != self.profile_name:
             self.profile_name = name
             if self.entries:
                 self._rebuild(keep_cursor=False)
+        self._show_progress()
 
-    @work(thread=True, exclusive=True, group="recipes", name="scan-recipes", exit_on_error=False)
-    def load_recipes(self) -> None:
-        """Read every recipe file (shipped and user) off the UI thread."""
-        from srt_tui.tui.launch.recipe_catalog import scan_recipes
-
-        self.post_message(RecipesLoaded(scan_recipes()))
-
-    @on(RecipesLoaded)
-    def _loaded(self, message: RecipesLoaded) -> None:
-        message.stop()
+    def library_grew(self, entries: list[RecipeEntry]) -> None:
+        """Append the folders just read: to the tree when they match the filter, the cursor left where it is."""
+        if self._library is None:
+            return
         opened = [e for e in self.entries if e.folder == "opened"]
-        self.entries = message.entries + opened
-        tree = self.query_one(Tree)
-        tree.loading = False
-        self._rebuild(keep_cursor=False)
-        if self.display and not self.query_one("#recipe-filter", Input).has_focus:
-            tree.focus()
+        self.entries = [e for e in self.entries if e.folder != "opened"] + entries + opened
+        self._add_rows([e for e in entries if e.matches(self.query_text)])
+        self._show_progress()
+
+    def _show_progress(self) -> None:
+        """The hint line counts files while a scan reads; the tree shows its loading indicator until rows come."""
+        library = self._library
+        tree = self.query_one("#recipe-tree", Tree)
+        loading = library is not None and library.loading
+        tree.loading = loading and not self.entries
+        hint = HINT
+        if loading and library is not None:
+            read, total = library.counts
+            hint += f"  Reading recipes… {read}/{total} files"
+        self.query_one("#recipe-hint", Static).update(hint)
 
     # -- tree ---------------------------------------------------------------------------------------
 
@@ -121,39 +144,96 @@ class RecipeStep(WizardStep):
             (f"  {topology_name(entry.recipe)} · {entry.recipe.engine.type}", st("recipe-step--dim")),
         )
 
-    def _rebuild(self, keep_cursor: bool = True) -> None:
+    def _folder_node(self, folder: str) -> TreeNode[RecipeEntry | None]:
+        """The folder's node, made on first need (before the "opened" folder, which stays last)."""
+        node = self._folders.get(folder)
+        if node is None:
+            tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
+            opened = self._folders.get("opened")
+            before = opened if opened is not None and folder != "opened" else None
+            node = tree.root.add(Text(folder + "/", style="bold"), data=None, expand=True, before=before)
+            self._folders[folder] = node
+            self._folder_of[node.id] = folder
+        return node
+
+    def _add_rows(self, entries: list[RecipeEntry]) -> None:
+        """Rows for `entries` under their folders; the cursor moves only while it is where the step put it."""
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
-        current = tree.cursor_node.data if keep_cursor and tree.cursor_node is not None else None
-        want = self._highlight_spec or (current.spec if current is not None else None)
-        self._highlight_spec = None
-        tree.clear()
-        folders: dict[str, TreeNode[RecipeEntry | None]] = {}
-        target: TreeNode[RecipeEntry | None] | None = None
-        first_match: TreeNode[RecipeEntry | None] | None = None
-        first_leaf: TreeNode[RecipeEntry | None] | None = None
-        for entry in self.entries:
-            if not entry.matches(self.query_text):
-                continue
-            folder = folders.get(entry.folder)
-            if folder is None:
-                folder = tree.root.add(Text(entry.folder + "/", style="bold"), data=None, expand=True)
-                folders[entry.folder] = folder
-            leaf = folder.add_leaf(self._label(entry), data=entry)
+        want = self._highlight_spec
+        target = first_match = first_leaf = None
+        for entry in entries:
+            leaf = self._folder_node(entry.folder).add_leaf(self._label(entry), data=entry)
             first_leaf = first_leaf or leaf
             if want is not None and entry.spec == want:
                 target = leaf
             if first_match is None and self.profile_name and self.profile_name in entry.profiles:
                 first_match = leaf
-        node = target or first_match or first_leaf
-        self._summarise(node.data if node is not None else None)
+        auto = self._auto_node
+        untouched = auto is None or tree.cursor_node is auto
+        node = target
+        if node is None and untouched:
+            auto_fits = auto is not None and auto.data is not None and self.profile_name in auto.data.profiles
+            if first_match is not None and not auto_fits:
+                node = first_match
+            elif auto is None:
+                node = first_leaf
+        if node is not None:
+            self._place_cursor(node)
+        else:
+            self._summarise_node(tree.cursor_node)
+
+    def _place_cursor(self, node: TreeNode[RecipeEntry | None]) -> None:
+        tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
+        self._auto_node = node
+        self._highlight_spec = None
+        self._summarise_node(node)
         # reading `last_line` builds the tree's lines now: the cursor is on the node before the next key,
         # not after the next refresh (an Enter typed quickly would otherwise choose the first row)
-        if node is not None and tree.last_line >= 0:
+        if tree.last_line >= 0:
             tree.move_cursor(node, False)
+
+    def _rebuild(self, keep_cursor: bool = True) -> None:
+        tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
+        current = tree.cursor_node.data if keep_cursor and tree.cursor_node is not None else None
+        self._highlight_spec = self._highlight_spec or (current.spec if current is not None else None)
+        tree.clear()
+        self._folders.clear()
+        self._folder_of.clear()
+        self._auto_node = None
+        self._add_rows([e for e in self.entries if e.matches(self.query_text)])
+        self._highlight_spec = None  # not among the rows the filter leaves: the cursor stays where it went
 
     @on(Tree.NodeHighlighted, "#recipe-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[RecipeEntry | None]) -> None:
-        self._summarise(event.node.data)
+        self._summarise_node(event.node)
+
+    def _summarise_node(self, node: TreeNode[RecipeEntry | None] | None) -> None:
+        """The summary of the highlighted row: a recipe's facts, a folder's contents, or why nothing shows."""
+        if node is not None and node.data is None and node.id in self._folder_of:
+            self._summarise_folder(self._folder_of[node.id], node)
+        else:
+            self._summarise(node.data if node is not None else None)
+
+    def _summarise_folder(self, folder: str, node: TreeNode[RecipeEntry | None]) -> None:
+        st = self._style
+        rows = [child.data for child in node.children if child.data is not None]
+        broken = sum(1 for e in rows if e.recipe is None)
+        mine = sum(1 for e in rows if e.recipe is not None and self.profile_name in e.profiles)
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style=st("recipe-step--key"), no_wrap=True)
+        grid.add_column()
+        grid.add_row("folder", Text(folder + "/"))
+        count = f"{len(rows)} recipe{'s' if len(rows) != 1 else ''}" + (
+            " matching the filter" if self.query_text else ""
+        )
+        grid.add_row("holds", Text(count))
+        if mine:
+            grid.add_row("", Text(f"✓ {mine} written for {self.profile_name}", style=st("recipe-step--match")))
+        if broken:
+            grid.add_row("", Text(f"✗ {broken} cannot be read (highlight one for why)", style=st("recipe-step--bad")))
+        keys = "j/k or ↑/↓ move · space folds the folder · / filters · Enter picks a recipe"
+        grid.add_row("keys", Text(keys, style=st("recipe-step--dim")))
+        self.query_one("#recipe-summary", Static).update(grid)
 
     @on(Tree.NodeSelected, "#recipe-tree")
     def _selected(self, event: Tree.NodeSelected[RecipeEntry | None]) -> None:
@@ -168,10 +248,17 @@ class RecipeStep(WizardStep):
         self._choose(node.data)
 
     def _choose(self, entry: RecipeEntry) -> None:
+        from srt_tui.core.errors import SrtError
+
         if entry.recipe is None:
             self.notify(f"{entry.label} cannot be used: {entry.error}", severity="error")
             return
-        self.post_message(RecipeChosen(entry.recipe, entry.source, entry.shown_path))
+        try:
+            recipe, source = entry.chosen()
+        except SrtError as exc:  # a cached entry whose file changed or went away since
+            self.notify(f"{entry.shown_path} cannot be read now: {exc}", severity="error")
+            return
+        self.post_message(RecipeChosen(recipe, source, entry.shown_path))
 
     def _summarise(self, entry: RecipeEntry | None) -> None:
         box = self.query_one("#recipe-summary", Static)
@@ -182,7 +269,8 @@ class RecipeStep(WizardStep):
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style=st("recipe-step--key"), no_wrap=True)
         grid.add_column()
-        grid.add_row("recipe", Text(entry.label))
+        plain = entry.recipe is not None and entry.source is not None and entry.source.variant is None
+        grid.add_row("recipe", Text(entry.recipe.name if plain and entry.recipe is not None else entry.label))
         grid.add_row("file", Text(entry.shown_path))
         if entry.recipe is None:
             grid.add_row(

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Ended jobs cost nothing: Monitor CPU per refresh with 300 ended jobs + 1 running, beside 1 running alone.
+
+One running job of 16 real mock workers (benchmarks/mock_fleet.py) on loopback, 300 ended jobs' directories
+(status `completed`, Slurm says COMPLETED), one reused Monitor, the CPU time of this process (every thread) over
+`--refreshes` refreshes. The floor is the same Monitor with the running job alone, measured in the same run;
+goal (issue 22): ratio <= 1.5. `without freezing` shows what the 300 ended jobs cost when each refresh rebuilds
+them (the Monitor before issue 22).
+
+    python benchmarks/monitor_ended.py [--ended 300] [--refreshes 20]
+
+2026-12-02 (2 cores, load ~1-6): 1 running alone 0.003 s CPU per refresh; 300 ended + 1 running 0.006-0.007 s
+(ratio 2.2-2.3, over the 1.5 goal: what is left is the per-job bookkeeping of 300 ids and ~60 stats a refresh);
+without freezing 0.195-0.233 s (ratio 72-76).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.monitor_refresh import free_ports, start_fleet, write_jobs  # noqa: E402
+from benchmarks.ratios import row  # noqa: E402
+from srt_tui.monitor.snapshot.collect import Monitor  # noqa: E402
+from srt_tui.slurm.client import JobState  # noqa: E402
+
+
+class EndedSlurm:
+    """RUNNING for the running job, COMPLETED for every other id (one batched query per refresh)."""
+
+    name = "fake"
+    supports_json = False
+    in_process = True
+    last_error: str | None = None
+
+    def __init__(self, running: set[str]) -> None:
+        self.running = running
+
+    def query(self, job_ids: Sequence[str]) -> dict[str, JobState]:
+        return {j: JobState(j, "bench", "RUNNING" if j in self.running else "COMPLETED") for j in job_ids}
+
+
+async def cpu_per_refresh(jobs: dict[str, Path], running: set[str], refreshes: int, freeze: bool) -> float:
+    monitor = Monitor(EndedSlurm(running))  # type: ignore[arg-type]
+    if not freeze:
+        monitor.frozen.keep = lambda *a, **k: None  # type: ignore[method-assign]
+    try:
+        await monitor.refresh(jobs)  # cold: connections, first reads
+        await monitor.refresh(jobs)
+        start = time.process_time()
+        for _ in range(refreshes):
+            await monitor.refresh(jobs)
+        return (time.process_time() - start) / refreshes
+    finally:
+        await monitor.aclose()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ended", type=int, default=300)
+    parser.add_argument("--refreshes", type=int, default=20)
+    args = parser.parse_args()
+    ports = free_ports(16)
+    fleet = start_fleet(ports)
+    try:
+        with tempfile.TemporaryDirectory(prefix="srt-bench-ended-") as tmp:
+            live = write_jobs(Path(tmp) / "live", ports)
+            template = next(iter(live.values()))
+            ended: dict[str, Path] = {}
+            for i in range(args.ended):
+                d = Path(tmp) / "ended" / str(800000 + i)
+                shutil.copytree(template, d)
+                with open(d / "status.jsonl", "a") as fh:
+                    fh.write(json.dumps({"stage": "completed", "time": "2026-01-01T01:00:00Z"}) + "\n")
+                ended[str(800000 + i)] = d
+            running = set(live)
+            alone = asyncio.run(cpu_per_refresh(live, running, args.refreshes, True))
+            print(f"  1 running alone: {alone:.3f} s CPU per refresh", flush=True)
+            both = {**ended, **live}
+            frozen = asyncio.run(cpu_per_refresh(both, running, args.refreshes, True))
+            print(f"  {args.ended} ended + 1 running: {frozen:.3f} s CPU per refresh", flush=True)
+            rebuilt = asyncio.run(cpu_per_refresh(both, running, args.refreshes, False))
+    finally:
+        for p in fleet:
+            p.terminate()
+    print(f"Monitor CPU per refresh, {args.refreshes} refreshes, 1 running job of 16 workers:")
+    row(f"{args.ended} ended + 1 running, CPU per refresh", frozen, alone, "1 running alone", goal=1.5)
+    row(f"{args.ended} ended + 1 running, without freezing", rebuilt, alone, "1 running alone")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""The recipe library as the wizard holds it while scans fill it: entries so far and how far each scan is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from srt_tui.tui.launch.recipe_catalog import RecipeEntry
+
+
+@dataclass
+class RecipeLibrary:
+    """Entries in the order they were read, and (files read, files in all) of every scan started."""
+
+    entries: list[RecipeEntry] = field(default_factory=list)
+    progress: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def started(self, scan: int) -> None:
+        """A scan began: the library is loading until it reports its last folder."""
+        self.progress[scan] = (0, 1)
+
+    def add(self, scan: int, entries: list[RecipeEntry], read: int, total: int) -> None:
+        """A scan read more folders."""
+        self.entries.extend(entries)
+        self.progress[scan] = (read, total)
+
+    @property
+    def loading(self) -> bool:
+        """Is any scan still reading?"""
+        return any(read < total for read, total in self.progress.values())
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        """Files read and files in all, over every scan."""
+        return sum(r for r, _ in self.progress.values()), sum(t for _, t in self.progress.values())

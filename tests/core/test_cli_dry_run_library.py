@@ -1,0 +1,84 @@
+"""`dry-run -f DIR` and several `-f` (issue 22): every job of every file checked in one process, one line each,
+a tally, `--json` for tools, exit 2 when any job is refused — through the real console script."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import REPO
+from tests.core.core_helpers import cli
+
+AGG = (REPO / "recipes" / "mocker" / "mocker-agg-direct.yaml").read_text(encoding="utf-8")
+OVERRIDE = """\
+base:
+  name: ovr
+  profiles: [local]
+  model: {path: mock-model}
+  frontend: {type: sglang, enable_multiple_frontends: false}
+  engine: mocker
+  roles: {agg: {nodes: 1, workers: 1, args: {tp-size: 8}}}
+override_two:
+  roles: {agg: {nodes: 2, workers: 2}}
+override_bad:
+  roles: {agg: {gpus: 3}}
+"""
+
+
+def library(root: Path) -> Path:
+    """Two good recipes in nested folders, an override file with one bad variant, and a broken file."""
+    (root / "a" / "b").mkdir(parents=True)
+    (root / "a" / "one.yaml").write_text(AGG.replace("name: mocker-agg-direct", "name: one"), encoding="utf-8")
+    (root / "a" / "b" / "two.yml").write_text(AGG.replace("name: mocker-agg-direct", "name: two"), encoding="utf-8")
+    (root / "a" / "ovr.yaml").write_text(OVERRIDE, encoding="utf-8")
+    (root / "broken.yaml").write_text("name: x\nmodel: [unclosed\n", encoding="utf-8")
+    (root / "notes.txt").write_text("not a recipe", encoding="utf-8")
+    return root
+
+
+def test_a_directory_is_checked_job_by_job_with_a_tally(tmp_path: Path) -> None:
+    root = library(tmp_path / "lib")
+    proc = cli("dry-run", "-f", str(root), "-p", "local", cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stdout.splitlines()
+    verdicts = [(ln.split()[0], ln.split()[1].removeprefix(str(root) + "/")) for ln in lines if ln.strip()][:-1]
+    assert verdicts == [
+        ("ok", "a/b/two.yml"),
+        ("ok", "a/one.yaml"),
+        ("ok", "a/ovr.yaml:override_two"),
+        ("refused", "a/ovr.yaml:override_bad"),
+        ("refused", "broken.yaml"),
+    ]
+    assert "one: agg1 on 1 node(s)" in lines[1]
+    assert "invalid YAML" in lines[4] and "  line " in lines[4] and str(root / "broken.yaml:") not in lines[4]
+    assert "roles.agg.gpus" in lines[3]
+    assert lines[-1] == "5 jobs in 4 files: 3 ok, 2 refused"
+
+
+def test_json_says_the_same_for_tools(tmp_path: Path) -> None:
+    root = library(tmp_path / "lib")
+    proc = cli("dry-run", "-f", str(root), "-p", "local", "--json", cwd=tmp_path)
+    assert proc.returncode == 2
+    doc = json.loads(proc.stdout)
+    assert (doc["files"], doc["jobs"], doc["ok"], doc["refused"]) == (4, 5, 3, 2)
+    bad = [r for r in doc["results"] if not r["ok"]]
+    assert [Path(r["spec"]).name for r in bad] == ["ovr.yaml:override_bad", "broken.yaml"]
+    assert all(r["problems"] for r in bad)
+    good = [r for r in doc["results"] if r["ok"]]
+    assert all(r["topology"] and r["nodes"] >= 1 and not r["problems"] for r in good)
+
+
+def test_several_files_and_a_clean_library_exit_zero(tmp_path: Path) -> None:
+    root = library(tmp_path / "lib")
+    proc = cli("dry-run", "-f", str(root / "a" / "one.yaml"), "-f", str(root / "a" / "b"), "-p", "local", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[-1] == "2 jobs in 2 files: 2 ok, 0 refused"
+
+
+def test_output_dir_and_a_missing_path_are_refused_in_one_line(tmp_path: Path) -> None:
+    root = library(tmp_path / "lib")
+    proc = cli("dry-run", "-f", str(root), "-o", str(tmp_path / "out"), cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.startswith("srt-tui: error: -o/--output:")
+    proc = cli("dry-run", "-f", str(root), "-f", str(tmp_path / "nope.yaml"), cwd=tmp_path)
+    assert proc.returncode == 2 and "nope.yaml" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "out").exists()

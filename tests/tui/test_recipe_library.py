@@ -1,0 +1,285 @@
+"""The recipe library at the scale operators keep (issue 22, issue 21 item 11): rows appear while the scan still
+reads, files are read once and cached across runs (a damaged cache is rebuilt, never trusted), rows are labelled
+by file, `./recipes` and the profile's `srtctl_root` are listed, and the tree answers j/k with a summary that
+follows the cursor. The library is generated here (no dependency on ../shared)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static, Tree
+
+from srt_tui.state.recipe_cache import RecipeCache
+from srt_tui.tui.launch import recipe_catalog
+from srt_tui.tui.launch.recipe_catalog import LibraryRoot, library_roots, scan_library
+from srt_tui.tui.launch.screen import LaunchScreen
+from tests.tui.scenarios import settle
+from tests.tui.tui_helpers import make_app
+
+RECIPE = """\
+# {about}
+name: {name}
+profiles: [local]
+model: {{path: mock-model}}
+frontend: {{type: sglang, enable_multiple_frontends: false}}
+engine: mocker
+roles:
+  agg: {{nodes: 1, workers: {workers}, args: {{tp-size: 8}}}}
+"""
+OVERRIDE = """\
+base:
+  name: ovr
+  model: {path: mock-model}
+  frontend: {type: sglang, enable_multiple_frontends: false}
+  engine: mocker
+  roles: {agg: {nodes: 1, workers: 1, args: {tp-size: 8}}}
+override_two:
+  roles: {agg: {workers: 2}}
+zip_override_many:
+  roles: {agg: {workers: [3, 4]}}
+"""
+
+
+def make_library(root: Path, folders: int = 12, per_folder: int = 8) -> int:
+    """A library of `folders` × `per_folder` recipes (the last folder `zz-last/`), two files of one folder sharing
+    a `name:` as srtctl's `bs256-1p6d-dep.yaml`/`-tp.yaml` do, an override file and a broken file: its job count."""
+    names = [f"f{i:02d}" for i in range(folders - 1)] + ["zz-last"]
+    for folder in names:
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        for j in range(per_folder):
+            text = RECIPE.format(about=f"{folder} recipe {j}", name=f"{folder}-r{j}", workers=1 + j % 2)
+            (root / folder / f"r{j}.yaml").write_text(text, encoding="utf-8")
+    twin = RECIPE.format(about="a twin", name="same-name", workers=1)
+    (root / "f00" / "same-dep.yaml").write_text(twin, encoding="utf-8")
+    (root / "f00" / "same-tp.yaml").write_text(twin, encoding="utf-8")
+    (root / "f01" / "variants.yaml").write_text(OVERRIDE, encoding="utf-8")
+    (root / "f01" / "broken.yaml").write_text("name: [unclosed\n", encoding="utf-8")
+    return folders * per_folder + 2 + 4 + 1  # + twins + base/two/many[0]/many[1] + broken
+
+
+def _user_library() -> Path:
+    return Path(os.environ["SRT_TUI_CONFIG_DIR"]) / "recipes"
+
+
+def _rows(entries: list[Any]) -> list[tuple[str, str, str | None, str]]:
+    return [(e.folder, e.label, e.error, e.description) for e in entries]
+
+
+# -- scanning and the cache ------------------------------------------------------------------------------
+
+
+def test_each_file_is_read_once_and_rows_are_labelled_by_file(tmp_path: Path) -> None:
+    jobs = make_library(tmp_path / "lib")
+    batches: list[tuple[int, int, int]] = []
+    entries = scan_library([LibraryRoot("user", tmp_path / "lib")], lambda b, r, t: batches.append((len(b), r, t)))
+    assert len(entries) == jobs
+    labels = [(e.folder, e.label) for e in entries]
+    assert len(set(labels)) == len(labels)  # no two identical rows, whatever the files' `name:`
+    assert ("user/f00", "same-dep") in labels and ("user/f00", "same-tp") in labels
+    assert [e.label for e in entries if e.folder == "user/f01"][:4] == [
+        "broken", "r0", "r1", "r2"]  # fmt: skip
+    selectors = {"base", "override_two", "zip_override_many[0]", "zip_override_many[1]"}
+    assert {e.label for e in entries if e.label.startswith("variants")} == {f"variants:{s}" for s in selectors}
+    broken = next(e for e in entries if e.label == "broken")
+    assert broken.recipe is None and broken.error and "invalid YAML" in broken.error
+    assert batches[-1][1] == batches[-1][2] == 12 * 8 + 4  # the last batch says: every file read
+    assert [r for _, r, _ in batches] == sorted(r for _, r, _ in batches)
+    assert sum(n for n, _, _ in batches) == jobs
+
+
+def test_the_cache_makes_a_second_scan_skip_reading_and_sees_a_changed_file(tmp_path: Path) -> None:
+    make_library(tmp_path / "lib")
+    root = [LibraryRoot("user", tmp_path / "lib")]
+    cold = scan_library(root, cache=RecipeCache(tmp_path / "cache").load())
+    cache_file = tmp_path / "cache" / "recipes.json"
+    assert stat.S_IMODE(cache_file.stat().st_mode) == 0o600
+    assert stat.S_IMODE(cache_file.parent.stat().st_mode) == 0o700
+    warm = scan_library(root, cache=RecipeCache(tmp_path / "cache").load())
+    assert _rows(warm) == _rows(cold)
+    from_cache = [e for e in warm if e.source is not None and e.source.located is None]
+    assert len(from_cache) == len([e for e in cold if e.recipe is not None])  # only the broken file is read again
+    recipe, source = from_cache[0].chosen()  # chosen: read now, so later problems point at their line
+    assert source.located is not None and recipe == from_cache[0].recipe
+    changed = tmp_path / "lib" / "f03" / "r1.yaml"
+    changed.write_text(RECIPE.format(about="changed", name="changed-now", workers=3), encoding="utf-8")
+    again = scan_library(root, cache=RecipeCache(tmp_path / "cache").load())
+    entry = next(e for e in again if e.spec == str(changed))
+    assert entry.description == "changed" and entry.recipe is not None and entry.recipe.name == "changed-now"
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [b"\x00\x01garbage{", b'{"stamp": 1, "files": []}', b"[1, 2, 3]", b"{" * 100_000, b'{"files": {"x": 1}}'],
+    ids=["binary", "wrong-types", "a-list", "deep", "no-stamp"],
+)
+def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path: Path, damage: bytes) -> None:
+    jobs = make_library(tmp_path / "lib", folders=3, per_folder=3)
+    root = [LibraryRoot("user", tmp_path / "lib")]
+    (tmp_path / "cache").mkdir(mode=0o700)
+    (tmp_path / "cache" / "recipes.json").write_bytes(damage)
+    os.chmod(tmp_path / "cache" / "recipes.json", 0o600)
+    cache = RecipeCache(tmp_path / "cache").load()
+    assert cache.ignored
+    assert len(scan_library(root, cache=cache)) == jobs
+    rebuilt = RecipeCache(tmp_path / "cache").load()
+    assert rebuilt.ignored is None
+    assert (
+        len(json.loads((tmp_path / "cache" / "recipes.json").read_text())["files"]) == 3 * 3 + 3
+    )  # all but the broken file
+
+
+def test_bad_entries_of_a_valid_cache_are_skipped(tmp_path: Path) -> None:
+    make_library(tmp_path / "lib", folders=3, per_folder=2)
+    root = [LibraryRoot("user", tmp_path / "lib")]
+    cold = scan_library(root, cache=RecipeCache(tmp_path / "cache").load())
+    path = tmp_path / "cache" / "recipes.json"
+    doc = json.loads(path.read_text())
+    for i, key in enumerate(sorted(doc["files"])):
+        doc["files"][key] = [{"mtime_ns": "x"}, {"jobs": [[1, 2, 3]]}, None, 7][i % 4]
+    path.write_text(json.dumps(doc))
+    assert _rows(scan_library(root, cache=RecipeCache(tmp_path / "cache").load())) == _rows(cold)
+
+
+def test_a_cache_file_that_is_a_link_or_writable_by_others_is_not_read(tmp_path: Path) -> None:
+    make_library(tmp_path / "lib", folders=3, per_folder=2)
+    root = [LibraryRoot("user", tmp_path / "lib")]
+    scan_library(root, cache=RecipeCache(tmp_path / "cache").load())
+    path = tmp_path / "cache" / "recipes.json"
+    os.chmod(path, 0o666)
+    assert RecipeCache(tmp_path / "cache").load().ignored
+    os.chmod(path, 0o600)
+    path.rename(tmp_path / "elsewhere.json")
+    path.symlink_to(tmp_path / "elsewhere.json")
+    assert RecipeCache(tmp_path / "cache").load().ignored
+
+
+def test_the_library_lists_dot_recipes_and_the_srtctl_checkout(tmp_path: Path) -> None:
+    (tmp_path / "here" / "recipes").mkdir(parents=True)
+    (tmp_path / "srt-slurm" / "recipes").mkdir(parents=True)
+    roots = library_roots(str(tmp_path / "srt-slurm"), cwd=tmp_path / "here")
+    assert [r.prefix for r in roots][-2] == "./recipes" and roots[-1].prefix.endswith("srt-slurm/recipes")
+    assert roots[-1].path == tmp_path / "srt-slurm" / "recipes"
+    same = library_roots(str(tmp_path / "here"), cwd=tmp_path / "here")  # started inside the checkout: once
+    assert [r.prefix for r in same].count("./recipes") == 1 and len(same) == len(roots) - 1
+
+
+# -- the wizard --------------------------------------------------------------------------------------------
+
+
+async def _settle_but(pilot: Pilot[Any], held: str) -> None:
+    """Let every worker but `held` finish (the held scan would never finish inside the wait)."""
+    for _ in range(50):
+        await pilot.pause()
+        busy = [w for w in pilot.app.workers if not w.is_finished and w.name != held]
+        if not busy:
+            return
+        await pilot.app.workers.wait_for_complete(busy)
+
+
+def _summary(app: Any) -> str:
+    from rich.console import Console
+
+    console = Console(width=200, record=True, color_system=None)
+    console.print(app.screen.query_one("#recipe-summary", Static).content)
+    return console.export_text()
+
+
+def _leaves(tree: Tree[Any]) -> list[str]:
+    return [leaf.data.label for folder in tree.root.children for leaf in folder.children if leaf.data is not None]
+
+
+async def test_first_rows_show_while_the_scan_still_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    jobs = make_library(_user_library(), folders=30, per_folder=10)
+    gate = threading.Event()  # holds the scan at the last folder until the test has looked
+    real = recipe_catalog.read_entries
+
+    def held_at_the_end(path: Path, folder: str, **kw: Any) -> list[Any]:
+        if folder.startswith("user/zz-last"):
+            gate.wait(60)
+        return real(path, folder, **kw)
+
+    monkeypatch.setattr(recipe_catalog, "read_entries", held_at_the_end)
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        try:
+            await _settle_but(pilot, "scan-recipes")
+            await pilot.press("enter")  # the profile: the scan started with the app, before this
+            await _settle_but(pilot, "scan-recipes")
+            screen = app.screen
+            assert isinstance(screen, LaunchScreen)
+            tree: Tree[Any] = screen.query_one("#recipe-tree", Tree)
+            assert screen.state.library.loading
+            assert not tree.loading and len(_leaves(tree)) > 30  # a screenful and more, while reading
+            read, total = screen.state.library.counts
+            assert f"Reading recipes… {read}/{total} files" in str(screen.query_one("#recipe-hint", Static).content)
+            assert read < total
+        finally:
+            gate.set()
+        await settle(pilot)
+        assert not screen.state.library.loading
+        labels = [x for x in _leaves(tree) if x.startswith(("r", "same", "variants", "broken"))]
+        assert len(labels) == jobs
+        assert "Reading" not in str(screen.query_one("#recipe-hint", Static).content)
+
+
+async def test_j_k_move_in_the_tree_and_the_summary_follows_the_cursor() -> None:
+    make_library(_user_library(), folders=3, per_folder=3)
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        start = tree.cursor_line
+        assert tree.cursor_node is not None and tree.cursor_node.data is not None
+        await pilot.press("j")
+        assert tree.cursor_line == start + 1
+        await pilot.press("k", "k")
+        assert tree.cursor_line == start - 1
+        for _ in range(start + 1):  # up to the first folder
+            await pilot.press("k")
+        await pilot.pause()
+        assert tree.cursor_node is not None and tree.cursor_node.data is None
+        summary = _summary(app)
+        assert "folder" in summary and "recipes" in summary and "No recipe matches" not in summary
+        await pilot.press("slash", *"f01-r2")
+        await settle(pilot)
+        assert "f01-r2" in _summary(app) and tree.cursor_node is not None and tree.cursor_node.data is not None
+        assert tree.cursor_node.data.label == "r2"
+        await pilot.press("backspace", "1")  # `f01-r1`: the summary follows the new single match
+        await settle(pilot)
+        assert "f01-r1" in _summary(app) and "f01-r2" not in _summary(app)
+        await pilot.press(*"zzz")
+        await settle(pilot)
+        assert "No recipe matches." in _summary(app)
+
+
+async def test_a_profiles_srtctl_checkout_and_dot_recipes_are_listed(tmp_path: Path) -> None:
+    here = Path.cwd() / "recipes" / "h200"  # the TUI tests run in a scratch directory
+    here.mkdir(parents=True)
+    (here / "mine.yaml").write_text(RECIPE.format(about="here", name="here-one", workers=1), encoding="utf-8")
+    checkout = tmp_path / "srt-slurm"
+    (checkout / "recipes" / "gb200").mkdir(parents=True)
+    (checkout / "recipes" / "gb200" / "theirs.yaml").write_text(
+        RECIPE.format(about="there", name="there-one", workers=1), encoding="utf-8"
+    )
+    profiles = Path(os.environ["SRT_TUI_CONFIG_DIR"]) / "profiles"
+    local = (Path(__file__).resolve().parents[2] / "profiles" / "local.yaml").read_text(encoding="utf-8")
+    (profiles / "withroot.yaml").write_text(local + f"\nsrtctl_root: {checkout}\n", encoding="utf-8")
+    app = make_app("withroot")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        folders = [str(node.label) for node in tree.root.children]
+        assert "./recipes/h200/" in folders
+        assert any(f.endswith("srt-slurm/recipes/gb200/") for f in folders)
+        assert {"mine", "theirs"} <= set(_leaves(tree))
