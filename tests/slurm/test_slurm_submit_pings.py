@@ -32,7 +32,7 @@ def test_one_submit_pings_the_controller_once(
 
     monkeypatch.setattr(CliTransport, "_run", counting_run)
     prep = prepare(REPO / "recipes" / "mocker" / "mocker-agg-direct.yaml", "local")
-    sub = submit_prepared(prep, "auto", tmp_path, "cli")
+    sub = submit_prepared(prep, "slurm", tmp_path, "cli")  # the demo profile runs locally unless Slurm is asked
     try:
         assert sub.launcher == "slurm"
         assert [c[:2] for c in calls].count(["scontrol", "ping"]) == 1, calls
@@ -63,7 +63,8 @@ def test_a_sweep_pings_the_controller_once_for_all_its_members(
 
     monkeypatch.setattr(CliTransport, "_run", counting_run)
     recipe = sweep_file(tmp_path, "  osl: [4, 8]")
-    rc = main(["apply", "-f", str(recipe), "-p", "local", "--transport", "cli", "-o", str(tmp_path / "out"), "--json"])
+    argv = ["apply", "-f", str(recipe), "-p", "local", "--launcher", "slurm", "--transport", "cli"]
+    rc = main([*argv, "-o", str(tmp_path / "out"), "--json"])
     out = json.loads(capsys.readouterr().out)
     try:
         assert rc == 0 and out["status"] == "submitted" and len(out["jobs"]) == 2, out

@@ -112,7 +112,11 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     global_env = job.env("global")
     dyn = router_kind.worker_launch == "dynamo"
     head = job.reserved_nodes  # the first worker node: router and benchmark run there
-    infra = _infra(job, router_kind.infrastructure)
+    # srtctl starts NATS and etcd for most frontends inside its containers; on hosts without containers (which
+    # srtctl does not run) only a frontend that uses them (Dynamo's discovery) gets them, so the embedded demo
+    # asks for no nats-server or etcd on the operator's machine
+    services = router_kind.infrastructure if dyn or job.container_runtime != "none" else frozenset()
+    infra = _infra(job, services)
     infra_env = dynamo.discovery_env(0) if infra and dyn else []  # the Dynamo frontend's; srtctl gives no other
     plane_env = dynamo.plane_env(recipe.dynamo) if dyn else []
     install = dynamo.install_script(recipe.dynamo) if dyn and _installs(job) else None

@@ -32,9 +32,6 @@ SRT_HEALTH_NAMES=(prefill_0 decode_0)
 SRT_HEALTH_HOSTS=(0 1)
 SRT_HEALTH_PORTS=(6100 6100)
 SRT_ROUTER_NODE=0
-SRT_INFRA_NAMES=(nats etcd)
-SRT_INFRA_HOSTS=(0 0)
-SRT_INFRA_PORTS=(4222 2379)
 SRT_ROUTER_NAME=router
 SRT_ROUTER_PORT=8000
 SRT_ROUTER_METRICS_PORT=29000
@@ -110,17 +107,6 @@ printf '%s\n' "{
   ]
 }" >"$SRT_JOB_DIR/.endpoints.json.tmp"
 mv -f "$SRT_JOB_DIR/.endpoints.json.tmp" "$SRT_JOB_DIR/endpoints.json"
-
-# NATS/etcd state: a private directory of this job's in node 0's temp directory (removed at the end)
-SRT_SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/srt-tui-$SRT_JOB_ID.XXXXXXXX")
-srt_event "infra starting" "discovery services on node 0"
-SRT_BIND="${SRT_NODE_IPS[0]}"
-srt_step nats infra 0 "${SRT_JOB_DIR}/logs/nats.log" -- \
-  nats-server -js -sd "${SRT_SCRATCH}/nats" -a "${SRT_BIND}" -p 4222
-SRT_BIND="${SRT_NODE_IPS[0]}"
-srt_step etcd infra 0 "${SRT_JOB_DIR}/logs/etcd.log" -- \
-  etcd --data-dir "${SRT_SCRATCH}/etcd" --listen-client-urls "http://${SRT_BIND}:2379" --advertise-client-urls "http://${SRT_NODE_IPS[0]}:2379" --listen-peer-urls http://127.0.0.1:2380
-srt_wait_infra
 
 srt_event "workers starting" "2 process(es) on 2 node(s)"
 SRT_BIND="${SRT_NODE_IPS[0]}"
