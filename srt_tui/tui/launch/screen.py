@@ -28,6 +28,7 @@ from srt_tui.tui.launch.messages import (
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.tui.launch.steps.profile_step import ProfileStep
 from srt_tui.tui.palette import PaletteAction
+from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.step_bar import StepBar
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ STEPS: tuple[tuple[str, str, str, str], ...] = (
 PREVIEW = 3
 
 
-class LaunchScreen(Screen[None]):
+class LaunchScreen(ReportsWorkerErrors, Screen[None]):
     """Holds the wizard state; steps report choices with messages and this screen moves between them."""
 
     CSS_PATH = "launch.tcss"
