@@ -11,6 +11,20 @@ from srt_tui.core.engines.base import args_to_flags
 from srt_tui.core.frontends.routers.base import Router, RouterContext, RouterLaunch
 
 
+def _listen(ctx: RouterContext) -> list[str]:
+    """Where sglang-router and vllm-router listen: the routing port and their Prometheus port, on the bind address."""
+    return [
+        "--host",
+        ph.BIND,
+        "--port",
+        str(ctx.port),
+        "--prometheus-host",
+        ph.BIND,
+        "--prometheus-port",
+        str(ctx.metrics_port),
+    ]
+
+
 class SGLangRouter(Router):
     """sglang-router (SGLang Model Gateway) with `--pd-disaggregation` or `--worker-urls`."""
 
@@ -31,16 +45,7 @@ class SGLangRouter(Router):
                 argv += ["--decode", w.url]
         else:
             argv += ["--worker-urls", *[w.url for w in ctx.of_role("agg")]]
-        argv += [
-            "--host",
-            ph.BIND,
-            "--port",
-            str(ctx.port),
-            "--prometheus-host",
-            ph.BIND,
-            "--prometheus-port",
-            str(ctx.metrics_port),
-        ]
+        argv += _listen(ctx)
         argv += args_to_flags(ctx.args)
         return RouterLaunch(tuple(argv), differs_from_srtctl=("router-metrics",))
 
@@ -68,14 +73,7 @@ class VLLMRouter(Router):
         else:
             argv += ["--worker-urls", *[w.url for w in ctx.of_role("agg")]]
         argv += [
-            "--host",
-            ph.BIND,
-            "--port",
-            str(ctx.port),
-            "--prometheus-host",
-            ph.BIND,
-            "--prometheus-port",
-            str(ctx.metrics_port),
+            *_listen(ctx),
             "--worker-startup-timeout-secs",
             str(ctx.startup_timeout_s),
         ]
