@@ -150,7 +150,7 @@ def test_the_job_relays_dynamo_health_and_system_port_metrics(job: DynamoJob) ->
     """For a monitor that cannot reach the nodes: the job itself copies what it sees into relay/."""
     send_requests(job.endpoints["router"]["url"], 4, model=job.model)
     relay = job.dir / "relay"
-    deadline = time.monotonic() + 15  # the job relays every 5 s
+    deadline = time.monotonic() + 60  # the job relays every 5 s; a busy node can take longer
     while True:
         metrics = (relay / "agg_0.metrics").read_text() if (relay / "agg_0.metrics").exists() else ""
         registrations = (relay / "router_workers.http").read_text() if (relay / "router_workers.http").exists() else ""
