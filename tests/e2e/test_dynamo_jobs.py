@@ -154,9 +154,10 @@ def test_the_job_relays_dynamo_health_and_system_port_metrics(job: DynamoJob) ->
     while True:
         metrics = (relay / "agg_0.metrics").read_text() if (relay / "agg_0.metrics").exists() else ""
         registrations = (relay / "router_workers.http").read_text() if (relay / "router_workers.http").exists() else ""
-        if 'dynamo_component_requests_total{dynamo_component="backend",dynamo_endpoint="generate"' in metrics:
-            break
-        assert time.monotonic() < deadline, f"nothing relayed from the system port: {metrics[:300]!r}"
+        relayed = 'dynamo_component_requests_total{dynamo_component="backend",dynamo_endpoint="generate"' in metrics
+        if relayed and '"endpoint":"generate"' in registrations.replace(" ", ""):
+            break  # both files of one relay round (they are written one after the other)
+        assert time.monotonic() < deadline, f"not relayed: {metrics[:300]!r} {registrations[:300]!r}"
         time.sleep(0.5)
     assert '"endpoint":"generate"' in registrations.replace(" ", "")
     health = json.loads((relay / "health.json").read_text())
