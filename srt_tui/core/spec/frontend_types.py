@@ -9,12 +9,6 @@ serves directly, binding the public port itself (`direct_single`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
-
-#: accepted spellings, the fork's first (what `srt-tui schema recipe` lists), srt-tui's aliases last
-FrontendName = Literal[
-    "sglang", "vllm", "atom", "smg", "sglang-router", "vllm-router", "atomesh", "dynamo", "trtllm_serve", "none"
-]
 
 
 @dataclass(frozen=True)
@@ -32,6 +26,8 @@ class FrontendType:
     engines: frozenset[str] = frozenset()
 
 
+#: the accepted spellings: the fork's and srt-tui's here, and each registered router process under its own name
+#: (`routers.register_router` adds a new router's); a recipe's `frontend.type` is checked against this table
 FRONTEND_TYPES: dict[str, FrontendType] = {
     t.name: t
     for t in (
@@ -71,6 +67,12 @@ FRONTEND_TYPES: dict[str, FrontendType] = {
         ),
     )
 }
+
+
+def add_frontend_type(spelling: FrontendType) -> None:
+    """Accept one more `frontend.type` spelling (a newly registered router's name)."""
+    FRONTEND_TYPES.setdefault(spelling.name, spelling)
+
 
 #: frontends of the fork srt-tui knows but does not run, with what they are
 UNSUPPORTED_FRONTENDS: dict[str, str] = {
