@@ -1,10 +1,11 @@
 """The adapter registries: every engine, router and benchmark type srt-tui runs, by the name a recipe gives it.
 
-An adapter registers itself (`register`: `core/engines` and `core/frontends/routers` do it for the built-ins,
-a new adapter's own module for itself), and everything else reads these tables: the recipe's `engine.type` is
-checked against them, the planner looks adapters up in them. They live on the floor so the spec can check
-names without importing the adapters' tiers; the packages holding the built-ins are named once (`HOMES`) and
-imported on the first look-up, so a recipe read before any adapter was imported still sees them.
+An adapter registers itself (`register`: `core/engines`, `core/frontends/routers` and `core/benchmark/types`
+do it for the built-ins, a new adapter's own module for itself), and everything else reads these tables: the
+recipe's `engine.type` is checked against them, the planner looks adapters up in them. They live on the floor
+so the spec can check names without importing the adapters' tiers; the packages holding the built-ins are
+named once (`HOMES`) and imported on the first look-up, so a recipe read before any adapter was imported
+still sees them.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ import importlib
 from typing import Literal, TypeVar, cast
 
 #: the kinds of adapter a recipe names
-Kind = Literal["engine", "router"]
+Kind = Literal["engine", "router", "benchmark"]
 
 #: the package whose import registers the built-in adapters of each kind
 HOMES: dict[Kind, str] = {
     "engine": "srt_tui.core.engines",
     "router": "srt_tui.core.frontends.routers",
+    "benchmark": "srt_tui.core.benchmark.types",
 }
 
 _TABLES: dict[Kind, dict[str, object]] = {kind: {} for kind in HOMES}

@@ -1,5 +1,6 @@
-"""Adapters register themselves: a fake engine and a fake router, one file each under tests/fixtures and named
-nowhere in srt_tui, plan and render a job (the recipe validated against the registries, not a fixed list)."""
+"""Adapters register themselves: a fake engine, a fake router and a fake benchmark type, one file each under
+tests/fixtures and named nowhere in srt_tui, plan and render a job (the recipe validated against the
+registries, not a fixed list)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def fakes() -> Iterator[None]:
     adapters: tuple[tuple[str, registry.Kind, str], ...] = (
         ("tests.fixtures.fake_engine", "engine", "fake"),
         ("tests.fixtures.fake_router", "router", "fake-router"),
+        ("tests.fixtures.fake_benchmark", "benchmark", "fake-bench"),
     )
     for module, kind, name in adapters:
         loaded = importlib.import_module(module)  # its import registers it ...
@@ -45,6 +47,7 @@ def fakes() -> Iterator[None]:
     yield
     registry.unregister("engine", "fake")
     registry.unregister("router", "fake-router")
+    registry.unregister("benchmark", "fake-bench")
     FRONTEND_TYPES.pop("fake-router", None)
 
 
@@ -102,6 +105,23 @@ def test_an_unregistered_engine_is_refused_with_the_registered_choices(tmp_path:
     assert "fake" not in registry.names("engine")
 
 
+def test_a_fake_benchmark_type_runs_after_the_router(tmp_path: Path, fakes: None) -> None:
+    text = RECIPE + "benchmark: {type: fake-bench, num_requests: 3}\n"
+    prep = prepare(_recipe(tmp_path, text), "local")
+    step = prep.plan.benchmark
+    assert step is not None and step.command[0] == "fake-load" and step.command[-2:] == ("--requests", "3")
+    assert "SRT_AGG_ENDPOINTS" in dict(step.env)  # its declared worker_endpoints_env
+    assert "fake-load" in prep.script
+
+
+def test_a_fake_benchmark_types_own_check_and_keys_refuse(tmp_path: Path, fakes: None) -> None:
+    text = RECIPE + "benchmark: {type: fake-bench, num_requests: 0, isl: 8}\n"
+    with pytest.raises(SrtError) as exc:
+        prepare(_recipe(tmp_path, text), "local")
+    fields = {p.field for p in exc.value.problems}
+    assert {"benchmark.num_requests", "benchmark.isl"} <= fields
+
+
 def test_fakes_are_named_nowhere_in_srt_tui() -> None:
     text = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "srt_tui").rglob("*.py"))
-    assert "fake-router" not in text and "FakeEngine" not in text and "fake-serve" not in text
+    assert "fake-router" not in text and "fake-serve" not in text and "fake-bench" not in text

@@ -198,7 +198,7 @@ class FrontendSpec(ForkSection):
 class BenchmarkSpec(ForkSection):
     """What runs once the router is ready: one of srtctl's benchmark types (see core/benchmark), or manual.
 
-    Which keys each type reads is core/benchmark/keys.py; a key the type does not read is refused there.
+    Which keys each type reads is its module in core/benchmark/types/; a key the type does not read is refused.
     """
 
     type: str = "manual"
