@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from srt_tui.core.benchmark.context import BenchContext
 from srt_tui.core.benchmark.keys import benchmark_problems
 from srt_tui.core.benchmark.types import BENCHMARKS, register_benchmark
+from srt_tui.core.spec.frontend_types import FRONTEND_TYPES
 from srt_tui.core.spec.recipe import BenchmarkSpec
 
 __all__ = [
@@ -35,16 +36,13 @@ class BenchLaunch:
     image: str | None
 
 
-_SRTCTL_FRONTEND = {"sglang-router": "sglang"}
-
-
 def benchmark_launch(ctx: BenchContext, b: BenchmarkSpec) -> BenchLaunch | None:
     """The step for ``b`` (None for manual: the job just serves); validation has refused what cannot run."""
     kind = BENCHMARKS.get(b.type)
     if kind is None or not kind.runs:
         return None
     env = [
-        ("SRTCTL_FRONTEND_TYPE", _SRTCTL_FRONTEND.get(ctx.frontend, ctx.frontend)),
+        ("SRTCTL_FRONTEND_TYPE", _srtctl_frontend(ctx.frontend)),
         ("SRT_FRONTEND_HOST", ctx.frontend_host),
         ("SRT_FRONTEND_PORT", ctx.frontend_port),
     ]
@@ -54,6 +52,12 @@ def benchmark_launch(ctx: BenchContext, b: BenchmarkSpec) -> BenchLaunch | None:
     if kind.scrapes_worker_metrics and endpoints:  # aiperf scrapes the workers during the run, as under srtctl
         env.append(("AIPERF_SERVER_METRICS_URLS", ",".join(f"{url}/metrics" for _, url in endpoints)))
     return BenchLaunch(kind.command(ctx, b), tuple(env), b.container_image)
+
+
+def _srtctl_frontend(written: str) -> str:
+    """srtctl's name of a written `frontend.type` (srt-tui's older aliases have one)."""
+    spelling = FRONTEND_TYPES.get(written)
+    return spelling.srtctl_name if spelling is not None else written
 
 
 def worker_endpoint_env(leaders: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:

@@ -8,7 +8,9 @@ such a key changes nothing about the job and is a warning. The type's own checks
 from __future__ import annotations
 
 from srt_tui.core.benchmark.types import BENCHMARKS
+from srt_tui.core.engines.base import Engine
 from srt_tui.core.errors import Problem
+from srt_tui.core.frontends.routers.base import Router
 from srt_tui.core.spec.recipe import BenchmarkSpec
 
 #: srtctl types srt-tui cannot run, with the reason a job could not work
@@ -23,7 +25,7 @@ def written_keys(b: BenchmarkSpec) -> set[str]:
     return set(b.model_fields_set)
 
 
-def benchmark_problems(b: BenchmarkSpec, engine: str, frontend: str, disaggregated: bool) -> list[Problem]:
+def benchmark_problems(b: BenchmarkSpec, engine: Engine, router: Router, disaggregated: bool) -> list[Problem]:
     """Refusals for the benchmark block: unknown type, keys the type does not read, srtctl's own checks."""
     if b.type in REFUSED:
         return [Problem("benchmark.type", f"`{b.type}` is not run by srt-tui: {REFUSED[b.type]}", _types_hint())]
@@ -51,7 +53,7 @@ def benchmark_problems(b: BenchmarkSpec, engine: str, frontend: str, disaggregat
         )
         for key in unread
     ]
-    return out + kind.problems(b, engine, frontend, disaggregated)
+    return out + kind.problems(b, engine, router, disaggregated)
 
 
 def _shown(value: object) -> str:

@@ -24,6 +24,13 @@ class FrontendType:
     router_hint: str = ""
     #: the engines the fork pairs this type with (empty: whatever the chosen adapter fronts)
     engines: frozenset[str] = frozenset()
+    #: srtctl's name of it, which a benchmark step sees as `SRTCTL_FRONTEND_TYPE` (empty: the same)
+    srtctl: str = ""
+
+    @property
+    def srtctl_name(self) -> str:
+        """What srtctl calls this frontend type."""
+        return self.srtctl or self.name
 
 
 #: the accepted spellings: the fork's and srt-tui's here, and each registered router process under its own name
@@ -47,7 +54,7 @@ FRONTEND_TYPES: dict[str, FrontendType] = {
             "use frontend.type: atomesh for several workers or prefill/decode",
             frozenset({"atom", "mocker"}),
         ),
-        FrontendType("sglang-router", "sglang-router", False),
+        FrontendType("sglang-router", "sglang-router", False, srtctl="sglang"),
         # the fork's Shepherd Model Gateway (sglang-router's successor): a router whatever the topology
         FrontendType("smg", "smg", False),
         FrontendType("vllm-router", "vllm-router", False),

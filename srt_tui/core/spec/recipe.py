@@ -5,10 +5,10 @@ Override files (`base` + `override_*` / `zip_override_*`) expand into named vari
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, Protocol, cast
 
 from pydantic import AfterValidator, AliasChoices, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
@@ -106,6 +106,12 @@ class SlurmSpec(Strict):
     time_limit: SlurmTime | None = None
 
 
+class _ChecksItsBlock(Protocol):
+    """What the spec asks of a registered engine (`core/engines`): whether it can run its `engine:` block."""
+
+    def block_refusal(self, spec: EngineSpec) -> str | None: ...
+
+
 class EngineSpec(ForkSection):
     """The serving engine and its engine-wide knobs."""
 
@@ -126,14 +132,11 @@ class EngineSpec(ForkSection):
         return one_of(value, engine_names())
 
     @model_validator(mode="after")
-    def _connector_fits(self) -> EngineSpec:
-        if self.type == "atom" and self.connector not in (None, "mooncake"):
-            raise ValueError("`connector`: ATOM moves KV over Mooncake only; write `connector: mooncake` or omit it")
-        if self.mooncake_protocol is not None and self.type != "atom":
-            raise ValueError(
-                "`mooncake_protocol` sets ATOM's Mooncake transport only; "
-                f"for {self.type} choose the KV transport in the roles' args"
-            )
+    def _engine_takes_it(self) -> EngineSpec:
+        engines = cast("Mapping[str, _ChecksItsBlock]", registry.table("engine", object))
+        refusal = engines[self.type].block_refusal(self)
+        if refusal:
+            raise ValueError(refusal)
         return self
 
 

@@ -13,6 +13,8 @@ from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
     from srt_tui.core.benchmark.context import BenchContext
+    from srt_tui.core.engines.base import Engine
+    from srt_tui.core.frontends.routers.base import Router
 
 #: keys every type that runs a step reads: its name, extra environment, and own image
 COMMON = frozenset({"type", "env", "container_image"})
@@ -31,7 +33,7 @@ class BenchmarkType:
     #: the step scrapes the workers' /metrics while it runs (aiperf's `AIPERF_SERVER_METRICS_URLS`)
     scrapes_worker_metrics: ClassVar[bool] = False
 
-    def problems(self, b: BenchmarkSpec, engine: str, frontend: str, disaggregated: bool) -> list[Problem]:
+    def problems(self, b: BenchmarkSpec, engine: Engine, router: Router, disaggregated: bool) -> list[Problem]:
         """Its own refusals for values it reads (beyond the keys it does not read), for this job."""
         return []
 

@@ -10,6 +10,8 @@ from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
     from srt_tui.core.benchmark.context import BenchContext
+    from srt_tui.core.engines.base import Engine
+    from srt_tui.core.frontends.routers.base import Router
 
 
 class Custom(BenchmarkType):
@@ -24,7 +26,7 @@ class Custom(BenchmarkType):
         """The recipe's command verbatim under ``bash -lc`` (srtctl substitutes nothing in it)."""
         return ("bash", "-lc", b.command or "")
 
-    def problems(self, b: BenchmarkSpec, engine: str, frontend: str, disaggregated: bool) -> list[Problem]:
+    def problems(self, b: BenchmarkSpec, engine: Engine, router: Router, disaggregated: bool) -> list[Problem]:
         """A command to run."""
         return (
             []

@@ -12,10 +12,12 @@ from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
     from srt_tui.core.benchmark.context import BenchContext
+    from srt_tui.core.engines.base import Engine
+    from srt_tui.core.frontends.routers.base import Router
 
 
 class Gsm8k(BenchmarkType):
-    """gsm8k with srtctl's defaults; vLLM's own harness is refused (srt-tui does not ship it)."""
+    """gsm8k with srtctl's defaults; an engine without SGLang's harness (vLLM) is refused."""
 
     name: ClassVar[str] = "gsm8k"
     reads: ClassVar[frozenset[str]] = COMMON | {
@@ -41,17 +43,17 @@ class Gsm8k(BenchmarkType):
         ]
         return run_eval(ctx, "gsm8k", "gsm8k", args)
 
-    def problems(self, b: BenchmarkSpec, engine: str, frontend: str, disaggregated: bool) -> list[Problem]:
-        """Counts positive, shots not negative; not under vLLM (srtctl runs its vendored script there)."""
+    def problems(self, b: BenchmarkSpec, engine: Engine, router: Router, disaggregated: bool) -> list[Problem]:
+        """Counts positive, shots not negative; not on an engine whose containers lack SGLang's harness."""
         out = positive(b, ("num_examples", "max_tokens", "num_threads"))
         if b.num_shots is not None and b.num_shots < 0:
             out.append(Problem("benchmark.num_shots", "must not be negative", "set benchmark.num_shots: 5"))
-        if engine == "vllm":
+        if not engine.runs_sglang_gsm8k:
             out.append(
                 Problem(
                     "benchmark.type",
-                    "for vLLM srtctl runs its own vendored gsm8k_eval.py, which srt-tui does not ship "
-                    "(sglang.test.run_eval is not in vLLM containers)",
+                    f"for {engine.name} srtctl runs its own vendored gsm8k_eval.py, which srt-tui does not ship "
+                    f"(sglang.test.run_eval is not in {engine.name} containers)",
                     "use benchmark.type: custom with your evaluation command",
                 )
             )

@@ -11,6 +11,8 @@ from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
     from srt_tui.core.benchmark.context import BenchContext
+    from srt_tui.core.engines.base import Engine
+    from srt_tui.core.frontends.routers.base import Router
 
 
 class LongBenchV2(BenchmarkType):
@@ -36,6 +38,6 @@ class LongBenchV2(BenchmarkType):
         ]
         return run_eval(ctx, "longbench_v2", "longbench_v2", args)
 
-    def problems(self, b: BenchmarkSpec, engine: str, frontend: str, disaggregated: bool) -> list[Problem]:
+    def problems(self, b: BenchmarkSpec, engine: Engine, router: Router, disaggregated: bool) -> list[Problem]:
         """Its counts, positive."""
         return eval_problems(b)

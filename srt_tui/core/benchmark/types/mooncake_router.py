@@ -13,6 +13,8 @@ from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
     from srt_tui.core.benchmark.context import BenchContext
+    from srt_tui.core.engines.base import Engine
+    from srt_tui.core.frontends.routers.base import Router
 
 MOONCAKE_WORKLOADS = ("mooncake", "conversation", "synthetic", "toolagent")
 TRACE_BASE = "https://raw.githubusercontent.com/kvcache-ai/Mooncake/main/FAST25-release"
@@ -77,7 +79,7 @@ class MooncakeRouter(BenchmarkType):
             *aiperf_args(b),
         )
 
-    def problems(self, b: BenchmarkSpec, engine: str, frontend: str, disaggregated: bool) -> list[Problem]:
+    def problems(self, b: BenchmarkSpec, engine: Engine, router: Router, disaggregated: bool) -> list[Problem]:
         """Thresholds positive, a workload srtctl knows."""
         out = positive(b, ("ttft_threshold_ms", "itl_threshold_ms"))
         if b.mooncake_workload is not None and b.mooncake_workload not in MOONCAKE_WORKLOADS:

@@ -12,6 +12,8 @@ from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
     from srt_tui.core.benchmark.context import BenchContext
+    from srt_tui.core.engines.base import Engine
+    from srt_tui.core.frontends.routers.base import Router
 
 # $1 isl $2 osl $3 requests $4 concurrency $5 space-separated prefix ratios $6 logs
 ROUTER_SH = """set -e
@@ -48,10 +50,10 @@ class RouterBench(BenchmarkType):
             ph.LOGS,
         )
 
-    def problems(self, b: BenchmarkSpec, engine: str, frontend: str, disaggregated: bool) -> list[Problem]:
-        """Counts positive; only behind sglang-router, whose prefix routing it measures."""
+    def problems(self, b: BenchmarkSpec, engine: Engine, router: Router, disaggregated: bool) -> list[Problem]:
+        """Counts positive; only behind a router it measures (its `router_benchmark`: sglang-router)."""
         out = positive(b, ("isl", "osl", "num_requests", "concurrency"))
-        if frontend != "sglang-router":
+        if not router.router_benchmark:
             out.append(
                 Problem(
                     "benchmark.type",

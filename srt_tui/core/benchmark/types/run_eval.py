@@ -15,6 +15,8 @@ from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
     from srt_tui.core.benchmark.context import BenchContext
+    from srt_tui.core.engines.base import Engine
+    from srt_tui.core.frontends.routers.base import Router
 
 # $1 logs dir, $2 result-file prefix in /tmp, then the evaluation command (sglang.test.run_eval, which writes
 # its results to /tmp/<eval>_<model>.{json,html} itself): only files this run made are copied, i.e. this
@@ -74,6 +76,6 @@ class RunEvalType(BenchmarkType):
         ]
         return run_eval(ctx, self.name, self.name, args)
 
-    def problems(self, b: BenchmarkSpec, engine: str, frontend: str, disaggregated: bool) -> list[Problem]:
+    def problems(self, b: BenchmarkSpec, engine: Engine, router: Router, disaggregated: bool) -> list[Problem]:
         """Its counts, positive."""
         return eval_problems(b)

@@ -14,6 +14,8 @@ from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
     from srt_tui.core.benchmark.context import BenchContext
+    from srt_tui.core.engines.base import Engine
+    from srt_tui.core.frontends.routers.base import Router
 
 #: the client, read as text (core never imports network code) and written into the job directory
 CLIENT_SOURCE = Path(__file__).resolve().parents[3] / "bench" / "sa_bench.py"
@@ -107,7 +109,7 @@ class SaBench(BenchmarkType):
         argv += ["--logs", ph.LOGS, "--config-name", ctx.name]
         return tuple(argv)
 
-    def problems(self, b: BenchmarkSpec, engine: str, frontend: str, disaggregated: bool) -> list[Problem]:
+    def problems(self, b: BenchmarkSpec, engine: Engine, router: Router, disaggregated: bool) -> list[Problem]:
         """The dataset's keys, concurrencies, rate, lengths and slow-down, as srtctl's sa-bench reads them."""
         out: list[Problem] = []
         dataset = b.dataset_name or "random"
@@ -175,7 +177,7 @@ class SaBench(BenchmarkType):
                         "set both, or neither",
                     )
                 )
-            elif engine != "sglang" or not disaggregated:
+            elif not engine.serves_slow_down or not disaggregated:
                 out.append(
                     Problem(
                         "benchmark.slow_down_sleep_time",

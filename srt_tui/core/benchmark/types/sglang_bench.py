@@ -11,6 +11,8 @@ from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
     from srt_tui.core.benchmark.context import BenchContext
+    from srt_tui.core.engines.base import Engine
+    from srt_tui.core.frontends.routers.base import Router
 
 # $1 x-separated concurrencies, then a command that takes --max-concurrency
 PER_CONCURRENCY_SH = """set -e
@@ -38,7 +40,7 @@ class SglangBench(BenchmarkType):
             *("--request-rate", str(b.req_rate if b.req_rate is not None else "inf"), "--warmup-requests", "0"),
         )
 
-    def problems(self, b: BenchmarkSpec, engine: str, frontend: str, disaggregated: bool) -> list[Problem]:
+    def problems(self, b: BenchmarkSpec, engine: Engine, router: Router, disaggregated: bool) -> list[Problem]:
         """Lengths set and positive, concurrencies, rate."""
         out = need(b, ("isl", "osl"), "sglang-bench needs it", "1024")
         return out + positive(b, ("isl", "osl")) + concurrencies(b) + req_rate(b)

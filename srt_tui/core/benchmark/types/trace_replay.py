@@ -13,6 +13,8 @@ from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
     from srt_tui.core.benchmark.context import BenchContext
+    from srt_tui.core.engines.base import Engine
+    from srt_tui.core.frontends.routers.base import Router
 
 # $1 url $2 model $3 trace $4 comma-separated concurrencies $5 ttft $6 itl $7 tokenizer $8 logs $9 spec, then args
 TRACE_REPLAY_SH = """set -e
@@ -68,7 +70,7 @@ class TraceReplay(BenchmarkType):
             *aiperf_args(b),
         )
 
-    def problems(self, b: BenchmarkSpec, engine: str, frontend: str, disaggregated: bool) -> list[Problem]:
+    def problems(self, b: BenchmarkSpec, engine: Engine, router: Router, disaggregated: bool) -> list[Problem]:
         """A trace file, concurrencies, positive thresholds."""
         out = need(
             b, ("trace_file",), "trace-replay replays this JSONL trace (a container path)", "/traces/trace.jsonl"
