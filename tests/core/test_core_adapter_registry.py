@@ -125,3 +125,29 @@ def test_a_fake_benchmark_types_own_check_and_keys_refuse(tmp_path: Path, fakes:
 def test_fakes_are_named_nowhere_in_srt_tui() -> None:
     text = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "srt_tui").rglob("*.py"))
     assert "fake-router" not in text and "fake-serve" not in text and "fake-bench" not in text
+
+
+def test_a_second_adapter_under_a_taken_name_is_refused() -> None:
+    from srt_tui.core.engines import ENGINES, register_engine
+    from srt_tui.core.engines.mocker import Mocker
+
+    assert register_engine(ENGINES["mocker"]) is ENGINES["mocker"]  # the same one again: nothing changes
+    with pytest.raises(ValueError, match="already registered"):
+        register_engine(Mocker())
+
+
+@pytest.mark.parametrize(
+    ("engine", "block", "field", "words"),
+    [
+        ("atom", "connector: nixl", "engine.connector", "atom moves KV over mooncake only"),
+        ("vllm", "mooncake_protocol: tcp", "engine.mooncake_protocol", "for vllm choose the KV transport"),
+    ],
+)
+def test_an_engine_refuses_what_its_block_cannot_run(
+    tmp_path: Path, engine: str, block: str, field: str, words: str
+) -> None:
+    text = RECIPE.replace("engine: fake", f"engine: {{type: {engine}, {block}}}").replace("fake-router", "none")
+    with pytest.raises(SrtError) as exc:
+        prepare(_recipe(tmp_path, text), "local")
+    (problem,) = exc.value.problems
+    assert problem.field == field and words in problem.message and problem.line == 3

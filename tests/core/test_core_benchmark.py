@@ -445,6 +445,19 @@ def test_each_key_a_type_reads_changes_its_command(tmp_path: Path, btype: str, k
             "benchmark.slow_down_sleep_time",
             "decode workers",
         ),
+        (  # vLLM's decode workers have no /slow_down (Engine.serves_slow_down)
+            {
+                "type": "sa-bench",
+                "concurrencies": [1],
+                "isl": 1,
+                "osl": 1,
+                "slow_down_sleep_time": 1,
+                "slow_down_wait_time": 5,
+            },
+            VLLM,
+            "benchmark.slow_down_sleep_time",
+            "decode workers",
+        ),
         ({"type": "trace-replay", "concurrencies": [1]}, NV_1P1D, "benchmark.trace_file", "trace"),
         (
             {"type": "mooncake-router", "mooncake_workload": "chat"},
