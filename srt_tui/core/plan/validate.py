@@ -244,7 +244,7 @@ def validate(job: ResolvedJob) -> list[Problem]:
             )
         )
     out += dynamo_problems(job, router)
-    out += benchmark_problems(recipe.benchmark, engine.name, router.name, disagg)
+    out += benchmark_problems(recipe.benchmark, engine, router, disagg)
     if recipe.benchmark.container_image and job.container_runtime != "pyxis":
         out.append(
             Problem(

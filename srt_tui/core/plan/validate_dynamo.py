@@ -3,7 +3,7 @@ and the simulation parameters of Dynamo's mocker. Each key is honoured, or refus
 
 from __future__ import annotations
 
-from srt_tui.core.engines.dynamo_mocker import SIMULATION, unknown_keys
+from srt_tui.core.engines import get_engine
 from srt_tui.core.errors import Problem
 from srt_tui.core.frontends.routers.base import Router
 from srt_tui.core.spec.resolved import ResolvedJob
@@ -55,13 +55,4 @@ def dynamo_problems(job: ResolvedJob, router: Router) -> list[Problem]:
                 severity="warning",
             )
         )
-    if recipe.engine.type == "mocker":
-        for key in unknown_keys(recipe.engine.config):
-            out.append(
-                Problem(
-                    f"engine.config.{key}",
-                    "not a simulation parameter of Dynamo's mocker",
-                    f"use one of: {', '.join(SIMULATION)}",
-                )
-            )
-    return out
+    return out + get_engine(recipe.engine.type).dynamo_config_problems(recipe.engine.config)

@@ -89,6 +89,8 @@ class Router:
     worker_port: ClassVar[WorkerPort] = "allocated"
     #: KV connectors whose workers it discovers itself (vllm-router's MoRI-IO ZMQ discovery)
     kv_discovery: ClassVar[frozenset[str]] = frozenset()
+    #: what Dynamo's prefix-ratio benchmark (`benchmark.type: router`) measures; srtctl runs it on sglang-router
+    router_benchmark: ClassVar[bool] = False
 
     @property
     def serves_directly(self) -> bool:

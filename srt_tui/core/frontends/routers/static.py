@@ -29,6 +29,7 @@ class SGLangRouter(Router):
     """sglang-router (SGLang Model Gateway) with `--pd-disaggregation` or `--worker-urls`."""
 
     name: ClassVar[str] = "sglang-router"
+    router_benchmark: ClassVar[bool] = True
     serving_metrics: ClassVar[dict[str, str]] = serving.SGLANG_ROUTER
     #: srtctl starts NATS and etcd for every frontend but trtllm_serve and vllm, this one included
     infrastructure: ClassVar[frozenset[str]] = frozenset({"nats", "etcd"})
