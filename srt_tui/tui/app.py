@@ -75,6 +75,8 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         Binding("f4", "switch_mode('setup')", "Setup mode", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
+        # as in k9s and lazygit: Ctrl-C quits, from a text field too (Textual's default only says "press ^q")
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True, tooltip="Quit (works in text fields too)"),
     ]
 
     def __init__(

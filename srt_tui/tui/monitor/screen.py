@@ -26,6 +26,7 @@ from textual.worker import Worker, WorkerState
 
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.slurm.local import is_local_job
+from srt_tui.slurm.reach import login_address
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.logs.screen import LogViewerScreen
@@ -37,7 +38,15 @@ from srt_tui.tui.monitor.feed import Canceller, LiveFeed, SnapshotFeed, default_
 from srt_tui.tui.monitor.job_view import JobView
 from srt_tui.tui.monitor.jobs_model import SORTS
 from srt_tui.tui.monitor.jobs_view import JobsView
-from srt_tui.tui.monitor.messages import AddFailed, CancelFailed, JobAdded, JobCancelled, PollFailed, SnapshotsUpdated
+from srt_tui.tui.monitor.messages import (
+    AddFailed,
+    CancelFailed,
+    JobAdded,
+    JobCancelled,
+    PollFailed,
+    SmokeDone,
+    SnapshotsUpdated,
+)
 from srt_tui.tui.monitor.results_view import ResultsScreen
 from srt_tui.tui.monitor.worker_detail import WorkerDetail, worker_detail_for
 from srt_tui.tui.monitor.worker_table import WorkerTable
@@ -46,6 +55,9 @@ from srt_tui.tui.rearm import RearmedLoop
 from srt_tui.tui.workers import ReportsWorkerErrors
 
 POLL_INTERVAL_S = 2.0
+#: the job view's smoke test (`b`): as many requests as `srt-tui bench`'s default, as many at once
+SMOKE_REQUESTS = 20
+SMOKE_CONCURRENCY = 4
 
 
 class MonitorScreen(ReportsWorkerErrors, Screen[None]):
@@ -66,6 +78,16 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         Binding("l", "logs", "Logs"),
         Binding("R", "results", "Results"),
         Binding("c", "cancel_job", "Cancel job"),
+        Binding(
+            "b", "smoke", "Smoke test", tooltip="Smoke test: 20 requests through the job's URL, ok/failed, latency"
+        ),
+        Binding(
+            "y",
+            "copy_forward",
+            "Copy SSH forward",
+            show=False,  # the job view's url line says `y: copy`
+            tooltip="Copy the `ssh -N -L` line that reaches the job's URL from a laptop",
+        ),
         Binding("a", "add_job", "Add job", show=False),  # in `?` help: at 80 columns the footer keeps ? and q
         Binding("A", "all_jobs", "All jobs", show=False),  # the status line names it: the footer keeps ? and q
         Binding("d,delete", "hide_job", "Remove", show=False),  # in `?` help, as a and r
@@ -122,7 +144,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         yield AppHeader("monitor", self.hub)
         with ContentSwitcher(initial="jobs-view", id="monitor-views"):
             yield JobsView(id="jobs-view")
-            yield JobView(id="job-view")
+            yield JobView(id="job-view", login=login_address())
         yield Footer()
 
     def on_mount(self) -> None:
@@ -173,6 +195,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             return False
         if action in ("hide_job", "all_jobs"):  # list keys: the job view's footer stays as it was
             return not self.in_job_view
+        if action in ("smoke", "copy_forward"):  # one job's keys: shown in its view
+            return self.in_job_view
         if action in ("open", "filter", "sort", "reverse"):
             return not self.in_job_view
         if action == "back":  # on the bare jobs list there is nothing to go back from: no `esc Back` there
@@ -193,6 +217,10 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             PaletteAction("Open log", f"Follow the logs of job {job}", "logs"),
             PaletteAction("Results", f"Benchmark results of job {job} (and its sweep)", "results"),
             PaletteAction("Cancel job", f"Cancel job {job} (asks first)", "cancel_job"),
+            PaletteAction("Smoke test", f"Send {SMOKE_REQUESTS} requests through job {job}'s URL: ok/failed, latency",
+                          "smoke"),
+            PaletteAction("Copy SSH forward", f"The ssh -L line that reaches job {job}'s URL from a laptop",
+                          "copy_forward"),
             PaletteAction("Remove job", f"Remove ended job {job} from the list (its directory is kept)", "hide_job"),
             *([PaletteAction("Worker detail", f"{worker}: command, env, GPUs, ports, health", "worker_detail")]
               if worker else []),
@@ -504,6 +532,55 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     @on(CancelFailed)
     def _cancel_failed(self, message: CancelFailed) -> None:
         self.notify(f"Cancelling {message.job_id} failed: {message.error}", severity="error", timeout=10)
+
+    # -- smoke test (b) and the SSH port-forward (y) ---------------------------------------------------
+
+    def action_smoke(self) -> None:
+        """Send requests through the job's public URL in a worker; the summary shows the outcome."""
+        job = self.current_job()
+        snap = self.snapshot_of(job)
+        if job is None or snap is None:
+            self.notify("No job selected.", severity="warning")
+            return
+        if any(w.name == "smoke" and w.is_running for w in self.workers):
+            self.notify("A smoke test is already running.", severity="warning")
+            return
+        self.query_one(JobView).smoke[job] = f"running: {SMOKE_REQUESTS} requests, {SMOKE_CONCURRENCY} at a time…"
+        self.redraw()
+        self._smoke(snap)
+
+    @work(group="smoke", name="smoke", exit_on_error=False)
+    async def _smoke(self, snap: JobSnapshot) -> None:
+        from srt_tui.monitor.probes.smoke import NotServing, public_url, run_smoke
+
+        try:
+            url = await asyncio.to_thread(public_url, snap)  # reads endpoints.json
+            result = await run_smoke(url, SMOKE_REQUESTS, SMOKE_CONCURRENCY)
+        except NotServing as exc:
+            self.post_message(SmokeDone(snap.job_id, f"✗ {exc}", ok=False))
+            return
+        mark = "✓" if result.failed == 0 else "✗"
+        errors = f" · {result.errors[0][1]}× {result.errors[0][0]}" if result.errors else ""
+        self.post_message(SmokeDone(snap.job_id, f"{mark} {result.line()}{errors}", ok=result.failed == 0))
+
+    @on(SmokeDone)
+    def _smoke_done(self, message: SmokeDone) -> None:
+        self.query_one(JobView).smoke[message.job_id] = message.line
+        self.notify(f"{message.job_id} smoke test: {message.line}", severity="information" if message.ok else "error",
+                    timeout=10)  # fmt: skip
+        self.redraw()
+
+    def action_copy_forward(self) -> None:
+        """Copy the SSH line that brings the job's URL to a laptop (OSC 52: works over SSH too)."""
+        from srt_tui.tui.monitor.job_view import forward_line
+
+        snap = self.snapshot_of(self.current_job())
+        line = forward_line(snap, self.query_one(JobView).login) if snap is not None else None
+        if line is None:
+            self.notify("This job does not serve now: no URL to forward.", severity="warning")
+            return
+        self.app.copy_to_clipboard(line)
+        self.notify(f"copied: {line}", timeout=4)
 
     # -- add a job launched elsewhere ----------------------------------------------------------------
 

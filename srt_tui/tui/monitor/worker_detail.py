@@ -1,17 +1,21 @@
 """A worker's detail (Monitor, Enter on a worker row): command, environment with secrets masked, node,
 GPUs and mask, ports, health history and the last lines of its log; `l` opens the full log, `c` copies
-the command, Esc goes back. The plan and log are read in a thread worker; the screen only draws.
+the command, `s` opens a shell on its node (the app suspended), Esc goes back. The plan, the log and the
+node's hostname are read in a thread worker; the screen only draws.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
@@ -21,6 +25,7 @@ from textual.widgets import Footer, Static
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot, WorkerStatus
 from srt_tui.monitor.statuses.worker_facts import WorkerFacts, read_worker_facts
+from srt_tui.slurm.reach import NoShell, ShellCommand, job_hostnames, node_shell
 from srt_tui.tui.display import display_path
 from srt_tui.tui.monitor.serving_panel import serving_text
 from srt_tui.tui.workers import ReportsWorkerErrors
@@ -29,9 +34,18 @@ from srt_tui.tui.workers import ReportsWorkerErrors
 class FactsLoaded(Message):
     """The worker read the plan and the log tail."""
 
-    def __init__(self, facts: WorkerFacts) -> None:
+    def __init__(self, facts: WorkerFacts, shell: ShellCommand | str) -> None:
         super().__init__()
         self.facts = facts
+        #: the shell on its node, or why there is none
+        self.shell = shell
+
+
+def run_suspended(app: App[object], shell: ShellCommand) -> int:
+    """Run the shell in the terminal with the app suspended (Textual gives the terminal back after it)."""
+    with app.suspend():
+        print(f"srt-tui: a shell on {shell.where} (exit returns to srt-tui)\n  {shell.display()}", flush=True)
+        return subprocess.call(list(shell.argv), cwd=shell.cwd, env={**os.environ, **shell.env})
 
 
 def _when(iso: str) -> str:
@@ -47,7 +61,11 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         Binding("escape", "dismiss_detail", "Back"),
         Binding("l", "open_log", "Full log"),
         Binding("c", "copy_command", "Copy command"),
+        Binding("s", "shell", "Shell on node"),
     ]
+
+    #: how `s` runs the shell (tests replace it: a headless app cannot suspend)
+    run_shell: ClassVar[Callable[[App[object], ShellCommand], int]] = staticmethod(run_suspended)
 
     DEFAULT_CSS = """
     WorkerDetail { align: center middle; }
@@ -76,6 +94,7 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         self.job_id = job_id
         self.job_dir = job_dir
         self.facts: WorkerFacts | None = None
+        self.shell: ShellCommand | str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="worker-detail-box"):
@@ -91,11 +110,19 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
 
     @work(thread=True, exclusive=True, group="worker-detail", name="worker-detail", exit_on_error=False)
     def _load(self, job_dir: Path, name: str) -> None:
-        self.post_message(FactsLoaded(read_worker_facts(job_dir, name)))
+        facts = read_worker_facts(job_dir, name)
+        try:
+            shell: ShellCommand | str = node_shell(
+                self.job_id, str(job_dir), self.status.node_index, job_hostnames(str(job_dir))
+            )
+        except NoShell as exc:
+            shell = str(exc)
+        self.post_message(FactsLoaded(facts, shell))
 
     @on(FactsLoaded)
     def _loaded(self, message: FactsLoaded) -> None:
         self.facts = message.facts
+        self.shell = message.shell
         self._draw()
 
     def _st(self, name: str) -> Style:
@@ -152,6 +179,10 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
             t.append("\ncommand", style=key)
             t.append("  (c copies it)\n", style=dim)
             t.append(f"  {f.command}\n")
+            if isinstance(self.shell, ShellCommand):
+                t.append("shell", style=key)
+                t.append(f"  on {self.shell.where} (s opens it)\n", style=dim)
+                t.append(f"  {self.shell.display()}\n")
             if f.container_image:
                 t.append("container  ", style=key)
                 t.append(f"{f.container_image}\n")
@@ -189,6 +220,22 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         if self.facts is not None and self.facts.command:
             self.app.copy_to_clipboard(self.facts.command)
             self.notify("command copied to the clipboard", timeout=2)
+
+    def action_shell(self) -> None:
+        """A shell on the worker's node, the app suspended until it exits."""
+        if not isinstance(self.shell, ShellCommand):
+            self.notify(self.shell or "reading the job's nodes…", severity="warning", timeout=8)
+            return
+        try:
+            code = type(self).run_shell(self.app, self.shell)
+        except SuspendNotSupported:
+            self.app.copy_to_clipboard(self.shell.display())
+            self.notify(f"this terminal cannot hand over; run it yourself (copied): {self.shell.display()}", timeout=15)
+            return
+        except OSError as exc:
+            self.notify(f"the shell did not start: {exc.strerror or exc}", severity="error", timeout=10)
+            return
+        self.notify(f"back from the shell on {self.shell.where} (exit code {code})", timeout=4)
 
 
 def worker_detail_for(snap: JobSnapshot | None, name: str | None) -> WorkerDetail | None:
