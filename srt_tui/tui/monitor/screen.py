@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import partial
 from pathlib import Path
+from textwrap import shorten
 from typing import ClassVar
 
 from textual import on, work
@@ -78,6 +79,13 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         Binding("l", "logs", "Logs"),
         Binding("R", "results", "Results"),
         Binding("c", "cancel_job", "Cancel job"),
+        Binding(
+            "C",
+            "clone",
+            "Clone",
+            show=False,
+            tooltip="Clone the job into Launch: its recipe, profile and topology, on the preview",
+        ),
         Binding(
             "b", "smoke", "Smoke test", tooltip="Smoke test: 20 requests through the job's URL, ok/failed, latency"
         ),
@@ -217,6 +225,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             PaletteAction("Open log", f"Follow the logs of job {job}", "logs"),
             PaletteAction("Results", f"Benchmark results of job {job} (and its sweep)", "results"),
             PaletteAction("Cancel job", f"Cancel job {job} (asks first)", "cancel_job"),
+            PaletteAction("Clone job", f"Job {job}'s recipe, profile and topology in Launch, on the preview",
+                          "clone"),
             PaletteAction("Smoke test", f"Send {SMOKE_REQUESTS} requests through job {job}'s URL: ok/failed, latency",
                           "smoke"),
             PaletteAction("Copy SSH forward", f"The ssh -L line that reaches job {job}'s URL from a laptop",
@@ -306,9 +316,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         parts = []
         slurm = next((src for s in self.snapshots for src in s.sources if src.name == "slurm"), None)
         if slurm is not None:
-            parts.append("Slurm ✓" if slurm.ok else f"Slurm ✗ {slurm.error[:60]}")
-        if self.poll_error:
-            parts.append(f"refresh failed: {self.poll_error[:60]}")
+            parts.append("Slurm ✓" if slurm.ok else f"Slurm ✗ {shorten(slurm.error, 60, placeholder=' …')}")
+        if self.poll_error:  # shortened at a word, never mid-word
+            parts.append(f"refresh failed: {shorten(self.poll_error, 60, placeholder=' …')}")
         elif self.last_took_s is not None:
             parts.append(f"refreshed in {self.last_took_s:.2f} s every {self.poll_interval:g} s")
         if self.read_only:
@@ -532,6 +542,34 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     @on(CancelFailed)
     def _cancel_failed(self, message: CancelFailed) -> None:
         self.notify(f"Cancelling {message.job_id} failed: {message.error}", severity="error", timeout=10)
+
+    # -- clone (C): the job back into the wizard --------------------------------------------------------
+
+    def action_clone(self) -> None:
+        """Read the job's recipe, profile and topology back (in a thread); the app opens Launch on its preview."""
+        job = self.current_job()
+        snap = self.snapshot_of(job)
+        job_dir = Path(snap.job_dir) if snap is not None else self.tracked.get(job or "")
+        if job is None or job_dir is None:
+            self.notify("No job selected.", severity="warning")
+            return
+        self._clone(job, job_dir)
+
+    @work(thread=True, group="clone", name="clone", exit_on_error=False)
+    def _clone(self, job: str, job_dir: Path) -> None:
+        from srt_tui.core.api import prepare_job
+        from srt_tui.core.errors import SrtError
+        from srt_tui.core.jobdir.clone import read_clone
+        from srt_tui.tui.messages import CloneJob
+
+        try:
+            cloned = read_clone(job_dir)
+            prepared = prepare_job(cloned.recipe, cloned.profile, cloned.source)
+        except (SrtError, OSError) as exc:
+            why = "; ".join(p.render() for p in exc.problems) if isinstance(exc, SrtError) else str(exc)
+            self.app.call_from_thread(self.notify, f"Cannot clone {job}: {why}", severity="error", timeout=12)
+            return
+        self.post_message(CloneJob(cloned, prepared))
 
     # -- smoke test (b) and the SSH port-forward (y) ---------------------------------------------------
 

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
@@ -29,6 +29,7 @@ from srt_tui.slurm.reach import NoShell, ShellCommand, job_hostnames, node_shell
 from srt_tui.tui.display import display_path
 from srt_tui.tui.monitor.serving_panel import serving_text
 from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.layout import is_wide
 
 
 class FactsLoaded(Message):
@@ -73,7 +74,10 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         width: 100%; height: 1fr; border: round $primary; border-title-color: $text-primary;
         background: $surface;
     }
-    WorkerDetail #worker-detail-body { height: 1fr; padding: 0 1; }
+    WorkerDetail #worker-detail-panes { height: 1fr; }
+    WorkerDetail #worker-detail-body { height: 1fr; width: 3fr; padding: 0 1; }
+    WorkerDetail #worker-detail-log { height: 1fr; width: 2fr; padding: 0 1; border-left: vkey $primary 50%; }
+    WorkerDetail.-narrow #worker-detail-log { display: none; }
     WorkerDetail .worker-detail--section { height: auto; width: 1fr; }
     WorkerDetail > .worker-detail--key { color: $text-primary; text-style: bold; }
     WorkerDetail > .worker-detail--dim { color: $text-muted; }
@@ -98,8 +102,12 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="worker-detail-box"):
-            with VerticalScroll(id="worker-detail-body"):
-                yield Static("", id="worker-detail-text", classes="worker-detail--section")
+            with Horizontal(id="worker-detail-panes"):
+                with VerticalScroll(id="worker-detail-body"):
+                    yield Static("", id="worker-detail-text", classes="worker-detail--section")
+                # wide terminals: the log tail beside the facts, never below a long environment
+                with VerticalScroll(id="worker-detail-log"):
+                    yield Static("", id="worker-detail-log-text", classes="worker-detail--section")
             yield Footer()
 
     def on_mount(self) -> None:
@@ -193,14 +201,32 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
                 t.append(f"={value}\n")
             if not f.env:
                 t.append("  (none)\n", style=dim)
-            t.append(f"\nlog  {display_path(f.log)}", style=key)
-            t.append("  (l opens it)\n", style=dim)
-            for line in f.log_tail:
-                t.append(f"  {line[:300]}\n", style=dim)
-            if not f.log_tail:
-                t.append("  (empty or not written yet)\n", style=dim)
+        log = self._log_text(f)
+        beside = is_wide(self.size.width or self.app.size.width)
+        if not beside:  # narrow: one column, the log tail last
+            t.append("\n")
+            t.append_text(log)
         t.rstrip()
         self.query_one("#worker-detail-text", Static).update(t)
+        self.query_one("#worker-detail-log-text", Static).update(log if beside else "")
+
+    def _log_text(self, f: WorkerFacts | None) -> Text:
+        """The log's path and its last lines (empty until the plan was read)."""
+        t = Text()
+        if f is None or f.problem:
+            return t
+        key, dim = self._st("key"), self._st("dim")
+        t.append(f"log  {display_path(f.log)}", style=key)
+        t.append("  (l opens it)\n", style=dim)
+        for line in f.log_tail:
+            t.append(f"  {line[:300]}\n", style=dim)
+        if not f.log_tail:
+            t.append("  (empty or not written yet)\n", style=dim)
+        t.rstrip()
+        return t
+
+    def on_resize(self) -> None:
+        self._draw()
 
     def follow(self, snap: JobSnapshot | None) -> None:
         """Redraw from a newer snapshot of the job (health and its history move while the detail is open)."""
