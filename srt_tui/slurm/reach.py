@@ -31,7 +31,7 @@ class ShellCommand:
     argv: tuple[str, ...]
     cwd: str | None = None
     env: Mapping[str, str] = field(default_factory=dict)
-    #: where the shell opens, for the operator (`node gpu-12`, `this machine, in the job directory`)
+    #: where the shell opens, for the operator (`gpu-12`, `this machine, in the job directory`)
     where: str = ""
 
     def display(self) -> str:
@@ -57,7 +57,7 @@ def node_shell(job_id: str, job_dir: str, node_index: int, hostnames: Sequence[s
         raise NoShell(f"job {job_id}: node {node_index} is not known ({known}); wait until the job runs")
     node = hostnames[node_index]
     argv = ("srun", "--jobid", job_id, "--overlap", "--pty", "-N", "1", "-n", "1", "-w", node, "bash", "-i")
-    return ShellCommand(argv, where=f"node {node}")
+    return ShellCommand(argv, where=node)
 
 
 def login_address() -> str:

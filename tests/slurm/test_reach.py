@@ -14,7 +14,7 @@ def test_a_slurm_job_shell_is_an_overlapping_srun_step_on_the_workers_node() -> 
     shell = node_shell("81234", "/out/81234", 1, ["gpu-a", "gpu-b"])
     assert shell.argv == ("srun", "--jobid", "81234", "--overlap", "--pty", "-N", "1", "-n", "1", "-w", "gpu-b",
                           "bash", "-i")  # fmt: skip
-    assert shell.cwd is None and not shell.env and shell.where == "node gpu-b"
+    assert shell.cwd is None and not shell.env and shell.where == "gpu-b"
     assert shell.display() == "srun --jobid 81234 --overlap --pty -N 1 -n 1 -w gpu-b bash -i"
 
 
