@@ -134,3 +134,17 @@ async def test_ctrl_c_quits_even_from_a_text_field() -> None:
         await pilot.press("ctrl+c")
         await pilot.pause()
     assert app.return_code == 0 and not app.is_running
+
+
+def test_the_summarys_requests_say_whose_counters_they_are() -> None:
+    """Issue 21 item 12: the job line's `req N` and the router panel's `requests N` were unlabelled."""
+    from dataclasses import replace
+
+    from srt_tui.tui.monitor.job_view import requests_origin, serving_url
+
+    snap = frozen.nvidia("healthy")
+    assert requests_origin(snap) == "router" and serving_url(snap) == snap.router.url  # type: ignore[union-attr]
+    no_router = replace(snap, router=None, routers=())
+    assert requests_origin(no_router) == "workers" and serving_url(no_router) is None  # three workers, no front
+    assert requests_origin(replace(snap, stage="completed")) == ""
+    assert serving_url(replace(snap, stage="starting")) is None

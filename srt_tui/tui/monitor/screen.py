@@ -86,9 +86,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             show=False,
             tooltip="Clone the job into Launch: its recipe, profile and topology, on the preview",
         ),
-        Binding(
-            "b", "smoke", "Smoke test", tooltip="Smoke test: 20 requests through the job's URL, ok/failed, latency"
-        ),
+        Binding("b", "smoke", "Smoke", tooltip="Smoke test: 20 requests through the job's URL, ok/failed, latency"),
         Binding(
             "y",
             "copy_forward",
