@@ -72,3 +72,19 @@ def test_summary_of_failures_keeps_the_most_frequent_errors() -> None:
     assert (result.ok, result.failed, result.latency_p50_ms) == (1, 3, 100.0)
     assert result.errors == (("HTTP 503: busy", 2), ("timeout after 60s", 1))
     assert result.line().startswith("1/4 ok, 3 failed · latency p50 100 ms p99 100 ms · TTFT p50 20 ms")
+
+
+def test_bench_says_when_the_url_does_not_answer_from_here(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A job that says it serves, but nothing answers at its URL from this machine (nodes not reachable)."""
+    from types import SimpleNamespace
+
+    from tests.mock.mockprocs import free_port
+
+    port = free_port()
+    dead = SimpleNamespace(name="agg_0", role="regular", port=port, url=f"http://127.0.0.1:{port}")
+    job = write_agg_job(tmp_path / "job", "local-sm4", [(dead, 0)], nodes=1)  # type: ignore[list-item]
+    assert main(["bench", str(job), "--json"]) == 1
+    out = capsys.readouterr()
+    assert json.loads(out.out)["status"] == "error"
+    assert f"http://127.0.0.1:{port} does not answer from here (connect to 127.0.0.1:{port} failed" in out.err
+    assert "through the SSH port-forward the job view shows" in out.err

@@ -7,6 +7,7 @@ operator sees here is what `python -m srt_tui.mock bench` measures.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import asdict, dataclass
@@ -99,14 +100,12 @@ def public_url(snap: JobSnapshot) -> str:
 
 async def served_model(url: str) -> str:
     """The model name the deployment serves (`GET /v1/models`), or NotServing when it does not answer."""
-    import asyncio
-
     conn = Connection(Origin.parse(url))
     try:
         resp = await asyncio.wait_for(conn.request("GET", "/v1/models"), timeout=MODELS_TIMEOUT_S)
         body = await asyncio.wait_for(resp.read(), timeout=MODELS_TIMEOUT_S)
     except (ClientError, TimeoutError) as exc:
-        raise NotServing(f"{url} does not answer from here ({exc or 'timed out'})", _UNREACHABLE) from None
+        raise NotServing(f"{url} does not answer from here ({str(exc) or 'timed out'})", _UNREACHABLE) from None
     finally:
         conn.close()
     if resp.status != 200:
