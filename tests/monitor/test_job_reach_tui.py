@@ -148,3 +148,21 @@ def test_the_summarys_requests_say_whose_counters_they_are() -> None:
     assert requests_origin(no_router) == "workers" and serving_url(no_router) is None  # three workers, no front
     assert requests_origin(replace(snap, stage="completed")) == ""
     assert serving_url(replace(snap, stage="starting")) is None
+
+
+async def test_read_only_hides_the_shell(worker: Worker, tmp_path: Path) -> None:
+    from textual.widgets import DataTable
+
+    job = write_agg_job(tmp_path / "job", "local-rt4", [(worker, 0)], nodes=1)
+    snap = frozen.frozen_job("local-rt4", "mocker/mocker-agg2.yaml", "local", job_dir=job)
+    app = frozen_app([snap], open_job="local-rt4", read_only=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#job-workers", DataTable).focus()
+        await pilot.press("enter")
+        detail = app.screen
+        assert isinstance(detail, WorkerDetail) and detail.read_only
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "shell" not in {b.binding.action for b in detail.active_bindings.values() if b.enabled}
+        assert "bash -i" not in str(detail.query_one("#worker-detail-text").render())

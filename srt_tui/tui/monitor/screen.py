@@ -383,7 +383,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     def action_worker_detail(self) -> None:
         """The highlighted worker's detail; its `l` opens that worker's log in the log viewer."""
         name = self.query_one(WorkerTable).highlighted_worker
-        detail = worker_detail_for(self.snapshot_of(self.selected), name) if self.in_job_view else None
+        snap = self.snapshot_of(self.selected)
+        detail = worker_detail_for(snap, name, self.read_only) if self.in_job_view else None
         if detail is not None and name is not None:
             self._detail = detail
             self.app.push_screen(detail, partial(self._worker_detail_closed, name))

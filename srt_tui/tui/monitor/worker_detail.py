@@ -92,8 +92,10 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         "worker-detail--bad",
     }
 
-    def __init__(self, status: WorkerStatus, job_id: str, job_dir: Path) -> None:
+    def __init__(self, status: WorkerStatus, job_id: str, job_dir: Path, *, read_only: bool = False) -> None:
         super().__init__(id="worker-detail")
+        #: `--read-only`: no shell on the job's nodes (it could change anything there)
+        self.read_only = read_only
         self.status = status
         self.job_id = job_id
         self.job_dir = job_dir
@@ -187,7 +189,7 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
             t.append("\ncommand", style=key)
             t.append("  (c copies it)\n", style=dim)
             t.append(f"  {f.command}\n")
-            if isinstance(self.shell, ShellCommand):
+            if isinstance(self.shell, ShellCommand) and not self.read_only:
                 t.append("shell", style=key)
                 t.append(f"  on {self.shell.where} (s opens it)\n", style=dim)
                 t.append(f"  {self.shell.display()}\n")
@@ -247,6 +249,10 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
             self.app.copy_to_clipboard(self.facts.command)
             self.notify("command copied to the clipboard", timeout=2)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`--read-only` hides the shell, as it hides every action that can change a job."""
+        return not (action == "shell" and self.read_only)
+
     def action_shell(self) -> None:
         """A shell on the worker's node, the app suspended until it exits."""
         if not isinstance(self.shell, ShellCommand):
@@ -264,9 +270,9 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         self.notify(f"back from the shell on {self.shell.where} (exit code {code})", timeout=4)
 
 
-def worker_detail_for(snap: JobSnapshot | None, name: str | None) -> WorkerDetail | None:
+def worker_detail_for(snap: JobSnapshot | None, name: str | None, read_only: bool = False) -> WorkerDetail | None:
     """The detail screen of worker ``name`` of a job (None when the job or worker is not known)."""
     if snap is None or name is None:
         return None
     status = next((w for w in snap.workers if w.name == name), None)
-    return WorkerDetail(status, snap.job_id, Path(snap.job_dir)) if status is not None else None
+    return WorkerDetail(status, snap.job_id, Path(snap.job_dir), read_only=read_only) if status is not None else None
