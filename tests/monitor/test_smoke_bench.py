@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from srt_tui.bench.stats import Outcome
 from srt_tui.cli.main import main
-from srt_tui.mock.benchstats import Outcome
 from srt_tui.monitor.probes.smoke import summarize
 from tests.mock.mockprocs import Launcher, Worker
 from tests.monitor.jobdirs import write_agg_job

@@ -2,7 +2,7 @@
 
 One implementation for both faces (`srt-tui bench JOB` and the job view's `b`); the load is the mocker's
 closed-loop generator (`mock/bench.py`: one connection per sender, streamed answers for TTFT), so what the
-operator sees here is what `python -m srt_tui.mock bench` measures.
+operator sees here is what `python -m srt_tui.mock bench` (srt_tui.bench.load) measures.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from srt_tui.bench.client import ClientError, Connection, Origin
+from srt_tui.bench.load import BenchConfig, drive
+from srt_tui.bench.stats import Outcome, percentile
 from srt_tui.core.jobdir.contract import JobDirError, read_endpoints
-from srt_tui.mock.bench import BenchConfig, drive
-from srt_tui.mock.benchstats import Outcome, percentile
-from srt_tui.mock.client import ClientError, Connection, Origin
 from srt_tui.monitor.model import JobSnapshot
 
 DEFAULT_REQUESTS = 20
