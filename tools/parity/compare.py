@@ -39,6 +39,7 @@ DOCUMENTED: dict[str, tuple[str, ...]] = {
     "router-srun-options": (r"^srun extra ",),
     "mocker-model-name": (r"^argv extra --model-name$",),
     "read-only-mounts": (r"^mount read-only ",),
+    "recipe-port": (r"^argv value --(prefill|decode|worker-urls)$",),
 }
 
 
@@ -46,7 +47,7 @@ def norm_srtctl(s: str, tmp: str) -> str:
     """One srtctl string: its job directory, model and container paths, node addresses, job id."""
     s = s.replace(f"{tmp}/out/logs", "/logs").replace(f"{tmp}/out", "<job_dir>")
     s = s.replace(f"{tmp}/model", "<model-host>").replace(f"{tmp}/c.sqsh", "<container>")
-    s = HOST.sub(lambda m: f"<node{m.group(1)}>", s)
+    s = HOST.sub(lambda m: f"<node{m.group(1)}>", s.replace(tmp, "<tmp>"))
     s = IP.sub(lambda m: f"<node{int(m.group(1)) * 250 + int(m.group(2)) - 1}>", s)
     return JOB_ID.sub("<job_id>", s)
 
@@ -55,7 +56,8 @@ def norm_tui(s: str, tmp: str) -> str:
     """One srt-tui string: its placeholders in srtctl's spelling (`<logs>` is /logs in a pyxis step)."""
     s = TUI_NODE.sub(lambda m: f"<node{m.group(1)}>", s)
     s = s.replace("<logs>", "/logs").replace("<bind>", "0.0.0.0")
-    return s.replace(f"{tmp}/model", "<model-host>").replace(f"{tmp}/c.sqsh", "<container>")
+    s = s.replace(f"{tmp}/model", "<model-host>").replace(f"{tmp}/c.sqsh", "<container>")
+    return s.replace(tmp, "<tmp>")
 
 
 def _argv(argv: list[str]) -> list[str]:
@@ -95,7 +97,8 @@ def srtctl_view(p: dict[str, Any], tmp: str) -> View:
         "container": n(p["container_image"]),
         "mounts": sorted(f"{'<log_dir>' if c == '/logs' else h}:{c}" for c, h in mounts.items()),
         "setup_script": "setup_script=" in pre,
-        "install": "pip install" in pre or "maturin" in pre,
+        # pip from PyPI, a source build, or its staged wheels (runtime_scripts/dynamo_wheels.py: pip --find-links)
+        "install": "pip install" in pre or "maturin" in pre or "dynamo_wheels.py install" in pre,
     }
 
 

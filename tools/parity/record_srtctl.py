@@ -164,6 +164,12 @@ def record_job(spec: str, work: Path) -> dict[str, Any]:
         cluster["containers"][str(fe["nginx_container"])] = str(tmp / CONTAINER_NAME)
     (tmp / "srtslurm.yaml").write_text(yaml.safe_dump(cluster))
     os.environ["SRTSLURM_CONFIG"] = str(tmp / "srtslurm.yaml")
+    # srtctl's batch script exports its checkout (`srtctl_root`, else srtctl's own) as SRTCTL_SOURCE_DIR; here
+    # the checkout is where the srtslurm.yaml sits, as discovery finds it. For `dynamo.wheel` the script stages
+    # the wheels into <checkout>/wheelhouse/dynamo before the orchestrator starts (dynamo_wheels.py prefetch).
+    os.environ["SRTCTL_SOURCE_DIR"] = str(tmp)
+    if (raw.get("dynamo") or {}).get("wheel"):
+        (tmp / "wheelhouse" / "dynamo").mkdir(parents=True)
     if sweep:  # srtctl expands a sweep with the cluster's aliases applied first
         cfg_path = _variant_config(path, selector, tmp)
     out_dir = tmp / "out"
@@ -212,6 +218,7 @@ def record_job(spec: str, work: Path) -> dict[str, Any]:
         "frontend": config.frontend.type,
         "processes": procs,
         "files": files,
+        "dirs": sorted(str(d.relative_to(tmp)) for d in tmp.glob("wheelhouse/*")),
     }
 
 

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from srt_tui.core.api import prepare  # noqa: E402
 from srt_tui.core.errors import SrtError  # noqa: E402
 from srt_tui.core.spec.recipe import list_variants  # noqa: E402
-from tools.parity.compare import Tally, srtctl_processes, tui_processes  # noqa: E402
+from tools.parity.compare import Tally, _documented, differences, srtctl_processes, tui_processes  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -57,12 +57,24 @@ def plan_of(spec: str, profile: str) -> dict[str, Any]:
         return {"error": str(exc)}
 
 
+def show(spec: str, theirs: dict[str, Any], ours: dict[str, Any]) -> None:
+    """Both sides of each process of one job that differs from srtctl in a way it does not declare."""
+    for key in sorted(set(theirs) | set(ours)):
+        a, (b, declared) = theirs.get(key), ours.get(key, (None, []))
+        diffs = ["process only on one side"] if a is None or b is None else differences(a, b)
+        diffs = [d for d in diffs if not _documented(d, declared)]
+        if diffs:
+            print(f"== {spec} :: {key}: {'; '.join(diffs)}")
+            print(f"   srtctl: {json.dumps(a, sort_keys=True)}\n   srt-tui: {json.dumps(b, sort_keys=True)}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--srtctl-python", required=True, help="python of a venv with srtctl c88ef731 installed")
     ap.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE)
     ap.add_argument("--only", default="", help="only jobs whose spec contains this")
     ap.add_argument("--write-corpus", type=Path, help="store srtctl's normalised launches here (.json.gz)")
+    ap.add_argument("--show", action="store_true", help="print both sides of each undeclared difference")
     args = ap.parse_args()
     reference = args.reference.resolve()
     if not reference.is_dir():
@@ -92,6 +104,7 @@ def main() -> int:
                     "kinds": [rec["backend"], rec["frontend"]],
                     "srtslurm": (Path(rec["tmp"]) / "srtslurm.yaml").read_text().replace(rec["tmp"], "{tmp}"),
                     "infra": any(p["stage"] == "infra" for p in rec["processes"]),
+                    "dirs": rec.get("dirs", []),
                     "processes": theirs,
                 }
             )
@@ -100,7 +113,10 @@ def main() -> int:
                 continue
             infra[0] += corpus[-1]["infra"]
             infra[1] += corpus[-1]["infra"] and bool(plan["infra"])
-            tally.add_job(spec, (rec["backend"], rec["frontend"]), theirs, tui_processes(plan, rec["tmp"]))
+            ours = tui_processes(plan, rec["tmp"])
+            tally.add_job(spec, (rec["backend"], rec["frontend"]), theirs, ours)
+            if args.show:
+                show(spec, theirs, ours)
     print(tally.report())
     print(f"NATS/etcd: srtctl starts them in {infra[0]} jobs, srt-tui in {infra[1]} of those (as two steps)")
     if args.write_corpus:

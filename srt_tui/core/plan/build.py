@@ -240,7 +240,16 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         engine=recipe.engine,
         startup_timeout_s=int(hc.max_attempts * hc.interval_seconds),
         in_container=job.container_runtime == "pyxis",
-        workers=tuple(WorkerURL(w.name, w.role, w.url or "", w.ports.get("bootstrap", 0)) for w in leaders),
+        workers=tuple(
+            WorkerURL(
+                w.name,
+                w.role,
+                w.url or "",
+                w.ports.get("bootstrap", 0),
+                bool({"http", "bootstrap"} & set(moved.get(w.role, {}))),
+            )
+            for w in leaders
+        ),
     )
     expected: dict[str, int] = {}
     for w in leaders:
@@ -429,7 +438,7 @@ def _frontends(
             env,
             f"logs/{name}.log",
             secret_env=secret_env,
-            setup_script=job.setup_script,
+            setup_script=job.setup_script if kind.runs_setup_script else (),
             install=install,
             metrics=dict(kind.metrics),
             container_image=_router_image(job),

@@ -42,6 +42,11 @@ DEVIATIONS: dict[str, Deviation] = {
         "without it the mocker names the model after its path, and the benchmark and the Monitor ask for the "
         "served name srtctl's own benchmark uses",
     ),
+    "recipe-port": Deviation(
+        "where a recipe sets a worker's HTTP or bootstrap port itself, the router is given that port",
+        "the recipe's flag comes last, so the worker listens there; srtctl still gives the router the port it "
+        "allocated, where nothing listens (the prefill bootstrap of disaggregated requests fails)",
+    ),
     "router-srun-options": Deviation(
         "the recipe's srun_options reach the routers too",
         "the AMD fork's rule (DESIGN principle 6): clusters whose steps need an option need it on every step",

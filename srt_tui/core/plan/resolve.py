@@ -16,7 +16,7 @@ from srt_tui.core import placeholders as ph
 from srt_tui.core.engines import get_engine
 from srt_tui.core.engines.base import LAUNCH_MPI
 from srt_tui.core.errors import ConfigError, Problem
-from srt_tui.core.frontends.dynamo import WHEELHOUSE
+from srt_tui.core.frontends.dynamo import WHEELHOUSE, wheel_env
 from srt_tui.core.spec.profile import DCGM_EXPORTER, HealthCheck, LoadedProfile, Profile
 from srt_tui.core.spec.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
 from srt_tui.core.spec.resolved import Mount, ResolvedJob, RoleShape, topology_of, worker_nodes_of
@@ -221,8 +221,8 @@ def _mounts(profile: Profile, recipe: Recipe, model_path: str, container: str | 
         configs = _srtctl_configs(profile.srtctl_root)
         if configs is not None:
             mounts[configs] = Mount(configs, "/configs", "built-in", readonly=True)
-        if recipe.dynamo.wheel:  # srtctl's staged ai-dynamo wheels
-            wheels = f"{profile.srtctl_root.rstrip('/')}/wheelhouse/dynamo"
+        wheels = _srtctl_wheelhouse(profile.srtctl_root, recipe.dynamo.wheel is not None)
+        if wheels is not None:
             mounts[wheels] = Mount(wheels, WHEELHOUSE, "built-in", readonly=True)
     for host, cont in (profile.default_mounts or {}).items():
         mounts[host] = Mount(host, cont, "profile")
@@ -254,6 +254,16 @@ def _srtctl_configs(root: str) -> str | None:
     when `<srtctl_root>/configs` exists (core/runtime.py); None when it does not."""
     configs = Path(root) / "configs"
     return str(configs.resolve()) if configs.is_dir() else None
+
+
+def _srtctl_wheelhouse(root: str, staged: bool) -> str | None:
+    """srtctl's rule for its staged ai-dynamo wheels: `<srtctl_root>/wheelhouse/dynamo` is mounted at
+    /srtctl-wheels whenever it exists (core/runtime.py), which it always does for a `dynamo.wheel` job (srtctl's
+    batch script stages the wheels there first); None when neither holds."""
+    wheels = Path(root) / "wheelhouse" / "dynamo"
+    if wheels.is_dir():
+        return str(wheels.resolve())
+    return str(wheels) if staged else None
 
 
 def _mount_placeholders(recipe: Recipe, model_path: str, image: str | None, gpn: int) -> Callable[[str], str]:
@@ -318,7 +328,9 @@ def resolve(
     account = recipe.slurm.account or profile.default_account
     partition = recipe.slurm.partition or profile.default_partition
     time_limit = recipe.slurm.time_limit or profile.default_time_limit or "01:00:00"
-    env_scopes: list[tuple[str, tuple[tuple[str, str], ...]]] = [("global", tuple(recipe.environment.items()))]
+    # srtctl's global environment: the `dynamo.wheel` variables, then the recipe's (core/runtime.py)
+    global_env = (*wheel_env(recipe.dynamo), *recipe.environment.items())
+    env_scopes: list[tuple[str, tuple[tuple[str, str], ...]]] = [("global", global_env)]
     for role in ROLES:
         spec = recipe.roles.get(role)
         if spec is not None and spec.workers > 0:
