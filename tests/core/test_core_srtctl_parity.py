@@ -22,7 +22,7 @@ from srt_tui.core.errors import SrtError
 from srt_tui.core.plan.deviations import DEVIATIONS
 from tests.core.core_helpers import REPO, need
 from tests.core.test_core_srtctl_recipes import REFERENCE
-from tools.parity.compare import DOCUMENTED, Tally, tui_processes
+from tools.parity.compare import DOCUMENTED, Tally, plan_document, tui_processes
 
 CORPUS = Path(__file__).parent / "parity" / "srtctl-launches.json.gz"
 
@@ -43,7 +43,7 @@ def tally(tmp_path_factory: pytest.TempPathFactory) -> Tally:
         for d in job.get("dirs", []):  # what srtctl's checkout held (its staged wheelhouse, configs/)
             (tmp / d).mkdir(parents=True)
         try:
-            plan = prepare(f"{REFERENCE}/{job['spec']}", str(tmp / "srtslurm.yaml"), None).plan.to_json()
+            plan = plan_document(prepare(f"{REFERENCE}/{job['spec']}", str(tmp / "srtslurm.yaml"), None))
         except SrtError:
             result.jobs["srt-tui refuses"] += 1
             continue

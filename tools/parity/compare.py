@@ -13,6 +13,7 @@ A difference srt-tui makes on purpose is declared on the process itself (plan.js
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ LOG_FILE_FLAGS = ("--dump-config-to", "--extra-engine-args", "--config", "-o")
 #: TRT-LLM's MoE load-balancer shared memory: srtctl draws a random name per worker, srt-tui a unique one
 RANDOM_ENV = {"TRTLLM_EPLB_SHM_NAME"}
 SRTCTL_OWN_MOUNTS = ("/srtctl-runtime", "/srtctl-benchmarks")
+#: the recording user's home (a cluster config's `$HOME/...` mount), so a corpus replays under another user
+HOME = re.compile(rf"^{re.escape(os.path.expanduser('~'))}(?=/|$)")
 
 #: deliberate differences srt-tui declares (plan.json `differs_from_srtctl` ids) → the categories they explain
 DOCUMENTED: dict[str, tuple[str, ...]] = {
@@ -83,11 +86,13 @@ def srtctl_view(p: dict[str, Any], tmp: str) -> View:
     srun += ["--oversubscribe"] if p["oversubscribe"] else []
     srun += [f"--cpu-bind={p['cpu_bind']}"] if p["cpu_bind"] else []
     srun += [f"--cpus-per-task={p['cpus_per_task']}"] if p["cpus_per_task"] else []
+    srun += [f"--het-group={p['het_group']}"] if p.get("het_group") is not None else []
     srun += [f"--{k}={v}" if v else f"--{k}" for k, v in p["srun_options"].items()]
     if p["srun_export_env"]:
         srun.append("--export=ALL," + ",".join(f"{k}={v}" for k, v in p["srun_export_env"].items()))
     pre = p["bash_preamble"] or ""
-    mounts = {c: n(h) for h, c in p["container_mounts"].items() if not c.startswith(SRTCTL_OWN_MOUNTS)}
+    own = SRTCTL_OWN_MOUNTS
+    mounts = {c: HOME.sub("<home>", n(h)) for h, c in p["container_mounts"].items() if not c.startswith(own)}
     return {
         "argv": _argv([n(c) for c in p["command"]]),
         # srtctl's `unset` runs after its exports: a variable it sets and unsets is not there
@@ -96,6 +101,7 @@ def srtctl_view(p: dict[str, Any], tmp: str) -> View:
         "srun": sorted(srun),
         "container": n(p["container_image"]),
         "mounts": sorted(f"{'<log_dir>' if c == '/logs' else h}:{c}" for c, h in mounts.items()),
+        "preamble": n(p.get("cluster_preamble") or ""),
         "setup_script": "setup_script=" in pre,
         # pip from PyPI, a source build, or its staged wheels (runtime_scripts/dynamo_wheels.py: pip --find-links)
         "install": "pip install" in pre or "maturin" in pre or "dynamo_wheels.py install" in pre,
@@ -119,7 +125,8 @@ def tui_view(p: dict[str, Any], plan: dict[str, Any], tmp: str) -> View:
     if p.get("install"):
         srun.append("--export=ALL,ENROOT_REMAP_ROOT=yes")
     mounts = [
-        f"{m['host'] if m['host'] == '<log_dir>' else n(m['host'])}:{m['container']}" + (":ro" if m["readonly"] else "")
+        f"{m['host'] if m['host'] == '<log_dir>' else HOME.sub('<home>', n(m['host']))}:{m['container']}"
+        + (":ro" if m["readonly"] else "")
         for m in plan["mounts"]
     ]
     return {
@@ -129,6 +136,8 @@ def tui_view(p: dict[str, Any], plan: dict[str, Any], tmp: str) -> View:
         "srun": sorted(srun),
         "container": n(p.get("container_image") or plan["container_image"]),
         "mounts": sorted(mounts),
+        # render/script.py: the profile's default_bash_preamble in every step but nginx's (srtctl's own `bash -c`)
+        "preamble": "" if p is plan.get("nginx") else n(plan.get("bash_preamble") or ""),
         "setup_script": bool(p.get("setup_script")),
         "install": bool(p.get("install")),
     }
@@ -181,6 +190,8 @@ def differences(a: View, b: View) -> list[str]:
     out += [f"mount missing {m.split(':', 1)[1]}" for m in sorted(ma - mb)]
     out += [f"mount extra {m.split(':', 1)[1]}" for m in sorted(mb - ma)]
     out += [f"mount read-only {m.split(':')[1]}" for m in sorted(b["mounts"]) if m.endswith(":ro") and m[:-3] in ma]
+    if "preamble" in a and a["preamble"] != b["preamble"]:  # corpora recorded before it have none
+        out.append("cluster preamble")
     if a["setup_script"] != b["setup_script"]:
         out.append("setup script")
     if a["install"] != b["install"]:
@@ -212,6 +223,11 @@ def srtctl_processes(rec: dict[str, Any]) -> dict[str, View]:
     for i, p in enumerate(sorted(routers, key=lambda p: int(p["nodelist"][0].removeprefix("node")))):
         out[f"router {i}"] = srtctl_view(p, rec["tmp"])
     return out
+
+
+def plan_document(prepared: Any) -> dict[str, Any]:
+    """plan.json of a prepared job, with the one launch fact it does not hold: the cluster's bash preamble."""
+    return {**prepared.plan.to_json(), "bash_preamble": prepared.plan.bash_preamble}
 
 
 def tui_processes(plan: dict[str, Any], tmp: str) -> dict[str, tuple[View, list[str]]]:

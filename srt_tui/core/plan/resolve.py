@@ -221,10 +221,12 @@ def _mounts(profile: Profile, recipe: Recipe, model_path: str, container: str | 
         configs = _srtctl_configs(profile.srtctl_root)
         if configs is not None:
             mounts[configs] = Mount(configs, "/configs", "built-in", readonly=True)
-        wheels = _srtctl_wheelhouse(profile.srtctl_root, recipe.dynamo.wheel is not None)
+        wheels = _srtctl_wheelhouse(profile.srtctl_root)
         if wheels is not None:
             mounts[wheels] = Mount(wheels, WHEELHOUSE, "built-in", readonly=True)
-    for host, cont in (profile.default_mounts or {}).items():
+    for key, cont in (profile.default_mounts or {}).items():
+        host = _host_path(key, profile.srtctl_root, user=False)
+        _check_mount(host, f"profile.default_mounts.{key}")
         mounts[host] = Mount(host, cont, "profile")
     for index, item in enumerate(recipe.extra_mount):
         parts = item.split(":")
@@ -238,7 +240,9 @@ def _mounts(profile: Profile, recipe: Recipe, model_path: str, container: str | 
                     )
                 ]
             )
-        mounts[parts[0]] = Mount(parts[0], parts[1], "recipe", readonly=len(parts) > 2 and parts[2] == "ro")
+        host = _host_path(parts[0], profile.srtctl_root, user=True)
+        _check_mount(host, f"extra_mount.{index}")
+        mounts[host] = Mount(host, parts[1], "recipe", readonly=len(parts) > 2 and parts[2] == "ro")
     fill = _mount_placeholders(recipe, model_path, container, gpn)
     for key, value in recipe.container_mounts.items():
         host, cont = fill(key), fill(value)
@@ -256,14 +260,26 @@ def _srtctl_configs(root: str) -> str | None:
     return str(configs.resolve()) if configs.is_dir() else None
 
 
-def _srtctl_wheelhouse(root: str, staged: bool) -> str | None:
-    """srtctl's rule for its staged ai-dynamo wheels: `<srtctl_root>/wheelhouse/dynamo` is mounted at
-    /srtctl-wheels whenever it exists (core/runtime.py), which it always does for a `dynamo.wheel` job (srtctl's
-    batch script stages the wheels there first); None when neither holds."""
+def _srtctl_wheelhouse(root: str) -> str | None:
+    """srtctl's rule for its staged ai-dynamo wheels: `<srtctl_root>/wheelhouse/dynamo`, by its resolved path, is
+    mounted at /srtctl-wheels whenever it exists, whatever the job (core/runtime.py); None when it does not."""
     wheels = Path(root) / "wheelhouse" / "dynamo"
-    if wheels.is_dir():
-        return str(wheels.resolve())
-    return str(wheels) if staged else None
+    return str(wheels.resolve()) if wheels.is_dir() else None
+
+
+def _host_path(text: str, root: str | None, user: bool) -> str:
+    """A mount's host side as srtctl names it (core/runtime.py): variables expanded (and `~` for a recipe's
+    `extra_mount`), then resolved, relative to srtctl's working directory, its checkout; pyxis expands nothing."""
+    path = Path(os.path.expandvars(text))
+    path = path.expanduser() if user else path
+    return str((Path(root) / path if root and not path.is_absolute() else path).resolve())
+
+
+def _check_mount(host: str, field: str) -> None:
+    """A host path whose variables added a `,` or `:` would split pyxis's --container-mounts."""
+    found = mount_problem(host)
+    if found:
+        raise ConfigError([Problem(field=field, message=found[0], hint=found[1])])
 
 
 def _mount_placeholders(recipe: Recipe, model_path: str, image: str | None, gpn: int) -> Callable[[str], str]:
