@@ -68,7 +68,7 @@ CLUSTER: dict[str, Any] = {
         "scratch": "/scratch",  # relative: from srtctl's working directory, its checkout
     },
     "default_bash_preamble": "ulimit -n 1048576 -s unlimited",
-    "nginx_raise_ulimit": False,
+    "nginx_raise_ulimit": True,  # srtctl's default is false
 }
 #: directories the `cluster` variant's checkout holds (srtctl mounts what exists)
 CLUSTER_DIRS = ("root/configs", "root/wheelhouse/dynamo", "data", "cache")
