@@ -208,6 +208,9 @@ def record_job(spec: str, work: Path, variant: str = "minimal") -> dict[str, Any
         cluster = {**yaml.safe_load(yaml.safe_dump(CLUSTER).replace("{tmp}", str(tmp))), **cluster}
         cluster["network_interface"] = CLUSTER["network_interface"]
         checkout = tmp / "root"
+        # the aliases as srtctl resolves them (variables expanded, `..` and `./` resolved)
+        cluster["model_paths"] = {k: f"{tmp}/cache/../{MODEL_DIR_NAME}" for k in cluster["model_paths"]}
+        cluster["containers"] = {k: f"{tmp}/./{CONTAINER_NAME}" for k in cluster["containers"]}
         for d in CLUSTER_DIRS:
             (tmp / d).mkdir(parents=True)
     elif variant != "minimal":

@@ -316,6 +316,8 @@ def resolve(
     notes: list[Problem] = []
     model_path, note = _alias(recipe.model.path, profile.model_paths, "model.path", "model_paths", _LITERAL_PATH)
     notes += [note] if note else []
+    if not model_path.startswith("hf:") and "$" not in model_path:  # srtctl mounts it resolved (core/runtime.py)
+        model_path = _host_path(model_path, profile.srtctl_root, user=False)
     mount = mount_problem(model_path) if profile.container_runtime == "pyxis" and model_path[:3] != "hf:" else None
     if mount is not None:  # a `$VAR` the path named may hold a `,` or `:`, and pyxis mounts the model
         problems.append(Problem(field="model.path", message=mount[0], hint=mount[1]))
@@ -325,6 +327,8 @@ def resolve(
             recipe.model.container, profile.containers, "model.container", "containers", _CONTAINER_LITERAL
         )
         notes += [note] if note else []
+        if container.startswith(("/", "./")) and "$" not in container:  # srtctl: a file path, resolved
+            container = _host_path(container, profile.srtctl_root, user=False)
     elif profile.container_runtime == "pyxis":
         problems.append(
             Problem(
