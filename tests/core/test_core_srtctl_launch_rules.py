@@ -92,3 +92,32 @@ def test_a_bootstrap_port_the_recipe_sets_reaches_the_router_and_says_so(tmp_pat
     del prefill_args["disaggregation-bootstrap-port"]
     [router] = prepare(_recipe(tmp_path, {"type": "sglang-router"}, roles), profile).plan.routers()
     assert "recipe-port" not in router.process.differs_from_srtctl
+
+
+def test_worker_env_templating_is_srtctls_node_id_counts_worker_nodes(tmp_path: Path) -> None:
+    env = {"WHERE": "{node}/{node_id}"}
+    profile = str(write_yaml(tmp_path / "p.yaml", {"gpus_per_node": 8}))
+    roles = {"agg": {"nodes": 2, "workers": 2, "args": {"tp-size": 8}}}
+    recipe = _recipe(tmp_path, {"type": "dynamo"}, roles, environment=env, infra={"etcd_nats_dedicated_node": True})
+    plan = prepare(recipe, profile).plan
+    # node 0 holds NATS/etcd: srtctl's {node_id} is the index among worker nodes
+    assert [dict(w.env)["WHERE"].split("/")[1] for w in plan.workers] == ["0", "1"]
+    assert [w.node_index for w in plan.workers] == [1, 2]
+
+
+def test_stage_dir_is_a_warning_and_a_declared_difference(tmp_path: Path) -> None:
+    profile = str(write_yaml(tmp_path / "p.yaml", {"gpus_per_node": 8}))
+    recipe = write_yaml(
+        tmp_path / "s.yaml",
+        {
+            "name": "s",
+            "model": {"path": "/models/m", "container": "/c/img.sqsh", "stage_dir": "/raid/models"},
+            "engine": "sglang",
+            "roles": AGG,
+            "frontend": {"type": "dynamo"},
+        },
+    )
+    prep = prepare(recipe, profile)
+    assert "model.stage_dir" in {w.field for w in prep.plan.warnings}
+    assert "model-not-staged" in prep.plan.differs_from_srtctl
+    assert "/raid" not in {m.container for m in prep.plan.mounts}

@@ -43,6 +43,7 @@ DOCUMENTED: dict[str, tuple[str, ...]] = {
     "mocker-model-name": (r"^argv extra --model-name$",),
     "read-only-mounts": (r"^mount read-only ",),
     "recipe-port": (r"^argv value --(prefill|decode|worker-urls)$",),
+    "model-not-staged": (r"^mount missing ", r"^argv value --model(-path)?$"),
 }
 
 
@@ -58,7 +59,7 @@ def norm_srtctl(s: str, tmp: str) -> str:
 def norm_tui(s: str, tmp: str) -> str:
     """One srt-tui string: its placeholders in srtctl's spelling (`<logs>` is /logs in a pyxis step)."""
     s = TUI_NODE.sub(lambda m: f"<node{m.group(1)}>", s)
-    s = s.replace("<logs>", "/logs").replace("<bind>", "0.0.0.0")
+    s = s.replace("<logs>", "/logs").replace("<job_dir>/logs", "/logs").replace("<bind>", "0.0.0.0")
     s = s.replace(f"{tmp}/model", "<model-host>").replace(f"{tmp}/c.sqsh", "<container>")
     return s.replace(tmp, "<tmp>")
 

@@ -47,6 +47,11 @@ DEVIATIONS: dict[str, Deviation] = {
         "the recipe's flag comes last, so the worker listens there; srtctl still gives the router the port it "
         "allocated, where nothing listens (the prefill bootstrap of disaggregated requests fails)",
     ),
+    "model-not-staged": Deviation(
+        "with model.stage_dir the workers still read the model from the shared /model (no node-local copy, no "
+        "mount of the stage directory)",
+        "srt-tui has no staging step yet; the weights are the same, only loading is slower (a warning says so)",
+    ),
     "router-srun-options": Deviation(
         "the recipe's srun_options reach the routers too",
         "the AMD fork's rule (DESIGN principle 6): clusters whose steps need an option need it on every step",
