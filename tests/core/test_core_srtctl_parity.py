@@ -22,7 +22,7 @@ from srt_tui.core.errors import SrtError
 from srt_tui.core.plan.deviations import DEVIATIONS
 from tests.core.core_helpers import REPO, need
 from tests.core.test_core_srtctl_recipes import REFERENCE
-from tools.parity.compare import DOCUMENTED, Tally, plan_document, tui_processes
+from tools.parity.compare import DOCUMENTED, Tally, plan_document, sbatch_differences, tui_processes
 
 CORPUS = Path(__file__).parent / "parity" / "srtctl-launches.json.gz"
 
@@ -47,7 +47,8 @@ def tally(tmp_path_factory: pytest.TempPathFactory) -> Tally:
         except SrtError:
             result.jobs["srt-tui refuses"] += 1
             continue
-        result.add_job(job["spec"], tuple(job["kinds"]), job["processes"], tui_processes(plan, str(tmp)))
+        sbatch = sbatch_differences(job["sbatch"], plan) if "sbatch" in job else None
+        result.add_job(job["spec"], tuple(job["kinds"]), job["processes"], tui_processes(plan, str(tmp)), sbatch)
     return result
 
 
@@ -60,9 +61,8 @@ def test_every_process_launches_as_srtctl_launches_it_or_declares_why(tally: Tal
 
 
 def test_every_kind_is_compared(tally: Tally) -> None:
-    assert {"nginx", "router:dynamo", "router:sglang", "worker:sglang", "worker:trtllm", "worker:vllm"} <= set(
-        tally.compared
-    )
+    kinds = {"nginx", "router:dynamo", "router:sglang", "sbatch", "worker:sglang", "worker:trtllm", "worker:vllm"}
+    assert kinds <= set(tally.compared)
 
 
 def test_each_deviation_is_in_the_readme_table_and_the_harness() -> None:

@@ -200,6 +200,19 @@ def differences(a: View, b: View) -> list[str]:
     return out
 
 
+#: what srtctl's template writes when neither the recipe nor srtslurm.yaml names an account or partition
+#: (`SLURM_ACCOUNT`/`SLURM_PARTITION` or the word `default`); srt-tui writes none, so Slurm uses the user's own
+SBATCH_PLACEHOLDERS = {"--account=default", "--partition=default"}
+
+
+def sbatch_differences(theirs: list[str], plan: dict[str, Any]) -> list[str]:
+    """How srt-tui's `#SBATCH` directives (plan.json) differ from those srtctl's submit writes, name and log aside."""
+    ours = {f"--{k}={v}" if v is not None else f"--{k}" for k, v in plan["sbatch_directives"]}
+    ours = {d for d in ours if not d.startswith(("--job-name", "--output"))}
+    mine = set(theirs) - SBATCH_PLACEHOLDERS
+    return [f"sbatch missing {d}" for d in sorted(mine - ours)] + [f"sbatch extra {d}" for d in sorted(ours - mine)]
+
+
 def _index(name: str | None) -> int:
     m = re.search(r"(\d+)$", name or "")
     return int(m.group(1)) if m else 0
@@ -268,9 +281,24 @@ class Tally:
     example: dict[str, str] = field(default_factory=dict)
     jobs: Counter[str] = field(default_factory=Counter)
 
-    def add_job(self, spec: str, kinds: tuple[str, str], theirs: dict[str, View], ours: dict[str, Any]) -> None:
-        """Compare one job's processes (srtctl's views against srt-tui's (view, declared ids))."""
+    def add_job(
+        self,
+        spec: str,
+        kinds: tuple[str, str],
+        theirs: dict[str, View],
+        ours: dict[str, Any],
+        sbatch: list[str] | None = None,
+    ) -> None:
+        """Compare one job's processes (srtctl's views against srt-tui's (view, declared ids)), and its `#SBATCH`
+        directives when srtctl's are known (`sbatch_differences`, already computed)."""
         self.jobs["compared"] += 1
+        if sbatch is not None:
+            self.compared["sbatch"] += 1
+            self.exact["sbatch"] += not sbatch
+            self.documented["sbatch"] += not sbatch
+            for d in sbatch:
+                self.undocumented[f"sbatch: {d}"] += 1
+                self.example.setdefault(f"sbatch: {d}", spec)
         for key in sorted(set(theirs) | set(ours)):
             kind = kind_of(key, *kinds)
             self.compared[kind] += 1
@@ -294,8 +322,11 @@ class Tally:
         lines = [f"jobs: {dict(self.jobs)}", f"  {'kind':24s} {'exact':>13s} {'exact or documented':>24s}"]
         for kind in sorted(self.compared):
             lines.append(_row(kind, self.exact[kind], self.documented[kind], self.compared[kind]))
-        total = sum(self.compared.values())
-        lines.append(_row("all", sum(self.exact.values()), sum(self.documented.values()), total))
+        procs = [k for k in self.compared if k != "sbatch"]  # `sbatch` counts jobs, the rest processes
+        total = sum(self.compared[k] for k in procs)
+        lines.append(
+            _row("all processes", sum(self.exact[k] for k in procs), sum(self.documented[k] for k in procs), total)
+        )
         lines.append("undocumented differences by category (processes):")
         lines += [f"  {n:5d}  {c}   e.g. {self.example[c]}" for c, n in self.undocumented.most_common()] or ["  none"]
         lines.append("documented differences (declared in plan.json differs_from_srtctl):")

@@ -175,6 +175,15 @@ def _variant_config(path: Path, selector: str | None, tmp: Path) -> Path:
     return out
 
 
+def _sbatch_lines(config: Any, cfg_path: Path) -> list[str]:
+    """The `#SBATCH` directives srtctl's submit writes for this job (its own template), name and log aside."""
+    from srtctl.cli.submit import generate_minimal_sbatch_script
+
+    script = generate_minimal_sbatch_script(config, cfg_path)
+    lines = [ln.removeprefix("#SBATCH ").strip() for ln in script.splitlines() if ln.startswith("#SBATCH ")]
+    return [ln for ln in lines if not ln.startswith(("--job-name", "--output"))]
+
+
 def record_job(spec: str, work: Path, variant: str = "minimal") -> dict[str, Any]:
     from srtctl.cli.do_sweep import SweepOrchestrator
     from srtctl.core import config as config_mod
@@ -266,6 +275,7 @@ def record_job(spec: str, work: Path, variant: str = "minimal") -> dict[str, Any
     return {
         "spec": spec,
         "tmp": str(tmp),
+        "sbatch": _sbatch_lines(config, cfg_path),
         "nodes": nodes,
         "head": runtime.nodes.head,
         "infra": runtime.nodes.infra,

@@ -33,6 +33,7 @@ from tools.parity.compare import (  # noqa: E402
     _documented,
     differences,
     plan_document,
+    sbatch_differences,
     srtctl_processes,
     tui_processes,
 )
@@ -123,6 +124,7 @@ def main() -> int:
                     "dirs": rec.get("dirs", []),
                     "variant": args.variant,
                     "processes": theirs,
+                    "sbatch": rec["sbatch"],
                 }
             )
             if "error" in plan:
@@ -131,7 +133,8 @@ def main() -> int:
             infra[0] += corpus[-1]["infra"]
             infra[1] += corpus[-1]["infra"] and bool(plan["infra"])
             ours = tui_processes(plan, rec["tmp"])
-            tally.add_job(spec, (rec["backend"], rec["frontend"]), theirs, ours)
+            sbatch = sbatch_differences(rec["sbatch"], plan)
+            tally.add_job(spec, (rec["backend"], rec["frontend"]), theirs, ours, sbatch)
             if args.show:
                 show(spec, theirs, ours)
     print(tally.report())
