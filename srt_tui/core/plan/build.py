@@ -166,7 +166,9 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         nsys = worker_prefix(
             recipe.profiling, f"{ph.LOGS}/profiles/{role}/{pl.name}", engine.nsys_traces, dyn and per_node
         )
-        here = {"{node}": ph.host(pl.node_index), "{node_id}": str(pl.node_index)}  # srtctl's worker env templating
+        # srtctl's worker env templating, on per-node workers only (its MPI launch passes env as written);
+        # `{node_id}` counts worker nodes, a dedicated NATS/etcd node not among them
+        here = {"{node}": ph.host(pl.node_index), "{node_id}": str(pl.node_index - head)} if per_node else {}
         # srtctl's worker-stage variables come first, so the recipe's environment may override them
         dyn_env = dynamo.worker_stage_env(recipe.dynamo, head, 0, pl.ports.sys, per_node)
         dyn_env += dynamo.health_gate_env() if dyn else []
@@ -240,7 +242,16 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         engine=recipe.engine,
         startup_timeout_s=int(hc.max_attempts * hc.interval_seconds),
         in_container=job.container_runtime == "pyxis",
-        workers=tuple(WorkerURL(w.name, w.role, w.url or "", w.ports.get("bootstrap", 0)) for w in leaders),
+        workers=tuple(
+            WorkerURL(
+                w.name,
+                w.role,
+                w.url or "",
+                w.ports.get("bootstrap", 0),
+                bool({"http", "bootstrap"} & set(moved.get(w.role, {}))),
+            )
+            for w in leaders
+        ),
     )
     expected: dict[str, int] = {}
     for w in leaders:
@@ -327,9 +338,10 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         precision=recipe.model.precision,
         gpu_type=recipe.resources.gpu_type or job.profile.default_gpu_type,
         warnings=tuple(p for p in problems if p.severity != "error"),
-        differs_from_srtctl=("read-only-mounts",)
-        if any(m.readonly and m.source == "built-in" for m in job.mounts)
-        else (),
+        differs_from_srtctl=(
+            *(("read-only-mounts",) if any(m.readonly and m.source == "built-in" for m in job.mounts) else ()),
+            *(("model-not-staged",) if recipe.model.stage_dir else ()),
+        ),
     )
 
 
@@ -429,7 +441,7 @@ def _frontends(
             env,
             f"logs/{name}.log",
             secret_env=secret_env,
-            setup_script=job.setup_script,
+            setup_script=job.setup_script if kind.runs_setup_script else (),
             install=install,
             metrics=dict(kind.metrics),
             container_image=_router_image(job),

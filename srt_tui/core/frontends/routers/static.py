@@ -48,7 +48,7 @@ class SGLangRouter(Router):
             argv += ["--worker-urls", *[w.url for w in ctx.of_role("agg")]]
         argv += _listen(ctx)
         argv += args_to_flags(ctx.args)
-        return RouterLaunch(tuple(argv), differs_from_srtctl=("router-metrics",))
+        return RouterLaunch(tuple(argv), differs_from_srtctl=("router-metrics", *ctx.recipe_port_deviation()))
 
 
 class VLLMRouter(Router):
