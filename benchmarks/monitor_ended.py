@@ -90,7 +90,7 @@ def main() -> int:
             rebuilt = asyncio.run(cpu_per_refresh(both, running, args.refreshes, False))
     finally:
         for p in fleet:
-            p.terminate()
+            p.kill()
     print(f"Monitor CPU per refresh, {args.refreshes} refreshes, 1 running job of 16 workers:")
     row(f"{args.ended} ended + 1 running, CPU per refresh", frozen, alone, "1 running alone", goal=1.5)
     row(f"{args.ended} ended + 1 running, without freezing", rebuilt, alone, "1 running alone")
