@@ -251,5 +251,5 @@ class FileCache:
         for d in [d for d in self._results if d not in keep_dirs]:
             del self._results[d]
         for cache in (self._json, self._docs, self._raw, self._events, self._tails, self._refused):
-            for p in [p for p in cache if keep_dirs.isdisjoint(p.parents)]:
+            for p in [p for p in cache if not any(d in keep_dirs for d in p.parents)]:
                 del cache[p]
