@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import functools
 import json
 import os
@@ -106,6 +105,8 @@ def _snapshots(jobs: dict[str, Path], transport: str) -> tuple[list[Any], str | 
             await monitor.aclose()
         rate_cache.save_from(monitor.history)
         return snaps
+
+    import asyncio  # here, not at the top: `--help` and the other commands need no event loop
 
     snaps = asyncio.run(run())
     return snaps, down
@@ -253,6 +254,8 @@ def _cmd_wait(args: argparse.Namespace) -> int:
     if len(jobs) != 1:
         hint = "wait for each: " + "; ".join(f"srt-tui wait {j}" for j in jobs)
         raise SrtError([Problem(field="JOB", message=f"`{args.job}` is a group of {len(jobs)} jobs", hint=hint)])
+    import asyncio
+
     return asyncio.run(_wait(jobs, args))
 
 
@@ -268,6 +271,8 @@ async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
     again when it returns. With ``--log-file`` the log is copied to stdout as it grows and the target
     is the job's end (srtctl's `wait`).
     """
+    import asyncio
+
     from srt_tui.monitor.files.logfollow import LogFollower
     from srt_tui.slurm.client import TERMINAL_STATES
 
