@@ -90,7 +90,8 @@ def _monitor_for(jobs: dict[str, Path], transport: str, *, keep_trying: bool) ->
 
 def _snapshots(jobs: dict[str, Path], transport: str) -> tuple[list[Any], str | None]:
     """One refresh of the monitor core (the same one the TUI polls), and why Slurm is down if it is."""
-
+    if not jobs:  # nothing to refresh: no Monitor, no event loop, no Slurm
+        return [], None
     from srt_tui.state import rate_cache
 
     down: str | None = None
@@ -202,8 +203,6 @@ def _warn_interrupted(output: str | None) -> None:
 
 
 def _cmd_status(args: argparse.Namespace) -> int:
-    from srt_tui.core.text.views import fixed_table
-
     _warn_interrupted(args.output)
     jobs = _job_refs(args.jobs, args.output)
     snaps, down = _snapshots(jobs, args.transport)
@@ -217,6 +216,7 @@ def _cmd_status(args: argparse.Namespace) -> int:
         return 0
     from datetime import datetime
 
+    from srt_tui.core.text.views import fixed_table
     from srt_tui.monitor import cells
 
     now = datetime.now().astimezone()
