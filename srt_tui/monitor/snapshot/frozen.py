@@ -12,7 +12,7 @@ no later Slurm state is missed.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from pathlib import Path
 
 from srt_tui.monitor.model import FINAL_STAGES, JobSnapshot
@@ -80,7 +80,7 @@ class FrozenJobs:
         slot = -(self._tick + 1 + len(self._kept) % self.every) % self.every
         self._kept[snap.job_id] = (job_dir, before, snap, slot)
 
-    def prune(self, tracked: Mapping[str, object]) -> None:
+    def prune(self, tracked: Container[str]) -> None:
         """Forget jobs no longer tracked."""
         for job_id in [j for j in self._kept if j not in tracked]:
             del self._kept[job_id]
