@@ -10,8 +10,11 @@ them (the Monitor before issue 22).
     python benchmarks/monitor_ended.py [--ended 300] [--refreshes 40] [--rounds 3]
 
 2026-12-02 (2 cores, load ~1-6): 1 running alone 0.003 s CPU per refresh; 300 ended + 1 running 0.006-0.007 s
-(ratio 2.2-2.3, over the 1.5 goal: what is left is the per-job bookkeeping of 300 ids and ~60 stats a refresh);
-without freezing 0.195-0.233 s (ratio 72-76).
+(ratio 2.2-2.3); without freezing 0.195-0.233 s (ratio 72-76). Later the same day (load ~8-10, median of 3
+alternated rounds of 40): the 20th refresh's file-cache trim had grown to ~2 s (every tracked directory tested
+against every cached path: ratio 17-24 over 40 refreshes); with the trim by parents, one pass per refresh over
+the kept jobs and the health log pruned from its oldest end: ratio 1.18-1.57 (0.005-0.006 s beside 0.003-0.005 s),
+without freezing 61-81.
 """
 
 from __future__ import annotations
