@@ -135,6 +135,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     async def on_unmount(self) -> None:
         self._loop.stop()
         await self.feed.aclose()
+        if self.polls:  # what `_settle_heap` froze goes back to the collector (an app, or a test, that
+            gc.unfreeze()  # outlives this screen must not keep its cycles forever)
 
     def on_screen_resume(self) -> None:
         self.redraw()
