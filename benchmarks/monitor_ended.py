@@ -14,7 +14,9 @@ them (the Monitor before issue 22).
 alternated rounds of 40): the 20th refresh's file-cache trim had grown to ~2 s (every tracked directory tested
 against every cached path: ratio 17-24 over 40 refreshes); with the trim by parents, one pass per refresh over
 the kept jobs and the health log pruned from its oldest end: ratio 1.18-1.57 (0.005-0.006 s beside 0.003-0.005 s),
-without freezing 61-81.
+without freezing 61-81. Once Origin.parse was memoised the floor itself fell (1 running alone 0.002 s), and the
+same ~1.5 ms that 300 ended jobs cost per refresh (about 60 stamps of 4 stats, a pass over 300 ids, and the
+collector walking their kept snapshots) reads as ratio 1.6-1.7.
 """
 
 from __future__ import annotations
