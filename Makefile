@@ -53,7 +53,6 @@ screenshots:
 # the ratio benchmarks (figure beside a floor measured in the same run) end with one table
 bench:
 	$(PY) benchmarks/dry_run.py
-	$(PY) benchmarks/tui_startup.py
 	$(PY) benchmarks/monitor_refresh.py
 	$(PY) benchmarks/table.py
 

@@ -12,7 +12,9 @@ each (1, 8 and 64 jobs), and measures with one reused `Monitor`:
   refresh is in flight (Textual Pilot, headless).
 
 Optionally (`--httpx`) the same GETs with httpx.AsyncClient, the reason the monitor has its own
-client. Run: `python benchmarks/monitor_refresh.py [--sizes 16,128,1024] [--slurm fake|cli] [--httpx]`.
+client (benchmarks/monitor_http.py compares the two properly). Each larger size ends with a ratio row: its steady
+CPU over the smallest size's scaled linearly (above 1: the refresh grows faster than the endpoints).
+Run: `python benchmarks/monitor_refresh.py [--sizes 16,128,1024] [--slurm fake|cli] [--httpx]`.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from benchmarks.ratios import row  # noqa: E402
 from srt_tui.monitor.snapshot.collect import Monitor  # noqa: E402
 from srt_tui.slurm.client import JobState  # noqa: E402
 
@@ -246,6 +249,7 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} CPUs, load average {load:.2f}; Python {sys.version.split()[0]}")
     print("endpoints jobs | cold wall/cpu | steady wall med/max | steady cpu med/max | slurm q/refresh | "
           "UI key latency med/max (in-app refresh)" + (" | httpx wall/cpu" if args.httpx else ""))  # fmt: skip
+    steady: dict[int, float] = {}
     for n in (int(x) for x in args.sizes.split(",")):
         ports = free_ports(n)
         fleet = start_fleet(ports)
@@ -257,6 +261,7 @@ def main() -> None:
                 ui = asyncio.run(measure_ui_latency(jobs, FakeSlurm() if args.slurm == "fake" else slurm, args.presses))
                 hx = asyncio.run(measure_httpx(ports)) if args.httpx else None
             (cold_w, cold_c), wall, cpu = r.cold, r.wall, r.cpu
+            steady[n] = statistics.median(cpu)
             line = (
                 f"{n:>9} {len(jobs):>4} | {cold_w:5.3f} / {cold_c:5.3f} s | "
                 f"{statistics.median(wall):5.3f} / {max(wall):5.3f} s | "
@@ -271,6 +276,11 @@ def main() -> None:
             for proc in fleet:
                 proc.kill()
                 proc.wait()
+    smallest = min(steady, default=0)
+    for n, cpu_s in steady.items():  # the floor: the smallest size's CPU scaled linearly, measured in this run
+        if n != smallest and steady[smallest] > 0:
+            linear = steady[smallest] * n / smallest
+            row(f"steady refresh CPU, {n} endpoints", cpu_s, linear, f"{smallest} endpoints x{n // smallest}")
 
 
 if __name__ == "__main__":

@@ -61,7 +61,7 @@ def row(name: str, figure: float, floor: float, floor_name: str, unit: str = "s"
     """`name  figure  floor (what)  ratio  [goal]`, printed and appended to $SRT_BENCH_TABLE."""
     ratio = figure / floor if floor > 0 else float("inf")
     verdict = "" if goal is None else f"  goal ratio <= {goal:g}: {'ok' if ratio <= goal else 'OVER'}"
-    print(f"  {name:<52} {figure:8.3f} {unit}  {floor_name} {floor:.3f} {unit}  ratio {ratio:6.2f}{verdict}")
+    print(f"  {name:<52} {figure:8.3f} {unit}  {floor_name} {floor:.3f} {unit}  ratio {ratio:6.3g}{verdict}")
     table = os.environ.get("SRT_BENCH_TABLE")
     if table:
         with open(table, "a", encoding="utf-8") as fh:

@@ -7,7 +7,8 @@ job; `sacct` says accounting is disabled (as on the local test cluster). For eac
 tracked jobs) it prints the steady refresh (`CliTransport.query(tracked)`, the call the Monitor makes
 every refresh) next to the whole-cluster call main made every refresh (`squeue --json --states=all`).
 
-Run: `python benchmarks/slurm_queries.py [--cluster 1000,10000] [--tracked 1,10,100] [--json]`.
+Run: `python benchmarks/slurm_queries.py [--cluster 1000,10000] [--tracked 1,10,100] [--json]`. Each size ends
+with ratio rows: bytes the steady refresh reads over the whole-cluster call's, measured in the same run.
 The figure grows with the tracked jobs, not with the cluster.
 """
 
@@ -24,6 +25,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from benchmarks.ratios import row as ratio_row  # noqa: E402
 from srt_tui.slurm.cli_transport import CliTransport  # noqa: E402
 
 USER = "alice"
@@ -147,6 +149,11 @@ def main() -> int:
             f" | {r['first_rpcs']:>2} cmd {r['first_bytes']:>9,} B"
             f" | {r['rpcs']:>2} cmd {r['bytes']:>8,} B | {whole}"
         )
+    whole_of = {r["cluster_jobs"]: r["whole_cluster_bytes"] for r in rows if "whole_cluster_bytes" in r}
+    for r in rows:  # the figure beside its floor measured in the same run: the whole-cluster call
+        if r["cluster_jobs"] in whole_of:
+            name = f"Slurm bytes per refresh, {r['tracked']} of {r['cluster_jobs']:,} jobs tracked"
+            ratio_row(name, float(r["bytes"]), float(whole_of[r["cluster_jobs"]]), "whole-cluster call", unit="B")
     return 0
 
 

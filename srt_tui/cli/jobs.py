@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import functools
 import json
 import os
@@ -91,7 +90,8 @@ def _monitor_for(jobs: dict[str, Path], transport: str, *, keep_trying: bool) ->
 
 def _snapshots(jobs: dict[str, Path], transport: str) -> tuple[list[Any], str | None]:
     """One refresh of the monitor core (the same one the TUI polls), and why Slurm is down if it is."""
-
+    if not jobs:  # nothing to refresh: no Monitor, no event loop, no Slurm
+        return [], None
     from srt_tui.state import rate_cache
 
     down: str | None = None
@@ -106,6 +106,8 @@ def _snapshots(jobs: dict[str, Path], transport: str) -> tuple[list[Any], str | 
             await monitor.aclose()
         rate_cache.save_from(monitor.history)
         return snaps
+
+    import asyncio  # here, not at the top: `--help` and the other commands need no event loop
 
     snaps = asyncio.run(run())
     return snaps, down
@@ -201,8 +203,6 @@ def _warn_interrupted(output: str | None) -> None:
 
 
 def _cmd_status(args: argparse.Namespace) -> int:
-    from srt_tui.core.text.views import fixed_table
-
     _warn_interrupted(args.output)
     jobs = _job_refs(args.jobs, args.output)
     snaps, down = _snapshots(jobs, args.transport)
@@ -216,6 +216,7 @@ def _cmd_status(args: argparse.Namespace) -> int:
         return 0
     from datetime import datetime
 
+    from srt_tui.core.text.views import fixed_table
     from srt_tui.monitor import cells
 
     now = datetime.now().astimezone()
@@ -253,6 +254,8 @@ def _cmd_wait(args: argparse.Namespace) -> int:
     if len(jobs) != 1:
         hint = "wait for each: " + "; ".join(f"srt-tui wait {j}" for j in jobs)
         raise SrtError([Problem(field="JOB", message=f"`{args.job}` is a group of {len(jobs)} jobs", hint=hint)])
+    import asyncio
+
     return asyncio.run(_wait(jobs, args))
 
 
@@ -268,6 +271,8 @@ async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
     again when it returns. With ``--log-file`` the log is copied to stdout as it grows and the target
     is the job's end (srtctl's `wait`).
     """
+    import asyncio
+
     from srt_tui.monitor.files.logfollow import LogFollower
     from srt_tui.slurm.client import TERMINAL_STATES
 

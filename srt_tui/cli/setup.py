@@ -7,10 +7,12 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from srt_tui.setup.findings import Finding, worst
-from srt_tui.setup.probes import STEPS, ProbeOptions, ProbeRun
+
+if TYPE_CHECKING:  # the probes pull in every Slurm transport: imported when a probe runs, not for `--help`
+    from srt_tui.setup.probes import ProbeOptions, ProbeRun
 
 
 def _probe_args(p: argparse.ArgumentParser) -> None:
@@ -27,6 +29,8 @@ def _probe_args(p: argparse.ArgumentParser) -> None:
 
 
 def _options(args: argparse.Namespace, extra_paths: tuple[str, ...] = ()) -> ProbeOptions:
+    from srt_tui.setup.probes import ProbeOptions
+
     return ProbeOptions(
         partition=args.partition,
         paths=tuple(dict.fromkeys([*args.path, *extra_paths])),
@@ -41,6 +45,8 @@ def _options(args: argparse.Namespace, extra_paths: tuple[str, ...] = ()) -> Pro
 
 def _progress(step: str, status: str, detail: str) -> None:
     if status != "running":
+        from srt_tui.setup.probes import STEPS
+
         label = dict(STEPS).get(step, step)
         print(f"  [{status:>7}] {label}" + (f": {detail}" if detail else ""), file=sys.stderr)
 

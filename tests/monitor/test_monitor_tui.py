@@ -242,3 +242,30 @@ async def test_80x24_job_view_keeps_the_numbers_and_the_masks(vendor: str) -> No
         env = "CUDA" if vendor == "nvidia" else "ROCR"
         assert env in headers  # the mask column, named for CUDA_ or ROCR_VISIBLE_DEVICES
         assert sum(c.get_render_width(table) for c in table.columns.values()) <= table.scrollable_content_region.width
+
+
+async def test_sorting_reorders_the_rows_in_place() -> None:
+    """A sort key re-orders the table's rows and relabels the header without rebuilding the table (issue 22:
+    at 64 jobs a rebuild and re-layout per key press was most of the key latency); every order shown is the
+    model's."""
+    from textual.coordinate import Coordinate
+
+    from srt_tui.tui.monitor import jobs_model
+    from srt_tui.tui.monitor.jobs_view import JobsView
+
+    app = frozen_app(frozen.fleet())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        screen = _screen(app)
+        view = screen.query_one(JobsView)
+        table = view.table
+        for _ in range(4):
+            await pilot.press("s")
+            await pilot.press("r")
+            await pilot.pause()
+            rows = jobs_model.arrange(screen.snapshots, "", screen.sort, screen.reverse, screen.now())
+            want = [s.job_id for s in rows]
+            shown = [table.coordinate_to_cell_key(Coordinate(row, 0)).row_key.value for row in range(table.row_count)]
+            assert shown == want, (screen.sort, screen.reverse)
+            arrows = [str(c.label) for c in table.columns.values() if str(c.label).endswith(("↑", "↓"))]
+            assert arrows and arrows[0].endswith("↓" if screen.reverse else "↑") and len(arrows) == 1, arrows

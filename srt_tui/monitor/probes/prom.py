@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from prometheus_client.parser import text_string_to_metric_families
-
 from srt_tui.monitor.probes import selectors
 from srt_tui.monitor.probes.selectors import Sample
 
@@ -156,6 +154,10 @@ class SampleCache:
 
 
 def _parse_block(text: str) -> list[Sample | None]:
+    # imported on the first scrape: the package's __init__ loads every collector (~25 ms), which `status` of
+    # ended jobs and every other command never need
+    from prometheus_client.parser import text_string_to_metric_families
+
     out: list[Sample | None] = []
     for family in text_string_to_metric_families(text):
         for s in family.samples:

@@ -35,7 +35,7 @@ from srt_tui.monitor.probes.http import HttpFailure, Origin, ProbeClient
 from srt_tui.monitor.probes.prom import SampleCache
 from srt_tui.monitor.probes.sources import Source, Sources
 from srt_tui.monitor.snapshot.build import build_snapshot
-from srt_tui.monitor.snapshot.frozen import FrozenJobs, Stamp, stamp
+from srt_tui.monitor.snapshot.frozen import FrozenJobs, Stamp
 from srt_tui.monitor.statuses.context import (
     JobFiles,
     Refresh,
@@ -92,6 +92,8 @@ class Monitor:
         self.health = HealthLog()
         #: ended jobs' last snapshots, reused while their files are unchanged
         self.frozen = FrozenJobs()
+        #: the job directories the file cache was last trimmed to
+        self._forgot_for: set[Path] = set()
         #: Slurm queries started so far (one per refresh at most)
         self.slurm_queries = 0
         self.refreshes = 0
@@ -186,20 +188,9 @@ class Monitor:
 
     def _read_jobs(self, jobs: Mapping[str, Path]) -> tuple[dict[str, Stamp], dict[str, JobSnapshot], list[JobFiles]]:
         """Each job's stamp (taken before reading), the frozen snapshots still valid, and the others' files."""
-        stamps: dict[str, Stamp] = {}
-        kept: dict[str, JobSnapshot] = {}
-        views: list[JobFiles] = []
-        for j, d in jobs.items():
-            if self.frozen.due(j):
-                stamps[j] = stamp(Path(d))
-            snap = self.frozen.get(j, Path(d), stamps.get(j))
-            if snap is not None:
-                kept[j] = snap
-                continue
-            if j not in stamps:
-                stamps[j] = stamp(Path(d))
-            views.append(self._read_job_or_say(j, Path(d)))
-        return stamps, kept, views
+        dirs = {j: d if isinstance(d, Path) else Path(d) for j, d in jobs.items()}
+        stamps, kept = self.frozen.split(dirs)
+        return stamps, kept, [self._read_job_or_say(j, dirs[j]) for j in stamps]
 
     def _state(self, job: JobFiles, slurm_states: dict[str, JobState]) -> JobState | None:
         if is_local_job(job.job_id):
@@ -256,12 +247,15 @@ class Monitor:
 
         built = await asyncio.to_thread(build)  # snapshots read relay and log files too
         snaps = [kept.get(j) or built[j] for j in jobs]
-        self.frozen.prune(set(jobs))
+        self.frozen.prune(jobs)
         self.sources.prune(started - 60.0)
         self.history.prune(now - 300.0)
         self.health.prune(self.wall() - 300.0)
         if self.refreshes % 20 == 0:
-            self.files.forget({Path(d) for d in jobs.values()})
+            tracked = {Path(d) for d in jobs.values()}
+            if tracked != self._forgot_for:  # nothing to forget while the same jobs are tracked
+                self.files.forget(tracked)
+                self._forgot_for = tracked
             self.http.forget(_origins(views))
         return snaps
 

@@ -12,6 +12,7 @@ no later Slurm state is missed.
 from __future__ import annotations
 
 import os
+from collections.abc import Container, Mapping
 from pathlib import Path
 
 from srt_tui.monitor.model import FINAL_STAGES, JobSnapshot
@@ -28,10 +29,11 @@ Stamp = tuple[tuple[int, int] | None, ...]
 
 def stamp(job_dir: Path) -> Stamp:
     """(mtime_ns, size) of each stamped path, None where it is missing."""
+    base = os.fspath(job_dir)
     out: list[tuple[int, int] | None] = []
     for name in STAMPED:
-        try:
-            st = os.stat(job_dir / name) if name else os.stat(job_dir)
+        try:  # plain strings: building four Paths per job cost more than the stats themselves
+            st = os.stat(f"{base}/{name}" if name else base)
         except OSError:
             out.append(None)
             continue
@@ -44,31 +46,29 @@ class FrozenJobs:
 
     def __init__(self, every: int = EVERY) -> None:
         self.every = every
-        self._kept: dict[str, tuple[Path, Stamp, JobSnapshot]] = {}
-        #: refreshes until each kept job's stamp is taken again (spread so they do not all fall together)
-        self._wait: dict[str, int] = {}
+        #: job id → (its directory, the stamp before it was read, its final snapshot, its slot among `every`)
+        self._kept: dict[str, tuple[Path, Stamp, JobSnapshot, int]] = {}
+        self._tick = 0
 
-    def due(self, job_id: str) -> bool:
-        """Is this job's stamp to be taken this refresh? (Always for a job not kept.)"""
-        left = self._wait.get(job_id)
-        if left is None:
-            return True
-        if left > 1:
-            self._wait[job_id] = left - 1
-            return False
-        self._wait[job_id] = self.every
-        return True
-
-    def get(self, job_id: str, job_dir: Path, now_stamp: Stamp | None) -> JobSnapshot | None:
-        """The kept snapshot when the job's files are as they were (`None` stamp: not due, not checked);
-        else None, and it is forgotten."""
-        kept = self._kept.get(job_id)
-        if kept is None:
-            return None
-        if kept[0] != job_dir or (now_stamp is not None and kept[1] != now_stamp):
-            self._forget(job_id)
-            return None
-        return kept[2]
+    def split(self, jobs: Mapping[str, Path]) -> tuple[dict[str, Stamp], dict[str, JobSnapshot]]:
+        """One pass over the tracked jobs, once per refresh: (the jobs to read, in order, each with its stamp
+        taken before reading; the kept snapshots still valid). A kept job's stamp is taken only on its
+        slot (every `every`-th refresh, slots spread over the jobs); a changed one is forgotten and read."""
+        self._tick += 1
+        tick, every, frozen = self._tick, self.every, self._kept
+        stamps: dict[str, Stamp] = {}
+        kept: dict[str, JobSnapshot] = {}
+        for job_id, job_dir in jobs.items():
+            was = frozen.get(job_id)
+            if was is not None:
+                where, before, snap, slot = was
+                same_dir = where is job_dir or where == job_dir
+                if same_dir and ((tick + slot) % every or stamp(job_dir) == before):
+                    kept[job_id] = snap
+                    continue
+                del frozen[job_id]
+            stamps[job_id] = stamp(job_dir)
+        return stamps, kept
 
     def keep(self, snap: JobSnapshot, job_dir: Path, before: Stamp, state: JobState | None, local: bool) -> None:
         """Freeze `snap` if the job has ended for good (final stage, and Slurm done with it or not asked)."""
@@ -76,18 +76,14 @@ class FrozenJobs:
             return
         if not local and state is not None and not state.is_terminal and state.state != UNKNOWN_STATE:
             return
-        if snap.job_id not in self._wait:
-            self._wait[snap.job_id] = 1 + len(self._kept) % self.every
-        self._kept[snap.job_id] = (job_dir, before, snap)
+        # first checked 1 to `every` refreshes from now (the first job kept at the very next), then every `every`
+        slot = -(self._tick + 1 + len(self._kept) % self.every) % self.every
+        self._kept[snap.job_id] = (job_dir, before, snap, slot)
 
-    def _forget(self, job_id: str) -> None:
-        self._kept.pop(job_id, None)
-        self._wait.pop(job_id, None)
-
-    def prune(self, tracked: set[str]) -> None:
+    def prune(self, tracked: Container[str]) -> None:
         """Forget jobs no longer tracked."""
         for job_id in [j for j in self._kept if j not in tracked]:
-            self._forget(job_id)
+            del self._kept[job_id]
 
     def __len__(self) -> int:
         return len(self._kept)

@@ -24,6 +24,7 @@ class HealthLog:
 
     def note(self, key: tuple[str, str], wall: float, health: str, detail: str) -> None:
         """Record the health a refresh saw at wall time ``wall``; a change only when it differs from the last."""
+        self._seen.pop(key, None)  # re-inserted last: `_seen` stays ordered by when each worker was seen
         self._seen[key] = wall
         changes = self._changes.get(key)
         if changes is None:
@@ -37,7 +38,18 @@ class HealthLog:
         return tuple(self._changes.get(key, ()))
 
     def prune(self, older_than: float) -> None:
-        """Forget workers not seen since wall time ``older_than``."""
-        for key in [k for k, t in self._seen.items() if t < older_than]:
+        """Forget workers not seen since wall time ``older_than``: only the oldest are looked at (the ended
+        jobs' thousands of workers, seen once and frozen since, are not scanned every refresh)."""
+        for key, _ in _oldest(self._seen, older_than):
             del self._seen[key]
             self._changes.pop(key, None)
+
+
+def _oldest(seen: dict[tuple[str, str], float], older_than: float) -> list[tuple[tuple[str, str], float]]:
+    """The leading entries of the seen-order dict older than ``older_than``."""
+    out = []
+    for key, t in seen.items():
+        if t >= older_than:
+            break
+        out.append((key, t))
+    return out

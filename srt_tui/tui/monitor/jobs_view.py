@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
+from textual.widgets.data_table import ColumnKey
 
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot
@@ -51,6 +52,10 @@ class JobsView(Vertical):
         self._header: tuple[Fitted, ...] = ()
         self._compact = False
         self._ids: list[str] = []
+        #: each shown row's cells as (text, style), to set only what changed on the next refresh
+        self._shown: dict[str, list[tuple[str, str]]] = {}
+        #: the first cell object the table holds for each row (how `DataTable.sort`'s key tells rows apart)
+        self._first: dict[str, Text] = {}
         #: the job the cursor goes to as soon as its row exists (the job just opened or submitted)
         self._follow: str | None = None
 
@@ -95,19 +100,38 @@ class JobsView(Vertical):
         table = self.table
         keep = self._follow or self.highlighted_job
         cols, self._compact = jobs_model.columns(width, snaps, now, sort, reverse)
-        if cols != self._header:
-            self._header = cols
-            table.clear(columns=True)
-            for c in cols:
-                table.add_column(c.header, key=c.key, width=c.width)
-            self._columns = cols
-        else:
-            table.clear()
         rows = jobs_model.arrange(snaps, query, sort, reverse, now)
-        self._ids = [s.job_id for s in rows]
+        ids = [s.job_id for s in rows]
         marks = sweep_rows.tree_marks(rows)
-        for s in rows:
-            table.add_row(*self._cells(s, now, marks.get(s.job_id, "")), key=s.job_id)
+        self._columns = cols
+        drawn = {s.job_id: self._cells(s, now, marks.get(s.job_id, "")) for s in rows}
+        if _shape(cols) == _shape(self._header) and set(ids) == set(self._ids) and len(ids) == len(self._ids):
+            # the same rows and column widths: set what changed, relabel the headers (the sort arrow), re-order
+            # in place; no clear and no re-layout (a sort key at 64 jobs cost a full table rebuild before)
+            relabel = cols != self._header
+            if relabel:
+                for c in cols:
+                    table.columns[ColumnKey(c.key)].label = Text(c.header)
+                self._header = cols
+            self._update_changed(drawn)
+            if relabel or ids != self._ids:  # sorting also renews the table's render caches (the new labels)
+                place = {id(self._first[j]): i for i, j in enumerate(ids)}
+                table.sort(key=lambda values: place[id(values[0])])
+                self._ids = ids
+        else:
+            if cols != self._header:
+                self._header = cols
+                table.clear(columns=True)
+                for c in cols:
+                    table.add_column(c.header, key=c.key, width=c.width)
+            else:
+                table.clear()
+            self._first = {}
+            self._ids = ids
+            for job_id, row in drawn.items():
+                table.add_row(*row, key=job_id)
+                self._first[job_id] = row[0]
+        self._shown = {job_id: [_look(t) for t in row] for job_id, row in drawn.items()}
         if keep in self._ids:
             table.move_cursor(row=self._ids.index(keep), animate=False)
             if keep == self._follow:
@@ -129,6 +153,18 @@ class JobsView(Vertical):
             if problem := cells.files_problem(s):
                 line += f"\n⚠ {s.job_id}: {problem}"
         self.query_one("#jobs-status", Static).update(line)
+
+    def _update_changed(self, drawn: dict[str, list[Text]]) -> None:
+        """Same columns, same rows in the same order: only the cells that look different are set (a refresh
+        where nothing changed costs the table nothing; rebuilding every row each refresh re-laid the table)."""
+        table = self.table
+        for job_id, row in drawn.items():
+            before = self._shown.get(job_id, [])
+            for i, (c, text) in enumerate(zip(self._columns, row)):
+                if i >= len(before) or before[i] != _look(text):
+                    table.update_cell(job_id, c.key, text)
+                    if i == 0:
+                        self._first[job_id] = text
 
     def _cells(self, s: JobSnapshot, now: datetime, mark: str = "") -> list[Text]:
         """One row's cells; ``mark`` brackets a sweep's members (sweep_rows.tree_marks)."""
@@ -153,3 +189,13 @@ class JobsView(Vertical):
                 style = table.style_of("bad")
             out.append(Text(text, style=style))
         return out
+
+
+def _look(text: Text) -> tuple[str, str]:
+    """What a cell shows: its characters and its style (rich's Text equality ignores the style)."""
+    return text.plain, str(text.style)
+
+
+def _shape(cols: tuple[Fitted, ...]) -> list[tuple[str, int]]:
+    """The columns' keys and widths (what a header label change leaves alone)."""
+    return [(c.key, c.width) for c in cols]
