@@ -35,17 +35,21 @@ format:
 types:
 	mypy
 
+# three pytest-xdist workers: the tests that share the one local Slurm cluster run one after another on one
+# of them (tests/conftest.py groups them), the rest spread over all three; PAR= runs in one process
+PAR ?= -n 3 --dist loadgroup
+
 # the suite's job tests run aiperf from its virtualenv: built on first need (once)
 test: aiperf-venv
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(PAR)
 
 # the unit level: no App, no process of its own, no Slurm (tests/conftest.py gives each test its level)
 test-fast:
-	$(PY) -m pytest -q -m unit
+	$(PY) -m pytest -q $(PAR) -m unit
 
 # by level: unit, cli, live, tui, slurm
 test-%:
-	$(PY) -m pytest -q -m $*
+	$(PY) -m pytest -q $(PAR) -m $*
 
 screenshots:
 	$(PY) scripts/screenshots.py

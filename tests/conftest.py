@@ -57,13 +57,24 @@ LEVEL_SIGNS = (
 )
 
 
+#: what a module's source shows of sharing the one local Slurm test cluster (its three nodes and the
+#: controller's queue): such tests run one after another on one xdist worker (`--dist loadgroup`)
+CLUSTER_SIGNS = ("ensure_local_slurm",)
+
+
+@functools.cache
+def _source(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
 @functools.cache
 def _level_of(path: Path) -> str:
     """`tui`, `live`, `cli` or `unit`, from the module's source (a module mixing levels takes the slowest)."""
-    source = path.read_text(encoding="utf-8")
+    source = _source(path)
     return next((level for level, signs in LEVEL_SIGNS if any(sign in source for sign in signs)), "unit")
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the `xdist_group` marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every test gets one level marker (`-m unit` is `make test-fast`); real-Slurm tests keep `slurm`. Tests
     of the real pyslurm run where it imports (CI's pyslurm leg, CI_PYSLURM=1), deselected elsewhere."""
@@ -73,5 +84,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             config.hook.pytest_deselected(items=gone)
             items[:] = [item for item in items if item.get_closest_marker("pyslurm") is None]
     for item in items:
+        path = Path(str(item.fspath))
         if item.get_closest_marker("slurm") is None:
-            item.add_marker(getattr(pytest.mark, _level_of(Path(str(item.fspath)))))
+            item.add_marker(getattr(pytest.mark, _level_of(path)))
+        if item.get_closest_marker("slurm") is not None or any(sign in _source(path) for sign in CLUSTER_SIGNS):
+            item.add_marker(pytest.mark.xdist_group("slurm"))

@@ -237,7 +237,10 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         # (before the table is laid out its width is unknown: auto width, fitted once it shows)
         key_width = max((len(k.key) for k in proposal.keys), default=3)
         values = [value_text(k) for k in proposal.keys]
-        room = table.scrollable_content_region.width - key_width - 4 * table.cell_padding
+        # room for the vertical scrollbar too when the rows will need it (it appears after this fit)
+        overflow = len(values) > table.scrollable_content_region.height and not table.show_vertical_scrollbar
+        bar = table.styles.scrollbar_size_vertical if overflow else 0
+        room = table.scrollable_content_region.width - bar - key_width - 4 * table.cell_padding
         longest = max((len(v) for v in values), default=5)
         table.add_column("key", width=key_width)
         table.add_column("value", width=min(max(room, 12), longest) if room > 0 else None)
