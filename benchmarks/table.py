@@ -26,6 +26,7 @@ SCRIPTS: list[tuple[str, list[str], list[str]]] = [  # (script, arguments, argum
     ("dry_run_library.py", [], ["--no-srtctl"]),
     ("monitor_ended.py", [], ["--refreshes", "10", "--rounds", "1"]),
     ("monitor_keys.py", ["--presses", "12"], ["--presses", "4"]),
+    ("log_follow.py", ["--seconds", "30"], ["--seconds", "10"]),
     # httpx at 1,024 endpoints takes minutes of CPU and then fails (see monitor_http.py): asked for on its own
     ("monitor_http.py", ["--sizes", "16,128,1024", "--httpx-max", "128"], ["--sizes", "16,128", "--rounds", "1"]),
 ]
