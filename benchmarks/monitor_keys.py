@@ -32,7 +32,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from benchmarks.monitor_refresh import FakeSlurm, free_ports, start_fleet, write_jobs  # noqa: E402
+from benchmarks.monitor_refresh import FakeSlurm, free_ports, monitor_app, start_fleet, write_jobs  # noqa: E402
 from benchmarks.ratios import median, row  # noqa: E402
 
 GOAL_S = 0.100
@@ -57,27 +57,9 @@ async def press_to_paint(app: Any, screen: Any, painted: list[float]) -> float:
 
 async def latencies(jobs: dict[str, Path], presses: int) -> tuple[list[float], list[float], int]:
     """(key → repaint while a refresh runs, key → repaint with no refresh running, refreshes done)."""
-    from srt_tui.monitor.snapshot.collect import Monitor
-    from srt_tui.tui.app import SrtTuiApp
-    from srt_tui.tui.monitor.feed import LiveFeed
     from srt_tui.tui.monitor.screen import MonitorScreen
 
-    feed = LiveFeed(monitor_factory=lambda: Monitor(FakeSlurm()))  # type: ignore[arg-type]
-
-    class App(SrtTuiApp):
-        DEFAULT_MODE = "monitor"
-        CSS_PATH = str(REPO / "srt_tui" / "tui" / "app.tcss")
-
-        def __init__(self) -> None:
-            super().__init__(
-                check_slurm=False,
-                cursor_blink=False,
-                screens={
-                    "monitor": lambda hub: MonitorScreen(hub, feed, jobs=jobs, discover=False, poll_interval=0.01)
-                },
-            )
-
-    app = App()
+    app = monitor_app(jobs, FakeSlurm())
     painted: list[float] = []
     display = app._display
 

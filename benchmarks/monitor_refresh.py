@@ -181,10 +181,9 @@ async def measure_httpx(ports: list[int]) -> tuple[float, float]:
         return time.perf_counter() - t0, time.process_time() - c0
 
 
-async def measure_ui_latency(jobs: dict[str, Path], slurm: object, presses: int) -> dict[str, float]:
-    """Key-press-to-handled latency in the real app while LiveFeed refreshes continuously."""
-    from textual import events
-
+def monitor_app(jobs: dict[str, Path], slurm: object) -> Any:
+    """The real app in Monitor mode on `jobs`, refreshing as fast as it can (every 0.01 s)."""
+    from srt_tui.monitor.snapshot.collect import Monitor
     from srt_tui.tui.app import SrtTuiApp
     from srt_tui.tui.monitor.feed import LiveFeed
     from srt_tui.tui.monitor.screen import MonitorScreen
@@ -204,7 +203,16 @@ async def measure_ui_latency(jobs: dict[str, Path], slurm: object, presses: int)
                 },
             )
 
-    app = App()
+    return App()
+
+
+async def measure_ui_latency(jobs: dict[str, Path], slurm: object, presses: int) -> dict[str, float]:
+    """Key-press-to-handled latency in the real app while LiveFeed refreshes continuously."""
+    from textual import events
+
+    from srt_tui.tui.monitor.screen import MonitorScreen
+
+    app = monitor_app(jobs, slurm)
     latencies: list[float] = []
     took: list[float] = []
     async with app.run_test(size=(120, 36)) as pilot:
