@@ -21,6 +21,7 @@ from srt_tui.core.frontends import dynamo
 from srt_tui.core.frontends.nginx import NGINX_SRUN_OPTIONS, frontend_layout, nginx_argv, nginx_conf
 from srt_tui.core.frontends.routers import job_router
 from srt_tui.core.frontends.routers.base import Router, RouterContext, WorkerURL
+from srt_tui.core.plan.document import PlanExporter
 from srt_tui.core.plan.model import JobPlan, ProcessPlan, RouterPlan
 from srt_tui.core.plan.profiling import trigger_targets, worker_env, worker_prefix
 from srt_tui.core.plan.topology import (
@@ -481,7 +482,7 @@ def secret_values(job: ResolvedJob) -> dict[str, str]:
     return {secret_ref(scope, k): v for scope, pairs in job.env_scopes for k, v in pairs if k in job.secret_names}
 
 
-def _gpu_exporter(job: ResolvedJob) -> tuple[dict[str, Any] | None, tuple[ProcessPlan, ...]]:
+def _gpu_exporter(job: ResolvedJob) -> tuple[PlanExporter | None, tuple[ProcessPlan, ...]]:
     """The exporter as plan.json describes it, and its steps: one per node, only with telemetry enabled."""
     e = job.gpu_exporter
     if e is None:
@@ -490,16 +491,16 @@ def _gpu_exporter(job: ResolvedJob) -> tuple[dict[str, Any] | None, tuple[Proces
     telemetry = job.recipe.telemetry
     launched = telemetry is not None and telemetry.enabled and argv is not None
     label, metrics = exporter_readout(e)
-    doc = {
-        "source": job.exporter_source,
-        "image": e.container_image,
-        "port": e.port,
-        "kind": e.kind,
-        "launched": launched,
-        "gpu_label": label,
-        "metrics": metrics,
-        "metrics_urls": [ph.url(n, e.port, "/metrics") for n in range(job.total_nodes)],
-    }
+    doc = PlanExporter(
+        source=job.exporter_source,
+        image=e.container_image,
+        port=e.port,
+        kind=e.kind,
+        launched=launched,
+        gpu_label=label,
+        metrics=metrics,
+        metrics_urls=tuple(ph.url(n, e.port, "/metrics") for n in range(job.total_nodes)),
+    )
     if not launched or argv is None:
         return doc, ()
     image = e.container_image if job.container_runtime == "pyxis" else None

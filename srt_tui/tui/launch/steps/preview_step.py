@@ -137,11 +137,7 @@ class PreviewStep(WizardStep):
         exporter = plan.gpu_exporter
         parts += [Text(""), Text("GPU exporter", style=key)]
         parts.append(
-            Text(
-                f"  {exporter['image']} port {exporter['port']} (from {exporter['source']})"
-                if exporter
-                else "  disabled"
-            )
+            Text(f"  {exporter.image} port {exporter.port} (from {exporter.source})" if exporter else "  disabled")
         )
         return Group(*parts)
 
