@@ -269,20 +269,12 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     )
     profile_trigger = (
         ProcessPlan(
-            "profile_trigger",
-            "benchmark",
-            "benchmark",
-            head,
-            (),
-            None,
-            0,
-            {},
-            None,
-            None,
-            None,
-            ("python3", "-c", template("profile_trigger.py"), json.dumps(targets, sort_keys=True)),
-            (),
-            "logs/profile_trigger.log",
+            name="profile_trigger",
+            role="benchmark",
+            kind="benchmark",
+            node_index=head,
+            command=("python3", "-c", template("profile_trigger.py"), json.dumps(targets, sort_keys=True)),
+            log="logs/profile_trigger.log",
         )
         if targets
         else None
@@ -365,18 +357,33 @@ def _infra(job: ResolvedJob, services: frozenset[str]) -> list[ProcessPlan]:
         port = dynamo.NATS_PORT
         out.append(
             ProcessPlan(
-                "nats", "infra", "infra", 0, (), None, port, {"client": port},
-                None, None, None, argv, (), "logs/nats.log", config_files=conf, recipe_srun_options=False,
+                name="nats",
+                role="infra",
+                kind="infra",
+                node_index=0,
+                port=port,
+                ports={"client": port},
+                command=argv,
+                log="logs/nats.log",
+                config_files=conf,
+                recipe_srun_options=False,
             )
-        )  # fmt: skip
+        )
     if "etcd" in services:
         port, peer = dynamo.ETCD_CLIENT_PORT, dynamo.ETCD_PEER_PORT
         out.append(
             ProcessPlan(
-                "etcd", "infra", "infra", 0, (), None, port, {"client": port, "peer": peer},
-                None, None, None, dynamo.etcd_argv(0), (), "logs/etcd.log", recipe_srun_options=False,
+                name="etcd",
+                role="infra",
+                kind="infra",
+                node_index=0,
+                port=port,
+                ports={"client": port, "peer": peer},
+                command=dynamo.etcd_argv(0),
+                log="logs/etcd.log",
+                recipe_srun_options=False,
             )
-        )  # fmt: skip
+        )
     return out
 
 
@@ -415,20 +422,18 @@ def _frontends(
         ports = {"http": port} | ({"metrics": fe.metrics_port} if kind.has_metrics_port else {})
         env, secret_env = _split_env(job, scoped, launch.env)
         proc = ProcessPlan(
-            name,
-            "router",
-            "router",
-            node,
-            (),
-            None,
-            port,
-            ports,
-            url,
-            f"{url}/health",
-            metrics,
-            launch.argv,
-            env,
-            f"logs/{name}.log",
+            name=name,
+            role="router",
+            kind="router",
+            node_index=node,
+            port=port,
+            ports=ports,
+            url=url,
+            health_url=f"{url}/health",
+            metrics_url=metrics,
+            command=launch.argv,
+            env=env,
+            log=f"logs/{name}.log",
             secret_env=secret_env,
             setup_script=job.setup_script,
             install=install,
@@ -441,14 +446,14 @@ def _frontends(
         registration = launch.registration or kind.registration
         routers.append(
             RouterPlan(
-                proc,
-                kind.name,
-                kind.waits_for_healthy_workers,
-                registration,
-                expected,
-                f"{url}/workers" if registration == "router-workers" else None,
-                kind.worker_launch,
-                kind.worker_health,
+                process=proc,
+                type=kind.name,
+                waits_for_healthy_workers=kind.waits_for_healthy_workers,
+                registration=registration,
+                expected=expected,
+                workers_url=f"{url}/workers" if registration == "router-workers" else None,
+                worker_launch=kind.worker_launch,
+                worker_health=kind.worker_health,
             )
         )
     if layout.nginx_node is None or not routers:
@@ -456,20 +461,16 @@ def _frontends(
     url = ph.url(layout.nginx_node, fe.port)
     in_container = job.container_runtime == "pyxis"
     nginx = ProcessPlan(
-        "nginx",
-        "frontend",
-        "nginx",
-        layout.nginx_node,
-        (),
-        None,
-        fe.port,
-        {"http": fe.port},
-        url,
-        f"{url}/health",
-        None,
-        nginx_argv(job.nginx_raise_ulimit, in_container),
-        (),
-        "logs/nginx.log",
+        name="nginx",
+        role="frontend",
+        kind="nginx",
+        node_index=layout.nginx_node,
+        port=fe.port,
+        ports={"http": fe.port},
+        url=url,
+        health_url=f"{url}/health",
+        command=nginx_argv(job.nginx_raise_ulimit, in_container),
+        log="logs/nginx.log",
         container_image=job.nginx_image,
         recipe_srun_options=False,
         srun_step_options=NGINX_SRUN_OPTIONS if in_container else (),
@@ -507,20 +508,16 @@ def _gpu_exporter(job: ResolvedJob) -> tuple[PlanExporter | None, tuple[ProcessP
     env, secret_env = _split_env(job, [("telemetry", job.env("telemetry").items())])
     steps = tuple(
         ProcessPlan(
-            f"gpu_exporter_{n}",
-            "telemetry",
-            "telemetry",
-            n,
-            (),
-            None,
-            e.port,
-            {"metrics": e.port},
-            None,
-            None,
-            ph.url(n, e.port, "/metrics"),
-            argv,
-            env,
-            f"logs/gpu_exporter_{n}.log",
+            name=f"gpu_exporter_{n}",
+            role="telemetry",
+            kind="telemetry",
+            node_index=n,
+            port=e.port,
+            ports={"metrics": e.port},
+            metrics_url=ph.url(n, e.port, "/metrics"),
+            command=argv,
+            env=env,
+            log=f"logs/gpu_exporter_{n}.log",
             container_image=image,
             secret_env=secret_env,
         )
@@ -570,20 +567,13 @@ def _benchmark_step(
     env, secret_env = _split_env(job, scoped)
     image = launch.image if job.container_runtime == "pyxis" else None
     return ProcessPlan(
-        "benchmark",
-        "benchmark",
-        "benchmark",
-        head,
-        (),
-        None,
-        0,
-        {},
-        None,
-        None,
-        None,
-        launch.argv,
-        env,
-        "logs/benchmark.log",
+        name="benchmark",
+        role="benchmark",
+        kind="benchmark",
+        node_index=head,
+        command=launch.argv,
+        env=env,
+        log="logs/benchmark.log",
         container_image=image,
         secret_env=secret_env,
     )

@@ -38,24 +38,27 @@ _SAME = tuple(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ProcessPlan:
-    """One srun step: a worker rank, the router, an infra service or the benchmark."""
+    """One srun step: a worker rank, the router, an infra service or the benchmark. Built by keyword
+    only: a step names what it has, everything else is the default of a step without it."""
 
     name: str
     role: str
-    kind: str  # worker | router | infra | benchmark
+    kind: str  # worker | router | infra | telemetry | nginx | benchmark
     node_index: int
-    gpus: tuple[int, ...]
-    visible_devices: str | None
-    port: int
-    ports: dict[str, int]
-    url: str | None
-    health_url: str | None
-    metrics_url: str | None
     command: tuple[str, ...]
-    env: tuple[tuple[str, str], ...]
     log: str
+    #: its GPUs and the mask that restricts it to them (None: the whole node's GPUs)
+    gpus: tuple[int, ...] = ()
+    visible_devices: str | None = None
+    #: its HTTP port (0: none) and every port it listens on, by label
+    port: int = 0
+    ports: dict[str, int] = field(default_factory=dict)
+    url: str | None = None
+    health_url: str | None = None
+    metrics_url: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
     node_rank: int = 0
     nnodes: int = 1
     worker: str | None = None
@@ -107,7 +110,7 @@ class ProcessPlan:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RouterPlan:
     """The router process plus its readiness contract and expected registrations."""
 
