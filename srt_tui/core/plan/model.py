@@ -1,7 +1,8 @@
 """JobPlan: the structured launch plan (nodes, processes, masks, ports, commands, env) and `plan.json`.
 
-Built once from a ResolvedJob (core/planner.py); the launch script, the dry-run view, the wizard grid and
-the monitor all read this one plan, so nothing is computed twice.
+Built once from a ResolvedJob (core/plan/build.py); the launch script, the dry-run view and the wizard
+grid read this one plan, and the monitor its `plan.json`, written through the typed records of
+`document.py` (`document()` maps each step to its entry), so nothing is computed twice.
 """
 
 from __future__ import annotations
