@@ -67,6 +67,8 @@ def test_an_old_or_hand_written_plan_takes_the_defaults(tmp_path: Path) -> None:
         ('{"processes": [], "routers": [{"command": "sglang"}]}', "key `routers[0].command`: expected a list of str"),
         ('{"processes": [], "gpu_exporter": {"launched": "yes"}}', "key `gpu_exporter.launched`: expected a boolean"),
         ('{"processes": [], "mounts": [{"host": "/a"}]}', "key `mounts[0].container` is missing"),
+        ('{"processes": [], "sbatch_directives": [["time"]]}', "key `sbatch_directives[0]`: expected a list of 2"),
+        ('{"processes": [{"env": {"A": 1.5}}]}', "key `processes[0].env.A`: expected a string, found a number"),
         ('{"processes": [{"differs_from_srtctl": [7]}]}', "key `processes[0].differs_from_srtctl[0]`: expected an obj"),
         ('{"name": "no-workers"}', "key `processes` is missing"),
         (f'{{"version": {PLAN_VERSION + 1}, "processes": []}}', f"format version {PLAN_VERSION + 1} is newer"),
@@ -104,5 +106,5 @@ def test_no_plan_entry_is_read_as_a_dictionary_outside_the_typed_reader() -> Non
             elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
                 receiver = node.value if isinstance(node.slice.value, str) else None
             if receiver is not None and PLAN_NAMES.search(ast.unparse(receiver)):
-                found.append(f"{path.relative_to(REPO)}:{node.lineno}: {ast.unparse(node)}")
+                found.append(f"{path.relative_to(REPO)}:{receiver.lineno}: {ast.unparse(node)}")
     assert found == [], "\n".join(found)

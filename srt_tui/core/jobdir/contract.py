@@ -222,11 +222,9 @@ def parse_plan(path: Path, text: str | bytes) -> PlanDoc:
     is required (a plan without workers is not a plan)."""
     d = _Doc(path, text, PLAN_VERSION)
     try:
-        return replace(PlanDoc.parse(d.doc), version=d.version)
+        return PlanDoc.parse(d.doc)  # its `version` as _Doc checked it
     except DocError as exc:
-        if exc.missing:
-            raise JobDirError(path, f"key `{exc.key}` is missing", _DAMAGED) from None
-        raise JobDirError(path, f"key `{exc.key}`: expected {exc.expected}, found {exc.found}", _DAMAGED) from None
+        raise JobDirError(path, str(exc), _DAMAGED) from None
 
 
 @dataclass(frozen=True)

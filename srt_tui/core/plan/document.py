@@ -31,15 +31,32 @@ R = TypeVar("R")
 
 
 class DocError(ValueError):
-    """A key of the wrong type, or a required key missing: its path in the document and what was expected."""
+    """A key of the wrong type, or a required key missing: its path in the document and what was expected.
 
-    def __init__(self, key: str, expected: str, found: object = MISSING) -> None:
-        self.key = key
+    Raised where the value is read, without a path; each enclosing record or list adds its part as the
+    error unwinds (`within`), so a document that reads cleanly never builds a path string."""
+
+    def __init__(self, expected: str, found: object = MISSING) -> None:
         self.expected = expected
         self.missing = found is MISSING
         self.found = "" if found is MISSING else type_name(found)
-        said = f"key `{key}` is missing" if self.missing else f"key `{key}`: expected {expected}, found {self.found}"
-        super().__init__(said)
+        self._parts: list[str] = []
+        super().__init__(expected)
+
+    def within(self, part: str) -> DocError:
+        """This error, one level further out (`name` of a record's key, `[i]` of a list item)."""
+        self._parts.append(part)
+        return self
+
+    @property
+    def key(self) -> str:
+        """The key's path: `processes[0].port`."""
+        return "".join(p if p.startswith("[") or i == 0 else f".{p}" for i, p in enumerate(reversed(self._parts)))
+
+    def __str__(self) -> str:
+        if self.missing:
+            return f"key `{self.key}` is missing"
+        return f"key `{self.key}`: expected {self.expected}, found {self.found}"
 
 
 def type_name(value: object) -> str:
@@ -66,10 +83,10 @@ class Record:
         return out
 
     @classmethod
-    def parse(cls: type[R], raw: object, where: str = "") -> R:
-        """The record from a parsed JSON object; ``where`` is its path, for messages."""
+    def parse(cls: type[R], raw: object) -> R:
+        """The record from a parsed JSON object (a DocError names what does not fit)."""
         record: Any = cls  # a dataclass: hashable, the decoder's cache key
-        decoded: R = _record_decoder(record)(raw, where)
+        decoded: R = _record_decoder(record)(raw)
         return decoded
 
 
@@ -85,24 +102,20 @@ def _encode(value: object) -> object:
     return value
 
 
-Decoder = Callable[[object, str], Any]
-
-
-def _key(where: str, name: str) -> str:
-    return f"{where}.{name}" if where else name
+Decoder = Callable[[object], Any]
 
 
 def _scalar(kind: type, expected: str) -> Decoder:
-    def decode(value: object, where: str) -> object:
+    def decode(value: object) -> object:
+        if type(value) is kind and (kind is not int or value >= 0):  # type: ignore[operator]
+            return value  # the common case, first
         if isinstance(value, bool) is not (kind is bool):
-            raise DocError(where, expected, value)
+            raise DocError(expected, value)
         if kind is str and isinstance(value, int):
             return str(value)  # a job id or a port written as a number
         if kind is float and isinstance(value, int):
             return value  # an int is a float to the type system; kept, so it is written back as read
-        if not isinstance(value, kind) or (kind is int and value < 0):  # type: ignore[operator]
-            raise DocError(where, expected, value)
-        return value
+        raise DocError(expected, value)
 
     return decode
 
@@ -115,7 +128,7 @@ _SCALARS: dict[object, tuple[Decoder, str]] = {
 }
 
 
-def _any(value: object, where: str) -> object:
+def _any(value: object) -> object:
     return value
 
 
@@ -138,44 +151,72 @@ def _decoder(tp: Any) -> Decoder:
     origin, args = get_origin(tp), get_args(tp)
     if origin in (Union, types.UnionType):
         inner = _decoder(next(a for a in args if a is not type(None)))
-        return lambda value, where: None if value is None else inner(value, where)
+        return lambda value: None if value is None else inner(value)
     if origin is tuple:
-        return _tuple_decoder(args)
+        return _list_decoder(args[0]) if len(args) == 2 and args[1] is Ellipsis else _fixed_decoder(args)
     if origin in (dict, Mapping):
-        return _dict_decoder(args[1], "an object")
+        return _dict_decoder(args[1])
     if isinstance(tp, type) and is_dataclass(tp):
         return _record_decoder(tp)
     raise TypeError(f"no plan.json reader for {tp!r}")
 
 
-def _tuple_decoder(args: tuple[Any, ...]) -> Decoder:
-    if len(args) == 2 and args[1] is Ellipsis:
-        item, expected = _decoder(args[0]), f"a list of {_plural(args[0])}"
+def _items(read: Decoder, values: list[Any]) -> tuple[Any, ...]:
+    """Each item read, an error naming its index."""
+    out = []
+    for i, v in enumerate(values):
+        try:
+            out.append(read(v))
+        except DocError as exc:
+            raise exc.within(f"[{i}]") from None
+    return tuple(out)
 
-        def each(value: object, where: str) -> tuple[Any, ...]:
-            if not isinstance(value, list):
-                raise DocError(where, expected, value)
-            return tuple(item(v, f"{where}[{i}]") for i, v in enumerate(value))
 
-        return each
-    items = [_decoder(a) for a in args]
+def _list_decoder(item_type: Any) -> Decoder:
+    read, expected = _decoder(item_type), f"a list of {_plural(item_type)}"
+    plain = item_type if item_type in (str, float) else None  # a list of these needs no item read when all fit
+
+    def decode(value: object) -> tuple[Any, ...]:
+        if type(value) is not list:
+            raise DocError(expected, value)
+        if plain is not None and all(type(v) is plain for v in value):
+            return tuple(value)
+        return _items(read, value)
+
+    return decode
+
+
+def _fixed_decoder(args: tuple[Any, ...]) -> Decoder:
+    reads = [_decoder(a) for a in args]
     expected = f"a list of {len(args)}"
 
-    def fixed(value: object, where: str) -> tuple[Any, ...]:
-        if not isinstance(value, list) or len(value) != len(items):
-            raise DocError(where, expected, value)
-        return tuple(d(v, f"{where}[{i}]") for i, (d, v) in enumerate(zip(items, value)))
+    def decode(value: object) -> tuple[Any, ...]:
+        if type(value) is not list or len(value) != len(reads):
+            raise DocError(expected, value)
+        out = []
+        for i, (read, v) in enumerate(zip(reads, value)):
+            try:
+                out.append(read(v))
+            except DocError as exc:
+                raise exc.within(f"[{i}]") from None
+        return tuple(out)
 
-    return fixed
+    return decode
 
 
-def _dict_decoder(value_type: Any, expected: str) -> Decoder:
-    item = _decoder(value_type)
+def _dict_decoder(value_type: Any) -> Decoder:
+    read = _decoder(value_type)
 
-    def decode(value: object, where: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise DocError(where, expected, value)
-        return {str(k): item(v, _key(where, str(k))) for k, v in value.items()}
+    def decode(value: object) -> dict[str, Any]:
+        if type(value) is not dict:
+            raise DocError("an object", value)
+        out = {}
+        for k, v in value.items():
+            try:
+                out[k] = read(v)
+            except DocError as exc:
+                raise exc.within(k) from None
+        return out
 
     return decode
 
@@ -183,30 +224,34 @@ def _dict_decoder(value_type: Any, expected: str) -> Decoder:
 @cache
 def _record_decoder(cls: Any) -> Decoder:
     hints = get_type_hints(cls)
-    plan: list[tuple[str, Decoder, bool, bool, Callable[[], object] | None]] = []
+    #: (key, reader, a type whose values are taken as they are, flat, required, default value, default factory)
+    plan: list[tuple[str, Decoder, type | None, bool, bool, object, Callable[[], object] | None]] = []
     for f in fields(cls):
-        default: Callable[[], object] | None = None
-        if f.default is not MISSING:
-            default = lambda d=f.default: d  # noqa: E731
-        elif f.default_factory is not MISSING:
-            default = f.default_factory
+        factory = None if f.default_factory is MISSING else f.default_factory
+        required = bool(f.metadata.get("required")) or (f.default is MISSING and factory is None)
         flat = bool(f.metadata.get("flat"))
-        plan.append((f.name, _decoder(hints[f.name]), flat, bool(f.metadata.get("required")), default))
+        hint = hints[f.name]
+        plain = next((t for t in (str, bool, float) if hint == t or hint == t | None), None)
+        plan.append((f.name, _decoder(hint), plain, flat, required, f.default, factory))
 
-    def decode(raw: object, where: str) -> object:
-        if not isinstance(raw, dict):
-            raise DocError(where, "an object", raw)
+    def decode(raw: object) -> object:
+        if type(raw) is not dict:
+            raise DocError("an object", raw)
         values: dict[str, object] = {}
-        for name, read, flat, required, default in plan:
-            key = _key(where, name)
-            if flat:
-                values[name] = read(raw, where)
-            elif name not in raw and (required or default is None):
-                raise DocError(key, "a value")
-            elif raw.get(name) is None:
-                values[name] = default() if default is not None else None
-            else:
-                values[name] = read(raw[name], key)
+        for name, read, plain, flat, required, default, factory in plan:
+            value = raw if flat else raw.get(name)
+            if type(value) is plain:
+                values[name] = value
+                continue
+            if value is None:
+                if required and name not in raw:
+                    raise DocError("a value").within(name)
+                values[name] = factory() if factory is not None else (None if default is MISSING else default)
+                continue
+            try:
+                values[name] = read(value)
+            except DocError as exc:
+                raise (exc if flat else exc.within(name)) from None
         return cls(**values)
 
     return decode
@@ -319,7 +364,8 @@ class PlanHealthCheck(Record):
 class PlanDoc(Record):
     """`plan.json`: the job's shape and every process, as written at submission."""
 
-    version: int = PLAN_VERSION
+    #: a file without it is version 1 (the writer sets PLAN_VERSION)
+    version: int = 1
     name: str = ""
     profile: str = ""
     topology: str = ""
