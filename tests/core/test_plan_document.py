@@ -15,14 +15,17 @@ import pytest
 
 from srt_tui.core.api import prepare
 from srt_tui.core.jobdir.contract import JobDirError, parse_plan
-from srt_tui.core.plan.document import PLAN_VERSION, PlanDoc, PlanNginx, PlanProcess, PlanRouter, Record
+from srt_tui.core.plan.document import PLAN_VERSION, PlanDoc, PlanNginx, PlanProcess, PlanRouter
+from srt_tui.core.plan.records import Record
 from tests.conftest import REPO
 
 #: every golden plan: between them workers, routers, nginx, infra (NATS/etcd), MPI ranks, telemetry, benchmarks
 GOLDEN_PLANS = sorted((REPO / "tests" / "core" / "golden").glob("*.plan.json"))
 SRT_TUI = REPO / "srt_tui"
 #: the modules that turn plan.json text into records (and only they may read it as a dictionary)
-TYPED_READER = {SRT_TUI / "core" / "plan" / "document.py", SRT_TUI / "core" / "jobdir" / "contract.py"}
+TYPED_READER = {SRT_TUI / "core" / "plan" / f for f in ("document.py", "records.py")} | {
+    SRT_TUI / "core" / "jobdir" / "contract.py"
+}
 #: names a plan document or one of its entries is bound to across srt_tui (`proc`, `view.plan`, `rplan`…)
 PLAN_NAMES = re.compile(r"(^|[._])(plan|proc|procs|process|rplan|router_plan|nginx_plan|gpu_exporter|processes)$")
 

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from srt_tui.core.jobdir.bounded import read_bytes
-from srt_tui.core.plan.document import PLAN_VERSION, DocError, PlanDoc, type_name
+from srt_tui.core.plan.document import PLAN_VERSION, PlanDoc
+from srt_tui.core.plan.records import DocError, type_name
 
 JOB_FILE = "job.json"
 PLAN_FILE = "plan.json"
