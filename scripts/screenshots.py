@@ -156,6 +156,7 @@ def main() -> int:
     os.environ["TEXTUAL_ANIMATIONS"] = "none"
     os.environ["SRT_TUI_CONFIG_DIR"] = tempfile.mkdtemp(prefix="srt-shots-")
     os.environ.pop("SRTSLURM_CONFIG", None)
+    os.environ["SRT_TUI_LOGIN_HOST"] = "me@login"  # the job view's ssh line, the same on every machine
     os.chdir(tempfile.mkdtemp(prefix="srt-shots-cwd-"))
     for path in asyncio.run(main_async((width, height), out)):
         print(path.relative_to(REPO) if path.is_relative_to(REPO) else path)

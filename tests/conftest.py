@@ -44,6 +44,7 @@ def _isolated_user_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     monkeypatch.delenv("SRTSLURM_CONFIG", raising=False)
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
     monkeypatch.setenv("SRT_MOCK_CONTROL", "1")  # tests drive mock workers through their control routes
+    monkeypatch.setenv("SRT_TUI_LOGIN_HOST", "me@login")  # the job view's ssh line, the same on every machine
     yield
 
 

@@ -290,6 +290,12 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         from srt_tui.cli.alljobs import add_alljobs_command
 
         add_alljobs_command(sub)
+        from srt_tui.cli.smoke import add_bench_command
+
+        add_bench_command(sub)
+        from srt_tui.cli.shell import add_shell_command
+
+        add_shell_command(sub)
         from srt_tui.cli.setup import add_setup_commands
 
         add_setup_commands(sub)
@@ -305,7 +311,8 @@ exit codes:
   1    not done, by design: a prompt declined, `apply` without a terminal and without -y, a job that
        ended before it was ready (`wait`), nothing to cancel (`cancel`: the job had already ended, or
        Slurm does not know the id), a job with no benchmark results yet (`results`: the others are
-       still printed), a running job not hidden (`jobs --hide`)
+       still printed), a running job not hidden (`jobs --hide`), a smoke test with failed requests or a
+       job that is not serving (`bench`)
   2    bad input: usage, recipe, profile, topology, or a path that cannot be read or written; the
        message names the file, line or field and the fix
   3    Slurm failed or is unreachable; the message says what Slurm said

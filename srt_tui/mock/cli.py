@@ -139,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(args_list)
     if args.command == "bench":
-        from srt_tui.mock.bench import bench_main
+        from srt_tui.bench.load import bench_main
 
         return bench_main(args)
     if args.command == "exporter":

@@ -22,7 +22,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from srt_tui.mock.http import HttpError, Request, ResponseWriter
+from srt_tui.bench.wire import HttpError
+from srt_tui.mock.http import Request, ResponseWriter
 from srt_tui.mock.listener import Listener, stop_on_signals
 from srt_tui.mock.loadboard import WorkerLoad, board_dir, read_board
 

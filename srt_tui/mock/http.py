@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from email.utils import formatdate
@@ -17,26 +16,21 @@ from http import HTTPStatus
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from srt_tui.bench.wire import (
+    HEX_SIZE,
+    MAX_HEADER_LINES,
+    TOKEN,
+    HttpError,
+    read_headers,
+    read_line,
+)
+
 SERVER_NAME = "srt-mock"
-MAX_LINE = 64 * 1024
-MAX_HEADER_BYTES = 256 * 1024
-MAX_HEADER_LINES = 200
 MAX_BODY = 64 * 1024 * 1024
 MAX_BLANK_LINES = 8
 LAST_CHUNK = b"0\r\n\r\n"
 
-_TOKEN = re.compile(rb"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
-HEX_SIZE = re.compile(rb"^[0-9A-Fa-f]{1,16}$")
 _VERSIONS = ("HTTP/1.0", "HTTP/1.1")
-
-
-class HttpError(Exception):
-    """A request that cannot be served as sent; answered with ``status`` and the connection closed."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -77,25 +71,13 @@ class Request:
             raise HttpError(400, f"invalid JSON body: {exc}") from exc
 
 
-async def read_line(reader: asyncio.StreamReader) -> bytes:
-    """One line without its CRLF (or bare LF); EOF raises IncompleteReadError, overlong is a 431."""
-    try:
-        raw = await reader.readuntil(b"\n")
-    except asyncio.LimitOverrunError as exc:
-        raise HttpError(431, "line too long") from exc
-    if len(raw) > MAX_LINE:
-        raise HttpError(431, "line too long")
-    raw = raw[:-1]
-    return raw[:-1] if raw.endswith(b"\r") else raw
-
-
 def _parse_request_line(line: bytes) -> tuple[str, str, str]:
     """Split ``METHOD SP target SP HTTP/x.y`` and check each part."""
     parts = line.split(b" ")
     if len(parts) != 3 or not all(parts):
         raise HttpError(400, "malformed request line")
     method, target, version = parts
-    if not _TOKEN.match(method):
+    if not TOKEN.match(method):
         raise HttpError(400, "malformed method")
     ver = version.decode("latin-1")
     if not ver.startswith("HTTP/"):
@@ -103,34 +85,6 @@ def _parse_request_line(line: bytes) -> tuple[str, str, str]:
     if ver not in _VERSIONS:
         raise HttpError(505, f"unsupported version {ver}")
     return method.decode("ascii"), target.decode("latin-1"), ver
-
-
-async def read_headers(reader: asyncio.StreamReader) -> dict[str, str]:
-    """Header fields up to the empty line, names lower-cased, repeated fields joined with commas."""
-    headers: dict[str, str] = {}
-    total = 0
-    for _ in range(MAX_HEADER_LINES):
-        line = await read_line(reader)
-        if not line:
-            return headers
-        total += len(line)
-        if total > MAX_HEADER_BYTES:
-            raise HttpError(431, "header section too large")
-        if line[:1] in (b" ", b"\t"):
-            raise HttpError(400, "obsolete header line folding")
-        name, sep, value = line.partition(b":")
-        if not sep or not _TOKEN.match(name):
-            raise HttpError(400, "malformed header field")
-        key = name.decode("ascii").lower()
-        val = value.strip(b" \t").decode("latin-1")
-        if key not in headers:
-            headers[key] = val
-        elif key == "content-length":
-            if headers[key] != val:
-                raise HttpError(400, "conflicting Content-Length")
-        else:
-            headers[key] = f"{headers[key]}, {val}"
-    raise HttpError(431, "too many header fields")
 
 
 async def _read_chunked(reader: asyncio.StreamReader, max_body: int) -> bytes:

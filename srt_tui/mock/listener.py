@@ -8,7 +8,8 @@ import signal
 from contextlib import suppress
 from typing import Protocol
 
-from srt_tui.mock.http import MAX_LINE, HttpError, Request, ResponseWriter, read_request
+from srt_tui.bench.wire import MAX_LINE, HttpError
+from srt_tui.mock.http import Request, ResponseWriter, read_request
 
 LISTEN_BACKLOG = 1024
 SHUTDOWN_GRACE_S = 2.0

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from srt_tui.bench.wire import HttpError
 from srt_tui.mock.config import WorkerConfig
 from srt_tui.mock.generation import (
     DONE_EVENT,
@@ -24,7 +25,7 @@ from srt_tui.mock.generation import (
     parse_generation,
     sse,
 )
-from srt_tui.mock.http import HttpError, Request, ResponseWriter
+from srt_tui.mock.http import Request, ResponseWriter
 from srt_tui.mock.metrics import render_metrics
 from srt_tui.mock.reqlog import RequestLog
 from srt_tui.mock.shapes import MOCK_VERSION, load_report, model_info, models_list, server_info

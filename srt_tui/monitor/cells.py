@@ -176,8 +176,9 @@ def gpu_load(readings: tuple[GpuReading, ...] | list[GpuReading]) -> str:
     return f"{sum(values) / len(values):.0f}% avg" if values else "-"
 
 
-def gpu_totals(readings: list[GpuReading]) -> str:
-    """`2.9 kW · 64°C max`: a node's power draw and its hottest GPU, from fresh readings ('' without any)."""
+def gpu_totals(readings: list[GpuReading], compact: bool = False) -> str:
+    """`2.9 kW · 64°C max`: a node's power draw and its hottest GPU, from fresh readings ('' without any);
+    ``compact`` (narrow terminals): `2.9kW 64°C`."""
     fresh = [r for r in readings if not r.stale]
     power = [r.power_w for r in fresh if r.power_w is not None]
     temps = [r.temp_c for r in fresh if r.temp_c is not None]
@@ -187,6 +188,8 @@ def gpu_totals(readings: list[GpuReading]) -> str:
         parts.append(f"{total / 1000:.1f} kW" if total >= 1000 else f"{total:.0f} W")
     if temps:
         parts.append(f"{max(temps):.0f}°C max")
+    if compact:
+        return " ".join(p.replace(" kW", "kW").replace(" W", "W").removesuffix(" max") for p in parts)
     return " · ".join(parts)
 
 

@@ -23,7 +23,7 @@ from textual.screen import Screen
 from srt_tui.tui.commands import SrtCommands
 from srt_tui.tui.context import AppContext, ContextHub
 from srt_tui.tui.launch.messages import JobSubmitted
-from srt_tui.tui.messages import SlurmStatus
+from srt_tui.tui.messages import CloneJob, SlurmStatus
 from srt_tui.tui.palette import ScreenActions
 from srt_tui.tui.workers import ReportsWorkerErrors, WorkerFailed
 from srt_tui.widgets.layout import BREAKPOINTS
@@ -75,6 +75,8 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         Binding("f4", "switch_mode('setup')", "Setup mode", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
+        # as in k9s and lazygit: Ctrl-C quits, from a text field too (Textual's default only says "press ^q")
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True, tooltip="Quit (works in text fields too)"),
     ]
 
     def __init__(
@@ -160,6 +162,16 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         base = self.screen_stack[0]
         if isinstance(base, MonitorScreen):
             base.focus_job(message.job_id, message.job_dir)
+
+    @on(CloneJob)
+    async def _clone(self, message: CloneJob) -> None:
+        """A job cloned in Monitor: Launch opens on its preview, the recipe, profile and topology filled in."""
+        from srt_tui.tui.launch.screen import LaunchScreen
+
+        await self.switch_mode("launch")
+        base = self.screen_stack[0]
+        if isinstance(base, LaunchScreen):
+            await base.clone(message.cloned, message.prepared)
 
     # -- keys and modes -----------------------------------------------------------------------------
 

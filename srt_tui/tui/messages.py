@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.message import Message
+
+if TYPE_CHECKING:
+    from srt_tui.core.api import Prepared
+    from srt_tui.core.jobdir.clone import ClonedJob
 
 
 @dataclass
@@ -13,3 +18,11 @@ class SlurmStatus(Message):
 
     reachable: bool | None
     reason: str
+
+
+@dataclass
+class CloneJob(Message):
+    """Monitor read a job back for the wizard (`C`): the app opens Launch on its preview."""
+
+    cloned: ClonedJob
+    prepared: Prepared

@@ -13,8 +13,12 @@ import pytest
 import yaml
 
 from srt_tui.core.api import prepare
-from srt_tui.core.benchmark import READS
-from srt_tui.core.benchmark import runners as R
+from srt_tui.core.benchmark import BENCHMARKS
+from srt_tui.core.benchmark.types.mooncake_router import MOONCAKE_SH
+from srt_tui.core.benchmark.types.router import ROUTER_SH
+from srt_tui.core.benchmark.types.run_eval import ACCURACY_SH
+from srt_tui.core.benchmark.types.sglang_bench import PER_CONCURRENCY_SH
+from srt_tui.core.benchmark.types.trace_replay import TRACE_REPLAY_SH
 from srt_tui.core.errors import SrtError
 from srt_tui.core.jobdir.write import job_files
 from srt_tui.core.spec.recipe import BenchmarkSpec
@@ -220,7 +224,7 @@ def _tail(argv: tuple[str, ...], marker: str) -> list[str]:
 def test_accuracy_evals_run_sglangs_run_eval_with_srtctls_defaults(tmp_path: Path) -> None:
     gsm8k = _step(tmp_path, {"type": "gsm8k", "num_examples": 50, "num_shots": 8, "temperature": 0.6, "top_k": 20})
     args = _tail(gsm8k.command, "sglang.test.run_eval")
-    assert gsm8k.command[:2] == ("bash", "-c") and gsm8k.command[2] == R.ACCURACY_SH
+    assert gsm8k.command[:2] == ("bash", "-c") and gsm8k.command[2] == ACCURACY_SH
     assert flag_value(args, "--eval-name") == "gsm8k" and flag_value(args, "--num-examples") == "50"
     assert flag_value(args, "--num-shots") == "8" and flag_value(args, "--max-tokens") == "16384"
     assert flag_value(args, "--num-threads") == "512" and flag_value(args, "--temperature") == "0.6"
@@ -262,7 +266,7 @@ def test_aiperf_types_pass_their_keys_as_positional_values(tmp_path: Path) -> No
             "aiperf_args": {"workers-max": 8, "verbose": True, "quiet": False},
         },
     )
-    assert mc.command[2] == R.MOONCAKE_SH
+    assert mc.command[2] == MOONCAKE_SH
     assert list(mc.command[4:]) == [
         mc.command[4],
         "Qwen3-32B",
@@ -289,7 +293,7 @@ def test_aiperf_types_pass_their_keys_as_positional_values(tmp_path: Path) -> No
             "aiperf_package": "aiperf==0.7",
         },
     )
-    assert tr.command[2] == R.TRACE_REPLAY_SH
+    assert tr.command[2] == TRACE_REPLAY_SH
     assert list(tr.command[5:13]) == [
         "Qwen3-32B",
         "/traces/t.jsonl",
@@ -304,7 +308,7 @@ def test_aiperf_types_pass_their_keys_as_positional_values(tmp_path: Path) -> No
 
 def test_sglang_bench_and_router_bench(tmp_path: Path) -> None:
     sb = _step(tmp_path, {"type": "sglang-bench", "isl": 100, "osl": 10, "concurrencies": [1, 2], "req_rate": 4})
-    assert sb.command[2] == R.PER_CONCURRENCY_SH and sb.command[4] == "1x2"
+    assert sb.command[2] == PER_CONCURRENCY_SH and sb.command[4] == "1x2"
     args = _tail(sb.command, "sglang.bench_serving")
     assert [
         flag_value(args, f)
@@ -323,7 +327,7 @@ def test_sglang_bench_and_router_bench(tmp_path: Path) -> None:
         "1",
     ]
     rb = _step(tmp_path, {"type": "router", "prefix_ratios": [0.2, 0.4], "num_requests": 50, "concurrency": 5})
-    assert rb.command[2] == R.ROUTER_SH and list(rb.command[4:]) == ["14000", "200", "50", "5", "0.2 0.4", "<logs>"]
+    assert rb.command[2] == ROUTER_SH and list(rb.command[4:]) == ["14000", "200", "50", "5", "0.2 0.4", "<logs>"]
 
 
 SAMPLES: dict[str, Any] = {
@@ -372,14 +376,14 @@ BASE: dict[str, dict[str, Any]] = {
 
 def test_every_benchmark_key_is_read_by_some_type() -> None:
     """No key of the recipe model is accepted without a renderer reading it (the rest are refused)."""
-    read = set().union(*READS.values())
+    read = set().union(*(t.reads for t in BENCHMARKS.values()))
     assert set(BenchmarkSpec.model_fields) == read
     assert set(SAMPLES) == read - {"type", "env", "container_image"}
 
 
 @pytest.mark.parametrize(
     ("btype", "key"),
-    [(t, k) for t, keys in sorted(READS.items()) for k in sorted(keys - {"type", "env", "container_image"})],
+    [(n, k) for n, t in sorted(BENCHMARKS.items()) for k in sorted(t.reads - {"type", "env", "container_image"})],
 )
 def test_each_key_a_type_reads_changes_its_command(tmp_path: Path, btype: str, key: str) -> None:
     base = dict(BASE.get(btype, {}))
@@ -441,6 +445,19 @@ def test_each_key_a_type_reads_changes_its_command(tmp_path: Path, btype: str, k
             "benchmark.slow_down_sleep_time",
             "decode workers",
         ),
+        (  # vLLM's decode workers have no /slow_down (Engine.serves_slow_down)
+            {
+                "type": "sa-bench",
+                "concurrencies": [1],
+                "isl": 1,
+                "osl": 1,
+                "slow_down_sleep_time": 1,
+                "slow_down_wait_time": 5,
+            },
+            VLLM,
+            "benchmark.slow_down_sleep_time",
+            "decode workers",
+        ),
         ({"type": "trace-replay", "concurrencies": [1]}, NV_1P1D, "benchmark.trace_file", "trace"),
         (
             {"type": "mooncake-router", "mooncake_workload": "chat"},
@@ -485,10 +502,19 @@ def test_an_own_image_is_used_under_pyxis(tmp_path: Path) -> None:
 # ---- the fixed scripts are valid bash --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["ACCURACY_SH", "PER_CONCURRENCY_SH", "MOONCAKE_SH", "TRACE_REPLAY_SH", "ROUTER_SH"])
+SCRIPTS = {
+    "ACCURACY_SH": ACCURACY_SH,
+    "PER_CONCURRENCY_SH": PER_CONCURRENCY_SH,
+    "MOONCAKE_SH": MOONCAKE_SH,
+    "TRACE_REPLAY_SH": TRACE_REPLAY_SH,
+    "ROUTER_SH": ROUTER_SH,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
 def test_runner_scripts_pass_bash_n_and_shellcheck(tmp_path: Path, name: str) -> None:
     script = tmp_path / f"{name}.sh"
-    script.write_text("#!/bin/bash\n" + getattr(R, name) + "\n")
+    script.write_text("#!/bin/bash\n" + SCRIPTS[name] + "\n")
     assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
     need(shutil.which("shellcheck") is not None, "shellcheck not installed")
     proc = subprocess.run(["shellcheck", "-s", "bash", str(script)], capture_output=True, text=True)

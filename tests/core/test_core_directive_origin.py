@@ -35,3 +35,18 @@ def test_profile_defaults_are_the_profiles_and_recipe_values_the_recipes() -> No
     assert origins["partition"] == "recipe (sbatch_directives)"
     assert origins["comment"] == "recipe (sbatch_directives)"
     assert origins["account"] == "profile (default_account)"
+
+
+def test_a_job_name_renamed_for_a_new_topology_says_so() -> None:
+    """`h100-2p1d-sglang` run as 1P2D is named `h100-1p2d-sglang`: not the recipe's `name:` (issue 21)."""
+    from srt_tui.core.plan.resolve import apply_topology
+    from srt_tui.core.spec.topology_string import parse_topology
+
+    recipe, _ = load_recipe(str(RECIPE))
+    renamed = apply_topology(recipe, parse_topology("1P2D"), 8)
+    job = resolve(load_profile("nvidia-h100"), renamed)
+    assert dict(job.directives)["job-name"] == renamed.name != recipe.name
+    assert directive_origin(job, "job-name", recipe.name) == (
+        f"srt-tui (the recipe's name `{recipe.name}`, renamed for the topology)"
+    )
+    assert directive_origin(job, "job-name", renamed.name) == "recipe (name)"

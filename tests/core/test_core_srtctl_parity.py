@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
 import warnings
 from pathlib import Path
 from typing import Any
@@ -23,20 +22,9 @@ from srt_tui.core.errors import SrtError
 from srt_tui.core.plan.deviations import DEVIATIONS
 from tests.core.core_helpers import REPO, need
 from tests.core.test_core_srtctl_recipes import REFERENCE
-from tools.parity.compare import DOCUMENTED, Tally, tui_processes
+from tools.parity.compare import DOCUMENTED, Tally, plan_document, sbatch_differences, tui_processes
 
 CORPUS = Path(__file__).parent / "parity" / "srtctl-launches.json.gz"
-
-#: differences not fixed yet (anything not declared and not here is a regression). These came with jobs that
-#: srt-tui refused when the corpus was recorded and accepts since `srtctl_root` defaults to the srtslurm.yaml's
-#: directory: `dynamo.wheel` jobs (srtctl exports DYNAMO_VERSION/DYNAMO_WHEEL_NAME, mounts the wheelhouse only
-#: when it exists and installs through its runtime script) and four qwen3.5 sglang-router jobs (its setup script
-#: on the router, a prefill bootstrap value). Issue 19 stays open for them.
-KNOWN: set[str] = {
-    r"^(router:dynamo|worker:vllm): env missing DYNAMO_(VERSION|WHEEL_NAME)$",
-    r"^(router:dynamo|worker:vllm): (mount extra /srtctl-wheels|ai-dynamo install)$",
-    r"^router:sglang: (setup script|argv value --prefill)$",
-}
 
 
 @pytest.fixture(scope="module")
@@ -52,12 +40,15 @@ def tally(tmp_path_factory: pytest.TempPathFactory) -> Tally:
         (tmp / "model").mkdir(parents=True)
         (tmp / "c.sqsh").write_text("")
         (tmp / "srtslurm.yaml").write_text(job["srtslurm"].replace("{tmp}", str(tmp)))
+        for d in job.get("dirs", []):  # what srtctl's checkout held (its staged wheelhouse, configs/)
+            (tmp / d).mkdir(parents=True)
         try:
-            plan = prepare(f"{REFERENCE}/{job['spec']}", str(tmp / "srtslurm.yaml"), None).plan.to_json()
+            plan = plan_document(prepare(f"{REFERENCE}/{job['spec']}", str(tmp / "srtslurm.yaml"), None))
         except SrtError:
             result.jobs["srt-tui refuses"] += 1
             continue
-        result.add_job(job["spec"], tuple(job["kinds"]), job["processes"], tui_processes(plan, str(tmp)))
+        sbatch = sbatch_differences(job["sbatch"], plan) if "sbatch" in job else None
+        result.add_job(job["spec"], tuple(job["kinds"]), job["processes"], tui_processes(plan, str(tmp)), sbatch)
     return result
 
 
@@ -66,15 +57,12 @@ def test_every_process_launches_as_srtctl_launches_it_or_declares_why(tally: Tal
     compared, documented = sum(tally.compared.values()), sum(tally.documented.values())
     assert compared >= 6800, f"only {compared} processes compared"
     assert documented >= 0.99 * compared, tally.report()
-    unknown = [c for c in tally.undocumented if not any(re.search(rx, c) for rx in KNOWN)]
-    assert not unknown, "launch differences from srtctl nobody declared:\n" + "\n".join(unknown)
-    assert not [c for c in tally.undocumented if "argv twice" in c], "a flag given twice"
+    assert not tally.undocumented, "launch differences from srtctl nobody declared:\n" + "\n".join(tally.undocumented)
 
 
 def test_every_kind_is_compared(tally: Tally) -> None:
-    assert {"nginx", "router:dynamo", "router:sglang", "worker:sglang", "worker:trtllm", "worker:vllm"} <= set(
-        tally.compared
-    )
+    kinds = {"nginx", "router:dynamo", "router:sglang", "sbatch", "worker:sglang", "worker:trtllm", "worker:vllm"}
+    assert kinds <= set(tally.compared)
 
 
 def test_each_deviation_is_in_the_readme_table_and_the_harness() -> None:

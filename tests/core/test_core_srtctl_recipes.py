@@ -244,6 +244,8 @@ def test_every_benchmark_type_of_the_library_runs_on_the_test_slurm_or_is_refuse
     """Issue 12's acceptance: each type srtctl's library uses runs in a local-Slurm mocker test (their list is
     tests/e2e/test_slurm_benchmarks.py's) or validation refuses it, naming benchmark.type."""
     from srt_tui.core.benchmark import benchmark_problems
+    from srt_tui.core.engines import get_engine
+    from srt_tui.core.frontends.routers import get_router
     from srt_tui.core.spec.recipe import BenchmarkSpec
     from tests.e2e.test_slurm_benchmarks import E2E_TYPES
 
@@ -251,6 +253,7 @@ def test_every_benchmark_type_of_the_library_runs_on_the_test_slurm_or_is_refuse
     assert {"sa-bench", "gsm8k", "gpqa", "mooncake-router", "custom", "manual", "trace-replay"} <= used
     untested = {}
     for btype in sorted(used - E2E_TYPES):
-        problems = benchmark_problems(BenchmarkSpec.model_validate({"type": btype}), "sglang", "sglang-router", True)
+        spec = BenchmarkSpec.model_validate({"type": btype})
+        problems = benchmark_problems(spec, get_engine("sglang"), get_router("sglang-router"), True)
         untested[btype] = [p.message for p in problems if p.field == "benchmark.type" and p.severity == "error"]
     assert untested == {"gsm8k-bench": ["unknown benchmark type `gsm8k-bench` (srtctl has no runner for it)"]}

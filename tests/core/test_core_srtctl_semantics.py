@@ -356,10 +356,23 @@ def test_dynamo_wheel_installs_srtctls_staged_wheels_from_its_wheelhouse(tmp_pat
     recipe = write_yaml(tmp_path / "wh.yaml", data)
     with pytest.raises(SrtError, match="dynamo.wheel: staged wheels live in srtctl's wheelhouse/dynamo"):
         prepare(recipe, "nvidia-h100")
-    profile = write_yaml(tmp_path / "p.yaml", {"gpus_per_node": 8, "srtctl_root": "/opt/srt-slurm"})
+    root = tmp_path / "srt-slurm"
+    profile = write_yaml(tmp_path / "p.yaml", {"gpus_per_node": 8, "srtctl_root": str(root)})
+    # not staged yet: srtctl mounts the wheelhouse only where it exists, and the install would find nothing
     prep = prepare(recipe, str(profile))
-    assert {m.container: m.host for m in prep.plan.mounts}["/srtctl-wheels"] == "/opt/srt-slurm/wheelhouse/dynamo"
+    assert "/srtctl-wheels" not in {m.container for m in prep.plan.mounts}
+    assert "does not exist" in {w.field: w for w in prep.plan.warnings}["dynamo.wheel"].message
+    (root / "wheelhouse" / "dynamo").mkdir(parents=True)
+    prep = prepare(recipe, str(profile))
+    wheels = str(root / "wheelhouse" / "dynamo")
+    assert {m.container: m.host for m in prep.plan.mounts}["/srtctl-wheels"] == wheels
+    assert "dynamo.wheel" not in {w.field for w in prep.plan.warnings}
     assert "--no-index --find-links /srtctl-wheels ai-dynamo-runtime==1.2.0.dev20260426" in prep.script
+    # srtctl's global environment carries the wheel's name and version, on the workers and the frontend
+    for p in (*prep.plan.workers, *(r.process for r in prep.plan.routers())):
+        env = dict(p.env)
+        assert env["DYNAMO_VERSION"] == "1.2.0.dev20260426", p.name
+        assert env["DYNAMO_WHEEL_NAME"] == "ai_dynamo-1.2.0.dev20260426-py3-none-any.whl", p.name
 
 
 def test_observability_analytics_are_refused_with_the_reason(tmp_path: Path) -> None:

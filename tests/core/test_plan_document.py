@@ -27,7 +27,9 @@ TYPED_READER = {SRT_TUI / "core" / "plan" / f for f in ("document.py", "records.
     SRT_TUI / "core" / "jobdir" / "contract.py"
 }
 #: names a plan document or one of its entries is bound to across srt_tui (`proc`, `view.plan`, `rplan`…)
-PLAN_NAMES = re.compile(r"(^|[._])(plan|proc|procs|process|rplan|router_plan|nginx_plan|gpu_exporter|processes)$")
+PLAN_NAMES = re.compile(
+    r"(^|[._])(plan|proc|procs|process|rplan|router_plan|nginx_plan|gpu_exporter|processes)(\[[^]]*\])?$"
+)
 
 
 @pytest.mark.parametrize("golden", GOLDEN_PLANS, ids=[p.name.removesuffix(".plan.json") for p in GOLDEN_PLANS])

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from srt_tui.mock.bench import BenchConfig, build_payload, parse_concurrencies
-from srt_tui.mock.benchstats import Outcome, format_table, percentile, summarize_level, totals
+from srt_tui.bench.load import BenchConfig, build_payload, parse_concurrencies
+from srt_tui.bench.stats import Outcome, format_table, percentile, summarize_level, totals
 from tests.mock.mockprocs import Launcher, Worker, child_env, free_port
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from srt_tui.mock.client import ClientError, Connection, Origin
+from srt_tui.bench.client import ClientError, Connection, Origin
 from tests.mock.mockprocs import Launcher, Worker
 
 

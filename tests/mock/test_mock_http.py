@@ -9,7 +9,8 @@ import socket
 
 import pytest
 
-from srt_tui.mock.http import MAX_LINE, HttpError, Request, encode_chunk, read_request
+from srt_tui.bench.wire import MAX_LINE, HttpError
+from srt_tui.mock.http import Request, encode_chunk, read_request
 from tests.mock.mockprocs import HOST, Launcher, Worker
 
 # --- parser unit cases ------------------------------------------------------------------------------

@@ -236,7 +236,7 @@ async def test_80x24_job_view_keeps_the_numbers_and_the_masks(vendor: str) -> No
         await pilot.pause()
         summary = _screen(app).query_one(JobSummary)
         line = "".join(seg.text for seg in summary.render_line(1))
-        assert "req " in line and "/s" in line and "errors " in line, line
+        assert "requests " in line and "/s" in line and "errors " in line, line
         table = _screen(app).query_one(WorkerTable)
         headers = [str(c.label) for c in table.columns.values()]
         env = "CUDA" if vendor == "nvidia" else "ROCR"

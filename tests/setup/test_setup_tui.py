@@ -69,6 +69,21 @@ async def test_bad_time_limit_blocks_writing() -> None:
         assert screen.query_one("#write-profile").disabled
 
 
+async def test_the_time_limit_takes_slurm_time_characters_only() -> None:
+    """Letters typed into the time limit are refused as they are typed, like the topology's counts (issue 21)."""
+    app = setup_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        await pilot.click("#run-probes")
+        await settle(pilot)
+        field = screen.query_one("#choice-time_limit")
+        field.value = ""  # type: ignore[attr-defined]
+        field.focus()
+        await pilot.press(*"1-2h:30m:00")
+        assert field.value == "1-2:30:00"  # type: ignore[attr-defined]
+
+
 async def _probed(pilot: Any) -> None:
     await pilot.click("#run-probes")
     await settle(pilot)

@@ -43,3 +43,38 @@ async def test_a_burst_after_backspace_keeps_its_order() -> None:
         await pilot.pause()
         await pilot.pause()
         assert box.value == "7"
+
+
+async def test_preview_tabs_switch_with_brackets_and_help_says_so() -> None:
+    """Issue 21 item 12: the preview's tabs needed the mouse or the tab bar's focus; `]`/`[` switch them,
+    and `?` lists the key; the Mounts & env tab says a profile's GPU exporter does not run without telemetry."""
+    from textual.widgets import Static, TabbedContent
+
+    from srt_tui.tui.help_screen import HelpScreen
+    from srt_tui.tui.launch.steps.preview_step import PreviewStep
+
+    scenario = SCENARIOS["nvidia"]
+    app = make_app(scenario.profile)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "preview", typed=False)
+        tabs = app.screen.query_one("#preview-tabs", TabbedContent)
+        assert tabs.active == "tab-script"
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        await pilot.pause()
+        assert tabs.active == "tab-env"
+        from tests.tui.test_tui_wizard import _plain
+
+        exporter = _plain(app.screen.query_one("#mounts-env", Static)).split("GPU exporter", 1)[1]
+        planned = app.screen.query_one(PreviewStep).prepared.plan.gpu_exporter  # type: ignore[union-attr]
+        assert planned is not None and not planned.launched  # the profile has one; the recipe no telemetry
+        assert exporter.split()[:3] == ["not", "launched:", "telemetry"], exporter
+        await pilot.press("left_square_bracket", "left_square_bracket", "left_square_bracket")
+        await pilot.pause()
+        assert tabs.active == "tab-sbatch"  # wraps around
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert any(r.description.startswith("Next preview tab") for r in app.screen.rows)
+        assert ("everywhere", "^c", "Quit (works in text fields too)") in {
+            (r.scope, r.key, r.description) for r in app.screen.rows
+        }

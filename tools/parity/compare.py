@@ -13,6 +13,7 @@ A difference srt-tui makes on purpose is declared on the process itself (plan.js
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ LOG_FILE_FLAGS = ("--dump-config-to", "--extra-engine-args", "--config", "-o")
 #: TRT-LLM's MoE load-balancer shared memory: srtctl draws a random name per worker, srt-tui a unique one
 RANDOM_ENV = {"TRTLLM_EPLB_SHM_NAME"}
 SRTCTL_OWN_MOUNTS = ("/srtctl-runtime", "/srtctl-benchmarks")
+#: the recording user's home (a cluster config's `$HOME/...` mount), so a corpus replays under another user
+HOME = re.compile(rf"^{re.escape(os.path.expanduser('~'))}(?=/|$)")
 
 #: deliberate differences srt-tui declares (plan.json `differs_from_srtctl` ids) → the categories they explain
 DOCUMENTED: dict[str, tuple[str, ...]] = {
@@ -39,6 +42,8 @@ DOCUMENTED: dict[str, tuple[str, ...]] = {
     "router-srun-options": (r"^srun extra ",),
     "mocker-model-name": (r"^argv extra --model-name$",),
     "read-only-mounts": (r"^mount read-only ",),
+    "recipe-port": (r"^argv value --(prefill|decode|worker-urls)$",),
+    "model-not-staged": (r"^mount missing ", r"^argv value --model(-path)?$"),
 }
 
 
@@ -46,7 +51,7 @@ def norm_srtctl(s: str, tmp: str) -> str:
     """One srtctl string: its job directory, model and container paths, node addresses, job id."""
     s = s.replace(f"{tmp}/out/logs", "/logs").replace(f"{tmp}/out", "<job_dir>")
     s = s.replace(f"{tmp}/model", "<model-host>").replace(f"{tmp}/c.sqsh", "<container>")
-    s = HOST.sub(lambda m: f"<node{m.group(1)}>", s)
+    s = HOST.sub(lambda m: f"<node{m.group(1)}>", s.replace(tmp, "<tmp>"))
     s = IP.sub(lambda m: f"<node{int(m.group(1)) * 250 + int(m.group(2)) - 1}>", s)
     return JOB_ID.sub("<job_id>", s)
 
@@ -54,8 +59,9 @@ def norm_srtctl(s: str, tmp: str) -> str:
 def norm_tui(s: str, tmp: str) -> str:
     """One srt-tui string: its placeholders in srtctl's spelling (`<logs>` is /logs in a pyxis step)."""
     s = TUI_NODE.sub(lambda m: f"<node{m.group(1)}>", s)
-    s = s.replace("<logs>", "/logs").replace("<bind>", "0.0.0.0")
-    return s.replace(f"{tmp}/model", "<model-host>").replace(f"{tmp}/c.sqsh", "<container>")
+    s = s.replace("<logs>", "/logs").replace("<job_dir>/logs", "/logs").replace("<bind>", "0.0.0.0")
+    s = s.replace(f"{tmp}/model", "<model-host>").replace(f"{tmp}/c.sqsh", "<container>")
+    return s.replace(tmp, "<tmp>")
 
 
 def _argv(argv: list[str]) -> list[str]:
@@ -81,11 +87,13 @@ def srtctl_view(p: dict[str, Any], tmp: str) -> View:
     srun += ["--oversubscribe"] if p["oversubscribe"] else []
     srun += [f"--cpu-bind={p['cpu_bind']}"] if p["cpu_bind"] else []
     srun += [f"--cpus-per-task={p['cpus_per_task']}"] if p["cpus_per_task"] else []
+    srun += [f"--het-group={p['het_group']}"] if p.get("het_group") is not None else []
     srun += [f"--{k}={v}" if v else f"--{k}" for k, v in p["srun_options"].items()]
     if p["srun_export_env"]:
         srun.append("--export=ALL," + ",".join(f"{k}={v}" for k, v in p["srun_export_env"].items()))
     pre = p["bash_preamble"] or ""
-    mounts = {c: n(h) for h, c in p["container_mounts"].items() if not c.startswith(SRTCTL_OWN_MOUNTS)}
+    own = SRTCTL_OWN_MOUNTS
+    mounts = {c: HOME.sub("<home>", n(h)) for h, c in p["container_mounts"].items() if not c.startswith(own)}
     return {
         "argv": _argv([n(c) for c in p["command"]]),
         # srtctl's `unset` runs after its exports: a variable it sets and unsets is not there
@@ -94,8 +102,10 @@ def srtctl_view(p: dict[str, Any], tmp: str) -> View:
         "srun": sorted(srun),
         "container": n(p["container_image"]),
         "mounts": sorted(f"{'<log_dir>' if c == '/logs' else h}:{c}" for c, h in mounts.items()),
+        "preamble": n(p.get("cluster_preamble") or ""),
         "setup_script": "setup_script=" in pre,
-        "install": "pip install" in pre or "maturin" in pre,
+        # pip from PyPI, a source build, or its staged wheels (runtime_scripts/dynamo_wheels.py: pip --find-links)
+        "install": "pip install" in pre or "maturin" in pre or "dynamo_wheels.py install" in pre,
     }
 
 
@@ -116,7 +126,8 @@ def tui_view(p: dict[str, Any], plan: dict[str, Any], tmp: str) -> View:
     if p.get("install"):
         srun.append("--export=ALL,ENROOT_REMAP_ROOT=yes")
     mounts = [
-        f"{m['host'] if m['host'] == '<log_dir>' else n(m['host'])}:{m['container']}" + (":ro" if m["readonly"] else "")
+        f"{m['host'] if m['host'] == '<log_dir>' else HOME.sub('<home>', n(m['host']))}:{m['container']}"
+        + (":ro" if m["readonly"] else "")
         for m in plan["mounts"]
     ]
     return {
@@ -126,6 +137,8 @@ def tui_view(p: dict[str, Any], plan: dict[str, Any], tmp: str) -> View:
         "srun": sorted(srun),
         "container": n(p.get("container_image") or plan["container_image"]),
         "mounts": sorted(mounts),
+        # render/script.py: the profile's default_bash_preamble in every step but nginx's (srtctl's own `bash -c`)
+        "preamble": "" if p is plan.get("nginx") else n(plan.get("bash_preamble") or ""),
         "setup_script": bool(p.get("setup_script")),
         "install": bool(p.get("install")),
     }
@@ -178,11 +191,26 @@ def differences(a: View, b: View) -> list[str]:
     out += [f"mount missing {m.split(':', 1)[1]}" for m in sorted(ma - mb)]
     out += [f"mount extra {m.split(':', 1)[1]}" for m in sorted(mb - ma)]
     out += [f"mount read-only {m.split(':')[1]}" for m in sorted(b["mounts"]) if m.endswith(":ro") and m[:-3] in ma]
+    if "preamble" in a and a["preamble"] != b["preamble"]:  # corpora recorded before it have none
+        out.append("cluster preamble")
     if a["setup_script"] != b["setup_script"]:
         out.append("setup script")
     if a["install"] != b["install"]:
         out.append("ai-dynamo install")
     return out
+
+
+#: what srtctl's template writes when neither the recipe nor srtslurm.yaml names an account or partition
+#: (`SLURM_ACCOUNT`/`SLURM_PARTITION` or the word `default`); srt-tui writes none, so Slurm uses the user's own
+SBATCH_PLACEHOLDERS = {"--account=default", "--partition=default"}
+
+
+def sbatch_differences(theirs: list[str], plan: dict[str, Any]) -> list[str]:
+    """How srt-tui's `#SBATCH` directives (plan.json) differ from those srtctl's submit writes, name and log aside."""
+    ours = {f"--{k}={v}" if v is not None else f"--{k}" for k, v in plan["sbatch_directives"]}
+    ours = {d for d in ours if not d.startswith(("--job-name", "--output"))}
+    mine = set(theirs) - SBATCH_PLACEHOLDERS
+    return [f"sbatch missing {d}" for d in sorted(mine - ours)] + [f"sbatch extra {d}" for d in sorted(ours - mine)]
 
 
 def _index(name: str | None) -> int:
@@ -209,6 +237,11 @@ def srtctl_processes(rec: dict[str, Any]) -> dict[str, View]:
     for i, p in enumerate(sorted(routers, key=lambda p: int(p["nodelist"][0].removeprefix("node")))):
         out[f"router {i}"] = srtctl_view(p, rec["tmp"])
     return out
+
+
+def plan_document(prepared: Any) -> dict[str, Any]:
+    """plan.json of a prepared job, with the one launch fact it does not hold: the cluster's bash preamble."""
+    return {**prepared.plan.to_json(), "bash_preamble": prepared.plan.bash_preamble}
 
 
 def tui_processes(plan: dict[str, Any], tmp: str) -> dict[str, tuple[View, list[str]]]:
@@ -248,9 +281,24 @@ class Tally:
     example: dict[str, str] = field(default_factory=dict)
     jobs: Counter[str] = field(default_factory=Counter)
 
-    def add_job(self, spec: str, kinds: tuple[str, str], theirs: dict[str, View], ours: dict[str, Any]) -> None:
-        """Compare one job's processes (srtctl's views against srt-tui's (view, declared ids))."""
+    def add_job(
+        self,
+        spec: str,
+        kinds: tuple[str, str],
+        theirs: dict[str, View],
+        ours: dict[str, Any],
+        sbatch: list[str] | None = None,
+    ) -> None:
+        """Compare one job's processes (srtctl's views against srt-tui's (view, declared ids)), and its `#SBATCH`
+        directives when srtctl's are known (`sbatch_differences`, already computed)."""
         self.jobs["compared"] += 1
+        if sbatch is not None:
+            self.compared["sbatch"] += 1
+            self.exact["sbatch"] += not sbatch
+            self.documented["sbatch"] += not sbatch
+            for d in sbatch:
+                self.undocumented[f"sbatch: {d}"] += 1
+                self.example.setdefault(f"sbatch: {d}", spec)
         for key in sorted(set(theirs) | set(ours)):
             kind = kind_of(key, *kinds)
             self.compared[kind] += 1
@@ -274,8 +322,11 @@ class Tally:
         lines = [f"jobs: {dict(self.jobs)}", f"  {'kind':24s} {'exact':>13s} {'exact or documented':>24s}"]
         for kind in sorted(self.compared):
             lines.append(_row(kind, self.exact[kind], self.documented[kind], self.compared[kind]))
-        total = sum(self.compared.values())
-        lines.append(_row("all", sum(self.exact.values()), sum(self.documented.values()), total))
+        procs = [k for k in self.compared if k != "sbatch"]  # `sbatch` counts jobs, the rest processes
+        total = sum(self.compared[k] for k in procs)
+        lines.append(
+            _row("all processes", sum(self.exact[k] for k in procs), sum(self.documented[k] for k in procs), total)
+        )
         lines.append("undocumented differences by category (processes):")
         lines += [f"  {n:5d}  {c}   e.g. {self.example[c]}" for c, n in self.undocumented.most_common()] or ["  none"]
         lines.append("documented differences (declared in plan.json differs_from_srtctl):")

@@ -5,10 +5,12 @@ srtctl). srtctl's `start_srun_process` (every srun it starts goes through it), i
 its readiness waits are replaced in every srtctl module that imported them by name; everything else —
 config loading with an srtslurm.yaml, RuntimeContext, topology, backends, frontends — is srtctl's own code.
 
-    python record_srtctl.py SPECS.json OUT.jsonl WORKDIR
+    python record_srtctl.py SPECS.json OUT.jsonl WORKDIR [VARIANT]
 
 SPECS.json: a JSON list of `file.yaml` or `file.yaml:selector` (override/zip/sweep variant). One JSON line
 per job: every process its infra, worker and frontend stages would launch, with srun's arguments.
+VARIANT names the cluster config (`srtslurm.yaml`) each job runs on: `minimal` (the default: interface, model
+and container aliases) or `cluster` (every key of srtctl's ClusterConfig that can change a launch, see CLUSTER).
 """
 
 from __future__ import annotations
@@ -39,6 +41,37 @@ def node_ip(host: str) -> str:
 
 
 RECORDED: list[dict[str, Any]] = []
+
+#: the `cluster` variant: srtslurm.yaml keys beyond the aliases, `{tmp}` being the job's directory. Those that
+#: change a launch: srtctl_root (its configs/ at /configs, its wheelhouse at /srtctl-wheels: both exist here),
+#: default_mounts, default_bash_preamble (every srun with srtctl's bash wrapper), nginx_raise_ulimit; the rest
+#: (sbatch directives, account, health check, gpus_per_node, which srtctl does not read for a launch) must
+#: change none.
+CLUSTER: dict[str, Any] = {
+    "cluster": "parity",
+    "default_account": "acct",
+    "default_partition": "batch",
+    "default_time_limit": "02:00:00",
+    "gpus_per_node": 8,
+    "network_interface": "ib0",
+    "use_gpus_per_node_directive": False,
+    "use_segment_sbatch_directive": False,
+    "use_exclusive_sbatch_directive": True,
+    "default_sbatch_directives": {"comment": "parity"},
+    "default_health_check": {"max_attempts": 7, "interval_seconds": 3},
+    "srtctl_root": "{tmp}/root",
+    # srtctl expands variables in a host path and resolves it (`..`, symlinks)
+    "default_mounts": {
+        "{tmp}/data": "/data",
+        "{tmp}/cache/../cache": "/root/.cache",
+        "${HOME}/.parity": "/parity",
+        "scratch": "/scratch",  # relative: from srtctl's working directory, its checkout
+    },
+    "default_bash_preamble": "ulimit -n 1048576 -s unlimited",
+    "nginx_raise_ulimit": True,  # srtctl's default is false
+}
+#: directories the `cluster` variant's checkout holds (srtctl mounts what exists)
+CLUSTER_DIRS = ("root/configs", "root/wheelhouse/dynamo", "data", "cache")
 
 
 class _FakePopen:
@@ -76,9 +109,17 @@ def _record(command: list[str], **kw: Any) -> _FakePopen:
             "oversubscribe": kw.get("oversubscribe", False),
             "cpu_bind": kw.get("cpu_bind"),
             "het_group": kw.get("het_group"),
+            # what start_srun_process itself prepends: the cluster's preamble, on every srun with its bash wrapper
+            "cluster_preamble": _cluster_preamble() if kw.get("use_bash_wrapper", True) else None,
         }
     )
     return _FakePopen()
+
+
+def _cluster_preamble() -> str | None:
+    from srtctl.core.slurm import _get_cluster_bash_preamble
+
+    return _get_cluster_bash_preamble()
 
 
 def _true(*_a: Any, **_k: Any) -> bool:
@@ -134,7 +175,16 @@ def _variant_config(path: Path, selector: str | None, tmp: Path) -> Path:
     return out
 
 
-def record_job(spec: str, work: Path) -> dict[str, Any]:
+def _sbatch_lines(config: Any, cfg_path: Path) -> list[str]:
+    """The `#SBATCH` directives srtctl's submit writes for this job (its own template), name and log aside."""
+    from srtctl.cli.submit import generate_minimal_sbatch_script
+
+    script = generate_minimal_sbatch_script(config, cfg_path)
+    lines = [ln.removeprefix("#SBATCH ").strip() for ln in script.splitlines() if ln.startswith("#SBATCH ")]
+    return [ln for ln in lines if not ln.startswith(("--job-name", "--output"))]
+
+
+def record_job(spec: str, work: Path, variant: str = "minimal") -> dict[str, Any]:
     from srtctl.cli.do_sweep import SweepOrchestrator
     from srtctl.core import config as config_mod
     from srtctl.core.processes import ProcessRegistry
@@ -162,8 +212,28 @@ def record_job(spec: str, work: Path) -> dict[str, Any]:
     fe = raw.get("frontend") or {}
     if fe.get("nginx_container"):
         cluster["containers"][str(fe["nginx_container"])] = str(tmp / CONTAINER_NAME)
+    checkout = tmp
+    if variant == "cluster":
+        cluster = {**yaml.safe_load(yaml.safe_dump(CLUSTER).replace("{tmp}", str(tmp))), **cluster}
+        cluster["network_interface"] = CLUSTER["network_interface"]
+        checkout = tmp / "root"
+        # the aliases as srtctl resolves them (variables expanded, `..` and `./` resolved)
+        cluster["model_paths"] = {k: f"{tmp}/cache/../{MODEL_DIR_NAME}" for k in cluster["model_paths"]}
+        cluster["containers"] = {k: f"{tmp}/./{CONTAINER_NAME}" for k in cluster["containers"]}
+        for d in CLUSTER_DIRS:
+            (tmp / d).mkdir(parents=True)
+    elif variant != "minimal":
+        raise SystemExit(f"unknown cluster-config variant {variant!r} (minimal, cluster)")
     (tmp / "srtslurm.yaml").write_text(yaml.safe_dump(cluster))
     os.environ["SRTSLURM_CONFIG"] = str(tmp / "srtslurm.yaml")
+    # srtctl's batch script exports its checkout (`srtctl_root`, else srtctl's own) as SRTCTL_SOURCE_DIR; here
+    # the checkout is `srtctl_root`, else where the srtslurm.yaml sits (as discovery finds it). For `dynamo.wheel`
+    # the script stages the wheels into <checkout>/wheelhouse/dynamo before the orchestrator starts
+    # (dynamo_wheels.py prefetch).
+    os.environ["SRTCTL_SOURCE_DIR"] = str(checkout)
+    os.chdir(checkout)  # the batch script runs the orchestrator from the checkout (`cd "${SRTCTL_SOURCE}"`)
+    if (raw.get("dynamo") or {}).get("wheel"):
+        (checkout / "wheelhouse" / "dynamo").mkdir(parents=True, exist_ok=True)
     if sweep:  # srtctl expands a sweep with the cluster's aliases applied first
         cfg_path = _variant_config(path, selector, tmp)
     out_dir = tmp / "out"
@@ -205,6 +275,7 @@ def record_job(spec: str, work: Path) -> dict[str, Any]:
     return {
         "spec": spec,
         "tmp": str(tmp),
+        "sbatch": _sbatch_lines(config, cfg_path),
         "nodes": nodes,
         "head": runtime.nodes.head,
         "infra": runtime.nodes.infra,
@@ -212,18 +283,25 @@ def record_job(spec: str, work: Path) -> dict[str, Any]:
         "frontend": config.frontend.type,
         "processes": procs,
         "files": files,
+        # the checkout's directories srtctl saw (staged wheelhouse, configs/, mounted dirs), for the replay
+        "dirs": sorted(
+            str(d.relative_to(tmp))
+            for d in tmp.rglob("*")
+            if d.is_dir() and d.relative_to(tmp).parts[0] not in ("out", MODEL_DIR_NAME) and not any(d.iterdir())
+        ),
     }
 
 
 def main() -> None:
     specs = json.loads(Path(sys.argv[1]).read_text())
     work = Path(sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp())
+    variant = sys.argv[4] if len(sys.argv) > 4 else "minimal"
     work.mkdir(parents=True, exist_ok=True)
     _patch_everything()
     with open(sys.argv[2], "w") as out:
         for spec in specs:
             try:
-                doc = record_job(spec, work)
+                doc = record_job(spec, work, variant)
             except BaseException as exc:  # noqa: BLE001 - a job srtctl refuses is recorded as such
                 doc = {"spec": spec, "error": f"{type(exc).__name__}: {exc}"[:500]}
             out.write(json.dumps(doc) + "\n")

@@ -18,6 +18,8 @@ class Atom(Engine):
     )
     tp_flags: ClassVar[tuple[str, ...]] = ("tp", "tensor-parallel-size")
     frontends: ClassVar[frozenset[str]] = frozenset({"atomesh", "direct"})
+    kv_connectors: ClassVar[frozenset[str] | None] = frozenset({"mooncake"})
+    takes_mooncake_protocol: ClassVar[bool] = True
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """`python3 -m atom.entrypoints.openai_server` with managed flags, then recipe flags."""

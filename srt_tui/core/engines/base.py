@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from srt_tui.core.capabilities import LaunchStyle, WorkerApi, WorkerStart
+from srt_tui.core.errors import Problem
 from srt_tui.core.spec.recipe import MODE_KEYS, EngineSpec, Role
 
 #: one srun step per node of a worker, one task each (SGLang, vLLM, ATOM, the mocker)
@@ -118,6 +119,37 @@ class Engine:
     #: its serving families on /metrics (plan.json `serving`, see `core.engines.serving`): latency
     #: histograms, token counters, queue and KV gauges, by the worker API it speaks ("" = any)
     serving_metrics: ClassVar[dict[str, dict[str, str]]] = {}
+    #: the KV connectors (`engine.connector`) its workers can move KV over; None: any (chosen in the roles' args)
+    kv_connectors: ClassVar[frozenset[str] | None] = None
+    #: takes `engine.mooncake_protocol` (it sets its Mooncake transport itself)
+    takes_mooncake_protocol: ClassVar[bool] = False
+    #: its decode workers answer SGLang's `/slow_down` (sa-bench's slow_down_sleep_time / _wait_time)
+    serves_slow_down: ClassVar[bool] = False
+    #: its containers carry SGLang's `sglang.test.run_eval`, which srtctl's gsm8k runs (False: srtctl runs
+    #: a vendored script srt-tui does not ship)
+    runs_sglang_gsm8k: ClassVar[bool] = True
+
+    def block_refusal(self, spec: EngineSpec) -> str | None:
+        """Why it cannot run its `engine:` block as written (checked as the recipe is read), else None."""
+        allowed = self.kv_connectors
+        if (
+            allowed is not None
+            and spec.connector is not None
+            and not (isinstance(spec.connector, str) and spec.connector in allowed)
+        ):
+            names = ", ".join(sorted(allowed))
+            write = " or ".join(f"`connector: {c}`" for c in sorted(allowed))
+            return f"`connector`: {self.name} moves KV over {names} only; write {write} or omit it"
+        if spec.mooncake_protocol is not None and not self.takes_mooncake_protocol:
+            return (
+                "`mooncake_protocol` sets the Mooncake transport of an engine that moves KV over it itself; "
+                f"for {self.name} choose the KV transport in the roles' args"
+            )
+        return None
+
+    def dynamo_config_problems(self, config: dict[str, Any] | None) -> list[Problem]:
+        """Refusals for `engine.config` when its workers run in-process under Dynamo (none by default)."""
+        return []
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """Does this engine take the GPU-subset mask through the profile's visibility variable (most do)."""

@@ -3,12 +3,13 @@ Dynamo's `dynamo.mocker` behind Dynamo (srtctl's `mocker` backend)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from srt_tui.core import placeholders as ph
 from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import Engine, WorkerContext, WorkerLaunch, args_to_flags, role_mode
-from srt_tui.core.engines.dynamo_mocker import dynamo_mocker_launch
+from srt_tui.core.engines.dynamo_mocker import SIMULATION, dynamo_mocker_launch, unknown_keys
+from srt_tui.core.errors import Problem
 
 
 class Mocker(Engine):
@@ -31,6 +32,17 @@ class Mocker(Engine):
     }
     #: the mock exports the serving families of the engine it imitates (`--flavor` = the worker API)
     serving_metrics: ClassVar[dict[str, dict[str, str]]] = {"sglang": serving.SGLANG, "vllm": serving.VLLM}
+
+    def dynamo_config_problems(self, config: dict[str, Any] | None) -> list[Problem]:
+        """Under Dynamo it is Dynamo's `dynamo.mocker`: `engine.config` holds its simulation parameters only."""
+        return [
+            Problem(
+                f"engine.config.{key}",
+                "not a simulation parameter of Dynamo's mocker",
+                f"use one of: {', '.join(SIMULATION)}",
+            )
+            for key in unknown_keys(config)
+        ]
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """`python3 -m srt_tui.mock serve` speaking the router's worker API flavour; `dynamo.mocker` for Dynamo."""

@@ -49,6 +49,7 @@ class SGLang(Engine):
     torch_profiler_env: ClassVar[str | None] = "SGLANG_TORCH_PROFILER_DIR"
     multinode: ClassVar[bool] = True
     frontends: ClassVar[frozenset[str]] = frozenset({"sglang-router", "smg", "dynamo", "direct"})
+    serves_slow_down: ClassVar[bool] = True
     metrics: ClassVar[dict[str, str]] = {
         "ok": "sglang:num_requests_total",
         "failed": "sglang:num_aborted_requests_total",

@@ -74,6 +74,7 @@ class VLLM(Engine):
     multinode: ClassVar[bool] = True
     ports_per_dp_rank: ClassVar[bool] = True
     frontends: ClassVar[frozenset[str]] = frozenset({"vllm-router", "smg", "dynamo", "direct"})
+    runs_sglang_gsm8k: ClassVar[bool] = False
     metrics: ClassVar[dict[str, str]] = {
         "ok": "vllm:request_success_total",
         "running": "vllm:num_requests_running",

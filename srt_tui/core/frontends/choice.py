@@ -28,11 +28,13 @@ class FrontendChoice:
     written: str
     runs: str
     fits: bool
+    #: the adapter it runs serves directly: no router process, the single worker owns the public port
+    direct: bool = False
 
     @property
     def label(self) -> str:
         """`vllm-router`, `sglang → sglang-router`, `sglang (the worker serves, no router)`."""
-        if self.runs == "direct":
+        if self.direct:
             text = f"{self.written} (the worker serves, no router)"
         elif self.runs == self.written:
             text = self.written
@@ -70,8 +72,8 @@ def frontend_choices(recipe: Recipe) -> list[FrontendChoice]:
     written = recipe.frontend.type
 
     def choice(name: str) -> FrontendChoice:
-        runs = resolve_router(name, topo.disaggregated, workers).name
-        return FrontendChoice(name, runs, fronts(name, engine, topo.disaggregated, workers))
+        runs = resolve_router(name, topo.disaggregated, workers)
+        return FrontendChoice(name, runs.name, fronts(name, engine, topo.disaggregated, workers), runs.serves_directly)
 
     mine = choice(written)
     out = [mine]

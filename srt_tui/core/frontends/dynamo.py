@@ -99,6 +99,15 @@ def etcd_argv(infra_node: int) -> tuple[str, ...]:
 WHEELHOUSE = "/srtctl-wheels"
 
 
+def wheel_env(spec: DynamoSpec) -> list[tuple[str, str]]:
+    """srtctl's variables for `dynamo.wheel` (`DynamoConfig.get_wheel_environment`): the wheel's file name and
+    version, first in its global environment (the recipe's `environment:` may override them), on every worker
+    and the Dynamo frontend; empty for any other install source."""
+    if not spec.wheel:
+        return []
+    return [("DYNAMO_WHEEL_NAME", f"ai_dynamo-{spec.wheel}-py3-none-any.whl"), ("DYNAMO_VERSION", spec.wheel)]
+
+
 def install_script(spec: DynamoSpec) -> str:
     """Shell that installs the asked ai-dynamo inside the step, once per environment (serialised by flock).
 

@@ -241,6 +241,8 @@ class EndpointsDoc:
     #: one per node (null for a node without an exporter), None when the job launched none
     gpu_exporter_urls: tuple[str | None, ...] | None = None
     public_url: str = ""
+    #: one per node, in the allocation's order: index, hostname, ip (a shell on a node needs its hostname)
+    nodes: tuple[Obj, ...] = ()
     version: int = ENDPOINTS_VERSION
 
 
@@ -255,6 +257,7 @@ def parse_endpoints(path: Path, text: str | bytes) -> EndpointsDoc:
         nginx=d.obj("nginx"),
         gpu_exporter_urls=d.texts("gpu_exporter_urls", nulls=True),
         public_url=d.text("public_url"),
+        nodes=d.objs("nodes"),
         version=d.version,
     )
 

@@ -28,7 +28,7 @@ def build_plan(job: ResolvedJob) -> JobPlan:
     infra = infra_steps(st)
     workers = worker_steps(st, placements, moved)
     leaders = [w for w in workers if w.node_rank == 0]
-    routers, nginx, nginx_text = frontend_steps(st, leaders, bool(infra))
+    routers, nginx, nginx_text = frontend_steps(st, leaders, moved, bool(infra))
     public = _public_url(routers, nginx, leaders)
     bench = benchmark_step(st, workers, public)
     exporter, telemetry = gpu_exporter(job)
@@ -77,9 +77,10 @@ def build_plan(job: ResolvedJob) -> JobPlan:
         precision=recipe.model.precision,
         gpu_type=recipe.resources.gpu_type or job.profile.default_gpu_type,
         warnings=tuple(p for p in problems if p.severity != "error"),
-        differs_from_srtctl=("read-only-mounts",)
-        if any(m.readonly and m.source == "built-in" for m in job.mounts)
-        else (),
+        differs_from_srtctl=(
+            *(("read-only-mounts",) if any(m.readonly and m.source == "built-in" for m in job.mounts) else ()),
+            *(("model-not-staged",) if recipe.model.stage_dir else ()),
+        ),
     )
 
 

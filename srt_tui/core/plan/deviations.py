@@ -42,6 +42,16 @@ DEVIATIONS: dict[str, Deviation] = {
         "without it the mocker names the model after its path, and the benchmark and the Monitor ask for the "
         "served name srtctl's own benchmark uses",
     ),
+    "recipe-port": Deviation(
+        "where a recipe sets a worker's HTTP or bootstrap port itself, the router is given that port",
+        "the recipe's flag comes last, so the worker listens there; srtctl still gives the router the port it "
+        "allocated, where nothing listens (the prefill bootstrap of disaggregated requests fails)",
+    ),
+    "model-not-staged": Deviation(
+        "with model.stage_dir the workers still read the model from the shared /model (no node-local copy, no "
+        "mount of the stage directory)",
+        "srt-tui has no staging step yet; the weights are the same, only loading is slower (a warning says so)",
+    ),
     "router-srun-options": Deviation(
         "the recipe's srun_options reach the routers too",
         "the AMD fork's rule (DESIGN principle 6): clusters whose steps need an option need it on every step",

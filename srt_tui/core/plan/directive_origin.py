@@ -19,14 +19,19 @@ _PROFILE_SWITCHES = {
 }
 
 
-def directive_origin(job: ResolvedJob, key: str) -> str:
-    """`recipe (slurm.account)`, `profile (default_account)`, `srt-tui (topology)`... for one directive."""
+def directive_origin(job: ResolvedJob, key: str, loaded_name: str | None = None) -> str:
+    """`recipe (slurm.account)`, `profile (default_account)`, `srt-tui (topology)`... for one directive.
+
+    ``loaded_name``: the `name:` of the recipe as it was read, before the wizard's changes; a job name that
+    differs from it was renamed by srt-tui for a new topology (`mocker-2p1d` run as 1P2D: `mocker-1p2d`)."""
     recipe, profile = job.recipe, job.profile
     if key in recipe.sbatch_directives:
         return "recipe (sbatch_directives)"
     if key in (profile.default_sbatch_directives or {}):
         return "profile (default_sbatch_directives)"
     if key == "job-name":
+        if loaded_name and loaded_name != recipe.name:
+            return f"srt-tui (the recipe's name `{loaded_name}`, renamed for the topology)"
         return "recipe (name)"
     if key in _PLANNED:
         return "srt-tui (topology)"

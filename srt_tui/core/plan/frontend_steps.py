@@ -15,10 +15,11 @@ from srt_tui.core.spec.resolved import ResolvedJob
 
 
 def frontend_steps(
-    st: Stage, leaders: list[ProcessPlan], with_infra: bool
+    st: Stage, leaders: list[ProcessPlan], moved: dict[str, dict[str, str]], with_infra: bool
 ) -> tuple[tuple[RouterPlan, ...], ProcessPlan | None, str | None]:
     """The routers in front of the worker leaders, and nginx with its config when it fronts them
-    (``with_infra``: NATS/etcd run, so a Dynamo frontend gets their discovery variables)."""
+    (``moved``: per role, the port flags the recipe set itself; ``with_infra``: NATS/etcd run, so a
+    Dynamo frontend gets their discovery variables)."""
     job, recipe = st.job, st.job.recipe
     hc = job.health_check
     fe = recipe.frontend
@@ -31,7 +32,16 @@ def frontend_steps(
         engine=recipe.engine,
         startup_timeout_s=int(hc.max_attempts * hc.interval_seconds),
         in_container=job.container_runtime == "pyxis",
-        workers=tuple(WorkerURL(w.name, w.role, w.url or "", w.ports.get("bootstrap", 0)) for w in leaders),
+        workers=tuple(
+            WorkerURL(
+                w.name,
+                w.role,
+                w.url or "",
+                w.ports.get("bootstrap", 0),
+                bool({"http", "bootstrap"} & set(moved.get(w.role, {}))),
+            )
+            for w in leaders
+        ),
     )
     expected: dict[str, int] = {}
     for w in leaders:
@@ -94,7 +104,7 @@ def _frontends(
             env=env,
             log=f"logs/{name}.log",
             secret_env=secret_env,
-            setup_script=job.setup_script,
+            setup_script=job.setup_script if kind.runs_setup_script else (),
             install=install,
             metrics=dict(kind.metrics),
             container_image=_router_image(job),

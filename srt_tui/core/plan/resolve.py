@@ -16,7 +16,7 @@ from srt_tui.core import placeholders as ph
 from srt_tui.core.engines import get_engine
 from srt_tui.core.engines.base import LAUNCH_MPI
 from srt_tui.core.errors import ConfigError, Problem
-from srt_tui.core.frontends.dynamo import WHEELHOUSE
+from srt_tui.core.frontends.dynamo import WHEELHOUSE, wheel_env
 from srt_tui.core.spec.profile import DCGM_EXPORTER, HealthCheck, LoadedProfile, Profile
 from srt_tui.core.spec.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
 from srt_tui.core.spec.resolved import Mount, ResolvedJob, RoleShape, topology_of, worker_nodes_of
@@ -221,10 +221,12 @@ def _mounts(profile: Profile, recipe: Recipe, model_path: str, container: str | 
         configs = _srtctl_configs(profile.srtctl_root)
         if configs is not None:
             mounts[configs] = Mount(configs, "/configs", "built-in", readonly=True)
-        if recipe.dynamo.wheel:  # srtctl's staged ai-dynamo wheels
-            wheels = f"{profile.srtctl_root.rstrip('/')}/wheelhouse/dynamo"
+        wheels = _srtctl_wheelhouse(profile.srtctl_root)
+        if wheels is not None:
             mounts[wheels] = Mount(wheels, WHEELHOUSE, "built-in", readonly=True)
-    for host, cont in (profile.default_mounts or {}).items():
+    for key, cont in (profile.default_mounts or {}).items():
+        host = _host_path(key, profile.srtctl_root, user=False)
+        _check_mount(host, f"profile.default_mounts.{key}")
         mounts[host] = Mount(host, cont, "profile")
     for index, item in enumerate(recipe.extra_mount):
         parts = item.split(":")
@@ -238,7 +240,9 @@ def _mounts(profile: Profile, recipe: Recipe, model_path: str, container: str | 
                     )
                 ]
             )
-        mounts[parts[0]] = Mount(parts[0], parts[1], "recipe", readonly=len(parts) > 2 and parts[2] == "ro")
+        host = _host_path(parts[0], profile.srtctl_root, user=True)
+        _check_mount(host, f"extra_mount.{index}")
+        mounts[host] = Mount(host, parts[1], "recipe", readonly=len(parts) > 2 and parts[2] == "ro")
     fill = _mount_placeholders(recipe, model_path, container, gpn)
     for key, value in recipe.container_mounts.items():
         host, cont = fill(key), fill(value)
@@ -254,6 +258,28 @@ def _srtctl_configs(root: str) -> str | None:
     when `<srtctl_root>/configs` exists (core/runtime.py); None when it does not."""
     configs = Path(root) / "configs"
     return str(configs.resolve()) if configs.is_dir() else None
+
+
+def _srtctl_wheelhouse(root: str) -> str | None:
+    """srtctl's rule for its staged ai-dynamo wheels: `<srtctl_root>/wheelhouse/dynamo`, by its resolved path, is
+    mounted at /srtctl-wheels whenever it exists, whatever the job (core/runtime.py); None when it does not."""
+    wheels = Path(root) / "wheelhouse" / "dynamo"
+    return str(wheels.resolve()) if wheels.is_dir() else None
+
+
+def _host_path(text: str, root: str | None, user: bool) -> str:
+    """A mount's host side as srtctl names it (core/runtime.py): variables expanded (and `~` for a recipe's
+    `extra_mount`), then resolved, relative to srtctl's working directory, its checkout; pyxis expands nothing."""
+    path = Path(os.path.expandvars(text))
+    path = path.expanduser() if user else path
+    return str((Path(root) / path if root and not path.is_absolute() else path).resolve())
+
+
+def _check_mount(host: str, field: str) -> None:
+    """A host path whose variables added a `,` or `:` would split pyxis's --container-mounts."""
+    found = mount_problem(host)
+    if found:
+        raise ConfigError([Problem(field=field, message=found[0], hint=found[1])])
 
 
 def _mount_placeholders(recipe: Recipe, model_path: str, image: str | None, gpn: int) -> Callable[[str], str]:
@@ -290,6 +316,8 @@ def resolve(
     notes: list[Problem] = []
     model_path, note = _alias(recipe.model.path, profile.model_paths, "model.path", "model_paths", _LITERAL_PATH)
     notes += [note] if note else []
+    if not model_path.startswith("hf:") and "$" not in model_path:  # srtctl mounts it resolved (core/runtime.py)
+        model_path = _host_path(model_path, profile.srtctl_root, user=False)
     mount = mount_problem(model_path) if profile.container_runtime == "pyxis" and model_path[:3] != "hf:" else None
     if mount is not None:  # a `$VAR` the path named may hold a `,` or `:`, and pyxis mounts the model
         problems.append(Problem(field="model.path", message=mount[0], hint=mount[1]))
@@ -299,6 +327,8 @@ def resolve(
             recipe.model.container, profile.containers, "model.container", "containers", _CONTAINER_LITERAL
         )
         notes += [note] if note else []
+        if container.startswith(("/", "./")) and "$" not in container:  # srtctl: a file path, resolved
+            container = _host_path(container, profile.srtctl_root, user=False)
     elif profile.container_runtime == "pyxis":
         problems.append(
             Problem(
@@ -318,7 +348,9 @@ def resolve(
     account = recipe.slurm.account or profile.default_account
     partition = recipe.slurm.partition or profile.default_partition
     time_limit = recipe.slurm.time_limit or profile.default_time_limit or "01:00:00"
-    env_scopes: list[tuple[str, tuple[tuple[str, str], ...]]] = [("global", tuple(recipe.environment.items()))]
+    # srtctl's global environment: the `dynamo.wheel` variables, then the recipe's (core/runtime.py)
+    global_env = (*wheel_env(recipe.dynamo), *recipe.environment.items())
+    env_scopes: list[tuple[str, tuple[tuple[str, str], ...]]] = [("global", global_env)]
     for role in ROLES:
         spec = recipe.roles.get(role)
         if spec is not None and spec.workers > 0:

@@ -99,6 +99,16 @@ def validate(job: ResolvedJob) -> list[Problem]:
     if not active:
         out.append(Problem("roles", "no role has workers", "give roles.agg (or prefill and decode) workers"))
         return out
+    if recipe.model.stage_dir:  # deviation model-not-staged
+        out.append(
+            Problem(
+                "model.stage_dir",
+                "not done: srt-tui does not copy the model to node-local storage yet; the workers read it from "
+                "the shared /model (the same weights, a slower start)",
+                "remove model.stage_dir, or run the job with srtctl where loading time matters",
+                severity="warning",
+            )
+        )
     if "agg" in active and disagg:
         out.append(
             Problem(
@@ -244,7 +254,7 @@ def validate(job: ResolvedJob) -> list[Problem]:
             )
         )
     out += dynamo_problems(job, router)
-    out += benchmark_problems(recipe.benchmark, engine.name, router.name, disagg)
+    out += benchmark_problems(recipe.benchmark, engine, router, disagg)
     if recipe.benchmark.container_image and job.container_runtime != "pyxis":
         out.append(
             Problem(

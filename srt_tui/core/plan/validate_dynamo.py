@@ -3,8 +3,9 @@ and the simulation parameters of Dynamo's mocker. Each key is honoured, or refus
 
 from __future__ import annotations
 
-from srt_tui.core.engines.dynamo_mocker import SIMULATION, unknown_keys
+from srt_tui.core.engines import get_engine
 from srt_tui.core.errors import Problem
+from srt_tui.core.frontends.dynamo import WHEELHOUSE
 from srt_tui.core.frontends.routers.base import Router
 from srt_tui.core.spec.resolved import ResolvedJob
 
@@ -44,7 +45,19 @@ def dynamo_problems(job: ResolvedJob, router: Router) -> list[Problem]:
                 "set srtctl_root in the profile, or use dynamo.version (from PyPI) / dynamo.hash (built from source)",
             )
         )
-    elif spec.install and job.container_runtime == "none":
+    elif spec.install and spec.wheel is not None and job.container_runtime != "none" and not _wheelhouse(job):
+        out.append(
+            Problem(
+                "dynamo.wheel",
+                f"{job.profile.srtctl_root}/wheelhouse/dynamo does not exist, so nothing is mounted at "
+                f"{WHEELHOUSE} and the install of {spec.source} will fail (srtctl's batch script stages the "
+                "wheels there first; srt-tui does not download them)",
+                "stage them with srtctl's `python src/srtctl/runtime_scripts/dynamo_wheels.py prefetch` "
+                "(DYNAMO_VERSION set) in the checkout, or use dynamo.version",
+                severity="warning",
+            )
+        )
+    if spec.install and job.container_runtime == "none":
         out.append(
             Problem(
                 "dynamo.install",
@@ -55,13 +68,9 @@ def dynamo_problems(job: ResolvedJob, router: Router) -> list[Problem]:
                 severity="warning",
             )
         )
-    if recipe.engine.type == "mocker":
-        for key in unknown_keys(recipe.engine.config):
-            out.append(
-                Problem(
-                    f"engine.config.{key}",
-                    "not a simulation parameter of Dynamo's mocker",
-                    f"use one of: {', '.join(SIMULATION)}",
-                )
-            )
-    return out
+    return out + get_engine(recipe.engine.type).dynamo_config_problems(recipe.engine.config)
+
+
+def _wheelhouse(job: ResolvedJob) -> bool:
+    """srtctl's staged wheelhouse is mounted (it exists under srtctl_root)."""
+    return any(m.container == WHEELHOUSE for m in job.mounts)

@@ -80,7 +80,9 @@ def _worker(
     managed += worker_env(recipe.profiling, role, engine.torch_profiler_env)
     per_node = engine.launch_style != LAUNCH_MPI
     nsys = worker_prefix(recipe.profiling, f"{ph.LOGS}/profiles/{role}/{pl.name}", engine.nsys_traces, dyn and per_node)
-    here = {"{node}": ph.host(pl.node_index), "{node_id}": str(pl.node_index)}  # srtctl's worker env templating
+    # srtctl's worker env templating, on per-node workers only (its MPI launch passes env as written);
+    # `{node_id}` counts worker nodes, a dedicated NATS/etcd node not among them
+    here = {"{node}": ph.host(pl.node_index), "{node_id}": str(pl.node_index - st.head)} if per_node else {}
     # srtctl's worker-stage variables come first, so the recipe's environment may override them
     dyn_env = dynamo.worker_stage_env(recipe.dynamo, st.head, 0, pl.ports.sys, per_node)
     dyn_env += dynamo.health_gate_env() if dyn else []

@@ -339,7 +339,8 @@ def render_script(plan: JobPlan) -> str:
             out += [
                 'srt_event "router starting" ' + word(f"nginx on node {plan.nginx.node_index}"),
                 bind_local % plan.nginx.node_index,
-                _step(plan.nginx, wrap, opts=opts),
+                # srtctl starts nginx with its own `bash -c`, bypassing the cluster's default_bash_preamble
+                _step(plan.nginx, False, opts=opts),
             ]
         for r in plan.routers():
             p = r.process

@@ -9,12 +9,6 @@ serves directly, binding the public port itself (`direct_single`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
-
-#: accepted spellings, the fork's first (what `srt-tui schema recipe` lists), srt-tui's aliases last
-FrontendName = Literal[
-    "sglang", "vllm", "atom", "smg", "sglang-router", "vllm-router", "atomesh", "dynamo", "trtllm_serve", "none"
-]
 
 
 @dataclass(frozen=True)
@@ -30,8 +24,17 @@ class FrontendType:
     router_hint: str = ""
     #: the engines the fork pairs this type with (empty: whatever the chosen adapter fronts)
     engines: frozenset[str] = frozenset()
+    #: srtctl's name of it, which a benchmark step sees as `SRTCTL_FRONTEND_TYPE` (empty: the same)
+    srtctl: str = ""
+
+    @property
+    def srtctl_name(self) -> str:
+        """What srtctl calls this frontend type."""
+        return self.srtctl or self.name
 
 
+#: the accepted spellings: the fork's and srt-tui's here, and each registered router process under its own name
+#: (`routers.register_router` adds a new router's); a recipe's `frontend.type` is checked against this table
 FRONTEND_TYPES: dict[str, FrontendType] = {
     t.name: t
     for t in (
@@ -51,7 +54,7 @@ FRONTEND_TYPES: dict[str, FrontendType] = {
             "use frontend.type: atomesh for several workers or prefill/decode",
             frozenset({"atom", "mocker"}),
         ),
-        FrontendType("sglang-router", "sglang-router", False),
+        FrontendType("sglang-router", "sglang-router", False, srtctl="sglang"),
         # the fork's Shepherd Model Gateway (sglang-router's successor): a router whatever the topology
         FrontendType("smg", "smg", False),
         FrontendType("vllm-router", "vllm-router", False),
@@ -71,6 +74,12 @@ FRONTEND_TYPES: dict[str, FrontendType] = {
         ),
     )
 }
+
+
+def add_frontend_type(spelling: FrontendType) -> None:
+    """Accept one more `frontend.type` spelling (a newly registered router's name)."""
+    FRONTEND_TYPES.setdefault(spelling.name, spelling)
+
 
 #: frontends of the fork srt-tui knows but does not run, with what they are
 UNSUPPORTED_FRONTENDS: dict[str, str] = {

@@ -5,15 +5,18 @@ Override files (`base` + `override_*` / `zip_override_*`) expand into named vari
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, Protocol, cast
 
 from pydantic import AfterValidator, AliasChoices, Field, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
+from srt_tui.core import registry
 from srt_tui.core.errors import SrtError, config_error
 from srt_tui.core.spec.fork_keys import ForkSection
-from srt_tui.core.spec.frontend_types import FrontendName, unsupported_frontend
+from srt_tui.core.spec.frontend_types import FRONTEND_TYPES, unsupported_frontend
 from srt_tui.core.spec.profile import GpuExporter, HealthCheck, Strict
 from srt_tui.core.spec.schema1 import normalise_schema1
 from srt_tui.core.spec.slurm_values import (
@@ -42,9 +45,37 @@ Role = Literal["prefill", "decode", "agg"]
 ROLES: tuple[Role, ...] = ("prefill", "decode", "agg")
 #: srtctl's name of a role in per-mode blocks (`profiling.aggregated`, `kv_events_config.aggregated`)
 MODE_KEYS: dict[str, str] = {"prefill": "prefill", "decode": "decode", "agg": "aggregated"}
-EngineName = Literal["sglang", "vllm", "trtllm", "atom", "mocker"]
 Scalar = str | int | float | bool | None
 ArgValue = Scalar | list[Scalar] | dict[str, Any]
+
+
+def one_of(value: Any, choices: tuple[str, ...]) -> str:
+    """`value` if it is one of `choices` (the registered names), else the error a `Literal` field gives."""
+    if isinstance(value, str) and value in choices:
+        return value
+    *head, last = [repr(c) for c in choices]
+    expected = f"{', '.join(head)} or {last}" if head else last
+    raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": expected})
+
+
+def engine_names() -> tuple[str, ...]:
+    """What `engine.type` accepts: the registered engines."""
+    return registry.names("engine")
+
+
+def frontend_names() -> tuple[str, ...]:
+    """What `frontend.type` accepts: the spellings, a registered router's name among them."""
+    registry.names("router")  # loads the routers, which add their names as spellings
+    return tuple(FRONTEND_TYPES)
+
+
+def _enum(names: Callable[[], tuple[str, ...]]) -> Callable[[dict[str, Any]], None]:
+    """`json_schema_extra` listing a field's accepted names as its `enum` (`srt-tui schema recipe`)."""
+
+    def extra(schema: dict[str, Any]) -> None:
+        schema["enum"] = list(names())
+
+    return extra
 
 
 class ModelSpec(Strict):
@@ -75,10 +106,17 @@ class SlurmSpec(Strict):
     time_limit: SlurmTime | None = None
 
 
+class _ChecksItsBlock(Protocol):
+    """What the spec asks of a registered engine (`core/engines`): whether it can run its `engine:` block."""
+
+    def block_refusal(self, spec: EngineSpec) -> str | None: ...
+
+
 class EngineSpec(ForkSection):
     """The serving engine and its engine-wide knobs."""
 
-    type: EngineName
+    #: a registered engine's name (`core/engines`)
+    type: str = Field(json_schema_extra=_enum(engine_names))
     set_visible_devices: bool = False
     connector: str | dict[str, Any] | None = None
     mooncake_protocol: Literal["rdma", "tcp"] | None = None
@@ -88,15 +126,17 @@ class EngineSpec(ForkSection):
 
     fork_section: ClassVar[str] = "engine"
 
+    @field_validator("type", mode="before")
+    @classmethod
+    def _registered(cls, value: Any) -> str:
+        return one_of(value, engine_names())
+
     @model_validator(mode="after")
-    def _connector_fits(self) -> EngineSpec:
-        if self.type == "atom" and self.connector not in (None, "mooncake"):
-            raise ValueError("`connector`: ATOM moves KV over Mooncake only; write `connector: mooncake` or omit it")
-        if self.mooncake_protocol is not None and self.type != "atom":
-            raise ValueError(
-                "`mooncake_protocol` sets ATOM's Mooncake transport only; "
-                f"for {self.type} choose the KV transport in the roles' args"
-            )
+    def _engine_takes_it(self) -> EngineSpec:
+        engines = cast("Mapping[str, _ChecksItsBlock]", registry.table("engine", object))
+        refusal = engines[self.type].block_refusal(self)
+        if refusal:
+            raise ValueError(refusal)
         return self
 
 
@@ -126,7 +166,8 @@ class FrontendSpec(ForkSection):
     `atomesh`, `dynamo`: those routers. `sglang-router` and `none` are srt-tui's older names.
     """
 
-    type: FrontendName = "none"
+    #: a `frontend.type` spelling (`frontend_types`): the fork's, srt-tui's, or a registered router's name
+    type: str = Field(default="none", json_schema_extra=_enum(frontend_names))
     args: dict[str, ArgValue] = Field(default_factory=dict)
     env: EnvMap = Field(default_factory=dict)
     container_image: Image | None = None
@@ -149,7 +190,7 @@ class FrontendSpec(ForkSection):
         refusal = unsupported_frontend(value)
         if refusal:
             raise ValueError(refusal)
-        return value
+        return one_of(value, frontend_names())
 
     @field_validator("args", mode="before")
     @classmethod
@@ -160,7 +201,7 @@ class FrontendSpec(ForkSection):
 class BenchmarkSpec(ForkSection):
     """What runs once the router is ready: one of srtctl's benchmark types (see core/benchmark), or manual.
 
-    Which keys each type reads is core/benchmark/keys.py; a key the type does not read is refused there.
+    Which keys each type reads is its module in core/benchmark/types/; a key the type does not read is refused.
     """
 
     type: str = "manual"
@@ -376,7 +417,7 @@ class Recipe(ForkSection):
     fork_section: ClassVar[str] = "recipe"
     model_config = ForkSection.model_config | {"populate_by_name": True}
 
-    @field_validator("engine", mode="before", json_schema_input_type=EngineSpec | EngineName)
+    @field_validator("engine", mode="before", json_schema_input_type=EngineSpec | str)
     @classmethod
     def _engine_shorthand(cls, value: Any) -> Any:
         return {"type": value} if isinstance(value, str) else value

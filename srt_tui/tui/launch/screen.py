@@ -32,6 +32,8 @@ from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.step_bar import StepBar
 
 if TYPE_CHECKING:
+    from srt_tui.core.api import Prepared
+    from srt_tui.core.jobdir.clone import ClonedJob
     from srt_tui.tui.launch.recipe_catalog import LibraryRoot, RecipeEntry
 
 #: (step id, label, module, class) in order; later steps are imported when first reached
@@ -67,6 +69,8 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         self._scanned: set[Path] = set()
         #: one scan reads at a time (the cache is one file); a later root waits for the first
         self._scan_lock = threading.Lock()
+        #: a clone asked for before this screen was mounted (applied by `on_mount`)
+        self._pending_clone: tuple[ClonedJob, Prepared] | None = None
 
     def compose(self) -> ComposeResult:
         yield AppHeader("launch", self.hub)
@@ -80,6 +84,25 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
     async def on_mount(self) -> None:
         self._scan_roots(None)
         await self.go_to(0)
+        if self._pending_clone is not None:  # Monitor's `C` opened Launch for the first time
+            await self.clone(*self._pending_clone)
+
+    async def clone(self, cloned: ClonedJob, prepared: Prepared) -> None:
+        """Start over from a job Monitor read back: its profile, recipe and topology, shown on the preview."""
+        if not self.is_mounted or not self.query("#step-profile"):
+            self._pending_clone = (cloned, prepared)
+            return
+        self._pending_clone = None
+        state = self.state
+        state.profile, state.preferred_profile = cloned.profile, cloned.profile.name
+        self._forget_after(0)
+        state.recipe, state.source, state.recipe_label = cloned.recipe, cloned.source, cloned.recipe.name
+        state.edited, state.prepared = cloned.recipe, prepared
+        self.hub.update(profile_label=f"{cloned.profile.name} ({cloned.profile.source})")
+        self._scan_roots(cloned.profile.profile.srtctl_root)
+        self.query_one(StepBar).reached = PREVIEW
+        await self.go_to(PREVIEW)
+        self.notify(f"Job {cloned.job_id} cloned from {cloned.origin}: check the plan, then ctrl+n to Submit.")
 
     # -- the recipe library (read from the start, in a thread) --------------------------------------
 

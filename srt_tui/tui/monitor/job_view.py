@@ -1,5 +1,6 @@
-"""One job in detail: summary, per-node GPU grid (with utilisation when the job runs a GPU exporter),
-router panel, workers with counters and sparklines; `l` opens one of its logs in the log viewer."""
+"""One job in detail: summary (with, while it serves, its URL, the SSH port-forward to it and the last
+smoke test), per-node GPU grid (with utilisation when the job runs a GPU exporter), router panel, workers
+with counters and sparklines; `l` opens one of its logs in the log viewer."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from textual.widgets import Static
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot, LogRef
 from srt_tui.slurm.client import ENDED_WITH_REASON
+from srt_tui.slurm.reach import port_forward
 from srt_tui.tui.monitor.live_grid import LiveGpuGrid
 from srt_tui.tui.monitor.router_panel import RouterPanel
 from srt_tui.tui.monitor.serving_panel import ServingPanel
@@ -33,8 +35,37 @@ def state_words(snap: JobSnapshot) -> tuple[str, str]:
     return f"{runner} {snap.slurm_state}", "" if reason == "None" else reason  # snapshots not built by the monitor
 
 
-def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style]) -> Text:
-    """Three lines: who/what, where it is, where the data came from (``st`` maps ok/bad/dim/key to styles)."""
+def requests_origin(snap: JobSnapshot) -> str:
+    """Whose counters the job's `requests` are (the router panel shows each router's own): the router's,
+    every router's behind nginx, or the serving workers' when no router counts; "" after the end."""
+    if snap.is_final or snap.requests is None:
+        return ""
+    fronts = snap.routers or ((snap.router,) if snap.router is not None else ())
+    counted = [r for r in fronts if r.requests is not None]
+    if counted:
+        return f"{len(counted)} routers" if len(counted) > 1 else "router"
+    return "workers"
+
+
+def serving_url(snap: JobSnapshot) -> str | None:
+    """Where clients reach a job that serves now: nginx, else the router, else its single worker."""
+    if not snap.is_ready or snap.is_final:
+        return None
+    front = snap.nginx or snap.router
+    if front is not None:
+        return front.url
+    return snap.workers[0].url if len(snap.workers) == 1 else None
+
+
+def forward_line(snap: JobSnapshot, login: str) -> str | None:
+    """The SSH line that brings the serving URL to a laptop (None when the job does not serve)."""
+    url = serving_url(snap)
+    return port_forward(url, login) if url else None
+
+
+def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style], login: str = "", smoke: str = "") -> Text:
+    """Three lines: who/what, where it is, where the data came from (``st`` maps ok/bad/dim/key to styles);
+    while it serves, a fourth: its URL and the SSH port-forward from ``login``; then the last smoke test."""
     t = Text()
     t.append(f"{snap.job_id} {snap.name}", style=st("key"))
     parts = [snap.topology, f"{snap.engine} behind {snap.frontend}" if snap.frontend not in DIRECT else snap.engine]
@@ -48,9 +79,9 @@ def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style]) -> Tex
     if reason:
         t.append(f" ({reason})", style=st("dim"))
     # the numbers first: at 80 columns the line is cut at its end, where the stage's detail goes
-    t.append(
-        f" · req {cells.number(snap.requests)} · {cells.rate(snap.rate_per_s)}/s · errors {cells.number(snap.errors)}"
-    )
+    origin = requests_origin(snap)
+    t.append(f" · requests {cells.number(snap.requests)}{f' ({origin})' if origin else ''}")
+    t.append(f" · {cells.rate(snap.rate_per_s)}/s · errors {cells.number(snap.errors)}")
     t.append(f" · elapsed {cells.elapsed(snap, now)}")
     left, warn = cells.time_left(snap, now)
     if left:  # the scheduler ends the job at its limit: say so before it does
@@ -69,6 +100,18 @@ def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style]) -> Tex
         if not src.ok and src.error:
             t.append(f" {src.error[:70]}", style=st("bad"))
         t.append("  ")
+    url = serving_url(snap)
+    forward = forward_line(snap, login) if login else None
+    if url:
+        t.append("\nurl ", style=st("dim"))
+        t.append(url, style=st("key"))
+        if forward:  # the laptop's localhost:PORT then reaches it
+            t.append(" · ", style=st("dim"))
+            t.append(forward)
+            t.append(" (y: copy)", style=st("dim"))
+    if smoke:
+        t.append("\nsmoke test ", style=st("dim"))
+        t.append(smoke, style=st("bad" if smoke.startswith("✗") else "ok"))
     return t
 
 
@@ -90,12 +133,12 @@ class JobSummary(Static):
     JobSummary > .job-summary--key { color: $text-primary; text-style: bold; }
     """
 
-    def show(self, snap: JobSnapshot | None, now: datetime) -> None:
+    def show(self, snap: JobSnapshot | None, now: datetime, login: str = "", smoke: str = "") -> None:
         """Redraw."""
         if snap is None:
             self.update(Text("Waiting for the first refresh of this job…", style=self._st("dim")))
         else:
-            self.update(summary(snap, now, self._st))
+            self.update(summary(snap, now, self._st, login, smoke))
 
     def _st(self, name: str) -> Style:
         return self.get_component_rich_style(f"job-summary--{name}", partial=True)
@@ -137,11 +180,14 @@ class ProblemsPanel(Static):
 
 
 class JobView(Vertical):
-    """`show(snapshot, now, width)` redraws; `log_choice()` says which log `l` opens."""
+    """`show(snapshot, now, width)` redraws; `log_choice()` says which log `l` opens. ``login`` is the
+    `user@host` of the port-forward line; ``smoke`` the last smoke test's line per job."""
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
+    def __init__(self, *, id: str | None = None, login: str = "") -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(id=id)
         self.snapshot: JobSnapshot | None = None
+        self.login = login
+        self.smoke: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield JobSummary("", id="job-summary")
@@ -160,7 +206,8 @@ class JobView(Vertical):
     def show(self, snap: JobSnapshot | None, now: datetime, width: int) -> None:
         """Redraw from a snapshot (None: the job has not been refreshed yet)."""
         self.snapshot = snap
-        self.query_one(JobSummary).show(snap, now)
+        smoke = self.smoke.get(snap.job_id, "") if snap is not None else ""
+        self.query_one(JobSummary).show(snap, now, self.login, smoke)
         grid = self.query_one(LiveGpuGrid)
         grid.wide = is_wide(width)
         grid.snapshot = snap

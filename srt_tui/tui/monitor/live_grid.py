@@ -56,7 +56,7 @@ class LiveGpuGrid(Widget):
     """
 
     snapshot: reactive[JobSnapshot | None] = reactive(None, layout=True)
-    #: room for each node's power and temperature (narrow terminals show utilisation only)
+    #: room for each node's services and the long form of its power and temperature
     wide: reactive[bool] = reactive(True, layout=True)
 
     def _style(self, name: str) -> Style:
@@ -89,7 +89,8 @@ class LiveGpuGrid(Widget):
         for node in range(nodes):
             readings = by_node.get(node, {})
             slots = [self._util_slot(readings.get(g)) for g in range(snap.gpus_per_node)]
-            totals = cells.gpu_totals(list(readings.values())) if self.wide else ""
+            # narrow terminals: the same figures, shorter (the router panel needs the rest of the line)
+            totals = cells.gpu_totals(list(readings.values()), compact=not self.wide)
             out.append(Detail("util%", slots, Text("  " + totals, style=self._style("service")) if totals else None))
         return out
 

@@ -55,3 +55,12 @@ class AddFailed(Message):
 
     ref: str
     error: str
+
+
+@dataclass
+class SmokeDone(Message):
+    """A smoke test of a job finished (`line`: its figures, or why it could not run; `ok`: all answered)."""
+
+    job_id: str
+    line: str
+    ok: bool

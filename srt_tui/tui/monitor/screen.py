@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import partial
 from pathlib import Path
+from textwrap import shorten
 from typing import ClassVar
 
 from textual import on, work
@@ -26,6 +27,7 @@ from textual.worker import Worker, WorkerState
 
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.slurm.local import is_local_job
+from srt_tui.slurm.reach import login_address
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.logs.screen import LogViewerScreen
@@ -37,7 +39,15 @@ from srt_tui.tui.monitor.feed import Canceller, LiveFeed, SnapshotFeed, default_
 from srt_tui.tui.monitor.job_view import JobView
 from srt_tui.tui.monitor.jobs_model import SORTS
 from srt_tui.tui.monitor.jobs_view import JobsView
-from srt_tui.tui.monitor.messages import AddFailed, CancelFailed, JobAdded, JobCancelled, PollFailed, SnapshotsUpdated
+from srt_tui.tui.monitor.messages import (
+    AddFailed,
+    CancelFailed,
+    JobAdded,
+    JobCancelled,
+    PollFailed,
+    SmokeDone,
+    SnapshotsUpdated,
+)
 from srt_tui.tui.monitor.results_view import ResultsScreen
 from srt_tui.tui.monitor.worker_detail import WorkerDetail, worker_detail_for
 from srt_tui.tui.monitor.worker_table import WorkerTable
@@ -46,6 +56,9 @@ from srt_tui.tui.rearm import RearmedLoop
 from srt_tui.tui.workers import ReportsWorkerErrors
 
 POLL_INTERVAL_S = 2.0
+#: the job view's smoke test (`b`): as many requests as `srt-tui bench`'s default, as many at once
+SMOKE_REQUESTS = 20
+SMOKE_CONCURRENCY = 4
 
 
 class MonitorScreen(ReportsWorkerErrors, Screen[None]):
@@ -66,6 +79,21 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         Binding("l", "logs", "Logs"),
         Binding("R", "results", "Results"),
         Binding("c", "cancel_job", "Cancel job"),
+        Binding(
+            "C",
+            "clone",
+            "Clone",
+            show=False,
+            tooltip="Clone the job into Launch: its recipe, profile and topology, on the preview",
+        ),
+        Binding("b", "smoke", "Smoke", tooltip="Smoke test: 20 requests through the job's URL, ok/failed, latency"),
+        Binding(
+            "y",
+            "copy_forward",
+            "Copy SSH forward",
+            show=False,  # the job view's url line says `y: copy`
+            tooltip="Copy the `ssh -N -L` line that reaches the job's URL from a laptop",
+        ),
         Binding("a", "add_job", "Add job", show=False),  # in `?` help: at 80 columns the footer keeps ? and q
         Binding("A", "all_jobs", "All jobs", show=False),  # the status line names it: the footer keeps ? and q
         Binding("d,delete", "hide_job", "Remove", show=False),  # in `?` help, as a and r
@@ -122,7 +150,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         yield AppHeader("monitor", self.hub)
         with ContentSwitcher(initial="jobs-view", id="monitor-views"):
             yield JobsView(id="jobs-view")
-            yield JobView(id="job-view")
+            yield JobView(id="job-view", login=login_address())
         yield Footer()
 
     def on_mount(self) -> None:
@@ -173,6 +201,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             return False
         if action in ("hide_job", "all_jobs"):  # list keys: the job view's footer stays as it was
             return not self.in_job_view
+        if action in ("smoke", "copy_forward"):  # one job's keys: shown in its view
+            return self.in_job_view
         if action in ("open", "filter", "sort", "reverse"):
             return not self.in_job_view
         if action == "back":  # on the bare jobs list there is nothing to go back from: no `esc Back` there
@@ -193,6 +223,12 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             PaletteAction("Open log", f"Follow the logs of job {job}", "logs"),
             PaletteAction("Results", f"Benchmark results of job {job} (and its sweep)", "results"),
             PaletteAction("Cancel job", f"Cancel job {job} (asks first)", "cancel_job"),
+            PaletteAction("Clone job", f"Job {job}'s recipe, profile and topology in Launch, on the preview",
+                          "clone"),
+            PaletteAction("Smoke test", f"Send {SMOKE_REQUESTS} requests through job {job}'s URL: ok/failed, latency",
+                          "smoke"),
+            PaletteAction("Copy SSH forward", f"The ssh -L line that reaches job {job}'s URL from a laptop",
+                          "copy_forward"),
             PaletteAction("Remove job", f"Remove ended job {job} from the list (its directory is kept)", "hide_job"),
             *([PaletteAction("Worker detail", f"{worker}: command, env, GPUs, ports, health", "worker_detail")]
               if worker else []),
@@ -278,9 +314,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         parts = []
         slurm = next((src for s in self.snapshots for src in s.sources if src.name == "slurm"), None)
         if slurm is not None:
-            parts.append("Slurm ✓" if slurm.ok else f"Slurm ✗ {slurm.error[:60]}")
-        if self.poll_error:
-            parts.append(f"refresh failed: {self.poll_error[:60]}")
+            parts.append("Slurm ✓" if slurm.ok else f"Slurm ✗ {shorten(slurm.error, 60, placeholder=' …')}")
+        if self.poll_error:  # shortened at a word, never mid-word
+            parts.append(f"refresh failed: {shorten(self.poll_error, 60, placeholder=' …')}")
         elif self.last_took_s is not None:
             parts.append(f"refreshed in {self.last_took_s:.2f} s every {self.poll_interval:g} s")
         if self.read_only:
@@ -347,7 +383,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     def action_worker_detail(self) -> None:
         """The highlighted worker's detail; its `l` opens that worker's log in the log viewer."""
         name = self.query_one(WorkerTable).highlighted_worker
-        detail = worker_detail_for(self.snapshot_of(self.selected), name) if self.in_job_view else None
+        snap = self.snapshot_of(self.selected)
+        detail = worker_detail_for(snap, name, self.read_only) if self.in_job_view else None
         if detail is not None and name is not None:
             self._detail = detail
             self.app.push_screen(detail, partial(self._worker_detail_closed, name))
@@ -504,6 +541,83 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     @on(CancelFailed)
     def _cancel_failed(self, message: CancelFailed) -> None:
         self.notify(f"Cancelling {message.job_id} failed: {message.error}", severity="error", timeout=10)
+
+    # -- clone (C): the job back into the wizard --------------------------------------------------------
+
+    def action_clone(self) -> None:
+        """Read the job's recipe, profile and topology back (in a thread); the app opens Launch on its preview."""
+        job = self.current_job()
+        snap = self.snapshot_of(job)
+        job_dir = Path(snap.job_dir) if snap is not None else self.tracked.get(job or "")
+        if job is None or job_dir is None:
+            self.notify("No job selected.", severity="warning")
+            return
+        self._clone(job, job_dir)
+
+    @work(thread=True, group="clone", name="clone", exit_on_error=False)
+    def _clone(self, job: str, job_dir: Path) -> None:
+        from srt_tui.core.api import prepare_job
+        from srt_tui.core.errors import SrtError
+        from srt_tui.core.jobdir.clone import read_clone
+        from srt_tui.tui.messages import CloneJob
+
+        try:
+            cloned = read_clone(job_dir)
+            prepared = prepare_job(cloned.recipe, cloned.profile, cloned.source)
+        except (SrtError, OSError) as exc:
+            why = "; ".join(p.render() for p in exc.problems) if isinstance(exc, SrtError) else str(exc)
+            self.app.call_from_thread(self.notify, f"Cannot clone {job}: {why}", severity="error", timeout=12)
+            return
+        self.post_message(CloneJob(cloned, prepared))
+
+    # -- smoke test (b) and the SSH port-forward (y) ---------------------------------------------------
+
+    def action_smoke(self) -> None:
+        """Send requests through the job's public URL in a worker; the summary shows the outcome."""
+        job = self.current_job()
+        snap = self.snapshot_of(job)
+        if job is None or snap is None:
+            self.notify("No job selected.", severity="warning")
+            return
+        if any(w.name == "smoke" and w.is_running for w in self.workers):
+            self.notify("A smoke test is already running.", severity="warning")
+            return
+        self.query_one(JobView).smoke[job] = f"running: {SMOKE_REQUESTS} requests, {SMOKE_CONCURRENCY} at a time…"
+        self.redraw()
+        self._smoke(snap)
+
+    @work(group="smoke", name="smoke", exit_on_error=False)
+    async def _smoke(self, snap: JobSnapshot) -> None:
+        from srt_tui.monitor.probes.smoke import NotServing, public_url, run_smoke
+
+        try:
+            url = await asyncio.to_thread(public_url, snap)  # reads endpoints.json
+            result = await run_smoke(url, SMOKE_REQUESTS, SMOKE_CONCURRENCY)
+        except NotServing as exc:
+            self.post_message(SmokeDone(snap.job_id, f"✗ {exc}", ok=False))
+            return
+        mark = "✓" if result.failed == 0 else "✗"
+        errors = f" · {result.errors[0][1]}× {result.errors[0][0]}" if result.errors else ""
+        self.post_message(SmokeDone(snap.job_id, f"{mark} {result.line()}{errors}", ok=result.failed == 0))
+
+    @on(SmokeDone)
+    def _smoke_done(self, message: SmokeDone) -> None:
+        self.query_one(JobView).smoke[message.job_id] = message.line
+        self.notify(f"{message.job_id} smoke test: {message.line}", severity="information" if message.ok else "error",
+                    timeout=10)  # fmt: skip
+        self.redraw()
+
+    def action_copy_forward(self) -> None:
+        """Copy the SSH line that brings the job's URL to a laptop (OSC 52: works over SSH too)."""
+        from srt_tui.tui.monitor.job_view import forward_line
+
+        snap = self.snapshot_of(self.current_job())
+        line = forward_line(snap, self.query_one(JobView).login) if snap is not None else None
+        if line is None:
+            self.notify("This job does not serve now: no URL to forward.", severity="warning")
+            return
+        self.app.copy_to_clipboard(line)
+        self.notify(f"copied: {line}", timeout=4)
 
     # -- add a job launched elsewhere ----------------------------------------------------------------
 

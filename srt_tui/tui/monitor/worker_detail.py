@@ -1,19 +1,23 @@
 """A worker's detail (Monitor, Enter on a worker row): command, environment with secrets masked, node,
 GPUs and mask, ports, health history and the last lines of its log; `l` opens the full log, `c` copies
-the command, Esc goes back. The plan and log are read in a thread worker; the screen only draws.
+the command, `s` opens a shell on its node (the app suspended), Esc goes back. The plan, the log and the
+node's hostname are read in a thread worker; the screen only draws.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
@@ -21,17 +25,28 @@ from textual.widgets import Footer, Static
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot, WorkerStatus
 from srt_tui.monitor.statuses.worker_facts import WorkerFacts, read_worker_facts
+from srt_tui.slurm.reach import NoShell, ShellCommand, job_hostnames, node_shell
 from srt_tui.tui.display import display_path
 from srt_tui.tui.monitor.serving_panel import serving_text
 from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.layout import is_wide
 
 
 class FactsLoaded(Message):
     """The worker read the plan and the log tail."""
 
-    def __init__(self, facts: WorkerFacts) -> None:
+    def __init__(self, facts: WorkerFacts, shell: ShellCommand | str) -> None:
         super().__init__()
         self.facts = facts
+        #: the shell on its node, or why there is none
+        self.shell = shell
+
+
+def run_suspended(app: App[object], shell: ShellCommand) -> int:
+    """Run the shell in the terminal with the app suspended (Textual gives the terminal back after it)."""
+    with app.suspend():
+        print(f"srt-tui: a shell on {shell.where} (exit returns to srt-tui)\n  {shell.display()}", flush=True)
+        return subprocess.call(list(shell.argv), cwd=shell.cwd, env={**os.environ, **shell.env})
 
 
 def _when(iso: str) -> str:
@@ -47,7 +62,11 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         Binding("escape", "dismiss_detail", "Back"),
         Binding("l", "open_log", "Full log"),
         Binding("c", "copy_command", "Copy command"),
+        Binding("s", "shell", "Shell on node"),
     ]
+
+    #: how `s` runs the shell (tests replace it: a headless app cannot suspend)
+    run_shell: ClassVar[Callable[[App[object], ShellCommand], int]] = staticmethod(run_suspended)
 
     DEFAULT_CSS = """
     WorkerDetail { align: center middle; }
@@ -55,7 +74,10 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         width: 100%; height: 1fr; border: round $primary; border-title-color: $text-primary;
         background: $surface;
     }
-    WorkerDetail #worker-detail-body { height: 1fr; padding: 0 1; }
+    WorkerDetail #worker-detail-panes { height: 1fr; }
+    WorkerDetail #worker-detail-body { height: 1fr; width: 3fr; padding: 0 1; }
+    WorkerDetail #worker-detail-log { height: 1fr; width: 2fr; padding: 0 1; border-left: vkey $primary 50%; }
+    WorkerDetail.-narrow #worker-detail-log { display: none; }
     WorkerDetail .worker-detail--section { height: auto; width: 1fr; }
     WorkerDetail > .worker-detail--key { color: $text-primary; text-style: bold; }
     WorkerDetail > .worker-detail--dim { color: $text-muted; }
@@ -70,17 +92,24 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         "worker-detail--bad",
     }
 
-    def __init__(self, status: WorkerStatus, job_id: str, job_dir: Path) -> None:
+    def __init__(self, status: WorkerStatus, job_id: str, job_dir: Path, *, read_only: bool = False) -> None:
         super().__init__(id="worker-detail")
+        #: `--read-only`: no shell on the job's nodes (it could change anything there)
+        self.read_only = read_only
         self.status = status
         self.job_id = job_id
         self.job_dir = job_dir
         self.facts: WorkerFacts | None = None
+        self.shell: ShellCommand | str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="worker-detail-box"):
-            with VerticalScroll(id="worker-detail-body"):
-                yield Static("", id="worker-detail-text", classes="worker-detail--section")
+            with Horizontal(id="worker-detail-panes"):
+                with VerticalScroll(id="worker-detail-body"):
+                    yield Static("", id="worker-detail-text", classes="worker-detail--section")
+                # wide terminals: the log tail beside the facts, never below a long environment
+                with VerticalScroll(id="worker-detail-log"):
+                    yield Static("", id="worker-detail-log-text", classes="worker-detail--section")
             yield Footer()
 
     def on_mount(self) -> None:
@@ -91,11 +120,19 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
 
     @work(thread=True, exclusive=True, group="worker-detail", name="worker-detail", exit_on_error=False)
     def _load(self, job_dir: Path, name: str) -> None:
-        self.post_message(FactsLoaded(read_worker_facts(job_dir, name)))
+        facts = read_worker_facts(job_dir, name)
+        try:
+            shell: ShellCommand | str = node_shell(
+                self.job_id, str(job_dir), self.status.node_index, job_hostnames(str(job_dir))
+            )
+        except NoShell as exc:
+            shell = str(exc)
+        self.post_message(FactsLoaded(facts, shell))
 
     @on(FactsLoaded)
     def _loaded(self, message: FactsLoaded) -> None:
         self.facts = message.facts
+        self.shell = message.shell
         self._draw()
 
     def _st(self, name: str) -> Style:
@@ -152,6 +189,10 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
             t.append("\ncommand", style=key)
             t.append("  (c copies it)\n", style=dim)
             t.append(f"  {f.command}\n")
+            if isinstance(self.shell, ShellCommand) and not self.read_only:
+                t.append("shell", style=key)
+                t.append(f"  on {self.shell.where} (s opens it)\n", style=dim)
+                t.append(f"  {self.shell.display()}\n")
             if f.container_image:
                 t.append("container  ", style=key)
                 t.append(f"{f.container_image}\n")
@@ -162,14 +203,32 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
                 t.append(f"={value}\n")
             if not f.env:
                 t.append("  (none)\n", style=dim)
-            t.append(f"\nlog  {display_path(f.log)}", style=key)
-            t.append("  (l opens it)\n", style=dim)
-            for line in f.log_tail:
-                t.append(f"  {line[:300]}\n", style=dim)
-            if not f.log_tail:
-                t.append("  (empty or not written yet)\n", style=dim)
+        log = self._log_text(f)
+        beside = is_wide(self.size.width or self.app.size.width)
+        if not beside:  # narrow: one column, the log tail last
+            t.append("\n")
+            t.append_text(log)
         t.rstrip()
         self.query_one("#worker-detail-text", Static).update(t)
+        self.query_one("#worker-detail-log-text", Static).update(log if beside else "")
+
+    def _log_text(self, f: WorkerFacts | None) -> Text:
+        """The log's path and its last lines (empty until the plan was read)."""
+        t = Text()
+        if f is None or f.problem:
+            return t
+        key, dim = self._st("key"), self._st("dim")
+        t.append(f"log  {display_path(f.log)}", style=key)
+        t.append("  (l opens it)\n", style=dim)
+        for line in f.log_tail:
+            t.append(f"  {line[:300]}\n", style=dim)
+        if not f.log_tail:
+            t.append("  (empty or not written yet)\n", style=dim)
+        t.rstrip()
+        return t
+
+    def on_resize(self) -> None:
+        self._draw()
 
     def follow(self, snap: JobSnapshot | None) -> None:
         """Redraw from a newer snapshot of the job (health and its history move while the detail is open)."""
@@ -190,10 +249,30 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
             self.app.copy_to_clipboard(self.facts.command)
             self.notify("command copied to the clipboard", timeout=2)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`--read-only` hides the shell, as it hides every action that can change a job."""
+        return not (action == "shell" and self.read_only)
 
-def worker_detail_for(snap: JobSnapshot | None, name: str | None) -> WorkerDetail | None:
+    def action_shell(self) -> None:
+        """A shell on the worker's node, the app suspended until it exits."""
+        if not isinstance(self.shell, ShellCommand):
+            self.notify(self.shell or "reading the job's nodes…", severity="warning", timeout=8)
+            return
+        try:
+            code = type(self).run_shell(self.app, self.shell)
+        except SuspendNotSupported:
+            self.app.copy_to_clipboard(self.shell.display())
+            self.notify(f"this terminal cannot hand over; run it yourself (copied): {self.shell.display()}", timeout=15)
+            return
+        except OSError as exc:
+            self.notify(f"the shell did not start: {exc.strerror or exc}", severity="error", timeout=10)
+            return
+        self.notify(f"back from the shell on {self.shell.where} (exit code {code})", timeout=4)
+
+
+def worker_detail_for(snap: JobSnapshot | None, name: str | None, read_only: bool = False) -> WorkerDetail | None:
     """The detail screen of worker ``name`` of a job (None when the job or worker is not known)."""
     if snap is None or name is None:
         return None
     status = next((w for w in snap.workers if w.name == name), None)
-    return WorkerDetail(status, snap.job_id, Path(snap.job_dir)) if status is not None else None
+    return WorkerDetail(status, snap.job_id, Path(snap.job_dir), read_only=read_only) if status is not None else None

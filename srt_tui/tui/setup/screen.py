@@ -39,6 +39,9 @@ FIELDS: tuple[tuple[str, str, str], ...] = (
     ("containers", "Containers", "alias=image-or-.sqsh, …"),
 )
 
+#: fields that take only some characters (a letter typed there is refused, not kept)
+RESTRICT = {"time_limit": r"[0-9:-]*"}
+
 
 def _live_runner(options: ProbeOptions, progress: object) -> ProbeRun:
     return run_probes(options, progress)  # type: ignore[arg-type]
@@ -105,7 +108,9 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
                 with Grid(id="choice-grid"):
                     for field, label, placeholder in FIELDS:
                         yield Label(label, classes="field-label")
-                        yield Input(placeholder=placeholder, id=f"choice-{field}", compact=True)
+                        # a time limit takes Slurm's time characters only ([D-]HH:MM:SS), as counts take digits
+                        restrict = RESTRICT.get(field)
+                        yield Input(placeholder=placeholder, id=f"choice-{field}", compact=True, restrict=restrict)
                 with Horizontal(id="write-row"):
                     yield Button("Write profile", id="write-profile", variant="success", compact=True)
                     yield Button("Probe again", id="back", compact=True)

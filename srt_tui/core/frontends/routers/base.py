@@ -17,6 +17,8 @@ class WorkerURL:
     role: str
     url: str
     bootstrap_port: int = 0
+    #: its HTTP or bootstrap port is the one the recipe's own flag sets (srtctl tells the router its allocated one)
+    port_from_recipe: bool = False
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,10 @@ class RouterContext:
     def of_role(self, role: str) -> list[WorkerURL]:
         """Workers of one role, in plan order."""
         return [w for w in self.workers if w.role == role]
+
+    def recipe_port_deviation(self) -> tuple[str, ...]:
+        """`recipe-port` when a worker the router is given listens where the recipe's own port flag says."""
+        return ("recipe-port",) if any(w.port_from_recipe for w in self.workers) else ()
 
 
 @dataclass(frozen=True)
@@ -87,8 +93,13 @@ class Router:
     worker_api: ClassVar[WorkerApi] = "sglang"
     #: "public": the single worker binds the frontend port (no router); "allocated": each its own port
     worker_port: ClassVar[WorkerPort] = "allocated"
+    #: runs the recipe's `setup_script` (and the ai-dynamo install) before starting, as srtctl's Dynamo frontend
+    #: does; srtctl's other frontends start the router program alone
+    runs_setup_script: ClassVar[bool] = False
     #: KV connectors whose workers it discovers itself (vllm-router's MoRI-IO ZMQ discovery)
     kv_discovery: ClassVar[frozenset[str]] = frozenset()
+    #: what Dynamo's prefix-ratio benchmark (`benchmark.type: router`) measures; srtctl runs it on sglang-router
+    router_benchmark: ClassVar[bool] = False
 
     @property
     def serves_directly(self) -> bool:

@@ -32,6 +32,7 @@ class DynamoFrontend(Router):
         "queued": "dynamo_frontend_queued_requests",
     }
     serving_metrics: ClassVar[dict[str, str]] = serving.DYNAMO_FRONTEND
+    runs_setup_script: ClassVar[bool] = True
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
         """`python3 -m dynamo.frontend --http-port=PORT` under `srun --mpi` (srtctl: later Dynamo versions need it)."""

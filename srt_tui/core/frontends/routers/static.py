@@ -29,6 +29,7 @@ class SGLangRouter(Router):
     """sglang-router (SGLang Model Gateway) with `--pd-disaggregation` or `--worker-urls`."""
 
     name: ClassVar[str] = "sglang-router"
+    router_benchmark: ClassVar[bool] = True
     serving_metrics: ClassVar[dict[str, str]] = serving.SGLANG_ROUTER
     #: srtctl starts NATS and etcd for every frontend but trtllm_serve and vllm, this one included
     infrastructure: ClassVar[frozenset[str]] = frozenset({"nats", "etcd"})
@@ -47,7 +48,7 @@ class SGLangRouter(Router):
             argv += ["--worker-urls", *[w.url for w in ctx.of_role("agg")]]
         argv += _listen(ctx)
         argv += args_to_flags(ctx.args)
-        return RouterLaunch(tuple(argv), differs_from_srtctl=("router-metrics",))
+        return RouterLaunch(tuple(argv), differs_from_srtctl=("router-metrics", *ctx.recipe_port_deviation()))
 
 
 class VLLMRouter(Router):

@@ -32,7 +32,11 @@ class PreviewStep(WizardStep):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "save_dry_run", "Save dry-run"),
         Binding("w", "save_recipe", "Save recipe"),
+        Binding("right_square_bracket", "switch_tab(1)", "Next tab", tooltip="Next preview tab (Script, Processes, …)"),
+        Binding("left_square_bracket", "switch_tab(-1)", "Previous tab", show=False),
     ]
+    #: the tabs in order, for `]` and `[`
+    TABS: ClassVar[tuple[str, ...]] = ("tab-script", "tab-processes", "tab-env", "tab-sbatch")
     COMPONENT_CLASSES: ClassVar[set[str]] = {"preview-step--key", "preview-step--dim"}
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
@@ -136,9 +140,13 @@ class PreviewStep(WizardStep):
             )
         exporter = plan.gpu_exporter
         parts += [Text(""), Text("GPU exporter", style=key)]
-        parts.append(
-            Text(f"  {exporter.image} port {exporter.port} (from {exporter.source})" if exporter else "  disabled")
-        )
+        if exporter and not exporter.launched:  # declared by the profile, but telemetry is off
+            parts.append(Text("  not launched: telemetry is off (the recipe's `telemetry: enabled: true` runs "
+                              f"{exporter.image} on every node)", style=dim))  # fmt: skip
+        else:
+            parts.append(
+                Text(f"  {exporter.image} port {exporter.port} (from {exporter.source})" if exporter else "  disabled")
+            )
         return Group(*parts)
 
     def _directives(self, prep: Prepared) -> Group:
@@ -147,8 +155,11 @@ class PreviewStep(WizardStep):
         from srt_tui.core.plan.directive_origin import directive_origin
 
         table = self._table("DIRECTIVE", "VALUE", "FROM")
+        # the recipe as chosen (or edited in its editor); a name the topology step renamed is said as such
+        chosen = self._state.recipe if self._state is not None else None
+        loaded = chosen.name if chosen is not None else None
         for k, v in plan.directives:
-            table.add_row(f"#SBATCH --{k}", v if v is not None else "", directive_origin(job, k))
+            table.add_row(f"#SBATCH --{k}", v if v is not None else "", directive_origin(job, k, loaded))
         lines: list[Table | Text] = [Text("sbatch directives", style=key), table]
         if plan.warnings:
             lines += [Text(""), Text("Warnings", style=key)]
@@ -161,6 +172,13 @@ class PreviewStep(WizardStep):
 
     def _stamp(self) -> str:
         return self._state.hub.context.now().strftime("%Y%m%d-%H%M%S") if self._state is not None else "now"
+
+    def action_switch_tab(self, step: int) -> None:
+        """`]`/`[`: the next or previous tab, wrapping around (the tab bar needs the focus for ←/→)."""
+        tabs = self.query_one("#preview-tabs", TabbedContent)
+        index = self.TABS.index(tabs.active) if tabs.active in self.TABS else 0
+        tabs.active = self.TABS[(index + step) % len(self.TABS)]
+        tabs.query_one("Tabs").focus()  # the shown widget may hide: keep the focus (and `]`) in this step
 
     def action_save_dry_run(self) -> None:
         from srt_tui.tui.prompts import PathPrompt

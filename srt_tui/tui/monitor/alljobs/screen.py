@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from textwrap import shorten
 from typing import ClassVar
 
 from rich.text import Text
@@ -180,7 +181,7 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
         if hidden:
             parts.append(f"{hidden} hidden" + (" (marked *)" if self.show_hidden else " (h shows)"))
         if listing.error:
-            parts.append(f"Slurm ✗ {listing.error[:60]}")
+            parts.append(f"Slurm ✗ {shorten(listing.error, 60, placeholder=' …')}")  # at a word, never mid-word
         elif listing.took_s:
             parts.append(f"{listing.took_s:.2f} s")
         status.update(" · ".join(parts))

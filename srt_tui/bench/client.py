@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from srt_tui.mock.http import HEX_SIZE, MAX_HEADER_LINES, MAX_LINE, HttpError, read_headers, read_line
+from srt_tui.bench.wire import HEX_SIZE, MAX_HEADER_LINES, MAX_LINE, HttpError, read_headers, read_line
 
 READ_SIZE = 65536
 

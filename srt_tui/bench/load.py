@@ -1,4 +1,5 @@
-"""The mocker's twin of sa-bench: closed-loop load at fixed concurrencies against a router or worker.
+"""Closed-loop load at fixed concurrencies against a router or worker: `srt-tui bench`, the smoke test, and
+`python -m srt_tui.mock bench` (the mocker jobs' twin of sa-bench).
 
 Standard library only (asyncio streams, see client.py), like the worker.
 """
@@ -15,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from srt_tui.bench.client import ClientError, Connection, Origin
 from srt_tui.bench.sa_bench import Progress  # sa-bench's progress file, so status and the Monitor read both alike
-from srt_tui.mock.benchstats import Outcome, format_table, summarize_level, totals
-from srt_tui.mock.client import ClientError, Connection, Origin
+from srt_tui.bench.stats import Outcome, format_table, summarize_level, totals
 
 ERROR_TEXT_LIMIT = 200
 

@@ -1,0 +1,170 @@
+"""A smoke test of a serving job: N requests through its public URL, then ok/failed and latency p50/p99.
+
+One implementation for both faces (`srt-tui bench JOB` and the job view's `b`); the load is the mocker's
+closed-loop generator (`mock/bench.py`: one connection per sender, streamed answers for TTFT), so what the
+operator sees here is what `python -m srt_tui.mock bench` (srt_tui.bench.load) measures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from srt_tui.bench.client import ClientError, Connection, Origin
+from srt_tui.bench.load import BenchConfig, drive
+from srt_tui.bench.stats import Outcome, percentile
+from srt_tui.core.jobdir.contract import JobDirError, read_endpoints
+from srt_tui.monitor.model import JobSnapshot
+
+DEFAULT_REQUESTS = 20
+DEFAULT_CONCURRENCY = 4
+#: a short prompt and answer: the test says whether and how fast the deployment answers, not its peak
+PROMPT_WORDS = 32
+ANSWER_TOKENS = 16
+REQUEST_TIMEOUT_S = 60.0
+MODELS_TIMEOUT_S = 10.0
+
+
+class NotServing(Exception):
+    """The job cannot take requests now: why, and what to do about it."""
+
+    def __init__(self, message: str, fix: str) -> None:
+        self.message = message
+        self.fix = fix
+        super().__init__(f"{message} (fix: {fix})")
+
+
+@dataclass(frozen=True)
+class SmokeResult:
+    """What the smoke test measured (latencies in milliseconds, over the answered requests)."""
+
+    url: str
+    model: str
+    requests: int
+    ok: int
+    failed: int
+    duration_s: float
+    latency_p50_ms: float | None
+    latency_p99_ms: float | None
+    ttft_p50_ms: float | None
+    ttft_p99_ms: float | None
+    output_tokens_per_s: float
+    #: the most frequent failures, (error, count), most frequent first
+    errors: tuple[tuple[str, int], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """`srt-tui bench --json`'s document."""
+        return asdict(self) | {"errors": [{"error": e, "count": n} for e, n in self.errors]}
+
+    def line(self) -> str:
+        """One line: counts, latency and TTFT percentiles, token rate."""
+        return (
+            f"{self.ok}/{self.requests} ok, {self.failed} failed · latency p50 {_ms(self.latency_p50_ms)} "
+            f"p99 {_ms(self.latency_p99_ms)} · TTFT p50 {_ms(self.ttft_p50_ms)} p99 {_ms(self.ttft_p99_ms)} · "
+            f"{self.output_tokens_per_s:.1f} tok/s in {self.duration_s:.2f} s"
+        )
+
+
+def _ms(value: float | None) -> str:
+    """Milliseconds with their unit, a dash when nothing was measured."""
+    return "–" if value is None else f"{value:.0f} ms" if value >= 10 else f"{value:.1f} ms"
+
+
+def public_url(snap: JobSnapshot) -> str:
+    """Where clients send requests to this job, or NotServing saying why it cannot take them now.
+
+    Reads the job's `endpoints.json` (a file read: call it in a worker or thread)."""
+    job = snap.job_id
+    if snap.is_final:
+        raise NotServing(f"job {job} has ended ({snap.stage})", "submit it again, or pick a running job")
+    if not snap.is_ready:
+        raise NotServing(
+            f"job {job} is not serving yet (stage {snap.stage or 'unknown'})", f"srt-tui wait {job} --for ready"
+        )
+    try:
+        ends = read_endpoints(Path(snap.job_dir))
+    except JobDirError as exc:
+        raise NotServing(f"job {job}: {exc.short}", exc.fix or "wait for the job to write it") from None
+    nginx = (ends.nginx or {}).get("url")
+    router = (ends.router or {}).get("url")
+    workers = [w.get("url") for w in ends.workers]
+    url = ends.public_url or nginx or router or (workers[0] if len(workers) == 1 else None)
+    if not isinstance(url, str) or not url:
+        raise NotServing(f"job {job}: its endpoints.json names no public URL", "check the job's launch log")
+    return url.rstrip("/")
+
+
+async def served_model(url: str) -> str:
+    """The model name the deployment serves (`GET /v1/models`), or NotServing when it does not answer."""
+    conn = Connection(Origin.parse(url))
+    try:
+        resp = await asyncio.wait_for(conn.request("GET", "/v1/models"), timeout=MODELS_TIMEOUT_S)
+        body = await asyncio.wait_for(resp.read(), timeout=MODELS_TIMEOUT_S)
+    except (ClientError, TimeoutError) as exc:
+        raise NotServing(f"{url} does not answer from here ({str(exc) or 'timed out'})", _UNREACHABLE) from None
+    finally:
+        conn.close()
+    if resp.status != 200:
+        raise NotServing(f"{url}/v1/models answered HTTP {resp.status}", "check the router's log (l in the job view)")
+    try:
+        data = json.loads(body).get("data") or []
+        return str(data[0]["id"])
+    except (ValueError, AttributeError, LookupError, TypeError):
+        raise NotServing(f"{url}/v1/models lists no model", "check the router's log (l in the job view)") from None
+
+
+_UNREACHABLE = "run it on a node that reaches the job's nodes, or through the SSH port-forward the job view shows"
+
+
+async def run_smoke(url: str, requests: int = DEFAULT_REQUESTS, concurrency: int = DEFAULT_CONCURRENCY) -> SmokeResult:
+    """Send ``requests`` streamed completions through ``url``, ``concurrency`` at a time; never raises
+    for a failed request (it is counted), only NotServing when the URL does not answer at all."""
+    if requests < 1 or concurrency < 1:
+        raise ValueError("requests and concurrency must be at least 1")
+    model = await served_model(url)
+    config = BenchConfig(
+        url=url,
+        concurrencies=(concurrency,),
+        model=model,
+        isl=PROMPT_WORDS,
+        osl=ANSWER_TOKENS,
+        stream=True,
+        timeout_s=REQUEST_TIMEOUT_S,
+    )
+    started = time.perf_counter()
+    outcomes = await drive(Origin.parse(url), config, concurrency, requests)
+    return summarize(url, model, outcomes, time.perf_counter() - started)
+
+
+def summarize(url: str, model: str, outcomes: list[Outcome], duration_s: float) -> SmokeResult:
+    """The result of a run from its outcomes (percentiles as sa-bench computes them)."""
+    good = [o for o in outcomes if o.ok]
+    latencies = [o.latency_s * 1000 for o in good]
+    ttfts = [o.ttft_s * 1000 for o in good if o.ttft_s is not None]
+    counts: dict[str, int] = {}
+    for o in outcomes:
+        if o.error:
+            counts[o.error] = counts.get(o.error, 0) + 1
+    tokens = sum(o.output_tokens for o in good)
+    return SmokeResult(
+        url=url,
+        model=model,
+        requests=len(outcomes),
+        ok=len(good),
+        failed=len(outcomes) - len(good),
+        duration_s=round(duration_s, 3),
+        latency_p50_ms=_round(percentile(latencies, 50)),
+        latency_p99_ms=_round(percentile(latencies, 99)),
+        ttft_p50_ms=_round(percentile(ttfts, 50)),
+        ttft_p99_ms=_round(percentile(ttfts, 99)),
+        output_tokens_per_s=round(tokens / duration_s, 1) if duration_s > 0 else 0.0,
+        errors=tuple(sorted(counts.items(), key=lambda kv: -kv[1])[:3]),
+    )
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)

@@ -1,0 +1,76 @@
+"""Clone a job (issue 21): `C` in Monitor reads the job directory back and opens Launch on the preview with
+its recipe, profile and topology; a job with secrets is cloned from its recipe file (its recipe.yaml masks
+them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from srt_tui.core.api import prepare
+from srt_tui.core.errors import SrtError
+from srt_tui.core.jobdir.clone import read_clone
+from srt_tui.core.jobdir.contract import JobMeta, write_job_meta
+from srt_tui.core.jobdir.write import job_files
+from srt_tui.tui.launch.screen import PREVIEW, LaunchScreen
+from tests.conftest import REPO
+from tests.monitor import frozen
+from tests.monitor.tui_apps import frozen_app
+from tests.tui.scenarios import settle
+
+RECIPE = REPO / "recipes/mocker/mocker-2p1d.yaml"
+
+
+def _job_dir(tmp_path: Path, job_id: str, topology: str, recipe: Path = RECIPE) -> Path:
+    """A job directory as `apply` writes it: the rendered files and job.json."""
+    prep = prepare(recipe, "local", topology)
+    job_dir = tmp_path / job_id
+    job_dir.mkdir()
+    for name, text in job_files(prep.job, prep.plan, prep.script).items():
+        (job_dir / name).parent.mkdir(parents=True, exist_ok=True)
+        (job_dir / name).write_text(text)
+    meta = JobMeta(job_id, name=prep.plan.name, profile="local", topology=prep.plan.topology,
+                   recipe_path=str(recipe))  # fmt: skip
+    write_job_meta(job_dir, meta)
+    return job_dir
+
+
+def test_read_clone_gives_the_recipe_the_job_ran_at_its_topology(tmp_path: Path) -> None:
+    cloned = read_clone(_job_dir(tmp_path, "local-c1", "1P2D"))
+    assert cloned.profile.name == "local" and cloned.origin.startswith("the recipe the job ran")
+    assert str(cloned.recipe.roles["decode"].workers) == "2" and cloned.recipe.roles["prefill"].workers == 1
+
+
+def test_a_job_with_secrets_is_cloned_from_its_recipe_file(tmp_path: Path) -> None:
+    secret = tmp_path / "sec.yaml"
+    secret.write_text(RECIPE.read_text() + 'environment: {HF_TOKEN: "hf_do_not_show"}\n')
+    cloned = read_clone(_job_dir(tmp_path, "local-c2", "1P2D", secret))
+    assert cloned.origin == f"{secret} (the job's recipe.yaml masks its secrets)"
+    assert cloned.recipe.roles["decode"].workers == 2  # the job's topology, not the file's 2P1D
+    assert "hf_do_not_show" in str(cloned.recipe.to_yaml_dict())
+
+
+def test_a_directory_without_job_json_says_so(tmp_path: Path) -> None:
+    with pytest.raises(SrtError, match=r"job.json is unreadable: missing"):
+        read_clone(tmp_path)
+
+
+async def test_c_in_the_job_view_opens_launch_on_the_clones_preview(tmp_path: Path) -> None:
+    job_dir = _job_dir(tmp_path, "local-c3", "1P2D")
+    snap = frozen.frozen_job("local-c3", "mocker/mocker-2p1d.yaml", "local", topology="1P2D", job_dir=job_dir)
+    app = frozen_app([snap], open_job="local-c3")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.press("C")
+        for _ in range(50):
+            await pilot.pause(0.1)
+            if isinstance(app.screen, LaunchScreen) and app.screen.index == PREVIEW:
+                break
+        await settle(pilot)
+        launch = app.screen
+        assert isinstance(launch, LaunchScreen), [n.message for n in app._notifications]
+        assert isinstance(launch, LaunchScreen) and launch.index == PREVIEW
+        plan = launch.state.prepared.plan  # type: ignore[union-attr]
+        assert (plan.topology, plan.profile, plan.name) == ("1P2D", "local", snap.name)
+        assert launch.state.recipe_label == snap.name and app.context.profile_label.startswith("local")

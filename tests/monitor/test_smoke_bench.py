@@ -1,0 +1,90 @@
+"""`srt-tui bench JOB` against a real mock worker's job directory: the figures, --json, and the clear
+refusal of a job that is not serving (the job view's `b` runs the same `run_smoke`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from srt_tui.bench.stats import Outcome
+from srt_tui.cli.main import main
+from srt_tui.monitor.probes.smoke import summarize
+from tests.mock.mockprocs import Launcher, Worker
+from tests.monitor.jobdirs import write_agg_job
+
+
+@pytest.fixture(scope="module")
+def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
+    launcher = Launcher(tmp_path_factory.mktemp("smoke"))
+    try:
+        (w,) = launcher.workers(("regular", "agg_0"))
+        yield w
+    finally:
+        launcher.close()
+
+
+def test_bench_json_counts_every_request_and_its_latency(
+    worker: Worker, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    job = write_agg_job(tmp_path / "job", "local-sm1", [(worker, 0)], nodes=1)
+    assert main(["bench", str(job), "-n", "6", "--concurrency", "2", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["status"], doc["requests"], doc["ok"], doc["failed"]) == ("ok", 6, 6, 0)
+    assert doc["url"] == worker.url and doc["model"]
+    assert 0 < doc["latency_p50_ms"] <= doc["latency_p99_ms"]
+    assert 0 < doc["ttft_p50_ms"] <= doc["latency_p99_ms"] and doc["output_tokens_per_s"] > 0
+
+
+def test_bench_text_is_one_line_of_figures_with_units(
+    worker: Worker, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    job = write_agg_job(tmp_path / "job", "local-sm2", [(worker, 0)], nodes=1)
+    assert main(["bench", str(job), "-n", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("local-sm2: 3 requests, 4 at a time, to http://")
+    assert out[1].startswith("local-sm2: 3/3 ok, 0 failed · latency p50 ") and " ms p99 " in out[1]
+    assert "tok/s" in out[1]
+
+
+def test_bench_refuses_a_job_that_is_not_serving(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    job = write_agg_job(tmp_path / "job", "local-sm3", [], nodes=1, stages=("submitted", "starting"))
+    assert main(["bench", str(job)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "srt-tui: error: job local-sm3 is not serving yet (stage starting) (fix: srt-tui wait local-sm3 --for ready)"
+    ]
+
+
+def test_bench_says_what_it_takes_for_bad_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", "local-1", "-n", "0"])
+    assert exc.value.code == 2
+    assert "expected a whole number of at least 1, not '0'" in capsys.readouterr().err
+
+
+def test_summary_of_failures_keeps_the_most_frequent_errors() -> None:
+    busy, late = Outcome(False, 1.0, error="HTTP 503: busy"), Outcome(False, 2.0, error="timeout after 60s")
+    outcomes = [Outcome(True, 0.1, 0.02, 16), busy, busy, late]
+    result = summarize("http://x", "m", outcomes, 2.0)
+    assert (result.ok, result.failed, result.latency_p50_ms) == (1, 3, 100.0)
+    assert result.errors == (("HTTP 503: busy", 2), ("timeout after 60s", 1))
+    assert result.line().startswith("1/4 ok, 3 failed · latency p50 100 ms p99 100 ms · TTFT p50 20 ms")
+
+
+def test_bench_says_when_the_url_does_not_answer_from_here(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A job that says it serves, but nothing answers at its URL from this machine (nodes not reachable)."""
+    from types import SimpleNamespace
+
+    from tests.mock.mockprocs import free_port
+
+    port = free_port()
+    dead = SimpleNamespace(name="agg_0", role="regular", port=port, url=f"http://127.0.0.1:{port}")
+    job = write_agg_job(tmp_path / "job", "local-sm4", [(dead, 0)], nodes=1)  # type: ignore[list-item]
+    assert main(["bench", str(job), "--json"]) == 1
+    out = capsys.readouterr()
+    assert json.loads(out.out)["status"] == "error"
+    assert f"http://127.0.0.1:{port} does not answer from here (connect to 127.0.0.1:{port} failed" in out.err
+    assert "through the SSH port-forward the job view shows" in out.err
