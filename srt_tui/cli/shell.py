@@ -21,13 +21,13 @@ def _worker_node(job_dir: str, worker: str | None) -> int:
         processes = read_plan(Path(job_dir)).processes
     except JobDirError as exc:
         raise SrtError([Problem(field="JOB", message=str(exc), hint=exc.fix)]) from None
-    names = [str(p.get("name", "")) for p in processes]
+    names = [p.name for p in processes]
     if worker is None:
-        return int(processes[0].get("node_index") or 0) if processes else 0
+        return processes[0].node_index if processes else 0
     if worker not in names:
         hint = "name one of: " + ", ".join(n for n in names if n)
         raise SrtError([Problem(field="WORKER", message=f"the job has no worker `{worker}`", hint=hint)])
-    return int(processes[names.index(worker)].get("node_index") or 0)
+    return processes[names.index(worker)].node_index
 
 
 def _cmd_shell(args: argparse.Namespace) -> int:

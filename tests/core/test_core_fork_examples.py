@@ -82,9 +82,9 @@ def test_the_recipes_dcgm_exporter_wins_over_the_profile_default(tmp_path: Path,
     literal = "container: docker://lmsysorg/sglang:v0.5.8-rocm700-mi30x"  # an NVIDIA profile has no ROCm alias
     prep = prepare(_variant(tmp_path, "amd-power-telemetry", "container: sglang-rocm", literal), profile)
     exporter = prep.plan.gpu_exporter
-    assert exporter is not None and exporter["source"] == "recipe" and exporter["launched"] is True
-    assert (exporter["image"], exporter["port"]) == ("docker://rocm/device-metrics-exporter:v1.5.2", 5000)
-    assert exporter["gpu_label"] == "gpu_id" and exporter["metrics"]["power"] == "gpu_power_usage"
+    assert exporter is not None and exporter.source == "recipe" and exporter.launched is True
+    assert (exporter.image, exporter.port) == ("docker://rocm/device-metrics-exporter:v1.5.2", 5000)
+    assert exporter.gpu_label == "gpu_id" and exporter.metrics["power"] == "gpu_power_usage"
     assert prep.plan.to_json()["gpu_exporter"]["source"] == "recipe"
     assert "device-metrics-exporter:v1.5.2 port 5000 (from recipe)" in describe(prep, with_script=False)
 

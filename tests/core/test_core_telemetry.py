@@ -22,13 +22,13 @@ def _with(tmp_path: Path, base: Path, extra: str) -> Path:
 def test_dcgm_default_runs_in_its_own_image_on_every_node(tmp_path: Path) -> None:
     prep = prepare(_with(tmp_path, NV_1P1D, "telemetry: {enabled: true}"), "nvidia-h100")
     plan = prep.plan
-    assert plan.gpu_exporter is not None and plan.gpu_exporter["launched"] is True
-    assert plan.gpu_exporter["gpu_label"] == "gpu"
-    assert plan.gpu_exporter["metrics"]["gpu_util"] == "DCGM_FI_DEV_GPU_UTIL"
+    assert plan.gpu_exporter is not None and plan.gpu_exporter.launched is True
+    assert plan.gpu_exporter.gpu_label == "gpu"
+    assert plan.gpu_exporter.metrics["gpu_util"] == "DCGM_FI_DEV_GPU_UTIL"
     steps = plan.telemetry
     assert [(s.name, s.node_index) for s in steps] == [(f"gpu_exporter_{n}", n) for n in range(plan.nodes)]
     assert all(s.command == ("dcgm-exporter", "--address", "<bind>:9401") for s in steps)
-    assert all(s.container_image == plan.gpu_exporter["image"] != plan.container_image for s in steps)
+    assert all(s.container_image == plan.gpu_exporter.image != plan.container_image for s in steps)
     assert all(s.visible_devices is None and not any(k.endswith("VISIBLE_DEVICES") for k, _ in s.env) for s in steps)
     script = prep.script
     image_steps = [line for line in script.splitlines() if line.startswith("SRT_STEP_IMAGE=")]
@@ -39,9 +39,9 @@ def test_dcgm_default_runs_in_its_own_image_on_every_node(tmp_path: Path) -> Non
 def test_amd_exporter_uses_the_profiles_command_label_and_metrics() -> None:
     prep = prepare(RECIPES_DIR / "amd" / "mi355x-1p1d-sglang-mori.yaml", "amd-mi355x")
     exporter = prep.plan.gpu_exporter
-    assert exporter is not None and exporter["launched"] and exporter["port"] == 5000
-    assert exporter["gpu_label"] == "gpu_id"
-    assert exporter["metrics"] == {
+    assert exporter is not None and exporter.launched and exporter.port == 5000
+    assert exporter.gpu_label == "gpu_id"
+    assert exporter.metrics == {
         "power": "gpu_power_usage",
         "gpu_util": "gpu_gfx_activity",
         "temperature": "gpu_junction_temperature",
@@ -51,7 +51,7 @@ def test_amd_exporter_uses_the_profiles_command_label_and_metrics() -> None:
 
 def test_without_telemetry_the_exporter_is_described_but_not_started() -> None:
     prep = prepare(NV_1P1D, "nvidia-h100")
-    assert prep.plan.gpu_exporter is not None and prep.plan.gpu_exporter["launched"] is False
+    assert prep.plan.gpu_exporter is not None and prep.plan.gpu_exporter.launched is False
     assert prep.plan.telemetry == () and "gpu_exporter_0" not in prep.script
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from srt_tui.core.jobdir.contract import EndpointsDoc, JobMeta, PlanDoc
+from srt_tui.core.plan.document import PlanExporter
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import GpuReading
 from srt_tui.monitor.probes.prom import SampleCache
@@ -68,7 +69,7 @@ AMD_BLOCK: dict[str, Any] = {
 
 def _read(text: str, block: dict[str, Any], node: int = 0) -> list[GpuReading]:
     """Read as the monitor does (series memoised, values read directly), checked against a full parse."""
-    spec = ExporterSpec.from_plan(block)
+    spec = ExporterSpec.from_plan(PlanExporter.parse(block))
     assert spec is not None
     fast = parse_readings(node, SampleCache().gauges(text, spec.names), spec)
     assert fast == parse_readings(node, SampleCache().samples(text, spec.names), spec)
@@ -123,7 +124,8 @@ def test_only_a_launched_exporter_with_a_label_and_metrics_is_scraped(tmp_path: 
         eps = None
         if endpoints is not None:
             eps = EndpointsDoc(gpu_exporter_urls=tuple(endpoints["gpu_exporter_urls"]) if endpoints else None)
-        return scrape_targets(JobFiles("1", tmp_path, JobMeta("1"), PlanDoc(gpu_exporter=block), eps, []))[1]
+        plan = PlanDoc.parse({"processes": [], "gpu_exporter": block})
+        return scrape_targets(JobFiles("1", tmp_path, JobMeta("1"), plan, eps, []))[1]
 
     assert targets(DCGM_BLOCK) == [(0, "http://10.0.0.1:9401/metrics"), (2, "http://10.0.0.3:9401/metrics")]
     assert targets({**DCGM_BLOCK, "launched": False}) == []

@@ -66,7 +66,7 @@ async def test_preview_tabs_switch_with_brackets_and_help_says_so() -> None:
 
         exporter = _plain(app.screen.query_one("#mounts-env", Static)).split("GPU exporter", 1)[1]
         planned = app.screen.query_one(PreviewStep).prepared.plan.gpu_exporter  # type: ignore[union-attr]
-        assert planned is not None and not planned["launched"]  # the profile has one; the recipe no telemetry
+        assert planned is not None and not planned.launched  # the profile has one; the recipe no telemetry
         assert exporter.split()[:3] == ["not", "launched:", "telemetry"], exporter
         await pilot.press("left_square_bracket", "left_square_bracket", "left_square_bracket")
         await pilot.pause()

@@ -1,5 +1,6 @@
 """The job directory's JSON files as one typed, versioned contract: `job.json` (who submitted what,
-when, how), `plan.json` (the fields the monitor reads) and `endpoints.json` (the URLs the job wrote).
+when, how), `plan.json` (its typed records live in `core/plan/document.py`, shared with the writer) and
+`endpoints.json` (the URLs the job wrote).
 
 Every writer and reader in Python goes through here (the launch script writes `endpoints.json` from
 `render`, which takes its version from here), so a directory written by an older or newer srt-tui,
@@ -19,7 +20,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from srt_tui.core.jobdir.bounded import read_bytes
-from srt_tui.core.plan.model import PLAN_VERSION
+from srt_tui.core.plan.document import PLAN_VERSION, PlanDoc
+from srt_tui.core.plan.records import DocError, type_name
 
 JOB_FILE = "job.json"
 PLAN_FILE = "plan.json"
@@ -50,12 +52,6 @@ class JobDirError(ValueError):
 _DAMAGED = "the directory is damaged or was written by something else: resubmit, or remove it"
 
 
-def _type_name(value: object) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number"}
-    names[float] = "a number"
-    return "null" if value is None else names.get(type(value), type(value).__name__)
-
-
 class _Doc:
     """One parsed file: typed access to its keys, each failure a JobDirError naming file and key."""
 
@@ -71,7 +67,7 @@ class _Doc:
         except RecursionError:
             raise JobDirError(path, "nested too deeply to be a job file", _DAMAGED) from None
         if not isinstance(raw, dict):
-            raise JobDirError(path, f"expected a JSON object, found {_type_name(raw)}", _DAMAGED)
+            raise JobDirError(path, f"expected a JSON object, found {type_name(raw)}", _DAMAGED)
         self.doc: dict[str, Any] = raw
         version = raw.get("version", 1)
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
@@ -82,7 +78,7 @@ class _Doc:
         self.version = version
 
     def _bad(self, key: str, expected: str, value: object) -> JobDirError:
-        return JobDirError(self.path, f"key `{key}`: expected {expected}, found {_type_name(value)}", _DAMAGED)
+        return JobDirError(self.path, f"key `{key}`: expected {expected}, found {type_name(value)}", _DAMAGED)
 
     def _get(self, key: str, required: bool) -> Any:
         if key not in self.doc:
@@ -222,55 +218,14 @@ def parse_job_meta(path: Path, text: str | bytes) -> JobMeta:
     )
 
 
-@dataclass(frozen=True)
-class PlanDoc:
-    """`plan.json` as the monitor reads it: the job's shape and each process's entry (objects whose
-    own keys are read defensively: they describe engines and routers srt-tui may not know)."""
-
-    name: str = ""
-    profile: str = ""
-    topology: str = ""
-    engine: str = ""
-    frontend: str = ""
-    nodes: int = 0
-    gpus_per_node: int = 0
-    visible_devices_env: str = ""
-    public_url: str = ""
-    processes: tuple[Obj, ...] = ()
-    infra: tuple[Obj, ...] = ()
-    router: Obj | None = None
-    routers: tuple[Obj, ...] = ()
-    nginx: Obj | None = None
-    benchmark: Obj | None = None
-    gpu_exporter: Obj | None = None
-    #: names of the job's secret variables (values live only in its 0600 secrets.env)
-    secret_env: tuple[str, ...] = ()
-    version: int = PLAN_VERSION
-
-
 def parse_plan(path: Path, text: str | bytes) -> PlanDoc:
-    """`plan.json` from its text; `processes` is required (a plan without workers is not a plan)."""
+    """`plan.json` from its text, read through its typed records (`core/plan/document.py`); `processes`
+    is required (a plan without workers is not a plan)."""
     d = _Doc(path, text, PLAN_VERSION)
-    return PlanDoc(
-        name=d.text("name"),
-        profile=d.text("profile"),
-        topology=d.text("topology"),
-        engine=d.text("engine"),
-        frontend=d.text("frontend"),
-        nodes=d.count("nodes"),
-        gpus_per_node=d.count("gpus_per_node"),
-        visible_devices_env=d.text("visible_devices_env"),
-        public_url=d.text("public_url"),
-        processes=d.objs("processes", required=True),
-        infra=d.objs("infra"),
-        router=d.obj("router"),
-        routers=d.objs("routers"),
-        nginx=d.obj("nginx"),
-        benchmark=d.obj("benchmark"),
-        gpu_exporter=d.obj("gpu_exporter"),
-        secret_env=tuple(s for s in d.texts("secret_env") or () if s),
-        version=d.version,
-    )
+    try:
+        return PlanDoc.parse(d.doc)  # its `version` as _Doc checked it
+    except DocError as exc:
+        raise JobDirError(path, str(exc), _DAMAGED) from None
 
 
 @dataclass(frozen=True)

@@ -1,42 +1,65 @@
 """JobPlan: the structured launch plan (nodes, processes, masks, ports, commands, env) and `plan.json`.
 
-Built once from a ResolvedJob (core/planner.py); the launch script, the dry-run view, the wizard grid and
-the monitor all read this one plan, so nothing is computed twice.
+Built once from a ResolvedJob (core/plan/build.py); the launch script, the dry-run view and the wizard
+grid read this one plan, and the monitor its `plan.json`, written through the typed records of
+`document.py` (`document()` maps each step to its entry), so nothing is computed twice.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from srt_tui.core.capabilities import Registration, WorkerHealth, WorkerStart
 from srt_tui.core.errors import Problem
 from srt_tui.core.plan.deviations import DEVIATIONS
+from srt_tui.core.plan.document import (
+    PLAN_VERSION,
+    Deviation,
+    PlanDoc,
+    PlanExporter,
+    PlanHealthCheck,
+    PlanNginx,
+    PlanProcess,
+    PlanRouter,
+)
 from srt_tui.core.spec.resolved import Mount
 from srt_tui.core.spec.secrets import MASK
 
-PLAN_VERSION = 1
+
+def deviations(ids: tuple[str, ...]) -> tuple[Deviation, ...]:
+    """Deviation ids as plan.json names them: each with what it is."""
+    return tuple(Deviation(i, DEVIATIONS[i].what) for i in ids)
 
 
-@dataclass(frozen=True)
+#: PlanProcess fields written from a ProcessPlan field of the same name and value
+_SAME = tuple(
+    f.name for f in fields(PlanProcess) if f.name not in ("env", "secret_env", "config_files", "differs_from_srtctl")
+)
+
+
+@dataclass(frozen=True, kw_only=True)
 class ProcessPlan:
-    """One srun step: a worker rank, the router, an infra service or the benchmark."""
+    """One srun step: a worker rank, the router, an infra service or the benchmark. Built by keyword
+    only: a step names what it has, everything else is the default of a step without it."""
 
     name: str
     role: str
-    kind: str  # worker | router | infra | benchmark
+    kind: str  # worker | router | infra | telemetry | nginx | benchmark
     node_index: int
-    gpus: tuple[int, ...]
-    visible_devices: str | None
-    port: int
-    ports: dict[str, int]
-    url: str | None
-    health_url: str | None
-    metrics_url: str | None
     command: tuple[str, ...]
-    env: tuple[tuple[str, str], ...]
     log: str
+    #: its GPUs and the mask that restricts it to them (None: the whole node's GPUs)
+    gpus: tuple[int, ...] = ()
+    visible_devices: str | None = None
+    #: its HTTP port (0: none) and every port it listens on, by label
+    port: int = 0
+    ports: dict[str, int] = field(default_factory=dict)
+    url: str | None = None
+    health_url: str | None = None
+    metrics_url: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
     node_rank: int = 0
     nnodes: int = 1
     worker: str | None = None
@@ -77,8 +100,18 @@ class ProcessPlan:
     #: where it launches differently from srtctl on purpose: ids of `core/plan/deviations.py`
     differs_from_srtctl: tuple[str, ...] = ()
 
+    def document(self) -> PlanProcess:
+        """Its plan.json entry: secrets and config files by name only, deviations with what they are."""
+        return PlanProcess(
+            **{name: getattr(self, name) for name in _SAME},
+            env=dict(self.env),
+            secret_env=tuple(name for name, _ in self.secret_env),
+            config_files=tuple(name for name, _ in self.config_files),
+            differs_from_srtctl=deviations(self.differs_from_srtctl),
+        )
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class RouterPlan:
     """The router process plus its readiness contract and expected registrations."""
 
@@ -91,6 +124,22 @@ class RouterPlan:
     #: how workers start ("direct" or "dynamo") and where their health is read ("engine-http" or "system-port")
     worker_launch: WorkerStart = "direct"
     worker_health: WorkerHealth = "engine-http"
+
+    def document(self) -> PlanRouter:
+        """Its plan.json entry: its process's keys, then its contract and expected registrations."""
+        return PlanRouter(
+            type=self.type,
+            process=self.process.document(),
+            waits_for_healthy_workers=self.waits_for_healthy_workers,
+            registration=self.registration,
+            expected=self.expected,
+            expected_prefill=self.expected.get("prefill", 0),
+            expected_decode=self.expected.get("decode", 0),
+            expected_agg=self.expected.get("agg", 0),
+            workers_url=self.workers_url,
+            worker_launch=self.worker_launch,
+            worker_health=self.worker_health,
+        )
 
 
 @dataclass(frozen=True)
@@ -123,7 +172,7 @@ class JobPlan:
     health_max_attempts: int
     bash_preamble: str | None
     secret_env: tuple[str, ...]
-    gpu_exporter: dict[str, Any] | None
+    gpu_exporter: PlanExporter | None
     warnings: tuple[Problem, ...] = field(default=())
     #: one GPU-exporter step per node when the recipe enables telemetry
     telemetry: tuple[ProcessPlan, ...] = ()
@@ -172,85 +221,54 @@ class JobPlan:
             counts[p.role] = counts.get(p.role, 0) + 1
         return counts
 
-    def to_json(self) -> dict[str, Any]:
-        """The `plan.json` document."""
-
-        def proc(p: ProcessPlan) -> dict[str, Any]:
-            d = asdict(p)
-            d["command"] = list(p.command)
-            d["gpus"] = list(p.gpus)
-            d["env"] = dict(p.env)
-            d["secret_env"] = [name for name, _ in p.secret_env]
-            d["config_files"] = [name for name, _ in p.config_files]
-            d["unset_env"] = list(p.unset_env)
-            if not p.unset_env:  # only a masked worker drops inherited variables
-                del d["unset_env"]
-            if not p.serving:  # routers, infra, engines without serving families
-                del d["serving"]
-            d["srun_step_options"] = [[k, v] for k, v in p.srun_step_options]
-            d["differs_from_srtctl"] = [{"id": i, "what": DEVIATIONS[i].what} for i in p.differs_from_srtctl]
-            return d
-
-        def router_doc(r: RouterPlan) -> dict[str, Any]:
-            return {
-                "type": r.type,
-                **proc(r.process),
-                "waits_for_healthy_workers": r.waits_for_healthy_workers,
-                "registration": r.registration,
-                "expected": r.expected,
-                "expected_prefill": r.expected.get("prefill", 0),
-                "expected_decode": r.expected.get("decode", 0),
-                "expected_agg": r.expected.get("agg", 0),
-                "workers_url": r.workers_url,
-                "worker_launch": r.worker_launch,
-                "worker_health": r.worker_health,
-            }
-
-        routers = [router_doc(r) for r in self.routers()]
+    def document(self) -> PlanDoc:
+        """The `plan.json` document as its typed record (`core/plan/document.py`)."""
+        routers = tuple(r.document() for r in self.routers())
         nginx = None
         if self.nginx is not None:
-            nginx = {**proc(self.nginx), "config": "logs/nginx.conf", "upstreams": [r["url"] for r in routers]}
-        return {
-            "version": PLAN_VERSION,
-            "name": self.name,
-            "profile": self.profile,
-            "topology": self.topology,
-            "engine": self.engine,
-            "frontend": self.frontend,
-            "nodes": self.nodes,
-            "gpus_per_node": self.gpus_per_node,
-            "visible_devices_env": self.visible_devices_env,
-            "network_interface": self.network_interface,
-            "container_runtime": self.container_runtime,
-            "container_image": self.container_image,
-            "model_path": self.model_path,
-            "served_model_name": self.served_model_name,
-            "sbatch_directives": [[k, v] for k, v in self.directives],
-            "mounts": [asdict(m) for m in self.mounts],
-            "srun_options": [[k, v] for k, v in self.srun_options],
-            "environment": {scope: dict(pairs) for scope, pairs in self.env_scopes},
-            "secret_env": list(self.secret_env),
-            "processes": [proc(p) for p in self.workers],
-            "infra": [proc(p) for p in self.infra],
-            "telemetry": [proc(p) for p in self.telemetry],
-            "router": routers[0] if routers else None,
-            "routers": routers,
-            "nginx": nginx,
-            "benchmark": proc(self.benchmark) if self.benchmark else None,
-            "profiling": self.profiling,
-            "profile_trigger": proc(self.profile_trigger) if self.profile_trigger else None,
-            "public_url": self.public_url,
-            "health_check": {
-                "interval_seconds": self.health_interval_s,
-                "max_attempts": self.health_max_attempts,
-            },
-            "gpu_exporter": self.gpu_exporter,
-            "identity": self.identity,
-            "precision": self.precision,
-            "gpu_type": self.gpu_type,
-            "warnings": [p.render() for p in self.warnings],
-            "differs_from_srtctl": [{"id": i, "what": DEVIATIONS[i].what} for i in self.differs_from_srtctl],
-        }
+            nginx = PlanNginx(process=self.nginx.document(), upstreams=tuple(r.process.url for r in routers))
+        return PlanDoc(
+            version=PLAN_VERSION,
+            name=self.name,
+            profile=self.profile,
+            topology=self.topology,
+            engine=self.engine,
+            frontend=self.frontend,
+            nodes=self.nodes,
+            gpus_per_node=self.gpus_per_node,
+            visible_devices_env=self.visible_devices_env,
+            network_interface=self.network_interface,
+            container_runtime=self.container_runtime,
+            container_image=self.container_image,
+            model_path=self.model_path,
+            served_model_name=self.served_model_name,
+            sbatch_directives=self.directives,
+            mounts=self.mounts,
+            srun_options=self.srun_options,
+            environment={scope: dict(pairs) for scope, pairs in self.env_scopes},
+            secret_env=self.secret_env,
+            processes=tuple(p.document() for p in self.workers),
+            infra=tuple(p.document() for p in self.infra),
+            telemetry=tuple(p.document() for p in self.telemetry),
+            router=routers[0] if routers else None,
+            routers=routers,
+            nginx=nginx,
+            benchmark=self.benchmark.document() if self.benchmark else None,
+            profiling=self.profiling,
+            profile_trigger=self.profile_trigger.document() if self.profile_trigger else None,
+            public_url=self.public_url,
+            health_check=PlanHealthCheck(self.health_interval_s, self.health_max_attempts),
+            gpu_exporter=self.gpu_exporter,
+            identity=self.identity,
+            precision=self.precision,
+            gpu_type=self.gpu_type,
+            warnings=tuple(p.render() for p in self.warnings),
+            differs_from_srtctl=deviations(self.differs_from_srtctl),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The `plan.json` document as JSON values."""
+        return self.document().to_json()
 
     def to_json_text(self) -> str:
         """`plan.json` text: stable key order, newline-terminated."""

@@ -155,7 +155,7 @@ def _endpoints_json(plan: JobPlan) -> str:
         doc["routers"] = routers
         doc["nginx"] = {"url": plan.nginx.url, "node_index": plan.nginx.node_index}
     if plan.gpu_exporter:
-        doc["gpu_exporter_urls"] = plan.gpu_exporter["metrics_urls"]
+        doc["gpu_exporter_urls"] = list(plan.gpu_exporter.metrics_urls)
     return json.dumps(doc, indent=2)
 
 

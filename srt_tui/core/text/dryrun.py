@@ -103,8 +103,8 @@ def describe(prep: Prepared, with_script: bool = True) -> str:
     out.append(
         "GPU exporter: "
         + (
-            f"{exporter['image']} port {exporter['port']} (from {exporter['source']}), "
-            + ("started on every node (telemetry)" if exporter.get("launched") else "not started (telemetry off)")
+            f"{exporter.image} port {exporter.port} (from {exporter.source}), "
+            + ("started on every node (telemetry)" if exporter.launched else "not started (telemetry off)")
             if exporter
             else "disabled"
         )

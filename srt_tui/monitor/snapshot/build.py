@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from srt_tui.core.jobdir.contract import Obj, PlanDoc
+from srt_tui.core.jobdir.contract import PlanDoc
 from srt_tui.core.jobdir.discovery import SRTCTL
+from srt_tui.core.plan.document import PlanProcess
 from srt_tui.core.results.progress import PROGRESS_FILE, BenchProgress, parse_progress
 from srt_tui.monitor.files.jobfiles import error_line, tail
 from srt_tui.monitor.model import (
@@ -188,16 +189,15 @@ def placements(plan: PlanDoc) -> tuple[Placement, ...]:
     """Every worker process (all ranks) with its node, GPUs, mask and port, for the GPU grid."""
     out = []
     for p in plan.processes:
-        port = p.get("port")
         out.append(
             Placement(
-                name=str(p.get("name")),
-                worker=str(p.get("worker") or p.get("name")),
-                role=str(p.get("role")),
-                node_index=int(p.get("node_index", 0) or 0),
-                gpus=tuple(int(g) for g in p.get("gpus") or ()),
-                mask=p.get("visible_devices"),
-                port=int(port) if isinstance(port, int) else None,
+                name=p.name,
+                worker=p.worker or p.name,
+                role=p.role,
+                node_index=p.node_index,
+                gpus=p.gpus,
+                mask=p.visible_devices,
+                port=p.port,
             )
         )
     return tuple(out)
@@ -228,17 +228,16 @@ def log_refs(job: JobFiles) -> tuple[LogRef, ...]:
     out: list[LogRef] = []
     for group, procs in (("processes", plan.processes), ("infra", plan.infra)):
         for p in procs:
-            if p.get("log"):
-                out.append(LogRef(str(p.get("name")), str(p.get("kind", group)), str(job.dir / str(p["log"]))))
-    routers: list[Obj | None] = [*plan.routers] or [plan.router]
-    entries: list[tuple[str, Obj | None]] = [
-        *(("router", r) for r in routers),
-        ("nginx", plan.nginx),
+            if p.log:
+                out.append(LogRef(p.name, p.kind or group, str(job.dir / p.log)))
+    entries: list[tuple[str, PlanProcess | None]] = [
+        *(("router", r.process) for r in plan.all_routers()),
+        ("nginx", plan.nginx.process if plan.nginx else None),
         ("benchmark", plan.benchmark),
     ]
     for key, entry in entries:
-        if entry is not None and entry.get("log"):
-            out.append(LogRef(str(entry.get("name", key)), key, str(job.dir / str(entry["log"]))))
+        if entry is not None and entry.log:
+            out.append(LogRef(entry.name or key, key, str(job.dir / entry.log)))
     launch = "launch.log" if is_local_job(job.job_id) else "slurm.log"
     out.append(LogRef("launch", "job", str(job.dir / "logs" / launch)))
     return tuple(out)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from srt_tui.core.jobdir.contract import EndpointsDoc, JobMeta, Obj, PlanDoc
+from srt_tui.core.plan.document import PlanExporter, PlanNginx, PlanRouter
 from srt_tui.monitor.files.jobfiles import Event, FileCache
 from srt_tui.monitor.probes.prom import SampleCache
 from srt_tui.monitor.probes.sources import Source, Sources
@@ -38,11 +39,6 @@ class JobFiles:
     written_by: str = "srt-tui"
 
     @property
-    def router_plan(self) -> Obj:
-        """plan.json's router section (empty without a router)."""
-        return self.plan.router or {}
-
-    @property
     def router_endpoints(self) -> Obj:
         """endpoints.json's router section (empty without a router or before it is written)."""
         return (self.endpoints.router if self.endpoints else None) or {}
@@ -50,19 +46,19 @@ class JobFiles:
     def router_views(self) -> list[RouterView]:
         """Every router: plan.json's `routers` (srtctl's multi-frontend layout) or its one `router`,
         each with its endpoints.json entry once the job wrote it."""
-        plans = list(self.plan.routers) or ([self.router_plan] if self.router_plan else [])
+        plans = self.plan.all_routers()
         eps = list(self.endpoints.routers if self.endpoints else ()) or [self.router_endpoints]
         return [RouterView(p, eps[i] if i < len(eps) else {}) for i, p in enumerate(plans)]
 
     @property
-    def nginx_plan(self) -> Obj:
-        """plan.json's nginx in front of the routers (empty when the job runs none)."""
-        return self.plan.nginx or {}
+    def nginx_plan(self) -> PlanNginx | None:
+        """plan.json's nginx in front of the routers (None when the job runs none)."""
+        return self.plan.nginx
 
     def nginx_health_url(self) -> str | None:
         """nginx's /health (answered by a router behind it), once endpoints.json gives its address."""
         url = ((self.endpoints.nginx if self.endpoints else None) or {}).get("url")
-        return f"{str(url).rstrip('/')}/health" if self.nginx_plan and url else None
+        return f"{str(url).rstrip('/')}/health" if self.nginx_plan is not None and url else None
 
     def endpoint_workers(self) -> list[Obj]:
         """endpoints.json's workers."""
@@ -74,10 +70,10 @@ class JobFiles:
         return views[0].registration_url() if views else None
 
     @property
-    def gpu_exporter(self) -> Obj | None:
+    def gpu_exporter(self) -> PlanExporter | None:
         """plan.json's GPU exporter block when the job launched one (None when it was only resolved)."""
         block = self.plan.gpu_exporter
-        return block if block is not None and block.get("launched") is True else None
+        return block if block is not None and block.launched else None
 
     def gpu_exporter_urls(self) -> list[tuple[int, str]]:
         """(node index, URL) of each node's launched GPU exporter, from endpoints.json (node IPs resolved)."""
@@ -107,13 +103,12 @@ class JobFiles:
 class RouterView:
     """One router as the job's files describe it: its plan.json entry and its endpoints.json entry."""
 
-    plan: Obj
+    plan: PlanRouter
     endpoints: Obj
 
     def registration_url(self) -> str | None:
         """Where its registrations are read: /workers (sglang/vllm-router) or /health (others)."""
-        registration = str(self.plan.get("registration", "router-workers"))
-        if registration == "router-workers" and self.endpoints.get("workers_url"):
+        if self.plan.registration == "router-workers" and self.endpoints.get("workers_url"):
             return str(self.endpoints["workers_url"])
         if self.endpoints.get("url"):
             return str(self.endpoints["url"]).rstrip("/") + "/health"

@@ -6,10 +6,10 @@ readings, marked stale, without holding up the other nodes."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
+from srt_tui.core.plan.document import PlanExporter
 from srt_tui.monitor.model import GpuReading
 from srt_tui.monitor.probes.selectors import Sample
 from srt_tui.monitor.probes.sources import Source
@@ -29,17 +29,14 @@ class ExporterSpec:
     temperature: str | None = None
 
     @classmethod
-    def from_plan(cls, block: Mapping[str, Any] | None) -> ExporterSpec | None:
+    def from_plan(cls, block: PlanExporter | None) -> ExporterSpec | None:
         """The spec of plan.json's `gpu_exporter` block; None without a label or any known metric."""
         if block is None:
             return None
-        raw = block.get("metrics")
-        metrics = raw if isinstance(raw, dict) else {}
-        names = [metrics.get(k) if isinstance(metrics.get(k), str) and metrics.get(k) else None for k in METRIC_KEYS]
-        label = block.get("gpu_label")
-        if not isinstance(label, str) or not label or not any(names):
+        names = [block.metrics.get(k) or None for k in METRIC_KEYS]
+        if not block.gpu_label or not any(names):
             return None
-        return cls(label, *names)
+        return cls(block.gpu_label, *names)
 
     @property
     def names(self) -> tuple[str, ...]:

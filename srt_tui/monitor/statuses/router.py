@@ -58,19 +58,19 @@ def router_status(
     if view is not views[0]:
         relay = None  # the job relays its first router only
     rplan, ep = view.plan, view.endpoints
-    expected = {str(k): int(n) for k, n in rplan.get("expected", {}).items() if int(n)}
-    registration = str(rplan.get("registration", "router-workers"))
-    log = job.dir / str(rplan.get("log") or "logs/router.log")
-    name = str(rplan.get("name") or "router")
+    expected = {k: n for k, n in rplan.expected.items() if n}
+    registration = rplan.registration
+    log = job.dir / (rplan.process.log or "logs/router.log")
+    name = rplan.process.name or "router"
     base = RouterStatus(
-        type=str(rplan.get("type", "")),
+        type=rplan.type,
         url=ep.get("url") or None,
         expected=expected,
         metrics_url=ep.get("metrics_url") or None,
         registration=registration,
         log=str(log),
         name=name,
-        node_index=int(rplan.get("node_index", 0) or 0),
+        node_index=rplan.process.node_index,
     )
     reg_url = view.registration_url()
     disagg = bool(expected.get("prefill") or expected.get("decode"))
@@ -170,8 +170,7 @@ def _metrics_text(ctx: Refresh, view: RouterView, relay: Relay | None) -> tuple[
 def _read_serving(ctx: Refresh, job: JobFiles, view: RouterView, name: str, text: str, observed: float | None) -> None:
     """The router's own serving families (plan.json `router.serving`), for the job's figures where its
     workers export none."""
-    declared = view.plan.get("serving")
-    families: dict[str, object] = declared if isinstance(declared, dict) else {}
+    families: dict[str, object] = dict(view.plan.process.serving)
     if not families:
         return
     samples = ctx.samples.gauges(text, wanted_names(families))  # values change each scrape under load
@@ -181,7 +180,7 @@ def _read_serving(ctx: Refresh, job: JobFiles, view: RouterView, name: str, text
 
 def _parse_counters(ctx: Refresh, view: RouterView, text: str) -> tuple[float | None, float | None, float | None]:
     """(requests, errors, retries) from the router's Prometheus text, per its metrics contract."""
-    contract = view.plan.get("metrics") if isinstance(view.plan.get("metrics"), dict) else None
+    contract = view.plan.process.metrics or None
     wanted = ROUTER_SAMPLES + selectors.names(contract) if contract else ROUTER_SAMPLES
     c = router_counters(ctx.samples.samples(text, wanted), contract)
     return c.requests, c.errors, c.retries
@@ -200,15 +199,15 @@ def nginx_status(ctx: Refresh, job: JobFiles, live: bool, starting: bool) -> tup
     """nginx in front of the routers, as a process: up when its public port answers /health (which a
     router behind it answers), down when nothing listens; None when the job runs no nginx."""
     plan = job.nginx_plan
-    if not plan:
+    if plan is None:
         return None, ""
     url = job.nginx_health_url()
-    log = job.dir / str(plan.get("log") or "logs/nginx.log")
+    log = job.dir / (plan.process.log or "logs/nginx.log")
     base = ProxyStatus(
-        name=str(plan.get("name") or "nginx"),
+        name=plan.process.name or "nginx",
         url=url.removesuffix("/health") if url else None,
-        node_index=int(plan.get("node_index", 0) or 0),
-        upstreams=tuple(str(u) for u in plan.get("upstreams") or ()),
+        node_index=plan.process.node_index,
+        upstreams=tuple(str(u) for u in plan.upstreams),
         log=str(log),
     )
     if not live or not url:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from srt_tui.core.jobdir.bounded import read_bytes
-from srt_tui.core.jobdir.contract import PLAN_FILE, JobDirError, Obj, parse_plan
+from srt_tui.core.jobdir.contract import PLAN_FILE, JobDirError, parse_plan
+from srt_tui.core.plan.document import PlanProcess
 from srt_tui.core.spec.secrets import MASK, masked_env, redact, secret_names
 from srt_tui.monitor.files.jobfiles import tail
 
@@ -42,20 +42,11 @@ class WorkerFacts:
     log_tail: tuple[str, ...] = ()
 
 
-def _ports(proc: Obj) -> tuple[tuple[str, int], ...]:
-    ports: dict[str, int] = {}
-    if isinstance(proc.get("port"), int):
-        ports["http"] = int(proc["port"])
-    extra = proc.get("ports")
-    if isinstance(extra, dict):
-        for label, port in extra.items():
-            if isinstance(port, int) and not isinstance(port, bool):
-                ports.setdefault(str(label), port)
+def _ports(proc: PlanProcess) -> tuple[tuple[str, int], ...]:
+    ports: dict[str, int] = {} if proc.port is None else {"http": proc.port}
+    for label, port in proc.ports.items():
+        ports.setdefault(label, port)
     return tuple(ports.items())
-
-
-def _strs(value: Any) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, list) else []
 
 
 def read_worker_facts(job_dir: Path, name: str, log_lines: int = LOG_LINES) -> WorkerFacts:
@@ -69,33 +60,33 @@ def read_worker_facts(job_dir: Path, name: str, log_lines: int = LOG_LINES) -> W
         return WorkerFacts(name, problem=f"{PLAN_FILE} cannot be read ({exc.strerror or exc})")
     except JobDirError as exc:
         return WorkerFacts(name, problem=exc.short)
-    proc = next((p for p in plan.processes if p.get("name") == name), None)
+    proc = next((p for p in plan.processes if p.name == name), None)
     if proc is None:
         return WorkerFacts(name, problem=f"{PLAN_FILE} has no process named {name!r}")
-    raw_env = proc.get("env") if isinstance(proc.get("env"), dict) else {}
-    env = {str(k): str(v) for k, v in (raw_env or {}).items()}
-    declared = [*plan.secret_env, *_strs(proc.get("secret_env"))]
+    env = dict(proc.env)
+    declared = [*plan.secret_env, *proc.secret_env]
     names = secret_names(declared)
     # a value set for a secret name (a hand-edited or older plan) is masked wherever it would show
     secret_values = [v for k, v in env.items() if k in names and v != MASK]
     shown = masked_env(env, declared)
     for secret in declared:
         shown.setdefault(secret, MASK)  # set from secrets.env at launch: named, never valued
-    log = job_dir / str(proc.get("log") or f"logs/{name}.log")
-    urls = tuple((k, str(proc[k])) for k in ("url", "health_url", "metrics_url") if proc.get(k))
+    log = job_dir / (proc.log or f"logs/{name}.log")
+    planned = (("url", proc.url), ("health_url", proc.health_url), ("metrics_url", proc.metrics_url))
+    urls = tuple((k, url) for k, url in planned if url)
     return WorkerFacts(
         name=name,
-        role=str(proc.get("role", "")),
-        node_index=int(proc.get("node_index", 0) or 0),
-        nnodes=int(proc.get("nnodes", 1) or 1),
-        gpus=tuple(int(g) for g in proc.get("gpus") or () if isinstance(g, int)),
+        role=proc.role,
+        node_index=proc.node_index,
+        nnodes=proc.nnodes or 1,
+        gpus=proc.gpus,
         mask_var=plan.visible_devices_env,
-        mask=str(proc["visible_devices"]) if proc.get("visible_devices") is not None else None,
+        mask=proc.visible_devices,
         ports=_ports(proc),
         urls=urls,
-        command=redact(shlex.join(_strs(proc.get("command"))), secret_values),
+        command=redact(shlex.join(proc.command), secret_values),
         env=tuple(sorted(shown.items())),
-        container_image=str(proc.get("container_image") or ""),
+        container_image=proc.container_image or "",
         log=str(log),
         log_tail=tuple(redact(line, secret_values) for line in tail(log, log_lines)),
     )

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from srt_tui.core.plan.document import PlanProcess
 from srt_tui.monitor.files.jobfiles import error_line
 from srt_tui.monitor.model import WorkerStatus
 from srt_tui.monitor.probes import selectors
@@ -100,21 +101,21 @@ def worker_statuses(
     endpoints = {str(w.get("name")): w for w in job.endpoint_workers()}
     answering: set[int] = set()  # nodes where some worker answered directly this time
     for proc in job.plan.processes:
-        ep = endpoints.get(str(proc.get("name")), {})
+        ep = endpoints.get(proc.name, {})
         if live and ep.get("health_url") and ctx.sources.get(worker_key(str(ep["health_url"]))).ok:
-            answering.add(int(proc.get("node_index", 0) or 0))
+            answering.add(proc.node_index)
     out: list[WorkerStatus] = []
     used_relay = False
     problems: list[str] = []
     for proc in job.plan.processes:
-        if int(proc.get("node_rank", 0) or 0) != 0:
+        if proc.node_rank != 0:
             continue
-        name = str(proc.get("name"))
+        name = proc.name
         ep = endpoints.get(name, {})
         if final:
             seen = _ended(ctx, job, name)
         elif live and ep.get("health_url"):
-            node = int(proc.get("node_index", 0) or 0)
+            node = proc.node_index
             here = f"node{node}" if node in answering else ""
             seen = _direct(ctx, ctx.sources.get(worker_key(str(ep["health_url"]))), name, relay, starting, here)
         else:
@@ -127,38 +128,36 @@ def worker_statuses(
 
 
 def _status(
-    ctx: Refresh, job: JobFiles, proc: Mapping[str, Any], ep: Mapping[str, Any], seen: _Seen, final: bool
+    ctx: Refresh, job: JobFiles, proc: PlanProcess, ep: Mapping[str, Any], seen: _Seen, final: bool
 ) -> WorkerStatus:
-    name = str(proc.get("name"))
-    log = job.dir / str(proc.get("log") or f"logs/{name}.log")
+    name = proc.name
+    log = job.dir / (proc.log or f"logs/{name}.log")
     probe = seen.probe
     counters = None
     key = (job.job_id, name)
     serving = None
     if probe is not None and probe.metrics:
-        contract = proc.get("metrics") if isinstance(proc.get("metrics"), dict) else None
+        contract = proc.metrics or None
         wanted = WORKER_SAMPLES + selectors.names(contract) if contract else WORKER_SAMPLES
-        declared = proc.get("serving")
-        families: dict[str, object] = declared if isinstance(declared, dict) else {}
+        families: dict[str, object] = dict(proc.serving)
         counters = worker_counters(ctx.samples.samples(probe.metrics, wanted), contract)
         if families:
             # histogram buckets change on every scrape under load: series memoised, values read as floats
             served = ctx.samples.gauges(probe.metrics, wanted_names(families))
-            parts = read_worker(ctx.history, key, str(proc.get("role")), served, families, seen.observed)
+            parts = read_worker(ctx.history, key, proc.role, served, families, seen.observed)
             ctx.serving_parts.setdefault(job.job_id, []).append(parts)
             serving = figures(parts)
     ctx.health.note(key, ctx.wall(), seen.health, seen.detail)
     if counters is not None and counters.total is not None and seen.observed is not None:
         ctx.history.observe(key, seen.observed, counters.total)
     tail = ctx.files.tail(log) if seen.health not in ("healthy", "unknown") else []
-    port = proc.get("port")
     return WorkerStatus(
         name=name,
-        role=str(proc.get("role")),
-        node_index=int(proc.get("node_index", 0) or 0),
-        gpus=tuple(int(g) for g in proc.get("gpus") or ()),
-        mask=proc.get("visible_devices"),
-        url=ep.get("url") or proc.get("url"),
+        role=proc.role,
+        node_index=proc.node_index,
+        gpus=proc.gpus,
+        mask=proc.visible_devices,
+        url=ep.get("url") or proc.url,
         health=seen.health,
         detail=seen.detail,
         last_error_line=error_line(tail),
@@ -170,7 +169,7 @@ def _status(
         rate_per_s=ctx.history.rate(key) if not seen.stale and not final else None,
         running=counters.running if counters else None,
         queued=counters.queued if counters else None,
-        port=int(port) if isinstance(port, int) else None,
+        port=proc.port,
         source=seen.source,
         stale=seen.stale,
         spark=ctx.history.spark(key),

@@ -140,16 +140,12 @@ class PreviewStep(WizardStep):
             )
         exporter = plan.gpu_exporter
         parts += [Text(""), Text("GPU exporter", style=key)]
-        if exporter and not exporter.get("launched"):  # declared by the profile, but telemetry is off
+        if exporter and not exporter.launched:  # declared by the profile, but telemetry is off
             parts.append(Text("  not launched: telemetry is off (the recipe's `telemetry: enabled: true` runs "
-                              f"{exporter['image']} on every node)", style=dim))  # fmt: skip
+                              f"{exporter.image} on every node)", style=dim))  # fmt: skip
         else:
             parts.append(
-                Text(
-                    f"  {exporter['image']} port {exporter['port']} (from {exporter['source']})"
-                    if exporter
-                    else "  disabled"
-                )
+                Text(f"  {exporter.image} port {exporter.port} (from {exporter.source})" if exporter else "  disabled")
             )
         return Group(*parts)
 
