@@ -27,8 +27,10 @@ def _agreement(shown: float | None, measured: float) -> float:
 
 def test_serving_figures_agree_with_the_load_generator(cluster: Any, jobs: list[str], tmp_path: Path) -> None:
     recipe = tmp_path / "mocker-agg2.yaml"
-    # 300 ms to the first token and 2 ms per token after it: a latency SGLang's TTFT buckets resolve
-    recipe.write_text(AGG2.read_text().replace("args: {tp-size: 4}", "args: {tp-size: 4, latency-ms: 300}"))
+    # 300 ms to the first token and 8 ms per token after it: a latency SGLang's TTFT buckets resolve, and few
+    # enough tokens a second that the figures follow the engines, not the CPU left by the tests beside this one
+    args = "args: {tp-size: 4, latency-ms: 300, token-latency-ms: 8}"
+    recipe.write_text(AGG2.read_text().replace("args: {tp-size: 4}", args))
     job_id, job_dir = apply(str(recipe), "-p", "local", "--launcher", "slurm")
     job = str(job_dir)  # by directory: job ids of other users of this login node may collide
     jobs.append(job_id)
@@ -37,16 +39,17 @@ def test_serving_figures_agree_with_the_load_generator(cluster: Any, jobs: list[
     out = tmp_path / "bench.json"
     bench = subprocess.Popen(
         [sys.executable, "-m", "srt_tui.mock", "bench", "--url", router, "--concurrencies", "8", "--isl", "32"]
-        + ["--osl", "64", "--num-prompts-mult", "150", "--stream", "--out", str(out)],
+        + ["--osl", "64", "--num-prompts-mult", "70", "--stream", "--out", str(out)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
-        time.sleep(10)
+        # 560 requests of 0.81 s, 8 at a time: at least 57 s of load; the window is 40 s of it
+        time.sleep(5)
         first = status(job)  # the first scrape: `status` keeps its samples for the next run
         assert first["serving"] is not None, first
-        time.sleep(30)
+        time.sleep(40)
         snap = status(job)
         assert bench.poll() is None, "the load ended before the second scrape: the window would hold idle time"
         _, err = bench.communicate(timeout=240)
