@@ -216,7 +216,9 @@ class JobView(Vertical):
         grid.wide = is_wide(width)
         grid.snapshot = snap
         self.query_one(RouterPanel).snapshot = snap
-        self.query_one(ServingPanel).serving = snap.serving if snap is not None else None
+        panel = self.query_one(ServingPanel)
+        panel.ended = snap is not None and snap.is_final
+        panel.serving = snap.serving if snap is not None else None
         self.query_one(WorkerTable).show(snap, width)
         self.query_one(ProblemsPanel).show(snap)
 
