@@ -156,3 +156,19 @@ async def test_the_job_views_state_line_shows_the_stage_whole_at_80_columns(size
         shown = [s.text for s in widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))]
         assert shown[1].strip().startswith(f"Local RUNNING · stage {snap.stage} "), shown
         assert re.match(r" elapsed \d+m\d\ds · requests 3.6k \(router\) · 5.5/s · errors 4 ", shown[2]), shown
+
+
+async def test_the_jobs_status_line_keeps_the_all_jobs_hint_whole_at_80_columns() -> None:
+    """Issue 21 review: at 80 columns the line under the jobs table ended `… every 2 s · A: all`: the hint an
+    operator needs was cut, the refresh timing kept. The timing goes last."""
+    from textual.geometry import Region
+
+    app = frozen_app(frozen.fleet())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen: Any = app.screen
+        screen.poll_interval, screen.last_took_s = 2.0, 0.01  # as after a refresh of the live Monitor
+        await pilot.pause()
+        widget = app.screen.query_one("#jobs-status")
+        line = widget.render_lines(Region(0, 0, widget.size.width, 1))[0].text
+        assert "A: all my Slurm jobs" in line, line
