@@ -208,3 +208,19 @@ async def test_ctrl_n_says_submit_on_the_submit_step() -> None:
         await pilot.pause()
         shown = [str(k.render()) for k in app.screen.query_one(Footer).query(FooterKey)]
         assert any("Submit" in k for k in shown) and not any("Next" in k for k in shown), shown
+
+
+async def test_the_launcher_note_holds_after_slurm_is_chosen() -> None:
+    """Issue 21 review: with Slurm chosen for the demo profile the note still said `choose Slurm (sbatch) to
+    use the cluster`; it says what each choice does, true before and after the pick."""
+    from tests.tui.scenarios import Scenario
+
+    scenario = Scenario("demo", "local", "mocker-1p1d")
+    app = make_app(scenario.profile, probe=SLURM_UP)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        await pilot.press("up", "enter")
+        await settle(pilot)
+        assert _submit_state(app)[:2] == ("slurm", False)
+        note = str(app.screen.query_one("#launcher-note", Static).render())
+        assert "choose Slurm" not in note and "Slurm (sbatch) sends it to the cluster" in note, note
