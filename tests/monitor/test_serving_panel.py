@@ -83,3 +83,19 @@ async def test_an_ended_jobs_panel_says_it_ended_instead_of_waiting_for_scrapes(
         panel = app.screen.query_one(ServingPanel)
         shown = " ".join("".join(seg.text for seg in strip) for strip in panel.render_lines(panel.region.reset_offset))
         assert "two scrapes" not in shown and "the job has ended" in shown and "R: " in shown, shown
+
+
+async def test_an_ended_jobs_worker_detail_says_it_ended_too() -> None:
+    from dataclasses import replace
+
+    snap = frozen.with_serving(frozen.nvidia())
+    ended = replace(snap, stage="completed", slurm_state="COMPLETED")
+    app = frozen_app([ended], open_job=ended.job_id)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#job-workers", DataTable).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, WorkerDetail)
+        body = str(app.screen.query_one("#worker-detail-text", Static).render())
+        assert "the job has ended" in body and "over the last" not in body, body

@@ -53,11 +53,11 @@ def serving_pairs(s: Serving, st: Callable[[str], Style], sparks: bool = True, e
     return out
 
 
-def serving_text(s: Serving | None, st: Callable[[str], Style]) -> Text:
+def serving_text(s: Serving | None, st: Callable[[str], Style], ended: bool = False) -> Text:
     """One figure per line (the worker detail), or a note when the engine exports no serving metrics."""
     if s is None or s.empty:
         return Text("no serving metrics (the engine exports none, or none were read yet)", style=st("dim"))
-    return Text("\n").join(serving_pairs(s, st))
+    return Text("\n").join(serving_pairs(s, st, ended=ended))
 
 
 class ServingPanel(Widget):
