@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from srt_tui.cli.printable import printable
 
@@ -230,9 +231,28 @@ def _unknown_options(parser: argparse.ArgumentParser, argv: Sequence[str], extra
     return f"unrecognized arguments: {words}{hint}"
 
 
+class CliParser(argparse.ArgumentParser):
+    """argparse with srt-tui's error line (its subcommands' parsers are of this class too): one `srt-tui:
+    error:` line instead of the usage dump, with the nearest choice of a mistyped value (`--for redy`:
+    `ready`), else the command whose `--help` says more."""
+
+    def error(self, message: str) -> NoReturn:
+        import difflib
+        import re
+
+        hint = f" (see `{self.prog} --help`)"
+        wrong = re.search(r"invalid choice: '(.*)' \(choose from (.*)\)$", message)
+        if wrong:
+            choices = [c.strip().strip("'") for c in wrong.group(2).split(",")]
+            near = difflib.get_close_matches(wrong.group(1), choices, n=1)
+            hint = f": did you mean `{near[0]}`?" if near else ""
+        print(f"srt-tui: error: {message}{hint}", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser of every subcommand (job commands only when `argv` may need them)."""
-    parser = argparse.ArgumentParser(
+    parser = CliParser(
         prog="srt-tui",
         description=(
             "Plan, launch and watch disaggregated LLM serving on Slurm (NVIDIA and AMD). "

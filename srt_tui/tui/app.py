@@ -9,14 +9,14 @@ core (pydantic) loads in the profile worker, and later steps load when the opera
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
 from textual import events, on, work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
@@ -188,6 +188,10 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         """With cursor_blink off (tests, screenshots) no text cursor blinks, so frames are reproducible."""
         if not self.cursor_blink and hasattr(event.widget, "cursor_blink"):
             event.widget.cursor_blink = False
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Textual's palette commands but its `Keys` side panel: one help, `?`'s (the palette's `Help: keys`)."""
+        return [c for c in super().get_system_commands(screen) if c.title != "Keys"]
 
     def action_help(self) -> None:
         from srt_tui.tui.help_screen import HelpScreen, collect_keys

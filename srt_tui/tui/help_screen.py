@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -21,6 +22,20 @@ class KeyHelp:
     scope: str
     key: str
     description: str
+
+
+#: where a key works, in the order Help lists them: what this screen does first (as lazygit lists the
+#: current panel's keys first), the focused widget's next, the app's own keys last
+SCOPE_ORDER = {"this screen": 0, "everywhere": 2, "outside text fields": 3}
+
+
+def widget_scope(node: object) -> str:
+    """A widget's name for an operator: its `HELP_SCOPE`, else its class name in words (`WorkerTable` → `worker
+    table`), never a Python identifier."""
+    named = getattr(node, "HELP_SCOPE", None)
+    if isinstance(named, str) and named:
+        return named
+    return " ".join(re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", type(node).__name__)).lower()
 
 
 def collect_keys(screen_bindings: dict[str, object], key_display: dict[str, str]) -> list[KeyHelp]:
@@ -44,11 +59,10 @@ def collect_keys(screen_bindings: dict[str, object], key_display: dict[str, str]
         elif node is not None and getattr(node, "title", None) and hasattr(node, "step_id"):
             scope = f"{node.title} step"
         else:
-            scope = type(node).__name__ if node is not None else ""
+            scope = widget_scope(node) if node is not None else ""
         merged.setdefault((scope, description), []).append(key_display.get(key, key))
-    order = {"everywhere": 0, "outside text fields": 1, "this screen": 2}
     rows = [KeyHelp(scope, " ".join(keys), description) for (scope, description), keys in merged.items()]
-    return sorted(rows, key=lambda r: (order.get(r.scope, 2), r.scope))
+    return sorted(rows, key=lambda r: (SCOPE_ORDER.get(r.scope, 1), r.scope))
 
 
 class HelpScreen(ModalScreen[None]):

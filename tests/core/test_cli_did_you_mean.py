@@ -24,3 +24,17 @@ def test_a_mistyped_option_names_the_nearest_one() -> None:
     assert far.returncode == 2 and far.stderr.splitlines() == [
         "srt-tui: error: unrecognized arguments: --nope (see `srt-tui dry-run --help`)"
     ]
+
+
+def test_a_mistyped_value_or_a_missing_argument_is_one_line_too() -> None:
+    """Issue 21 review: `wait JOB --for redy` printed argparse's four-line usage before its error, and no
+    "did you mean"; a missing `-f` the same."""
+    proc = _srt("wait", "local-1", "--for", "redy")
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [
+        "srt-tui: error: argument --for: invalid choice: 'redy' (choose from 'ready', 'done'): did you mean `ready`?"
+    ]
+    missing = _srt("dry-run")
+    assert missing.returncode == 2 and missing.stderr.splitlines() == [
+        "srt-tui: error: the following arguments are required: -f/--file (see `srt-tui dry-run --help`)"
+    ]

@@ -30,7 +30,7 @@ def test_kept_jobs_are_stamped_once_every_few_refreshes_spread_over_the_jobs(
     stamps, kept = jobs.split(dirs)
     assert list(stamps) == list(dirs) and not kept  # nothing kept yet: every job is read
     for j, d in dirs.items():
-        jobs.keep(_ended(j, d), d, stamps[j], None, local=True)
+        jobs.keep(_ended(j, d), d, stamps[j], None)
     stamped: list[str] = []
     real = frozen.stamp
 

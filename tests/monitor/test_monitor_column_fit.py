@@ -139,3 +139,36 @@ async def test_relayed_mark_is_explained_and_the_stage_is_said_once() -> None:
         assert "relayed" in str(table.border_subtitle)
         summary = str(app.screen.query_one("#job-summary").render())
         assert "serving serving" not in summary
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_the_job_views_state_line_shows_the_stage_whole_at_80_columns(size: tuple[int, int]) -> None:
+    """Issue 21 review: at 80 columns the summary read `Local RUNNING · requests 0 (router) · … · stage se…`:
+    the stage (is it serving yet?) was the word cut. State and stage have their line, the counters the next;
+    what a line loses at its end is the stage's detail and the sources (a failing one is in Problems too)."""
+    from textual.geometry import Region
+
+    snap = mixed_fleet()[5]  # local-12: the longest state and a router's request counter
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        widget = app.screen.query_one("#job-summary")
+        shown = [s.text for s in widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))]
+        assert shown[1].strip().startswith(f"Local RUNNING · stage {snap.stage} "), shown
+        assert re.match(r" elapsed \d+m\d\ds · requests 3.6k \(router\) · 5.5/s · errors 4 ", shown[2]), shown
+
+
+async def test_the_jobs_status_line_keeps_the_all_jobs_hint_whole_at_80_columns() -> None:
+    """Issue 21 review: at 80 columns the line under the jobs table ended `… every 2 s · A: all`: the hint an
+    operator needs was cut, the refresh timing kept. The timing goes last."""
+    from textual.geometry import Region
+
+    app = frozen_app(frozen.fleet())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen: Any = app.screen
+        screen.poll_interval, screen.last_took_s = 2.0, 0.01  # as after a refresh of the live Monitor
+        await pilot.pause()
+        widget = app.screen.query_one("#jobs-status")
+        line = widget.render_lines(Region(0, 0, widget.size.width, 1))[0].text
+        assert "A: all my Slurm jobs" in line, line

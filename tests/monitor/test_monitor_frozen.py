@@ -55,3 +55,29 @@ async def test_an_ended_job_is_not_read_again_until_its_files_change(
         assert len(monitor.frozen) == 0
     finally:
         launcher.close()
+
+
+async def test_a_local_job_is_not_frozen_while_its_launch_script_still_runs(tmp_path: Path, monitor: Monitor) -> None:
+    """The launch script writes its final stage, then stops its steps: a refresh in that moment sees the final
+    stage while the script lives (RUNNING). That snapshot must not be kept, or the Monitor says RUNNING for a
+    job that ended (the demo's first job did, with its elapsed time stopped)."""
+    import subprocess
+
+    from srt_tui.slurm.procs import ProcRecord
+
+    job = write_agg_job(tmp_path / "job", "local-7", [], nodes=1)
+    script = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    try:
+        rec = ProcRecord.of(script.pid)
+        assert rec is not None
+        (job / "local.json").write_text(json.dumps({"pid": rec.pid, "start": rec.start, "started": 0}) + "\n")
+        _event(job, "completed")
+        (during,) = await monitor.refresh({"local-7": job})
+        assert (during.stage, during.slurm_state) == ("completed", "RUNNING")
+        script.terminate()
+        script.wait()
+        (after,) = await monitor.refresh({"local-7": job})
+        assert after.slurm_state == "COMPLETED"
+    finally:
+        script.kill()
+        script.wait()

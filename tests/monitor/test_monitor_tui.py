@@ -226,7 +226,7 @@ async def test_the_log_of_a_failed_job_opens_readable_at_80x24() -> None:
 
 @pytest.mark.parametrize("vendor", ["nvidia", "amd"])
 async def test_80x24_job_view_keeps_the_numbers_and_the_masks(vendor: str) -> None:
-    """The job line shows req, req/s and errors, and the Workers table its mask column (CUDA or ROCR)."""
+    """The counters line shows req, req/s and errors, and the Workers table its mask column (CUDA or ROCR)."""
     from srt_tui.tui.monitor.job_view import JobSummary
     from srt_tui.tui.monitor.worker_table import WorkerTable
 
@@ -235,7 +235,7 @@ async def test_80x24_job_view_keeps_the_numbers_and_the_masks(vendor: str) -> No
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         summary = _screen(app).query_one(JobSummary)
-        line = "".join(seg.text for seg in summary.render_line(1))
+        line = "".join(seg.text for seg in summary.render_line(2))
         assert "requests " in line and "/s" in line and "errors " in line, line
         table = _screen(app).query_one(WorkerTable)
         headers = [str(c.label) for c in table.columns.values()]

@@ -67,3 +67,35 @@ def test_status_line_carries_the_figures_with_units() -> None:
         "in 824 tok/s out 1.6k tok/s · running 12 waiting 2 · KV 37 %"
     )
     assert cells.serving_line(frozen.amd().serving) == ""
+
+
+async def test_an_ended_jobs_panel_says_it_ended_instead_of_waiting_for_scrapes() -> None:
+    """Issue 21 review: after the demo's job ended the panel still read `(latency after two scrapes)`, which
+    never come; it says the job ended and where its measured figures are."""
+    from dataclasses import replace
+
+    snap = frozen.with_serving(frozen.nvidia())
+    assert snap.serving is not None
+    ended = replace(snap, stage="completed", slurm_state="COMPLETED", serving=replace(snap.serving, window_s=None))
+    app = frozen_app([ended], open_job=ended.job_id)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        panel = app.screen.query_one(ServingPanel)
+        shown = " ".join("".join(seg.text for seg in strip) for strip in panel.render_lines(panel.region.reset_offset))
+        assert "two scrapes" not in shown and "the job has ended" in shown and "R: " in shown, shown
+
+
+async def test_an_ended_jobs_worker_detail_says_it_ended_too() -> None:
+    from dataclasses import replace
+
+    snap = frozen.with_serving(frozen.nvidia())
+    ended = replace(snap, stage="completed", slurm_state="COMPLETED")
+    app = frozen_app([ended], open_job=ended.job_id)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#job-workers", DataTable).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, WorkerDetail)
+        body = str(app.screen.query_one("#worker-detail-text", Static).render())
+        assert "the job has ended" in body and "over the last" not in body, body

@@ -15,7 +15,7 @@ from textual.widgets import RadioButton, Static
 
 from srt_tui.tui.launch.steps.submit_step import SubmitStep
 from tests.conftest import REPO
-from tests.tui.scenarios import SCENARIOS, reach
+from tests.tui.scenarios import SCENARIOS, reach, settle
 from tests.tui.tui_helpers import make_app
 
 SLURM_UP = (True, "sinfo answered")
@@ -187,3 +187,40 @@ async def test_the_same_plan_again_asks_before_a_copy_is_submitted() -> None:
             assert f"submitted already as job {sent[0].job_id}" in status and "Submit again" in status
         finally:
             LocalLauncher().cancel(sent[0].job_id, sent[0].job_dir)
+
+
+async def test_ctrl_n_says_submit_on_the_submit_step() -> None:
+    """Issue 21 review: the last step's footer read `^n Next` (there is no next step: ctrl+n submits)."""
+    from textual.widgets import ContentSwitcher, Footer
+    from textual.widgets._footer import FooterKey
+
+    from tests.tui.scenarios import Scenario
+
+    scenario = Scenario("demo", "local", "mocker-1p1d")
+    app = make_app(scenario.profile, probe=SLURM_UP)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await reach(pilot, scenario, "preview", typed=False)
+        assert app.screen.active_bindings["ctrl+n"].binding.description == "Next"
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert app.screen.query_one("#steps", ContentSwitcher).current == "step-submit"
+        assert app.screen.active_bindings["ctrl+n"].binding.description == "Submit"
+        await pilot.pause()
+        shown = [str(k.render()) for k in app.screen.query_one(Footer).query(FooterKey)]
+        assert any("Submit" in k for k in shown) and not any("Next" in k for k in shown), shown
+
+
+async def test_the_launcher_note_holds_after_slurm_is_chosen() -> None:
+    """Issue 21 review: with Slurm chosen for the demo profile the note still said `choose Slurm (sbatch) to
+    use the cluster`; it says what each choice does, true before and after the pick."""
+    from tests.tui.scenarios import Scenario
+
+    scenario = Scenario("demo", "local", "mocker-1p1d")
+    app = make_app(scenario.profile, probe=SLURM_UP)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        await pilot.press("up", "enter")
+        await settle(pilot)
+        assert _submit_state(app)[:2] == ("slurm", False)
+        note = str(app.screen.query_one("#launcher-note", Static).render())
+        assert "choose Slurm" not in note and "Slurm (sbatch) sends it to the cluster" in note, note

@@ -78,3 +78,16 @@ async def test_launch_offers_submit_from_the_preview_on_and_it_goes_to_the_launc
         await run_from_palette(pilot, "submit")
         assert screen.index == 4  # the Submit step: the launcher is chosen there, never submitted blind
         assert "Submit" in offered(screen)
+
+
+async def test_keys_in_the_palette_opens_the_one_help() -> None:
+    """Issue 21 review: the palette listed Textual's own `Keys` (a side panel of widget bindings) beside
+    `Help: keys`; typing `keys` opened the side panel. One help: `?`'s."""
+    from srt_tui.tui.help_screen import HelpScreen
+
+    app = frozen_app(frozen.fleet())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert "Keys" not in [c.title for c in app.get_system_commands(app.screen)]
+        await run_from_palette(pilot, "keys")
+        assert isinstance(app.screen, HelpScreen) and not app.screen.query("HelpPanel")

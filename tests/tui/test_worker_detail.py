@@ -40,6 +40,25 @@ def _job_dir(tmp_path: Path) -> Path:
     return job_dir
 
 
+async def test_help_in_the_job_view_opens_on_the_job_views_own_keys_at_80x24(tmp_path: Path) -> None:
+    """`?` at 80×24 shows what this screen does (cancel, clone, smoke test) on its first page, before the
+    workers table's cursor keys and the app's keys; no scope is a Python class name (issue 21 review)."""
+    snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=_job_dir(tmp_path))
+    app = frozen_app([snap], open_job="81240")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#job-workers", DataTable).focus()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        scopes = [r.scope for r in app.screen.rows]
+        assert scopes[0] == "this screen" and scopes[-1] == "outside text fields"
+        assert all(s == s.lower() or s.endswith(" step") for s in scopes)
+        shown = app.export_screenshot().replace("&#160;", " ")  # what the 24 rows show
+        for action in ("Cancel job", "Clone the job", "Smoke test"):
+            assert action in shown
+
+
 async def test_enter_on_a_worker_shows_its_detail_with_secrets_masked(tmp_path: Path) -> None:
     job_dir = _job_dir(tmp_path)
     snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=job_dir)
@@ -56,7 +75,7 @@ async def test_enter_on_a_worker_shows_its_detail_with_secrets_masked(tmp_path: 
         table.focus()
         await pilot.press("question_mark")  # `?` says what Enter does here
         assert isinstance(app.screen, HelpScreen)
-        assert ("WorkerTable", "Worker detail") in {(r.scope, r.description) for r in app.screen.rows}
+        assert ("worker table", "Worker detail") in {(r.scope, r.description) for r in app.screen.rows}
         await pilot.press("escape")
         await pilot.press("g", "enter")
         detail = app.screen

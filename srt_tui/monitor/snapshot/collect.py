@@ -239,7 +239,7 @@ class Monitor:
             local = is_local_job(v.job_id)
             state = self._state(v, states)
             snap = build_snapshot(ctx, v, state, SourceState("local", True) if local else slurm_state)
-            self.frozen.keep(snap, v.dir, stamps[v.job_id], state, local)
+            self.frozen.keep(snap, v.dir, stamps[v.job_id], state)
             return snap
 
         def build() -> dict[str, JobSnapshot]:

@@ -5,8 +5,8 @@ resubmission in the same place). Its stamp is a handful of `stat` calls: the dir
 `relay/` folders (a file added, removed or replaced there) and `status.jsonl`; never a glob or a read, and
 taken only every `every`-th refresh per job (spread over the refreshes), so 300 ended jobs cost a few dozen
 stats a refresh. While the stamp holds, the refresh neither reads nor rebuilds the job. A job is frozen only
-when its stage is final and Slurm no longer runs it (or is not asked: a local job, or one Slurm forgot), so
-no later Slurm state is missed.
+when its stage is final and its launcher no longer runs it (Slurm, or the local launcher's process groups; or
+Slurm forgot it), so no later state is missed.
 """
 
 from __future__ import annotations
@@ -70,12 +70,12 @@ class FrozenJobs:
             stamps[job_id] = stamp(job_dir)
         return stamps, kept
 
-    def keep(self, snap: JobSnapshot, job_dir: Path, before: Stamp, state: JobState | None, local: bool) -> None:
+    def keep(self, snap: JobSnapshot, job_dir: Path, before: Stamp, state: JobState | None) -> None:
         """Freeze `snap` if the job has ended for good (final stage, and Slurm done with it or not asked)."""
         if snap.stage not in FINAL_STAGES:
             return
-        if not local and state is not None and not state.is_terminal and state.state != UNKNOWN_STATE:
-            return
+        if state is not None and not state.is_terminal and state.state != UNKNOWN_STATE:
+            return  # still running (a local job's script stops its steps after writing its final stage)
         # first checked 1 to `every` refreshes from now (the first job kept at the very next), then every `every`
         slot = -(self._tick + 1 + len(self._kept) % self.every) % self.every
         self._kept[snap.job_id] = (job_dir, before, snap, slot)

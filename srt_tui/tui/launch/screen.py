@@ -54,6 +54,8 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
     CSS_PATH = "launch.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+n", "next_step", "Next"),
+        # the same key on the last step, where it submits: the footer says so (it read `Next` there)
+        Binding("ctrl+n", "submit_step", "Submit", tooltip="Submit the job with the chosen launcher"),
         Binding("escape", "prev_step", "Back"),
     ]
 
@@ -177,6 +179,10 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
     def action_next_step(self) -> None:
         self.step.confirm()
 
+    def action_submit_step(self) -> None:
+        """ctrl+n on the Submit step: submit (the step says why not, read-only included)."""
+        self.step.confirm()
+
     async def action_prev_step(self) -> None:
         if self.index > 0:
             await self.go_to(self.index - 1)
@@ -184,6 +190,8 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "prev_step":
             return self.index > 0
+        if action in ("next_step", "submit_step"):  # one ctrl+n, named for what it does on this step
+            return (self.index == len(STEPS) - 1) == (action == "submit_step")
         if action == "submit":  # from the preview on, and never read-only
             return self.index >= PREVIEW and not self.hub.context.read_only
         return True

@@ -64,8 +64,9 @@ def forward_line(snap: JobSnapshot, login: str) -> str | None:
 
 
 def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style], login: str = "", smoke: str = "") -> Text:
-    """Three lines: who/what, where it is, where the data came from (``st`` maps ok/bad/dim/key to styles);
-    while it serves, a fourth: its URL and the SSH port-forward from ``login``; then the last smoke test."""
+    """Three lines: who/what, where it is (state and stage), its counters and where the data came from (``st``
+    maps ok/bad/dim/key to styles); while it serves, a fourth: its URL and the SSH port-forward from ``login``;
+    then the last smoke test."""
     t = Text()
     t.append(f"{snap.job_id} {snap.name}", style=st("key"))
     parts = [snap.topology, f"{snap.engine} behind {snap.frontend}" if snap.frontend not in DIRECT else snap.engine]
@@ -78,28 +79,31 @@ def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style], login:
     t.append(state)
     if reason:
         t.append(f" ({reason})", style=st("dim"))
-    # the numbers first: at 80 columns the line is cut at its end, where the stage's detail goes
-    origin = requests_origin(snap)
-    t.append(f" · requests {cells.number(snap.requests)}{f' ({origin})' if origin else ''}")
-    t.append(f" · {cells.rate(snap.rate_per_s)}/s · errors {cells.number(snap.errors)}")
-    t.append(f" · elapsed {cells.elapsed(snap, now)}")
-    left, warn = cells.time_left(snap, now)
-    if left:  # the scheduler ends the job at its limit: say so before it does
-        t.append(" · ")
-        t.append(("⚠ " if warn else "") + left, style=st("bad") if warn else Style())
+    # where the job is, on a line of its own: at 80 columns a line is cut at its end, and the stage was the
+    # word cut when the counters came first; only the stage's detail may go
     t.append(" · stage ")
     t.append(cells.stage_cell(snap), style=st("key"))
     if detail := snap.stage_detail:  # `serving at http://…`, not `serving serving at http://…`
         detail = detail.removeprefix(f"{snap.stage} ") if detail.startswith(f"{snap.stage} ") else detail
         t.append(f" {detail}", style=st("dim"))
     t.append("\n")
-    t.append("sources ", style=st("dim"))
+    t.append(f"elapsed {cells.elapsed(snap, now)}")
+    left, warn = cells.time_left(snap, now)
+    if left:  # the scheduler ends the job at its limit: say so before it does
+        t.append(" · ")
+        t.append(("⚠ " if warn else "") + left, style=st("bad") if warn else Style())
+    origin = requests_origin(snap)
+    t.append(f" · requests {cells.number(snap.requests)}{f' ({origin})' if origin else ''}")
+    t.append(f" · {cells.rate(snap.rate_per_s)}/s · errors {cells.number(snap.errors)}")
+    # the sources last: one that fails is also in the Problems panel, which is never cut
+    t.append(" · sources ", style=st("dim"))
     for src in snap.sources:
         t.append(f"{src.name} ")
         t.append("✓" if src.ok else "✗", style=st("ok" if src.ok else "bad"))
         if not src.ok and src.error:
             t.append(f" {src.error[:70]}", style=st("bad"))
         t.append("  ")
+    t.rstrip()
     url = serving_url(snap)
     forward = forward_line(snap, login) if login else None
     if url:
@@ -212,7 +216,9 @@ class JobView(Vertical):
         grid.wide = is_wide(width)
         grid.snapshot = snap
         self.query_one(RouterPanel).snapshot = snap
-        self.query_one(ServingPanel).serving = snap.serving if snap is not None else None
+        panel = self.query_one(ServingPanel)
+        panel.ended = snap is not None and snap.is_final
+        panel.serving = snap.serving if snap is not None else None
         self.query_one(WorkerTable).show(snap, width)
         self.query_one(ProblemsPanel).show(snap)
 

@@ -322,11 +322,11 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             parts.append("Slurm ✓" if slurm.ok else f"Slurm ✗ {shorten(slurm.error, 60, placeholder=' …')}")
         if self.poll_error:  # shortened at a word, never mid-word
             parts.append(f"refresh failed: {shorten(self.poll_error, 60, placeholder=' …')}")
-        elif self.last_took_s is not None:
-            parts.append(f"refreshed in {self.last_took_s:.2f} s every {self.poll_interval:g} s")
         if self.read_only:
             parts.append("read-only")
         parts.append("A: all my Slurm jobs")
+        if not self.poll_error and self.last_took_s is not None:  # last: what 80 columns may cut
+            parts.append(f"refreshed in {self.last_took_s:.2f} s every {self.poll_interval:g} s")
         return " · ".join(parts)
 
     def _redraw_shown(self) -> None:

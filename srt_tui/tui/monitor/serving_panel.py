@@ -21,9 +21,10 @@ from srt_tui.widgets.layout import is_wide
 SPARK_WIDTH = 12
 
 
-def serving_pairs(s: Serving, st: Callable[[str], Style], sparks: bool = True) -> list[Text]:
+def serving_pairs(s: Serving, st: Callable[[str], Style], sparks: bool = True, ended: bool = False) -> list[Text]:
     """`label value` groups, each kept whole when a line wraps (``st`` maps dim/key/spark to styles;
-    ``sparks``: with sparklines, which narrow terminals leave out so the workers keep their rows)."""
+    ``sparks``: with sparklines, which narrow terminals leave out so the workers keep their rows; ``ended``:
+    the job has ended, so no further scrape will come and the note says where its measured figures are)."""
     dim, spark = st("dim"), st("spark")
 
     def quantiles(label: str, p50: float | None, p99: float | None, points: tuple[float, ...]) -> Text:
@@ -46,15 +47,17 @@ def serving_pairs(s: Serving, st: Callable[[str], Style], sparks: bool = True) -
     out.append(Text.assemble(("running ", dim), cells.number(s.running), ("  waiting ", dim), cells.number(s.waiting)))
     out.append(Text.assemble(("KV ", dim), cells.percent(s.kv_usage)))
     window = f"over the last {s.window_s:.0f} s" if s.window_s else "latency after two scrapes"
+    if ended:
+        window = "the job has ended: its last figures · R: what its benchmark measured"
     out.append(Text(f"({window})", style=dim))
     return out
 
 
-def serving_text(s: Serving | None, st: Callable[[str], Style]) -> Text:
+def serving_text(s: Serving | None, st: Callable[[str], Style], ended: bool = False) -> Text:
     """One figure per line (the worker detail), or a note when the engine exports no serving metrics."""
     if s is None or s.empty:
         return Text("no serving metrics (the engine exports none, or none were read yet)", style=st("dim"))
-    return Text("\n").join(serving_pairs(s, st))
+    return Text("\n").join(serving_pairs(s, st, ended=ended))
 
 
 class ServingPanel(Widget):
@@ -70,6 +73,8 @@ class ServingPanel(Widget):
     """
 
     serving: reactive[Serving | None] = reactive(None, layout=True)
+    #: the job has ended (set before `serving`): the note says so instead of waiting for scrapes
+    ended: reactive[bool] = reactive(False)
 
     def on_mount(self) -> None:
         self.border_title = "Serving"
@@ -85,4 +90,5 @@ class ServingPanel(Widget):
         s = self.serving
         if s is None:
             return Text("")
-        return Pairs(serving_pairs(s, self._st, sparks=is_wide(self.app.size.width)), self._st("dim"))
+        pairs = serving_pairs(s, self._st, sparks=is_wide(self.app.size.width), ended=self.ended)
+        return Pairs(pairs, self._st("dim"))

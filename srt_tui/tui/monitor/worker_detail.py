@@ -92,10 +92,14 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         "worker-detail--bad",
     }
 
-    def __init__(self, status: WorkerStatus, job_id: str, job_dir: Path, *, read_only: bool = False) -> None:
+    def __init__(
+        self, status: WorkerStatus, job_id: str, job_dir: Path, *, read_only: bool = False, ended: bool = False
+    ) -> None:
         super().__init__(id="worker-detail")
         #: `--read-only`: no shell on the job's nodes (it could change anything there)
         self.read_only = read_only
+        #: the job has ended: its serving figures are the last ones (no scrape will come)
+        self.ended = ended
         self.status = status
         self.job_id = job_id
         self.job_dir = job_dir
@@ -179,7 +183,7 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         if w.serving is not None:  # its engine declares serving families
             t.append("\nserving", style=key)
             t.append("  (last minute, from its own metrics)\n", style=dim)
-            t.append_text(serving_text(w.serving, self._serving_style))
+            t.append_text(serving_text(w.serving, self._serving_style, ended=self.ended))
             t.append("\n")
         if f is None:
             t.append("\nreading the plan…\n", style=dim)
@@ -233,8 +237,9 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
     def follow(self, snap: JobSnapshot | None) -> None:
         """Redraw from a newer snapshot of the job (health and its history move while the detail is open)."""
         status = next((w for w in snap.workers if w.name == self.status.name), None) if snap is not None else None
-        if status is not None and status != self.status:
-            self.status = status
+        ended = snap is not None and snap.is_final
+        if status is not None and (status != self.status or ended != self.ended):
+            self.status, self.ended = status, ended
             if self.is_mounted:
                 self._draw()
 
@@ -275,4 +280,6 @@ def worker_detail_for(snap: JobSnapshot | None, name: str | None, read_only: boo
     if snap is None or name is None:
         return None
     status = next((w for w in snap.workers if w.name == name), None)
-    return WorkerDetail(status, snap.job_id, Path(snap.job_dir), read_only=read_only) if status is not None else None
+    if status is None:
+        return None
+    return WorkerDetail(status, snap.job_id, Path(snap.job_dir), read_only=read_only, ended=snap.is_final)

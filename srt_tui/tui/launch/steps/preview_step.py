@@ -30,9 +30,10 @@ class PreviewStep(WizardStep):
     step_id: ClassVar[str] = "preview"
     title: ClassVar[str] = "Preview"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "save_dry_run", "Save dry-run"),
-        Binding("w", "save_recipe", "Save recipe"),
-        Binding("right_square_bracket", "switch_tab(1)", "Next tab", tooltip="Next preview tab (Script, Processes, …)"),
+        # short footer words so `? Help` and `q Quit` stay visible at 80 columns; Help shows the tooltips
+        Binding("s", "save_dry_run", "Dry-run", tooltip="Save the dry-run (sbatch.sh, plan.json, …) to a directory"),
+        Binding("w", "save_recipe", "Save YAML", tooltip="Save the edited recipe as YAML"),
+        Binding("right_square_bracket", "switch_tab(1)", "Tab", tooltip="Next preview tab (Script, Processes, …)"),
         Binding("left_square_bracket", "switch_tab(-1)", "Previous tab", show=False),
     ]
     #: the tabs in order, for `]` and `[`

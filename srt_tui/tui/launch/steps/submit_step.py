@@ -190,7 +190,8 @@ class SubmitStep(WizardStep):
                 note.append(f": {reason}", style=st("submit-step--dim"))
             if self._preferred() == "local":
                 note.append(
-                    "\nThis profile runs on this machine (launcher: local); choose Slurm (sbatch) to use the cluster."
+                    "\nThis profile runs on this machine by default (launcher: local); Slurm (sbatch) sends it to"
+                    " the cluster."
                 )
         elif state == "down":
             note.append("✗ Slurm is not reachable", style=st("submit-step--bad"))
