@@ -222,16 +222,21 @@ class LocalLauncher:
             work_dir=str(job_dir),
         )
 
-    def cancel(self, job_id: str, job_dir: Path, timeout: float = 15.0) -> None:
+    def cancel(self, job_id: str, job_dir: Path, timeout: float = 15.0, cleanup: float = 30.0) -> None:
         """SIGTERM the script's process group (its trap stops every step), then SIGKILL every recorded group
-        that is still the job's (checked by start time: a reused pid is never signalled)."""
+        that is still the job's (checked by start time: a reused pid is never signalled). A script that has
+        written its final stage is cleaning up (the final scrape, its steps stopping): it gets `cleanup`
+        seconds more before the kill, so a busy machine does not lose the job's `cancelled` and counters."""
         recs = self._records(job_id, job_dir)
         if not recs:
             return
         script = recs[0]
         signal_group(script, signal.SIGTERM)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and alive(script):
+        start = time.monotonic()
+        while alive(script):
+            waited = time.monotonic() - start
+            if waited >= timeout + cleanup or (waited >= timeout and _last_stage(job_dir) not in _FINAL):
+                break
             time.sleep(0.1)
         for rec in self._records(job_id, job_dir):  # read again: steps started while it stopped
             signal_group(rec, signal.SIGKILL)
