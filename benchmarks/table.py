@@ -23,6 +23,7 @@ SCRIPTS: list[tuple[str, list[str], list[str]]] = [  # (script, arguments, argum
     ("cli_startup.py", ["--runs", "5"], ["--runs", "3"]),
     ("tui_startup.py", ["--runs", "5", "--tmux-runs", "3"], ["--runs", "3", "--tmux-runs", "1"]),
     ("recipe_library.py", ["--runs", "3"], ["--runs", "1"]),
+    ("recipe_first_screen.py", ["--runs", "3"], ["--runs", "1"]),
     ("dry_run_library.py", [], ["--no-srtctl"]),
     ("monitor_ended.py", [], ["--refreshes", "10", "--rounds", "1"]),
     ("monitor_keys.py", ["--presses", "12"], ["--presses", "4"]),

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Static, Tree
+from textual.widgets import DataTable, Static, Tree
 
 from srt_tui.state.recipe_cache import RecipeCache
 from srt_tui.tui.launch import recipe_catalog
@@ -210,7 +210,10 @@ async def test_first_rows_show_while_the_scan_still_reads(monkeypatch: pytest.Mo
     async with app.run_test(size=(120, 36)) as pilot:
         try:
             await _settle_but(pilot, "scan-recipes")
-            await pilot.press("enter")  # the profile: the scan started with the app, before this
+            launch = app.screen
+            assert isinstance(launch, LaunchScreen) and launch.query_one("#profile-table", DataTable).row_count
+            assert launch.state.library.loading  # the scan started with the app, before any key
+            await pilot.press("enter")  # the profile
             await _settle_but(pilot, "scan-recipes")
             screen = app.screen
             assert isinstance(screen, LaunchScreen)
