@@ -37,8 +37,11 @@ def state_words(snap: JobSnapshot) -> tuple[str, str]:
 
 def requests_origin(snap: JobSnapshot) -> str:
     """Whose counters the job's `requests` are (the router panel shows each router's own): the router's,
-    every router's behind nginx, or the serving workers' when no router counts; "" after the end."""
-    if snap.is_final or snap.requests is None:
+    every router's behind nginx, or the serving workers' when no router counts; after the end the benchmark's
+    measured requests (the router's total also counts warm-up and smoke requests) or the last seen."""
+    if snap.is_final:
+        return snap.requests_from if snap.requests is not None else ""
+    if snap.requests is None:
         return ""
     fronts = snap.routers or ((snap.router,) if snap.router is not None else ())
     counted = [r for r in fronts if r.requests is not None]
