@@ -199,13 +199,18 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         return self.query_one(JobsView).highlighted_job
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Read-only mode hides the mutating actions (k9s); job-view keys only show there."""
+        """Read-only mode hides the mutating actions (k9s); job-view keys only show there; what cannot apply to
+        the job the keys act on is hidden (an ended job: no Cancel, Smoke or forward) or, while it cannot yet,
+        disabled (Smoke before the job serves). `redraw` and the list's cursor refresh the footer."""
         if action in ("cancel_job", "hide_job") and self.read_only:
             return False
         if action in ("hide_job", "all_jobs"):  # list keys: the job view's footer stays as it was
             return not self.in_job_view
-        if action in ("smoke", "copy_forward"):  # one job's keys: shown in its view
-            return self.in_job_view
+        snap = self.snapshot_of(self.current_job()) if action in ("cancel_job", "smoke", "copy_forward") else None
+        if snap is not None and snap.is_final:  # nothing to cancel, nothing serves
+            return False
+        if action in ("smoke", "copy_forward"):  # one job's keys: shown in its view, usable once it serves
+            return self.in_job_view and (None if snap is None or not snap.is_ready else True)
         if action in ("open", "filter", "sort", "reverse"):
             return not self.in_job_view
         if action == "back":  # on the bare jobs list there is nothing to go back from: no `esc Back` there
@@ -354,6 +359,11 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         )
         if self.in_job_view:
             self.query_one(JobView).show(self.snapshot_of(self.selected), now, width)
+        self.refresh_bindings()  # a job that ended, or began to serve, changes what its keys can do
+
+    @on(DataTable.RowHighlighted, "#jobs-table")
+    def _row_highlighted(self) -> None:
+        self.refresh_bindings()  # `c Cancel job` follows the highlighted job (none for an ended one)
 
     # -- navigation ---------------------------------------------------------------------------------
 
