@@ -74,12 +74,13 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),
         Binding("escape", "back", "Back"),
-        Binding("slash", "filter", "Filter"),
-        Binding("s", "sort", "Sort"),
+        # at 80 columns the list's footer keeps Enter, A, ? and q: filter and sort are in `?` help
+        Binding("slash", "filter", "Filter", show=False, tooltip="Filter the jobs (Esc clears)"),
+        Binding("s", "sort", "Sort", show=False, tooltip="Sort the jobs by the next column (S reverses)"),
         Binding("S", "reverse", "Reverse", show=False),
         Binding("l", "logs", "Logs"),
         Binding("R", "results", "Results"),
-        Binding("c", "cancel_job", "Cancel job"),
+        Binding("c", "cancel_job", "Cancel", tooltip="Cancel job (asks first)"),
         Binding(
             "C",
             "clone",
@@ -96,7 +97,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             tooltip="Copy the `ssh -N -L` line that reaches the job's URL from a laptop",
         ),
         Binding("a", "add_job", "Add job", show=False),  # in `?` help: at 80 columns the footer keeps ? and q
-        Binding("A", "all_jobs", "All jobs", show=False),  # the status line names it: the footer keeps ? and q
+        Binding("A", "all_jobs", "All jobs", tooltip="Every Slurm job of mine, also those srt-tui did not submit"),
         Binding("d,delete", "hide_job", "Remove", show=False),  # in `?` help, as a and r
         Binding("r", "refresh", "Refresh", show=False),
     ]
