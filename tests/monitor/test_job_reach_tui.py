@@ -154,7 +154,7 @@ def test_an_ended_jobs_requests_and_the_routers_total_are_named_apart() -> None:
     """Issue 21 polish: an ended job read `requests 30` in its summary and `requests 43` in its router panel (the
     benchmark's measured requests vs the router's total with warm-up and smoke), with nothing saying which."""
     from dataclasses import replace
-    from datetime import UTC, datetime
+    from datetime import datetime, timezone
 
     from rich.style import Style
 
@@ -162,10 +162,10 @@ def test_an_ended_jobs_requests_and_the_routers_total_are_named_apart() -> None:
 
     snap = frozen.nvidia("healthy")
     ended = replace(snap, stage="completed", slurm_state="COMPLETED", requests=30.0, requests_from="benchmark")
-    text = summary(ended, datetime.now(UTC), lambda _: Style()).plain
+    text = summary(ended, datetime.now(timezone.utc), lambda _: Style()).plain
     assert "requests 30 (benchmark)" in text, text
     kept = replace(ended, requests_from="last seen")
-    assert "requests 30 (last seen)" in summary(kept, datetime.now(UTC), lambda _: Style()).plain
+    assert "requests 30 (last seen)" in summary(kept, datetime.now(timezone.utc), lambda _: Style()).plain
 
 
 async def test_read_only_hides_the_shell(worker: Worker, tmp_path: Path) -> None:

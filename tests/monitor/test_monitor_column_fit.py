@@ -172,3 +172,26 @@ async def test_the_jobs_status_line_keeps_the_all_jobs_hint_whole_at_80_columns(
         widget = app.screen.query_one("#jobs-status")
         line = widget.render_lines(Region(0, 0, widget.size.width, 1))[0].text
         assert "A: all my Slurm jobs" in line, line
+
+
+async def test_the_job_title_and_forward_line_fit_80_columns_whole() -> None:
+    """Issue 21 polish: at 80 columns the title ended `2 n…` and the port-forward line `(y:…`. The title drops
+    whole facts (profile, then nodes); the forward goes on its own line; the tooltip keeps everything."""
+    from textual.geometry import Region
+
+    snap = frozen.nvidia("healthy")
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        widget: Any = app.screen.query_one("#job-summary")
+        widget.login = "operator@login-node-01.example.org"
+        app.screen.query_one("#job-view").login = widget.login  # type: ignore[attr-defined]
+        app.screen.redraw()  # type: ignore[attr-defined]
+        await pilot.pause()
+        shown = [s.text.rstrip() for s in widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))]
+        assert all("…" not in line for line in shown), shown
+        assert shown[0].strip().startswith(f"{snap.job_id} {snap.name}  {snap.topology} · "), shown
+        forward = next(line for line in shown if "ssh -N -L" in line)
+        assert forward.strip().startswith("forward ssh -N -L") and forward.endswith(widget.login), shown
+        tooltip = str(widget.tooltip)
+        assert f"profile {snap.profile}" in tooltip and "(y: copy)" in tooltip, tooltip
