@@ -195,3 +195,20 @@ async def test_the_job_title_and_forward_line_fit_80_columns_whole() -> None:
         assert forward.strip().startswith("forward ssh -N -L") and forward.endswith(widget.login), shown
         tooltip = str(widget.tooltip)
         assert f"profile {snap.profile}" in tooltip and "(y: copy)" in tooltip, tooltip
+
+
+def test_the_smoke_tests_figures_wrap_whole_within_the_width() -> None:
+    """Issue 21 polish: at 80 columns the smoke line lost its TTFT at the edge; its figures wrap whole."""
+    from datetime import datetime, timezone
+
+    from rich.style import Style
+
+    from srt_tui.tui.monitor.job_view import summary
+
+    smoke = "✓ 20/20 ok, 0 failed · latency p50 31 ms p99 58 ms · TTFT p50 12 ms p99 20 ms · 412.5 tok/s in 0.61 s"
+    text = summary(frozen.nvidia("healthy"), datetime.now(timezone.utc), lambda _: Style(), smoke=smoke, width=78)
+    lines = text.plain.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("smoke test "))
+    shown = lines[at:]
+    assert len(shown) > 1 and all(len(line) <= 78 for line in shown), shown
+    assert any(line.lstrip().startswith("TTFT p50 12 ms p99 20 ms") for line in shown), shown

@@ -141,8 +141,22 @@ def summary(
             t.append(hint, style=st("dim"))
     if smoke:
         t.append("\nsmoke test ", style=st("dim"))
-        t.append(smoke, style=st("bad" if smoke.startswith("✗") else "ok"))
+        lines = packed(smoke, width - len("smoke test ") if width else None)
+        t.append(f"\n{' ' * len('smoke test ')}".join(lines), style=st("bad" if smoke.startswith("✗") else "ok"))
     return t
+
+
+def packed(line: str, width: int | None) -> list[str]:
+    """``line``'s ` · `-separated parts packed greedily into lines of ``width`` (None: one line), so a
+    figure wraps whole (the smoke test's TTFT at 80 columns) instead of being cut."""
+    parts = line.split(" · ")
+    out = [parts[0]]
+    for part in parts[1:]:
+        if width is not None and len(out[-1]) + 3 + len(part) > width:
+            out.append(part)
+        else:
+            out[-1] += f" · {part}"
+    return out
 
 
 class JobSummary(Static):
