@@ -259,6 +259,8 @@ class JobSnapshot:
     #: job totals as the client sees them: the router's counters when it has them, else the serving workers'
     #: (after the end: the benchmark's measured requests and failures when it wrote results, else the last seen)
     requests: float | None = None
+    #: whose the ended job's `requests` are: "benchmark" (its results), "last seen" (live counters), or ""
+    requests_from: str = ""
     errors: float | None = None
     rate_per_s: float | None = None
     #: per-GPU readings of the job's GPU exporter (empty when it launched none, or the job ended)

@@ -146,8 +146,26 @@ def test_the_summarys_requests_say_whose_counters_they_are() -> None:
     assert requests_origin(snap) == "router" and serving_url(snap) == snap.router.url  # type: ignore[union-attr]
     no_router = replace(snap, router=None, routers=())
     assert requests_origin(no_router) == "workers" and serving_url(no_router) is None  # three workers, no front
-    assert requests_origin(replace(snap, stage="completed")) == ""
+    assert requests_origin(replace(snap, stage="completed")) == ""  # no results, nothing kept
     assert serving_url(replace(snap, stage="starting")) is None
+
+
+def test_an_ended_jobs_requests_and_the_routers_total_are_named_apart() -> None:
+    """Issue 21 polish: an ended job read `requests 30` in its summary and `requests 43` in its router panel (the
+    benchmark's measured requests vs the router's total with warm-up and smoke), with nothing saying which."""
+    from dataclasses import replace
+    from datetime import datetime, timezone
+
+    from rich.style import Style
+
+    from srt_tui.tui.monitor.job_view import summary
+
+    snap = frozen.nvidia("healthy")
+    ended = replace(snap, stage="completed", slurm_state="COMPLETED", requests=30.0, requests_from="benchmark")
+    text = summary(ended, datetime.now(timezone.utc), lambda _: Style()).plain
+    assert "requests 30 (benchmark)" in text, text
+    kept = replace(ended, requests_from="last seen")
+    assert "requests 30 (last seen)" in summary(kept, datetime.now(timezone.utc), lambda _: Style()).plain
 
 
 async def test_read_only_hides_the_shell(worker: Worker, tmp_path: Path) -> None:

@@ -172,3 +172,43 @@ async def test_the_jobs_status_line_keeps_the_all_jobs_hint_whole_at_80_columns(
         widget = app.screen.query_one("#jobs-status")
         line = widget.render_lines(Region(0, 0, widget.size.width, 1))[0].text
         assert "A: all my Slurm jobs" in line, line
+
+
+async def test_the_job_title_and_forward_line_fit_80_columns_whole() -> None:
+    """Issue 21 polish: at 80 columns the title ended `2 n…` and the port-forward line `(y:…`. The title drops
+    whole facts (profile, then nodes); the forward goes on its own line; the tooltip keeps everything."""
+    from textual.geometry import Region
+
+    snap = frozen.nvidia("healthy")
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        widget: Any = app.screen.query_one("#job-summary")
+        widget.login = "operator@login-node-01.example.org"
+        app.screen.query_one("#job-view").login = widget.login  # type: ignore[attr-defined]
+        app.screen.redraw()  # type: ignore[attr-defined]
+        await pilot.pause()
+        shown = [s.text.rstrip() for s in widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))]
+        assert all("…" not in line for line in shown), shown
+        assert shown[0].strip().startswith(f"{snap.job_id} {snap.name}  {snap.topology} · "), shown
+        forward = next(line for line in shown if "ssh -N -L" in line)
+        assert forward.strip().startswith("forward ssh -N -L") and forward.endswith(widget.login), shown
+        tooltip = str(widget.tooltip)
+        assert f"profile {snap.profile}" in tooltip and "(y: copy)" in tooltip, tooltip
+
+
+def test_the_smoke_tests_figures_wrap_whole_within_the_width() -> None:
+    """Issue 21 polish: at 80 columns the smoke line lost its TTFT at the edge; its figures wrap whole."""
+    from datetime import datetime, timezone
+
+    from rich.style import Style
+
+    from srt_tui.tui.monitor.job_view import summary
+
+    smoke = "✓ 20/20 ok, 0 failed · latency p50 31 ms p99 58 ms · TTFT p50 12 ms p99 20 ms · 412.5 tok/s in 0.61 s"
+    text = summary(frozen.nvidia("healthy"), datetime.now(timezone.utc), lambda _: Style(), smoke=smoke, width=78)
+    lines = text.plain.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("smoke test "))
+    shown = lines[at:]
+    assert len(shown) > 1 and all(len(line) <= 78 for line in shown), shown
+    assert any(line.lstrip().startswith("TTFT p50 12 ms p99 20 ms") for line in shown), shown

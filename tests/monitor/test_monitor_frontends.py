@@ -48,5 +48,5 @@ async def test_router_panel_lists_nginx_and_each_router() -> None:
         text = console.export_text()
     assert "nginx ● node0 → 2 routers" in text
     lines = [x.strip() for x in text.splitlines()]
-    assert any(x.startswith("router ● node1") and x.endswith("requests 30") for x in lines), text
-    assert any(x.startswith("router_1 ● node2") and x.endswith("requests 12") for x in lines), text
+    assert any(x.startswith("router ● node1") and x.endswith("routed 30") for x in lines), text
+    assert any(x.startswith("router_1 ● node2") and x.endswith("routed 12") for x in lines), text

@@ -59,3 +59,17 @@ async def test_header_cuts_a_long_profile_name_never_the_slurm_mark() -> None:
         line = header.render().plain
         assert len(line) <= 80 and line.rstrip().endswith("Slurm ✗"), line
         assert "read-only" in line and "a-very-long" in line and "…" in line
+
+
+async def test_jobs_list_footer_says_enter_opens_and_a_lists_all_jobs_at_80_columns() -> None:
+    """Issue 21 polish: the list's footer named neither Enter (DataTable's hidden `enter` won) nor `A`."""
+    app = frozen_app([frozen.nvidia("healthy")])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        shown = {(k.key, k.description) for k in app.screen.query(FooterKey)}
+        assert {("enter", "Open"), ("A", "All jobs")} <= shown, sorted(shown)
+        assert not _cut_keys(app)
+        await pilot.press("enter")  # what the footer says
+        await pilot.pause()
+        assert getattr(app.screen, "in_job_view", False)

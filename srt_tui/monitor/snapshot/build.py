@@ -72,8 +72,9 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         sources = [SourceState("job dir", False, said) if s.name == "job dir" else s for s in sources]
     workers = with_router_view(workers, router)
     requests, errors, rate = job_totals(workers, router, routers)
+    requests_from = ""
     if final:
-        requests, errors = final_totals(ctx, job, requests, errors)
+        requests, errors, requests_from = final_totals(ctx, job, requests, errors)
     failure_log = detail.rsplit("log:", 1)[1].strip() if stage == "failed" and "log:" in detail else ""
     logs = log_refs(job)
     return JobSnapshot(
@@ -106,6 +107,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         placements=placements(plan),
         logs=logs,
         requests=requests,
+        requests_from=requests_from,
         errors=errors,
         rate_per_s=rate,
         serving=job_figures(
@@ -176,13 +178,14 @@ def job_totals(
 
 def final_totals(
     ctx: Refresh, job: JobFiles, requests: float | None, errors: float | None
-) -> tuple[float | None, float | None]:
-    """An ended job's (requests, errors): its benchmark's measured requests (completed + failed) and failures
-    when it wrote results, else the last counters observed (kept by the monitor's history), else unknown."""
+) -> tuple[float | None, float | None, str]:
+    """An ended job's (requests, errors, whose): its benchmark's measured requests (completed + failed) and
+    failures when it wrote results ("benchmark"), else the last counters observed (kept by the monitor's
+    history; "last seen"), else unknown ("")."""
     totals = ctx.files.results(job.dir).totals()
     if totals is not None:
-        return float(totals[0] + totals[1]), float(totals[1])
-    return requests, errors
+        return float(totals[0] + totals[1]), float(totals[1]), "benchmark"
+    return requests, errors, "last seen" if requests is not None else ""
 
 
 def placements(plan: PlanDoc) -> tuple[Placement, ...]:

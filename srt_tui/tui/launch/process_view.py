@@ -6,6 +6,8 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -62,17 +64,17 @@ class ProcessView(Vertical):
             detail.update("")
             return
         p = self._procs[index]
-        text = Text()
-        text.append(f"{p.name}", style="bold")
-        text.append(f"  node{p.node_index} · log {p.log}\n", style="dim")
-        text.append("command\n", style="bold")
-        text.append("  " + shlex.join(p.command) + "\n")
+        head = Text()
+        head.append(f"{p.name}", style="bold")
+        head.append(f"  node{p.node_index} · log {p.log}\n", style="dim")
+        head.append("command", style="bold")
+        # a long command wraps under itself, not back at column 1 where it would read as the next section
+        parts: list[RenderableType] = [head, Padding(Text(shlex.join(p.command)), (0, 0, 0, 2))]
+        parts.append(Text("environment", style="bold"))
         env = p.shown_env()
-        text.append("environment\n", style="bold")
-        if env:
-            for k, v in env.items():
-                text.append(f"  {k}", style="bold" if k == self._mask_var else "")
-                text.append(f"={v}\n")
-        else:
-            text.append("  (none)\n", style="dim")
-        detail.update(text)
+        for k, v in env.items():
+            line = Text.assemble((k, "bold" if k == self._mask_var else ""), f"={v}")
+            parts.append(Padding(line, (0, 0, 0, 2)))  # a long value wraps under its own line's start
+        if not env:
+            parts.append(Text("  (none)", style="dim"))
+        detail.update(Group(*parts))

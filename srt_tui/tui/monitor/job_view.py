@@ -37,8 +37,11 @@ def state_words(snap: JobSnapshot) -> tuple[str, str]:
 
 def requests_origin(snap: JobSnapshot) -> str:
     """Whose counters the job's `requests` are (the router panel shows each router's own): the router's,
-    every router's behind nginx, or the serving workers' when no router counts; "" after the end."""
-    if snap.is_final or snap.requests is None:
+    every router's behind nginx, or the serving workers' when no router counts; after the end the benchmark's
+    measured requests (the router's total also counts warm-up and smoke requests) or the last seen."""
+    if snap.is_final:
+        return snap.requests_from if snap.requests is not None else ""
+    if snap.requests is None:
         return ""
     fronts = snap.routers or ((snap.router,) if snap.router is not None else ())
     counted = [r for r in fronts if r.requests is not None]
@@ -63,17 +66,35 @@ def forward_line(snap: JobSnapshot, login: str) -> str | None:
     return port_forward(url, login) if url else None
 
 
-def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style], login: str = "", smoke: str = "") -> Text:
+def title_parts(snap: JobSnapshot, width: int | None) -> str:
+    """The first line's facts after the job's id and name, whole ones dropped to fit ``width`` columns (the
+    profile first: the header names it; then the node count: the GPU grid shows it; then the engine)."""
+    title = len(f"{snap.job_id} {snap.name}  ")
+    engine = f"{snap.engine} behind {snap.frontend}" if snap.frontend not in DIRECT else snap.engine
+    nodes = f"{snap.nodes} node{'s' if snap.nodes != 1 else ''} × {snap.gpus_per_node} GPUs" if snap.nodes else ""
+    parts = [p for p in (snap.topology, engine, f"profile {snap.profile}", nodes) if p]
+    for least in (f"profile {snap.profile}", nodes, engine):
+        if width is None or title + len(" · ".join(parts)) <= width:
+            break
+        parts = [p for p in parts if p != least]
+    return " · ".join(parts)
+
+
+def summary(
+    snap: JobSnapshot,
+    now: datetime,
+    st: Callable[[str], Style],
+    login: str = "",
+    smoke: str = "",
+    width: int | None = None,
+) -> Text:
     """Three lines: who/what, where it is (state and stage), its counters and where the data came from (``st``
-    maps ok/bad/dim/key to styles); while it serves, a fourth: its URL and the SSH port-forward from ``login``;
-    then the last smoke test."""
+    maps ok/bad/dim/key to styles); while it serves, a fourth: its URL and the SSH port-forward from ``login``
+    (on a line of its own when both do not fit ``width``); then the last smoke test. Within ``width`` the
+    title drops whole facts rather than be cut (None: everything, for the tooltip)."""
     t = Text()
     t.append(f"{snap.job_id} {snap.name}", style=st("key"))
-    parts = [snap.topology, f"{snap.engine} behind {snap.frontend}" if snap.frontend not in DIRECT else snap.engine]
-    parts += [f"profile {snap.profile}"]
-    if snap.nodes:
-        parts.append(f"{snap.nodes} node{'s' if snap.nodes != 1 else ''} × {snap.gpus_per_node} GPUs")
-    t.append("  " + " · ".join(p for p in parts if p), style=st("dim"))
+    t.append("  " + title_parts(snap, width), style=st("dim"))
     t.append("\n")
     state, reason = state_words(snap)
     t.append(state)
@@ -109,14 +130,33 @@ def summary(snap: JobSnapshot, now: datetime, st: Callable[[str], Style], login:
     if url:
         t.append("\nurl ", style=st("dim"))
         t.append(url, style=st("key"))
-        if forward:  # the laptop's localhost:PORT then reaches it
-            t.append(" · ", style=st("dim"))
+        if forward:  # the laptop's localhost:PORT then reaches it; whole, on its own line when it must
+            hint = " (y: copy)"
+            if width is not None and len(f"url {url} · {forward}{hint}") > width:
+                t.append("\nforward ", style=st("dim"))
+                hint = hint if len(f"forward {forward}{hint}") <= width else ""
+            else:
+                t.append(" · ", style=st("dim"))
             t.append(forward)
-            t.append(" (y: copy)", style=st("dim"))
+            t.append(hint, style=st("dim"))
     if smoke:
         t.append("\nsmoke test ", style=st("dim"))
-        t.append(smoke, style=st("bad" if smoke.startswith("✗") else "ok"))
+        lines = packed(smoke, width - len("smoke test ") if width else None)
+        t.append(f"\n{' ' * len('smoke test ')}".join(lines), style=st("bad" if smoke.startswith("✗") else "ok"))
     return t
+
+
+def packed(line: str, width: int | None) -> list[str]:
+    """``line``'s ` · `-separated parts packed greedily into lines of ``width`` (None: one line), so a
+    figure wraps whole (the smoke test's TTFT at 80 columns) instead of being cut."""
+    parts = line.split(" · ")
+    out = [parts[0]]
+    for part in parts[1:]:
+        if width is not None and len(out[-1]) + 3 + len(part) > width:
+            out.append(part)
+        else:
+            out[-1] += f" · {part}"
+    return out
 
 
 class JobSummary(Static):
@@ -137,12 +177,21 @@ class JobSummary(Static):
     JobSummary > .job-summary--key { color: $text-primary; text-style: bold; }
     """
 
-    def show(self, snap: JobSnapshot | None, now: datetime, login: str = "", smoke: str = "") -> None:
-        """Redraw."""
+    def show(
+        self, snap: JobSnapshot | None, now: datetime, login: str = "", smoke: str = "", width: int | None = None
+    ) -> None:
+        """Redraw within ``width`` columns (the screen's; the padding is taken off here); what a line had to
+        leave out is in the tooltip."""
         if snap is None:
             self.update(Text("Waiting for the first refresh of this job…", style=self._st("dim")))
-        else:
-            self.update(summary(snap, now, self._st, login, smoke))
+            self.tooltip = None
+            return
+        inner = width - 2 if width else None
+        shown = summary(snap, now, self._st, login, smoke, inner)
+        self.update(shown)
+        whole = summary(snap, now, self._st, login, smoke).plain
+        cut = inner is not None and (whole != shown.plain or any(len(x) > inner for x in whole.splitlines()))
+        self.tooltip = whole if cut else None
 
     def _st(self, name: str) -> Style:
         return self.get_component_rich_style(f"job-summary--{name}", partial=True)
@@ -211,7 +260,7 @@ class JobView(Vertical):
         """Redraw from a snapshot (None: the job has not been refreshed yet)."""
         self.snapshot = snap
         smoke = self.smoke.get(snap.job_id, "") if snap is not None else ""
-        self.query_one(JobSummary).show(snap, now, self.login, smoke)
+        self.query_one(JobSummary).show(snap, now, self.login, smoke, width)
         grid = self.query_one(LiveGpuGrid)
         grid.wide = is_wide(width)
         grid.snapshot = snap

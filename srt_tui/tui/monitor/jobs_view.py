@@ -8,6 +8,7 @@ from typing import ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
@@ -22,7 +23,12 @@ _STATUS_STYLE = {"ok": "ok", "degraded": "warn", "failed": "bad", "ended": "dim"
 
 
 class JobsTable(RowTable[Text]):
-    """DataTable with theme-coloured status cells."""
+    """DataTable with theme-coloured status cells; its footer says what Enter does (DataTable's own hidden
+    `enter` binding otherwise hides the screen's `Open`)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Open", tooltip="Open the job in detail"),
+    ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = DataTable.COMPONENT_CLASSES | {
         "jobs-table--ok",

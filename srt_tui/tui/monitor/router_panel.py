@@ -75,7 +75,8 @@ class RouterPanel(Widget):
                 out.append("  ")
         counters = Pairs(
             [
-                Text.assemble(("requests ", self._st("dim")), cells.number(r.requests)),
+                # the router's own total (warm-up and smoke requests included), not the benchmark's: "routed"
+                Text.assemble(("routed ", self._st("dim")), cells.number(r.requests)),
                 Text.assemble(
                     ("errors ", self._st("dim")),
                     (cells.number(r.errors), self._st("bad") if r.errors else Style()),
@@ -127,7 +128,7 @@ class RouterPanel(Widget):
             out.append(mark, style=style)
             out.append(f" node{r.node_index}  ", style=self._st("dim"))
             out.append(cells.registered_cell(r) if not snap.is_final else "-", style=self._st("dim"))
-            out.append("  requests ", style=self._st("dim"))
+            out.append("  routed ", style=self._st("dim"))
             out.append(cells.number(r.requests))
         return out
 

@@ -74,12 +74,13 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),
         Binding("escape", "back", "Back"),
-        Binding("slash", "filter", "Filter"),
-        Binding("s", "sort", "Sort"),
+        # at 80 columns the list's footer keeps Enter, A, ? and q: filter and sort are in `?` help
+        Binding("slash", "filter", "Filter", show=False, tooltip="Filter the jobs (Esc clears)"),
+        Binding("s", "sort", "Sort", show=False, tooltip="Sort the jobs by the next column (S reverses)"),
         Binding("S", "reverse", "Reverse", show=False),
         Binding("l", "logs", "Logs"),
         Binding("R", "results", "Results"),
-        Binding("c", "cancel_job", "Cancel job"),
+        Binding("c", "cancel_job", "Cancel", tooltip="Cancel job (asks first)"),
         Binding(
             "C",
             "clone",
@@ -96,7 +97,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             tooltip="Copy the `ssh -N -L` line that reaches the job's URL from a laptop",
         ),
         Binding("a", "add_job", "Add job", show=False),  # in `?` help: at 80 columns the footer keeps ? and q
-        Binding("A", "all_jobs", "All jobs", show=False),  # the status line names it: the footer keeps ? and q
+        Binding("A", "all_jobs", "All jobs", tooltip="Every Slurm job of mine, also those srt-tui did not submit"),
         Binding("d,delete", "hide_job", "Remove", show=False),  # in `?` help, as a and r
         Binding("r", "refresh", "Refresh", show=False),
     ]
@@ -199,13 +200,18 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         return self.query_one(JobsView).highlighted_job
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Read-only mode hides the mutating actions (k9s); job-view keys only show there."""
+        """Read-only mode hides the mutating actions (k9s); job-view keys only show there; what cannot apply to
+        the job the keys act on is hidden (an ended job: no Cancel, Smoke or forward) or, while it cannot yet,
+        disabled (Smoke before the job serves). `redraw` and the list's cursor refresh the footer."""
         if action in ("cancel_job", "hide_job") and self.read_only:
             return False
         if action in ("hide_job", "all_jobs"):  # list keys: the job view's footer stays as it was
             return not self.in_job_view
-        if action in ("smoke", "copy_forward"):  # one job's keys: shown in its view
-            return self.in_job_view
+        snap = self.snapshot_of(self.current_job()) if action in ("cancel_job", "smoke", "copy_forward") else None
+        if snap is not None and snap.is_final:  # nothing to cancel, nothing serves
+            return False
+        if action in ("smoke", "copy_forward"):  # one job's keys: shown in its view, usable once it serves
+            return self.in_job_view and (None if snap is None or not snap.is_ready else True)
         if action in ("open", "filter", "sort", "reverse"):
             return not self.in_job_view
         if action == "back":  # on the bare jobs list there is nothing to go back from: no `esc Back` there
@@ -354,6 +360,11 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         )
         if self.in_job_view:
             self.query_one(JobView).show(self.snapshot_of(self.selected), now, width)
+        self.refresh_bindings()  # a job that ended, or began to serve, changes what its keys can do
+
+    @on(DataTable.RowHighlighted, "#jobs-table")
+    def _row_highlighted(self) -> None:
+        self.refresh_bindings()  # `c Cancel job` follows the highlighted job (none for an ended one)
 
     # -- navigation ---------------------------------------------------------------------------------
 

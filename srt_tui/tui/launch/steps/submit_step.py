@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -105,32 +106,53 @@ class SubmitStep(WizardStep):
         else:  # the launcher note and the default choice follow this job's profile
             self._slurm_changed(self.hub.context.slurm_state, self.hub.context.slurm_reason)
 
+    def on_resize(self) -> None:
+        """The request's URL line follows the width (beside its label or under it)."""
+        self.call_after_refresh(self._render_request)
+
     def _render_request(self) -> None:
         from srt_tui.tui.launch.wizard import slurm_request
 
         if self.prepared is None:
             return
         st = self._style
-        grid = Table.grid(padding=(0, 2))
-        grid.add_column(style=st("submit-step--key"), no_wrap=True)
-        grid.add_column()
-        for key, value in slurm_request(self.prepared):
+        request = slurm_request(self.prepared)
+        keyw = max(len(k) for k in [*(key for key, _ in request), "serving at", "preflight"])
+
+        def new_grid() -> Table:  # the same key column in both grids: they read as one
+            grid = Table.grid(padding=(0, 2))
+            grid.add_column(style=st("submit-step--key"), no_wrap=True, min_width=keyw)
+            grid.add_column()
+            return grid
+
+        grid = new_grid()
+        for key, value in request:
             grid.add_row(key, Text(value, overflow="fold"))  # a long word folds: never cut at 80 columns
         plan = self.prepared.plan
         grid.add_row("", "")
         counts = ", ".join(f"{n} {role}" for role, n in plan.expected_counts().items())
         grid.add_row("workers", Text(f"{counts} · router {plan.frontend}" if plan.router else counts))
-        grid.add_row("serving at", Text(plan.public_url, overflow="fold"))
+        # the URL whole: beside its label when it fits, else on a line of its own under it (not folded mid-URL)
+        room = self.query_one("#request", Static).content_region.width
+        parts: list[RenderableType] = [grid]
+        if not room or keyw + 2 + len(plan.public_url) <= room:
+            grid.add_row("serving at", Text(plan.public_url, overflow="fold"))
+        else:
+            grid.add_row("serving at", "")
+            parts.append(Text("  " + plan.public_url, overflow="fold"))
+        rest = new_grid()
         for i, missing in enumerate(self.missing):  # container_runtime: none, checked here before anything runs
             problem = missing.problem()
             text = Text(f"✗ {problem.message}", style=st("submit-step--bad"))
             text.append(f"\n  fix: {problem.hint}", style=st("submit-step--dim"))
-            grid.add_row("programs" if i == 0 else "", text)
+            rest.add_row("programs" if i == 0 else "", text)
         if self.preflight and self._preflight_of is self.prepared:
-            grid.add_row("", "")
+            rest.add_row("", "")
             for i, check in enumerate(self.preflight):
-                grid.add_row("preflight" if i == 0 else "", self._check_text(check))
-        self.query_one("#request", Static).update(grid)
+                rest.add_row("preflight" if i == 0 else "", self._check_text(check))
+        if rest.row_count:
+            parts.append(rest)
+        self.query_one("#request", Static).update(Group(*parts))
 
     def _check_text(self, check: PreflightCheck) -> Text:
         """One preflight line: ✓ fits, ✗ what is wrong and the fix, · could not check (does not block)."""
