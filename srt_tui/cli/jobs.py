@@ -264,6 +264,12 @@ def _cmd_wait(args: argparse.Namespace) -> int:
 SLURM_END_GRACE_S = 30.0
 
 
+def progress_line(stage: str, detail: str) -> str:
+    """What `wait` prints for a stage: the script's detail often starts with its stage ("serving at
+    http://…"), which is then said once, not `serving serving at …`."""
+    return detail if detail.startswith(stage) else f"{stage} {detail}".strip()
+
+
 async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
     """Poll with one Monitor (pooled connections, back-off) until the target, the job's end or the timeout.
 
@@ -289,7 +295,7 @@ async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
             snap = (await monitor.refresh(jobs))[0]
             if follower is not None:
                 follower.poll()
-            line = f"{snap.stage} {snap.stage_detail}".strip()
+            line = progress_line(snap.stage, snap.stage_detail)
             if line != last and not args.quiet:
                 print(f"{snap.job_id}: {line}", file=sys.stderr)
                 last = line
