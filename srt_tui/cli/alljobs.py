@@ -10,6 +10,8 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from srt_tui.cli.args import add_transport_argument
+
 if TYPE_CHECKING:
     from srt_tui.monitor.alljobs.query import MyJobs
 
@@ -105,10 +107,5 @@ def add_alljobs_command(sub: Any) -> None:
     j.add_argument("--unhide", nargs="+", metavar="JOB", help="list hidden jobs again")
     j.add_argument("-u", "--user", help="whose jobs (default: you)")
     j.add_argument("--json", action="store_true", help="one object per job: Slurm's fields, from, job_dir, hidden")
-    j.add_argument(
-        "--transport",
-        default="auto",
-        choices=["auto", "cli", "pyslurm"],
-        help="Slurm transport (default: pyslurm if importable, else the command line)",
-    )
+    add_transport_argument(j)
     j.set_defaults(func=_cmd_jobs)

@@ -13,6 +13,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from srt_tui.cli.args import add_transport_argument
 from srt_tui.core.errors import Problem, SrtError
 
 
@@ -371,12 +372,7 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
 
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("-o", "--output", help="output directory holding job directories")
-        p.add_argument(
-            "--transport",
-            default="auto",
-            choices=["auto", "cli", "pyslurm"],
-            help="Slurm transport (default: pyslurm if importable, else the command line)",
-        )
+        add_transport_argument(p)
 
     a = sub.add_parser("apply", help="render, write the job directory and submit")
     recipe_args(a)

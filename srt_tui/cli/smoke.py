@@ -8,6 +8,7 @@ import json
 import sys
 from typing import Any
 
+from srt_tui.cli.args import add_transport_argument
 from srt_tui.core.errors import Problem, SrtError
 
 
@@ -62,10 +63,5 @@ def add_bench_command(sub: Any) -> None:
     b.add_argument("--concurrency", type=_positive, default=4, help="requests in flight at once (default 4)")
     b.add_argument("--json", action="store_true", help="one JSON document: status, counts, latencies (ms), errors")
     b.add_argument("-o", "--output", help="output directory holding job directories")
-    b.add_argument(
-        "--transport",
-        default="auto",
-        choices=["auto", "cli", "pyslurm"],
-        help="Slurm transport (default: pyslurm if importable, else the command line)",
-    )
+    add_transport_argument(b)
     b.set_defaults(func=_cmd_bench)
