@@ -145,6 +145,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.removed: set[str] = set()
         #: the worker detail open over this screen (it follows each refresh), or None
         self._detail: WorkerDetail | None = None
+        #: what the footer last showed: focus and each key's `check_action` (see `_keys_may_have_changed`)
+        self._keys_shown: tuple[object, ...] = ()
 
     # -- layout -------------------------------------------------------------------------------------
 
@@ -360,11 +362,20 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         )
         if self.in_job_view:
             self.query_one(JobView).show(self.snapshot_of(self.selected), now, width)
-        self.refresh_bindings()  # a job that ended, or began to serve, changes what its keys can do
+        self._keys_may_have_changed()  # a job that ended, or began to serve, changes what its keys can do
 
     @on(DataTable.RowHighlighted, "#jobs-table")
     def _row_highlighted(self) -> None:
-        self.refresh_bindings()  # `c Cancel job` follows the highlighted job (none for an ended one)
+        self._keys_may_have_changed()  # `c Cancel job` follows the highlighted job (none for an ended one)
+
+    def _keys_may_have_changed(self) -> None:
+        """Refresh the footer only when what the keys can do changed: a refresh recomposes Textual's Footer (a
+        dozen widgets styled anew), which on every poll and cursor move was a third of a key's repaint."""
+        keys = (b for bindings in self._bindings.key_to_bindings.values() for b in bindings)
+        shown = (self.focused, *(self.check_action(b.action, ()) for b in keys))
+        if shown != self._keys_shown:
+            self._keys_shown = shown
+            self.refresh_bindings()
 
     # -- navigation ---------------------------------------------------------------------------------
 
