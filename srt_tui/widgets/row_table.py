@@ -1,16 +1,37 @@
 """A DataTable of rows with the keys an operator expects: j/k move, Home/g the first row, End/G the last.
 
-Textual's DataTable moves Home/End only sideways in row mode, and knows no vi keys (issue 11, item 6).
+Textual's DataTable moves Home/End only sideways in row mode, and knows no vi keys (issue 11, item 6). Its
+cells are rendered once per content (see `RowTable._render_cell`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import ClassVar, TypeVar
 
+from rich.padding import Padding
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual._types import SegmentLines
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.renderables.styled import Styled
 from textual.widgets import DataTable
 
 CellT = TypeVar("CellT")
+
+#: rendered cells kept per table: a screenful at 200 columns and 60 rows, twice over (cursor and not)
+CELL_CACHE_SIZE = 4096
+
+
+def content_key(cell: object) -> Hashable | None:
+    """What a one-line cell shows, as a cache key; None for a renderable other than str or Text (not cached)."""
+    if isinstance(cell, str):
+        return cell
+    if isinstance(cell, Text):
+        return (cell.plain, tuple(cell.spans), cell.style, cell.justify, cell.overflow, cell.no_wrap, cell.end)
+    return None
 
 
 class RowTable(DataTable[CellT]):
@@ -22,6 +43,55 @@ class RowTable(DataTable[CellT]):
         Binding("home,g", "first_row", "First row", show=False),
         Binding("end,G", "last_row", "Last row", show=False),
     ]
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._content_cache: LRUCache[Hashable, SegmentLines] = LRUCache(CELL_CACHE_SIZE)
+
+    def _render_cell(
+        self,
+        row_index: int,
+        column_index: int,
+        base_style: Style,
+        width: int,
+        cursor: bool = False,
+        hover: bool = False,
+    ) -> SegmentLines:
+        """A one-line cell rendered once per content, width and style, not once per table update.
+
+        DataTable keys its cell cache by its update counter, so one changed cell or a re-sort renders every
+        visible cell through Rich again (~400 at 120x36, most of a key's repaint at 64 jobs). Here the Rich
+        rendering is keyed by what the cell shows and only the row/column mouse meta is added per position.
+        """
+        row_key = self._row_locations.get_key(row_index) if row_index >= 0 else None
+        column_key = self._column_locations.get_key(column_index) if column_index >= 0 else None
+        content = None
+        if row_key is not None and column_key is not None and self.rows[row_key].height == 1:
+            content = content_key(self._data[row_key].get(column_key))
+        if content is None:  # headers, labels, taller rows and other renderables: DataTable's own path
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        fixed = row_index < self.fixed_rows or column_index < self.fixed_columns
+        key = (content, width, base_style, fixed, cursor, hover, self._show_hover_cursor, self._pseudo_class_state)
+        lines = self._content_cache.get(key)
+        if lines is None:
+            component_style, post_style = self._get_styles_to_render_cell(
+                False,
+                False,
+                fixed,
+                hover,
+                cursor,
+                self.show_cursor,
+                self._show_hover_cursor,
+                self.cursor_foreground_priority == "css",
+                self.cursor_background_priority == "css",
+            )
+            cell = self._get_row_renderables(row_index).cells[column_index]
+            options = self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
+            styled = Styled(Padding(cell, (0, self.cell_padding)), base_style + component_style, post_style)
+            lines = self.app.console.render_lines(styled, options)
+            self._content_cache[key] = lines
+        meta = Style.from_meta({"row": row_index, "column": column_index})
+        return [list(Segment.apply_style(line, post_style=meta)) for line in lines]
 
     def action_first_row(self) -> None:
         """The first row (and the left edge)."""
