@@ -181,14 +181,25 @@ async def measure_httpx(ports: list[int]) -> tuple[float, float]:
         return time.perf_counter() - t0, time.process_time() - c0
 
 
-def monitor_app(jobs: dict[str, Path], slurm: object) -> Any:
-    """The real app in Monitor mode on `jobs`, refreshing as fast as it can (every 0.01 s)."""
-    from srt_tui.monitor.snapshot.collect import Monitor
+def fake_monitor() -> Any:
+    """A Monitor over FakeSlurm (what the app's monitor process builds for `monitor_app(..., child=True)`)."""
+    return Monitor(FakeSlurm())  # type: ignore[arg-type]
+
+
+def monitor_app(jobs: dict[str, Path], slurm: object, *, child: bool = False) -> Any:
+    """The real app in Monitor mode on `jobs`, refreshing as fast as it can (every 0.01 s); `child`: its feed in a
+    process of its own as the TUI runs it (ChildFeed, over a fresh FakeSlurm there), else on the app's loop."""
+    from srt_tui.monitor.feeds import SnapshotFeed
+    from srt_tui.monitor.feeds.live import LiveFeed
+    from srt_tui.monitor.feeds.process import ChildFeed
     from srt_tui.tui.app import SrtTuiApp
-    from srt_tui.tui.monitor.feed import LiveFeed
     from srt_tui.tui.monitor.screen import MonitorScreen
 
-    feed = LiveFeed(monitor_factory=lambda: Monitor(slurm))  # type: ignore[arg-type]
+    feed: SnapshotFeed = (
+        ChildFeed(factory="benchmarks.monitor_refresh:fake_monitor", env={"PYTHONPATH": str(REPO)})
+        if child
+        else LiveFeed(monitor_factory=lambda: Monitor(slurm))  # type: ignore[arg-type]
+    )
 
     class App(SrtTuiApp):
         DEFAULT_MODE = "monitor"

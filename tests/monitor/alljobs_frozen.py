@@ -9,12 +9,12 @@ from typing import Any
 
 from srt_tui.core.jobdir.discovery import SRT_TUI, SRTCTL, FoundDir
 from srt_tui.monitor.alljobs.query import MyJob
+from srt_tui.monitor.feeds.live import LiveFeed
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.monitor.snapshot.collect import Monitor
 from srt_tui.slurm.client import JobState
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.monitor.alljobs.source import FrozenJobsSource, JobsSource
-from srt_tui.tui.monitor.feed import LiveFeed
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor import frozen
 from tests.monitor.tui_apps import MonitorTestApp

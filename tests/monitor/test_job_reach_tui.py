@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from textual.app import App
 
+from srt_tui.monitor.feeds.live import LiveFeed
 from srt_tui.monitor.snapshot.collect import Monitor
 from srt_tui.slurm.reach import ShellCommand
-from srt_tui.tui.monitor.feed import LiveFeed
 from srt_tui.tui.monitor.job_view import JobView
 from srt_tui.tui.monitor.screen import MonitorScreen
 from srt_tui.tui.monitor.worker_detail import WorkerDetail

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from srt_tui.monitor.feeds import SnapshotFeed
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.app import SrtTuiApp
 from srt_tui.tui.context import ContextHub
-from srt_tui.tui.monitor.feed import Canceller, SnapshotFeed
+from srt_tui.tui.monitor.feed import Canceller
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor.frozen import fixed_clock
 

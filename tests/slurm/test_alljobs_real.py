@@ -15,12 +15,12 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
+from srt_tui.monitor.feeds.live import LiveFeed
 from srt_tui.slurm.cli_transport import CliTransport
 from srt_tui.slurm.errors import SlurmError
 from srt_tui.tui.monitor.alljobs.dialogs import SlurmFactsScreen
 from srt_tui.tui.monitor.alljobs.screen import AllJobsScreen
 from srt_tui.tui.monitor.alljobs.source import LiveJobsSource
-from srt_tui.tui.monitor.feed import LiveFeed
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.cluster import ClusterInfo
 from tests.e2e.jobtools import srt

@@ -145,8 +145,8 @@ def test_worker_detail_snapshot(
 async def test_the_open_detail_follows_the_live_monitor_when_the_worker_dies(tmp_path: Path) -> None:
     """Real parts: the real Monitor polling a real mock worker; it is killed while its detail is open,
     and the detail's health and history show it going down (no reopening)."""
+    from srt_tui.monitor.feeds.live import LiveFeed
     from srt_tui.monitor.snapshot.collect import Monitor
-    from srt_tui.tui.monitor.feed import LiveFeed
     from tests.mock.mockprocs import Launcher
     from tests.monitor.jobdirs import write_agg_job
     from tests.monitor.tui_apps import fed_app

@@ -1,82 +1,12 @@
-"""Where Monitor mode gets its snapshots, and how it cancels jobs — both injectable for tests.
-
-`LiveFeed` is the async `srt_tui.monitor.Monitor` awaited by the screen's async poll worker on the
-app's own event loop: the pooled connections, back-off state and counter history live across refreshes,
-HTTP probes and the Slurm query (a thread, inside the Monitor) never block the screen, and there is no
-second event loop in another thread to keep in step.
-"""
+"""How Monitor mode cancels jobs (injectable for tests); where it gets its snapshots is `srt_tui.monitor.feeds`."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
-
-from srt_tui.monitor.model import JobSnapshot
-
-if TYPE_CHECKING:
-    from srt_tui.monitor.snapshot.collect import Monitor
-    from srt_tui.slurm.client import SlurmClient
 
 #: cancels a job; may return the line to show the operator ("… already ended: nothing to cancel")
 Canceller = Callable[[str, Path], "str | None"]
-REFRESH_TIMEOUT_S = 60.0
-
-
-class SnapshotFeed(Protocol):
-    """Async source of snapshots, awaited on the app's event loop by the Monitor's poll worker."""
-
-    async def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
-        """Snapshots of the given jobs, in order."""
-        ...
-
-    async def aclose(self) -> None:
-        """Release connections and pending fetches."""
-        ...
-
-
-class LiveFeed:
-    """The real monitor; the Slurm client is chosen (in a thread: it may run commands) on first need."""
-
-    def __init__(
-        self,
-        slurm_transport: str | None = None,
-        *,
-        monitor_factory: Callable[[], Monitor] | None = None,
-        **monitor_options: float,
-    ) -> None:
-        self._transport = slurm_transport
-        self._factory = monitor_factory
-        self._options = monitor_options
-        self._monitor: Monitor | None = None
-        self._injected = False
-
-    def _slurm(self) -> SlurmClient | None:
-        from srt_tui.slurm.select import get_client
-
-        try:
-            return get_client(self._transport, require_reachable=False)
-        except Exception:  # no transport at all: the Slurm source shows why
-            return None
-
-    async def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
-        """One refresh of the tracked jobs; gives up after REFRESH_TIMEOUT_S (the poll reports it)."""
-        from srt_tui.monitor.snapshot.collect import Monitor
-        from srt_tui.slurm.local import is_local_job
-
-        if self._monitor is None:
-            self._monitor = self._factory() if self._factory else Monitor(None, **self._options)  # type: ignore[arg-type]
-            self._injected = self._factory is not None
-        if not self._injected and self._monitor.slurm is None and any(not is_local_job(j) for j in jobs):
-            self._monitor.slurm = await asyncio.to_thread(self._slurm)
-        return await asyncio.wait_for(self._monitor.refresh(dict(jobs)), REFRESH_TIMEOUT_S)
-
-    async def aclose(self) -> None:
-        """Close the monitor's fetches and connections."""
-        monitor, self._monitor = self._monitor, None
-        if monitor is not None:
-            await monitor.aclose()
 
 
 def default_cancel(job_id: str, job_dir: Path) -> str:

@@ -26,6 +26,8 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Input
 from textual.worker import Worker, WorkerState
 
+from srt_tui.monitor.feeds import SnapshotFeed
+from srt_tui.monitor.feeds.process import ChildFeed
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.slurm.local import is_local_job
 from srt_tui.slurm.reach import login_address
@@ -36,7 +38,7 @@ from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide
 from srt_tui.tui.monitor.alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
 from srt_tui.tui.monitor.alljobs.source import JobsSource, LiveJobsSource
 from srt_tui.tui.monitor.dialogs import ConfirmCancel
-from srt_tui.tui.monitor.feed import Canceller, LiveFeed, SnapshotFeed, default_cancel
+from srt_tui.tui.monitor.feed import Canceller, default_cancel
 from srt_tui.tui.monitor.job_view import JobView
 from srt_tui.tui.monitor.jobs_model import SORTS
 from srt_tui.tui.monitor.jobs_view import JobsView
@@ -124,7 +126,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     ) -> None:
         super().__init__(id="monitor")
         self.hub = hub
-        self.feed: SnapshotFeed = feed if feed is not None else LiveFeed()
+        self.feed: SnapshotFeed = feed if feed is not None else ChildFeed()
         self.canceller: Canceller = canceller or default_cancel
         self.tracked: dict[str, Path] = dict(jobs or {})
         self.discover = discover
