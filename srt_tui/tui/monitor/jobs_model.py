@@ -75,8 +75,27 @@ def status(snap: JobSnapshot) -> str:
     return "waiting"
 
 
+#: cells already worked out, by (snapshot identity, column, narrow, second for ELAPSED): a sort key or a cursor
+#: move redraws 64 rows twice (widths, then cells) from snapshots that did not change. The snapshot is kept
+#: beside its text, so its id cannot be reused while the entry lives, and the memo is emptied when full.
+_MEMO: dict[tuple[int, str, bool, int], tuple[JobSnapshot, str]] = {}
+MEMO_SIZE = 16384
+
+
 def cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool = False) -> str:
     """The plain text of one cell."""
+    memo_key = (id(snap), key, narrow, int(now.timestamp()) if key == "elapsed" else 0)
+    hit = _MEMO.get(memo_key)
+    if hit is not None and hit[0] is snap:
+        return hit[1]
+    if len(_MEMO) >= MEMO_SIZE:
+        _MEMO.clear()
+    text = _cell(snap, key, now, narrow)
+    _MEMO[memo_key] = (snap, text)
+    return text
+
+
+def _cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool) -> str:
     values: dict[str, Callable[[], str]] = {
         "status": lambda: {"ok": "●", "degraded": "▲", "failed": "✗", "ended": "○", "waiting": "…"}[status(snap)],
         "job": lambda: snap.job_id,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -144,9 +145,9 @@ class JobsView(Vertical):
                 self._follow = None
         empty = self.query_one("#jobs-empty", Static)
         if not snaps:
-            empty.update("No jobs yet. Launch one in Launch mode (1), or press a to add a job by id or directory.")
+            _say(empty, "No jobs yet. Launch one in Launch mode (1), or press a to add a job by id or directory.")
         elif not rows:
-            empty.update(f"No job matches the filter {query!r} (Esc clears it).")
+            _say(empty, f"No job matches the filter {query!r} (Esc clears it).")
         empty.set_class(bool(rows), "hidden")
         shown = f"{len(rows)} of {len(snaps)} jobs" if query else f"{len(snaps)} job{'s' if len(snaps) != 1 else ''}"
         order = "↓" if reverse else "↑"
@@ -158,7 +159,7 @@ class JobsView(Vertical):
         for s in snaps:  # a job whose files cannot be read (⚠ in its row): what is wrong, in full
             if problem := cells.files_problem(s):
                 line += f"\n⚠ {s.job_id}: {problem}"
-        self.query_one("#jobs-status", Static).update(line)
+        _say(self.query_one("#jobs-status", Static), line)
 
     def _update_changed(self, drawn: dict[str, list[Text]]) -> None:
         """Same columns, same rows in the same order: only the cells that look different are set (a refresh
@@ -195,6 +196,22 @@ class JobsView(Vertical):
                 style = table.style_of("bad")
             out.append(Text(text, style=style))
         return out
+
+
+def _say(static: Static, text: str) -> None:
+    """Set a Static's text only when it changed, and re-lay the screen only when its height may change: a
+    Static's `update` re-lays the whole screen by default, which was half of a sort key's repaint."""
+    before = str(static.content)
+    if text == before:
+        return
+    width = static.content_size.width
+
+    def rows(value: str) -> int | None:  # its height, when each line fits (None: it may wrap)
+        lines = value.split("\n")
+        return len(lines) if value and all(cell_len(line) <= width for line in lines) else None
+
+    height = rows(text)
+    static.update(text, layout=height is None or height != rows(before))
 
 
 def _look(text: Text) -> tuple[str, str]:
