@@ -250,6 +250,16 @@ class FileCache:
         set (testing every tracked directory against every path cost seconds at 300 jobs)."""
         for d in [d for d in self._results if d not in keep_dirs]:
             del self._results[d]
+        keep = {os.fspath(d) for d in keep_dirs}
+
+        def kept(path: Path) -> bool:  # one of its parents is tracked (strings: Path.parents built a Path each)
+            here = os.fspath(path)
+            while (up := os.path.dirname(here)) != here:
+                if up in keep:
+                    return True
+                here = up
+            return False
+
         for cache in (self._json, self._docs, self._raw, self._events, self._tails, self._refused):
-            for p in [p for p in cache if not any(d in keep_dirs for d in p.parents)]:
+            for p in [p for p in cache if not kept(p)]:
                 del cache[p]

@@ -252,7 +252,7 @@ class Monitor:
         self.history.prune(now - 300.0)
         self.health.prune(self.wall() - 300.0)
         if self.refreshes % 20 == 0:
-            tracked = {Path(d) for d in jobs.values()}
+            tracked = {d if isinstance(d, Path) else Path(d) for d in jobs.values()}
             if tracked != self._forgot_for:  # nothing to forget while the same jobs are tracked
                 self.files.forget(tracked)
                 self._forgot_for = tracked

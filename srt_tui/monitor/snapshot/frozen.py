@@ -21,8 +21,9 @@ from srt_tui.slurm.client import UNKNOWN_STATE, JobState
 #: what a job's stamp stats, under its directory ("" is the directory itself: a file added, removed or replaced
 #: by a rename, as srt-tui writes job.json, plan.json and endpoints.json); status.jsonl grows in place
 STAMPED = ("", "logs", "relay", "status.jsonl")
-#: an ended job's stamp is taken every this many refreshes (10 s at the Monitor's 2 s)
-EVERY = 5
+#: an ended job's stamp is taken every this many refreshes (20 s at the Monitor's 2 s: a change in an ended job
+#: directory, such as results arriving late, shows within that)
+EVERY = 10
 
 Stamp = tuple[tuple[int, int] | None, ...]
 
