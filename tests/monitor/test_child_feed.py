@@ -56,6 +56,9 @@ async def test_child_refreshes_sends_an_ended_job_once_and_stops_on_close(tmp_pa
         assert ended.is_final
         again = await feed.refresh(tracked)
         assert again[1] is ended  # frozen in the child: not sent again, the one already here is reused
+        alone = await feed.refresh({"local-cf1": tracked["local-cf1"]})  # the jobs changed: sent again
+        assert [s.job_id for s in alone] == ["local-cf1"]
+        assert [s.job_id for s in await feed.refresh(tracked)] == ["local-cf1", "local-cf2"]
         pid = pid_of(feed)
         assert os.getpgid(pid) == pid  # a session of its own: the terminal's Ctrl-C never reaches it
     finally:

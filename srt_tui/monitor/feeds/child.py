@@ -1,8 +1,9 @@
 """The Monitor in a process of its own: `python -m srt_tui.monitor.feeds.child CONFIG` answers refreshes on its
 stdin/stdout for `process.ChildFeed`.
 
-A frame is an 8-byte big-endian length and a pickle. A request is the jobs mapping (id -> directory); the answer
-is ("ok", [(job_id, snapshot or None)]) where None means "the same snapshot as last time" (an ended job's frozen
+A frame is an 8-byte big-endian length and a pickle. A request is the jobs mapping (id -> directory), or
+SAME_JOBS when it has not changed (the Monitor's caches then see the same Path objects); the answer is
+("ok", [(job_id, snapshot or None)]) where None means "the same snapshot as last time" (an ended job's frozen
 snapshot crosses once), or ("error", "Type: message"). Pickle is safe here: both ends are this program, over the
 pipes of a child the TUI started. CONFIG is JSON: {"transport": str|null, "options": {name: float},
 "factory": "module:callable"|null (a Monitor factory, for benchmarks that fake Slurm)}.
@@ -19,6 +20,7 @@ import signal
 import struct
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, BinaryIO
 
 from srt_tui.monitor.feeds.live import LiveFeed
@@ -27,6 +29,8 @@ from srt_tui.monitor.model import JobSnapshot
 HEADER = struct.Struct(">Q")
 #: the refreshes yield the CPU to the TUI (and to anything interactive) when both want it
 NICENESS = 10
+#: the request for the jobs of the previous request
+SAME_JOBS = "same"
 #: a frame larger than this is a broken stream, not an answer (a 1,024-endpoint refresh is ~0.5 MB)
 MAX_FRAME = 256 * 1024 * 1024
 
@@ -51,8 +55,11 @@ async def read_frame(reader: asyncio.StreamReader) -> Any:
 async def serve(reader: asyncio.StreamReader, out: BinaryIO, feed: LiveFeed) -> None:
     """Answer each request until the stream ends; a failed refresh is answered, never fatal."""
     last: dict[str, JobSnapshot] = {}
+    jobs: dict[str, Path] = {}
     try:
-        while (jobs := await read_frame(reader)) is not None:
+        while (request := await read_frame(reader)) is not None:
+            if request != SAME_JOBS:
+                jobs = request
             try:
                 snaps = await feed.refresh(jobs)
             except Exception as exc:  # the feed failed as a whole: the TUI shows it and asks again

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from srt_tui.monitor.feeds import REFRESH_TIMEOUT_S
-from srt_tui.monitor.feeds.child import encode, read_frame
+from srt_tui.monitor.feeds.child import SAME_JOBS, encode, read_frame
 from srt_tui.monitor.model import JobSnapshot
 
 #: how much of the child's stderr is kept to say why it died
@@ -41,11 +41,13 @@ class ChildFeed:
         self._stderr: collections.deque[bytes] = collections.deque()
         self._drain: asyncio.Task[None] | None = None
         self._last: dict[str, JobSnapshot] = {}
+        #: the jobs the child was last sent (unchanged ones are not sent again)
+        self._sent: dict[str, Path] | None = None
 
     async def _child(self) -> asyncio.subprocess.Process:
         """The running child, started on first need (or again after one died)."""
         if self._proc is None or self._proc.returncode is not None:
-            self._last = {}
+            self._last, self._sent = {}, None
             self._stderr.clear()
             self._proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "srt_tui.monitor.feeds.child", self._config,
@@ -73,8 +75,10 @@ class ChildFeed:
         """One refresh in the child; gives up after REFRESH_TIMEOUT_S (the child is then stopped)."""
         proc = await self._child()
         assert proc.stdin is not None and proc.stdout is not None
+        tracked = dict(jobs)
         try:
-            proc.stdin.write(encode(dict(jobs)))
+            proc.stdin.write(encode(SAME_JOBS if tracked == self._sent else tracked))
+            self._sent = tracked
             await proc.stdin.drain()
             answer = await asyncio.wait_for(read_frame(proc.stdout), REFRESH_TIMEOUT_S)
         except TimeoutError:
