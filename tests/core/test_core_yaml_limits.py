@@ -1,7 +1,9 @@
-"""Hostile YAML is refused quickly with bounded memory: alias bombs, deep nesting, cycles, huge files.
+"""Hostile YAML is refused before it is expanded, with bounded memory: alias bombs, deep nesting, cycles, huge
+files.
 
-The dangerous inputs run through the real CLI in a subprocess with a 1 GiB address-space limit, so a
-regression fails the test (timeout or MemoryError) instead of taking the machine down.
+The dangerous inputs run through the real CLI in a subprocess with a 1 GiB address-space limit and a 20 s
+deadline, so a regression that expands them fails the test (MemoryError, a traceback, or the deadline) instead
+of taking the machine down. How fast the refusal is belongs to the machine, not to an assert here.
 """
 
 from __future__ import annotations
@@ -9,7 +11,6 @@ from __future__ import annotations
 import resource
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -32,16 +33,14 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
 
-def _dry_run(recipe: Path) -> tuple[subprocess.CompletedProcess[str], float]:
-    start = time.monotonic()
-    proc = subprocess.run(
+def _dry_run(recipe: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [sys.executable, "-m", "srt_tui.cli", "dry-run", "-f", str(recipe), "-p", "local"],
         capture_output=True,
         text=True,
         timeout=20,
         preexec_fn=_limit_memory,
     )
-    return proc, time.monotonic() - start
 
 
 @pytest.mark.parametrize(
@@ -58,19 +57,16 @@ def _dry_run(recipe: Path) -> tuple[subprocess.CompletedProcess[str], float]:
 def test_hostile_yaml_is_refused_fast_with_one_line(tmp_path: Path, name: str, text: str, says: str) -> None:
     recipe = tmp_path / f"{name}.yaml"
     recipe.write_text(text)
-    proc, elapsed = _dry_run(recipe)
+    proc = _dry_run(recipe)
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert says in proc.stderr and str(recipe) in proc.stderr
-    assert elapsed < 5, f"took {elapsed:.1f}s"  # interpreter start-up included; the check itself is milliseconds
 
 
-def test_bomb_check_is_milliseconds_in_process() -> None:
+def test_bomb_is_refused_in_process_before_its_aliases_are_expanded() -> None:
     text = billion_laughs()
-    start = time.monotonic()
-    with pytest.raises(ConfigError, match="YAML bomb"):
+    with pytest.raises(ConfigError, match="YAML bomb"):  # expanded, its 387 million strings would not fit
         parse_yaml(text, "bomb.yaml")
-    assert time.monotonic() - start < 0.5
 
 
 def test_ordinary_anchors_and_a_large_expansion_below_the_limit_still_load() -> None:
