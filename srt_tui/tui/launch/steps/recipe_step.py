@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -83,7 +84,10 @@ class RecipeStep(WizardStep):
         yield Static(HINT, classes="step-hint", id="recipe-hint")
         with Horizontal(id="recipe-body"):
             with Vertical(id="recipe-left"):
-                yield Input(placeholder="filter: name, folder, engine, topology…", id="recipe-filter")
+                field = Input(placeholder="filter: name, folder, engine, topology…", id="recipe-filter")
+                # shown by `/`: hidden and unfocusable until then (the screen's first focus would take it)
+                field.display = field.can_focus = False
+                yield field
                 tree = RecipeTree("recipes", id="recipe-tree")
                 tree.show_root = False
                 tree.guide_depth = 2
@@ -91,9 +95,6 @@ class RecipeStep(WizardStep):
                 yield tree
             with VerticalScroll(id="recipe-summary-box"):
                 yield Static("", id="recipe-summary")
-
-    def on_mount(self) -> None:
-        self.query_one("#recipe-filter", Input).display = False
 
     async def enter(self, state: WizardState) -> None:
         self._profile, self._read_only = state.profile, state.hub.context.read_only
@@ -123,6 +124,8 @@ class RecipeStep(WizardStep):
         tree = self.query_one("#recipe-tree", Tree)
         loading = library is not None and library.loading
         tree.loading = loading and not self.entries
+        if not tree.loading and self.display and self.screen.focused is None:
+            tree.focus()  # a loading tree cannot take the focus: it takes it with its first rows
         hint = HINT
         if loading and library is not None:
             read, total = library.counts
@@ -131,18 +134,12 @@ class RecipeStep(WizardStep):
 
     # -- tree ---------------------------------------------------------------------------------------
 
-    def _label(self, entry: RecipeEntry) -> Text:
-        st = self._style
+    def _label(self, entry: RecipeEntry, styles: dict[str, Style]) -> Text:
+        """A row: `✓ label  1P2D · sglang` (its facts were worked out when the file was read)."""
         if entry.recipe is None:
-            return Text.assemble(("✗ ", st("recipe-step--bad")), (entry.label, st("recipe-step--bad")))
-        from srt_tui.tui.launch.core_names import topology_name
-
+            return Text.assemble(("✗ ", styles["bad"]), (entry.label, styles["bad"]))
         mark = "✓ " if self.profile_name and self.profile_name in entry.profiles else "  "
-        return Text.assemble(
-            (mark, st("recipe-step--match")),
-            entry.label,
-            (f"  {topology_name(entry.recipe)} · {entry.recipe.engine.type}", st("recipe-step--dim")),
-        )
+        return Text.assemble((mark, styles["match"]), entry.label, (f"  {entry.shape}", styles["dim"]))
 
     def _folder_node(self, folder: str) -> TreeNode[RecipeEntry | None]:
         """The folder's node, made on first need (before the "opened" folder, which stays last)."""
@@ -161,8 +158,9 @@ class RecipeStep(WizardStep):
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         want = self._highlight_spec
         target = first_match = first_leaf = None
+        styles = {name: self._style(f"recipe-step--{name}") for name in ("bad", "match", "dim")}
         for entry in entries:
-            leaf = self._folder_node(entry.folder).add_leaf(self._label(entry), data=entry)
+            leaf = self._folder_node(entry.folder).add_leaf(self._label(entry, styles), data=entry)
             first_leaf = first_leaf or leaf
             if want is not None and entry.spec == want:
                 target = leaf
@@ -305,7 +303,7 @@ class RecipeStep(WizardStep):
 
     def action_filter(self) -> None:
         field = self.query_one("#recipe-filter", Input)
-        field.display = True
+        field.display = field.can_focus = True
         field.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -319,7 +317,7 @@ class RecipeStep(WizardStep):
         field = self.query_one("#recipe-filter", Input)
         with field.prevent(Input.Changed):
             field.value = ""
-        field.display = False
+        field.display = field.can_focus = False
         self.query_text = ""
         self._rebuild()
         self.query_one("#recipe-tree", Tree).focus()
@@ -368,7 +366,7 @@ class RecipeStep(WizardStep):
         field = self.query_one("#recipe-filter", Input)
         with field.prevent(Input.Changed):
             field.value = ""
-        field.display = False
+        field.display = field.can_focus = False
         self._rebuild()
         self.query_one("#recipe-tree", Tree).focus()
 
