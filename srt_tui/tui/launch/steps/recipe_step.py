@@ -15,6 +15,7 @@ from textual.message import Message
 from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
+from srt_tui.tui.display import shorten_path
 from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 
@@ -34,6 +35,8 @@ class RecipeEdited(Message):
 
 
 HINT = "Choose a recipe (✓ = written for this profile)."
+#: the summary's key column: its longest key (`benchmark`, `  prefill`)
+KEY_WIDTH = 9
 
 
 class RecipeTree(Tree["RecipeEntry | None"]):
@@ -201,6 +204,10 @@ class RecipeStep(WizardStep):
         self._add_rows([e for e in self.entries if e.matches(self.query_text)])
         self._highlight_spec = None  # not among the rows the filter leaves: the cursor stays where it went
 
+    def on_resize(self) -> None:
+        """The summary's path line follows the width."""
+        self.call_after_refresh(lambda: self._summarise_node(self.query_one("#recipe-tree", Tree).cursor_node))
+
     @on(Tree.NodeHighlighted, "#recipe-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[RecipeEntry | None]) -> None:
         self._summarise_node(event.node)
@@ -269,7 +276,13 @@ class RecipeStep(WizardStep):
         grid.add_column()
         plain = entry.recipe is not None and entry.source is not None and entry.source.variant is None
         grid.add_row("recipe", Text(entry.recipe.name if plain and entry.recipe is not None else entry.label))
-        grid.add_row("file", Text(entry.shown_path))
+        # where it lives stays whole at 80 columns: a `$SRT_TUI_CONFIG_DIR/…` head says an edit went to the
+        # operator's copy, so the middle folders give way first, and what is still too long folds (never cut)
+        room = self.query_one("#recipe-summary", Static).content_region.width - KEY_WIDTH - 2
+        shown = shorten_path(entry.shown_path, room)
+        if room > 0 and len(shown) > room and "/" in shown:  # the file name starts a line of its own
+            shown = "/\n".join(shown.rsplit("/", 1))
+        grid.add_row("file", Text(shown, overflow="fold"))
         if entry.recipe is None:
             grid.add_row(
                 Text("error", style=st("recipe-step--bad")), Text(entry.error or "", style=st("recipe-step--bad"))
