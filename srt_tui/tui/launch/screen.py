@@ -27,7 +27,6 @@ from srt_tui.tui.launch.messages import (
     RecipesFound,
 )
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
-from srt_tui.tui.launch.steps.profile_step import ProfileStep
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.step_bar import StepBar
@@ -105,7 +104,9 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
     def _make_step(self, index: int) -> WizardStep:
         """Step `index`, its module imported now (later steps load when first reached)."""
         step_id, _, module, cls_name = STEPS[index]
-        if index == 0:
+        if index == 0:  # imported here: with a profile given the wizard may never show it (nor its DataTable)
+            from srt_tui.tui.launch.steps.profile_step import ProfileStep
+
             return ProfileStep(self.state.preferred_profile, id="step-profile")
         step: WizardStep = getattr(importlib.import_module(module, __package__), cls_name)(id=f"step-{step_id}")
         return step

@@ -118,7 +118,7 @@ class RecipeStep(WizardStep):
             return
         opened = [e for e in self.entries if e.folder == "opened"]
         self.entries = [e for e in self.entries if e.folder != "opened"] + entries + opened
-        self._add_rows([e for e in entries if e.matches(self.query_text)])
+        self._add_rows([e for e in entries if e.matches(self.query_text)], grew=True)
         self._show_progress()
 
     def _show_progress(self) -> None:
@@ -156,7 +156,7 @@ class RecipeStep(WizardStep):
             self._folder_of[node.id] = folder
         return node
 
-    def _add_rows(self, entries: list[RecipeEntry]) -> None:
+    def _add_rows(self, entries: list[RecipeEntry], grew: bool = False) -> None:
         """Rows for `entries` under their folders; the cursor moves only while it is where the step put it."""
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         want = self._highlight_spec
@@ -180,14 +180,15 @@ class RecipeStep(WizardStep):
                 node = first_leaf
         if node is not None:
             self._place_cursor(node)
-        else:
-            self._summarise_node(tree.cursor_node)
+        elif not grew or tree.cursor_node is None or tree.cursor_node.data is None:
+            self._summarise_node(tree.cursor_node)  # rows the scan added change no recipe's summary
 
     def _place_cursor(self, node: TreeNode[RecipeEntry | None]) -> None:
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         self._auto_node = node
         self._highlight_spec = None
-        self._summarise_node(node)
+        # the summary after the rows are painted: its first one imports the engines and benchmark types
+        self.call_after_refresh(lambda: self._summarise_node(tree.cursor_node))
         # reading `last_line` builds the tree's lines now: the cursor is on the node before the next key,
         # not after the next refresh (an Enter typed quickly would otherwise choose the first row)
         if tree.last_line >= 0:
