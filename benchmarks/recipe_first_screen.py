@@ -2,25 +2,35 @@
 """Cold start to the first screenful of recipe rows, in a real terminal (issue 21: `srt-tui` with srtctl's library
 in `./recipes`, the first screenful of recipes in <= 0.5 s; issue 22: the rest filled in as it is read).
 
-Each sample starts `srt-tui` in a fresh 120x36 tmux server, in a directory whose `./recipes` is srtctl's library,
-with an empty cache (XDG_CACHE_HOME) and config dir; reads the pane every 10 ms; presses Enter as soon as the
-profile list is on screen (no human is faster) and stops when a screenful of recipe rows is painted. Figures,
-from process start: first paint, profile list, first screenful of recipe rows, wall and the app's own CPU
-(utime + stime from /proc when the rows appear: a shared machine's load inflates wall, not CPU). Floor, measured
-in the same run and alternated with it: the same app's first paint with an empty library (no `./recipes`).
-The ratio "library / no library" is the cost the library adds to reaching its first rows (goal ~1).
+Each sample starts srt-tui in a fresh 120x36 tmux server, in a directory whose `./recipes` is srtctl's library
+(or none), with an empty cache (XDG_CACHE_HOME) and config dir, reads the pane every 10 ms and stops when a
+screenful of recipe rows is painted. Two flows: `srt-tui -p local`, which opens on the recipe list (figure: first
+rows from process start), and plain `srt-tui`, whose profile list comes first: Enter is pressed as soon as it is
+on screen (no human is faster; figure: Enter → rows). Also the app's own CPU when the rows appear (utime + stime
+from /proc: a shared machine's load inflates wall, not CPU). Floors, measured in the same run and alternated with
+it: a bare Textual app's first paint (the interpreter, Textual, one word: what any Textual TUI costs), and each
+flow without the library (the cost the library adds to its first rows, goal ~1).
 
     python benchmarks/recipe_first_screen.py [--library DIR] [--runs 3]
 
-Figures of 2026-12-02, srtctl's 555 files (+ 24 shipped), 2 cores at a load average of ~2, medians of 3: first
-paint 0.48 s, profile list 0.61 s, first screenful of recipe rows 0.96 s wall / 0.85 s CPU; with no library
-0.99 s / 0.88 s: ratio 0.96, the library adds nothing measurable to its first rows (a captured pane read
-"Reading recipes… 44/580 files" under them; the rest fills in); ratio to the first paint 1.98. What the 0.96 s
-holds: the first paint (Python, Textual, its CSS), then pydantic and the profile models for the profile list
-(~0.15 s), then the recipe step after Enter (~0.33 s, the same with or without the library). At a load average
-of 5-9 the same flow reads 1.4-2.9 s wall, alike for both. Tried and measured as no gain (8-10 interleaved
-pairs): the scan started once the profile list is painted instead of at mount, sys.setswitchinterval(0.001),
-the recipe step mounted ahead while the profile list shows.
+Figures of 2026-12-02 15:22, srtctl's 555 files (+ 24 shipped), 2 cores shared at a load average of ~3, medians of
+3: bare Textual first paint 0.40 s; `-p local`: first paint 0.67 s, first screenful of rows 1.32 s wall (ratio
+3.3 to the bare paint), 1.14 s CPU (1.04 x the same without a library: the library adds nothing measurable to its
+first rows); plain: profile list 1.01 s (2.5 x the bare paint), Enter → rows 0.53 s (1.04 x without a library),
+rows 1.63 s from start. Before/after in one run (5 alternated runs each, load ~3, main 3de3e97): plain srt-tui
+Enter → rows 0.573 s before, 0.534 s after (0.93); rows from start: before (plain) 1.73 s wall / 1.12 s CPU, after
+with `-p local` 1.73 s / 1.13 s (1.00; another run read 2.75 → 2.50 s, 0.91), after plain 1.55 s.
+Where the ~1.1 s of CPU goes, one interpreter, so the GIL serialises it whatever the threads: Textual's import,
+CSS and first frames ~0.5 s (the bare app's floor is most of it), pydantic and the recipe models ~0.27 s
+(srt_tui.core.spec.recipe, 87 ms of it building its models), reading and validating the first folders ~0.1 s,
+the tree ~0.1 s. Skipping the profile list saves its keystroke and ~0.1 s of CPU (the profile models are needed
+for the recipe models anyway), not a wall-clock second. The <= 0.5 s goal is out of reach in one process on this
+machine; the route left: a reader process started before Textual is imported that parses on the other core and
+streams the rows' facts (label, `2P1D · sglang`, profiles), the app loading a recipe's models when it is
+highlighted or chosen (expected: rows at about the bare paint + the pipe, ~0.5 s).
+Tried and measured as no gain: the scan held after handing the first screenful until it is painted (2.50 vs 2.58
+s, 5 runs), and earlier (8-10 interleaved pairs) the scan started once the profile list is painted,
+sys.setswitchinterval(0.001), the recipe step mounted ahead while the profile list shows.
 """
 
 from __future__ import annotations
@@ -51,13 +61,20 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 @dataclass
 class Sample:
-    """Seconds from start: first paint, profile list, recipe screenful (wall), and the app's CPU at the last."""
+    """Seconds from start: first paint, profile list (plain flow), Enter pressed (plain flow), recipe screenful
+    (wall), and the app's CPU at the profile list and at the rows."""
 
     paint: float
     profiles: float
+    enter: float
     rows: float
     cpu: float
     profiles_cpu: float
+
+    @property
+    def after_enter(self) -> float:
+        """The plain flow's Enter → first screenful of rows."""
+        return self.rows - self.enter
 
 
 def _app_cpu(pane_pid: int) -> float:
@@ -69,31 +86,72 @@ def _app_cpu(pane_pid: int) -> float:
     return total
 
 
-def sample(cwd: Path, env: str, timeout: float = 60.0) -> Sample:
-    """One cold start in tmux: Enter on the profile list, until a screenful of recipe rows is painted."""
+def _rows(pane: str) -> int:
+    return sum(1 for line in pane.splitlines() if ROW.search(line))
+
+
+def sample(cwd: Path, env: str, profile: str | None, timeout: float = 60.0) -> Sample:
+    """One cold start in tmux until a screenful of recipe rows is painted: `srt-tui -p PROFILE` opens on them;
+    plain `srt-tui` shows the profile list first, and Enter is pressed as soon as it is on screen."""
     socket = f"srt-bench-{uuid.uuid4().hex[:8]}"  # a tmux server of its own, never the user's
     tmux = [shutil.which("tmux") or "tmux", "-L", socket]
-    cmd = f"{env} {shlex.quote(sys.executable)} -m srt_tui.cli"
+    cmd = f"{env} {shlex.quote(sys.executable)} -m srt_tui.cli" + (f" -p {shlex.quote(profile)}" if profile else "")
     marks: dict[str, float] = {}
+    first_words = "Choose a recipe" if profile else "Choose the cluster profile"
     try:
         start = time.perf_counter()
         subprocess.run([*tmux, "new-session", "-d", "-x", "120", "-y", "36", "-c", str(cwd), cmd + "; sleep 60"],
                        check=True)  # fmt: skip
         pid = int(subprocess.run([*tmux, "list-panes", "-F", "#{pane_pid}"], capture_output=True, text=True).stdout)
+        pane = ""
         while time.perf_counter() - start < timeout:
             pane = subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, text=True).stdout
             now = time.perf_counter() - start
-            if "paint" not in marks and "Choose the cluster profile" in pane:
+            if "paint" not in marks and first_words in pane:
                 marks["paint"] = now
-            if "paint" in marks and "profiles" not in marks and "local " in pane.split("Choose the cluster", 1)[-1]:
+            listed = "paint" in marks and "local " in pane.split("Choose the cluster", 1)[-1]
+            if profile is None and listed and "profiles" not in marks:
                 marks["profiles"], marks["profiles_cpu"] = now, _app_cpu(pid)
                 subprocess.run([*tmux, "send-keys", "Enter"], check=True)
-            if "profiles" in marks and sum(1 for line in pane.splitlines() if ROW.search(line)) >= SCREENFUL:
-                return Sample(marks["paint"], marks["profiles"], now, _app_cpu(pid), marks["profiles_cpu"])
+                marks["enter"] = time.perf_counter() - start
+            ready = profile is not None or "enter" in marks
+            if ready and "paint" in marks and _rows(pane) >= SCREENFUL:
+                return Sample(marks["paint"], marks.get("profiles", 0.0), marks.get("enter", 0.0), now,
+                              _app_cpu(pid), marks.get("profiles_cpu", 0.0))  # fmt: skip
             time.sleep(0.01)
         raise SystemExit(f"no screenful of recipe rows in {timeout:.0f} s (marks {marks}):\n{pane}")
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True)
+
+
+#: the floor of any Textual TUI: the interpreter, Textual, and one word painted
+BARE_APP = (
+    "from textual.app import App\nfrom textual.widgets import Static\n"
+    "class Bare(App):\n    def compose(self):\n        yield Static('bare textual app painted')\nBare().run()"
+)
+
+
+def bare_paint(cwd: Path, timeout: float = 30.0) -> float:
+    """Seconds from start until a bare Textual app's first frame is on the tmux pane."""
+    socket = f"srt-bench-{uuid.uuid4().hex[:8]}"
+    tmux = [shutil.which("tmux") or "tmux", "-L", socket]
+    cmd = shlex.join([sys.executable, "-c", BARE_APP])
+    try:
+        start = time.perf_counter()
+        subprocess.run([*tmux, "new-session", "-d", "-x", "120", "-y", "36", "-c", str(cwd), cmd + "; sleep 30"],
+                       check=True)  # fmt: skip
+        while time.perf_counter() - start < timeout:
+            pane = subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, text=True).stdout
+            if "bare textual app painted" in pane:
+                return time.perf_counter() - start
+            time.sleep(0.01)
+        raise SystemExit("the bare Textual app did not paint")
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
+
+
+def _fmt(values: list[float]) -> str:
+    return str([round(v, 2) for v in values])
 
 
 def main() -> int:
@@ -118,25 +176,35 @@ def main() -> int:
         files = sum(1 for _ in library.rglob("*.y*ml"))
         print(f"first screenful of recipes in tmux 120x36, ./recipes = {library} ({files} files), cold cache, "
               f"{args.runs} alternated runs, medians")  # fmt: skip
-        sample(without, env)  # warm the OS file cache and .pyc files: "cold" is a fresh process and cache
-        got: dict[str, list[Sample]] = {"library": [], "none": []}
+        sample(without, env, None)  # warm the OS file cache and .pyc files: "cold" is a fresh process and cache
+        bare_paint(without)
+        kinds = {"-p local, library": (with_lib, "local"), "-p local, none": (without, "local"),
+                 "plain, library": (with_lib, None), "plain, none": (without, None)}  # fmt: skip
+        got: dict[str, list[Sample]] = {k: [] for k in kinds}
+        bare: list[float] = []
         for _ in range(args.runs):
-            for kind, cwd in (("library", with_lib), ("none", without)):
+            bare.append(bare_paint(without))
+            for kind, (cwd, profile) in kinds.items():
                 shutil.rmtree(cache, ignore_errors=True)
-                got[kind].append(sample(cwd, env))
+                got[kind].append(sample(cwd, env, profile))
+        print(f"  bare Textual app first paint {_fmt(bare)} wall")
         for kind, samples in got.items():
-            print(f"  ./recipes {kind:<8}: paint {[round(s.paint, 2) for s in samples]}, profiles "
-                  f"{[round(s.profiles, 2) for s in samples]}, recipe rows {[round(s.rows, 2) for s in samples]} "
-                  f"wall; app CPU at the profile list {[round(s.profiles_cpu, 2) for s in samples]}, at the rows "
-              f"{[round(s.cpu, 2) for s in samples]}")  # fmt: skip
-        lib, none = got["library"], got["none"]
-        paint = median([s.paint for s in none])
-        row("recipes first screenful in tmux (launch+Enter), wall", median([s.rows for s in lib]), paint,
-            "app first paint, no library")  # fmt: skip
-        row("recipes first screenful in tmux, wall", median([s.rows for s in lib]), median([s.rows for s in none]),
-            "same, no library")  # fmt: skip
-        row("recipes first screenful in tmux, app CPU", median([s.cpu for s in lib]), median([s.cpu for s in none]),
-            "same, no library")  # fmt: skip
+            plain = kind.startswith("plain")
+            print(f"  {kind:<18}: paint {_fmt([s.paint for s in samples])}"
+                  + (f", profiles {_fmt([s.profiles for s in samples])}, Enter → rows "
+                     f"{_fmt([s.after_enter for s in samples])}" if plain else "")
+                  + f", rows {_fmt([s.rows for s in samples])} wall; app CPU at the rows "
+                  f"{_fmt([s.cpu for s in samples])}")  # fmt: skip
+        floor = median(bare)
+        given, plain_lib, plain_none = got["-p local, library"], got["plain, library"], got["plain, none"]
+        row("recipes first screenful, srt-tui -p local (tmux), wall", median([s.rows for s in given]), floor,
+            "bare Textual app first paint")  # fmt: skip
+        row("recipes first screenful, -p local, app CPU", median([s.cpu for s in given]),
+            median([s.cpu for s in got["-p local, none"]]), "same, no library")  # fmt: skip
+        row("plain srt-tui: profile list (tmux), wall", median([s.profiles for s in plain_lib]), floor,
+            "bare Textual app first paint")  # fmt: skip
+        row("plain srt-tui: Enter → recipe rows, wall", median([s.after_enter for s in plain_lib]),
+            median([s.after_enter for s in plain_none]), "same, no library")  # fmt: skip
     return 0
 
 

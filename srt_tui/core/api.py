@@ -12,7 +12,8 @@ from srt_tui.core.plan.build import build_plan
 from srt_tui.core.plan.model import JobPlan
 from srt_tui.core.plan.resolve import resolve
 from srt_tui.core.render.script import render_script
-from srt_tui.core.spec.profile import LoadedProfile, find_srtslurm, load_profile
+from srt_tui.core.spec.discovery import find_srtslurm
+from srt_tui.core.spec.profile import LoadedProfile, load_profile
 from srt_tui.core.spec.recipe import Recipe, RecipeSource, load_recipe
 from srt_tui.core.spec.resolved import ResolvedJob
 from srt_tui.core.spec.topology_string import TopologySpec

@@ -43,6 +43,29 @@ def display_path(path: Path | str | None) -> str:
     return str(p)
 
 
+def shorten_path(shown: str, width: int) -> str:
+    """A shown path in `width` columns when it can be: folders of its middle give way to `…`, never its head (where
+    it lives: `$SRT_TUI_CONFIG_DIR`, `~/.config/srt-tui`, `recipes`, `./recipes`) nor its file name."""
+    if width <= 0 or len(shown) <= width or "/" not in shown:
+        return shown
+    from srt_tui.core.paths import user_config_dir
+
+    config = display_path(user_config_dir()).rstrip("/.")
+    if shown.startswith(config + "/"):
+        head, body = config, shown[len(config) + 1 :]
+    else:
+        head, body = shown.split("/", 1)
+        if head in ("", ".", "~") and "/" in body:
+            first, body = body.split("/", 1)
+            head = f"{head}/{first}"
+    *middle, name = body.split("/")
+    if not middle:
+        return shown
+    while middle and len(f"{head}/…/{'/'.join(middle)}/{name}") > width:
+        middle.pop(0)
+    return f"{head}/…/" + "".join(f"{m}/" for m in middle) + name
+
+
 def scrub(text: str) -> str:
     """Replace absolute shipped/config directories inside free text (error messages) by their display form."""
     from srt_tui.core.paths import shipped_profiles_dir, shipped_recipes_dir, user_config_dir

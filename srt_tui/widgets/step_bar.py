@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
@@ -11,7 +12,7 @@ from textual.widget import Widget
 
 
 class StepBar(Widget):
-    """`✓ 1 Profile › 2 Recipe › …` plus a summary of what was chosen."""
+    """`✓ 1 Profile › 2 Recipe › …` plus a summary of what was chosen: facts joined by ` · `, as many as fit."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"step-bar--done", "step-bar--current", "step-bar--todo", "step-bar--note"}
 
@@ -48,6 +49,20 @@ class StepBar(Widget):
                 out.append(f"✓ {i + 1} {label}" if i < self.current else f"{i + 1} {label}", style=st("step-bar--done"))
             else:
                 out.append(f"{i + 1} {label}", style=st("step-bar--todo"))
-        if self.note:
-            out.append("   " + self.note, style=st("step-bar--note"))
+        note = fit_facts(self.note, self.content_region.width - out.cell_len - 3)
+        if note:
+            out.append("   " + note, style=st("step-bar--note"))
         return out
+
+
+def fit_facts(note: str, room: int) -> str:
+    """The facts of `a · b · c` that fit in `room` columns, whole and in order: a fact that does not fit goes with
+    those after it (an `…` says so where it fits), never cut mid-word."""
+    facts = [f for f in note.split(" · ") if f]
+    for keep in range(len(facts), 0, -1):
+        shown = " · ".join(facts[:keep])
+        if keep < len(facts) and cell_len(shown + " · …") <= room:
+            return shown + " · …"
+        if cell_len(shown) <= room:
+            return shown
+    return ""

@@ -59,17 +59,18 @@ async def type_into(pilot: Pilot[Any], selector: str, text: str) -> None:
 
 
 async def reach(pilot: Pilot[Any], scenario: Scenario, step: str, typed: bool = True) -> None:
-    """Drive the launch wizard (an app started with `profile=scenario.profile`) from its first screen to `step`.
+    """Drive the launch wizard (an app started with `profile=scenario.profile`, so it opens on the recipe list) from
+    its first screen to `step`.
 
     With `typed=False` the recipe filter text is pasted instead of typed key by key (same handlers run;
     snapshots use it to stay fast), every other step is still driven by keys.
     """
     target = STEP_ORDER.index(step)
     await settle(pilot)
-    if target == 0:
+    if target == 0:  # a profile given opens the wizard on the recipe list: the Profile step is one key back
+        await pilot.press("escape")
+        await settle(pilot)
         return
-    await pilot.press("enter")
-    await settle(pilot)
     if typed:
         await pilot.press("slash", *scenario.query)
     else:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Static, Tree
+from textual.widgets import Static, Tree
 
 from srt_tui.state.recipe_cache import RecipeCache
 from srt_tui.tui.launch import recipe_catalog
@@ -210,11 +210,6 @@ async def test_first_rows_show_while_the_scan_still_reads(monkeypatch: pytest.Mo
     async with app.run_test(size=(120, 36)) as pilot:
         try:
             await _settle_but(pilot, "scan-recipes")
-            launch = app.screen
-            assert isinstance(launch, LaunchScreen) and launch.query_one("#profile-table", DataTable).row_count
-            assert launch.state.library.loading  # the scan started with the app, before any key
-            await pilot.press("enter")  # the profile
-            await _settle_but(pilot, "scan-recipes")
             screen = app.screen
             assert isinstance(screen, LaunchScreen)
             tree: Tree[Any] = screen.query_one("#recipe-tree", Tree)
@@ -236,8 +231,6 @@ async def test_j_k_move_in_the_tree_and_the_summary_follows_the_cursor() -> None
     make_library(_user_library(), folders=3, per_folder=3)
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter")
         await settle(pilot)
         tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
         start = tree.cursor_line
@@ -278,8 +271,6 @@ async def test_a_profiles_srtctl_checkout_and_dot_recipes_are_listed(tmp_path: P
     (profiles / "withroot.yaml").write_text(local + f"\nsrtctl_root: {checkout}\n", encoding="utf-8")
     app = make_app("withroot")
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter")
         await settle(pilot)
         tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
         folders = [str(node.label) for node in tree.root.children]

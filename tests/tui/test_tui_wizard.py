@@ -199,8 +199,6 @@ async def test_validation_messages_follow_typing_and_never_crash() -> None:
     app = make_app("nvidia-h100")
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
         await pilot.press("slash", *"2p1d-sgl", "enter", "enter")
         await settle(pilot)
         problems = app.screen.query_one(ProblemList)
@@ -235,8 +233,6 @@ async def test_validation_messages_follow_typing_and_never_crash() -> None:
 async def test_slash_filters_recipes_and_escape_restores_them() -> None:
     app = make_app("amd-mi300x")
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter")
         await settle(pilot)
         tree: Tree[object] = app.screen.query_one("#recipe-tree", Tree)
         everything = _leaves(tree)
@@ -273,8 +269,6 @@ async def test_open_file_reads_a_recipe_from_anywhere(tmp_path: Path) -> None:
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
         opened = await _open_file(pilot, recipe.name)
         assert opened.label == "my-agg"
         tree: Tree[object] = app.screen.query_one("#recipe-tree", Tree)
@@ -284,8 +278,6 @@ async def test_open_file_reads_a_recipe_from_anywhere(tmp_path: Path) -> None:
 async def test_question_mark_lists_the_keys_of_the_current_step() -> None:
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter")
         await settle(pilot)
         await pilot.press("question_mark")
         await settle(pilot)
@@ -316,8 +308,6 @@ async def test_modes_switch_by_key_but_not_while_typing() -> None:
         await pilot.press("f2")
         await pilot.pause()
         assert app.current_mode == "launch"
-        await pilot.press("enter")
-        await settle(pilot)
         await pilot.press("slash", "2")  # typed into the filter, not a mode switch
         await settle(pilot)
         assert app.current_mode == "launch"
@@ -342,6 +332,8 @@ async def test_profile_table_keeps_every_fact_on_screen_when_narrow() -> None:
     app = make_app("amd-mi300x")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
+        await pilot.press("escape")  # the profile given opened the recipe list: the Profile step is one key back
+        await settle(pilot)
         table: DataTable[object] = app.screen.query_one("#profile-table", DataTable)
         assert table.virtual_size.width <= table.size.width
         names = [str(c.label) for c in table.columns.values()]
@@ -359,8 +351,6 @@ async def test_header_shows_profile_and_slurm_check() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         assert app.context.slurm_state == "up"
-        await pilot.press("enter")
-        await settle(pilot)
         assert app.context.profile_label == "local (shipped)"
         shown = app.screen.query_one(AppHeader).render().plain
         assert "local (shipped)" in shown and "✓ reachable" in shown
@@ -381,8 +371,6 @@ async def test_read_only_mode_disables_submission() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         assert "read-only" in app.screen.query_one(AppHeader).render().plain
-        await pilot.press("enter")
-        await settle(pilot)
         await pilot.press("slash", *"agg2", "enter", "enter")
         await settle(pilot)
         await pilot.press("ctrl+n", "ctrl+n")
@@ -396,8 +384,6 @@ async def test_preview_masks_secrets_and_saves_dry_run_and_recipe(tmp_path: Path
     messages: list[Message] = []
     app = make_app("local")
     async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
-        await settle(pilot)
-        await pilot.press("enter")
         await settle(pilot)
         assert (await _open_file(pilot, "sec.yaml")).error is None
         await pilot.press("enter")  # choose the opened recipe

@@ -17,6 +17,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from srt_tui.core.errors import ConfigError, Problem, config_error
 from srt_tui.core.owned import check_dir, check_file
 from srt_tui.core.paths import shipped_profiles_dir, user_config_dir, user_profiles_dir
+from srt_tui.core.spec.discovery import SRTSLURM_FILE, find_srtslurm
 from srt_tui.core.spec.slurm_values import (
     Account,
     EnvMap,
@@ -35,8 +36,6 @@ from srt_tui.core.spec.slurm_values import (
 from srt_tui.core.spec.yamlio import load_yaml
 
 DEFAULT_PROFILE = "local"
-#: srtctl's cluster configuration file, found by discovery (`SRTSLURM_CONFIG`, ./, ../, ../../)
-SRTSLURM_FILE = "srtslurm.yaml"
 
 
 class Strict(BaseModel):
@@ -240,26 +239,6 @@ def with_srtctl_root(profile: Profile, path: Path) -> Profile:
 
 def _name_of(path: Path) -> str:
     return path.stem if path.name != "srtslurm.yaml" else (path.parent.name or "srtslurm")
-
-
-def find_srtslurm(cwd: Path | None = None) -> Path | None:
-    """srtctl's discovery: `$SRTSLURM_CONFIG`, then ./, ../, ../../srtslurm.yaml."""
-    env = os.environ.get("SRTSLURM_CONFIG")
-    if env:
-        path = Path(env)
-        if not path.is_file():
-            raise config_error(
-                "SRTSLURM_CONFIG points to a file that does not exist",
-                file=env,
-                hint="fix the variable or unset it",
-            )
-        return path
-    base = (cwd or Path.cwd()).resolve()
-    for folder in (base, base.parent, base.parent.parent):
-        candidate = folder / "srtslurm.yaml"
-        if candidate.is_file():
-            return candidate
-    return None
 
 
 def profile_dirs() -> list[tuple[str, Path]]:

@@ -34,6 +34,14 @@ class ProfileChosen(Message):
 
 
 @dataclass
+class GivenProfileLoaded(Message):
+    """The profile chosen before the wizard opened (`-p`, or srtctl's srtslurm.yaml) was read: it, or why not."""
+
+    loaded: LoadedProfile | None
+    error: str
+
+
+@dataclass
 class RecipesFound(Message):
     """A library scan read more folders: their entries, and files read of all (equal when it is done)."""
 

@@ -39,6 +39,8 @@ class RecipeEntry:
     error: str | None = None
     description: str = ""
     profiles: tuple[str, ...] = field(default=())
+    #: the row's facts, `1P2D · sglang`: worked out where the entry is read (a thread), not when the row is drawn
+    shape: str = ""
 
     def matches(self, query: str) -> bool:
         """Case-insensitive substring match on folder, name, file, engine, frontend and topology."""
@@ -159,9 +161,10 @@ def _loaded(
     folder: str, label: str, spec: str, shown: str, recipe: Recipe, source: RecipeSource, comment: str
 ) -> RecipeEntry:
     """The entry of a recipe that loaded: its own description first, else the file's leading comment."""
-    return RecipeEntry(
-        folder, label, spec, shown, recipe, source, None, recipe.description or comment, tuple(recipe.profiles)
-    )
+    from srt_tui.core.spec.resolved import topology_of
+
+    description, shape = recipe.description or comment, f"{topology_of(recipe)} · {recipe.engine.type}"
+    return RecipeEntry(folder, label, spec, shown, recipe, source, None, description, tuple(recipe.profiles), shape)
 
 
 def _first(exc: Exception | None) -> str:

@@ -69,4 +69,20 @@ def summary_rows(recipe: Recipe) -> list[tuple[str, str]]:
     if b.concurrencies:
         bench += " · concurrency " + "x".join(str(c) for c in b.concurrency_list())
     rows.append(("benchmark", bench))
+    end = job_end(b.type)
+    if end:
+        rows.append(("", end))
     return rows
+
+
+def job_end(kind: str) -> str | None:
+    """When a job with benchmark `kind` ends, as the benchmark type declares it."""
+    from srt_tui.core.benchmark.types import job_end as declared
+
+    return declared(kind)
+
+
+def job_end_line(recipe: Recipe) -> str:
+    """`benchmark sa-bench ends the job when done · …` for the Preview and Submit steps ("" if unknown)."""
+    end = job_end(recipe.benchmark.type)
+    return f"benchmark {end}" if end else ""

@@ -17,6 +17,7 @@ from textual.widgets import ContentSwitcher, Footer
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.launch.messages import (
+    GivenProfileLoaded,
     JobSubmitted,
     PlanConfirmed,
     PlanUpdated,
@@ -26,7 +27,6 @@ from srt_tui.tui.launch.messages import (
     RecipesFound,
 )
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
-from srt_tui.tui.launch.steps.profile_step import ProfileStep
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.step_bar import StepBar
@@ -52,6 +52,9 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
     """Holds the wizard state; steps report choices with messages and this screen moves between them."""
 
     CSS_PATH = "launch.tcss"
+    #: the first step's list, never a pane beside it: while the list loads nothing has the focus (the app's keys
+    #: work) and the list takes it with its first rows
+    AUTO_FOCUS = "#recipe-tree, #profile-table"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+n", "next_step", "Next"),
         # the same key on the last step, where it submits: the footer says so (it read `Next` there)
@@ -73,25 +76,52 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         self._scan_lock = threading.Lock()
         #: a clone asked for before this screen was mounted (applied by `on_mount`)
         self._pending_clone: tuple[ClonedJob, Prepared] | None = None
+        #: the wizard's first step: Recipe when the profile is already chosen (`-p`, or srtctl's srtslurm.yaml
+        #: found as srtctl finds it), as srtctl's interactive mode opens on its recipe list; else Profile
+        self._first = 1 if self._profile_given() else 0
+
+    def _profile_given(self) -> bool:
+        """`srt-tui -p PROFILE`, or an srtslurm.yaml found the srtctl way (a few stats, no profile models)."""
+        if self.state.preferred_profile:
+            return True
+        from srt_tui.core.errors import SrtError
+        from srt_tui.core.spec.discovery import find_srtslurm
+
+        try:
+            return find_srtslurm() is not None
+        except SrtError:  # SRTSLURM_CONFIG names no file: the Profile step says so
+            return False
 
     def compose(self) -> ComposeResult:
         yield AppHeader("launch", self.hub)
         yield StepBar(tuple(label for _, label, _, _ in STEPS), id="step-bar").data_bind(
             current=LaunchScreen.index, note=LaunchScreen.note
         )
-        with ContentSwitcher(initial="step-profile", id="steps"):
-            yield ProfileStep(self.state.preferred_profile, id="step-profile")
+        with ContentSwitcher(initial=f"step-{STEPS[self._first][0]}", id="steps"):
+            yield self._make_step(self._first)
         yield Footer()
+
+    def _make_step(self, index: int) -> WizardStep:
+        """Step `index`, its module imported now (later steps load when first reached)."""
+        step_id, _, module, cls_name = STEPS[index]
+        if index == 0:  # imported here: with a profile given the wizard may never show it (nor its DataTable)
+            from srt_tui.tui.launch.steps.profile_step import ProfileStep
+
+            return ProfileStep(self.state.preferred_profile, id="step-profile")
+        step: WizardStep = getattr(importlib.import_module(module, __package__), cls_name)(id=f"step-{step_id}")
+        return step
 
     async def on_mount(self) -> None:
         self._scan_roots(None)
-        await self.go_to(0)
+        if self._first:
+            self.load_given_profile(self.state.preferred_profile)
+        await self.go_to(self._first)
         if self._pending_clone is not None:  # Monitor's `C` opened Launch for the first time
             await self.clone(*self._pending_clone)
 
     async def clone(self, cloned: ClonedJob, prepared: Prepared) -> None:
         """Start over from a job Monitor read back: its profile, recipe and topology, shown on the preview."""
-        if not self.is_mounted or not self.query("#step-profile"):
+        if not self.is_mounted or not self.query("#steps"):
             self._pending_clone = (cloned, prepared)
             return
         self._pending_clone = None
@@ -132,6 +162,39 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         with self._scan_lock:
             scan_library(roots, found, cache=RecipeCache().load(), every=0.25)
 
+    # -- the profile chosen before the wizard opened ---------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="profiles", name="load-given-profile", exit_on_error=False)
+    def load_given_profile(self, spec: str | None) -> None:
+        """Read the one profile given (`-p NAME|FILE`, or srtslurm.yaml by discovery), not the whole list."""
+        from srt_tui.core.errors import SrtError
+        from srt_tui.core.spec.profile import load_profile
+        from srt_tui.tui.display import scrub
+
+        try:
+            loaded = load_profile(spec)
+        except (SrtError, OSError) as exc:
+            self.post_message(GivenProfileLoaded(None, scrub(str(exc))))
+            return
+        self.post_message(GivenProfileLoaded(loaded, ""))
+
+    @on(GivenProfileLoaded)
+    async def _given_profile(self, message: GivenProfileLoaded) -> None:
+        """As if chosen on the Profile step, the wizard staying where it is; a profile that cannot be read opens
+        the Profile step, which lists it with its error."""
+        if self.state.profile is not None:  # the operator went back and chose one meanwhile
+            return
+        if message.loaded is None:
+            self.notify(message.error, title="The profile given cannot be used", severity="error", timeout=10)
+            await self.go_to(0)
+            return
+        loaded = self.state.profile = message.loaded
+        self.hub.update(profile_label=f"{loaded.name} ({loaded.source})")
+        self._scan_roots(loaded.profile.srtctl_root)
+        if self.index == 1:
+            await self.step.enter(self.state)
+        self.note = self._note()
+
     @on(RecipesFound)
     def _recipes_found(self, message: RecipesFound) -> None:
         self.state.library.add(message.scan, message.entries, message.read, message.total)
@@ -146,14 +209,13 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
 
     async def go_to(self, index: int) -> None:
         """Show step `index`, importing and mounting it the first time."""
-        step_id, _, module, cls_name = STEPS[index]
+        step_id = STEPS[index][0]
         switcher = self.query_one("#steps", ContentSwitcher)
         found = switcher.query(f"#step-{step_id}")
         if found:
             step = found.first(WizardStep)
         else:
-            cls = getattr(importlib.import_module(module, __package__), cls_name)
-            step = cls(id=f"step-{step_id}")
+            step = self._make_step(index)
             await switcher.mount(step)
         self.index = index
         await step.enter(self.state)

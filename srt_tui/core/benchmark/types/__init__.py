@@ -23,6 +23,18 @@ from srt_tui.core.benchmark.types.trace_replay import TraceReplay
 BENCHMARKS: dict[str, BenchmarkType] = registry.table("benchmark", BenchmarkType)
 
 
+def job_end(kind: str) -> str | None:
+    """When a job with benchmark `kind` ends (`BenchmarkType.job_end`), and for a step that ends it, the type
+    that keeps a job serving instead: `sa-bench ends the job when done · `manual` serves until cancelled`. None
+    for a type not registered."""
+    found = BENCHMARKS.get(kind)
+    if found is None:
+        return None
+    text = found.job_end()
+    keeps = next((b for b in BENCHMARKS.values() if not b.runs), None) if found.runs else None
+    return text + (f" · `{keeps.name}` serves until cancelled" if keeps is not None else "")
+
+
 def register_benchmark(kind: BenchmarkType) -> BenchmarkType:
     """Make a benchmark type available to recipes under its `name` (`benchmark.type`)."""
     return registry.register("benchmark", kind.name, kind)

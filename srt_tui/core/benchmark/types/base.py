@@ -33,6 +33,13 @@ class BenchmarkType:
     #: the step scrapes the workers' /metrics while it runs (aiperf's `AIPERF_SERVER_METRICS_URLS`)
     scrapes_worker_metrics: ClassVar[bool] = False
 
+    def job_end(self) -> str:
+        """When a job with this benchmark ends, in one short line for the screens that show it: a step that runs
+        ends the job when it finishes (the launch script returns then), `manual` leaves it serving."""
+        if self.runs:
+            return f"{self.name} ends the job when done"
+        return f"{self.name} runs nothing: the job serves until cancelled"
+
     def problems(self, b: BenchmarkSpec, engine: Engine, router: Router, disaggregated: bool) -> list[Problem]:
         """Its own refusals for values it reads (beyond the keys it does not read), for this job."""
         return []

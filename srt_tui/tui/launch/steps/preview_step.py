@@ -60,6 +60,8 @@ class PreviewStep(WizardStep):
                 yield Static("", id="directives")
 
     async def enter(self, state: WizardState) -> None:
+        from srt_tui.tui.launch.recipe_summary import job_end_line
+
         self._state = state
         if state.prepared is None or state.prepared is self.prepared:
             return
@@ -70,6 +72,7 @@ class PreviewStep(WizardStep):
             f"{plan.name} · {plan.topology} · {plan.nodes} node(s) × {plan.gpus_per_node} GPUs · "
             f"{plan.serving} · profile {plan.profile} · "
             f"sbatch.sh {len(prep.script.splitlines())} lines"
+            + (f"\n{end}" if (end := job_end_line(prep.job.recipe)) else "")  # when the job will end
         )
         self._stale = {"tab-script", "tab-processes", "tab-env", "tab-sbatch"}
         self._fill(self.query_one(TabbedContent).active)

@@ -62,7 +62,8 @@ class ProfileStep(WizardStep):
     def load_profiles(self, preferred: str | None) -> None:
         """List user and shipped profiles (plus `-p FILE` or a discovered srtslurm.yaml) off the UI thread."""
         from srt_tui.core.errors import ConfigError
-        from srt_tui.core.spec.profile import ProfileFile, find_srtslurm, list_profile_files, parse_profile
+        from srt_tui.core.spec.discovery import find_srtslurm
+        from srt_tui.core.spec.profile import ProfileFile, list_profile_files, parse_profile
 
         files = list_profile_files()
         extra: Path | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -14,6 +15,7 @@ from textual.message import Message
 from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
+from srt_tui.tui.display import shorten_path
 from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 
@@ -33,6 +35,8 @@ class RecipeEdited(Message):
 
 
 HINT = "Choose a recipe (✓ = written for this profile)."
+#: the summary's key column: its longest key (`benchmark`, `  prefill`)
+KEY_WIDTH = 9
 
 
 class RecipeTree(Tree["RecipeEntry | None"]):
@@ -83,7 +87,10 @@ class RecipeStep(WizardStep):
         yield Static(HINT, classes="step-hint", id="recipe-hint")
         with Horizontal(id="recipe-body"):
             with Vertical(id="recipe-left"):
-                yield Input(placeholder="filter: name, folder, engine, topology…", id="recipe-filter")
+                field = Input(placeholder="filter: name, folder, engine, topology…", id="recipe-filter")
+                # shown by `/`: hidden and unfocusable until then (the screen's first focus would take it)
+                field.display = field.can_focus = False
+                yield field
                 tree = RecipeTree("recipes", id="recipe-tree")
                 tree.show_root = False
                 tree.guide_depth = 2
@@ -91,9 +98,6 @@ class RecipeStep(WizardStep):
                 yield tree
             with VerticalScroll(id="recipe-summary-box"):
                 yield Static("", id="recipe-summary")
-
-    def on_mount(self) -> None:
-        self.query_one("#recipe-filter", Input).display = False
 
     async def enter(self, state: WizardState) -> None:
         self._profile, self._read_only = state.profile, state.hub.context.read_only
@@ -114,7 +118,7 @@ class RecipeStep(WizardStep):
             return
         opened = [e for e in self.entries if e.folder == "opened"]
         self.entries = [e for e in self.entries if e.folder != "opened"] + entries + opened
-        self._add_rows([e for e in entries if e.matches(self.query_text)])
+        self._add_rows([e for e in entries if e.matches(self.query_text)], grew=True)
         self._show_progress()
 
     def _show_progress(self) -> None:
@@ -123,6 +127,8 @@ class RecipeStep(WizardStep):
         tree = self.query_one("#recipe-tree", Tree)
         loading = library is not None and library.loading
         tree.loading = loading and not self.entries
+        if not tree.loading and self.display and self.screen.focused is None:
+            tree.focus()  # a loading tree cannot take the focus: it takes it with its first rows
         hint = HINT
         if loading and library is not None:
             read, total = library.counts
@@ -131,18 +137,12 @@ class RecipeStep(WizardStep):
 
     # -- tree ---------------------------------------------------------------------------------------
 
-    def _label(self, entry: RecipeEntry) -> Text:
-        st = self._style
+    def _label(self, entry: RecipeEntry, styles: dict[str, Style]) -> Text:
+        """A row: `✓ label  1P2D · sglang` (its facts were worked out when the file was read)."""
         if entry.recipe is None:
-            return Text.assemble(("✗ ", st("recipe-step--bad")), (entry.label, st("recipe-step--bad")))
-        from srt_tui.tui.launch.core_names import topology_name
-
+            return Text.assemble(("✗ ", styles["bad"]), (entry.label, styles["bad"]))
         mark = "✓ " if self.profile_name and self.profile_name in entry.profiles else "  "
-        return Text.assemble(
-            (mark, st("recipe-step--match")),
-            entry.label,
-            (f"  {topology_name(entry.recipe)} · {entry.recipe.engine.type}", st("recipe-step--dim")),
-        )
+        return Text.assemble((mark, styles["match"]), entry.label, (f"  {entry.shape}", styles["dim"]))
 
     def _folder_node(self, folder: str) -> TreeNode[RecipeEntry | None]:
         """The folder's node, made on first need (before the "opened" folder, which stays last)."""
@@ -156,13 +156,14 @@ class RecipeStep(WizardStep):
             self._folder_of[node.id] = folder
         return node
 
-    def _add_rows(self, entries: list[RecipeEntry]) -> None:
+    def _add_rows(self, entries: list[RecipeEntry], grew: bool = False) -> None:
         """Rows for `entries` under their folders; the cursor moves only while it is where the step put it."""
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         want = self._highlight_spec
         target = first_match = first_leaf = None
+        styles = {name: self._style(f"recipe-step--{name}") for name in ("bad", "match", "dim")}
         for entry in entries:
-            leaf = self._folder_node(entry.folder).add_leaf(self._label(entry), data=entry)
+            leaf = self._folder_node(entry.folder).add_leaf(self._label(entry, styles), data=entry)
             first_leaf = first_leaf or leaf
             if want is not None and entry.spec == want:
                 target = leaf
@@ -179,14 +180,15 @@ class RecipeStep(WizardStep):
                 node = first_leaf
         if node is not None:
             self._place_cursor(node)
-        else:
-            self._summarise_node(tree.cursor_node)
+        elif not grew or tree.cursor_node is None or tree.cursor_node.data is None:
+            self._summarise_node(tree.cursor_node)  # rows the scan added change no recipe's summary
 
     def _place_cursor(self, node: TreeNode[RecipeEntry | None]) -> None:
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         self._auto_node = node
         self._highlight_spec = None
-        self._summarise_node(node)
+        # the summary after the rows are painted: its first one imports the engines and benchmark types
+        self.call_after_refresh(lambda: self._summarise_node(tree.cursor_node))
         # reading `last_line` builds the tree's lines now: the cursor is on the node before the next key,
         # not after the next refresh (an Enter typed quickly would otherwise choose the first row)
         if tree.last_line >= 0:
@@ -202,6 +204,10 @@ class RecipeStep(WizardStep):
         self._auto_node = None
         self._add_rows([e for e in self.entries if e.matches(self.query_text)])
         self._highlight_spec = None  # not among the rows the filter leaves: the cursor stays where it went
+
+    def on_resize(self) -> None:
+        """The summary's path line follows the width."""
+        self.call_after_refresh(lambda: self._summarise_node(self.query_one("#recipe-tree", Tree).cursor_node))
 
     @on(Tree.NodeHighlighted, "#recipe-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[RecipeEntry | None]) -> None:
@@ -271,7 +277,13 @@ class RecipeStep(WizardStep):
         grid.add_column()
         plain = entry.recipe is not None and entry.source is not None and entry.source.variant is None
         grid.add_row("recipe", Text(entry.recipe.name if plain and entry.recipe is not None else entry.label))
-        grid.add_row("file", Text(entry.shown_path))
+        # where it lives stays whole at 80 columns: a `$SRT_TUI_CONFIG_DIR/…` head says an edit went to the
+        # operator's copy, so the middle folders give way first, and what is still too long folds (never cut)
+        room = self.query_one("#recipe-summary", Static).content_region.width - KEY_WIDTH - 2
+        shown = shorten_path(entry.shown_path, room)
+        if room > 0 and len(shown) > room and "/" in shown:  # the file name starts a line of its own
+            shown = "/\n".join(shown.rsplit("/", 1))
+        grid.add_row("file", Text(shown, overflow="fold"))
         if entry.recipe is None:
             grid.add_row(
                 Text("error", style=st("recipe-step--bad")), Text(entry.error or "", style=st("recipe-step--bad"))
@@ -305,7 +317,7 @@ class RecipeStep(WizardStep):
 
     def action_filter(self) -> None:
         field = self.query_one("#recipe-filter", Input)
-        field.display = True
+        field.display = field.can_focus = True
         field.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -319,7 +331,7 @@ class RecipeStep(WizardStep):
         field = self.query_one("#recipe-filter", Input)
         with field.prevent(Input.Changed):
             field.value = ""
-        field.display = False
+        field.display = field.can_focus = False
         self.query_text = ""
         self._rebuild()
         self.query_one("#recipe-tree", Tree).focus()
@@ -368,7 +380,7 @@ class RecipeStep(WizardStep):
         field = self.query_one("#recipe-filter", Input)
         with field.prevent(Input.Changed):
             field.value = ""
-        field.display = False
+        field.display = field.can_focus = False
         self._rebuild()
         self.query_one("#recipe-tree", Tree).focus()
 

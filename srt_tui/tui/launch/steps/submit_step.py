@@ -25,6 +25,10 @@ if TYPE_CHECKING:
     from srt_tui.tui.context import AppContext, ContextHub
 
 
+#: the step's first line (the benchmark's line follows it once a plan is shown)
+HINT = "Check the request, pick the launcher, then submit."
+
+
 class PreflightDone(Message):
     """The preflight of a prepared job against the cluster finished (run in a worker)."""
 
@@ -69,7 +73,7 @@ class SubmitStep(WizardStep):
         self.missing: list[MissingProgram] = []
 
     def compose(self) -> ComposeResult:
-        yield Static("Check the request, pick the launcher, then submit.", classes="step-hint")
+        yield Static(HINT, classes="step-hint", id="submit-hint")
         with Horizontal(id="submit-body"):
             with Vertical(id="request-box"):
                 yield Static("", id="request")
@@ -87,6 +91,8 @@ class SubmitStep(WizardStep):
         self.query_one("#launcher-box").border_title = "Launcher"
 
     async def enter(self, state: WizardState) -> None:
+        from srt_tui.tui.launch.recipe_summary import job_end_line
+
         self.read_only = state.hub.context.read_only
         if state.prepared is not None and state.prepared is not self.prepared:
             if self.prepared is not None and self.prepared.job.profile is not state.prepared.job.profile:
@@ -98,6 +104,8 @@ class SubmitStep(WizardStep):
             self.query_one("#submit-status", Static).update("")
             self._status_blocked = self._status_failed = False
             self._render_request()
+            end = job_end_line(state.prepared.job.recipe)  # when the job will end, before it is sent
+            self.query_one("#submit-hint", Static).update(HINT + (f"\n{end}" if end else ""))
         if self.read_only:
             self.query_one("#submit", Button).label = "Submit (read-only mode)"
         if self.hub is None:  # first entry: watch the app's Slurm state from now on (draws the choice now)
