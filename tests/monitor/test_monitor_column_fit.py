@@ -174,6 +174,24 @@ async def test_the_jobs_status_line_keeps_the_all_jobs_hint_whole_at_80_columns(
         assert "A: all my Slurm jobs" in line, line
 
 
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_the_jobs_status_line_leaves_parts_out_whole(size: tuple[int, int]) -> None:
+    """Operator pass (issue 21): at 80 columns the status line ended `refreshed in 0.04 s every 2`, a number
+    without its unit. What does not fit is left out whole: the refresh timing first, never cut."""
+    from textual.geometry import Region
+
+    app = frozen_app(frozen.fleet())
+    async with app.run_test(size=size) as pilot:
+        screen: Any = app.screen
+        screen.poll_interval, screen.last_took_s = 2.0, 0.04
+        await pilot.pause()
+        widget = app.screen.query_one("#jobs-status")
+        line = widget.render_lines(Region(0, 0, widget.size.width, 1))[0].text.rstrip()
+        assert "…" not in line and "A: all my Slurm jobs" in line, line
+        assert line.endswith(("A: all my Slurm jobs", "every 2 s")), line
+        assert ("refreshed in 0.04 s every 2 s" in line) == (size[0] >= 100), line
+
+
 async def test_the_job_title_and_forward_line_fit_80_columns_whole() -> None:
     """Issue 21 polish: at 80 columns the title ended `2 n…` and the port-forward line `(y:…`. The title drops
     whole facts (profile, then nodes); the forward goes on its own line; the tooltip keeps everything."""
