@@ -9,6 +9,7 @@ from typing import ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.widget import Widget
 from textual.widgets import DataTable
 
 from srt_tui.monitor import cells
@@ -80,6 +81,34 @@ class WorkerTable(RowTable[Text]):
     def _st(self, name: str) -> Style:
         return self.get_component_rich_style(f"worker-table--{name}", partial=True)
 
+    # The job view scrolls when the panels above leave the table too few lines (80x24): a key that moves the
+    # cursor brings the table into view, so the worker it lands on is never below the screen's edge. Only keys
+    # do: a refresh keeps the cursor where it is and must not scroll the summary away.
+    def action_cursor_down(self) -> None:
+        if self.cursor_row >= self.row_count - 1 and isinstance(self.parent, Widget):  # down from the last
+            self.parent.scroll_end(animate=False)  # worker: what is under the table (the Problems panel)
+            return
+        super().action_cursor_down()
+        self._reveal()
+
+    def action_cursor_up(self) -> None:
+        if self.cursor_row <= 0 and isinstance(self.parent, Widget):  # up from the first worker: the summary
+            self.parent.scroll_home(animate=False)
+            return
+        super().action_cursor_up()
+        self._reveal()
+
+    def action_first_row(self) -> None:
+        super().action_first_row()
+        self._reveal()
+
+    def action_last_row(self) -> None:
+        super().action_last_row()
+        self._reveal()
+
+    def _reveal(self) -> None:
+        self.call_after_refresh(self.screen.scroll_to_widget, self, animate=False)
+
     @property
     def highlighted_worker(self) -> str | None:
         """Name of the worker under the cursor."""
@@ -107,6 +136,8 @@ class WorkerTable(RowTable[Text]):
         natural["health"] += 1  # room for the relay mark should SRC give way
         fitted = fit([replace(c, header=mask) if c.key == "mask" else c for c in COLUMNS], natural, width - PANEL)
         self._columns(fitted)
+        # its rows (up to 8) whatever the panels above take: the job view scrolls rather than hide workers
+        self.styles.min_height = min(max(len(workers), 3), 8) + 3  # border and header
         self.clear()
         self._names = []
         if snap is None:
