@@ -117,7 +117,7 @@ class SubmitStep(WizardStep):
             return
         st = self._style
         request = slurm_request(self.prepared)
-        keyw = max(len(k) for k in [*(key for key, _ in request), "serving at", "preflight"])
+        keyw = max(len(k) for k in [*(key for key, _ in request), "serving at", "preflight", "benchmark"])
 
         def new_grid() -> Table:  # the same key column in both grids: they read as one
             grid = Table.grid(padding=(0, 2))
@@ -140,6 +140,9 @@ class SubmitStep(WizardStep):
         else:
             grid.add_row("serving at", "")
             parts.append(Text("  " + plan.public_url, overflow="fold"))
+            grid = new_grid()  # the rows after the URL line
+            parts.append(grid)
+        grid.add_row("benchmark", Text(ends_when(self.prepared)))
         rest = new_grid()
         for i, missing in enumerate(self.missing):  # container_runtime: none, checked here before anything runs
             problem = missing.problem()
@@ -386,3 +389,12 @@ class SubmitStep(WizardStep):
 
     def focus_default(self) -> None:
         self.query_one("#launcher", RadioSet).focus()
+
+
+def ends_when(prepared: Prepared) -> str:
+    """The benchmark and what it means for the job's end: whether it stops by itself or serves until cancelled
+    (an operator submitting mocker-1p2d could not tell from the Submit step that it keeps its nodes)."""
+    bench = prepared.job.recipe.benchmark
+    if prepared.plan.benchmark is None:
+        return f"{bench.type}: none runs; the job serves until cancelled (c in the Monitor) or its time limit"
+    return f"{bench.type}: the job ends when it finishes (its figures: R in the Monitor)"
