@@ -22,17 +22,15 @@ from srt_tui.widgets.row_table import RowTable
 _STATUS_STYLE = {"ok": "ok", "degraded": "warn", "failed": "bad", "ended": "dim", "waiting": "dim"}
 
 
-def fit_parts(parts: list[str], width: int, drop_first: tuple[str, ...] = ()) -> str:
-    """``parts`` joined by ` · `, within ``width`` by leaving out whole parts: those starting with one of
-    ``drop_first`` (in that order), then the last ones; the first part always stays (at 80 columns the
-    refresh figure was cut to `every 2`, a number without its unit)."""
+def fit_parts(parts: list[str], width: int, optional: tuple[str, ...]) -> str:
+    """``parts`` joined by ` · `, within ``width`` by leaving out whole the parts that start with one of
+    ``optional``, in that order, until the line fits (at 80 columns the refresh figure was cut to `every 2`,
+    a number without its unit); the other parts always stay (a line still too long is cut at its end)."""
     kept = list(parts)
-    for prefix in drop_first:
+    for prefix in optional:
         if len(" · ".join(kept)) <= width:
             break
         kept = [p for p in kept if not p.startswith(prefix)]
-    while len(kept) > 1 and len(" · ".join(kept)) > width:
-        kept.pop()
     return " · ".join(kept)
 
 
