@@ -149,7 +149,9 @@ class SubmitStep(WizardStep):
             text = Text(f"✗ {problem.message}", style=st("submit-step--bad"))
             text.append(f"\n  fix: {problem.hint}", style=st("submit-step--dim"))
             rest.add_row("programs" if i == 0 else "", text)
-        if self.preflight and self._preflight_of is self.prepared:
+        # Slurm's checks (partition, nodes, time vs MaxTime) are about a Slurm job: beside Local they read as if
+        # Slurm would be used; they show with Slurm (sbatch) chosen
+        if self.preflight and self._preflight_of is self.prepared and self.launcher == "slurm":
             rest.add_row("", "")
             for i, check in enumerate(self.preflight):
                 rest.add_row("preflight" if i == 0 else "", self._check_text(check))
@@ -294,6 +296,7 @@ class SubmitStep(WizardStep):
             self._touched = True
         self._title_request()
         self._submit_allowed()
+        self._render_request()  # the preflight rows follow the launcher
 
     @property
     def launcher(self) -> str:
