@@ -60,6 +60,12 @@ def serving_text(s: Serving | None, st: Callable[[str], Style], ended: bool = Fa
     return Text("\n").join(serving_pairs(s, st, ended=ended))
 
 
+def _has_rates(s: Serving) -> bool:
+    """Whether any latency or token rate is known (not only the gauges)."""
+    rates = (s.ttft_p50_s, s.itl_p50_s, s.e2e_p50_s, s.input_tok_per_s, s.output_tok_per_s)
+    return any(v is not None for v in rates)
+
+
 class ServingPanel(Widget):
     """The job's serving figures; hidden while the job has none (engines without serving families)."""
 
@@ -80,7 +86,13 @@ class ServingPanel(Widget):
         self.border_title = "Serving"
 
     def watch_serving(self, value: Serving | None) -> None:
-        self.display = value is not None and not value.empty
+        # an ended job seen only after its end (a new TUI) has its last gauges (running 0, KV 0 %) and no rate
+        # or latency: a panel of dashes that said "its last figures"; hidden, R has what it measured
+        stale = self.ended and value is not None and not _has_rates(value)
+        self.display = value is not None and not value.empty and not stale
+
+    def watch_ended(self) -> None:
+        self.watch_serving(self.serving)  # the job ended with the same figures: the rule above again
 
     def _st(self, name: str) -> Style:
         return self.get_component_rich_style(f"serving-panel--{name}", partial=True)
