@@ -55,3 +55,22 @@ async def test_a_running_job_keeps_its_health() -> None:
     health, grid = await _shown(frozen.nvidia("degraded"))
     assert "down" in health.values() and "ended" not in health.values()
     assert "not healthy" in grid
+
+
+async def test_an_ended_jobs_worker_detail_reads_ended_as_its_table_row() -> None:
+    """The detail of an ended job's worker said `health  down` in the fault's colour while its row read
+    `ended`: both say `ended`."""
+    from textual.widgets import DataTable, Static
+
+    from srt_tui.tui.monitor.worker_detail import WorkerDetail
+
+    done = replace(frozen.nvidia("failed", "81300"), stage="completed", slurm_state="COMPLETED", stage_detail="")
+    app = frozen_app([done], open_job=done.job_id)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#job-workers", DataTable).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, WorkerDetail)
+        body = str(app.screen.query_one("#worker-detail-text", Static).render())
+        assert "health  ended" in body and "health  down" not in body, body
