@@ -27,17 +27,18 @@ def serving_pairs(s: Serving, st: Callable[[str], Style], sparks: bool = True, e
     the job has ended, so no further scrape will come and the note says where its measured figures are)."""
     dim, spark = st("dim"), st("spark")
 
-    def quantiles(label: str, p50: float | None, p99: float | None, points: tuple[float, ...]) -> Text:
-        t = Text.assemble((f"{label} ", st("key")), ("p50 ", dim), cells.latency(p50), (" p99 ", dim))
-        t.append(cells.latency(p99))
+    def quantiles(label: str, field: str, points: tuple[float, ...]) -> Text:
+        t = Text.assemble((f"{label} ", st("key")), ("p50 ", dim), cells.quantile_latency(s, f"{field}_p50_s"))
+        t.append(" p99 ", style=dim)
+        t.append(cells.quantile_latency(s, f"{field}_p99_s"))
         if points and sparks:
             t.append(" " + cells.sparkline(points, SPARK_WIDTH), style=spark)
         return t
 
     out = [
-        quantiles("TTFT", s.ttft_p50_s, s.ttft_p99_s, s.spark_ttft_s),
-        quantiles("TPOT", s.itl_p50_s, s.itl_p99_s, s.spark_itl_s),
-        quantiles("E2E", s.e2e_p50_s, s.e2e_p99_s, ()),
+        quantiles("TTFT", "ttft", s.spark_ttft_s),
+        quantiles("TPOT", "itl", s.spark_itl_s),
+        quantiles("E2E", "e2e", ()),
     ]
     tokens = Text.assemble(("in ", dim), cells.tokens_per_s(s.input_tok_per_s), ("  out ", dim))
     tokens.append(cells.tokens_per_s(s.output_tok_per_s))
