@@ -48,6 +48,20 @@ class StepBar(Widget):
                 out.append(f"✓ {i + 1} {label}" if i < self.current else f"{i + 1} {label}", style=st("step-bar--done"))
             else:
                 out.append(f"{i + 1} {label}", style=st("step-bar--todo"))
-        if self.note:
-            out.append("   " + self.note, style=st("step-bar--note"))
+        room = self.content_region.width - out.cell_len - 3
+        if note := fit_note(self.note, room if self.content_region.width else None):
+            out.append("   " + note, style=st("step-bar--note"))
         return out
+
+
+def fit_note(note: str, room: int | None) -> str:
+    """The note's ` · `-separated parts that fit ``room`` columns, whole (None: all of it). At 80 columns
+    it was cut to `local ·`: the first part (the profile, which the header names) gives way first, then the
+    last ones; when none of those fits, the first alone; nothing rather than a part cut."""
+    parts = [p for p in note.split(" · ") if p]
+    if room is None or len(" · ".join(parts)) <= room:
+        return " · ".join(parts)
+    first, rest = parts[0], parts[1:]
+    while rest and len(" · ".join(rest)) > room:
+        rest.pop()
+    return " · ".join(rest) or (first if len(first) <= room else "")
