@@ -74,7 +74,14 @@ def _cmd_jobs(args: argparse.Namespace) -> int:
         return 0 if found else 1
     if args.hide:
         return _hide(args)
-    listing = _listing(args)
+    from srt_tui.slurm.errors import SlurmError
+
+    try:
+        listing = _listing(args)
+    except SlurmError:
+        if hint := _local_hint(args):  # no Slurm here: the demo's jobs are still somewhere to look
+            print(hint, file=sys.stderr)
+        raise
     jobs = [j for j in listing.shown(args.hidden) if args.all or j.job_dir is not None]
     if args.json:
         out = [asdict(j.job) | {"from": j.kind, "job_dir": str(j.job_dir or ""), "hidden": j.hidden} for j in jobs]
@@ -83,6 +90,8 @@ def _cmd_jobs(args: argparse.Namespace) -> int:
     if not jobs:
         scope = "Slurm jobs" if args.all else "Slurm jobs launched by srt-tui or srtctl (--all: every job)"
         print(f"no {scope} of {listing.user}")
+        if hint := _local_hint(args):
+            print(hint)
         return 0
     now = datetime.now()
     header = (*HEADERS.values(), "OUTPUT DIR")
@@ -90,7 +99,22 @@ def _cmd_jobs(args: argparse.Namespace) -> int:
     hidden = sum(j.hidden for j in listing.jobs) if not args.hidden else 0
     if hidden:
         print(f"({hidden} hidden: --hidden lists them)", file=sys.stderr)
+    if hint := _local_hint(args):
+        print(hint, file=sys.stderr)
     return 0
+
+
+def _local_hint(args: argparse.Namespace) -> str:
+    """The local launcher's jobs run on this machine, not in Slurm, so `jobs` never lists them: the operator
+    who ran the demo (`local-1`, `local-2`) is told where they are (empty when there are none)."""
+    if args.user or args.json:
+        return ""
+    from srt_tui.state.jobindex import known_jobs
+
+    local = sorted((j for j in known_jobs() if j.startswith("local-")), key=lambda j: int(j[6:]))
+    if not local:
+        return ""
+    return f"local jobs (this machine, not Slurm): {' '.join(local)}: `srt-tui status` lists them"
 
 
 def add_alljobs_command(sub: Any) -> None:

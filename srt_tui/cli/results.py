@@ -42,7 +42,7 @@ def resolve_refs(refs: list[str], output: str | None) -> list[Path]:
 
 
 def _cmd_results(args: argparse.Namespace) -> int:
-    from srt_tui.core.results.read import job_identity, logs_dir, read_results
+    from srt_tui.core.results.read import job_identity, no_results_reason, read_results
     from srt_tui.core.results.table import TABLE_HEADER, LabelledResults, table_rows, to_csv, to_json
     from srt_tui.core.text.views import fixed_table
 
@@ -52,10 +52,7 @@ def _cmd_results(args: argparse.Namespace) -> int:
         results = read_results(path)
         job_id, name = job_identity(path)
         if not results.runs:
-            missing.append(
-                f"srt-tui: error: {job_id}: no benchmark results yet in {logs_dir(path)} "
-                "(no sa-bench_*/results_concurrency_*.json nor benchmark-rollup.json; is its benchmark done?)"
-            )
+            missing.append(f"srt-tui: error: {job_id}: {no_results_reason(job_id, path)}")
             continue
         found.append(LabelledResults(job_id, name, results))
     if found:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
 from srt_tui.monitor.model import (
     ROLE_LETTERS,
@@ -247,14 +248,22 @@ def percent(fraction: float | None) -> str:
     return "-" if fraction is None else f"{fraction * 100:.0f} %"
 
 
+def quantile_latency(s: Serving, name: str) -> str:
+    """The latency quantile ``name`` (`ttft_p50_s`) with its unit, or `<100 ms` when it falls in its
+    histogram's first bucket (the buckets cannot tell 3 ms from 50 ms there: PromQL's interpolation said 50)."""
+    bound = s.bound_of(name)
+    return f"<{latency(bound)}" if bound is not None else latency(getattr(s, name))
+
+
 def serving_line(s: Serving | None) -> str:
     """One line of `srt-tui status`: p50/p99 of TTFT, TPOT (inter-token) and E2E, tok/s, queue, KV use."""
     if s is None or s.empty:
         return ""
+    q = partial(quantile_latency, s)
     return (
-        f"TTFT p50 {latency(s.ttft_p50_s)} p99 {latency(s.ttft_p99_s)} · "
-        f"TPOT p50 {latency(s.itl_p50_s)} p99 {latency(s.itl_p99_s)} · "
-        f"E2E p50 {latency(s.e2e_p50_s)} p99 {latency(s.e2e_p99_s)} · "
+        f"TTFT p50 {q('ttft_p50_s')} p99 {q('ttft_p99_s')} · "
+        f"TPOT p50 {q('itl_p50_s')} p99 {q('itl_p99_s')} · "
+        f"E2E p50 {q('e2e_p50_s')} p99 {q('e2e_p99_s')} · "
         f"in {tokens_per_s(s.input_tok_per_s)} out {tokens_per_s(s.output_tok_per_s)} · "
         f"running {number(s.running)} waiting {number(s.waiting)} · KV {percent(s.kv_usage)}"
     )

@@ -107,6 +107,13 @@ class Serving:
     spark_ttft_s: tuple[float, ...] = ()
     spark_itl_s: tuple[float, ...] = ()
     spark_output_tok: tuple[float, ...] = ()
+    #: the latency quantiles that fall in their histogram's first bucket (from 0 to its bound), known only to
+    #: be below that bound (shown `<100 ms`): (field name, the bound in seconds)
+    below_first_bucket: tuple[tuple[str, float], ...] = ()
+
+    def bound_of(self, name: str) -> float | None:
+        """The first bucket's bound when the quantile ``name`` (`ttft_p50_s`) is only known to be below it."""
+        return dict(self.below_first_bucket).get(name)
 
     @property
     def empty(self) -> bool:

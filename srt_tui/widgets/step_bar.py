@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
@@ -12,7 +11,7 @@ from textual.widget import Widget
 
 
 class StepBar(Widget):
-    """`✓ 1 Profile › 2 Recipe › …` plus a summary of what was chosen: facts joined by ` · `, as many as fit."""
+    """`✓ 1 Profile › 2 Recipe › …` plus a summary of what was chosen."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"step-bar--done", "step-bar--current", "step-bar--todo", "step-bar--note"}
 
@@ -49,20 +48,20 @@ class StepBar(Widget):
                 out.append(f"✓ {i + 1} {label}" if i < self.current else f"{i + 1} {label}", style=st("step-bar--done"))
             else:
                 out.append(f"{i + 1} {label}", style=st("step-bar--todo"))
-        note = fit_facts(self.note, self.content_region.width - out.cell_len - 3)
-        if note:
+        room = self.content_region.width - out.cell_len - 3
+        if note := fit_note(self.note, room if self.content_region.width else None):
             out.append("   " + note, style=st("step-bar--note"))
         return out
 
 
-def fit_facts(note: str, room: int) -> str:
-    """The facts of `a · b · c` that fit in `room` columns, whole and in order: a fact that does not fit goes with
-    those after it (an `…` says so where it fits), never cut mid-word."""
-    facts = [f for f in note.split(" · ") if f]
-    for keep in range(len(facts), 0, -1):
-        shown = " · ".join(facts[:keep])
-        if keep < len(facts) and cell_len(shown + " · …") <= room:
-            return shown + " · …"
-        if cell_len(shown) <= room:
-            return shown
-    return ""
+def fit_note(note: str, room: int | None) -> str:
+    """The note's ` · `-separated parts that fit ``room`` columns, whole (None: all of it). At 80 columns
+    it was cut to `local ·`: the first part (the profile, which the header names) gives way first, then the
+    last ones; when none of those fits, the first alone; nothing rather than a part cut."""
+    parts = [p for p in note.split(" · ") if p]
+    if room is None or len(" · ".join(parts)) <= room:
+        return " · ".join(parts)
+    first, rest = parts[0], parts[1:]
+    while rest and len(" · ".join(rest)) > room:
+        rest.pop()
+    return " · ".join(rest) or (first if len(first) <= room else "")

@@ -7,6 +7,7 @@ import io
 import json
 from pathlib import Path
 
+from tests.conftest import REPO
 from tests.core.core_helpers import cli
 from tests.core.test_core_results import srtctl_level
 
@@ -60,6 +61,22 @@ def test_a_job_without_results_is_one_line_and_exit_1(tmp_path: Path) -> None:
     assert proc.stderr.strip().splitlines() == [
         f"srt-tui: error: 1003: no benchmark results yet in {pending / 'logs'} "
         "(no sa-bench_*/results_concurrency_*.json nor benchmark-rollup.json; is its benchmark done?)"
+    ]
+
+
+def test_a_manual_benchmark_job_says_it_will_have_no_results(tmp_path: Path) -> None:
+    """Operator pass (issue 21): `results` on mocker-1p2d (benchmark `manual`, serving until cancelled) said
+    "no benchmark results yet … is its benchmark done?", which waiting never answers: it runs none."""
+    job = tmp_path / "local-2"
+    made = cli(
+        "dry-run", "-f", str(REPO / "recipes/mocker/mocker-1p2d.yaml"), "-p", "local", "-o", str(job), cwd=tmp_path
+    )
+    assert made.returncode == 0, made.stderr
+    proc = cli("results", str(job), cwd=tmp_path)
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines() == [
+        "srt-tui: error: local-2: its benchmark is manual: no benchmark runs, so there are no results "
+        "(`srt-tui bench local-2` or `b` in its job view sends a smoke test)"
     ]
 
 

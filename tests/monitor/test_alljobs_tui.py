@@ -176,3 +176,24 @@ async def test_slurm_down_is_shown_not_waited_on(tmp_path: Path, monkeypatch: py
         shown = str(screen.query_one("#alljobs-empty").render())
         assert shown.startswith("Slurm did not answer") and "fix SLURM_CONF" in shown
         assert "Slurm ✗" in str(screen.query_one("#alljobs-status").render())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_the_listing_time_is_named(size: tuple[int, int]) -> None:
+    """Operator pass (issue 21): the all-jobs status line ended in a bare `0.12 s`. It says what the figure
+    is, and gives way whole when the line is full."""
+    from dataclasses import replace
+
+    from srt_tui.monitor.alljobs.query import MyJobs
+
+    class Timed(FrozenJobsSource):
+        def list_jobs(self) -> MyJobs:
+            return replace(super().list_jobs(), took_s=0.12)
+
+    app = app_with(Timed("ann", rows(), FACTS))
+    async with app.run_test(size=size) as pilot:
+        screen = await open_all_jobs(pilot)
+        line = str(screen.query_one("#alljobs-status").render())
+        assert len(line) <= size[0] - 2, line
+        assert "Enter: job view" in line and "1 hidden (h shows)" in line, line
+        assert line.endswith(" · read in 0.12 s") == (size[0] >= 100), line  # whole, or left out at 80

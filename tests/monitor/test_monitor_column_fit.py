@@ -174,6 +174,24 @@ async def test_the_jobs_status_line_keeps_the_all_jobs_hint_whole_at_80_columns(
         assert "A: all my Slurm jobs" in line, line
 
 
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_the_jobs_status_line_leaves_parts_out_whole(size: tuple[int, int]) -> None:
+    """Operator pass (issue 21): at 80 columns the status line ended `refreshed in 0.04 s every 2`, a number
+    without its unit. What does not fit is left out whole: the refresh timing first, never cut."""
+    from textual.geometry import Region
+
+    app = frozen_app(frozen.fleet())
+    async with app.run_test(size=size) as pilot:
+        screen: Any = app.screen
+        screen.poll_interval, screen.last_took_s = 2.0, 0.04
+        await pilot.pause()
+        widget = app.screen.query_one("#jobs-status")
+        line = widget.render_lines(Region(0, 0, widget.size.width, 1))[0].text.rstrip()
+        assert "…" not in line and "A: all my Slurm jobs" in line, line
+        assert line.endswith(("A: all my Slurm jobs", "every 2 s")), line
+        assert ("refreshed in 0.04 s every 2 s" in line) == (size[0] >= 100), line
+
+
 async def test_the_job_title_and_forward_line_fit_80_columns_whole() -> None:
     """Issue 21 polish: at 80 columns the title ended `2 n…` and the port-forward line `(y:…`. The title drops
     whole facts (profile, then nodes); the forward goes on its own line; the tooltip keeps everything."""
@@ -212,3 +230,45 @@ def test_the_smoke_tests_figures_wrap_whole_within_the_width() -> None:
     shown = lines[at:]
     assert len(shown) > 1 and all(len(line) <= 78 for line in shown), shown
     assert any(line.lstrip().startswith("TTFT p50 12 ms p99 20 ms") for line in shown), shown
+
+
+async def test_every_worker_is_reachable_at_80x24() -> None:
+    """Operator pass (issue 21): at 80x24 a 3-worker job with its serving panel and a smoke test showed one
+    worker row; `j` moved the cursor onto rows below the screen's edge. The table keeps its rows and the job
+    view scrolls to the cursor; it opens at the summary, and `k` on the first worker goes back to it."""
+    from srt_tui.tui.monitor.job_view import JobView
+
+    snap = frozen.with_serving(frozen.nvidia("healthy"))
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        view = app.screen.query_one(JobView)
+        view.smoke[snap.job_id] = "✓ 20/20 ok, 0 failed · latency p50 54 ms p99 67 ms · TTFT p50 45 ms p99 57 ms"
+        app.screen.redraw()  # type: ignore[attr-defined]
+        await pilot.pause()
+        table: DataTable[Any] = app.screen.query_one("#job-workers", DataTable)
+        assert view.scroll_y == 0  # the summary first
+        assert table.row_count == len(snap.workers) == 3
+        await pilot.press("j", "j")
+        await pilot.pause()
+        footer_top = app.size.height - 1
+        assert table.cursor_row == 2
+        assert table.region.height >= table.row_count + 3, table.region  # border, header and every row
+        assert table.region.bottom <= footer_top, (table.region, footer_top)
+        await pilot.press("k", "k", "k")
+        await pilot.pause()
+        assert table.cursor_row == 0 and view.scroll_y == 0
+
+
+async def test_down_from_the_last_worker_shows_the_problems_at_80x24() -> None:
+    """The Problems panel under the workers was cut at 80x24 with no way to see its end: `j` from the last
+    worker scrolls the job view to it."""
+    snap = frozen.amd("degraded")
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        problems = app.screen.query_one("#job-problems")
+        assert problems.display and problems.region.bottom > app.size.height - 1  # cut at first
+        await pilot.press(*["j"] * (len(snap.workers) + 1))
+        await pilot.pause()
+        assert problems.region.bottom <= app.size.height - 1, problems.region

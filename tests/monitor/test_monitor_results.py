@@ -84,6 +84,26 @@ async def test_a_job_without_results_says_so(tmp_path: Path) -> None:
         assert screen.query_one(DataTable).row_count == 0
 
 
+async def test_a_manual_benchmark_job_says_it_runs_none(tmp_path: Path) -> None:
+    """`R` on a job whose benchmark is manual says that none runs and what measures it instead (`b`), not
+    "no results yet" as if waiting would bring them."""
+    from tests.conftest import REPO
+    from tests.core.core_helpers import cli
+
+    path = tmp_path / "81234"
+    made = cli(
+        "dry-run", "-f", str(REPO / "recipes/mocker/mocker-1p2d.yaml"), "-p", "local", "-o", str(path), cwd=tmp_path
+    )
+    assert made.returncode == 0, made.stderr
+    app = frozen_app([frozen.frozen_job("81234", *RECIPE, job_dir=path)], open_job="81234")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _open_results(pilot)
+        screen = app.screen
+        assert isinstance(screen, ResultsScreen)
+        title = str(screen.query_one("#results-title", Static).render())
+        assert "its benchmark is manual (none runs), so no results" in title and "`b`" in title, title
+
+
 def test_a_sweep_member_brings_its_tracked_siblings_in_member_order(tmp_path: Path) -> None:
     members = resultdirs.sweep(tmp_path)
     other = resultdirs.single(tmp_path)  # tracked, but not in the group

@@ -85,6 +85,24 @@ async def test_an_ended_jobs_panel_says_it_ended_instead_of_waiting_for_scrapes(
         assert "two scrapes" not in shown and "the job has ended" in shown and "R: " in shown, shown
 
 
+async def test_an_ended_job_first_seen_after_its_end_shows_no_panel_of_dashes() -> None:
+    """Operator pass (issue 21): a job that had ended before this TUI started showed `TTFT p50 - p99 - …
+    in - out -` over `(the job has ended: its last figures …)`: only its last gauges were known. Without a
+    rate or latency the panel is hidden for an ended job (R has what it measured); a running one keeps it."""
+    from dataclasses import replace
+
+    from srt_tui.monitor.model import Serving
+
+    gauges = Serving(running=0.0, waiting=0.0, kv_usage=0.0)
+    snap = replace(frozen.nvidia(), serving=gauges)
+    for final, shown in ((True, False), (False, True)):
+        job = replace(snap, stage="completed", slurm_state="COMPLETED") if final else snap
+        app = frozen_app([job], open_job=job.job_id)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            assert app.screen.query_one(ServingPanel).display is shown
+
+
 async def test_an_ended_jobs_worker_detail_says_it_ended_too() -> None:
     from dataclasses import replace
 

@@ -161,3 +161,29 @@ def test_the_history_of_a_series_is_bounded_however_fast_the_refreshes() -> None
         history.observe(key, i / 10, float(i))
     got = history.window(key)
     assert got is not None and got[2] - got[0] == pytest.approx((MAX_SAMPLES - 1) / 10)
+
+
+def test_a_quantile_in_the_first_bucket_is_shown_as_below_its_bound() -> None:
+    """Operator pass (issue 21): the demo's mocker answers its first token in ~3 ms; SGLang's first TTFT bucket
+    is 0–100 ms, so PromQL's interpolation read `TTFT p50 50 ms p99 99 ms` beside a benchmark that measured
+    3.5 ms. A quantile in the first bucket is only known to be below its bound: `<100 ms`. Above the first
+    bucket the interpolated figure stays (the inter-token buckets start at 2 ms and resolve it)."""
+    from srt_tui.monitor import cells
+    from srt_tui.monitor.probes.histogram import first_bucket_bound
+
+    assert first_bucket_bound(0.5, ((0.1, 30.0), (0.2, 30.0), (INF, 30.0))) == 0.1
+    assert first_bucket_bound(0.99, ((0.1, 98.0), (0.2, 100.0), (INF, 100.0))) is None
+    assert first_bucket_bound(0.5, ((0.1, 0.0), (INF, 0.0))) is None
+    history = CounterHistory()
+    key = ("j1", "agg_0")
+    read_worker(history, key, "agg", _scrape({0.1: 0, 0.2: 0, 0.4: 0, INF: 0}, 0), SGLANG, 100.0)
+    # 30 requests, all answered within the first bucket; then 1 of 100 slower in a second window
+    got = figures(read_worker(history, key, "agg", _scrape({0.1: 30, 0.2: 30, 0.4: 30, INF: 30}, 240), SGLANG, 110.0))
+    assert got is not None and got.ttft_p50_s == pytest.approx(0.05)  # PromQL's figure, kept for --json
+    line = cells.serving_line(got)
+    assert "TTFT p50 <100 ms p99 <100 ms" in line and "50 ms" not in line, line
+    history = CounterHistory()
+    read_worker(history, key, "agg", _scrape({0.1: 0, 0.2: 0, 0.4: 0, INF: 0}, 0), SGLANG, 100.0)
+    mixed = figures(read_worker(history, key, "agg", _scrape({0.1: 90, 0.2: 95, 0.4: 100, INF: 100}, 0), SGLANG, 110.0))
+    assert mixed is not None
+    assert "TTFT p50 <100 ms p99 360 ms" in cells.serving_line(mixed), cells.serving_line(mixed)

@@ -55,6 +55,26 @@ async def test_pilot_walks_setup_to_a_written_profile(tmp_path: Path) -> None:
     assert prepare(REPO / "recipes/mocker/mocker-2p1d.yaml", "lab-mi300x").script
 
 
+async def test_write_profile_is_offered_once_the_probes_proposed_one() -> None:
+    """On the probe step `ctrl+s Write profile` was in the footer and did nothing visible (its "run the probes
+    first" went to the hidden review step): it is offered, in the footer and the palette, once there is a
+    proposal to write."""
+    app = setup_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+
+        def offered() -> set[str]:
+            return {b.binding.action for b in screen.active_bindings.values() if b.enabled}
+
+        assert "write" not in offered()
+        assert "Write profile" not in {a.title for a in screen.palette_actions()}
+        await pilot.click("#run-probes")
+        await settle(pilot)
+        assert screen.proposal is not None
+        assert "write" in offered()
+
+
 async def test_bad_time_limit_blocks_writing() -> None:
     app = setup_app()
     async with app.run_test(size=(120, 36)) as pilot:

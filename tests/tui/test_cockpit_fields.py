@@ -78,3 +78,23 @@ async def test_preview_tabs_switch_with_brackets_and_help_says_so() -> None:
         assert ("everywhere", "^c", "Quit (works in text fields too)") in {
             (r.scope, r.key, r.description) for r in app.screen.rows
         }
+
+
+async def test_the_mounts_and_env_tab_wraps_under_its_indent_at_80_columns() -> None:
+    """Operator pass (issue 21): at 80 columns the GPU exporter's note wrapped its image to column 0, out of
+    its section's indent. Indented lines wrap under their own start."""
+    from textual.geometry import Region
+    from textual.widgets import Static
+
+    scenario = SCENARIOS["nvidia"]
+    app = make_app(scenario.profile)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await reach(pilot, scenario, "preview", typed=False)
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        await pilot.pause()
+        panel = app.screen.query_one("#mounts-env", Static)
+        lines = [s.text.rstrip() for s in panel.render_lines(Region(0, 0, panel.size.width, panel.size.height))]
+        exporter = lines[next(i for i, line in enumerate(lines) if line.strip() == "GPU exporter") + 1 :]
+        shown = [line for line in exporter if line.strip()]
+        assert len(shown) >= 2, exporter  # the note wraps at this width
+        assert all(line.startswith("  ") for line in shown), shown

@@ -224,3 +224,32 @@ async def test_the_launcher_note_holds_after_slurm_is_chosen() -> None:
         assert _submit_state(app)[:2] == ("slurm", False)
         note = str(app.screen.query_one("#launcher-note", Static).render())
         assert "choose Slurm" not in note and "Slurm (sbatch) sends it to the cluster" in note, note
+
+
+async def test_slurms_preflight_shows_with_the_slurm_launcher_only() -> None:
+    """Operator pass (issue 21): with Local chosen, Submit still listed `preflight ✓ partition: gpu exists …`,
+    Slurm's checks of a job Slurm would not run, reading as if it would. They follow the launcher."""
+    from textual.geometry import Region
+
+    scenario = SCENARIOS["nvidia"]
+    app = make_app(scenario.profile, probe=SLURM_UP)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        step = app.screen.query_one(SubmitStep)
+
+        async def request_text() -> str:
+            await app.workers.wait_for_complete()
+            await settle(pilot)
+            request = app.screen.query_one("#request", Static)
+            return "\n".join(
+                s.text for s in request.render_lines(Region(0, 0, request.size.width, request.size.height))
+            )
+
+        assert step.launcher == "slurm"
+        assert "preflight" in await request_text()
+        await pilot.press("down", "enter")
+        assert step.launcher == "local"
+        assert "preflight" not in await request_text()
+        await pilot.press("down", "enter")
+        assert step.launcher == "slurm"
+        assert "preflight" in await request_text()

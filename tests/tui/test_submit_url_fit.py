@@ -27,4 +27,37 @@ async def test_the_submit_steps_url_is_shown_whole(size: tuple[int, int]) -> Non
         request = app.screen.query_one("#request")
         lines = [s.text.strip() for s in request.render_lines(Region(0, 0, request.size.width, request.size.height))]
         url = "http://<ip:node0>:8000"
-        assert url in lines or f"serving at        {url}" in lines, lines
+        assert url in lines or f"serving at {url}" in [" ".join(line.split()) for line in lines], lines
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+@pytest.mark.parametrize(
+    ("query", "says"),
+    [
+        ("mocker-1p2d", "manual: none runs; the job serves until cancelled (c in the Monitor) or its time limit"),
+        ("mocker-1p1d", "sa-bench: the job ends when it finishes (its figures: R in the Monitor)"),
+    ],
+)
+async def test_the_submit_step_says_whether_the_job_ends_by_itself(
+    size: tuple[int, int], query: str, says: str
+) -> None:
+    """Operator pass (issue 21): nothing on Submit told mocker-1p2d (serves until cancelled, holding its nodes)
+    from mocker-1p1d (ends after its benchmark). A `benchmark` row says it; and at 80 columns no value is
+    folded mid-token (`--gpus-per-node=` / `8` was: the key column was as wide as `other directives`)."""
+    from tests.tui.scenarios import Scenario
+
+    scenario = Scenario("local", "local", query)
+    app = SrtTuiApp(
+        profile=scenario.profile,
+        clock=lambda: datetime(2026, 1, 2, 3, 4, 5),
+        slurm_probe=lambda: (False, "sinfo: command not found"),
+        cursor_blink=False,
+    )
+    async with app.run_test(size=size) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        await pilot.pause()
+        request = app.screen.query_one("#request")
+        lines = [s.text.rstrip() for s in request.render_lines(Region(0, 0, request.size.width, request.size.height))]
+        text = " ".join(" ".join(line.split()) for line in lines)
+        assert f"benchmark {says}" in text, lines
+        assert any("--gpus-per-node=8" in line for line in lines), lines

@@ -32,6 +32,10 @@ async def test_submit_step_shows_the_preflight_before_submitting(cluster: Any) -
         await reach(pilot, too_big, "submit", typed=False)
         await settle(pilot)
         step = app.screen.query_one(SubmitStep)
+        assert step.launcher == "local"  # the local profile's default: Slurm's checks show with Slurm chosen
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert step.launcher == "slurm"
         checks = {c.name: c for c in step.preflight}
         assert checks["nodes"].ok is False and "partition `gpu` has 3" in checks["nodes"].message
         assert checks["partition"].ok and checks["time"].ok

@@ -15,7 +15,7 @@ from srt_tui.core import registry
 from srt_tui.core.benchmark.types import BENCHMARKS, job_end, register_benchmark
 from srt_tui.core.benchmark.types.base import BenchmarkType
 from srt_tui.tui.display import shorten_path
-from srt_tui.widgets.step_bar import StepBar, fit_facts
+from srt_tui.widgets.step_bar import StepBar, fit_note
 from tests.conftest import REPO
 from tests.tui.scenarios import settle
 from tests.tui.tui_helpers import make_app
@@ -41,13 +41,14 @@ def test_a_path_gives_way_in_its_middle_never_its_head_or_file_name(shown: str, 
     ("room", "expected"),
     [
         (80, "local · mocker-2p1d-vllm-router · 2P1D"),
-        (30, "local · …"),  # the recipe does not fit whole: it goes, with the topology after it
-        (7, "local"),
+        (30, "mocker-2p1d-vllm-router · 2P1D"),  # the profile, which the header names, gives way first
+        (25, "mocker-2p1d-vllm-router"),  # then the last facts, whole
+        (7, "local"),  # when none of those fits, the profile alone
         (3, ""),
     ],
 )
 def test_step_facts_drop_whole(room: int, expected: str) -> None:
-    assert fit_facts("local · mocker-2p1d-vllm-router · 2P1D", room) == expected
+    assert fit_note("local · mocker-2p1d-vllm-router · 2P1D", room) == expected
 
 
 class _Serves(BenchmarkType):
@@ -120,4 +121,4 @@ async def test_the_step_bar_at_80_columns_shows_whole_facts() -> None:
         bar = app.screen.query_one(StepBar)
         assert bar.note == "local · mocker-2p1d-vllm-router · 2P1D"
         shown = bar.render().plain
-        assert len(shown) <= 78 and shown.rstrip().endswith(("local", "local · …")), shown
+        assert len(shown) <= 78 and shown.rstrip().endswith(("local", "mocker-2p1d-vllm-router", "2P1D")), shown

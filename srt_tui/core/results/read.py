@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from srt_tui.core.jobdir.bounded import read_bytes
-from srt_tui.core.jobdir.contract import JOB_FILE, JobDirError, read_job_meta
+from srt_tui.core.jobdir.contract import JOB_FILE, PLAN_FILE, JobDirError, read_job_meta, read_plan
 from srt_tui.core.results.aiperf import AIPERF_FILE, aiperf_files, aiperf_runs
 from srt_tui.core.results.model import BenchmarkRun, JobResults, JsonLoader, Latency, LevelResult, json_number
 
@@ -172,6 +172,31 @@ def read_results(job_dir: Path, load: JsonLoader = load_json) -> JobResults:
             if levels:
                 runs.append(BenchmarkRun("rollup", tuple(levels)))
     return JobResults(job_dir, tuple(runs))
+
+
+def runs_no_benchmark(job_dir: Path) -> bool:
+    """Whether the job's plan has no benchmark step (`benchmark: manual`): it serves until cancelled and will
+    never have results (False when srt-tui did not write the directory or its plan cannot be read)."""
+    if not (job_dir / PLAN_FILE).is_file():
+        return False
+    try:
+        return read_plan(job_dir).benchmark is None
+    except JobDirError:
+        return False
+
+
+def no_results_reason(job_id: str, job_dir: Path) -> str:
+    """Why a job shows no results, and what to do: a manual benchmark never writes any (a smoke test then
+    says how fast it serves); another job's benchmark has not written its files yet."""
+    if runs_no_benchmark(job_dir):
+        return (
+            f"its benchmark is manual: no benchmark runs, so there are no results "
+            f"(`srt-tui bench {job_id}` or `b` in its job view sends a smoke test)"
+        )
+    return (
+        f"no benchmark results yet in {logs_dir(job_dir)} "
+        "(no sa-bench_*/results_concurrency_*.json nor benchmark-rollup.json; is its benchmark done?)"
+    )
 
 
 def job_identity(job_dir: Path, load: JsonLoader = load_json) -> tuple[str, str]:

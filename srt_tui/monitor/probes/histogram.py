@@ -68,3 +68,18 @@ def quantile(q: float, counts: Buckets) -> float | None:
             return lower + (le - lower) * (rank - below) / (cumulative - below)
         lower, below = (le if not math.isinf(le) else lower), cumulative
     return lower
+
+
+def first_bucket_bound(q: float, counts: Buckets) -> float | None:
+    """The first bucket's upper bound when the ``q`` quantile falls in that bucket (0 to its bound), else None.
+
+    There the quantile is an interpolation the buckets cannot back: observations of 3 ms in SGLang's first
+    TTFT bucket (0–100 ms) read `p50 50 ms p99 99 ms`, as PromQL computes them. The figure is then only
+    known to be below that bound, and is shown so (`<100 ms`)."""
+    if not counts or not 0.0 <= q <= 1.0:
+        return None
+    total = max(count for _, count in counts)
+    le, first = counts[0]
+    if total <= 0 or first <= 0 or math.isinf(le) or le <= 0:
+        return None
+    return le if first >= q * total else None

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields, replace
 from srt_tui.core.engines.serving import COUNTER_KEYS, HISTOGRAM_KEYS
 from srt_tui.monitor.model import Serving
 from srt_tui.monitor.probes import selectors
-from srt_tui.monitor.probes.histogram import Buckets, buckets, quantile
+from srt_tui.monitor.probes.histogram import Buckets, buckets, first_bucket_bound, quantile
 from srt_tui.monitor.probes.selectors import Sample
 from srt_tui.monitor.statuses.history import CounterHistory
 
@@ -200,8 +200,25 @@ def combine(parts: Sequence[Parts], per_role: bool = True) -> Serving | None:
             [p.rate_sparks["output_tokens"] for p in front if "output_tokens" in p.rate_sparks]
         ),
     )
+    below = tuple(
+        (name, bound)
+        for name, family, q in _QUANTILES
+        if inc[family] and (bound := first_bucket_bound(q, inc[family])) is not None
+    )
+    out = replace(out, below_first_bucket=below)
     has_any = any(p.increases or p.rates or p.gauges for p in parts)
     return out if has_any else None
+
+
+#: (Serving field, histogram family, quantile) of each latency figure
+_QUANTILES = (
+    ("ttft_p50_s", "ttft", 0.5),
+    ("ttft_p99_s", "ttft", 0.99),
+    ("itl_p50_s", "itl", 0.5),
+    ("itl_p99_s", "itl", 0.99),
+    ("e2e_p50_s", "e2e", 0.5),
+    ("e2e_p99_s", "e2e", 0.99),
+)
 
 
 def job_figures(workers: Sequence[Parts], routers: Sequence[Parts]) -> Serving | None:
@@ -211,5 +228,11 @@ def job_figures(workers: Sequence[Parts], routers: Sequence[Parts]) -> Serving |
     theirs = combine(routers, per_role=False)
     if mine is None or theirs is None:
         return mine or theirs
-    missing = {f.name: getattr(theirs, f.name) for f in fields(Serving) if getattr(mine, f.name) in (None, ())}
-    return replace(mine, **missing)
+    own = "below_first_bucket"
+    missing = {
+        f.name: getattr(theirs, f.name)
+        for f in fields(Serving)
+        if f.name != own and getattr(mine, f.name) in (None, ())
+    }
+    below = (*mine.below_first_bucket, *((n, b) for n, b in theirs.below_first_bucket if n in missing))
+    return replace(mine, **missing, below_first_bucket=below)

@@ -234,5 +234,5 @@ def slurm_request(prepared: Prepared) -> list[tuple[str, str]]:
         ("time limit", job.time_limit),
         ("account", job.account or "- (cluster default)"),
         ("partition", job.partition or "- (cluster default)"),
-        ("other directives", extras or "-"),
+        ("other sbatch", extras or "-"),  # a short key: at 80 columns `--gpus-per-node=8` was folded
     ]

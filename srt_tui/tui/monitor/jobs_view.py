@@ -23,6 +23,18 @@ from srt_tui.widgets.row_table import RowTable
 _STATUS_STYLE = {"ok": "ok", "degraded": "warn", "failed": "bad", "ended": "dim", "waiting": "dim"}
 
 
+def fit_parts(parts: list[str], width: int, optional: tuple[str, ...]) -> str:
+    """``parts`` joined by ` · `, within ``width`` by leaving out whole the parts that start with one of
+    ``optional``, in that order, until the line fits (at 80 columns the refresh figure was cut to `every 2`,
+    a number without its unit); the other parts always stay (a line still too long is cut at its end)."""
+    kept = list(parts)
+    for prefix in optional:
+        if len(" · ".join(kept)) <= width:
+            break
+        kept = [p for p in kept if not p.startswith(prefix)]
+    return " · ".join(kept)
+
+
 class JobsTable(RowTable[Text]):
     """DataTable with theme-coloured status cells; its footer says what Enter does (DataTable's own hidden
     `enter` binding otherwise hides the screen's `Open`)."""
@@ -151,11 +163,10 @@ class JobsView(Vertical):
         empty.set_class(bool(rows), "hidden")
         shown = f"{len(rows)} of {len(snaps)} jobs" if query else f"{len(snaps)} job{'s' if len(snaps) != 1 else ''}"
         order = "↓" if reverse else "↑"
-        line = (
-            f"{shown} · sort {sort} {order}"
-            + (f" · filter {query!r}" if query else "")
-            + (f" · {status}" if status else "")
-        )
+        parts = [shown, f"sort {sort} {order}", *([f"filter {query!r}"] if query else []), *status.split(" · ")]
+        # what gives way first at 80 columns: the refresh timing, the `A` hint, the sort (Slurm's state and a
+        # failed refresh stay)
+        line = fit_parts([p for p in parts if p], width - 2, ("refreshed in", "A: ", "sort "))
         for s in snaps:  # a job whose files cannot be read (⚠ in its row): what is wrong, in full
             if problem := cells.files_problem(s):
                 line += f"\n⚠ {s.job_id}: {problem}"

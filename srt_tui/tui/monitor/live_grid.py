@@ -65,7 +65,7 @@ class LiveGpuGrid(Widget):
     def _cell_style(self, p: Placement, health: str) -> Style:
         if health in ("unhealthy", "down", "unreachable"):
             return self._style("bad")
-        if health == "unknown":
+        if health in ("unknown", "ended"):
             return self._style("unknown")
         return self._style(p.role if p.role in ROLES else "agg")
 
@@ -100,6 +100,9 @@ class LiveGpuGrid(Widget):
         if snap is None or not snap.placements or not snap.gpus_per_node:
             return Text("No placement known for this job.", style=self._style("idle"))
         health = {w.name: w.health for w in snap.workers}
+        failing = {w.name for w in snap.workers if snap.failure_log and w.log == snap.failure_log}
+        if snap.is_final:  # its workers stopped with it: only the one that failed it is a fault
+            health = {name: "down" if name in failing else "ended" for name in health}
         nodes = max(snap.nodes, 1 + max(p.node_index for p in snap.placements))
         details = self._utilisation(snap, nodes)
         rows: list[list[Slot]] = []
@@ -127,8 +130,15 @@ class LiveGpuGrid(Widget):
             if any(p.role == role for p in snap.placements):
                 legend.append(" ■ ", style=self._style(role))
                 legend.append(f" {role} ")
-        legend.append(" ■ ", style=self._style("bad"))
-        legend.append(" not healthy")
+        if snap.is_final:
+            legend.append(" ■ ", style=self._style("unknown"))
+            legend.append(" ended ")
+            if failing:
+                legend.append(" ■ ", style=self._style("bad"))
+                legend.append(" failed the job")
+        else:
+            legend.append(" ■ ", style=self._style("bad"))
+            legend.append(" not healthy")
         return Group(*lines, legend)
 
     @staticmethod

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from srt_tui.core.jobdir.contract import JobDirError, JobMeta, read_job_meta
-from srt_tui.core.results.read import job_identity, read_results
+from srt_tui.core.results.read import job_identity, read_results, runs_no_benchmark
 from srt_tui.core.results.table import LabelledResults
 
 
@@ -23,6 +23,8 @@ class Comparison:
     job_id: str
     group: str | None
     jobs: tuple[LabelledResults, ...]
+    #: the job runs no benchmark (`manual`): it will never have results, whatever the wait
+    manual: bool = False
 
     @property
     def has_results(self) -> bool:
@@ -47,7 +49,7 @@ def load_comparison(job_id: str, job_dir: Path, tracked: Mapping[str, Path]) -> 
     meta = _meta(job_dir)
     group = meta.group if meta is not None else None
     if meta is None or group is None:
-        return Comparison(job_id, None, (_labelled(job_id, job_dir),))
+        return Comparison(job_id, None, (_labelled(job_id, job_dir),), runs_no_benchmark(job_dir))
     members: list[tuple[str, str, Path]] = []
     for other, path in tracked.items():
         other_meta = meta if other == job_id else _meta(path)

@@ -149,7 +149,11 @@ class ResultsScreen(ReportsWorkerErrors, Screen[None]):
             head = f"Sweep {c.group}: {len(c.jobs)} members ({members})"
         else:
             head = f"Results of {c.job_id} {c.jobs[0].name}".rstrip()
-        if not c.has_results:
+        if not c.has_results and c.manual:  # waiting would not help: say so, and what measures it instead
+            title.update(
+                f"{head}: its benchmark is manual (none runs), so no results; `b` in its job view sends a smoke test."
+            )
+        elif not c.has_results:
             title.update(f"{head}: no benchmark results yet (no sa-bench_*/results_concurrency_*.json in its logs).")
         else:
             title.update(f"{head} · latencies in ms · ◆ Pareto frontier")

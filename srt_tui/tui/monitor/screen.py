@@ -387,7 +387,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.query_one(JobsView).follow(job_id)  # back in the list, the cursor is on this job
         self.query_one(ContentSwitcher).current = "job-view"
         self.query_one(JobView).show(self.snapshot_of(job_id), self.now(), self.size.width or 80)
-        self.query_one("#job-workers").focus()
+        self.query_one("#job-workers").focus(scroll_visible=False)  # the summary first, at its top
+        self.query_one(JobView).scroll_home(animate=False)
         self.refresh_bindings()
 
     def focus_job(self, job_id: str, job_dir: Path) -> None:

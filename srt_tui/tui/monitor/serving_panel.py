@@ -27,17 +27,18 @@ def serving_pairs(s: Serving, st: Callable[[str], Style], sparks: bool = True, e
     the job has ended, so no further scrape will come and the note says where its measured figures are)."""
     dim, spark = st("dim"), st("spark")
 
-    def quantiles(label: str, p50: float | None, p99: float | None, points: tuple[float, ...]) -> Text:
-        t = Text.assemble((f"{label} ", st("key")), ("p50 ", dim), cells.latency(p50), (" p99 ", dim))
-        t.append(cells.latency(p99))
+    def quantiles(label: str, field: str, points: tuple[float, ...]) -> Text:
+        t = Text.assemble((f"{label} ", st("key")), ("p50 ", dim), cells.quantile_latency(s, f"{field}_p50_s"))
+        t.append(" p99 ", style=dim)
+        t.append(cells.quantile_latency(s, f"{field}_p99_s"))
         if points and sparks:
             t.append(" " + cells.sparkline(points, SPARK_WIDTH), style=spark)
         return t
 
     out = [
-        quantiles("TTFT", s.ttft_p50_s, s.ttft_p99_s, s.spark_ttft_s),
-        quantiles("TPOT", s.itl_p50_s, s.itl_p99_s, s.spark_itl_s),
-        quantiles("E2E", s.e2e_p50_s, s.e2e_p99_s, ()),
+        quantiles("TTFT", "ttft", s.spark_ttft_s),
+        quantiles("TPOT", "itl", s.spark_itl_s),
+        quantiles("E2E", "e2e", ()),
     ]
     tokens = Text.assemble(("in ", dim), cells.tokens_per_s(s.input_tok_per_s), ("  out ", dim))
     tokens.append(cells.tokens_per_s(s.output_tok_per_s))
@@ -60,6 +61,12 @@ def serving_text(s: Serving | None, st: Callable[[str], Style], ended: bool = Fa
     return Text("\n").join(serving_pairs(s, st, ended=ended))
 
 
+def _has_rates(s: Serving) -> bool:
+    """Whether any latency or token rate is known (not only the gauges)."""
+    rates = (s.ttft_p50_s, s.itl_p50_s, s.e2e_p50_s, s.input_tok_per_s, s.output_tok_per_s)
+    return any(v is not None for v in rates)
+
+
 class ServingPanel(Widget):
     """The job's serving figures; hidden while the job has none (engines without serving families)."""
 
@@ -80,7 +87,13 @@ class ServingPanel(Widget):
         self.border_title = "Serving"
 
     def watch_serving(self, value: Serving | None) -> None:
-        self.display = value is not None and not value.empty
+        # an ended job seen only after its end (a new TUI) has its last gauges (running 0, KV 0 %) and no rate
+        # or latency: a panel of dashes that said "its last figures"; hidden, R has what it measured
+        stale = self.ended and value is not None and not _has_rates(value)
+        self.display = value is not None and not value.empty and not stale
+
+    def watch_ended(self) -> None:
+        self.watch_serving(self.serving)  # the job ended with the same figures: the rule above again
 
     def _st(self, name: str) -> Style:
         return self.get_component_rich_style(f"serving-panel--{name}", partial=True)

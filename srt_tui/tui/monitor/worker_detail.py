@@ -168,7 +168,10 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
                 t.append(f"{label:<12}", style=dim)
                 t.append(f"{shown}\n")
         t.append("\nhealth  ", style=key)
-        t.append(w.health, style=self._st("ok" if w.health == "healthy" else "bad"))
+        if self.ended:  # stopped with its job, as the workers table says (not `down` in the fault's colour)
+            t.append("ended", style=dim)
+        else:
+            t.append(w.health, style=self._st("ok" if w.health == "healthy" else "bad"))
         if w.detail:
             t.append(f"  {w.detail}", style=dim)
         t.append("\n")

@@ -9,6 +9,7 @@ from typing import ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.widget import Widget
 from textual.widgets import DataTable
 
 from srt_tui.monitor import cells
@@ -80,6 +81,34 @@ class WorkerTable(RowTable[Text]):
     def _st(self, name: str) -> Style:
         return self.get_component_rich_style(f"worker-table--{name}", partial=True)
 
+    # The job view scrolls when the panels above leave the table too few lines (80x24): a key that moves the
+    # cursor brings the table into view, so the worker it lands on is never below the screen's edge. Only keys
+    # do: a refresh keeps the cursor where it is and must not scroll the summary away.
+    def action_cursor_down(self) -> None:
+        if self.cursor_row >= self.row_count - 1 and isinstance(self.parent, Widget):  # down from the last
+            self.parent.scroll_end(animate=False)  # worker: what is under the table (the Problems panel)
+            return
+        super().action_cursor_down()
+        self._reveal()
+
+    def action_cursor_up(self) -> None:
+        if self.cursor_row <= 0 and isinstance(self.parent, Widget):  # up from the first worker: the summary
+            self.parent.scroll_home(animate=False)
+            return
+        super().action_cursor_up()
+        self._reveal()
+
+    def action_first_row(self) -> None:
+        super().action_first_row()
+        self._reveal()
+
+    def action_last_row(self) -> None:
+        super().action_last_row()
+        self._reveal()
+
+    def _reveal(self) -> None:
+        self.call_after_refresh(self.screen.scroll_to_widget, self, animate=False)
+
     @property
     def highlighted_worker(self) -> str | None:
         """Name of the worker under the cursor."""
@@ -102,32 +131,41 @@ class WorkerTable(RowTable[Text]):
         keep = self.highlighted_worker
         mask = mask_header(snap.visible_devices_env if snap is not None else "")
         workers = snap.workers if snap is not None else ()
-        cells_of = [self._cells(w, relay_mark=False) for w in workers]
+        failing = next(
+            (w.name for w in workers if snap is not None and snap.failure_log and w.log == snap.failure_log), None
+        )
+        ended = snap is not None and snap.is_final
+        cells_of = [self._cells(w, relay_mark=False, ended=ended, failing=failing) for w in workers]
         natural = natural_widths([c.key for c in COLUMNS], ({k: v.plain for k, v in row.items()} for row in cells_of))
         natural["health"] += 1  # room for the relay mark should SRC give way
         fitted = fit([replace(c, header=mask) if c.key == "mask" else c for c in COLUMNS], natural, width - PANEL)
         self._columns(fitted)
+        # its rows (up to 8) whatever the panels above take: the job view scrolls rather than hide workers
+        self.styles.min_height = min(max(len(workers), 3), 8) + 3  # border and header
         self.clear()
         self._names = []
         if snap is None:
             return
         relay_mark = "src" not in {c.key for c in fitted}
-        relayed = relay_mark and any(w.source == "relay" for w in workers)
+        relayed = relay_mark and not ended and any(w.source == "relay" for w in workers)
         self.border_subtitle = "* health relayed by the job: its nodes do not answer from here" if relayed else ""
         for w in workers:
-            row = self._cells(w, relay_mark)
+            row = self._cells(w, relay_mark, ended=ended, failing=failing)
             self.add_row(*(row[c.key] for c in fitted), key=w.name)
             self._names.append(w.name)
-        failing = next((w.name for w in snap.workers if snap.failure_log and w.log == snap.failure_log), None)
         if failing is not None and failing != self._failing:
             keep = failing  # a job that just failed: put the cursor (and so `l`) on the worker that failed it
         self._failing = failing
         if keep in self._names:
             self.move_cursor(row=self._names.index(keep), animate=False)
 
-    def _cells(self, w: WorkerStatus, relay_mark: bool) -> dict[str, Text]:
+    def _cells(
+        self, w: WorkerStatus, relay_mark: bool, ended: bool = False, failing: str | None = None
+    ) -> dict[str, Text]:
         health_style = self._st(_HEALTH_STYLE.get(w.health, "bad"))
         health = Text(w.health + ("*" if w.source == "relay" and relay_mark else ""), style=health_style)
+        if ended and w.name != failing:  # stopped with its job: not a fault (a completed job read all `down`)
+            health = Text("ended", style=self._st("dim"))
         if w.stale and w.health == "healthy":
             health.stylize(self._st("warn"))
         rtr = Text("-" if w.router_healthy is None else "✓" if w.router_healthy else "✗")

@@ -230,6 +230,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         proposal = build_proposal(self.probe_run, choices)
         proposal.problems = [*errors, *self._probe_errors(), *proposal.problems]
         self.proposal = proposal
+        self.refresh_bindings()  # `ctrl+s Write profile` now applies
         table = self.query_one("#proposal-table", DataTable)
         row = table.cursor_row
         table.clear(columns=True)
@@ -286,6 +287,13 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         self.query_one("#setup-switcher", ContentSwitcher).current = "setup-probe"
         self.step = 1
         self.query_one("#run-probes", Button).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`ctrl+s Write profile` exists once the probes proposed one: before that the key did nothing visible
+        (its "run the probes first" went to the review step, which was not shown)."""
+        if action == "write":
+            return self.proposal is not None
+        return True
 
     def palette_actions(self) -> list[PaletteAction]:
         """The palette's Setup entries (writing needs the probes' proposal first)."""

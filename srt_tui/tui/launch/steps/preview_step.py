@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.console import Group
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -22,6 +23,13 @@ from srt_tui.widgets.script_view import ScriptView
 if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
     from srt_tui.core.spec.recipe import Recipe
+
+
+def _indented(part: Table | Text) -> RenderableType:
+    """A `  `-led line wrapped under its own start (at 80 columns the exporter's image went to column 0)."""
+    if isinstance(part, Text) and part.plain.startswith("  "):
+        return Padding(part[2:], (0, 0, 0, 2))
+    return part
 
 
 class PreviewStep(WizardStep):
@@ -151,7 +159,7 @@ class PreviewStep(WizardStep):
             parts.append(
                 Text(f"  {exporter.image} port {exporter.port} (from {exporter.source})" if exporter else "  disabled")
             )
-        return Group(*parts)
+        return Group(*(_indented(p) for p in parts))
 
     def _directives(self, prep: Prepared) -> Group:
         plan, job = prep.plan, prep.job

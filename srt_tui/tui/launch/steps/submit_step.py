@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from srt_tui.tui.context import AppContext, ContextHub
 
 
-#: the step's first line (the benchmark's line follows it once a plan is shown)
+#: the step's first line (when the job ends is the request's `benchmark` row)
 HINT = "Check the request, pick the launcher, then submit."
 
 
@@ -91,8 +91,6 @@ class SubmitStep(WizardStep):
         self.query_one("#launcher-box").border_title = "Launcher"
 
     async def enter(self, state: WizardState) -> None:
-        from srt_tui.tui.launch.recipe_summary import job_end_line
-
         self.read_only = state.hub.context.read_only
         if state.prepared is not None and state.prepared is not self.prepared:
             if self.prepared is not None and self.prepared.job.profile is not state.prepared.job.profile:
@@ -104,8 +102,6 @@ class SubmitStep(WizardStep):
             self.query_one("#submit-status", Static).update("")
             self._status_blocked = self._status_failed = False
             self._render_request()
-            end = job_end_line(state.prepared.job.recipe)  # when the job will end, before it is sent
-            self.query_one("#submit-hint", Static).update(HINT + (f"\n{end}" if end else ""))
         if self.read_only:
             self.query_one("#submit", Button).label = "Submit (read-only mode)"
         if self.hub is None:  # first entry: watch the app's Slurm state from now on (draws the choice now)
@@ -125,7 +121,7 @@ class SubmitStep(WizardStep):
             return
         st = self._style
         request = slurm_request(self.prepared)
-        keyw = max(len(k) for k in [*(key for key, _ in request), "serving at", "preflight"])
+        keyw = max(len(k) for k in [*(key for key, _ in request), "serving at", "preflight", "benchmark"])
 
         def new_grid() -> Table:  # the same key column in both grids: they read as one
             grid = Table.grid(padding=(0, 2))
@@ -148,13 +144,18 @@ class SubmitStep(WizardStep):
         else:
             grid.add_row("serving at", "")
             parts.append(Text("  " + plan.public_url, overflow="fold"))
+            grid = new_grid()  # the rows after the URL line
+            parts.append(grid)
+        grid.add_row("benchmark", Text(ends_when(self.prepared)))
         rest = new_grid()
         for i, missing in enumerate(self.missing):  # container_runtime: none, checked here before anything runs
             problem = missing.problem()
             text = Text(f"✗ {problem.message}", style=st("submit-step--bad"))
             text.append(f"\n  fix: {problem.hint}", style=st("submit-step--dim"))
             rest.add_row("programs" if i == 0 else "", text)
-        if self.preflight and self._preflight_of is self.prepared:
+        # Slurm's checks (partition, nodes, time vs MaxTime) are about a Slurm job: beside Local they read as if
+        # Slurm would be used; they show with Slurm (sbatch) chosen
+        if self.preflight and self._preflight_of is self.prepared and self.launcher == "slurm":
             rest.add_row("", "")
             for i, check in enumerate(self.preflight):
                 rest.add_row("preflight" if i == 0 else "", self._check_text(check))
@@ -299,6 +300,7 @@ class SubmitStep(WizardStep):
             self._touched = True
         self._title_request()
         self._submit_allowed()
+        self._render_request()  # the preflight rows follow the launcher
 
     @property
     def launcher(self) -> str:
@@ -394,3 +396,12 @@ class SubmitStep(WizardStep):
 
     def focus_default(self) -> None:
         self.query_one("#launcher", RadioSet).focus()
+
+
+def ends_when(prepared: Prepared) -> str:
+    """The benchmark and what it means for the job's end: whether it stops by itself or serves until cancelled
+    (an operator submitting mocker-1p2d could not tell from the Submit step that it keeps its nodes)."""
+    bench = prepared.job.recipe.benchmark
+    if prepared.plan.benchmark is None:
+        return f"{bench.type}: none runs; the job serves until cancelled (c in the Monitor) or its time limit"
+    return f"{bench.type}: the job ends when it finishes (its figures: R in the Monitor)"

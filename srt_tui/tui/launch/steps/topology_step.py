@@ -193,7 +193,7 @@ class TopologyStep(WizardStep):
         if prepared is not None:
             plan = prepared.plan
             used = sum(len(p.gpus) for p in plan.workers)
-            box.border_title = f"GPU plan · {plan.topology} · {plan.nodes} node(s) × {plan.gpus_per_node} GPUs"
+            box.border_title = self._grid_title()
             box.border_subtitle = f"{used}/{plan.nodes * plan.gpus_per_node} GPUs in use"
             ok = f"✓ valid: {plan.topology}, {plan.nodes} node(s), {len(plan.workers)} worker process(es)"
         else:
@@ -205,6 +205,28 @@ class TopologyStep(WizardStep):
             f"Checks · {sum(p.severity == 'error' for p in problems)} error(s)" if problems else "Checks"
         )
         self.post_message(PlanUpdated(edited, prepared, list(problems)))
+
+    def _grid_title(self) -> str:
+        """`GPU plan · 1P2D · 3 node(s) × 8 GPUs`, shortened whole to `… · 3 × 8 GPUs` when the box is narrow:
+        at 80 columns the border cut it to `3 node(s) × 8 …`, a count without its unit."""
+        if self.prepared is None:
+            return "GPU plan"
+        plan = self.prepared.plan
+        room = self.query_one("#grid-box").size.width - 4  # the corners and the spaces around the title
+        for title in (
+            f"GPU plan · {plan.topology} · {plan.nodes} node(s) × {plan.gpus_per_node} GPUs",
+            f"GPU plan · {plan.topology} · {plan.nodes} × {plan.gpus_per_node} GPUs",
+        ):
+            if room <= 0 or len(title) <= room:
+                return title
+        return f"GPU plan · {plan.topology}"
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._retitle)
+
+    def _retitle(self) -> None:
+        if self.prepared is not None:
+            self.query_one("#grid-box").border_title = self._grid_title()
 
     def confirm(self) -> None:
         if self.prepared is None:

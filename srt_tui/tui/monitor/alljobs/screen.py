@@ -28,6 +28,7 @@ from srt_tui.tui.header import AppHeader
 from srt_tui.tui.monitor.alljobs import columns
 from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide, SlurmFactsScreen
 from srt_tui.tui.monitor.alljobs.source import JobsSource
+from srt_tui.tui.monitor.jobs_view import fit_parts
 from srt_tui.tui.rearm import RearmedLoop
 from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.row_table import RowTable
@@ -177,14 +178,15 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
             empty.update(f"No Slurm jobs of {user} (queued, running, or recently ended).")
         empty.set_class(bool(rows) and not listing.error, "hidden")
         hidden = sum(j.hidden for j in listing.jobs)
-        parts = [f"{len(rows)} jobs · Enter: job view (srt-tui, srtctl) or Slurm facts"]
+        parts = [f"{len(rows)} jobs", "Enter: job view (srt-tui, srtctl) or Slurm facts"]
         if hidden:
             parts.append(f"{hidden} hidden" + (" (marked *)" if self.show_hidden else " (h shows)"))
         if listing.error:
             parts.append(f"Slurm ✗ {shorten(listing.error, 60, placeholder=' …')}")  # at a word, never mid-word
         elif listing.took_s:
-            parts.append(f"{listing.took_s:.2f} s")
-        status.update(" · ".join(parts))
+            parts.append(f"read in {listing.took_s:.2f} s")  # what the figure is: the listing's squeue time
+        # whole parts within the line (at 80 columns): the timing gives way first, then the Enter hint (in `?`)
+        status.update(fit_parts(parts, (self.size.width or 80) - 2, ("read in", "Enter: ")))
 
     # -- actions ------------------------------------------------------------------------------------
 

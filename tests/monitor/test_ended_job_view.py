@@ -1,0 +1,76 @@
+"""A job that has ended reads as ended, not as a fleet of dead workers (operator pass, issue 21).
+
+A completed mocker-1p1d showed every worker `down` in red and every GPU of the grid in the error colour
+under a `■ not healthy` legend: the screen of a job that did what it should looked like an outage. Its
+workers now read `ended` (muted), and only the worker that failed a job keeps the fault's colour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from textual.geometry import Region
+
+from srt_tui.monitor.model import JobSnapshot
+from srt_tui.tui.monitor.live_grid import LiveGpuGrid
+from srt_tui.tui.monitor.worker_table import WorkerTable
+from tests.monitor import frozen
+from tests.monitor.tui_apps import frozen_app
+
+
+def _text(widget: Any) -> str:
+    return "\n".join(s.text for s in widget.render_lines(Region(0, 0, widget.size.width, widget.size.height)))
+
+
+def _health(table: WorkerTable) -> dict[str, str]:
+    return {name: str(table.get_cell(name, "health")) for name in (str(k.value) for k in table.rows)}
+
+
+async def _shown(snap: JobSnapshot) -> tuple[dict[str, str], str]:
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        return _health(app.screen.query_one(WorkerTable)), _text(app.screen.query_one(LiveGpuGrid))
+
+
+async def test_a_completed_job_shows_its_workers_ended() -> None:
+    done = replace(frozen.nvidia("failed", "81300"), stage="completed", slurm_state="COMPLETED", stage_detail="")
+    health, grid = await _shown(done)
+    assert set(health.values()) == {"ended"}, health
+    assert "ended" in grid and "not healthy" not in grid, grid
+
+
+async def test_a_failed_job_marks_only_the_worker_that_failed_it() -> None:
+    failed = frozen.nvidia("failed", "81299")
+    culprit = failed.workers[-1]
+    failed = replace(failed, failure_log=culprit.log)
+    health, grid = await _shown(failed)
+    assert health.pop(culprit.name) == "down"
+    assert set(health.values()) == {"ended"}, health
+    assert "failed the job" in grid, grid
+
+
+async def test_a_running_job_keeps_its_health() -> None:
+    health, grid = await _shown(frozen.nvidia("degraded"))
+    assert "down" in health.values() and "ended" not in health.values()
+    assert "not healthy" in grid
+
+
+async def test_an_ended_jobs_worker_detail_reads_ended_as_its_table_row() -> None:
+    """The detail of an ended job's worker said `health  down` in the fault's colour while its row read
+    `ended`: both say `ended`."""
+    from textual.widgets import DataTable, Static
+
+    from srt_tui.tui.monitor.worker_detail import WorkerDetail
+
+    done = replace(frozen.nvidia("failed", "81300"), stage="completed", slurm_state="COMPLETED", stage_detail="")
+    app = frozen_app([done], open_job=done.job_id)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#job-workers", DataTable).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, WorkerDetail)
+        body = str(app.screen.query_one("#worker-detail-text", Static).render())
+        assert "health  ended" in body and "health  down" not in body, body
