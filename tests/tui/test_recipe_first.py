@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import ContentSwitcher, DataTable, Static, Tree
 
 from srt_tui.tui.launch import recipe_catalog
@@ -18,20 +17,10 @@ from srt_tui.tui.launch.screen import LaunchScreen
 from srt_tui.widgets.step_bar import StepBar
 from tests.conftest import REPO, require
 from tests.tui.scenarios import settle
-from tests.tui.tui_helpers import make_app
+from tests.tui.tui_helpers import make_app, settle_but
 
 #: srtctl's whole library (555 files), the library the issue measures
 SRTCTL_LIBRARY = REPO.parent / "shared" / "reference" / "srtctl-recipes-all" / "recipes"
-
-
-async def _settle_but(pilot: Pilot[Any], held: str) -> None:
-    """Let every worker but `held` finish (the held scan would never finish inside the wait)."""
-    for _ in range(50):
-        await pilot.pause()
-        busy = [w for w in pilot.app.workers if not w.is_finished and w.name != held]
-        if not busy:
-            return
-        await pilot.app.workers.wait_for_complete(busy)
 
 
 def _step(app: Any) -> str:
@@ -63,7 +52,7 @@ async def test_a_profile_given_opens_on_the_recipe_list_while_srtctls_library_is
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
         try:
-            await _settle_but(pilot, "scan-recipes")
+            await settle_but(pilot, "scan-recipes")
             screen = app.screen
             assert isinstance(screen, LaunchScreen) and _step(app) == "step-recipe"
             tree: Tree[Any] = screen.query_one("#recipe-tree", Tree)
@@ -85,12 +74,12 @@ async def test_a_profile_given_opens_on_the_recipe_list_while_srtctls_library_is
             assert app.context.profile_label == "local (shipped)"
             assert any("✓" in str(leaf.label) for folder in tree.root.children for leaf in folder.children)
             await pilot.press("escape")  # the Profile step is one key back, the given profile highlighted
-            await _settle_but(pilot, "scan-recipes")
+            await settle_but(pilot, "scan-recipes")
             assert _step(app) == "step-profile"
             table: DataTable[Any] = screen.query_one("#profile-table", DataTable)
             assert str(table.get_row_at(table.cursor_row)[1]) == "local"
             await pilot.press("enter")
-            await _settle_but(pilot, "scan-recipes")
+            await settle_but(pilot, "scan-recipes")
             assert _step(app) == "step-recipe" and len(_leaves(tree)) >= len(rows)  # the same tree, still filling
         finally:
             gate.set()

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Static, Tree
 
 from srt_tui.state.recipe_cache import RecipeCache
@@ -21,7 +20,7 @@ from srt_tui.tui.launch import recipe_catalog
 from srt_tui.tui.launch.recipe_catalog import LibraryRoot, library_roots, scan_library
 from srt_tui.tui.launch.screen import LaunchScreen
 from tests.tui.scenarios import settle
-from tests.tui.tui_helpers import make_app
+from tests.tui.tui_helpers import make_app, settle_but
 
 RECIPE = """\
 # {about}
@@ -173,16 +172,6 @@ def test_the_library_lists_dot_recipes_and_the_srtctl_checkout(tmp_path: Path) -
 # -- the wizard --------------------------------------------------------------------------------------------
 
 
-async def _settle_but(pilot: Pilot[Any], held: str) -> None:
-    """Let every worker but `held` finish (the held scan would never finish inside the wait)."""
-    for _ in range(50):
-        await pilot.pause()
-        busy = [w for w in pilot.app.workers if not w.is_finished and w.name != held]
-        if not busy:
-            return
-        await pilot.app.workers.wait_for_complete(busy)
-
-
 def _summary(app: Any) -> str:
     from rich.console import Console
 
@@ -209,7 +198,7 @@ async def test_first_rows_show_while_the_scan_still_reads(monkeypatch: pytest.Mo
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
         try:
-            await _settle_but(pilot, "scan-recipes")
+            await settle_but(pilot, "scan-recipes")
             screen = app.screen
             assert isinstance(screen, LaunchScreen)
             tree: Tree[Any] = screen.query_one("#recipe-tree", Tree)

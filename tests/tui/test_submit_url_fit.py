@@ -9,12 +9,11 @@ import pytest
 from textual.geometry import Region
 
 from srt_tui.tui.app import SrtTuiApp
-from tests.tui.scenarios import SCENARIOS, reach
+from tests.tui.scenarios import SCENARIOS, Scenario, reach
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
-async def test_the_submit_steps_url_is_shown_whole(size: tuple[int, int]) -> None:
-    scenario = SCENARIOS["nvidia"]
+async def request_lines(scenario: Scenario, size: tuple[int, int], strip: bool) -> list[str]:
+    """The Submit step's request box for `scenario` at `size`, line by line (Slurm not found: nothing sent)."""
     app = SrtTuiApp(
         profile=scenario.profile,
         clock=lambda: datetime(2026, 1, 2, 3, 4, 5),
@@ -25,9 +24,15 @@ async def test_the_submit_steps_url_is_shown_whole(size: tuple[int, int]) -> Non
         await reach(pilot, scenario, "submit", typed=False)
         await pilot.pause()
         request = app.screen.query_one("#request")
-        lines = [s.text.strip() for s in request.render_lines(Region(0, 0, request.size.width, request.size.height))]
-        url = "http://<ip:node0>:8000"
-        assert url in lines or f"serving at {url}" in [" ".join(line.split()) for line in lines], lines
+        rows = request.render_lines(Region(0, 0, request.size.width, request.size.height))
+        return [s.text.strip() if strip else s.text.rstrip() for s in rows]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_the_submit_steps_url_is_shown_whole(size: tuple[int, int]) -> None:
+    lines = await request_lines(SCENARIOS["nvidia"], size, strip=True)
+    url = "http://<ip:node0>:8000"
+    assert url in lines or f"serving at {url}" in [" ".join(line.split()) for line in lines], lines
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])
@@ -44,20 +49,7 @@ async def test_the_submit_step_says_whether_the_job_ends_by_itself(
     """Operator pass (issue 21): nothing on Submit told mocker-1p2d (serves until cancelled, holding its nodes)
     from mocker-1p1d (ends after its benchmark). A `benchmark` row says it; and at 80 columns no value is
     folded mid-token (`--gpus-per-node=` / `8` was: the key column was as wide as `other directives`)."""
-    from tests.tui.scenarios import Scenario
-
-    scenario = Scenario("local", "local", query)
-    app = SrtTuiApp(
-        profile=scenario.profile,
-        clock=lambda: datetime(2026, 1, 2, 3, 4, 5),
-        slurm_probe=lambda: (False, "sinfo: command not found"),
-        cursor_blink=False,
-    )
-    async with app.run_test(size=size) as pilot:
-        await reach(pilot, scenario, "submit", typed=False)
-        await pilot.pause()
-        request = app.screen.query_one("#request")
-        lines = [s.text.rstrip() for s in request.render_lines(Region(0, 0, request.size.width, request.size.height))]
-        text = " ".join(" ".join(line.split()) for line in lines)
-        assert f"benchmark {says}" in text, lines
-        assert any("--gpus-per-node=8" in line for line in lines), lines
+    lines = await request_lines(Scenario("local", "local", query), size, strip=False)
+    text = " ".join(" ".join(line.split()) for line in lines)
+    assert f"benchmark {says}" in text, lines
+    assert any("--gpus-per-node=8" in line for line in lines), lines

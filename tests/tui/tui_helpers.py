@@ -50,3 +50,13 @@ async def walk_rows(pilot: Pilot[Any], table: DataTable[Any]) -> None:
     assert table.cursor_row == 0
     await pilot.press("end")
     assert table.cursor_row == last
+
+
+async def settle_but(pilot: Pilot[Any], held: str) -> None:
+    """Let every worker but `held` finish (a held library scan would never finish inside the wait)."""
+    for _ in range(50):
+        await pilot.pause()
+        busy = [w for w in pilot.app.workers if not w.is_finished and w.name != held]
+        if not busy:
+            return
+        await pilot.app.workers.wait_for_complete(busy)
