@@ -266,9 +266,12 @@ SLURM_END_GRACE_S = 30.0
 
 
 def progress_line(stage: str, detail: str) -> str:
-    """What `wait` prints for a stage: the script's detail often starts with its stage ("serving at
-    http://…"), which is then said once, not `serving serving at …`."""
-    return detail if detail.startswith(stage) else f"{stage} {detail}".strip()
+    """What `wait` prints for a stage, as `status` says it: the script's detail often starts with its stage
+    ("serving at http://…"), which is then said once, not `serving serving at …`; else `stage: detail`
+    (`cancelled: stopped by a signal`, not `cancelled stopped by a signal`)."""
+    if not detail or detail.startswith(stage):
+        return detail or stage
+    return f"{stage}: {detail}"
 
 
 async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
