@@ -267,6 +267,7 @@ class JobView(Vertical):
         self.query_one(RouterPanel).snapshot = snap
         panel = self.query_one(ServingPanel)
         panel.ended = snap is not None and snap.is_final
+        panel.measured = snap is not None and snap.requests_from == "benchmark"
         panel.serving = snap.serving if snap is not None else None
         self.query_one(WorkerTable).show(snap, width)
         self.query_one(ProblemsPanel).show(snap)

@@ -21,7 +21,9 @@ from srt_tui.widgets.layout import is_wide
 SPARK_WIDTH = 12
 
 
-def serving_pairs(s: Serving, st: Callable[[str], Style], sparks: bool = True, ended: bool = False) -> list[Text]:
+def serving_pairs(
+    s: Serving, st: Callable[[str], Style], sparks: bool = True, ended: bool = False, measured: bool = False
+) -> list[Text]:
     """`label value` groups, each kept whole when a line wraps (``st`` maps dim/key/spark to styles;
     ``sparks``: with sparklines, which narrow terminals leave out so the workers keep their rows; ``ended``:
     the job has ended, so no further scrape will come and the note says where its measured figures are)."""
@@ -48,8 +50,8 @@ def serving_pairs(s: Serving, st: Callable[[str], Style], sparks: bool = True, e
     out.append(Text.assemble(("running ", dim), cells.number(s.running), ("  waiting ", dim), cells.number(s.waiting)))
     out.append(Text.assemble(("KV ", dim), cells.percent(s.kv_usage)))
     window = f"over the last {s.window_s:.0f} s" if s.window_s else "latency after two scrapes"
-    if ended:
-        window = "the job has ended: its last figures · R: what its benchmark measured"
+    if ended:  # `R` only when its benchmark wrote results (a manual job's R has nothing to show)
+        window = "the job has ended: its last figures" + (" · R: what its benchmark measured" if measured else "")
     out.append(Text(f"({window})", style=dim))
     return out
 
@@ -82,6 +84,8 @@ class ServingPanel(Widget):
     serving: reactive[Serving | None] = reactive(None, layout=True)
     #: the job has ended (set before `serving`): the note says so instead of waiting for scrapes
     ended: reactive[bool] = reactive(False)
+    #: the ended job's benchmark wrote results (the note then points to `R`)
+    measured: reactive[bool] = reactive(False)
 
     def on_mount(self) -> None:
         self.border_title = "Serving"
@@ -103,5 +107,7 @@ class ServingPanel(Widget):
         s = self.serving
         if s is None:
             return Text("")
-        pairs = serving_pairs(s, self._st, sparks=is_wide(self.app.size.width), ended=self.ended)
+        pairs = serving_pairs(
+            s, self._st, sparks=is_wide(self.app.size.width), ended=self.ended, measured=self.measured
+        )
         return Pairs(pairs, self._st("dim"))
