@@ -45,6 +45,8 @@ def collect_keys(screen_bindings: dict[str, object], key_display: dict[str, str]
 
     merged: dict[tuple[str, str], list[str]] = {}
     for key, active in screen_bindings.items():
+        if key.startswith("super+"):  # a Mac's command key: a terminal over SSH never sends it
+            continue
         node = getattr(active, "node", None)
         binding = getattr(active, "binding", None)
         if binding is None or not getattr(active, "enabled", True):
