@@ -75,23 +75,32 @@ def status(snap: JobSnapshot) -> str:
     return "waiting"
 
 
-#: cells already worked out, by (snapshot identity, column, narrow, second for ELAPSED): a sort key or a cursor
-#: move redraws 64 rows twice (widths, then cells) from snapshots that did not change. The snapshot is kept
-#: beside its text, so its id cannot be reused while the entry lives, and the memo is emptied when full.
-_MEMO: dict[tuple[int, str, bool, int], tuple[JobSnapshot, str]] = {}
-MEMO_SIZE = 16384
+#: cells already worked out, per snapshot (by identity, kept beside them so an id is never reused while its entry
+#: lives): a sort key or a cursor move redraws 64 rows twice (widths, then cells) from snapshots that did not
+#: change. `retain` drops the snapshots a refresh replaced, so the memo holds one refresh's worth.
+_MEMO: dict[int, tuple[JobSnapshot, dict[tuple[str, bool, int], str]]] = {}
+
+
+def retain(snaps: Sequence[JobSnapshot]) -> None:
+    """Keep the memo's cells of these snapshots only (the ones on screen)."""
+    keep = {id(s) for s in snaps}
+    for gone in [k for k in _MEMO if k not in keep]:
+        del _MEMO[gone]
 
 
 def cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool = False) -> str:
     """The plain text of one cell."""
-    memo_key = (id(snap), key, narrow, int(now.timestamp()) if key == "elapsed" else 0)
-    hit = _MEMO.get(memo_key)
-    if hit is not None and hit[0] is snap:
-        return hit[1]
-    if len(_MEMO) >= MEMO_SIZE:
-        _MEMO.clear()
-    text = _cell(snap, key, now, narrow)
-    _MEMO[memo_key] = (snap, text)
+    entry = _MEMO.get(id(snap))
+    if entry is None or entry[0] is not snap:
+        entry = _MEMO[id(snap)] = (snap, {})
+    texts = entry[1]
+    which = (key, narrow, int(now.timestamp()) if key == "elapsed" else 0)  # ELAPSED moves on by the second
+    text = texts.get(which)
+    if text is None:
+        if key == "elapsed":  # the seconds before this one are not shown again
+            for old in [k for k in texts if k[0] == "elapsed"]:
+                del texts[old]
+        text = texts[which] = _cell(snap, key, now, narrow)
     return text
 
 

@@ -118,6 +118,7 @@ class JobsView(Vertical):
         """Redraw the table."""
         table = self.table
         keep = self._follow or self.highlighted_job
+        jobs_model.retain(snaps)
         cols, self._compact = jobs_model.columns(width, snaps, now, sort, reverse)
         rows = jobs_model.arrange(snaps, query, sort, reverse, now)
         ids = [s.job_id for s in rows]
