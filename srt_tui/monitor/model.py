@@ -294,6 +294,16 @@ class JobSnapshot:
         return self.stage in FINAL_STAGES
 
     @property
+    def failing_worker(self) -> str | None:
+        """The worker whose log says why the job failed (`failure_log`), if one does."""
+        return next((w.name for w in self.workers if self.failure_log and w.log == self.failure_log), None)
+
+    def stopped_with_job(self, worker: str) -> bool:
+        """The job has ended and `worker` merely stopped with it: its `down` is not a fault (the one that failed
+        the job is)."""
+        return self.is_final and worker != self.failing_worker
+
+    @property
     def degraded(self) -> bool:
         """Running and ready-ish, but some worker, the router or a source is not well."""
         if self.is_final:

@@ -99,10 +99,9 @@ class LiveGpuGrid(Widget):
         snap = self.snapshot
         if snap is None or not snap.placements or not snap.gpus_per_node:
             return Text("No placement known for this job.", style=self._style("idle"))
-        health = {w.name: w.health for w in snap.workers}
-        failing = {w.name for w in snap.workers if snap.failure_log and w.log == snap.failure_log}
-        if snap.is_final:  # its workers stopped with it: only the one that failed it is a fault
-            health = {name: "down" if name in failing else "ended" for name in health}
+        # an ended job's workers stopped with it: only the one that failed it is a fault
+        health = {w.name: "ended" if snap.stopped_with_job(w.name) else w.health for w in snap.workers}
+        failing = snap.failing_worker
         nodes = max(snap.nodes, 1 + max(p.node_index for p in snap.placements))
         details = self._utilisation(snap, nodes)
         rows: list[list[Slot]] = []

@@ -131,11 +131,10 @@ class WorkerTable(RowTable[Text]):
         keep = self.highlighted_worker
         mask = mask_header(snap.visible_devices_env if snap is not None else "")
         workers = snap.workers if snap is not None else ()
-        failing = next(
-            (w.name for w in workers if snap is not None and snap.failure_log and w.log == snap.failure_log), None
-        )
+        failing = snap.failing_worker if snap is not None else None
         ended = snap is not None and snap.is_final
-        cells_of = [self._cells(w, relay_mark=False, ended=ended, failing=failing) for w in workers]
+        stopped = {w.name for w in workers if snap is not None and snap.stopped_with_job(w.name)}
+        cells_of = [self._cells(w, relay_mark=False, stopped=w.name in stopped) for w in workers]
         natural = natural_widths([c.key for c in COLUMNS], ({k: v.plain for k, v in row.items()} for row in cells_of))
         natural["health"] += 1  # room for the relay mark should SRC give way
         fitted = fit([replace(c, header=mask) if c.key == "mask" else c for c in COLUMNS], natural, width - PANEL)
@@ -150,7 +149,7 @@ class WorkerTable(RowTable[Text]):
         relayed = relay_mark and not ended and any(w.source == "relay" for w in workers)
         self.border_subtitle = "* health relayed by the job: its nodes do not answer from here" if relayed else ""
         for w in workers:
-            row = self._cells(w, relay_mark, ended=ended, failing=failing)
+            row = self._cells(w, relay_mark, stopped=w.name in stopped)
             self.add_row(*(row[c.key] for c in fitted), key=w.name)
             self._names.append(w.name)
         if failing is not None and failing != self._failing:
@@ -159,12 +158,10 @@ class WorkerTable(RowTable[Text]):
         if keep in self._names:
             self.move_cursor(row=self._names.index(keep), animate=False)
 
-    def _cells(
-        self, w: WorkerStatus, relay_mark: bool, ended: bool = False, failing: str | None = None
-    ) -> dict[str, Text]:
+    def _cells(self, w: WorkerStatus, relay_mark: bool, stopped: bool = False) -> dict[str, Text]:
         health_style = self._st(_HEALTH_STYLE.get(w.health, "bad"))
         health = Text(w.health + ("*" if w.source == "relay" and relay_mark else ""), style=health_style)
-        if ended and w.name != failing:  # stopped with its job: not a fault (a completed job read all `down`)
+        if stopped:  # stopped with its job: not a fault (a completed job read all `down`)
             health = Text("ended", style=self._st("dim"))
         if w.stale and w.health == "healthy":
             health.stylize(self._st("warn"))
