@@ -93,13 +93,22 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
     }
 
     def __init__(
-        self, status: WorkerStatus, job_id: str, job_dir: Path, *, read_only: bool = False, ended: bool = False
+        self,
+        status: WorkerStatus,
+        job_id: str,
+        job_dir: Path,
+        *,
+        read_only: bool = False,
+        ended: bool = False,
+        stopped: bool = False,
     ) -> None:
         super().__init__(id="worker-detail")
         #: `--read-only`: no shell on the job's nodes (it could change anything there)
         self.read_only = read_only
         #: the job has ended: its serving figures are the last ones (no scrape will come)
         self.ended = ended
+        #: this worker stopped with its ended job (`JobSnapshot.stopped_with_job`): its health reads `ended`
+        self.stopped = stopped
         self.status = status
         self.job_id = job_id
         self.job_dir = job_dir
@@ -168,7 +177,7 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
                 t.append(f"{label:<12}", style=dim)
                 t.append(f"{shown}\n")
         t.append("\nhealth  ", style=key)
-        if self.ended:  # stopped with its job, as the workers table says (not `down` in the fault's colour)
+        if self.stopped:  # stopped with its job, as the workers table says (not `down` in the fault's colour)
             t.append("ended", style=dim)
         else:
             t.append(w.health, style=self._st("ok" if w.health == "healthy" else "bad"))
@@ -241,8 +250,9 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         """Redraw from a newer snapshot of the job (health and its history move while the detail is open)."""
         status = next((w for w in snap.workers if w.name == self.status.name), None) if snap is not None else None
         ended = snap is not None and snap.is_final
-        if status is not None and (status != self.status or ended != self.ended):
-            self.status, self.ended = status, ended
+        stopped = snap is not None and snap.stopped_with_job(self.status.name)
+        if status is not None and (status != self.status or (ended, stopped) != (self.ended, self.stopped)):
+            self.status, self.ended, self.stopped = status, ended, stopped
             if self.is_mounted:
                 self._draw()
 
@@ -285,4 +295,11 @@ def worker_detail_for(snap: JobSnapshot | None, name: str | None, read_only: boo
     status = next((w for w in snap.workers if w.name == name), None)
     if status is None:
         return None
-    return WorkerDetail(status, snap.job_id, Path(snap.job_dir), read_only=read_only, ended=snap.is_final)
+    return WorkerDetail(
+        status,
+        snap.job_id,
+        Path(snap.job_dir),
+        read_only=read_only,
+        ended=snap.is_final,
+        stopped=snap.stopped_with_job(name),
+    )
