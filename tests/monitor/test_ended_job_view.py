@@ -16,7 +16,7 @@ from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.monitor.live_grid import LiveGpuGrid
 from srt_tui.tui.monitor.worker_table import WorkerTable
 from tests.monitor import frozen
-from tests.monitor.tui_apps import frozen_app
+from tests.monitor.tui_apps import frozen_app, highlighted_worker_detail
 
 
 def _text(widget: Any) -> str:
@@ -57,27 +57,11 @@ async def test_a_running_job_keeps_its_health() -> None:
     assert "not healthy" in grid
 
 
-async def _detail_of_highlighted(snap: JobSnapshot) -> str:
-    """The worker detail's text for the worker the job view's cursor is on (a failed job: the one that failed it)."""
-    from textual.widgets import DataTable, Static
-
-    from srt_tui.tui.monitor.worker_detail import WorkerDetail
-
-    app = frozen_app([snap], open_job=snap.job_id)
-    async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause()
-        app.screen.query_one("#job-workers", DataTable).focus()
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, WorkerDetail)
-        return str(app.screen.query_one("#worker-detail-text", Static).render())
-
-
 async def test_an_ended_jobs_worker_detail_reads_ended_as_its_table_row() -> None:
     """The detail of an ended job's worker said `health  down` in the fault's colour while its row read
     `ended`: both say `ended`."""
     done = replace(frozen.nvidia("failed", "81300"), stage="completed", slurm_state="COMPLETED", stage_detail="")
-    body = await _detail_of_highlighted(done)
+    body = await highlighted_worker_detail(done)
     assert "health  ended" in body and "health  down" not in body, body
 
 
@@ -85,5 +69,5 @@ async def test_the_worker_that_failed_the_job_keeps_its_health_in_its_detail() -
     """As its row does: the detail of the worker whose log says why the job failed reads its health, not `ended`."""
     failed = frozen.nvidia("failed", "81299")
     culprit = failed.workers[-1]
-    body = await _detail_of_highlighted(replace(failed, failure_log=culprit.log))
+    body = await highlighted_worker_detail(replace(failed, failure_log=culprit.log))
     assert culprit.name in body and "health  down" in body and "health  ended" not in body, body

@@ -13,7 +13,7 @@ from srt_tui.monitor import cells
 from srt_tui.tui.monitor.serving_panel import ServingPanel
 from srt_tui.tui.monitor.worker_detail import WorkerDetail
 from tests.monitor import frozen
-from tests.monitor.tui_apps import frozen_app
+from tests.monitor.tui_apps import frozen_app, highlighted_worker_detail
 
 SIZES = [pytest.param((120, 36), id="120x36"), pytest.param((80, 24), id="80x24")]
 
@@ -119,13 +119,5 @@ async def test_an_ended_jobs_worker_detail_says_it_ended_too() -> None:
     from dataclasses import replace
 
     snap = frozen.with_serving(frozen.nvidia())
-    ended = replace(snap, stage="completed", slurm_state="COMPLETED")
-    app = frozen_app([ended], open_job=ended.job_id)
-    async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause()
-        app.screen.query_one("#job-workers", DataTable).focus()
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, WorkerDetail)
-        body = str(app.screen.query_one("#worker-detail-text", Static).render())
-        assert "the job has ended" in body and "over the last" not in body, body
+    body = await highlighted_worker_detail(replace(snap, stage="completed", slurm_state="COMPLETED"))
+    assert "the job has ended" in body and "over the last" not in body, body

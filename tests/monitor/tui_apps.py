@@ -70,3 +70,19 @@ class FrozenFeed:
 
     async def aclose(self) -> None:
         """Nothing to release."""
+
+
+async def highlighted_worker_detail(snap: JobSnapshot) -> str:
+    """The worker detail's text for the worker the job view's cursor is on (a failed job: the one that failed it)."""
+    from textual.widgets import DataTable, Static
+
+    from srt_tui.tui.monitor.worker_detail import WorkerDetail
+
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#job-workers", DataTable).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, WorkerDetail)
+        return str(app.screen.query_one("#worker-detail-text", Static).render())

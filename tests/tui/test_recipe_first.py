@@ -5,19 +5,17 @@ stays one key back. With nothing chosen it opens on the Profile step."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.widgets import ContentSwitcher, DataTable, Static, Tree
 
-from srt_tui.tui.launch import recipe_catalog
 from srt_tui.tui.launch.screen import LaunchScreen
 from srt_tui.widgets.step_bar import StepBar
 from tests.conftest import REPO, require
 from tests.tui.scenarios import settle
-from tests.tui.tui_helpers import make_app, settle_but
+from tests.tui.tui_helpers import hold_scan_at, make_app, settle_but
 
 #: srtctl's whole library (555 files), the library the issue measures
 SRTCTL_LIBRARY = REPO.parent / "shared" / "reference" / "srtctl-recipes-all" / "recipes"
@@ -40,15 +38,7 @@ async def test_a_profile_given_opens_on_the_recipe_list_while_srtctls_library_is
         "./recipes/"
         + sorted({p.parent for p in SRTCTL_LIBRARY.rglob("*.y*ml")})[-1].relative_to(SRTCTL_LIBRARY).as_posix()
     )
-    gate = threading.Event()  # holds the scan at srtctl's last folder until the test has looked
-    real = recipe_catalog.read_entries
-
-    def held_at_the_end(path: Path, folder: str, **kw: Any) -> list[Any]:
-        if folder == last:
-            gate.wait(60)
-        return real(path, folder, **kw)
-
-    monkeypatch.setattr(recipe_catalog, "read_entries", held_at_the_end)
+    gate = hold_scan_at(monkeypatch, lambda folder: folder == last)  # srtctl's last folder, until looked at
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
         try:

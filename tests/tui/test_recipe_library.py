@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +15,10 @@ import pytest
 from textual.widgets import Static, Tree
 
 from srt_tui.state.recipe_cache import RecipeCache
-from srt_tui.tui.launch import recipe_catalog
 from srt_tui.tui.launch.recipe_catalog import LibraryRoot, library_roots, scan_library
 from srt_tui.tui.launch.screen import LaunchScreen
 from tests.tui.scenarios import settle
-from tests.tui.tui_helpers import make_app, settle_but
+from tests.tui.tui_helpers import hold_scan_at, make_app, settle_but
 
 RECIPE = """\
 # {about}
@@ -186,15 +184,7 @@ def _leaves(tree: Tree[Any]) -> list[str]:
 
 async def test_first_rows_show_while_the_scan_still_reads(monkeypatch: pytest.MonkeyPatch) -> None:
     jobs = make_library(_user_library(), folders=30, per_folder=10)
-    gate = threading.Event()  # holds the scan at the last folder until the test has looked
-    real = recipe_catalog.read_entries
-
-    def held_at_the_end(path: Path, folder: str, **kw: Any) -> list[Any]:
-        if folder.startswith("user/zz-last"):
-            gate.wait(60)
-        return real(path, folder, **kw)
-
-    monkeypatch.setattr(recipe_catalog, "read_entries", held_at_the_end)
+    gate = hold_scan_at(monkeypatch, lambda folder: folder.startswith("user/zz-last"))  # until looked at
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
         try:

@@ -3,7 +3,10 @@ the row-cursor walk every table must answer."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
@@ -60,3 +63,20 @@ async def settle_but(pilot: Pilot[Any], held: str) -> None:
         if not busy:
             return
         await pilot.app.workers.wait_for_complete(busy)
+
+
+def hold_scan_at(monkeypatch: Any, held: Callable[[str], bool]) -> threading.Event:
+    """Hold the recipe library's scan at each folder `held` picks until the returned event is set (the test
+    looks at the rows read so far meanwhile; it must set the event before the app closes)."""
+    from srt_tui.tui.launch import recipe_catalog
+
+    gate = threading.Event()
+    real = recipe_catalog.read_entries
+
+    def read_entries(path: Path, folder: str, **kw: Any) -> list[Any]:
+        if held(folder):
+            gate.wait(60)
+        return real(path, folder, **kw)
+
+    monkeypatch.setattr(recipe_catalog, "read_entries", read_entries)
+    return gate
