@@ -109,9 +109,10 @@ def _local_hint(args: argparse.Namespace) -> str:
     who ran the demo (`local-1`, `local-2`) is told where they are (empty when there are none)."""
     if args.user or args.json:
         return ""
+    from srt_tui.slurm.local import LOCAL_PREFIX, is_local_job
     from srt_tui.state.jobindex import known_jobs
 
-    local = sorted((j for j in known_jobs() if j.startswith("local-")), key=lambda j: int(j[6:]))
+    local = sorted((j for j in known_jobs() if is_local_job(j)), key=lambda j: int(j.removeprefix(LOCAL_PREFIX)))
     if not local:
         return ""
     return f"local jobs (this machine, not Slurm): {' '.join(local)}: `srt-tui status` lists them"
