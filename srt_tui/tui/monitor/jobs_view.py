@@ -18,21 +18,10 @@ from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.monitor import jobs_model, sweep_rows
 from srt_tui.widgets.fit_columns import Fitted
+from srt_tui.widgets.fit_parts import fit_parts
 from srt_tui.widgets.row_table import RowTable
 
 _STATUS_STYLE = {"ok": "ok", "degraded": "warn", "failed": "bad", "ended": "dim", "waiting": "dim"}
-
-
-def fit_parts(parts: list[str], width: int, optional: tuple[str, ...]) -> str:
-    """``parts`` joined by ` · `, within ``width`` by leaving out whole the parts that start with one of
-    ``optional``, in that order, until the line fits (at 80 columns the refresh figure was cut to `every 2`,
-    a number without its unit); the other parts always stay (a line still too long is cut at its end)."""
-    kept = list(parts)
-    for prefix in optional:
-        if len(" · ".join(kept)) <= width:
-            break
-        kept = [p for p in kept if not p.startswith(prefix)]
-    return " · ".join(kept)
 
 
 class JobsTable(RowTable[Text]):

@@ -28,9 +28,9 @@ from srt_tui.tui.header import AppHeader
 from srt_tui.tui.monitor.alljobs import columns
 from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide, SlurmFactsScreen
 from srt_tui.tui.monitor.alljobs.source import JobsSource
-from srt_tui.tui.monitor.jobs_view import fit_parts
 from srt_tui.tui.rearm import RearmedLoop
 from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.fit_parts import fit_parts
 from srt_tui.widgets.row_table import RowTable
 
 REFRESH_S = 5.0
