@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 
@@ -17,13 +16,7 @@ SUBCOMMANDS = ("serve", "bench", "exporter")
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Flags of ``serve``."""
     p = sub.add_parser("serve", help="run a mock SGLang/vLLM worker (default subcommand)")
-    # an engine told no address (TRT-LLM's ranks) listens on every address of its node; under the local launcher
-    # a "node" is one loopback address ($SRT_NODE_IP), so 0.0.0.0 there would take the port from every other job
-    p.add_argument(
-        "--host",
-        default=os.environ.get("SRT_NODE_IP") or "0.0.0.0",
-        help="address to listen on (default: $SRT_NODE_IP, the local launcher's address of this node, else 0.0.0.0)",
-    )
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     p.add_argument("--port", type=int, required=True, help="port to listen on")
     p.add_argument("--role", choices=ROLES, default="regular", help="disaggregation role (default regular)")
     p.add_argument("--flavor", choices=FLAVORS, default="sglang", help="API flavour to imitate (default sglang)")
