@@ -78,11 +78,15 @@ class Sample:
 
 
 def _app_cpu(pane_pid: int) -> float:
-    """CPU seconds (user + system) of the python process under the pane's shell."""
+    """CPU seconds (user + system) of the processes under the pane's shell: srt-tui and its recipe reader."""
     total = 0.0
     for child in Path(f"/proc/{pane_pid}/task/{pane_pid}/children").read_text().split():
-        fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
-        total += (int(fields[11]) + int(fields[12])) / TICK
+        try:
+            fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # it ended (the reader, once it has read everything)
+            continue
+        total += (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / TICK  # + waited-for
+        total += _app_cpu(int(child))
     return total
 
 
@@ -90,9 +94,10 @@ def _rows(pane: str) -> int:
     return sum(1 for line in pane.splitlines() if ROW.search(line))
 
 
-def sample(cwd: Path, env: str, profile: str | None, timeout: float = 60.0) -> Sample:
+def sample(cwd: Path, env: str, profile: str | None, timeout: float = 60.0, settle: bool = False) -> Sample:
     """One cold start in tmux until a screenful of recipe rows is painted: `srt-tui -p PROFILE` opens on them;
-    plain `srt-tui` shows the profile list first, and Enter is pressed as soon as it is on screen."""
+    plain `srt-tui` shows the profile list first, and Enter is pressed as soon as it is on screen. `settle`:
+    until the whole library is read (and cached) instead."""
     socket = f"srt-bench-{uuid.uuid4().hex[:8]}"  # a tmux server of its own, never the user's
     tmux = [shutil.which("tmux") or "tmux", "-L", socket]
     cmd = f"{env} {shlex.quote(sys.executable)} -m srt_tui.cli" + (f" -p {shlex.quote(profile)}" if profile else "")
@@ -115,7 +120,10 @@ def sample(cwd: Path, env: str, profile: str | None, timeout: float = 60.0) -> S
                 subprocess.run([*tmux, "send-keys", "Enter"], check=True)
                 marks["enter"] = time.perf_counter() - start
             ready = profile is not None or "enter" in marks
-            if ready and "paint" in marks and _rows(pane) >= SCREENFUL:
+            if settle and ready and _rows(pane) >= SCREENFUL and "Reading recipes" not in pane:
+                time.sleep(0.5)  # the cache is written after the last row
+                return Sample(0, 0, 0, now, 0, 0)
+            if not settle and ready and "paint" in marks and _rows(pane) >= SCREENFUL:
                 return Sample(marks["paint"], marks.get("profiles", 0.0), marks.get("enter", 0.0), now,
                               _app_cpu(pid), marks.get("profiles_cpu", 0.0))  # fmt: skip
             time.sleep(0.01)
@@ -158,6 +166,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--library", type=Path, help="the recipe folder to use as ./recipes")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--before", type=Path, help="another srt-tui source tree (a worktree of an older commit): "
+                        "its -p local flows run alternated with this tree's, for a before/after ratio")  # fmt: skip
     args = parser.parse_args()
     library = args.library or SHARED
     if shutil.which("tmux") is None or not library.is_dir():
@@ -170,23 +180,36 @@ def main() -> int:
             d.mkdir()
         (with_lib / "recipes").symlink_to(library.resolve())
         cache = work / "cache"
-        pythonpath = os.pathsep.join(x for x in (str(REPO), os.environ.get("PYTHONPATH", "")) if x)
-        env = shlex.join(["env", "TEXTUAL_ANIMATIONS=none", f"SRT_TUI_CONFIG_DIR={work / 'config'}",
-                          f"XDG_CACHE_HOME={cache}", f"PYTHONPATH={pythonpath}"])  # fmt: skip
+
+        def env_of(tree: Path) -> str:
+            pythonpath = os.pathsep.join(x for x in (str(tree), os.environ.get("PYTHONPATH", "")) if x)
+            return shlex.join(["env", "TEXTUAL_ANIMATIONS=none", f"SRT_TUI_CONFIG_DIR={work / 'config'}",
+                               f"XDG_CACHE_HOME={cache}", f"PYTHONPATH={pythonpath}"])  # fmt: skip
+
+        env = env_of(REPO)
         files = sum(1 for _ in library.rglob("*.y*ml"))
         print(f"first screenful of recipes in tmux 120x36, ./recipes = {library} ({files} files), cold cache, "
               f"{args.runs} alternated runs, medians")  # fmt: skip
         sample(without, env, None)  # warm the OS file cache and .pyc files: "cold" is a fresh process and cache
         bare_paint(without)
-        kinds = {"-p local, library": (with_lib, "local"), "-p local, none": (without, "local"),
-                 "plain, library": (with_lib, None), "plain, none": (without, None)}  # fmt: skip
+        # (cwd, profile, env, cache warm: the library read once by a run left to finish first)
+        kinds = {"-p local, library": (with_lib, "local", env, False),
+                 "-p local, warm": (with_lib, "local", env, True),
+                 "-p local, none": (without, "local", env, False),
+                 "plain, library": (with_lib, None, env, False),
+                 "plain, none": (without, None, env, False)}  # fmt: skip
+        if args.before:
+            kinds["-p local, library, before"] = (with_lib, "local", env_of(args.before.resolve()), False)
+            kinds["-p local, warm, before"] = (with_lib, "local", env_of(args.before.resolve()), True)
         got: dict[str, list[Sample]] = {k: [] for k in kinds}
         bare: list[float] = []
         for _ in range(args.runs):
             bare.append(bare_paint(without))
-            for kind, (cwd, profile) in kinds.items():
+            for kind, (cwd, profile, kind_env, warm) in kinds.items():
                 shutil.rmtree(cache, ignore_errors=True)
-                got[kind].append(sample(cwd, env, profile))
+                if warm:
+                    sample(cwd, kind_env, profile, settle=True)
+                got[kind].append(sample(cwd, kind_env, profile))
         print(f"  bare Textual app first paint {_fmt(bare)} wall")
         for kind, samples in got.items():
             plain = kind.startswith("plain")
@@ -199,6 +222,13 @@ def main() -> int:
         given, plain_lib, plain_none = got["-p local, library"], got["plain, library"], got["plain, none"]
         row("recipes first screenful, srt-tui -p local (tmux), wall", median([s.rows for s in given]), floor,
             "bare Textual app first paint")  # fmt: skip
+        row("recipes first screenful, -p local, warm cache, wall", median([s.rows for s in got["-p local, warm"]]),
+            floor, "bare Textual app first paint")  # fmt: skip
+        if args.before:
+            for cache_state in ("library", "warm"):
+                row(f"-p local, {cache_state}: this tree / before, wall",
+                    median([s.rows for s in got[f"-p local, {cache_state}"]]),
+                    median([s.rows for s in got[f"-p local, {cache_state}, before"]]), "before")  # fmt: skip
         row("recipes first screenful, -p local, app CPU", median([s.cpu for s in given]),
             median([s.cpu for s in got["-p local, none"]]), "same, no library")  # fmt: skip
         row("plain srt-tui: profile list (tmux), wall", median([s.profiles for s in plain_lib]), floor,

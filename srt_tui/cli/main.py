@@ -184,6 +184,9 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _cmd_tui(args: argparse.Namespace) -> int:
+    from srt_tui.tui.launch.recipe_reader import start_early
+
+    start_early()  # the library is read on another core while Textual loads and paints
     from srt_tui.tui.app import run_app
 
     return int(run_app(args))

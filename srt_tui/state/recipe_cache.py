@@ -1,80 +1,57 @@
-"""The recipe library's cache across runs: each file's expanded job data, keyed by path, mtime and size.
+"""The recipe library's cache across runs: each file's rows as the recipe list shows them, keyed by path, mtime
+and size.
 
-A file whose key still matches is not read or parsed again (validation still runs, so a change of srt-tui's
-rules shows at once). The cache is JSON, never pickle: a damaged or foreign file is ignored whole (it is
-rebuilt), a bad entry is skipped. It lives in the user's cache directory, 0700/0600, opened without following
-a link, owned by the user and bounded in size (principle 10).
+A file whose key still matches is not read, parsed or validated again, so a warm start needs no recipe model at
+all. The stamp covers srt-tui's version and every module that makes a row (`core/`, the launch catalog), so an
+upgrade or an edit of the rules voids the cache whole. The cache is JSON, never pickle: a damaged or foreign file
+is ignored whole (it is rebuilt), a bad entry is skipped. It lives in the user's cache directory, 0700/0600,
+opened without following a link, owned by the user and bounded in size (principle 10).
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import stat
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-#: bump when the cached data's meaning changes (what the YAML reader or the variant expansion produce)
-CACHE_FORMAT = 1
+#: bump when the cached rows' meaning changes
+CACHE_FORMAT = 2
 MAX_CACHE_BYTES = 64 << 20
 MAX_ENTRIES = 20_000
 _NAME = "recipes.json"
 
 
-@dataclass(frozen=True)
-class CachedFile:
-    """What one recipe file held when it last had this mtime and size."""
-
-    comment: str
-    jobs: list[tuple[str | None, Any]]
-
-
 def _code_stamp() -> str:
-    """The modules whose output is cached: a change to them (an upgrade, an edit) voids the cache."""
-    from srt_tui import __version__
-    from srt_tui.core.spec import recipe, sweep, variants, yamlio
+    """srt-tui's version and the modules whose output is cached (stat only: nothing is imported), so an
+    upgrade or an edit voids the cache."""
+    import srt_tui
 
-    parts = [__version__, str(CACHE_FORMAT)]
-    for module in (yamlio, variants, sweep, recipe):
-        try:
-            st = os.stat(str(module.__file__))
-            parts.append(f"{st.st_mtime_ns}:{st.st_size}")
-        except (OSError, TypeError):
-            parts.append("?")
-    return "/".join(parts)
-
-
-def _plain(value: Any, depth: int = 0) -> bool:
-    """JSON gives back exactly this value (str keys, finite numbers, no YAML dates or sets)."""
-    if depth > 64:
-        return False
-    if value is None or isinstance(value, (str, bool, int)):
-        return True
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, list):
-        return all(_plain(v, depth + 1) for v in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _plain(v, depth + 1) for k, v in value.items())
-    return False
+    package = Path(srt_tui.__file__).parent
+    newest, count, size = 0, 0, 0
+    for folder in (package / "core", package / "tui" / "launch"):
+        for path in folder.rglob("*.py"):
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            newest, count, size = max(newest, st.st_mtime_ns), count + 1, size + st.st_size
+    return f"{srt_tui.__version__}/{CACHE_FORMAT}/{newest}:{count}:{size}"
 
 
-def _entry(raw: Any) -> tuple[int, int, CachedFile] | None:
-    """A cache entry checked field by field; None when anything is off."""
+def _rows(raw: Any) -> tuple[int, int, list[dict[str, Any]]] | None:
+    """A cache entry's (mtime, size, rows) checked field by field; None when anything is off (the rows' own
+    fields are checked where they are turned back into entries)."""
     if not isinstance(raw, dict):
         return None
-    mtime, size, comment, jobs = raw.get("mtime_ns"), raw.get("size"), raw.get("comment"), raw.get("jobs")
-    if not (isinstance(mtime, int) and isinstance(size, int) and isinstance(comment, str) and isinstance(jobs, list)):
+    mtime, size, rows = raw.get("mtime_ns"), raw.get("size"), raw.get("rows")
+    if not (isinstance(mtime, int) and isinstance(size, int) and isinstance(rows, list) and rows):
         return None
-    out: list[tuple[str | None, Any]] = []
-    for job in jobs:
-        if not (isinstance(job, list) and len(job) == 2 and (job[0] is None or isinstance(job[0], str))):
-            return None
-        out.append((job[0], job[1]))
-    return mtime, size, CachedFile(comment, out)
+    if not all(isinstance(row, dict) for row in rows):
+        return None
+    return mtime, size, rows
 
 
 class RecipeCache:
@@ -125,24 +102,16 @@ class RecipeCache:
         self._raw = doc["files"]
         return self
 
-    def get(self, path: Path, st: os.stat_result) -> CachedFile | None:
-        """The cached jobs of `path` if its mtime and size are those cached, else None."""
-        found = _entry(self._raw.get(str(path)))
+    def get(self, path: Path, st: os.stat_result) -> list[dict[str, Any]] | None:
+        """The cached rows of `path` if its mtime and size are those cached, else None."""
+        found = _rows(self._raw.get(str(path)))
         if found is None or found[0] != st.st_mtime_ns or found[1] != st.st_size:
             return None
         return found[2]
 
-    def put(self, path: Path, st: os.stat_result, comment: str, jobs: list[tuple[str | None, Any]]) -> None:
-        """Remember a file read now (only data JSON returns unchanged is kept)."""
-        if not _plain([data for _, data in jobs]):
-            self._raw.pop(str(path), None)
-            return
-        self._raw[str(path)] = {
-            "mtime_ns": st.st_mtime_ns,
-            "size": st.st_size,
-            "comment": comment,
-            "jobs": [[sel, data] for sel, data in jobs],
-        }
+    def put(self, path: Path, st: os.stat_result, rows: list[dict[str, Any]]) -> None:
+        """Remember the rows of a file read now (JSON-plain dicts)."""
+        self._raw[str(path)] = {"mtime_ns": st.st_mtime_ns, "size": st.st_size, "rows": rows}
         self._changed = True
 
     def save(self) -> None:

@@ -99,11 +99,14 @@ def test_the_cache_makes_a_second_scan_skip_reading_and_sees_a_changed_file(tmp_
     assert stat.S_IMODE(cache_file.stat().st_mode) == 0o600
     assert stat.S_IMODE(cache_file.parent.stat().st_mode) == 0o700
     warm = scan_library(root, cache=RecipeCache(tmp_path / "cache").load())
-    assert _rows(warm) == _rows(cold)
-    from_cache = [e for e in warm if e.source is not None and e.source.located is None]
-    assert len(from_cache) == len([e for e in cold if e.recipe is not None])  # only the broken file is read again
+    assert warm == cold  # every fact of every row: label, shape, profiles, summary, filter words
+    assert all(e.recipe is None for e in warm) and all(e.recipe is not None for e in cold if not e.broken)
+    from_cache = [e for e in warm if not e.broken]
+    assert any(e.broken and "line 2: invalid YAML" in (e.error or "") for e in warm)  # with its line
     recipe, source = from_cache[0].chosen()  # chosen: read now, so later problems point at their line
-    assert source.located is not None and recipe == from_cache[0].recipe
+    assert source.located is not None and recipe.name == from_cache[0].title
+    moved = scan_library([LibraryRoot("elsewhere", tmp_path / "lib")], cache=RecipeCache(tmp_path / "cache").load())
+    assert {e.folder.split("/")[0] for e in moved} == {"elsewhere"}  # where a row is listed is not cached
     changed = tmp_path / "lib" / "f03" / "r1.yaml"
     changed.write_text(RECIPE.format(about="changed", name="changed-now", workers=3), encoding="utf-8")
     again = scan_library(root, cache=RecipeCache(tmp_path / "cache").load())
@@ -127,19 +130,20 @@ def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path: Path, damage: bytes) -
     assert len(scan_library(root, cache=cache)) == jobs
     rebuilt = RecipeCache(tmp_path / "cache").load()
     assert rebuilt.ignored is None
-    assert (
-        len(json.loads((tmp_path / "cache" / "recipes.json").read_text())["files"]) == 3 * 3 + 3
-    )  # all but the broken file
+    assert len(json.loads((tmp_path / "cache" / "recipes.json").read_text())["files"]) == 3 * 3 + 4  # every file
 
 
 def test_bad_entries_of_a_valid_cache_are_skipped(tmp_path: Path) -> None:
-    make_library(tmp_path / "lib", folders=3, per_folder=2)
+    make_library(tmp_path / "lib", folders=4, per_folder=2)
     root = [LibraryRoot("user", tmp_path / "lib")]
     cold = scan_library(root, cache=RecipeCache(tmp_path / "cache").load())
     path = tmp_path / "cache" / "recipes.json"
     doc = json.loads(path.read_text())
     for i, key in enumerate(sorted(doc["files"])):
-        doc["files"][key] = [{"mtime_ns": "x"}, {"jobs": [[1, 2, 3]]}, None, 7][i % 4]
+        good = doc["files"][key]
+        damaged_rows = {**good, "rows": [{**good["rows"][0], "summary": 5}]}  # its key still matches
+        wrong_variant = {**good, "rows": [{**good["rows"][0], "selector": 7}]}
+        doc["files"][key] = [{"mtime_ns": "x"}, {"jobs": [[1, 2, 3]]}, None, 7, damaged_rows, wrong_variant][i % 6]
     path.write_text(json.dumps(doc))
     assert _rows(scan_library(root, cache=RecipeCache(tmp_path / "cache").load())) == _rows(cold)
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from srt_tui.tui.display import display_path, scrub
 
@@ -28,41 +28,85 @@ ScanCallback = Callable[[list["RecipeEntry"], int, int], None]
 
 @dataclass(frozen=True)
 class RecipeEntry:
-    """One selectable recipe: where it lives, its parsed form or its error, and a one-line description."""
+    """One selectable recipe: where it lives, its error or what its row and summary show, and its parsed form
+    when this process read it (rows from the reader process carry only their facts; `chosen` reads the file)."""
 
     folder: str
     label: str
     spec: str
     shown_path: str
-    recipe: Recipe | None = None
-    source: RecipeSource | None = None
+    recipe: Recipe | None = field(default=None, compare=False)
+    source: RecipeSource | None = field(default=None, compare=False)
     error: str | None = None
     description: str = ""
     profiles: tuple[str, ...] = field(default=())
     #: the row's facts, `1P2D · sglang`: worked out where the entry is read (a thread), not when the row is drawn
     shape: str = ""
+    #: the summary pane's title and (label, value) rows, and more words the filter matches (name, engine,
+    #: frontend, topology): all worked out where the entry is read, so showing a row needs no recipe model
+    title: str = ""
+    summary: tuple[tuple[str, str], ...] = field(default=())
+    words: tuple[str, ...] = field(default=())
+
+    @property
+    def broken(self) -> bool:
+        """The file or this job of it cannot be used (`error` says why)."""
+        return self.error is not None
 
     def matches(self, query: str) -> bool:
         """Case-insensitive substring match on folder, name, file, engine, frontend and topology."""
         q = query.strip().lower()
         if not q:
             return True
-        hay = [self.folder, self.label, self.shown_path, self.description]
-        if self.recipe is not None:
-            from srt_tui.core.spec.resolved import topology_of
-
-            hay += [self.recipe.name, self.recipe.engine.type, self.recipe.frontend.type, str(topology_of(self.recipe))]
-        return any(q in h.lower() for h in hay)
+        return any(q in h.lower() for h in (self.folder, self.label, self.shown_path, self.description, *self.words))
 
     def chosen(self) -> tuple[Recipe, RecipeSource]:
-        """The recipe and its located source for planning: an entry from the cache reads its file once now, so
-        problems found later point at their line (SrtError when the file no longer loads)."""
-        assert self.recipe is not None and self.source is not None
-        if self.source.located is not None:
+        """The recipe and its located source for planning: an entry from the cache or the reader process reads its
+        file now, so problems found later point at their line (SrtError when the file no longer loads)."""
+        if self.recipe is not None and self.source is not None and self.source.located is not None:
             return self.recipe, self.source
         from srt_tui.core.spec.recipe import load_recipe
 
         return load_recipe(self.spec)
+
+    def facts(self) -> dict[str, Any]:
+        """What a row and its summary need, as JSON: the reader process sends these (no recipe model)."""
+        return {name: getattr(self, name) for name in _FACTS}
+
+    @classmethod
+    def from_facts(cls, data: dict[str, Any]) -> RecipeEntry:
+        """The entry `facts` described (ValueError when `data` is not such a description)."""
+        try:
+            text = {
+                name: data[name] for name in ("folder", "label", "spec", "shown_path", "description", "shape", "title")
+            }
+            if not all(isinstance(v, str) for v in text.values()) or not isinstance(data["error"], (str, type(None))):
+                raise ValueError("a fact is not text")
+            return cls(
+                **text,
+                error=data["error"],
+                profiles=tuple(str(p) for p in data["profiles"]),
+                summary=tuple((str(k), str(v)) for k, v in data["summary"]),
+                words=tuple(str(w) for w in data["words"]),
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a recipe entry: {exc}") from exc
+
+
+#: the fields `RecipeEntry.facts` carries
+_FACTS = (
+    "folder",
+    "label",
+    "spec",
+    "shown_path",
+    "error",
+    "description",
+    "profiles",
+    "shape",
+    "title",
+    "summary",
+    "words",
+)
 
 
 def user_recipes_dir() -> Path:
@@ -116,11 +160,7 @@ def read_entries(
     path: Path, folder: str, *, shown: str | None = None, cache: RecipeCache | None = None
 ) -> list[RecipeEntry]:
     """Entries of one file, read and expanded once: one per variant for override files, else one (with its
-    error if it is broken). With `cache`, a file unchanged since it was cached is not read again."""
-    from srt_tui.core.errors import SrtError
-    from srt_tui.core.spec.recipe import file_job_data, validate_jobs
-    from srt_tui.core.spec.yamlio import Located, parse_yaml, read_text_file
-
+    error if it is broken, its line in it). With `cache`, a file unchanged since it was cached is not read again."""
     shown = shown or display_path(path)
     try:
         st = path.stat()  # before reading: a change while it is read leaves a key that will not match again
@@ -128,43 +168,89 @@ def read_entries(
         st = None
     cached = cache.get(path, st) if cache is not None and st is not None else None
     if cached is not None:
-        results = validate_jobs(path, Located(None, {}, str(path)), cached.jobs)
-        if all(r.error is None for r in results):  # an invalid job is read again from the file, for its line
-            return [_entry(path, folder, shown, r, cached.comment, cached=True) for r in results]
+        try:
+            return [_from_cached(path, folder, shown, row) for row in cached]
+        except ValueError:
+            pass  # a damaged row: the file is read again
+    from srt_tui.core.errors import SrtError
+    from srt_tui.core.spec.recipe import file_job_data, validate_jobs  # the recipe models: only when reading
+    from srt_tui.core.spec.yamlio import parse_yaml, read_text_file
+
     try:
         text = read_text_file(path)
         src = parse_yaml(text, str(path))
         jobs = file_job_data(src)
     except SrtError as exc:
-        return [RecipeEntry(folder, path.stem, str(path), shown, error=_first(exc))]
-    comment = _leading_comment(text)
-    if cache is not None and st is not None:
-        cache.put(path, st, comment, jobs)
-    return [_entry(path, folder, shown, r, comment) for r in validate_jobs(path, src, jobs)]
+        entries, selectors = [RecipeEntry(folder, path.stem, str(path), shown, error=_first(exc))], [None]
+    else:
+        comment = _leading_comment(text)
+        results = validate_jobs(path, src, jobs)
+        entries = [_entry(path, folder, shown, r, comment) for r in results]
+        selectors = [r.selector for r in results]
+    if cache is not None and st is not None and entries:
+        cache.put(path, st, [_cached_row(e, s) for e, s in zip(entries, selectors, strict=True)])
+    return entries
 
 
-def _entry(path: Path, folder: str, shown: str, result: FileRecipe, comment: str, cached: bool = False) -> RecipeEntry:
-    """The row of one job, labelled by its file (`stem`, `stem:variant`) as srtctl's browser shows files:
-    two files of one folder never read the same, whatever their `name:`."""
-    from srt_tui.core.spec.recipe import RecipeSource
+def _label_spec(path: Path, selector: str | None) -> tuple[str, str]:
+    """A job's row label and spec, by its file (`stem`, `stem:variant`) as srtctl's browser shows files: two
+    files of one folder never read the same, whatever their `name:`."""
+    if selector is None:
+        return path.stem, str(path)
+    return f"{path.stem}:{selector}", f"{path}:{selector}"
 
-    selector = result.selector
-    label = path.stem if selector is None else f"{path.stem}:{selector}"
-    spec = str(path) if selector is None else f"{path}:{selector}"
+
+#: where a row is listed follows the root it was found under and the working directory: never cached
+_PLACE = ("folder", "label", "spec", "shown_path")
+
+
+def _cached_row(entry: RecipeEntry, selector: str | None) -> dict[str, Any]:
+    """What the cache keeps of a row: its facts and its variant, not where it is listed."""
+    return {**{k: v for k, v in entry.facts().items() if k not in _PLACE}, "selector": selector}
+
+
+def _from_cached(path: Path, folder: str, shown: str, row: dict[str, Any]) -> RecipeEntry:
+    """The entry a cached row describes, listed under `folder` (ValueError when the row is damaged)."""
+    selector = row.get("selector")
+    if selector is not None and not isinstance(selector, str):
+        raise ValueError("a variant that is not text")
+    label, spec = _label_spec(path, selector)
+    return RecipeEntry.from_facts({**row, "folder": folder, "label": label, "spec": spec, "shown_path": shown})
+
+
+def _entry(path: Path, folder: str, shown: str, result: FileRecipe, comment: str) -> RecipeEntry:
+    """The row of one job of a file read now."""
+    label, spec = _label_spec(path, result.selector)
     if result.recipe is None:
         return RecipeEntry(folder, label, spec, shown, error=_first(result.error), description=comment)
-    source = RecipeSource(path, selector, None) if cached else result.source
-    return _loaded(folder, label, spec, shown, result.recipe, source, comment)
+    return _loaded(folder, label, spec, shown, result.recipe, result.source, comment)
 
 
 def _loaded(
     folder: str, label: str, spec: str, shown: str, recipe: Recipe, source: RecipeSource, comment: str
 ) -> RecipeEntry:
-    """The entry of a recipe that loaded: its own description first, else the file's leading comment."""
+    """The entry of a recipe that loaded: its own description first, else the file's leading comment, and its
+    summary rows (a plain file's title is its `name:`, a variant's its label)."""
     from srt_tui.core.spec.resolved import topology_of
 
-    description, shape = recipe.description or comment, f"{topology_of(recipe)} · {recipe.engine.type}"
-    return RecipeEntry(folder, label, spec, shown, recipe, source, None, description, tuple(recipe.profiles), shape)
+    topology = topology_of(recipe)
+    description, shape = recipe.description or comment, f"{topology} · {recipe.engine.type}"
+    title = recipe.name if source.variant is None else label
+    words = (recipe.name, recipe.engine.type, recipe.frontend.type, str(topology))
+    return RecipeEntry(
+        folder, label, spec, shown, recipe, source, None, description, tuple(recipe.profiles), shape, title,
+        _summary(recipe), words,
+    )  # fmt: skip
+
+
+def _summary(recipe: Recipe) -> tuple[tuple[str, str], ...]:
+    """The summary pane's rows; a recipe the summary cannot describe still lists (its row says why)."""
+    from srt_tui.tui.launch.recipe_summary import summary_rows
+
+    try:
+        return tuple(summary_rows(recipe))
+    except (LookupError, ValueError, TypeError, AttributeError) as exc:  # a summary bug must not lose the row
+        return (("summary", f"cannot be summarised: {scrub(str(exc))}"),)
 
 
 def _first(exc: Exception | None) -> str:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
     from srt_tui.core.jobdir.clone import ClonedJob
     from srt_tui.tui.launch.recipe_catalog import LibraryRoot, RecipeEntry
+    from srt_tui.tui.launch.recipe_reader import RecipeReader
 
 #: (step id, label, module, class) in order; later steps are imported when first reached
 STEPS: tuple[tuple[str, str, str, str], ...] = (
@@ -46,6 +47,8 @@ STEPS: tuple[tuple[str, str, str, str], ...] = (
 )
 #: the Preview step's index: Submit is offered from here on
 PREVIEW = 3
+#: the recipe rows one message adds to the tree (~20 ms of the UI's time)
+ROWS_A_MESSAGE = 100
 
 
 class LaunchScreen(ReportsWorkerErrors, Screen[None]):
@@ -74,6 +77,9 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         self._scanned: set[Path] = set()
         #: one scan reads at a time (the cache is one file); a later root waits for the first
         self._scan_lock = threading.Lock()
+        #: the given profile's models load once the reader's first rows are in (until then the interpreter is
+        #: the first paint's: the reader parses on another core)
+        self._profile_waits = False
         #: a clone asked for before this screen was mounted (applied by `on_mount`)
         self._pending_clone: tuple[ClonedJob, Prepared] | None = None
         #: the wizard's first step: Recipe when the profile is already chosen (`-p`, or srtctl's srtslurm.yaml
@@ -113,7 +119,7 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
 
     async def on_mount(self) -> None:
         self._scan_roots(None)
-        if self._first:
+        if self._first and not self._profile_waits:
             self.load_given_profile(self.state.preferred_profile)
         await self.go_to(self._first)
         if self._pending_clone is not None:  # Monitor's `C` opened Launch for the first time
@@ -148,17 +154,44 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         self._scanned.update(r.path.resolve() for r in roots)
         scan = len(self.state.library.progress)
         self.state.library.started(scan)
-        self.scan_recipes(scan, roots)
+        from srt_tui.tui.launch.recipe_reader import claim
+
+        reader = claim(roots) if srtctl_root is None else None
+        if reader is not None and self._first == 1:
+            self._profile_waits = True
+        self.scan_recipes(scan, roots, reader)
 
     @work(thread=True, group="recipe-scan", name="scan-recipes", exit_on_error=False)
-    def scan_recipes(self, scan: int, roots: list[LibraryRoot]) -> None:
-        """Read every recipe file under `roots`, folder by folder, through the user's cache."""
+    def scan_recipes(self, scan: int, roots: list[LibraryRoot], reader: RecipeReader | None = None) -> None:
+        """Read every recipe file under `roots`, folder by folder, through the user's cache: the rows the reader
+        process sends, then (when it stopped early) what it did not send, read here."""
         from srt_tui.state.recipe_cache import RecipeCache
         from srt_tui.tui.launch.recipe_catalog import scan_library
+        from srt_tui.tui.launch.recipe_reader import ReaderFailed
+
+        sent: set[str] = set()
+        before = [0]  # files read as of the last message
 
         def found(entries: list[RecipeEntry], read: int, total: int) -> None:
-            self.post_message(RecipesFound(scan, entries, read, total))
+            fresh = [e for e in entries if e.spec not in sent]
+            sent.update(e.spec for e in fresh)
+            # a warm cache hands the whole library over at once: in slices, so keys and frames go between them
+            for start in range(0, max(len(fresh), 1), ROWS_A_MESSAGE):
+                last = start + ROWS_A_MESSAGE >= len(fresh)
+                self.post_message(
+                    RecipesFound(scan, fresh[start : start + ROWS_A_MESSAGE], read if last else before[0], total)
+                )
+            before[0] = read
 
+        if reader is not None:
+            try:
+                for entries, read, total in reader.batches():
+                    found(entries, read, total)
+                return
+            except ReaderFailed as exc:
+                self.log.warning(f"recipes: {exc}; reading the rest here")
+            finally:
+                reader.close()
         with self._scan_lock:
             scan_library(roots, found, cache=RecipeCache().load(), every=0.25)
 
@@ -197,6 +230,9 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
 
     @on(RecipesFound)
     def _recipes_found(self, message: RecipesFound) -> None:
+        if self._profile_waits:  # the first rows are in: now the profile's models
+            self._profile_waits = False
+            self.load_given_profile(self.state.preferred_profile)
         self.state.library.add(message.scan, message.entries, message.read, message.total)
         found = self.query("#step-recipe")
         if found:

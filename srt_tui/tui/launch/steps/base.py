@@ -37,6 +37,16 @@ class WizardState:
     #: the recipes read so far: scanning starts with the screen, not when the recipe step is reached
     library: RecipeLibrary = field(default_factory=RecipeLibrary)
 
+    @property
+    def profile_name(self) -> str | None:
+        """The chosen profile's name; before it is loaded, the name given with `-p` (not a file's path)."""
+        if self.profile is not None:
+            return self.profile.name
+        given = self.preferred_profile
+        if given and "/" not in given and not given.endswith((".yaml", ".yml")):
+            return given
+        return None
+
 
 class WizardStep(ReportsWorkerErrors, Vertical):
     """A step of the wizard: a container shown by the launch screen's content switcher."""

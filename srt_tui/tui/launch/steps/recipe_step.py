@@ -101,7 +101,7 @@ class RecipeStep(WizardStep):
 
     async def enter(self, state: WizardState) -> None:
         self._profile, self._read_only = state.profile, state.hub.context.read_only
-        name = state.profile.name if state.profile else None
+        name = state.profile_name
         if self._library is None:  # first entry: what the scan read so far (it started with the screen)
             self._library, self.profile_name = state.library, name
             self.entries = list(state.library.entries)
@@ -139,7 +139,7 @@ class RecipeStep(WizardStep):
 
     def _label(self, entry: RecipeEntry, styles: dict[str, Style]) -> Text:
         """A row: `✓ label  1P2D · sglang` (its facts were worked out when the file was read)."""
-        if entry.recipe is None:
+        if entry.broken:
             return Text.assemble(("✗ ", styles["bad"]), (entry.label, styles["bad"]))
         mark = "✓ " if self.profile_name and self.profile_name in entry.profiles else "  "
         return Text.assemble((mark, styles["match"]), entry.label, (f"  {entry.shape}", styles["dim"]))
@@ -187,7 +187,7 @@ class RecipeStep(WizardStep):
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         self._auto_node = node
         self._highlight_spec = None
-        # the summary after the rows are painted: its first one imports the engines and benchmark types
+        # the summary after the rows are painted: the rows are what the operator waits for
         self.call_after_refresh(lambda: self._summarise_node(tree.cursor_node))
         # reading `last_line` builds the tree's lines now: the cursor is on the node before the next key,
         # not after the next refresh (an Enter typed quickly would otherwise choose the first row)
@@ -223,8 +223,8 @@ class RecipeStep(WizardStep):
     def _summarise_folder(self, folder: str, node: TreeNode[RecipeEntry | None]) -> None:
         st = self._style
         rows = [child.data for child in node.children if child.data is not None]
-        broken = sum(1 for e in rows if e.recipe is None)
-        mine = sum(1 for e in rows if e.recipe is not None and self.profile_name in e.profiles)
+        broken = sum(1 for e in rows if e.broken)
+        mine = sum(1 for e in rows if not e.broken and self.profile_name in e.profiles)
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style=st("recipe-step--key"), no_wrap=True)
         grid.add_column()
@@ -256,7 +256,7 @@ class RecipeStep(WizardStep):
     def _choose(self, entry: RecipeEntry) -> None:
         from srt_tui.core.errors import SrtError
 
-        if entry.recipe is None:
+        if entry.broken:
             self.notify(f"{entry.label} cannot be used: {entry.error}", severity="error")
             return
         try:
@@ -275,8 +275,7 @@ class RecipeStep(WizardStep):
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style=st("recipe-step--key"), no_wrap=True)
         grid.add_column()
-        plain = entry.recipe is not None and entry.source is not None and entry.source.variant is None
-        grid.add_row("recipe", Text(entry.recipe.name if plain and entry.recipe is not None else entry.label))
+        grid.add_row("recipe", Text(entry.title or entry.label))
         # where it lives stays whole at 80 columns: a `$SRT_TUI_CONFIG_DIR/…` head says an edit went to the
         # operator's copy, so the middle folders give way first, and what is still too long folds (never cut)
         room = self.query_one("#recipe-summary", Static).content_region.width - KEY_WIDTH - 2
@@ -284,14 +283,12 @@ class RecipeStep(WizardStep):
         if room > 0 and len(shown) > room and "/" in shown:  # the file name starts a line of its own
             shown = "/\n".join(shown.rsplit("/", 1))
         grid.add_row("file", Text(shown, overflow="fold"))
-        if entry.recipe is None:
+        if entry.broken:
             grid.add_row(
                 Text("error", style=st("recipe-step--bad")), Text(entry.error or "", style=st("recipe-step--bad"))
             )
         else:
-            from srt_tui.tui.launch.recipe_summary import summary_rows
-
-            for key, value in summary_rows(entry.recipe):
+            for key, value in entry.summary:
                 grid.add_row(key, Text(value))
             if entry.profiles:
                 fits = self.profile_name in entry.profiles if self.profile_name else False
@@ -372,7 +369,7 @@ class RecipeStep(WizardStep):
     def _opened(self, message: RecipeOpened) -> None:
         message.stop()
         entry = message.entry
-        if entry.recipe is None:
+        if entry.broken:
             self.notify(f"{entry.shown_path}: {entry.error}", severity="error", timeout=10)
         self.entries = [e for e in self.entries if e.spec != entry.spec] + [entry]
         self._highlight_spec = entry.spec

@@ -1,0 +1,157 @@
+"""The recipe library read in a process of its own, started by `srt-tui` before Textual is imported.
+
+Parsing and validating a library (srtctl's is 555 files) takes the recipe models' import and ~1 s of CPU: in
+the app's process that shares one interpreter lock with painting, so the first rows waited for it and every key
+was slow while it read. The reader runs on another core from the first millisecond; the app paints, takes the
+rows as they come and loads a recipe's model only when one is chosen.
+
+    python -m srt_tui.tui.launch.recipe_reader ROOTS_JSON
+
+writes one JSON line per batch on stdout, `{"read": i, "total": n, "entries": [RecipeEntry.facts()…]}`, the
+last with `read == total`, and exits 0. It is in a session of its own (the terminal's Ctrl-C is the app's to
+handle) and stops at its next write when the app has gone.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from srt_tui.tui.launch.recipe_catalog import LibraryRoot, RecipeEntry
+
+#: a batch line longer than this is refused (a library's largest folder is well under a megabyte of facts)
+MAX_LINE = 32 << 20
+#: how much of the reader's stderr says why it stopped
+STDERR_TAIL = 4096
+
+
+class ReaderFailed(Exception):
+    """The reader stopped before its last batch, or sent something that is not a batch."""
+
+
+@dataclass
+class RecipeReader:
+    """A running reader of `roots`, and the file its stderr goes to (read back only to say why it stopped)."""
+
+    roots: list[LibraryRoot]
+    proc: subprocess.Popen[bytes]
+    stderr: IO[bytes]
+
+    @classmethod
+    def start(cls, roots: list[LibraryRoot]) -> RecipeReader | None:
+        """Start reading `roots` (None when there is nothing to read or no process can be started: the app
+        then reads them itself)."""
+        if not roots:
+            return None
+        # unnamed (nothing on a shared path; a full pipe never stalls the reader); it lives as long as the reader
+        stderr = tempfile.TemporaryFile()  # noqa: SIM115
+        try:
+            proc = subprocess.Popen(  # noqa: S603 - this interpreter, this module
+                [sys.executable, "-m", __name__, json.dumps([[r.prefix, str(r.path)] for r in roots])],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, start_new_session=True,
+            )  # fmt: skip
+        except OSError:
+            stderr.close()
+            return None
+        reader = cls(roots, proc, stderr)
+        atexit.register(reader.close)
+        return reader
+
+    def batches(self) -> Iterator[tuple[list[RecipeEntry], int, int]]:
+        """(entries, files read, files in all) as the reader sends them; ReaderFailed when it stops early."""
+        from srt_tui.tui.launch.recipe_catalog import RecipeEntry
+
+        assert self.proc.stdout is not None
+        while line := self.proc.stdout.readline(MAX_LINE):
+            if not line.endswith(b"\n"):
+                raise ReaderFailed(f"a batch longer than {MAX_LINE} bytes")
+            try:
+                data = json.loads(line)
+                entries = [RecipeEntry.from_facts(d) for d in data["entries"]]
+                read, total = int(data["read"]), int(data["total"])
+            except (ValueError, KeyError, TypeError) as exc:
+                raise ReaderFailed(f"the recipe reader sent something else than a batch ({exc})") from exc
+            yield entries, read, total
+            if read >= total:
+                return
+        raise ReaderFailed(f"the recipe reader stopped (exit {self.proc.wait()}){self._last_words()}")
+
+    def _last_words(self) -> str:
+        """`: <its last stderr line>`, or ''."""
+        with contextlib.suppress(OSError):
+            self.stderr.seek(0, 2)
+            size = self.stderr.tell()
+            self.stderr.seek(max(0, size - STDERR_TAIL))
+            lines = self.stderr.read().decode("utf-8", "replace").strip().splitlines()
+            if lines:
+                return f": {lines[-1]}"
+        return ""
+
+    def close(self) -> None:
+        """Stop the reader if it still runs, and let go of its pipes."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            self.proc.wait(5)
+        for stream in (self.proc.stdout, self.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+
+#: the reader the command line started for the app, until the Launch screen claims it
+_early: RecipeReader | None = None
+
+
+def start_early() -> None:
+    """Start reading the default library now (before Textual is imported) for the Launch screen to claim."""
+    global _early  # noqa: PLW0603 - one hand-over from the command line to the first Launch screen
+    from srt_tui.tui.launch.recipe_catalog import library_roots
+
+    with contextlib.suppress(OSError):
+        _early = RecipeReader.start(library_roots())
+
+
+def claim(roots: list[LibraryRoot]) -> RecipeReader | None:
+    """The reader started early, when it reads exactly `roots` (once: a later caller reads for itself)."""
+    global _early  # noqa: PLW0603
+    reader, _early = _early, None
+    if reader is not None and [(r.prefix, r.path) for r in reader.roots] != [(r.prefix, r.path) for r in roots]:
+        reader.close()
+        return None
+    return reader
+
+
+def main(argv: Sequence[str]) -> int:
+    """The reader process: scan the roots given as JSON through the user's cache, a JSON line per batch."""
+    from srt_tui.state.recipe_cache import RecipeCache
+    from srt_tui.tui.launch.recipe_catalog import LibraryRoot, scan_library
+
+    roots = [LibraryRoot(str(prefix), Path(path)) for prefix, path in json.loads(argv[0])]
+    out = sys.stdout.buffer
+
+    def send(entries: list[RecipeEntry], read: int, total: int) -> None:
+        batch = {"read": read, "total": total, "entries": [e.facts() for e in entries]}
+        out.write(json.dumps(batch, separators=(",", ":")).encode() + b"\n")
+        out.flush()
+
+    try:
+        scan_library(roots, send, cache=RecipeCache().load(), every=0.1)
+    except BrokenPipeError:  # the app has gone
+        with contextlib.suppress(OSError):
+            sys.stdout = None  # no flush of a closed pipe at exit
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,142 @@
+"""The recipe library read in a process of its own (issue 21/22: the first screenful of recipes while the app is
+still painting): it sends what the in-process scan reads, a warm start imports no recipe model, a reader that
+dies or talks nonsense is reported, and the app takes its rows (reading the rest itself when it stops early)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Tree
+
+from srt_tui.tui.launch import recipe_reader
+from srt_tui.tui.launch.recipe_catalog import LibraryRoot, library_roots, scan_library
+from srt_tui.tui.launch.recipe_reader import ReaderFailed, RecipeReader
+from srt_tui.tui.launch.screen import LaunchScreen
+from tests.tui.scenarios import settle
+from tests.tui.test_recipe_library import _leaves, _user_library, make_library
+from tests.tui.tui_helpers import make_app
+
+
+def _read_all(reader: RecipeReader) -> tuple[list[Any], list[tuple[int, int]]]:
+    entries: list[Any] = []
+    progress: list[tuple[int, int]] = []
+    try:
+        for batch, read, total in reader.batches():
+            entries += batch
+            progress.append((read, total))
+    finally:
+        reader.close()
+    return entries, progress
+
+
+def test_the_reader_sends_every_row_the_scan_reads(tmp_path: Path) -> None:
+    jobs = make_library(tmp_path / "lib", folders=4, per_folder=3)
+    roots = [LibraryRoot("user", tmp_path / "lib")]
+    reader = RecipeReader.start(roots)
+    assert reader is not None
+    got, progress = _read_all(reader)
+    assert len(got) == jobs and got == scan_library(roots)  # every fact of every row, the broken one's error too
+    assert progress[-1][0] == progress[-1][1] == 4 * 3 + 4
+    assert all(e.recipe is None for e in got)  # facts only: the app loads a model when one is chosen
+    entry = next(e for e in got if e.label == "r1" and e.folder == "user/f01")
+    recipe, source = entry.chosen()
+    assert recipe.name == entry.title == "f01-r1" and source.located is not None
+
+
+def test_a_warm_reader_imports_no_recipe_model(tmp_path: Path) -> None:
+    make_library(tmp_path / "lib", folders=3, per_folder=2)
+    roots = json.dumps([["user", str(tmp_path / "lib")]])
+    command = [sys.executable, "-X", "importtime", "-m", "srt_tui.tui.launch.recipe_reader", roots]
+    cold = subprocess.run(command, capture_output=True, text=True, check=True, timeout=120)
+    warm = subprocess.run(command, capture_output=True, text=True, check=True, timeout=120)
+    assert "pydantic" in cold.stderr  # the cold one validated the files
+    assert "pydantic" not in warm.stderr and "textual" not in warm.stderr
+    rows = lambda out: [e["label"] for line in out.splitlines() for e in json.loads(line)["entries"]]  # noqa: E731
+    assert rows(warm.stdout) == rows(cold.stdout)
+
+
+@pytest.mark.parametrize(
+    ("script", "said"),
+    [
+        ("print(json.dumps({'read': 1, 'total': 9, 'entries': []}), flush=True); "
+         "sys.stderr.write('Traceback...\\nMemoryError: out\\n'); sys.exit(3)", "exit 3): MemoryError: out"),
+        ("print('not a batch')", "something else than a batch"),
+        ("print(json.dumps({'read': 1, 'total': 2, 'entries': [{'label': 7}]}))", "something else than a batch"),
+    ],
+    ids=["dies", "garbage", "bad-entry"],
+)  # fmt: skip
+def test_a_reader_that_stops_early_or_talks_nonsense_is_reported(script: str, said: str) -> None:
+    stderr = tempfile.TemporaryFile()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", f"import json, sys; {script}"], stdout=subprocess.PIPE, stderr=stderr
+    )
+    with pytest.raises(ReaderFailed, match=said.replace("(", r"\(").replace(")", r"\)")):
+        _read_all(RecipeReader([], proc, stderr))
+    assert proc.poll() is not None
+
+
+def test_the_early_reader_is_claimed_once_and_only_for_its_roots(tmp_path: Path) -> None:
+    make_library(tmp_path / "lib", folders=3, per_folder=1)
+    recipe_reader.start_early()
+    roots = library_roots()
+    assert recipe_reader.claim([LibraryRoot("other", tmp_path / "lib")]) is None  # not its roots: stopped
+    recipe_reader.start_early()
+    reader = recipe_reader.claim(roots)
+    assert reader is not None and recipe_reader.claim(roots) is None
+    reader.close()
+    assert reader.proc.poll() is not None
+
+
+@pytest.mark.parametrize("reader_dies", [False, True], ids=["reader", "reader-killed"])
+async def test_the_app_lists_the_readers_rows_and_reads_the_rest_itself_when_it_dies(reader_dies: bool) -> None:
+    jobs = make_library(_user_library(), folders=3, per_folder=4)
+    recipe_reader.start_early()
+    early = recipe_reader._early
+    assert early is not None
+    if reader_dies:
+        early.proc.kill()
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, LaunchScreen)
+        tree: Tree[Any] = screen.query_one("#recipe-tree", Tree)
+        mine = [x for x in _leaves(tree) if x.startswith(("r", "same", "variants", "broken"))]
+        assert len(mine) == jobs and len(set(mine)) == len(set(mine))
+        specs = [e.spec for e in screen.state.library.entries]
+        assert len(specs) == len(set(specs))  # nothing listed twice after a hand-over
+        from_reader = [e for e in screen.state.library.entries if e.recipe is None and not e.broken]
+        assert bool(from_reader) != reader_dies
+        assert screen.state.profile is not None and not screen.state.library.loading  # the profile came after
+        tree.focus()
+        await pilot.press("slash", *"f01-r2", "enter", "enter")  # filter, then choose the one row left
+        await settle(pilot)
+        assert screen.state.recipe is not None and screen.state.recipe.name == "f01-r2"
+        assert screen.state.source is not None and screen.state.source.located is not None
+    assert early.proc.poll() is not None  # the app let go of it
+
+
+@pytest.fixture(autouse=True)
+def _no_reader_left() -> Any:
+    yield
+    reader, recipe_reader._early = recipe_reader._early, None
+    if reader is not None:
+        reader.close()
+
+
+def test_the_reader_lives_in_its_own_session(tmp_path: Path) -> None:
+    """The terminal's Ctrl-C is the app's: the reader is not in the app's process group."""
+    make_library(tmp_path / "lib", folders=3, per_folder=1)
+    reader = RecipeReader.start([LibraryRoot("user", tmp_path / "lib")])
+    assert reader is not None
+    try:
+        assert os.getpgid(reader.proc.pid) != os.getpgid(0)
+    finally:
+        _read_all(reader)
