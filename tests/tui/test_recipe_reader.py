@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -58,8 +59,11 @@ def test_a_warm_reader_imports_no_recipe_model(tmp_path: Path) -> None:
     warm = subprocess.run(command, capture_output=True, text=True, check=True, timeout=120)
     assert "pydantic" in cold.stderr  # the cold one validated the files
     assert "pydantic" not in warm.stderr and "textual" not in warm.stderr
-    rows = lambda out: [e["label"] for line in out.splitlines() for e in json.loads(line)["entries"]]  # noqa: E731
-    assert rows(warm.stdout) == rows(cold.stdout)
+    assert _labels(warm.stdout) == _labels(cold.stdout)
+
+
+def _labels(out: str) -> list[str]:
+    return [e["label"] for line in out.splitlines() for e in json.loads(line)["entries"]]
 
 
 @pytest.mark.parametrize(
@@ -73,13 +77,13 @@ def test_a_warm_reader_imports_no_recipe_model(tmp_path: Path) -> None:
     ids=["dies", "garbage", "bad-entry"],
 )  # fmt: skip
 def test_a_reader_that_stops_early_or_talks_nonsense_is_reported(script: str, said: str) -> None:
-    stderr = tempfile.TemporaryFile()
-    proc = subprocess.Popen(
-        [sys.executable, "-c", f"import json, sys; {script}"], stdout=subprocess.PIPE, stderr=stderr
-    )
-    with pytest.raises(ReaderFailed, match=said.replace("(", r"\(").replace(")", r"\)")):
-        _read_all(RecipeReader([], proc, stderr))
-    assert proc.poll() is not None
+    with tempfile.TemporaryFile() as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", f"import json, sys; {script}"], stdout=subprocess.PIPE, stderr=stderr
+        )
+        with pytest.raises(ReaderFailed, match=re.escape(said)):
+            _read_all(RecipeReader([], proc, stderr))
+        assert proc.poll() is not None
 
 
 def test_the_early_reader_is_claimed_once_and_only_for_its_roots(tmp_path: Path) -> None:

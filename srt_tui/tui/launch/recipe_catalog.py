@@ -181,7 +181,8 @@ def read_entries(
         src = parse_yaml(text, str(path))
         jobs = file_job_data(src)
     except SrtError as exc:
-        entries, selectors = [RecipeEntry(folder, path.stem, str(path), shown, error=_first(exc))], [None]
+        selectors: list[str | None] = [None]
+        entries = [RecipeEntry(folder, path.stem, str(path), shown, error=_first(exc))]
     else:
         comment = _leading_comment(text)
         results = validate_jobs(path, src, jobs)
