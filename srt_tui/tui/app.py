@@ -21,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from srt_tui.tui.commands import SrtCommands
-from srt_tui.tui.context import AppContext, ContextHub
+from srt_tui.tui.context import NO_PROFILE, AppContext, ContextHub
 from srt_tui.tui.launch.messages import JobSubmitted
 from srt_tui.tui.messages import CloneJob, SlurmStatus
 from srt_tui.tui.palette import ScreenActions
@@ -100,7 +100,7 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
                 clock=clock or datetime.now,
                 read_only=read_only,
                 profile_spec=profile,
-                profile_label=profile or "(choose one)",
+                profile_label=profile or NO_PROFILE,
                 slurm_state="checking" if check_slurm else "off",
             ),
         )
@@ -171,7 +171,7 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         await self.switch_mode("launch")
         base = self.screen_stack[0]
         if isinstance(base, LaunchScreen):
-            await base.clone(message.cloned, message.prepared)
+            await base.clone(message.cloned, message.prepared, message.launcher)
 
     # -- keys and modes -----------------------------------------------------------------------------
 

@@ -22,6 +22,10 @@ SlurmState = Literal["checking", "up", "down", "off"]
 Clock = Callable[[], datetime]
 
 
+#: the header's profile until one is given or chosen (Launch asks for one; Monitor and Setup need none)
+NO_PROFILE = "(choose one)"
+
+
 @dataclass(frozen=True)
 class AppContext:
     """One immutable view of the app's state; a change replaces it whole, so a watcher sees every change."""
@@ -33,7 +37,7 @@ class AppContext:
     #: the profile given with `-p` (the wizard preselects it), or None
     profile_spec: str | None = None
     #: the header's profile: `-p`'s name until one is chosen in the wizard, then `name (source)`
-    profile_label: str = "(choose one)"
+    profile_label: str = NO_PROFILE
     slurm_state: SlurmState = "checking"
     #: why Slurm is (un)reachable, as the newest check or Setup probe said
     slurm_reason: str = ""

@@ -9,6 +9,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from srt_tui.tui.context import NO_PROFILE
+
 if TYPE_CHECKING:
     from srt_tui.tui.context import AppContext, ContextHub
 
@@ -102,6 +104,8 @@ class AppHeader(Widget):
         slurm = Text("  Slurm ", style=st("app-header--dim"))
         slurm.append(short if compact else long, style=st(style))
         slurm.append(" ")
+        if self.profile == NO_PROFILE and self.mode != "launch":  # only Launch asks for one
+            return slurm
         if not compact:
             return Text("profile ", style=st("app-header--dim")) + Text(self.profile) + slurm
         name = self.profile.split(" (")[0]

@@ -154,7 +154,7 @@ async def test_the_job_views_state_line_shows_the_stage_whole_at_80_columns(size
         await pilot.pause()
         widget = app.screen.query_one("#job-summary")
         shown = [s.text for s in widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))]
-        assert shown[1].strip().startswith(f"Local RUNNING · stage {snap.stage} "), shown
+        assert shown[1].strip().startswith(f"local RUNNING · stage {snap.stage} "), shown
         assert re.match(r" elapsed \d+m\d\ds · requests 3.6k \(router\) · 5.5/s · errors 4 ", shown[2]), shown
 
 
@@ -272,3 +272,24 @@ async def test_down_from_the_last_worker_shows_the_problems_at_80x24() -> None:
         await pilot.press(*["j"] * (len(snap.workers) + 1))
         await pilot.pause()
         assert problems.region.bottom <= app.size.height - 1, problems.region
+
+
+async def test_the_jobs_status_line_names_the_sort_and_filter_keys() -> None:
+    """Operator pass (issue 21): `s` (sort) and `/` (filter) were only in `?` help. The line that shows the sort
+    names its key; with room, the filter's too; an active filter is shown whole at 80 columns."""
+    from textual.geometry import Region
+
+    app = frozen_app(frozen.fleet())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        widget = app.screen.query_one("#jobs-status")
+        line = widget.render_lines(Region(0, 0, widget.size.width, 1))[0].text
+        assert "s sort submitted" in line and "/ filter" in line, line
+    app = frozen_app(frozen.fleet())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("slash", *"812")
+        await pilot.pause()
+        widget = app.screen.query_one("#jobs-status")
+        line = widget.render_lines(Region(0, 0, widget.size.width, 1))[0].text
+        assert "filter '812'" in line and "/ filter" not in line, line

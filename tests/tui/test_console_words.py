@@ -28,7 +28,7 @@ def _line(snap_state: str, reason: str, launcher: str = "slurm") -> str:
 
 
 def test_a_local_job_is_not_labelled_slurm() -> None:
-    assert _line("RUNNING", "", launcher="local").startswith("Local RUNNING ·")
+    assert _line("RUNNING", "", launcher="local").startswith("local RUNNING ·")  # as the jobs table says
     assert _line("RUNNING", "", launcher="slurm").startswith("Slurm RUNNING ·")
 
 

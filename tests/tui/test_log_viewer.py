@@ -347,3 +347,17 @@ def test_snapshot_router_log(snap_compare: Any, size: tuple[int, int]) -> None:
         await pilot.pause()
 
     assert snap_compare(frozen_app([snap], open_job=snap.job_id), run_before=run_before, terminal_size=size)
+
+
+@pytest.mark.parametrize(("scenario", "ended"), [("failed", True), ("healthy", False)])
+async def test_an_ended_jobs_log_does_not_claim_to_follow(scenario: str, ended: bool) -> None:
+    """Issue 21 review: `l` on an ended job read `following`, as if lines could still come."""
+    app = frozen_app([frozen.nvidia(scenario)], open_job="81234")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("l")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LogViewerScreen)
+        title = str(screen.query_one("#log-title").render())
+        assert ("job ended" in title) == ended and ("following" in title or "waiting" in title) != ended, title

@@ -93,6 +93,14 @@ async def test_enter_on_a_worker_shows_its_detail_with_secrets_masked(tmp_path: 
         assert "11:21:07 UTC  healthy" in text  # the health history
         assert "token=*** accepted" in text and "ready" in text  # the log tail, the secret masked there too
         assert "vllm" in detail.facts.command  # the planned command
+        lines = text.splitlines()
+        start, end = (
+            lines.index(next(x for x in lines if x.startswith("command"))),
+            lines.index(next(x for x in lines if x.startswith(("shell", "container", "environment")))),
+        )
+        wrapped = [x for x in lines[start + 1 : end] if x.strip()]
+        assert len(wrapped) > 1 and all(x.startswith("  ") for x in wrapped)  # under itself, not at column 0
+        assert "".join(x.replace(" ", "") for x in wrapped) == detail.facts.command.replace(" ", "")  # all of it
         await pilot.press("l")  # the full log: the log viewer, on this worker's log
         await pilot.pause()
         viewer = app.screen

@@ -110,8 +110,11 @@ class LogViewerScreen(ReportsWorkerErrors, Screen[None]):
         max_lines: int = MAX_LINES,
         interval: float = READ_INTERVAL_S,
         reader: Callable[[Path], TailReader] = LogTail,
+        ended: bool = False,
     ) -> None:
         super().__init__(id="log-viewer")
+        #: the job has ended: its logs are whole, nothing more will come to follow
+        self.ended = ended
         if not logs:
             raise ValueError("the log viewer needs at least one log")
         self.logs = list(logs)
@@ -201,7 +204,12 @@ class LogViewerScreen(ReportsWorkerErrors, Screen[None]):
 
     def _redraw_title(self) -> None:
         view = self.query_one(LogView)
-        state = "waiting" if self.waiting else "following" if view.follow else "paused (G follows)"
+        if self.ended:  # nothing more will come: "following" would promise lines
+            state = (
+                "job ended: no log yet" if self.waiting else "job ended" if view.follow else "job ended · G: the end"
+            )
+        else:
+            state = "waiting" if self.waiting else "following" if view.follow else "paused (G follows)"
         dropped = f", {view.dropped:,} dropped" if view.dropped else ""
         modes = ("" if not view.wrap else " · wrap") + ("" if view.colours else " · no colours")
         self.query_one("#log-title", Static).update(

@@ -24,13 +24,15 @@ from srt_tui.tui.monitor.serving_panel import ServingPanel
 from srt_tui.tui.monitor.worker_table import WorkerTable
 from srt_tui.widgets.layout import is_wide
 
+#: the job view's last line while part of it is below the screen
+MORE_BELOW = "↓ more below · ctrl+d scrolls down, ctrl+u up"
 #: plan.json `frontend` of a job without a router (`none` in plans written before the fork's spellings)
 DIRECT = ("", "direct", "none")
 
 
 def state_words(snap: JobSnapshot) -> tuple[str, str]:
-    """(who runs it and its state, the reason worth showing): `Slurm PENDING`/`Resources`, `Local RUNNING`/``."""
-    runner = "Slurm" if snap.launcher in ("", "slurm") else snap.launcher.capitalize()
+    """(who runs it and its state, the reason worth showing): `Slurm PENDING`/`Resources`, `local RUNNING`/``."""
+    runner = "Slurm" if snap.launcher in ("", "slurm") else snap.launcher.lower()  # as the jobs table says it
     reason = snap.slurm_reason if snap.slurm_state == "PENDING" or snap.slurm_state in ENDED_WITH_REASON else ""
     return f"{runner} {snap.slurm_state}", "" if reason == "None" else reason  # snapshots not built by the monitor
 
@@ -250,11 +252,23 @@ class JobView(Vertical):
         yield ServingPanel(id="job-serving")
         yield WorkerTable(id="job-workers")
         yield ProblemsPanel("", id="job-problems")
+        yield Static(MORE_BELOW, id="job-more")
 
     def on_mount(self) -> None:
         self.query_one("#job-top").border_title = "GPUs · router"
         self.query_one("#job-workers").border_title = "Workers"
         self.query_one("#job-problems").border_title = "Problems"
+        self.watch(self, "scroll_y", lambda: self._say_more(), init=False)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._say_more)
+
+    def _say_more(self) -> None:
+        """`↓ more below` on the view's last line while part of it is below (a short terminal: 80x24)."""
+        more = self.query_one("#job-more", Static)
+        below = self.max_scroll_y - self.scroll_y >= 1
+        if more.display != below:
+            more.display = below
 
     def show(self, snap: JobSnapshot | None, now: datetime, width: int) -> None:
         """Redraw from a snapshot (None: the job has not been refreshed yet)."""
@@ -271,6 +285,7 @@ class JobView(Vertical):
         panel.serving = snap.serving if snap is not None else None
         self.query_one(WorkerTable).show(snap, width)
         self.query_one(ProblemsPanel).show(snap)
+        self.call_after_refresh(self._say_more)
 
     def logs(self) -> list[LogRef]:
         """Every log of the job."""

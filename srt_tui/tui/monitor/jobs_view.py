@@ -153,10 +153,12 @@ class JobsView(Vertical):
         empty.set_class(bool(rows), "hidden")
         shown = f"{len(rows)} of {len(snaps)} jobs" if query else f"{len(snaps)} job{'s' if len(snaps) != 1 else ''}"
         order = "↓" if reverse else "↑"
-        parts = [shown, f"sort {sort} {order}", *([f"filter {query!r}"] if query else []), *status.split(" · ")]
-        # what gives way first at 80 columns: the refresh timing, the `A` hint, the sort (Slurm's state and a
-        # failed refresh stay)
-        line = fit_parts([p for p in parts if p], width - 2, ("refreshed in", "A: ", "sort "))
+        # the keys the footer leaves to `?` are named where what they change is shown: `s` the sort, `/` the filter
+        filtering = f"filter {query!r}" if query else "/ filter"
+        parts = [shown, f"s sort {sort} {order}", filtering, *status.split(" · ")]
+        # what gives way first at 80 columns: the `/` hint (not an active filter), the refresh timing, the `A`
+        # hint, the sort (Slurm's state and a failed refresh stay)
+        line = fit_parts([p for p in parts if p], width - 2, ("/ filter", "refreshed in", "A: ", "s sort "))
         for s in snaps:  # a job whose files cannot be read (⚠ in its row): what is wrong, in full
             if problem := cells.files_problem(s):
                 line += f"\n⚠ {s.job_id}: {problem}"

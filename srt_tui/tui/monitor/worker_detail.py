@@ -168,7 +168,7 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         t.append(f"{mask_var}={w.mask}\n" if w.mask else f"{mask_var} not set (the whole node's GPUs)\n")
         if f is not None and f.ports:
             t.append("ports ", style=key)
-            t.append("  ".join(f"{label} {port}" for label, port in f.ports) + "\n")
+            self._hang(t, "  ".join(f"{label} {port}" for label, port in f.ports), 6, first=False)
         if f is not None:
             planned = dict(f.urls)
             base = planned.get("url", "")
@@ -204,19 +204,18 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         else:
             t.append("\ncommand", style=key)
             t.append("  (c copies it)\n", style=dim)
-            t.append(f"  {f.command}\n")
+            self._hang(t, f.command, 2)
             if isinstance(self.shell, ShellCommand) and not self.read_only:
                 t.append("shell", style=key)
                 t.append(f"  on {self.shell.where} (s opens it)\n", style=dim)
-                t.append(f"  {self.shell.display()}\n")
+                self._hang(t, self.shell.display(), 2)
             if f.container_image:
                 t.append("container  ", style=key)
                 t.append(f"{f.container_image}\n")
             t.append("\nenvironment", style=key)
             t.append("  (secrets masked)\n", style=dim)
             for name, value in f.env:
-                t.append(f"  {name}", style=key if name == f.mask_var else "")
-                t.append(f"={value}\n")
+                self._hang(t, Text.assemble((name, key if name == f.mask_var else ""), f"={value}"), 2)
             if not f.env:
                 t.append("  (none)\n", style=dim)
         log = self._log_text(f)
@@ -227,6 +226,18 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         t.rstrip()
         self.query_one("#worker-detail-text", Static).update(t)
         self.query_one("#worker-detail-log-text", Static).update(log if beside else "")
+
+    def _hang(self, t: Text, value: str | Text, indent: int, *, first: bool = True) -> None:
+        """Append `value` and a newline, its wrapped lines under its own start (`indent` columns in), not back at
+        the left edge where they would read as the next section; `first`: the first line is indented too."""
+        text = value if isinstance(value, Text) else Text(value)
+        width = self.query_one("#worker-detail-text", Static).content_region.width - indent
+        lines = text.wrap(self.app.console, width) if width > 10 else [text]
+        for i, line in enumerate(lines):
+            if i or first:
+                t.append(" " * indent)
+            t.append_text(line)
+            t.append("\n")
 
     def _log_text(self, f: WorkerFacts | None) -> Text:
         """The log's path and its last lines (empty until the plan was read)."""
