@@ -26,3 +26,5 @@ class CloneJob(Message):
 
     cloned: ClonedJob
     prepared: Prepared
+    #: the launcher the job ran with (`slurm`, `local`): the clone's Submit step offers the same one
+    launcher: str = "slurm"

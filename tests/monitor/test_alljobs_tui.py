@@ -4,6 +4,7 @@ sbatch job showing Slurm's facts, and `d` removing only ended jobs from the list
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -163,6 +164,12 @@ async def test_d_in_the_monitor_list_hides_an_ended_job_not_a_running_one() -> N
         monitor.post_message(SnapshotsUpdated([ended, running], 0.1))  # a poll that was under way
         await pilot.pause()
         assert ids() == ["81291"] and "81290" not in monitor.tracked
+        # shown again from elsewhere (`srt-tui jobs --unhide 81290`): the next discovery and poll list it
+        hidden.unhide(["81290"])
+        await asyncio.to_thread(monitor._discover)
+        monitor.post_message(SnapshotsUpdated([ended, running], 0.1))
+        await pilot.pause()
+        assert sorted(ids()) == ["81290", "81291"]
 
 
 async def test_slurm_down_is_shown_not_waited_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -74,3 +74,28 @@ async def test_c_in_the_job_view_opens_launch_on_the_clones_preview(tmp_path: Pa
         plan = launch.state.prepared.plan  # type: ignore[union-attr]
         assert (plan.topology, plan.profile, plan.name) == ("1P2D", "local", snap.name)
         assert launch.state.recipe_label == snap.name and app.context.profile_label.startswith("local")
+
+
+@pytest.mark.parametrize("launcher", ["slurm", "local"])
+async def test_a_clone_is_offered_the_launcher_its_job_ran_with(tmp_path: Path, launcher: str) -> None:
+    """Operator pass (issue 21): a clone of a job that ran on Slurm with the `local` profile (whose own launcher is
+    this machine) reached Submit with Local chosen. It keeps where its job ran until the operator picks."""
+    from dataclasses import replace
+
+    from srt_tui.tui.launch.steps.submit_step import SubmitStep
+
+    job_dir = _job_dir(tmp_path, "c4", "1P2D")
+    snap = frozen.frozen_job("c4", "mocker/mocker-2p1d.yaml", "local", topology="1P2D", job_dir=job_dir)
+    app = frozen_app([replace(snap, launcher=launcher)], open_job="c4")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.press("C")
+        for _ in range(50):
+            await pilot.pause(0.1)
+            if isinstance(app.screen, LaunchScreen) and app.screen.index == PREVIEW:
+                break
+        await settle(pilot)
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        step = app.screen.query_one(SubmitStep)
+        assert step.display and step.launcher == launcher

@@ -109,3 +109,11 @@ def test_index_only_when_slurm_names_no_path(tmp_path: Path, monkeypatch: pytest
     assert map_jobs([row], frozenset(), {"3": job})[0].job_dir == other
     assert hidden.unhide(["3", "77"]) == ["3"]
     assert hidden.hidden_jobs() == frozenset()
+
+
+def test_jobs_that_still_run_or_wait_come_first_then_the_newest() -> None:
+    """Operator pass (issue 21): `A` listed `2 CANCELLED, 1 COMPLETED, 5 …, 12 RUNNING` (Slurm's order): the
+    running job last. Active jobs first, newest first within each group, as an operator scans them."""
+    states = [("2", "CANCELLED"), ("1", "COMPLETED"), ("12", "RUNNING"), ("9_1", "PENDING"), ("11", "FAILED")]
+    mapped = map_jobs([JobState(job_id, "j", state) for job_id, state in states])
+    assert [j.job_id for j in mapped] == ["12", "9_1", "11", "2", "1"]

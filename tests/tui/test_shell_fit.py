@@ -73,3 +73,71 @@ async def test_jobs_list_footer_says_enter_opens_and_a_lists_all_jobs_at_80_colu
         await pilot.press("enter")  # what the footer says
         await pilot.pause()
         assert getattr(app.screen, "in_job_view", False)
+
+
+async def test_a_short_job_view_says_more_is_below_and_ctrl_d_u_scroll_it() -> None:
+    """At 80x16 the workers are below the screen: the last line says so and the keys it names reach them."""
+    from textual.widgets import Static
+
+    from srt_tui.tui.monitor.job_view import MORE_BELOW, JobView
+
+    app = frozen_app([frozen.nvidia("healthy")], open_job="81234")
+    async with app.run_test(size=(80, 16)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        view = app.screen.query_one(JobView)
+        more = view.query_one("#job-more", Static)
+        assert view.max_scroll_y > 0 and more.display and str(more.render()) == MORE_BELOW
+        await pilot.press("ctrl+d")
+        await pilot.pause()
+        assert view.scroll_y > 0
+        while view.scroll_y < view.max_scroll_y:
+            await pilot.press("ctrl+d")
+            await pilot.pause()
+        assert not more.display  # at the end nothing is below
+        await pilot.press("ctrl+u")
+        await pilot.pause()
+        assert view.scroll_y < view.max_scroll_y and more.display
+    app = frozen_app([frozen.nvidia("healthy")], open_job="81234")
+    async with app.run_test(size=(132, 43)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert not app.screen.query_one("#job-more", Static).display  # a tall terminal shows it all
+
+
+async def test_the_header_asks_for_a_profile_only_in_launch() -> None:
+    """Monitor read `profile (choose one)` when srt-tui started without one: only Launch needs a profile."""
+    from srt_tui.tui.header import AppHeader
+
+    app = make_app(None)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert "profile (choose one)" in app.screen.query_one(AppHeader).render().plain
+        await pilot.press("2")
+        await pilot.pause()
+        line = app.screen.query_one(AppHeader).render().plain
+        assert "choose one" not in line and "profile" not in line and line.rstrip().endswith("Slurm ✗ unreachable")
+
+
+async def test_a_refused_profile_leaves_the_header() -> None:
+    """Operator pass (issue 21): `srt-tui -p lcoal` opened the Profile step with the error, the header still
+    naming `lcoal`."""
+    from srt_tui.tui.header import AppHeader
+
+    app = make_app("lcoal")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        line = app.screen.query_one(AppHeader).render().plain
+        assert "lcoal" not in line and "profile (choose one)" in line, line
+
+
+def test_the_checks_title_counts_errors_and_warnings_each_with_its_plural() -> None:
+    from srt_tui.core.errors import Problem
+    from srt_tui.tui.launch.steps.topology_step import checks_title
+
+    def problem(severity: str) -> Problem:
+        return Problem(field="x", message="m", severity=severity)
+
+    assert checks_title([]) == "Checks"
+    assert checks_title([problem("warning")] * 3) == "Checks · 3 warnings"
+    assert checks_title([problem("error"), problem("warning")]) == "Checks · 1 error, 1 warning"

@@ -125,7 +125,7 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         if self._pending_clone is not None:  # Monitor's `C` opened Launch for the first time
             await self.clone(*self._pending_clone)
 
-    async def clone(self, cloned: ClonedJob, prepared: Prepared) -> None:
+    async def clone(self, cloned: ClonedJob, prepared: Prepared, launcher: str = "slurm") -> None:
         """Start over from a job Monitor read back: its profile, recipe and topology, shown on the preview."""
         if not self.is_mounted or not self.query("#steps"):
             self._pending_clone = (cloned, prepared)
@@ -136,6 +136,7 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         self._forget_after(0)
         state.recipe, state.source, state.recipe_label = cloned.recipe, cloned.source, cloned.recipe.name
         state.edited, state.prepared = cloned.recipe, prepared
+        state.cloned_launcher = (prepared, launcher)
         self.hub.update(profile_label=f"{cloned.profile.name} ({cloned.profile.source})")
         self._scan_roots(cloned.profile.profile.srtctl_root)
         self.query_one(StepBar).reached = PREVIEW
@@ -219,6 +220,9 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
             return
         if message.loaded is None:
             self.notify(message.error, title="The profile given cannot be used", severity="error", timeout=10)
+            from srt_tui.tui.context import NO_PROFILE
+
+            self.hub.update(profile_label=NO_PROFILE)  # the header never names a profile that was refused
             await self.go_to(0)
             return
         loaded = self.state.profile = message.loaded

@@ -102,6 +102,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         Binding("A", "all_jobs", "All jobs", tooltip="Every Slurm job of mine, also those srt-tui did not submit"),
         Binding("d,delete", "hide_job", "Remove", show=False),  # in `?` help, as a and r
         Binding("r", "refresh", "Refresh", show=False),
+        # a short terminal scrolls the job view (the worker table keeps PgUp/PgDn): the `↓ more below` line says so
+        Binding("ctrl+d", "scroll_job(1)", "Scroll down", show=False, tooltip="Scroll the job view half a page"),
+        Binding("ctrl+u", "scroll_job(-1)", "Scroll up", show=False, tooltip="Scroll the job view back"),
     ]
 
     #: what is drawn: a change of any of these redraws the shown view (not under a modal or in another mode)
@@ -145,6 +148,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self._back_to_all = False
         #: removed from the list this session (d): a poll already under way must not bring them back
         self.removed: set[str] = set()
+        #: the hidden jobs as the last discovery read them (None: no discovery): one shown again elsewhere
+        #: (`srt-tui jobs --unhide`) leaves `removed`
+        self._hidden_now: frozenset[str] | None = None
         #: the worker detail open over this screen (it follows each refresh), or None
         self._detail: WorkerDetail | None = None
         #: what the footer last showed: focus and each key's `check_action` (see `_keys_may_have_changed`)
@@ -218,6 +224,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             return self.in_job_view and (None if snap is None or not snap.is_ready else True)
         if action in ("open", "filter", "sort", "reverse"):
             return not self.in_job_view
+        if action == "scroll_job":
+            return self.in_job_view
         if action == "back":  # on the bare jobs list there is nothing to go back from: no `esc Back` there
             return self.in_job_view or self._filter_open()
         return not (action == "worker_detail" and not self.in_job_view)
@@ -289,6 +297,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         from srt_tui.state.hidden import hidden_jobs
 
         hidden = hidden_jobs()  # removed from the list (d): not discovered again; opened on purpose: shown
+        self._hidden_now = frozenset(hidden)
         return {j: d for j, d in known_jobs().items() if j not in hidden}
 
     def _rearm(self) -> None:
@@ -299,6 +308,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.polls += 1
         if self.polls == 1:
             _settle_heap()
+        if self._hidden_now is not None:
+            self.removed &= self._hidden_now
         shown = [s for s in message.snapshots if s.job_id not in self.removed]  # d during this poll
         for s in shown:
             self.tracked.setdefault(s.job_id, Path(s.job_dir))
@@ -424,7 +435,17 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         logs = self.query_one(JobView).logs()
         names = [ref.name for ref in logs]
         if result == "log" and name in names:  # the full-screen log viewer, on this worker's log
-            self.app.push_screen(LogViewerScreen(logs, names.index(name)))
+            self.app.push_screen(LogViewerScreen(logs, names.index(name), ended=self._job_ended()))
+
+    def _job_ended(self) -> bool:
+        """The job the keys act on has ended (its logs will not grow)."""
+        snap = self.snapshot_of(self.current_job())
+        return snap is not None and snap.is_final
+
+    def action_scroll_job(self, direction: int) -> None:
+        """ctrl+d / ctrl+u: the job view half a page down or up."""
+        view = self.query_one(JobView)
+        view.scroll_relative(y=direction * max(1, view.scrollable_content_region.height // 2), animate=False)
 
     def action_open(self) -> None:
         job = self.query_one(JobsView).highlighted_job
@@ -505,7 +526,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         if choice is None:
             self.notify("This job has no log yet.", severity="warning")
             return
-        self.app.push_screen(LogViewerScreen(*choice))
+        self.app.push_screen(LogViewerScreen(*choice, ended=self._job_ended()))
 
     def action_refresh(self) -> None:
         if self.poll_interval is None:
@@ -582,10 +603,10 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         if job is None or job_dir is None:
             self.notify("No job selected.", severity="warning")
             return
-        self._clone(job, job_dir)
+        self._clone(job, job_dir, (snap.launcher if snap is not None else "") or "slurm")
 
     @work(thread=True, group="clone", name="clone", exit_on_error=False)
-    def _clone(self, job: str, job_dir: Path) -> None:
+    def _clone(self, job: str, job_dir: Path, launcher: str) -> None:
         from srt_tui.core.api import prepare_job
         from srt_tui.core.errors import SrtError
         from srt_tui.core.jobdir.clone import read_clone
@@ -598,7 +619,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             why = "; ".join(p.render() for p in exc.problems) if isinstance(exc, SrtError) else str(exc)
             self.app.call_from_thread(self.notify, f"Cannot clone {job}: {why}", severity="error", timeout=12)
             return
-        self.post_message(CloneJob(cloned, prepared))
+        self.post_message(CloneJob(cloned, prepared, launcher))
 
     # -- smoke test (b) and the SSH port-forward (y) ---------------------------------------------------
 

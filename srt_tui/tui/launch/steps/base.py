@@ -36,6 +36,8 @@ class WizardState:
     generation: int = 0
     #: the recipes read so far: scanning starts with the screen, not when the recipe step is reached
     library: RecipeLibrary = field(default_factory=RecipeLibrary)
+    #: a cloned job's plan and the launcher it ran with: Submit offers that launcher while the plan is the clone's
+    cloned_launcher: tuple[Prepared, str] | None = None
 
     @property
     def profile_name(self) -> str | None:

@@ -58,6 +58,8 @@ class SubmitStep(WizardStep):
         self.read_only = False
         self.submitting = False
         self._touched = False
+        #: the launcher a cloned job ran with, while its plan is the one shown (None: the profile decides)
+        self._cloned_launcher: str | None = None
         #: the launcher the step selected itself (the profile's); a RadioSet.Changed to it is not the operator's
         self._auto_choice = "slurm"
         self._status_blocked = False
@@ -96,6 +98,10 @@ class SubmitStep(WizardStep):
             if self.prepared is not None and self.prepared.job.profile is not state.prepared.job.profile:
                 self._touched = False  # another profile: its own launcher until the operator picks one
             self.prepared = state.prepared
+            cloned = state.cloned_launcher
+            self._cloned_launcher = cloned[1] if cloned is not None and cloned[0] is state.prepared else None
+            if self._cloned_launcher is not None:
+                self._touched = False  # the clone's launcher, until the operator picks one
             self._copy_asked = False
             self.missing = missing_programs(state.prepared.plan)
             self.preflight = []
@@ -248,6 +254,8 @@ class SubmitStep(WizardStep):
 
         if self.prepared is None:
             return "slurm"
+        if self._cloned_launcher is not None:  # a clone runs where its job ran
+            return "local" if self._cloned_launcher == "local" else "slurm"
         down = self.hub is not None and self.hub.context.slurm_state == "down"
         return profile_launcher(self.prepared.job.profile, slurm_answers=not down)
 

@@ -18,6 +18,8 @@ from srt_tui.widgets.ordered_input import OrderedInput
 from srt_tui.widgets.problem_list import ProblemList
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from srt_tui.core.api import Prepared
     from srt_tui.core.errors import Problem
     from srt_tui.core.spec.profile import LoadedProfile
@@ -27,6 +29,14 @@ if TYPE_CHECKING:
 FIELD_LABELS: tuple[tuple[str, str], ...] = (("workers", "workers"), ("nodes", "nodes"), ("gpus", "GPUs"), ("tp", "TP"))
 #: every role field is a count: digits only
 DIGITS = r"[0-9]*"
+
+
+def checks_title(problems: Sequence[Problem]) -> str:
+    """`Checks · 1 error, 3 warnings`: both counts, each with its own plural (not `0 error(s)` above warnings)."""
+    errors = sum(p.severity == "error" for p in problems)
+    warnings = len(problems) - errors
+    counts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((errors, "error"), (warnings, "warning")) if n]
+    return " · ".join(["Checks", ", ".join(counts)]) if counts else "Checks"
 
 
 class TopologyStep(WizardStep):
@@ -201,9 +211,7 @@ class TopologyStep(WizardStep):
             box.border_subtitle = ""
             ok = ""
         self.query_one(ProblemList).show(problems, ok)
-        self.query_one("#problems-box").border_title = (
-            f"Checks · {sum(p.severity == 'error' for p in problems)} error(s)" if problems else "Checks"
-        )
+        self.query_one("#problems-box").border_title = checks_title(problems)
         self.post_message(PlanUpdated(edited, prepared, list(problems)))
 
     def _grid_title(self) -> str:
