@@ -188,3 +188,26 @@ async def test_the_open_detail_follows_the_live_monitor_when_the_worker_dies(tmp
             assert app.screen is detail  # still open, redrawn in place
     finally:
         launcher.close()
+
+
+async def test_ctrl_d_and_ctrl_u_scroll_the_detail_as_in_the_job_view(tmp_path: Path) -> None:
+    """Operator pass (issue 21): the job view's `ctrl+d scrolls down` did nothing in the worker detail."""
+    from textual.containers import VerticalScroll
+
+    snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=_job_dir(tmp_path))
+    app = frozen_app([snap], open_job="81240")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#job-workers", DataTable).focus()
+        await pilot.press("g", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        body = app.screen.query_one("#worker-detail-body", VerticalScroll)
+        assert isinstance(app.screen, WorkerDetail) and body.max_scroll_y > 0
+        await pilot.press("ctrl+d")
+        await pilot.pause()
+        down = body.scroll_y
+        assert down > 0
+        await pilot.press("ctrl+u")
+        await pilot.pause()
+        assert body.scroll_y < down

@@ -63,6 +63,9 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         Binding("l", "open_log", "Full log"),
         Binding("c", "copy_command", "Copy command"),
         Binding("s", "shell", "Shell on node"),
+        # as in the job view behind it
+        Binding("ctrl+d", "scroll_body(1)", "Scroll down", show=False, tooltip="Scroll the detail half a page"),
+        Binding("ctrl+u", "scroll_body(-1)", "Scroll up", show=False, tooltip="Scroll the detail back"),
     ]
 
     #: how `s` runs the shell (tests replace it: a headless app cannot suspend)
@@ -124,6 +127,11 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
                 with VerticalScroll(id="worker-detail-log"):
                     yield Static("", id="worker-detail-log-text", classes="worker-detail--section")
             yield Footer()
+
+    def action_scroll_body(self, direction: int) -> None:
+        """ctrl+d / ctrl+u: the facts half a page down or up (PgDn/PgUp work too)."""
+        body = self.query_one("#worker-detail-body", VerticalScroll)
+        body.scroll_relative(y=direction * max(1, body.scrollable_content_region.height // 2), animate=False)
 
     def on_mount(self) -> None:
         self.query_one("#worker-detail-box").border_title = f"{self.status.name} · job {self.job_id}"
