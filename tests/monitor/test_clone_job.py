@@ -5,6 +5,7 @@ them)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,18 +57,23 @@ def test_a_directory_without_job_json_says_so(tmp_path: Path) -> None:
         read_clone(tmp_path)
 
 
+async def _clone_to_preview(app: Any, pilot: Any) -> None:
+    """`C` in the job view, then until Launch shows the clone's preview (the clone reads files in a thread)."""
+    await pilot.press("C")
+    for _ in range(50):
+        await pilot.pause(0.1)
+        if isinstance(app.screen, LaunchScreen) and app.screen.index == PREVIEW:
+            break
+    await settle(pilot)
+
+
 async def test_c_in_the_job_view_opens_launch_on_the_clones_preview(tmp_path: Path) -> None:
     job_dir = _job_dir(tmp_path, "local-c3", "1P2D")
     snap = frozen.frozen_job("local-c3", "mocker/mocker-2p1d.yaml", "local", topology="1P2D", job_dir=job_dir)
     app = frozen_app([snap], open_job="local-c3")
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
-        await pilot.press("C")
-        for _ in range(50):
-            await pilot.pause(0.1)
-            if isinstance(app.screen, LaunchScreen) and app.screen.index == PREVIEW:
-                break
-        await settle(pilot)
+        await _clone_to_preview(app, pilot)
         launch = app.screen
         assert isinstance(launch, LaunchScreen), [n.message for n in app._notifications]
         assert isinstance(launch, LaunchScreen) and launch.index == PREVIEW
@@ -89,12 +95,7 @@ async def test_a_clone_is_offered_the_launcher_its_job_ran_with(tmp_path: Path, 
     app = frozen_app([replace(snap, launcher=launcher)], open_job="c4")
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
-        await pilot.press("C")
-        for _ in range(50):
-            await pilot.pause(0.1)
-            if isinstance(app.screen, LaunchScreen) and app.screen.index == PREVIEW:
-                break
-        await settle(pilot)
+        await _clone_to_preview(app, pilot)
         await pilot.press("ctrl+n")
         await settle(pilot)
         step = app.screen.query_one(SubmitStep)
