@@ -81,7 +81,7 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         #: the first paint's: the reader parses on another core)
         self._profile_waits = False
         #: a clone asked for before this screen was mounted (applied by `on_mount`)
-        self._pending_clone: tuple[ClonedJob, Prepared] | None = None
+        self._pending_clone: tuple[ClonedJob, Prepared, str] | None = None
         #: the wizard's first step: Recipe when the profile is already chosen (`-p`, or srtctl's srtslurm.yaml
         #: found as srtctl finds it), as srtctl's interactive mode opens on its recipe list; else Profile
         self._first = 1 if self._profile_given() else 0
@@ -128,7 +128,7 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
     async def clone(self, cloned: ClonedJob, prepared: Prepared, launcher: str = "slurm") -> None:
         """Start over from a job Monitor read back: its profile, recipe and topology, shown on the preview."""
         if not self.is_mounted or not self.query("#steps"):
-            self._pending_clone = (cloned, prepared)
+            self._pending_clone = (cloned, prepared, launcher)
             return
         self._pending_clone = None
         state = self.state
