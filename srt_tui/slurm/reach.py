@@ -33,6 +33,8 @@ class ShellCommand:
     env: Mapping[str, str] = field(default_factory=dict)
     #: where the shell opens, for the operator (`gpu-12`, `this machine, in the job directory`)
     where: str = ""
+    #: Slurm's name of the node (empty for a local job): the job's `node0` is not Slurm's `node0`
+    host: str = ""
 
     def display(self) -> str:
         """The command as the operator would type it (every value quoted)."""
@@ -57,7 +59,7 @@ def node_shell(job_id: str, job_dir: str, node_index: int, hostnames: Sequence[s
         raise NoShell(f"job {job_id}: node {node_index} is not known ({known}); wait until the job runs")
     node = hostnames[node_index]
     argv = ("srun", "--jobid", job_id, "--overlap", "--pty", "-N", "1", "-n", "1", "-w", node, "bash", "-i")
-    return ShellCommand(argv, where=node)
+    return ShellCommand(argv, where=node, host=node)
 
 
 def login_address() -> str:

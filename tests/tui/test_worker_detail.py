@@ -211,3 +211,26 @@ async def test_ctrl_d_and_ctrl_u_scroll_the_detail_as_in_the_job_view(tmp_path: 
         await pilot.press("ctrl+u")
         await pilot.pause()
         assert body.scroll_y < down
+
+
+async def test_the_detail_names_slurms_host_of_the_workers_node(tmp_path: Path) -> None:
+    """Operator pass (issue 21): the heading said `node0` while `srun -w` below named Slurm's `node1`: the job's
+    node index is not Slurm's name, so the heading gives both."""
+    job_dir = _job_dir(tmp_path)
+    nodes = [{"index": 0, "hostname": "gpu-017", "ip": "10.0.0.17"}, {"index": 1, "hostname": "gpu-018", "ip": "x"}]
+    (job_dir / "endpoints.json").write_text(
+        json.dumps({"version": 1, "job_id": "81240", "workers": [], "nodes": nodes})
+    )
+    snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=job_dir)
+    app = frozen_app([snap], open_job="81240")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#job-workers", DataTable).focus()
+        await pilot.press("g", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        detail = app.screen
+        assert isinstance(detail, WorkerDetail)
+        heading = str(detail.query_one("#worker-detail-text").render()).splitlines()[0]
+        host = ["gpu-017", "gpu-018"][detail.status.node_index]
+        assert f"node{detail.status.node_index} (host {host})" in heading, heading

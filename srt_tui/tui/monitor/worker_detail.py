@@ -168,6 +168,8 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         t = Text()
         t.append(f"{w.name}", style=key)
         t.append(f"  {w.role} · node{w.node_index}")
+        if isinstance(self.shell, ShellCommand) and self.shell.host:  # Slurm's name of it, as sinfo and srun say
+            t.append(f" (host {self.shell.host})")
         if f is not None and f.nnodes > 1:
             t.append(f" (+{f.nnodes - 1} nodes)")
         t.append(f" · GPUs {cells.gpus(w.gpus)}\n")
