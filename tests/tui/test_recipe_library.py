@@ -260,3 +260,21 @@ async def test_a_profiles_srtctl_checkout_and_dot_recipes_are_listed(tmp_path: P
         assert "./recipes/h200/" in folders
         assert any(f.endswith("srt-slurm/recipes/gb200/") for f in folders)
         assert {"mine", "theirs"} <= set(_leaves(tree))
+
+
+async def test_long_folders_keep_their_last_part_at_80_columns() -> None:
+    """Operator pass (issue 21): srtctl's `…/b200-fp4/1k1k/` and `…/b200-fp4/8k1k/` were cut at their end and read
+    the same; a folder too long for the tree loses middle folders instead."""
+    deep = Path.cwd() / "recipes" / "trtllm" / "nemotron-super-120b-long-model-name" / "b200-fp4"
+    for leaf in ("1k1k", "8k1k"):
+        (deep / leaf).mkdir(parents=True)
+        (deep / leaf / "agg.yaml").write_text(RECIPE.format(about=leaf, name=leaf, workers=1), encoding="utf-8")
+    app = make_app("local")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        labels = [str(node.label) for node in tree.root.children if "k1k" in str(node.label)]
+        room = tree.scrollable_content_region.width - 4
+        assert len(labels) == 2 and labels[0] != labels[1], labels
+        assert all(x.startswith("./recipes/") and len(x) <= room and "…" in x for x in labels), (labels, room)
+        assert labels[0].endswith("/1k1k/") and labels[1].endswith("/8k1k/")
