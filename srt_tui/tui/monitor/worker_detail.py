@@ -163,6 +163,8 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         return self._st({"spark": "ok"}.get(name, name))
 
     def _draw(self) -> None:
+        if not self.query("#worker-detail-text"):  # closing: its widgets are gone before the screen is
+            return
         w, f = self.status, self.facts
         key, dim = self._st("key"), self._st("dim")
         t = Text()
