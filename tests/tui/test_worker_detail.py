@@ -190,6 +190,15 @@ async def test_the_open_detail_follows_the_live_monitor_when_the_worker_dies(tmp
         launcher.close()
 
 
+async def _open_first_worker(app: Any, pilot: Any) -> None:
+    """Enter on the job view's first worker, its facts read."""
+    await pilot.pause()
+    app.screen.query_one("#job-workers", DataTable).focus()
+    await pilot.press("g", "enter")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def test_ctrl_d_and_ctrl_u_scroll_the_detail_as_in_the_job_view(tmp_path: Path) -> None:
     """Operator pass (issue 21): the job view's `ctrl+d scrolls down` did nothing in the worker detail."""
     from textual.containers import VerticalScroll
@@ -197,11 +206,7 @@ async def test_ctrl_d_and_ctrl_u_scroll_the_detail_as_in_the_job_view(tmp_path: 
     snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=_job_dir(tmp_path))
     app = frozen_app([snap], open_job="81240")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.screen.query_one("#job-workers", DataTable).focus()
-        await pilot.press("g", "enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await _open_first_worker(app, pilot)
         body = app.screen.query_one("#worker-detail-body", VerticalScroll)
         assert isinstance(app.screen, WorkerDetail) and body.max_scroll_y > 0
         await pilot.press("ctrl+d")
@@ -224,11 +229,7 @@ async def test_the_detail_names_slurms_host_of_the_workers_node(tmp_path: Path) 
     snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=job_dir)
     app = frozen_app([snap], open_job="81240")
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
-        app.screen.query_one("#job-workers", DataTable).focus()
-        await pilot.press("g", "enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await _open_first_worker(app, pilot)
         detail = app.screen
         assert isinstance(detail, WorkerDetail)
         heading = str(detail.query_one("#worker-detail-text").render()).splitlines()[0]
