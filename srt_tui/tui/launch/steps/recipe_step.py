@@ -47,6 +47,17 @@ class RecipeTree(Tree["RecipeEntry | None"]):
         Binding("k", "cursor_up", "Up", show=False),
     ]
 
+    def render_label(self, node: TreeNode[RecipeEntry | None], base_style: Style, style: Style) -> Text:
+        """A folder too long for the tree's width loses middle folders, never its end (cut at its end, srtctl's
+        `…/b200-fp4/1k1k/` and `…/b200-fp4/8k1k/` read the same); worked out as it is drawn, at today's width."""
+        label = node.label if isinstance(node.label, Text) else Text(node.label)
+        room = self.scrollable_content_region.width - 4  # the fold mark and the margin
+        if node.data is None and node.allow_expand and 1 < room < label.cell_len:
+            short = Text(shorten_path(label.plain.rstrip("/"), room - 1) + "/", style=label.style)
+            short.stylize(style)
+            return Text.assemble((self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style), short)
+        return super().render_label(node, base_style, style)
+
 
 class RecipeStep(WizardStep):
     """A folder tree of recipes next to the summary of the highlighted one."""
@@ -151,16 +162,10 @@ class RecipeStep(WizardStep):
             tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
             opened = self._folders.get("opened")
             before = opened if opened is not None and folder != "opened" else None
-            node = tree.root.add(self._folder_label(folder), data=None, expand=True, before=before)
+            node = tree.root.add(Text(folder + "/", style="bold"), data=None, expand=True, before=before)
             self._folders[folder] = node
             self._folder_of[node.id] = folder
         return node
-
-    def _folder_label(self, folder: str) -> Text:
-        """`./recipes/…/b200-fp4/1k1k/`: a folder too long for the tree loses middle folders, never its last one
-        (cut at its end, srtctl's `…/b200-fp4/1k1k` and `…/b200-fp4/8k1k` read the same)."""
-        room = self.query_one("#recipe-tree", Tree).scrollable_content_region.width - 4  # fold mark and margin
-        return Text(shorten_path(folder, room - 1) + "/", style="bold")
 
     def _add_rows(self, entries: list[RecipeEntry], grew: bool = False) -> None:
         """Rows for `entries` under their folders; the cursor moves only while it is where the step put it."""
@@ -212,13 +217,8 @@ class RecipeStep(WizardStep):
         self._highlight_spec = None  # not among the rows the filter leaves: the cursor stays where it went
 
     def on_resize(self) -> None:
-        """The summary's path line and the folders' labels follow the width."""
-        self.call_after_refresh(self._fit_to_width)
-
-    def _fit_to_width(self) -> None:
-        for folder, node in self._folders.items():
-            node.set_label(self._folder_label(folder))
-        self._summarise_node(self.query_one("#recipe-tree", Tree).cursor_node)
+        """The summary's path line follows the width."""
+        self.call_after_refresh(lambda: self._summarise_node(self.query_one("#recipe-tree", Tree).cursor_node))
 
     @on(Tree.NodeHighlighted, "#recipe-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[RecipeEntry | None]) -> None:
