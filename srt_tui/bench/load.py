@@ -12,7 +12,7 @@ import json
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -221,7 +221,8 @@ async def drive(
         conn = Connection(origin)
         try:
             for index in indices:
-                outcomes.append(await send_one(conn, config, index))
+                outcome = await send_one(conn, config, index)
+                outcomes.append(replace(outcome, finished_at=time.time()))
                 if progress is not None:
                     progress.request_done()
         finally:

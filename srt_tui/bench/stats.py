@@ -21,6 +21,7 @@ class Outcome:
     output_tokens: int = 0
     answered_by: str | None = None
     error: str | None = None
+    finished_at: float | None = None  # wall clock, so a reader can line requests up with other sources
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
@@ -63,6 +64,9 @@ def summarize_level(concurrency: int, outcomes: Sequence[Outcome], duration_s: f
         },
         "answered_by": answered_by(outcomes),
         "error_samples": sorted(Counter(o.error for o in outcomes if o.error).items(), key=lambda kv: -kv[1])[:5],
+        # every successful request as [finished at (wall clock), output tokens, TTFT ms]: a reader can take the
+        # figures of any time window, e.g. the one a monitor's two scrapes spanned
+        "finished": [[round(o.finished_at, 3), o.output_tokens, _ms(o.ttft_s)] for o in good if o.finished_at],
     }
     if stream:
         ttfts = [o.ttft_s for o in good if o.ttft_s is not None]

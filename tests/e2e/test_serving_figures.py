@@ -1,13 +1,16 @@
 """How fast the deployment serves, as `srt-tui status --json` shows it, agrees with what the load generator
 itself measured: a mocker job on the real local Slurm behind the real sglang-router, under the mock bench's
-closed-loop streaming load (TTFT p50 within 20 %, output tokens per second within 10 %)."""
+closed-loop streaming load (TTFT p50 within 20 %, output tokens over the window within 10 % of the client's count)."""
 
 from __future__ import annotations
 
 import json
+import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,21 @@ from tests.e2e.jobtools import apply, status, wait_ready
 
 pytestmark = [pytest.mark.slurm, pytest.mark.routers]
 AGG2 = REPO / "recipes" / "mocker" / "mocker-agg2.yaml"
+
+
+@dataclass(frozen=True)
+class _Timed:
+    """A call's result with the wall-clock times around it."""
+
+    value: Any
+    started: float
+    ended: float
+
+
+def _timed(call: Callable[[], Any]) -> _Timed:
+    started = time.time()
+    value = call()
+    return _Timed(value, started, time.time())
 
 
 def _agreement(shown: float | None, measured: float) -> float:
@@ -48,10 +66,10 @@ def test_serving_figures_agree_with_the_load_generator(cluster: Any, jobs: list[
         # 800 requests of 0.81 s, 8 at a time: at least 81 s of load; the window is 40 s of it (with 57 s, two
         # `status` runs on a loaded CI machine once took the rest: the load ended before the second scrape)
         time.sleep(5)
-        first = status(job)  # the first scrape: `status` keeps its samples for the next run
-        assert first["serving"] is not None, first
+        first_run = _timed(lambda: status(job))  # the first scrape: `status` keeps its samples for the next run
+        assert first_run.value["serving"] is not None, first_run.value
         time.sleep(40)
-        snap = status(job)
+        second_run = _timed(lambda: status(job))
         assert bench.poll() is None, "the load ended before the second scrape: the window would hold idle time"
         _, err = bench.communicate(timeout=240)
     finally:
@@ -59,16 +77,28 @@ def test_serving_figures_agree_with_the_load_generator(cluster: Any, jobs: list[
             bench.kill()
     assert bench.returncode == 0, err
     measured: dict[str, Any] = json.loads(out.read_text())["results"][0]
+    snap = second_run.value
     serving = snap["serving"]
-    ttft_off = _agreement(serving["ttft_p50_s"], measured["ttft_ms"]["p50"] / 1000)
-    tok_off = _agreement(serving["output_tok_per_s"], measured["output_token_throughput"])
+    # The figures of the window the two scrapes spanned, from the load generator's own requests: on a CI machine
+    # the load's pace changes with the tests beside it, so the whole run's average is not the window's. Each scrape
+    # happened somewhere inside its `status` run; the window's requests are those finished between the scrapes.
+    done = [(t, tokens, ttft) for t, tokens, ttft in measured["finished"]]
+    inside = [r for r in done if first_run.ended <= r[0] <= second_run.started]
+    around = [r for r in done if first_run.started <= r[0] <= second_run.ended]
+    # the engines count tokens as they generate them, the client when a request ends: the requests in flight at
+    # either end of the window (8 of at most 64 tokens) are counted on different sides of it
+    in_flight = 8 * 64
+    counted = serving["output_tok_per_s"] * serving["window_s"]
+    low, high = sum(r[1] for r in inside) - in_flight, sum(r[1] for r in around) + in_flight
+    ttft_off = _agreement(serving["ttft_p50_s"], statistics.median(r[2] for r in inside) / 1000)
     print(
-        f"TTFT p50 shown {serving['ttft_p50_s'] * 1000:.1f} ms, measured {measured['ttft_ms']['p50']:.1f} ms "
-        f"({ttft_off:.1%}); output shown {serving['output_tok_per_s']:.1f} tok/s, measured "
-        f"{measured['output_token_throughput']:.1f} tok/s ({tok_off:.1%}); window {serving['window_s']:.1f} s"
+        f"TTFT p50 shown {serving['ttft_p50_s'] * 1000:.1f} ms, measured in the window "
+        f"{statistics.median(r[2] for r in inside):.1f} ms ({ttft_off:.1%}); output tokens counted by the engines "
+        f"{counted:.0f}, by the client {low}..{high}; window {serving['window_s']:.1f} s; whole run "
+        f"{measured['output_token_throughput']:.1f} tok/s, shown {serving['output_tok_per_s']:.1f}"
     )
     assert ttft_off <= 0.20
-    assert tok_off <= 0.10
+    assert low * 0.9 <= counted <= high * 1.1
     # the per-worker figures add up to the job's, and the queues and KV use are read
     per_worker = [w["serving"] for w in snap["workers"]]
     assert all(s is not None for s in per_worker)
