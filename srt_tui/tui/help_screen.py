@@ -38,6 +38,14 @@ def widget_scope(node: object) -> str:
     return " ".join(re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", type(node).__name__)).lower()
 
 
+#: Textual's own movement actions (scrolling views, tables): one row per widget instead of ten rows of
+#: `Scroll Up`, `Page Left`, `Cursor right` … that every such widget repeats
+MOVES = frozenset(
+    f"{verb}_{way}" for verb in ("scroll", "cursor", "page") for way in ("up", "down", "left", "right")
+) | {"scroll_home", "scroll_end", "scroll_top", "scroll_bottom"}
+MOVE_KEYS, MOVE_DESCRIPTION = "↑↓←→", "Move or scroll (PgUp/PgDn and Home/End too)"
+
+
 def collect_keys(screen_bindings: dict[str, object], key_display: dict[str, str]) -> list[KeyHelp]:
     """Rows from `Screen.active_bindings` (key → ActiveBinding); duplicates of a description dropped."""
     from textual.app import App
@@ -53,6 +61,8 @@ def collect_keys(screen_bindings: dict[str, object], key_display: dict[str, str]
             continue
         # the longer words (tooltip) where a footer label is kept short for 80 columns
         description = binding.tooltip or binding.description or binding.action
+        if binding.action in MOVES and not binding.tooltip:
+            description = MOVE_DESCRIPTION
         if isinstance(node, App):
             # a letter or digit typed in a text field is text there: the app's keys work outside them
             scope = "outside text fields" if len(key) == 1 and key.isprintable() else "everywhere"
@@ -63,7 +73,10 @@ def collect_keys(screen_bindings: dict[str, object], key_display: dict[str, str]
         else:
             scope = widget_scope(node) if node is not None else ""
         merged.setdefault((scope, description), []).append(key_display.get(key, key))
-    rows = [KeyHelp(scope, " ".join(keys), description) for (scope, description), keys in merged.items()]
+    rows = [
+        KeyHelp(scope, MOVE_KEYS if description == MOVE_DESCRIPTION else " ".join(keys), description)
+        for (scope, description), keys in merged.items()
+    ]
     return sorted(rows, key=lambda r: (SCOPE_ORDER.get(r.scope, 1), r.scope))
 
 

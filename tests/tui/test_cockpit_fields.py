@@ -47,7 +47,8 @@ async def test_a_burst_after_backspace_keeps_its_order() -> None:
 
 async def test_preview_tabs_switch_with_brackets_and_help_says_so() -> None:
     """Issue 21 item 12: the preview's tabs needed the mouse or the tab bar's focus; `]`/`[` switch them,
-    and `?` lists the key; the Mounts & env tab says a profile's GPU exporter does not run without telemetry."""
+    and `?` lists the key; the tab shown takes the focus, so ↓ acts on it (the Processes tab's arrows needed
+    Tab first); the Mounts & env tab says a profile's GPU exporter does not run without telemetry."""
     from textual.widgets import Static, TabbedContent
 
     from srt_tui.tui.help_screen import HelpScreen
@@ -68,7 +69,17 @@ async def test_preview_tabs_switch_with_brackets_and_help_says_so() -> None:
         planned = app.screen.query_one(PreviewStep).prepared.plan.gpu_exporter  # type: ignore[union-attr]
         assert planned is not None and not planned.launched  # the profile has one; the recipe no telemetry
         assert exporter.split()[:3] == ["not", "launched:", "telemetry"], exporter
-        await pilot.press("left_square_bracket", "left_square_bracket", "left_square_bracket")
+        await pilot.press("left_square_bracket")
+        await pilot.pause()
+        assert tabs.active == "tab-processes"
+        # the tab's own content has the focus: ↓ moves the process table's cursor at once (no Tab first)
+        from srt_tui.widgets.row_table import RowTable
+
+        table = app.screen.query_one("#process-table", RowTable)
+        assert app.focused is table
+        await pilot.press("down")
+        assert table.cursor_row == 1
+        await pilot.press("left_square_bracket", "left_square_bracket")
         await pilot.pause()
         assert tabs.active == "tab-sbatch"  # wraps around
         await pilot.press("question_mark")
@@ -79,6 +90,12 @@ async def test_preview_tabs_switch_with_brackets_and_help_says_so() -> None:
             (r.scope, r.key, r.description) for r in app.screen.rows
         }
         assert not any("super" in r.key for r in app.screen.rows)  # Textual's macOS keys: no terminal sends them
+        # Textual's ten movement bindings of the focused view are one row, not `Scroll Up`, `Page Left`, …
+        moves = [r for r in app.screen.rows if r.description.startswith(("Scroll ", "Page ", "Cursor "))]
+        assert not moves, moves
+        assert ("↑↓←→", "Move or scroll (PgUp/PgDn and Home/End too)") in {
+            (r.key, r.description) for r in app.screen.rows
+        }
 
 
 async def test_the_mounts_and_env_tab_wraps_under_its_indent_at_80_columns() -> None:

@@ -190,7 +190,15 @@ class PreviewStep(WizardStep):
         tabs = self.query_one("#preview-tabs", TabbedContent)
         index = self.TABS.index(tabs.active) if tabs.active in self.TABS else 0
         tabs.active = self.TABS[(index + step) % len(self.TABS)]
-        tabs.query_one("Tabs").focus()  # the shown widget may hide: keep the focus (and `]`) in this step
+        self.call_after_refresh(self._focus_shown_tab)
+
+    def _focus_shown_tab(self) -> None:
+        """Focus what the shown tab holds (the process table, the script, the text), so ↑/↓ and PgUp/PgDn act
+        on it at once; `]`/`[` are this step's keys, so they keep working from there."""
+        tabs = self.query_one("#preview-tabs", TabbedContent)
+        pane = tabs.get_pane(tabs.active)
+        target = next((w for w in pane.query("*") if w.focusable), None)
+        (target or tabs.query_one("Tabs")).focus()
 
     def action_save_dry_run(self) -> None:
         from srt_tui.tui.prompts import PathPrompt
