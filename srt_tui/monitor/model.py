@@ -282,6 +282,8 @@ class JobSnapshot:
     group_member: str = ""
     #: how fast the deployment serves, over its serving workers (None when none reports serving families)
     serving: Serving | None = None
+    #: Slurm's host name of each node, in node-index order (from endpoints.json, else Slurm's node list)
+    hostnames: tuple[str, ...] = ()
 
     @property
     def is_ready(self) -> bool:
@@ -292,6 +294,20 @@ class JobSnapshot:
     def is_final(self) -> bool:
         """The job has ended."""
         return self.stage in FINAL_STAGES
+
+    @property
+    def serving_url(self) -> str | None:
+        """Where clients reach a job that serves now: nginx, else the router, else its single worker."""
+        if not self.is_ready or self.is_final:
+            return None
+        front = self.nginx or self.router
+        if front is not None:
+            return front.url
+        return self.workers[0].url if len(self.workers) == 1 else None
+
+    def host(self, node_index: int) -> str:
+        """Slurm's host name of node ``node_index``, or "" while it is not known."""
+        return self.hostnames[node_index] if 0 <= node_index < len(self.hostnames) else ""
 
     @property
     def failing_worker(self) -> str | None:

@@ -89,8 +89,6 @@ def job_hostnames(job_dir: str) -> list[str]:
     """The job's node hostnames in node-index order, from its `endpoints.json` (empty until the job wrote
     it). A file read: call it off the UI thread."""
     try:
-        nodes = read_endpoints(Path(job_dir)).nodes
+        return list(read_endpoints(Path(job_dir)).hostnames())
     except JobDirError:
         return []
-    by_index = {n.get("index"): n.get("hostname") for n in nodes}
-    return [str(by_index.get(i) or "") for i in range(len(nodes))]

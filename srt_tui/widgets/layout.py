@@ -16,3 +16,13 @@ BREAKPOINTS: list[tuple[int, str]] = [(0, "-narrow"), (WIDE, "-wide")]
 def is_wide(width: int) -> bool:
     """Whether a view `width` columns wide shows its wide layout (the screen then has `-wide`)."""
     return width >= WIDE
+
+
+#: from this many rows every panel of the job view shows in full; below it (80x24) the panels above the
+#: worker table keep to their key figures so the table stays on the first screen
+TALL = 30
+
+
+def is_tall(height: int) -> bool:
+    """Whether a terminal `height` rows high has room for the job view's panels in full."""
+    return height >= TALL

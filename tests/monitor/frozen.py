@@ -163,7 +163,13 @@ def frozen_job(
         visible_devices_env=plan["visible_devices_env"], started_at=started,
         ended_at="2026-03-01T11:40:00Z" if scenario == "failed" else "", placements=placements(files.plan),
         logs=log_refs(files), requests=requests, errors=errors, rate_per_s=rate, gpus=gpus,
+        hostnames=() if scenario == "pending" else hostnames(profile, plan["nodes"]),
     )  # fmt: skip
+
+
+def hostnames(profile: str, nodes: int) -> tuple[str, ...]:
+    """Slurm host names as a cluster names its nodes (`h100-017`, `mi300x-017`, …)."""
+    return tuple(f"{profile.rsplit('-', 1)[-1]}-{17 + i:03d}" for i in range(nodes))
 
 
 def nvidia(scenario: str = "healthy", job_id: str = "81234") -> JobSnapshot:

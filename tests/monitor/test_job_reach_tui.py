@@ -140,14 +140,14 @@ def test_the_summarys_requests_say_whose_counters_they_are() -> None:
     """Issue 21 item 12: the job line's `req N` and the router panel's `requests N` were unlabelled."""
     from dataclasses import replace
 
-    from srt_tui.tui.monitor.job_view import requests_origin, serving_url
+    from srt_tui.tui.monitor.job_view import requests_origin
 
     snap = frozen.nvidia("healthy")
-    assert requests_origin(snap) == "router" and serving_url(snap) == snap.router.url  # type: ignore[union-attr]
+    assert requests_origin(snap) == "router" and snap.serving_url == snap.router.url  # type: ignore[union-attr]
     no_router = replace(snap, router=None, routers=())
-    assert requests_origin(no_router) == "workers" and serving_url(no_router) is None  # three workers, no front
+    assert requests_origin(no_router) == "workers" and no_router.serving_url is None  # three workers, no front
     assert requests_origin(replace(snap, stage="completed")) == ""  # no results, nothing kept
-    assert serving_url(replace(snap, stage="starting")) is None
+    assert replace(snap, stage="starting").serving_url is None
 
 
 def test_an_ended_jobs_requests_and_the_routers_total_are_named_apart() -> None:

@@ -121,3 +121,33 @@ async def test_an_ended_jobs_worker_detail_says_it_ended_too() -> None:
     snap = frozen.with_serving(frozen.nvidia())
     body = await highlighted_worker_detail(replace(snap, stage="completed", slurm_state="COMPLETED"))
     assert "the job has ended" in body and "over the last" not in body, body
+
+
+@pytest.mark.parametrize("vendor", ["nvidia", "amd"])
+async def test_at_80x24_the_panels_keep_to_key_figures_and_every_worker_is_on_the_first_screen(vendor: str) -> None:
+    """A short terminal: the Serving panel shows the medians and the output rate (no p99, E2E or note) and the
+    router panel does not repeat the summary's URL, so the worker table's rows are on screen without scrolling."""
+    from srt_tui.tui.monitor.job_view import JobView
+    from srt_tui.tui.monitor.router_panel import RouterPanel
+    from srt_tui.tui.monitor.worker_table import WorkerTable
+
+    snap = frozen.with_serving(getattr(frozen, vendor)("degraded"))
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        panel = app.screen.query_one(ServingPanel)
+        shown = " ".join("".join(seg.text for seg in strip) for strip in panel.render_lines(panel.region.reset_offset))
+        assert "TTFT p50 305 ms" in shown and "out 1.6k tok/s" in shown, shown
+        assert "p99" not in shown and "E2E" not in shown
+        router = app.screen.query_one(RouterPanel)
+        said = " ".join("".join(seg.text for seg in strip) for strip in router.render_lines(router.region.reset_offset))
+        assert "routed 3.6k" in said and snap.router is not None and snap.router.url not in said, said
+        view, table = app.screen.query_one(JobView), app.screen.query_one(WorkerTable)
+        assert view.scroll_y == 0
+        rows_end = table.region.y + 2 + table.row_count  # border and header, then one line per worker
+        assert rows_end <= view.region.bottom, (rows_end, view.region)
+    async with frozen_app([snap], open_job=snap.job_id).run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        panel = pilot.app.screen.query_one(ServingPanel)
+        shown = " ".join("".join(seg.text for seg in strip) for strip in panel.render_lines(panel.region.reset_offset))
+        assert "p99" in shown and "E2E" in shown  # a tall terminal: every figure

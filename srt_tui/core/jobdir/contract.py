@@ -245,6 +245,11 @@ class EndpointsDoc:
     nodes: tuple[Obj, ...] = ()
     version: int = ENDPOINTS_VERSION
 
+    def hostnames(self) -> tuple[str, ...]:
+        """The nodes' hostnames in node-index order ("" for a node whose name is not written)."""
+        by_index = {n.get("index"): n.get("hostname") for n in self.nodes}
+        return tuple(str(by_index.get(i) or "") for i in range(len(self.nodes)))
+
 
 def parse_endpoints(path: Path, text: str | bytes) -> EndpointsDoc:
     """`endpoints.json` from its text; `workers` is required."""

@@ -119,7 +119,15 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         bench=bench_progress(ctx, job, stage, final),
         group=meta.group or "",
         group_member=meta.group_member or "",
+        hostnames=hostnames(job, state),
     )
+
+
+def hostnames(job: JobFiles, state: JobState | None) -> tuple[str, ...]:
+    """The nodes' host names: as the job wrote them in endpoints.json, else (before it did) Slurm's node list,
+    which is in the same order (the batch script numbers nodes as `scontrol show hostnames` lists them)."""
+    written = job.endpoints.hostnames() if job.endpoints is not None else ()
+    return written if any(written) else (state.nodes if state is not None else ())
 
 
 def bench_progress(ctx: Refresh, job: JobFiles, stage: str, final: bool) -> BenchProgress | None:

@@ -52,19 +52,9 @@ def requests_origin(snap: JobSnapshot) -> str:
     return "workers"
 
 
-def serving_url(snap: JobSnapshot) -> str | None:
-    """Where clients reach a job that serves now: nginx, else the router, else its single worker."""
-    if not snap.is_ready or snap.is_final:
-        return None
-    front = snap.nginx or snap.router
-    if front is not None:
-        return front.url
-    return snap.workers[0].url if len(snap.workers) == 1 else None
-
-
 def forward_line(snap: JobSnapshot, login: str) -> str | None:
     """The SSH line that brings the serving URL to a laptop (None when the job does not serve)."""
-    url = serving_url(snap)
+    url = snap.serving_url
     return port_forward(url, login) if url else None
 
 
@@ -127,7 +117,7 @@ def summary(
             t.append(f" {src.error[:70]}", style=st("bad"))
         t.append("  ")
     t.rstrip()
-    url = serving_url(snap)
+    url = snap.serving_url
     forward = forward_line(snap, login) if login else None
     if url:
         t.append("\nurl ", style=st("dim"))

@@ -119,8 +119,13 @@ class LiveGpuGrid(Widget):
                     for g in range(snap.gpus_per_node)
                 ]
             )
+            # Slurm's host name beside the node's index (the one `ssh`, `sinfo` and the logs use), then what
+            # listens there when there is room
+            trailer = Text(f"  {snap.host(node)}", style=self._style("header")) if snap.host(node) else Text()
             services = self._services(snap, node) if self.wide or not details else ""
-            trailers.append(Text("  " + services, style=self._style("service")) if services else None)
+            if services:
+                trailer.append("  " + services, style=self._style("service"))
+            trailers.append(trailer if trailer else None)
         cell = UTIL_CELL if details else CELL
         header, idle = self._style("header"), self._style("idle")
         lines = grid_lines(snap.gpus_per_node, rows, header, idle, trailers, cell=cell, details=details)

@@ -13,6 +13,7 @@ from textual.widget import Widget
 
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import ROLE_LETTERS, JobSnapshot
+from srt_tui.widgets.layout import is_wide
 
 
 class RouterPanel(Widget):
@@ -62,17 +63,17 @@ class RouterPanel(Widget):
             out.append("  relayed", style=self._st("warn"))
         elif r.stale:
             out.append("  stale", style=self._st("warn"))
+        registered: list[Text] = []
         if r.expected and not snap.is_final:
-            out.append("\n")
-            out.append("registered ", style=self._st("dim"))
             for role, want in sorted(r.expected.items(), key=lambda kv: "pda".find(kv[0][0])):
                 have = r.registered.get(role, 0)
                 ok = r.healthy.get(role, have if r.registration == "dynamo-health" else 0)
                 style = self._st("ok") if have >= want and ok >= want else self._st("bad")
-                out.append(f"{ROLE_LETTERS.get(role, role)} {have}/{want}", style=style)
+                role_text = Text("" if registered else "registered ", style=self._st("dim"))
+                role_text.append(f"{ROLE_LETTERS.get(role, role)} {have}/{want}", style=style)
                 if ok != have:
-                    out.append(f" ({ok} healthy)", style=self._st("warn"))
-                out.append("  ")
+                    role_text.append(f" ({ok} healthy)", style=self._st("warn"))
+                registered.append(role_text)
         counters = Pairs(
             [
                 # the router's own total (warm-up and smoke requests included), not the benchmark's: "routed"
@@ -93,10 +94,11 @@ class RouterPanel(Widget):
             tail.append("\n")
             tail.append("log: ", style=self._st("dim"))
             tail.append(r.last_error_line, style=self._st("bad"))
-        if r.url:
+        # in the narrow layout the summary's `url` line already shows the router's address
+        if r.url and (is_wide(self.app.size.width) or r.url != snap.serving_url):
             tail.append("\n")
             tail.append(r.url, style=self._st("dim"))
-        parts: list[RenderableType] = [out, counters]
+        parts: list[RenderableType] = [out, *([Pairs(registered, Style())] if registered else []), counters]
         if tail:
             parts.append(tail[1:])
         if snap.nginx is not None:
@@ -137,17 +139,18 @@ class Pairs:
     """`label value` pairs on one line two spaces apart, wrapped between pairs (never inside one) when
     the panel is too narrow, so `retries` never ends a line without its number."""
 
-    def __init__(self, pairs: list[Text], gap: Style) -> None:
+    def __init__(self, pairs: list[Text], style: Style, gap: str = "  ") -> None:
         self.pairs = pairs
+        self.style = style
         self.gap = gap
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         line = Text()
         for pair in self.pairs:
-            if line and line.cell_len + 2 + pair.cell_len > options.max_width:
+            if line and line.cell_len + len(self.gap) + pair.cell_len > options.max_width:
                 yield line
                 line = Text()
             if line:
-                line.append("  ", style=self.gap)
+                line.append(self.gap, style=self.style)
             line.append_text(pair)
         yield line

@@ -16,33 +16,39 @@ from textual.widget import Widget
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import Serving
 from srt_tui.tui.monitor.router_panel import Pairs
-from srt_tui.widgets.layout import is_wide
+from srt_tui.widgets.layout import is_tall, is_wide
 
 SPARK_WIDTH = 12
 
 
 def serving_pairs(
-    s: Serving, st: Callable[[str], Style], sparks: bool = True, ended: bool = False, measured: bool = False
+    s: Serving,
+    st: Callable[[str], Style],
+    sparks: bool = True,
+    ended: bool = False,
+    measured: bool = False,
+    brief: bool = False,
 ) -> list[Text]:
     """`label value` groups, each kept whole when a line wraps (``st`` maps dim/key/spark to styles;
     ``sparks``: with sparklines, which narrow terminals leave out so the workers keep their rows; ``ended``:
-    the job has ended, so no further scrape will come and the note says where its measured figures are)."""
+    the job has ended, so no further scrape will come and the note says where its measured figures are;
+    ``brief``: a short terminal's key figures, medians and output rate, with no E2E and no note while live)."""
     dim, spark = st("dim"), st("spark")
 
     def quantiles(label: str, field: str, points: tuple[float, ...]) -> Text:
         t = Text.assemble((f"{label} ", st("key")), ("p50 ", dim), cells.quantile_latency(s, f"{field}_p50_s"))
-        t.append(" p99 ", style=dim)
-        t.append(cells.quantile_latency(s, f"{field}_p99_s"))
+        if not brief:
+            t.append(" p99 ", style=dim)
+            t.append(cells.quantile_latency(s, f"{field}_p99_s"))
         if points and sparks:
             t.append(" " + cells.sparkline(points, SPARK_WIDTH), style=spark)
         return t
 
-    out = [
-        quantiles("TTFT", "ttft", s.spark_ttft_s),
-        quantiles("TPOT", "itl", s.spark_itl_s),
-        quantiles("E2E", "e2e", ()),
-    ]
-    tokens = Text.assemble(("in ", dim), cells.tokens_per_s(s.input_tok_per_s), ("  out ", dim))
+    out = [quantiles("TTFT", "ttft", s.spark_ttft_s), quantiles("TPOT", "itl", s.spark_itl_s)]
+    if not brief:
+        out.append(quantiles("E2E", "e2e", ()))
+    tokens = Text() if brief else Text.assemble(("in ", dim), cells.tokens_per_s(s.input_tok_per_s), ("  ", dim))
+    tokens.append("out ", style=dim)
     tokens.append(cells.tokens_per_s(s.output_tok_per_s))
     if s.spark_output_tok and sparks:
         tokens.append(" " + cells.sparkline(s.spark_output_tok, SPARK_WIDTH), style=spark)
@@ -50,6 +56,8 @@ def serving_pairs(
     out.append(Text.assemble(("running ", dim), cells.number(s.running), ("  waiting ", dim), cells.number(s.waiting)))
     out.append(Text.assemble(("KV ", dim), cells.percent(s.kv_usage)))
     window = f"over the last {s.window_s:.0f} s" if s.window_s else "latency after two scrapes"
+    if brief and not ended:
+        return out
     if ended:  # `R` only when its benchmark wrote results (a manual job's R has nothing to show)
         window = "the job has ended: its last figures" + (" · R: what its benchmark measured" if measured else "")
     out.append(Text(f"({window})", style=dim))
@@ -107,7 +115,8 @@ class ServingPanel(Widget):
         s = self.serving
         if s is None:
             return Text("")
+        size = self.app.size
         pairs = serving_pairs(
-            s, self._st, sparks=is_wide(self.app.size.width), ended=self.ended, measured=self.measured
+            s, self._st, is_wide(size.width), self.ended, self.measured, brief=not is_tall(size.height)
         )
         return Pairs(pairs, self._st("dim"))

@@ -18,6 +18,7 @@ from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths
 from srt_tui.widgets.row_table import RowTable
 
 SPARK_WIDTH = 12
+HOST_CAP = 16
 #: the Workers panel's border and padding, and the table's scrollbar
 PANEL = 5
 #: every column; `priority` 0 always shown, higher numbers give way first (the mask stays long: CUDA vs
@@ -25,7 +26,7 @@ PANEL = 5
 COLUMNS: tuple[FitColumn, ...] = (
     FitColumn("worker", "WORKER", 0, 24),
     FitColumn("role", "ROLE", 5),
-    FitColumn("node", "NODE", 2),
+    FitColumn("node", "NODE", 2, HOST_CAP),  # Slurm's host name (`node0` until the job wrote it)
     FitColumn("gpus", "GPUS", 6, 12),
     FitColumn("mask", "MASK", 3, 16),
     FitColumn("port", "PORT", 7),
@@ -48,6 +49,13 @@ def mask_header(visible_devices_env: str) -> str:
     than `MASK`, so the wide table still fits 120 columns."""
     prefix = visible_devices_env.split("_", 1)[0] if visible_devices_env.endswith("_VISIBLE_DEVICES") else ""
     return prefix or "MASK"
+
+
+def _host_cell(snap: JobSnapshot | None, node_index: int) -> str:
+    """The NODE cell: Slurm's host name, its end kept when long (`…rack03-tray07`: host names of one cluster
+    share their start), or `nodeK` before the job wrote it."""
+    host = (snap.host(node_index) if snap is not None else "") or f"node{node_index}"
+    return host if len(host) <= HOST_CAP else "…" + host[-(HOST_CAP - 1) :]
 
 
 class WorkerTable(RowTable[Text]):
@@ -134,7 +142,8 @@ class WorkerTable(RowTable[Text]):
         failing = snap.failing_worker if snap is not None else None
         ended = snap is not None and snap.is_final
         stopped = {w.name for w in workers if snap is not None and snap.stopped_with_job(w.name)}
-        cells_of = [self._cells(w, relay_mark=False, stopped=w.name in stopped) for w in workers]
+        hosts = [_host_cell(snap, w.node_index) for w in workers]
+        cells_of = [self._cells(w, h, relay_mark=False, stopped=w.name in stopped) for w, h in zip(workers, hosts)]
         natural = natural_widths([c.key for c in COLUMNS], ({k: v.plain for k, v in row.items()} for row in cells_of))
         natural["health"] += 1  # room for the relay mark should SRC give way
         fitted = fit([replace(c, header=mask) if c.key == "mask" else c for c in COLUMNS], natural, width - PANEL)
@@ -148,8 +157,8 @@ class WorkerTable(RowTable[Text]):
         relay_mark = "src" not in {c.key for c in fitted}
         relayed = relay_mark and not ended and any(w.source == "relay" for w in workers)
         self.border_subtitle = "* health relayed by the job: its nodes do not answer from here" if relayed else ""
-        for w in workers:
-            row = self._cells(w, relay_mark, stopped=w.name in stopped)
+        for w, host in zip(workers, hosts):
+            row = self._cells(w, host, relay_mark, stopped=w.name in stopped)
             self.add_row(*(row[c.key] for c in fitted), key=w.name)
             self._names.append(w.name)
         if failing is not None and failing != self._failing:
@@ -158,7 +167,7 @@ class WorkerTable(RowTable[Text]):
         if keep in self._names:
             self.move_cursor(row=self._names.index(keep), animate=False)
 
-    def _cells(self, w: WorkerStatus, relay_mark: bool, stopped: bool = False) -> dict[str, Text]:
+    def _cells(self, w: WorkerStatus, host: str, relay_mark: bool, stopped: bool = False) -> dict[str, Text]:
         health_style = self._st(_HEALTH_STYLE.get(w.health, "bad"))
         health = Text(w.health + ("*" if w.source == "relay" and relay_mark else ""), style=health_style)
         if stopped:  # stopped with its job: not a fault (a completed job read all `down`)
@@ -169,7 +178,7 @@ class WorkerTable(RowTable[Text]):
         rtr.stylize(self._st("dim" if w.router_healthy is None else "ok" if w.router_healthy else "bad"))
         failed = Text(cells.number(w.requests_failed), style=self._st("bad") if w.requests_failed else Style())
         return {
-            "worker": Text(w.name), "role": Text(w.role), "node": Text(f"node{w.node_index}"),
+            "worker": Text(w.name), "role": Text(w.role), "node": Text(host),
             "gpus": Text(cells.gpus(w.gpus)), "mask": Text(w.mask or "-"),
             "port": Text(str(w.port) if w.port else "-"), "health": health,
             "src": Text(w.source or "-", style=self._st("dim")), "rtr": rtr,
