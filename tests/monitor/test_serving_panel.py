@@ -141,7 +141,8 @@ async def test_at_80x24_the_panels_keep_to_key_figures_and_every_worker_is_on_th
         assert "p99" not in shown and "E2E" not in shown
         router = app.screen.query_one(RouterPanel)
         said = " ".join("".join(seg.text for seg in strip) for strip in router.render_lines(router.region.reset_offset))
-        assert "routed 3.6k" in said and snap.router is not None and snap.router.url not in said, said
+        assert "routed 3.6k" in said and snap.router is not None and snap.router.url, said
+        assert snap.router.url not in said, said
         view, table = app.screen.query_one(JobView), app.screen.query_one(WorkerTable)
         assert view.scroll_y == 0
         rows_end = table.region.y + 2 + table.row_count  # border and header, then one line per worker
