@@ -267,3 +267,16 @@ def serving_line(s: Serving | None) -> str:
         f"in {tokens_per_s(s.input_tok_per_s)} out {tokens_per_s(s.output_tok_per_s)} · "
         f"running {number(s.running)} waiting {number(s.waiting)} · KV {percent(s.kv_usage)}"
     )
+
+
+def matches_words(text: str, query: str) -> bool:
+    """k9s-style filter of a row's text: every word of ``query`` must appear in it (case-insensitive), and a
+    `!word` must not."""
+    text = text.lower()
+    for word in query.lower().split():
+        if word.startswith("!") and len(word) > 1:
+            if word[1:] in text:
+                return False
+        elif word not in text:
+            return False
+    return True

@@ -204,3 +204,34 @@ async def test_the_listing_time_is_named(size: tuple[int, int]) -> None:
         assert len(line) <= size[0] - 2, line
         assert "Enter: job view" in line and "1 hidden (h shows)" in line, line
         assert line.endswith(" · read in 0.12 s") == (size[0] >= 100), line  # whole, or left out at 80
+
+
+async def test_slash_filters_and_s_sorts_the_list_esc_clears_then_goes_back() -> None:
+    """`/` as in the Monitor's jobs list (every word must appear, `!word` must not), `s` through the orders with
+    the arrow in the sorted column's header; Esc first clears the filter, then goes back."""
+    app = app_with(FrozenJobsSource("ann", rows(), FACTS))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_all_jobs(pilot)
+        await pilot.press("slash", *"running", "enter")
+        await settle(pilot)
+        assert table_ids(screen) == ["81301", "81302"]
+        assert "2 of 4 jobs (filter: running)" in str(screen.query_one("#alljobs-status").render())
+        await pilot.press("slash", *"running", "space", "exclamation_mark", *"sleep", "enter")  # `/` selects it all
+        await settle(pilot)
+        assert table_ids(screen) == ["81301"]
+        await pilot.press("escape")  # clears the filter, stays here
+        await settle(pilot)
+        assert isinstance(app.screen, AllJobsScreen) and table_ids(screen) == ["81301", "81302", "81303", "81290"]
+        table = screen.query_one("#alljobs-table", DataTable)
+        await pilot.press("s")  # by job id, the newest first
+        assert table_ids(screen) == ["81303", "81302", "81301", "81290"]
+        assert str(table.columns[next(iter(table.columns))].label) == "JOBID ↓"
+        await pilot.press("s")  # by name
+        assert table_ids(screen) == ["81303", "81301", "81290", "81302"]
+        await pilot.press("s", "s")  # by state, then by how long it ran: the longest first
+        assert table_ids(screen) == ["81301", "81290", "81302", "81303"]
+        await pilot.press("s")  # back to squeue's order, no arrow
+        assert table_ids(screen) == ["81301", "81302", "81303", "81290"]
+        assert not any("↓" in str(c.label) or "↑" in str(c.label) for c in table.columns.values())
+        await pilot.press("escape")
+        assert isinstance(app.screen, MonitorScreen)

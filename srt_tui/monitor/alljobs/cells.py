@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from srt_tui.monitor import cells
-from srt_tui.monitor.alljobs.query import MyJob
+from srt_tui.monitor.alljobs.query import MyJob, job_number
+from srt_tui.monitor.cells import matches_words
 
 #: header of each column, by key, in order; the TUI gives widths, the CLI sizes to the content
 HEADERS: dict[str, str] = {
@@ -52,3 +53,24 @@ def cell(job: MyJob, key: str, now: datetime) -> str:
 def row(job: MyJob, now: datetime, keys: tuple[str, ...] = tuple(HEADERS)) -> tuple[str, ...]:
     """One job's cells."""
     return tuple(cell(job, key, now) for key in keys)
+
+
+#: the orders `s` steps through: Slurm's listing order (queued and running first, newest first), then by
+#: column; each with the direction an operator expects first (names A→Z, the longest-running first)
+SORTS: tuple[str, ...] = ("squeue", "job", "name", "state", "time")
+#: the arrow the sorted column's header carries (none for the listing's own order): ↓ largest or newest first
+SORT_ARROWS = {"job": " ↓", "name": " ↑", "state": " ↑", "time": " ↓"}
+
+
+def arrange(jobs: list[MyJob], query: str, sort: str, now: datetime) -> list[MyJob]:
+    """The rows shown: those whose cells (and output directory) match the `/` filter, in the order chosen."""
+    rows = [j for j in jobs if not query or matches_words(" ".join((*row(j, now), str(j.job_dir or ""))), query)]
+    if sort == "job":
+        return sorted(rows, key=lambda j: job_number(j.job_id), reverse=True)  # the newest first
+    if sort == "name":
+        return sorted(rows, key=lambda j: (j.job.name.lower(), -job_number(j.job_id)))
+    if sort == "state":
+        return sorted(rows, key=lambda j: (j.job.state, -job_number(j.job_id)))
+    if sort == "time":
+        return sorted(rows, key=lambda j: -(j.run_seconds(now) or 0.0))
+    return rows  # "squeue": the listing's own order

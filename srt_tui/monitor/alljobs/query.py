@@ -70,13 +70,13 @@ def map_jobs(
 ) -> tuple[MyJob, ...]:
     """Each job with its output directory (job index first, then its stdout/work-dir paths) and hidden flag; the
     jobs that still run or wait first, then the ended ones, newest first in each (as an operator scans them)."""
-    ordered = sorted(jobs, key=lambda j: (j.is_terminal, -_number(j.job_id)))
+    ordered = sorted(jobs, key=lambda j: (j.is_terminal, -job_number(j.job_id)))
     return tuple(
         MyJob(j, find_output_dir(j.job_id, j.stdout, j.work_dir, indexed), j.job_id in hidden) for j in ordered
     )
 
 
-def _number(job_id: str) -> int:
+def job_number(job_id: str) -> int:
     """The job number of `12`, `12_3` or `12+1` (0 when there is none): newer jobs have larger ones."""
     digits = ""
     for ch in job_id:

@@ -133,15 +133,8 @@ def _stage(snap: JobSnapshot, narrow: bool) -> str:
 
 def matches(snap: JobSnapshot, query: str, now: datetime) -> bool:
     """k9s-style filter: every word must appear in the row (case-insensitive); `!word` must not."""
-    text = " ".join(cell(snap, c.key, now) for c in COLUMNS).lower()
-    text += f" {snap.profile} {snap.engine} {snap.group}".lower()
-    for word in query.lower().split():
-        if word.startswith("!") and len(word) > 1:
-            if word[1:] in text:
-                return False
-        elif word not in text:
-            return False
-    return True
+    text = " ".join(cell(snap, c.key, now) for c in COLUMNS)
+    return cells.matches_words(f"{text} {snap.profile} {snap.engine} {snap.group}", query)
 
 
 def _job_key(job_id: str) -> tuple[int, str]:

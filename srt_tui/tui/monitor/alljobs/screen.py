@@ -1,6 +1,7 @@
 """All my Slurm jobs, squeue-style (k9s's "all namespaces"): `A` from the Monitor opens it, `A`/Esc goes
 back. Enter on a job srt-tui or srtctl launched opens its job view from its output directory; on any other
-job it shows Slurm's facts. `d` removes an ended job from the lists (directory kept), `h` shows the hidden.
+job it shows Slurm's facts. `d` removes an ended job from the lists (directory kept), `h` shows the hidden;
+`/` filters the rows as the Monitor's jobs list does, `s` steps through the orders.
 
 The list is refreshed in a thread worker and re-armed only after the previous refresh finished, so a
 Slurm that does not answer is shown as such and never freezes or stacks refreshes.
@@ -20,8 +21,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Footer, Input, Static
 
+from srt_tui.monitor.alljobs.cells import SORT_ARROWS, SORTS, arrange
 from srt_tui.monitor.alljobs.query import MyJob, MyJobs
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
@@ -60,6 +62,7 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
     AllJobsScreen #alljobs-table { height: 1fr; }
     AllJobsScreen #alljobs-empty { height: auto; padding: 1 2; color: $text-muted; }
     AllJobsScreen #alljobs-status { height: auto; max-height: 3; padding: 0 1; background: $panel; color: $text-muted; }
+    AllJobsScreen #alljobs-filter { margin: 0 1; }
     AllJobsScreen .hidden { display: none; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -68,7 +71,9 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
         Binding("d,delete", "hide", "Remove"),
         Binding("u", "unhide", "Unhide"),
         Binding("h", "toggle_hidden", "Hidden"),
-        Binding("r", "refresh", "Refresh"),
+        Binding("r", "refresh", "Refresh", show=False, tooltip="Ask Slurm now (the list refreshes every 5 s)"),
+        Binding("slash", "filter", "Filter", tooltip="Filter the jobs: every word must appear, !word must not"),
+        Binding("s", "sort", "Sort", tooltip="Sort by the next column (job, name, state, time, then squeue's order)"),
     ]
 
     def __init__(self, hub: ContextHub, source: JobsSource, *, refresh_s: float | None = REFRESH_S) -> None:
@@ -78,6 +83,8 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
         self.refresh_s = refresh_s
         self.listing: MyJobs | None = None
         self.show_hidden = False
+        self.query_text = ""
+        self.sort = SORTS[0]
         self._ids: list[str] = []
         self._header: tuple[object, ...] = ()
         self._loop = RearmedLoop(self, self._list)
@@ -87,6 +94,8 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
     def compose(self) -> ComposeResult:
         yield AppHeader("monitor", self.hub)
         yield Static("All my Slurm jobs", id="alljobs-title")
+        yield Input(placeholder="filter: words that must appear, !word that must not (Esc clears)",
+                    id="alljobs-filter", classes="hidden")  # fmt: skip
         yield RowTable[Text](cursor_type="row", zebra_stripes=True, id="alljobs-table")
         yield Static("", id="alljobs-empty", classes="hidden")
         yield Static("asking Slurm…", id="alljobs-status")
@@ -146,15 +155,17 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
         table = self.query_one(RowTable)
         keep = self.highlighted
         cols = columns.columns(self.size.width or 80)
-        if cols != self._header:
-            self._header = cols
+        arrow = SORT_ARROWS.get(self.sort, "")
+        header = (cols, self.sort)
+        if header != self._header:
+            self._header = header
             table.clear(columns=True)
-            for key, header, width in cols:
-                table.add_column(header, key=key, width=width)
+            for key, title, width in cols:
+                table.add_column(title + (arrow if key == self.sort else ""), key=key, width=width)
         else:
             table.clear()
         now = self.hub.context.now()
-        rows = self.shown()
+        rows = arrange(self.shown(), self.query_text, self.sort, now)
         self._ids = [j.job_id for j in rows]
         for job in rows:
             style = "dim" if job.hidden or job.job.is_terminal else ""
@@ -178,7 +189,11 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
             empty.update(f"No Slurm jobs of {user} (queued, running, or recently ended).")
         empty.set_class(bool(rows) and not listing.error, "hidden")
         hidden = sum(j.hidden for j in listing.jobs)
-        parts = [f"{len(rows)} jobs", "Enter: job view (srt-tui, srtctl) or Slurm facts"]
+        listed = len(listing.shown(self.show_hidden))
+        count = f"{len(rows)} of {listed} jobs (filter: {self.query_text})" if self.query_text else f"{len(rows)} jobs"
+        parts = [count]
+        parts += ["s sort / filter" if self.sort == SORTS[0] else f"sorted by {self.sort} (s)"]
+        parts.append("Enter: job view (srt-tui, srtctl) or Slurm facts")
         if hidden:
             parts.append(f"{hidden} hidden" + (" (marked *)" if self.show_hidden else " (h shows)"))
         if listing.error:
@@ -186,7 +201,7 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
         elif listing.took_s:
             parts.append(f"read in {listing.took_s:.2f} s")  # what the figure is: the listing's squeue time
         # whole parts within the line (at 80 columns): the timing gives way first, then the Enter hint (in `?`)
-        status.update(fit_parts(parts, (self.size.width or 80) - 2, ("read in", "Enter: ")))
+        status.update(fit_parts(parts, (self.size.width or 80) - 2, ("read in", "s sort", "Enter: ", "sorted by")))
 
     # -- actions ------------------------------------------------------------------------------------
 
@@ -216,8 +231,38 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
             self.app.push_screen(SlurmFactsScreen(job.job, self.source))
 
     def action_back(self) -> None:
-        """Back to srt-tui's jobs."""
+        """Esc clears the filter first (as in the Monitor's jobs list), then goes back to srt-tui's jobs."""
+        flt = self.query_one("#alljobs-filter", Input)
+        if self.query_text or not flt.has_class("hidden"):
+            flt.value = ""
+            self.query_text = ""
+            flt.add_class("hidden")
+            self.query_one("#alljobs-table").focus()
+            self.redraw()
+            return
         self.dismiss(None)
+
+    def action_filter(self) -> None:
+        """`/`: the filter field, focused."""
+        flt = self.query_one("#alljobs-filter", Input)
+        flt.remove_class("hidden")
+        flt.focus()
+
+    @on(Input.Changed, "#alljobs-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.query_text = event.value.strip()
+        self.redraw()
+
+    @on(Input.Submitted, "#alljobs-filter")
+    def _filter_done(self, event: Input.Submitted) -> None:
+        if not self.query_text:
+            self.query_one("#alljobs-filter").add_class("hidden")
+        self.query_one("#alljobs-table").focus()
+
+    def action_sort(self) -> None:
+        """`s`: the next order (job, name, state, time, then squeue's own)."""
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.redraw()
 
     def action_refresh(self) -> None:
         """Ask Slurm now."""
