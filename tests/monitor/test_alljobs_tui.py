@@ -170,6 +170,17 @@ async def test_d_in_the_monitor_list_hides_an_ended_job_not_a_running_one() -> N
         monitor.post_message(SnapshotsUpdated([ended, running], 0.1))
         await pilot.pause()
         assert sorted(ids()) == ["81290", "81291"]
+        # hidden from elsewhere while this Monitor shows it (`srt-tui jobs --hide 81290`): it leaves this list too
+        hidden.hide(["81290"])
+        await asyncio.to_thread(monitor._discover)
+        monitor.post_message(SnapshotsUpdated([ended, running], 0.1))
+        await pilot.pause()
+        assert ids() == ["81291"] and "81290" not in monitor.tracked
+        # opened on purpose (from all jobs, or `a`): shown though hidden
+        monitor.focus_job("81290", Path(ended.job_dir))
+        monitor.post_message(SnapshotsUpdated([ended, running], 0.1))
+        await pilot.pause()
+        assert sorted(ids()) == ["81290", "81291"]
 
 
 async def test_slurm_down_is_shown_not_waited_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

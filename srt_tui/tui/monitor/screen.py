@@ -149,8 +149,10 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         #: removed from the list this session (d): a poll already under way must not bring them back
         self.removed: set[str] = set()
         #: the hidden jobs as the last discovery read them (None: no discovery): one shown again elsewhere
-        #: (`srt-tui jobs --unhide`) leaves `removed`
+        #: (`srt-tui jobs --unhide`) leaves `removed`, one hidden elsewhere (`--hide`) leaves the list
         self._hidden_now: frozenset[str] | None = None
+        #: jobs opened or added on purpose this session: shown even when hidden
+        self._on_purpose: set[str] = set()
         #: the worker detail open over this screen (it follows each refresh), or None
         self._detail: WorkerDetail | None = None
         #: what the footer last showed: focus and each key's `check_action` (see `_keys_may_have_changed`)
@@ -308,9 +310,13 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.polls += 1
         if self.polls == 1:
             _settle_heap()
+        gone = set(self.removed)  # d during this poll
         if self._hidden_now is not None:
             self.removed &= self._hidden_now
-        shown = [s for s in message.snapshots if s.job_id not in self.removed]  # d during this poll
+            gone = self.removed | (self._hidden_now - self._on_purpose)  # and `srt-tui jobs --hide` elsewhere
+            for job_id in gone:
+                self.tracked.pop(job_id, None)
+        shown = [s for s in message.snapshots if s.job_id not in gone]
         for s in shown:
             self.tracked.setdefault(s.job_id, Path(s.job_dir))
         self.set_reactive(MonitorScreen.last_took_s, message.took_s)
@@ -407,6 +413,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.focused_job = (job_id, job_dir)
         self.tracked[job_id] = job_dir
         self.removed.discard(job_id)  # opened on purpose: shown again
+        self._on_purpose.add(job_id)
         if self.is_mounted:
             self.open_job(job_id)
             if self.poll_interval is not None:
@@ -703,6 +710,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     @on(JobAdded)
     def _added(self, message: JobAdded) -> None:
         self.tracked[message.job_id] = message.job_dir
+        self._on_purpose.add(message.job_id)
         self.notify(f"Tracking {message.job_id} ({message.job_dir}).")
         if self.poll_interval is not None:
             self.poll_now()
@@ -742,6 +750,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             return
         hide([job_id])
         self.removed.add(job_id)
+        self._on_purpose.discard(job_id)
         self.tracked.pop(job_id, None)
         self.snapshots = [s for s in self.snapshots if s.job_id != job_id]  # redraws (watch_snapshots)
         self.notify(f"Removed {job_id} from the list; its directory is kept (all jobs, A, then h shows it).")
