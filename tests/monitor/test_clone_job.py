@@ -100,3 +100,65 @@ async def test_a_clone_is_offered_the_launcher_its_job_ran_with(tmp_path: Path, 
         await settle(pilot)
         step = app.screen.query_one(SubmitStep)
         assert step.display and step.launcher == launcher
+
+
+async def test_back_from_the_clones_preview_to_the_recipe_list_and_on_again_keeps_the_clone(tmp_path: Path) -> None:
+    """Operator pass (issue 21): Esc Esc from the clone's preview reached the recipe list with the cursor on a
+    library file, so Enter went on with that one and the clone (its topology) was gone. The clone is a row among
+    the opened recipes, under the cursor: Enter goes on with it."""
+    from textual.widgets import Tree
+
+    job_dir = _job_dir(tmp_path, "local-c5", "1P2D")
+    snap = frozen.frozen_job("local-c5", "mocker/mocker-2p1d.yaml", "local", topology="1P2D", job_dir=job_dir)
+    app = frozen_app([snap], open_job="local-c5")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await _clone_to_preview(app, pilot)
+        launch = app.screen
+        assert isinstance(launch, LaunchScreen)
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        assert launch.index == 1
+        tree = launch.query_one("#recipe-tree", Tree)
+        highlighted = tree.cursor_node.data if tree.cursor_node is not None else None
+        assert highlighted is not None and highlighted.label == "job local-c5 (clone)", highlighted
+        assert highlighted.folder == "opened" and highlighted.shape == "1P2D · mocker"
+        await pilot.press("enter")
+        await settle(pilot)
+        for _ in range(30):
+            if launch.index == 2 and launch.state.prepared is not None:
+                break
+            await pilot.pause(0.1)
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert launch.index == PREVIEW
+        plan = launch.state.prepared.plan  # type: ignore[union-attr]
+        assert (plan.topology, plan.name) == ("1P2D", snap.name)
+
+
+async def test_e_on_the_clones_row_edits_a_copy_never_the_jobs_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clone's row is the recipe.yaml in the job's directory: what the job ran stays as it ran, and the edit
+    goes to `<job>.yaml` in the user recipe folder."""
+    import os
+
+    script = tmp_path / "editor.sh"
+    script.write_text("#!/bin/sh\nexec sed -i 's/^name: .*/name: edited-clone/' \"$1\"\n", encoding="utf-8")
+    script.chmod(0o755)
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", str(script))
+    job_dir = _job_dir(tmp_path, "local-c6", "1P2D")
+    record = (job_dir / "recipe.yaml").read_text(encoding="utf-8")
+    snap = frozen.frozen_job("local-c6", "mocker/mocker-2p1d.yaml", "local", topology="1P2D", job_dir=job_dir)
+    app = frozen_app([snap], open_job="local-c6")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await _clone_to_preview(app, pilot)
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+    assert (job_dir / "recipe.yaml").read_text(encoding="utf-8") == record
+    copy = Path(os.environ["SRT_TUI_CONFIG_DIR"]) / "recipes" / "local-c6.yaml"
+    assert "name: edited-clone" in copy.read_text(encoding="utf-8")

@@ -317,6 +317,14 @@ def scan_recipes() -> list[RecipeEntry]:
     return scan_library(library_roots())
 
 
+def cloned_entry(job_id: str, recipe: Recipe, source: RecipeSource) -> RecipeEntry:
+    """The row of a cloned job's recipe (at the job's topology) among the opened ones: back on the recipe list,
+    Enter goes on with the clone rather than a library file."""
+    where = str(source.path) if source.path is not None else f"job {job_id}"
+    spec = f"{where}:{source.variant}" if source.variant else where
+    return _loaded("opened", f"job {job_id} (clone)", spec, display_path(where), recipe, source, "")
+
+
 def open_recipe(path_text: str) -> RecipeEntry:
     """Read a recipe given by path ("open file…"): `file.yaml` or `file.yaml:variant`."""
     from srt_tui.core.errors import SrtError

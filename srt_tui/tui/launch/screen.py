@@ -137,6 +137,9 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         state.recipe, state.source, state.recipe_label = cloned.recipe, cloned.source, cloned.recipe.name
         state.edited, state.prepared = cloned.recipe, prepared
         state.cloned_launcher = (prepared, launcher)
+        from srt_tui.tui.launch.recipe_catalog import cloned_entry
+
+        state.opened = cloned_entry(cloned.job_id, cloned.recipe, cloned.source)
         self.hub.update(profile_label=f"{cloned.profile.name} ({cloned.profile.source})")
         self._scan_roots(cloned.profile.profile.srtctl_root)
         self.query_one(StepBar).reached = PREVIEW

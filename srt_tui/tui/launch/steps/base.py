@@ -38,6 +38,9 @@ class WizardState:
     library: RecipeLibrary = field(default_factory=RecipeLibrary)
     #: a cloned job's plan and the launcher it ran with: Submit offers that launcher while the plan is the clone's
     cloned_launcher: tuple[Prepared, str] | None = None
+    #: a recipe the wizard opened for the operator (a cloned job's): the recipe list shows it among the opened
+    #: rows, highlighted, so going back there and on again keeps the clone
+    opened: RecipeEntry | None = None
 
     @property
     def profile_name(self) -> str | None:

@@ -64,7 +64,9 @@ def same_file(entry: RecipeEntry, path: Path) -> bool:
 
 def edit_target(entry: RecipeEntry) -> EditTarget:
     """Where to edit `entry`: its own file when the operator may write it, else a copy in the user
-    recipe folder (same sub-folder as in the shipped tree; an existing copy is kept, never overwritten)."""
+    recipe folder (same sub-folder as in the shipped tree; an existing copy is kept, never overwritten); a job
+    directory's recipe.yaml is always copied."""
+    from srt_tui.core.jobdir.contract import JOB_FILE
     from srt_tui.core.paths import shipped_recipes_dir
     from srt_tui.tui.launch.recipe_catalog import user_recipes_dir
 
@@ -72,9 +74,11 @@ def edit_target(entry: RecipeEntry) -> EditTarget:
     shipped = shipped_recipes_dir().resolve()
     real = path.expanduser().resolve()
     inside = real.is_relative_to(shipped)
-    if not inside and os.access(real, os.W_OK):
+    # a job's record of what it ran (a clone's recipe): never edited in place, copied as `<job dir name>.yaml`
+    record = (real.parent / JOB_FILE).is_file()
+    if not inside and not record and os.access(real, os.W_OK):
         return EditTarget(path.expanduser(), variant, None)
-    relative = real.relative_to(shipped) if inside else Path(real.name)
+    relative = real.relative_to(shipped) if inside else Path(f"{real.parent.name}.yaml" if record else real.name)
     copy = user_recipes_dir() / relative
     if not copy.exists():
         copy.parent.mkdir(parents=True, exist_ok=True)

@@ -93,6 +93,8 @@ class RecipeStep(WizardStep):
         self._auto_node: TreeNode[RecipeEntry | None] | None = None
         #: what validation said about a recipe after it was edited here, by spec: (errors, warnings)
         self._checks: dict[str, tuple[list[str], list[str]]] = {}
+        #: the wizard's `opened` recipe this step last showed
+        self._shown_opened: RecipeEntry | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(HINT, classes="step-hint", id="recipe-hint")
@@ -121,6 +123,9 @@ class RecipeStep(WizardStep):
             self.profile_name = name
             if self.entries:
                 self._rebuild(keep_cursor=False)
+        if state.opened is not None and state.opened is not self._shown_opened:
+            self._shown_opened = state.opened
+            self.show_opened(state.opened)
         self._show_progress()
 
     def library_grew(self, entries: list[RecipeEntry]) -> None:
@@ -382,7 +387,12 @@ class RecipeStep(WizardStep):
         entry = message.entry
         if entry.broken:
             self.notify(f"{entry.shown_path}: {entry.error}", severity="error", timeout=10)
-        self.entries = [e for e in self.entries if e.spec != entry.spec] + [entry]
+        self.show_opened(entry)
+
+    def show_opened(self, entry: RecipeEntry) -> None:
+        """List `entry` among the opened recipes (replacing an opened one of the same file; the library's row of
+        that file stays in its folder), the filter cleared and the cursor on it."""
+        self.entries = [e for e in self.entries if not (e.folder == entry.folder and e.spec == entry.spec)] + [entry]
         self._highlight_spec = entry.spec
         self.query_text = ""
         field = self.query_one("#recipe-filter", Input)
