@@ -57,6 +57,15 @@ def test_a_directory_without_job_json_says_so(tmp_path: Path) -> None:
         read_clone(tmp_path)
 
 
+def _job_app(tmp_path: Path, job_id: str, launcher: str = "slurm") -> tuple[Any, Any, Path]:
+    """The app on the job view of a 1P2D mocker job written as `apply` writes it: (app, its snapshot, its dir)."""
+    from dataclasses import replace
+
+    job_dir = _job_dir(tmp_path, job_id, "1P2D")
+    snap = frozen.frozen_job(job_id, "mocker/mocker-2p1d.yaml", "local", topology="1P2D", job_dir=job_dir)
+    return frozen_app([replace(snap, launcher=launcher)], open_job=job_id), snap, job_dir
+
+
 async def _clone_to_preview(app: Any, pilot: Any) -> None:
     """`C` in the job view, then until Launch shows the clone's preview (the clone reads files in a thread)."""
     await pilot.press("C")
@@ -68,9 +77,7 @@ async def _clone_to_preview(app: Any, pilot: Any) -> None:
 
 
 async def test_c_in_the_job_view_opens_launch_on_the_clones_preview(tmp_path: Path) -> None:
-    job_dir = _job_dir(tmp_path, "local-c3", "1P2D")
-    snap = frozen.frozen_job("local-c3", "mocker/mocker-2p1d.yaml", "local", topology="1P2D", job_dir=job_dir)
-    app = frozen_app([snap], open_job="local-c3")
+    app, snap, job_dir = _job_app(tmp_path, "local-c3")
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         await _clone_to_preview(app, pilot)
@@ -86,13 +93,10 @@ async def test_c_in_the_job_view_opens_launch_on_the_clones_preview(tmp_path: Pa
 async def test_a_clone_is_offered_the_launcher_its_job_ran_with(tmp_path: Path, launcher: str) -> None:
     """Operator pass (issue 21): a clone of a job that ran on Slurm with the `local` profile (whose own launcher is
     this machine) reached Submit with Local chosen. It keeps where its job ran until the operator picks."""
-    from dataclasses import replace
 
     from srt_tui.tui.launch.steps.submit_step import SubmitStep
 
-    job_dir = _job_dir(tmp_path, "c4", "1P2D")
-    snap = frozen.frozen_job("c4", "mocker/mocker-2p1d.yaml", "local", topology="1P2D", job_dir=job_dir)
-    app = frozen_app([replace(snap, launcher=launcher)], open_job="c4")
+    app, _, _ = _job_app(tmp_path, "c4", launcher)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         await _clone_to_preview(app, pilot)
@@ -108,9 +112,7 @@ async def test_back_from_the_clones_preview_to_the_recipe_list_and_on_again_keep
     the opened recipes, under the cursor: Enter goes on with it."""
     from textual.widgets import Tree
 
-    job_dir = _job_dir(tmp_path, "local-c5", "1P2D")
-    snap = frozen.frozen_job("local-c5", "mocker/mocker-2p1d.yaml", "local", topology="1P2D", job_dir=job_dir)
-    app = frozen_app([snap], open_job="local-c5")
+    app, snap, job_dir = _job_app(tmp_path, "local-c5")
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         await _clone_to_preview(app, pilot)
@@ -148,10 +150,8 @@ async def test_e_on_the_clones_row_edits_a_copy_never_the_jobs_record(
     script.chmod(0o755)
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", str(script))
-    job_dir = _job_dir(tmp_path, "local-c6", "1P2D")
+    app, _, job_dir = _job_app(tmp_path, "local-c6")
     record = (job_dir / "recipe.yaml").read_text(encoding="utf-8")
-    snap = frozen.frozen_job("local-c6", "mocker/mocker-2p1d.yaml", "local", topology="1P2D", job_dir=job_dir)
-    app = frozen_app([snap], open_job="local-c6")
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         await _clone_to_preview(app, pilot)
