@@ -96,8 +96,11 @@ def default_workdir() -> Path:
 class Prober:
     """Runs the probes against one cluster; each ``probe_*`` method appends findings to ``run``."""
 
-    def __init__(self, options: ProbeOptions, client: SlurmClient | None = None) -> None:
+    def __init__(
+        self, options: ProbeOptions, client: SlurmClient | None = None, progress: Progress = _no_progress
+    ) -> None:
         self.options = options
+        self.progress = progress
         # the transport everything else uses ($SRT_TUI_SLURM_TRANSPORT), not yet required to answer
         self.client: SlurmClient = client or get_client(None, require_reachable=False, timeout=options.command_timeout)
         self.run = ProbeRun()
@@ -351,6 +354,9 @@ class Prober:
                 job = None
             if job is not None and job.is_terminal:
                 return job.state
+            if job is not None:  # which job, and why it waits: the operator can look it up or cancel it
+                why = f" ({job.reason_worth_showing})" if job.reason_worth_showing else ""
+                self.progress("node", "running", f"job {job_id} {job.state}{why} · scancel {job_id} stops it")
             time.sleep(delay)
             delay = min(delay * 1.5, 3.0)
         return None
@@ -421,7 +427,7 @@ def _status(findings: list[Finding]) -> str:
 
 def run_probes(options: ProbeOptions, progress: Progress = _no_progress, client: SlurmClient | None = None) -> ProbeRun:
     """Run every probe in order; a probe that cannot run (Slurm unreachable) is reported as skipped."""
-    prober = Prober(options, client)
+    prober = Prober(options, client, progress)
     steps: dict[str, Callable[[], list[Finding]]] = {
         "slurm": prober.probe_slurm,
         "partitions": prober.probe_partitions,

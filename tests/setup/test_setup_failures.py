@@ -83,9 +83,13 @@ def test_probe_job_that_never_runs_is_a_finding(
         tmp_path / "hold", "sbatch", f'case "$*" in *--parsable*) exec {real} --hold "$@";; esac\nexec {real} "$@"\n'
     )
     monkeypatch.setenv("PATH", f"{holding}:{os.environ['PATH']}")
-    run = run_probes(ProbeOptions(workdir=tmp_path / "work", node_timeout=2))
+    said: list[str] = []
+    run = run_probes(ProbeOptions(workdir=tmp_path / "work", node_timeout=2), lambda s, st, d: said.append(d))
     node = next(f for f in run.findings if f.name == "node")
     assert "did not finish within 2 s (cancelled)" in node.error
+    job_id = node.error.split("probe job ", 1)[1].split()[0]
+    # while it waited, the step said which job and why (Setup shows it under "Compute node")
+    assert f"job {job_id} PENDING" in " ".join(said) and f"scancel {job_id} stops it" in " ".join(said), said
 
 
 @pytest.mark.slurm

@@ -147,3 +147,36 @@ async def test_review_values_are_whole_at_80x24() -> None:
         width = sum(c.get_render_width(table) for c in table.columns.values())
         assert width <= table.scrollable_content_region.width
         assert table.scrollable_content_region.height >= 5
+
+
+async def test_keys_pressed_while_the_probes_run_are_keys_not_partition_text() -> None:
+    """Operator pass (issue 21): Run probes disabled itself and Textual gave the focus to the Partition field,
+    so `?`, `2` and Tab typed into it while the probe job waited (`Partition ?2`). The focus leaves the button
+    first; the keys act; the running step says which job it waits for."""
+    import threading
+
+    from srt_tui.setup.probes import ProbeOptions, ProbeRun
+    from srt_tui.tui.help_screen import HelpScreen
+
+    release = threading.Event()
+
+    def waiting(options: ProbeOptions, progress: Any) -> ProbeRun:
+        progress("node", "running", "job 6 PENDING (Resources) · scancel 6 stops it")
+        release.wait(10)
+        return ProbeRun()
+
+    app = setup_app(runner=waiting)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.click("#run-probes")
+        await pilot.pause(0.2)
+        screen = app.screen
+        assert isinstance(screen, SetupScreen) and screen.query_one("#run-probes").disabled
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen.query_one("#opt-partition").value == ""  # type: ignore[attr-defined]
+        assert "job 6 PENDING (Resources)" in str(screen.query_one("#probe-steps").render())
+        release.set()
+        await settle(pilot)

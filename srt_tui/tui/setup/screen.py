@@ -149,6 +149,9 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         self.step_status = {}
         self.query_one("#probe-progress", ProgressBar).update(progress=0)
         self.query_one("#probe-steps", Static).update(steps_text({}))
+        # off the button before it is disabled: Textual would hand the focus to the Partition field, which then
+        # takes `?`, `2` and Tab as text while the probes run
+        self.query_one("#probe-findings-box").focus()
         self.query_one("#run-probes", Button).disabled = True
         self.query_one("#setup-switcher", ContentSwitcher).current = "setup-probe"
         self.step = 1
