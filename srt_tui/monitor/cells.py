@@ -280,3 +280,13 @@ def matches_words(text: str, query: str) -> bool:
         elif word not in text:
             return False
     return True
+
+
+#: the widest a node's host name is drawn (the NODE column, the GPU grid's row labels)
+HOST_CAP = 16
+
+
+def short_host(name: str, cap: int = HOST_CAP) -> str:
+    """A host name within ``cap`` characters, its end kept (`…rack03-tray07`: the hosts of one cluster share their
+    start)."""
+    return name if len(name) <= cap else "…" + name[-(cap - 1) :]

@@ -343,13 +343,21 @@ class JobSnapshot:
         return next((s for s in self.sources if s.name == name), None)
 
     def elapsed_s(self, now: datetime) -> float | None:
-        """Seconds the job has run (until it ended), measured against ``now`` (naive means local time)."""
-        start = parse_time(self.started_at) or parse_time(self.submitted_at)
+        """Seconds the job has run (until it ended), measured against ``now`` (naive means local time); None
+        before it started (a queued job has run for no time: squeue's TIME says the same)."""
+        start = parse_time(self.started_at)
         if start is None:
             return None
         end = parse_time(self.ended_at) if self.is_final else None
         ref = end or (now if now.tzinfo else now.astimezone())
         return max(0.0, (ref - start).total_seconds())
+
+    def queued_s(self, now: datetime) -> float | None:
+        """Seconds a job that has not started has waited since it was submitted (None once it started or ended)."""
+        submitted = parse_time(self.submitted_at)
+        if submitted is None or self.started_at or self.is_final:
+            return None
+        return max(0.0, ((now if now.tzinfo else now.astimezone()) - submitted).total_seconds())
 
 
 def time_left_s(snap: JobSnapshot, now: datetime) -> float | None:

@@ -39,15 +39,18 @@ def grid_lines(
     *,
     cell: int = CELL,
     details: Sequence[Detail | None] = (),
+    labels: Sequence[str] = (),
 ) -> list[Text]:
-    """A header of GPU indices, then one `nodeN` line per node with an optional trailer, each followed by
-    its detail line when ``details`` has one (cells are ``cell`` characters wide)."""
-    head = Text("GPU    ", style=header)
+    """A header of GPU indices, then one line per node (labelled by ``labels``, else `nodeN`) with an optional
+    trailer, each followed by its detail line when ``details`` has one (cells are ``cell`` characters wide)."""
+    names = [labels[node] if node < len(labels) and labels[node] else f"node{node}" for node in range(len(rows))]
+    width = max([7, *(len(n) + 2 for n in names)])
+    head = Text(f"{'GPU':<{width}}", style=header)
     for g in range(gpus_per_node):
         head.append(f"{g:>{cell - 1}} ", style=header)
     lines = [head]
     for node, row in enumerate(rows):
-        line = Text(f"node{node:<3}", style=header)
+        line = Text(f"{names[node]:<{width}}", style=header)
         _cells(line, row, idle, cell)
         trailer = trailers[node] if node < len(trailers) else None
         if trailer is not None:
@@ -55,7 +58,7 @@ def grid_lines(
         lines.append(line)
         detail = details[node] if node < len(details) else None
         if detail is not None:
-            sub = Text(f"{detail.label:>6} ", style=header)
+            sub = Text(f"{detail.label:>{width - 1}} ", style=header)
             _cells(sub, detail.slots, idle, cell)
             if detail.trailer is not None:
                 sub.append_text(detail.trailer)

@@ -7,6 +7,7 @@ import asyncio
 import json
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -258,6 +259,15 @@ def test_cells_and_jobs_table_model() -> None:
     assert [jobs_model.status(s) for s in fleet] == ["ok", "degraded", "ok", "waiting", "failed"]
     assert [s.job_id for s in jobs_model.arrange(fleet, "nvidia !failed", "job", False, now)] == ["81234", "81251"]
     assert [s.job_id for s in jobs_model.arrange(fleet, "", "errors", True, now)][0] == "81240"
+    # the `-` rows (no rate known: pending, failed) together after every known rate, 0 included
+    idle = replace(fleet[2], job_id="80000", rate_per_s=0.0)  # the oldest job, idle
+    rates = [s.rate_per_s for s in jobs_model.arrange([*fleet, idle], "", "rate", True, now)]
+    known = [r for r in rates if r is not None]
+    assert None in rates and rates == [*known, *[None] * (len(rates) - len(known))], rates
+    # a queued job has run for no time (squeue's TIME says `-` too); it shows how long it has waited
+    pending = next(s for s in fleet if s.stage == "pending")
+    assert pending.elapsed_s(now) is None and cells.elapsed(pending, now) == "-"
+    assert pending.queued_s(now) is not None and nv.queued_s(now) is None
     cols, compact = jobs_model.columns(80, fleet, now)
     assert compact and [c.key for c in cols] == [
         "status", "job", "name", "slurm", "stage", "healthy", "rate", "errors", "elapsed"]  # fmt: skip

@@ -76,7 +76,8 @@ async def test_jobs_list_footer_says_enter_opens_and_a_lists_all_jobs_at_80_colu
 
 
 async def test_a_short_job_view_says_more_is_below_and_ctrl_d_u_scroll_it() -> None:
-    """At 80x16 the workers are below the screen: the last line says so and the keys it names reach them."""
+    """At 80x16 the workers are below the screen: the last line says so and the keys it names reach them; the
+    job's summary stays at the top (operator pass: one ctrl+d scrolled the job's name away)."""
     from textual.widgets import Static
 
     from srt_tui.tui.monitor.job_view import MORE_BELOW, JobView
@@ -95,6 +96,10 @@ async def test_a_short_job_view_says_more_is_below_and_ctrl_d_u_scroll_it() -> N
             await pilot.press("ctrl+d")
             await pilot.pause()
         assert not more.display  # at the end nothing is below
+        # the job's name and state stay on screen whatever scrolled (`c` acts on the job named there)
+        summary = view.query_one("#job-summary")
+        assert summary.region.y == view.region.y and summary.region.height >= 3
+        assert "".join(seg.text for seg in summary.render_line(0)).lstrip().startswith("81234 ")
         await pilot.press("ctrl+u")
         await pilot.pause()
         assert view.scroll_y < view.max_scroll_y and more.display

@@ -220,7 +220,7 @@ async def test_ctrl_d_and_ctrl_u_scroll_the_detail_as_in_the_job_view(tmp_path: 
 
 async def test_the_detail_names_slurms_host_of_the_workers_node(tmp_path: Path) -> None:
     """Operator pass (issue 21): the heading said `node0` while `srun -w` below named Slurm's `node1`: the job's
-    node index is not Slurm's name, so the heading gives both."""
+    node index is not Slurm's name, so the heading gives both, the host first."""
     job_dir = _job_dir(tmp_path)
     nodes = [{"index": 0, "hostname": "gpu-017", "ip": "10.0.0.17"}, {"index": 1, "hostname": "gpu-018", "ip": "x"}]
     (job_dir / "endpoints.json").write_text(
@@ -234,4 +234,5 @@ async def test_the_detail_names_slurms_host_of_the_workers_node(tmp_path: Path) 
         assert isinstance(detail, WorkerDetail)
         heading = str(detail.query_one("#worker-detail-text").render()).splitlines()[0]
         host = ["gpu-017", "gpu-018"][detail.status.node_index]
-        assert f"node{detail.status.node_index} (host {host})" in heading, heading
+        # the host first (as sinfo and srun name it), the plan's index after it
+        assert f"host {host} (plan node{detail.status.node_index})" in heading, heading

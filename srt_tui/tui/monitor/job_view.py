@@ -100,7 +100,8 @@ def summary(
         detail = detail.removeprefix(f"{snap.stage} ") if detail.startswith(f"{snap.stage} ") else detail
         t.append(f" {detail}", style=st("dim"))
     t.append("\n")
-    t.append(f"elapsed {cells.elapsed(snap, now)}")
+    queued = snap.queued_s(now) if snap.elapsed_s(now) is None else None
+    t.append(f"queued {cells.duration(queued)}" if queued is not None else f"elapsed {cells.elapsed(snap, now)}")
     left, warn = cells.time_left(snap, now)
     if left:  # the scheduler ends the job at its limit: say so before it does
         t.append(" · ")

@@ -156,12 +156,14 @@ def sort_key(key: str, now: datetime) -> Callable[[JobSnapshot], tuple[object, .
             return (snap.slurm_state, tie)
         if key == "stage":
             return (stage_order.get(snap.stage, 5), snap.stage, tie)
+        # a number not known (`-`) sorts below every known one, 0 included: the `-` rows stay together
         if key == "rate":
-            return (snap.rate_per_s or 0.0, tie)
+            return (snap.rate_per_s is not None, snap.rate_per_s or 0.0, tie)
         if key == "errors":
-            return (snap.errors or 0.0, tie)
+            return (snap.errors is not None, snap.errors or 0.0, tie)
         if key == "elapsed":
-            return (snap.elapsed_s(now) or 0.0, tie)
+            elapsed = snap.elapsed_s(now)
+            return (elapsed is not None, elapsed or 0.0, tie)
         return (tie,)
 
     return by

@@ -119,16 +119,13 @@ class LiveGpuGrid(Widget):
                     for g in range(snap.gpus_per_node)
                 ]
             )
-            # Slurm's host name beside the node's index (the one `ssh`, `sinfo` and the logs use), then what
-            # listens there when there is room
-            trailer = Text(f"  {snap.host(node)}", style=self._style("header")) if snap.host(node) else Text()
             services = self._services(snap, node) if self.wide or not details else ""
-            if services:
-                trailer.append("  " + services, style=self._style("service"))
-            trailers.append(trailer if trailer else None)
+            trailers.append(Text("  " + services, style=self._style("service")) if services else None)
         cell = UTIL_CELL if details else CELL
         header, idle = self._style("header"), self._style("idle")
-        lines = grid_lines(snap.gpus_per_node, rows, header, idle, trailers, cell=cell, details=details)
+        # each node by Slurm's host name, as `ssh`, `sinfo` and the logs say it (`nodeK` until the job wrote it)
+        labels = [cells.short_host(snap.host(node)) if snap.host(node) else "" for node in range(nodes)]
+        lines = grid_lines(snap.gpus_per_node, rows, header, idle, trailers, cell=cell, details=details, labels=labels)
         legend = Text()
         for role in ROLES:
             if any(p.role == role for p in snap.placements):

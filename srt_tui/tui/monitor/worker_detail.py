@@ -169,15 +169,18 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         key, dim = self._st("key"), self._st("dim")
         t = Text()
         t.append(f"{w.name}", style=key)
-        t.append(f"  {w.role} · node{w.node_index}")
-        if isinstance(self.shell, ShellCommand) and self.shell.host:  # Slurm's name of it, as sinfo and srun say
-            t.append(f" (host {self.shell.host})")
+        # Slurm's name of its node first, as sinfo and srun say it (on clusters whose hosts are named `nodeN`, the
+        # plan's `node1` is not host node1), then the plan's index
+        if isinstance(self.shell, ShellCommand) and self.shell.host:
+            t.append(f"  {w.role} · host {self.shell.host} (plan node{w.node_index})")
+        else:
+            t.append(f"  {w.role} · node{w.node_index}")
         if f is not None and f.nnodes > 1:
             t.append(f" (+{f.nnodes - 1} nodes)")
         t.append(f" · GPUs {cells.gpus(w.gpus)}\n")
         mask_var = (f.mask_var if f else "") or "mask"
         t.append("mask  ", style=key)
-        t.append(f"{mask_var}={w.mask}\n" if w.mask else f"{mask_var} not set (the whole node's GPUs)\n")
+        t.append(f"{mask_var}={w.mask}\n" if w.mask else f"{mask_var} not set by srt-tui (the whole node's GPUs)\n")
         if f is not None and f.ports:
             t.append("ports ", style=key)
             self._hang(t, "  ".join(f"{label} {port}" for label, port in f.ports), 6, first=False)

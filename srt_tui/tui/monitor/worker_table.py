@@ -18,7 +18,6 @@ from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths
 from srt_tui.widgets.row_table import RowTable
 
 SPARK_WIDTH = 12
-HOST_CAP = 16
 #: the Workers panel's border and padding, and the table's scrollbar
 PANEL = 5
 #: every column; `priority` 0 always shown, higher numbers give way first (the mask stays long: CUDA vs
@@ -26,7 +25,7 @@ PANEL = 5
 COLUMNS: tuple[FitColumn, ...] = (
     FitColumn("worker", "WORKER", 0, 24),
     FitColumn("role", "ROLE", 5),
-    FitColumn("node", "NODE", 2, HOST_CAP),  # Slurm's host name (`node0` until the job wrote it)
+    FitColumn("node", "NODE", 2, cells.HOST_CAP),  # Slurm's host name (`node0` until the job wrote it)
     FitColumn("gpus", "GPUS", 6, 12),
     FitColumn("mask", "MASK", 3, 16),
     FitColumn("port", "PORT", 7),
@@ -52,10 +51,8 @@ def mask_header(visible_devices_env: str) -> str:
 
 
 def _host_cell(snap: JobSnapshot | None, node_index: int) -> str:
-    """The NODE cell: Slurm's host name, its end kept when long (`…rack03-tray07`: host names of one cluster
-    share their start), or `nodeK` before the job wrote it."""
-    host = (snap.host(node_index) if snap is not None else "") or f"node{node_index}"
-    return host if len(host) <= HOST_CAP else "…" + host[-(HOST_CAP - 1) :]
+    """The NODE cell: Slurm's host name (its end kept when long), or `nodeK` before the job wrote it."""
+    return cells.short_host((snap.host(node_index) if snap is not None else "") or f"node{node_index}")
 
 
 class WorkerTable(RowTable[Text]):
