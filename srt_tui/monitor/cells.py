@@ -127,6 +127,8 @@ def stage_cell(snap: JobSnapshot) -> str:
     """The stage, with `(relayed)` when health came from the job's own relay, and the benchmark's progress
     while it runs (step, requests done of total, ETA)."""
     progress = f" {snap.bench.text()}" if snap.bench is not None else ""
+    if snap.stage == "workers healthy" and snap.stage_detail:  # `0/2` while they come up: not yet healthy
+        progress = f" {snap.stage_detail}"
     return snap.stage + progress + (" (relayed)" if snap.relayed else "")
 
 

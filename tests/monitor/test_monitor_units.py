@@ -264,6 +264,9 @@ def test_cells_and_jobs_table_model() -> None:
     rates = [s.rate_per_s for s in jobs_model.arrange([*fleet, idle], "", "rate", True, now)]
     known = [r for r in rates if r is not None]
     assert None in rates and rates == [*known, *[None] * (len(rates) - len(known))], rates
+    # the launch script says `workers healthy 0/2` while they come up: the count is part of the stage shown
+    coming = replace(nv, stage="workers healthy", stage_detail="0/2")
+    assert cells.stage_cell(coming) == "workers healthy 0/2"
     # a queued job has run for no time (squeue's TIME says `-` too); it shows how long it has waited
     pending = next(s for s in fleet if s.stage == "pending")
     assert pending.elapsed_s(now) is None and cells.elapsed(pending, now) == "-"

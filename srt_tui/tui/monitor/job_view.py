@@ -95,8 +95,9 @@ def summary(
     # where the job is, on a line of its own: at 80 columns a line is cut at its end, and the stage was the
     # word cut when the counters came first; only the stage's detail may go
     t.append(" · stage ")
-    t.append(cells.stage_cell(snap), style=st("key"))
-    if detail := snap.stage_detail:  # `serving at http://…`, not `serving serving at http://…`
+    stage = cells.stage_cell(snap)
+    t.append(stage, style=st("key"))
+    if (detail := snap.stage_detail) and not stage.endswith(detail):  # `serving at http://…`, not `serving serving…`
         detail = detail.removeprefix(f"{snap.stage} ") if detail.startswith(f"{snap.stage} ") else detail
         t.append(f" {detail}", style=st("dim"))
     t.append("\n")
