@@ -246,3 +246,30 @@ async def test_slash_filters_and_s_sorts_the_list_esc_clears_then_goes_back() ->
         assert not any("↓" in str(c.label) or "↑" in str(c.label) for c in table.columns.values())
         await pilot.press("escape")
         assert isinstance(app.screen, MonitorScreen)
+
+
+async def test_slurms_whole_error_is_shown_when_it_cannot_give_a_jobs_facts() -> None:
+    """Operator pass (issue 21): the note cut Slurm's message at 120 characters, before its cause (`Munge encode
+    failed: … munge.socket.2`). It is shown whole, as text (Slurm's `[…]` never read as markup)."""
+
+    class Failing(FrozenJobsSource):
+        def facts(self, job_id: str) -> dict[str, str]:
+            from srt_tui.slurm.errors import SlurmError
+
+            raise SlurmError(
+                "slurmctld not reachable: check SLURM_CONF=/etc/slurm/slurm.conf / munge. `scontrol show job -o "
+                f"{job_id}` said: scontrol: error: [munge] Munge encode failed: Failed to access "
+                '"/run/munge/munge.socket.2": No such file or directory'
+            )
+
+    app = app_with(Failing("ann", rows(), FACTS))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("A")
+        await settle(pilot)
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        facts = app.screen
+        assert isinstance(facts, SlurmFactsScreen)
+        note = facts.query_one("#facts-note")
+        text = " ".join("".join(s.text for s in strip).strip() for strip in note.render_lines(note.region.reset_offset))
+        assert "[munge] Munge encode failed" in text and "munge.socket.2" in text, text

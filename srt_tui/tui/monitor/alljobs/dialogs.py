@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Static
 
 from srt_tui.slurm.client import JobState
+from srt_tui.tui.display import scrub
 from srt_tui.tui.monitor.alljobs.source import JobsSource
 from srt_tui.tui.monitor.dialogs import YesNoScreen
 from srt_tui.tui.workers import ReportsWorkerErrors
@@ -128,7 +129,8 @@ class SlurmFactsScreen(ReportsWorkerErrors, ModalScreen[None]):
         self._show(list(fields.items()))
 
     def _failed(self, error: str) -> None:
-        note = f"Slurm did not say more ({error[:120]}); what the job list knows:"
+        # whole: the cause (`Munge encode failed … munge.socket.2`) is at the end of Slurm's message
+        note = Text(f"Slurm did not say more: {scrub(error)}\nWhat the job list knows:")  # text, never markup
         self.query_one("#facts-note", Static).update(note)
 
     def action_close(self) -> None:
