@@ -236,3 +236,19 @@ async def test_the_detail_names_slurms_host_of_the_workers_node(tmp_path: Path) 
         host = ["gpu-017", "gpu-018"][detail.status.node_index]
         # the host first (as sinfo and srun name it), the plan's index after it
         assert f"host {host} (plan node{detail.status.node_index})" in heading, heading
+
+
+async def test_y_copies_the_command_as_in_the_job_view_and_c_means_nothing_here(tmp_path: Path) -> None:
+    """Operator pass (issue 21): `c` copied the command here and cancels the job one Esc away. `y` copies in both."""
+    snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=_job_dir(tmp_path))
+    app = frozen_app([snap], open_job="81240")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _open_first_worker(app, pilot)
+        detail = app.screen
+        assert isinstance(detail, WorkerDetail) and detail.facts is not None
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.screen is detail and app.clipboard == ""
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.clipboard == detail.facts.command and app.clipboard

@@ -675,7 +675,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             self.notify("This job does not serve now: no URL to forward.", severity="warning")
             return
         self.app.copy_to_clipboard(line)
-        self.notify(f"copied: {line}", timeout=4)
+        self.notify(f"sent to the clipboard (OSC 52): {line}", timeout=4)
 
     # -- add a job launched elsewhere ----------------------------------------------------------------
 

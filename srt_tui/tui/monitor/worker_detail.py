@@ -61,7 +61,8 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss_detail", "Back"),
         Binding("l", "open_log", "Full log"),
-        Binding("c", "copy_command", "Copy command"),
+        # `y` copies, as in the job view behind it (`c` there cancels the job: one Esc apart, never two meanings)
+        Binding("y", "copy_command", "Copy command"),
         Binding("s", "shell", "Shell on node"),
         # as in the job view behind it
         Binding("ctrl+d", "scroll_body(1)", "Scroll down", show=False, tooltip="Scroll the detail half a page"),
@@ -291,7 +292,8 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
     def action_copy_command(self) -> None:
         if self.facts is not None and self.facts.command:
             self.app.copy_to_clipboard(self.facts.command)
-            self.notify("command copied to the clipboard", timeout=2)
+            # sent as OSC 52: a terminal (or tmux without `set-clipboard on`) may drop it; nothing here can tell
+            self.notify("command sent to the clipboard (OSC 52)", timeout=3)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """`--read-only` hides the shell, as it hides every action that can change a job."""
