@@ -57,6 +57,22 @@ def substitute(text: str, node_ips: list[str], bind: str = "0.0.0.0", logs: str 
     return PLACEHOLDER.sub(repl, text)
 
 
+def with_nodes(text: str, node_ips: list[str], hostnames: list[str]) -> str:
+    """``text`` with the node addresses and host names the running job wrote (endpoints.json) in place of their
+    placeholders; the others (and a node not known) stay as they are."""
+
+    def repl(match: re.Match[str]) -> str:
+        if match.group(2) is not None:
+            k = int(match.group(2))
+            return node_ips[k] if k < len(node_ips) and node_ips[k] else match.group(0)
+        if match.group(3) is not None:
+            k = int(match.group(3))
+            return hostnames[k] if k < len(hostnames) and hostnames[k] else match.group(0)
+        return match.group(0)
+
+    return PLACEHOLDER.sub(repl, text)
+
+
 def fill_marks(text: str, values: dict[str, str]) -> str:
     """srtctl's `{name}` placeholders filled from `values`; other braces stay as written."""
     for mark, value in values.items():

@@ -246,9 +246,31 @@ async def test_y_copies_the_command_as_in_the_job_view_and_c_means_nothing_here(
         await _open_first_worker(app, pilot)
         detail = app.screen
         assert isinstance(detail, WorkerDetail) and detail.facts is not None
+        command = detail.facts.command
         await pilot.press("c")
         await pilot.pause()
         assert app.screen is detail and app.clipboard == ""
         await pilot.press("y")
         await pilot.pause()
-        assert app.clipboard == detail.facts.command and app.clipboard
+        assert app.clipboard == command and command
+
+
+def test_the_detail_shows_the_addresses_the_job_wrote_not_their_placeholders(tmp_path: Path) -> None:
+    """Operator pass (issue 21): the environment read `ETCD_ENDPOINTS=http://<ip:node0>:2379` while the URLs above
+    it had real addresses. Once the job wrote endpoints.json, node addresses and host names are filled in."""
+    from srt_tui.monitor.statuses.worker_facts import read_worker_facts
+
+    job_dir = _job_dir(tmp_path)
+    plan = json.loads((job_dir / "plan.json").read_text())
+    proc = plan["processes"][0]
+    proc["env"]["ETCD_ENDPOINTS"] = "http://<ip:node0>:2379"
+    proc["command"] = [*proc["command"], "--dist-init-addr", "<ip:node0>:5000", "--name", "<host:node0>"]
+    (job_dir / "plan.json").write_text(json.dumps(plan))
+    before = read_worker_facts(job_dir, proc["name"])
+    assert dict(before.env)["ETCD_ENDPOINTS"] == "http://<ip:node0>:2379"  # not known yet: said as planned
+    nodes = [{"index": 0, "hostname": "gpu-017", "ip": "10.0.0.17"}]
+    (job_dir / "endpoints.json").write_text(json.dumps({"version": 1, "workers": [], "nodes": nodes}))
+    facts = read_worker_facts(job_dir, proc["name"])
+    assert dict(facts.env)["ETCD_ENDPOINTS"] == "http://10.0.0.17:2379"
+    assert "--dist-init-addr 10.0.0.17:5000 --name gpu-017" in facts.command
+    assert dict(facts.env)["HF_TOKEN"] == "***"  # secrets stay masked

@@ -247,7 +247,14 @@ class EndpointsDoc:
 
     def hostnames(self) -> tuple[str, ...]:
         """The nodes' hostnames in node-index order ("" for a node whose name is not written)."""
-        by_index = {n.get("index"): n.get("hostname") for n in self.nodes}
+        return self._by_index("hostname")
+
+    def node_ips(self) -> tuple[str, ...]:
+        """The nodes' addresses on the configured interface, in node-index order ("" where not written)."""
+        return self._by_index("ip")
+
+    def _by_index(self, key: str) -> tuple[str, ...]:
+        by_index = {n.get("index"): n.get(key) for n in self.nodes}
         return tuple(str(by_index.get(i) or "") for i in range(len(self.nodes)))
 
 

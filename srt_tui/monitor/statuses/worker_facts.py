@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from srt_tui.core.jobdir.bounded import read_bytes
-from srt_tui.core.jobdir.contract import PLAN_FILE, JobDirError, parse_plan
+from srt_tui.core.jobdir.contract import PLAN_FILE, JobDirError, parse_plan, read_endpoints
+from srt_tui.core.placeholders import with_nodes
 from srt_tui.core.plan.document import PlanProcess
 from srt_tui.core.spec.secrets import MASK, masked_env, redact, secret_names
 from srt_tui.monitor.files.jobfiles import tail
@@ -63,7 +64,13 @@ def read_worker_facts(job_dir: Path, name: str, log_lines: int = LOG_LINES) -> W
     proc = next((p for p in plan.processes if p.name == name), None)
     if proc is None:
         return WorkerFacts(name, problem=f"{PLAN_FILE} has no process named {name!r}")
-    env = dict(proc.env)
+    # the addresses and host names the running job wrote, in place of their placeholders (`<ip:node0>`)
+    try:
+        endpoints = read_endpoints(job_dir)
+        ips, hosts = list(endpoints.node_ips()), list(endpoints.hostnames())
+    except JobDirError:  # not written yet (or damaged): the plan's placeholders stay
+        ips, hosts = [], []
+    env = {k: with_nodes(v, ips, hosts) for k, v in proc.env.items()}
     declared = [*plan.secret_env, *proc.secret_env]
     names = secret_names(declared)
     # a value set for a secret name (a hand-edited or older plan) is masked wherever it would show
@@ -84,7 +91,7 @@ def read_worker_facts(job_dir: Path, name: str, log_lines: int = LOG_LINES) -> W
         mask=proc.visible_devices,
         ports=_ports(proc),
         urls=urls,
-        command=redact(shlex.join(proc.command), secret_values),
+        command=redact(shlex.join(with_nodes(arg, ips, hosts) for arg in proc.command), secret_values),
         env=tuple(sorted(shown.items())),
         container_image=proc.container_image or "",
         log=str(log),
