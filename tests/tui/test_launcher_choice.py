@@ -130,6 +130,11 @@ async def test_the_demo_profile_runs_here_unless_slurm_is_chosen(probe: tuple[bo
         await reach(pilot, scenario, "submit", typed=False)
         assert _submit_state(app)[:2] == ("local", False)
         assert str(app.screen.query_one("#request-box").border_title) == "What will run here"
+        # what runs here is no Slurm request (operator pass: partition, account and --gpus-per-node were listed)
+        request = app.screen.query_one("#request")
+        said = " ".join("".join(s.text for s in strip) for strip in request.render_lines(request.region.reset_offset))
+        assert "partition" not in said and "account" not in said and "--gpus-per-node" not in said, said
+        assert "each a loopback address of this machine" in said
 
 
 async def test_submit_names_a_missing_host_program_and_local_cannot_run_it(

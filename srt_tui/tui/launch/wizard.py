@@ -213,6 +213,19 @@ def total_gpus(prepared: Prepared) -> int:
     return sum(len(p.gpus) for p in prepared.plan.workers)
 
 
+def local_request(prepared: Prepared) -> list[tuple[str, str]]:
+    """What the local launcher runs on this machine: no Slurm request, so no account, partition, directives or
+    time limit (the job runs until it ends or is cancelled)."""
+    plan = prepared.plan
+    return [
+        ("job name", plan.name),
+        ("topology", f"{plan.topology} · {plan.serving}"),
+        ("nodes", f"{plan.nodes}, each a loopback address of this machine"),
+        ("GPUs", f"{plan.nodes * plan.gpus_per_node} ({plan.nodes} × {plan.gpus_per_node}) by the plan's masks"),
+        ("time limit", "none: it runs until it ends or is cancelled"),
+    ]
+
+
 def slurm_request(prepared: Prepared) -> list[tuple[str, str]]:
     """What will be asked of Slurm: nodes, GPUs (directive or GRES), time, account, partition, extras."""
     job, plan = prepared.job, prepared.plan

@@ -121,12 +121,12 @@ class SubmitStep(WizardStep):
         self.call_after_refresh(self._render_request)
 
     def _render_request(self) -> None:
-        from srt_tui.tui.launch.wizard import slurm_request
+        from srt_tui.tui.launch.wizard import local_request, slurm_request
 
         if self.prepared is None:
             return
         st = self._style
-        request = slurm_request(self.prepared)
+        request = (local_request if self.launcher == "local" else slurm_request)(self.prepared)
         keyw = max(len(k) for k in [*(key for key, _ in request), "serving at", "preflight", "benchmark"])
 
         def new_grid() -> Table:  # the same key column in both grids: they read as one
