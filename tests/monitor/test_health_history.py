@@ -84,3 +84,30 @@ async def test_req_per_s_falls_to_zero_once_a_real_worker_stops_serving(tmp_path
     finally:
         await monitor.aclose()
         launcher.close()
+
+
+async def test_a_job_id_slurm_reuses_starts_its_history_over(tmp_path: Path) -> None:
+    """Operator pass (issue 21): after a controller restart Slurm gave a new job an old one's id, and its worker
+    detail showed the old job's health changes. History follows the submission (id and submission time)."""
+    import json
+
+    launcher = Launcher(tmp_path)
+    wall = [T0]
+    monitor = Monitor(None, connect_timeout=0.5, budget_s=1.0, backoff_base=0.1, backoff_cap=0.2,
+                      wall=lambda: wall[0])  # fmt: skip
+    try:
+        (worker,) = launcher.workers(("regular", "agg_0"))
+        job_dir = write_agg_job(tmp_path / "job", "7", [(worker, 0)], nodes=1)
+        meta = json.loads((job_dir / "job.json").read_text())
+        (job_dir / "job.json").write_text(json.dumps({**meta, "submitted_at": "2026-03-01T11:00:00Z"}))
+        jobs = {"7": job_dir}
+        snap = (await monitor.refresh(jobs))[0]
+        assert [c.at for c in snap.workers[0].health_history] == [iso_utc(T0)], describe(snap)
+        # the same id, submitted again (the old directory moved aside, the new one where it was)
+        (job_dir / "job.json").write_text(json.dumps({**meta, "submitted_at": "2026-03-01T12:30:00Z"}))
+        wall[0] += 10
+        snap = (await monitor.refresh(jobs))[0]
+        assert [c.at for c in snap.workers[0].health_history] == [iso_utc(wall[0])], describe(snap)
+    finally:
+        await monitor.aclose()
+        launcher.close()

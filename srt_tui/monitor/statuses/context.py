@@ -39,6 +39,12 @@ class JobFiles:
     written_by: str = "srt-tui"
 
     @property
+    def run_key(self) -> str:
+        """This submission of the job: its id and submission time. Slurm reuses ids (a controller's state reset,
+        MaxJobId wrapping), and a new job's counters and health history must not carry on the old one's."""
+        return f"{self.job_id}@{self.meta.submitted_at}" if self.meta.submitted_at else self.job_id
+
+    @property
     def router_endpoints(self) -> Obj:
         """endpoints.json's router section (empty without a router or before it is written)."""
         return (self.endpoints.router if self.endpoints else None) or {}

@@ -174,7 +174,7 @@ def _read_serving(ctx: Refresh, job: JobFiles, view: RouterView, name: str, text
     if not families:
         return
     samples = ctx.samples.gauges(text, wanted_names(families))  # values change each scrape under load
-    parts = read_worker(ctx.history, (job.job_id, f"{name} (router)"), "router", samples, families, observed)
+    parts = read_worker(ctx.history, (job.run_key, f"{name} (router)"), "router", samples, families, observed)
     ctx.serving_parts.setdefault(router_parts_key(job.job_id), []).append(parts)
 
 

@@ -134,7 +134,7 @@ def _status(
     log = job.dir / (proc.log or f"logs/{name}.log")
     probe = seen.probe
     counters = None
-    key = (job.job_id, name)
+    key = (job.run_key, name)
     serving = None
     if probe is not None and probe.metrics:
         contract = proc.metrics or None
