@@ -1,4 +1,5 @@
-"""A status line of ` · `-joined parts that fits its width by leaving out whole parts, never cutting one."""
+"""Lines of parts that fit their width whole: a status line that leaves out whole parts, or parts packed
+onto as many lines as they need; never a part cut."""
 
 from __future__ import annotations
 
@@ -13,3 +14,15 @@ def fit_parts(parts: list[str], width: int, optional: tuple[str, ...]) -> str:
             break
         kept = [p for p in kept if not p.startswith(prefix)]
     return " · ".join(kept)
+
+
+def pack_parts(parts: list[str], width: int | None, sep: str = " · ") -> list[str]:
+    """``parts`` joined by ``sep``, as many to a line as ``width`` holds (None: one line): a part wraps whole,
+    never between a label and its figure."""
+    out: list[str] = []
+    for part in parts:
+        if out and (width is None or len(out[-1]) + len(sep) + len(part) <= width):
+            out[-1] += sep + part
+        else:
+            out.append(part)
+    return out

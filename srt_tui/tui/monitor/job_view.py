@@ -22,6 +22,7 @@ from srt_tui.tui.monitor.live_grid import LiveGpuGrid
 from srt_tui.tui.monitor.router_panel import RouterPanel
 from srt_tui.tui.monitor.serving_panel import ServingPanel
 from srt_tui.tui.monitor.worker_table import WorkerTable
+from srt_tui.widgets.fit_parts import pack_parts
 from srt_tui.widgets.layout import is_wide
 
 #: the job view's last line while part of it is below the screen
@@ -141,16 +142,9 @@ def summary(
 
 
 def packed(line: str, width: int | None) -> list[str]:
-    """``line``'s ` · `-separated parts packed greedily into lines of ``width`` (None: one line), so a
-    figure wraps whole (the smoke test's TTFT at 80 columns) instead of being cut."""
-    parts = line.split(" · ")
-    out = [parts[0]]
-    for part in parts[1:]:
-        if width is not None and len(out[-1]) + 3 + len(part) > width:
-            out.append(part)
-        else:
-            out[-1] += f" · {part}"
-    return out
+    """``line``'s ` · `-separated parts packed into lines of ``width``, so a figure wraps whole (the smoke test's
+    TTFT at 80 columns) instead of being cut."""
+    return pack_parts(line.split(" · "), width)
 
 
 class JobSummary(Static):

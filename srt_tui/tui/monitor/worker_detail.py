@@ -1,5 +1,5 @@
 """A worker's detail (Monitor, Enter on a worker row): command, environment with secrets masked, node,
-GPUs and mask, ports, health history and the last lines of its log; `l` opens the full log, `c` copies
+GPUs and mask, ports, health history and the last lines of its log; `l` opens the full log, `y` copies
 the command, `s` opens a shell on its node (the app suspended), Esc goes back. The plan, the log and the
 node's hostname are read in a thread worker; the screen only draws.
 """
@@ -29,6 +29,7 @@ from srt_tui.slurm.reach import NoShell, ShellCommand, job_hostnames, node_shell
 from srt_tui.tui.display import display_path
 from srt_tui.tui.monitor.serving_panel import serving_text
 from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.fit_parts import pack_parts
 from srt_tui.widgets.layout import is_wide
 
 
@@ -184,7 +185,10 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         t.append(f"{mask_var}={w.mask}\n" if w.mask else f"{mask_var} not set by srt-tui (the whole node's GPUs)\n")
         if f is not None and f.ports:
             t.append("ports ", style=key)
-            self._hang(t, "  ".join(f"{label} {port}" for label, port in f.ports), 6, first=False)
+            room = self.query_one("#worker-detail-text", Static).content_region.width - 6
+            # a line never ends between a port's label and its number (`kv_events` / `5200`)
+            ports = pack_parts([f"{label} {port}" for label, port in f.ports], max(room, 1), "  ")
+            self._hang(t, "\n".join(ports), 6, first=False)
         if f is not None:
             planned = dict(f.urls)
             base = planned.get("url", "")
