@@ -117,3 +117,18 @@ def test_a_sweep_member_brings_its_tracked_siblings_in_member_order(tmp_path: Pa
 def test_pareto_frontier_keeps_only_undominated_points() -> None:
     points = [(10.0, 100.0), (20.0, 80.0), (15.0, 70.0), (30.0, 20.0), (5.0, 90.0)]
     assert pareto_frontier(points) == [(10.0, 100.0), (20.0, 80.0), (30.0, 20.0)]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (132, 43)])
+async def test_the_table_fits_the_width_with_whole_headers(tmp_path: Path, size: tuple[int, int]) -> None:
+    """Operator pass (issue 21): at 80 columns the header ran off the screen (`TTFT p50/p99  TPO`). Columns give
+    way whole by priority; the throughput and TTFT an operator compares stay."""
+    snaps = [frozen.frozen_job(job, *RECIPE, job_dir=path) for job, path in resultdirs.sweep(tmp_path)]
+    app = frozen_app(snaps, open_job="81301")
+    async with app.run_test(size=size) as pilot:
+        await _open_results(pilot)
+        table = app.screen.query_one(DataTable)
+        headers = [str(c.label) for c in table.columns.values()]
+        assert sum(c.get_render_width(table) for c in table.columns.values()) <= size[0], headers
+        assert {"JOB", "CONC", "TOK/S/GPU", "TOK/S/USER", "TTFT p50/p99"} <= set(headers), headers
+        assert (len(headers) == len(results_view.FIT)) == (size[0] >= 132), headers

@@ -27,12 +27,19 @@ from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.monitor.results_load import Comparison, load_comparison, pareto_frontier
 from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths
 from srt_tui.widgets.row_table import RowTable
 
-COLUMNS = (
-    "JOB", "CONC", "OK", "FAIL", "REQ/S", "OUT TOK/S", "TOK/S/GPU", "TOK/S/USER",
-    "TTFT p50/p99", "TPOT p50/p99", "ITL p50/p99",
+#: every column, in order, with its priority: 0 always shown, higher numbers give way first on a narrow
+#: terminal, whole (at 80 columns the header read `TTFT p50/p99  TPO` at the screen's edge)
+FIT: tuple[FitColumn, ...] = (
+    FitColumn("job", "JOB", 0), FitColumn("conc", "CONC", 0), FitColumn("ok", "OK", 3), FitColumn("fail", "FAIL", 2),
+    FitColumn("rps", "REQ/S", 5), FitColumn("out", "OUT TOK/S", 1), FitColumn("gpu", "TOK/S/GPU", 0),
+    FitColumn("user", "TOK/S/USER", 0), FitColumn("ttft", "TTFT p50/p99", 0), FitColumn("tpot", "TPOT p50/p99", 4),
+    FitColumn("itl", "ITL p50/p99", 6),
 )  # fmt: skip
+#: the table's vertical scrollbar
+SCROLLBAR = 2
 
 
 class ResultsLoaded(Message):
@@ -105,6 +112,7 @@ class ResultsScreen(ReportsWorkerErrors, Screen[None]):
         self.job_dir = job_dir
         self.tracked = dict(tracked)
         self.comparison: Comparison | None = None
+        self._fitted: tuple[Fitted, ...] = ()
 
     def compose(self) -> ComposeResult:
         yield AppHeader("monitor", self.hub)
@@ -116,10 +124,33 @@ class ResultsScreen(ReportsWorkerErrors, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns(*COLUMNS)
-        table.focus()
+        self.query_one(DataTable).focus()
         self.action_reload()
+
+    def on_resize(self) -> None:
+        if self.comparison is not None:
+            self._fill(self.comparison)
+
+    def _fill(self, c: Comparison) -> None:
+        """The rows, in the columns that fit the screen's width (the least important give way whole)."""
+        rows = [
+            dict(zip((f.key for f in FIT), _cells(job, lv, COLOURS[i % len(COLOURS)][1])))
+            for i, job in enumerate(c.jobs)
+            for run in job.results.runs
+            for lv in run.levels
+        ]
+        plain = ({k: v.plain if isinstance(v, Text) else v for k, v in row.items()} for row in rows)
+        fitted = fit(FIT, natural_widths([f.key for f in FIT], plain), (self.size.width or 120) - SCROLLBAR)
+        table = self.query_one(DataTable)
+        if fitted != self._fitted:
+            self._fitted = fitted
+            table.clear(columns=True)
+            for column in fitted:
+                table.add_column(column.header, key=column.key, width=column.width)
+        else:
+            table.clear()
+        for row in rows:
+            table.add_row(*(row[column.key] for column in fitted))
 
     def action_back(self) -> None:
         self.dismiss(None)
@@ -157,12 +188,7 @@ class ResultsScreen(ReportsWorkerErrors, Screen[None]):
             title.update(f"{head}: no benchmark results yet (no sa-bench_*/results_concurrency_*.json in its logs).")
         else:
             title.update(f"{head} · latencies in ms · ◆ Pareto frontier")
-        table = self.query_one(DataTable)
-        table.clear()
-        for i, job in enumerate(c.jobs):
-            for run in job.results.runs:
-                for lv in run.levels:
-                    table.add_row(*_cells(job, lv, COLOURS[i % len(COLOURS)][1]))
+        self._fill(c)
         self._draw_pareto(c)
         self._draw_latency(c)
 
