@@ -19,6 +19,8 @@ from textual.cache import LRUCache
 from textual.renderables.styled import Styled
 from textual.widgets import DataTable
 
+from srt_tui.widgets.fit_columns import Fitted
+
 CellT = TypeVar("CellT")
 
 #: DataTable's LRU caches, emptied on every update (`_clear_caches`)
@@ -56,6 +58,18 @@ class RowTable(DataTable[CellT]):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._content_cache: LRUCache[Hashable, SegmentLines] = LRUCache(CELL_CACHE_SIZE)
+        self._fitted: tuple[Fitted, ...] | None = None
+
+    def refit(self, columns: tuple[Fitted, ...]) -> None:
+        """Empty the rows; make the header again only when the columns that fit changed (a new header re-lays the
+        screen: a refresh that keeps the columns must not)."""
+        if columns == self._fitted:
+            self.clear()
+            return
+        self.clear(columns=True)
+        for c in columns:
+            self.add_column(c.header, key=c.key, width=c.width)
+        self._fitted = columns
 
     def _render_cell(
         self,

@@ -27,7 +27,7 @@ from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.monitor.results_load import Comparison, load_comparison, pareto_frontier
 from srt_tui.tui.workers import ReportsWorkerErrors
-from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths
+from srt_tui.widgets.fit_columns import FitColumn, fit, natural_widths
 from srt_tui.widgets.row_table import RowTable
 
 #: every column, in order, with its priority: 0 always shown, higher numbers give way first on a narrow
@@ -112,7 +112,6 @@ class ResultsScreen(ReportsWorkerErrors, Screen[None]):
         self.job_dir = job_dir
         self.tracked = dict(tracked)
         self.comparison: Comparison | None = None
-        self._fitted: tuple[Fitted, ...] = ()
 
     def compose(self) -> ComposeResult:
         yield AppHeader("monitor", self.hub)
@@ -141,14 +140,8 @@ class ResultsScreen(ReportsWorkerErrors, Screen[None]):
         ]
         plain = ({k: v.plain if isinstance(v, Text) else v for k, v in row.items()} for row in rows)
         fitted = fit(FIT, natural_widths([f.key for f in FIT], plain), (self.size.width or 120) - SCROLLBAR)
-        table = self.query_one(DataTable)
-        if fitted != self._fitted:
-            self._fitted = fitted
-            table.clear(columns=True)
-            for column in fitted:
-                table.add_column(column.header, key=column.key, width=column.width)
-        else:
-            table.clear()
+        table = self.query_one(RowTable)
+        table.refit(fitted)
         for row in rows:
             table.add_row(*(row[column.key] for column in fitted))
 

@@ -14,7 +14,7 @@ from textual.widgets import DataTable
 
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot, WorkerStatus
-from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths
+from srt_tui.widgets.fit_columns import FitColumn, fit, natural_widths
 from srt_tui.widgets.row_table import RowTable
 
 SPARK_WIDTH = 12
@@ -80,7 +80,6 @@ class WorkerTable(RowTable[Text]):
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(cursor_type="row", zebra_stripes=True, id=id)
         self._failing: str | None = None
-        self._layout: tuple[Fitted, ...] | None = None
         self._names: list[str] = []
 
     def _st(self, name: str) -> Style:
@@ -121,15 +120,6 @@ class WorkerTable(RowTable[Text]):
             return None
         return self._names[self.cursor_row]
 
-    def _columns(self, fitted: tuple[Fitted, ...]) -> None:
-        """Redraw the header only when the columns that fit change."""
-        if self._layout == fitted:
-            return
-        self.clear(columns=True)
-        for c in fitted:
-            self.add_column(c.header, key=c.key, width=c.width)
-        self._layout = fitted
-
     def show(self, snap: JobSnapshot | None, width: int) -> None:
         """Fill the table from a snapshot, keeping the cursor on the same worker; the columns that fit
         ``width`` (the screen's) by priority, the relay marked `*` on the health when SRC gave way."""
@@ -144,10 +134,9 @@ class WorkerTable(RowTable[Text]):
         natural = natural_widths([c.key for c in COLUMNS], ({k: v.plain for k, v in row.items()} for row in cells_of))
         natural["health"] += 1  # room for the relay mark should SRC give way
         fitted = fit([replace(c, header=mask) if c.key == "mask" else c for c in COLUMNS], natural, width - PANEL)
-        self._columns(fitted)
+        self.refit(fitted)
         # its rows (up to 8) whatever the panels above take: the job view scrolls rather than hide workers
         self.styles.min_height = min(max(len(workers), 3), 8) + 3  # border and header
-        self.clear()
         self._names = []
         if snap is None:
             return
