@@ -68,15 +68,21 @@ async def test_a_toggles_and_hidden_jobs_show_with_h() -> None:
         assert isinstance(app.screen, MonitorScreen)
 
 
+async def _plain_jobs_facts(pilot: Any) -> SlurmFactsScreen:
+    """`A`, then Enter on the plain sbatch job (the second row): its Slurm facts screen."""
+    await pilot.press("A")
+    await settle(pilot)
+    await pilot.press("down", "enter")
+    await settle(pilot)
+    facts = pilot.app.screen
+    assert isinstance(facts, SlurmFactsScreen)
+    return facts
+
+
 async def test_enter_on_a_plain_sbatch_job_shows_its_slurm_facts() -> None:
     app = app_with(FrozenJobsSource("ann", rows(), FACTS))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("A")
-        await settle(pilot)
-        await pilot.press("down", "enter")
-        await settle(pilot)
-        facts = app.screen
-        assert isinstance(facts, SlurmFactsScreen)
+        facts = await _plain_jobs_facts(pilot)
         assert facts.fields["StdOut"] == "/home/ann/slurm-81302.out"
         table = facts.query_one(DataTable)
         assert [str(k.value) for k in table.rows][:2] == ["JobId", "JobName"]
@@ -264,12 +270,7 @@ async def test_slurms_whole_error_is_shown_when_it_cannot_give_a_jobs_facts() ->
 
     app = app_with(Failing("ann", rows(), FACTS))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("A")
-        await settle(pilot)
-        await pilot.press("down", "enter")
-        await settle(pilot)
-        facts = app.screen
-        assert isinstance(facts, SlurmFactsScreen)
+        facts = await _plain_jobs_facts(pilot)
         note = facts.query_one("#facts-note")
         text = " ".join("".join(s.text for s in strip).strip() for strip in note.render_lines(note.region.reset_offset))
         assert "[munge] Munge encode failed" in text and "munge.socket.2" in text, text
