@@ -253,6 +253,9 @@ async def test_y_copies_the_command_as_in_the_job_view_and_c_means_nothing_here(
         await pilot.press("y")
         await pilot.pause()
         assert app.clipboard == command and command
+        # the detail names the key that copies (it said `c copies it`)
+        text = str(detail.query_one("#worker-detail-text").render())
+        assert "(y copies it)" in text and "c copies" not in text
 
 
 def test_the_detail_shows_the_addresses_the_job_wrote_not_their_placeholders(tmp_path: Path) -> None:

@@ -223,7 +223,7 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
             t.append(f"\n{f.problem}\n", style=self._st("bad"))
         else:
             t.append("\ncommand", style=key)
-            t.append("  (c copies it)\n", style=dim)
+            t.append("  (y copies it)\n", style=dim)
             self._hang(t, f.command, 2)
             if isinstance(self.shell, ShellCommand) and not self.read_only:
                 t.append("shell", style=key)
