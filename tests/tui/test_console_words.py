@@ -38,6 +38,25 @@ def test_a_cancelled_pending_job_shows_no_stale_wait_reason() -> None:
     assert _line("FAILED", "NonZeroExitCode").startswith("Slurm FAILED (NonZeroExitCode) ·")
 
 
+def test_a_pending_jobs_reason_is_said_once() -> None:
+    """Operator pass (issue 21): `Slurm PENDING (Resources) · stage pending Resources`."""
+    pending = next(s for s in frozen.fleet() if s.stage == "pending")
+    line = summary(pending, frozen.fixed_clock(), lambda _name: Style()).plain.splitlines()[1]
+    assert line.startswith("Slurm PENDING (Resources) · stage pending") and line.count("Resources") == 1, line
+
+
+def test_a_local_job_is_not_ended_by_a_time_limit() -> None:
+    """Operator pass (issue 21): Submit with Local said `time limit none` and then `… or its time limit`."""
+    from srt_tui.core.api import prepare
+    from srt_tui.tui.launch.steps.submit_step import ends_when
+    from tests.conftest import REPO
+
+    serving = prepare(REPO / "recipes/mocker/mocker-1p2d.yaml", "local")
+    assert serving.plan.benchmark is None
+    assert ends_when(serving).endswith("(c in the Monitor) or its time limit")
+    assert ends_when(serving, local=True).endswith("(c in the Monitor)")
+
+
 async def test_the_submit_panel_names_who_is_asked() -> None:
     scenario = SCENARIOS["nvidia"]
     app = make_app(scenario.profile, probe=(True, "sinfo answered"))

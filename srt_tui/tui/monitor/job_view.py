@@ -98,7 +98,8 @@ def summary(
     t.append(" · stage ")
     stage = cells.stage_cell(snap)
     t.append(stage, style=st("key"))
-    if (detail := snap.stage_detail) and not stage.endswith(detail):  # `serving at http://…`, not `serving serving…`
+    # `serving at http://…`, not `serving serving…`; `Slurm PENDING (Resources) · stage pending`, not `… Resources`
+    if (detail := snap.stage_detail) and not stage.endswith(detail) and detail != reason:
         detail = detail.removeprefix(f"{snap.stage} ") if detail.startswith(f"{snap.stage} ") else detail
         t.append(f" {detail}", style=st("dim"))
     t.append("\n")

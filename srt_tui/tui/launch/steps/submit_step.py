@@ -152,7 +152,7 @@ class SubmitStep(WizardStep):
             parts.append(Text("  " + plan.public_url, overflow="fold"))
             grid = new_grid()  # the rows after the URL line
             parts.append(grid)
-        grid.add_row("benchmark", Text(ends_when(self.prepared)))
+        grid.add_row("benchmark", Text(ends_when(self.prepared, local=self.launcher == "local")))
         rest = new_grid()
         for i, missing in enumerate(self.missing):  # container_runtime: none, checked here before anything runs
             problem = missing.problem()
@@ -406,10 +406,12 @@ class SubmitStep(WizardStep):
         self.query_one("#launcher", RadioSet).focus()
 
 
-def ends_when(prepared: Prepared) -> str:
+def ends_when(prepared: Prepared, local: bool = False) -> str:
     """The benchmark and what it means for the job's end: whether it stops by itself or serves until cancelled
-    (an operator submitting mocker-1p2d could not tell from the Submit step that it keeps its nodes)."""
+    (an operator submitting mocker-1p2d could not tell from the Submit step that it keeps its nodes); ``local``:
+    run here, where no time limit ends it."""
     bench = prepared.job.recipe.benchmark
     if prepared.plan.benchmark is None:
-        return f"{bench.type}: none runs; the job serves until cancelled (c in the Monitor) or its time limit"
+        limit = "" if local else " or its time limit"
+        return f"{bench.type}: none runs; the job serves until cancelled (c in the Monitor){limit}"
     return f"{bench.type}: the job ends when it finishes (its figures: R in the Monitor)"
