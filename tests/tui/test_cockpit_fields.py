@@ -109,9 +109,13 @@ async def test_the_mounts_and_env_tab_wraps_under_its_indent_at_80_columns() -> 
     async with app.run_test(size=(80, 24)) as pilot:
         await reach(pilot, scenario, "preview", typed=False)
         await pilot.press("right_square_bracket", "right_square_bracket")
-        await pilot.pause()
         panel = app.screen.query_one("#mounts-env", Static)
-        lines = [s.text.rstrip() for s in panel.render_lines(Region(0, 0, panel.size.width, panel.size.height))]
+        lines: list[str] = []
+        for _ in range(50):  # the tab's content is laid out after the switch (and the focus that follows it)
+            await pilot.pause(0.05)
+            lines = [s.text.rstrip() for s in panel.render_lines(Region(0, 0, panel.size.width, panel.size.height))]
+            if any(line.strip() == "GPU exporter" for line in lines):
+                break
         exporter = lines[next(i for i, line in enumerate(lines) if line.strip() == "GPU exporter") + 1 :]
         shown = [line for line in exporter if line.strip()]
         assert len(shown) >= 2, exporter  # the note wraps at this width
