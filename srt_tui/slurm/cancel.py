@@ -9,6 +9,7 @@ from pathlib import Path
 
 from srt_tui.core.jobdir.contract import JOB_FILE
 from srt_tui.slurm.client import UNKNOWN_STATE, JobState, SlurmClient
+from srt_tui.slurm.identity import foreign_in_dir
 from srt_tui.slurm.local import LocalLauncher, is_local_job
 
 
@@ -19,6 +20,8 @@ class CancelOutcome:
     job_id: str
     cancelled: bool
     state: str = ""
+    #: why nothing was cancelled though Slurm runs a job under this id: it is another job (`slurm.identity`)
+    refused: str = ""
 
     @property
     def known(self) -> bool:
@@ -29,6 +32,8 @@ class CancelOutcome:
         """One line for the operator."""
         if self.cancelled:
             return f"cancelled {self.job_id}"
+        if self.refused:
+            return f"{self.job_id}: not cancelled: {self.refused}"
         if not self.known:
             return f"{self.job_id}: Slurm does not know this job (ended long ago, or a mistyped id): nothing to cancel"
         return f"{self.job_id} already ended ({self.state}): nothing to cancel"
@@ -56,6 +61,8 @@ def cancel_job(
     state = client.query([job_id]).get(job_id, JobState.unknown(job_id))
     if state.is_terminal or not state.is_known:
         return CancelOutcome(job_id, False, state.state)
+    if foreign := foreign_in_dir(state, job_dir):  # never scancel someone else's job that has the same number
+        return CancelOutcome(job_id, False, state.state, refused=foreign)
     if state.state == "RUNNING":
         final_scrape(job_dir)
     client.cancel(job_id)

@@ -30,6 +30,7 @@ from srt_tui.monitor.statuses.srtctl_dir import srtctl_logs
 from srt_tui.monitor.statuses.stage import derive_stage, ended_at, started_at
 from srt_tui.monitor.statuses.workers import worker_statuses
 from srt_tui.slurm.client import JobState
+from srt_tui.slurm.identity import foreign_job
 from srt_tui.slurm.local import is_local_job
 
 #: roles whose workers answer the client (a P/D request is counted by both its prefill and its decode)
@@ -38,6 +39,13 @@ SERVING_ROLES = ("decode", "agg")
 
 def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: SourceState) -> JobSnapshot:
     """One job's snapshot; ``sched`` is the state of its scheduler source (slurm or local)."""
+    # (Slurm jobs in srt-tui's own directories: srtctl's job.json-less ones name the job after its config, and the
+    # local launcher's records are this machine's own)
+    checked = job.written_by != SRTCTL and not is_local_job(job.job_id)
+    if state is not None and checked and (foreign := foreign_job(state, job.meta.name, job.meta.submitted_at)):
+        # Slurm answers for this number with another job (a reused id, another cluster's SLURM_CONF): its state is
+        # not this job's, so it is said and left out, as when Slurm does not answer
+        sched, state = SourceState(sched.name, False, foreign), None
     stage, stage_time, detail = derive_stage(job.events, state)
     final = stage in FINAL_STAGES
     plan, meta = job.plan, job.meta
