@@ -132,3 +132,12 @@ async def test_the_table_fits_the_width_with_whole_headers(tmp_path: Path, size:
         assert sum(c.get_render_width(table) for c in table.columns.values()) <= size[0], headers
         assert {"JOB", "CONC", "TOK/S/GPU", "TOK/S/USER", "TTFT p50/p99"} <= set(headers), headers
         assert (len(headers) == len(results_view.FIT)) == (size[0] >= 132), headers
+
+
+def test_points_a_hair_apart_are_not_spread_over_the_whole_axis() -> None:
+    """Operator pass (issue 21): one job's output rates 393.96 and 394.39 tok/s filled the Pareto plot's x axis
+    with six-digit ticks, as if they differed. The axis spans at least a twentieth of the values either side."""
+    low, high = results_view._padded([393.96, 394.39])
+    assert high - low >= 0.1 * 394 and low < 393.96 and high > 394.39
+    low, high = results_view._padded([10.0, 200.0])  # a real spread keeps its own tenth
+    assert (low, high) == (0.0, 219.0)
