@@ -282,3 +282,28 @@ async def test_long_folders_keep_their_last_part_at_80_columns() -> None:
         assert len(labels) == 2 and labels[0] != labels[1], labels
         assert all(x.startswith("./recipes/") and len(x) <= room and "…" in x for x in labels), (labels, room)
         assert labels[0].endswith("/1k1k/") and labels[1].endswith("/8k1k/")
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_recipe_rows_fit_the_tree_shape_first_then_the_names_middle(width: int) -> None:
+    """Operator pass (issue 21): at 80 columns rows were cut at the pane's edge (`1P1D · m`), and
+    `mocker-dp-attention-1p1d-s` read like its neighbour `mocker-dp-attention-1p1d`. The `1P1D · sglang` gives
+    way first, then the name loses its middle, never its end."""
+    from textual.geometry import Region
+
+    app = make_app("local")
+    async with app.run_test(size=(width, 40)) as pilot:
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        drawn = [s.text.rstrip().rstrip("│").rstrip() for s in tree.render_lines(Region(0, 0, *tree.size))]
+        smg = [line for line in drawn if line.endswith("-1p1d-smg") or "-1p1d-smg  " in line]
+        assert len(smg) == 1, drawn  # the smg variant's end is on screen, whatever its middle
+        rows = {node.data.label: node for node in tree.root.children[1].children if node.data is not None}
+        assert "mocker-dp-attention-1p1d-smg" in rows
+        for label, node in rows.items():
+            shown = tree.render_label(node, Style(), Style()).plain
+            room = tree.scrollable_content_region.width - tree.guide_depth * 2 - 1
+            assert len(shown) <= max(room, len(label) + 2), (shown, room)
+            assert shown[2:] == label or "…" in shown or shown[2:].startswith(f"{label}  "), shown
+        if width >= 120:  # room for the shape
+            assert any("  1P1D · " in tree.render_label(n, Style(), Style()).plain for n in rows.values())

@@ -56,7 +56,31 @@ class RecipeTree(Tree["RecipeEntry | None"]):
             short = Text(shorten_path(label.plain.rstrip("/"), room - 1) + "/", style=label.style)
             short.stylize(style)
             return Text.assemble((self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style), short)
+        if node.data is not None:
+            depth, parent = 0, node.parent
+            while parent is not None and not parent.is_root:
+                depth, parent = depth + 1, parent.parent
+            # the guides take `guide_depth` columns a level, then the row's own margin
+            room = self.scrollable_content_region.width - self.guide_depth * (depth + 1) - 1
+            if 1 < room < label.cell_len:
+                label = fit_row(label, f"  {node.data.shape}", room)
+                label.stylize(style)
+                return label
         return super().render_label(node, base_style, style)
+
+
+def fit_row(label: Text, shape: str, room: int) -> Text:
+    """A recipe row within ``room`` cells: its `1P2D · sglang` leaves first, then the name loses its middle, never
+    its end (srtctl's `mocker-dp-attention-1p1d` and `…-1p1d-smg` must not read alike); the mark stays."""
+    short = label.copy()
+    if short.plain.endswith(shape):
+        short.right_crop(len(shape))
+    if short.cell_len <= room:
+        return short
+    mark, name = short[:2], short[2:]
+    keep = max(room - 3, 2)  # the mark, and the ellipsis
+    left = keep // 3
+    return Text.assemble(mark, name[:left], "…", name[len(name) - (keep - left) :])
 
 
 class RecipeStep(WizardStep):
