@@ -277,3 +277,26 @@ def test_the_detail_shows_the_addresses_the_job_wrote_not_their_placeholders(tmp
     assert dict(facts.env)["ETCD_ENDPOINTS"] == "http://10.0.0.17:2379"
     assert "--dist-init-addr 10.0.0.17:5000 --name gpu-017" in facts.command
     assert dict(facts.env)["HF_TOKEN"] == "***"  # secrets stay masked
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_the_log_tail_wraps_under_its_indent_and_says_l_whole(tmp_path: Path, size: tuple[int, int]) -> None:
+    """Operator pass (issue 21): long log lines wrapped back to column 0, and `(l` ended one line with `opens it)`
+    on the next. Each log line wraps under its own start; the hint is whole on the heading."""
+    from textual.geometry import Region
+
+    job_dir = _job_dir(tmp_path)
+    log = job_dir / frozen.plan_json(RECIPE, PROFILE)["processes"][0]["log"]
+    log.write_text("ready\n" + "RuntimeError: " + "the engine could not allocate its KV cache " * 4 + "\n")
+    snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=job_dir)
+    app = frozen_app([snap], open_job="81240")
+    async with app.run_test(size=size) as pilot:
+        await _open_first_worker(app, pilot)
+        detail = app.screen
+        assert isinstance(detail, WorkerDetail)
+        pane = detail.query_one("#worker-detail-log-text" if size[0] >= 110 else "#worker-detail-text")
+        lines = [s.text.rstrip() for s in pane.render_lines(Region(0, 0, pane.size.width, pane.size.height))]
+        head = next(i for i, line in enumerate(lines) if line.startswith("log  "))
+        assert lines[head] == "log  (l opens it)", lines[head]
+        tail = [line for line in lines[head + 1 :] if line.strip()]
+        assert len(tail) > 3 and all(line.startswith("  ") for line in tail), tail  # the error wrapped, indented

@@ -238,8 +238,8 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
                 self._hang(t, Text.assemble((name, key if name == f.mask_var else ""), f"={value}"), 2)
             if not f.env:
                 t.append("  (none)\n", style=dim)
-        log = self._log_text(f)
         beside = is_wide(self.size.width or self.app.size.width)
+        log = self._log_text(f, "#worker-detail-log-text" if beside else "#worker-detail-text")
         if not beside:  # narrow: one column, the log tail last
             t.append("\n")
             t.append_text(log)
@@ -247,11 +247,14 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         self.query_one("#worker-detail-text", Static).update(t)
         self.query_one("#worker-detail-log-text", Static).update(log if beside else "")
 
-    def _hang(self, t: Text, value: str | Text, indent: int, *, first: bool = True) -> None:
+    def _hang(
+        self, t: Text, value: str | Text, indent: int, *, first: bool = True, into: str = "#worker-detail-text"
+    ) -> None:
         """Append `value` and a newline, its wrapped lines under its own start (`indent` columns in), not back at
-        the left edge where they would read as the next section; `first`: the first line is indented too."""
+        the left edge where they would read as the next section; `first`: the first line is indented too; `into`:
+        the pane it is drawn in (its width)."""
         text = value if isinstance(value, Text) else Text(value)
-        width = self.query_one("#worker-detail-text", Static).content_region.width - indent
+        width = self.query_one(into, Static).content_region.width - indent
         lines = text.wrap(self.app.console, width) if width > 10 else [text]
         for i, line in enumerate(lines):
             if i or first:
@@ -259,16 +262,18 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
             t.append_text(line)
             t.append("\n")
 
-    def _log_text(self, f: WorkerFacts | None) -> Text:
-        """The log's path and its last lines (empty until the plan was read)."""
+    def _log_text(self, f: WorkerFacts | None, into: str) -> Text:
+        """The log's path and its last lines (empty until the plan was read), each wrapped under its own start in
+        the pane ``into``; `(l opens it)` whole on the heading, never split across a line's end."""
         t = Text()
         if f is None or f.problem:
             return t
         key, dim = self._st("key"), self._st("dim")
-        t.append(f"log  {display_path(f.log)}", style=key)
+        t.append("log", style=key)
         t.append("  (l opens it)\n", style=dim)
+        self._hang(t, Text(display_path(f.log), style=key), 2, into=into)
         for line in f.log_tail:
-            t.append(f"  {line[:300]}\n", style=dim)
+            self._hang(t, Text(line[:300], style=dim), 2, into=into)
         if not f.log_tail:
             t.append("  (empty or not written yet)\n", style=dim)
         t.rstrip()
