@@ -269,3 +269,25 @@ async def test_sorting_reorders_the_rows_in_place() -> None:
             assert shown == want, (screen.sort, screen.reverse)
             arrows = [str(c.label) for c in table.columns.values() if str(c.label).endswith(("↑", "↓"))]
             assert arrows and arrows[0].endswith("↓" if screen.reverse else "↑") and len(arrows) == 1, arrows
+
+
+@pytest.mark.parametrize("width", [64, 80, 120])
+async def test_s_steps_through_the_columns_on_screen(width: int) -> None:
+    """Operator pass (issue 21): at 80 columns `s` sorted by ELAPSED, which had given way: no header showed the
+    arrow. `s` steps through the columns shown (and submission time, which has none)."""
+    from srt_tui.tui.monitor.jobs_model import SORTS
+    from srt_tui.tui.monitor.jobs_view import JobsView
+
+    app = frozen_app(frozen.fleet())
+    async with app.run_test(size=(width, 24)) as pilot:
+        await pilot.pause()
+        screen = _screen(app)
+        view = screen.query_one(JobsView)
+        seen = []
+        for _ in range(len(SORTS) + 1):
+            await pilot.press("s")
+            await pilot.pause()
+            seen.append(screen.sort)
+            # the order chosen is one the operator can see: its column, arrow and all, is on screen
+            assert screen.sort == "submitted" or screen.sort in view.shown_columns, (screen.sort, view.shown_columns)
+        assert "submitted" in seen and len(set(seen)) > 3, seen

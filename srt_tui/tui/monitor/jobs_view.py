@@ -67,6 +67,11 @@ class JobsView(Vertical):
         #: the job the cursor goes to as soon as its row exists (the job just opened or submitted)
         self._follow: str | None = None
 
+    @property
+    def shown_columns(self) -> frozenset[str]:
+        """The keys of the columns on screen at today's width."""
+        return frozenset(c.key for c in self._columns)
+
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter: every word must match, !word excludes — Enter keeps it, Esc clears",
                     id="jobs-filter", classes="hidden")  # fmt: skip

@@ -517,7 +517,12 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.sort = key
 
     def action_sort(self) -> None:
-        self._sort_by(SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)])
+        """The next order among the columns on screen (and submission time, which has none): at 80 columns an
+        order by a column that gave way showed no arrow anywhere."""
+        shown = self.query_one(JobsView).shown_columns
+        orders = [key for key in SORTS if key == "submitted" or key in shown or not shown]
+        at = orders.index(self.sort) if self.sort in orders else -1
+        self._sort_by(orders[(at + 1) % len(orders)])
 
     def action_reverse(self) -> None:
         self.reverse = not self.reverse
