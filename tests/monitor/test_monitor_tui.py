@@ -291,3 +291,18 @@ async def test_s_steps_through_the_columns_on_screen(width: int) -> None:
             # the order chosen is one the operator can see: its column, arrow and all, is on screen
             assert screen.sort == "submitted" or screen.sort in view.shown_columns, (screen.sort, view.shown_columns)
         assert "submitted" in seen and len(set(seen)) > 3, seen
+
+
+async def test_cancelling_a_queued_job_offers_to_keep_it_queued() -> None:
+    """Operator pass (issue 21): cancelling a PENDING job offered `Keep running (n)`; nothing runs yet."""
+    from textual.widgets import Button
+
+    pending = next(s for s in frozen.fleet() if s.slurm_state == "PENDING")
+    app = frozen_app([pending], open_job=pending.job_id)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.press("c")
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmCancel)
+        assert str(dialog.query_one("#confirm-no", Button).label) == "Keep it queued (n)"
+        assert "leaves Slurm's queue" in str(dialog.query_one("#confirm-note").render())

@@ -44,16 +44,19 @@ class ConfirmCancel(YesNoScreen):
         Binding("n,escape", "answer(False)", "Keep it running"),
     ]
 
-    def __init__(self, job_id: str, name: str, how: str) -> None:
+    def __init__(self, job_id: str, name: str, how: str, queued: bool = False) -> None:
         super().__init__(id="confirm-cancel")
         self.job_id = job_id
         self.job_name = name
         self.how = how
+        #: the job waits in Slurm's queue: nothing runs yet, so nothing is "kept running"
+        self.queued = queued
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
             yield Label(f"Cancel job {self.job_id} ({self.job_name})?", id="confirm-title")
-            yield Static(f"This runs {self.how}. Every worker, the router and the benchmark stop.", id="confirm-note")
+            stops = "It leaves Slurm's queue." if self.queued else "Every worker, the router and the benchmark stop."
+            yield Static(f"This runs {self.how}. {stops}", id="confirm-note")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Cancel job (y)", variant="error", id="confirm-yes")
-                yield Button("Keep running (n)", variant="default", id="confirm-no")
+                yield Button("Keep it queued (n)" if self.queued else "Keep running (n)", id="confirm-no")

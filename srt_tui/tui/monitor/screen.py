@@ -579,7 +579,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             if is_local_job(job)
             else f"`scancel {job}`"
         )
-        self.app.push_screen(ConfirmCancel(job, snap.name, how), callback=partial(self._confirmed, job))
+        queued = snap.slurm_state == "PENDING"
+        self.app.push_screen(ConfirmCancel(job, snap.name, how, queued), callback=partial(self._confirmed, job))
 
     def _confirmed(self, job_id: str, yes: bool | None) -> None:
         snap = self.snapshot_of(job_id)
