@@ -178,5 +178,8 @@ async def test_keys_pressed_while_the_probes_run_are_keys_not_partition_text() -
         await pilot.pause()
         assert screen.query_one("#opt-partition").value == ""  # type: ignore[attr-defined]
         assert "job 6 PENDING (Resources)" in str(screen.query_one("#probe-steps").render())
+        # while they run, neither Run probes again nor Write (an older proposal) is offered
+        assert not screen.check_action("run_probes", ()) and not screen.check_action("write", ())
         release.set()
         await settle(pilot)
+        assert screen.check_action("run_probes", ())

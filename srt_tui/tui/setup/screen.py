@@ -153,6 +153,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         # takes `?`, `2` and Tab as text while the probes run
         self.query_one("#probe-findings-box").focus()
         self.query_one("#run-probes", Button).disabled = True
+        self.refresh_bindings()
         self.query_one("#setup-switcher", ContentSwitcher).current = "setup-probe"
         self.step = 1
         self.probe_worker(self.options)
@@ -185,6 +186,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         reason = (slurm.value if slurm.ok else slurm.error) if slurm is not None else ""
         self.app.post_message(SlurmStatus(message.run.reachable, f"Setup probe: {reason}" if reason else "Setup probe"))
         self.query_one("#run-probes", Button).disabled = False
+        self.refresh_bindings()
         self.query_one("#probe-progress", ProgressBar).update(progress=len(STEPS))
         self.query_one("#probe-findings", Static).update(findings_text(message.run.findings))
         if message.run.account and not self.query_one("#choice-account", Input).value:
@@ -294,8 +296,12 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """`ctrl+s Write profile` exists once the probes proposed one: before that the key did nothing visible
         (its "run the probes first" went to the review step, which was not shown)."""
+        button = self.query("#run-probes")
+        probing = bool(button) and button.first(Button).disabled  # the probes are running
         if action == "write":
-            return self.proposal is not None
+            return self.proposal is not None and not probing  # not the last run's proposal while a new one runs
+        if action == "run_probes":
+            return not probing
         return True
 
     def palette_actions(self) -> list[PaletteAction]:
