@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from srt_tui.core.isotime import parse_time
 from srt_tui.core.results.progress import BenchProgress
 from srt_tui.core.text.roles import ROLE_LETTER
 
@@ -367,17 +368,6 @@ def time_left_s(snap: JobSnapshot, now: datetime) -> float | None:
         return None
     ref = now if now.tzinfo else now.astimezone()
     return snap.time_limit_s - max(0.0, (ref - start).total_seconds())
-
-
-def parse_time(text: str) -> datetime | None:
-    """An aware datetime from ISO-8601 (``Z`` accepted), or None."""
-    if not text:
-        return None
-    try:
-        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
 
 
 def iso_utc(epoch: float) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
+from srt_tui.core.isotime import parse_time
 from srt_tui.slurm.client import JobState
 
 #: Slurm's submit time may follow job.json's `submitted_at` by this much (a held submission, a slow controller,
@@ -14,20 +15,13 @@ from srt_tui.slurm.client import JobState
 SUBMIT_SLACK_S = 900.0
 
 
-def _epoch(text: str) -> float | None:
-    try:
-        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).timestamp()
-
-
 def foreign_job(state: JobState, name: str, submitted_at: str) -> str:
     """Why Slurm's record under this id is not the job named ``name`` submitted at ``submitted_at`` (job.json's),
     or "" when it is, or when there is nothing to tell them apart by (a job Slurm does not know, no job.json)."""
     if not state.is_known:
         return ""
-    when = _epoch(submitted_at) if submitted_at else None
+    parsed = parse_time(submitted_at)
+    when = parsed.timestamp() if parsed is not None else None
     other_name = bool(name and state.name and state.name != name)
     other_time = when is not None and state.submit_time is not None and abs(state.submit_time - when) > SUBMIT_SLACK_S
     if not (other_name or other_time):
