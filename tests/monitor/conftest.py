@@ -1,12 +1,14 @@
-"""Monitor test fixtures: a Monitor with short timeouts and back-off, closed after the test."""
+"""Monitor test fixtures: a Monitor with short timeouts and back-off, closed after the test; one real mock
+worker per test module (`agg_0`), stopped after the module."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from srt_tui.monitor.snapshot.collect import Monitor
+from tests.mock.mockprocs import Launcher, Worker
 
 
 @pytest.fixture
@@ -17,3 +19,14 @@ async def monitor() -> AsyncIterator[Monitor]:
         yield m
     finally:
         await m.aclose()
+
+
+@pytest.fixture(scope="module")
+def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
+    """A real mock engine worker (`agg_0`) the module's job directories point at."""
+    launcher = Launcher(tmp_path_factory.mktemp("worker"))
+    try:
+        (w,) = launcher.workers(("regular", "agg_0"))
+        yield w
+    finally:
+        launcher.close()

@@ -4,7 +4,6 @@ smoke test in a worker and shows its figures, `y` copies the SSH port-forward li
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,20 +16,10 @@ from srt_tui.slurm.reach import ShellCommand
 from srt_tui.tui.monitor.job_view import JobView
 from srt_tui.tui.monitor.screen import MonitorScreen
 from srt_tui.tui.monitor.worker_detail import WorkerDetail
-from tests.mock.mockprocs import Launcher, Worker
+from tests.mock.mockprocs import Worker
 from tests.monitor import frozen
 from tests.monitor.jobdirs import write_agg_job
 from tests.monitor.tui_apps import fed_app, frozen_app
-
-
-@pytest.fixture(scope="module")
-def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
-    launcher = Launcher(tmp_path_factory.mktemp("reach"))
-    try:
-        (w,) = launcher.workers(("regular", "agg_0"))
-        yield w
-    finally:
-        launcher.close()
 
 
 async def _open_serving(app: Any, pilot: Any, job: str) -> MonitorScreen:

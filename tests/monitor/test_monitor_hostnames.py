@@ -4,7 +4,6 @@ table's NODE column and beside each node's row of the GPU grid (`ssh`, `sinfo` a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ from srt_tui.slurm.client import JobState
 from srt_tui.tui.monitor.live_grid import LiveGpuGrid
 from srt_tui.tui.monitor.screen import MonitorScreen
 from srt_tui.tui.monitor.worker_table import WorkerTable
-from tests.mock.mockprocs import Launcher, Worker
+from tests.mock.mockprocs import Worker
 from tests.monitor.jobdirs import write_agg_job
 from tests.monitor.tui_apps import fed_app
 
@@ -37,16 +36,6 @@ def test_the_job_names_its_nodes_else_slurm_does() -> None:
     assert hostnames(_files(None), slurm) == ("gpu-a", "gpu-b")  # before the job wrote endpoints.json
     assert hostnames(_files('{"workers": [], "nodes": [{"index": 0}]}'), slurm) == ("gpu-a", "gpu-b")
     assert hostnames(_files(None), None) == ()
-
-
-@pytest.fixture(scope="module")
-def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
-    launcher = Launcher(tmp_path_factory.mktemp("hosts"))
-    try:
-        (w,) = launcher.workers(("regular", "agg_0"))
-        yield w
-    finally:
-        launcher.close()
 
 
 @pytest.mark.parametrize("size", [(120, 36), (80, 24)])

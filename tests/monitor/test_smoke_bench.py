@@ -4,7 +4,6 @@ refusal of a job that is not serving (the job view's `b` runs the same `run_smok
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,18 +11,8 @@ import pytest
 from srt_tui.bench.stats import Outcome
 from srt_tui.cli.main import main
 from srt_tui.monitor.probes.smoke import summarize
-from tests.mock.mockprocs import Launcher, Worker
+from tests.mock.mockprocs import Worker
 from tests.monitor.jobdirs import write_agg_job
-
-
-@pytest.fixture(scope="module")
-def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
-    launcher = Launcher(tmp_path_factory.mktemp("smoke"))
-    try:
-        (w,) = launcher.workers(("regular", "agg_0"))
-        yield w
-    finally:
-        launcher.close()
 
 
 def test_bench_json_counts_every_request_and_its_latency(
