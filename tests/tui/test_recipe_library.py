@@ -307,3 +307,31 @@ async def test_recipe_rows_fit_the_tree_shape_first_then_the_names_middle(width:
             assert shown[2:] == label or "…" in shown or shown[2:].startswith(f"{label}  "), shown
         if width >= 120:  # room for the shape
             assert any("  1P1D · " in tree.render_label(n, Style(), Style()).plain for n in rows.values())
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_a_growing_tree_draws_only_the_rows_on_screen(monkeypatch: pytest.MonkeyPatch, width: int) -> None:
+    """Issue 22: Tree measures every line each time rows are added, and measured them by drawing them, so
+    srtctl's 700 rows in a dozen batches drew ~4,500 labels (0.4 s of the interpreter while the first screenful
+    was due). Rows are measured from their text: labels are drawn for the lines painted, and the measure never
+    makes the tree wider than its pane (no horizontal scrollbar)."""
+    from srt_tui.tui.launch.steps.recipe_step import RecipeTree
+
+    make_library(_user_library(), folders=40, per_folder=10)
+    drawn = [0]
+    draw = RecipeTree.render_label
+
+    def counted(self: RecipeTree, *args: Any) -> Any:
+        drawn[0] += 1
+        return draw(self, *args)
+
+    monkeypatch.setattr(RecipeTree, "render_label", counted)
+    app = make_app("local")
+    async with app.run_test(size=(width, 36)) as pilot:
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        rows = len(_leaves(tree))
+        assert rows > 400
+        assert drawn[0] < rows, (drawn[0], rows)  # each repaint draws a screenful, never the whole library
+        assert tree.virtual_size.width <= tree.scrollable_content_region.width
+        assert not tree.show_horizontal_scrollbar

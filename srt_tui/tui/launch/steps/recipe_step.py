@@ -47,6 +47,26 @@ class RecipeTree(Tree["RecipeEntry | None"]):
         Binding("k", "cursor_up", "Up", show=False),
     ]
 
+    #: the tree's width inside its border as of its last resize (0 until laid out): `size` looks up the
+    #: region, too slow once a row
+    _shown_width = 0
+
+    def on_resize(self) -> None:
+        self._shown_width = self.size.width  # Tree rebuilds its lines on a resize: they are measured anew
+
+    def get_label_width(self, node: TreeNode[RecipeEntry | None]) -> int:
+        """A label's width without drawing it: Tree measures every line each time it grows, and drawing all
+        700 rows of srtctl's library once a batch was most of the first rows' CPU. At most the room drawn
+        labels are fitted to (less a scrollbar), so never a horizontal scrollbar."""
+        width = node.label.cell_len + (len(self.ICON_NODE) if node.allow_expand else 0)
+        room = self._shown_width - self.styles.scrollbar_size_vertical
+        if room <= 0 or width + self.guide_depth * 3 < room:  # not laid out yet, or fits at any depth
+            return width
+        depth, parent = 0, node.parent
+        while parent is not None and not parent.is_root:
+            depth, parent = depth + 1, parent.parent
+        return max(1, min(width, room - self.guide_depth * depth))
+
     def render_label(self, node: TreeNode[RecipeEntry | None], base_style: Style, style: Style) -> Text:
         """A folder too long for the tree's width loses middle folders, never its end (cut at its end, srtctl's
         `…/b200-fp4/1k1k/` and `…/b200-fp4/8k1k/` read the same); worked out as it is drawn, at today's width."""
