@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
-from tests.tui.scenarios import SCENARIOS, reach
+from tests.tui.scenarios import SCENARIOS, reach, settle
 from tests.tui.tui_helpers import make_app
 
 
@@ -80,8 +80,9 @@ async def test_preview_tabs_switch_with_brackets_and_help_says_so() -> None:
         await pilot.press("down")
         assert table.cursor_row == 1
         await pilot.press("left_square_bracket", "left_square_bracket")
-        await pilot.pause()
+        await settle(pilot)  # the tab's content takes the focus after the next refresh
         assert tabs.active == "tab-sbatch"  # wraps around
+        assert app.focused is not None and tabs.get_pane("tab-sbatch") in app.focused.ancestors, app.focused
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)

@@ -189,6 +189,9 @@ class PreviewStep(WizardStep):
         """`]`/`[`: the next or previous tab, wrapping around (the tab bar needs the focus for ←/→)."""
         tabs = self.query_one("#preview-tabs", TabbedContent)
         index = self.TABS.index(tabs.active) if tabs.active in self.TABS else 0
+        # the tab bar holds the focus until the shown tab's content can take it: the hidden one's focus would go
+        # to the screen, past this step's keys (a fast `]]` lost its second `]`)
+        tabs.query_one("Tabs").focus()
         tabs.active = self.TABS[(index + step) % len(self.TABS)]
         self.call_after_refresh(self._focus_shown_tab)
 
