@@ -184,9 +184,12 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _cmd_tui(args: argparse.Namespace) -> int:
+    from srt_tui.tui.launch.first_step import profile_given
     from srt_tui.tui.launch.recipe_reader import start_early
 
-    start_early()  # the library is read on another core while Textual loads and paints
+    # the library (and the profile list, when the wizard opens on it) is read on another core while Textual
+    # loads and paints
+    start_early(profiles=not profile_given(args.profile))
     from srt_tui.tui.app import run_app
 
     return int(run_app(args))

@@ -144,3 +144,102 @@ def test_the_reader_lives_in_its_own_session(tmp_path: Path) -> None:
         assert os.getpgid(reader.proc.pid) != os.getpgid(0)
     finally:
         _read_all(reader)
+
+
+# -- the profile list, when the wizard opens on it ----------------------------------------------------------
+
+
+def _broken_profile() -> Path:
+    """A user profile that does not validate, beside the shipped ones."""
+    path = Path(os.environ["SRT_TUI_CONFIG_DIR"]) / "profiles" / "broken-site.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("name: broken-site\ngpus_per_node: many\n", encoding="utf-8")
+    return path
+
+
+def test_asked_for_profiles_the_reader_sends_their_rows_first(tmp_path: Path) -> None:
+    """Issue 22 (first screen): the profile rows come from the reader, so the app's first screen does not wait
+    for the profile models; they are the rows the app would list itself, a broken file's errors included."""
+    from srt_tui.core.spec.profile import list_profile_files
+    from srt_tui.tui.launch.profile_facts import ProfileRow
+
+    _broken_profile()
+    make_library(tmp_path / "lib", folders=3, per_folder=1)
+    reader = RecipeReader.start([LibraryRoot("user", tmp_path / "lib")], profiles=True)
+    assert reader is not None
+    seen: list[Any] = []
+    entries: list[Any] = []
+
+    def listed(rows: list[Any]) -> None:
+        seen.append((rows, len(entries)))
+
+    try:
+        for batch, _, _ in reader.batches(on_profiles=listed):
+            entries.extend(batch)
+    finally:
+        reader.close()
+    assert len(seen) == 1 and seen[0][1] == 0  # once, before any recipe
+    rows = seen[0][0]
+    assert rows == [ProfileRow.of(pf) for pf in list_profile_files()]
+    broken = next(r for r in rows if r.name == "broken-site")
+    assert not broken.valid and any("gpus_per_node" in line for line in broken.errors)
+    assert all(r.file is None for r in rows) and entries  # facts only, and the recipes after them
+
+
+@pytest.mark.parametrize("reader_dies", [False, True], ids=["reader", "reader-killed"])
+async def test_the_profile_step_shows_the_readers_rows_and_chooses_from_them(
+    monkeypatch: pytest.MonkeyPatch, reader_dies: bool
+) -> None:
+    """The Profile step lists the reader's rows without reading a profile here; Enter parses the one chosen.
+    A reader that dies first leaves the step to read them itself."""
+    from srt_tui.core.spec import profile as profile_module
+    from srt_tui.tui.launch.messages import ProfileChosen
+
+    listed_here: list[int] = []
+    real_list = profile_module.list_profile_files
+    monkeypatch.setattr(profile_module, "list_profile_files", lambda: listed_here.append(1) or real_list())
+    recipe_reader.start_early(profiles=True)
+    early = recipe_reader._early
+    assert early is not None and early.profiles
+    if reader_dies:
+        early.proc.kill()
+    chosen: list[ProfileChosen] = []
+
+    def hook(message: Any) -> None:
+        if isinstance(message, ProfileChosen):
+            chosen.append(message)
+
+    app = make_app(None)
+    async with app.run_test(size=(120, 36), message_hook=hook) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one("#profile-table")
+        assert not table.loading and "local" in [row.name for row in app.screen.query_one("#step-profile").rows]
+        assert bool(listed_here) == reader_dies
+        await pilot.press("enter")  # the cursor starts on `local`
+        await settle(pilot)
+        assert len({id(m) for m in chosen}) == 1 and chosen[0].loaded.name == "local"  # (seen at each level)
+        assert chosen[0].loaded.path == Path(__file__).parents[2] / "profiles" / "local.yaml"
+        assert isinstance(app.screen, LaunchScreen) and app.screen.index == 1
+
+
+async def test_a_profile_file_changed_after_it_was_listed_is_said_when_chosen(tmp_path: Path) -> None:
+    """A reader row is parsed when chosen: a file broken since it was listed is named, and the list read again
+    (the step stays where it is)."""
+    path = Path(os.environ["SRT_TUI_CONFIG_DIR"]) / "profiles" / "mine.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text((Path(__file__).parents[2] / "profiles" / "local.yaml").read_text(), encoding="utf-8")
+    recipe_reader.start_early(profiles=True)
+    app = make_app(None)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        step = app.screen.query_one("#step-profile")
+        names = [row.name for row in step.rows]
+        assert "mine" in names and step.rows[names.index("mine")].valid
+        path.write_text("name: mine\ngpus_per_node: many\n", encoding="utf-8")
+        table = app.screen.query_one("#profile-table")
+        table.move_cursor(row=names.index("mine"))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, LaunchScreen) and app.screen.index == 0
+        assert any("mine cannot be read now" in str(n.message) for n in app._notifications)
+        assert not step.rows[names.index("mine")].valid  # read again: now listed with its errors

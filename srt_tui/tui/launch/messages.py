@@ -14,16 +14,24 @@ from textual.message import Message
 if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
     from srt_tui.core.errors import Problem
-    from srt_tui.core.spec.profile import LoadedProfile, ProfileFile
+    from srt_tui.core.spec.profile import LoadedProfile
     from srt_tui.core.spec.recipe import Recipe, RecipeSource
+    from srt_tui.tui.launch.profile_facts import ProfileRow
     from srt_tui.tui.launch.recipe_catalog import RecipeEntry
 
 
 @dataclass
 class ProfilesLoaded(Message):
-    """The profile worker finished listing user and shipped profiles."""
+    """The profile worker finished listing user and shipped profiles: a row each."""
 
-    files: list[ProfileFile]
+    rows: list[ProfileRow]
+
+
+@dataclass
+class ProfilesRead(Message):
+    """The recipe reader process's profile rows, or None: it stopped before it sent them."""
+
+    rows: list[ProfileRow] | None
 
 
 @dataclass

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from srt_tui.tui.display import display_path
 from srt_tui.widgets.layout import is_wide
 
 if TYPE_CHECKING:
     from srt_tui.core.errors import ConfigError
-    from srt_tui.core.spec.profile import Profile
+    from srt_tui.core.spec.profile import Profile, ProfileFile
 
 COLUMNS: tuple[tuple[str, int], ...] = (
     ("", 1),
@@ -118,3 +121,51 @@ def detail_lines(p: Profile) -> list[tuple[str, str]]:
         ("mounts", ", ".join(f"{h}:{c}" for h, c in (p.default_mounts or {}).items()) or "-"),
         ("exporter", exporter(p)),
     ]
+
+
+@dataclass(frozen=True)
+class ProfileRow:
+    """A profile file as the Profile step lists it, its facts as strings: worked out where the profile models
+    are loaded, in the recipe reader process (so the first screen does not wait for them) or in the app.
+    `file` holds the parsed profile when this process read it; a row from the reader is parsed when chosen."""
+
+    name: str
+    path: Path
+    source: str
+    valid: bool
+    wide: tuple[str, ...] = ()
+    narrow: tuple[str, ...] = ()
+    detail: tuple[tuple[str, str], ...] = ()
+    errors: tuple[str, ...] = ()
+    file: ProfileFile | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, pf: ProfileFile) -> ProfileRow:
+        """The row of a file this process read."""
+        p = pf.profile
+        if p is None:
+            return cls(pf.name, pf.path, pf.source, False, errors=tuple(error_lines(pf.error, display_path(pf.path))),
+                       file=pf)  # fmt: skip
+        return cls(pf.name, pf.path, pf.source, True, fact_row(p), fact_row(p, True), tuple(detail_lines(p)), file=pf)
+
+    def facts(self) -> dict[str, Any]:
+        """The row as JSON (what the reader process sends)."""
+        return {
+            "name": self.name, "path": str(self.path), "source": self.source, "valid": self.valid,
+            "wide": list(self.wide), "narrow": list(self.narrow), "detail": [list(x) for x in self.detail],
+            "errors": list(self.errors),
+        }  # fmt: skip
+
+    @classmethod
+    def from_facts(cls, data: dict[str, Any]) -> ProfileRow:
+        """The row `facts` described (ValueError when `data` is not such a description)."""
+        try:
+            text = [data[k] for k in ("name", "path", "source")]
+            lists = [[str(x) for x in data[k]] for k in ("wide", "narrow", "errors")]
+            detail = tuple((str(k), str(v)) for k, v in data["detail"])
+            if not all(isinstance(v, str) for v in text) or not isinstance(data["valid"], bool):
+                raise ValueError("a fact is not text")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a profile row: {exc}") from exc
+        name, path, source = text
+        return cls(name, Path(path), source, data["valid"], tuple(lists[0]), tuple(lists[1]), detail, tuple(lists[2]))

@@ -5,10 +5,12 @@ the app's process that shares one interpreter lock with painting, so the first r
 was slow while it read. The reader runs on another core from the first millisecond; the app paints, takes the
 rows as they come and loads a recipe's model only when one is chosen.
 
-    python -m srt_tui.tui.launch.recipe_reader ROOTS_JSON
+    python -m srt_tui.tui.launch.recipe_reader ROOTS_JSON [--profiles]
 
 writes one JSON line per batch on stdout, `{"read": i, "total": n, "entries": [RecipeEntry.facts()…]}`, the
-last with `read == total`, and exits 0. It is in a session of its own (the terminal's Ctrl-C is the app's to
+last with `read == total`, and exits 0. With `--profiles` (the wizard opens on the profile list) its first line
+is `{"profiles": [ProfileRow.facts()…]}`: the rows of every user and shipped profile, which the app would
+otherwise wait for the profile models to list. It is in a session of its own (the terminal's Ctrl-C is the app's to
 handle) and stops at its next write when the app has gone.
 """
 
@@ -20,12 +22,13 @@ import json
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from srt_tui.tui.launch.profile_facts import ProfileRow
     from srt_tui.tui.launch.recipe_catalog import LibraryRoot, RecipeEntry
 
 #: a batch line longer than this is refused (a library's largest folder is well under a megabyte of facts)
@@ -40,34 +43,41 @@ class ReaderFailed(Exception):
 
 @dataclass
 class RecipeReader:
-    """A running reader of `roots`, and the file its stderr goes to (read back only to say why it stopped)."""
+    """A running reader of `roots` (and of the profiles, when `profiles`), and the file its stderr goes to (read
+    back only to say why it stopped)."""
 
     roots: list[LibraryRoot]
     proc: subprocess.Popen[bytes]
     stderr: IO[bytes]
+    profiles: bool = False
 
     @classmethod
-    def start(cls, roots: list[LibraryRoot]) -> RecipeReader | None:
-        """Start reading `roots` (None when there is nothing to read or no process can be started: the app
-        then reads them itself)."""
+    def start(cls, roots: list[LibraryRoot], profiles: bool = False) -> RecipeReader | None:
+        """Start reading `roots`, the profile list first when `profiles` (None when there is nothing to read or
+        no process can be started: the app then reads them itself)."""
         if not roots:
             return None
         # unnamed (nothing on a shared path; a full pipe never stalls the reader); it lives as long as the reader
         stderr = tempfile.TemporaryFile()  # noqa: SIM115
+        command = [sys.executable, "-m", __name__, json.dumps([[r.prefix, str(r.path)] for r in roots])]
         try:
             proc = subprocess.Popen(  # noqa: S603 - this interpreter, this module
-                [sys.executable, "-m", __name__, json.dumps([[r.prefix, str(r.path)] for r in roots])],
+                command + (["--profiles"] if profiles else []),
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, start_new_session=True,
             )  # fmt: skip
         except OSError:
             stderr.close()
             return None
-        reader = cls(roots, proc, stderr)
+        reader = cls(roots, proc, stderr, profiles)
         atexit.register(reader.close)
         return reader
 
-    def batches(self) -> Iterator[tuple[list[RecipeEntry], int, int]]:
-        """(entries, files read, files in all) as the reader sends them; ReaderFailed when it stops early."""
+    def batches(
+        self, on_profiles: Callable[[list[ProfileRow]], None] | None = None
+    ) -> Iterator[tuple[list[RecipeEntry], int, int]]:
+        """(entries, files read, files in all) as the reader sends them; ReaderFailed when it stops early. The
+        profile rows (first, when the reader was asked for them) go to `on_profiles`."""
+        from srt_tui.tui.launch.profile_facts import ProfileRow
         from srt_tui.tui.launch.recipe_catalog import RecipeEntry
 
         assert self.proc.stdout is not None
@@ -76,6 +86,11 @@ class RecipeReader:
                 raise ReaderFailed(f"a batch longer than {MAX_LINE} bytes")
             try:
                 data = json.loads(line)
+                if isinstance(data, dict) and "profiles" in data:
+                    rows = [ProfileRow.from_facts(d) for d in data["profiles"]]
+                    if on_profiles is not None:
+                        on_profiles(rows)
+                    continue
                 entries = [RecipeEntry.from_facts(d) for d in data["entries"]]
                 read, total = int(data["read"]), int(data["total"])
             except (ValueError, KeyError, TypeError) as exc:
@@ -112,13 +127,19 @@ class RecipeReader:
 _early: RecipeReader | None = None
 
 
-def start_early() -> None:
-    """Start reading the default library now (before Textual is imported) for the Launch screen to claim."""
+def start_early(profiles: bool = False) -> None:
+    """Start reading the default library now (before Textual is imported) for the Launch screen to claim, the
+    profile list first when the wizard opens on it."""
     global _early  # noqa: PLW0603 - one hand-over from the command line to the first Launch screen
     from srt_tui.tui.launch.recipe_catalog import library_roots
 
     with contextlib.suppress(OSError):
-        _early = RecipeReader.start(library_roots())
+        _early = RecipeReader.start(library_roots(), profiles)
+
+
+def early_profiles() -> bool:
+    """Whether the reader started early sends the profile list (the Profile step then waits for its rows)."""
+    return _early is not None and _early.profiles
 
 
 def claim(roots: list[LibraryRoot]) -> RecipeReader | None:
@@ -132,19 +153,27 @@ def claim(roots: list[LibraryRoot]) -> RecipeReader | None:
 
 
 def main(argv: Sequence[str]) -> int:
-    """The reader process: scan the roots given as JSON through the user's cache, a JSON line per batch."""
+    """The reader process: the profile rows when asked (`--profiles`), then the roots given as JSON scanned
+    through the user's cache, a JSON line per batch."""
     from srt_tui.state.recipe_cache import RecipeCache
     from srt_tui.tui.launch.recipe_catalog import LibraryRoot, scan_library
 
     roots = [LibraryRoot(str(prefix), Path(path)) for prefix, path in json.loads(argv[0])]
     out = sys.stdout.buffer
 
-    def send(entries: list[RecipeEntry], read: int, total: int) -> None:
-        batch = {"read": read, "total": total, "entries": [e.facts() for e in entries]}
-        out.write(json.dumps(batch, separators=(",", ":")).encode() + b"\n")
+    def line(data: dict[str, object]) -> None:
+        out.write(json.dumps(data, separators=(",", ":")).encode() + b"\n")
         out.flush()
 
+    def send(entries: list[RecipeEntry], read: int, total: int) -> None:
+        line({"read": read, "total": total, "entries": [e.facts() for e in entries]})
+
     try:
+        if "--profiles" in argv[1:]:
+            from srt_tui.core.spec.profile import list_profile_files
+            from srt_tui.tui.launch.profile_facts import ProfileRow
+
+            line({"profiles": [ProfileRow.of(pf).facts() for pf in list_profile_files()]})
         scan_library(roots, send, cache=RecipeCache().load(), every=0.1)
     except BrokenPipeError:  # the app has gone
         with contextlib.suppress(OSError):

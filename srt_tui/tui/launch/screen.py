@@ -16,6 +16,7 @@ from textual.widgets import ContentSwitcher, Footer
 
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
+from srt_tui.tui.launch.first_step import profile_given
 from srt_tui.tui.launch.messages import (
     GivenProfileLoaded,
     JobSubmitted,
@@ -23,6 +24,7 @@ from srt_tui.tui.launch.messages import (
     PlanUpdated,
     PreviewAccepted,
     ProfileChosen,
+    ProfilesRead,
     RecipeChosen,
     RecipesFound,
 )
@@ -34,6 +36,7 @@ from srt_tui.widgets.step_bar import StepBar
 if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
     from srt_tui.core.jobdir.clone import ClonedJob
+    from srt_tui.tui.launch.profile_facts import ProfileRow
     from srt_tui.tui.launch.recipe_catalog import LibraryRoot, RecipeEntry
     from srt_tui.tui.launch.recipe_reader import RecipeReader
 
@@ -84,19 +87,7 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         self._pending_clone: tuple[ClonedJob, Prepared, str] | None = None
         #: the wizard's first step: Recipe when the profile is already chosen (`-p`, or srtctl's srtslurm.yaml
         #: found as srtctl finds it), as srtctl's interactive mode opens on its recipe list; else Profile
-        self._first = 1 if self._profile_given() else 0
-
-    def _profile_given(self) -> bool:
-        """`srt-tui -p PROFILE`, or an srtslurm.yaml found the srtctl way (a few stats, no profile models)."""
-        if self.state.preferred_profile:
-            return True
-        from srt_tui.core.errors import SrtError
-        from srt_tui.core.spec.discovery import find_srtslurm
-
-        try:
-            return find_srtslurm() is not None
-        except SrtError:  # SRTSLURM_CONFIG names no file: the Profile step says so
-            return False
+        self._first = 1 if profile_given(self.state.preferred_profile) else 0
 
     def compose(self) -> ComposeResult:
         yield AppHeader("launch", self.hub)
@@ -111,9 +102,10 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         """Step `index`, its module imported now (later steps load when first reached)."""
         step_id, _, module, cls_name = STEPS[index]
         if index == 0:  # imported here: with a profile given the wizard may never show it (nor its DataTable)
+            from srt_tui.tui.launch.recipe_reader import early_profiles
             from srt_tui.tui.launch.steps.profile_step import ProfileStep
 
-            return ProfileStep(self.state.preferred_profile, id="step-profile")
+            return ProfileStep(self.state.preferred_profile, rows_coming=early_profiles(), id="step-profile")
         step: WizardStep = getattr(importlib.import_module(module, __package__), cls_name)(id=f"step-{step_id}")
         return step
 
@@ -163,6 +155,8 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         reader = claim(roots) if srtctl_root is None else None
         if reader is not None and self._first == 1:
             self._profile_waits = True
+        if reader is None or not reader.profiles:  # a Profile step waiting for the reader's rows reads them itself
+            self.post_message(ProfilesRead(None))
         self.scan_recipes(scan, roots, reader)
 
     @work(thread=True, group="recipe-scan", name="scan-recipes", exit_on_error=False)
@@ -188,14 +182,22 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
             before[0] = read
 
         if reader is not None:
+            profiles: list[list[ProfileRow] | None] = [None]
+
+            def listed(rows: list[ProfileRow]) -> None:
+                profiles[0] = rows
+                self.post_message(ProfilesRead(rows))
+
             try:
-                for entries, read, total in reader.batches():
+                for entries, read, total in reader.batches(on_profiles=listed):
                     found(entries, read, total)
                 return
             except ReaderFailed as exc:
                 self.log.warning(f"recipes: {exc}; reading the rest here")
             finally:
                 reader.close()
+                if reader.profiles and profiles[0] is None:  # the Profile step reads them itself
+                    self.post_message(ProfilesRead(None))
         with self._scan_lock:
             scan_library(roots, found, cache=RecipeCache().load(), every=0.25)
 
@@ -234,6 +236,15 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         if self.index == 1:
             await self.step.enter(self.state)
         self.note = self._note()
+
+    @on(ProfilesRead)
+    def _profiles_read(self, message: ProfilesRead) -> None:
+        """The reader's profile rows (or None: it stopped without them) for a Profile step waiting for them."""
+        found = self.query("#step-profile")
+        if found:
+            from srt_tui.tui.launch.steps.profile_step import ProfileStep
+
+            found.first(ProfileStep).reader_rows(message.rows)
 
     @on(RecipesFound)
     def _recipes_found(self, message: RecipesFound) -> None:

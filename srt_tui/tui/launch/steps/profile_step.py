@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -16,12 +16,9 @@ from textual.widgets import DataTable, Static
 
 from srt_tui.tui.display import display_path
 from srt_tui.tui.launch.messages import ProfileChosen, ProfilesLoaded
-from srt_tui.tui.launch.profile_facts import COLUMNS, INVALID, columns, detail_lines, error_lines, fact_row
+from srt_tui.tui.launch.profile_facts import COLUMNS, INVALID, ProfileRow, columns
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.widgets.row_table import RowTable
-
-if TYPE_CHECKING:
-    from srt_tui.core.spec.profile import ProfileFile
 
 
 class ProfileStep(WizardStep):
@@ -32,11 +29,19 @@ class ProfileStep(WizardStep):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("r", "reload", "Reload profiles")]
     COMPONENT_CLASSES: ClassVar[set[str]] = {"profile-step--ok", "profile-step--bad"}
 
-    def __init__(self, preferred: str | None = None, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
+    def __init__(
+        self,
+        preferred: str | None = None,
+        *,
+        rows_coming: bool = False,
+        id: str | None = None,  # noqa: A002 (Textual's `id`)
+    ) -> None:
         super().__init__(id=id)
-        self.files: list[ProfileFile] = []
+        self.rows: list[ProfileRow] = []
         self._preferred = preferred
         self._columns = COLUMNS
+        #: the recipe reader process sends the rows (`reader_rows`): no profile model is loaded here for them
+        self._rows_coming = rows_coming
 
     def compose(self) -> ComposeResult:
         yield Static("Choose the cluster profile: it owns every hardware difference.", classes="step-hint")
@@ -52,9 +57,27 @@ class ProfileStep(WizardStep):
         """Nothing to rebuild: the table reflects the files on disk (`r` reloads them)."""
 
     def on_mount(self) -> None:
-        self.load_profiles(self._preferred)
+        if not self._rows_coming:
+            self.load_profiles(self._preferred)
+
+    def reader_rows(self, rows: list[ProfileRow] | None) -> None:
+        """The reader process's rows (None: it stopped without them, so they are read here)."""
+        if not self._rows_coming:  # reloaded meanwhile
+            return
+        self._rows_coming = False
+        if rows is None:
+            self.load_profiles(self._preferred)
+        else:
+            self._show_rows(rows)
+            self._warm_models()
+
+    @work(thread=True, group="profile-models", name="profile-models", exit_on_error=False)
+    def _warm_models(self) -> None:
+        """Import the profile models once the rows are on screen, so that Enter parses the chosen one at once."""
+        import srt_tui.core.spec.profile  # noqa: F401
 
     def action_reload(self) -> None:
+        self._rows_coming = False
         self.query_one(DataTable).loading = True
         self.load_profiles(self._preferred)
 
@@ -81,17 +104,20 @@ class ProfileStep(WizardStep):
                 files.insert(0, ProfileFile(name, extra, source, parse_profile(extra), None))
             except ConfigError as exc:
                 files.insert(0, ProfileFile(name, extra, source, None, exc))
-        self.post_message(ProfilesLoaded(files))
+        self.post_message(ProfilesLoaded([ProfileRow.of(pf) for pf in files]))
 
     @on(ProfilesLoaded)
     def _loaded(self, message: ProfilesLoaded) -> None:
         message.stop()
-        self.files = message.files
+        self._show_rows(message.rows)
+
+    def _show_rows(self, rows: list[ProfileRow]) -> None:
+        self.rows = rows
         table = self.query_one(DataTable)
         self._fill(table)
         table.loading = False
         bad = self.get_component_rich_style("profile-step--bad", partial=True)
-        broken = [line for pf in self.files for line in error_lines(pf.error, display_path(pf.path))]
+        broken = [line for row in rows for line in row.errors]
         errors = self.query_one("#profile-errors", Static)
         if broken:
             text = Text("Invalid profile files\n", style=bad)
@@ -126,12 +152,12 @@ class ProfileStep(WizardStep):
         narrow = self._columns is not COLUMNS
         ok = self.get_component_rich_style("profile-step--ok", partial=True)
         bad = self.get_component_rich_style("profile-step--bad", partial=True)
-        for i, pf in enumerate(self.files):
-            cells: list[str | Text] = [Text("✓", style=ok) if pf.profile else Text("✗", style=bad), Text(pf.name)]
+        for i, row in enumerate(self.rows):
+            cells: list[str | Text] = [Text("✓", style=ok) if row.valid else Text("✗", style=bad), Text(row.name)]
             if not narrow:
-                cells.append(pf.source)
-            if pf.profile is not None:
-                cells += [Text(x) for x in fact_row(pf.profile, narrow)]
+                cells.append(row.source)
+            if row.valid:
+                cells += [Text(x) for x in (row.narrow if narrow else row.wide)]
             else:
                 cells += ["-", "-", Text(INVALID, style=bad)]
                 cells += [""] * (len(self._columns) - len(cells))
@@ -140,8 +166,8 @@ class ProfileStep(WizardStep):
     def _preferred_row(self) -> int:
         want = self._preferred
         if want and (want.endswith((".yaml", ".yml")) or "/" in want):
-            want = None if not self.files else self.files[0].name
-        names = [pf.name for pf in self.files]
+            want = None if not self.rows else self.rows[0].name
+        names = [row.name for row in self.rows]
         for candidate in (want, "local"):
             if candidate in names:
                 return names.index(candidate)
@@ -153,22 +179,20 @@ class ProfileStep(WizardStep):
 
     def _show_detail(self, row: int) -> None:
         detail = self.query_one("#profile-detail", Static)
-        if not 0 <= row < len(self.files):
+        if not 0 <= row < len(self.rows):
             detail.update("")
             return
-        pf = self.files[row]
-        self.query_one("#profile-detail-box").border_title = pf.name
+        shown = self.rows[row]
+        self.query_one("#profile-detail-box").border_title = shown.name
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
-        grid.add_row("profile", f"{pf.name}  ({pf.source}: {display_path(pf.path)})")
-        if pf.profile is None:
-            for line in error_lines(pf.error, display_path(pf.path)):
-                bad = self.get_component_rich_style("profile-step--bad", partial=True)
-                grid.add_row(Text("error", style=bad), Text(line, style=bad))
-        else:
-            for key, value in detail_lines(pf.profile):
-                grid.add_row(key, value)
+        grid.add_row("profile", f"{shown.name}  ({shown.source}: {display_path(shown.path)})")
+        bad = self.get_component_rich_style("profile-step--bad", partial=True)
+        for line in shown.errors:
+            grid.add_row(Text("error", style=bad), Text(line, style=bad))
+        for key, value in shown.detail:
+            grid.add_row(key, value)
         detail.update(grid)
 
     @on(DataTable.RowSelected, "#profile-table")
@@ -178,20 +202,43 @@ class ProfileStep(WizardStep):
     def confirm(self) -> None:
         self._choose(self.query_one(DataTable).cursor_row)
 
-    def _choose(self, row: int) -> None:
-        from srt_tui.core.spec.profile import LoadedProfile
-
-        if not 0 <= row < len(self.files):
+    def _choose(self, index: int) -> None:
+        if not 0 <= index < len(self.rows):
             self.notify("Profiles are still loading.", severity="warning")
             return
-        pf = self.files[row]
-        if pf.profile is None:
+        row = self.rows[index]
+        if not row.valid:
             self.notify(
-                f"{pf.name} is invalid; fix {display_path(pf.path)} first (its errors are listed below the table).",
+                f"{row.name} is invalid; fix {display_path(row.path)} first (its errors are listed below the table).",
                 severity="error",
             )
             return
-        self.post_message(ProfileChosen(LoadedProfile(pf.name, pf.path, pf.profile, pf.source)))
+        if row.file is not None and row.file.profile is not None:  # parsed here: chosen at once
+            from srt_tui.core.spec.profile import LoadedProfile
+
+            self.post_message(ProfileChosen(LoadedProfile(row.name, row.path, row.file.profile, row.source)))
+        else:
+            self.load_chosen(row)
+
+    @work(thread=True, exclusive=True, group="profile-chosen", name="load-chosen-profile", exit_on_error=False)
+    def load_chosen(self, row: ProfileRow) -> None:
+        """The model of a profile the reader process listed, parsed now; a file that changed meanwhile and no
+        longer parses is said, and the list read again."""
+        from srt_tui.core.errors import ConfigError
+        from srt_tui.core.spec.profile import LoadedProfile, parse_profile
+
+        try:
+            loaded = LoadedProfile(row.name, row.path, parse_profile(row.path), row.source)
+        except (ConfigError, OSError) as exc:
+            self.app.call_from_thread(self._changed, row, str(exc))
+            return
+        self.post_message(ProfileChosen(loaded))
+
+    def _changed(self, row: ProfileRow, error: str) -> None:
+        from srt_tui.tui.display import scrub
+
+        self.notify(scrub(f"{row.name} cannot be read now: {error}"), severity="error", timeout=10)
+        self.action_reload()
 
     def focus_default(self) -> None:
         self.query_one(DataTable).focus()

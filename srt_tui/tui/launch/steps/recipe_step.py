@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -58,7 +59,10 @@ class RecipeTree(Tree["RecipeEntry | None"]):
         """A label's width without drawing it: Tree measures every line each time it grows, and drawing all
         700 rows of srtctl's library once a batch was most of the first rows' CPU. At most the room drawn
         labels are fitted to (less a scrollbar), so never a horizontal scrollbar."""
-        width = node.label.cell_len + (len(self.ICON_NODE) if node.allow_expand else 0)
+        label = node.label
+        width = (label.cell_len if isinstance(label, Text) else cell_len(label)) + (
+            cell_len(self.ICON_NODE) if node.allow_expand else 0
+        )
         room = self._shown_width - self.styles.scrollbar_size_vertical
         if room <= 0 or width + self.guide_depth * 3 < room:  # not laid out yet, or fits at any depth
             return width
