@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Tree
+from textual.widgets import DataTable, Tree
 
 from srt_tui.tui.launch import recipe_reader
 from srt_tui.tui.launch.recipe_catalog import LibraryRoot, library_roots, scan_library
 from srt_tui.tui.launch.recipe_reader import ReaderFailed, RecipeReader
 from srt_tui.tui.launch.screen import LaunchScreen
+from srt_tui.tui.launch.steps.profile_step import ProfileStep
 from tests.tui.scenarios import settle
 from tests.tui.test_recipe_library import _leaves, _user_library, make_library
 from tests.tui.tui_helpers import make_app
@@ -197,7 +198,12 @@ async def test_the_profile_step_shows_the_readers_rows_and_chooses_from_them(
 
     listed_here: list[int] = []
     real_list = profile_module.list_profile_files
-    monkeypatch.setattr(profile_module, "list_profile_files", lambda: listed_here.append(1) or real_list())
+
+    def counted() -> list[Any]:
+        listed_here.append(1)
+        return real_list()
+
+    monkeypatch.setattr(profile_module, "list_profile_files", counted)
     recipe_reader.start_early(profiles=True)
     early = recipe_reader._early
     assert early is not None and early.profiles
@@ -213,7 +219,8 @@ async def test_the_profile_step_shows_the_readers_rows_and_chooses_from_them(
     async with app.run_test(size=(120, 36), message_hook=hook) as pilot:
         await settle(pilot)
         table = app.screen.query_one("#profile-table")
-        assert not table.loading and "local" in [row.name for row in app.screen.query_one("#step-profile").rows]
+        step = app.screen.query_one("#step-profile", ProfileStep)
+        assert not table.loading and "local" in [row.name for row in step.rows]
         assert bool(listed_here) == reader_dies
         await pilot.press("enter")  # the cursor starts on `local`
         await settle(pilot)
@@ -232,12 +239,11 @@ async def test_a_profile_file_changed_after_it_was_listed_is_said_when_chosen(tm
     app = make_app(None)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        step = app.screen.query_one("#step-profile")
+        step = app.screen.query_one("#step-profile", ProfileStep)
         names = [row.name for row in step.rows]
         assert "mine" in names and step.rows[names.index("mine")].valid
         path.write_text("name: mine\ngpus_per_node: many\n", encoding="utf-8")
-        table = app.screen.query_one("#profile-table")
-        table.move_cursor(row=names.index("mine"))
+        app.screen.query_one("#profile-table", DataTable).move_cursor(row=names.index("mine"))
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, LaunchScreen) and app.screen.index == 0
