@@ -258,3 +258,48 @@ async def test_slurms_preflight_shows_with_the_slurm_launcher_only() -> None:
         await pilot.press("down", "enter")
         assert step.launcher == "slurm"
         assert "preflight" in await request_text()
+
+
+async def test_a_clone_of_a_job_submitted_here_submits_without_asking_again() -> None:
+    """Operator pass (issue 21): `C` on a job submitted from this wizard, then Submit, answered "Already submitted
+    as job local-1: submit again for a copy": a clone is the copy asked for."""
+    import asyncio
+
+    from textual.message import Message
+
+    from srt_tui.core.api import prepare_job
+    from srt_tui.core.jobdir.clone import read_clone
+    from srt_tui.slurm.local import LocalLauncher
+    from srt_tui.tui.launch.messages import JobSubmitted
+    from srt_tui.tui.messages import CloneJob
+    from tests.tui.scenarios import Scenario
+
+    messages: list[Message] = []
+    scenario = Scenario("demo", "local", "mocker-agg-direct")
+    app = make_app(scenario.profile)
+
+    async def submitted(count: int) -> list[JobSubmitted]:
+        for _ in range(200):
+            sent = list({id(m): m for m in messages if isinstance(m, JobSubmitted)}.values())
+            if len(sent) >= count:
+                break
+            await asyncio.sleep(0.05)
+        return sent
+
+    async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        await pilot.press("ctrl+n")
+        sent = await submitted(1)
+        try:
+            first = sent[0]
+            cloned = read_clone(first.job_dir)
+            app.post_message(CloneJob(cloned, prepare_job(cloned.recipe, cloned.profile, cloned.source), "local"))
+            await settle(pilot)
+            await pilot.press("ctrl+n")  # the clone's preview → Submit
+            await settle(pilot)
+            await pilot.press("ctrl+n")  # submit: at once, no "submit again for a copy"
+            sent = await submitted(2)
+            assert len({m.job_id for m in sent}) == 2, [n.message for n in app._notifications]
+        finally:
+            for job in sent:
+                LocalLauncher().cancel(job.job_id, job.job_dir)

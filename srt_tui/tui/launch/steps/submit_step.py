@@ -67,9 +67,9 @@ class SubmitStep(WizardStep):
         #: the preflight shown (for ``_preflight_of``); it runs when Slurm answers, as `apply` runs it
         self.preflight: list[PreflightCheck] = []
         self._preflight_of: Prepared | None = None
-        #: plans submitted from here (by their launch script) and their job: the same plan again asks first
-        #: (issue 21 defect 8)
-        self._sent: dict[str, str] = {}
+        #: plans submitted from here (by their launch script and launcher) and their job: the same plan again asks
+        #: first (issue 21 defect 8); a clone is a copy asked for, and another launcher another job
+        self._sent: dict[tuple[str, str], str] = {}
         self._copy_asked = False
         #: programs of a container-less plan this machine lacks (issue 21 defect 10)
         self.missing: list[MissingProgram] = []
@@ -102,6 +102,7 @@ class SubmitStep(WizardStep):
             self._cloned_launcher = cloned[1] if cloned is not None and cloned[0] is state.prepared else None
             if self._cloned_launcher is not None:
                 self._touched = False  # the clone's launcher, until the operator picks one
+                self._sent = {k: v for k, v in self._sent.items() if k[0] != state.prepared.script}
             self._copy_asked = False
             self.missing = missing_programs(state.prepared.plan)
             self.preflight = []
@@ -330,7 +331,7 @@ class SubmitStep(WizardStep):
         if why := self._blocked():  # Ctrl+N or the palette as much as the (disabled) button
             self.notify(why, title="Not submitted", severity="warning")
             return
-        sent = self._sent.get(self.prepared.script)
+        sent = self._sent.get((self.prepared.script, self.launcher))
         if sent is not None and not self._copy_asked:  # the same plan again: a copy only when asked twice
             self._copy_asked = True
             self.query_one("#submit-status", Static).update(
@@ -392,7 +393,7 @@ class SubmitStep(WizardStep):
     def _submitted(self, message: JobSubmitted) -> None:
         from srt_tui.tui.display import display_path
 
-        self._sent[message.prepared.script] = message.job_id
+        self._sent[(message.prepared.script, message.launcher)] = message.job_id
         self.submitting = False
         self.query_one("#submit", Button).disabled = self.read_only
         self.query_one("#submit-status", Static).update(
