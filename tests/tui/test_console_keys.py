@@ -3,6 +3,8 @@ is nothing to go back from; Home/End and j/k/g/G move the row cursor of every ta
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.widgets import DataTable
 
 from srt_tui.tui.monitor.screen import MonitorScreen
@@ -47,3 +49,44 @@ async def test_the_profile_table_moves_with_home_end_and_vim_keys() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         await walk_rows(pilot, app.screen.query_one("#profile-table", DataTable))
+
+
+async def test_q_leaves_every_view_opened_on_top_and_quits_only_from_a_modes_screen(tmp_path: Path) -> None:
+    """Operator pass (issue 21): `q` closed the log viewer and Help but quit the whole app from Results and the
+    all-jobs list, and did nothing in the worker detail (nor did `?`). On a view opened on top `q` goes back,
+    as Esc does; on a mode's screen it quits."""
+    from srt_tui.tui.help_screen import HelpScreen
+    from srt_tui.tui.monitor.alljobs.screen import AllJobsScreen
+    from srt_tui.tui.monitor.results_view import ResultsScreen
+    from srt_tui.tui.monitor.worker_detail import WorkerDetail
+    from tests.tui.test_worker_detail import PROFILE, RECIPE, _job_dir
+
+    snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=_job_dir(tmp_path))
+    app = frozen_app([snap], open_job="81240")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        monitor = app.screen
+        assert isinstance(monitor, MonitorScreen) and monitor.in_job_view
+        app.screen.query_one("#job-workers", DataTable).focus()
+        for key, view in (("enter", WorkerDetail), ("R", ResultsScreen), ("A", AllJobsScreen)):
+            if key == "A":  # a key of the jobs list
+                await pilot.press("escape")
+                await pilot.pause()
+            await pilot.press(key)
+            await settle(pilot)
+            assert isinstance(app.screen, view), (key, app.screen)
+            if view is WorkerDetail:
+                await pilot.press("question_mark")
+                await pilot.pause()
+                assert isinstance(app.screen, HelpScreen)
+                assert any("q" in r.key.split() and r.description == "Back" for r in app.screen.rows)
+                await pilot.press("q")  # closes Help, back on the detail
+                await pilot.pause()
+                assert isinstance(app.screen, WorkerDetail)
+            await pilot.press("q")
+            await settle(pilot)
+            assert app.screen is monitor and app.is_running, key
+            app.screen.query_one("#job-workers", DataTable).focus()
+        await pilot.press("q")
+        await pilot.pause()
+    assert not app.is_running

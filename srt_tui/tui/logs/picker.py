@@ -26,7 +26,7 @@ class LogPicker(ModalScreen[int | None]):
                               border: round $primary; background: $surface; padding: 0 1; }
     LogPicker #log-picker-list { height: auto; max-height: 30; border: none; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "cancel", "Cancel")]
 
     def __init__(self, logs: Sequence[LogRef], index: int) -> None:
         super().__init__()

@@ -104,6 +104,8 @@ class ResultsScreen(ReportsWorkerErrors, Screen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
+        # `q` leaves a view opened on top, as in the log viewer and Help (on a mode's screen it quits)
+        Binding("q", "back", "Back", show=False),
         Binding("r", "reload", "Reload"),
     ]
 

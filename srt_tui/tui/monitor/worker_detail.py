@@ -61,6 +61,9 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss_detail", "Back"),
+        # a dialog: the app's `q` and `?` do not reach past it; `q` leaves it as it leaves every view on top
+        Binding("q", "dismiss_detail", "Back", show=False),
+        Binding("question_mark", "app.help", "Help"),
         Binding("l", "open_log", "Full log"),
         # `y` copies, as in the job view behind it (`c` there cancels the job: one Esc apart, never two meanings)
         Binding("y", "copy_command", "Copy command"),

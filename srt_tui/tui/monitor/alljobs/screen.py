@@ -68,6 +68,7 @@ class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),
         Binding("escape,A", "back", "Back"),
+        Binding("q", "back", "Back", show=False),  # a view opened on top: `q` leaves it, as everywhere
         Binding("d,delete", "hide", "Remove"),
         Binding("u", "unhide", "Unhide"),
         Binding("h", "toggle_hidden", "Hidden"),
