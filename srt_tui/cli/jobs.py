@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from srt_tui.cli.args import add_transport_argument
+from srt_tui.cli.printable import warn_plan
 from srt_tui.core.errors import Problem, SrtError
 
 
@@ -174,6 +175,7 @@ def _apply(args: argparse.Namespace) -> int:
 
     tags = _tags(args.tags)
     prep = prepare(args.file, args.profile, args.topology)
+    warn_plan(prep)  # said before the prompt (and before a `-y` submit)
     # `--json` is the automation contract (the InferenceX launcher runs `apply … --json` without -y): no prompt
     if not args.yes and not args.json and not _confirmed(prep):
         return 1

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from srt_tui.cli.printable import printable
+from srt_tui.cli.printable import printable, warn_plan
 
 
 def _cmd_dry_run(args: argparse.Namespace) -> int:
@@ -31,10 +31,7 @@ def _cmd_dry_run(args: argparse.Namespace) -> int:
     if members is not None:  # a sweep or override file without a selector: its expansion
         return dry_run_members(args, members)
     prep = prepare(args.file, args.profile, args.topology)
-    from srt_tui.core.plan.host_programs import missing_programs
-
-    for missing in missing_programs(prep.plan):  # before anything runs: `apply` refuses these on this machine
-        print(f"srt-tui: warning: {missing.problem().render()}", file=sys.stderr)
+    warn_plan(prep, host_programs=True)  # `apply` refuses the missing programs on this machine
     if args.output:
         target = _output_dir(Path(args.output))
         try:

@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 
 def printable(text: str) -> str:
     """Control characters (a newline in a name) are escaped, so one message stays one line."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def warn_plan(prep: Any, host_programs: bool = False) -> None:
+    """The plan's warnings (and with `host_programs`, the programs this machine lacks for it), one
+    `srt-tui: warning:` line each on stderr: in the middle of a 600-line dry-run on stdout, or under `> file`,
+    they went unseen."""
+    problems = list(prep.plan.warnings)
+    if host_programs:
+        from srt_tui.core.plan.host_programs import missing_programs
+
+        problems += [m.problem() for m in missing_programs(prep.plan)]
+    for problem in problems:
+        print(f"srt-tui: warning: {printable(problem.render())}", file=sys.stderr)

@@ -158,3 +158,22 @@ def test_apply_json_on_the_local_launcher_gives_the_id_automation_reads(tmp_path
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         subprocess.run([sys.executable, "-m", "srt_tui.cli", "cancel", out["job_id"], "-o", str(tmp_path / "out")],
                        env=env, cwd=tmp_path, capture_output=True, timeout=60)  # fmt: skip
+
+
+def test_a_plans_warnings_are_said_on_stderr_by_dry_run_and_before_apply_asks(tmp_path: Path) -> None:
+    """Operator pass (issue 21): `tp-size: 3` on an 8-GPU worker was said only at line 41 of dry-run's 609 lines
+    on stdout (exit 0), so `> file` hid it, and `apply` submitted without a word."""
+    recipe = tmp_path / "tp3.yaml"
+    recipe.write_text(
+        "name: tp3\nprofiles: [local]\nmodel: {path: mock-model}\nengine: mocker\n"
+        "frontend: {type: sglang, enable_multiple_frontends: false}\n"
+        "roles:\n  agg: {nodes: 1, workers: 1, args: {tp-size: 3}}\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "SLURM_CONF": str(tmp_path / "no-slurm.conf")}
+    dry = subprocess.run([sys.executable, "-m", "srt_tui.cli", "dry-run", "-f", str(recipe), "-p", "local"],
+                         env=env, capture_output=True, text=True, timeout=120)  # fmt: skip
+    said = "srt-tui: warning: roles.agg.args.tp-size: TP 3 = 3 GPUs; 5 of each agg worker's 8 GPUs stay unused"
+    assert dry.returncode == 0 and said in dry.stderr, dry.stderr
+    applied = _apply(tmp_path, "-f", str(recipe), "-p", "local", "--launcher", "local", stdin=subprocess.DEVNULL)
+    assert applied.returncode == 1 and said in applied.stderr.split("not submitted")[0], applied.stderr
