@@ -209,6 +209,8 @@ def _cmd_status(args: argparse.Namespace) -> int:
     _warn_interrupted(args.output)
     jobs = _job_refs(args.jobs, args.output)
     snaps, down = _snapshots(jobs, args.transport)
+    if not args.jobs:  # every known job: newest first, as the Monitor lists them (`status | head` shows it)
+        snaps = sorted(snaps, key=_submitted, reverse=True)
     if down and not args.json:  # said once, not once per job (the JSON carries it in each job's sources)
         print(f"slurm: {down}", file=sys.stderr)
     if args.json:
@@ -250,6 +252,14 @@ def _cmd_status(args: argparse.Namespace) -> int:
         for line in cells.problems(s, skip_sources=frozenset({"slurm"}) if down else frozenset()):
             print(f"{s.job_id}: {line}")
     return 0
+
+
+def _submitted(snap: Any) -> tuple[float, str]:
+    """When a job was submitted (a job that does not say, first), its id breaking ties."""
+    from srt_tui.core.isotime import parse_time
+
+    when = parse_time(snap.submitted_at)
+    return (when.timestamp() if when is not None else 0.0, snap.job_id)
 
 
 def _cmd_wait(args: argparse.Namespace) -> int:

@@ -222,3 +222,24 @@ def test_job_json_stores_the_recipe_path_absolute(tmp_path: Path, monkeypatch: p
     assert meta.recipe_path == str(repo / "recipes" / "mocker" / "mocker-1p1d.yaml")
     write_job_meta(tmp_path, meta)
     assert read_job_meta(tmp_path) == meta  # what is written reads back the same
+
+
+def test_status_lists_every_job_newest_first_and_named_jobs_as_named(tmp_path: Path) -> None:
+    """Operator pass (issue 21): `status` listed the oldest first while the Monitor and `jobs` list the newest
+    first, so `status | head` left the running job out. Jobs named on the command line keep their order."""
+    jobs: dict[str, Path] = {}
+    for i, name in enumerate(("old", "mid", "new")):
+        job_dir = jobs[f"local-{name}"] = _job(tmp_path, name)
+        meta = json.loads((job_dir / "job.json").read_text())
+        (job_dir / "job.json").write_text(json.dumps({**meta, "submitted_at": f"2026-03-0{i + 1}T10:00:00Z"}))
+    env = _index(tmp_path, jobs)
+
+    def listed(*names: str) -> list[str]:
+        proc = subprocess.run([sys.executable, "-m", "srt_tui.cli", "status", *names], env=env,
+                              capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        rows = [line.split()[0] for line in proc.stdout.splitlines()[1:] if line.strip()]
+        return [row for row in rows if not row.endswith(":")]  # the table's rows, not the lines under it
+
+    assert listed() == ["local-new", "local-mid", "local-old"]
+    assert listed("local-old", "local-new") == ["local-old", "local-new"]
