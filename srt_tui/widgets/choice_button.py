@@ -1,4 +1,4 @@
-"""A radio button whose state reads without colour: `●` when chosen, `○` when not.
+"""A radio button whose state reads without colour (`●` when chosen, `○` when not), and a set whose arrows choose.
 
 Textual's RadioButton draws the same `●` either way and tells them apart by colour alone, so on a
 monochrome terminal (or to a colour-blind operator) the launcher choice was unreadable (issue 11).
@@ -8,7 +8,7 @@ The highlighted option of a focused set is reversed, so the cursor reads without
 from __future__ import annotations
 
 from textual.content import Content
-from textual.widgets import RadioButton
+from textual.widgets import RadioButton, RadioSet
 
 
 class ChoiceButton(RadioButton):
@@ -22,3 +22,21 @@ class ChoiceButton(RadioButton):
     def _button(self) -> Content:
         self.BUTTON_INNER = "●" if self.value else "○"
         return super()._button
+
+
+class ChoiceSet(RadioSet):
+    """A RadioSet whose arrow keys choose, as a radio group does everywhere else: Textual's only moved the
+    highlight (Enter chose), so the operator saw Slurm highlighted while Local stayed chosen."""
+
+    def action_previous_button(self) -> None:
+        super().action_previous_button()
+        self._choose_highlighted()
+
+    def action_next_button(self) -> None:
+        super().action_next_button()
+        self._choose_highlighted()
+
+    def _choose_highlighted(self) -> None:
+        index = self._selected
+        if index is not None and isinstance(button := self.children[index], RadioButton) and not button.value:
+            button.value = True

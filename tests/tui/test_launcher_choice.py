@@ -55,6 +55,21 @@ async def test_down_enter_selects_what_the_marks_say() -> None:
         assert step.launcher == "slurm" and _marks(app) == {"launcher-slurm": "●", "launcher-local": "○"}
 
 
+async def test_the_arrows_choose_the_launcher_as_in_any_radio_group() -> None:
+    """Operator pass (issue 21): ↑ highlighted Slurm (sbatch) while Local stayed chosen, and "What will run here"
+    did not change: only Enter chose. The arrows choose, and what the step shows follows."""
+    scenario = SCENARIOS["nvidia"]
+    app = make_app(scenario.profile, probe=SLURM_UP)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        step = app.screen.query_one(SubmitStep)
+        assert step.launcher == "slurm"
+        await pilot.press("down")
+        assert step.launcher == "local" and _marks(app) == {"launcher-slurm": "○", "launcher-local": "●"}
+        await pilot.press("up")
+        assert step.launcher == "slurm" and _marks(app) == {"launcher-slurm": "●", "launcher-local": "○"}
+
+
 def _submit_state(app: Any) -> tuple[str, bool, str]:
     """The chosen launcher, whether Submit is disabled, and what the status line under it says."""
     from textual.widgets import Button, Static

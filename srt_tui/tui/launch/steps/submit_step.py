@@ -17,7 +17,7 @@ from srt_tui.core.plan.host_programs import MissingProgram, missing_programs
 from srt_tui.tui.launch.messages import JobSubmitted, SubmitFailed
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.tui.messages import SlurmStatus
-from srt_tui.widgets.choice_button import ChoiceButton
+from srt_tui.widgets.choice_button import ChoiceButton, ChoiceSet
 
 if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
@@ -80,7 +80,7 @@ class SubmitStep(WizardStep):
             with Vertical(id="request-box"):
                 yield Static("", id="request")
             with Vertical(id="launcher-box"):
-                with RadioSet(id="launcher"):
+                with ChoiceSet(id="launcher"):
                     yield ChoiceButton("Slurm (sbatch)", id="launcher-slurm", value=True)
                     yield ChoiceButton("Local (this machine)", id="launcher-local")
                 # the button right under the choice: a long Slurm error below must not push it out of view
