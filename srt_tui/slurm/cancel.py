@@ -12,6 +12,9 @@ from srt_tui.slurm.client import UNKNOWN_STATE, JobState, SlurmClient
 from srt_tui.slurm.identity import foreign_in_dir
 from srt_tui.slurm.local import LocalLauncher, is_local_job
 
+#: a job Slurm is already stopping (a second `cancel` right after the first found it so: it said "cancelled" again)
+ENDING_STATES = frozenset({"COMPLETING"})
+
 
 @dataclass(frozen=True)
 class CancelOutcome:
@@ -36,6 +39,8 @@ class CancelOutcome:
             return f"{self.job_id}: not cancelled: {self.refused}"
         if not self.known:
             return f"{self.job_id}: Slurm does not know this job (ended long ago, or a mistyped id): nothing to cancel"
+        if self.state in ENDING_STATES:
+            return f"{self.job_id} is already ending ({self.state}): nothing to cancel"
         return f"{self.job_id} already ended ({self.state}): nothing to cancel"
 
 
@@ -59,7 +64,7 @@ def cancel_job(
 
     client = client or get_client(transport)
     state = client.query([job_id]).get(job_id, JobState.unknown(job_id))
-    if state.is_terminal or not state.is_known:
+    if state.is_terminal or not state.is_known or state.state in ENDING_STATES:
         return CancelOutcome(job_id, False, state.state)
     if foreign := foreign_in_dir(state, job_dir):  # never scancel someone else's job that has the same number
         return CancelOutcome(job_id, False, state.state, refused=foreign)

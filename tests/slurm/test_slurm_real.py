@@ -309,3 +309,22 @@ def test_replace_keeps_jobstate_frozen() -> None:
     with pytest.raises(AttributeError):
         job.state = "FAILED"  # type: ignore[misc]
     assert replace(job, state="FAILED").state == "FAILED" and job.state == "RUNNING"
+
+
+def test_a_second_cancel_of_a_job_slurm_is_stopping_says_it_is_already_ending(
+    cli: CliTransport, tmp_path: Path, cancel_later: list[str]
+) -> None:
+    """Operator pass (issue 21): `srt-tui cancel 3` twice in quick succession said "cancelled 3" both times: the
+    job was COMPLETING (its processes still stopping), which is not an ended state."""
+    from srt_tui.slurm.cancel import cancel_job
+
+    job_script = script(tmp_path, "#SBATCH --output=out.txt\ntrap 'sleep 8' TERM\nsleep 300 &\nwait\n")
+    job_id = cli.submit(job_script, tmp_path, None)
+    cancel_later.append(job_id)
+    wait_state(cli, job_id, lambda j: j.state == "RUNNING")
+    first = cancel_job(job_id, tmp_path, client=cli)
+    assert first.cancelled and first.describe() == f"cancelled {job_id}"
+    ending = wait_state(cli, job_id, lambda j: j.state != "RUNNING")
+    assert ending.state == "COMPLETING", ending  # the batch script's trap keeps it stopping for 8 s
+    second = cancel_job(job_id, tmp_path, client=cli)
+    assert not second.cancelled and second.describe() == f"{job_id} is already ending (COMPLETING): nothing to cancel"
