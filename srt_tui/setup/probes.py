@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -38,6 +39,10 @@ def _no_progress(step: str, status: str, detail: str) -> None:
     return None
 
 
+#: what `Prober._wait` says when the operator stopped waiting for the probe job
+STOPPED = "STOPPED"
+
+
 @dataclass(frozen=True)
 class ProbeOptions:
     """What to probe and how long to wait for each answer."""
@@ -50,6 +55,8 @@ class ProbeOptions:
     tool_timeout: float = 15.0
     node_timeout: float = 120.0
     probe_node: bool = True
+    #: set by the operator to stop waiting for the probe job (a busy partition kept it pending): it is cancelled
+    stop: threading.Event | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -312,6 +319,18 @@ class Prober:
             ]
         state = self._wait(job_id, opts.node_timeout)
         text = output.read_text(errors="replace") if output.exists() else ""
+        if state == STOPPED:
+            with contextlib.suppress(SlurmError):
+                self.client.cancel(job_id)
+            return [
+                self._add(
+                    Finding.warn(
+                        "node",
+                        f"probe job {job_id} stopped before it ended (cancelled): no node facts",
+                        "run the probes again when the partition has room, or choose an idle partition",
+                    )
+                )
+            ]
         if state is None:
             with contextlib.suppress(SlurmError):
                 self.client.cancel(job_id)
@@ -344,10 +363,14 @@ class Prober:
         return self._node_findings(report, job_id)
 
     def _wait(self, job_id: str, timeout: float) -> str | None:
-        """Poll the job until it ends; its final state, or None on timeout."""
+        """Poll the job until it ends; its final state, STOPPED when the operator stopped waiting, or None on
+        timeout."""
         deadline = time.monotonic() + timeout
         delay = 0.3
+        stop = self.options.stop
         while time.monotonic() < deadline:
+            if stop is not None and stop.is_set():
+                return STOPPED
             try:
                 job = self.client.query([job_id]).get(job_id)
             except SlurmError:
@@ -356,8 +379,12 @@ class Prober:
                 return job.state
             if job is not None:  # which job, and why it waits: the operator can look it up or cancel it
                 why = f" ({job.reason_worth_showing})" if job.reason_worth_showing else ""
-                self.progress("node", "running", f"job {job_id} {job.state}{why} · scancel {job_id} stops it")
-            time.sleep(delay)
+                how = "" if stop is not None else f" · scancel {job_id} stops it"  # (the TUI has its key for it)
+                self.progress("node", "running", f"job {job_id} {job.state}{why}{how}")
+            if stop is not None:
+                stop.wait(delay)
+            else:
+                time.sleep(delay)
             delay = min(delay * 1.5, 3.0)
         return None
 

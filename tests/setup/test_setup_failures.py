@@ -125,3 +125,35 @@ def test_every_probe_goes_through_the_slurm_client(cluster: ClusterInfo, tmp_pat
     assert run.reachable and run.node is not None
     assert len(spawned) == len(client.commands)  # nothing ran Slurm past the client
     assert {c.split()[0] for c in client.commands} >= {"scontrol", "sinfo", "sbatch", "squeue"}
+
+
+@pytest.mark.slurm
+def test_the_operator_stops_waiting_for_a_probe_job_that_cannot_start(
+    cluster: ClusterInfo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Operator pass (issue 21): with the partition busy, the probe job stayed PENDING and Setup offered no key
+    but Quit until its 120 s passed. Stopping cancels the job and ends the probes with a finding."""
+    import threading
+
+    from srt_tui.slurm.select import get_client
+
+    real = shutil.which("sbatch")
+    holding = _fake(
+        tmp_path / "hold", "sbatch", f'case "$*" in *--parsable*) exec {real} --hold "$@";; esac\nexec {real} "$@"\n'
+    )
+    monkeypatch.setenv("PATH", f"{holding}:{os.environ['PATH']}")
+    stop = threading.Event()
+    said: list[str] = []
+
+    def progress(step: str, status: str, detail: str) -> None:
+        said.append(detail)
+        if "PENDING" in detail:
+            stop.set()  # what Esc does in Setup
+
+    run = run_probes(ProbeOptions(workdir=tmp_path / "work", node_timeout=60, stop=stop), progress)
+    node = next(f for f in run.findings if f.name == "node")
+    assert node.level == "warning" and "stopped before it ended (cancelled)" in node.error, node
+    job_id = node.error.split("probe job ", 1)[1].split()[0]
+    assert not any("scancel" in d for d in said), said  # the key says how to stop, not a command
+    state = get_client(None).query([job_id])[job_id]
+    assert state.state == "CANCELLED", state

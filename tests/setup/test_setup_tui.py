@@ -183,3 +183,29 @@ async def test_keys_pressed_while_the_probes_run_are_keys_not_partition_text() -
         release.set()
         await settle(pilot)
         assert screen.check_action("run_probes", ())
+
+
+async def test_esc_stops_waiting_for_the_probe_job() -> None:
+    """Operator pass (issue 21): a probe job pending on a busy partition left Setup with no key but Quit. While
+    the probes run, Esc (in the footer as Stop probing) tells them to stop; they end with what they found."""
+    from srt_tui.setup.findings import Finding
+    from srt_tui.setup.probes import ProbeOptions, ProbeRun
+
+    def waiting(options: ProbeOptions, progress: Any) -> ProbeRun:
+        progress("node", "running", "job 6 PENDING (Resources)")
+        assert options.stop is not None
+        stopped = options.stop.wait(10)
+        return ProbeRun(findings=[Finding.warn("node", f"stopped: {stopped}", "run the probes again")])
+
+    app = setup_app(runner=waiting)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.click("#run-probes")
+        await pilot.pause(0.2)
+        screen = app.screen
+        assert isinstance(screen, SetupScreen) and screen.check_action("stop_probes", ())
+        active = screen.active_bindings["escape"]
+        assert active.binding.description == "Stop probing" and active.enabled
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.probe_run is not None and screen.probe_run.findings[0].error == "stopped: True"
+        assert not screen.check_action("stop_probes", ()) and screen.check_action("run_probes", ())

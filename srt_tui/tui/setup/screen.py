@@ -6,6 +6,7 @@ probe results; the default runner probes the live cluster.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import ClassVar
 
@@ -53,6 +54,8 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
     CSS_PATH = "setup.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "run_probes", "Run probes"),
+        # a busy partition keeps the probe job pending: the operator can stop waiting (the job is cancelled)
+        Binding("escape", "stop_probes", "Stop probing"),
         Binding("ctrl+s", "write", "Write profile"),
         Binding("escape", "back", "Back to probes", show=False),
     ]
@@ -145,6 +148,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
             tool_timeout=self.options.tool_timeout,
             node_timeout=self.options.node_timeout,
             probe_node=self.options.probe_node,
+            stop=threading.Event(),
         )
         self.step_status = {}
         self.query_one("#probe-progress", ProgressBar).update(progress=0)
@@ -302,7 +306,17 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
             return self.proposal is not None and not probing  # not the last run's proposal while a new one runs
         if action == "run_probes":
             return not probing
+        if action == "stop_probes":
+            return probing
+        if action == "back":
+            return not probing
         return True
+
+    def action_stop_probes(self) -> None:
+        """Stop waiting for the probe job: it is cancelled and the probes end with what they found so far."""
+        if self.options.stop is not None and not self.options.stop.is_set():
+            self.options.stop.set()
+            self.notify("Stopping: the probe job is cancelled.", timeout=4)
 
     def palette_actions(self) -> list[PaletteAction]:
         """The palette's Setup entries (writing needs the probes' proposal first)."""
