@@ -28,12 +28,13 @@ from textual.worker import Worker, WorkerState
 
 from srt_tui.monitor.feeds import SnapshotFeed
 from srt_tui.monitor.feeds.process import ChildFeed
-from srt_tui.monitor.model import JobSnapshot
+from srt_tui.monitor.model import JobSnapshot, SourceState
 from srt_tui.slurm.local import is_local_job
 from srt_tui.slurm.reach import login_address
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.logs.screen import LogViewerScreen
+from srt_tui.tui.messages import SlurmStatus
 from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide
 from srt_tui.tui.monitor.alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
 from srt_tui.tui.monitor.alljobs.source import JobsSource, LiveJobsSource
@@ -151,6 +152,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         #: the hidden jobs as the last discovery read them (None: no discovery): one shown again elsewhere
         #: (`srt-tui jobs --unhide`) leaves `removed`, one hidden elsewhere (`--hide`) leaves the list
         self._hidden_now: frozenset[str] | None = None
+        #: what the last refresh heard from Slurm and told the app, (ok, error): said again only when it changes
+        self._slurm_said: tuple[bool, str] | None = None
         #: jobs opened or added on purpose this session: shown even when hidden
         self._on_purpose: set[str] = set()
         #: the worker detail open over this screen (it follows each refresh), or None
@@ -324,7 +327,18 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.snapshots = shown  # one redraw for the three
         if self._detail is not None:
             self._detail.follow(self.snapshot_of(self._detail.job_id))
+        self._tell_slurm(live_slurm(shown))
         self._rearm()
+
+    def _tell_slurm(self, slurm: SourceState | None) -> None:
+        """What this refresh heard from Slurm becomes the app's word (the header's), when it changed: the header
+        asked every 30 s and said ✓ for half a minute after slurmctld had gone, while the job view said ✗."""
+        said = (slurm.ok, slurm.error) if slurm is not None else None
+        if slurm is None or said == self._slurm_said:
+            return
+        self._slurm_said = said
+        reason = "the Monitor's Slurm query answered" if slurm.ok else f"the Monitor's Slurm query: {slurm.error}"
+        self.app.post_message(SlurmStatus(slurm.ok, reason))
 
     @on(PollFailed)
     def _failed(self, message: PollFailed) -> None:
@@ -344,7 +358,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
 
     def _status_line(self) -> str:
         parts = []
-        slurm = next((src for s in self.snapshots for src in s.sources if src.name == "slurm"), None)
+        slurm = live_slurm(self.snapshots)
         if slurm is not None:
             parts.append("Slurm ✓" if slurm.ok else f"Slurm ✗ {shorten(slurm.error, 60, placeholder=' …')}")
         if self.poll_error:  # shortened at a word, never mid-word
@@ -769,3 +783,9 @@ def _settle_heap() -> None:
     frozen objects are still freed by reference counting."""
     gc.collect()
     gc.freeze()
+
+
+def live_slurm(snapshots: list[JobSnapshot]) -> SourceState | None:
+    """What Slurm said in the last refresh: the `slurm` source of a job still active (an ended job's snapshot is
+    frozen with what Slurm said when it ended: the status line kept `Slurm ✓` with slurmctld gone)."""
+    return next((src for snap in snapshots if not snap.is_final and (src := snap.source("slurm")) is not None), None)
