@@ -172,4 +172,3 @@ def test_repeated_one_shot_status_reports_rates(job: PdJob) -> None:
     cache = Path(os.environ["SRT_TUI_STATE_DIR"]) / "counters.json"
     cache.write_text("{not json")  # a damaged cache is ignored, never an error
     assert status()["decode_0"] is None
-
