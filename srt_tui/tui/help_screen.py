@@ -44,6 +44,8 @@ MOVES = frozenset(
     f"{verb}_{way}" for verb in ("scroll", "cursor", "page") for way in ("up", "down", "left", "right")
 ) | {"scroll_home", "scroll_end", "scroll_top", "scroll_bottom"}
 MOVE_KEYS, MOVE_DESCRIPTION = "↑↓←→", "Move or scroll (PgUp/PgDn and Home/End too)"
+#: the letters a table or tree also moves with (vim's), named in the move row when the view has them
+VIM_MOVES = ("j", "k", "g", "G")
 
 
 def collect_keys(screen_bindings: dict[str, object], key_display: dict[str, str]) -> list[KeyHelp]:
@@ -74,10 +76,20 @@ def collect_keys(screen_bindings: dict[str, object], key_display: dict[str, str]
             scope = widget_scope(node) if node is not None else ""
         merged.setdefault((scope, description), []).append(key_display.get(key, key))
     rows = [
-        KeyHelp(scope, MOVE_KEYS if description == MOVE_DESCRIPTION else " ".join(keys), description)
+        KeyHelp(scope, " ".join(keys), description)
+        if description != MOVE_DESCRIPTION
+        else KeyHelp(scope, MOVE_KEYS, _moves(keys))
         for (scope, description), keys in merged.items()
     ]
     return sorted(rows, key=lambda r: (SCOPE_ORDER.get(r.scope, 1), r.scope))
+
+
+def _moves(keys: list[str]) -> str:
+    """The move row's words, with the vim letters the view also moves with (j/k were listed nowhere)."""
+    letters = [k for k in VIM_MOVES if k in keys]
+    if not letters:
+        return MOVE_DESCRIPTION
+    return f"Move or scroll ({'/'.join(letters)}, PgUp/PgDn and Home/End too)"
 
 
 class HelpScreen(ModalScreen[None]):

@@ -90,3 +90,20 @@ async def test_q_leaves_every_view_opened_on_top_and_quits_only_from_a_modes_scr
         await pilot.press("q")
         await pilot.pause()
     assert not app.is_running
+
+
+async def test_help_names_j_and_k_and_takes_the_whole_width_at_80_columns() -> None:
+    """Operator pass (issue 21): j/k move every table and tree but Help listed them nowhere (they were folded
+    into the ↑↓←→ row), and at 80×24 its box was 64 columns wide, each action wrapping over 3 to 5 lines."""
+    from srt_tui.tui.help_screen import HelpScreen
+
+    app = frozen_app(frozen.fleet())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#jobs-table", DataTable).focus()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        moves = [r for r in app.screen.rows if r.key == "↑↓←→"]
+        assert moves and moves[0].description.startswith("Move or scroll (j/k,"), moves
+        assert app.screen.query_one("#help-box").outer_size.width == 80
