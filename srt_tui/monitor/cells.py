@@ -132,6 +132,13 @@ def stage_cell(snap: JobSnapshot) -> str:
     return snap.stage + progress + (" (relayed)" if snap.relayed else "")
 
 
+def list_stage(snap: JobSnapshot) -> str:
+    """The stage of a list row (the jobs table, `status`): a pending job's wait with it, `pending (Priority)`,
+    which only the job view said."""
+    stage = stage_cell(snap)
+    return f"{stage} ({snap.slurm_reason})" if snap.stage == "pending" and snap.slurm_reason else stage
+
+
 def files_problem(snap: JobSnapshot) -> str:
     """What is wrong with the job's files (job.json, plan.json, endpoints.json), empty when nothing is."""
     return next((s.error for s in snap.sources if s.name == "job dir" and not s.ok), "")

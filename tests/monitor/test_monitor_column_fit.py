@@ -293,3 +293,17 @@ async def test_the_jobs_status_line_names_the_sort_and_filter_keys() -> None:
         widget = app.screen.query_one("#jobs-status")
         line = widget.render_lines(Region(0, 0, widget.size.width, 1))[0].text
         assert "filter '812'" in line and "/ filter" not in line, line
+
+
+@pytest.mark.parametrize("size", [(80, 24), (132, 43)])
+async def test_a_pending_jobs_row_says_what_it_waits_for(size: tuple[int, int]) -> None:
+    """Operator pass (issue 21): the jobs list said `PENDING · pending` with no reason (only the job view said
+    `PENDING (Priority)`); the STAGE cell says the reason, whole (STATE beside it says PENDING)."""
+    app = frozen_app(frozen.fleet())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        table: DataTable[Any] = app.screen.query_one("#jobs-table", DataTable)
+        pending = next(s for s in frozen.fleet() if s.stage == "pending")
+        assert pending.slurm_reason == "Resources"
+        assert str(table.get_cell(pending.job_id, "stage")) == "Resources"
+        assert str(table.get_cell(pending.job_id, "slurm")) == "PENDING"

@@ -328,3 +328,15 @@ def test_dp_aware_registrations_count_each_worker_once_whatever_its_ranks() -> N
     sglang = {"workers": [{"url": f"http://c:2@{k}", "worker_type": "regular", "is_healthy": True} for k in range(8)]}
     assert parse_router_workers(sglang).registered == {"agg": 1}
     assert parse_router_workers(sglang).by_url == {"http://c:2": True}
+
+
+def test_status_rows_say_what_a_pending_job_waits_for() -> None:
+    """`srt-tui status` (issue 21 operator pass): `pending (Resources)`, as the job view says it."""
+    from srt_tui.monitor import cells
+    from tests.monitor import frozen
+
+    fleet = frozen.fleet()
+    pending = next(s for s in fleet if s.stage == "pending")
+    assert cells.list_stage(pending) == f"pending ({pending.slurm_reason})" and pending.slurm_reason
+    serving = next(s for s in fleet if s.stage == "serving")
+    assert cells.list_stage(serving) == cells.stage_cell(serving)

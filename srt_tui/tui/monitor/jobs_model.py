@@ -125,8 +125,8 @@ def _cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool) -> str:
 def _stage(snap: JobSnapshot, narrow: bool) -> str:
     """The stage cell; a running benchmark as `bench 2/3 10/40` (narrow: `2/3 10/40`), its ETA in the job view."""
     b = snap.bench
-    if b is None:
-        return cells.stage_cell(snap)
+    if b is None:  # a pending job's wait alone (STATE beside it says PENDING): `pending (Resources)` was cut
+        return snap.slurm_reason if snap.stage == "pending" and snap.slurm_reason else cells.stage_cell(snap)
     count = "warm-up" if b.phase == "warmup" else f"{b.done}/{b.total}"
     return ("" if narrow else "bench ") + f"{b.step}/{b.steps} {count}"
 
