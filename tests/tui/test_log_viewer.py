@@ -5,6 +5,7 @@ file to $PAGER. Snapshots (80×24, 120×36) show an sglang-router style log from
 
 from __future__ import annotations
 
+import os
 import stat
 import time
 from pathlib import Path
@@ -322,6 +323,15 @@ async def test_p_opens_the_file_in_the_pager(tmp_path: Path, monkeypatch: pytest
         await pilot.press("p")
         await pilot.pause()
         assert any("Cannot run the pager" in n.message for n in app._notifications)
+        # no $PAGER: `less -R`, opened at the end the viewer follows (operator pass: it opened at the first line)
+        (tmp_path / "less").write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{record}"\n')
+        (tmp_path / "less").chmod(0o755)
+        monkeypatch.delenv("PAGER")
+        monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+        assert view.follow
+        await pilot.press("p")
+        await pilot.pause()
+        assert record.read_text().splitlines() == ["-R", "+G", str(path)]
 
 
 def _router_viewer() -> LogViewerScreen:

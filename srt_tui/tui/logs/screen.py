@@ -320,6 +320,8 @@ class LogViewerScreen(ReportsWorkerErrors, Screen[None]):
             return
         if not command:
             command = shlex.split(DEFAULT_PAGER)
+        if command == shlex.split(DEFAULT_PAGER) and self.query_one(LogView).follow:
+            command.append("+G")  # at the end, where the viewer was (it opened at the first line)
         try:
             with self.app.suspend():
                 subprocess.run([*command, str(path)], check=False)
