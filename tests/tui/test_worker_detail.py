@@ -15,7 +15,7 @@ from srt_tui.monitor.model import HealthChange
 from srt_tui.tui.help_screen import HelpScreen
 from srt_tui.tui.logs.screen import LogViewerScreen
 from srt_tui.tui.monitor.screen import MonitorScreen
-from srt_tui.tui.monitor.worker_detail import WorkerDetail
+from srt_tui.tui.monitor.worker_detail import WorkerDetail, ordinal
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
 from tests.tui.scenarios import settle
@@ -234,8 +234,10 @@ async def test_the_detail_names_slurms_host_of_the_workers_node(tmp_path: Path) 
         assert isinstance(detail, WorkerDetail)
         heading = str(detail.query_one("#worker-detail-text").render()).splitlines()[0]
         host = ["gpu-017", "gpu-018"][detail.status.node_index]
-        # the host first (as sinfo and srun name it), the plan's index after it
-        assert f"host {host} (plan node{detail.status.node_index})" in heading, heading
+        # the host (as sinfo and srun name it), then which of the job's nodes (`(plan node1)` read as another node)
+        assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == [
+            "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]  # fmt: skip
+        assert f"on {host}, the job's {ordinal(detail.status.node_index + 1)} node" in heading, heading
 
 
 async def test_y_copies_the_command_as_in_the_job_view_and_c_means_nothing_here(tmp_path: Path) -> None:

@@ -174,10 +174,10 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         key, dim = self._st("key"), self._st("dim")
         t = Text()
         t.append(f"{w.name}", style=key)
-        # Slurm's name of its node first, as sinfo and srun say it (on clusters whose hosts are named `nodeN`, the
-        # plan's `node1` is not host node1), then the plan's index
+        # Slurm's name of its node, as sinfo and srun say it, then which of the job's nodes it is (`host node2
+        # (plan node1)` read as two different nodes)
         if isinstance(self.shell, ShellCommand) and self.shell.host:
-            t.append(f"  {w.role} · host {self.shell.host} (plan node{w.node_index})")
+            t.append(f"  {w.role} · on {self.shell.host}, the job's {ordinal(w.node_index + 1)} node")
         else:
             t.append(f"  {w.role} · node{w.node_index}")
         if f is not None and f.nnodes > 1:
@@ -343,3 +343,9 @@ def worker_detail_for(snap: JobSnapshot | None, name: str | None, read_only: boo
         ended=snap.is_final,
         stopped=snap.stopped_with_job(name),
     )
+
+
+def ordinal(n: int) -> str:
+    """`1st`, `2nd`, `3rd`, `4th` … `11th`, `12th`, `13th`, `21st`."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
