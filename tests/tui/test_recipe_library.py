@@ -172,6 +172,23 @@ def test_the_library_lists_dot_recipes_and_the_srtctl_checkout(tmp_path: Path) -
     assert [r.prefix for r in same].count("./recipes") == 1 and len(same) == len(roots) - 1
 
 
+def test_the_filter_wants_every_word_each_anywhere_in_a_rows_texts(tmp_path: Path) -> None:
+    """Operator pass: `/gb300 2p1d` said "No recipe matches" beside `gb300-fp4/…/disagg-…-2p1d-…`. Words
+    combine as in the jobs lists (fzf, k9s): each must be in the folder, name, file, description or facts."""
+    make_library(tmp_path / "lib", folders=4, per_folder=3)
+    entries = scan_library([LibraryRoot("user", tmp_path / "lib")])
+
+    def found(query: str) -> list[tuple[str, str]]:
+        return [(e.folder, e.label) for e in entries if e.matches(query)]
+
+    assert found("f02 r1") == found("R1  f02") == [("user/f02", "r1")]  # folder and name, any order
+    assert found("f02 agg2") == [("user/f02", "r1")]  # and the topology among the row's facts
+    assert found("f02-r1") == [("user/f02", "r1")]  # a single word: as before (its `name:`)
+    assert found("f02 r1 qqq") == []  # every word must match
+    assert {label for _, label in found("f02 !r1")} == {"r0", "r2"}  # `!word` excludes, as in the jobs list
+    assert len(found("")) == len(entries)
+
+
 # -- the wizard --------------------------------------------------------------------------------------------
 
 

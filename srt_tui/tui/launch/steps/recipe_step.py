@@ -113,7 +113,7 @@ class RecipeStep(WizardStep):
     step_id: ClassVar[str] = "recipe"
     title: ClassVar[str] = "Recipe"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "filter", "Filter"),
+        Binding("slash", "filter", "Filter", tooltip="Filter the recipes: every word must match, !word excludes"),
         Binding("o", "open_file", "Open…", tooltip="Open a recipe file by path"),
         Binding("e", "edit_recipe", "Edit", tooltip="Edit the recipe in $VISUAL or $EDITOR"),
         Binding("escape", "close_filter", "Close filter", show=False),
@@ -148,7 +148,9 @@ class RecipeStep(WizardStep):
         yield Static(HINT, classes="step-hint", id="recipe-hint")
         with Horizontal(id="recipe-body"):
             with Vertical(id="recipe-left"):
-                field = Input(placeholder="filter: name, folder, engine, topology…", id="recipe-filter")
+                field = Input(
+                    placeholder="filter: every word must match (name, folder, engine, topology…)", id="recipe-filter"
+                )
                 # shown by `/`: hidden and unfocusable until then (the screen's first focus would take it)
                 field.display = field.can_focus = False
                 yield field
