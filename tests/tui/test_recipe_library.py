@@ -189,6 +189,18 @@ def test_the_filter_wants_every_word_each_anywhere_in_a_rows_texts(tmp_path: Pat
     assert len(found("")) == len(entries)
 
 
+def test_a_rows_name_ranks_how_well_it_answers_the_filter() -> None:
+    """Where the cursor goes after a filter: the row named as typed, then names starting with it, then names
+    holding it (every word), then rows that matched through their folder, file or description only."""
+    from srt_tui.core.text.words import name_rank
+
+    assert [name_rank(n, "mocker-1p1d") for n in ("mocker-1p1d", "MOCKER-1p1d-smg", "x-mocker-1p1d", "mi355x")] == [
+        0, 1, 2, 3]  # fmt: skip
+    assert [name_rank(n, "1p1d smg !dp") for n in ("1p1d smg", "1p1d-smg", "mocker-1p1d-smg", "mocker-1p1d")] == [
+        0, 1, 2, 3]  # fmt: skip
+    assert name_rank("anything", "") == name_rank("anything", "!x") == 0  # nothing asked of the name: all equal
+
+
 # -- the wizard --------------------------------------------------------------------------------------------
 
 
@@ -202,6 +214,12 @@ def _summary(app: Any) -> str:
 
 def _leaves(tree: Tree[Any]) -> list[str]:
     return [leaf.data.label for folder in tree.root.children for leaf in folder.children if leaf.data is not None]
+
+
+def _cursor(tree: Tree[Any]) -> str | None:
+    """The label of the recipe row under the cursor (None: a folder, or no row)."""
+    node = tree.cursor_node
+    return node.data.label if node is not None and node.data is not None else None
 
 
 async def test_first_rows_show_while_the_scan_still_reads(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -352,3 +370,52 @@ async def test_a_growing_tree_draws_only_the_rows_on_screen(monkeypatch: pytest.
         assert drawn[0] < rows, (drawn[0], rows)  # each repaint draws a screenful, never the whole library
         assert tree.virtual_size.width <= tree.scrollable_content_region.width
         assert not tree.show_horizontal_scrollbar
+
+
+async def test_enter_after_a_filter_picks_the_row_named_as_typed_at_80_columns() -> None:
+    """Operator pass: with amd-mi355x chosen, `/mocker-1p1d` Enter put the cursor on `mi355x-1p1d-sglang-mori`
+    (written for the profile; its description names mocker-1p1d) and a second Enter planned DeepSeek. The row
+    named exactly as typed comes first; the tree keeps its order."""
+    from srt_tui.widgets.step_bar import StepBar
+
+    app = make_app("amd-mi355x")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        await pilot.press("slash", *"mocker-1p1d")
+        await settle(pilot)
+        shown = _leaves(tree)
+        assert shown.index("mi355x-1p1d-sglang-mori") < shown.index("mocker-1p1d"), shown  # folders as they were
+        await pilot.press("enter")  # closes the filter: the cursor is on the row Enter will choose
+        await settle(pilot)
+        assert _cursor(tree) == "mocker-1p1d"
+        assert "mocker-1p1d" in _summary(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.query_one(StepBar).note.split(" · ")[:2] == ["amd-mi355x", "mocker-1p1d"]  # the one chosen
+
+
+async def test_a_better_named_row_read_later_takes_the_cursor_the_step_placed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The scan may still read when the filter is typed: the row named as typed, read later, takes the cursor
+    from one that matched through its description, while the cursor is where the step put it."""
+    lib = _user_library()
+    for folder, name, about in (("a", "okapi", "a zebra's cousin"), ("zz-last", "zebra", "striped")):
+        (lib / folder).mkdir(parents=True)
+        (lib / folder / f"{name}.yaml").write_text(RECIPE.format(about=about, name=name, workers=1), encoding="utf-8")
+    gate = hold_scan_at(monkeypatch, lambda folder: folder.startswith("user/zz-last"))
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        try:
+            await settle_but(pilot, "scan-recipes")
+            tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+            await pilot.press("slash", *"zebra")
+            await settle_but(pilot, "scan-recipes")
+            assert _leaves(tree) == ["okapi"]
+            assert _cursor(tree) == "okapi"
+        finally:
+            gate.set()
+        await settle(pilot)
+        assert _leaves(tree) == ["okapi", "zebra"]
+        assert _cursor(tree) == "zebra"

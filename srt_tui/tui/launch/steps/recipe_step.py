@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
+from srt_tui.core.text.words import name_rank
 from srt_tui.tui.display import shorten_path
 from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
@@ -223,31 +224,38 @@ class RecipeStep(WizardStep):
         return node
 
     def _add_rows(self, entries: list[RecipeEntry], grew: bool = False) -> None:
-        """Rows for `entries` under their folders; the cursor moves only while it is where the step put it."""
+        """Rows for `entries` under their folders; the cursor moves only while it is where the step put it, to
+        the best ranked row (`_rank`) when that beats the row it is on."""
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         want = self._highlight_spec
-        target = first_match = first_leaf = None
+        target = best = None
+        best_rank = (0, 0)
         styles = {name: self._style(f"recipe-step--{name}") for name in ("bad", "match", "dim")}
         for entry in entries:
             leaf = self._folder_node(entry.folder).add_leaf(self._label(entry, styles), data=entry)
-            first_leaf = first_leaf or leaf
             if want is not None and entry.spec == want:
                 target = leaf
-            if first_match is None and self.profile_name and self.profile_name in entry.profiles:
-                first_match = leaf
+            rank = self._rank(entry)
+            if best is None or rank < best_rank:  # the first of equals: the tree's order
+                best, best_rank = leaf, rank
         auto = self._auto_node
         untouched = auto is None or tree.cursor_node is auto
-        node = target
-        if node is None and untouched:
-            auto_fits = auto is not None and auto.data is not None and self.profile_name in auto.data.profiles
-            if first_match is not None and not auto_fits:
-                node = first_match
-            elif auto is None:
-                node = first_leaf
-        if node is not None:
-            self._place_cursor(node)
+        if target is None and best is not None and untouched and self._beats(best_rank, auto):
+            target = best
+        if target is not None:
+            self._place_cursor(target)
         elif not grew or tree.cursor_node is None or tree.cursor_node.data is None:
             self._summarise_node(tree.cursor_node)  # rows the scan added change no recipe's summary
+
+    def _rank(self, entry: RecipeEntry) -> tuple[int, int]:
+        """Where the step puts the cursor, lowest first: the row whose name answers the filter best (`mocker-1p1d`
+        before `mi355x-1p1d-…` whose description names it), then a row written for the profile."""
+        fits = bool(self.profile_name) and self.profile_name in entry.profiles
+        return name_rank(entry.label, self.query_text), 0 if fits else 1
+
+    def _beats(self, rank: tuple[int, int], node: TreeNode[RecipeEntry | None] | None) -> bool:
+        """Whether a row of `rank` is a better place for the cursor than `node` (None: no row has it yet)."""
+        return node is None or node.data is None or rank < self._rank(node.data)
 
     def _place_cursor(self, node: TreeNode[RecipeEntry | None]) -> None:
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
