@@ -17,7 +17,7 @@ from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
 from srt_tui.core.text.words import name_rank
-from srt_tui.tui.display import shorten_path
+from srt_tui.tui.display import shorten_path, wrap_path
 from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 
@@ -351,12 +351,11 @@ class RecipeStep(WizardStep):
         grid.add_column()
         grid.add_row("recipe", Text(entry.title or entry.label))
         # where it lives stays whole at 80 columns: a `$SRT_TUI_CONFIG_DIR/…` head says an edit went to the
-        # operator's copy, so the middle folders give way first, and what is still too long folds (never cut)
-        room = self.query_one("#recipe-summary", Static).content_region.width - KEY_WIDTH - 2
-        shown = shorten_path(entry.shown_path, room)
-        if room > 0 and len(shown) > room and "/" in shown:  # the file name starts a line of its own
-            shown = "/\n".join(shown.rsplit("/", 1))
-        grid.add_row("file", Text(shown, overflow="fold"))
+        # operator's copy, so the middle folders give way first, then the file name takes lines of its own. The
+        # column as narrow as it gets: a tall summary's scrollbar shows only once this one is laid out
+        scroll = self.query_one("#recipe-summary-box")
+        room = scroll.content_region.width - scroll.styles.scrollbar_size_vertical - KEY_WIDTH - 2
+        grid.add_row("file", Text(wrap_path(entry.shown_path, room), overflow="fold"))
         if entry.broken:
             grid.add_row(
                 Text("error", style=st("recipe-step--bad")), Text(entry.error or "", style=st("recipe-step--bad"))
