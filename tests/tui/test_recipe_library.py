@@ -322,8 +322,8 @@ async def test_long_folders_keep_their_last_part_at_80_columns() -> None:
 @pytest.mark.parametrize("width", [80, 120])
 async def test_recipe_rows_fit_the_tree_shape_first_then_the_names_middle(width: int) -> None:
     """Operator pass (issue 21): at 80 columns rows were cut at the pane's edge (`1P1D · m`), and
-    `mocker-dp-attention-1p1d-s` read like its neighbour `mocker-dp-attention-1p1d`. The `1P1D · sglang` gives
-    way first, then the name loses its middle, never its end."""
+    `mocker-dp-attention-1p1d-s` read like its neighbour `mocker-dp-attention-1p1d`. The `· sglang` gives way
+    first, then the `1P1D`, then the name loses its middle, never its end."""
     from textual.geometry import Region
 
     app = make_app("local")
@@ -419,3 +419,42 @@ async def test_a_better_named_row_read_later_takes_the_cursor_the_step_placed(
         await settle(pilot)
         assert _leaves(tree) == ["okapi", "zebra"]
         assert _cursor(tree) == "zebra"
+
+
+ZIPS = """\
+base:
+  name: zips
+  model: {path: mock-model}
+  frontend: {type: sglang, enable_multiple_frontends: false}
+  engine: mocker
+  roles: {agg: {nodes: 1, workers: 1, args: {tp-size: 8}}}
+zip_override_stp_lowlat:
+  roles: {agg: {workers: [1, 2, 3, 4, 5]}}
+"""
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_rows_that_differ_only_in_their_topology_keep_it(width: int) -> None:
+    """Operator pass: srtctl's `8k1k:zip_override_stp_lowlat[0]`…`[4]` differ only in their topology, which long
+    rows dropped first: five rows read alike but for the index. Such rows keep the topology and shorten the
+    name's middle instead (never its end); a row unlike its neighbours lets its topology go before its name."""
+    lib = _user_library() / "zips"
+    lib.mkdir(parents=True)
+    (lib / "disagg-long-experiment-stem.yaml").write_text(ZIPS, encoding="utf-8")
+    app = make_app("local")
+    async with app.run_test(size=(width, 40)) as pilot:
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        folder = next(node for node in tree.root.children if str(node.label) == "user/zips/")
+        shown = {
+            node.data.label: tree.render_label(node, Style(), Style()).plain
+            for node in folder.children
+            if node.data is not None
+        }
+        room = tree.scrollable_content_region.width - tree.guide_depth * 2 - 1
+        assert all(len(row) <= room for row in shown.values()), (shown, room)
+        for i in range(5):
+            row = shown[f"disagg-long-experiment-stem:zip_override_stp_lowlat[{i}]"]
+            assert row.endswith(f"lowlat[{i}]  agg{i + 1}") and "…" in row, row  # the name's end, then what differs
+        base = shown["disagg-long-experiment-stem:base"]  # unlike its neighbours: its engine, then topology give way
+        assert base.endswith(":base  agg1") if width >= 120 else base.endswith("-stem:base"), base

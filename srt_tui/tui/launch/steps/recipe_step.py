@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
@@ -88,21 +89,65 @@ class RecipeTree(Tree["RecipeEntry | None"]):
             # the guides take `guide_depth` columns a level, then the row's own margin
             room = self.scrollable_content_region.width - self.guide_depth * (depth + 1) - 1
             if 1 < room < label.cell_len:
-                label = fit_row(label, f"  {node.data.shape}", room)
+                label = fit_row(label, f"  {node.data.shape}", room, self._reads_alike(node, room))
                 label.stylize(style)
                 return label
         return super().render_label(node, base_style, style)
 
+    def _reads_alike(self, node: TreeNode[RecipeEntry | None], room: int) -> bool:
+        """Whether a row next to `node` in its folder, of another topology, reads as it does but for its index once
+        both names are cut to `room` (srtctl's `…lowlat[0]`, `…lowlat[1]`): the topology then tells them apart."""
+        entry, parent = node.data, node.parent
+        if entry is None or parent is None:
+            return False
+        rows = parent.children
+        at = rows.index(node)
+        gist = _gist(entry.label, room)
+        return any(
+            other.data is not None
+            and _topology(other.data.shape) != _topology(entry.shape)
+            and _gist(other.data.label, room) == gist
+            for other in (rows[at - 1] if at > 0 else None, rows[at + 1] if at + 1 < len(rows) else None)
+            if other is not None
+        )
 
-def fit_row(label: Text, shape: str, room: int) -> Text:
-    """A recipe row within ``room`` cells: its `1P2D · sglang` leaves first, then the name loses its middle, never
-    its end (srtctl's `mocker-dp-attention-1p1d` and `…-1p1d-smg` must not read alike); the mark stays."""
-    short = label.copy()
-    if short.plain.endswith(shape):
-        short.right_crop(len(shape))
-    if short.cell_len <= room:
-        return short
-    mark, name = short[:2], short[2:]
+
+def _gist(name: str, room: int) -> str:
+    """A row's name as `cut_middle` shows it in `room` cells, less a variant's index (`[0]` says nothing of what
+    differs; `tp4` or `ctx2` do)."""
+    return re.sub(r"\[\d+\]", "[]", cut_middle(Text("  " + name), room).plain)
+
+
+def _topology(shape: str) -> str:
+    """The topology of a row's facts: `1P2D` of `1P2D · sglang`."""
+    return shape.split(" · ", 1)[0]
+
+
+#: the fewest cells a row's mark and name keep beside its topology: narrower, the name has the row to itself
+NAME_MIN = 12
+
+
+def fit_row(label: Text, shape: str, room: int, tell_apart: bool = False) -> Text:
+    """A recipe row within ``room`` cells: the engine of its `  1P2D · sglang` gives way first, then the topology,
+    unless it must `tell_apart` rows that read alike (srtctl's `zip_override_stp_lowlat[0]`…`[4]`) and the name
+    does not show it; a name too long loses its middle, never its end (`…-1p1d` and `…-1p1d-smg` stay apart)."""
+    name = label.copy()
+    if name.plain.endswith(shape):
+        name.right_crop(len(shape))
+    facts = label[len(name) : len(name) + len(_topology(shape))]  # `  1P2D`, in its style
+    if name.cell_len + facts.cell_len <= room:
+        return Text.assemble(name, facts)
+    alone = cut_middle(name, room)
+    if not tell_apart or facts.plain.strip().lower() in alone.plain.lower() or room - facts.cell_len < NAME_MIN:
+        return alone
+    return Text.assemble(cut_middle(name, room - facts.cell_len), facts)
+
+
+def cut_middle(row: Text, room: int) -> Text:
+    """A row (its two-cell mark, then its name) within ``room`` cells: the name loses its middle, never its end."""
+    if row.cell_len <= room:
+        return row
+    mark, name = row[:2], row[2:]
     keep = max(room - 3, 2)  # the mark, and the ellipsis
     left = keep // 3
     return Text.assemble(mark, name[:left], "…", name[len(name) - (keep - left) :])
