@@ -277,19 +277,6 @@ def serving_line(s: Serving | None) -> str:
     )
 
 
-def matches_words(text: str, query: str) -> bool:
-    """k9s-style filter of a row's text: every word of ``query`` must appear in it (case-insensitive), and a
-    `!word` must not."""
-    text = text.lower()
-    for word in query.lower().split():
-        if word.startswith("!") and len(word) > 1:
-            if word[1:] in text:
-                return False
-        elif word not in text:
-            return False
-    return True
-
-
 #: the widest a node's host name is drawn (the NODE column, the GPU grid's row labels)
 HOST_CAP = 16
 

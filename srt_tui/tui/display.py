@@ -6,6 +6,7 @@ Screens never print an absolute repository path, so screenshots and snapshots lo
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 
@@ -64,6 +65,21 @@ def shorten_path(shown: str, width: int) -> str:
     while middle and len(f"{head}/…/{'/'.join(middle)}/{name}") > width:
         middle.pop(0)
     return f"{head}/…/" + "".join(f"{m}/" for m in middle) + name
+
+
+def wrap_path(shown: str, width: int) -> str:
+    """A shown path in lines of `width`: its middle folders give way first (`shorten_path`); what still does not
+    fit puts the file name on lines of its own, broken only after a `-` or `_`, never inside a word."""
+    shown = shorten_path(shown, width)
+    if width <= 0 or len(shown) <= width or "/" not in shown:
+        return shown
+    head, name = shown.rsplit("/", 1)
+    lines = [head + "/", ""]
+    for word in re.findall(r"[^-_]+[-_]*|[-_]+", name):  # `mi355x-`, `1p1d-`, `sglang-`, `mori.yaml`
+        if lines[-1] and len(lines[-1]) + len(word) > width:
+            lines.append("")
+        lines[-1] += word
+    return "\n".join(lines)
 
 
 def scrub(text: str) -> str:

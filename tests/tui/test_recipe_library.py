@@ -172,6 +172,35 @@ def test_the_library_lists_dot_recipes_and_the_srtctl_checkout(tmp_path: Path) -
     assert [r.prefix for r in same].count("./recipes") == 1 and len(same) == len(roots) - 1
 
 
+def test_the_filter_wants_every_word_each_anywhere_in_a_rows_texts(tmp_path: Path) -> None:
+    """Operator pass: `/gb300 2p1d` said "No recipe matches" beside `gb300-fp4/…/disagg-…-2p1d-…`. Words
+    combine as in the jobs lists (fzf, k9s): each must be in the folder, name, file, description or facts."""
+    make_library(tmp_path / "lib", folders=4, per_folder=3)
+    entries = scan_library([LibraryRoot("user", tmp_path / "lib")])
+
+    def found(query: str) -> list[tuple[str, str]]:
+        return [(e.folder, e.label) for e in entries if e.matches(query)]
+
+    assert found("f02 r1") == found("R1  f02") == [("user/f02", "r1")]  # folder and name, any order
+    assert found("f02 agg2") == [("user/f02", "r1")]  # and the topology among the row's facts
+    assert found("f02-r1") == [("user/f02", "r1")]  # a single word: as before (its `name:`)
+    assert found("f02 r1 qqq") == []  # every word must match
+    assert {label for _, label in found("f02 !r1")} == {"r0", "r2"}  # `!word` excludes, as in the jobs list
+    assert len(found("")) == len(entries)
+
+
+def test_a_rows_name_ranks_how_well_it_answers_the_filter() -> None:
+    """Where the cursor goes after a filter: the row named as typed, then names starting with it, then names
+    holding it (every word), then rows that matched through their folder, file or description only."""
+    from srt_tui.core.text.words import name_rank
+
+    assert [name_rank(n, "mocker-1p1d") for n in ("mocker-1p1d", "MOCKER-1p1d-smg", "x-mocker-1p1d", "mi355x")] == [
+        0, 1, 2, 3]  # fmt: skip
+    assert [name_rank(n, "1p1d smg !dp") for n in ("1p1d smg", "1p1d-smg", "mocker-1p1d-smg", "mocker-1p1d")] == [
+        0, 1, 2, 3]  # fmt: skip
+    assert name_rank("anything", "") == name_rank("anything", "!x") == 0  # nothing asked of the name: all equal
+
+
 # -- the wizard --------------------------------------------------------------------------------------------
 
 
@@ -185,6 +214,12 @@ def _summary(app: Any) -> str:
 
 def _leaves(tree: Tree[Any]) -> list[str]:
     return [leaf.data.label for folder in tree.root.children for leaf in folder.children if leaf.data is not None]
+
+
+def _cursor(tree: Tree[Any]) -> str | None:
+    """The label of the recipe row under the cursor (None: a folder, or no row)."""
+    node = tree.cursor_node
+    return node.data.label if node is not None and node.data is not None else None
 
 
 async def test_first_rows_show_while_the_scan_still_reads(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -287,8 +322,8 @@ async def test_long_folders_keep_their_last_part_at_80_columns() -> None:
 @pytest.mark.parametrize("width", [80, 120])
 async def test_recipe_rows_fit_the_tree_shape_first_then_the_names_middle(width: int) -> None:
     """Operator pass (issue 21): at 80 columns rows were cut at the pane's edge (`1P1D · m`), and
-    `mocker-dp-attention-1p1d-s` read like its neighbour `mocker-dp-attention-1p1d`. The `1P1D · sglang` gives
-    way first, then the name loses its middle, never its end."""
+    `mocker-dp-attention-1p1d-s` read like its neighbour `mocker-dp-attention-1p1d`. The `· sglang` gives way
+    first, then the `1P1D`, then the name loses its middle, never its end."""
     from textual.geometry import Region
 
     app = make_app("local")
@@ -335,3 +370,91 @@ async def test_a_growing_tree_draws_only_the_rows_on_screen(monkeypatch: pytest.
         assert drawn[0] < rows, (drawn[0], rows)  # each repaint draws a screenful, never the whole library
         assert tree.virtual_size.width <= tree.scrollable_content_region.width
         assert not tree.show_horizontal_scrollbar
+
+
+async def test_enter_after_a_filter_picks_the_row_named_as_typed_at_80_columns() -> None:
+    """Operator pass: with amd-mi355x chosen, `/mocker-1p1d` Enter put the cursor on `mi355x-1p1d-sglang-mori`
+    (written for the profile; its description names mocker-1p1d) and a second Enter planned DeepSeek. The row
+    named exactly as typed comes first; the tree keeps its order."""
+    from srt_tui.widgets.step_bar import StepBar
+
+    app = make_app("amd-mi355x")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        await pilot.press("slash", *"mocker-1p1d")
+        await settle(pilot)
+        shown = _leaves(tree)
+        assert shown.index("mi355x-1p1d-sglang-mori") < shown.index("mocker-1p1d"), shown  # folders as they were
+        await pilot.press("enter")  # closes the filter: the cursor is on the row Enter will choose
+        await settle(pilot)
+        assert _cursor(tree) == "mocker-1p1d"
+        assert "mocker-1p1d" in _summary(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.query_one(StepBar).note.split(" · ")[:2] == ["amd-mi355x", "mocker-1p1d"]  # the one chosen
+
+
+async def test_a_better_named_row_read_later_takes_the_cursor_the_step_placed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The scan may still read when the filter is typed: the row named as typed, read later, takes the cursor
+    from one that matched through its description, while the cursor is where the step put it."""
+    lib = _user_library()
+    for folder, name, about in (("a", "okapi", "a zebra's cousin"), ("zz-last", "zebra", "striped")):
+        (lib / folder).mkdir(parents=True)
+        (lib / folder / f"{name}.yaml").write_text(RECIPE.format(about=about, name=name, workers=1), encoding="utf-8")
+    gate = hold_scan_at(monkeypatch, lambda folder: folder.startswith("user/zz-last"))
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        try:
+            await settle_but(pilot, "scan-recipes")
+            tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+            await pilot.press("slash", *"zebra")
+            await settle_but(pilot, "scan-recipes")
+            assert _leaves(tree) == ["okapi"]
+            assert _cursor(tree) == "okapi"
+        finally:
+            gate.set()
+        await settle(pilot)
+        assert _leaves(tree) == ["okapi", "zebra"]
+        assert _cursor(tree) == "zebra"
+
+
+ZIPS = """\
+base:
+  name: zips
+  model: {path: mock-model}
+  frontend: {type: sglang, enable_multiple_frontends: false}
+  engine: mocker
+  roles: {agg: {nodes: 1, workers: 1, args: {tp-size: 8}}}
+zip_override_stp_lowlat:
+  roles: {agg: {workers: [1, 2, 3, 4, 5]}}
+"""
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_rows_that_differ_only_in_their_topology_keep_it(width: int) -> None:
+    """Operator pass: srtctl's `8k1k:zip_override_stp_lowlat[0]`…`[4]` differ only in their topology, which long
+    rows dropped first: five rows read alike but for the index. Such rows keep the topology and shorten the
+    name's middle instead (never its end); a row unlike its neighbours lets its topology go before its name."""
+    lib = _user_library() / "zips"
+    lib.mkdir(parents=True)
+    (lib / "disagg-long-experiment-stem.yaml").write_text(ZIPS, encoding="utf-8")
+    app = make_app("local")
+    async with app.run_test(size=(width, 40)) as pilot:
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        folder = next(node for node in tree.root.children if str(node.label) == "user/zips/")
+        shown = {
+            node.data.label: tree.render_label(node, Style(), Style()).plain
+            for node in folder.children
+            if node.data is not None
+        }
+        room = tree.scrollable_content_region.width - tree.guide_depth * 2 - 1
+        assert all(len(row) <= room for row in shown.values()), (shown, room)
+        for i in range(5):
+            row = shown[f"disagg-long-experiment-stem:zip_override_stp_lowlat[{i}]"]
+            assert row.endswith(f"lowlat[{i}]  agg{i + 1}") and "…" in row, row  # the name's end, then what differs
+        base = shown["disagg-long-experiment-stem:base"]  # unlike its neighbours: its engine, then topology give way
+        assert base.endswith(":base  agg1") if width >= 120 else base.endswith("-stem:base"), base

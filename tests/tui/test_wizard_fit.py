@@ -14,7 +14,8 @@ from textual.pilot import Pilot
 from srt_tui.core import registry
 from srt_tui.core.benchmark.types import BENCHMARKS, job_end, register_benchmark
 from srt_tui.core.benchmark.types.base import BenchmarkType
-from srt_tui.tui.display import shorten_path
+from srt_tui.tui.display import shorten_path, wrap_path
+from srt_tui.tui.launch.steps.recipe_step import KEY_WIDTH
 from srt_tui.widgets.step_bar import StepBar, fit_note
 from tests.conftest import REPO
 from tests.tui.scenarios import settle
@@ -35,6 +36,21 @@ USER_COPY = "$SRT_TUI_CONFIG_DIR/recipes/nvidia/h100-2p1d-sglang-long-experiment
 )
 def test_a_path_gives_way_in_its_middle_never_its_head_or_file_name(shown: str, width: int, expected: str) -> None:
     assert shorten_path(shown, width) == expected
+
+
+@pytest.mark.parametrize(
+    ("shown", "width", "expected"),
+    [
+        ("recipes/amd/mi355x-1p1d-sglang-mori.yaml", 60, "recipes/amd/mi355x-1p1d-sglang-mori.yaml"),  # fits
+        ("recipes/mocker/mocker-1p1d.yaml", 26, "recipes/…/mocker-1p1d.yaml"),  # the folders give way first
+        ("recipes/amd/mi355x-1p1d-sglang-mori.yaml", 26, "recipes/…/\nmi355x-1p1d-sglang-\nmori.yaml"),
+        ("./recipes/gb300/1k1k/ctx1_gen1_dep32_eplb0_mtp.yaml", 16, "./recipes/…/\nctx1_gen1_dep32_\neplb0_mtp.yaml"),
+        ("recipes/x/averyveryverylongname.yaml", 12, "recipes/…/\naveryveryverylongname.yaml"),  # one word: whole
+    ],
+)
+def test_a_file_name_too_long_for_its_line_breaks_between_words(shown: str, width: int, expected: str) -> None:
+    """Operator pass: at 80 columns the summary's file line read `…-mori.ya` / `ml`."""
+    assert wrap_path(shown, width) == expected
 
 
 @pytest.mark.parametrize(
@@ -122,3 +138,26 @@ async def test_the_step_bar_at_80_columns_shows_whole_facts() -> None:
         assert bar.note == "local · mocker-2p1d-vllm-router · 2P1D"
         shown = bar.render().plain
         assert len(shown) <= 78 and shown.rstrip().endswith(("local", "mocker-2p1d-vllm-router", "2P1D")), shown
+
+
+async def test_the_summarys_file_line_breaks_between_words_once_its_scrollbar_shows() -> None:
+    """Operator pass: at 80 columns the file line broke inside the file name. A folder's short summary has no
+    scrollbar; the recipe's after it does, so the column is narrower than when the summary was made."""
+    from textual.geometry import Region
+    from textual.widgets import Static, Tree
+
+    app = make_app("amd-mi355x")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _recipe_step_at_80(pilot, "mi355x-1p1d-sglang")
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        await pilot.press("k", "j")  # from its folder's summary, which has no scrollbar
+        await settle(pilot)
+        node = tree.cursor_node
+        assert node is not None and node.data is not None and node.data.label == "mi355x-1p1d-sglang-mori"
+        summary = app.screen.query_one("#recipe-summary", Static)
+        drawn = [s.text.rstrip() for s in summary.render_lines(Region(0, 0, *summary.size))]
+        start = next(i for i, line in enumerate(drawn) if line.startswith("file"))
+        end = next(i for i, line in enumerate(drawn) if line.startswith("engine"))
+        lines = [line[KEY_WIDTH + 2 :] for line in drawn[start:end]]
+        assert "".join(lines) == "recipes/…/mi355x-1p1d-sglang-mori.yaml", drawn
+        assert all(line.endswith(("/", "-", "_")) for line in lines[:-1]), lines

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from srt_tui.core.text.words import matches_words
 from srt_tui.monitor import cells
 from srt_tui.monitor.alljobs.query import MyJob, job_number
-from srt_tui.monitor.cells import matches_words
 
 #: header of each column, by key, in order; the TUI gives widths, the CLI sizes to the content
 HEADERS: dict[str, str] = {

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from srt_tui.core.text.words import matches_words
 from srt_tui.tui.display import display_path, scrub
 
 if TYPE_CHECKING:
@@ -54,11 +55,11 @@ class RecipeEntry:
         return self.error is not None
 
     def matches(self, query: str) -> bool:
-        """Case-insensitive substring match on folder, name, file, engine, frontend and topology."""
-        q = query.strip().lower()
-        if not q:
-            return True
-        return any(q in h.lower() for h in (self.folder, self.label, self.shown_path, self.description, *self.words))
+        """Every word of `query` is in the folder, name, file, description, engine, frontend or topology (each
+        word anywhere, case-insensitive; `!word` excludes), as the jobs lists filter: `gb300 2p1d` finds a 2P1D
+        recipe under a gb300 folder."""
+        texts = (self.folder, self.label, self.shown_path, self.description, *self.words)
+        return matches_words("\n".join(texts), query)  # one text a line: no word matches across two
 
     def chosen(self) -> tuple[Recipe, RecipeSource]:
         """The recipe and its located source for planning: an entry from the cache or the reader process reads its

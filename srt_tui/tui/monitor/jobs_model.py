@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from srt_tui.core.text.words import matches_words
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import READY_STAGES, JobSnapshot
 from srt_tui.tui.monitor import sweep_rows
@@ -134,7 +135,7 @@ def _stage(snap: JobSnapshot, narrow: bool) -> str:
 def matches(snap: JobSnapshot, query: str, now: datetime) -> bool:
     """k9s-style filter: every word must appear in the row (case-insensitive); `!word` must not."""
     text = " ".join(cell(snap, c.key, now) for c in COLUMNS)
-    return cells.matches_words(f"{text} {snap.profile} {snap.engine} {snap.group}", query)
+    return matches_words(f"{text} {snap.profile} {snap.engine} {snap.group}", query)
 
 
 def _job_key(job_id: str) -> tuple[int, str]:

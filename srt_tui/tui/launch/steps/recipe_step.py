@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
@@ -16,7 +17,8 @@ from textual.message import Message
 from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from srt_tui.tui.display import shorten_path
+from srt_tui.core.text.words import name_rank
+from srt_tui.tui.display import shorten_path, wrap_path
 from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 
@@ -87,21 +89,65 @@ class RecipeTree(Tree["RecipeEntry | None"]):
             # the guides take `guide_depth` columns a level, then the row's own margin
             room = self.scrollable_content_region.width - self.guide_depth * (depth + 1) - 1
             if 1 < room < label.cell_len:
-                label = fit_row(label, f"  {node.data.shape}", room)
+                label = fit_row(label, f"  {node.data.shape}", room, self._reads_alike(node, room))
                 label.stylize(style)
                 return label
         return super().render_label(node, base_style, style)
 
+    def _reads_alike(self, node: TreeNode[RecipeEntry | None], room: int) -> bool:
+        """Whether a row next to `node` in its folder, of another topology, reads as it does but for its index once
+        both names are cut to `room` (srtctl's `…lowlat[0]`, `…lowlat[1]`): the topology then tells them apart."""
+        entry, parent = node.data, node.parent
+        if entry is None or parent is None:
+            return False
+        rows = parent.children
+        at = rows.index(node)
+        gist = _gist(entry.label, room)
+        return any(
+            other.data is not None
+            and _topology(other.data.shape) != _topology(entry.shape)
+            and _gist(other.data.label, room) == gist
+            for other in (rows[at - 1] if at > 0 else None, rows[at + 1] if at + 1 < len(rows) else None)
+            if other is not None
+        )
 
-def fit_row(label: Text, shape: str, room: int) -> Text:
-    """A recipe row within ``room`` cells: its `1P2D · sglang` leaves first, then the name loses its middle, never
-    its end (srtctl's `mocker-dp-attention-1p1d` and `…-1p1d-smg` must not read alike); the mark stays."""
-    short = label.copy()
-    if short.plain.endswith(shape):
-        short.right_crop(len(shape))
-    if short.cell_len <= room:
-        return short
-    mark, name = short[:2], short[2:]
+
+def _gist(name: str, room: int) -> str:
+    """A row's name as `cut_middle` shows it in `room` cells, less a variant's index (`[0]` says nothing of what
+    differs; `tp4` or `ctx2` do)."""
+    return re.sub(r"\[\d+\]", "[]", cut_middle(Text("  " + name), room).plain)
+
+
+def _topology(shape: str) -> str:
+    """The topology of a row's facts: `1P2D` of `1P2D · sglang`."""
+    return shape.split(" · ", 1)[0]
+
+
+#: the fewest cells a row's mark and name keep beside its topology: narrower, the name has the row to itself
+NAME_MIN = 12
+
+
+def fit_row(label: Text, shape: str, room: int, tell_apart: bool = False) -> Text:
+    """A recipe row within ``room`` cells: the engine of its `  1P2D · sglang` gives way first, then the topology,
+    unless it must `tell_apart` rows that read alike (srtctl's `zip_override_stp_lowlat[0]`…`[4]`) and the name
+    does not show it; a name too long loses its middle, never its end (`…-1p1d` and `…-1p1d-smg` stay apart)."""
+    name = label.copy()
+    if name.plain.endswith(shape):
+        name.right_crop(len(shape))
+    facts = label[len(name) : len(name) + len(_topology(shape))]  # `  1P2D`, in its style
+    if name.cell_len + facts.cell_len <= room:
+        return Text.assemble(name, facts)
+    alone = cut_middle(name, room)
+    if not tell_apart or facts.plain.strip().lower() in alone.plain.lower() or room - facts.cell_len < NAME_MIN:
+        return alone
+    return Text.assemble(cut_middle(name, room - facts.cell_len), facts)
+
+
+def cut_middle(row: Text, room: int) -> Text:
+    """A row (its two-cell mark, then its name) within ``room`` cells: the name loses its middle, never its end."""
+    if row.cell_len <= room:
+        return row
+    mark, name = row[:2], row[2:]
     keep = max(room - 3, 2)  # the mark, and the ellipsis
     left = keep // 3
     return Text.assemble(mark, name[:left], "…", name[len(name) - (keep - left) :])
@@ -113,7 +159,7 @@ class RecipeStep(WizardStep):
     step_id: ClassVar[str] = "recipe"
     title: ClassVar[str] = "Recipe"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "filter", "Filter"),
+        Binding("slash", "filter", "Filter", tooltip="Filter the recipes: every word must match, !word excludes"),
         Binding("o", "open_file", "Open…", tooltip="Open a recipe file by path"),
         Binding("e", "edit_recipe", "Edit", tooltip="Edit the recipe in $VISUAL or $EDITOR"),
         Binding("escape", "close_filter", "Close filter", show=False),
@@ -148,7 +194,9 @@ class RecipeStep(WizardStep):
         yield Static(HINT, classes="step-hint", id="recipe-hint")
         with Horizontal(id="recipe-body"):
             with Vertical(id="recipe-left"):
-                field = Input(placeholder="filter: name, folder, engine, topology…", id="recipe-filter")
+                field = Input(
+                    placeholder="filter: every word must match (name, folder, engine, topology…)", id="recipe-filter"
+                )
                 # shown by `/`: hidden and unfocusable until then (the screen's first focus would take it)
                 field.display = field.can_focus = False
                 yield field
@@ -221,31 +269,38 @@ class RecipeStep(WizardStep):
         return node
 
     def _add_rows(self, entries: list[RecipeEntry], grew: bool = False) -> None:
-        """Rows for `entries` under their folders; the cursor moves only while it is where the step put it."""
+        """Rows for `entries` under their folders; the cursor moves only while it is where the step put it, to
+        the best ranked row (`_rank`) when that beats the row it is on."""
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         want = self._highlight_spec
-        target = first_match = first_leaf = None
+        target = best = None
+        best_rank = (0, 0)
         styles = {name: self._style(f"recipe-step--{name}") for name in ("bad", "match", "dim")}
         for entry in entries:
             leaf = self._folder_node(entry.folder).add_leaf(self._label(entry, styles), data=entry)
-            first_leaf = first_leaf or leaf
             if want is not None and entry.spec == want:
                 target = leaf
-            if first_match is None and self.profile_name and self.profile_name in entry.profiles:
-                first_match = leaf
+            rank = self._rank(entry)
+            if best is None or rank < best_rank:  # the first of equals: the tree's order
+                best, best_rank = leaf, rank
         auto = self._auto_node
         untouched = auto is None or tree.cursor_node is auto
-        node = target
-        if node is None and untouched:
-            auto_fits = auto is not None and auto.data is not None and self.profile_name in auto.data.profiles
-            if first_match is not None and not auto_fits:
-                node = first_match
-            elif auto is None:
-                node = first_leaf
-        if node is not None:
-            self._place_cursor(node)
+        if target is None and best is not None and untouched and self._beats(best_rank, auto):
+            target = best
+        if target is not None:
+            self._place_cursor(target)
         elif not grew or tree.cursor_node is None or tree.cursor_node.data is None:
             self._summarise_node(tree.cursor_node)  # rows the scan added change no recipe's summary
+
+    def _rank(self, entry: RecipeEntry) -> tuple[int, int]:
+        """Where the step puts the cursor, lowest first: the row whose name answers the filter best (`mocker-1p1d`
+        before `mi355x-1p1d-…` whose description names it), then a row written for the profile."""
+        fits = bool(self.profile_name) and self.profile_name in entry.profiles
+        return name_rank(entry.label, self.query_text), 0 if fits else 1
+
+    def _beats(self, rank: tuple[int, int], node: TreeNode[RecipeEntry | None] | None) -> bool:
+        """Whether a row of `rank` is a better place for the cursor than `node` (None: no row has it yet)."""
+        return node is None or node.data is None or rank < self._rank(node.data)
 
     def _place_cursor(self, node: TreeNode[RecipeEntry | None]) -> None:
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
@@ -341,12 +396,11 @@ class RecipeStep(WizardStep):
         grid.add_column()
         grid.add_row("recipe", Text(entry.title or entry.label))
         # where it lives stays whole at 80 columns: a `$SRT_TUI_CONFIG_DIR/…` head says an edit went to the
-        # operator's copy, so the middle folders give way first, and what is still too long folds (never cut)
-        room = self.query_one("#recipe-summary", Static).content_region.width - KEY_WIDTH - 2
-        shown = shorten_path(entry.shown_path, room)
-        if room > 0 and len(shown) > room and "/" in shown:  # the file name starts a line of its own
-            shown = "/\n".join(shown.rsplit("/", 1))
-        grid.add_row("file", Text(shown, overflow="fold"))
+        # operator's copy, so the middle folders give way first, then the file name takes lines of its own. The
+        # column as narrow as it gets: a tall summary's scrollbar shows only once this one is laid out
+        scroll = self.query_one("#recipe-summary-box")
+        room = scroll.content_region.width - scroll.styles.scrollbar_size_vertical - KEY_WIDTH - 2
+        grid.add_row("file", Text(wrap_path(entry.shown_path, room), overflow="fold"))
         if entry.broken:
             grid.add_row(
                 Text("error", style=st("recipe-step--bad")), Text(entry.error or "", style=st("recipe-step--bad"))
