@@ -200,7 +200,8 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
             return
         active = self.screen.active_bindings
         display = {key: self.get_key_display(active[key].binding) for key in active}
-        self.push_screen(HelpScreen(collect_keys(dict(active), display)))
+        legend = getattr(self.screen, "HELP_LEGEND", "")
+        self.push_screen(HelpScreen(collect_keys(dict(active), display), legend if isinstance(legend, str) else ""))
 
 
 def run_app(args: argparse.Namespace) -> int:

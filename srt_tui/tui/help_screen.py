@@ -99,9 +99,11 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark,q", "close", "Close help"),
     ]
 
-    def __init__(self, rows: list[KeyHelp]) -> None:
+    def __init__(self, rows: list[KeyHelp], legend: str = "") -> None:
         super().__init__(id="help")
         self.rows = rows
+        #: what the screen's marks mean (a screen's `HELP_LEGEND`), under the keys
+        self.legend = legend
 
     def compose(self) -> ComposeResult:
         table = Table(box=None, padding=(0, 2), show_header=True, header_style="bold")
@@ -114,6 +116,8 @@ class HelpScreen(ModalScreen[None]):
             last = row.scope
         with VerticalScroll(id="help-box"):
             yield Static(table, id="help-table")
+            if self.legend:
+                yield Static(self.legend, id="help-legend")
             yield Static("Esc, ? or q closes this help.", id="help-note")
 
     def on_mount(self) -> None:

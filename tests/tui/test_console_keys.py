@@ -92,9 +92,10 @@ async def test_q_leaves_every_view_opened_on_top_and_quits_only_from_a_modes_scr
     assert not app.is_running
 
 
-async def test_help_names_j_and_k_and_takes_the_whole_width_at_80_columns() -> None:
+async def test_help_names_j_and_k_takes_the_whole_width_at_80_columns_and_says_what_marks_mean() -> None:
     """Operator pass (issue 21): j/k move every table and tree but Help listed them nowhere (they were folded
-    into the ↑↓←→ row), and at 80×24 its box was 64 columns wide, each action wrapping over 3 to 5 lines."""
+    into the ↑↓←→ row); at 80×24 its box was 64 columns wide, each action wrapping over 3 to 5 lines; and
+    nothing said what the jobs list's `▲` meant."""
     from srt_tui.tui.help_screen import HelpScreen
 
     app = frozen_app(frozen.fleet())
@@ -107,3 +108,5 @@ async def test_help_names_j_and_k_and_takes_the_whole_width_at_80_columns() -> N
         moves = [r for r in app.screen.rows if r.key == "↑↓←→"]
         assert moves and moves[0].description.startswith("Move or scroll (j/k,"), moves
         assert app.screen.query_one("#help-box").outer_size.width == 80
+        # and what the list's marks mean (an operator asked what `▲` was)
+        assert "▲ degraded" in app.screen.legend and app.screen.query("#help-legend")

@@ -74,6 +74,12 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     """
 
     CSS_PATH = "monitor.tcss"
+    #: Help's word on the marks (an operator asked what the list's `▲` meant)
+    HELP_LEGEND: ClassVar[str] = (
+        "Jobs list: ● serving · ▲ degraded (a worker, the router or a data source is not well: the job view and "
+        "the line under the list say which) · ✗ failed · ○ ended · … queued or starting.\n"
+        "Workers: HEALTH `down*` or `ok*` is the job's own relay (the nodes do not answer from here)."
+    )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),
         Binding("escape", "back", "Back"),
