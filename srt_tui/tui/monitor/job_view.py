@@ -38,19 +38,37 @@ def state_words(snap: JobSnapshot) -> tuple[str, str]:
     return f"{runner} {snap.slurm_state}", "" if reason == "None" else reason  # snapshots not built by the monitor
 
 
-def requests_origin(snap: JobSnapshot) -> str:
-    """Whose counters the job's `requests` are (the router panel shows each router's own): the router's,
-    every router's behind nginx, or the serving workers' when no router counts; after the end the benchmark's
-    measured requests (the router's total also counts warm-up and smoke requests) or the last seen."""
-    if snap.is_final:
-        return snap.requests_from if snap.requests is not None else ""
-    if snap.requests is None:
-        return ""
+def counted_by(snap: JobSnapshot) -> str:
+    """Whose live counters make the job's totals (the router panel shows each router's own): the router's, every
+    router's behind nginx, or the serving workers' when no router counts."""
     fronts = snap.routers or ((snap.router,) if snap.router is not None else ())
     counted = [r for r in fronts if r.requests is not None]
     if counted:
         return f"{len(counted)} routers" if len(counted) > 1 else "router"
     return "workers"
+
+
+def requests_origin(snap: JobSnapshot) -> str:
+    """Whose counters the job's `requests` are: `counted_by` while it runs; after the end the benchmark's
+    measured requests (the router's total also counts warm-up and smoke requests) or the last seen."""
+    if snap.is_final:
+        return snap.requests_from if snap.requests is not None else ""
+    return counted_by(snap) if snap.requests is not None else ""
+
+
+def requests_words(snap: JobSnapshot) -> str:
+    """The job's request and error counts named by whose they are, so they never contradict the router panel's
+    or the workers' own: `requests 3.6k, errors 4 (router)`; after a benchmark `benchmark 30 of 43 routed,
+    0 failed` (the router's 43 also count warm-up and smoke requests, as the workers' REQ and FAIL do)."""
+    number, errors, origin = cells.number(snap.requests), cells.number(snap.errors), requests_origin(snap)
+    if origin != "benchmark":
+        return f"requests {number}, errors {errors}" + (f" ({origin})" if origin else "")
+    from srt_tui.monitor.snapshot.build import job_totals
+
+    total = job_totals(snap.workers, snap.router, snap.routers)[0]
+    done = "served" if counted_by(snap) == "workers" else "routed"
+    of = f" of {cells.number(total)} {done}" if total is not None else ""
+    return f"benchmark {number}{of}, {errors} failed"
 
 
 def forward_line(snap: JobSnapshot, login: str) -> str | None:
@@ -109,9 +127,7 @@ def summary(
     if left:  # the scheduler ends the job at its limit: say so before it does
         t.append(" · ")
         t.append(("⚠ " if warn else "") + left, style=st("bad") if warn else Style())
-    origin = requests_origin(snap)
-    t.append(f" · requests {cells.number(snap.requests)}{f' ({origin})' if origin else ''}")
-    t.append(f" · {cells.rate(snap.rate_per_s)}/s · errors {cells.number(snap.errors)}")
+    t.append(f" · {requests_words(snap)} · {cells.rate(snap.rate_per_s)}/s")
     # the sources last: one that fails is also in the Problems panel, which is never cut
     t.append(" · sources ", style=st("dim"))
     for src in snap.sources:
