@@ -1,0 +1,99 @@
+"""The job view at 80x24 (operator pass): a 1P2D job showed `prefill_0` and `decode_0` with `decode_1` below
+`↓ more below`, a failed one cut its failure sentence (`worker decode_0 exited with cod…`) and needed ctrl+d for
+its Problems panel and failing row, and the router's URL wrapped mid-token. Built from frozen snapshots of the
+operator's job: a 1P2D mocker job (no GPU exporter) on a cluster whose addresses are longer than the fixtures'."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from textual.geometry import Region
+from textual.pilot import Pilot
+from textual.widget import Widget
+
+from srt_tui.monitor.model import JobSnapshot
+from srt_tui.monitor.statuses.stage import exit_words
+from srt_tui.tui.monitor.job_view import JobView
+from srt_tui.tui.monitor.router_panel import RouterPanel
+from tests.monitor import frozen
+from tests.monitor.tui_apps import frozen_app
+
+#: the operator's cluster (`http://10.251.0.11:8000` is two characters longer than the fixtures' URL)
+NET = "10.251.0"
+#: the job view's smoke test line (`b`), as the Monitor writes it
+SMOKE = "✓ 20/20 ok, 0 failed · latency p50 612 ms p99 948 ms · TTFT p50 301 ms p99 517 ms · 31.4 tok/s in 2.05 s"
+
+
+def running_1p2d(job_id: str = "81251", topology: str | None = None) -> JobSnapshot:
+    """The operator's 1P2D job serving under load (or another ``topology`` of its recipe): serving figures, no
+    GPU exporter."""
+    snap = frozen.frozen_job(job_id, "nvidia/h100-1p2d-sglang.yaml", "nvidia-h100", net=NET, topology=topology)
+    snap = frozen.with_serving(snap)
+    return replace(snap, gpus=(), sources=tuple(s for s in snap.sources if s.name != "gpu exporter"))
+
+
+def failed_1p2d(job_id: str = "81252", topology: str | None = None) -> JobSnapshot:
+    """The same job after the operator killed `decode_0` (it stopped cleanly: code 0): its benchmark measured 30
+    requests, none failed, of the router's 43 (warm-up and smoke included); the engines failed 4 (retried)."""
+    snap = running_1p2d(job_id, topology)
+    culprit = next(w for w in snap.workers if w.name == "decode_0")
+    counts = {"prefill_0": (43.0, 4.0), "decode_0": (21.0, 4.0)}
+    workers = tuple(
+        replace(w, health="down", detail="the job has ended", rate_per_s=None, running=0.0, source="relay",
+                router_healthy=None, requests_total=counts.get(w.name, (22.0, 0.0))[0],
+                requests_ok=counts.get(w.name, (22.0, 0.0))[0] - counts.get(w.name, (22.0, 0.0))[1],
+                requests_failed=counts.get(w.name, (22.0, 0.0))[1],
+                log_tail=("[2026-03-01 11:39:58] POST /generate 200", f"stopped: {w.name}"))
+        for w in snap.workers
+    )  # fmt: skip
+    assert snap.router is not None
+    return replace(
+        snap,
+        stage="failed",
+        slurm_state="FAILED",
+        stage_detail=exit_words(f"worker decode_0 exited with code 0; log: {culprit.log}", True),
+        ended_at="2026-03-01T11:40:00Z",
+        workers=workers,
+        router=replace(snap.router, requests=43.0, errors=0.0, retries=4.0),
+        requests=30.0,
+        errors=0.0,
+        requests_from="benchmark",
+        rate_per_s=None,
+        failure_log=culprit.log,
+        failure_line=f"stopped: {culprit.name}",
+        sources=snap.sources[:2],
+    )
+
+
+async def _with_smoke(pilot: Pilot[Any]) -> None:
+    """The job view after `b`: its smoke test's line under the summary."""
+    screen: Any = pilot.app.screen
+    view = screen.query_one(JobView)
+    if view.snapshot is not None and not view.snapshot.is_final:
+        view.smoke[view.snapshot.job_id] = SMOKE
+        screen.redraw()
+    await pilot.pause()
+
+
+def _lines(widget: Widget) -> list[str]:
+    """What a widget draws, line by line."""
+    return [s.text.rstrip() for s in widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))]
+
+
+def _on_screen(view: JobView, widget: Widget) -> bool:
+    """Whether all of ``widget`` is on the job view's first screen (not scrolled, not under `↓ more below`)."""
+    return view.scroll_y == 0 and widget.region.bottom <= view.region.bottom and not view.query_one("#job-more").display
+
+
+async def test_no_url_is_cut_mid_token() -> None:
+    """The router panel shows its URL whole or not at all (a failed job's narrow panel wrapped it as
+    `http://10.251.0.11:80` over `00`); the summary's are whole."""
+    url = f"http://{NET}.11:8000"
+    for snap in (failed_1p2d(), running_1p2d()):
+        app = frozen_app([snap], open_job=snap.job_id)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _with_smoke(pilot)
+            summary, router = _lines(app.screen.query_one("#job-summary")), _lines(app.screen.query_one(RouterPanel))
+            shown = [line for line in summary + router if "http" in line]
+            assert all(url in line for line in shown) and (shown or snap.is_final), shown
