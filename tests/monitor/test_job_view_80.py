@@ -8,13 +8,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from rich.style import Style
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
 
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.monitor.statuses.stage import exit_words
-from srt_tui.tui.monitor.job_view import JobView
+from srt_tui.tui.monitor.job_view import JobView, ProblemsPanel, state_line
 from srt_tui.tui.monitor.router_panel import RouterPanel
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
@@ -97,3 +98,34 @@ async def test_no_url_is_cut_mid_token() -> None:
             summary, router = _lines(app.screen.query_one("#job-summary")), _lines(app.screen.query_one(RouterPanel))
             shown = [line for line in summary + router if "http" in line]
             assert all(url in line for line in shown) and (shown or snap.is_final), shown
+
+
+async def test_the_failure_sentence_is_whole_on_the_state_line() -> None:
+    """`worker decode_0 exited with cod…` was cut at 80 columns: `Slurm FAILED` no longer repeats as `stage failed`
+    when the line is short of room, and the log's path is the Problems panel's."""
+    snap = failed_1p2d()
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        summary = _lines(app.screen.query_one("#job-summary"))
+        assert summary[1].strip() == "Slurm FAILED · worker decode_0 exited (code 0) while the job was serving"
+
+
+def test_a_long_failure_wraps_whole_words_rather_than_being_cut() -> None:
+    snap = replace(failed_1p2d(), slurm_state="COMPLETED", stage_detail="the job ended at stage `workers healthy`")
+    for width in (78, 40, 30):
+        lines = state_line(snap, lambda _: Style(), width).plain.split("\n")
+        assert all(len(line) <= width for line in lines), lines
+        assert " ".join(line.strip() for line in lines).endswith(snap.stage_detail), lines
+
+
+async def test_the_problems_panel_names_the_failing_log_once() -> None:
+    """The panel repeated the summary's sentence with the log's path wrapped over two lines, then the path again
+    over the log's last lines, and the last lines of every worker that merely stopped with the job."""
+    snap = failed_1p2d()
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        text = str(app.screen.query_one(ProblemsPanel).render())
+        assert text.count(snap.failure_log) == 1 and "stopped: decode_0" in text, text
+        assert "exited" not in text and "prefill_0" not in text and "decode_1" not in text, text

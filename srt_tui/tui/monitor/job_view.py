@@ -102,24 +102,13 @@ def summary(
     """Three lines: who/what, where it is (state and stage), its counters and where the data came from (``st``
     maps ok/bad/dim/key to styles); while it serves, a fourth: its URL and the SSH port-forward from ``login``
     (on a line of its own when both do not fit ``width``); then the last smoke test. Within ``width`` the
-    title drops whole facts rather than be cut (None: everything, for the tooltip)."""
+    title drops whole facts rather than be cut, and the stage's detail wraps (None: everything on one line, for
+    the tooltip)."""
     t = Text()
     t.append(f"{snap.job_id} {snap.name}", style=st("key"))
     t.append("  " + title_parts(snap, width), style=st("dim"))
     t.append("\n")
-    state, reason = state_words(snap)
-    t.append(state)
-    if reason:
-        t.append(f" ({reason})", style=st("dim"))
-    # where the job is, on a line of its own: at 80 columns a line is cut at its end, and the stage was the
-    # word cut when the counters came first; only the stage's detail may go
-    t.append(" · stage ")
-    stage = cells.stage_cell(snap)
-    t.append(stage, style=st("key"))
-    # `serving at http://…`, not `serving serving…`; `Slurm PENDING (Resources) · stage pending`, not `… Resources`
-    if (detail := snap.stage_detail) and not stage.endswith(detail) and detail != reason:
-        detail = detail.removeprefix(f"{snap.stage} ") if detail.startswith(f"{snap.stage} ") else detail
-        t.append(f" {detail}", style=st("dim"))
+    t.append_text(state_line(snap, st, width))
     t.append("\n")
     queued = snap.queued_s(now) if snap.elapsed_s(now) is None else None
     t.append(f"queued {cells.duration(queued)}" if queued is not None else f"elapsed {cells.elapsed(snap, now)}")
@@ -156,6 +145,40 @@ def summary(
         lines = packed(smoke, width - len("smoke test ") if width else None)
         t.append(f"\n{' ' * len('smoke test ')}".join(lines), style=st("bad" if smoke.startswith("✗") else "ok"))
     return t
+
+
+def stage_detail(snap: JobSnapshot, reason: str) -> str:
+    """The stage's detail worth adding after it: `serving at http://…`, not `serving serving…`; `Slurm PENDING
+    (Resources) · stage pending`, not `… Resources`; a failure's sentence without its `; log: …` (the Problems
+    panel names that log, and `l` opens it)."""
+    detail, stage = snap.stage_detail, cells.stage_cell(snap)
+    if not detail or stage.endswith(detail) or detail == reason:
+        return ""
+    detail = detail.removeprefix(f"{snap.stage} ")
+    return detail.removesuffix(f"; log: {snap.failure_log}") if snap.failure_log else detail
+
+
+def state_line(snap: JobSnapshot, st: Callable[[str], Style], width: int | None) -> Text:
+    """Where the job is, on a line of its own (at 80 columns a line is cut at its end, and the stage was the word
+    cut when the counters came first): its state, stage and the stage's detail, which is never cut (a failure's
+    sentence is why the job ended): past ``width`` the stage goes when it repeats the state (`Slurm FAILED ·
+    stage failed`), then the detail wraps whole words onto indented lines."""
+    state, reason = state_words(snap)
+    head = Text(state)
+    if reason:
+        head.append(f" ({reason})", style=st("dim"))
+    stage = Text.assemble(" · stage ", (cells.stage_cell(snap), st("key")))
+    detail = stage_detail(snap, reason)
+    too_long = width is not None and len(f"{head.plain}{stage.plain} {detail}") > width
+    if detail and too_long and snap.stage == snap.slurm_state.lower():
+        stage = Text(" ·")
+    head.append_text(stage)
+    if not detail:
+        return head
+    words = detail.split(" ")
+    first = pack_parts([head.plain, *words], width, " ")[0][len(head.plain) :]
+    rest = pack_parts(words[len(first.split()) :], width - 2 if width else None, " ")
+    return Text.assemble(head, (first + "".join(f"\n  {line}" for line in rest), st("dim")))
 
 
 def packed(line: str, width: int | None) -> list[str]:
@@ -214,27 +237,40 @@ class ProblemsPanel(Static):
     """
 
     def show(self, snap: JobSnapshot | None) -> None:
-        """Redraw; hidden when nothing is wrong."""
-        lines = cells.problems(snap, with_log=False) if snap is not None else []
-        self.display = bool(lines)
-        if not lines or snap is None:
+        """Redraw; hidden when nothing is wrong. Why the job ended is the summary's (whole, on its state line):
+        here the log that says so, and what else is wrong."""
+        if snap is None:
+            self.display = False
             return
         bad = self.get_component_rich_style("problems-panel--bad", partial=True)
         dim = self.get_component_rich_style("problems-panel--dim", partial=True)
         text = Text()
-        for line in lines:
+        for line in cells.problems(snap, with_log=False, with_stage=False):
             text.append(line + "\n", style=bad)
-        worker_logs = {w.log for w in snap.workers}
-        if snap.failure_line and snap.failure_log not in worker_logs:  # an infra/router log: its one line here
-            text.append(f"  {snap.failure_line}\n", style=bad)
-        # the worker that failed the job first, then the others that are not healthy
-        for w in sorted(snap.workers, key=lambda w: w.log != snap.failure_log):
-            if w.log_tail and w.health not in ("healthy", "unknown"):
+        failing = snap.failing_worker
+        if snap.failure_log and failing is None:  # an infra/router log: its path and its one line
+            text.append(f"{failing_name(snap)}: {snap.failure_log}\n", style=dim)
+            if snap.failure_line:
+                text.append(f"  {snap.failure_line}\n", style=bad)
+        # the worker that failed the job first, then the others that are not healthy (not those that merely
+        # stopped with an ended job)
+        for w in sorted(snap.workers, key=lambda w: w.name != failing):
+            unwell = w.health not in ("healthy", "unknown") and not snap.stopped_with_job(w.name)
+            if w.name == failing or (w.log_tail and unwell):
                 text.append(f"{w.name}: {w.log}\n", style=dim)
                 for tail_line in w.log_tail[-3:]:
                     text.append(f"  {tail_line[:200]}\n", style=dim)
         text.rstrip()
+        self.display = bool(text)
         self.update(text)
+
+
+def failing_name(snap: JobSnapshot) -> str:
+    """The name of the log that failed the job (`nats`), or its file name when the job lists no such log."""
+    from srt_tui.monitor.snapshot.build import failing_ref
+
+    ref = failing_ref(snap.failure_log, snap.logs)
+    return ref.name if ref is not None else snap.failure_log.rsplit("/", 1)[-1]
 
 
 class JobView(Vertical):
