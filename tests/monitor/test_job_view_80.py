@@ -5,9 +5,11 @@ operator's job: a 1P2D mocker job (no GPU exporter) on a cluster whose addresses
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from rich.style import Style
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -17,6 +19,7 @@ from srt_tui.monitor.model import JobSnapshot
 from srt_tui.monitor.statuses.stage import exit_words
 from srt_tui.tui.monitor.job_view import JobView, ProblemsPanel, state_line
 from srt_tui.tui.monitor.router_panel import RouterPanel
+from srt_tui.tui.monitor.worker_table import WorkerTable
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
 
@@ -129,3 +132,35 @@ async def test_the_problems_panel_names_the_failing_log_once() -> None:
         text = str(app.screen.query_one(ProblemsPanel).render())
         assert text.count(snap.failure_log) == 1 and "stopped: decode_0" in text, text
         assert "exited" not in text and "prefill_0" not in text and "decode_1" not in text, text
+
+
+SNAPS: list[Any] = [
+    pytest.param(running_1p2d, id="running"),
+    pytest.param(failed_1p2d, id="failed"),
+]
+
+
+@pytest.mark.parametrize("make", SNAPS)
+def test_job_view_80x24_snapshot(snap_compare: Any, make: Callable[[], JobSnapshot]) -> None:
+    snap = make()
+    assert snap_compare(frozen_app([snap], open_job=snap.job_id), terminal_size=(80, 24), run_before=_with_smoke)
+
+
+@pytest.mark.parametrize("topology", ["1P2D", "1P3D"])
+@pytest.mark.parametrize("make", SNAPS)
+async def test_every_worker_row_and_the_problems_are_on_the_first_screen(
+    make: Callable[[str, str], JobSnapshot], topology: str
+) -> None:
+    """Up to four workers (on as many nodes, with a smoke test's line): every row, and a failed job's Problems
+    panel with the cursor on the worker that failed it. The panels above keep to one line where they can: the
+    Serving figures' medians under a title rule (an ended job's last figures give way), the GPU legend in its
+    panel's border, the smoke test's first figures, the forward line without the URL the state line shows."""
+    snap = make("81260", topology)
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _with_smoke(pilot)
+        view, table = app.screen.query_one(JobView), app.screen.query_one(WorkerTable)
+        assert table.row_count == len(snap.workers) and _on_screen(view, table), (table.region, view.region)
+        if snap.is_final:
+            assert _on_screen(view, app.screen.query_one(ProblemsPanel))
+            assert table.highlighted_worker == "decode_0"

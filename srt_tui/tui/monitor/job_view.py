@@ -23,7 +23,7 @@ from srt_tui.tui.monitor.router_panel import RouterPanel
 from srt_tui.tui.monitor.serving_panel import ServingPanel
 from srt_tui.tui.monitor.worker_table import WorkerTable
 from srt_tui.widgets.fit_parts import pack_parts
-from srt_tui.widgets.layout import is_wide
+from srt_tui.widgets.layout import is_tall, is_wide
 
 #: the job view's last line while part of it is below the screen
 MORE_BELOW = "↓ more below · ctrl+d scrolls down, ctrl+u up"
@@ -98,17 +98,19 @@ def summary(
     login: str = "",
     smoke: str = "",
     width: int | None = None,
+    short: bool = False,
 ) -> Text:
     """Three lines: who/what, where it is (state and stage), its counters and where the data came from (``st``
     maps ok/bad/dim/key to styles); while it serves, a fourth: its URL and the SSH port-forward from ``login``
-    (on a line of its own when both do not fit ``width``); then the last smoke test. Within ``width`` the
-    title drops whole facts rather than be cut, and the stage's detail wraps (None: everything on one line, for
-    the tooltip)."""
+    (on a line of its own when both do not fit ``width``); then the last smoke test (``short``: only its line's
+    first whole parts). Within ``width`` the title drops whole facts rather than be cut, and the stage's detail
+    wraps (None: everything on one line, for the tooltip)."""
     t = Text()
     t.append(f"{snap.job_id} {snap.name}", style=st("key"))
     t.append("  " + title_parts(snap, width), style=st("dim"))
     t.append("\n")
-    t.append_text(state_line(snap, st, width))
+    where = state_line(snap, st, width)
+    t.append_text(where)
     t.append("\n")
     queued = snap.queued_s(now) if snap.elapsed_s(now) is None else None
     t.append(f"queued {cells.duration(queued)}" if queued is not None else f"elapsed {cells.elapsed(snap, now)}")
@@ -126,23 +128,10 @@ def summary(
             t.append(f" {src.error[:70]}", style=st("bad"))
         t.append("  ")
     t.rstrip()
-    url = snap.serving_url
-    forward = forward_line(snap, login) if login else None
-    if url:
-        t.append("\nurl ", style=st("dim"))
-        t.append(url, style=st("key"))
-        if forward:  # the laptop's localhost:PORT then reaches it; whole, on its own line when it must
-            hint = " (y: copy)"
-            if width is not None and len(f"url {url} · {forward}{hint}") > width:
-                t.append("\nforward ", style=st("dim"))
-                hint = hint if len(f"forward {forward}{hint}") <= width else ""
-            else:
-                t.append(" · ", style=st("dim"))
-            t.append(forward)
-            t.append(hint, style=st("dim"))
+    t.append_text(reach_lines(snap, st, login, width, where.plain.split()))
     if smoke:
         t.append("\nsmoke test ", style=st("dim"))
-        lines = packed(smoke, width - len("smoke test ") if width else None)
+        lines = packed(smoke, width - len("smoke test ") if width else None)[: 1 if short else None]
         t.append(f"\n{' ' * len('smoke test ')}".join(lines), style=st("bad" if smoke.startswith("✗") else "ok"))
     return t
 
@@ -181,6 +170,32 @@ def state_line(snap: JobSnapshot, st: Callable[[str], Style], width: int | None)
     return Text.assemble(head, (first + "".join(f"\n  {line}" for line in rest), st("dim")))
 
 
+def reach_lines(snap: JobSnapshot, st: Callable[[str], Style], login: str, width: int | None, shown: list[str]) -> Text:
+    """While the job serves: `url` and the SSH port-forward from ``login`` (the laptop's localhost:PORT then
+    reaches it), each whole: on one line when both fit ``width``, else the forward on a line of its own and the
+    URL only when the state line has not ``shown`` it (`serving at http://…`)."""
+    t = Text()
+    url = snap.serving_url
+    if not url:
+        return t
+    forward = forward_line(snap, login) if login else None
+    hint = " (y: copy)"
+    apart = forward is not None and width is not None and len(f"url {url} · {forward}{hint}") > width
+    if not apart or url not in shown:
+        t.append("\nurl ", style=st("dim"))
+        t.append(url, style=st("key"))
+    if forward is None:
+        return t
+    if apart:
+        t.append("\nforward ", style=st("dim"))
+        hint = hint if width is None or len(f"forward {forward}{hint}") <= width else ""
+    else:
+        t.append(" · ", style=st("dim"))
+    t.append(forward)
+    t.append(hint, style=st("dim"))
+    return t
+
+
 def packed(line: str, width: int | None) -> list[str]:
     """``line``'s ` · `-separated parts packed into lines of ``width``, so a figure wraps whole (the smoke test's
     TTFT at 80 columns) instead of being cut."""
@@ -206,16 +221,22 @@ class JobSummary(Static):
     """
 
     def show(
-        self, snap: JobSnapshot | None, now: datetime, login: str = "", smoke: str = "", width: int | None = None
+        self,
+        snap: JobSnapshot | None,
+        now: datetime,
+        login: str = "",
+        smoke: str = "",
+        width: int | None = None,
+        short: bool = False,
     ) -> None:
-        """Redraw within ``width`` columns (the screen's; the padding is taken off here); what a line had to
-        leave out is in the tooltip."""
+        """Redraw within ``width`` columns (the screen's; the padding is taken off here), the smoke test on one
+        line when ``short``; what a line had to leave out is in the tooltip."""
         if snap is None:
             self.update(Text("Waiting for the first refresh of this job…", style=self._st("dim")))
             self.tooltip = None
             return
         inner = width - 2 if width else None
-        shown = summary(snap, now, self._st, login, smoke, inner)
+        shown = summary(snap, now, self._st, login, smoke, inner, short)
         self.update(shown)
         whole = summary(snap, now, self._st, login, smoke).plain
         cut = inner is not None and (whole != shown.plain or any(len(x) > inner for x in whole.splitlines()))
@@ -310,15 +331,20 @@ class JobView(Vertical):
             more.display = below
 
     def show(self, snap: JobSnapshot | None, now: datetime, width: int) -> None:
-        """Redraw from a snapshot (None: the job has not been refreshed yet)."""
+        """Redraw from a snapshot (None: the job has not been refreshed yet); on a short terminal (80x24) the
+        panels above the workers keep to one line where they can, so ~4 workers stay on the first screen."""
         self.snapshot = snap
+        short = not is_tall(self.app.size.height)
         smoke = self.smoke.get(snap.job_id, "") if snap is not None else ""
-        self.query_one(JobSummary).show(snap, now, self.login, smoke, width)
+        self.query_one(JobSummary).show(snap, now, self.login, smoke, width, short)
         grid = self.query_one(LiveGpuGrid)
         grid.wide = is_wide(width)
+        grid.legend_below = not short
         grid.snapshot = snap
+        self.query_one("#job-top").border_subtitle = grid.legend() if short else None
         self.query_one(RouterPanel).snapshot = snap
         panel = self.query_one(ServingPanel)
+        panel.short = short
         panel.ended = snap is not None and snap.is_final
         panel.measured = snap is not None and snap.requests_from == "benchmark"
         panel.serving = snap.serving if snap is not None else None
