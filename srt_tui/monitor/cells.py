@@ -202,11 +202,14 @@ def gpu_totals(readings: list[GpuReading], compact: bool = False) -> str:
     return " · ".join(parts)
 
 
-def problems(snap: JobSnapshot, with_log: bool = True, skip_sources: frozenset[str] = frozenset()) -> list[str]:
+def problems(
+    snap: JobSnapshot, with_log: bool = True, skip_sources: frozenset[str] = frozenset(), with_stage: bool = True
+) -> list[str]:
     """Operator-facing lines for what is wrong with a job (empty when all is well); ``with_log`` adds
-    each unhealthy worker's last error line from its log; ``skip_sources`` were reported once already."""
+    each unhealthy worker's last error line from its log; ``skip_sources`` were reported once already;
+    ``with_stage``: why the job ended or waits (the job view's summary says it already)."""
     out: list[str] = []
-    if snap.stage_detail and snap.stage in ("failed", "cancelled", "timed out", "pending"):
+    if with_stage and snap.stage_detail and snap.stage in ("failed", "cancelled", "timed out", "pending"):
         out.append(f"{snap.stage}: {snap.stage_detail}")
     for src in snap.sources:
         if src.name == "job dir" and not src.ok:

@@ -34,8 +34,8 @@ def plan_json(recipe: str, profile: str, topology: str | None = None) -> dict[st
     return plan
 
 
-def _url(url: str | None, node: int) -> str | None:
-    return url.replace(f"<ip:node{node}>", f"10.1.0.{11 + node}") if url else None
+def _url(url: str | None, node: int, net: str = "10.1.0") -> str | None:
+    return url.replace(f"<ip:node{node}>", f"{net}.{11 + node}") if url else None
 
 
 def gpu_readings(
@@ -61,10 +61,11 @@ def frozen_job(
     submitted: str = "2026-03-01T11:15:20Z",
     topology: str | None = None,
     job_dir: Path | None = None,
+    net: str = "10.1.0",
 ) -> JobSnapshot:
     """A job's snapshot: `healthy` (serving, all registered, GPU exporter readings), `degraded` (a dead
     decode worker), `exporter-down` (healthy, but the last node's GPU exporter stopped answering),
-    `relayed` (healthy, seen through the job's relay), `pending`, or `failed`."""
+    `relayed` (healthy, seen through the job's relay), `pending`, or `failed`; its nodes' addresses in ``net``."""
     plan = plan_json(recipe, profile, topology)
     jdir = job_dir or Path(f"/scratch/srt/outputs/{job_id}")
     files = JobFiles(job_id, jdir, JobMeta(job_id), parse_plan(jdir / "plan.json", json.dumps(plan)), None, [])
@@ -76,7 +77,7 @@ def frozen_job(
         workers.append(
             WorkerStatus(
                 name=p["name"], role=p["role"], node_index=p["node_index"], gpus=tuple(p["gpus"]),
-                mask=p["visible_devices"], url=_url(p["url"], p["node_index"]), health="healthy",
+                mask=p["visible_devices"], url=_url(p["url"], p["node_index"], net), health="healthy",
                 detail="HTTP 200", log=str(jdir / p["log"]), requests_total=total, requests_ok=total - i,
                 requests_failed=float(i), rate_per_s=3.5 + i, running=float(i % 3), queued=0.0,
                 port=p["port"], source="direct", spark=spark, router_healthy=True if router_plan else None,
@@ -86,7 +87,7 @@ def frozen_job(
     router = (
         RouterStatus(
             type=router_plan["type"],
-            url=_url(router_plan["url"], 0),
+            url=_url(router_plan["url"], 0, net),
             up=True,
             expected=expected,
             registered=dict(expected),
@@ -94,7 +95,7 @@ def frozen_job(
             requests=3650.0,
             errors=4.0,
             retries=2.0,
-            metrics_url=_url(router_plan["metrics_url"], 0),
+            metrics_url=_url(router_plan["metrics_url"], 0, net),
             registration=router_plan["registration"],
             source="direct",
             log=str(jdir / "logs/router.log"),
@@ -103,7 +104,7 @@ def frozen_job(
         else None
     )
     sources = [SourceState("slurm", True), SourceState("job dir", True), SourceState("http", True)]
-    stage, detail, slurm, relayed = "serving", f"serving at {_url(plan['public_url'], 0)}", "RUNNING", False
+    stage, detail, slurm, relayed = "serving", f"serving at {_url(plan['public_url'], 0, net)}", "RUNNING", False
     gpus: tuple[GpuReading, ...] = ()
     idle_w = 140.0 if "ROCR" in str(plan["visible_devices_env"]) else 70.0
     if scenario == "healthy":

@@ -71,3 +71,20 @@ async def test_the_worker_that_failed_the_job_keeps_its_health_in_its_detail() -
     culprit = failed.workers[-1]
     body = await highlighted_worker_detail(replace(failed, failure_log=culprit.log))
     assert culprit.name in body and "health  down" in body and "health  ended" not in body, body
+
+
+async def test_an_ended_jobs_counters_from_its_final_scrape_put_no_relay_mark_on_the_health() -> None:
+    """Operator pass: the worker that failed a job read `down*` at 80 columns and nothing said what `*` meant. An
+    ended job's `relay` source is its final scrape's counters, not relayed health: no mark. While a job runs the
+    mark stays, with its legend under the table."""
+    failed = frozen.nvidia("failed", "81299")
+    culprit = failed.workers[-1]
+    failed = replace(failed, failure_log=culprit.log, workers=tuple(replace(w, source="relay") for w in failed.workers))
+    relayed = frozen.nvidia("relayed", "81298")
+    for snap, mark in ((failed, False), (relayed, True)):
+        app = frozen_app([snap], open_job=snap.job_id)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            table = app.screen.query_one(WorkerTable)
+            marked = [h for h in _health(table).values() if h.endswith("*")]
+            assert bool(marked) == mark and bool(table.border_subtitle) == mark, (marked, table.border_subtitle)

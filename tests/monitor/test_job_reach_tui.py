@@ -152,9 +152,9 @@ def test_an_ended_jobs_requests_and_the_routers_total_are_named_apart() -> None:
     snap = frozen.nvidia("healthy")
     ended = replace(snap, stage="completed", slurm_state="COMPLETED", requests=30.0, requests_from="benchmark")
     text = summary(ended, datetime.now(timezone.utc), lambda _: Style()).plain
-    assert "requests 30 (benchmark)" in text, text
+    assert "benchmark 30 of 3.6k routed, 4 failed" in text, text  # the router's 3650 count warm-up and smoke too
     kept = replace(ended, requests_from="last seen")
-    assert "requests 30 (last seen)" in summary(kept, datetime.now(timezone.utc), lambda _: Style()).plain
+    assert "requests 30, errors 4 (last seen)" in summary(kept, datetime.now(timezone.utc), lambda _: Style()).plain
 
 
 async def test_read_only_hides_the_shell(worker: Worker, tmp_path: Path) -> None:

@@ -155,7 +155,7 @@ async def test_the_job_views_state_line_shows_the_stage_whole_at_80_columns(size
         widget = app.screen.query_one("#job-summary")
         shown = [s.text for s in widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))]
         assert shown[1].strip().startswith(f"local RUNNING · stage {snap.stage} "), shown
-        assert re.match(r" elapsed \d+m\d\ds · requests 3.6k \(router\) · 5.5/s · errors 4 ", shown[2]), shown
+        assert re.match(r" elapsed \d+m\d\ds · requests 3.6k, errors 4 \(router\) · 5.5/s · ", shown[2]), shown
 
 
 async def test_the_jobs_status_line_keeps_the_all_jobs_hint_whole_at_80_columns() -> None:

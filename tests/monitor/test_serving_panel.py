@@ -125,8 +125,9 @@ async def test_an_ended_jobs_worker_detail_says_it_ended_too() -> None:
 
 @pytest.mark.parametrize("vendor", ["nvidia", "amd"])
 async def test_at_80x24_the_panels_keep_to_key_figures_and_every_worker_is_on_the_first_screen(vendor: str) -> None:
-    """A short terminal: the Serving panel shows the medians and the output rate (no p99, E2E or note) and the
-    router panel does not repeat the summary's URL, so the worker table's rows are on screen without scrolling."""
+    """A short terminal: the Serving panel shows the medians (its title says `p50`) and the output rate (no p99,
+    E2E or note) and the router panel does not repeat the summary's URL, so the worker table's rows are on screen
+    without scrolling."""
     from srt_tui.tui.monitor.job_view import JobView
     from srt_tui.tui.monitor.router_panel import RouterPanel
     from srt_tui.tui.monitor.worker_table import WorkerTable
@@ -137,7 +138,7 @@ async def test_at_80x24_the_panels_keep_to_key_figures_and_every_worker_is_on_th
         await pilot.pause()
         panel = app.screen.query_one(ServingPanel)
         shown = " ".join("".join(seg.text for seg in strip) for strip in panel.render_lines(panel.region.reset_offset))
-        assert "TTFT p50 305 ms" in shown and "out 1.6k tok/s" in shown, shown
+        assert "Serving · p50" in shown and "TTFT 305 ms" in shown and "out 1.6k tok/s" in shown, shown
         assert "p99" not in shown and "E2E" not in shown
         router = app.screen.query_one(RouterPanel)
         said = " ".join("".join(seg.text for seg in strip) for strip in router.render_lines(router.region.reset_offset))

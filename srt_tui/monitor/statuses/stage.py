@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from srt_tui.monitor.files.jobfiles import Event
-from srt_tui.monitor.model import FINAL_STAGES, iso_utc
+from srt_tui.monitor.model import FINAL_STAGES, READY_STAGES, iso_utc
 from srt_tui.slurm.client import JobState
 
 _SLURM_FINAL = {
@@ -17,6 +19,10 @@ _SLURM_FINAL = {
     "DEADLINE": "timed out",
     "PREEMPTED": "cancelled",
 }
+#: the job script's sentence for a step that ended while the job ran (runtime.sh's `srt_check_alive`)
+_EXITED = re.compile(r"(?P<who>\S+ \S+) exited with code (?P<rc>\d+)(?P<rest>;.*)?", re.DOTALL)
+#: a shell's status of a process killed by signal N is 128 + N (Linux has signals up to 64)
+_SIGNALLED = range(129, 129 + 64)
 
 
 def derive_stage(events: list[Event], state: JobState | None) -> tuple[str, str, str]:
@@ -30,13 +36,37 @@ def derive_stage(events: list[Event], state: JobState | None) -> tuple[str, str,
         if last.stage in FINAL_STAGES:
             if final == "timed out" and last.stage == "cancelled":
                 return "timed out", last.time, "time limit reached"
-            return last.stage, last.time, last.detail
+            return last.stage, last.time, _said(last, events)
         reason = state.reason_worth_showing if state else ""
         detail = f"Slurm: {slurm}" + (f" ({reason})" if reason else "")
         if final == "completed":
             final, detail = "failed", f"the job ended at stage `{last.stage}` ({detail})"
         return final, last.time, detail
-    return last.stage, last.time, last.detail
+    return last.stage, last.time, _said(last, events)
+
+
+def _said(last: Event, events: list[Event]) -> str:
+    """The ``last`` event's detail, a failure's in words that do not read as success."""
+    if last.stage != "failed":
+        return last.detail
+    return exit_words(last.detail, any(e.stage in READY_STAGES for e in events))
+
+
+def exit_words(detail: str, served: bool) -> str:
+    """A step's end as the job recorded it (`worker decode_0 exited with code 137; log: …`) in words that never
+    read as success: `was killed (signal 9)` for a shell's 128 + N, and a code 0 (an engine that handled the
+    operator's SIGTERM and stopped cleanly) said to be out of place, while the job ``served`` or before."""
+    said = _EXITED.fullmatch(detail)
+    if said is None:
+        return detail
+    code = int(said["rc"])
+    if code in _SIGNALLED:
+        words = f"was killed (signal {code - 128})"
+    elif code == 0:
+        words = f"exited (code 0) while the job was {'serving' if served else 'starting'}"
+    else:
+        return detail
+    return f"{said['who']} {words}{said['rest'] or ''}"
 
 
 def started_at(events: list[Event], state: JobState | None) -> str:

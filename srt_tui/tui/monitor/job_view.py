@@ -23,7 +23,7 @@ from srt_tui.tui.monitor.router_panel import RouterPanel
 from srt_tui.tui.monitor.serving_panel import ServingPanel
 from srt_tui.tui.monitor.worker_table import WorkerTable
 from srt_tui.widgets.fit_parts import pack_parts
-from srt_tui.widgets.layout import is_wide
+from srt_tui.widgets.layout import is_tall, is_wide
 
 #: the job view's last line while part of it is below the screen
 MORE_BELOW = "↓ more below · ctrl+d scrolls down, ctrl+u up"
@@ -38,19 +38,37 @@ def state_words(snap: JobSnapshot) -> tuple[str, str]:
     return f"{runner} {snap.slurm_state}", "" if reason == "None" else reason  # snapshots not built by the monitor
 
 
-def requests_origin(snap: JobSnapshot) -> str:
-    """Whose counters the job's `requests` are (the router panel shows each router's own): the router's,
-    every router's behind nginx, or the serving workers' when no router counts; after the end the benchmark's
-    measured requests (the router's total also counts warm-up and smoke requests) or the last seen."""
-    if snap.is_final:
-        return snap.requests_from if snap.requests is not None else ""
-    if snap.requests is None:
-        return ""
+def counted_by(snap: JobSnapshot) -> str:
+    """Whose live counters make the job's totals (the router panel shows each router's own): the router's, every
+    router's behind nginx, or the serving workers' when no router counts."""
     fronts = snap.routers or ((snap.router,) if snap.router is not None else ())
     counted = [r for r in fronts if r.requests is not None]
     if counted:
         return f"{len(counted)} routers" if len(counted) > 1 else "router"
     return "workers"
+
+
+def requests_origin(snap: JobSnapshot) -> str:
+    """Whose counters the job's `requests` are: `counted_by` while it runs; after the end the benchmark's
+    measured requests (the router's total also counts warm-up and smoke requests) or the last seen."""
+    if snap.is_final:
+        return snap.requests_from if snap.requests is not None else ""
+    return counted_by(snap) if snap.requests is not None else ""
+
+
+def requests_words(snap: JobSnapshot) -> str:
+    """The job's request and error counts named by whose they are, so they never contradict the router panel's
+    or the workers' own: `requests 3.6k, errors 4 (router)`; after a benchmark `benchmark 30 of 43 routed,
+    0 failed` (the router's 43 also count warm-up and smoke requests, as the workers' REQ and FAIL do)."""
+    number, errors, origin = cells.number(snap.requests), cells.number(snap.errors), requests_origin(snap)
+    if origin != "benchmark":
+        return f"requests {number}, errors {errors}" + (f" ({origin})" if origin else "")
+    from srt_tui.monitor.snapshot.build import job_totals
+
+    total = job_totals(snap.workers, snap.router, snap.routers)[0]
+    done = "served" if counted_by(snap) == "workers" else "routed"
+    of = f" of {cells.number(total)} {done}" if total is not None else ""
+    return f"benchmark {number}{of}, {errors} failed"
 
 
 def forward_line(snap: JobSnapshot, login: str) -> str | None:
@@ -80,28 +98,19 @@ def summary(
     login: str = "",
     smoke: str = "",
     width: int | None = None,
+    short: bool = False,
 ) -> Text:
     """Three lines: who/what, where it is (state and stage), its counters and where the data came from (``st``
     maps ok/bad/dim/key to styles); while it serves, a fourth: its URL and the SSH port-forward from ``login``
-    (on a line of its own when both do not fit ``width``); then the last smoke test. Within ``width`` the
-    title drops whole facts rather than be cut (None: everything, for the tooltip)."""
+    (on a line of its own when both do not fit ``width``); then the last smoke test (``short``: only its line's
+    first whole parts). Within ``width`` the title drops whole facts rather than be cut, and the stage's detail
+    wraps (None: everything on one line, for the tooltip)."""
     t = Text()
     t.append(f"{snap.job_id} {snap.name}", style=st("key"))
     t.append("  " + title_parts(snap, width), style=st("dim"))
     t.append("\n")
-    state, reason = state_words(snap)
-    t.append(state)
-    if reason:
-        t.append(f" ({reason})", style=st("dim"))
-    # where the job is, on a line of its own: at 80 columns a line is cut at its end, and the stage was the
-    # word cut when the counters came first; only the stage's detail may go
-    t.append(" · stage ")
-    stage = cells.stage_cell(snap)
-    t.append(stage, style=st("key"))
-    # `serving at http://…`, not `serving serving…`; `Slurm PENDING (Resources) · stage pending`, not `… Resources`
-    if (detail := snap.stage_detail) and not stage.endswith(detail) and detail != reason:
-        detail = detail.removeprefix(f"{snap.stage} ") if detail.startswith(f"{snap.stage} ") else detail
-        t.append(f" {detail}", style=st("dim"))
+    where = state_line(snap, st, width)
+    t.append_text(where)
     t.append("\n")
     queued = snap.queued_s(now) if snap.elapsed_s(now) is None else None
     t.append(f"queued {cells.duration(queued)}" if queued is not None else f"elapsed {cells.elapsed(snap, now)}")
@@ -109,9 +118,7 @@ def summary(
     if left:  # the scheduler ends the job at its limit: say so before it does
         t.append(" · ")
         t.append(("⚠ " if warn else "") + left, style=st("bad") if warn else Style())
-    origin = requests_origin(snap)
-    t.append(f" · requests {cells.number(snap.requests)}{f' ({origin})' if origin else ''}")
-    t.append(f" · {cells.rate(snap.rate_per_s)}/s · errors {cells.number(snap.errors)}")
+    t.append(f" · {requests_words(snap)} · {cells.rate(snap.rate_per_s)}/s")
     # the sources last: one that fails is also in the Problems panel, which is never cut
     t.append(" · sources ", style=st("dim"))
     for src in snap.sources:
@@ -121,24 +128,71 @@ def summary(
             t.append(f" {src.error[:70]}", style=st("bad"))
         t.append("  ")
     t.rstrip()
-    url = snap.serving_url
-    forward = forward_line(snap, login) if login else None
-    if url:
-        t.append("\nurl ", style=st("dim"))
-        t.append(url, style=st("key"))
-        if forward:  # the laptop's localhost:PORT then reaches it; whole, on its own line when it must
-            hint = " (y: copy)"
-            if width is not None and len(f"url {url} · {forward}{hint}") > width:
-                t.append("\nforward ", style=st("dim"))
-                hint = hint if len(f"forward {forward}{hint}") <= width else ""
-            else:
-                t.append(" · ", style=st("dim"))
-            t.append(forward)
-            t.append(hint, style=st("dim"))
+    t.append_text(reach_lines(snap, st, login, width, where.plain.split()))
     if smoke:
         t.append("\nsmoke test ", style=st("dim"))
-        lines = packed(smoke, width - len("smoke test ") if width else None)
+        lines = packed(smoke, width - len("smoke test ") if width else None)[: 1 if short else None]
         t.append(f"\n{' ' * len('smoke test ')}".join(lines), style=st("bad" if smoke.startswith("✗") else "ok"))
+    return t
+
+
+def stage_detail(snap: JobSnapshot, reason: str) -> str:
+    """The stage's detail worth adding after it: `serving at http://…`, not `serving serving…`; `Slurm PENDING
+    (Resources) · stage pending`, not `… Resources`; a failure's sentence without its `; log: …` (the Problems
+    panel names that log, and `l` opens it)."""
+    detail, stage = snap.stage_detail, cells.stage_cell(snap)
+    if not detail or stage.endswith(detail) or detail == reason:
+        return ""
+    detail = detail.removeprefix(f"{snap.stage} ")
+    return detail.removesuffix(f"; log: {snap.failure_log}") if snap.failure_log else detail
+
+
+def state_line(snap: JobSnapshot, st: Callable[[str], Style], width: int | None) -> Text:
+    """Where the job is, on a line of its own (at 80 columns a line is cut at its end, and the stage was the word
+    cut when the counters came first): its state, stage and the stage's detail, which is never cut (a failure's
+    sentence is why the job ended): past ``width`` the stage goes when it repeats the state (`Slurm FAILED ·
+    stage failed`), then the detail wraps whole words onto indented lines."""
+    state, reason = state_words(snap)
+    head = Text(state)
+    if reason:
+        head.append(f" ({reason})", style=st("dim"))
+    stage = Text.assemble(" · stage ", (cells.stage_cell(snap), st("key")))
+    detail = stage_detail(snap, reason)
+    too_long = width is not None and len(f"{head.plain}{stage.plain} {detail}") > width
+    if detail and too_long and snap.stage == snap.slurm_state.lower():
+        stage = Text(" ·")
+    head.append_text(stage)
+    if not detail:
+        return head
+    words = detail.split(" ")
+    first = pack_parts([head.plain, *words], width, " ")[0][len(head.plain) :]
+    rest = pack_parts(words[len(first.split()) :], width - 2 if width else None, " ")
+    return Text.assemble(head, (first + "".join(f"\n  {line}" for line in rest), st("dim")))
+
+
+def reach_lines(snap: JobSnapshot, st: Callable[[str], Style], login: str, width: int | None, shown: list[str]) -> Text:
+    """While the job serves: `url` and the SSH port-forward from ``login`` (the laptop's localhost:PORT then
+    reaches it), each whole: on one line when both fit ``width``, else the forward on a line of its own and the
+    URL only when the state line has not ``shown`` it (`serving at http://…`)."""
+    t = Text()
+    url = snap.serving_url
+    if not url:
+        return t
+    forward = forward_line(snap, login) if login else None
+    hint = " (y: copy)"
+    apart = forward is not None and width is not None and len(f"url {url} · {forward}{hint}") > width
+    if not apart or url not in shown:
+        t.append("\nurl ", style=st("dim"))
+        t.append(url, style=st("key"))
+    if forward is None:
+        return t
+    if apart:
+        t.append("\nforward ", style=st("dim"))
+        hint = hint if width is None or len(f"forward {forward}{hint}") <= width else ""
+    else:
+        t.append(" · ", style=st("dim"))
+    t.append(forward)
+    t.append(hint, style=st("dim"))
     return t
 
 
@@ -167,16 +221,22 @@ class JobSummary(Static):
     """
 
     def show(
-        self, snap: JobSnapshot | None, now: datetime, login: str = "", smoke: str = "", width: int | None = None
+        self,
+        snap: JobSnapshot | None,
+        now: datetime,
+        login: str = "",
+        smoke: str = "",
+        width: int | None = None,
+        short: bool = False,
     ) -> None:
-        """Redraw within ``width`` columns (the screen's; the padding is taken off here); what a line had to
-        leave out is in the tooltip."""
+        """Redraw within ``width`` columns (the screen's; the padding is taken off here), the smoke test on one
+        line when ``short``; what a line had to leave out is in the tooltip."""
         if snap is None:
             self.update(Text("Waiting for the first refresh of this job…", style=self._st("dim")))
             self.tooltip = None
             return
         inner = width - 2 if width else None
-        shown = summary(snap, now, self._st, login, smoke, inner)
+        shown = summary(snap, now, self._st, login, smoke, inner, short)
         self.update(shown)
         whole = summary(snap, now, self._st, login, smoke).plain
         cut = inner is not None and (whole != shown.plain or any(len(x) > inner for x in whole.splitlines()))
@@ -198,27 +258,40 @@ class ProblemsPanel(Static):
     """
 
     def show(self, snap: JobSnapshot | None) -> None:
-        """Redraw; hidden when nothing is wrong."""
-        lines = cells.problems(snap, with_log=False) if snap is not None else []
-        self.display = bool(lines)
-        if not lines or snap is None:
+        """Redraw; hidden when nothing is wrong. Why the job ended is the summary's (whole, on its state line):
+        here the log that says so, and what else is wrong."""
+        if snap is None:
+            self.display = False
             return
         bad = self.get_component_rich_style("problems-panel--bad", partial=True)
         dim = self.get_component_rich_style("problems-panel--dim", partial=True)
         text = Text()
-        for line in lines:
+        for line in cells.problems(snap, with_log=False, with_stage=False):
             text.append(line + "\n", style=bad)
-        worker_logs = {w.log for w in snap.workers}
-        if snap.failure_line and snap.failure_log not in worker_logs:  # an infra/router log: its one line here
-            text.append(f"  {snap.failure_line}\n", style=bad)
-        # the worker that failed the job first, then the others that are not healthy
-        for w in sorted(snap.workers, key=lambda w: w.log != snap.failure_log):
-            if w.log_tail and w.health not in ("healthy", "unknown"):
+        failing = snap.failing_worker
+        if snap.failure_log and failing is None:  # an infra/router log: its path and its one line
+            text.append(f"{failing_name(snap)}: {snap.failure_log}\n", style=dim)
+            if snap.failure_line:
+                text.append(f"  {snap.failure_line}\n", style=bad)
+        # the worker that failed the job first, then the others that are not healthy (not those that merely
+        # stopped with an ended job)
+        for w in sorted(snap.workers, key=lambda w: w.name != failing):
+            unwell = w.health not in ("healthy", "unknown") and not snap.stopped_with_job(w.name)
+            if w.name == failing or (w.log_tail and unwell):
                 text.append(f"{w.name}: {w.log}\n", style=dim)
                 for tail_line in w.log_tail[-3:]:
                     text.append(f"  {tail_line[:200]}\n", style=dim)
         text.rstrip()
+        self.display = bool(text)
         self.update(text)
+
+
+def failing_name(snap: JobSnapshot) -> str:
+    """The name of the log that failed the job (`nats`), or its file name when the job lists no such log."""
+    from srt_tui.monitor.snapshot.build import failing_ref
+
+    ref = failing_ref(snap.failure_log, snap.logs)
+    return ref.name if ref is not None else snap.failure_log.rsplit("/", 1)[-1]
 
 
 class JobView(Vertical):
@@ -258,15 +331,20 @@ class JobView(Vertical):
             more.display = below
 
     def show(self, snap: JobSnapshot | None, now: datetime, width: int) -> None:
-        """Redraw from a snapshot (None: the job has not been refreshed yet)."""
+        """Redraw from a snapshot (None: the job has not been refreshed yet); on a short terminal (80x24) the
+        panels above the workers keep to one line where they can, so ~4 workers stay on the first screen."""
         self.snapshot = snap
+        short = not is_tall(self.app.size.height)
         smoke = self.smoke.get(snap.job_id, "") if snap is not None else ""
-        self.query_one(JobSummary).show(snap, now, self.login, smoke, width)
+        self.query_one(JobSummary).show(snap, now, self.login, smoke, width, short)
         grid = self.query_one(LiveGpuGrid)
         grid.wide = is_wide(width)
+        grid.legend_below = not short
         grid.snapshot = snap
+        self.query_one("#job-top").border_subtitle = grid.legend() if short else None
         self.query_one(RouterPanel).snapshot = snap
         panel = self.query_one(ServingPanel)
+        panel.short = short
         panel.ended = snap is not None and snap.is_final
         panel.measured = snap is not None and snap.requests_from == "benchmark"
         panel.serving = snap.serving if snap is not None else None

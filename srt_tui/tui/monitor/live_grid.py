@@ -58,6 +58,9 @@ class LiveGpuGrid(Widget):
     snapshot: reactive[JobSnapshot | None] = reactive(None, layout=True)
     #: room for each node's services and the long form of its power and temperature
     wide: reactive[bool] = reactive(True, layout=True)
+    #: the legend on a line under the grid; off on a short terminal, where the job view puts it in its panel's
+    #: border (the workers below keep that line)
+    legend_below: reactive[bool] = reactive(True, layout=True)
 
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"live-grid--{name}", partial=True)
@@ -101,7 +104,6 @@ class LiveGpuGrid(Widget):
             return Text("No placement known for this job.", style=self._style("idle"))
         # an ended job's workers stopped with it: only the one that failed it is a fault
         health = {w.name: "ended" if snap.stopped_with_job(w.name) else w.health for w in snap.workers}
-        failing = snap.failing_worker
         nodes = max(snap.nodes, 1 + max(p.node_index for p in snap.placements))
         details = self._utilisation(snap, nodes)
         rows: list[list[Slot]] = []
@@ -126,7 +128,14 @@ class LiveGpuGrid(Widget):
         # each node by Slurm's host name, as `ssh`, `sinfo` and the logs say it (`nodeK` until the job wrote it)
         labels = [cells.short_host(snap.host(node)) if snap.host(node) else "" for node in range(nodes)]
         lines = grid_lines(snap.gpus_per_node, rows, header, idle, trailers, cell=cell, details=details, labels=labels)
+        return Group(*lines, self.legend()) if self.legend_below else Group(*lines)
+
+    def legend(self) -> Text:
+        """What the cells' colours say: the job's roles, and not healthy (or, once it ended, ended and failed)."""
+        snap = self.snapshot
         legend = Text()
+        if snap is None:
+            return legend
         for role in ROLES:
             if any(p.role == role for p in snap.placements):
                 legend.append(" ■ ", style=self._style(role))
@@ -134,13 +143,13 @@ class LiveGpuGrid(Widget):
         if snap.is_final:
             legend.append(" ■ ", style=self._style("unknown"))
             legend.append(" ended ")
-            if failing:
+            if snap.failing_worker:
                 legend.append(" ■ ", style=self._style("bad"))
                 legend.append(" failed the job")
         else:
             legend.append(" ■ ", style=self._style("bad"))
             legend.append(" not healthy")
-        return Group(*lines, legend)
+        return legend
 
     @staticmethod
     def _services(snap: JobSnapshot, node: int) -> str:

@@ -50,7 +50,6 @@ class RouterPanel(Widget):
         if r is None:
             return Text("No router: clients talk to the workers directly.", style=self._st("dim"))
         out = Text()
-        out.append(f"{r.type} ", style=self._st("key"))
         if snap.is_final:
             out.append("○ job ended", style=self._st("dim"))
         elif r.up is True:
@@ -94,13 +93,14 @@ class RouterPanel(Widget):
             tail.append("\n")
             tail.append("log: ", style=self._st("dim"))
             tail.append(r.last_error_line, style=self._st("bad"))
-        # in the narrow layout the summary's `url` line already shows the router's address
-        if r.url and (is_wide(self.app.size.width) or r.url != snap.serving_url):
-            tail.append("\n")
-            tail.append(r.url, style=self._st("dim"))
-        parts: list[RenderableType] = [out, *([Pairs(registered, Style())] if registered else []), counters]
+        # the router's name and its state wrap apart, never inside `○ job ended`
+        head = Pairs([Text(r.type, style=self._st("key")), out], self._st("key"), " ")
+        parts: list[RenderableType] = [head, *([Pairs(registered, Style())] if registered else []), counters]
         if tail:
             parts.append(tail[1:])
+        # in the narrow layout the summary's `url` line already shows the router's address
+        if r.url and (is_wide(self.app.size.width) or r.url != snap.serving_url):
+            parts.append(Whole(Text(r.url, style=self._st("dim"))))
         if snap.nginx is not None:
             parts.append(self._frontends(snap))
         return Group(*parts)
@@ -133,6 +133,18 @@ class RouterPanel(Widget):
             out.append("  routed ", style=self._st("dim"))
             out.append(cells.number(r.requests))
         return out
+
+
+class Whole:
+    """A line shown whole or not at all: a URL cut where the panel ends (`http://10.251.0.11:80` over `00`)
+    reads as another address."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if self.text.cell_len <= options.max_width:
+            yield self.text
 
 
 class Pairs:

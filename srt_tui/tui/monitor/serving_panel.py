@@ -16,7 +16,7 @@ from textual.widget import Widget
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import Serving
 from srt_tui.tui.monitor.router_panel import Pairs
-from srt_tui.widgets.layout import is_tall, is_wide
+from srt_tui.widgets.layout import is_wide
 
 SPARK_WIDTH = 12
 
@@ -32,11 +32,13 @@ def serving_pairs(
     """`label value` groups, each kept whole when a line wraps (``st`` maps dim/key/spark to styles;
     ``sparks``: with sparklines, which narrow terminals leave out so the workers keep their rows; ``ended``:
     the job has ended, so no further scrape will come and the note says where its measured figures are;
-    ``brief``: a short terminal's key figures, medians and output rate, with no E2E and no note while live)."""
+    ``brief``: a short terminal's key figures, medians (the panel's title says `p50`) and output rate, with no
+    E2E and no note while live)."""
     dim, spark = st("dim"), st("spark")
 
     def quantiles(label: str, field: str, points: tuple[float, ...]) -> Text:
-        t = Text.assemble((f"{label} ", st("key")), ("p50 ", dim), cells.quantile_latency(s, f"{field}_p50_s"))
+        t = Text.assemble((f"{label} ", st("key")), ("" if brief else "p50 ", dim))
+        t.append(cells.quantile_latency(s, f"{field}_p50_s"))
         if not brief:
             t.append(" p99 ", style=dim)
             t.append(cells.quantile_latency(s, f"{field}_p99_s"))
@@ -84,6 +86,7 @@ class ServingPanel(Widget):
 
     DEFAULT_CSS = """
     ServingPanel { height: auto; padding: 0 1; margin: 0 1; border: round $primary 50%; }
+    ServingPanel.-short { border: none; border-top: round $primary 50%; }
     ServingPanel > .serving-panel--dim { color: $text-muted; }
     ServingPanel > .serving-panel--key { color: $text-primary; text-style: bold; }
     ServingPanel > .serving-panel--spark { color: $text-accent; }
@@ -94,18 +97,27 @@ class ServingPanel(Widget):
     ended: reactive[bool] = reactive(False)
     #: the ended job's benchmark wrote results (the note then points to `R`)
     measured: reactive[bool] = reactive(False)
+    #: a short terminal (80x24; set before `serving`): the key figures on one line under a title rule, so the
+    #: workers below keep their rows
+    short: reactive[bool] = reactive(False)
 
     def on_mount(self) -> None:
         self.border_title = "Serving"
 
     def watch_serving(self, value: Serving | None) -> None:
         # an ended job seen only after its end (a new TUI) has its last gauges (running 0, KV 0 %) and no rate
-        # or latency: a panel of dashes that said "its last figures"; hidden, R has what it measured
-        stale = self.ended and value is not None and not _has_rates(value)
+        # or latency: a panel of dashes that said "its last figures"; hidden, R has what it measured; on a short
+        # terminal an ended job's last figures give way to its workers and problems too
+        stale = self.ended and value is not None and (self.short or not _has_rates(value))
         self.display = value is not None and not value.empty and not stale
 
     def watch_ended(self) -> None:
         self.watch_serving(self.serving)  # the job ended with the same figures: the rule above again
+
+    def watch_short(self, short: bool) -> None:
+        self.set_class(short, "-short")
+        self.border_title = "Serving · p50" if short else "Serving"
+        self.watch_serving(self.serving)
 
     def _st(self, name: str) -> Style:
         return self.get_component_rich_style(f"serving-panel--{name}", partial=True)
@@ -115,8 +127,5 @@ class ServingPanel(Widget):
         s = self.serving
         if s is None:
             return Text("")
-        size = self.app.size
-        pairs = serving_pairs(
-            s, self._st, is_wide(size.width), self.ended, self.measured, brief=not is_tall(size.height)
-        )
+        pairs = serving_pairs(s, self._st, is_wide(self.app.size.width), self.ended, self.measured, self.short)
         return Pairs(pairs, self._st("dim"))

@@ -140,8 +140,9 @@ class WorkerTable(RowTable[Text]):
         self._names = []
         if snap is None:
             return
-        relay_mark = "src" not in {c.key for c in fitted}
-        relayed = relay_mark and not ended and any(w.source == "relay" for w in workers)
+        # an ended job's `relay` is its final scrape's counters, not relayed health: no mark, no legend to miss
+        relay_mark = "src" not in {c.key for c in fitted} and not ended
+        relayed = relay_mark and any(w.source == "relay" for w in workers)
         self.border_subtitle = "* health relayed by the job: its nodes do not answer from here" if relayed else ""
         for w, host in zip(workers, hosts):
             row = self._cells(w, host, relay_mark, stopped=w.name in stopped)
