@@ -17,6 +17,13 @@ flow without the library (the cost the library adds to its first rows, goal ~1).
 this one's, for a before/after ratio in one run; `-p local, warm` is a start after a run that read (and cached)
 the whole library.
 
+Figures of 2026-12-06 21:15 (main f537017 against 64f5626, srtctl's 555 files, 3 alternated runs, quiet machine,
+bare Textual 0.22 s): rows of `-p local` 0.54 s cold (before 0.535 s), 0.65 s warm (one 0.79 s outlier; before
+0.53 s); plain `srt-tui`: the profile list, rows included, 0.55 s (its rows now come from the reader process with
+the first frame: 0.45 s vs 0.67 s from the interpreter's start, 6 alternated runs), Enter → recipe rows 0.25 s
+(1.12 x without a library). The tree measures its rows from their text (it drew every label on each batch:
+4,500 drawings, 0.4 s of the interpreter, while the library streamed in).
+
 Figures of 2026-12-02 20:30 (main b8c99d5 against 4664ce1, srtctl's 555 files, 3 alternated runs, this
 machine's first paints slower than in the morning: bare Textual 0.30-0.41 s): rows of `-p local` 1.01 s cold
 (before 1.79 s: ratio 0.56), 0.99 s warm (before 1.62 s: 0.61). The recipe reader process (started before
