@@ -25,16 +25,24 @@ class ChoiceButton(RadioButton):
 
 
 class ChoiceSet(RadioSet):
-    """A RadioSet whose arrow keys choose, as a radio group does everywhere else: Textual's only moved the
-    highlight (Enter chose), so the operator saw Slurm highlighted while Local stayed chosen."""
+    """A RadioSet whose arrow keys choose, as a radio group does everywhere else (Textual's only moved the
+    highlight, Enter chose: the operator saw Slurm highlighted while Local stayed chosen), and stop at the ends
+    (↑ on the first option wrapped to the last: a job meant for Slurm went out on Local)."""
 
     def action_previous_button(self) -> None:
-        super().action_previous_button()
+        if self._selected != self._enabled_end(-1):
+            super().action_previous_button()
         self._choose_highlighted()
 
     def action_next_button(self) -> None:
-        super().action_next_button()
+        if self._selected != self._enabled_end(1):
+            super().action_next_button()
         self._choose_highlighted()
+
+    def _enabled_end(self, direction: int) -> int | None:
+        """The index of the last enabled option that way (-1: the first one), None when none is."""
+        enabled = [i for i, child in enumerate(self.children) if not child.disabled]
+        return (enabled[-1] if direction > 0 else enabled[0]) if enabled else None
 
     def _choose_highlighted(self) -> None:
         index = self._selected

@@ -51,7 +51,7 @@ async def test_down_enter_selects_what_the_marks_say() -> None:
         assert step.launcher == "slurm" and _marks(app) == {"launcher-slurm": "●", "launcher-local": "○"}
         await pilot.press("down", "enter")
         assert step.launcher == "local" and _marks(app) == {"launcher-slurm": "○", "launcher-local": "●"}
-        await pilot.press("down", "enter")  # wraps to Slurm: the marks follow what is chosen
+        await pilot.press("up", "enter")  # back to Slurm: the marks follow what is chosen
         assert step.launcher == "slurm" and _marks(app) == {"launcher-slurm": "●", "launcher-local": "○"}
 
 
@@ -68,6 +68,11 @@ async def test_the_arrows_choose_the_launcher_as_in_any_radio_group() -> None:
         assert step.launcher == "local" and _marks(app) == {"launcher-slurm": "○", "launcher-local": "●"}
         await pilot.press("up")
         assert step.launcher == "slurm" and _marks(app) == {"launcher-slurm": "●", "launcher-local": "○"}
+        # the ends stop the arrows (second operator pass: ↑ on Slurm wrapped to Local, and the job went there)
+        await pilot.press("up")
+        assert step.launcher == "slurm"
+        await pilot.press("down", "down")
+        assert step.launcher == "local"
 
 
 def _submit_state(app: Any) -> tuple[str, bool, str]:
