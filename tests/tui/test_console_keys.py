@@ -87,7 +87,15 @@ async def test_q_leaves_every_view_opened_on_top_and_quits_only_from_a_modes_scr
             await settle(pilot)
             assert app.screen is monitor and app.is_running, key
             app.screen.query_one("#job-workers", DataTable).focus()
+        # the job view too is a view on top of the list (second operator pass: `q` there quit the app)
+        app.screen.query_one("#jobs-table", DataTable).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert monitor.in_job_view
         await pilot.press("q")
+        await settle(pilot)
+        assert app.is_running and not monitor.in_job_view
+        await pilot.press("q")  # from the list: quits
         await pilot.pause()
     assert not app.is_running
 

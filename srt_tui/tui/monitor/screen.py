@@ -83,6 +83,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),
         Binding("escape", "back", "Back"),
+        # the job view is a view on top of the list: `q` goes back to it, as from every view on top; on the list
+        # this binding is off and the app's `q` quits (an operator quit with a job view open, meaning to go back)
+        Binding("q", "leave_job", "Back", show=False),
         # at 80 columns the list's footer keeps Enter, A, ? and q: filter and sort are in `?` help
         Binding("slash", "filter", "Filter", show=False, tooltip="Filter the jobs (Esc clears)"),
         Binding("s", "sort", "Sort", show=False, tooltip="Sort the jobs by the next column (S reverses)"),
@@ -235,7 +238,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             return self.in_job_view and (None if snap is None or not snap.is_ready else True)
         if action in ("open", "filter", "sort", "reverse"):
             return not self.in_job_view
-        if action == "scroll_job":
+        if action in ("scroll_job", "leave_job"):
             return self.in_job_view
         if action == "back":  # on the bare jobs list there is nothing to go back from: no `esc Back` there
             return self.in_job_view or self._filter_open()
@@ -478,6 +481,10 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         job = self.query_one(JobsView).highlighted_job
         if job is not None and not self.in_job_view:
             self.open_job(job)
+
+    def action_leave_job(self) -> None:
+        """`q` in the job view: back to the list (Esc's first step)."""
+        self.action_back()
 
     def action_back(self) -> None:
         if self.in_job_view:
