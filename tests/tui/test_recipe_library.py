@@ -386,13 +386,27 @@ async def test_enter_after_a_filter_picks_the_row_named_as_typed_at_80_columns()
         await settle(pilot)
         shown = _leaves(tree)
         assert shown.index("mi355x-1p1d-sglang-mori") < shown.index("mocker-1p1d"), shown  # folders as they were
-        await pilot.press("enter")  # closes the filter: the cursor is on the row Enter will choose
-        await settle(pilot)
-        assert _cursor(tree) == "mocker-1p1d"
-        assert "mocker-1p1d" in _summary(app)
+        assert _cursor(tree) == "mocker-1p1d" and "mocker-1p1d" in _summary(app)
+        # the filter names it exactly: one Enter chooses it (second operator pass: it took two)
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen.query_one(StepBar).note.split(" · ")[:2] == ["amd-mi355x", "mocker-1p1d"]  # the one chosen
+
+
+async def test_enter_on_a_filter_that_names_no_recipe_exactly_hands_the_keys_to_the_tree() -> None:
+    from srt_tui.tui.launch.screen import LaunchScreen as Launch
+
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        await pilot.press("slash", *"mocker 2p1d")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, Launch) and screen.index == 1 and app.focused is tree  # nothing chosen yet
+        assert (_cursor(tree) or "").startswith("mocker-2p1d")
 
 
 async def test_a_better_named_row_read_later_takes_the_cursor_the_step_placed(

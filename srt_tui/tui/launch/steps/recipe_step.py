@@ -459,8 +459,14 @@ class RecipeStep(WizardStep):
 
     @on(Input.Submitted, "#recipe-filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
+        """Enter on a filter that names a recipe exactly chooses it (an operator typed `/mocker-1p1d` Enter and
+        needed a second Enter); otherwise the tree takes the keys, its cursor on the best-named row."""
         event.stop()
-        self.query_one("#recipe-tree", Tree).focus()
+        tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
+        tree.focus()
+        node = tree.cursor_node
+        if node is not None and node.data is not None and name_rank(node.data.label, self.query_text) == 0:
+            self._choose(node.data)
 
     # -- open file… ---------------------------------------------------------------------------------
 
