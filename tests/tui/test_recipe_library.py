@@ -195,9 +195,14 @@ def test_a_rows_name_ranks_how_well_it_answers_the_filter() -> None:
     from srt_tui.core.text.words import name_rank
 
     assert [name_rank(n, "mocker-1p1d") for n in ("mocker-1p1d", "MOCKER-1p1d-smg", "x-mocker-1p1d", "mi355x")] == [
-        0, 1, 2, 3]  # fmt: skip
+        0, 1, 2, 5]  # fmt: skip
     assert [name_rank(n, "1p1d smg !dp") for n in ("1p1d smg", "1p1d-smg", "mocker-1p1d-smg", "mocker-1p1d")] == [
-        0, 1, 2, 3]  # fmt: skip
+        0, 1, 2, 4]  # fmt: skip
+    # second operator pass: `/gb300 2p1d` (gb300 in the folder) put the cursor on `disagg-12p1d-…`: a word that
+    # starts a word of the name ranks above one inside another (`12p1d`), with every word held or not
+    assert [name_rank(n, "gb300 2p1d") for n in ("disagg-mid-curve-2p1d-dep4", "disagg-12p1d-dep4", "x")] == [
+        4, 5, 5]  # fmt: skip
+    assert name_rank("dep8-2p1d", "2p1d dep") < name_rank("dep8-12p1d", "2p1d dep") == 3
     assert name_rank("anything", "") == name_rank("anything", "!x") == 0  # nothing asked of the name: all equal
 
 

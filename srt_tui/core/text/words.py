@@ -23,11 +23,27 @@ def matches_words(text: str, query: str) -> bool:
 
 def name_rank(name: str, query: str) -> int:
     """How well a row's name answers ``query``, best first, so the cursor goes to the row the operator named:
-    0 the name is the query, 1 it starts with it, 2 it holds every word, 3 the words matched elsewhere only."""
+    0 the name is the query, 1 it starts with it, 2 it holds every word each at a word's start, 3 it holds every
+    word, 4 a word starts a word of it (the rest matched elsewhere), 5 the words matched elsewhere only.
+    (`/gb300 2p1d` put the cursor on `disagg-12p1d-…`: `2p1d` inside `12p1d` ranked as `…-2p1d-…` did.)"""
     wanted, _ = query_words(query)
     name = name.lower()
     if not wanted or name == " ".join(wanted):
         return 0
-    if not all(w in name for w in wanted):
-        return 3
-    return 1 if name.startswith(wanted[0]) else 2
+    held = [w for w in wanted if w in name]
+    starting = [w for w in held if _starts_a_word(name, w)]
+    if len(held) < len(wanted):
+        return 4 if starting else 5
+    if name.startswith(wanted[0]):
+        return 1
+    return 2 if len(starting) == len(wanted) else 3
+
+
+def _starts_a_word(text: str, word: str) -> bool:
+    """Whether ``word`` occurs in ``text`` at its start or after a character that is not a letter or digit."""
+    at = text.find(word)
+    while at != -1:
+        if at == 0 or not text[at - 1].isalnum():
+            return True
+        at = text.find(word, at + 1)
+    return False
