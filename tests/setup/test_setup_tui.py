@@ -208,4 +208,6 @@ async def test_esc_stops_waiting_for_the_probe_job() -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert screen.probe_run is not None and screen.probe_run.findings[0].error == "stopped: True"
+        # the step that shows next says the node was not probed (second operator pass: nothing said so)
+        assert any("compute node was not probed" in str(n.message) for n in app._notifications)
         assert not screen.check_action("stop_probes", ()) and screen.check_action("run_probes", ())

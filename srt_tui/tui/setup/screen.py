@@ -196,6 +196,14 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         if message.run.account and not self.query_one("#choice-account", Input).value:
             self.query_one("#choice-account", Input).value = message.run.account
         self._rebuild()
+        if self.options.stop is not None and self.options.stop.is_set():  # said, whichever step shows next
+            self.notify(
+                "Probing stopped: the compute node was not probed (no GPU, network or container facts from it). "
+                "The proposal holds what the other probes found; Probe again when the partition has room.",
+                title="Probes stopped",
+                severity="warning",
+                timeout=12,
+            )
         if message.run.reachable and not self._probe_errors():  # a failed probe stays in view until fixed
             self.query_one("#setup-switcher", ContentSwitcher).current = "setup-review"
             self.call_after_refresh(self._rebuild)  # the table has its width now: fit the values to it
