@@ -275,7 +275,7 @@ async def test_slurms_preflight_shows_with_the_slurm_launcher_only() -> None:
         await pilot.press("down", "enter")
         assert step.launcher == "local"
         assert "preflight" not in await request_text()
-        await pilot.press("down", "enter")
+        await pilot.press("up")
         assert step.launcher == "slurm"
         assert "preflight" in await request_text()
 

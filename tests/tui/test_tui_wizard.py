@@ -85,7 +85,7 @@ async def test_wizard_key_by_key_1p1d_to_2p1d_submitted(launcher: str) -> None:
         await pilot.press("enter")  # profile: local
         await settle(pilot)
         if launcher == "local":
-            await pilot.press("slash", *"mocker-1p1d", "enter", "enter")  # recipe: filter, then choose
+            await pilot.press("slash", *"mocker-1p1d", "enter")  # recipe: named exactly, the filter's Enter chooses
         else:  # the same 1P1D twin, kept serving (no benchmark that ends the job) so the Monitor can follow it
             opened = await _open_file(pilot, SERVING_1P1D.name)
             assert opened.spec == str(SERVING_1P1D) and opened.error is None, opened

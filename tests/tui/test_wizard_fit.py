@@ -132,7 +132,7 @@ async def test_the_step_bar_at_80_columns_shows_whole_facts() -> None:
     app = make_app("local")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", *"mocker-2p1d-vllm-router", "enter", "enter")  # → Topology
+        await pilot.press("slash", *"mocker-2p1d-vllm-router", "enter")  # named exactly: Enter chooses → Topology
         await settle(pilot)
         bar = app.screen.query_one(StepBar)
         assert bar.note == "local · mocker-2p1d-vllm-router · 2P1D"
