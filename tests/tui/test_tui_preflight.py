@@ -33,7 +33,7 @@ async def test_submit_step_shows_the_preflight_before_submitting(cluster: Any) -
         await settle(pilot)
         step = app.screen.query_one(SubmitStep)
         assert step.launcher == "local"  # the local profile's default: Slurm's checks show with Slurm chosen
-        await pilot.press("down", "enter")
+        await pilot.press("up")  # Slurm (sbatch) sits above Local: the arrows choose
         await settle(pilot)
         assert step.launcher == "slurm"
         checks = {c.name: c for c in step.preflight}

@@ -111,7 +111,7 @@ async def test_wizard_key_by_key_1p1d_to_2p1d_submitted(launcher: str) -> None:
         assert app.screen.query_one(SubmitStep).launcher == "local"  # the demo profile runs here unless asked
         if launcher == "slurm":
             assert app.context.slurm_state == "up", app.context.slurm_reason
-            await pilot.press("down", "enter")  # launcher radio set: Slurm (sbatch), asked for explicitly
+            await pilot.press("up")  # launcher radio set: Slurm (sbatch), above Local, asked for explicitly
             assert app.screen.query_one(SubmitStep).launcher == "slurm"
         await pilot.press("tab", "enter")  # Submit button
         outcome = await _wait_for(messages, (JobSubmitted, SubmitFailed))
