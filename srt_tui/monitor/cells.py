@@ -132,8 +132,8 @@ def stage_cell(snap: JobSnapshot) -> str:
 
 
 def list_stage(snap: JobSnapshot) -> str:
-    """The stage of a list row (the jobs table, `status`): a pending job's wait with it, `pending (Priority)`,
-    which only the job view said."""
+    """The stage of a `status` row: a pending job's wait with it, `pending (Priority)`, which only the job view
+    said (the jobs table, whose STATE column says PENDING, shows the reason alone: `jobs_model._stage`)."""
     stage = stage_cell(snap)
     return f"{stage} ({snap.slurm_reason})" if snap.stage == "pending" and snap.slurm_reason else stage
 

@@ -114,7 +114,7 @@ def _cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool) -> str:
         "topology": lambda: snap.topology,
         "slurm": lambda: cells.state_cell(snap),
         "stage": lambda: _stage(snap, narrow) + (" ⚠" if cells.files_problem(snap) else ""),
-        "healthy": lambda: "-" if snap.is_final else cells.healthy_cell(snap),
+        "healthy": lambda: cells.healthy_cell(snap),  # `-` once the job ended
         "router": lambda: "-" if snap.is_final else cells.registered_cell(snap.router),
         "rate": lambda: cells.rate(snap.rate_per_s),
         "errors": lambda: cells.number(snap.errors),
