@@ -218,22 +218,26 @@ async def test_ctrl_d_and_ctrl_u_scroll_the_detail_as_in_the_job_view(tmp_path: 
         assert body.scroll_y < down
 
 
-async def test_the_detail_names_slurms_host_of_the_workers_node(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("job_id", "hosts"), [("81240", ("gpu-017", "gpu-018")), ("local-3", ("local0", "local1"))])
+async def test_the_detail_names_slurms_host_of_the_workers_node(
+    tmp_path: Path, job_id: str, hosts: tuple[str, str]
+) -> None:
     """Operator pass (issue 21): the heading said `node0` while `srun -w` below named Slurm's `node1`: the job's
-    node index is not Slurm's name, so the heading gives both, the host first."""
+    node index is not Slurm's name, so the heading gives both, the host first. A local job's worker table says
+    `local1`, so its detail does too (it said `node1`, a name the job does not use)."""
     job_dir = _job_dir(tmp_path)
-    nodes = [{"index": 0, "hostname": "gpu-017", "ip": "10.0.0.17"}, {"index": 1, "hostname": "gpu-018", "ip": "x"}]
+    nodes = [{"index": 0, "hostname": hosts[0], "ip": "10.0.0.17"}, {"index": 1, "hostname": hosts[1], "ip": "x"}]
     (job_dir / "endpoints.json").write_text(
-        json.dumps({"version": 1, "job_id": "81240", "workers": [], "nodes": nodes})
+        json.dumps({"version": 1, "job_id": job_id, "workers": [], "nodes": nodes})
     )
-    snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=job_dir)
-    app = frozen_app([snap], open_job="81240")
+    snap = frozen.frozen_job(job_id, RECIPE, PROFILE, job_dir=job_dir)
+    app = frozen_app([snap], open_job=job_id)
     async with app.run_test(size=(120, 36)) as pilot:
         await _open_first_worker(app, pilot)
         detail = app.screen
         assert isinstance(detail, WorkerDetail)
         heading = str(detail.query_one("#worker-detail-text").render()).splitlines()[0]
-        host = ["gpu-017", "gpu-018"][detail.status.node_index]
+        host = hosts[detail.status.node_index]
         # the host (as sinfo and srun name it), then which of the job's nodes (`(plan node1)` read as another node)
         assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == [
             "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]  # fmt: skip

@@ -36,11 +36,14 @@ from srt_tui.widgets.layout import is_wide
 class FactsLoaded(Message):
     """The worker read the plan and the log tail."""
 
-    def __init__(self, facts: WorkerFacts, shell: ShellCommand | str) -> None:
+    def __init__(self, facts: WorkerFacts, shell: ShellCommand | str, host: str) -> None:
         super().__init__()
         self.facts = facts
         #: the shell on its node, or why there is none
         self.shell = shell
+        #: its node's host name as the jobs table shows it (Slurm's, or the local launcher's `localK`); "" until
+        #: the job wrote endpoints.json
+        self.host = host
 
 
 def run_suspended(app: App[object], shell: ShellCommand) -> int:
@@ -122,6 +125,7 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         self.job_dir = job_dir
         self.facts: WorkerFacts | None = None
         self.shell: ShellCommand | str | None = None
+        self.host = ""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="worker-detail-box"):
@@ -147,18 +151,18 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
     @work(thread=True, exclusive=True, group="worker-detail", name="worker-detail", exit_on_error=False)
     def _load(self, job_dir: Path, name: str) -> None:
         facts = read_worker_facts(job_dir, name)
+        hosts, index = job_hostnames(str(job_dir)), self.status.node_index
         try:
-            shell: ShellCommand | str = node_shell(
-                self.job_id, str(job_dir), self.status.node_index, job_hostnames(str(job_dir))
-            )
+            shell: ShellCommand | str = node_shell(self.job_id, str(job_dir), index, hosts)
         except NoShell as exc:
             shell = str(exc)
-        self.post_message(FactsLoaded(facts, shell))
+        self.post_message(FactsLoaded(facts, shell, hosts[index] if 0 <= index < len(hosts) else ""))
 
     @on(FactsLoaded)
     def _loaded(self, message: FactsLoaded) -> None:
         self.facts = message.facts
         self.shell = message.shell
+        self.host = message.host
         self._draw()
 
     def _st(self, name: str) -> Style:
@@ -174,10 +178,10 @@ class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
         key, dim = self._st("key"), self._st("dim")
         t = Text()
         t.append(f"{w.name}", style=key)
-        # Slurm's name of its node, as sinfo and srun say it, then which of the job's nodes it is (`host node2
-        # (plan node1)` read as two different nodes)
-        if isinstance(self.shell, ShellCommand) and self.shell.host:
-            t.append(f"  {w.role} · on {self.shell.host}, the job's {ordinal(w.node_index + 1)} node")
+        # its node's name as the worker table, sinfo and srun say it, then which of the job's nodes it is
+        # (`host node2 (plan node1)` read as two different nodes)
+        if self.host:
+            t.append(f"  {w.role} · on {self.host}, the job's {ordinal(w.node_index + 1)} node")
         else:
             t.append(f"  {w.role} · node{w.node_index}")
         if f is not None and f.nnodes > 1:
