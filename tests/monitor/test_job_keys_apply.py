@@ -45,6 +45,12 @@ async def test_smoke_is_disabled_until_the_job_serves_and_the_lists_cancel_follo
         screen = app.screen
         assert isinstance(screen, MonitorScreen)
         assert not screen.active_bindings["b"].enabled  # shown dimmed: it will apply once the job serves
+        # queued in Slurm: nothing will serve for a while, so the footer does not offer it at all (operator pass)
+        screen.snapshots = [replace(starting, stage="pending", slurm_state="PENDING"), ended]
+        await pilot.pause()
+        assert "b" not in screen.active_bindings and "c" in screen.active_bindings
+        screen.snapshots = [starting, ended]
+        await pilot.pause()
         await pilot.press("escape")
         await pilot.pause()
         rows = {}

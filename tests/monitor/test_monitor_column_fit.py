@@ -158,6 +158,21 @@ async def test_the_job_views_state_line_shows_the_stage_whole_at_80_columns(size
         assert re.match(r" elapsed \d+m\d\ds · requests 3.6k, errors 4 \(router\) · 5.5/s · ", shown[2]), shown
 
 
+def test_a_benchmarks_state_line_says_its_progress_not_the_stages_name_again() -> None:
+    """Operator pass (issue 21): `stage benchmark c=4 (2/2) done, 30/30 req running the benchmark` said
+    `benchmark` twice; the event's detail goes when the progress is shown, and stays without it."""
+    from rich.style import Style
+
+    from srt_tui.core.results.progress import BenchProgress
+    from srt_tui.tui.monitor.job_view import state_line
+
+    running = replace(frozen.nvidia("healthy", "81234"), stage="benchmark", stage_detail="running the benchmark")
+    progress = BenchProgress("measure", 2, 3, 4, 10, 40, 20, 100, 20.0, 80.0)
+    with_progress = state_line(replace(running, bench=progress), lambda _: Style(), 80).plain
+    assert with_progress == f"Slurm RUNNING · stage benchmark {progress.text()}", with_progress
+    assert state_line(running, lambda _: Style(), 80).plain.endswith("benchmark running the benchmark")
+
+
 async def test_the_jobs_status_line_keeps_the_all_jobs_hint_whole_at_80_columns() -> None:
     """Issue 21 review: at 80 columns the line under the jobs table ended `… every 2 s · A: all`: the hint an
     operator needs was cut, the refresh timing kept. The timing goes last."""

@@ -137,11 +137,14 @@ def summary(
 
 
 def stage_detail(snap: JobSnapshot, reason: str) -> str:
-    """The stage's detail worth adding after it: `serving at http://…`, not `serving serving…`; `Slurm PENDING
+    """The stage's detail worth adding after it: `serving at http://…`, not `serving serving…`, nor `benchmark
+    c=4 (2/2) 12/30 req running the benchmark`; `Slurm PENDING
     (Resources) · stage pending`, not `… Resources`; a failure's sentence without its `; log: …` (the Problems
     panel names that log, and `l` opens it)."""
     detail, stage = snap.stage_detail, cells.stage_cell(snap)
     if not detail or stage.endswith(detail) or detail == reason:
+        return ""
+    if snap.bench is not None and snap.stage == "benchmark":  # its progress says more than `running the benchmark`
         return ""
     detail = detail.removeprefix(f"{snap.stage} ")
     return detail.removesuffix(f"; log: {snap.failure_log}") if snap.failure_log else detail

@@ -224,9 +224,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         return self.query_one(JobsView).highlighted_job
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Read-only mode hides the mutating actions (k9s); job-view keys only show there; what cannot apply to
-        the job the keys act on is hidden (an ended job: no Cancel, Smoke or forward) or, while it cannot yet,
-        disabled (Smoke before the job serves). `redraw` and the list's cursor refresh the footer."""
+        """Read-only mode hides the mutating actions (k9s); job-view keys only show there; what cannot apply to the job
+        the keys act on is hidden (an ended job: no Cancel, Smoke or forward; a queued one: no Smoke) or, while it
+        cannot yet, disabled (Smoke while the job starts). `redraw` and the list's cursor refresh the footer."""
         if action in ("cancel_job", "hide_job") and self.read_only:
             return False
         if action in ("hide_job", "all_jobs"):  # list keys: the job view's footer stays as it was
@@ -235,6 +235,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         if snap is not None and snap.is_final:  # nothing to cancel, nothing serves
             return False
         if action in ("smoke", "copy_forward"):  # one job's keys: shown in its view, usable once it serves
+            if snap is not None and snap.stage == "pending":  # still queued: nothing will serve for a while
+                return False
             return self.in_job_view and (None if snap is None or not snap.is_ready else True)
         if action in ("open", "filter", "sort", "reverse"):
             return not self.in_job_view
