@@ -266,15 +266,28 @@ def quantile_latency(s: Serving, name: str) -> str:
     return f"<{latency(bound)}" if bound is not None else latency(getattr(s, name))
 
 
+def mean_latency(s: Serving, family: str) -> str:
+    """`3.4 ms`, the window's mean of ``family`` (`ttft`), when one of its quantiles reads `<bound` (the buckets
+    cannot resolve it; the mean can); "" otherwise, where the quantiles say enough."""
+    mean = getattr(s, f"{family}_mean_s")
+    below = any(s.bound_of(f"{family}_{q}_s") is not None for q in ("p50", "p99"))
+    return latency(mean) if below and mean is not None else ""
+
+
 def serving_line(s: Serving | None) -> str:
-    """One line of `srt-tui status`: p50/p99 of TTFT, TPOT (inter-token) and E2E, tok/s, queue, KV use."""
+    """One line of `srt-tui status`: p50/p99 of TTFT, TPOT (inter-token) and E2E (with the mean when the
+    buckets cannot resolve them), tok/s, queue, KV use."""
     if s is None or s.empty:
         return ""
     q = partial(quantile_latency, s)
+
+    def mean(family: str) -> str:
+        return f" mean {m}" if (m := mean_latency(s, family)) else ""
+
     return (
-        f"TTFT p50 {q('ttft_p50_s')} p99 {q('ttft_p99_s')} · "
-        f"TPOT p50 {q('itl_p50_s')} p99 {q('itl_p99_s')} · "
-        f"E2E p50 {q('e2e_p50_s')} p99 {q('e2e_p99_s')} · "
+        f"TTFT p50 {q('ttft_p50_s')} p99 {q('ttft_p99_s')}{mean('ttft')} · "
+        f"TPOT p50 {q('itl_p50_s')} p99 {q('itl_p99_s')}{mean('itl')} · "
+        f"E2E p50 {q('e2e_p50_s')} p99 {q('e2e_p99_s')}{mean('e2e')} · "
         f"in {tokens_per_s(s.input_tok_per_s)} out {tokens_per_s(s.output_tok_per_s)} · "
         f"running {number(s.running)} waiting {number(s.waiting)} · KV {percent(s.kv_usage)}"
     )

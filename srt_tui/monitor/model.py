@@ -96,6 +96,11 @@ class Serving:
     itl_p99_s: float | None = None
     e2e_p50_s: float | None = None
     e2e_p99_s: float | None = None
+    #: each latency's mean over the same window (its histogram's `_sum` over its `_count`): what the buckets
+    #: cannot resolve below their first bound (`<100 ms`), the mean still says
+    ttft_mean_s: float | None = None
+    itl_mean_s: float | None = None
+    e2e_mean_s: float | None = None
     input_tok_per_s: float | None = None
     output_tok_per_s: float | None = None
     running: float | None = None

@@ -187,3 +187,52 @@ def test_a_quantile_in_the_first_bucket_is_shown_as_below_its_bound() -> None:
     mixed = figures(read_worker(history, key, "agg", _scrape({0.1: 90, 0.2: 95, 0.4: 100, INF: 100}, 0), SGLANG, 110.0))
     assert mixed is not None
     assert "TTFT p50 <100 ms p99 360 ms" in cells.serving_line(mixed), cells.serving_line(mixed)
+
+
+def _with_sum(samples: list[Sample], total_s: float, count: float) -> list[Sample]:
+    """A scrape with the TTFT histogram's `_sum` and `_count`, as prometheus_client exports them."""
+    labels = (("model_name", "m"),)
+    return [
+        *samples,
+        Sample(SGLANG["ttft"] + "_sum", labels, total_s),
+        Sample(SGLANG["ttft"] + "_count", labels, count),
+    ]
+
+
+def test_below_the_first_bucket_the_windows_mean_says_what_the_buckets_cannot() -> None:
+    """Noticed at stop 28 (issue 21): a fast deployment read `TTFT p50 <100 ms p99 <100 ms` and nothing more.
+    The histogram's `_sum`/`_count` increases over the same window give its mean, shown beside a `<` figure;
+    a restart starts the window again, and a job's mean weighs its workers by their requests."""
+    from srt_tui.monitor import cells
+
+    history = CounterHistory()
+    key = ("j1", "agg_0")
+    read_worker(history, key, "agg", _with_sum(_scrape({0.1: 0, 0.4: 0, INF: 0}, 0), 0.0, 0), SGLANG, 100.0)
+    got = read_worker(history, key, "agg", _with_sum(_scrape({0.1: 30, 0.4: 30, INF: 30}, 0), 0.105, 30), SGLANG, 110.0)
+    shown = figures(got)
+    assert shown is not None and shown.ttft_mean_s == pytest.approx(0.0035)
+    assert "TTFT p50 <100 ms p99 <100 ms mean 3.5 ms · " in cells.serving_line(shown), cells.serving_line(shown)
+    assert cells.mean_latency(shown, "itl") == ""  # no sum/count exported: nothing invented
+    # the process restarts: its sum and count fall back, and the window starts again from there
+    read_worker(history, key, "agg", _with_sum(_scrape({0.1: 2, 0.4: 2, INF: 2}, 0), 0.5, 2), SGLANG, 120.0)
+    again = figures(
+        read_worker(history, key, "agg", _with_sum(_scrape({0.1: 4, 0.4: 4, INF: 4}, 0), 0.52, 4), SGLANG, 130.0)
+    )
+    assert again is not None and again.ttft_mean_s == pytest.approx(0.01)
+    # resolved by the buckets (p50 and p99 above the first bound): the mean is not added
+    slow = CounterHistory()
+    read_worker(slow, key, "agg", _with_sum(_scrape({0.1: 0, 0.4: 0, INF: 0}, 0), 0.0, 0), SGLANG, 100.0)
+    resolved = figures(
+        read_worker(slow, key, "agg", _with_sum(_scrape({0.1: 0, 0.4: 10, INF: 10}, 0), 3.0, 10), SGLANG, 110.0)
+    )
+    assert resolved is not None and resolved.ttft_mean_s == pytest.approx(0.3)
+    assert " mean " not in cells.serving_line(resolved)
+    # two workers, 30 requests at 10 ms and 10 at 50 ms: the job's mean is 20 ms, not the 30 ms of the two means
+    parts = []
+    for name, mean_s, n in (("decode_0", 0.01, 30), ("decode_1", 0.05, 10)):
+        h = CounterHistory()
+        read_worker(h, ("j", name), "decode", _with_sum(_scrape({0.1: 0, INF: 0}, 0), 0.0, 0), SGLANG, 0.0)
+        scrape = _with_sum(_scrape({0.1: n, INF: n}, 0), mean_s * n, n)
+        parts.append(read_worker(h, ("j", name), "decode", scrape, SGLANG, 10.0))
+    job = combine(parts)
+    assert job is not None and job.ttft_mean_s == pytest.approx(0.02)

@@ -1,7 +1,8 @@
 """How fast a worker and a whole job serve: the plan's serving families (see `core.engines.serving`) read
 from each worker's /metrics, kept in the counter history (each histogram bucket and token counter is a
 counter there, so the window, restarts and `status`'s saved samples work as for request counts), and
-turned into p50/p99 latencies over the last minute, tokens per second, queue depth and KV-cache use."""
+turned into p50/p99 latencies over the last minute (and each latency's mean, from its `_sum`/`_count`), tokens
+per second, queue depth and KV-cache use."""
 
 from __future__ import annotations
 
@@ -19,9 +20,15 @@ Key = tuple[str, str]
 
 
 def wanted_names(contract: Mapping[str, object]) -> tuple[str, ...]:
-    """Sample names to read for a serving contract: its counters and gauges, each histogram's buckets."""
-    buckets_of = [f"{contract[k]}_bucket" for k in HISTOGRAM_KEYS if isinstance(contract.get(k), str)]
-    return tuple(sorted({*selectors.names(contract), *buckets_of}))
+    """Sample names to read for a serving contract: its counters and gauges, each histogram's buckets, sum and
+    count."""
+    of_histograms = [
+        f"{contract[k]}_{part}" for k in HISTOGRAM_KEYS if isinstance(contract.get(k), str) for part in _HISTOGRAM_PARTS
+    ]
+    return tuple(sorted({*selectors.names(contract), *of_histograms}))
+
+
+_HISTOGRAM_PARTS = ("bucket", "sum", "count")
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,8 @@ class Parts:
     rate_sparks: dict[str, tuple[float, ...]] = field(default_factory=dict)
     gauges: dict[str, float] = field(default_factory=dict)
     window_s: float | None = None
+    #: per latency family: the increase of its `_sum` and `_count` over the window (their ratio is the mean)
+    sums: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 def router_parts_key(job_id: str) -> str:
@@ -74,6 +83,7 @@ def read_worker(
     """Record this scrape (at ``observed``, when fresh) in the history and read the worker's window."""
     increases: dict[str, Buckets] = {}
     sparks: dict[str, tuple[Buckets, ...]] = {}
+    sums: dict[str, tuple[float, float]] = {}
     windows: list[float] = []
     for family in HISTOGRAM_KEYS:
         name = contract.get(family)
@@ -100,6 +110,8 @@ def read_worker(
         points = min((len(points) for _, points in per_le), default=0)
         if points:
             sparks[family] = tuple(tuple((le, pts[len(pts) - points + i]) for le, pts in per_le) for i in range(points))
+        if (got := _window_sum_count(history, key, samples, name, family, observed)) is not None:
+            sums[family] = got
     rates: dict[str, float] = {}
     rate_sparks: dict[str, tuple[float, ...]] = {}
     for family in COUNTER_KEYS:
@@ -123,11 +135,36 @@ def read_worker(
         )
         if v is not None
     }
-    return Parts(role, increases, sparks, rates, rate_sparks, gauges, max(windows) if windows else None)
+    return Parts(role, increases, sparks, rates, rate_sparks, gauges, max(windows) if windows else None, sums)
+
+
+def _window_sum_count(
+    history: CounterHistory, key: Key, samples: Sequence[Sample], name: str, family: str, observed: float | None
+) -> tuple[float, float] | None:
+    """The increase over the window of histogram ``name``'s `_sum` and `_count`, each summed over its series;
+    None before two scrapes or when the engine exports neither. A count that went down means the process
+    restarted: both start again (its new sum can exceed the old one, so the sum alone cannot tell)."""
+    keys = [_counter_key(key, f"{family}\t{part}") for part in ("sum", "count")]
+    totals = [[s.value for s in samples if s.name == f"{name}_{part}"] for part in ("sum", "count")]
+    if observed is not None and all(totals):
+        if sum(totals[1]) < (history.last(keys[1], observed) or 0.0):
+            for k in keys:
+                history.forget(k)
+        for k, values in zip(keys, totals):
+            history.observe(k, observed, sum(values))
+    windows = [history.window(k) for k in keys]
+    return (windows[0][3] - windows[0][1], windows[1][3] - windows[1][1]) if windows[0] and windows[1] else None
 
 
 def _q(q: float, counts: Buckets | None) -> float | None:
     return quantile(q, counts) if counts else None
+
+
+def _mean(parts: Sequence[Parts], family: str) -> float | None:
+    """The window's mean latency over ``parts``: the increase of their `_sum` over that of their `_count`."""
+    got = [p.sums[family] for p in parts if family in p.sums]
+    count = sum(c for _, c in got)
+    return sum(s for s, _ in got) / count if count > 0 else None
 
 
 def _spark_q(points: Sequence[Buckets]) -> tuple[float, ...]:
@@ -188,6 +225,9 @@ def combine(parts: Sequence[Parts], per_role: bool = True) -> Serving | None:
         itl_p99_s=_q(0.99, inc["itl"]),
         e2e_p50_s=_q(0.5, inc["e2e"]),
         e2e_p99_s=_q(0.99, inc["e2e"]),
+        ttft_mean_s=_mean(front, "ttft"),
+        itl_mean_s=_mean(front, "itl"),
+        e2e_mean_s=_mean(front, "e2e"),
         input_tok_per_s=sum(rates_in) if rates_in else None,
         output_tok_per_s=sum(rates_out) if rates_out else None,
         running=sum(running) if running else None,
@@ -206,7 +246,7 @@ def combine(parts: Sequence[Parts], per_role: bool = True) -> Serving | None:
         if inc[family] and (bound := first_bucket_bound(q, inc[family])) is not None
     )
     out = replace(out, below_first_bucket=below)
-    has_any = any(p.increases or p.rates or p.gauges for p in parts)
+    has_any = any(p.increases or p.rates or p.gauges or p.sums for p in parts)
     return out if has_any else None
 
 

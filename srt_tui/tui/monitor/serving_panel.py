@@ -29,11 +29,11 @@ def serving_pairs(
     measured: bool = False,
     brief: bool = False,
 ) -> list[Text]:
-    """`label value` groups, each kept whole when a line wraps (``st`` maps dim/key/spark to styles;
-    ``sparks``: with sparklines, which narrow terminals leave out so the workers keep their rows; ``ended``:
-    the job has ended, so no further scrape will come and the note says where its measured figures are;
-    ``brief``: a short terminal's key figures, medians (the panel's title says `p50`) and output rate, with no
-    E2E and no note while live)."""
+    """`label value` groups (a latency's mean added when its quantiles read `<100 ms`), each kept whole when a line
+    wraps (``st`` maps dim/key/spark to styles; ``sparks``: with sparklines, which narrow terminals leave out so the
+    workers keep their rows; ``ended``: the job has ended, so no further scrape will come and the note says where its
+    measured figures are; ``brief``: a short terminal's key figures, medians (the panel's title says `p50`) and output
+    rate, with no E2E and no note while live)."""
     dim, spark = st("dim"), st("spark")
 
     def quantiles(label: str, field: str, points: tuple[float, ...]) -> Text:
@@ -42,6 +42,9 @@ def serving_pairs(
         if not brief:
             t.append(" p99 ", style=dim)
             t.append(cells.quantile_latency(s, f"{field}_p99_s"))
+        if mean := cells.mean_latency(s, field):  # `<100 ms` says little: the window's mean says more
+            t.append(" mean ", style=dim)
+            t.append(mean)
         if points and sparks:
             t.append(" " + cells.sparkline(points, SPARK_WIDTH), style=spark)
         return t
