@@ -477,3 +477,46 @@ async def test_rows_that_differ_only_in_their_topology_keep_it(width: int) -> No
             assert row.endswith(f"lowlat[{i}]  agg{i + 1}") and "…" in row, row  # the name's end, then what differs
         base = shown["disagg-long-experiment-stem:base"]  # unlike its neighbours: its engine, then topology give way
         assert base.endswith(":base  agg1") if width >= 120 else base.endswith("-stem:base"), base
+
+
+APART = """\
+base:
+  name: apart
+  model: {path: mock-model}
+  frontend: {type: sglang, enable_multiple_frontends: false}
+  engine: mocker
+  roles: {agg: {nodes: 1, workers: 1, args: {tp-size: 8}}}
+zip_override_8k1k_hightpt:
+  roles: {agg: {workers: [1, 2]}}
+zip_override_mtp_8k1k_hightpt:
+  roles: {agg: {workers: [1, 2]}}
+"""
+
+
+@pytest.mark.parametrize("width", [80, 100])
+async def test_rows_alike_but_for_their_middle_keep_where_they_differ(width: int) -> None:
+    """Operator pass (stop 28): at 80 columns srtctl's `glm5:zip_override_8k1k_hightpt[1]` and
+    `glm5:zip_override_mtp_8k1k_hightpt[1]` both read `glm5:zi…8k1k_hightpt[1]`, rows apart (same topology, so
+    it could not tell them apart). A cut keeps in sight where a name first differs from one that would read
+    the same; the others keep the plain middle cut."""
+    from rich.text import Text
+
+    from srt_tui.tui.launch.steps.recipe_step import cut_middle, differs_at
+
+    lib = _user_library() / "apart"
+    lib.mkdir(parents=True)
+    (lib / "a-long-experiment-stem-glm5.yaml").write_text(APART, encoding="utf-8")
+    app = make_app("local")
+    async with app.run_test(size=(width, 40)) as pilot:
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        folder = next(node for node in tree.root.children if str(node.label) == "user/apart/")
+        shown = [tree.render_label(n, Style(), Style()).plain for n in folder.children if n.data is not None]
+        room = tree.scrollable_content_region.width - tree.guide_depth * 2 - 1
+        assert len(shown) == 5 and all(len(row) <= room for row in shown), (shown, room)
+        assert len(set(shown)) == len(shown), shown  # five rows, five readings
+        assert all("…" in row for row in shown[1:]), shown
+        assert [row.split()[0][-3:] for row in shown[1:]] == ["[0]", "[1]", "[0]", "[1]"], shown  # the ends kept
+    names = [f"x:zip_override_{v}_8k1k_hightpt[{i}]" for v in ("a", "mtp") for i in (0, 1)] + ["x:base"]
+    assert differs_at(names, 22) == {names[0]: 15, names[1]: 15, names[2]: 15, names[3]: 15}
+    assert cut_middle(Text("  x:base"), 22).plain == "  x:base"  # short rows are left alone

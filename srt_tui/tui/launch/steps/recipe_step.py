@@ -89,10 +89,28 @@ class RecipeTree(Tree["RecipeEntry | None"]):
             # the guides take `guide_depth` columns a level, then the row's own margin
             room = self.scrollable_content_region.width - self.guide_depth * (depth + 1) - 1
             if 1 < room < label.cell_len:
-                label = fit_row(label, f"  {node.data.shape}", room, self._reads_alike(node, room))
+                show = self._differs_at(node, room).get(node.data.label)
+                label = fit_row(label, f"  {node.data.shape}", room, self._reads_alike(node, room), show)
                 label.stylize(style)
                 return label
         return super().render_label(node, base_style, style)
+
+    def _differs_at(self, node: TreeNode[RecipeEntry | None], room: int) -> dict[str, int]:
+        """For the rows of `node`'s folder whose names read alike once cut to `room` (srtctl's
+        `glm5:zip_override_8k1k_hightpt[1]` and `glm5:zip_override_mtp_8k1k_hightpt[1]` both `glm5:zi…hightpt[1]`,
+        rows apart), where each first differs from the others: the cut keeps it in sight. Worked out once a
+        folder and width (every visible row asks at each paint)."""
+        parent = node.parent
+        if parent is None:
+            return {}
+        names = tuple(c.data.label for c in parent.children if c.data is not None)
+        cache = self.__dict__.setdefault("_alike", {})
+        cached: dict[str, int] | None = cache.get((names, room))
+        if cached is None:
+            if len(cache) > 64:  # filters and resizes come and go
+                cache.clear()
+            cached = cache[(names, room)] = differs_at(list(names), room)
+        return cached
 
     def _reads_alike(self, node: TreeNode[RecipeEntry | None], room: int) -> bool:
         """Whether a row next to `node` in its folder, of another topology, reads as it does but for its index once
@@ -127,30 +145,64 @@ def _topology(shape: str) -> str:
 NAME_MIN = 12
 
 
-def fit_row(label: Text, shape: str, room: int, tell_apart: bool = False) -> Text:
+def fit_row(label: Text, shape: str, room: int, tell_apart: bool = False, show: int | None = None) -> Text:
     """A recipe row within ``room`` cells: the engine of its `  1P2D · sglang` gives way first, then the topology,
     unless it must `tell_apart` rows that read alike (srtctl's `zip_override_stp_lowlat[0]`…`[4]`) and the name
-    does not show it; a name too long loses its middle, never its end (`…-1p1d` and `…-1p1d-smg` stay apart)."""
+    does not show it; a name too long loses its middle, never its end (`…-1p1d` and `…-1p1d-smg` stay apart), nor
+    its character ``show`` (where it differs from a row that would read the same)."""
     name = label.copy()
     if name.plain.endswith(shape):
         name.right_crop(len(shape))
     facts = label[len(name) : len(name) + len(_topology(shape))]  # `  1P2D`, in its style
     if name.cell_len + facts.cell_len <= room:
         return Text.assemble(name, facts)
-    alone = cut_middle(name, room)
+    alone = cut_middle(name, room, show)
     if not tell_apart or facts.plain.strip().lower() in alone.plain.lower() or room - facts.cell_len < NAME_MIN:
         return alone
-    return Text.assemble(cut_middle(name, room - facts.cell_len), facts)
+    return Text.assemble(cut_middle(name, room - facts.cell_len, show), facts)
 
 
-def cut_middle(row: Text, room: int) -> Text:
-    """A row (its two-cell mark, then its name) within ``room`` cells: the name loses its middle, never its end."""
+#: the end of a name a cut keeps whatever it must show besides (a variant's `…lowlat[1]`)
+END_KEPT = 8
+
+
+def cut_middle(row: Text, room: int, show: int | None = None) -> Text:
+    """A row (its two-cell mark, then its name) within ``room`` cells: the name loses its middle, never its end;
+    with ``show`` (an index into the name), never that character either: the cut moves past it, or the name
+    keeps a window around it between two ellipses."""
     if row.cell_len <= room:
         return row
     mark, name = row[:2], row[2:]
     keep = max(room - 3, 2)  # the mark, and the ellipsis
     left = keep // 3
+    hidden = show is not None and left <= show < len(name) - (keep - left)
+    if hidden and show is not None and keep > 2 * END_KEPT:
+        if show + 3 <= keep - END_KEPT:  # the cut moves past it, a few characters on
+            left = show + 3
+        else:  # a window around it, then the end
+            width = keep - 1 - END_KEPT
+            start = max(0, min(show - width // 2, len(name) - END_KEPT - width))
+            return Text.assemble(mark, "…", name[start : start + width], "…", name[len(name) - END_KEPT :])
     return Text.assemble(mark, name[:left], "…", name[len(name) - (keep - left) :])
+
+
+def differs_at(names: list[str], room: int) -> dict[str, int]:
+    """Of ``names`` (one folder's rows), those that `cut_middle` would show alike in ``room`` cells, each with
+    the first character where it differs from another of them."""
+    by_shown: dict[str, list[str]] = {}
+    for name in names:
+        by_shown.setdefault(cut_middle(Text("  " + name), room).plain, []).append(name)
+    out: dict[str, int] = {}
+    for group in (g for g in by_shown.values() if len(g) > 1):
+        for name in group:
+            out[name] = min(_first_difference(name, other) for other in group if other != name)
+    return out
+
+
+def _first_difference(a: str, b: str) -> int:
+    """The index of the first character where ``a`` and ``b`` differ (the shorter's length when one starts the
+    other)."""
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
 
 class RecipeStep(WizardStep):
