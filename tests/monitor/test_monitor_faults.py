@@ -112,6 +112,41 @@ async def test_failing_health_shows_unhealthy_and_clears(job: PdJob, monitor: Mo
     await refresh_until(lambda: monitor.refresh(jobs), lambda s: _w(s, "decode_0").health == "healthy", 2)
 
 
+async def test_a_steady_routers_registrations_are_read_seldom_and_at_once_when_a_worker_falters(
+    job: PdJob, monitor: Monitor
+) -> None:
+    """Noticed at stop 28: polled every refresh, the Monitor's `GET /workers` were 80 of a router's 182 log lines
+    after a minute. Once the registrations are the plan's, all healthy, and every worker answers healthy, they
+    are read every 15 s (and not shown as stale meanwhile); a worker that falters has them read at every
+    refresh again, so the router's view of it still shows within a few refreshes."""
+    from srt_tui.monitor.statuses.context import router_key
+
+    jobs = {JOB: job.dir}
+    expected = {"prefill": 1, "decode": 2}
+    await refresh_until(
+        lambda: monitor.refresh(jobs), lambda s: s.router is not None and s.router.healthy == expected, 10
+    )
+    source = next(s for k, s in monitor.sources._sources.items() if k.startswith(router_key("")))
+    before = source.attempts
+    for _ in range(4):
+        snap = (await monitor.refresh(jobs))[0]
+        assert snap.router is not None and snap.router.registered == expected and not snap.router.stale
+        assert all(w.router_healthy for w in snap.workers)
+    assert source.attempts - before <= 1, source.attempts - before  # at most the one already due
+    job.post("decode_0", "/mock/health", ok="0")
+    try:
+        snap, _ = await refresh_until(
+            lambda: monitor.refresh(jobs),
+            lambda s: _w(s, "decode_0").router_healthy is False and s.router is not None and not s.router.stale,
+            12,
+            pause=0.5,
+        )
+        assert source.attempts - before >= 3  # read at every refresh while the worker falters
+    finally:
+        job.post("decode_0", "/mock/health", ok="1")
+    await refresh_until(lambda: monitor.refresh(jobs), lambda s: _w(s, "decode_0").router_healthy is True, 12, 0.5)
+
+
 async def test_dead_slurm_controller_shows_and_the_rest_keeps_updating(job: PdJob, tmp_path: Path) -> None:
     from tests.cluster import ensure_local_slurm
 

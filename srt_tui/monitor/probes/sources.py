@@ -28,6 +28,8 @@ class Source:
     started_at: float = 0.0
     used_at: float = 0.0
     attempts: int = 0
+    #: read at most this often while it answers (0: every refresh); its answer counts as fresh that long
+    every: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -59,11 +61,14 @@ class Sources:
             src = self._sources[key] = Source(key)
         return src
 
-    def want(self, key: str, fetch: Callable[[], Awaitable[Any]], now: float) -> Source:
-        """Mark a source as needed this refresh and start a fetch if none runs and its back-off passed."""
+    def want(self, key: str, fetch: Callable[[], Awaitable[Any]], now: float, every: float = 0.0) -> Source:
+        """Mark a source as needed this refresh and start a fetch if none runs, its back-off passed and, with
+        ``every``, its last answer is that many seconds old (one that failed is tried again at once)."""
         src = self.get(key)
         src.used_at = now
-        if src.task is None and now >= src.next_at:
+        src.every = every
+        recent = every > 0 and src.ok and src.ok_at is not None and now - src.ok_at < every
+        if src.task is None and now >= src.next_at and not recent:
             src.task = asyncio.ensure_future(fetch())
             src.started_at = now
             src.attempts += 1

@@ -31,7 +31,7 @@ from srt_tui.core.jobdir.contract import (
 from srt_tui.core.jobdir.discovery import SRTCTL, dir_kind
 from srt_tui.monitor.files.jobfiles import FileCache
 from srt_tui.monitor.model import FINAL_STAGES, JobSnapshot, SourceState
-from srt_tui.monitor.probes.http import HttpFailure, Origin, ProbeClient
+from srt_tui.monitor.probes.http import HttpFailure, Origin, ProbeClient, Response
 from srt_tui.monitor.probes.prom import SampleCache
 from srt_tui.monitor.probes.sources import Source, Sources
 from srt_tui.monitor.snapshot.build import build_snapshot
@@ -39,6 +39,7 @@ from srt_tui.monitor.snapshot.frozen import FrozenJobs, Stamp
 from srt_tui.monitor.statuses.context import (
     JobFiles,
     Refresh,
+    RouterView,
     gpu_exporter_key,
     nginx_key,
     router_key,
@@ -48,6 +49,7 @@ from srt_tui.monitor.statuses.context import (
 from srt_tui.monitor.statuses.gpus import scrape_targets
 from srt_tui.monitor.statuses.health_log import HealthLog
 from srt_tui.monitor.statuses.history import CounterHistory
+from srt_tui.monitor.statuses.router import registrations
 from srt_tui.monitor.statuses.srtctl_dir import srtctl_job
 from srt_tui.monitor.statuses.stage import derive_stage
 from srt_tui.monitor.statuses.workers import WorkerProbe
@@ -56,6 +58,9 @@ from srt_tui.slurm.local import LocalLauncher, is_local_job
 
 __all__ = ["Monitor", "derive_stage"]
 RELAY_FRESH_S = 30.0
+#: how often a steady router's registrations are read (`Monitor._steady`): each read is a line or two of the
+#: router's log, and at every refresh the Monitor's `GET /workers` were 80 of its 182 lines after a minute
+STEADY_REGISTRATIONS_S = 15.0
 
 
 class Monitor:
@@ -133,7 +138,8 @@ class Monitor:
         for view in job.router_views():
             reg = view.registration_url()
             if reg:
-                self.sources.want(router_key(reg), partial(self.http.get, reg), now)
+                every = STEADY_REGISTRATIONS_S if self._steady(job, view, reg) else 0.0
+                self.sources.want(router_key(reg), partial(self.http.get, reg), now, every)
             if view.metrics_url:
                 self.sources.want(router_metrics_key(view.metrics_url), partial(self.http.get, view.metrics_url), now)
         nginx = job.nginx_health_url()
@@ -141,6 +147,25 @@ class Monitor:
             self.sources.want(nginx_key(nginx), partial(self.http.get, nginx), now)
         for _, url in scrape_targets(job)[1]:
             self.sources.want(gpu_exporter_key(url), partial(self._scrape, url), now)
+
+    def _steady(self, job: JobFiles, view: RouterView, reg: str) -> bool:
+        """The router's last registrations were the plan's, all healthy, its Prometheus port (read at every
+        refresh, and not logged) answers, and every worker answers healthy: nothing to watch for on
+        `GET /workers` until one of these changes. A router without a metrics port is read at every refresh."""
+        src = self.sources.get(router_key(reg))
+        if not src.ok or not isinstance(src.value, Response) or not view.metrics_url:
+            return False
+        if not self.sources.get(router_metrics_key(view.metrics_url)).ok:
+            return False
+        expected = {k: n for k, n in view.plan.expected.items() if n}
+        regs, _ = registrations(view.plan.registration, src.value.status, src.value.body, "prefill" in expected)
+        if regs is None or regs.registered != expected or regs.healthy != expected:
+            return False
+        for w in job.endpoint_workers():
+            probe = self.sources.get(worker_key(str(w.get("health_url") or "")))
+            if not probe.ok or not isinstance(probe.value, WorkerProbe) or probe.value.health != 200:
+                return False
+        return True
 
     async def _scrape(self, url: str) -> str:
         """A Prometheus exporter's text; any status but 200 is a failure (the last good text stays shown)."""

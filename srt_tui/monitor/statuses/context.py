@@ -171,8 +171,8 @@ class Refresh:
     serving_parts: dict[str, list[Parts]] = field(default_factory=dict)
 
     def fresh(self, src: Source) -> bool:
-        """The source answered during this refresh."""
-        return src.ok_at is not None and src.ok_at >= self.started
+        """The source answered during this refresh, or, for one read less often (`Source.every`), within that."""
+        return src.ok_at is not None and (src.ok_at >= self.started or self.now - src.ok_at < src.every)
 
     def hanging(self, src: Source) -> bool:
         """An attempt has been running for longer than a refresh's budget."""

@@ -110,8 +110,8 @@ def read_worker(
         points = min((len(points) for _, points in per_le), default=0)
         if points:
             sparks[family] = tuple(tuple((le, pts[len(pts) - points + i]) for le, pts in per_le) for i in range(points))
-        if (got := _window_sum_count(history, key, samples, name, family, observed)) is not None:
-            sums[family] = got
+        if (mean := _window_sum_count(history, key, samples, name, family, observed)) is not None:
+            sums[family] = mean
     rates: dict[str, float] = {}
     rate_sparks: dict[str, tuple[float, ...]] = {}
     for family in COUNTER_KEYS:
