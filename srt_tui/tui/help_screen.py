@@ -14,6 +14,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from srt_tui.tui.dismiss_once import DismissOnce
+
 
 @dataclass(frozen=True)
 class KeyHelp:
@@ -92,7 +94,7 @@ def _moves(keys: list[str]) -> str:
     return f"Move or scroll ({'/'.join(letters)}, PgUp/PgDn and Home/End too)"
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(DismissOnce[None], ModalScreen[None]):
     """A modal table of keys grouped by where they work."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -11,8 +11,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from srt_tui.tui.dismiss_once import DismissOnce
 
-class PathPrompt(ModalScreen[str | None]):
+
+class PathPrompt(DismissOnce[str | None], ModalScreen[str | None]):
     """Enter confirms the typed path, Esc cancels (dismisses with None)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]

@@ -15,9 +15,10 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from srt_tui.monitor.model import LogRef
+from srt_tui.tui.dismiss_once import DismissOnce
 
 
-class LogPicker(ModalScreen[int | None]):
+class LogPicker(DismissOnce[int | None], ModalScreen[int | None]):
     """Dismisses with the index of the chosen log, or None on Esc."""
 
     DEFAULT_CSS = """

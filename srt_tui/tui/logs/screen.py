@@ -21,12 +21,12 @@ from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 
 from srt_tui.monitor.files.log_tail import LogTail, TailChunk
 from srt_tui.monitor.model import LogRef
+from srt_tui.tui.dismiss_once import DismissOnce
 from srt_tui.tui.logs.log_view import MAX_LINES, LogLine, LogView, note_line, parse_line
 from srt_tui.tui.logs.picker import LogPicker
 from srt_tui.tui.workers import ReportsWorkerErrors
@@ -79,7 +79,7 @@ def parse_chunk(chunk: TailChunk, *, first: bool, max_lines: int) -> tuple[list[
     return out, skipped
 
 
-class LogViewerScreen(ReportsWorkerErrors, Screen[None]):
+class LogViewerScreen(ReportsWorkerErrors, DismissOnce[None]):
     """``logs`` of one job, opened on ``logs[index]``; `[`/`]` switch between them."""
 
     CSS_PATH = "logs.tcss"

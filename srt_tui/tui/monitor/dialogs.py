@@ -11,8 +11,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from srt_tui.tui.dismiss_once import DismissOnce
 
-class YesNoScreen(ModalScreen[bool]):
+
+class YesNoScreen(DismissOnce[bool], ModalScreen[bool]):
     """A yes/no modal: `y` or the `<prefix>-yes` button dismisses with True, `n`/Esc or `<prefix>-no` with False.
 
     Subclasses give the widget-id prefix, the box's border title, the bindings' words, and compose the box

@@ -17,13 +17,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual_plotext import PlotextPlot
 
 from srt_tui.core.results.model import LevelResult
 from srt_tui.core.results.table import LabelledResults, number
 from srt_tui.tui.context import ContextHub
+from srt_tui.tui.dismiss_once import DismissOnce
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.monitor.results_load import Comparison, load_comparison, pareto_frontier
 from srt_tui.tui.workers import ReportsWorkerErrors
@@ -93,7 +93,7 @@ def _padded(values: list[float]) -> tuple[float, float]:
     return max(low - pad, 0.0), high + pad
 
 
-class ResultsScreen(ReportsWorkerErrors, Screen[None]):
+class ResultsScreen(ReportsWorkerErrors, DismissOnce[None]):
     """One job's results (a sweep's, when it is a member); Esc goes back to the Monitor."""
 
     DEFAULT_CSS = """

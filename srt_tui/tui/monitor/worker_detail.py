@@ -26,6 +26,7 @@ from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot, WorkerStatus
 from srt_tui.monitor.statuses.worker_facts import WorkerFacts, read_worker_facts
 from srt_tui.slurm.reach import NoShell, ShellCommand, job_hostnames, node_shell
+from srt_tui.tui.dismiss_once import DismissOnce
 from srt_tui.tui.display import display_path
 from srt_tui.tui.monitor.serving_panel import serving_text
 from srt_tui.tui.workers import ReportsWorkerErrors
@@ -58,7 +59,7 @@ def _when(iso: str) -> str:
     return iso.replace("T", " ").rstrip("Z")
 
 
-class WorkerDetail(ReportsWorkerErrors, ModalScreen[str | None]):
+class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str | None]):
     """Dismissed with `"log"` when the operator asks for the full log (the Monitor opens it), else None;
     the Monitor hands it each newer snapshot (`follow`)."""
 

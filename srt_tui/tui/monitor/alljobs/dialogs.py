@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Static
 
 from srt_tui.slurm.client import JobState
+from srt_tui.tui.dismiss_once import DismissOnce
 from srt_tui.tui.display import scrub
 from srt_tui.tui.monitor.alljobs.source import JobsSource
 from srt_tui.tui.monitor.dialogs import YesNoScreen
@@ -74,7 +75,7 @@ def known_facts(job: JobState) -> list[tuple[str, str]]:
     return [(k, v) for k, v in rows if v]
 
 
-class SlurmFactsScreen(ReportsWorkerErrors, ModalScreen[None]):
+class SlurmFactsScreen(ReportsWorkerErrors, DismissOnce[None], ModalScreen[None]):
     """A job launched outside srt-tui and srtctl: what Slurm says about it (``scontrol show job``'s fields,
     asked in a worker; until then, or when Slurm cannot say, what the list knows). Esc closes."""
 

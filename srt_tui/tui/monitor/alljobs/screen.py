@@ -20,12 +20,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from srt_tui.monitor.alljobs.cells import SORT_ARROWS, SORTS, arrange
 from srt_tui.monitor.alljobs.query import MyJob, MyJobs
 from srt_tui.tui.context import ContextHub
+from srt_tui.tui.dismiss_once import DismissOnce
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.monitor.alljobs import columns
 from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide, SlurmFactsScreen
@@ -53,7 +53,7 @@ class JobsListed(Message):
     listing: MyJobs
 
 
-class AllJobsScreen(ReportsWorkerErrors, Screen[OpenJob | None]):
+class AllJobsScreen(ReportsWorkerErrors, DismissOnce[OpenJob | None]):
     """Every Slurm job of the user; the app context gives the clock and read-only mode; ``refresh_s=None``
     lists once (tests, screenshots)."""
 
