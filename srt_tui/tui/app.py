@@ -9,6 +9,7 @@ core (pydantic) loads in the profile worker, and later steps load when the opera
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from functools import partial
@@ -23,7 +24,7 @@ from textual.screen import Screen
 from srt_tui.tui.commands import SrtCommands
 from srt_tui.tui.context import NO_PROFILE, AppContext, ContextHub
 from srt_tui.tui.launch.messages import JobSubmitted
-from srt_tui.tui.messages import CloneJob, SlurmStatus
+from srt_tui.tui.messages import CloneJob, ReplayKeys, SlurmStatus
 from srt_tui.tui.palette import ScreenActions
 from srt_tui.tui.workers import ReportsWorkerErrors, WorkerFailed
 from srt_tui.widgets.layout import BREAKPOINTS
@@ -184,6 +185,14 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
             return
         await super().on_event(event)
 
+    @on(ReplayKeys)
+    def _replay_keys(self, message: ReplayKeys) -> None:
+        """Type the held keys again, each marked `srt_replayed` (a screen holding keys lets these through)."""
+        for key, char in message.keys:
+            event = events.Key(key, char)
+            setattr(event, "srt_replayed", True)  # noqa: B010 - an attribute Key does not declare
+            self.post_message(event)
+
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """With cursor_blink off (tests, screenshots) no text cursor blinks, so frames are reproducible."""
         if not self.cursor_blink and hasattr(event.widget, "cursor_blink"):
@@ -205,6 +214,11 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
 
 
 def run_app(args: argparse.Namespace) -> int:
-    """Run the TUI (`srt-tui` with no subcommand); returns the process exit code."""
-    SrtTuiApp(profile=args.profile, read_only=args.read_only).run()
+    """Run the TUI (`srt-tui` with no subcommand); returns the process exit code: 70 (an internal error, as the
+    command line's) when the app ended on an exception Textual has just shown."""
+    app = SrtTuiApp(profile=args.profile, read_only=args.read_only)
+    app.run()
+    if app.return_code:
+        print("srt-tui: internal error (a bug in srt-tui: please report it, with the lines above)", file=sys.stderr)
+        return 70
     return 0

@@ -28,3 +28,11 @@ class CloneJob(Message):
     prepared: Prepared
     #: the launcher the job ran with (`slurm`, `local`): the clone's Submit step offers the same one
     launcher: str = "slurm"
+
+
+@dataclass
+class ReplayKeys(Message):
+    """Keys a screen held (typed while it changed under them) for the app to type again, in order: the app
+    makes the key events, since one made by a screen stops bubbling at that screen, short of the bindings."""
+
+    keys: list[tuple[str, str | None]]

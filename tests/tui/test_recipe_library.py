@@ -520,3 +520,60 @@ async def test_rows_alike_but_for_their_middle_keep_where_they_differ(width: int
     names = [f"x:zip_override_{v}_8k1k_hightpt[{i}]" for v in ("a", "mtp") for i in (0, 1)] + ["x:base"]
     assert differs_at(names, 22) == {names[0]: 15, names[1]: 15, names[2]: 15, names[3]: 15}
     assert cut_middle(Text("  x:base"), 22).plain == "  x:base"  # short rows are left alone
+
+
+async def test_keys_typed_right_after_slash_are_the_filters_text_not_the_trees_keys(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Operator pass (stop 29): `/deep` typed fast on the Recipe step: the filter opened, but its focus came after
+    the keys already queued, so `e` ran Edit (twice: $EDITOR on a copy of the highlighted recipe) and the rest
+    were lost. Keys between `/` and the filter's focus are its text; once the operator leaves the filter for the
+    tree, its keys are the tree's again."""
+    from textual import events
+    from textual.widgets import Input
+
+    from srt_tui.tui.launch.steps.recipe_step import RecipeStep
+
+    edits: list[str] = []
+    monkeypatch.setattr(RecipeStep, "action_edit_recipe", lambda self: edits.append("e"))
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        for key, char in (("slash", "/"), ("d", "d"), ("e", "e"), ("e", "e"), ("p", "p")):
+            app.post_message(events.Key(key, char))  # one burst: all queued before any is handled
+        await settle(pilot)
+        field = app.screen.query_one("#recipe-filter", Input)
+        assert field.value == "deep" and not edits, (field.value, edits)
+        await pilot.press("c")  # typed after the focus came: continues the text, does not replace it
+        assert field.value == "deepc"
+        await pilot.press("backspace", "enter")  # into the tree (no recipe is named `deep`): `e` is Edit again
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert edits == ["e"] and field.value == "deep"
+
+
+async def test_keys_typed_in_the_burst_of_the_profiles_enter_reach_the_recipe_step() -> None:
+    """Operator pass (stop 29): `Enter /mocker` sent at once on the Profile step: the profile is read in a worker,
+    so `/mocker` reached the app while the profile list still had the focus, found no key of its own there and
+    was dropped. Keys nothing took after that Enter are typed again once the Recipe step has the focus; keys a
+    screen did take are not."""
+    from textual import events
+    from textual.widgets import Input
+
+    app = make_app(None)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LaunchScreen) and app.screen.index == 0
+        for key, char in (("enter", "\r"), ("slash", "/"), *((c, c) for c in "mocker")):
+            app.post_message(events.Key(key, char))
+        await settle(pilot)
+        field = app.screen.query_one("#recipe-filter", Input)
+        assert app.screen.index == 1 and field.value == "mocker" and app.focused is field, (field.value, app.focused)
+        await pilot.press("escape", "escape")  # the filter closes, then back to the profile list
+        await settle(pilot)
+        assert app.screen.index == 0
+        await pilot.press("j", "k")  # taken by the profile list: nothing to type again on the next step
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.index == 1 and not app.screen.query_one("#recipe-filter", Input).value

@@ -24,6 +24,8 @@ from srt_tui.widgets.row_table import RowTable
 class ProfileStep(WizardStep):
     """A table of every profile file and the facts of the highlighted one."""
 
+    reads_choice_in_worker: ClassVar[bool] = True
+
     step_id: ClassVar[str] = "profile"
     title: ClassVar[str] = "Profile"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("r", "reload", "Reload profiles")]
@@ -218,7 +220,13 @@ class ProfileStep(WizardStep):
 
             self.post_message(ProfileChosen(LoadedProfile(row.name, row.path, row.file.profile, row.source)))
         else:
+            self._step_coming(True)  # keys typed meanwhile are the next step's
             self.load_chosen(row)
+
+    def _step_coming(self, coming: bool) -> None:
+        tell = getattr(self.screen, "step_coming", None)
+        if callable(tell):
+            tell(coming)
 
     @work(thread=True, exclusive=True, group="profile-chosen", name="load-chosen-profile", exit_on_error=False)
     def load_chosen(self, row: ProfileRow) -> None:
@@ -238,6 +246,7 @@ class ProfileStep(WizardStep):
         from srt_tui.tui.display import scrub
 
         self.notify(scrub(f"{row.name} cannot be read now: {error}"), severity="error", timeout=10)
+        self._step_coming(False)
         self.action_reload()
 
     def focus_default(self) -> None:
