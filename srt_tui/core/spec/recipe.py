@@ -17,6 +17,7 @@ from srt_tui.core import registry
 from srt_tui.core.errors import SrtError, config_error
 from srt_tui.core.spec.fork_keys import ForkSection
 from srt_tui.core.spec.frontend_types import FRONTEND_TYPES, unsupported_frontend
+from srt_tui.core.spec.library import find_recipe, split_selector
 from srt_tui.core.spec.profile import GpuExporter, HealthCheck, Strict
 from srt_tui.core.spec.schema1 import normalise_schema1
 from srt_tui.core.spec.slurm_values import (
@@ -534,19 +535,10 @@ def list_variants(path: Path) -> list[str]:
 
 
 def load_recipe(spec: str | Path) -> tuple[Recipe, RecipeSource]:
-    """Load `file.yaml` or `file.yaml:selector` (override variants, sweep members) into a normalised Recipe."""
-    text = str(spec)
-    selector: str | None = None
-    path = Path(text)
-    if not path.exists() and ":" in text:
-        head, _, selector = text.rpartition(":")
-        path = Path(head)
-    if not path.exists():  # a directory or device is named by load_yaml
-        raise config_error(
-            "recipe file not found",
-            file=str(path),
-            hint="check the recipe path (a relative one is read from the current directory)",
-        )
+    """Load `file.yaml` or `file.yaml:selector` (override variants, sweep members) into a normalised Recipe; the
+    file may also be a shipped recipe's path under `recipes/` or a recipe's name (`find_recipe`)."""
+    head, selector = split_selector(find_recipe(str(spec)))  # not found: raised, with the closest names
+    path = Path(head)  # a directory or device is named by load_yaml
     src = load_yaml(path)
     variants = _variants(src)
     if variants:
