@@ -342,7 +342,8 @@ exit codes:
   4    the system refused an unexpected file operation (permissions, a full or read-only file system)
   70   internal error (a bug in srt-tui: please report it; SRT_TUI_DEBUG=1 shows the traceback)
   124  `wait` timed out
-  130  interrupted: Ctrl-C (and SIGTERM/SIGHUP while `apply` submits: the held job is cancelled)
+  130  interrupted: Ctrl-C (and SIGTERM/SIGHUP while `apply` submits, or while `setup --probe` and
+       `doctor` probe: the held job, or the probe job, is cancelled)
   141  the reader of stdout closed the pipe early, as `| head` does (silent, as SIGPIPE leaves other tools)
 """
 
@@ -404,6 +405,17 @@ def _settle_interrupted(transport: str) -> None:
         print(f"srt-tui: warning: {printable(note)}", file=sys.stderr)
 
 
+def _find_recipes(args: argparse.Namespace) -> None:
+    """Every command's `-f` (dry-run, preflight, apply, doctor) as a path, found the one way: a path, a shipped
+    recipe's path under `recipes/`, or a recipe's name, its `:selector` kept."""
+    given = getattr(args, "file", None)
+    if not given:
+        return
+    from srt_tui.core.spec.library import find_recipe
+
+    args.file = [find_recipe(f) for f in given] if isinstance(given, list) else find_recipe(given)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run a subcommand; every failure is one clear line and an exit code from EXIT_CODES."""
     argv = sys.argv[1:] if argv is None else argv
@@ -422,6 +434,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"srt-tui: error: {_unknown_options(parser, argv, extra)}", file=sys.stderr)
             return 2
         func: Callable[[argparse.Namespace], int] = getattr(args, "func", _cmd_tui)
+        _find_recipes(args)
         _settle_interrupted(getattr(args, "transport", "auto") or "auto")
         rc = func(args)
         sys.stdout.flush()  # a closed pipe shows up here, inside the handler, not at interpreter exit

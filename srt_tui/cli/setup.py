@@ -5,14 +5,23 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import signal
 import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from srt_tui.setup.findings import Finding, worst
 
 if TYPE_CHECKING:  # the probes pull in every Slurm transport: imported when a probe runs, not for `--help`
     from srt_tui.setup.probes import ProbeOptions, ProbeRun
+
+T = TypeVar("T")
+
+#: how often a probe job that waits for its node is said on stderr
+WAITING_EVERY = 10.0
 
 
 def _probe_args(p: argparse.ArgumentParser) -> None:
@@ -43,12 +52,76 @@ def _options(args: argparse.Namespace, extra_paths: tuple[str, ...] = ()) -> Pro
     )
 
 
-def _progress(step: str, status: str, detail: str) -> None:
-    if status != "running":
+class _Progress:
+    """Each probe's outcome on stderr, and a probe job that waits for its node (its state, the reason, how long)
+    when first seen and then every WAITING_EVERY seconds, so a busy partition is never a silent wait."""
+
+    def __init__(self) -> None:
+        self.said_at: float | None = None
+
+    def __call__(self, step: str, status: str, detail: str) -> None:
         from srt_tui.setup.probes import STEPS
 
         label = dict(STEPS).get(step, step)
-        print(f"  [{status:>7}] {label}" + (f": {detail}" if detail else ""), file=sys.stderr)
+        if status != "running":
+            print(f"  [{status:>7}] {label}" + (f": {detail}" if detail else ""), file=sys.stderr)
+        elif detail and step == "node":
+            now = time.monotonic()
+            if self.said_at is None or now - self.said_at >= WAITING_EVERY:
+                self.said_at = now
+                print(f"  [waiting] {label}: {detail}; Ctrl-C cancels it", file=sys.stderr)
+
+
+def _interrupted_outcome(run: ProbeRun) -> str:
+    """What became of the probe job after the operator stopped the probes, for the `interrupted` line."""
+    if run.node_job is None:
+        return "no probe job was submitted"
+    if run.node_job_cancelled:
+        return f"cancelled probe job {run.node_job}"
+    node = next((f for f in run.findings if f.name == "node" and f.error), None)
+    return node.error if node is not None else f"probe job {run.node_job} had already ended"
+
+
+def _stoppable(options: ProbeOptions, probe: Callable[[ProbeOptions], T], run_of: Callable[[T], ProbeRun]) -> T:
+    """Run `probe` on a worker thread with a stop event in its options, as the TUI's Setup does: SIGINT,
+    SIGTERM or SIGHUP sets it (Setup's Esc), so the probes cancel the probe job they submitted and end; a
+    second signal stops waiting for them. The probes' result, or KeyboardInterrupt saying the job's fate."""
+    stop = threading.Event()
+    options = dataclasses.replace(options, stop=stop)
+    done: list[T] = []
+    failed: list[BaseException] = []
+    signals: list[int] = []
+
+    def work() -> None:
+        try:
+            done.append(probe(options))
+        except BaseException as exc:  # noqa: BLE001 - raised again on the main thread
+            failed.append(exc)
+
+    def note(signum: int, frame: Any) -> None:
+        if signals:
+            raise KeyboardInterrupt("stopped waiting; a probe job may be left: `squeue -n srt-tui-probe` lists it")
+        signals.append(signum)
+        stop.set()
+        print("srt-tui: stopping: cancelling the probe job…", file=sys.stderr)
+
+    worker = threading.Thread(target=work, name="setup-probes", daemon=True)
+    old: dict[signal.Signals, Any] = {}
+    if threading.current_thread() is threading.main_thread():  # only the main thread can own signals
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(sig) is not signal.SIG_IGN:  # one ignored stays so (`nohup`, a shell's `&`)
+                old[sig] = signal.signal(sig, note)
+    try:
+        worker.start()
+        worker.join()
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    if failed:
+        raise failed[0]
+    if signals:
+        raise KeyboardInterrupt(_interrupted_outcome(run_of(done[0])))
+    return done[0]
 
 
 def _print_findings(title: str, findings: list[Finding]) -> None:
@@ -96,7 +169,8 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         return 2
     aliased = tuple(v for v in [*models.values(), *containers.values()] if v.startswith("/"))
     extra = (*aliased, *([args.output_dir] if args.output_dir else []))
-    run = run_probes(_options(args, extra), (lambda *a: None) if args.json else _progress)
+    progress = (lambda *a: None) if args.json else _Progress()
+    run = _stoppable(_options(args, extra), lambda options: run_probes(options, progress), lambda run: run)
     choices = OperatorChoices(
         name=args.name,
         account=args.account,
@@ -168,7 +242,10 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     from srt_tui.setup.doctor import run_doctor
 
     loaded = load_profile(args.profile)
-    run, checks = run_doctor(loaded.profile, _options(args), None if args.json else _progress)
+    progress = None if args.json else _Progress()
+    run, checks = _stoppable(
+        _options(args), lambda options: run_doctor(loaded.profile, options, progress), lambda found: found[0]
+    )
     if args.file:  # this recipe's job against the cluster, as `apply` checks it before sbatch
         checks += _recipe_preflight(args)
     everything = [*run.findings, *checks]

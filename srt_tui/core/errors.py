@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
@@ -50,3 +52,18 @@ def config_error(
 ) -> ConfigError:
     """Build a ConfigError holding a single problem."""
     return ConfigError([Problem(field=field, message=message, hint=hint, file=file, line=line)])
+
+
+def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
+    """The hint naming the choice closest to a misspelt `word` (a key, a name, a value of a closed set) as
+    "did you mean `x`?", or "" when none is close: the one wording of every such hint."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
+    return f"did you mean `{close[0]}`?" if close else ""
+
+
+def choices_hint(word: str, choices: Iterable[str], lead: str = "one of") -> str:
+    """The fix for a value outside a closed set: the nearest choice when one is close, then all of them."""
+    listed = list(choices)
+    every = f"{lead}: {', '.join(listed)}"
+    close = did_you_mean(word, listed)
+    return f"{close} ({every})" if close else every

@@ -37,6 +37,11 @@ def user_profiles_dir() -> Path:
     return user_config_dir() / "profiles"
 
 
+def user_recipes_dir() -> Path:
+    """The operator's own recipes: `<config dir>/recipes` (the TUI's library lists them; `-f NAME` finds them)."""
+    return user_config_dir() / "recipes"
+
+
 def user_state_dir() -> Path:
     """srt-tui's XDG state directory (job index, counter samples); `$SRT_TUI_STATE_DIR` overrides it."""
     override = os.environ.get("SRT_TUI_STATE_DIR")

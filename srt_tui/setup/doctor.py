@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from srt_tui.core.spec.profile import Profile
 from srt_tui.setup.findings import Finding
 from srt_tui.setup.gpu_tools import tool_named
@@ -119,16 +121,8 @@ def run_doctor(
 ) -> tuple[ProbeRun, list[Finding]]:
     """Probe the cluster for this profile (its partition and paths) and check the profile."""
     parts = options.partition or profile.default_partition
-    opts = ProbeOptions(
-        partition=parts,
-        paths=tuple(dict.fromkeys([*options.paths, *profile_paths(profile)])),
-        extra_path=options.extra_path,
-        workdir=options.workdir,
-        command_timeout=options.command_timeout,
-        tool_timeout=options.tool_timeout,
-        node_timeout=options.node_timeout,
-        probe_node=options.probe_node,
-    )
+    # the caller's options as they are (its stop event too), with the profile's partition and paths
+    opts = replace(options, partition=parts, paths=tuple(dict.fromkeys([*options.paths, *profile_paths(profile)])))
     run = run_probes(opts, progress) if progress else run_probes(opts)
     if parts and parts not in [p.name for p in run.partitions]:
         # the probe already fell back to the default partition; its own finding is replaced by doctor's

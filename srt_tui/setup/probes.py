@@ -6,7 +6,6 @@ Slurm commands, refused submissions, missing tools, timeouts) into a Finding; it
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 import time
@@ -41,6 +40,8 @@ def _no_progress(step: str, status: str, detail: str) -> None:
 
 #: what `Prober._wait` says when the operator stopped waiting for the probe job
 STOPPED = "STOPPED"
+#: the fix of a probe job the operator stopped
+_AGAIN = "run the probes again when the partition has room, or choose an idle partition"
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,10 @@ class ProbeRun:
     directive_evidence: str = ""
     account: str | None = None
     node: NodeReport | None = None
+    #: the probe job srt-tui submitted, and whether it was then cancelled (stopped or timed out): what an
+    #: interrupted `setup --probe` says of it
+    node_job: str | None = None
+    node_job_cancelled: bool = False
     findings: list[Finding] = field(default_factory=list)
 
     def partition_nodes(self, name: str | None = None) -> list[NodeInfo]:
@@ -301,6 +306,8 @@ class Prober:
         gpus = min((n.gpus for n in self.run.partition_nodes()), default=0)
         if gpus and self.run.gres_directive is not False:
             directives.append(f"--gres=gpu:{gpus}")
+        if opts.stop is not None and opts.stop.is_set():  # stopped while the earlier probes ran: submit nothing
+            return [self._add(Finding.warn("node", "stopped before the probe job was submitted", _AGAIN))]
         body = render_node_script(opts.paths, opts.extra_path, opts.tool_timeout)
         shebang, _, rest = body.partition("\n")
         script.write_text(shebang + "\n" + "".join(f"#SBATCH {d}\n" for d in directives) + rest)
@@ -317,28 +324,19 @@ class Prober:
                     )
                 )
             ]
+        self.run.node_job = job_id
         state = self._wait(job_id, opts.node_timeout)
         text = output.read_text(errors="replace") if output.exists() else ""
         if state == STOPPED:
-            with contextlib.suppress(SlurmError):
-                self.client.cancel(job_id)
-            return [
-                self._add(
-                    Finding.warn(
-                        "node",
-                        f"probe job {job_id} stopped before it ended (cancelled): no node facts",
-                        "run the probes again when the partition has room, or choose an idle partition",
-                    )
-                )
-            ]
+            fate = self._cancel(job_id)
+            return [self._add(Finding.warn("node", f"probe job {job_id} stopped before it ended {fate}", _AGAIN))]
         if state is None:
-            with contextlib.suppress(SlurmError):
-                self.client.cancel(job_id)
+            fate = self._cancel(job_id)
             return [
                 self._add(
                     Finding.bad(
                         "node",
-                        f"probe job {job_id} did not finish within {opts.node_timeout:g} s (cancelled)",
+                        f"probe job {job_id} did not finish within {opts.node_timeout:g} s {fate}",
                         "the partition may be busy: retry later or choose an idle partition",
                     )
                 )
@@ -362,10 +360,20 @@ class Prober:
             path.unlink(missing_ok=True)
         return self._node_findings(report, job_id)
 
+    def _cancel(self, job_id: str) -> str:
+        """Cancel the probe job this run submitted; says how that went, for its finding."""
+        try:
+            self.client.cancel(job_id)
+        except SlurmError as exc:
+            return f"(not cancelled: {exc}; `scancel {job_id}` removes it)"
+        self.run.node_job_cancelled = True
+        return "(cancelled): no node facts"
+
     def _wait(self, job_id: str, timeout: float) -> str | None:
         """Poll the job until it ends; its final state, STOPPED when the operator stopped waiting, or None on
-        timeout."""
-        deadline = time.monotonic() + timeout
+        timeout. While it waits, the progress says the job's state, its reason and how long it has waited."""
+        start = time.monotonic()
+        deadline = start + timeout
         delay = 0.3
         stop = self.options.stop
         while time.monotonic() < deadline:
@@ -379,8 +387,9 @@ class Prober:
                 return job.state
             if job is not None:  # which job, and why it waits: the operator can look it up or cancel it
                 why = f" ({job.reason_worth_showing})" if job.reason_worth_showing else ""
-                how = "" if stop is not None else f" · scancel {job_id} stops it"  # (the TUI has its key for it)
-                self.progress("node", "running", f"job {job_id} {job.state}{why}{how}")
+                how = "" if stop is not None else f" · scancel {job_id} stops it"  # (the caller has its key for it)
+                waited = f", waited {time.monotonic() - start:.0f} s"
+                self.progress("node", "running", f"job {job_id} {job.state}{why}{waited}{how}")
             if stop is not None:
                 stop.wait(delay)
             else:
@@ -463,6 +472,9 @@ def run_probes(options: ProbeOptions, progress: Progress = _no_progress, client:
         "node": prober.probe_node,
     }
     for step, _label in STEPS:
+        if options.stop is not None and options.stop.is_set():  # the operator stopped: end with what was found
+            progress(step, "skipped", "stopped")
+            continue
         if step == "node" and not options.probe_node:
             progress(step, "skipped", "not requested")
             continue

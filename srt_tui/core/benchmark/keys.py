@@ -11,13 +11,7 @@ from srt_tui.core.benchmark.types import BENCHMARKS
 from srt_tui.core.engines.base import Engine
 from srt_tui.core.errors import Problem
 from srt_tui.core.frontends.routers.base import Router
-from srt_tui.core.spec.recipe import BenchmarkSpec
-
-#: srtctl types srt-tui cannot run, with the reason a job could not work
-REFUSED: dict[str, str] = {
-    "lm-eval": "srtctl runs it through InferenceX's benchmark_lib.sh from a mounted INFMAX_WORKSPACE, "
-    "which srt-tui does not mount",
-}
+from srt_tui.core.spec.recipe import BenchmarkSpec, benchmark_type_problem
 
 
 def written_keys(b: BenchmarkSpec) -> set[str]:
@@ -27,13 +21,10 @@ def written_keys(b: BenchmarkSpec) -> set[str]:
 
 def benchmark_problems(b: BenchmarkSpec, engine: Engine, router: Router, disaggregated: bool) -> list[Problem]:
     """Refusals for the benchmark block: unknown type, keys the type does not read, srtctl's own checks."""
-    if b.type in REFUSED:
-        return [Problem("benchmark.type", f"`{b.type}` is not run by srt-tui: {REFUSED[b.type]}", _types_hint())]
-    kind = BENCHMARKS.get(b.type)
-    if kind is None:
-        return [
-            Problem("benchmark.type", f"unknown benchmark type `{b.type}` (srtctl has no runner for it)", _types_hint())
-        ]
+    refusal = benchmark_type_problem(b.type)  # the loader's check too, for a file whose other keys fail
+    if refusal is not None:
+        return [refusal]
+    kind = BENCHMARKS[b.type]
     unread = sorted(written_keys(b) - kind.reads)
     if not kind.runs:  # nothing runs, so a leftover key changes nothing about the job: said, not refused
         return [
@@ -60,7 +51,3 @@ def _shown(value: object) -> str:
     """A key's value in a message, cut short (an env map or a command can be long)."""
     text = str(value)
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _types_hint() -> str:
-    return "one of: " + ", ".join(sorted(BENCHMARKS))

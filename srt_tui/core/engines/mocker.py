@@ -9,7 +9,7 @@ from srt_tui.core import placeholders as ph
 from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import Engine, WorkerContext, WorkerLaunch, args_to_flags, role_mode
 from srt_tui.core.engines.dynamo_mocker import SIMULATION, dynamo_mocker_launch, unknown_keys
-from srt_tui.core.errors import Problem
+from srt_tui.core.errors import Problem, choices_hint
 
 
 class Mocker(Engine):
@@ -39,7 +39,7 @@ class Mocker(Engine):
             Problem(
                 f"engine.config.{key}",
                 "not a simulation parameter of Dynamo's mocker",
-                f"use one of: {', '.join(SIMULATION)}",
+                choices_hint(key, SIMULATION, "use one of"),
             )
             for key in unknown_keys(config)
         ]

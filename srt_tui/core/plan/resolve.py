@@ -15,7 +15,7 @@ from pathlib import Path
 from srt_tui.core import placeholders as ph
 from srt_tui.core.engines import get_engine
 from srt_tui.core.engines.base import LAUNCH_MPI
-from srt_tui.core.errors import ConfigError, Problem
+from srt_tui.core.errors import ConfigError, Problem, did_you_mean
 from srt_tui.core.frontends.dynamo import WHEELHOUSE, wheel_env
 from srt_tui.core.spec.profile import DCGM_EXPORTER, HealthCheck, LoadedProfile, Profile
 from srt_tui.core.spec.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
@@ -46,13 +46,8 @@ def _alias(
         )
     if literal.search(value):
         return value, None
-    import difflib
-
-    close = difflib.get_close_matches(value, list(table), n=1)
     hint = (
-        f"did you mean `{close[0]}`?"
-        if close
-        else f"add `{value}: <path>` under `{kind}:` in the profile, or give an absolute path"
+        did_you_mean(value, table) or f"add `{value}: <path>` under `{kind}:` in the profile, or give an absolute path"
     )
     return value, Problem(
         field=field_name,

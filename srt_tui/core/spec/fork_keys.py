@@ -109,6 +109,12 @@ FORK_KEYS: dict[str, dict[str, ForkKey]] = {
 #: engines of the fork srt-tui does not run, with what they are
 UNSUPPORTED_ENGINES: dict[str, str] = {"tilert": "TileRT", "tokenspeed": "TokenSpeed"}
 
+#: srtctl benchmark types srt-tui cannot run, with the reason a job could not work
+UNSUPPORTED_BENCHMARKS: dict[str, str] = {
+    "lm-eval": "srtctl runs it through InferenceX's benchmark_lib.sh from a mounted INFMAX_WORKSPACE, "
+    "which srt-tui does not mount",
+}
+
 
 def refuse_fork_keys(value: Any, section: str) -> Any:
     """`value` without the fork keys it sets to srt-tui's own behaviour; raises naming any other one."""

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from srt_tui.core.errors import ConfigError, Problem
+from srt_tui.core.errors import ConfigError, Problem, did_you_mean
 from srt_tui.core.spec.slurm_values import UNSAFE
 from srt_tui.core.spec.yamlio import Located, PathKey
 
@@ -93,11 +92,8 @@ def to_config_error(
         if kind == "extra_forbidden":
             key = str(loc[-1]) if loc else "?"
             options = _fields_at(model, loc[:-1])
-            close = difflib.get_close_matches(key, options, n=1, cutoff=0.5)
-            hint = (
-                f"did you mean `{close[0]}`?"
-                if close
-                else (f"valid keys here: {', '.join(options)}" if options else "remove it")
+            hint = did_you_mean(key, options, cutoff=0.5) or (
+                f"valid keys here: {', '.join(options)}" if options else "remove it"
             )
             message = f"unknown key `{key}`"
         elif kind == UNSAFE:  # a value that would change a Slurm, pyxis or env line: its own reason and fix
@@ -122,10 +118,18 @@ def to_config_error(
                 message += f" (got {got!r})"
             expected = list(dict.fromkeys(_expected(e) for e in errs))
             hint = "use " + " or ".join(expected)
-            if kind == "literal_error" and isinstance(got, str):
-                choices = re.findall(r"'([^']*)'", str((errs[0].get("ctx") or {}).get("expected", "")))
-                close = difflib.get_close_matches(got, choices, n=1, cutoff=0.5)
-                if close:
-                    hint = f"did you mean `{close[0]}`?"
+            if isinstance(got, str):  # a closed set's value, alone or in a union (`nodes: colocat`): the nearest
+                choices = [c for e in errs if e["type"] == "literal_error" for c in _choices(e)]
+                hint = did_you_mean(got, choices, cutoff=0.5) or hint
         problems.append(Problem(field=field, message=message, hint=hint, file=src.file, line=src.line_of(full)))
-    return ConfigError(problems)
+    return ConfigError(by_line(problems))
+
+
+def _choices(err: Any) -> list[str]:
+    """The values a pydantic `literal_error` (a `Literal`, or a registered name through `one_of`) accepts."""
+    return re.findall(r"'([^']*)'", str((err.get("ctx") or {}).get("expected", "")))
+
+
+def by_line(problems: list[Problem]) -> list[Problem]:
+    """Problems in the order of the file (those without a line last), as an editor walks them."""
+    return sorted(problems, key=lambda p: (p.line is None, p.line or 0))

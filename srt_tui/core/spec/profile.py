@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
-from srt_tui.core.errors import ConfigError, Problem, config_error
+from srt_tui.core.errors import ConfigError, Problem, config_error, did_you_mean
 from srt_tui.core.owned import check_dir, check_file
 from srt_tui.core.paths import shipped_profiles_dir, user_config_dir, user_profiles_dir
 from srt_tui.core.spec.discovery import SRTSLURM_FILE, find_srtslurm
@@ -272,10 +272,7 @@ def load_profile(spec: str | None = None, cwd: Path | None = None) -> LoadedProf
                         _check_user_profile(folder, candidate)
                     return LoadedProfile(spec, candidate, parse_profile(candidate), source)
         known = sorted({p.name for p in list_profile_files()})
-        import difflib
-
-        close = difflib.get_close_matches(spec, known, n=1)
-        hint = f"did you mean `{close[0]}`?" if close else f"known profiles: {', '.join(known)}"
+        hint = did_you_mean(spec, known) or f"known profiles: {', '.join(known)}"
         raise ConfigError([Problem(field="--profile", message=f"no profile named `{spec}`", hint=hint)])
     found = find_srtslurm(cwd)
     if found is not None:

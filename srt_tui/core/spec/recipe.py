@@ -6,7 +6,7 @@ Override files (`base` + `override_*` / `zip_override_*`) expand into named vari
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, Protocol, cast
 
@@ -14,9 +14,10 @@ from pydantic import AfterValidator, AliasChoices, Field, ValidationError, field
 from pydantic_core import PydanticCustomError
 
 from srt_tui.core import registry
-from srt_tui.core.errors import SrtError, config_error
-from srt_tui.core.spec.fork_keys import ForkSection
+from srt_tui.core.errors import Problem, SrtError, choices_hint, config_error
+from srt_tui.core.spec.fork_keys import UNSUPPORTED_BENCHMARKS, ForkSection
 from srt_tui.core.spec.frontend_types import FRONTEND_TYPES, unsupported_frontend
+from srt_tui.core.spec.library import find_recipe, split_selector
 from srt_tui.core.spec.profile import GpuExporter, HealthCheck, Strict
 from srt_tui.core.spec.schema1 import normalise_schema1
 from srt_tui.core.spec.slurm_values import (
@@ -196,6 +197,21 @@ class FrontendSpec(ForkSection):
     @classmethod
     def _whole_numbers(cls, value: Any) -> Any:
         return integral_floats(value)
+
+
+def benchmark_type_problem(value: str) -> Problem | None:
+    """Why `benchmark.type: value` cannot run (a type srt-tui refuses, with the reason; or no type it has, with
+    the nearest one), None for a registered type. srtctl loads any type, so the planner asks this of a recipe
+    that loaded, and the loader of one that did not, beside its other problems."""
+    names = sorted(registry.names("benchmark"))
+    if value in UNSUPPORTED_BENCHMARKS:
+        refused = f"`{value}` is not run by srt-tui: {UNSUPPORTED_BENCHMARKS[value]}"
+        return Problem("benchmark.type", refused, "one of: " + ", ".join(names))
+    if value in names:
+        return None
+    return Problem(
+        "benchmark.type", f"unknown benchmark type `{value}` (srtctl has no runner for it)", choices_hint(value, names)
+    )
 
 
 class BenchmarkSpec(ForkSection):
@@ -454,9 +470,23 @@ def recipe_from_data(data: Any, src: Located, variant: str | None = None) -> Rec
     try:
         return Recipe.model_validate(normalised)
     except ValidationError as exc:
-        from srt_tui.core.spec.model_errors import to_config_error  # only on errors: keeps start-up lean
+        from srt_tui.core.spec.model_errors import by_line, to_config_error  # only on errors: a lean start-up
 
-        raise to_config_error(exc, Recipe, src, prefix) from None
+        error = to_config_error(exc, Recipe, src, prefix)
+        error.problems = by_line(error.problems + _value_problems(normalised, src, prefix, error.problems))
+        raise error from None
+
+
+def _value_problems(data: dict[str, Any], src: Located, prefix: tuple[str, ...], found: list[Problem]) -> list[Problem]:
+    """The checks of a value against a closed set that need no valid recipe (`benchmark.type`), for a file that
+    failed to load: each typo of the file in one run, not the keys' first and the value's after they are fixed."""
+    bench = data.get("benchmark")
+    kind = bench.get("type") if isinstance(bench, dict) else None
+    field = ".".join((*prefix, "benchmark", "type"))
+    problem = benchmark_type_problem(kind) if isinstance(kind, str) else None
+    if problem is None or any(p.field == field for p in found):
+        return []
+    return [replace(problem, field=field, file=src.file, line=src.line_of((*prefix, "benchmark", "type")))]
 
 
 def _is_schema1(data: dict[str, Any]) -> bool:
@@ -534,19 +564,10 @@ def list_variants(path: Path) -> list[str]:
 
 
 def load_recipe(spec: str | Path) -> tuple[Recipe, RecipeSource]:
-    """Load `file.yaml` or `file.yaml:selector` (override variants, sweep members) into a normalised Recipe."""
-    text = str(spec)
-    selector: str | None = None
-    path = Path(text)
-    if not path.exists() and ":" in text:
-        head, _, selector = text.rpartition(":")
-        path = Path(head)
-    if not path.exists():  # a directory or device is named by load_yaml
-        raise config_error(
-            "recipe file not found",
-            file=str(path),
-            hint="check the recipe path (a relative one is read from the current directory)",
-        )
+    """Load `file.yaml` or `file.yaml:selector` (override variants, sweep members) into a normalised Recipe; the
+    file may also be a shipped recipe's path under `recipes/` or a recipe's name (`find_recipe`)."""
+    head, selector = split_selector(find_recipe(str(spec)))  # not found: raised, with the closest names
+    path = Path(head)  # a directory or device is named by load_yaml
     src = load_yaml(path)
     variants = _variants(src)
     if variants:

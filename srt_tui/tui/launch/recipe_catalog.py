@@ -110,13 +110,6 @@ _FACTS = (
 )
 
 
-def user_recipes_dir() -> Path:
-    """The operator's own recipes: `<config dir>/recipes`."""
-    from srt_tui.core.paths import user_config_dir
-
-    return user_config_dir() / "recipes"
-
-
 @dataclass(frozen=True)
 class LibraryRoot:
     """A folder of recipes the wizard lists, and the label its folders carry in the tree."""
@@ -128,7 +121,7 @@ class LibraryRoot:
 def library_roots(srtctl_root: str | None = None, cwd: Path | None = None) -> list[LibraryRoot]:
     """Shipped recipes, the user's, `./recipes` (srtctl's interactive mode lists it, so an srt-slurm checkout's
     library shows) and `<srtctl_root>/recipes` of the profile: each existing folder once."""
-    from srt_tui.core.paths import shipped_recipes_dir
+    from srt_tui.core.paths import shipped_recipes_dir, user_recipes_dir
 
     candidates = [LibraryRoot("", shipped_recipes_dir()), LibraryRoot("user", user_recipes_dir()),
                   LibraryRoot("./recipes", (cwd or Path.cwd()) / "recipes")]  # fmt: skip

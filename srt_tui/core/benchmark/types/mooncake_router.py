@@ -8,7 +8,7 @@ from srt_tui.core import placeholders as ph
 from srt_tui.core.benchmark.types.aiperf import AIPERF, aiperf_args, ms
 from srt_tui.core.benchmark.types.base import COMMON, BenchmarkType
 from srt_tui.core.benchmark.types.checks import positive
-from srt_tui.core.errors import Problem
+from srt_tui.core.errors import Problem, choices_hint
 from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ class MooncakeRouter(BenchmarkType):
                 Problem(
                     "benchmark.mooncake_workload",
                     f"unknown workload `{b.mooncake_workload}`",
-                    "one of: " + ", ".join(MOONCAKE_WORKLOADS),
+                    choices_hint(b.mooncake_workload, MOONCAKE_WORKLOADS),
                 )
             )
         return out

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 from srt_tui.core import placeholders as ph
 from srt_tui.core.benchmark.types.base import COMMON, BenchmarkType
 from srt_tui.core.benchmark.types.checks import concurrencies, need, positive, req_rate
-from srt_tui.core.errors import Problem
+from srt_tui.core.errors import Problem, did_you_mean
 from srt_tui.core.spec.recipe import BenchmarkSpec
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ class SaBench(BenchmarkType):
                 Problem(
                     "benchmark.dataset_name",
                     f"sa-bench reads `random` or `custom`, not `{dataset}`",
-                    "set benchmark.dataset_name: random",
+                    did_you_mean(dataset, ("random", "custom")) or "set benchmark.dataset_name: random",
                 )
             )
         if dataset == "custom":

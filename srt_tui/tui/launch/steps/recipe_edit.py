@@ -67,8 +67,7 @@ def edit_target(entry: RecipeEntry) -> EditTarget:
     recipe folder (same sub-folder as in the shipped tree; an existing copy is kept, never overwritten); a job
     directory's recipe.yaml is always copied."""
     from srt_tui.core.jobdir.contract import JOB_FILE
-    from srt_tui.core.paths import shipped_recipes_dir
-    from srt_tui.tui.launch.recipe_catalog import user_recipes_dir
+    from srt_tui.core.paths import shipped_recipes_dir, user_recipes_dir
 
     path, variant = _file_and_variant(entry.spec)
     shipped = shipped_recipes_dir().resolve()
@@ -122,8 +121,9 @@ def read_back(target: EditTarget, profile: LoadedProfile | None) -> EditResult:
     each `file:line: field: message (fix: …)` where the key is written."""
     from srt_tui.core.api import prepare_job
     from srt_tui.core.errors import SrtError
+    from srt_tui.core.paths import user_recipes_dir
     from srt_tui.core.spec.recipe import load_recipe
-    from srt_tui.tui.launch.recipe_catalog import read_entries, user_recipes_dir
+    from srt_tui.tui.launch.recipe_catalog import read_entries
 
     recipes = user_recipes_dir().resolve()
     path = target.path.expanduser().resolve()
