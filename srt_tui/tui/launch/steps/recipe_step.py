@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
+from srt_tui.core.text.counts import counted
 from srt_tui.core.text.words import name_rank
 from srt_tui.tui.display import shorten_path, wrap_path
 from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened
@@ -296,7 +297,7 @@ class RecipeStep(WizardStep):
         hint = HINT
         if loading and library is not None:
             read, total = library.counts
-            hint += f"  Reading recipes… {read}/{total} files"
+            hint += f"  Reading recipes… {read}/{counted(total, 'file')}"
         self.query_one("#recipe-hint", Static).update(hint)
 
     # -- tree ---------------------------------------------------------------------------------------
