@@ -227,9 +227,7 @@ async def test_the_detail_names_slurms_host_of_the_workers_node(
     `local1`, so its detail does too (it said `node1`, a name the job does not use)."""
     job_dir = _job_dir(tmp_path)
     nodes = [{"index": 0, "hostname": hosts[0], "ip": "10.0.0.17"}, {"index": 1, "hostname": hosts[1], "ip": "x"}]
-    (job_dir / "endpoints.json").write_text(
-        json.dumps({"version": 1, "job_id": job_id, "workers": [], "nodes": nodes})
-    )
+    (job_dir / "endpoints.json").write_text(json.dumps({"version": 1, "job_id": job_id, "workers": [], "nodes": nodes}))
     snap = frozen.frozen_job(job_id, RECIPE, PROFILE, job_dir=job_dir)
     app = frozen_app([snap], open_job=job_id)
     async with app.run_test(size=(120, 36)) as pilot:
