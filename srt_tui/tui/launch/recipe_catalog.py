@@ -326,13 +326,16 @@ def cloned_entry(job_id: str, recipe: Recipe, source: RecipeSource) -> RecipeEnt
     return _loaded("opened", f"job {job_id} (clone)", spec, display_path(where), recipe, source, "")
 
 
-def open_recipe(path_text: str) -> RecipeEntry:
-    """Read a recipe given by path ("open file…"): `file.yaml` or `file.yaml:variant`."""
+def open_recipe(path_text: str) -> RecipeEntry | None:
+    """Read a recipe given by path ("open file…"): `file.yaml` or `file.yaml:variant`. None when no file is
+    there: a row for it would only say so, and stay (a file that is there but refused gets its ✗ row)."""
     from srt_tui.core.errors import SrtError
     from srt_tui.core.spec.recipe import load_recipe
 
     spec = str(Path(path_text.strip()).expanduser()) if ":" not in path_text else path_text.strip()
     file_part = spec.rsplit(":", 1)[0] if ":" in spec and not Path(spec).exists() else spec
+    if not Path(file_part).is_file():
+        return None
     shown = display_path(file_part)
     try:
         recipe, source = load_recipe(spec)

@@ -540,20 +540,28 @@ class RecipeStep(WizardStep):
         """Read a recipe from anywhere on disk."""
         from srt_tui.tui.launch.recipe_catalog import open_recipe
 
-        self.post_message(RecipeOpened(open_recipe(path)))
+        self.post_message(RecipeOpened(open_recipe(path), path))
 
     @on(RecipeOpened)
     def _opened(self, message: RecipeOpened) -> None:
+        """An opened recipe joins the tree (a refused one with its ✗ and why); a path with no file only says so."""
         message.stop()
         entry = message.entry
+        if entry is None:
+            where = "a relative path is read from the directory srt-tui started in"
+            self.notify(f"{message.path}: no such recipe file ({where})", title="Open…", severity="error", timeout=10)
+            return
         if entry.broken:
             self.notify(f"{entry.shown_path}: {entry.error}", severity="error", timeout=10)
         self.show_opened(entry)
 
     def show_opened(self, entry: RecipeEntry) -> None:
-        """List `entry` among the opened recipes (replacing an opened one of the same file; the library's row of
-        that file stays in its folder), the filter cleared and the cursor on it."""
-        self.entries = [e for e in self.entries if not (e.folder == entry.folder and e.spec == entry.spec)] + [entry]
+        """List `entry` among the opened recipes (replacing an opened one of the same file, and any refused one:
+        its ✗ row said why once; the library's row of that file stays in its folder), the filter cleared and
+        the cursor on it."""
+        self.entries = [
+            e for e in self.entries if not (e.folder == entry.folder and (e.spec == entry.spec or e.broken))
+        ] + [entry]
         self._highlight_spec = entry.spec
         self.query_text = ""
         field = self.query_one("#recipe-filter", Input)
