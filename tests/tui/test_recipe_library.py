@@ -16,7 +16,7 @@ from rich.style import Style
 from textual.widgets import Static, Tree
 
 from srt_tui.state.recipe_cache import RecipeCache
-from srt_tui.tui.launch.recipe_catalog import LibraryRoot, library_roots, scan_library
+from srt_tui.tui.launch.recipe_catalog import LibraryRoot, RecipeEntry, library_roots, scan_library
 from srt_tui.tui.launch.screen import LaunchScreen
 from tests.tui.scenarios import settle
 from tests.tui.tui_helpers import hold_scan_at, make_app, settle_but
@@ -520,3 +520,35 @@ async def test_rows_alike_but_for_their_middle_keep_where_they_differ(width: int
     names = [f"x:zip_override_{v}_8k1k_hightpt[{i}]" for v in ("a", "mtp") for i in (0, 1)] + ["x:base"]
     assert differs_at(names, 22) == {names[0]: 15, names[1]: 15, names[2]: 15, names[3]: 15}
     assert cut_middle(Text("  x:base"), 22).plain == "  x:base"  # short rows are left alone
+
+
+#: srtctl's `examples/enable-profiling.yaml` in short: three keys its `profiling:` block does not take
+THREE_WRONG = RECIPE.format(about="profiling", name="prof", workers=1) + (
+    "profiling:\n  type: torch\n  isl: 1024\n  osl: 128\n  concurrency: 1\n"
+)
+
+
+async def test_a_recipe_refused_for_several_reasons_lists_them_all_in_its_summary() -> None:
+    """Operator pass: srtctl's `enable-profiling` example showed its first error and `(+2 more)`, with no way to
+    the others. Its summary lists every one (the pane scrolls), from the cache too; a toast says where they are."""
+    lib = _user_library() / "examples"
+    lib.mkdir(parents=True)
+    (lib / "enable-profiling.yaml").write_text(THREE_WRONG, encoding="utf-8")
+    app = make_app("local")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"enable-profiling", "enter")
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        entry = tree.cursor_node.data if tree.cursor_node is not None else None
+        assert entry is not None and entry.label == "enable-profiling" and entry.broken, entry
+        summary = " ".join(_summary(app).split())
+        for key in ("isl", "osl", "concurrency"):
+            assert f"profiling.{key}: unknown key `{key}`" in summary, summary
+        assert "more" not in summary, summary
+        await pilot.press("enter")
+        await settle(pilot)
+        said = [str(n.message) for n in app._notifications]
+        assert any("unknown key `isl`" in m and m.endswith("(+2 more in the summary)") for m in said), said
+    again = RecipeEntry.from_facts(entry.facts())  # a row from the cache or the reader process
+    assert again.problems == entry.problems and len(again.problems) == 3

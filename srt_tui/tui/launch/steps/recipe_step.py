@@ -454,10 +454,15 @@ class RecipeStep(WizardStep):
         scroll = self.query_one("#recipe-summary-box")
         room = scroll.content_region.width - scroll.styles.scrollbar_size_vertical - KEY_WIDTH - 2
         grid.add_row("file", Text(wrap_path(entry.shown_path, room), overflow="fold"))
+        checked = self._checks.get(entry.spec)
         if entry.broken:
-            grid.add_row(
-                Text("error", style=st("recipe-step--bad")), Text(entry.error or "", style=st("recipe-step--bad"))
-            )
+            # every reason on lines of its own (the pane scrolls: `(+2 more)` led nowhere), unless it was edited
+            # here: then its checks below list them, each where it is written
+            problems = () if checked is not None and checked[0] else entry.problems or (entry.error or "",)
+            for i, line in enumerate(problems):
+                key = ("errors" if len(problems) > 1 else "error") if i == 0 else ""
+                shown = f"✗ {line}" if len(problems) > 1 else line
+                grid.add_row(Text(key, style=st("recipe-step--bad")), Text(shown, style=st("recipe-step--bad")))
         else:
             for key, value in entry.summary:
                 grid.add_row(key, Text(value))
@@ -472,8 +477,8 @@ class RecipeStep(WizardStep):
                 grid.add_row("profiles", text)
         if entry.description:
             grid.add_row("about", Text(entry.description))
-        if entry.spec in self._checks:
-            errors, warnings = self._checks[entry.spec]
+        if checked is not None:
+            errors, warnings = checked
             for i, line in enumerate(errors or [f"✓ valid for {self.profile_name or 'its profile'}"]):
                 style = st("recipe-step--bad" if errors else "recipe-step--match")
                 grid.add_row("checks" if i == 0 else "", Text(("✗ " if errors else "") + line, style=style))
