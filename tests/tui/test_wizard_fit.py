@@ -59,7 +59,8 @@ def test_a_file_name_too_long_for_its_line_breaks_between_words(shown: str, widt
         (80, "local · mocker-2p1d-vllm-router · 2P1D"),
         (30, "mocker-2p1d-vllm-router · 2P1D"),  # the profile, which the header names, gives way first
         (25, "mocker-2p1d-vllm-router"),  # then the last facts, whole
-        (7, "local"),  # when none of those fits, the profile alone
+        (20, "mocker…d-vllm-router"),  # then the recipe loses its middle, never its end
+        (7, "local"),  # too little room to cut it: the profile alone
         (3, ""),
     ],
 )
@@ -138,6 +139,14 @@ async def test_the_step_bar_at_80_columns_shows_whole_facts() -> None:
         assert bar.note == "local · mocker-2p1d-vllm-router · 2P1D"
         shown = bar.render().plain
         assert len(shown) <= 78 and shown.rstrip().endswith(("local", "mocker-2p1d-vllm-router", "2P1D")), shown
+        # operator pass: from here on the bar read `… 5 Submit   local`, the recipe gone; the steps done give
+        # their names way first (`✓ 1 › ✓ 2 ›  3 Topology`), and at Submit the note is whole
+        assert "mocker-2p1d-vllm-router" in shown and shown.startswith("✓ 1 › ✓ 2 ›  3 Topology  ›"), shown
+        await pilot.press("ctrl+n", "ctrl+n")
+        await settle(pilot)
+        shown = bar.render().plain
+        assert shown.startswith("✓ 1 › ✓ 2 › ✓ 3 › ✓ 4 ›  5 Submit "), shown
+        assert len(shown) <= 78 and shown.endswith("local · mocker-2p1d-vllm-router · 2P1D"), shown
 
 
 async def test_the_summarys_file_line_breaks_between_words_once_its_scrollbar_shows() -> None:
