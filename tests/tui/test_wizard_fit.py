@@ -149,6 +149,31 @@ async def test_the_step_bar_at_80_columns_shows_whole_facts() -> None:
         assert len(shown) <= 78 and shown.endswith("local · mocker-2p1d-vllm-router · 2P1D"), shown
 
 
+async def test_the_save_dry_run_prompt_reads_whole_at_80_columns() -> None:
+    """Operator pass: at 80 columns the Preview's `s` prompt read `Save the dry-run directory (sbatch.sh,
+    plan.json, recipe.y`, and its path lost its last digit. The title wraps; the path's end is in view."""
+    from textual.geometry import Region
+    from textual.widgets import Input, Label
+
+    app = make_app("local")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"mocker-2p1d-vllm-router", "enter")
+        await settle(pilot)
+        await pilot.press("ctrl+n")  # → Preview
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        title = app.screen.query_one("#prompt-title", Label)
+        lines = [s.text.rstrip() for s in title.render_lines(Region(0, 0, *title.size))]
+        assert " ".join(lines).endswith("recipe.yaml, profile.yaml)") and len(lines) == 2, lines
+        field = app.screen.query_one("#prompt-input", Input)
+        assert field.value.startswith("dry-runs/mocker-2p1d-vllm-router-2P1D-"), field.value
+        assert len(field.value) > field.content_region.width, field.value  # too long for the field: it scrolls
+        seen = field.scroll_offset.x + field.content_region.width
+        assert seen >= len(field.value), (field.scroll_offset, field.content_region)  # to its last character
+
+
 async def test_the_summarys_file_line_breaks_between_words_once_its_scrollbar_shows() -> None:
     """Operator pass: at 80 columns the file line broke inside the file name. A folder's short summary has no
     scrollbar; the recipe's after it does, so the column is narrower than when the summary was made."""
