@@ -159,7 +159,7 @@ class JobsView(Vertical):
         empty.set_class(bool(rows), "hidden")
         shown = f"{len(rows)} of {counted(len(snaps), 'job')}" if query else counted(len(snaps), "job")
         order = "↓" if reverse else "↑"
-        # the keys the footer leaves to `?` are named where what they change is shown: `s` the sort, `/` the filter
+        # `s` (which the footer leaves to `?`) is named with the sort it changes, `/` with the filter
         filtering = f"filter {query!r}" if query else "/ filter"
         parts = [shown, f"s sort {sort} {order}", filtering, *status.split(" · ")]
         # what gives way first at 80 columns: the `/` hint (not an active filter), the refresh timing, the `A`
