@@ -324,6 +324,66 @@ async def test_long_folders_keep_their_last_part_at_80_columns() -> None:
         assert labels[0].endswith("/1k1k/") and labels[1].endswith("/8k1k/")
 
 
+#: srtctl's folders that read alike once cut at 80 columns (`./recipes/…/1k1k/mtp/` six times, `…/b200-fp4/1k1k/`
+#: three), and one beside them that does not
+ALIKE_FOLDERS = (
+    "gb300-fp8/1k1k/mtp", "gb300-fp8/8k1k/mtp", "trtllm/gb300-fp8/1k1k/mtp", "trtllm/b200-fp4/1k1k/mtp",
+    "trtllm/b200-fp8/1k1k/mtp", "trtllm/b200-fp4/8k1k/mtp", "sglang/nemotron-super-120b/b200-fp4/1k1k",
+    "trtllm/nemotron-super-120b/b200-fp4/1k1k", "trtllm/gpt-oss-120b/b200-fp4/1k1k", "qwen3.5/fp8/agg/profile",
+    "qwen3.5/nvfp4/agg/profile", "qwen3.5/fp8/disagg/mooncake/profile", "vllm/deepseek-r1",
+)  # fmt: skip
+
+
+def test_folders_that_would_read_alike_keep_what_tells_them_apart() -> None:
+    from srt_tui.tui.display import shorten_path, shorten_paths
+
+    paths = [f"./recipes/{folder}" for folder in ALIKE_FOLDERS]
+    shown = shorten_paths(paths, 25)
+    assert [shorten_path(p, 25) for p in paths[:6]] == ["./recipes/…/1k1k/mtp", "./recipes/…/8k1k/mtp"] + [
+        "./recipes/…/1k1k/mtp", "./recipes/…/1k1k/mtp", "./recipes/…/1k1k/mtp", "./recipes/…/8k1k/mtp"
+    ]  # fmt: skip
+    assert [shown[p] for p in paths] == [
+        "./recipes/…/1k1k/mtp",  # no cut in 25 columns reads as it alone: as it was (the others say what they are)
+        "…/gb300-fp8/8k1k/mtp",  # the head gives way to what differs
+        "…/trtllm/gb300-fp8/…/mtp",
+        "…/b200-fp4/1k1k/mtp",
+        "…/b200-fp8/1k1k/mtp",
+        "…/b200-fp4/8k1k/mtp",
+        "./recipes/sglang/…/1k1k",  # what differs, then the end
+        "./recipes/…/b200-fp4/1k1k",  # as it was: trtllm's two fit no other way
+        "…/gpt-oss-120b/…/1k1k",
+        "…/qwen3.5/fp8/agg/profile",
+        "…/nvfp4/agg/profile",
+        "./recipes/…/profile",  # it did not read alike: as it was
+        "./recipes/…/deepseek-r1",
+    ], shown
+    assert shorten_paths(paths, 80) == {p: p for p in paths}  # room for all: nothing cut
+
+
+async def test_folders_alike_once_cut_read_apart_at_80_columns() -> None:
+    """Operator pass: with srtctl's library in ./recipes, folder rows read `./recipes/…/1k1k/` several times
+    (`recipes/b200-fp4/1k1k/` of three models, `…/1k1k/mtp/` of six GPUs). Each keeps its end and what tells it
+    from the others, within the tree's width, at 80 columns and after a resize."""
+    for folder in ALIKE_FOLDERS:
+        (Path.cwd() / "recipes" / folder).mkdir(parents=True)
+        text = RECIPE.format(about=folder, name=folder.replace("/", "-"), workers=1)
+        (Path.cwd() / "recipes" / folder / "agg.yaml").write_text(text, encoding="utf-8")
+    app = make_app("local")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        room = tree.scrollable_content_region.width - 4
+        folders = [node for node in tree.root.children if str(node.label).startswith("./recipes/")]
+        labels = [tree.render_label(node, Style(), Style()).plain.split(" ", 1)[1] for node in folders]
+        assert len(labels) == len(ALIKE_FOLDERS) and len(set(labels)) == len(labels), labels
+        assert all(len(label) <= room for label in labels), (labels, room)
+        for node, label in zip(folders, labels, strict=True):
+            assert label.endswith("/" + str(node.label).rstrip("/").rsplit("/", 1)[-1] + "/"), (label, node.label)
+        assert "./recipes/sglang/…/1k1k/" in labels and "…/b200-fp4/1k1k/mtp/" in labels, labels
+
+
 @pytest.mark.parametrize("width", [80, 120])
 async def test_recipe_rows_fit_the_tree_shape_first_then_the_names_middle(width: int) -> None:
     """Operator pass (issue 21): at 80 columns rows were cut at the pane's edge (`1P1D · m`), and

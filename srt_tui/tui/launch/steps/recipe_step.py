@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -19,7 +20,7 @@ from textual.widgets.tree import TreeNode
 
 from srt_tui.core.text.counts import counted
 from srt_tui.core.text.words import name_rank
-from srt_tui.tui.display import shorten_path, wrap_path
+from srt_tui.tui.display import read_alike, shorten_paths, wrap_path
 from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 
@@ -37,6 +38,8 @@ class RecipeEdited(Message):
         super().__init__()
         self.result = result
 
+
+_T = TypeVar("_T")
 
 HINT = "Choose a recipe (✓ = written for this profile)."
 #: the summary's key column: its longest key (`benchmark`, `  prefill`)
@@ -76,11 +79,12 @@ class RecipeTree(Tree["RecipeEntry | None"]):
 
     def render_label(self, node: TreeNode[RecipeEntry | None], base_style: Style, style: Style) -> Text:
         """A folder too long for the tree's width loses middle folders, never its end (cut at its end, srtctl's
-        `…/b200-fp4/1k1k/` and `…/b200-fp4/8k1k/` read the same); worked out as it is drawn, at today's width."""
+        `…/b200-fp4/1k1k/` and `…/b200-fp4/8k1k/` read the same), nor what tells it from folders that would read
+        the same (`./recipes/…/1k1k/` was six of them); worked out as it is drawn, at today's width."""
         label = node.label if isinstance(node.label, Text) else Text(node.label)
         room = self.scrollable_content_region.width - 4  # the fold mark and the margin
         if node.data is None and node.allow_expand and 1 < room < label.cell_len:
-            short = Text(shorten_path(label.plain.rstrip("/"), room - 1) + "/", style=label.style)
+            short = Text(self._folder_cuts(room - 1)[label.plain.rstrip("/")] + "/", style=label.style)
             short.stylize(style)
             return Text.assemble((self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style), short)
         if node.data is not None:
@@ -99,19 +103,28 @@ class RecipeTree(Tree["RecipeEntry | None"]):
     def _differs_at(self, node: TreeNode[RecipeEntry | None], room: int) -> dict[str, int]:
         """For the rows of `node`'s folder whose names read alike once cut to `room` (srtctl's
         `glm5:zip_override_8k1k_hightpt[1]` and `glm5:zip_override_mtp_8k1k_hightpt[1]` both `glm5:zi…hightpt[1]`,
-        rows apart), where each first differs from the others: the cut keeps it in sight. Worked out once a
-        folder and width (every visible row asks at each paint)."""
+        rows apart), where each first differs from the others: the cut keeps it in sight."""
         parent = node.parent
         if parent is None:
             return {}
         names = tuple(c.data.label for c in parent.children if c.data is not None)
-        cache = self.__dict__.setdefault("_alike", {})
-        cached: dict[str, int] | None = cache.get((names, room))
-        if cached is None:
-            if len(cache) > 64:  # filters and resizes come and go
-                cache.clear()
-            cached = cache[(names, room)] = differs_at(list(names), room)
-        return cached
+        return self._memo(("rows", names, room), lambda: differs_at(list(names), room))
+
+    def _folder_cuts(self, width: int) -> dict[str, str]:
+        """Every folder row (without its `/`) as it shows in ``width``: `shorten_paths` of them all, since what
+        tells a folder apart depends on the others."""
+        folders = tuple(str(n.label).rstrip("/") for n in self.root.children if n.data is None)
+        return self._memo(("folders", folders, width), lambda: shorten_paths(folders, width))
+
+    def _memo(self, key: tuple[object, ...], make: Callable[[], _T]) -> _T:
+        """``make()``, worked out once a key: every visible row asks at each paint (filters and resizes come and
+        go, so the memo is emptied now and then)."""
+        memo: dict[tuple[object, ...], object] = self.__dict__.setdefault("_memo_", {})
+        if key not in memo:
+            if len(memo) > 64:
+                memo.clear()
+            memo[key] = make()
+        return cast(_T, memo[key])
 
     def _reads_alike(self, node: TreeNode[RecipeEntry | None], room: int) -> bool:
         """Whether a row next to `node` in its folder, of another topology, reads as it does but for its index once
@@ -190,11 +203,8 @@ def cut_middle(row: Text, room: int, show: int | None = None) -> Text:
 def differs_at(names: list[str], room: int) -> dict[str, int]:
     """Of ``names`` (one folder's rows), those that `cut_middle` would show alike in ``room`` cells, each with
     the first character where it differs from another of them."""
-    by_shown: dict[str, list[str]] = {}
-    for name in names:
-        by_shown.setdefault(cut_middle(Text("  " + name), room).plain, []).append(name)
     out: dict[str, int] = {}
-    for group in (g for g in by_shown.values() if len(g) > 1):
+    for group in read_alike(names, lambda name: cut_middle(Text("  " + name), room).plain):
         for name in group:
             out[name] = min(_first_difference(name, other) for other in group if other != name)
     return out
