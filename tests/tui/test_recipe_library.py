@@ -612,3 +612,24 @@ async def test_a_recipe_refused_for_several_reasons_lists_them_all_in_its_summar
         assert any("unknown key `isl`" in m and m.endswith("(+2 more in the summary)") for m in said), said
     again = RecipeEntry.from_facts(entry.facts())  # a row from the cache or the reader process
     assert again.problems == entry.problems and len(again.problems) == 3
+
+
+def test_rows_alike_among_three_or_beside_a_wide_topology_still_read_apart() -> None:
+    """Operator pass, srtctl's library at 80 columns: of `disagg-high-conc-6p1d-…`, `…-8p1d-…` and
+    `disagg-mid-curve-…` the first two kept where they differ from the third (`h`, which both show) and read
+    alike; glm5's `zip_override_8k1k_hightpt[1]` and `zip_override_mtp_8k1k_hightpt[1]` beside a `12P1D` had no
+    room left to show where they differ. A cut keeps where a row differs from the one most like it, and a
+    topology gives way when beside it the name could not keep that."""
+    from rich.text import Text
+
+    from srt_tui.tui.launch.steps.recipe_step import cut_middle, differs_at, fit_row
+
+    three = ["disagg-high-conc-6p1d-dep4-dep8-mtp", "disagg-high-conc-8p1d-dep4-dep8-mtp"]
+    three.append("disagg-mid-curve-1p1d-dep4-dep8-mtp")
+    show = differs_at(three, 25)
+    assert len({cut_middle(Text("  " + n), 25, show.get(n)).plain for n in three}) == 3, show
+    glm5 = ["glm5:zip_override_8k1k_hightpt[1]", "glm5:zip_override_mtp_8k1k_hightpt[1]"]
+    show = differs_at(glm5, 25)
+    shape = "  12P1D · sglang"
+    rows = [fit_row(Text(f"  {n}{shape}"), shape, 25, True, show.get(n)).plain for n in glm5]
+    assert len(set(rows)) == 2 and all(len(row) <= 25 and row.endswith("tpt[1]") for row in rows), rows

@@ -173,7 +173,14 @@ def fit_row(label: Text, shape: str, room: int, tell_apart: bool = False, show: 
     alone = cut_middle(name, room, show)
     if not tell_apart or facts.plain.strip().lower() in alone.plain.lower() or room - facts.cell_len < NAME_MIN:
         return alone
+    if show is not None and _keeps_shown(room) and not _keeps_shown(room - facts.cell_len):
+        return alone  # beside its topology the name could not keep where it differs (srtctl's `glm5:…hightpt[1]`)
     return Text.assemble(cut_middle(name, room - facts.cell_len, show), facts)
+
+
+def _keeps_shown(room: int) -> bool:
+    """Whether `cut_middle` in ``room`` cells has the room to keep its ``show`` character in sight."""
+    return room - 3 > 2 * END_KEPT
 
 
 #: the end of a name a cut keeps whatever it must show besides (a variant's `…lowlat[1]`)
@@ -190,7 +197,7 @@ def cut_middle(row: Text, room: int, show: int | None = None) -> Text:
     keep = max(room - 3, 2)  # the mark, and the ellipsis
     left = keep // 3
     hidden = show is not None and left <= show < len(name) - (keep - left)
-    if hidden and show is not None and keep > 2 * END_KEPT:
+    if hidden and show is not None and _keeps_shown(room):
         if show + 3 <= keep - END_KEPT:  # the cut moves past it, a few characters on
             left = show + 3
         else:  # a window around it, then the end
@@ -202,11 +209,12 @@ def cut_middle(row: Text, room: int, show: int | None = None) -> Text:
 
 def differs_at(names: list[str], room: int) -> dict[str, int]:
     """Of ``names`` (one folder's rows), those that `cut_middle` would show alike in ``room`` cells, each with
-    the first character where it differs from another of them."""
+    the first character where it differs from the one most like it (of srtctl's `disagg-high-conc-6p1d-…`,
+    `…-8p1d-…` and `disagg-mid-curve-…`, the `6`: where it differs from the third, `h`, both others show)."""
     out: dict[str, int] = {}
     for group in read_alike(names, lambda name: cut_middle(Text("  " + name), room).plain):
         for name in group:
-            out[name] = min(_first_difference(name, other) for other in group if other != name)
+            out[name] = max(_first_difference(name, other) for other in group if other != name)
     return out
 
 
