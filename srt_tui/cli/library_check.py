@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,8 +113,10 @@ def check_file(path: Path, profiles: _Profiles, topology: str | None) -> list[Ch
     return out
 
 
-def _line(c: Checked) -> str:
-    """`ok       file[:job]  name: 2P1D on 3 node(s)` or `refused  file[:job]  line 12: field: why (fix: …)`."""
+def _line(c: Checked, options: str = "") -> str:
+    """`ok       file[:job]  name: 2P1D on 3 node(s)` or `refused  file[:job]  line 12: field: why (fix: …)`; a job
+    refused for several reasons ends with how many more and the command that shows them all (its ``options``:
+    the `-p`/`-t` this run was given)."""
     from srt_tui.cli.printable import printable
 
     if c.ok:
@@ -123,7 +126,8 @@ def _line(c: Checked) -> str:
     if first.startswith(file + ":"):  # the file is on the line already: its line number is enough
         first = first[len(file) + 1 :].lstrip()
         first = f"line {first}" if first[:1].isdigit() else first
-    more = f" (+{len(c.problems) - 1} more)" if len(c.problems) > 1 else ""
+    again = f"srt-tui dry-run -f {shlex.quote(c.spec)}{options}"
+    more = f" (+{len(c.problems) - 1} more: {again})" if len(c.problems) > 1 else ""
     return printable(f"refused  {c.spec}  {first}{more}")
 
 
@@ -139,12 +143,14 @@ def check_library(args: argparse.Namespace) -> int:
     if missing:
         raise SrtError([Problem("-f", "no such recipe file or directory", file=str(missing[0]), hint="check the path")])
     profiles = _Profiles(args.profile)
+    given = (("-p", args.profile), ("-t", args.topology))
+    options = "".join(f" {flag} {shlex.quote(value)}" for flag, value in given if value)
     results: list[Checked] = []
     for path in files:
         checked = check_file(path, profiles, args.topology)
         results.extend(checked)
         if not args.json:
-            sys.stdout.write("".join(_line(c) + "\n" for c in checked))
+            sys.stdout.write("".join(_line(c, options) + "\n" for c in checked))
     refused = sum(1 for c in results if not c.ok)
     if args.json:
         doc = {

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 
@@ -49,9 +50,30 @@ def shorten_path(shown: str, width: int) -> str:
     it lives: `$SRT_TUI_CONFIG_DIR`, `~/.config/srt-tui`, `recipes`, `./recipes`) nor its file name."""
     if width <= 0 or len(shown) <= width or "/" not in shown:
         return shown
+    return _shorten(shown, width, _config_head())
+
+
+def _shorten(shown: str, width: int, config: str) -> str:
+    """`shorten_path`, the config directory's head given."""
+    if width <= 0 or len(shown) <= width or "/" not in shown:
+        return shown
+    head, middle, name = _parts(shown, config)
+    if not middle:
+        return shown
+    while middle and len(f"{head}/…/{'/'.join(middle)}/{name}") > width:
+        middle.pop(0)
+    return f"{head}/…/" + "".join(f"{m}/" for m in middle) + name
+
+
+def _config_head() -> str:
+    """How the operator's config directory shows: the head of the paths under it (`$SRT_TUI_CONFIG_DIR`)."""
     from srt_tui.core.paths import user_config_dir
 
-    config = display_path(user_config_dir()).rstrip("/.")
+    return display_path(user_config_dir()).rstrip("/.")
+
+
+def _parts(shown: str, config: str) -> tuple[str, list[str], str]:
+    """A shown path's head (where it lives: `./recipes`, ``config``), its middle folders, its name."""
     if shown.startswith(config + "/"):
         head, body = config, shown[len(config) + 1 :]
     else:
@@ -60,11 +82,76 @@ def shorten_path(shown: str, width: int) -> str:
             first, body = body.split("/", 1)
             head = f"{head}/{first}"
     *middle, name = body.split("/")
-    if not middle:
-        return shown
-    while middle and len(f"{head}/…/{'/'.join(middle)}/{name}") > width:
-        middle.pop(0)
-    return f"{head}/…/" + "".join(f"{m}/" for m in middle) + name
+    return head, middle, name
+
+
+def read_alike(names: Iterable[str], shown: Callable[[str], str]) -> list[list[str]]:
+    """The groups of ``names`` that ``shown`` (how a list cuts a name to its width) shows the same: two or more."""
+    by_shown: dict[str, list[str]] = {}
+    for name in names:
+        by_shown.setdefault(shown(name), []).append(name)
+    return [group for group in by_shown.values() if len(group) > 1]
+
+
+#: the most middle folders a path that reads alike is tried without (each subset is a cut)
+MIDDLE_MAX = 8
+
+
+def shorten_paths(paths: Iterable[str], width: int) -> dict[str, str]:
+    """Each of ``paths`` (one list's folders) as `shorten_path` shows it in ``width``, but those it would show alike
+    (srtctl's nine `./recipes/…/1k1k/mtp`) keep what tells them apart: each the cut that reads as it alone of the
+    paths of its name (`…` standing for a folder or more), with the fewest `…`, its head kept if it can be, the
+    longest that fits (`./recipes/sglang/…/1k1k`, `…/b200-fp4/1k1k/mtp`). Where no cut reads as one alone
+    (`./recipes/gb300-fp8/1k1k/mtp` beside `./recipes/trtllm/gb300-fp8/1k1k/mtp` in 25 columns), each takes the
+    first of its own cut and the cuts that keep its end that no other folder shows (`…/gb300-fp8/1k1k/mtp`)."""
+    paths, config = list(paths), _config_head()
+    shown = {path: _shorten(path, width, config) for path in paths}
+    by_name: dict[str, list[str]] = {}
+    for path in paths:
+        by_name.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+    alike = [path for group in read_alike(paths, shown.__getitem__) for path in group]
+    undecided: dict[str, list[str]] = {}
+    for path in alike:
+        cuts = _cuts(path, width, config)
+        rivals = [other for other in by_name[path.rsplit("/", 1)[-1]] if other != path]
+        telling = next((cut for cut in cuts if not any(_reads_as(cut).fullmatch(other) for other in rivals)), None)
+        if telling is not None:
+            shown[path] = telling
+        else:  # its own cut first, then those that keep what it shows after its `…`
+            tail = "/" + shown[path].rsplit("…/", 1)[-1]
+            undecided[path] = [shown[path], *(cut for cut in cuts if cut.endswith(tail))]
+    taken = {text for path, text in shown.items() if path not in undecided}
+    for path in sorted(undecided):
+        shown[path] = next((cut for cut in undecided[path] if cut not in taken), shown[path])
+        taken.add(shown[path])
+    return shown
+
+
+def _cuts(path: str, width: int, config: str) -> list[str]:
+    """The cuts of ``path`` within ``width`` (folders of its middle left out, its head too), best first (the fewest
+    `…`, the head kept, the longest); none for a middle over `MIDDLE_MAX`."""
+    head, middle, name = _parts(path, config)
+    if not middle or len(middle) > MIDDLE_MAX:
+        return []
+    ranked: list[tuple[tuple[int, bool, int], list[str]]] = []
+    for with_head in (True, False):
+        for mask in range(1 << len(middle)):
+            tokens = [head] if with_head else ["…"]
+            for i, folder in enumerate(middle):
+                if mask >> i & 1:
+                    tokens.append(folder)
+                elif tokens[-1] != "…":
+                    tokens.append("…")
+            tokens.append(name)
+            text = "/".join(tokens)
+            if len(text) <= width:
+                ranked.append(((tokens.count("…"), not with_head, -len(text)), tokens))
+    return ["/".join(tokens) for _, tokens in sorted(ranked)]
+
+
+def _reads_as(cut: str) -> re.Pattern[str]:
+    """The paths a cut reads as: its `…` one folder or more."""
+    return re.compile("/".join(r"[^/]+(?:/[^/]+)*" if part == "…" else re.escape(part) for part in cut.split("/")))
 
 
 def wrap_path(shown: str, width: int) -> str:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
@@ -32,7 +34,12 @@ class PathPrompt(DismissOnce[str | None], ModalScreen[str | None]):
             yield Static(self._note or "Enter to confirm · Esc to cancel", id="prompt-note")
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        field = self.query_one(Input)
+        field.focus()
+        # the cursor is at the end, but Textual leaves a first value scrolled to its start: a path's end (the
+        # dry-run's time stamp, the file name) is what the operator checks, so it is in view
+        end = Region(cell_len(field.value), 0, 1, 1)  # the cursor's cell
+        self.call_after_refresh(lambda: field.scroll_to_region(end, animate=False, force=True))
 
     @on(Input.Submitted, "#prompt-input")
     def _submitted(self, event: Input.Submitted) -> None:

@@ -36,32 +36,62 @@ class StepBar(Widget):
         return self.get_component_rich_style(name, partial=True)
 
     def render(self) -> Text:
-        """The crumbs, then the note right after them."""
+        """The crumbs, then the note right after them. When the note's first choice would not show (at 80 columns
+        the Submit step kept only the profile, not the recipe), the crumbs of the steps done, then of all but the
+        current one, shrink to their numbers first: the recipe says more than the steps' names."""
+        width = self.content_region.width
+        for short in ("", "done", "all"):
+            crumbs = self._crumbs(short)
+            room = width - crumbs.cell_len - 3
+            if not width or short == "all" or shows_choice(self.note, room):
+                break
+        if note := fit_note(self.note, room if width else None):
+            crumbs.append("   " + note, style=self._style("step-bar--note"))
+        return crumbs
+
+    def _crumbs(self, short: str) -> Text:
+        """`✓ 1 Profile › ✓ 2 Recipe ›  3 Topology  › …`; ``short`` `done`: the steps done as `✓ 1`, `all`: every
+        step but the current one by its number alone."""
         st = self._style
         out = Text()
         for i, label in enumerate(self.labels):
             if i:
                 out.append(" › ", style=st("step-bar--todo"))
+            named = i == self.current or not short or (short == "done" and i > self.current)
+            shown = f"{i + 1} {label}" if named else str(i + 1)
             if i == self.current:
-                out.append(f" {i + 1} {label} ", style=st("step-bar--current"))
+                out.append(f" {shown} ", style=st("step-bar--current"))
             elif i <= self.reached:
-                out.append(f"✓ {i + 1} {label}" if i < self.current else f"{i + 1} {label}", style=st("step-bar--done"))
+                out.append(f"✓ {shown}" if i < self.current else shown, style=st("step-bar--done"))
             else:
-                out.append(f"{i + 1} {label}", style=st("step-bar--todo"))
-        room = self.content_region.width - out.cell_len - 3
-        if note := fit_note(self.note, room if self.content_region.width else None):
-            out.append("   " + note, style=st("step-bar--note"))
+                out.append(shown, style=st("step-bar--todo"))
         return out
+
+
+#: the fewest columns a choice is cut to (its start, `…`, its end) rather than left out
+CUT_MIN = 12
+
+
+def shows_choice(note: str, room: int) -> bool:
+    """Whether `fit_note` keeps the note's first choice (its second part: the recipe) whole in ``room``."""
+    parts = [p for p in note.split(" · ") if p]
+    return len(parts) < 2 or len(parts[1]) <= room
 
 
 def fit_note(note: str, room: int | None) -> str:
     """The note's ` · `-separated parts that fit ``room`` columns, whole (None: all of it). At 80 columns
     it was cut to `local ·`: the first part (the profile, which the header names) gives way first, then the
-    last ones; when none of those fits, the first alone; nothing rather than a part cut."""
+    last ones; when none of those fits, the second (the recipe) loses its middle, never its end, in ``room``
+    when that leaves `CUT_MIN` columns, else the first alone; nothing rather than a part cut at its end."""
     parts = [p for p in note.split(" · ") if p]
     if room is None or len(" · ".join(parts)) <= room:
         return " · ".join(parts)
     first, rest = parts[0], parts[1:]
     while rest and len(" · ".join(rest)) > room:
         rest.pop()
-    return " · ".join(rest) or (first if len(first) <= room else "")
+    if rest:
+        return " · ".join(rest)
+    if len(parts) > 1 and room >= CUT_MIN:
+        keep = room - 1
+        return parts[1][: keep // 3] + "…" + parts[1][len(parts[1]) - (keep - keep // 3) :]
+    return first if len(first) <= room else ""

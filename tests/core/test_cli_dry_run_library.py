@@ -4,6 +4,7 @@ a tally, `--json` for tools, exit 2 when any job is refused — through the real
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 from tests.conftest import REPO
@@ -82,3 +83,25 @@ def test_output_dir_and_a_missing_path_are_refused_in_one_line(tmp_path: Path) -
     proc = cli("dry-run", "-f", str(root), "-f", str(tmp_path / "nope.yaml"), cwd=tmp_path)
     assert proc.returncode == 2 and "nope.yaml" in proc.stderr and "Traceback" not in proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+#: srtctl's `examples/enable-profiling.yaml` in short: three keys its `profiling:` block does not take
+THREE_WRONG = AGG + "profiling:\n  type: torch\n  isl: 1024\n  osl: 128\n  concurrency: 1\n"
+
+
+def test_a_job_refused_for_several_reasons_says_how_to_see_them_all(tmp_path: Path) -> None:
+    """Operator pass: srtctl's `enable-profiling` example read `… unknown key `isl` (…) (+2 more)`, with no way to
+    the other two. The line stays one line, and names the command that shows them all (quoted for the shell,
+    with the `-p` this run was given); that command does show all three."""
+    root = tmp_path / "lib"
+    (root / "odd dir").mkdir(parents=True)
+    (root / "odd dir" / "prof.yaml").write_text(THREE_WRONG, encoding="utf-8")
+    (root / "ok.yaml").write_text(AGG, encoding="utf-8")
+    proc = cli("dry-run", "-f", str(root), "-p", "local", cwd=tmp_path)
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("refused"))
+    again = f"srt-tui dry-run -f '{root / 'odd dir' / 'prof.yaml'}' -p local"
+    assert "profiling.isl: unknown key" in line and line.endswith(f" (+2 more: {again})"), line
+    proc = cli(*shlex.split(again)[1:], cwd=tmp_path)
+    assert proc.returncode == 2 and all(
+        f"profiling.{k}: unknown key" in proc.stderr for k in ("isl", "osl", "concurrency")
+    )

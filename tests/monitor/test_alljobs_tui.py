@@ -223,6 +223,18 @@ async def test_the_listing_time_is_named(size: tuple[int, int]) -> None:
         assert line.endswith(" · read in 0.12 s") == (size[0] >= 100), line  # whole, or left out at 80
 
 
+async def test_one_job_is_counted_as_one_job() -> None:
+    """Operator pass: a count of one read `1 jobs` (and `1 of 1 jobs` under a filter)."""
+    app = app_with(FrozenJobsSource("ann", rows()[:1], FACTS))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_all_jobs(pilot)
+        line = str(screen.query_one("#alljobs-status").render())
+        assert line.startswith("1 job · "), line
+        await pilot.press("slash", *"dsr1", "enter")
+        await settle(pilot)
+        assert str(screen.query_one("#alljobs-status").render()).startswith("1 of 1 job (filter: dsr1)")
+
+
 async def test_slash_filters_and_s_sorts_the_list_esc_clears_then_goes_back() -> None:
     """`/` as in the Monitor's jobs list (every word must appear, `!word` must not), `s` through the orders with
     the arrow in the sorted column's header; Esc first clears the filter, then goes back."""

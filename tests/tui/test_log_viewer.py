@@ -371,3 +371,28 @@ async def test_an_ended_jobs_log_does_not_claim_to_follow(scenario: str, ended: 
         assert isinstance(screen, LogViewerScreen)
         title = str(screen.query_one("#log-title").render())
         assert ("job ended" in title) == ended and ("following" in title or "waiting" in title) != ended, title
+
+
+async def test_a_one_line_log_says_1_line_read_and_its_one_match(tmp_path: Path) -> None:
+    """Operator pass: the header of a log with one line said `1 lines read` (and its search `of 1 lines`)."""
+    path = tmp_path / "router.log"
+    path.write_text("Starting router on 0.0.0.0:8000\n")
+    app = ViewerApp([_ref(path)])
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = app.viewer.query_one(LogView)
+        await _until(pilot, lambda: view.total == 1)
+        title = str(app.viewer.query_one("#log-title").render())
+        assert "· 1 line read" in title, title
+        await pilot.press("slash", *"router", "enter")
+        assert app.viewer.status == "'router': match 1 of 1 line · n/N next/previous"
+        with open(path, "a") as fh:
+            fh.write("GET /health 200\n")
+        await _until(pilot, lambda: view.total == 2)
+        assert "· 2 lines read" in str(app.viewer.query_one("#log-title").render())
+
+
+def test_a_count_takes_its_nouns_plural_but_for_one() -> None:
+    from srt_tui.core.text.counts import counted
+
+    assert [counted(n, "job") for n in (0, 1, 2, 12345)] == ["0 jobs", "1 job", "2 jobs", "12,345 jobs"]
+    assert counted(1, "entry", "entries") == "1 entry" and counted(3, "entry", "entries") == "3 entries"

@@ -16,7 +16,7 @@ from rich.style import Style
 from textual.widgets import Static, Tree
 
 from srt_tui.state.recipe_cache import RecipeCache
-from srt_tui.tui.launch.recipe_catalog import LibraryRoot, library_roots, scan_library
+from srt_tui.tui.launch.recipe_catalog import LibraryRoot, RecipeEntry, library_roots, scan_library
 from srt_tui.tui.launch.screen import LaunchScreen
 from tests.tui.scenarios import settle
 from tests.tui.tui_helpers import hold_scan_at, make_app, settle_but
@@ -324,6 +324,66 @@ async def test_long_folders_keep_their_last_part_at_80_columns() -> None:
         assert labels[0].endswith("/1k1k/") and labels[1].endswith("/8k1k/")
 
 
+#: srtctl's folders that read alike once cut at 80 columns (`./recipes/…/1k1k/mtp/` six times, `…/b200-fp4/1k1k/`
+#: three), and one beside them that does not
+ALIKE_FOLDERS = (
+    "gb300-fp8/1k1k/mtp", "gb300-fp8/8k1k/mtp", "trtllm/gb300-fp8/1k1k/mtp", "trtllm/b200-fp4/1k1k/mtp",
+    "trtllm/b200-fp8/1k1k/mtp", "trtllm/b200-fp4/8k1k/mtp", "sglang/nemotron-super-120b/b200-fp4/1k1k",
+    "trtllm/nemotron-super-120b/b200-fp4/1k1k", "trtllm/gpt-oss-120b/b200-fp4/1k1k", "qwen3.5/fp8/agg/profile",
+    "qwen3.5/nvfp4/agg/profile", "qwen3.5/fp8/disagg/mooncake/profile", "vllm/deepseek-r1",
+)  # fmt: skip
+
+
+def test_folders_that_would_read_alike_keep_what_tells_them_apart() -> None:
+    from srt_tui.tui.display import shorten_path, shorten_paths
+
+    paths = [f"./recipes/{folder}" for folder in ALIKE_FOLDERS]
+    shown = shorten_paths(paths, 25)
+    assert [shorten_path(p, 25) for p in paths[:6]] == ["./recipes/…/1k1k/mtp", "./recipes/…/8k1k/mtp"] + [
+        "./recipes/…/1k1k/mtp", "./recipes/…/1k1k/mtp", "./recipes/…/1k1k/mtp", "./recipes/…/8k1k/mtp"
+    ]  # fmt: skip
+    assert [shown[p] for p in paths] == [
+        "./recipes/…/1k1k/mtp",  # no cut in 25 columns reads as it alone: as it was (the others say what they are)
+        "…/gb300-fp8/8k1k/mtp",  # the head gives way to what differs
+        "…/trtllm/gb300-fp8/…/mtp",
+        "…/b200-fp4/1k1k/mtp",
+        "…/b200-fp8/1k1k/mtp",
+        "…/b200-fp4/8k1k/mtp",
+        "./recipes/sglang/…/1k1k",  # what differs, then the end
+        "./recipes/…/b200-fp4/1k1k",  # as it was: trtllm's two fit no other way
+        "…/gpt-oss-120b/…/1k1k",
+        "…/qwen3.5/fp8/agg/profile",
+        "…/nvfp4/agg/profile",
+        "./recipes/…/profile",  # it did not read alike: as it was
+        "./recipes/…/deepseek-r1",
+    ], shown
+    assert shorten_paths(paths, 80) == {p: p for p in paths}  # room for all: nothing cut
+
+
+async def test_folders_alike_once_cut_read_apart_at_80_columns() -> None:
+    """Operator pass: with srtctl's library in ./recipes, folder rows read `./recipes/…/1k1k/` several times
+    (`recipes/b200-fp4/1k1k/` of three models, `…/1k1k/mtp/` of six GPUs). Each keeps its end and what tells it
+    from the others, within the tree's width, at 80 columns and after a resize."""
+    for folder in ALIKE_FOLDERS:
+        (Path.cwd() / "recipes" / folder).mkdir(parents=True)
+        text = RECIPE.format(about=folder, name=folder.replace("/", "-"), workers=1)
+        (Path.cwd() / "recipes" / folder / "agg.yaml").write_text(text, encoding="utf-8")
+    app = make_app("local")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        room = tree.scrollable_content_region.width - 4
+        folders = [node for node in tree.root.children if str(node.label).startswith("./recipes/")]
+        labels = [tree.render_label(node, Style(), Style()).plain.split(" ", 1)[1] for node in folders]
+        assert len(labels) == len(ALIKE_FOLDERS) and len(set(labels)) == len(labels), labels
+        assert all(len(label) <= room for label in labels), (labels, room)
+        for node, label in zip(folders, labels, strict=True):
+            assert label.endswith("/" + str(node.label).rstrip("/").rsplit("/", 1)[-1] + "/"), (label, node.label)
+        assert "./recipes/sglang/…/1k1k/" in labels and "…/b200-fp4/1k1k/mtp/" in labels, labels
+
+
 @pytest.mark.parametrize("width", [80, 120])
 async def test_recipe_rows_fit_the_tree_shape_first_then_the_names_middle(width: int) -> None:
     """Operator pass (issue 21): at 80 columns rows were cut at the pane's edge (`1P1D · m`), and
@@ -577,3 +637,56 @@ async def test_keys_typed_in_the_burst_of_the_profiles_enter_reach_the_recipe_st
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen.index == 1 and not app.screen.query_one("#recipe-filter", Input).value
+
+
+#: srtctl's `examples/enable-profiling.yaml` in short: three keys its `profiling:` block does not take
+THREE_WRONG = RECIPE.format(about="profiling", name="prof", workers=1) + (
+    "profiling:\n  type: torch\n  isl: 1024\n  osl: 128\n  concurrency: 1\n"
+)
+
+
+async def test_a_recipe_refused_for_several_reasons_lists_them_all_in_its_summary() -> None:
+    """Operator pass: srtctl's `enable-profiling` example showed its first error and `(+2 more)`, with no way to
+    the others. Its summary lists every one (the pane scrolls), from the cache too; a toast says where they are."""
+    lib = _user_library() / "examples"
+    lib.mkdir(parents=True)
+    (lib / "enable-profiling.yaml").write_text(THREE_WRONG, encoding="utf-8")
+    app = make_app("local")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"enable-profiling", "enter")
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        entry = tree.cursor_node.data if tree.cursor_node is not None else None
+        assert entry is not None and entry.label == "enable-profiling" and entry.broken, entry
+        summary = " ".join(_summary(app).split())
+        for key in ("isl", "osl", "concurrency"):
+            assert f"profiling.{key}: unknown key `{key}`" in summary, summary
+        assert "more" not in summary, summary
+        await pilot.press("enter")
+        await settle(pilot)
+        said = [str(n.message) for n in app._notifications]
+        assert any("unknown key `isl`" in m and m.endswith("(+2 more in the summary)") for m in said), said
+    again = RecipeEntry.from_facts(entry.facts())  # a row from the cache or the reader process
+    assert again.problems == entry.problems and len(again.problems) == 3
+
+
+def test_rows_alike_among_three_or_beside_a_wide_topology_still_read_apart() -> None:
+    """Operator pass, srtctl's library at 80 columns: of `disagg-high-conc-6p1d-…`, `…-8p1d-…` and
+    `disagg-mid-curve-…` the first two kept where they differ from the third (`h`, which both show) and read
+    alike; glm5's `zip_override_8k1k_hightpt[1]` and `zip_override_mtp_8k1k_hightpt[1]` beside a `12P1D` had no
+    room left to show where they differ. A cut keeps where a row differs from the one most like it, and a
+    topology gives way when beside it the name could not keep that."""
+    from rich.text import Text
+
+    from srt_tui.tui.launch.steps.recipe_step import cut_middle, differs_at, fit_row
+
+    three = ["disagg-high-conc-6p1d-dep4-dep8-mtp", "disagg-high-conc-8p1d-dep4-dep8-mtp"]
+    three.append("disagg-mid-curve-1p1d-dep4-dep8-mtp")
+    show = differs_at(three, 25)
+    assert len({cut_middle(Text("  " + n), 25, show.get(n)).plain for n in three}) == 3, show
+    glm5 = ["glm5:zip_override_8k1k_hightpt[1]", "glm5:zip_override_mtp_8k1k_hightpt[1]"]
+    show = differs_at(glm5, 25)
+    shape = "  12P1D · sglang"
+    rows = [fit_row(Text(f"  {n}{shape}"), shape, 25, True, show.get(n)).plain for n in glm5]
+    assert len(set(rows)) == 2 and all(len(row) <= 25 and row.endswith("tpt[1]") for row in rows), rows

@@ -76,6 +76,34 @@ async def test_jobs_list_footer_says_enter_opens_and_a_lists_all_jobs_at_80_colu
         assert getattr(app.screen, "in_job_view", False)
 
 
+async def test_monitor_footer_shows_filter_and_clone_at_80_columns_by_priority() -> None:
+    """Operator pass: at 80 columns the footer named neither `/` (filter) nor `C` (clone). It shows what fits, in
+    `FOOTER_GIVES_WAY`'s order: the list keeps `/` (Results and Clone give way), the job view shows `C`; wider,
+    the list shows them all again. A key left out still works, and `?` Help lists it."""
+    from srt_tui.tui.help_screen import HelpScreen
+
+    app = frozen_app([frozen.nvidia("healthy")])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        shown = {k.key for k in app.screen.query(FooterKey) if not k.has_class("-command-palette")}
+        assert {"slash", "R", "C", "A", "question_mark", "q"} <= shown, sorted(shown)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        shown = {k.key for k in app.screen.query(FooterKey) if not k.has_class("-command-palette")}
+        assert {"enter", "slash", "l", "c", "A", "question_mark", "q"} <= shown and not {"R", "C"} & shown, shown
+        assert not _cut_keys(app)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        listed = {row.key: row.description for row in app.screen.rows}
+        assert listed["R"] == "Results" and listed["C"].startswith("Clone the job into Launch"), listed
+        await pilot.press("escape", "enter")  # the job view: its own keys, Clone among them
+        await settle(pilot)
+        shown = {k.key for k in app.screen.query(FooterKey) if not k.has_class("-command-palette")}
+        assert {"escape", "l", "R", "c", "C", "b", "question_mark"} <= shown, sorted(shown)
+        assert not _cut_keys(app)
+
+
 async def test_a_short_job_view_says_more_is_below_and_ctrl_d_u_scroll_it() -> None:
     """At 80x16 the workers are below the screen: the last line says so and the keys it names reach them; the
     job's summary stays at the top (operator pass: one ctrl+d scrolled the job's name away)."""

@@ -275,6 +275,30 @@ async def test_open_file_reads_a_recipe_from_anywhere(tmp_path: Path) -> None:
         assert "opened" in [str(f.label) for f in tree.root.children][-1]
 
 
+async def test_open_names_a_missing_file_and_lists_nothing_a_refused_file_gives_way(tmp_path: Path) -> None:
+    """Operator pass: `o` `nope.yaml` Enter (no such file) left an `opened/ └ ✗ nope` row for good. A missing
+    file is a toast naming the path and no row; a file that is there but refused keeps its ✗ row (it says why)
+    until the next file opened takes its place."""
+    (tmp_path / "bad.yaml").write_text("name: [unclosed\n")
+    (tmp_path / "my.yaml").write_text((REPO / "recipes/mocker/mocker-agg2.yaml").read_text())
+    app = make_app("local")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tree: Tree[object] = app.screen.query_one("#recipe-tree", Tree)
+        await pilot.press("o")
+        await settle(pilot)
+        await pilot.press(*"nope.yaml", "enter")
+        await settle(pilot)
+        assert not any("opened" in str(folder.label) for folder in tree.root.children)
+        said = [str(n.message) for n in app._notifications]
+        assert any(m.startswith("nope.yaml: no such recipe file") for m in said), said
+        opened = await _open_file(pilot, "bad.yaml")
+        assert opened.broken and str(tree.cursor_node.label if tree.cursor_node else "").startswith("✗ bad")
+        opened = await _open_file(pilot, "my.yaml")
+        folder = next(f for f in tree.root.children if "opened" in str(f.label))
+        assert [str(getattr(leaf.data, "label", "")) for leaf in folder.children] == [opened.label], folder.children
+
+
 async def test_question_mark_lists_the_keys_of_the_current_step() -> None:
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:

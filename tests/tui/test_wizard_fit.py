@@ -59,7 +59,8 @@ def test_a_file_name_too_long_for_its_line_breaks_between_words(shown: str, widt
         (80, "local · mocker-2p1d-vllm-router · 2P1D"),
         (30, "mocker-2p1d-vllm-router · 2P1D"),  # the profile, which the header names, gives way first
         (25, "mocker-2p1d-vllm-router"),  # then the last facts, whole
-        (7, "local"),  # when none of those fits, the profile alone
+        (20, "mocker…d-vllm-router"),  # then the recipe loses its middle, never its end
+        (7, "local"),  # too little room to cut it: the profile alone
         (3, ""),
     ],
 )
@@ -138,6 +139,39 @@ async def test_the_step_bar_at_80_columns_shows_whole_facts() -> None:
         assert bar.note == "local · mocker-2p1d-vllm-router · 2P1D"
         shown = bar.render().plain
         assert len(shown) <= 78 and shown.rstrip().endswith(("local", "mocker-2p1d-vllm-router", "2P1D")), shown
+        # operator pass: from here on the bar read `… 5 Submit   local`, the recipe gone; the steps done give
+        # their names way first (`✓ 1 › ✓ 2 ›  3 Topology`), and at Submit the note is whole
+        assert "mocker-2p1d-vllm-router" in shown and shown.startswith("✓ 1 › ✓ 2 ›  3 Topology  ›"), shown
+        await pilot.press("ctrl+n", "ctrl+n")
+        await settle(pilot)
+        shown = bar.render().plain
+        assert shown.startswith("✓ 1 › ✓ 2 › ✓ 3 › ✓ 4 ›  5 Submit "), shown
+        assert len(shown) <= 78 and shown.endswith("local · mocker-2p1d-vllm-router · 2P1D"), shown
+
+
+async def test_the_save_dry_run_prompt_reads_whole_at_80_columns() -> None:
+    """Operator pass: at 80 columns the Preview's `s` prompt read `Save the dry-run directory (sbatch.sh,
+    plan.json, recipe.y`, and its path lost its last digit. The title wraps; the path's end is in view."""
+    from textual.geometry import Region
+    from textual.widgets import Input, Label
+
+    app = make_app("local")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"mocker-2p1d-vllm-router", "enter")
+        await settle(pilot)
+        await pilot.press("ctrl+n")  # → Preview
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        title = app.screen.query_one("#prompt-title", Label)
+        lines = [s.text.rstrip() for s in title.render_lines(Region(0, 0, *title.size))]
+        assert " ".join(lines).endswith("recipe.yaml, profile.yaml)") and len(lines) == 2, lines
+        field = app.screen.query_one("#prompt-input", Input)
+        assert field.value.startswith("dry-runs/mocker-2p1d-vllm-router-2P1D-"), field.value
+        assert len(field.value) > field.content_region.width, field.value  # too long for the field: it scrolls
+        seen = field.scroll_offset.x + field.content_region.width
+        assert seen >= len(field.value), (field.scroll_offset, field.content_region)  # to its last character
 
 
 async def test_the_summarys_file_line_breaks_between_words_once_its_scrollbar_shows() -> None:

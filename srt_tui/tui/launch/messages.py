@@ -61,9 +61,10 @@ class RecipesFound(Message):
 
 @dataclass
 class RecipeOpened(Message):
-    """A recipe given by path ("open file…") was read, successfully or not."""
+    """A recipe given by path ("open file…") was read, successfully or not (None: no file at ``path``)."""
 
-    entry: RecipeEntry
+    entry: RecipeEntry | None
+    path: str = ""
 
 
 @dataclass

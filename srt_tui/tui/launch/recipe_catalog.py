@@ -48,6 +48,9 @@ class RecipeEntry:
     title: str = ""
     summary: tuple[tuple[str, str], ...] = field(default=())
     words: tuple[str, ...] = field(default=())
+    #: every reason a broken entry is refused, one line each (`error` is the first and how many more): the
+    #: summary pane lists them all (srtctl's `enable-profiling` example has three)
+    problems: tuple[str, ...] = field(default=())
 
     @property
     def broken(self) -> bool:
@@ -89,6 +92,7 @@ class RecipeEntry:
                 profiles=tuple(str(p) for p in data["profiles"]),
                 summary=tuple((str(k), str(v)) for k, v in data["summary"]),
                 words=tuple(str(w) for w in data["words"]),
+                problems=tuple(str(p) for p in data["problems"]),
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"not a recipe entry: {exc}") from exc
@@ -107,6 +111,7 @@ _FACTS = (
     "title",
     "summary",
     "words",
+    "problems",
 )
 
 
@@ -176,7 +181,7 @@ def read_entries(
         jobs = file_job_data(src)
     except SrtError as exc:
         selectors: list[str | None] = [None]
-        entries = [RecipeEntry(folder, path.stem, str(path), shown, error=_first(exc))]
+        entries = [_refused(folder, path.stem, str(path), shown, exc)]
     else:
         comment = _leading_comment(text)
         results = validate_jobs(path, src, jobs)
@@ -217,7 +222,7 @@ def _entry(path: Path, folder: str, shown: str, result: FileRecipe, comment: str
     """The row of one job of a file read now."""
     label, spec = _label_spec(path, result.selector)
     if result.recipe is None:
-        return RecipeEntry(folder, label, spec, shown, error=_first(result.error), description=comment)
+        return _refused(folder, label, spec, shown, result.error, comment)
     return _loaded(folder, label, spec, shown, result.recipe, result.source, comment)
 
 
@@ -248,18 +253,26 @@ def _summary(recipe: Recipe) -> tuple[tuple[str, str], ...]:
         return (("summary", f"cannot be summarised: {scrub(str(exc))}"),)
 
 
-def _first(exc: Exception | None) -> str:
+def _refused(folder: str, label: str, spec: str, shown: str, exc: Exception | None, about: str = "") -> RecipeEntry:
+    """The row of a file or job that cannot be used: its first reason and how many more (what a toast says), and
+    every reason (what its summary lists)."""
+    problems = _problems(exc)
+    more = f" (+{len(problems) - 1} more in the summary)" if len(problems) > 1 else ""
+    return RecipeEntry(folder, label, spec, shown, error=problems[0] + more, description=about, problems=problems)
+
+
+def _problems(exc: Exception | None) -> tuple[str, ...]:
+    """Each problem of ``exc``, one line each: `line 23: profiling.isl: unknown key `isl` (fix: …)`."""
     from srt_tui.core.errors import SrtError
 
-    if isinstance(exc, SrtError) and exc.problems:
-        p = exc.problems[0]
+    if not (isinstance(exc, SrtError) and exc.problems):
+        return (scrub(str(exc)),)
+    out = []
+    for p in exc.problems:
         where = f"line {p.line}: " if p.line else ""
         text = f"{where}{p.field + ': ' if p.field else ''}{p.message}"
-        if p.hint:
-            text += f" (fix: {p.hint})"
-        more = len(exc.problems) - 1
-        return scrub(text + (f" (+{more} more)" if more > 0 else ""))
-    return scrub(str(exc))
+        out.append(scrub(text + (f" (fix: {p.hint})" if p.hint else "")))
+    return tuple(out)
 
 
 def library_files(roots: list[LibraryRoot]) -> list[tuple[str, str, Path]]:
@@ -319,18 +332,21 @@ def cloned_entry(job_id: str, recipe: Recipe, source: RecipeSource) -> RecipeEnt
     return _loaded("opened", f"job {job_id} (clone)", spec, display_path(where), recipe, source, "")
 
 
-def open_recipe(path_text: str) -> RecipeEntry:
-    """Read a recipe given by path ("open file…"): `file.yaml` or `file.yaml:variant`."""
+def open_recipe(path_text: str) -> RecipeEntry | None:
+    """Read a recipe given by path ("open file…"): `file.yaml` or `file.yaml:variant`. None when no file is
+    there: a row for it would only say so, and stay (a file that is there but refused gets its ✗ row)."""
     from srt_tui.core.errors import SrtError
     from srt_tui.core.spec.recipe import load_recipe
 
     spec = str(Path(path_text.strip()).expanduser()) if ":" not in path_text else path_text.strip()
     file_part = spec.rsplit(":", 1)[0] if ":" in spec and not Path(spec).exists() else spec
+    if not Path(file_part).is_file():
+        return None
     shown = display_path(file_part)
     try:
         recipe, source = load_recipe(spec)
     except SrtError as exc:
-        return RecipeEntry("opened", Path(file_part).stem, spec, shown, error=_first(exc))
+        return _refused("opened", Path(file_part).stem, spec, shown, exc)
     try:
         comment = _leading_comment(Path(file_part).read_text(encoding="utf-8", errors="replace"))
     except OSError:

@@ -22,6 +22,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from srt_tui.core.text.counts import counted
 from srt_tui.monitor.files.log_tail import keep_colours
 
 #: the ring: lines kept in memory per open log (older ones are dropped, and the first row says so)
@@ -415,7 +416,7 @@ class LogView(ScrollView, can_focus=True):
 
     def _note_strip(self, width: int, base: Style) -> Strip:
         words = (
-            f"… {self.dropped:,} earlier lines dropped (the viewer keeps the last {self.max_lines:,}; "
+            f"… {counted(self.dropped, 'earlier line')} dropped (the viewer keeps the last {self.max_lines:,}; "
             "p opens the whole file in $PAGER)"
             if self.dropped
             else self.placeholder

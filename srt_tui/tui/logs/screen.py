@@ -24,6 +24,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 
+from srt_tui.core.text.counts import counted
 from srt_tui.monitor.files.log_tail import LogTail, TailChunk
 from srt_tui.monitor.model import LogRef
 from srt_tui.tui.dismiss_once import DismissOnce
@@ -60,7 +61,7 @@ class LogChunk(Message):
 
 
 def _size(n: int) -> str:
-    return f"{n / 1e6:,.1f} MB" if n >= 1e6 else f"{n / 1e3:,.1f} kB" if n >= 1e3 else f"{n} bytes"
+    return f"{n / 1e6:,.1f} MB" if n >= 1e6 else f"{n / 1e3:,.1f} kB" if n >= 1e3 else counted(n, "byte")
 
 
 def parse_chunk(chunk: TailChunk, *, first: bool, max_lines: int) -> tuple[list[LogLine], int]:
@@ -212,8 +213,9 @@ class LogViewerScreen(ReportsWorkerErrors, DismissOnce[None]):
             state = "waiting" if self.waiting else "following" if view.follow else "paused (G follows)"
         dropped = f", {view.dropped:,} dropped" if view.dropped else ""
         modes = ("" if not view.wrap else " · wrap") + ("" if view.colours else " · no colours")
+        read = counted(view.total, "line")
         self.query_one("#log-title", Static).update(
-            f"{self.ref.name} ({self.index + 1}/{len(self.logs)}) · {state} · {view.total:,} lines read{dropped}{modes}"
+            f"{self.ref.name} ({self.index + 1}/{len(self.logs)}) · {state} · {read} read{dropped}{modes}"
         )
         self.query_one("#log-status", Static).update(self.status or self.ref.path)
 
@@ -275,7 +277,7 @@ class LogViewerScreen(ReportsWorkerErrors, DismissOnce[None]):
             view.select_match(number)
             rank, count = view.match_rank(number)
             wrapped_note = " (search wrapped around)" if wrapped else ""
-            self.status = f"{query!r}: match {rank:,} of {count:,} lines{wrapped_note} · n/N next/previous"
+            self.status = f"{query!r}: match {rank:,} of {counted(count, 'line')}{wrapped_note} · n/N next/previous"
         self._redraw_title()
 
     def action_wrap(self) -> None:

@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
 
+from srt_tui.core.text.counts import counted
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.monitor import jobs_model, sweep_rows
@@ -156,9 +157,9 @@ class JobsView(Vertical):
         elif not rows:
             _say(empty, f"No job matches the filter {query!r} (Esc clears it).")
         empty.set_class(bool(rows), "hidden")
-        shown = f"{len(rows)} of {len(snaps)} jobs" if query else f"{len(snaps)} job{'s' if len(snaps) != 1 else ''}"
+        shown = f"{len(rows)} of {counted(len(snaps), 'job')}" if query else counted(len(snaps), "job")
         order = "↓" if reverse else "↑"
-        # the keys the footer leaves to `?` are named where what they change is shown: `s` the sort, `/` the filter
+        # `s` (which the footer leaves to `?`) is named with the sort it changes, `/` with the filter
         filtering = f"filter {query!r}" if query else "/ filter"
         parts = [shown, f"s sort {sort} {order}", filtering, *status.split(" · ")]
         # what gives way first at 80 columns: the `/` hint (not an active filter), the refresh timing, the `A`

@@ -22,6 +22,7 @@ from textual_plotext import PlotextPlot
 
 from srt_tui.core.results.model import LevelResult
 from srt_tui.core.results.table import LabelledResults, number
+from srt_tui.core.text.counts import counted
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.dismiss_once import DismissOnce
 from srt_tui.tui.header import AppHeader
@@ -174,7 +175,7 @@ class ResultsScreen(ReportsWorkerErrors, DismissOnce[None]):
         title = self.query_one("#results-title", Static)
         if c.group is not None:
             members = ", ".join(j.job for j in c.jobs)
-            head = f"Sweep {c.group}: {len(c.jobs)} members ({members})"
+            head = f"Sweep {c.group}: {counted(len(c.jobs), 'member')} ({members})"
         else:
             head = f"Results of {c.job_id} {c.jobs[0].name}".rstrip()
         if not c.has_results and c.manual:  # waiting would not help: say so, and what measures it instead

@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from srt_tui.core.text.counts import counted
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import ROLE_LETTERS, JobSnapshot
 from srt_tui.widgets.layout import is_wide
@@ -121,7 +122,7 @@ class RouterPanel(Widget):
         mark, style = self._state(n.up, snap.is_final)
         out.append(f"{n.name} ", style=self._st("key"))
         out.append(mark, style=style)
-        out.append(f" node{n.node_index} → {len(snap.routers)} routers", style=self._st("dim"))
+        out.append(f" node{n.node_index} → {counted(len(snap.routers), 'router')}", style=self._st("dim"))
         if n.detail:
             out.append(f"  {n.detail}", style=self._st("bad" if n.up is False else "warn"))
         for r in snap.routers:

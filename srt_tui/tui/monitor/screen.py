@@ -23,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, DataTable, Footer, Input
+from textual.widgets import ContentSwitcher, DataTable, Input
 from textual.worker import Worker, WorkerState
 
 from srt_tui.monitor.feeds import SnapshotFeed
@@ -58,11 +58,15 @@ from srt_tui.tui.monitor.worker_table import WorkerTable
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.tui.rearm import RearmedLoop
 from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.fit_footer import FitFooter
 
 POLL_INTERVAL_S = 2.0
 #: the job view's smoke test (`b`): as many requests as `srt-tui bench`'s default, as many at once
 SMOKE_REQUESTS = 20
 SMOKE_CONCURRENCY = 4
+#: the footer's keys that leave it, first to last, when it is too narrow for them all (the list at 80 columns:
+#: Results and Clone; the job view shows all of its keys); `?` Help lists every key
+FOOTER_GIVES_WAY = ("results", "clone", "all_jobs", "smoke", "logs", "cancel_job", "filter", "select_cursor", "back")
 
 
 class MonitorScreen(ReportsWorkerErrors, Screen[None]):
@@ -86,19 +90,15 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         # the job view is a view on top of the list: `q` goes back to it, as from every view on top; on the list
         # this binding is off and the app's `q` quits (an operator quit with a job view open, meaning to go back)
         Binding("q", "leave_job", "Back", show=False),
-        # at 80 columns the list's footer keeps Enter, A, ? and q: filter and sort are in `?` help
-        Binding("slash", "filter", "Filter", show=False, tooltip="Filter the jobs (Esc clears)"),
+        # the footer shows what fits its width (`FOOTER_GIVES_WAY`); the sort is named by the line under the list
+        Binding("slash", "filter", "Filter", tooltip="Filter the jobs (Esc clears)"),
         Binding("s", "sort", "Sort", show=False, tooltip="Sort the jobs by the next column (S reverses)"),
         Binding("S", "reverse", "Reverse", show=False),
         Binding("l", "logs", "Logs"),
         Binding("R", "results", "Results"),
         Binding("c", "cancel_job", "Cancel", tooltip="Cancel job (asks first)"),
         Binding(
-            "C",
-            "clone",
-            "Clone",
-            show=False,
-            tooltip="Clone the job into Launch: its recipe, profile and topology, on the preview",
+            "C", "clone", "Clone", tooltip="Clone the job into Launch: its recipe, profile and topology, on the preview"
         ),
         Binding("b", "smoke", "Smoke", tooltip="Smoke test: 20 requests through the job's URL, ok/failed, latency"),
         Binding(
@@ -177,7 +177,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         with ContentSwitcher(initial="jobs-view", id="monitor-views"):
             yield JobsView(id="jobs-view")
             yield JobView(id="job-view", login=login_address())
-        yield Footer()
+        yield FitFooter(FOOTER_GIVES_WAY)
 
     def on_mount(self) -> None:
         self.query_one("#jobs-table").focus()

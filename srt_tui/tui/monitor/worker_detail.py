@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from srt_tui.core.text.counts import counted
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot, WorkerStatus
 from srt_tui.monitor.statuses.worker_facts import WorkerFacts, read_worker_facts
@@ -186,7 +187,7 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
         else:
             t.append(f"  {w.role} · node{w.node_index}")
         if f is not None and f.nnodes > 1:
-            t.append(f" (+{f.nnodes - 1} nodes)")
+            t.append(f" (+{counted(f.nnodes - 1, 'node')})")
         t.append(f" · GPUs {cells.gpus(w.gpus)}\n")
         mask_var = (f.mask_var if f else "") or "mask"
         t.append("mask  ", style=key)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -17,8 +18,9 @@ from textual.message import Message
 from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
+from srt_tui.core.text.counts import counted
 from srt_tui.core.text.words import name_rank
-from srt_tui.tui.display import shorten_path, wrap_path
+from srt_tui.tui.display import read_alike, shorten_paths, wrap_path
 from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 
@@ -36,6 +38,8 @@ class RecipeEdited(Message):
         super().__init__()
         self.result = result
 
+
+_T = TypeVar("_T")
 
 HINT = "Choose a recipe (✓ = written for this profile)."
 #: the summary's key column: its longest key (`benchmark`, `  prefill`)
@@ -75,11 +79,12 @@ class RecipeTree(Tree["RecipeEntry | None"]):
 
     def render_label(self, node: TreeNode[RecipeEntry | None], base_style: Style, style: Style) -> Text:
         """A folder too long for the tree's width loses middle folders, never its end (cut at its end, srtctl's
-        `…/b200-fp4/1k1k/` and `…/b200-fp4/8k1k/` read the same); worked out as it is drawn, at today's width."""
+        `…/b200-fp4/1k1k/` and `…/b200-fp4/8k1k/` read the same), nor what tells it from folders that would read
+        the same (`./recipes/…/1k1k/` was six of them); worked out as it is drawn, at today's width."""
         label = node.label if isinstance(node.label, Text) else Text(node.label)
         room = self.scrollable_content_region.width - 4  # the fold mark and the margin
         if node.data is None and node.allow_expand and 1 < room < label.cell_len:
-            short = Text(shorten_path(label.plain.rstrip("/"), room - 1) + "/", style=label.style)
+            short = Text(self._folder_cuts(room - 1)[label.plain.rstrip("/")] + "/", style=label.style)
             short.stylize(style)
             return Text.assemble((self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style), short)
         if node.data is not None:
@@ -98,19 +103,28 @@ class RecipeTree(Tree["RecipeEntry | None"]):
     def _differs_at(self, node: TreeNode[RecipeEntry | None], room: int) -> dict[str, int]:
         """For the rows of `node`'s folder whose names read alike once cut to `room` (srtctl's
         `glm5:zip_override_8k1k_hightpt[1]` and `glm5:zip_override_mtp_8k1k_hightpt[1]` both `glm5:zi…hightpt[1]`,
-        rows apart), where each first differs from the others: the cut keeps it in sight. Worked out once a
-        folder and width (every visible row asks at each paint)."""
+        rows apart), where each first differs from the others: the cut keeps it in sight."""
         parent = node.parent
         if parent is None:
             return {}
         names = tuple(c.data.label for c in parent.children if c.data is not None)
-        cache = self.__dict__.setdefault("_alike", {})
-        cached: dict[str, int] | None = cache.get((names, room))
-        if cached is None:
-            if len(cache) > 64:  # filters and resizes come and go
-                cache.clear()
-            cached = cache[(names, room)] = differs_at(list(names), room)
-        return cached
+        return self._memo(("rows", names, room), lambda: differs_at(list(names), room))
+
+    def _folder_cuts(self, width: int) -> dict[str, str]:
+        """Every folder row (without its `/`) as it shows in ``width``: `shorten_paths` of them all, since what
+        tells a folder apart depends on the others."""
+        folders = tuple(str(n.label).rstrip("/") for n in self.root.children if n.data is None)
+        return self._memo(("folders", folders, width), lambda: shorten_paths(folders, width))
+
+    def _memo(self, key: tuple[object, ...], make: Callable[[], _T]) -> _T:
+        """``make()``, worked out once a key: every visible row asks at each paint (filters and resizes come and
+        go, so the memo is emptied now and then)."""
+        memo: dict[tuple[object, ...], object] = self.__dict__.setdefault("_memo_", {})
+        if key not in memo:
+            if len(memo) > 64:
+                memo.clear()
+            memo[key] = make()
+        return cast(_T, memo[key])
 
     def _reads_alike(self, node: TreeNode[RecipeEntry | None], room: int) -> bool:
         """Whether a row next to `node` in its folder, of another topology, reads as it does but for its index once
@@ -159,7 +173,14 @@ def fit_row(label: Text, shape: str, room: int, tell_apart: bool = False, show: 
     alone = cut_middle(name, room, show)
     if not tell_apart or facts.plain.strip().lower() in alone.plain.lower() or room - facts.cell_len < NAME_MIN:
         return alone
+    if show is not None and _keeps_shown(room) and not _keeps_shown(room - facts.cell_len):
+        return alone  # beside its topology the name could not keep where it differs (srtctl's `glm5:…hightpt[1]`)
     return Text.assemble(cut_middle(name, room - facts.cell_len, show), facts)
+
+
+def _keeps_shown(room: int) -> bool:
+    """Whether `cut_middle` in ``room`` cells has the room to keep its ``show`` character in sight."""
+    return room - 3 > 2 * END_KEPT
 
 
 #: the end of a name a cut keeps whatever it must show besides (a variant's `…lowlat[1]`)
@@ -176,7 +197,7 @@ def cut_middle(row: Text, room: int, show: int | None = None) -> Text:
     keep = max(room - 3, 2)  # the mark, and the ellipsis
     left = keep // 3
     hidden = show is not None and left <= show < len(name) - (keep - left)
-    if hidden and show is not None and keep > 2 * END_KEPT:
+    if hidden and show is not None and _keeps_shown(room):
         if show + 3 <= keep - END_KEPT:  # the cut moves past it, a few characters on
             left = show + 3
         else:  # a window around it, then the end
@@ -188,14 +209,12 @@ def cut_middle(row: Text, room: int, show: int | None = None) -> Text:
 
 def differs_at(names: list[str], room: int) -> dict[str, int]:
     """Of ``names`` (one folder's rows), those that `cut_middle` would show alike in ``room`` cells, each with
-    the first character where it differs from another of them."""
-    by_shown: dict[str, list[str]] = {}
-    for name in names:
-        by_shown.setdefault(cut_middle(Text("  " + name), room).plain, []).append(name)
+    the first character where it differs from the one most like it (of srtctl's `disagg-high-conc-6p1d-…`,
+    `…-8p1d-…` and `disagg-mid-curve-…`, the `6`: where it differs from the third, `h`, both others show)."""
     out: dict[str, int] = {}
-    for group in (g for g in by_shown.values() if len(g) > 1):
+    for group in read_alike(names, lambda name: cut_middle(Text("  " + name), room).plain):
         for name in group:
-            out[name] = min(_first_difference(name, other) for other in group if other != name)
+            out[name] = max(_first_difference(name, other) for other in group if other != name)
     return out
 
 
@@ -296,7 +315,7 @@ class RecipeStep(WizardStep):
         hint = HINT
         if loading and library is not None:
             read, total = library.counts
-            hint += f"  Reading recipes… {read}/{total} files"
+            hint += f"  Reading recipes… {read}/{counted(total, 'file')}"
         self.query_one("#recipe-hint", Static).update(hint)
 
     # -- tree ---------------------------------------------------------------------------------------
@@ -453,10 +472,15 @@ class RecipeStep(WizardStep):
         scroll = self.query_one("#recipe-summary-box")
         room = scroll.content_region.width - scroll.styles.scrollbar_size_vertical - KEY_WIDTH - 2
         grid.add_row("file", Text(wrap_path(entry.shown_path, room), overflow="fold"))
+        checked = self._checks.get(entry.spec)
         if entry.broken:
-            grid.add_row(
-                Text("error", style=st("recipe-step--bad")), Text(entry.error or "", style=st("recipe-step--bad"))
-            )
+            # every reason on lines of its own (the pane scrolls: `(+2 more)` led nowhere), unless it was edited
+            # here: then its checks below list them, each where it is written
+            problems = () if checked is not None and checked[0] else entry.problems or (entry.error or "",)
+            for i, line in enumerate(problems):
+                key = ("errors" if len(problems) > 1 else "error") if i == 0 else ""
+                shown = f"✗ {line}" if len(problems) > 1 else line
+                grid.add_row(Text(key, style=st("recipe-step--bad")), Text(shown, style=st("recipe-step--bad")))
         else:
             for key, value in entry.summary:
                 grid.add_row(key, Text(value))
@@ -471,8 +495,8 @@ class RecipeStep(WizardStep):
                 grid.add_row("profiles", text)
         if entry.description:
             grid.add_row("about", Text(entry.description))
-        if entry.spec in self._checks:
-            errors, warnings = self._checks[entry.spec]
+        if checked is not None:
+            errors, warnings = checked
             for i, line in enumerate(errors or [f"✓ valid for {self.profile_name or 'its profile'}"]):
                 style = st("recipe-step--bad" if errors else "recipe-step--match")
                 grid.add_row("checks" if i == 0 else "", Text(("✗ " if errors else "") + line, style=style))
@@ -562,20 +586,28 @@ class RecipeStep(WizardStep):
         """Read a recipe from anywhere on disk."""
         from srt_tui.tui.launch.recipe_catalog import open_recipe
 
-        self.post_message(RecipeOpened(open_recipe(path)))
+        self.post_message(RecipeOpened(open_recipe(path), path))
 
     @on(RecipeOpened)
     def _opened(self, message: RecipeOpened) -> None:
+        """An opened recipe joins the tree (a refused one with its ✗ and why); a path with no file only says so."""
         message.stop()
         entry = message.entry
+        if entry is None:
+            where = "a relative path is read from the directory srt-tui started in"
+            self.notify(f"{message.path}: no such recipe file ({where})", title="Open…", severity="error", timeout=10)
+            return
         if entry.broken:
             self.notify(f"{entry.shown_path}: {entry.error}", severity="error", timeout=10)
         self.show_opened(entry)
 
     def show_opened(self, entry: RecipeEntry) -> None:
-        """List `entry` among the opened recipes (replacing an opened one of the same file; the library's row of
-        that file stays in its folder), the filter cleared and the cursor on it."""
-        self.entries = [e for e in self.entries if not (e.folder == entry.folder and e.spec == entry.spec)] + [entry]
+        """List `entry` among the opened recipes (replacing an opened one of the same file, and any refused one:
+        its ✗ row said why once; the library's row of that file stays in its folder), the filter cleared and
+        the cursor on it."""
+        self.entries = [
+            e for e in self.entries if not (e.folder == entry.folder and (e.spec == entry.spec or e.broken))
+        ] + [entry]
         self._highlight_spec = entry.spec
         self.query_text = ""
         field = self.query_one("#recipe-filter", Input)

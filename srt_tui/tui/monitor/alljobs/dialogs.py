@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Static
 
+from srt_tui.core.text.counts import counted
 from srt_tui.slurm.client import JobState
 from srt_tui.tui.dismiss_once import DismissOnce
 from srt_tui.tui.display import scrub
@@ -126,7 +127,9 @@ class SlurmFactsScreen(ReportsWorkerErrors, DismissOnce[None], ModalScreen[None]
 
     def _loaded(self, fields: dict[str, str]) -> None:
         self.fields = fields
-        self.query_one("#facts-note", Static).update(f"scontrol show job {self.job.job_id}: {len(fields)} fields")
+        self.query_one("#facts-note", Static).update(
+            f"scontrol show job {self.job.job_id}: {counted(len(fields), 'field')}"
+        )
         self._show(list(fields.items()))
 
     def _failed(self, error: str) -> None:

@@ -22,6 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Input, Static
 
+from srt_tui.core.text.counts import counted
 from srt_tui.monitor.alljobs.cells import SORT_ARROWS, SORTS, arrange
 from srt_tui.monitor.alljobs.query import MyJob, MyJobs
 from srt_tui.tui.context import ContextHub
@@ -191,7 +192,11 @@ class AllJobsScreen(ReportsWorkerErrors, DismissOnce[OpenJob | None]):
         empty.set_class(bool(rows) and not listing.error, "hidden")
         hidden = sum(j.hidden for j in listing.jobs)
         listed = len(listing.shown(self.show_hidden))
-        count = f"{len(rows)} of {listed} jobs (filter: {self.query_text})" if self.query_text else f"{len(rows)} jobs"
+        count = (
+            f"{len(rows)} of {counted(listed, 'job')} (filter: {self.query_text})"
+            if self.query_text
+            else counted(len(rows), "job")
+        )
         parts = [count]
         parts += ["s sort / filter" if self.sort == SORTS[0] else f"sorted by {self.sort} (s)"]
         parts.append("Enter: job view (srt-tui, srtctl) or Slurm facts")

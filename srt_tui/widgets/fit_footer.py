@@ -1,0 +1,73 @@
+"""Textual's Footer, fitted to its width: at 80 columns the keys a screen names as giving way leave it, in that
+order, so the ones that matter show whole; every key still works and `?` Help still lists it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from rich.cells import cell_len
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+if TYPE_CHECKING:
+    from textual.app import ComposeResult
+    from textual.binding import Binding
+
+#: what a key takes besides its key and description: a column before the key, between them, after them
+KEY_PADDING = 3
+#: what the command palette's key takes besides (Footer draws it compact): a column between them, its left
+#: border and its right padding
+PALETTE_PADDING = 3
+
+
+class FitFooter(Footer):
+    """A Footer that leaves out the keys of ``gives_way`` (actions, the first to leave first) while the keys it
+    shows would not fit its width; worked out anew when the keys or the width change."""
+
+    def __init__(self, gives_way: Iterable[str], *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
+        super().__init__(id=id)
+        self.gives_way = tuple(gives_way)
+        #: the actions left out the last time the keys were composed
+        self.left_out: frozenset[str] = frozenset()
+
+    def compose(self) -> ComposeResult:
+        self.left_out = self._leaving(self.size.width)
+        for widget in super().compose():
+            if not (isinstance(widget, FooterKey) and widget.action in self.left_out):
+                yield widget
+
+    def on_resize(self) -> None:
+        """A width that leaves out other keys composes them anew (a footer is recomposed only when they change)."""
+        if self._bindings_ready and self._leaving(self.size.width) != self.left_out:
+            self.call_after_refresh(self.recompose)
+
+    def _leaving(self, width: int) -> frozenset[str]:
+        """The actions of `gives_way` to leave out so that the shown keys fit ``width`` (none before layout)."""
+        if width <= 0 or not self._bindings_ready:
+            return frozenset()
+        shown: dict[str, Binding] = {}  # one key an action, as Footer shows them
+        palette: Binding | None = None
+        for key, active in self.screen.active_bindings.items():
+            if (
+                key == self.app.COMMAND_PALETTE_BINDING
+                and self.show_command_palette
+                and self.app.ENABLE_COMMAND_PALETTE
+            ):
+                palette = active.binding
+            if active.binding.show:
+                shown.setdefault(active.binding.action, active.binding)
+        widths = {action: self._width(binding) for action, binding in shown.items()}
+        room = width - (self._width(palette, PALETTE_PADDING) if palette is not None else 0)
+        total, leaving = sum(widths.values()), set()
+        for action in self.gives_way:
+            if total <= room:
+                break
+            if action in widths:
+                total -= widths.pop(action)
+                leaving.add(action)
+        return frozenset(leaving)
+
+    def _width(self, binding: Binding, padding: int = KEY_PADDING) -> int:
+        """The columns a key takes in the footer: ` key description `."""
+        return cell_len(self.app.get_key_display(binding)) + cell_len(binding.description) + padding
