@@ -17,7 +17,7 @@ from srt_tui.core.paths import shipped_recipes_dir, user_recipes_dir
 SHIPPED_PREFIX = "recipes"
 _SUFFIXES = (".yaml", ".yml")
 _FORMS = (
-    "-f takes a path (a relative one from the current directory), a shipped recipe's path "
+    "a recipe is a path (a relative one from the current directory), a shipped recipe's path "
     "(recipes/mocker/mocker-1p2d.yaml) or a recipe's name (mocker-1p2d)"
 )
 
