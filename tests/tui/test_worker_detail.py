@@ -105,7 +105,11 @@ async def test_enter_on_a_worker_shows_its_detail_with_secrets_masked(tmp_path: 
         await pilot.pause()
         viewer = app.screen
         assert isinstance(viewer, LogViewerScreen) and viewer.ref.name == first.name
-        await pilot.press("escape")  # closes the viewer, back in the job view
+        await pilot.press("q")  # closes the viewer, back in the worker's detail (operator pass: it went two back)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, WorkerDetail) and app.screen.status.name == first.name, app.screen
+        await pilot.press("escape")  # and then the job view
         await pilot.pause()
         assert app.screen is screen
         table.focus()

@@ -467,7 +467,14 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         logs = self.query_one(JobView).logs()
         names = [ref.name for ref in logs]
         if result == "log" and name in names:  # the full-screen log viewer, on this worker's log
-            self.app.push_screen(LogViewerScreen(logs, names.index(name), ended=self._job_ended()))
+            viewer = LogViewerScreen(logs, names.index(name), ended=self._job_ended())
+            self.app.push_screen(viewer, partial(self._worker_log_closed, name))
+
+    def _worker_log_closed(self, name: str, _result: None = None) -> None:
+        """Back from a log opened in a worker's detail: that detail again, as `q` and Esc go back one view at a
+        time (they went back two, to the job view)."""
+        if self.in_job_view and self.query_one(WorkerTable).highlighted_worker == name:
+            self.action_worker_detail()
 
     def _job_ended(self) -> bool:
         """The job the keys act on has ended (its logs will not grow)."""
