@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from textual import events, on, work
 from textual.app import App, SystemCommand
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.screen import Screen
 
 from srt_tui.tui.commands import SrtCommands
@@ -207,7 +207,11 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
 
         if isinstance(self.screen, HelpScreen):
             return
-        active = self.screen.active_bindings
+        active = dict(self.screen.active_bindings)
+        for key, bindings in self._bindings.key_to_bindings.items():  # the app's priority keys win over a screen's
+            for binding in bindings:  # (a modal's chain lists Textual's `ctrl+c` Copy, which the app's Quit beats)
+                if binding.priority and key in active:
+                    active[key] = ActiveBinding(self, binding, True, binding.tooltip)
         display = {key: self.get_key_display(active[key].binding) for key in active}
         legend = getattr(self.screen, "HELP_LEGEND", "")
         self.push_screen(HelpScreen(collect_keys(dict(active), display), legend if isinstance(legend, str) else ""))

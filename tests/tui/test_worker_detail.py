@@ -59,6 +59,21 @@ async def test_help_in_the_job_view_opens_on_the_job_views_own_keys_at_80x24(tmp
             assert action in shown
 
 
+async def test_help_in_the_worker_detail_says_ctrl_c_quits_as_it_does(tmp_path: Path) -> None:
+    """Operator pass (stop 29): Help in the worker detail listed `^c Copy selected text` (Textual's, in a modal's
+    keys), and ^c quit: the app's priority keys win, and Help says what they do."""
+    snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=_job_dir(tmp_path))
+    app = frozen_app([snap], open_job="81240")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _open_first_worker(app, pilot)
+        assert isinstance(app.screen, WorkerDetail)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        said = {r.description for r in app.screen.rows if r.key.lower() in ("^c", "ctrl+c")}
+        assert "Copy selected text" not in said and any("Quit" in d for d in said), said
+
+
 async def test_enter_on_a_worker_shows_its_detail_with_secrets_masked(tmp_path: Path) -> None:
     job_dir = _job_dir(tmp_path)
     snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=job_dir)
