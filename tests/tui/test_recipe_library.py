@@ -18,6 +18,7 @@ from textual.widgets import Static, Tree
 from srt_tui.state.recipe_cache import RecipeCache
 from srt_tui.tui.launch.recipe_catalog import LibraryRoot, RecipeEntry, library_roots, scan_library
 from srt_tui.tui.launch.screen import LaunchScreen
+from tests.conftest import REPO
 from tests.tui.scenarios import settle
 from tests.tui.tui_helpers import hold_scan_at, make_app, settle_but
 
@@ -690,3 +691,23 @@ def test_rows_alike_among_three_or_beside_a_wide_topology_still_read_apart() -> 
     shape = "  12P1D · sglang"
     rows = [fit_row(Text(f"  {n}{shape}"), shape, 25, True, show.get(n)).plain for n in glm5]
     assert len(set(rows)) == 2 and all(len(row) <= 25 and row.endswith("tpt[1]") for row in rows), rows
+
+
+async def test_a_filter_answered_alike_puts_the_cursor_on_the_row_written_for_the_profile() -> None:
+    """Operator pass (stop 29): with srtctl's library in ./recipes, the README's `/1p2d` Enter Enter chose srtctl's
+    `1p2d-mtp` (GB200, labelled by its file) over the ✓ `mocker-1p2d`: a name starting with the query ranked
+    above one holding it at a word's start. Both answer the word `1p2d`; the profile's row goes first."""
+    lib = _user_library() / "gb200-fp4" / "1k1k"
+    lib.mkdir(parents=True)
+    other = (REPO / "recipes" / "mocker" / "mocker-1p2d.yaml").read_text(encoding="utf-8")
+    other = other.replace("name: mocker-1p2d", "name: gb200-fp4-1p2d-mtp").replace(
+        "profiles: [local, local-rocr]", "profiles: [nvidia-gb200]"
+    )
+    (lib / "1p2d-mtp.yaml").write_text(other, encoding="utf-8")
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        await pilot.press("slash", *"1p2d")
+        await settle(pilot)
+        assert "1p2d-mtp" in _leaves(tree) and _cursor(tree) == "mocker-1p2d", (_leaves(tree), _cursor(tree))

@@ -345,7 +345,7 @@ class RecipeStep(WizardStep):
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         want = self._highlight_spec
         target = best = None
-        best_rank = (0, 0)
+        best_rank = (0, 0, 0)
         styles = {name: self._style(f"recipe-step--{name}") for name in ("bad", "match", "dim")}
         for entry in entries:
             leaf = self._folder_node(entry.folder).add_leaf(self._label(entry, styles), data=entry)
@@ -363,13 +363,16 @@ class RecipeStep(WizardStep):
         elif not grew or tree.cursor_node is None or tree.cursor_node.data is None:
             self._summarise_node(tree.cursor_node)  # rows the scan added change no recipe's summary
 
-    def _rank(self, entry: RecipeEntry) -> tuple[int, int]:
+    def _rank(self, entry: RecipeEntry) -> tuple[int, int, int]:
         """Where the step puts the cursor, lowest first: the row whose name answers the filter best (`mocker-1p1d`
-        before `mi355x-1p1d-…` whose description names it), then a row written for the profile."""
+        before `mi355x-1p1d-…` whose description names it), then a row written for the profile. A name that
+        starts with the query and one that holds it at a word's start answer alike, so the profile decides
+        (`/1p2d` put the cursor on srtctl's `1p2d-mtp`, for GB200, over the ✓ `mocker-1p2d`); then the start."""
         fits = bool(self.profile_name) and self.profile_name in entry.profiles
-        return name_rank(entry.label, self.query_text), 0 if fits else 1
+        named = name_rank(entry.label, self.query_text)
+        return (2 if named in (1, 2) else named), 0 if fits else 1, named
 
-    def _beats(self, rank: tuple[int, int], node: TreeNode[RecipeEntry | None] | None) -> bool:
+    def _beats(self, rank: tuple[int, int, int], node: TreeNode[RecipeEntry | None] | None) -> bool:
         """Whether a row of `rank` is a better place for the cursor than `node` (None: no row has it yet)."""
         return node is None or node.data is None or rank < self._rank(node.data)
 
