@@ -264,6 +264,12 @@ async def test_j_k_move_in_the_tree_and_the_summary_follows_the_cursor() -> None
         assert tree.cursor_line == start + 1
         await pilot.press("k", "k")
         assert tree.cursor_line == start - 1
+        await pilot.press("G")  # the last row, then `g` the first, as in every list (operator pass, stop 29)
+        assert tree.cursor_line == tree.last_line > start
+        await pilot.press("g")
+        assert tree.cursor_line == 0
+        await pilot.press(*["j"] * start)
+        assert tree.cursor_line == start
         for _ in range(start + 1):  # up to the first folder
             await pilot.press("k")
         await pilot.pause()

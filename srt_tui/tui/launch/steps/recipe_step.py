@@ -47,11 +47,13 @@ KEY_WIDTH = 9
 
 
 class RecipeTree(Tree["RecipeEntry | None"]):
-    """The recipe tree, with the j/k moves every list of the app has."""
+    """The recipe tree, with the j/k/g/G moves every list of the app has."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Down", show=False),
         Binding("k", "cursor_up", "Up", show=False),
+        Binding("g", "scroll_home", "Top", show=False),
+        Binding("G", "scroll_end", "Bottom", show=False),
     ]
 
     #: the tree's width inside its border as of its last resize (0 until laid out): `size` looks up the
