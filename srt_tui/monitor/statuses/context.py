@@ -174,6 +174,10 @@ class Refresh:
         """The source answered during this refresh, or, for one read less often (`Source.every`), within that."""
         return src.ok_at is not None and (src.ok_at >= self.started or self.now - src.ok_at < src.every)
 
+    def answered_now(self, src: Source) -> bool:
+        """The source answered during this refresh (not merely within its `Source.every`)."""
+        return src.ok and src.ok_at is not None and src.ok_at >= self.started
+
     def hanging(self, src: Source) -> bool:
         """An attempt has been running for longer than a refresh's budget."""
         return src.task is not None and src.pending_for(self.now) >= self.budget_s

@@ -82,10 +82,22 @@ def router_status(
     regs: Registrations | None = None
     up: bool | None = None
     detail, source, stale, relayed, problem = "", "", False, False, ""
-    if src.ok and isinstance(src.value, Response):
+    # a steady router's registrations are read every 15 s (`Monitor._steady`): between reads they stand while its
+    # metrics port answers this refresh; when it does not (the login node cut off, the router gone), as unanswered
+    metrics = ctx.sources.get(router_metrics_key(view.metrics_url)) if view.metrics_url else None
+    held = (
+        src.every > 0
+        and src.ok
+        and not ctx.answered_now(src)
+        and not (metrics is not None and ctx.answered_now(metrics))
+    )
+    if src.ok and isinstance(src.value, Response) and not held:
         up, source, stale = True, "direct", not ctx.fresh(src)
         regs, detail = registrations(registration, src.value.status, src.value.body, disagg)
-    elif ctx.unanswered(src) and relay is not None and registration in ("router-workers", "dynamo-health"):
+    elif held and relay is None and isinstance(src.value, Response):
+        up, source, stale, detail = None, "direct", True, "no answer this refresh (its metrics port neither)"
+        regs, _ = registrations(registration, src.value.status, src.value.body, disagg)
+    elif (ctx.unanswered(src) or held) and relay is not None and registration in ("router-workers", "dynamo-health"):
         got = relayed_http(ctx.files, relay, "router_workers.http", ctx.wall(), ctx.relay_fresh_s)
         if got is not None:
             up, source, relayed = (True if got[0] == 200 else None), "relay", True
