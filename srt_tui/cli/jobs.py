@@ -230,7 +230,7 @@ def _cmd_status(args: argparse.Namespace) -> int:
             str(s.job_id),
             str(s.name),
             cells.state_cell(s),
-            cells.list_stage(s),
+            cells.list_stage(s, now),
             cells.healthy_cell(s),
             cells.router_cell(s),
             cells.rate(s.rate_per_s),

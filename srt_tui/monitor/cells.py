@@ -12,6 +12,7 @@ from srt_tui.monitor.model import (
     RouterStatus,
     Serving,
     WorkerStatus,
+    starts_in_s,
     time_left_s,
 )
 
@@ -132,11 +133,23 @@ def stage_cell(snap: JobSnapshot) -> str:
     return snap.stage + progress + (" (relayed)" if snap.relayed else "")
 
 
-def list_stage(snap: JobSnapshot) -> str:
+def list_stage(snap: JobSnapshot, now: datetime | None = None) -> str:
     """The stage of a `status` row: a pending job's wait with it, `pending (Priority)`, which only the job view
-    said (the jobs table, whose STATE column says PENDING, shows the reason alone: `jobs_model._stage`)."""
+    said (the jobs table, whose STATE column says PENDING, shows the reason alone: `jobs_model._stage`), and
+    with ``now`` when Slurm expects to start it, `pending (Resources, starts in ~12m)`."""
     stage = stage_cell(snap)
-    return f"{stage} ({snap.slurm_reason})" if snap.stage == "pending" and snap.slurm_reason else stage
+    if snap.stage != "pending":
+        return stage
+    expected = starts_in(snap, now) if now is not None else ""
+    wait = ", ".join(w for w in (snap.slurm_reason, expected) if w)
+    return f"{stage} ({wait})" if wait else stage
+
+
+def starts_in(snap: JobSnapshot, now: datetime) -> str:
+    """`starts in ~12m`: when Slurm's scheduler expects to start a queued job (its estimate, as
+    `squeue --start` gives it); "" without one."""
+    left = starts_in_s(snap, now)
+    return f"starts in ~{duration(left)}" if left is not None else ""
 
 
 def files_problem(snap: JobSnapshot) -> str:

@@ -265,6 +265,8 @@ class JobSnapshot:
     visible_devices_env: str = ""
     #: ISO-8601 UTC time the job started running (Slurm start time, else its first `starting` event)
     started_at: str = ""
+    #: a queued job's expected start (ISO-8601 UTC), Slurm's estimate (`squeue --start`); "" without one
+    expected_start_at: str = ""
     #: ISO-8601 UTC time it ended (Slurm end time, else its final event), empty while it runs
     ended_at: str = ""
     placements: tuple[Placement, ...] = ()
@@ -364,6 +366,16 @@ class JobSnapshot:
         if submitted is None or self.started_at or self.is_final:
             return None
         return max(0.0, ((now if now.tzinfo else now.astimezone()) - submitted).total_seconds())
+
+
+def starts_in_s(snap: JobSnapshot, now: datetime) -> float | None:
+    """Seconds until a queued job's expected start (Slurm's estimate); None without one, or once it is past (a
+    stale estimate says nothing) or the job left the queue."""
+    expected = parse_time(snap.expected_start_at)
+    if expected is None or snap.stage != "pending":
+        return None
+    left = (expected - (now if now.tzinfo else now.astimezone())).total_seconds()
+    return left if left > 0 else None
 
 
 def time_left_s(snap: JobSnapshot, now: datetime) -> float | None:

@@ -66,6 +66,8 @@ class JobState:
     start_time: int | None = None
     end_time: int | None = None
     time_limit: int | None = None
+    #: a pending job's expected start (Unix time), when the scheduler estimated one (`squeue --start`)
+    expected_start: int | None = None
     partition: str = ""
     work_dir: str = ""
     #: who submitted it, and its stdout file with Slurm's %-patterns expanded (empty when not asked for)

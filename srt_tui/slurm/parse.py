@@ -284,13 +284,15 @@ def base_state(value: object) -> str:
     return text or "UNKNOWN"
 
 
-def clean_times(state: str, start: int | None, end: int | None) -> tuple[int | None, int | None]:
-    """Drop Slurm's placeholder times: no start before the job runs, no end before it ends."""
+def clean_times(state: str, start: int | None, end: int | None) -> tuple[int | None, int | None, int | None]:
+    """Start, end and expected start from Slurm's: no start before the job runs, no end before it ends; a
+    pending job's start time is the scheduler's estimate of when it will start (`squeue --start`), if it made one."""
+    expected = start if state == "PENDING" and start else None
     if state == "PENDING":
         start = None
     if state not in TERMINAL_STATES:
         end = None
-    return start, end
+    return start, end, expected
 
 
 # ----------------------------------------------------------------------------- sbatch / ping
@@ -346,7 +348,7 @@ def job_from_scontrol(fields: Mapping[str, str]) -> JobState:
     if state not in TERMINAL_STATES:
         code, signal = None, None
     count_text = re.match(r"\d+", fields.get("NumNodes", ""))
-    start, end = clean_times(
+    start, end, expected = clean_times(
         state, parse_timestamp(fields.get("StartTime", "")), parse_timestamp(fields.get("EndTime", ""))
     )
     return JobState(
@@ -360,6 +362,7 @@ def job_from_scontrol(fields: Mapping[str, str]) -> JobState:
         exit_signal=signal,
         submit_time=parse_timestamp(fields.get("SubmitTime", "")),
         start_time=start,
+        expected_start=expected,
         end_time=end,
         time_limit=parse_time_limit(fields.get("TimeLimit", "")),
         partition=clean_reason(fields.get("Partition", "")),
@@ -485,7 +488,7 @@ def job_from_json(job: Mapping[str, Any]) -> JobState:
     code, signal = _exit_from_json(job.get("exit_code"))
     if state not in TERMINAL_STATES:
         code, signal = None, None
-    start, end = clean_times(state, _epoch(job.get("start_time")), _epoch(job.get("end_time")))
+    start, end, expected = clean_times(state, _epoch(job.get("start_time")), _epoch(job.get("end_time")))
     nodes = _text(job.get("nodes"))
     return JobState(
         job_id=str(json_number(job.get("job_id")) or ""),
@@ -498,6 +501,7 @@ def job_from_json(job: Mapping[str, Any]) -> JobState:
         exit_signal=signal,
         submit_time=_epoch(job.get("submit_time")),
         start_time=start,
+        expected_start=expected,
         end_time=end,
         time_limit=json_number(job.get("time_limit")),
         partition=_text(job.get("partition")),
@@ -543,7 +547,7 @@ def parse_squeue_text(stdout: str, fmt: str = SQUEUE_TEXT_FORMAT) -> dict[str, J
         job_id, name, state_text, reason, nodes, count, partition, start, end, limit = parts[:10]
         submit, work_dir = (parts[10], parts[11]) if width >= 12 else ("", "")
         state = base_state(state_text)
-        start_time, end_time = clean_times(state, parse_timestamp(start), parse_timestamp(end))
+        start_time, end_time, expected = clean_times(state, parse_timestamp(start), parse_timestamp(end))
         jobs[job_id.strip()] = JobState(
             job_id=job_id.strip(),
             name=name,
@@ -553,6 +557,7 @@ def parse_squeue_text(stdout: str, fmt: str = SQUEUE_TEXT_FORMAT) -> dict[str, J
             node_count=json_number(count.strip()) or 0,
             submit_time=parse_timestamp(submit),
             start_time=start_time,
+            expected_start=expected,
             end_time=end_time,
             time_limit=parse_time_limit(limit),
             partition=partition.strip(),
@@ -572,7 +577,7 @@ def parse_sacct(stdout: str) -> dict[str, JobState]:
         job_id, name, state_text, exit_pair, reason, nodes, count, partition, submit, start, end, limit, work = parts
         state = base_state(state_text)
         code, signal = parse_exit_pair(exit_pair) if state in TERMINAL_STATES else (None, None)
-        start_time, end_time = clean_times(state, parse_timestamp(start), parse_timestamp(end))
+        start_time, end_time, expected = clean_times(state, parse_timestamp(start), parse_timestamp(end))
         jobs[job_id.strip()] = JobState(
             job_id=job_id.strip(),
             name=name,
@@ -584,6 +589,7 @@ def parse_sacct(stdout: str) -> dict[str, JobState]:
             exit_signal=signal,
             submit_time=parse_timestamp(submit),
             start_time=start_time,
+            expected_start=expected,
             end_time=end_time,
             time_limit=parse_time_limit(limit),
             partition=partition.strip(),
@@ -751,7 +757,7 @@ def parse_user_jobs(stdout: str) -> list[JobState]:
         if not job_id:
             continue
         state = base_state(row["State"])
-        start, end = clean_times(state, parse_timestamp(row["StartTime"]), parse_timestamp(row["EndTime"]))
+        start, end, expected = clean_times(state, parse_timestamp(row["StartTime"]), parse_timestamp(row["EndTime"]))
         name, user, work_dir = row["Name"], row["UserName"], clean_reason(row["WorkDir"])
         jobs.append(
             JobState(
@@ -763,6 +769,7 @@ def parse_user_jobs(stdout: str) -> list[JobState]:
                 node_count=json_number(row["NumNodes"]) or 0,
                 submit_time=parse_timestamp(row["SubmitTime"]),
                 start_time=start,
+                expected_start=expected,
                 end_time=end,
                 time_limit=parse_time_limit(row["TimeLimit"]),
                 partition=row["Partition"],

@@ -166,7 +166,7 @@ class PyslurmTransport:
         signal = json_number(getattr(job, "exit_code_signal", None)) or None
         if state not in TERMINAL_STATES:
             code, signal = None, None
-        start, end = clean_times(
+        start, end, expected = clean_times(
             state,
             json_number(getattr(job, "start_time", None)) or None,
             json_number(getattr(job, "end_time", None)) or None,
@@ -183,6 +183,7 @@ class PyslurmTransport:
             exit_signal=signal,
             submit_time=json_number(getattr(job, "submit_time", None)) or None,
             start_time=start,
+            expected_start=expected,
             end_time=end,
             time_limit=json_number(getattr(job, "time_limit", None)),
             partition=_str(getattr(job, "partition", "")),

@@ -343,3 +343,23 @@ def test_status_rows_say_what_a_pending_job_waits_for() -> None:
     assert cells.list_stage(pending) == f"pending ({pending.slurm_reason})" and pending.slurm_reason
     serving = next(s for s in fleet if s.stage == "serving")
     assert cells.list_stage(serving) == cells.stage_cell(serving)
+
+
+def test_a_queued_job_says_when_slurm_expects_to_start_it() -> None:
+    """Operator pass (stop 29): a PENDING job said why it waits, never until when (`squeue --start`). Slurm's
+    estimate is shown while it lies ahead; a past one (the scheduler has not revised it) says nothing."""
+    from datetime import timedelta
+
+    from srt_tui.monitor.model import iso_utc
+
+    now = frozen.NOW
+    queued = replace(
+        frozen.nvidia("healthy", "81234"), stage="pending", slurm_state="PENDING", slurm_reason="Resources"
+    )
+    soon = replace(queued, expected_start_at=iso_utc((now + timedelta(minutes=12, seconds=5)).timestamp()))
+    assert cells.list_stage(soon, now) == "pending (Resources, starts in ~12m05s)"
+    assert cells.list_stage(soon) == "pending (Resources)"  # the jobs table's STAGE has no clock
+    assert cells.list_stage(queued, now) == "pending (Resources)"
+    stale = replace(queued, expected_start_at=iso_utc((now - timedelta(minutes=1)).timestamp()))
+    assert cells.starts_in(stale, now) == ""
+    assert cells.starts_in(replace(soon, stage="starting"), now) == ""  # it left the queue

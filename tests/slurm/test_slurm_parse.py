@@ -227,6 +227,7 @@ def test_scontrol_show_job_22_05() -> None:
         (),
         None,
     )
+    assert pending.expected_start is None  # `StartTime=Unknown`: the scheduler made no estimate yet
     assert jobs["9"].time_limit == 1440
 
 
@@ -316,6 +317,7 @@ def test_squeue_json_23_11_shapes() -> None:
         None,
         None,
     )
+    assert pending.expected_start == 1714560000  # a queued job's start time is the scheduler's estimate
     assert jobs["105"].state == "COMPLETED" and jobs["105"].exit_code == 0
     assert jobs["106_1"] is jobs["107"]  # an array task is also found as ARRAYID_TASK
 

@@ -328,3 +328,21 @@ def test_a_second_cancel_of_a_job_slurm_is_stopping_says_it_is_already_ending(
     assert ending.state == "COMPLETING", ending  # the batch script's trap keeps it stopping for 8 s
     second = cancel_job(job_id, tmp_path, client=cli)
     assert not second.cancelled and second.describe() == f"{job_id} is already ending (COMPLETING): nothing to cancel"
+
+
+def test_a_queued_job_carries_slurms_expected_start(cli: CliTransport, tmp_path: Path, cancel_later: list[str]) -> None:
+    """Operator pass (stop 29): a PENDING job said why it waits, never until when. Behind a job that holds every
+    node with a 10-minute limit, the scheduler expects the next to start when that one's time is up: the query
+    carries that estimate (`squeue --start`'s), which `status` and the job view show."""
+    blocker = cli.submit(
+        script(tmp_path, "#SBATCH --nodes=3 --exclusive --time=10 --output=b.txt\nsleep 600\n"), tmp_path
+    )
+    cancel_later.append(blocker)
+    running = wait_state(cli, blocker, lambda j: j.state == "RUNNING")
+    queued = cli.submit(script(tmp_path, "#SBATCH --nodes=3 --time=5 --output=q.txt\nsleep 5\n", "q.sh"), tmp_path)
+    cancel_later.append(queued)
+    # the backfill scheduler's pass (every 30 s by default) makes the estimate
+    job = wait_state(cli, queued, lambda j: j.expected_start is not None, timeout=90)
+    assert job.state == "PENDING" and job.start_time is None
+    assert running.start_time is not None and job.expected_start is not None
+    assert abs(job.expected_start - (running.start_time + 600)) <= 120, (job, running)

@@ -19,6 +19,7 @@ from srt_tui.monitor.model import (
     RouterStatus,
     SourceState,
     WorkerStatus,
+    iso_utc,
 )
 from srt_tui.monitor.probes.sources import Source
 from srt_tui.monitor.statuses.context import JobFiles, Refresh
@@ -111,6 +112,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         gpus_per_node=gpus_per_node,
         visible_devices_env=plan.visible_devices_env,
         started_at=started_at(job.events, state),
+        expected_start_at=iso_utc(state.expected_start) if state and state.expected_start else "",
         ended_at=ended_at(job.events, state, final),
         placements=placements(plan),
         logs=logs,

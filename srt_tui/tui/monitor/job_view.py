@@ -114,6 +114,8 @@ def summary(
     t.append("\n")
     queued = snap.queued_s(now) if snap.elapsed_s(now) is None else None
     t.append(f"queued {cells.duration(queued)}" if queued is not None else f"elapsed {cells.elapsed(snap, now)}")
+    if expected := cells.starts_in(snap, now):  # Slurm's estimate, as `squeue --start` gives it
+        t.append(f" · {expected}")
     left, warn = cells.time_left(snap, now)
     if left:  # the scheduler ends the job at its limit: say so before it does
         t.append(" · ")
