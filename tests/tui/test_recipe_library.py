@@ -32,18 +32,26 @@ engine: mocker
 roles:
   agg: {{nodes: 1, workers: {workers}, args: {{tp-size: 8}}}}
 """
-OVERRIDE = """\
-base:
-  name: ovr
-  model: {path: mock-model}
-  frontend: {type: sglang, enable_multiple_frontends: false}
-  engine: mocker
-  roles: {agg: {nodes: 1, workers: 1, args: {tp-size: 8}}}
+
+
+def override_file(name: str, overrides: str) -> str:
+    """An srtctl override file: a one-worker mocker `base` named ``name``, then ``overrides`` (YAML)."""
+    return (
+        f"base:\n  name: {name}\n  model: {{path: mock-model}}\n"
+        "  frontend: {type: sglang, enable_multiple_frontends: false}\n  engine: mocker\n"
+        "  roles: {agg: {nodes: 1, workers: 1, args: {tp-size: 8}}}\n" + overrides
+    )
+
+
+OVERRIDE = override_file(
+    "ovr",
+    """\
 override_two:
   roles: {agg: {workers: 2}}
 zip_override_many:
   roles: {agg: {workers: [3, 4]}}
-"""
+""",
+)
 
 
 def make_library(root: Path, folders: int = 12, per_folder: int = 8) -> int:
@@ -507,16 +515,29 @@ async def test_a_better_named_row_read_later_takes_the_cursor_the_step_placed(
         assert _cursor(tree) == "zebra"
 
 
-ZIPS = """\
-base:
-  name: zips
-  model: {path: mock-model}
-  frontend: {type: sglang, enable_multiple_frontends: false}
-  engine: mocker
-  roles: {agg: {nodes: 1, workers: 1, args: {tp-size: 8}}}
+ZIPS = override_file(
+    "zips",
+    """\
 zip_override_stp_lowlat:
   roles: {agg: {workers: [1, 2, 3, 4, 5]}}
-"""
+""",
+)
+
+
+async def _drawn_rows(folder: str, file: str, text: str, width: int) -> tuple[dict[str, str], int]:
+    """One user-library file's rows as the tree draws them at ``width`` columns (label → drawn row, in order), and
+    the cells a row has."""
+    lib = _user_library() / folder
+    lib.mkdir(parents=True)
+    (lib / file).write_text(text, encoding="utf-8")
+    app = make_app("local")
+    async with app.run_test(size=(width, 40)) as pilot:
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        node = next(n for n in tree.root.children if str(n.label) == f"user/{folder}/")
+        rows = [n for n in node.children if n.data is not None]
+        shown = {n.data.label: tree.render_label(n, Style(), Style()).plain for n in rows if n.data is not None}
+        return shown, tree.scrollable_content_region.width - tree.guide_depth * 2 - 1
 
 
 @pytest.mark.parametrize("width", [80, 120])
@@ -524,40 +545,24 @@ async def test_rows_that_differ_only_in_their_topology_keep_it(width: int) -> No
     """Operator pass: srtctl's `8k1k:zip_override_stp_lowlat[0]`…`[4]` differ only in their topology, which long
     rows dropped first: five rows read alike but for the index. Such rows keep the topology and shorten the
     name's middle instead (never its end); a row unlike its neighbours lets its topology go before its name."""
-    lib = _user_library() / "zips"
-    lib.mkdir(parents=True)
-    (lib / "disagg-long-experiment-stem.yaml").write_text(ZIPS, encoding="utf-8")
-    app = make_app("local")
-    async with app.run_test(size=(width, 40)) as pilot:
-        await settle(pilot)
-        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
-        folder = next(node for node in tree.root.children if str(node.label) == "user/zips/")
-        shown = {
-            node.data.label: tree.render_label(node, Style(), Style()).plain
-            for node in folder.children
-            if node.data is not None
-        }
-        room = tree.scrollable_content_region.width - tree.guide_depth * 2 - 1
-        assert all(len(row) <= room for row in shown.values()), (shown, room)
-        for i in range(5):
-            row = shown[f"disagg-long-experiment-stem:zip_override_stp_lowlat[{i}]"]
-            assert row.endswith(f"lowlat[{i}]  agg{i + 1}") and "…" in row, row  # the name's end, then what differs
-        base = shown["disagg-long-experiment-stem:base"]  # unlike its neighbours: its engine, then topology give way
-        assert base.endswith(":base  agg1") if width >= 120 else base.endswith("-stem:base"), base
+    shown, room = await _drawn_rows("zips", "disagg-long-experiment-stem.yaml", ZIPS, width)
+    assert all(len(row) <= room for row in shown.values()), (shown, room)
+    for i in range(5):
+        row = shown[f"disagg-long-experiment-stem:zip_override_stp_lowlat[{i}]"]
+        assert row.endswith(f"lowlat[{i}]  agg{i + 1}") and "…" in row, row  # the name's end, then what differs
+    base = shown["disagg-long-experiment-stem:base"]  # unlike its neighbours: its engine, then topology give way
+    assert base.endswith(":base  agg1") if width >= 120 else base.endswith("-stem:base"), base
 
 
-APART = """\
-base:
-  name: apart
-  model: {path: mock-model}
-  frontend: {type: sglang, enable_multiple_frontends: false}
-  engine: mocker
-  roles: {agg: {nodes: 1, workers: 1, args: {tp-size: 8}}}
+APART = override_file(
+    "apart",
+    """\
 zip_override_8k1k_hightpt:
   roles: {agg: {workers: [1, 2]}}
 zip_override_mtp_8k1k_hightpt:
   roles: {agg: {workers: [1, 2]}}
-"""
+""",
+)
 
 
 @pytest.mark.parametrize("width", [80, 100])
@@ -570,20 +575,12 @@ async def test_rows_alike_but_for_their_middle_keep_where_they_differ(width: int
 
     from srt_tui.tui.launch.steps.recipe_step import cut_middle, differs_at
 
-    lib = _user_library() / "apart"
-    lib.mkdir(parents=True)
-    (lib / "a-long-experiment-stem-glm5.yaml").write_text(APART, encoding="utf-8")
-    app = make_app("local")
-    async with app.run_test(size=(width, 40)) as pilot:
-        await settle(pilot)
-        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
-        folder = next(node for node in tree.root.children if str(node.label) == "user/apart/")
-        shown = [tree.render_label(n, Style(), Style()).plain for n in folder.children if n.data is not None]
-        room = tree.scrollable_content_region.width - tree.guide_depth * 2 - 1
-        assert len(shown) == 5 and all(len(row) <= room for row in shown), (shown, room)
-        assert len(set(shown)) == len(shown), shown  # five rows, five readings
-        assert all("…" in row for row in shown[1:]), shown
-        assert [row.split()[0][-3:] for row in shown[1:]] == ["[0]", "[1]", "[0]", "[1]"], shown  # the ends kept
+    drawn, room = await _drawn_rows("apart", "a-long-experiment-stem-glm5.yaml", APART, width)
+    shown = list(drawn.values())
+    assert len(shown) == 5 and all(len(row) <= room for row in shown), (shown, room)
+    assert len(set(shown)) == len(shown), shown  # five rows, five readings
+    assert all("…" in row for row in shown[1:]), shown
+    assert [row.split()[0][-3:] for row in shown[1:]] == ["[0]", "[1]", "[0]", "[1]"], shown  # the ends kept
     names = [f"x:zip_override_{v}_8k1k_hightpt[{i}]" for v in ("a", "mtp") for i in (0, 1)] + ["x:base"]
     assert differs_at(names, 22) == {names[0]: 15, names[1]: 15, names[2]: 15, names[3]: 15}
     assert cut_middle(Text("  x:base"), 22).plain == "  x:base"  # short rows are left alone
