@@ -155,7 +155,8 @@ class Monitor:
         src = self.sources.get(router_key(reg))
         if not src.ok or not isinstance(src.value, Response) or not view.metrics_url:
             return False
-        if not self.sources.get(router_metrics_key(view.metrics_url)).ok:
+        metrics = self.sources.get(router_metrics_key(view.metrics_url))
+        if not metrics.ok or metrics.task is not None:  # failing, or slow to answer: read /workers as well
             return False
         expected = {k: n for k, n in view.plan.expected.items() if n}
         regs, _ = registrations(view.plan.registration, src.value.status, src.value.body, "prefill" in expected)

@@ -94,9 +94,9 @@ def router_status(
     if src.ok and isinstance(src.value, Response) and not held:
         up, source, stale = True, "direct", not ctx.fresh(src)
         regs, detail = registrations(registration, src.value.status, src.value.body, disagg)
-    elif held and relay is None and isinstance(src.value, Response):
-        up, source, stale, detail = None, "direct", True, "no answer this refresh (its metrics port neither)"
-        regs, _ = registrations(registration, src.value.status, src.value.body, disagg)
+    elif held and relay is None and isinstance(src.value, Response):  # its last answer, shown as stale
+        up, source, stale = True, "direct", True
+        regs, detail = registrations(registration, src.value.status, src.value.body, disagg)
     elif (ctx.unanswered(src) or held) and relay is not None and registration in ("router-workers", "dynamo-health"):
         got = relayed_http(ctx.files, relay, "router_workers.http", ctx.wall(), ctx.relay_fresh_s)
         if got is not None:
