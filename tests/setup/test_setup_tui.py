@@ -211,3 +211,28 @@ async def test_esc_stops_waiting_for_the_probe_job() -> None:
         # the step that shows next says the node was not probed (second operator pass: nothing said so)
         assert any("compute node was not probed" in str(n.message) for n in app._notifications)
         assert not screen.check_action("stop_probes", ()) and screen.check_action("run_probes", ())
+
+
+async def test_quitting_while_the_probe_job_waits_stops_the_probes() -> None:
+    """Second operator pass (stop 29): `q` in Setup while its probe job was pending blanked the screen for about
+    90 s (the app waited out the node timeout) with the job still queued. Leaving stops the probes, which cancel
+    their job, as Esc does."""
+    from srt_tui.setup.findings import Finding
+    from srt_tui.setup.probes import ProbeOptions, ProbeRun
+
+    seen: list[bool] = []
+
+    def waiting(options: ProbeOptions, progress: Any) -> ProbeRun:
+        progress("node", "running", "job 6 PENDING (Resources)")
+        assert options.stop is not None
+        seen.append(options.stop.wait(30))
+        return ProbeRun(findings=[Finding.warn("node", "stopped", "run the probes again")])
+
+    app = setup_app(runner=waiting)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.click("#run-probes")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, SetupScreen) and app.screen.check_action("stop_probes", ())
+        await pilot.press("q")
+        await pilot.pause()
+    assert seen == [True]  # told to stop, not left to time out

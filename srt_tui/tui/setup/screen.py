@@ -320,6 +320,12 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
             return not probing
         return True
 
+    def on_unmount(self) -> None:
+        """The app quits (`q`) while the probes wait on a queued job: they stop and cancel it, so the quit is prompt
+        and leaves no job behind (the app waited out the node timeout, up to two minutes, on a blank screen)."""
+        if self.options.stop is not None:
+            self.options.stop.set()
+
     def action_stop_probes(self) -> None:
         """Stop waiting for the probe job: it is cancelled and the probes end with what they found so far."""
         if self.options.stop is not None and not self.options.stop.is_set():
