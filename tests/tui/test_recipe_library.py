@@ -714,3 +714,27 @@ async def test_a_filter_answered_alike_puts_the_cursor_on_the_row_written_for_th
         await pilot.press("slash", *"1p2d")
         await settle(pilot)
         assert "1p2d-mtp" in _leaves(tree) and _cursor(tree) == "mocker-1p2d", (_leaves(tree), _cursor(tree))
+
+
+async def test_enter_enter_in_one_burst_after_a_filter_chooses_the_rows_recipe() -> None:
+    """Second operator pass (stop 29): `/1p2d` then Enter Enter sent at once stayed on the Recipe step: the first
+    Enter handed the keys to the tree, the second reached the filter before the tree had the focus and was lost.
+    That second Enter is the tree's: it chooses the row under the cursor."""
+    from textual import events
+
+    from srt_tui.tui.launch.screen import LaunchScreen as Launch
+
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        await pilot.press("slash", *"mocker 2p1d")
+        await settle(pilot)
+        expected = _cursor(tree)
+        assert expected is not None and expected.startswith("mocker-2p1d")
+        for _ in range(2):
+            app.post_message(events.Key("enter", "\r"))
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, Launch) and screen.index == 2, screen.index
+        assert screen.state.recipe is not None and screen.state.recipe_label == expected

@@ -569,8 +569,20 @@ class RecipeStep(WizardStep):
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         tree.focus()
         node = tree.cursor_node
-        if node is not None and node.data is not None and name_rank(node.data.label, self.query_text) == 0:
+        named = node is not None and node.data is not None and name_rank(node.data.label, self.query_text) == 0
+        if node is not None and node.data is not None and (self._handing_to_tree or named):
+            self._handing_to_tree = False
             self._choose(node.data)
+        else:
+            self._handing_to_tree = True  # a second Enter before the tree has the focus is the tree's Enter
+
+    #: Enter in the filter handed the keys to the tree, whose focus has not come yet (`/1p2d` Enter Enter in one
+    #: burst: the second Enter reached the filter and was lost)
+    _handing_to_tree = False
+
+    @on(events.DescendantFocus, "#recipe-tree")
+    def _tree_focused(self) -> None:
+        self._handing_to_tree = False
 
     # -- open file… ---------------------------------------------------------------------------------
 
