@@ -26,6 +26,7 @@ from srt_tui.core.text.counts import counted
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot, WorkerStatus
 from srt_tui.monitor.statuses.worker_facts import WorkerFacts, read_worker_facts
+from srt_tui.slurm.local import is_local_job
 from srt_tui.slurm.reach import NoShell, ShellCommand, job_hostnames, node_shell
 from srt_tui.tui.dismiss_once import DismissOnce
 from srt_tui.tui.display import display_path
@@ -234,7 +235,7 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
             t.append("\ncommand", style=key)
             t.append("  (y copies it)\n", style=dim)
             self._hang(t, f.command, 2)
-            if isinstance(self.shell, ShellCommand) and not self.read_only:
+            if isinstance(self.shell, ShellCommand) and not self.read_only and not self._no_nodes():
                 t.append("shell", style=key)
                 t.append(f"  on {self.shell.where} (s opens it)\n", style=dim)
                 self._hang(t, self.shell.display(), 2)
@@ -314,11 +315,19 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
             self.notify("command sent to the clipboard (OSC 52)", timeout=3)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """`--read-only` hides the shell, as it hides every action that can change a job."""
-        return not (action == "shell" and self.read_only)
+        """`--read-only` hides the shell, as it hides every action that can change a job; so does a Slurm job that
+        has ended (srun cannot join it)."""
+        return not (action == "shell" and (self.read_only or self._no_nodes()))
+
+    def _no_nodes(self) -> bool:
+        """The job has ended on Slurm: it holds no node to open a shell on (a local job's shell is its directory)."""
+        return self.ended and not is_local_job(self.job_id)
 
     def action_shell(self) -> None:
         """A shell on the worker's node, the app suspended until it exits."""
+        if self._no_nodes():  # srun would fail after a blank screen (second operator pass)
+            self.notify(f"job {self.job_id} has ended: it holds no node to open a shell on", severity="warning")
+            return
         if not isinstance(self.shell, ShellCommand):
             self.notify(self.shell or "reading the job's nodes…", severity="warning", timeout=8)
             return
