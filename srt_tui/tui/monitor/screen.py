@@ -92,8 +92,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         Binding("q", "leave_job", "Back", show=False),
         # the footer shows what fits its width (`FOOTER_GIVES_WAY`); the sort is named by the line under the list
         Binding("slash", "filter", "Filter", tooltip="Filter the jobs (Esc clears)"),
-        Binding("s", "sort", "Sort", show=False, tooltip="Sort the jobs by the next column (S reverses)"),
-        Binding("S", "reverse", "Reverse", show=False),
+        Binding("s", "sort", "Sort", show=False, tooltip="Sort the jobs by the next column"),
+        Binding("S", "reverse", "Reverse", show=False, tooltip="Reverse the jobs' order"),
         Binding("l", "logs", "Logs"),
         Binding("R", "results", "Results"),
         Binding("c", "cancel_job", "Cancel", tooltip="Cancel job (asks first)"),
