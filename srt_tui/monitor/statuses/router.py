@@ -82,15 +82,11 @@ def router_status(
     regs: Registrations | None = None
     up: bool | None = None
     detail, source, stale, relayed, problem = "", "", False, False, ""
-    # a steady router's registrations are read every 15 s (`Monitor._steady`): between reads they stand while its
-    # metrics port answers this refresh; when it does not (the login node cut off, the router gone), as unanswered
+    # an answer from before this refresh (a steady router's registrations are read every 15 s: `Monitor._steady`;
+    # or a read still running) stands while its metrics port answers this refresh; when it does not (the login
+    # node cut off, the router gone), the relay speaks for it, or it shows as stale
     metrics = ctx.sources.get(router_metrics_key(view.metrics_url)) if view.metrics_url else None
-    held = (
-        src.every > 0
-        and src.ok
-        and not ctx.answered_now(src)
-        and not (metrics is not None and ctx.answered_now(metrics))
-    )
+    held = src.ok and not ctx.answered_now(src) and not (metrics is not None and ctx.answered_now(metrics))
     if src.ok and isinstance(src.value, Response) and not held:
         up, source, stale = True, "direct", not ctx.fresh(src)
         regs, detail = registrations(registration, src.value.status, src.value.body, disagg)
