@@ -245,7 +245,7 @@ srt_relay_put() {
 
 srt_relay() {
   # what the job itself sees, for monitors that cannot reach the nodes (written atomically)
-  local i host port code tmp="$SRT_JOB_DIR/relay/.health.tmp" first=1
+  local i host port code tmp="$SRT_JOB_DIR/relay/.health.tmp" first=1 sig=""
   mkdir -p "$SRT_JOB_DIR/relay"
   {
     printf '{"time": "%s", "workers": {' "$(srt_now)"
@@ -256,6 +256,7 @@ srt_relay() {
       ((first)) || printf ', '
       first=0
       printf '"%s": %s' "${SRT_HEALTH_NAMES[$i]}" "${code:-0}"
+      sig+="${code:-0} "
     done
     printf '}}\n'
   } >"$tmp" && mv -f "$tmp" "$SRT_JOB_DIR/relay/health.json"
@@ -264,12 +265,20 @@ srt_relay() {
     srt_http "$host" "${SRT_HEALTH_PORTS[$i]}" /metrics 2 >"$SRT_JOB_DIR/relay/.m.tmp" || true
     srt_relay_put "$SRT_JOB_DIR/relay/.m.tmp" "$SRT_JOB_DIR/relay/${SRT_HEALTH_NAMES[$i]}.metrics"
   done
+  # the registrations every third relay (each read is a line or two of the router's log), at once when a worker's
+  # health changed, and in the final scrape
+  SRT_RELAY_N=$((${SRT_RELAY_N:-0} + 1))
+  local registrations=0
+  if [[ -n ${SRT_RELAY_FINAL:-} || $sig != "${SRT_RELAY_SIG:-}" ]] || ((SRT_RELAY_N % 3 == 1)); then registrations=1; fi
+  SRT_RELAY_SIG=$sig
   if [[ -n ${SRT_ROUTER_PORT:-} ]]; then
-    # the registrations: /workers of sglang-router/vllm-router, the instance list of Dynamo's /health
-    local reg=/workers
-    [[ ${SRT_ROUTER_REGISTRATION:-} == dynamo-health ]] && reg=/health
-    srt_http "${SRT_NODE_IPS[$SRT_ROUTER_NODE]}" "$SRT_ROUTER_PORT" "$reg" 2 >"$SRT_JOB_DIR/relay/.w.tmp" || true
-    srt_relay_put "$SRT_JOB_DIR/relay/.w.tmp" "$SRT_JOB_DIR/relay/router_workers.http"
+    if ((registrations)); then
+      # the registrations: /workers of sglang-router/vllm-router, the instance list of Dynamo's /health
+      local reg=/workers
+      [[ ${SRT_ROUTER_REGISTRATION:-} == dynamo-health ]] && reg=/health
+      srt_http "${SRT_NODE_IPS[$SRT_ROUTER_NODE]}" "$SRT_ROUTER_PORT" "$reg" 2 >"$SRT_JOB_DIR/relay/.w.tmp" || true
+      srt_relay_put "$SRT_JOB_DIR/relay/.w.tmp" "$SRT_JOB_DIR/relay/router_workers.http"
+    fi
     if [[ -n ${SRT_ROUTER_METRICS_PORT:-} ]]; then
       srt_http "${SRT_NODE_IPS[$SRT_ROUTER_NODE]}" "$SRT_ROUTER_METRICS_PORT" /metrics 2 >"$SRT_JOB_DIR/relay/.r.tmp" || true
       srt_relay_put "$SRT_JOB_DIR/relay/.r.tmp" "$SRT_JOB_DIR/relay/router.metrics"
