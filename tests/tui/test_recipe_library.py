@@ -736,5 +736,5 @@ async def test_enter_enter_in_one_burst_after_a_filter_chooses_the_rows_recipe()
             app.post_message(events.Key("enter", "\r"))
         await settle(pilot)
         screen = app.screen
-        assert isinstance(screen, Launch) and screen.index == 2, screen.index
+        assert isinstance(screen, Launch) and screen.index == 2, app.screen
         assert screen.state.recipe is not None and screen.state.recipe_label == expected

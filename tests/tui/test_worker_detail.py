@@ -15,7 +15,7 @@ from srt_tui.monitor.model import HealthChange
 from srt_tui.tui.help_screen import HelpScreen
 from srt_tui.tui.logs.screen import LogViewerScreen
 from srt_tui.tui.monitor.screen import MonitorScreen
-from srt_tui.tui.monitor.worker_detail import WorkerDetail, ordinal, run_suspended
+from srt_tui.tui.monitor.worker_detail import WorkerDetail, ordinal
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
 from tests.tui.scenarios import settle
@@ -325,7 +325,7 @@ async def test_the_log_tail_wraps_under_its_indent_and_says_l_whole(tmp_path: Pa
         assert len(tail) > 3 and all(line.startswith("  ") for line in tail), tail  # the error wrapped, indented
 
 
-async def test_an_ended_slurm_jobs_worker_offers_no_shell(tmp_path: Path) -> None:
+async def test_an_ended_slurm_jobs_worker_offers_no_shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Second operator pass (stop 29): `s` on a failed Slurm job's worker handed the terminal to an `srun` that
     failed, then said only `exit code 1`. An ended Slurm job holds no node: the detail offers no shell."""
     from dataclasses import replace
@@ -338,20 +338,22 @@ async def test_an_ended_slurm_jobs_worker_offers_no_shell(tmp_path: Path) -> Non
     running = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=job_dir)
     ended = replace(running, stage="failed", slurm_state="FAILED")
     ran: list[object] = []
-    WorkerDetail.run_shell = staticmethod(lambda app, shell: ran.append(shell) or 0)  # type: ignore[assignment]
-    try:
-        for snap, offered in ((running, True), (ended, False)):
-            app = frozen_app([snap], open_job="81240")
-            async with app.run_test(size=(120, 36)) as pilot:
-                await _open_first_worker(app, pilot)
-                detail = app.screen
-                assert isinstance(detail, WorkerDetail)
-                assert ("s" in detail.active_bindings) is offered
-                text = str(detail.query_one("#worker-detail-text").render())
-                assert ("(s opens it)" in text) is offered
-                before = len(ran)
-                await pilot.press("s")
-                await pilot.pause()
-                assert len(ran) == before + (1 if offered else 0)
-    finally:
-        WorkerDetail.run_shell = staticmethod(run_suspended)  # type: ignore[assignment]
+
+    def run_shell(app: object, shell: object) -> int:
+        ran.append(shell)
+        return 0
+
+    monkeypatch.setattr(WorkerDetail, "run_shell", staticmethod(run_shell))
+    for snap, offered in ((running, True), (ended, False)):
+        app = frozen_app([snap], open_job="81240")
+        async with app.run_test(size=(120, 36)) as pilot:
+            await _open_first_worker(app, pilot)
+            detail = app.screen
+            assert isinstance(detail, WorkerDetail)
+            assert ("s" in detail.active_bindings) is offered
+            text = str(detail.query_one("#worker-detail-text").render())
+            assert ("(s opens it)" in text) is offered
+            before = len(ran)
+            await pilot.press("s")
+            await pilot.pause()
+            assert len(ran) == before + (1 if offered else 0)
