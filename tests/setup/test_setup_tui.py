@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -221,11 +222,13 @@ async def test_quitting_while_the_probe_job_waits_stops_the_probes() -> None:
     from srt_tui.setup.probes import ProbeOptions, ProbeRun
 
     seen: list[bool] = []
+    returned = threading.Event()
 
     def waiting(options: ProbeOptions, progress: Any) -> ProbeRun:
         progress("node", "running", "job 6 PENDING (Resources)")
         assert options.stop is not None
         seen.append(options.stop.wait(30))
+        returned.set()
         return ProbeRun(findings=[Finding.warn("node", "stopped", "run the probes again")])
 
     app = setup_app(runner=waiting)
@@ -235,4 +238,5 @@ async def test_quitting_while_the_probe_job_waits_stops_the_probes() -> None:
         assert isinstance(app.screen, SetupScreen) and app.screen.check_action("stop_probes", ())
         await pilot.press("q")
         await pilot.pause()
+    returned.wait(10)  # the probes' thread, told to stop, returns (told nothing, it would wait out its 30 s)
     assert seen == [True]  # told to stop, not left to time out
