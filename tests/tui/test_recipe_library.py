@@ -452,6 +452,15 @@ async def test_a_growing_tree_draws_only_the_rows_on_screen(monkeypatch: pytest.
         assert not tree.show_horizontal_scrollbar
 
 
+async def _filtered(app: Any, pilot: Any, query: str) -> Tree[Any]:
+    """The recipe tree once the library is read and ``query`` is typed after `/`, settled."""
+    await settle(pilot)
+    tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+    await pilot.press("slash", *query)
+    await settle(pilot)
+    return tree
+
+
 async def test_enter_after_a_filter_picks_the_row_named_as_typed_at_80_columns() -> None:
     """Operator pass: with amd-mi355x chosen, `/mocker-1p1d` Enter put the cursor on `mi355x-1p1d-sglang-mori`
     (written for the profile; its description names mocker-1p1d) and a second Enter planned DeepSeek. The row
@@ -460,10 +469,7 @@ async def test_enter_after_a_filter_picks_the_row_named_as_typed_at_80_columns()
 
     app = make_app("amd-mi355x")
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
-        await pilot.press("slash", *"mocker-1p1d")
-        await settle(pilot)
+        tree = await _filtered(app, pilot, "mocker-1p1d")
         shown = _leaves(tree)
         assert shown.index("mi355x-1p1d-sglang-mori") < shown.index("mocker-1p1d"), shown  # folders as they were
         assert _cursor(tree) == "mocker-1p1d" and "mocker-1p1d" in _summary(app)
@@ -478,10 +484,7 @@ async def test_enter_on_a_filter_that_names_no_recipe_exactly_hands_the_keys_to_
 
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
-        await pilot.press("slash", *"mocker 2p1d")
-        await settle(pilot)
+        tree = await _filtered(app, pilot, "mocker 2p1d")
         await pilot.press("enter")
         await settle(pilot)
         screen = app.screen
@@ -709,10 +712,7 @@ async def test_a_filter_answered_alike_puts_the_cursor_on_the_row_written_for_th
     (lib / "1p2d-mtp.yaml").write_text(other, encoding="utf-8")
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
-        await pilot.press("slash", *"1p2d")
-        await settle(pilot)
+        tree = await _filtered(app, pilot, "1p2d")
         assert "1p2d-mtp" in _leaves(tree) and _cursor(tree) == "mocker-1p2d", (_leaves(tree), _cursor(tree))
 
 
@@ -726,10 +726,7 @@ async def test_enter_enter_in_one_burst_after_a_filter_chooses_the_rows_recipe()
 
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
-        await pilot.press("slash", *"mocker 2p1d")
-        await settle(pilot)
+        tree = await _filtered(app, pilot, "mocker 2p1d")
         expected = _cursor(tree)
         assert expected is not None and expected.startswith("mocker-2p1d")
         for _ in range(2):
