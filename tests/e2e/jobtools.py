@@ -87,6 +87,18 @@ def wait_no_pids(job_dir: Path, timeout: float = 10) -> list[int]:
     return left
 
 
+def job_story(job_dir: Path, lines: int = 40) -> str:
+    """The job's events and the end of its launch log, for a failure message: what the script saw."""
+    parts = []
+    for name in ("status.jsonl", "logs/launch.log"):
+        try:
+            text = (job_dir / name).read_text(errors="replace").splitlines()[-lines:]
+        except OSError as err:
+            text = [f"({err})"]
+        parts.append(f"--- {name}\n" + "\n".join(text))
+    return "\n".join(parts)
+
+
 def events(job_dir: Path) -> list[str]:
     """Stages from status.jsonl, in order."""
     lines = (job_dir / "status.jsonl").read_text().splitlines()

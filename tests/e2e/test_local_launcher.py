@@ -9,7 +9,17 @@ import httpx
 import pytest
 
 from tests.conftest import REPO
-from tests.e2e.jobtools import apply, events, job_pids, send_requests, srt, status, wait_no_pids, wait_ready
+from tests.e2e.jobtools import (
+    apply,
+    events,
+    job_pids,
+    job_story,
+    send_requests,
+    srt,
+    status,
+    wait_no_pids,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.routers
 
@@ -43,9 +53,10 @@ def test_local_launcher_runs_2p1d_to_ready_and_cancels_cleanly() -> None:
         order = events(job_dir)
         assert order.index("workers healthy") < order.index("router starting") < order.index("router ready")
     finally:
-        srt("cancel", job_id)
+        cancelled = srt("cancel", job_id, check=False)
     assert wait_no_pids(job_dir) == []
-    assert status(job_id)["stage"] == "cancelled"
+    snap = status(job_id)
+    assert snap["stage"] == "cancelled", f"{snap}\ncancel: {cancelled}\n{job_story(job_dir)}"
 
 
 def test_failed_worker_fails_the_local_job_with_its_log(tmp_path: pytest.TempPathFactory) -> None:
