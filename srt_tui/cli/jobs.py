@@ -207,14 +207,59 @@ def _warn_interrupted(output: str | None) -> None:
 
 def _cmd_status(args: argparse.Namespace) -> int:
     _warn_interrupted(args.output)
+    if not args.watch:
+        return _status_once(args)
+    return _watch(args)
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """`status` again every `--watch` seconds until Ctrl-C (exit 0), as watch(1) would: a terminal gets the
+    screen redrawn under a line saying when; a pipe or file gets one block per refresh (`--json`: one line)."""
+    import io
+    import shutil
+    import time
+    from contextlib import redirect_stdout
+
+    every = args.interval
+    tty = sys.stdout.isatty()
+    try:
+        while True:
+            out = io.StringIO()
+            with redirect_stdout(out):
+                _status_once(args, compact=True)
+            text = out.getvalue()
+            if tty:
+                when = time.strftime("%H:%M:%S")
+                sys.stdout.write(f"\x1b[H\x1b[2Jevery {every:g} s · srt-tui status · {when} (Ctrl-C stops)\n\n")
+                text = _fit_rows(text, shutil.get_terminal_size().lines - 3)
+            elif not args.json:
+                sys.stdout.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            time.sleep(every)
+    except KeyboardInterrupt:
+        return 0
+
+
+def _fit_rows(text: str, rows: int) -> str:
+    """`text` cut to `rows` lines, the last saying how many more there are (a redrawn screen never scrolls)."""
+    lines = text.splitlines()
+    if len(lines) <= max(rows, 1):
+        return text
+    keep = max(rows - 1, 0)
+    return "\n".join([*lines[:keep], f"(+{len(lines) - keep} more lines: a taller terminal, or name the jobs)"]) + "\n"
+
+
+def _status_once(args: argparse.Namespace, compact: bool = False) -> int:
+    """One `status`: the table (or JSON: indented, or one line when `compact`) of the jobs asked for."""
     jobs = _job_refs(args.jobs, args.output)
     snaps, down = _snapshots(jobs, args.transport)
     if not args.jobs:  # every known job: newest first, as the Monitor lists them (`status | head` shows it)
         snaps = sorted(snaps, key=_submitted, reverse=True)
     if down and not args.json:  # said once, not once per job (the JSON carries it in each job's sources)
-        print(f"slurm: {down}", file=sys.stderr)
+        print(f"slurm: {down}", file=sys.stdout if compact else sys.stderr)  # watched: in the redrawn screen
     if args.json:
-        print(json.dumps([snapshot_json(s) for s in snaps], indent=2))
+        print(json.dumps([snapshot_json(s) for s in snaps], indent=None if compact else 2))
         return 0
     if not snaps:
         print("no jobs known yet (srt-tui apply -f RECIPE)")
@@ -252,6 +297,17 @@ def _cmd_status(args: argparse.Namespace) -> int:
         for line in cells.problems(s, skip_sources=frozenset({"slurm"}) if down else frozenset()):
             print(f"{s.job_id}: {line}")
     return 0
+
+
+def _seconds(text: str) -> float:
+    """A refresh interval: 0.5 s to a day (argparse says so when it is not)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0.5 <= value <= 86400:
+        raise argparse.ArgumentTypeError(f"{text} s: give 0.5 to 86400 seconds")
+    return value
 
 
 def _submitted(snap: Any) -> tuple[float, str]:
@@ -439,6 +495,17 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
     )
     common(s)
     s.add_argument("--json", action="store_true")
+    s.add_argument(
+        "-w", "--watch", action="store_true", help="show it again every --interval seconds until Ctrl-C (as watch(1))"
+    )
+    s.add_argument(
+        "-n",
+        "--interval",
+        type=_seconds,
+        default=2.0,
+        metavar="SECONDS",
+        help="with --watch: seconds between refreshes (default 2); with --json, one line per refresh",
+    )
     s.set_defaults(func=_cmd_status)
 
     w = sub.add_parser(
