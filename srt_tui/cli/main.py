@@ -316,6 +316,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         from srt_tui.cli.smoke import add_bench_command
 
         add_bench_command(sub)
+        from srt_tui.cli.events import add_events_command
+
+        add_events_command(sub)
         from srt_tui.cli.shell import add_shell_command
 
         add_shell_command(sub)

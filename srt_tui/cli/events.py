@@ -1,0 +1,61 @@
+"""`srt-tui events JOB…`: a job's story, oldest first: its submission and every stage its launch script wrote (the
+Monitor's `e` shows the same, with the worker health changes it saw). Files only: no Slurm query."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import datetime
+from typing import Any
+
+from srt_tui.cli.printable import printable
+
+
+def _cmd_events(args: argparse.Namespace) -> int:
+    from srt_tui.cli.jobs import _job_refs
+    from srt_tui.core.jobdir.contract import JobDirError, read_job_meta
+    from srt_tui.core.jobdir.events import read_events
+    from srt_tui.core.text.views import fixed_table
+    from srt_tui.monitor.timeline import offset, started, timeline
+
+    docs: list[dict[str, Any]] = []
+    for n, (job_id, job_dir) in enumerate(_job_refs(args.jobs, args.output).items()):
+        try:
+            name = read_job_meta(job_dir).name
+        except JobDirError:  # listed in the index, its job.json gone since: its events are still worth reading
+            name = ""
+        entries = timeline(read_events(job_dir))
+        if args.json:
+            docs.append({"job_id": job_id, "job_dir": str(job_dir), "events": [e.json() for e in entries]})
+            continue
+        start = started(entries)
+        print(("\n" if n else "") + printable(f"{job_id} {name}  {job_dir}"))
+        if not entries:
+            print("  no events yet (the job has not started its launch script)")
+            continue
+        rows: list[tuple[str, ...]] = [
+            (_clock(e.at), offset(e, start), e.who, e.what, printable(e.detail)) for e in entries
+        ]
+        print(fixed_table(("TIME", "SINCE", "WHO", "WHAT", "DETAIL"), rows))
+    if args.json:
+        print(json.dumps(docs, indent=2))
+    return 0
+
+
+def _clock(at: datetime | None) -> str:
+    """`2026-12-07 01:52:10` in local time, '-' when unknown."""
+    return at.astimezone().strftime("%Y-%m-%d %H:%M:%S") if at is not None else "-"
+
+
+def add_events_command(sub: Any) -> None:
+    """Register `events` on the CLI parser."""
+    e = sub.add_parser(
+        "events",
+        help="a job's story: its submission and every stage of its launch script, oldest first",
+        description="Print each job's events from its job directory (job.json, status.jsonl): when, how long "
+        "after the submission, and what. No Slurm query; the Monitor's `e` adds the worker health changes it saw.",
+    )
+    e.add_argument("jobs", nargs="+", metavar="JOB", help="job id, directory or sweep group id")
+    e.add_argument("-o", "--output", help="output directory holding job directories")
+    e.add_argument("--json", action="store_true", help="a JSON list: per job, its events (at, who, what, detail)")
+    e.set_defaults(func=_cmd_events)

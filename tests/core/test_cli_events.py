@@ -1,0 +1,65 @@
+"""`srt-tui events JOB…`: the job's stages from its directory, oldest first, with how long after the
+submission each came; `--json` for tools; a job that is not known is refused naming it, exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.cli
+
+
+def _job(tmp_path: Path, job_id: str, lines: list[str]) -> Path:
+    job_dir = tmp_path / job_id
+    job_dir.mkdir()
+    (job_dir / "job.json").write_text(json.dumps({"job_id": job_id, "name": "mocker-1p2d", "launcher": "slurm"}))
+    (job_dir / "status.jsonl").write_text("".join(line + "\n" for line in lines))
+    return job_dir
+
+
+def _events(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "srt_tui.cli", "events", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_events_lists_the_stages_oldest_first_with_their_offsets(tmp_path: Path) -> None:
+    job_dir = _job(
+        tmp_path,
+        "4242",
+        [
+            '{"stage": "submitted", "time": "2026-03-01T11:00:00.000Z", "detail": "slurm job 4242 via sbatch"}',
+            '{"stage": "workers healthy", "time": "2026-03-01T11:01:05.000Z", "detail": "3/3"}',
+            "a torn line the bounded reader skips",
+            '{"stage": "failed", "time": "2026-03-01T12:03:00.000Z", "detail": "worker decode_0 exited with code 1"}',
+        ],
+    )
+    proc = _events(str(job_dir))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("4242 mocker-1p2d")
+    assert lines[1].split() == ["TIME", "SINCE", "WHO", "WHAT", "DETAIL"]
+    rows = [line.split(None, 4) for line in lines[2:]]  # date, clock, since, who, what + detail
+    assert [r[2] for r in rows] == ["+0s", "+1m05s", "+1h03m"]
+    assert [r[4].split("  ")[0] for r in rows] == ["submitted", "workers healthy", "failed"]
+    assert rows[-1][4].endswith("worker decode_0 exited with code 1")
+
+    doc = json.loads(_events(str(job_dir), "--json").stdout)
+    assert doc[0]["job_id"] == "4242"
+    assert [e["what"] for e in doc[0]["events"]] == ["submitted", "workers healthy", "failed"]
+    assert doc[0]["events"][0]["at"] == "2026-03-01T11:00:00Z"
+
+
+def test_a_job_without_events_says_so(tmp_path: Path) -> None:
+    proc = _events(str(_job(tmp_path, "4243", [])))
+    assert proc.returncode == 0 and "no events yet" in proc.stdout
+
+
+def test_an_unknown_job_is_refused_naming_it() -> None:
+    proc = _events("no-such-job")
+    assert proc.returncode == 2
+    assert "no-such-job" in proc.stderr and "Traceback" not in proc.stderr
