@@ -39,6 +39,7 @@ from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide
 from srt_tui.tui.monitor.alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
 from srt_tui.tui.monitor.alljobs.source import JobsSource, LiveJobsSource
 from srt_tui.tui.monitor.dialogs import ConfirmCancel
+from srt_tui.tui.monitor.events_view import EventsScreen
 from srt_tui.tui.monitor.feed import Canceller, default_cancel
 from srt_tui.tui.monitor.job_view import JobView
 from srt_tui.tui.monitor.jobs_model import SORTS
@@ -66,7 +67,9 @@ SMOKE_REQUESTS = 20
 SMOKE_CONCURRENCY = 4
 #: the footer's keys that leave it, first to last, when it is too narrow for them all (the list at 80 columns:
 #: Results and Clone; the job view shows all of its keys); `?` Help lists every key
-FOOTER_GIVES_WAY = ("results", "clone", "all_jobs", "smoke", "logs", "cancel_job", "filter", "select_cursor", "back")
+FOOTER_GIVES_WAY = (
+    "events", "results", "clone", "all_jobs", "smoke", "logs", "cancel_job", "filter", "select_cursor", "back"
+)  # fmt: skip
 
 
 class MonitorScreen(ReportsWorkerErrors, Screen[None]):
@@ -96,6 +99,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         Binding("S", "reverse", "Reverse", show=False, tooltip="Reverse the jobs' order"),
         Binding("l", "logs", "Logs"),
         Binding("R", "results", "Results"),
+        Binding("e", "events", "Events", tooltip="The job's events: every stage and worker health change, in order"),
         Binding("c", "cancel_job", "Cancel", tooltip="Cancel job (asks first)"),
         Binding(
             "C", "clone", "Clone", tooltip="Clone the job into Launch: its recipe, profile and topology, on the preview"
@@ -165,8 +169,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self._slurm_said: tuple[bool, str] | None = None
         #: jobs opened or added on purpose this session: shown even when hidden
         self._on_purpose: set[str] = set()
-        #: the worker detail open over this screen (it follows each refresh), or None
-        self._detail: WorkerDetail | None = None
+        #: the view open over this screen that follows each refresh (a worker's detail, the events), or None
+        self._detail: WorkerDetail | EventsScreen | None = None
         #: what the footer last showed: focus and each key's `check_action` (see `_keys_may_have_changed`)
         self._keys_shown: tuple[object, ...] = ()
 
@@ -259,6 +263,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             PaletteAction("Open job", f"Job {job} in detail: GPUs, router, workers", "open"),
             PaletteAction("Open log", f"Follow the logs of job {job}", "logs"),
             PaletteAction("Results", f"Benchmark results of job {job} (and its sweep)", "results"),
+            PaletteAction("Events", f"Job {job}'s stages and worker health changes, in order", "events"),
             PaletteAction("Cancel job", f"Cancel job {job} (asks first)", "cancel_job"),
             PaletteAction("Clone job", f"Job {job}'s recipe, profile and topology in Launch, on the preview",
                           "clone"),
@@ -596,6 +601,18 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             return
         tracked = {**{s.job_id: Path(s.job_dir) for s in self.snapshots}, **self.tracked}
         self.app.push_screen(ResultsScreen(self.hub, job, job_dir, tracked))
+
+    def action_events(self) -> None:
+        """The job's events, oldest first (its stages and the worker health changes seen); they follow each refresh."""
+        snap = self.snapshot_of(self.current_job())
+        if snap is None:
+            self.notify("No job selected.", severity="warning")
+            return
+        self._detail = EventsScreen(self.hub, snap)
+        self.app.push_screen(self._detail, self._events_closed)
+
+    def _events_closed(self, _result: None = None) -> None:
+        self._detail = None
 
     # -- cancel (confirmation first; hidden in read-only mode) -------------------------------------
 

@@ -1,0 +1,147 @@
+"""The Events view of a job (Monitor, `e`): its story oldest first, the newest at the bottom as in a log — every
+stage its launch script wrote and every worker health change this Monitor saw (`monitor.timeline`). The job's
+`status.jsonl` is read in a thread worker, again at each refresh of the Monitor while the job runs."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import Footer, Static
+
+from srt_tui.core.jobdir.events import Event
+from srt_tui.monitor.model import JobSnapshot
+from srt_tui.monitor.timeline import TimelineEntry, offset, started, timeline
+from srt_tui.tui.context import ContextHub
+from srt_tui.tui.dismiss_once import DismissOnce
+from srt_tui.tui.header import AppHeader
+from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.fit_columns import FitColumn, fit, natural_widths, total_width
+from srt_tui.widgets.row_table import RowTable
+
+#: the columns, the detail last and cut at the screen's edge; WHO and SINCE give way first on a narrow terminal
+FIT: tuple[FitColumn, ...] = (
+    FitColumn("time", "TIME", 0), FitColumn("since", "SINCE", 2), FitColumn("who", "WHO", 1, cap=16),
+    FitColumn("what", "WHAT", 0, cap=18), FitColumn("detail", "DETAIL", 0),
+)  # fmt: skip
+#: the table's vertical scrollbar
+SCROLLBAR = 2
+
+
+class EventsRead(Message):
+    """The worker read the job's `status.jsonl`."""
+
+    def __init__(self, events: list[Event]) -> None:
+        super().__init__()
+        self.events = events
+
+
+class EventsScreen(ReportsWorkerErrors, DismissOnce[None]):
+    """One job's events; Esc or q goes back to the Monitor, which hands it each newer snapshot (`follow`)."""
+
+    DEFAULT_CSS = """
+    EventsScreen #events-title { height: auto; padding: 0 1; color: $text-muted; }
+    EventsScreen #events-table { height: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("q", "back", "Back", show=False),
+        Binding("r", "reload", "Reload"),
+    ]
+
+    def __init__(self, hub: ContextHub, snap: JobSnapshot) -> None:
+        super().__init__(id="events")
+        self.hub = hub
+        self.snap = snap
+        self.events: list[Event] | None = None
+        self._shown: list[TimelineEntry] = []
+
+    @property
+    def job_id(self) -> str:
+        """The job shown (the Monitor hands newer snapshots of it)."""
+        return self.snap.job_id
+
+    def compose(self) -> ComposeResult:
+        yield AppHeader("monitor", self.hub)
+        yield Static(f"Events of {self.snap.job_id} {self.snap.name}: reading {self.snap.job_dir} …", id="events-title")
+        yield RowTable[str | Text](id="events-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(RowTable).focus()
+        self.action_reload()
+
+    def on_resize(self) -> None:
+        self._fill(force=True)
+
+    def follow(self, snap: JobSnapshot | None) -> None:
+        """A newer snapshot of the job: its workers' health history, and the file read again while it runs."""
+        if snap is None or snap.job_id != self.snap.job_id:
+            return
+        running = not self.snap.is_final
+        self.snap = snap
+        if running:  # an ended job's file no longer grows (its last stage is read once more when it ends)
+            self.action_reload()
+        else:
+            self._fill()
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    def action_reload(self) -> None:
+        self._read(Path(self.snap.job_dir))
+
+    @work(thread=True, exclusive=True, group="events", name="events", exit_on_error=False)
+    def _read(self, job_dir: Path) -> None:
+        from srt_tui.core.jobdir.events import read_events
+
+        self.post_message(EventsRead(read_events(job_dir)))  # bounded; [] when missing or refused
+
+    @on(EventsRead)
+    def _events_read(self, message: EventsRead) -> None:
+        self.events = message.events
+        self._fill()
+
+    def _fill(self, force: bool = False) -> None:
+        """The rows, newest at the bottom; the cursor follows the newest unless the operator moved it up."""
+        if self.events is None:
+            return
+        entries = timeline(self.events, self.snap.workers)
+        if entries == self._shown and not force:
+            return
+        table = self.query_one(RowTable)
+        at_end = table.row_count == 0 or table.cursor_row >= table.row_count - 1
+        self._shown = entries
+        start = started(entries)
+        bad = "bold red"
+        rows = [
+            {
+                "time": e.at.astimezone().strftime("%H:%M:%S") if e.at is not None else "-",
+                "since": offset(e, start),
+                "who": e.who,
+                "what": Text(e.what, style=bad) if e.bad else e.what,
+                "detail": e.detail,
+            }
+            for e in entries
+        ]
+        plain = ({k: v.plain if isinstance(v, Text) else v for k, v in row.items()} for row in rows)
+        room = (self.size.width or 120) - SCROLLBAR
+        fitted = fit(FIT, natural_widths([f.key for f in FIT], plain), room)
+        if (over := total_width(fitted) - room) > 0:  # the detail ends at the screen's edge, not beyond it
+            fitted = tuple(replace(c, width=max(10, c.width - over)) if c.key == "detail" else c for c in fitted)
+        table.refit(fitted)
+        for row in rows:
+            table.add_row(*(row[column.key] for column in fitted))
+        if at_end and rows:
+            table.move_cursor(row=len(rows) - 1)
+        day = start.astimezone().strftime("%Y-%m-%d") if start is not None else ""
+        title = f"Events of {self.snap.job_id} {self.snap.name} · {len(entries)} · local time, from {day}"
+        if not entries:
+            title = f"Events of {self.snap.job_id} {self.snap.name}: none yet (its launch script has not started)"
+        self.query_one("#events-title", Static).update(title)

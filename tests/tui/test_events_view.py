@@ -1,0 +1,69 @@
+"""`e` in the Monitor opens the job's events (operator pass, stop 29: "an events timeline"): its stages and its
+workers' health changes in time order, the newest at the bottom, following the live Monitor; q goes back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable
+
+from srt_tui.core.jobdir.events import append_event
+from srt_tui.tui.monitor.events_view import EventsScreen
+from srt_tui.tui.monitor.screen import MonitorScreen
+
+
+def _rows(screen: EventsScreen) -> list[tuple[str, str]]:
+    """(WHO, WHAT) of each row, as drawn."""
+    table = screen.query_one(DataTable)
+    keys = [c.key.value for c in table.ordered_columns]
+    who, what = keys.index("who"), keys.index("what")
+    return [(str(r[who]), str(r[what])) for r in (table.get_row_at(i) for i in range(table.row_count))]
+
+
+async def test_events_follow_the_live_monitor_a_worker_going_down_and_the_jobs_new_stage(tmp_path: Path) -> None:
+    """Real parts: the real Monitor polling a real mock worker, killed while the events are open."""
+    from srt_tui.monitor.feeds.live import LiveFeed
+    from srt_tui.monitor.snapshot.collect import Monitor
+    from tests.mock.mockprocs import Launcher
+    from tests.monitor.jobdirs import write_agg_job
+    from tests.monitor.tui_apps import fed_app
+
+    launcher = Launcher(tmp_path)
+    try:
+        (worker,) = launcher.workers(("regular", "agg_0"))
+        job_dir = write_agg_job(tmp_path / "job", "local-ev", [(worker, 0)], nodes=1)
+        feed = LiveFeed(monitor_factory=lambda: Monitor(None, connect_timeout=0.5, budget_s=0.5, backoff_cap=0.5))
+        app = fed_app(feed, {"local-ev": job_dir}, interval=0.2)
+        async with app.run_test(size=(100, 30)) as pilot:
+            monitor = app.screen
+            assert isinstance(monitor, MonitorScreen)
+            for _ in range(50):
+                await pilot.pause(0.1)
+                snap = monitor.snapshot_of("local-ev")
+                if snap is not None and snap.workers and snap.workers[0].health == "healthy":
+                    break
+            await pilot.press("e")
+            events = app.screen
+            assert isinstance(events, EventsScreen)
+            for _ in range(30):
+                await pilot.pause(0.1)
+                if ("agg_0", "healthy") in _rows(events):
+                    break
+            before = _rows(events)
+            assert before[0][0] == "job" and ("agg_0", "healthy") in before
+
+            worker.proc.stop()
+            append_event(job_dir, "failed", "worker agg_0 exited with code 1")
+            for _ in range(50):
+                await pilot.pause(0.1)
+                if len(_rows(events)) >= len(before) + 2:
+                    break
+            after = _rows(events)
+            assert {("agg_0", "down"), ("job", "failed")} <= set(after) - set(before)
+            table = events.query_one(DataTable)
+            assert table.cursor_row == table.row_count - 1  # the newest, as a log's end
+            await pilot.press("q")
+            await pilot.pause()
+            assert app.screen is monitor
+    finally:
+        launcher.close()
