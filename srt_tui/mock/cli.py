@@ -7,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from srt_tui.mock.config import DEFAULT_MODEL, FLAVORS, ROLES, WorkerConfig
+from srt_tui.mock.config import DEFAULT_KV_WAIT_S, DEFAULT_MODEL, FLAVORS, ROLES, WorkerConfig
 from srt_tui.mock.exporter import add_parser as _add_exporter
 
 SUBCOMMANDS = ("serve", "bench", "exporter")
@@ -51,6 +51,14 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=None,
         metavar="SECONDS",
         help="exit with code 3 this long after launch (loading included), like a crashed engine",
+    )
+    p.add_argument(
+        "--kv-wait-timeout",
+        type=float,
+        default=DEFAULT_KV_WAIT_S,
+        metavar="SECONDS",
+        help="P/D: how long a decode waits for its prefill's KV before answering 500, as SGLang's "
+        f"SGLANG_DISAGGREGATION_WAITING_TIMEOUT (default {DEFAULT_KV_WAIT_S:g})",
     )
     p.add_argument(
         "--visible-devices-env",
@@ -126,6 +134,7 @@ def _worker_config(args: argparse.Namespace) -> WorkerConfig:
         token_latency_ms=args.token_latency_ms,
         fail_rate=args.fail_rate,
         exit_after_s=args.exit_after,
+        kv_wait_timeout_s=args.kv_wait_timeout,
         visible_devices_env=args.visible_devices_env,
         log_path=args.log,
     )

@@ -18,6 +18,9 @@ VISIBILITY_VARS = (
     "GPU_DEVICE_ORDINAL",
 )
 DEFAULT_MODEL = "mock-model"
+#: P/D: how long a decode waits for its prefill's KV by default, and at most (see `bootstrap`)
+DEFAULT_KV_WAIT_S = 30.0
+MAX_KV_WAIT_S = 3600.0
 _NAME_PREFIX: dict[Role, str] = {"prefill": "prefill", "decode": "decode", "regular": "worker"}
 
 
@@ -50,6 +53,8 @@ class WorkerConfig:
     token_latency_ms: float = 2.0
     fail_rate: float = 0.0
     exit_after_s: float | None = None
+    #: how long a decode waits for its prefill's KV (the P/D bootstrap rendezvous) before failing the request
+    kv_wait_timeout_s: float = DEFAULT_KV_WAIT_S
     visible_devices_env: str = "CUDA_VISIBLE_DEVICES"
     log_path: str | None = None
 
@@ -75,6 +80,8 @@ class WorkerConfig:
                 raise ValueError(f"{label} must not be negative")
         if self.exit_after_s is not None and self.exit_after_s < 0:
             raise ValueError("exit-after must not be negative")
+        if not 0 < self.kv_wait_timeout_s <= MAX_KV_WAIT_S:
+            raise ValueError(f"kv wait timeout must be more than 0 and at most {MAX_KV_WAIT_S:g} seconds")
         if not self.visible_devices_env or "=" in self.visible_devices_env:
             raise ValueError(f"invalid visibility variable name {self.visible_devices_env!r}")
         if not self.name:

@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from srt_tui.bench.wire import HttpError
+from srt_tui.mock.bootstrap import KVTransferError, KVWaiter, Rendezvous
 from srt_tui.mock.config import WorkerConfig
 from srt_tui.mock.generation import (
+    BOOTSTRAP_KEYS,
     DONE_EVENT,
     KIND_BY_PATH,
     GenRequest,
@@ -99,10 +101,20 @@ def control_enabled() -> bool:
 class MockApp:
     """Dispatches requests to handlers and keeps the worker's counters and request log."""
 
-    def __init__(self, config: WorkerConfig, state: WorkerState, log: RequestLog | None = None) -> None:
+    def __init__(
+        self,
+        config: WorkerConfig,
+        state: WorkerState,
+        log: RequestLog | None = None,
+        rendezvous: Rendezvous | None = None,
+    ) -> None:
         self.config = config
         self.state = state
         self.log = log
+        #: a prefill serving its bootstrap port: the rooms its decodes wait on (see `bootstrap`)
+        self.rendezvous = rendezvous
+        #: a decode: how it waits for its prefills' KV
+        self.kv = KVWaiter(config.kv_wait_timeout_s) if config.role == "decode" else None
         self.created = int(time.time())
         health = ("GET", self._health)
         self.routes: dict[str, dict[str, Handler]] = {
@@ -266,6 +278,33 @@ class MockApp:
             block["kv_transfer_params_in"] = gen.kv_transfer_params
         return block
 
+    def _room(self, gen: GenRequest) -> str | None:
+        """The bootstrap room a prefill reports its KV for, None when it serves no bootstrap port or the
+        request names no room."""
+        room = gen.bootstrap.get("bootstrap_room")
+        if self.rendezvous is None or room is None or isinstance(room, bool):
+            return None
+        return str(room)
+
+    async def _wait_for_prefill(self, gen: GenRequest) -> str | None:
+        """A decode given a prefill's bootstrap address and room waits until that prefill has the KV, as SGLang's
+        decode does before its first token; None when it may go on, else the error it answers with."""
+        host, port, room = (gen.bootstrap.get(k) for k in BOOTSTRAP_KEYS)
+        if self.kv is None or not isinstance(host, str) or not host or room is None:
+            return None
+        if isinstance(port, bool) or not isinstance(port, int):
+            return None  # the router was given no bootstrap port for this prefill (`--prefill URL none`)
+        self.state.kv_waits += 1
+        try:
+            await self.kv.wait(host, port, str(room))
+        except KVTransferError as exc:
+            self.state.kv_wait_failures += 1
+            return (
+                f"Decode transfer failed for request rid={gen.request_id} bootstrap_room={room} "
+                f"with exception KVTransferError(bootstrap_room={room}): {exc}"
+            )
+        return None
+
     async def _generation(self, call: Call) -> None:
         """Generate pretend tokens, whole or streamed as SSE, after the configured latencies."""
         config, state = self.config, self.state
@@ -284,7 +323,10 @@ class MockApp:
         call.note.update(dp_rank=rank, dp_routed=routed)
         state.recent.append({"time": time.time(), "path": call.request.path, "body": compact(body)})
         self._note_disaggregation(gen)
+        room = self._room(gen)
         if state.fail_rate > 0 and random.random() < state.fail_rate:
+            if room is not None:
+                self._finish_room(room, "injected failure (fail rate)")
             await call.rw.send_json(500, error_body("injected failure (fail rate)", 500, "InternalServerError"))
             return
         count = 1 if config.role == "prefill" else gen.max_tokens
@@ -304,8 +346,15 @@ class MockApp:
         started = time.monotonic()
         gaps: list[float] = []
         try:
+            failed = await self._wait_for_prefill(gen)
+            if failed is not None:
+                await call.rw.send_json(500, error_body(failed, 500, "InternalServerError"))
+                return
             await _sleep_ms(state.latency_ms)
             first = time.monotonic()
+            if room is not None:  # the KV is ready: the decode waiting on this room may go on
+                self._finish_room(room)
+                room = None
             if gen.stream:
                 await call.rw.start_stream()
                 last = first
@@ -334,10 +383,17 @@ class MockApp:
             state.generation_tokens_total += count
             state.generation_success_total += 1
         finally:
+            if room is not None:
+                self._finish_room(room, "the prefill request ended before its first token")
             state.running -= 1
             state.running_tokens -= held
             on_rank.running -= 1
             on_rank.running_tokens -= held
+
+    def _finish_room(self, room: str, error: str | None = None) -> None:
+        """Tell the decode waiting on ``room`` that this prefill has its KV (or failed it)."""
+        if self.rendezvous is not None:
+            self.rendezvous.finish(room, error)
 
     # test controls ------------------------------------------------------------------------------
 

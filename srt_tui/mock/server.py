@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from srt_tui.mock.bootstrap import BootstrapApp, Rendezvous
 from srt_tui.mock.config import WorkerConfig
 from srt_tui.mock.listener import Listener, stop_on_signals
 from srt_tui.mock.loadboard import PUBLISH_EVERY_S, RateMeter, WorkerLoad, board_dir, gpus_of, publish, withdraw
@@ -30,7 +31,10 @@ class MockServer:
         self.config = config
         self.state = WorkerState.from_config(config)
         self.log = RequestLog(config.log_path) if config.log_path else None
-        self.app = MockApp(config, self.state, self.log)
+        #: a prefill's bootstrap server, where its decodes wait for the KV of each request (see `bootstrap`)
+        self.rendezvous = Rendezvous() if config.role == "prefill" and config.bootstrap_port else None
+        self.bootstrap = Listener(BootstrapApp(self.rendezvous, config.name)) if self.rendezvous else None
+        self.app = MockApp(config, self.state, self.log, self.rendezvous)
         self.listener = Listener(self.app)
         self.port: int | None = None
 
@@ -46,12 +50,13 @@ class MockServer:
             _say("stopped while loading")
             return 0
         try:
+            if self.bootstrap is not None and config.bootstrap_port:  # before the HTTP port: no request beats it
+                await self.bootstrap.start(config.host, config.bootstrap_port)
+                _say(f"bootstrap server on {config.host}:{config.bootstrap_port}")
             port = await self.listener.start(config.host, config.port)
         except OSError as exc:
-            print(
-                f"mock worker {config.name}: cannot listen on {config.host}:{config.port}: {exc}",
-                file=sys.stderr,
-            )
+            print(f"mock worker {config.name}: cannot listen on {config.host}: {exc}", file=sys.stderr)
+            await self._shutdown()
             return 1
         self.port = port
         _say(f"ready: {config.name} serving {config.model} on http://{config.host}:{self.port}")
@@ -87,6 +92,10 @@ class MockServer:
     async def _shutdown(self) -> None:
         """Stop listening, close every open connection and the request log."""
         await self.listener.close()
+        if self.bootstrap is not None:
+            await self.bootstrap.close()
+        if self.app.kv is not None:
+            self.app.kv.close()
         if self.log is not None:
             self.log.close()
 

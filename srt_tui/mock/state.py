@@ -60,6 +60,9 @@ class WorkerState:
     disconnects: int = 0
     bootstrap_seen: int = 0
     bootstrap_mismatch: int = 0
+    #: a decode's waits for its prefill's KV (P/D bootstrap rendezvous), and those that failed
+    kv_waits: int = 0
+    kv_wait_failures: int = 0
     kv_from: dict[str, int] = field(default_factory=dict)
     paths: dict[str, Counts] = field(default_factory=dict)
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT_REQUESTS))
@@ -133,6 +136,8 @@ class WorkerState:
                 "bootstrap_seen": self.bootstrap_seen,
                 "bootstrap_mismatch": self.bootstrap_mismatch,
                 "kv_from": dict(self.kv_from),
+                "kv_waits": self.kv_waits,
+                "kv_wait_failures": self.kv_wait_failures,
             },
             "dp_ranks": self.dp.as_list(),
         }

@@ -213,7 +213,8 @@ def test_running_requests_are_visible_in_load_and_stats(launcher: Launcher) -> N
 
 def test_recent_requests_and_jsonl_log(launcher: Launcher, tmp_path: Any) -> None:
     log = tmp_path / "requests.jsonl"
-    worker = launcher.wait_worker(launcher.start_worker("decode", "--log", str(log), name="logged"))
+    # a regular worker: it logs the bootstrap fields without waiting on a prefill at them (a decode would)
+    worker = launcher.wait_worker(launcher.start_worker("regular", "--log", str(log), name="logged"))
     body = {"prompt": "x", "max_tokens": 1, "bootstrap_room": 42, "bootstrap_host": "h", "bootstrap_port": 1}
     worker.post("/v1/completions", body)
     worker.post("/v1/completions", {"prompt": "word " * 5000, "max_tokens": 1, "input_ids": list(range(100))})
