@@ -22,9 +22,9 @@ _ROLE_ORDER = {"prefill": 0, "decode": 1, "agg": 2}
 
 def healthy_cell(snap: JobSnapshot) -> str:
     """`P1/1 D2/2`, healthy over total workers per role, written as ROUTER's registrations beside it are (the
-    wide table's `P 1/1  D 2/2` next to `P1/1 D2/2` read as two notations); `-` while it waits in the queue (no
-    worker exists yet: `P0/1` read as one that failed) and once the job ended."""
-    if snap.is_final or snap.stage == "pending":
+    wide table's `P 1/1  D 2/2` next to `P1/1 D2/2` read as two notations); `-` while it waits in the queue or
+    its script has not started (no worker exists yet: `P0/1` read as one that failed) and once the job ended."""
+    if snap.is_final or snap.stage in ("pending", "submitted"):
         return "-"
     counts = sorted(snap.healthy_counts().items(), key=lambda kv: _ROLE_ORDER.get(kv[0], 9))
     return " ".join(f"{ROLE_LETTERS.get(r, r)}{h}/{t}" for r, (h, t) in counts) or "-"

@@ -253,6 +253,8 @@ def test_cells_and_jobs_table_model() -> None:
     assert cells.healthy_cell(nv) == "P2/2 D1/1"  # as ROUTER's registrations are written
     # queued: no worker exists yet, and `P0/2 D0/1` read as workers that failed (operator pass, stop 29)
     assert cells.healthy_cell(replace(nv, stage="pending", slurm_state="PENDING")) == "-"
+    # its script never ran (cancelled while queued, seen while Slurm does not answer): no worker either (pass 3)
+    assert cells.healthy_cell(replace(nv, stage="submitted", slurm_state="UNKNOWN")) == "-"
     assert cells.registered_cell(nv.router) == "P2/2 D1/1" and cells.router_cell(nv) == "up P2/2 D1/1"
     assert cells.duration(3725) == "1h02m" and cells.number(3650) == "3.6k" and cells.rate(0.25) == "0.2"
     assert cells.sparkline((0.0, 1.0, 2.0)) == "▁▅█"
