@@ -251,7 +251,8 @@ def _fit_rows(text: str, rows: int) -> str:
 
 
 def _status_once(args: argparse.Namespace, compact: bool = False) -> int:
-    """One `status`: the table (or JSON: indented, or one line when `compact`) of the jobs asked for."""
+    """One `status`: the table (or JSON: indented, or one line when `compact`) of the jobs asked for; exit 3 when
+    Slurm could not be asked about a Slurm job (printed all the same, its state UNKNOWN), as `--help` says."""
     jobs = _job_refs(args.jobs, args.output)
     snaps, down = _snapshots(jobs, args.transport)
     if not args.jobs:  # every known job: newest first, as the Monitor lists them (`status | head` shows it)
@@ -260,7 +261,7 @@ def _status_once(args: argparse.Namespace, compact: bool = False) -> int:
         print(f"slurm: {down}", file=sys.stdout if compact else sys.stderr)  # watched: in the redrawn screen
     if args.json:
         print(json.dumps([snapshot_json(s) for s in snaps], indent=None if compact else 2))
-        return 0
+        return 3 if down else 0
     if not snaps:
         print("no jobs known yet (srt-tui apply -f RECIPE)")
         return 0
@@ -296,7 +297,7 @@ def _status_once(args: argparse.Namespace, compact: bool = False) -> int:
     for s in snaps:
         for line in cells.problems(s, skip_sources=frozenset({"slurm"}) if down else frozenset()):
             print(f"{s.job_id}: {line}")
-    return 0
+    return 3 if down else 0
 
 
 def _seconds(text: str) -> float:

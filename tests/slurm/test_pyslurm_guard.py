@@ -41,7 +41,7 @@ def _srt(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Complete
         (["jobs", "--all"], 3, "unset"),
         (["jobs", "--all", "--transport", "pyslurm"], 3, "missing"),  # libslurm would retry 60 s, then exit
         (["cancel", "123"], 3, "unset"),
-        (["status", "123", "--transport", "pyslurm"], 0, "missing"),  # status says the outage, shows the job
+        (["status", "123", "--transport", "pyslurm"], 3, "missing"),  # shows the job, says the outage, exits 3
         (["apply", "-f", "MOCKER", "-y", "--launcher", "slurm"], 3, "unset"),
         (["doctor"], 1, "missing"),  # doctor's own finding on the Slurm controller
     ],

@@ -79,3 +79,20 @@ def test_slurm_package_does_not_import_textual() -> None:
     repo = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_status_prints_a_slurm_job_and_exits_3_when_no_controller_answers(tmp_path: Path) -> None:
+    """`--help`: exit 3 when Slurm failed or is unreachable. `status` still prints the job it knows (its state
+    UNKNOWN) and the one `slurm:` line saying why, then exits 3 (it exited 0: a script read the table as fresh)."""
+    job = tmp_path / "out" / "123"
+    job.mkdir(parents=True)
+    (job / "job.json").write_text('{"version": 1, "job_id": "123", "launcher": "slurm", "name": "j"}')
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "SRT_TUI_SLURM"))}
+    env["SLURM_CONF"] = str(tmp_path / "nowhere" / "slurm.conf")
+    for json_flag in ([], ["--json"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "srt_tui.cli", "status", "-o", str(tmp_path / "out"), "123", *json_flag],
+            capture_output=True, text=True, env=env, timeout=120,
+        )  # fmt: skip
+        assert proc.returncode == 3, proc.stdout + proc.stderr
+        assert "123" in proc.stdout and "Traceback" not in proc.stderr
