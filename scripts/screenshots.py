@@ -44,7 +44,7 @@ async def shoot(vendor: str, step: str, size: tuple[int, int], out: Path) -> Pat
 
 async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
     """Monitor (jobs table, a degraded NVIDIA job, a healthy AMD job, Results views, all my Slurm jobs, the
-    log viewer) and Setup (probe results)."""
+    log viewer, events) and Setup (probe results)."""
     from tests.monitor import frozen
     from tests.monitor.tui_apps import frozen_app
     from tests.setup.recorded import setup_app
@@ -58,12 +58,13 @@ async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
     written = []
     for name, app in shots:
         async with app.run_test(size=size) as pilot:
-            await pilot.pause()
+            await settle(pilot)  # the job view opens after the first refresh: its footer is composed again
             app.save_screenshot(name, str(out))
         written.append(out / name)
     written += await shoot_results(size, out)
     written.append(await shoot_alljobs(size, out))
     written.append(await shoot_logs(size, out))
+    written.append(await shoot_events(size, out))
     app = setup_app()
     async with app.run_test(size=size) as pilot:
         await pilot.click("#run-probes")
@@ -131,6 +132,27 @@ async def shoot_logs(size: tuple[int, int], out: Path) -> Path:
         await pilot.pause()
         app.save_screenshot("monitor-log-viewer.svg", str(out))
     return out / "monitor-log-viewer.svg"
+
+
+async def shoot_events(size: tuple[int, int], out: Path) -> Path:
+    """The events view (`e`) of a degraded job: its stages, then its decode seen going down."""
+    import os
+    import time
+
+    from tests.monitor import frozen
+    from tests.monitor.tui_apps import frozen_app
+    from tests.tui.scenarios import settle
+
+    os.environ["TZ"] = "UTC"  # the view says local time: the same drawing on every machine
+    time.tzset()
+    with tempfile.TemporaryDirectory() as tmp:
+        app = frozen_app([frozen.degraded_with_events(Path(tmp) / "81234")], open_job="81234")
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await pilot.press("e")
+            await settle(pilot)
+            app.save_screenshot("monitor-events.svg", str(out))
+    return out / "monitor-events.svg"
 
 
 async def main_async(size: tuple[int, int], out: Path) -> list[Path]:

@@ -236,3 +236,34 @@ def with_serving(snap: JobSnapshot) -> JobSnapshot:
         spark_output_tok=tuple(p * 5400 for p in points),
     )  # fmt: skip
     return replace(snap, workers=tuple(workers), serving=job)
+
+
+#: a degraded H100 2P1D job's story: its stages as the launch script writes them
+DEGRADED_EVENTS = (
+    ("submitted", "2026-03-01T11:15:20.114Z", "slurm job 81234 via sbatch"),
+    ("starting", "2026-03-01T11:15:23.402Z", "job 81234 via slurm"),
+    ("resolving nodes", "2026-03-01T11:15:23.551Z", "interface ib0"),
+    ("workers starting", "2026-03-01T11:15:24.010Z", "3 process(es) on 2 node(s)"),
+    ("workers healthy", "2026-03-01T11:15:24.630Z", "0/3"),
+    ("workers healthy", "2026-03-01T11:21:02.917Z", "3/3"),
+    ("router starting", "2026-03-01T11:21:03.120Z", "sglang-router router on node 0"),
+    ("router ready", "2026-03-01T11:21:09.871Z", "P 2/2 D 1/1 A 0/0"),
+    ("serving", "2026-03-01T11:21:09.902Z", "serving at http://10.1.0.11:8000"),
+)
+
+
+def degraded_with_events(job_dir: Path) -> JobSnapshot:
+    """`nvidia("degraded")` with its job directory's status.jsonl written, and the health changes a Monitor
+    saw of its dead decode (healthy at 11:22, down at 11:59:41)."""
+    from srt_tui.monitor.model import HealthChange
+
+    job_dir.mkdir(parents=True, exist_ok=True)
+    lines = (json.dumps({"stage": s, "time": t, "detail": d}) for s, t, d in DEGRADED_EVENTS)
+    (job_dir / "status.jsonl").write_text("".join(line + "\n" for line in lines))
+    snap = replace(nvidia("degraded"), job_dir=str(job_dir))
+    history = {
+        w.name: (HealthChange("2026-03-01T11:22:00Z", "healthy", "HTTP 200"),)
+        + ((HealthChange("2026-03-01T11:59:41Z", "down", w.detail),) if w.health == "down" else ())
+        for w in snap.workers
+    }
+    return replace(snap, workers=tuple(replace(w, health_history=history[w.name]) for w in snap.workers))

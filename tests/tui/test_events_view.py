@@ -3,13 +3,19 @@ workers' health changes in time order, the newest at the bottom, following the l
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
+import pytest
 from textual.widgets import DataTable
 
 from srt_tui.core.jobdir.events import append_event
 from srt_tui.tui.monitor.events_view import EventsScreen
 from srt_tui.tui.monitor.screen import MonitorScreen
+from tests.monitor import frozen
+from tests.monitor.tui_apps import frozen_app
+from tests.tui.scenarios import settle
 
 
 def _rows(screen: EventsScreen) -> list[tuple[str, str]]:
@@ -67,3 +73,27 @@ async def test_events_follow_the_live_monitor_a_worker_going_down_and_the_jobs_n
             assert app.screen is monitor
     finally:
         launcher.close()
+
+
+SIZES = [pytest.param((120, 36), id="120x36"), pytest.param((80, 24), id="80x24")]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_events_of_a_degraded_job(
+    snap_compare: Any, tmp_path: Path, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its stages, then the decode seen going down in the fault's colour; the detail ends at the screen's edge."""
+    monkeypatch.setenv("TZ", "UTC")  # the view says local time: the machine's zone must not move the drawing
+    time.tzset()
+    snap = frozen.degraded_with_events(tmp_path / "81234")
+
+    async def open_events(pilot: Any) -> None:
+        await pilot.pause()
+        await pilot.press("e")
+        await settle(pilot)
+
+    try:
+        assert snap_compare(frozen_app([snap], open_job="81234"), terminal_size=size, run_before=open_events)
+    finally:
+        monkeypatch.undo()
+        time.tzset()

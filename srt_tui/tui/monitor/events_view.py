@@ -32,6 +32,8 @@ FIT: tuple[FitColumn, ...] = (
 )  # fmt: skip
 #: the table's vertical scrollbar
 SCROLLBAR = 2
+#: the detail's width when the other columns are fitted: it gives way (cut at the edge) before they do
+DETAIL_MIN = 24
 
 
 class EventsRead(Message):
@@ -132,9 +134,12 @@ class EventsScreen(ReportsWorkerErrors, DismissOnce[None]):
         ]
         plain = ({k: v.plain if isinstance(v, Text) else v for k, v in row.items()} for row in rows)
         room = (self.size.width or 120) - SCROLLBAR
-        fitted = fit(FIT, natural_widths([f.key for f in FIT], plain), room)
-        if (over := total_width(fitted) - room) > 0:  # the detail ends at the screen's edge, not beyond it
-            fitted = tuple(replace(c, width=max(10, c.width - over)) if c.key == "detail" else c for c in fitted)
+        natural = natural_widths([f.key for f in FIT], plain)
+        # the other columns are fitted beside a short detail, which then takes the room left, to the screen's edge
+        fitted = fit(FIT, {**natural, "detail": min(natural["detail"], DETAIL_MIN)}, room)
+        rest = room - total_width(fitted) + next(c.width for c in fitted if c.key == "detail")
+        fitted = tuple(replace(c, width=max(DETAIL_MIN, min(natural["detail"], rest))) if c.key == "detail" else c
+                       for c in fitted)  # fmt: skip
         table.refit(fitted)
         for row in rows:
             table.add_row(*(row[column.key] for column in fitted))
