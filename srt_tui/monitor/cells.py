@@ -220,11 +220,14 @@ def problems(
     snap: JobSnapshot, with_log: bool = True, skip_sources: frozenset[str] = frozenset(), with_stage: bool = True
 ) -> list[str]:
     """Operator-facing lines for what is wrong with a job (empty when all is well); ``with_log`` adds
-    each unhealthy worker's last error line from its log; ``skip_sources`` were reported once already;
+    each unhealthy worker's last error line from its log (a failed job: the failing log's line that says why,
+    indented under the failure); ``skip_sources`` were reported once already;
     ``with_stage``: why the job ended or waits (the job view's summary says it already)."""
     out: list[str] = []
     if with_stage and snap.stage_detail and snap.stage in ("failed", "cancelled", "timed out", "pending"):
         out.append(f"{snap.stage}: {snap.stage_detail}")
+        if with_log and snap.stage == "failed" and snap.failure_line:  # the failing log's line that says why
+            out.append(f"  {snap.failure_line}")
     for src in snap.sources:
         if src.name == "job dir" and not src.ok:
             out.append(f"job files in {snap.job_dir}: {src.error}")
