@@ -312,6 +312,17 @@ def serving_line(s: Serving | None) -> str:
 
 #: the widest a node's host name is drawn (the NODE column, the GPU grid's row labels)
 HOST_CAP = 16
+#: a node of a job that has none yet (queued): no name, not the plan's `node0`
+NOT_PLACED = "—"
+
+
+def node_label(snap: JobSnapshot | None, node_index: int) -> str:
+    """How the NODE column and the GPU grid name one of the job's nodes: Slurm's host name (its end kept when long),
+    `—` while the job is queued (Slurm has named no node yet), else the plan's `nodeK` until the job wrote it."""
+    host = snap.host(node_index) if snap is not None else ""
+    if host:
+        return short_host(host)
+    return NOT_PLACED if snap is not None and not snap.placed else f"node{node_index}"
 
 
 def short_host(name: str, cap: int = HOST_CAP) -> str:
