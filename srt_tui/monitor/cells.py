@@ -225,7 +225,8 @@ def problems(
     ``with_stage``: why the job ended or waits (the job view's summary says it already)."""
     out: list[str] = []
     if with_stage and snap.stage_detail and snap.stage in ("failed", "cancelled", "timed out", "pending"):
-        out.append(f"{snap.stage}: {snap.stage_detail}")
+        said = snap.stage_detail  # `cancelled with srt-tui cancel at …`, not `cancelled: cancelled with …`
+        out.append(said if said.startswith(snap.stage) else f"{snap.stage}: {said}")
         if with_log and snap.stage == "failed" and snap.failure_line:  # the failing log's line that says why
             out.append(f"  {snap.failure_line}")
     for src in snap.sources:

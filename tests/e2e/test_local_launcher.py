@@ -45,7 +45,11 @@ def test_local_launcher_runs_2p1d_to_ready_and_cancels_cleanly() -> None:
     finally:
         srt("cancel", job_id)
     assert wait_no_pids(job_dir) == []
-    assert status(job_id)["stage"] == "cancelled"
+    ended = status(job_id)
+    # srt-tui cancelled it and says so (cancel.json, written before the signal), not `stopped by a signal (…)`
+    assert ended["stage"] == "cancelled" and ended["stage_detail"].startswith("cancelled with srt-tui cancel at ")
+    last = json.loads((job_dir / "status.jsonl").read_text().splitlines()[-1])
+    assert last["detail"] == "cancelled with srt-tui (cancel.json)", last  # the job's own log knows it too
 
 
 def test_failed_worker_fails_the_local_job_with_its_log(tmp_path: pytest.TempPathFactory) -> None:

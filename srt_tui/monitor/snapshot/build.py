@@ -48,7 +48,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         # Slurm answers for this number with another job (a reused id, another cluster's SLURM_CONF): its state is
         # not this job's, so it is said and left out, as when Slurm does not answer
         sched, state = SourceState(sched.name, False, foreign), None
-    stage, stage_time, detail = derive_stage(job.events, state)
+    stage, stage_time, detail = derive_stage(job.events, state, job.cancel)
     final = stage in FINAL_STAGES
     plan, meta = job.plan, job.meta
     gpus_per_node = plan.gpus_per_node or meta.gpus_per_node
