@@ -220,11 +220,15 @@ def problems(
     snap: JobSnapshot, with_log: bool = True, skip_sources: frozenset[str] = frozenset(), with_stage: bool = True
 ) -> list[str]:
     """Operator-facing lines for what is wrong with a job (empty when all is well); ``with_log`` adds
-    each unhealthy worker's last error line from its log; ``skip_sources`` were reported once already;
+    each unhealthy worker's last error line from its log (a failed job: the failing log's line that says why,
+    indented under the failure); ``skip_sources`` were reported once already;
     ``with_stage``: why the job ended or waits (the job view's summary says it already)."""
     out: list[str] = []
     if with_stage and snap.stage_detail and snap.stage in ("failed", "cancelled", "timed out", "pending"):
-        out.append(f"{snap.stage}: {snap.stage_detail}")
+        said = snap.stage_detail  # `cancelled with srt-tui cancel at …`, not `cancelled: cancelled with …`
+        out.append(said if said.startswith(snap.stage) else f"{snap.stage}: {said}")
+        if with_log and snap.stage == "failed" and snap.failure_line:  # the failing log's line that says why
+            out.append(f"  {snap.failure_line}")
     for src in snap.sources:
         if src.name == "job dir" and not src.ok:
             out.append(f"job files in {snap.job_dir}: {src.error}")
@@ -309,6 +313,17 @@ def serving_line(s: Serving | None) -> str:
 
 #: the widest a node's host name is drawn (the NODE column, the GPU grid's row labels)
 HOST_CAP = 16
+#: a node of a job that has none yet (queued): no name, not the plan's `node0`
+NOT_PLACED = "—"
+
+
+def node_label(snap: JobSnapshot | None, node_index: int) -> str:
+    """How the NODE column and the GPU grid name one of the job's nodes: Slurm's host name (its end kept when long),
+    `—` while the job is queued (Slurm has named no node yet), else the plan's `nodeK` until the job wrote it."""
+    host = snap.host(node_index) if snap is not None else ""
+    if host:
+        return short_host(host)
+    return NOT_PLACED if snap is not None and not snap.placed else f"node{node_index}"
 
 
 def short_host(name: str, cap: int = HOST_CAP) -> str:

@@ -318,6 +318,12 @@ class JobSnapshot:
         return self.hostnames[node_index] if 0 <= node_index < len(self.hostnames) else ""
 
     @property
+    def placed(self) -> bool:
+        """The job has nodes: their names are known, or it started. A queued job (or one cancelled in the queue)
+        has none yet: its plan's `node0` names no node."""
+        return bool(self.hostnames) or bool(self.started_at)
+
+    @property
     def failing_worker(self) -> str | None:
         """The worker whose log says why the job failed (`failure_log`), if one does."""
         return next((w.name for w in self.workers if self.failure_log and w.log == self.failure_log), None)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import getpass
+import socket
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from srt_tui.core.jobdir.contract import JOB_FILE
+from srt_tui.core.jobdir.contract import CANCEL_FILE, JOB_FILE, CancelDoc, JobDirError, read_job_meta, write_cancel
+from srt_tui.core.owned import UnsafePath, check_dir
 from srt_tui.slurm.client import UNKNOWN_STATE, JobState, SlurmClient
 from srt_tui.slurm.identity import foreign_in_dir
 from srt_tui.slurm.local import LocalLauncher, is_local_job
@@ -44,11 +48,20 @@ class CancelOutcome:
         return f"{self.job_id} already ended ({self.state}): nothing to cancel"
 
 
+#: what cancels a job from the command line, as the job's end names it (`cancelled with srt-tui cancel at 12:03 UTC`)
+BY_CLI = "srt-tui cancel"
+
+
 def cancel_job(
-    job_id: str, job_dir: Path, transport: str | None = None, client: SlurmClient | None = None
+    job_id: str,
+    job_dir: Path,
+    transport: str | None = None,
+    client: SlurmClient | None = None,
+    by: str = BY_CLI,
 ) -> CancelOutcome:
     """Stop a job and every step of it (SlurmUnavailable when Slurm cannot be reached); ``client``: one
-    already reached (cancelling a sweep's members pings Slurm once, not once per member).
+    already reached (cancelling a sweep's members pings Slurm once, not once per member); ``by``: what cancels
+    it, recorded in the job directory (`record_cancel`) before the job is signalled.
 
     Slurm's `scancel` exits 0 for an unknown or finished job, so the state is asked first: the
     operator is told when there was nothing to cancel instead of reading "cancelled".
@@ -58,7 +71,8 @@ def cancel_job(
         local = launcher.state(job_id, job_dir)
         if local.is_terminal or not local.is_known:  # `cancel` twice: "already ended (CANCELLED)", not "cancelled"
             return CancelOutcome(job_id, False, local.state)
-        launcher.cancel(job_id, job_dir)
+        with _recorded(job_id, job_dir, by):
+            launcher.cancel(job_id, job_dir)
         return CancelOutcome(job_id, True, local.state)
     from srt_tui.slurm.select import get_client
 
@@ -68,10 +82,43 @@ def cancel_job(
         return CancelOutcome(job_id, False, state.state)
     if foreign := foreign_in_dir(state, job_dir):  # never scancel someone else's job that has the same number
         return CancelOutcome(job_id, False, state.state, refused=foreign)
-    if state.state == "RUNNING":
-        final_scrape(job_dir)
-    client.cancel(job_id)
+    with _recorded(job_id, job_dir, by):
+        if state.state == "RUNNING":
+            final_scrape(job_dir)
+        client.cancel(job_id)
     return CancelOutcome(job_id, True, state.state)
+
+
+@contextlib.contextmanager
+def _recorded(job_id: str, job_dir: Path, by: str) -> Iterator[None]:
+    """`record_cancel` before the job is signalled, removed again when signalling it failed (the job runs on)."""
+    recorded = record_cancel(job_id, job_dir, by)
+    try:
+        yield
+    except BaseException:
+        if recorded:
+            with contextlib.suppress(OSError):
+                (job_dir / CANCEL_FILE).unlink()
+        raise
+
+
+def record_cancel(job_id: str, job_dir: Path, by: str) -> bool:
+    """Leave `cancel.json` (by what, when, who) in the job's own directory, so its end reads `cancelled with
+    srt-tui cancel at 12:03 UTC` rather than the job's guess (`stopped by a signal (scancel, srt-tui cancel or
+    time limit)`): written before the job is signalled, so the launch script's trap finds it too. Only in a
+    directory of the user's own whose job.json names this job (a Slurm job launched elsewhere has none, and the
+    working directory may be another job's); False when nothing was written, and the cancel goes on."""
+    if job_dir == Path():
+        return False
+    try:
+        check_dir(job_dir, "job directory")
+        if read_job_meta(job_dir).job_id != job_id:
+            return False
+        at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        write_cancel(job_dir, CancelDoc(by, at, getpass.getuser(), socket.gethostname()))
+    except (OSError, UnsafePath, JobDirError):
+        return False
+    return True
 
 
 #: the launch script's loop relays at once while this file exists, then removes it (runtime.sh srt_maybe_relay)

@@ -55,8 +55,14 @@ def test_local_launcher_runs_2p1d_to_ready_and_cancels_cleanly() -> None:
     finally:
         cancelled = srt("cancel", job_id, check=False)
     assert wait_no_pids(job_dir) == []
-    snap = status(job_id)
-    assert snap["stage"] == "cancelled", f"{snap}\ncancel: {cancelled}\n{job_story(job_dir)}"
+    ended = status(job_id)
+    story = f"{ended}\ncancel: {cancelled}\n{job_story(job_dir)}"
+    # srt-tui cancelled it and says so (cancel.json, written before the signal), not `stopped by a signal (…)`
+    assert ended["stage"] == "cancelled" and ended["stage_detail"].startswith("cancelled with srt-tui cancel at "), (
+        story
+    )
+    last = json.loads((job_dir / "status.jsonl").read_text().splitlines()[-1])
+    assert last["detail"] == "cancelled with srt-tui (cancel.json)", story  # the job's own log knows it too
 
 
 def test_failed_worker_fails_the_local_job_with_its_log(tmp_path: pytest.TempPathFactory) -> None:

@@ -240,6 +240,11 @@ def test_cancel_and_scancel_leave_no_process(cluster: Any, jobs: list[str], how:
         time.sleep(0.5)
         snap = status(job_id)
     assert snap["stage"] == "cancelled" and snap["slurm_state"] == "CANCELLED"
+    # srt-tui's cancel is said as srt-tui's (cancel.json, written before scancel); a scancel by hand is guessed
+    if how == "scancel":
+        assert snap["stage_detail"].startswith("stopped by a signal"), snap["stage_detail"]
+    else:
+        assert snap["stage_detail"].startswith("cancelled with srt-tui cancel at "), snap["stage_detail"]
 
 
 def test_worker_exit_fails_the_job_with_its_log(cluster: Any, jobs: list[str], tmp_path: Path) -> None:

@@ -185,14 +185,16 @@ def amd(scenario: str = "healthy", job_id: str = "81240") -> JobSnapshot:
 
 
 def fleet() -> list[JobSnapshot]:
-    """A jobs table's worth: NVIDIA and AMD, healthy, degraded, relayed, pending, failed."""
+    """A jobs table's worth: NVIDIA and AMD, healthy, degraded, relayed, pending (with Slurm's start estimate),
+    failed."""
     return [
         nvidia("healthy", "81234"),
         amd("degraded", "81240"),
         frozen_job("81251", "nvidia/h100-1p2d-sglang.yaml", "nvidia-h100", scenario="relayed",
                    started="2026-03-01T11:50:00Z", submitted="2026-03-01T11:49:58Z"),
-        frozen_job("81262", "amd/mi300x-agg-sglang-direct.yaml", "amd-mi300x", scenario="pending",
-                   submitted="2026-03-01T11:52:30Z"),
+        replace(frozen_job("81262", "amd/mi300x-agg-sglang-direct.yaml", "amd-mi300x", scenario="pending",
+                           submitted="2026-03-01T11:52:30Z"),
+                expected_start_at="2026-03-01T12:09:51Z"),  # Slurm's estimate: `starts in ~9m51s` at NOW
         frozen_job("81199", "nvidia/h100-2p1d-vllm-router.yaml", "nvidia-h100", scenario="failed",
                    started="2026-03-01T09:00:00Z", submitted="2026-03-01T08:59:00Z"),
     ]  # fmt: skip

@@ -13,6 +13,7 @@ import pytest
 from textual.widgets import DataTable
 
 from srt_tui.monitor.model import JobSnapshot
+from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
 
@@ -313,12 +314,20 @@ async def test_the_jobs_status_line_names_the_sort_and_filter_keys() -> None:
 @pytest.mark.parametrize("size", [(80, 24), (132, 43)])
 async def test_a_pending_jobs_row_says_what_it_waits_for(size: tuple[int, int]) -> None:
     """Operator pass (issue 21): the jobs list said `PENDING · pending` with no reason (only the job view said
-    `PENDING (Priority)`); the STAGE cell says the reason, whole (STATE beside it says PENDING)."""
+    `PENDING (Priority)`); the STAGE cell says the reason, whole (STATE beside it says PENDING), and when Slurm
+    expects to start the job, as `status` and the job view do (`starts in ~9m51s`): at 80 columns, where both do
+    not fit, the estimate alone (the reason is in the job view)."""
     app = frozen_app(frozen.fleet())
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         table: DataTable[Any] = app.screen.query_one("#jobs-table", DataTable)
         pending = next(s for s in frozen.fleet() if s.stage == "pending")
         assert pending.slurm_reason == "Resources"
-        assert str(table.get_cell(pending.job_id, "stage")) == "Resources"
+        expected = "in ~9m51s" if size[0] < 100 else "Resources, ~9m51s"
+        assert str(table.get_cell(pending.job_id, "stage")) == expected
         assert str(table.get_cell(pending.job_id, "slurm")) == "PENDING"
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen)
+        screen.snapshots = [replace(pending, expected_start_at="")]  # Slurm made no estimate yet: the reason alone
+        await pilot.pause()
+        assert str(table.get_cell(pending.job_id, "stage")) == "Resources"

@@ -4,6 +4,7 @@ table's NODE column and beside each node's row of the GPU grid (`ssh`, `sinfo` a
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,8 +21,9 @@ from srt_tui.tui.monitor.live_grid import LiveGpuGrid
 from srt_tui.tui.monitor.screen import MonitorScreen
 from srt_tui.tui.monitor.worker_table import WorkerTable
 from tests.mock.mockprocs import Worker
+from tests.monitor import frozen
 from tests.monitor.jobdirs import write_agg_job
-from tests.monitor.tui_apps import fed_app
+from tests.monitor.tui_apps import fed_app, frozen_app, highlighted_worker_detail
 
 
 def _files(endpoints: str | None) -> JobFiles:
@@ -58,3 +60,35 @@ async def test_the_job_view_names_the_node_as_slurm_does(worker: Worker, tmp_pat
         grid = screen.query_one(LiveGpuGrid)
         lines = [s.text for s in grid.render_lines(Region(0, 0, grid.size.width, grid.size.height))]
         assert any(line.startswith("local0 ") for line in lines), lines  # the row is named by its host
+
+
+def test_a_node_is_named_by_slurm_not_placed_or_the_plans() -> None:
+    """Slurm's name once known; `—` while the job waits in the queue (Slurm has named no node: `node0` was an
+    invented name); the plan's `nodeK` for a job that runs but has not said its nodes' names."""
+    from srt_tui.monitor.cells import NOT_PLACED, node_label
+
+    pending = frozen.nvidia("pending")
+    assert not pending.placed and node_label(pending, 1) == NOT_PLACED
+    running = frozen.nvidia("healthy")
+    assert node_label(running, 1) == "h100-018"
+    assert node_label(replace(running, hostnames=()), 1) == "node1"  # started, names not known
+    assert node_label(replace(pending, slurm_state="CANCELLED", stage="cancelled"), 0) == NOT_PLACED
+
+
+async def test_a_queued_jobs_view_says_its_nodes_are_not_placed() -> None:
+    """A PENDING Slurm job: no `node0` in the NODE column, the GPU grid or the worker detail."""
+    not_placed = "—"
+    snap = frozen.nvidia("pending")
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(WorkerTable)
+        column = [k.value for k in table.columns].index("node")
+        assert {str(table.get_cell_at(Coordinate(r, column))) for r in range(table.row_count)} == {not_placed}
+        grid = app.screen.query_one(LiveGpuGrid)
+        lines = [s.text for s in grid.render_lines(Region(0, 0, grid.size.width, grid.size.height))]
+        assert not any("node" in line for line in lines), lines
+        assert [line.split()[0] for line in lines[1:3]] == [not_placed, not_placed], lines
+        assert "not placed yet" in lines[-1], lines
+    body = await highlighted_worker_detail(snap)
+    assert "node, not placed yet" in body and "node0" not in body, body

@@ -365,3 +365,23 @@ def test_a_queued_job_says_when_slurm_expects_to_start_it() -> None:
     stale = replace(queued, expected_start_at=iso_utc((now - timedelta(minutes=1)).timestamp()))
     assert cells.starts_in(stale, now) == ""
     assert cells.starts_in(replace(soon, stage="starting"), now) == ""  # it left the queue
+
+
+def test_the_jobs_tables_stage_says_when_slurm_expects_to_start_a_queued_job() -> None:
+    """Operator report: `status` and the job view said `starts in ~9m51s`, the jobs table only `Resources`. Its
+    STAGE cell says both where they fit the column, the estimate alone where not (80 columns, a long reason), the
+    reason alone without an estimate; the estimate counts down as the clock moves (the cells are memoised)."""
+    from datetime import timedelta
+
+    from srt_tui.monitor.model import iso_utc
+
+    now = frozen.NOW
+    queued = replace(frozen.nvidia("pending"), slurm_reason="Resources")
+    soon = replace(queued, expected_start_at=iso_utc((now + timedelta(minutes=9, seconds=51)).timestamp()))
+    assert jobs_model.cell(soon, "stage", now) == "Resources, ~9m51s"
+    assert jobs_model.cell(soon, "stage", now, narrow=True) == "in ~9m51s"
+    assert jobs_model.cell(soon, "stage", now + timedelta(minutes=2)) == "Resources, ~7m51s"
+    later = replace(soon, slurm_reason="QOSMaxGRESPerUser")  # the reason and the estimate overflow the column
+    assert jobs_model.cell(later, "stage", now) == "in ~9m51s"
+    assert jobs_model.cell(queued, "stage", now) == "Resources"
+    assert jobs_model.cell(soon, "stage", now + timedelta(minutes=10)) == "Resources"  # a past estimate says nothing

@@ -198,6 +198,41 @@ def test_the_filter_wants_every_word_each_anywhere_in_a_rows_texts(tmp_path: Pat
     assert len(found("")) == len(entries)
 
 
+def test_the_filter_matches_what_the_recipe_says_not_its_comments(tmp_path: Path) -> None:
+    """Operator report: `/mocker` listed the AMD recipes whose YAML comments say `Mocker twin: …`. A word must be in
+    the folder, name, file, engine, frontend, topology or the recipe's own `description:`; a file's comment is
+    still the summary's `about` for a recipe without a description, and matches nothing."""
+    lib = tmp_path / "lib" / "amd"
+    lib.mkdir(parents=True)
+    twin = RECIPE.replace("engine: mocker", "engine: sglang").format(
+        about="S2 · MI355X 1P1D.\n# Mocker twin: recipes/mocker/mocker-1p1d.yaml", name="mi355x-1p1d", workers=1
+    )
+    (lib / "mi355x-1p1d.yaml").write_text(twin, encoding="utf-8")
+    described = RECIPE.format(about="ignored", name="told", workers=1).replace(
+        "name: told", "name: told\ndescription: the KV-transfer stress case"
+    )
+    (lib / "told.yaml").write_text(described, encoding="utf-8")
+    entries = {e.label: e for e in scan_library([LibraryRoot("user", tmp_path / "lib")])}
+    assert not entries["mi355x-1p1d"].broken and not entries["told"].broken, entries
+    twin_entry = entries["mi355x-1p1d"]
+    assert "Mocker twin" in twin_entry.description  # shown as its `about`
+    assert not twin_entry.matches("mocker") and not twin_entry.matches("twin")
+    assert twin_entry.matches("mi355x 1p1d") and twin_entry.matches("amd sglang")  # name, folder, engine
+    assert entries["told"].matches("kv-transfer stress")  # the recipe's own description
+    assert entries["told"].description == "the KV-transfer stress case"
+
+
+async def test_slash_mocker_lists_the_mocker_recipes_not_their_amd_twins() -> None:
+    """The shipped library: `/mocker` lists the mocker/ folder's recipes and none of amd/, whose comments name
+    their mocker twins."""
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        tree = await _filtered(app, pilot, "mocker")
+        folders = [str(node.label) for node in tree.root.children]
+        assert folders == ["mocker/"], folders
+        assert "mocker-1p1d" in _leaves(tree)
+
+
 def test_a_rows_name_ranks_how_well_it_answers_the_filter() -> None:
     """Where the cursor goes after a filter: the row named as typed, then names starting with it, then names
     holding it (every word), then rows that matched through their folder, file or description only."""
@@ -463,15 +498,15 @@ async def _filtered(app: Any, pilot: Any, query: str) -> Tree[Any]:
 
 async def test_enter_after_a_filter_picks_the_row_named_as_typed_at_80_columns() -> None:
     """Operator pass: with amd-mi355x chosen, `/mocker-1p1d` Enter put the cursor on `mi355x-1p1d-sglang-mori`
-    (written for the profile; its description names mocker-1p1d) and a second Enter planned DeepSeek. The row
-    named exactly as typed comes first; the tree keeps its order."""
+    (written for the profile; its comment names mocker-1p1d) and a second Enter planned DeepSeek. The row
+    named exactly as typed comes first; a row whose comment alone names it is not listed."""
     from srt_tui.widgets.step_bar import StepBar
 
     app = make_app("amd-mi355x")
     async with app.run_test(size=(80, 24)) as pilot:
         tree = await _filtered(app, pilot, "mocker-1p1d")
         shown = _leaves(tree)
-        assert shown.index("mi355x-1p1d-sglang-mori") < shown.index("mocker-1p1d"), shown  # folders as they were
+        assert "mocker-1p1d" in shown and "mi355x-1p1d-sglang-mori" not in shown, shown
         assert _cursor(tree) == "mocker-1p1d" and "mocker-1p1d" in _summary(app)
         # the filter names it exactly: one Enter chooses it (second operator pass: it took two)
         await pilot.press("enter")
@@ -496,9 +531,9 @@ async def test_a_better_named_row_read_later_takes_the_cursor_the_step_placed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The scan may still read when the filter is typed: the row named as typed, read later, takes the cursor
-    from one that matched through its description, while the cursor is where the step put it."""
+    from one that matched through its folder, while the cursor is where the step put it."""
     lib = _user_library()
-    for folder, name, about in (("a", "okapi", "a zebra's cousin"), ("zz-last", "zebra", "striped")):
+    for folder, name, about in (("a-zebra-cousin", "okapi", "striped legs"), ("zz-last", "zebra", "striped")):
         (lib / folder).mkdir(parents=True)
         (lib / folder / f"{name}.yaml").write_text(RECIPE.format(about=about, name=name, workers=1), encoding="utf-8")
     gate = hold_scan_at(monkeypatch, lambda folder: folder.startswith("user/zz-last"))

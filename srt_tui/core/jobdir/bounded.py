@@ -23,6 +23,7 @@ CAPS: dict[str, int] = {
     "job": 256 * KIB,  # job.json
     "plan": 16 * MIB,  # plan.json
     "endpoints": 4 * MIB,  # endpoints.json
+    "cancel": 64 * KIB,  # cancel.json, srt-tui's record that it cancelled the job
     "status": 16 * MIB,  # status.jsonl, the lifecycle log
     # one benchmark result, roll-up or progress file: sa-bench keeps every request's text and inter-token
     # latencies, ~100 MB for 5000 prompts of 1024 tokens, so results get room no other kind needs

@@ -1,6 +1,6 @@
 """The job directory's JSON files as one typed, versioned contract: `job.json` (who submitted what,
-when, how), `plan.json` (its typed records live in `core/plan/document.py`, shared with the writer) and
-`endpoints.json` (the URLs the job wrote).
+when, how), `plan.json` (its typed records live in `core/plan/document.py`, shared with the writer),
+`endpoints.json` (the URLs the job wrote) and `cancel.json` (srt-tui cancelled the job: by what, when).
 
 Every writer and reader in Python goes through here (the launch script writes `endpoints.json` from
 `render`, which takes its version from here), so a directory written by an older or newer srt-tui,
@@ -26,9 +26,11 @@ from srt_tui.core.plan.records import DocError, type_name
 JOB_FILE = "job.json"
 PLAN_FILE = "plan.json"
 ENDPOINTS_FILE = "endpoints.json"
+CANCEL_FILE = "cancel.json"
 #: the newest format of each file this srt-tui writes and reads
 JOB_VERSION = 1
 ENDPOINTS_VERSION = 1
+CANCEL_VERSION = 1
 
 T = TypeVar("T")
 Obj = Mapping[str, Any]
@@ -274,8 +276,45 @@ def parse_endpoints(path: Path, text: str | bytes) -> EndpointsDoc:
     )
 
 
+@dataclass(frozen=True)
+class CancelDoc:
+    """`cancel.json`: srt-tui cancelled the job. `srt-tui cancel` and the Monitor's `c` write it into the job
+    directory (the user's own file, 0600) before they signal the job (scancel, or the local launcher's SIGTERM),
+    so its end reads as what it was (`cancelled with srt-tui cancel at 12:03 UTC`); a job stopped by anything
+    else (scancel by hand, the time limit) has none, and its end keeps the job's own guess."""
+
+    #: what cancelled it, as the sentence names it: `srt-tui cancel`, `the srt-tui Monitor`
+    by: str
+    #: when (ISO-8601 UTC)
+    at: str
+    user: str = ""
+    host: str = ""
+    version: int = CANCEL_VERSION
+
+    def to_json(self) -> dict[str, Any]:
+        """The document, in the current format."""
+        return {"version": CANCEL_VERSION, "by": self.by, "at": self.at, "user": self.user, "host": self.host}
+
+    def words(self) -> str:
+        """`cancelled with srt-tui cancel at 12:03 UTC` (the time as written when it is not ISO-8601)."""
+        when = self.at[11:16] + " UTC" if len(self.at) >= 16 and self.at[10] == "T" else self.at
+        return f"cancelled with {self.by}" + (f" at {when}" if when else "")
+
+
+def parse_cancel(path: Path, text: str | bytes) -> CancelDoc:
+    """`cancel.json` from its text; `by` is required."""
+    d = _Doc(path, text, CANCEL_VERSION)
+    return CancelDoc(
+        by=d.text("by", required=True),
+        at=d.text("at"),
+        user=d.text("user"),
+        host=d.text("host"),
+        version=d.version,
+    )
+
+
 #: the bounded reader's kind of each file (its size cap)
-KIND_OF = {JOB_FILE: "job", PLAN_FILE: "plan", ENDPOINTS_FILE: "endpoints"}
+KIND_OF = {JOB_FILE: "job", PLAN_FILE: "plan", ENDPOINTS_FILE: "endpoints", CANCEL_FILE: "cancel"}
 
 
 def _read(job_dir: Path, name: str, parse: Callable[[Path, bytes], T]) -> T:
@@ -325,6 +364,19 @@ def write_job_meta(job_dir: Path, meta: JobMeta) -> None:
     os.replace(tmp, job_dir / JOB_FILE)
 
 
+def write_cancel(job_dir: Path, doc: CancelDoc) -> None:
+    """Write `cancel.json` whole, then rename it into place (a second cancel's record replaces the first's)."""
+    from srt_tui.core.owned import write_private
+
+    tmp = job_dir / f".{CANCEL_FILE}.{os.getpid()}.{time.time_ns()}.tmp"
+    write_private(tmp, json.dumps(doc.to_json(), indent=2) + "\n")  # new, 0600, never through a link
+    try:
+        os.replace(tmp, job_dir / CANCEL_FILE)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 def update_job_meta(job_dir: Path, **changes: Any) -> JobMeta:
     """Read `job.json`, change the given fields, write it back in the current format."""
     meta = replace(read_job_meta(job_dir), **changes)
@@ -333,17 +385,21 @@ def update_job_meta(job_dir: Path, **changes: Any) -> JobMeta:
 
 
 __all__ = [
+    "CANCEL_FILE",
+    "CANCEL_VERSION",
     "ENDPOINTS_FILE",
     "ENDPOINTS_VERSION",
     "JOB_FILE",
     "JOB_VERSION",
     "PLAN_FILE",
+    "CancelDoc",
     "EndpointsDoc",
     "JobDirError",
     "JobMeta",
     "Obj",
     "PlanDoc",
     "job_json_text",
+    "parse_cancel",
     "parse_endpoints",
     "parse_job_meta",
     "parse_plan",
@@ -351,5 +407,6 @@ __all__ = [
     "read_job_meta",
     "read_plan",
     "update_job_meta",
+    "write_cancel",
     "write_job_meta",
 ]

@@ -125,7 +125,13 @@ srt_cleanup() {
   exit "$rc"
 }
 trap srt_cleanup EXIT
-trap 'SRT_FINAL=cancelled; srt_event cancelled "stopped by a signal (scancel, srt-tui cancel or time limit)"; exit 143' TERM INT
+srt_cancelled() {
+  # `srt-tui cancel` and the Monitor leave cancel.json in the job directory before they signal the job: it says
+  # who stopped it; anything else (scancel by hand, the time limit) can only be guessed
+  if [[ -f $SRT_JOB_DIR/cancel.json ]]; then srt_event cancelled "cancelled with srt-tui (cancel.json)"
+  else srt_event cancelled "stopped by a signal (scancel, srt-tui cancel or time limit)"; fi
+}
+trap 'SRT_FINAL=cancelled; srt_cancelled; exit 143' TERM INT
 
 srt_resolve_nodes() {
   # each node's IPv4 on the profile's interface, resolved once, on the node itself

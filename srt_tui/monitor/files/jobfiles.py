@@ -20,6 +20,7 @@ from srt_tui.core.jobdir.contract import KIND_OF, JobDirError
 from srt_tui.core.jobdir.events import STATUS_FILE, Event, parse_event
 from srt_tui.core.results.model import JobResults
 from srt_tui.core.results.read import read_results, result_files
+from srt_tui.monitor.files.log_tail import strip_ansi
 
 T = TypeVar("T")
 __all__ = ["Event", "FileCache", "error_line", "read_json", "split_http", "tail"]
@@ -51,10 +52,11 @@ def last_error_line(path: Path) -> str:
 
 
 def error_line(lines: list[str]) -> str:
-    """The last of ``lines`` that looks like an error (empty if none)."""
+    """The last of ``lines`` that looks like an error (empty if none), as plain text: an engine's coloured
+    `ERROR` keeps its words, not its escape sequences."""
     for line in reversed(lines):
         if any(w in line.lower() for w in _ERROR_WORDS):
-            return line.strip()[:300]
+            return strip_ansi(line).strip()[:300]
     return ""
 
 

@@ -10,6 +10,7 @@ from srt_tui.core.jobdir.discovery import SRTCTL
 from srt_tui.core.plan.document import PlanProcess
 from srt_tui.core.results.progress import PROGRESS_FILE, BenchProgress, parse_progress
 from srt_tui.monitor.files.jobfiles import error_line, tail
+from srt_tui.monitor.files.log_tail import strip_ansi
 from srt_tui.monitor.model import (
     FINAL_STAGES,
     READY_STAGES,
@@ -47,7 +48,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         # Slurm answers for this number with another job (a reused id, another cluster's SLURM_CONF): its state is
         # not this job's, so it is said and left out, as when Slurm does not answer
         sched, state = SourceState(sched.name, False, foreign), None
-    stage, stage_time, detail = derive_stage(job.events, state)
+    stage, stage_time, detail = derive_stage(job.events, state, job.cancel)
     final = stage in FINAL_STAGES
     plan, meta = job.plan, job.meta
     gpus_per_node = plan.gpus_per_node or meta.gpus_per_node
@@ -234,9 +235,11 @@ def failing_ref(failure_log: str, logs: tuple[LogRef, ...]) -> LogRef | None:
 
 def failure_line(failure_log: str, logs: tuple[LogRef, ...]) -> str:
     """The one line that says why: the failing log's last error-looking line, else its last line
-    (`setsid: failed to execute nats-server: No such file or directory`)."""
+    (`setsid: failed to execute nats-server: No such file or directory`), as plain text. Read from the log's
+    last 64 KiB only, by the Monitor's refresh (never the TUI's loop); the job view's Problems panel and
+    `srt-tui status` show it."""
     ref = failing_ref(failure_log, logs)
-    lines = [line.strip() for line in tail(Path(ref.path), 50)] if ref is not None else []
+    lines = [strip_ansi(line).strip() for line in tail(Path(ref.path), 50)] if ref is not None else []
     lines = [line for line in lines if line]
     return (error_line(lines) or (lines[-1] if lines else ""))[:300]
 

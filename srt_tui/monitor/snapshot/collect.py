@@ -17,13 +17,16 @@ from functools import partial
 from pathlib import Path
 
 from srt_tui.core.jobdir.contract import (
+    CANCEL_FILE,
     ENDPOINTS_FILE,
     JOB_FILE,
     PLAN_FILE,
+    CancelDoc,
     EndpointsDoc,
     JobDirError,
     JobMeta,
     PlanDoc,
+    parse_cancel,
     parse_endpoints,
     parse_job_meta,
     parse_plan,
@@ -195,9 +198,10 @@ class Monitor:
         if meta is None and plan is None and dir_kind(job_dir, job_id) == SRTCTL:
             return srtctl_job(job_id, job_dir, f)
         endpoints = f.doc(job_dir / ENDPOINTS_FILE, parse_endpoints)
+        cancel = f.doc(job_dir / CANCEL_FILE, parse_cancel)
         if is_local_job(job_id):  # the launcher reads local.json itself (bounded): a pipe there is named
             f.check(job_dir / "local.json")
-        for got in (meta, plan, endpoints):
+        for got in (meta, plan, endpoints, cancel):
             if isinstance(got, JobDirError):
                 problems.append(got.short)
         if plan is None:
@@ -210,6 +214,7 @@ class Monitor:
             endpoints if isinstance(endpoints, EndpointsDoc) else None,
             f.events(job_dir),
             tuple(problems),
+            cancel=cancel if isinstance(cancel, CancelDoc) else None,
         )
 
     def _read_jobs(self, jobs: Mapping[str, Path]) -> tuple[dict[str, Stamp], dict[str, JobSnapshot], list[JobFiles]]:

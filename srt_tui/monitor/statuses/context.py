@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from srt_tui.core.jobdir.contract import EndpointsDoc, JobMeta, Obj, PlanDoc
+from srt_tui.core.jobdir.contract import CancelDoc, EndpointsDoc, JobMeta, Obj, PlanDoc
 from srt_tui.core.plan.document import PlanExporter, PlanNginx, PlanRouter
 from srt_tui.monitor.files.jobfiles import Event, FileCache
 from srt_tui.monitor.probes.prom import SampleCache
@@ -37,6 +37,8 @@ class JobFiles:
     problems: tuple[str, ...] = ()
     #: who wrote the directory: `srt-tui`, or `srtctl` (no job.json/plan.json: Slurm state and logs only)
     written_by: str = "srt-tui"
+    #: cancel.json: srt-tui cancelled the job (by what, when); None when it did not
+    cancel: CancelDoc | None = None
 
     @property
     def run_key(self) -> str:

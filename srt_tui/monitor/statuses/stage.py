@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from srt_tui.core.jobdir.contract import CancelDoc
 from srt_tui.monitor.files.jobfiles import Event
 from srt_tui.monitor.model import FINAL_STAGES, READY_STAGES, iso_utc
 from srt_tui.slurm.client import JobState
@@ -25,8 +26,18 @@ _EXITED = re.compile(r"(?P<who>\S+ \S+) exited with code (?P<rc>\d+)(?P<rest>;.*
 _SIGNALLED = range(129, 129 + 64)
 
 
-def derive_stage(events: list[Event], state: JobState | None) -> tuple[str, str, str]:
-    """(stage, time, detail) from the job's own events reconciled with Slurm's state."""
+def derive_stage(events: list[Event], state: JobState | None, cancel: CancelDoc | None = None) -> tuple[str, str, str]:
+    """(stage, time, detail) from the job's own events reconciled with Slurm's state; a job srt-tui cancelled
+    (``cancel``: its cancel.json) says so, `cancelled with srt-tui cancel at 12:03 UTC`, where the job could only
+    guess (`stopped by a signal (…)`) or Slurm say `CANCELLED`."""
+    stage, when, detail = _derive(events, state)
+    preempted = state is not None and state.state == "PREEMPTED"  # cancelled by Slurm, whatever was asked
+    if stage == "cancelled" and cancel is not None and not preempted:
+        return stage, when, cancel.words()
+    return stage, when, detail
+
+
+def _derive(events: list[Event], state: JobState | None) -> tuple[str, str, str]:
     last = events[-1] if events else Event("submitted", "", "")
     slurm = state.state if state is not None else "UNKNOWN"
     if slurm == "PENDING" and last.stage in ("submitted", ""):

@@ -44,7 +44,8 @@ class RecipeEntry:
     #: the row's facts, `1P2D · sglang`: worked out where the entry is read (a thread), not when the row is drawn
     shape: str = ""
     #: the summary pane's title and (label, value) rows, and more words the filter matches (name, engine,
-    #: frontend, topology): all worked out where the entry is read, so showing a row needs no recipe model
+    #: frontend, topology, the recipe's own `description:`): all worked out where the entry is read, so showing a
+    #: row needs no recipe model
     title: str = ""
     summary: tuple[tuple[str, str], ...] = field(default=())
     words: tuple[str, ...] = field(default=())
@@ -58,10 +59,12 @@ class RecipeEntry:
         return self.error is not None
 
     def matches(self, query: str) -> bool:
-        """Every word of `query` is in the folder, name, file, description, engine, frontend or topology (each
-        word anywhere, case-insensitive; `!word` excludes), as the jobs lists filter: `gb300 2p1d` finds a 2P1D
-        recipe under a gb300 folder."""
-        texts = (self.folder, self.label, self.shown_path, self.description, *self.words)
+        """Every word of `query` is in the folder, name, file, engine, frontend, topology or the recipe's own
+        `description:` (each word anywhere, case-insensitive; `!word` excludes), as the jobs lists filter:
+        `gb300 2p1d` finds a 2P1D recipe under a gb300 folder. Not in the file's comments, which the summary
+        shows as its `about` when the recipe has no description: they are notes about other files too (the AMD
+        recipes' `Mocker twin: recipes/mocker/…` listed them all under `/mocker`)."""
+        texts = (self.folder, self.label, self.shown_path, *self.words)
         return matches_words("\n".join(texts), query)  # one text a line: no word matches across two
 
     def chosen(self) -> tuple[Recipe, RecipeSource]:
@@ -236,7 +239,7 @@ def _loaded(
     topology = topology_of(recipe)
     description, shape = recipe.description or comment, f"{topology} · {recipe.engine.type}"
     title = recipe.name if source.variant is None else label
-    words = (recipe.name, recipe.engine.type, recipe.frontend.type, str(topology))
+    words = (recipe.name, recipe.engine.type, recipe.frontend.type, str(topology), recipe.description or "")
     return RecipeEntry(
         folder, label, spec, shown, recipe, source, None, description, tuple(recipe.profiles), shape, title,
         _summary(recipe), words,

@@ -9,8 +9,12 @@ from pathlib import Path
 Canceller = Callable[[str, Path], "str | None"]
 
 
+#: what cancels a job from the Monitor, as the job's end names it (`cancelled with the srt-tui Monitor at 12:03 UTC`)
+BY_MONITOR = "the srt-tui Monitor"
+
+
 def default_cancel(job_id: str, job_dir: Path) -> str:
-    """Cancel a job the way `srt-tui cancel` does; what happened, in one line."""
+    """Cancel a job the way `srt-tui cancel` does, recorded as the Monitor's; what happened, in one line."""
     from srt_tui.slurm.cancel import cancel_job
 
-    return cancel_job(job_id, job_dir).describe()
+    return cancel_job(job_id, job_dir, by=BY_MONITOR).describe()

@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from srt_tui.monitor import cells
+from srt_tui.monitor.files.log_tail import strip_ansi
 from srt_tui.monitor.model import JobSnapshot, LogRef
 from srt_tui.slurm.client import ENDED_WITH_REASON
 from srt_tui.slurm.reach import port_forward
@@ -264,7 +265,8 @@ class ProblemsPanel(Static):
 
     def show(self, snap: JobSnapshot | None) -> None:
         """Redraw; hidden when nothing is wrong. Why the job ended is the summary's (whole, on its state line):
-        here the log that says so, and what else is wrong."""
+        here the log that says so with its one line that says why (`failure_line`, read by the Monitor's
+        refresh from the log's tail), and what else is wrong."""
         if snap is None:
             self.display = False
             return
@@ -284,7 +286,11 @@ class ProblemsPanel(Static):
             unwell = w.health not in ("healthy", "unknown") and not snap.stopped_with_job(w.name)
             if w.name == failing or (w.log_tail and unwell):
                 text.append(f"{w.name}: {w.log}\n", style=dim)
-                for tail_line in w.log_tail[-3:]:
+                # the failing worker's line that says why, first: its last lines may be a shutdown's chatter
+                said = snap.failure_line if w.name == failing else ""
+                if said:
+                    text.append(f"  {said[:200]}\n", style=bad)
+                for tail_line in [line for line in w.log_tail if strip_ansi(line).strip() != said][-3:]:
                     text.append(f"  {tail_line[:200]}\n", style=dim)
         text.rstrip()
         self.display = bool(text)

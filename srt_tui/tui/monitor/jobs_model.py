@@ -7,7 +7,7 @@ from datetime import datetime
 
 from srt_tui.core.text.words import matches_words
 from srt_tui.monitor import cells
-from srt_tui.monitor.model import READY_STAGES, JobSnapshot
+from srt_tui.monitor.model import READY_STAGES, JobSnapshot, starts_in_s
 from srt_tui.tui.monitor import sweep_rows
 from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths
 
@@ -95,11 +95,13 @@ def cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool = False) -> st
     if entry is None or entry[0] is not snap:
         entry = _MEMO[id(snap)] = (snap, {})
     texts = entry[1]
-    which = (key, narrow, int(now.timestamp()) if key == "elapsed" else 0)  # ELAPSED moves on by the second
+    # ELAPSED moves on by the second, and so does a queued job's STAGE while Slurm expects to start it
+    timed = key == "elapsed" or (key == "stage" and snap.stage == "pending" and bool(snap.expected_start_at))
+    which = (key, narrow, int(now.timestamp()) if timed else 0)
     text = texts.get(which)
     if text is None:
-        if key == "elapsed":  # the seconds before this one are not shown again
-            for old in [k for k in texts if k[0] == "elapsed"]:
+        if timed:  # the seconds before this one are not shown again
+            for old in [k for k in texts if k[0] == key]:
                 del texts[old]
         text = texts[which] = _cell(snap, key, now, narrow)
     return text
@@ -113,7 +115,7 @@ def _cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool) -> str:
         "profile": lambda: snap.profile,
         "topology": lambda: snap.topology,
         "slurm": lambda: cells.state_cell(snap),
-        "stage": lambda: _stage(snap, narrow) + (" ⚠" if cells.files_problem(snap) else ""),
+        "stage": lambda: _stage(snap, narrow, now) + (" ⚠" if cells.files_problem(snap) else ""),
         "healthy": lambda: cells.healthy_cell(snap),  # `-` once the job ended
         "router": lambda: "-" if snap.is_final else cells.registered_cell(snap.router),
         "rate": lambda: cells.rate(snap.rate_per_s),
@@ -123,13 +125,30 @@ def _cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool) -> str:
     return values[key]()
 
 
-def _stage(snap: JobSnapshot, narrow: bool) -> str:
+def _stage(snap: JobSnapshot, narrow: bool, now: datetime) -> str:
     """The stage cell; a running benchmark as `bench 2/3 10/40` (narrow: `2/3 10/40`), its ETA in the job view."""
     b = snap.bench
-    if b is None:  # a pending job's wait alone (STATE beside it says PENDING): `pending (Resources)` was cut
-        return snap.slurm_reason if snap.stage == "pending" and snap.slurm_reason else cells.stage_cell(snap)
+    if b is None:
+        return _waits(snap, narrow, now) if snap.stage == "pending" else cells.stage_cell(snap)
     count = "warm-up" if b.phase == "warmup" else f"{b.done}/{b.total}"
     return ("" if narrow else "bench ") + f"{b.step}/{b.steps} {count}"
+
+
+def _waits(snap: JobSnapshot, narrow: bool, now: datetime) -> str:
+    """A queued job's wait (STATE beside it says PENDING: `pending (Resources)` was cut): the reason, and when Slurm
+    expects to start it, `Resources, ~9m51s` (`status` and the job view: `starts in ~9m51s`); where the two do not
+    fit the column (80 columns, a long reason), the estimate alone, `in ~9m51s` (the reason is in the job view)."""
+    left = starts_in_s(snap, now)
+    if left is None:
+        return snap.slurm_reason or cells.stage_cell(snap)
+    estimate = cells.duration(left)
+    both = f"{snap.slurm_reason}, ~{estimate}"
+    return both if snap.slurm_reason and len(both) <= _stage_cap(narrow) else f"in ~{estimate}"
+
+
+def _stage_cap(narrow: bool) -> int:
+    """The widest the STAGE column is drawn."""
+    return NARROW_CAPS["stage"] if narrow else next(c.cap or 0 for c in COLUMNS if c.key == "stage")
 
 
 def matches(snap: JobSnapshot, query: str, now: datetime) -> bool:

@@ -125,8 +125,9 @@ class LiveGpuGrid(Widget):
             trailers.append(Text("  " + services, style=self._style("service")) if services else None)
         cell = UTIL_CELL if details else CELL
         header, idle = self._style("header"), self._style("idle")
-        # each node by Slurm's host name, as `ssh`, `sinfo` and the logs say it (`nodeK` until the job wrote it)
-        labels = [cells.short_host(snap.host(node)) if snap.host(node) else "" for node in range(nodes)]
+        # each node by Slurm's host name, as `ssh`, `sinfo` and the logs say it (`—` while the job is queued: Slurm has
+        # named no node yet; `nodeK` until the job wrote it)
+        labels = [cells.node_label(snap, node) for node in range(nodes)]
         lines = grid_lines(snap.gpus_per_node, rows, header, idle, trailers, cell=cell, details=details, labels=labels)
         return Group(*lines, self.legend()) if self.legend_below else Group(*lines)
 
@@ -146,6 +147,8 @@ class LiveGpuGrid(Widget):
             if snap.failing_worker:
                 legend.append(" ■ ", style=self._style("bad"))
                 legend.append(" failed the job")
+        elif not snap.placed:  # nothing runs to be unhealthy; the rows are the plan's nodes, not Slurm's yet
+            legend.append(f" {cells.NOT_PLACED} not placed yet", style=self._style("idle"))
         else:
             legend.append(" ■ ", style=self._style("bad"))
             legend.append(" not healthy")

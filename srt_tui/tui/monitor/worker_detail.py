@@ -115,6 +115,7 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
         read_only: bool = False,
         ended: bool = False,
         stopped: bool = False,
+        placed: bool = True,
     ) -> None:
         super().__init__(id="worker-detail")
         #: `--read-only`: no shell on the job's nodes (it could change anything there)
@@ -123,6 +124,8 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
         self.ended = ended
         #: this worker stopped with its ended job (`JobSnapshot.stopped_with_job`): its health reads `ended`
         self.stopped = stopped
+        #: the job has nodes (`JobSnapshot.placed`); a queued one has none: its plan's `node0` names no node
+        self.placed = placed
         self.status = status
         self.job_id = job_id
         self.job_dir = job_dir
@@ -185,6 +188,8 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
         # (`host node2 (plan node1)` read as two different nodes)
         if self.host:
             t.append(f"  {w.role} · on {self.host}, the job's {ordinal(w.node_index + 1)} node")
+        elif not self.placed:  # queued: Slurm has named no node yet
+            t.append(f"  {w.role} · the job's {ordinal(w.node_index + 1)} node, not placed yet")
         else:
             t.append(f"  {w.role} · node{w.node_index}")
         if f is not None and f.nnodes > 1:
@@ -297,8 +302,10 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
         status = next((w for w in snap.workers if w.name == self.status.name), None) if snap is not None else None
         ended = snap is not None and snap.is_final
         stopped = snap is not None and snap.stopped_with_job(self.status.name)
-        if status is not None and (status != self.status or (ended, stopped) != (self.ended, self.stopped)):
-            self.status, self.ended, self.stopped = status, ended, stopped
+        placed = snap is None or snap.placed
+        now = (ended, stopped, placed)
+        if status is not None and (status != self.status or now != (self.ended, self.stopped, self.placed)):
+            self.status, self.ended, self.stopped, self.placed = status, ended, stopped, placed
             if self.is_mounted:
                 self._draw()
 
@@ -357,6 +364,7 @@ def worker_detail_for(snap: JobSnapshot | None, name: str | None, read_only: boo
         read_only=read_only,
         ended=snap.is_final,
         stopped=snap.stopped_with_job(name),
+        placed=snap.placed,
     )
 
 

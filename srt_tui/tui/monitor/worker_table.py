@@ -25,7 +25,7 @@ PANEL = 5
 COLUMNS: tuple[FitColumn, ...] = (
     FitColumn("worker", "WORKER", 0, 24),
     FitColumn("role", "ROLE", 5),
-    FitColumn("node", "NODE", 2, cells.HOST_CAP),  # Slurm's host name (`node0` until the job wrote it)
+    FitColumn("node", "NODE", 2, cells.HOST_CAP),  # Slurm's host name (`—` while queued, then `node0` until known)
     FitColumn("gpus", "GPUS", 6, 12),
     FitColumn("mask", "MASK", 3, 16),
     FitColumn("port", "PORT", 7),
@@ -51,8 +51,9 @@ def mask_header(visible_devices_env: str) -> str:
 
 
 def _host_cell(snap: JobSnapshot | None, node_index: int) -> str:
-    """The NODE cell: Slurm's host name (its end kept when long), or `nodeK` before the job wrote it."""
-    return cells.short_host((snap.host(node_index) if snap is not None else "") or f"node{node_index}")
+    """The NODE cell: Slurm's host name (its end kept when long), `—` while the job is queued, or `nodeK` before
+    the job wrote it."""
+    return cells.node_label(snap, node_index)
 
 
 class WorkerTable(RowTable[Text]):

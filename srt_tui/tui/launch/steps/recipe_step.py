@@ -367,7 +367,7 @@ class RecipeStep(WizardStep):
 
     def _rank(self, entry: RecipeEntry) -> tuple[int, int, int]:
         """Where the step puts the cursor, lowest first: the row whose name answers the filter best (`mocker-1p1d`
-        before `mi355x-1p1d-…` whose description names it), then a row written for the profile. A name that
+        before `mocker-…` whose folder alone matched), then a row written for the profile. A name that
         starts with the query and one that holds it at a word's start answer alike, so the profile decides
         (`/1p2d` put the cursor on srtctl's `1p2d-mtp`, for GB200, over the ✓ `mocker-1p2d`); then the start."""
         fits = bool(self.profile_name) and self.profile_name in entry.profiles
