@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from srt_tui.core.jobdir.bounded import read_bytes
-from srt_tui.core.jobdir.events import read_events
+from srt_tui.core.jobdir.events import append_event, read_events
 from srt_tui.core.owned import (
     append_private,
     check_dir,
@@ -226,11 +226,13 @@ class LocalLauncher:
         """SIGTERM the script's process group (its trap stops every step), then SIGKILL every recorded group
         that is still the job's (checked by start time: a reused pid is never signalled). A script that has
         written its final stage is cleaning up (the final scrape, its steps stopping): it gets `cleanup`
-        seconds more before the kill, so a busy machine does not lose the job's `cancelled` and counters."""
+        seconds more before the kill, so a busy machine does not lose the job's `cancelled` and counters. A script
+        killed before its trap wrote a final stage gets its `cancelled` here (it read `failed`: no final stage)."""
         recs = self._records(job_id, job_dir)
         if not recs:
             return
         script = recs[0]
+        orphaned = not alive(script) and any(group_members(r) for r in recs[1:])
         signal_group(script, signal.SIGTERM)
         start = time.monotonic()
         while alive(script):
@@ -238,8 +240,15 @@ class LocalLauncher:
             if waited >= timeout + cleanup or (waited >= timeout and _last_stage(job_dir) not in _FINAL):
                 break
             time.sleep(0.1)
+        killed = alive(script)
         for rec in self._records(job_id, job_dir):  # read again: steps started while it stopped
             signal_group(rec, signal.SIGKILL)
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline and any(group_members(r) for r in recs):
             time.sleep(0.1)
+        if (killed or orphaned) and _last_stage(job_dir) not in _FINAL:  # its trap never ran: cancelled all the same
+            why = (
+                f"still running {timeout:g} s after SIGTERM" if killed else "its launch script had gone, its steps not"
+            )
+            with contextlib.suppress(OSError):
+                append_event(job_dir, "cancelled", f"stopped by srt-tui cancel: {why}")

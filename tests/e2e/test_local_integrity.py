@@ -64,5 +64,10 @@ def test_cancel_stops_a_job_whose_script_was_killed_or_whose_directory_is_gone(t
             proc = srt("cancel", job_id, check=False)
             assert (proc.returncode, proc.stdout.strip()) == (0, f"cancelled {job_id}"), proc.stderr
             assert wait_no_pids(job_dir) == []
+        # the script killed before its trap wrote a final stage: cancelled all the same, not `failed`
+        ended = status(killed[0])
+        assert ended["stage"] == "cancelled", ended
+        last = json.loads((killed[1] / "status.jsonl").read_text().splitlines()[-1])
+        assert last["detail"] == "stopped by srt-tui cancel: its launch script had gone, its steps not", last
     finally:
         srt("cancel", killed[0], removed[0], check=False)
