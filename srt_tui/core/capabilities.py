@@ -20,5 +20,9 @@ WorkerHealth = Literal["engine-http", "system-port"]
 WorkerApi = Literal["sglang", "vllm"]
 #: which port a worker serves on: the public one (one worker, no router) or one allocated to it
 WorkerPort = Literal["public", "allocated"]
+#: how a router runs a P/D request: "concurrent" (the same request to a prefill and a decode at once, the decode
+#: waiting for the prefill's KV, so a decode's TTFT covers the prefill: sglang-router, smg) or "sequential" (the
+#: prefill's one-token answer first, then the decode, whose TTFT starts when the prefill is done: vllm-router)
+PdFlow = Literal["concurrent", "sequential"]
 #: how an engine's worker processes start: one step per node, or one MPI step per worker across its nodes
 LaunchStyle = Literal["per-node", "mpi"]

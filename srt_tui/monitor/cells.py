@@ -279,17 +279,22 @@ def percent(fraction: float | None) -> str:
 
 def quantile_latency(s: Serving, name: str) -> str:
     """The latency quantile ``name`` (`ttft_p50_s`) with its unit, or `<100 ms` when it falls in its
-    histogram's first bucket (the buckets cannot tell 3 ms from 50 ms there: PromQL's interpolation said 50)."""
+    histogram's first bucket (the buckets cannot tell 3 ms from 50 ms there: PromQL's interpolation said 50),
+    `≈160 ms` when it is a P/D job's prefill plus decode (the two legs taken as independent)."""
     bound = s.bound_of(name)
-    return f"<{latency(bound)}" if bound is not None else latency(getattr(s, name))
+    if bound is not None:
+        return f"<{latency(bound)}"
+    value = getattr(s, name)
+    return f"≈{latency(value)}" if value is not None and s.approximate(name) else latency(value)
 
 
 def mean_latency(s: Serving, family: str) -> str:
     """`3.4 ms`, the window's mean of ``family`` (`ttft`), when one of its quantiles reads `<bound` (the buckets
-    cannot resolve it; the mean can); "" otherwise, where the quantiles say enough."""
+    cannot resolve it; the mean can) or is approximate (a prefill plus a decode, whose means add exactly); ""
+    otherwise, where the quantiles say enough."""
     mean = getattr(s, f"{family}_mean_s")
     below = any(s.bound_of(f"{family}_{q}_s") is not None for q in ("p50", "p99"))
-    return latency(mean) if below and mean is not None else ""
+    return latency(mean) if (below or family in s.prefill_added) and mean is not None else ""
 
 
 def serving_line(s: Serving | None) -> str:

@@ -116,6 +116,14 @@ class Serving:
     #: the latency quantiles that fall in their histogram's first bucket (from 0 to its bound), known only to
     #: be below that bound (shown `<100 ms`): (field name, the bound in seconds)
     below_first_bucket: tuple[tuple[str, float], ...] = ()
+    #: the latency families (`ttft`, `e2e`) that add a P/D job's prefill's time to answer to its decodes' (its
+    #: router runs the prefill first: vllm-router): their means add exactly, their quantiles are approximate (the
+    #: legs taken as independent) and shown `≈`
+    prefill_added: tuple[str, ...] = ()
+
+    def approximate(self, name: str) -> bool:
+        """Whether the quantile ``name`` (`ttft_p50_s`) is approximate: the sum of a prefill's and a decode's."""
+        return name.split("_", 1)[0] in self.prefill_added
 
     def bound_of(self, name: str) -> float | None:
         """The first bucket's bound when the quantile ``name`` (`ttft_p50_s`) is only known to be below it."""

@@ -6,7 +6,15 @@ from __future__ import annotations
 import re
 from typing import get_args
 
-from srt_tui.core.capabilities import LaunchStyle, Registration, WorkerApi, WorkerHealth, WorkerPort, WorkerStart
+from srt_tui.core.capabilities import (
+    LaunchStyle,
+    PdFlow,
+    Registration,
+    WorkerApi,
+    WorkerHealth,
+    WorkerPort,
+    WorkerStart,
+)
 from srt_tui.core.engines import ENGINES
 from srt_tui.core.frontends.routers import ROUTERS
 from srt_tui.core.template_files import template
@@ -19,6 +27,7 @@ def test_every_adapter_declares_values_of_the_vocabulary() -> None:
         assert router.worker_health in get_args(WorkerHealth), router.name
         assert router.worker_api in get_args(WorkerApi), router.name
         assert router.worker_port in get_args(WorkerPort), router.name
+        assert router.pd_flow in get_args(PdFlow), router.name
     for engine in ENGINES.values():
         assert engine.launch_style in get_args(LaunchStyle), engine.name
 

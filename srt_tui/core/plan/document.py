@@ -86,6 +86,9 @@ class PlanRouter(Record):
     workers_url: str | None = None
     worker_launch: str = "direct"
     worker_health: str = "engine-http"
+    #: how it runs a P/D request (`core.capabilities.PdFlow`): "concurrent" or "sequential"; "" in plans written
+    #: before the key existed (the monitor then asks the adapter of `type`)
+    pd_flow: str = ""
 
 
 @dataclass(frozen=True)

@@ -123,6 +123,7 @@ def _frontends(
                 workers_url=f"{url}/workers" if registration == "router-workers" else None,
                 worker_launch=kind.worker_launch,
                 worker_health=kind.worker_health,
+                pd_flow=kind.pd_flow,
             )
         )
     if layout.nginx_node is None or not routers:

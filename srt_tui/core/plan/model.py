@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from srt_tui.core.capabilities import Registration, WorkerHealth, WorkerStart
+from srt_tui.core.capabilities import PdFlow, Registration, WorkerHealth, WorkerStart
 from srt_tui.core.errors import Problem
 from srt_tui.core.plan.deviations import DEVIATIONS
 from srt_tui.core.plan.document import (
@@ -124,6 +124,8 @@ class RouterPlan:
     #: how workers start ("direct" or "dynamo") and where their health is read ("engine-http" or "system-port")
     worker_launch: WorkerStart = "direct"
     worker_health: WorkerHealth = "engine-http"
+    #: how it runs a P/D request: "concurrent" or "sequential" (prefill, then decode)
+    pd_flow: PdFlow = "concurrent"
 
     def document(self) -> PlanRouter:
         """Its plan.json entry: its process's keys, then its contract and expected registrations."""
@@ -139,6 +141,7 @@ class RouterPlan:
             workers_url=self.workers_url,
             worker_launch=self.worker_launch,
             worker_health=self.worker_health,
+            pd_flow=self.pd_flow,
         )
 
 

@@ -2,17 +2,43 @@
 from each worker's /metrics, kept in the counter history (each histogram bucket and token counter is a
 counter there, so the window, restarts and `status`'s saved samples work as for request counts), and
 turned into p50/p99 latencies over the last minute (and each latency's mean, from its `_sum`/`_count`), tokens
-per second, queue depth and KV-cache use."""
+per second, queue depth and KV-cache use.
+
+A disaggregated job's latencies are its decodes'. Behind a router whose P/D flow is concurrent (sglang-router,
+smg: both legs at once, the decode waiting for the prefill's KV) a decode's TTFT and E2E already cover its
+prefill. Behind a sequential one (vllm-router: the prefill answers its one token, then the decode starts) they do
+not, and the job's TTFT and E2E are the prefill's time to answer plus the decode's TTFT and E2E:
+
+- the mean adds exactly: the prefill's E2E `_sum`/`_count` (the router waits for its whole answer) plus the
+  decode's TTFT (E2E) `_sum`/`_count`, each over the window;
+- a quantile is that of the convolution of the two windowed histograms (`probes.histogram.sum_quantile`), the
+  legs taken as independent, each bucket uniform as PromQL's interpolation takes it. The prefill leg's shape
+  comes from its TTFT buckets: a prefill answers one token, so its TTFT and E2E are the same moment, and vLLM's
+  TTFT buckets resolve 1 ms to 750 ms where its E2E buckets start at 300 ms. Legs that vary together (a long
+  prompt is slow on both) tend to make the true p99 higher than that sum, so these quantiles are marked
+  approximate (`Serving.prefill_added`, `≈` on screen) and shown with the exact mean.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from typing import cast, get_args
 
+from srt_tui.core.capabilities import PdFlow
 from srt_tui.core.engines.serving import COUNTER_KEYS, HISTOGRAM_KEYS
+from srt_tui.core.frontends.routers import ROUTERS
+from srt_tui.core.plan.document import PlanDoc
 from srt_tui.monitor.model import Serving
 from srt_tui.monitor.probes import selectors
-from srt_tui.monitor.probes.histogram import Buckets, buckets, first_bucket_bound, quantile
+from srt_tui.monitor.probes.histogram import (
+    Buckets,
+    buckets,
+    first_bucket_bound,
+    quantile,
+    sum_first_bucket_bound,
+    sum_quantile,
+)
 from srt_tui.monitor.probes.selectors import Sample
 from srt_tui.monitor.statuses.history import CounterHistory
 
@@ -203,15 +229,72 @@ def _serving_side(parts: Sequence[Parts], skip_role: str, per_role: bool) -> lis
     return chosen or list(parts)
 
 
-def combine(parts: Sequence[Parts], per_role: bool = True) -> Serving | None:
+@dataclass(frozen=True)
+class _PrefillLeg:
+    """The prefills' time to answer, the first leg of a sequential P/D request: the shape of their TTFT buckets
+    (else E2E; one token, the same moment) over the window and per refresh, and the mean of their E2E (else TTFT)."""
+
+    increases: Buckets
+    sparks: tuple[Buckets, ...]
+    mean_s: float | None
+
+    @classmethod
+    def of(cls, prefills: Sequence[Parts]) -> _PrefillLeg:
+        shape = "ttft" if any("ttft" in p.increases for p in prefills) else "e2e"
+        mean = _mean(prefills, "e2e")
+        return cls(
+            _sum_buckets([p.increases[shape] for p in prefills if shape in p.increases]),
+            _sum_sparks([p.sparks[shape] for p in prefills if shape in p.sparks]),
+            mean if mean is not None else _mean(prefills, "ttft"),
+        )
+
+
+#: the latencies a sequential P/D flow adds the prefill's answer to (the inter-token latency is the decode's alone)
+PREFILL_ADDED = ("ttft", "e2e")
+
+
+def _last_pairs(a: Sequence[Buckets], b: Sequence[Buckets]) -> list[tuple[Buckets, Buckets]]:
+    """The two per-refresh series' points side by side, their common newest ones."""
+    points = min(len(a), len(b))
+    return [(a[len(a) - points + i], b[len(b) - points + i]) for i in range(points)]
+
+
+def combine(parts: Sequence[Parts], per_role: bool = True, flow: PdFlow = "concurrent") -> Serving | None:
     """The job's Serving: latency histograms summed over its workers (then the quantile), tokens per second
-    and queues summed, KV-cache use of the fullest worker; None when no worker reported anything."""
+    and queues summed, KV-cache use of the fullest worker; None when no worker reported anything. ``flow``
+    "sequential" (the router's P/D flow): a P/D job's TTFT and E2E add its prefills' time to answer to its
+    decodes' (the module's docstring says how)."""
     if not parts:
         return None
     front = _serving_side(parts, "prefill", per_role)
     back = _serving_side(parts, "decode", per_role)
+    prefills = [p for p in parts if p.role == "prefill"]
+    leg = _PrefillLeg.of(prefills) if per_role and flow == "sequential" and 0 < len(prefills) < len(parts) else None
+    added = PREFILL_ADDED if leg is not None else ()
     inc = {f: _sum_buckets([p.increases[f] for p in front if f in p.increases]) for f in HISTOGRAM_KEYS}
     sparks = {f: _sum_sparks([p.sparks[f] for p in front if f in p.sparks]) for f in HISTOGRAM_KEYS}
+
+    def q(family: str, at: float) -> float | None:
+        if leg is not None and family in added:
+            return sum_quantile(at, leg.increases, inc[family])
+        return _q(at, inc[family])
+
+    def bound(family: str, at: float) -> float | None:
+        if leg is not None and family in added:
+            return sum_first_bucket_bound(at, leg.increases, inc[family])
+        return first_bucket_bound(at, inc[family]) if inc[family] else None
+
+    def mean(family: str) -> float | None:
+        own = _mean(front, family)
+        if leg is None or family not in added:
+            return own
+        return own + leg.mean_s if own is not None and leg.mean_s is not None else None
+
+    spark_ttft = (
+        tuple(sum_quantile(0.5, p, d) or 0.0 for p, d in _last_pairs(leg.sparks, sparks["ttft"]))
+        if leg is not None
+        else _spark_q(sparks["ttft"])
+    )
     rates_in = [p.rates["input_tokens"] for p in back if "input_tokens" in p.rates]
     rates_out = [p.rates["output_tokens"] for p in front if "output_tokens" in p.rates]
     running = [p.gauges["running"] for p in parts if "running" in p.gauges]
@@ -219,33 +302,29 @@ def combine(parts: Sequence[Parts], per_role: bool = True) -> Serving | None:
     kv = [p.gauges["kv_usage"] for p in parts if "kv_usage" in p.gauges]
     windows = [p.window_s for p in parts if p.window_s is not None]
     out = Serving(
-        ttft_p50_s=_q(0.5, inc["ttft"]),
-        ttft_p99_s=_q(0.99, inc["ttft"]),
-        itl_p50_s=_q(0.5, inc["itl"]),
-        itl_p99_s=_q(0.99, inc["itl"]),
-        e2e_p50_s=_q(0.5, inc["e2e"]),
-        e2e_p99_s=_q(0.99, inc["e2e"]),
-        ttft_mean_s=_mean(front, "ttft"),
-        itl_mean_s=_mean(front, "itl"),
-        e2e_mean_s=_mean(front, "e2e"),
+        ttft_p50_s=q("ttft", 0.5),
+        ttft_p99_s=q("ttft", 0.99),
+        itl_p50_s=q("itl", 0.5),
+        itl_p99_s=q("itl", 0.99),
+        e2e_p50_s=q("e2e", 0.5),
+        e2e_p99_s=q("e2e", 0.99),
+        ttft_mean_s=mean("ttft"),
+        itl_mean_s=mean("itl"),
+        e2e_mean_s=mean("e2e"),
         input_tok_per_s=sum(rates_in) if rates_in else None,
         output_tok_per_s=sum(rates_out) if rates_out else None,
         running=sum(running) if running else None,
         waiting=sum(waiting) if waiting else None,
         kv_usage=max(kv) if kv else None,
         window_s=max(windows) if windows else None,
-        spark_ttft_s=_spark_q(sparks["ttft"]),
+        spark_ttft_s=spark_ttft,
         spark_itl_s=_spark_q(sparks["itl"]),
         spark_output_tok=_sum_series(
             [p.rate_sparks["output_tokens"] for p in front if "output_tokens" in p.rate_sparks]
         ),
+        below_first_bucket=tuple((name, b) for name, family, at in _QUANTILES if (b := bound(family, at)) is not None),
+        prefill_added=added,
     )
-    below = tuple(
-        (name, bound)
-        for name, family, q in _QUANTILES
-        if inc[family] and (bound := first_bucket_bound(q, inc[family])) is not None
-    )
-    out = replace(out, below_first_bucket=below)
     has_any = any(p.increases or p.rates or p.gauges or p.sums for p in parts)
     return out if has_any else None
 
@@ -261,18 +340,30 @@ _QUANTILES = (
 )
 
 
-def job_figures(workers: Sequence[Parts], routers: Sequence[Parts]) -> Serving | None:
-    """The job's figures from its workers' metrics; a figure they lack (Dynamo's workers export no serving
-    families) is taken from its routers' own (client-side) metrics."""
-    mine = combine(workers)
+def pd_flow(plan: PlanDoc) -> PdFlow:
+    """How the job's router runs a P/D request (plan.json `router.pd_flow`); in a plan written before the key
+    existed, as the adapter of its router's type declares it (vllm-router: sequential); else concurrent (a
+    decode's figures are the job's, as they always were)."""
+    for router in plan.all_routers():
+        if router.pd_flow in get_args(PdFlow):
+            return cast(PdFlow, router.pd_flow)
+        if (adapter := ROUTERS.get(router.type)) is not None:
+            return adapter.pd_flow
+    return "concurrent"
+
+
+def job_figures(workers: Sequence[Parts], routers: Sequence[Parts], flow: PdFlow = "concurrent") -> Serving | None:
+    """The job's figures from its workers' metrics (``flow``: its router's P/D flow, see `combine`); a figure they
+    lack (Dynamo's workers export no serving families) is taken from its routers' own (client-side) metrics."""
+    mine = combine(workers, flow=flow)
     theirs = combine(routers, per_role=False)
     if mine is None or theirs is None:
         return mine or theirs
-    own = "below_first_bucket"
+    own = ("below_first_bucket", "prefill_added")  # what the figures say of themselves, not figures
     missing = {
         f.name: getattr(theirs, f.name)
         for f in fields(Serving)
-        if f.name != own and getattr(mine, f.name) in (None, ())
+        if f.name not in own and getattr(mine, f.name) in (None, ())
     }
     below = (*mine.below_first_bucket, *((n, b) for n, b in theirs.below_first_bucket if n in missing))
     return replace(mine, **missing, below_first_bucket=below)

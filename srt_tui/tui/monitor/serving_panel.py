@@ -29,11 +29,11 @@ def serving_pairs(
     measured: bool = False,
     brief: bool = False,
 ) -> list[Text]:
-    """`label value` groups (a latency's mean added when its quantiles read `<100 ms`), each kept whole when a line
-    wraps (``st`` maps dim/key/spark to styles; ``sparks``: with sparklines, which narrow terminals leave out so the
-    workers keep their rows; ``ended``: the job has ended, so no further scrape will come and the note says where its
-    measured figures are; ``brief``: a short terminal's key figures, medians (the panel's title says `p50`) and output
-    rate, with no E2E and no note while live)."""
+    """`label value` groups (a latency's mean added when its quantiles read `<100 ms` or `≈`), each kept whole when
+    a line wraps (``st`` maps dim/key/spark to styles; ``sparks``: with sparklines, which narrow terminals leave out so
+    the workers keep their rows; ``ended``: the job has ended, so no further scrape will come and the note says where
+    its measured figures are; ``brief``: a short terminal's key figures, medians (the panel's title says `p50`) and
+    output rate, with no E2E and no note while live)."""
     dim, spark = st("dim"), st("spark")
 
     def quantiles(label: str, field: str, points: tuple[float, ...]) -> Text:
@@ -65,6 +65,8 @@ def serving_pairs(
         return out
     if ended:  # `R` only when its benchmark wrote results (a manual job's R has nothing to show)
         window = "the job has ended: its last figures" + (" · R: what its benchmark measured" if measured else "")
+    if s.prefill_added:  # vllm-router's P/D: the prefill answers, then the decode starts; the sum's means are exact
+        window += " · ≈ prefill + decode legs, mean exact"
     out.append(Text(f"({window})", style=dim))
     return out
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from srt_tui.core.capabilities import Registration, WorkerApi, WorkerHealth, WorkerPort, WorkerStart
+from srt_tui.core.capabilities import PdFlow, Registration, WorkerApi, WorkerHealth, WorkerPort, WorkerStart
 from srt_tui.core.spec.recipe import EngineSpec
 
 
@@ -86,6 +86,11 @@ class Router:
     #: its own serving families (client-side TTFT/ITL/E2E, tokens, queue; plan.json `router.serving`), which
     #: the job's figures fall back to where its workers export none (Dynamo's workers)
     serving_metrics: ClassVar[dict[str, str]] = {}
+    #: how it runs a P/D request (`core.capabilities.PdFlow`; plan.json `router.pd_flow`): "concurrent" (a
+    #: decode's TTFT and E2E cover its prefill, so the job's are the decodes'), or "sequential" (the prefill
+    #: answers first: the job's TTFT and E2E add the prefill's time to answer to the decode's, see
+    #: `monitor.statuses.serving`)
+    pd_flow: ClassVar[PdFlow] = "concurrent"
     #: request counters of workers speaking its protocol when they are not the engine's own (Dynamo's
     #: system server): total, ok, failed, running, queued → `name` or `name{label="value"}`
     worker_metrics: ClassVar[dict[str, str]] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
-from srt_tui.core.capabilities import Registration, WorkerApi
+from srt_tui.core.capabilities import PdFlow, Registration, WorkerApi
 from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import args_to_flags
 from srt_tui.core.frontends.routers.base import Router, RouterContext, RouterLaunch
@@ -56,6 +56,9 @@ class VLLMRouter(Router):
 
     name: ClassVar[str] = "vllm-router"
     worker_api: ClassVar[WorkerApi] = "vllm"
+    #: P/D: the prefill gets the request with max_tokens 1, then the decode gets it with the prefill's
+    #: kv_transfer_params (reference/routers/NOTES.md §4); a vLLM decode's TTFT starts there
+    pd_flow: ClassVar[PdFlow] = "sequential"
     kv_discovery: ClassVar[frozenset[str]] = frozenset({"moriio"})
 
     def launch(self, ctx: RouterContext) -> RouterLaunch:
