@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from srt_tui.monitor.feeds import SnapshotFeed
 from srt_tui.monitor.model import JobSnapshot
@@ -12,6 +14,9 @@ from srt_tui.tui.context import ContextHub
 from srt_tui.tui.monitor.feed import Canceller
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor.frozen import fixed_clock
+
+if TYPE_CHECKING:
+    from tests.mock.mockprocs import Worker
 
 
 class MonitorTestApp(SrtTuiApp):
@@ -54,6 +59,34 @@ def fed_app(feed: SnapshotFeed, jobs: dict[str, Path], *, interval: float = 0.2,
     return MonitorTestApp(
         lambda hub: MonitorScreen(hub, feed, jobs=jobs, canceller=canceller, discover=False, poll_interval=interval)
     )
+
+
+@contextlib.contextmanager
+def live_agg_app(tmp_path: Path, job_id: str) -> Iterator[tuple[MonitorTestApp, Worker, Path]]:
+    """Real parts: the real Monitor polling every 0.2 s a job of one real mock worker (its directory written as
+    the launch side writes it); the app, the worker (to stop it) and the job directory."""
+    from srt_tui.monitor.feeds.live import LiveFeed
+    from srt_tui.monitor.snapshot.collect import Monitor
+    from tests.mock.mockprocs import Launcher
+    from tests.monitor.jobdirs import write_agg_job
+
+    launcher = Launcher(tmp_path)
+    try:
+        (worker,) = launcher.workers(("regular", "agg_0"))
+        job_dir = write_agg_job(tmp_path / "job", job_id, [(worker, 0)], nodes=1)
+        feed = LiveFeed(monitor_factory=lambda: Monitor(None, connect_timeout=0.5, budget_s=0.5, backoff_cap=0.5))
+        yield fed_app(feed, {job_id: job_dir}, interval=0.2), worker, job_dir
+    finally:
+        launcher.close()
+
+
+async def until_healthy(pilot: Any, screen: MonitorScreen, job_id: str, tries: int = 50) -> None:
+    """Until the Monitor has seen the job's first worker healthy (or `tries` tenths of a second)."""
+    for _ in range(tries):
+        await pilot.pause(0.1)
+        snap = screen.snapshot_of(job_id)
+        if snap is not None and snap.workers and snap.workers[0].health == "healthy":
+            return
 
 
 class FrozenFeed:

@@ -14,7 +14,7 @@ from srt_tui.core.jobdir.events import append_event
 from srt_tui.tui.monitor.events_view import EventsScreen
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor import frozen
-from tests.monitor.tui_apps import frozen_app
+from tests.monitor.tui_apps import frozen_app, live_agg_app, until_healthy
 from tests.tui.scenarios import settle
 
 
@@ -28,26 +28,11 @@ def _rows(screen: EventsScreen) -> list[tuple[str, str]]:
 
 async def test_events_follow_the_live_monitor_a_worker_going_down_and_the_jobs_new_stage(tmp_path: Path) -> None:
     """Real parts: the real Monitor polling a real mock worker, killed while the events are open."""
-    from srt_tui.monitor.feeds.live import LiveFeed
-    from srt_tui.monitor.snapshot.collect import Monitor
-    from tests.mock.mockprocs import Launcher
-    from tests.monitor.jobdirs import write_agg_job
-    from tests.monitor.tui_apps import fed_app
-
-    launcher = Launcher(tmp_path)
-    try:
-        (worker,) = launcher.workers(("regular", "agg_0"))
-        job_dir = write_agg_job(tmp_path / "job", "local-ev", [(worker, 0)], nodes=1)
-        feed = LiveFeed(monitor_factory=lambda: Monitor(None, connect_timeout=0.5, budget_s=0.5, backoff_cap=0.5))
-        app = fed_app(feed, {"local-ev": job_dir}, interval=0.2)
+    with live_agg_app(tmp_path, "local-ev") as (app, worker, job_dir):
         async with app.run_test(size=(100, 30)) as pilot:
             monitor = app.screen
             assert isinstance(monitor, MonitorScreen)
-            for _ in range(50):
-                await pilot.pause(0.1)
-                snap = monitor.snapshot_of("local-ev")
-                if snap is not None and snap.workers and snap.workers[0].health == "healthy":
-                    break
+            await until_healthy(pilot, monitor, "local-ev")
             await pilot.press("e")
             events = app.screen
             assert isinstance(events, EventsScreen)
@@ -71,8 +56,6 @@ async def test_events_follow_the_live_monitor_a_worker_going_down_and_the_jobs_n
             await pilot.press("q")
             await pilot.pause()
             assert app.screen is monitor
-    finally:
-        launcher.close()
 
 
 SIZES = [pytest.param((120, 36), id="120x36"), pytest.param((80, 24), id="80x24")]

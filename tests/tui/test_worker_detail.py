@@ -172,26 +172,13 @@ def test_worker_detail_snapshot(
 async def test_the_open_detail_follows_the_live_monitor_when_the_worker_dies(tmp_path: Path) -> None:
     """Real parts: the real Monitor polling a real mock worker; it is killed while its detail is open,
     and the detail's health and history show it going down (no reopening)."""
-    from srt_tui.monitor.feeds.live import LiveFeed
-    from srt_tui.monitor.snapshot.collect import Monitor
-    from tests.mock.mockprocs import Launcher
-    from tests.monitor.jobdirs import write_agg_job
-    from tests.monitor.tui_apps import fed_app
+    from tests.monitor.tui_apps import live_agg_app, until_healthy
 
-    launcher = Launcher(tmp_path)
-    try:
-        (worker,) = launcher.workers(("regular", "agg_0"))
-        job_dir = write_agg_job(tmp_path / "job", "local-wd", [(worker, 0)], nodes=1)
-        feed = LiveFeed(monitor_factory=lambda: Monitor(None, connect_timeout=0.5, budget_s=0.5, backoff_cap=0.5))
-        app = fed_app(feed, {"local-wd": job_dir}, interval=0.2)
+    with live_agg_app(tmp_path, "local-wd") as (app, worker, _job_dir):
         async with app.run_test(size=(100, 30)) as pilot:
             screen = app.screen
             assert isinstance(screen, MonitorScreen)
-            for _ in range(50):
-                await pilot.pause(0.1)
-                snap = screen.snapshot_of("local-wd")
-                if snap is not None and snap.workers and snap.workers[0].health == "healthy":
-                    break
+            await until_healthy(pilot, screen, "local-wd")
             screen.open_job("local-wd")
             await pilot.pause()
             await pilot.press("enter")
@@ -205,8 +192,6 @@ async def test_the_open_detail_follows_the_live_monitor_when_the_worker_dies(tmp
             assert [c.health for c in detail.status.health_history][-2:] == ["healthy", "down"]
             assert "down" in str(detail.query_one("#worker-detail-text").render())
             assert app.screen is detail  # still open, redrawn in place
-    finally:
-        launcher.close()
 
 
 async def _open_first_worker(app: Any, pilot: Any) -> None:
