@@ -26,7 +26,7 @@ from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
 from tests.tui.log_follow import Follow, ViewerApp, bottom, follow
 from tests.tui.log_follow import row as _row
-from tests.tui.log_samples import REAL_ROUTER_LINES, ROUTER_LINES, FixedLog
+from tests.tui.log_samples import LAUNCH_LINES, REAL_ROUTER_LINES, ROUTER_LINES, FixedLog
 
 #: 30,000 lines in 6 s through a ring of 10,000; how fast the viewer keeps up (issue 11: ≥ 1,000 lines/s for
 #: 30 s) is a figure of this machine's load, printed by benchmarks/log_follow.py, not asserted here
@@ -194,6 +194,74 @@ async def test_wrap_toggle_and_top_end(tmp_path: Path) -> None:
         await pilot.press("w")
         await pilot.pause()
         assert _screen_rows(view)[6].startswith("after")
+
+
+def _wrapped(view: LogView) -> dict[int, str]:
+    """Each line wholly in view as its wrapped rows paint it, the rows joined (what the reader can read of it)."""
+    out: dict[int, str] = {}
+    height = view.scrollable_content_region.height
+    for y in range(height):
+        at = view.line_at(round(view.scroll_y) + y)
+        if at is not None and (at[1] == 0 or at[0] in out):
+            out[at[0]] = out.get(at[0], "") + _row(view, y)
+    below = view.line_at(round(view.scroll_y) + height)
+    if below is not None and below[1] > 0:  # the bottom line goes on below the view
+        out.pop(below[0], None)
+    return out
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_wrap_loses_no_character_when_wrapping_brings_the_scrollbar(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Operator pass: at 80x24 the 14-line launch log had no vertical scrollbar; `w` wrapped it to 80 columns, the
+    wrapped rows brought the scrollbar, and the two columns under it were lost at each wrap (`10.251.0.11 10` /
+    `51.0.12`)."""
+    path = tmp_path / "launch.log"
+    path.write_text("\n".join(LAUNCH_LINES) + "\n")
+    app = ViewerApp([_ref(path, "launch", "launch")])
+    async with app.run_test(size=size) as pilot:
+        view = app.viewer.query_one(LogView)
+        await _until(pilot, lambda: view.line_count == len(LAUNCH_LINES))
+        await pilot.pause()
+        assert not view.show_vertical_scrollbar  # the case: the scrollbar comes with the wrapped rows
+        await pilot.press("w")
+        await pilot.pause()
+        width = view.scrollable_content_region.width
+        shown: dict[int, str] = {}
+        for key in ("g", "G"):  # the first lines, then the last ones: every line, none short of a character
+            await pilot.press(key)
+            await pilot.pause()
+            shown |= _wrapped(view)
+        assert sorted(shown) == list(range(len(LAUNCH_LINES)))
+        for number, text in shown.items():
+            line = LAUNCH_LINES[number]
+            assert text.rstrip() == line, f"line {number} wraps as {text!r}"
+            assert len(text) == -(-len(line) // width) * width  # as many rows as the width needs, none cut
+        assert not view.show_horizontal_scrollbar  # a wrapped log is never wider than the view
+
+
+async def test_wrapped_lines_rewrap_when_arriving_lines_bring_the_scrollbar(tmp_path: Path) -> None:
+    """Wrapped first, then the log grows past the view: the scrollbar that comes takes no character either."""
+    path = tmp_path / "launch.log"
+    path.write_text("\n".join(LAUNCH_LINES[:3]) + "\n")
+    app = ViewerApp([_ref(path, "launch", "launch")], interval=0.05)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = app.viewer.query_one(LogView)
+        await _until(pilot, lambda: view.line_count == 3)
+        await pilot.press("w")
+        await pilot.pause()
+        assert not view.show_vertical_scrollbar
+        with open(path, "a") as fh:
+            fh.write("\n".join(LAUNCH_LINES * 2) + "\n")
+        await _until(pilot, lambda: view.line_count == 3 + 2 * len(LAUNCH_LINES))
+        await pilot.pause()
+        assert view.show_vertical_scrollbar and view.follow
+        lines = LAUNCH_LINES[:3] + LAUNCH_LINES * 2
+        shown = _wrapped(view)
+        assert max(shown) == len(lines) - 1  # following: the last line in view, whole
+        for number, text in shown.items():
+            assert text.rstrip() == lines[number], f"line {number} wraps as {text!r}"
 
 
 async def test_top_stops_following_and_end_resumes(tmp_path: Path) -> None:

@@ -277,12 +277,33 @@ class LogView(ScrollView, can_focus=True):
     def watch_wrap(self) -> None:
         """Rows change: rebuild them, keeping the top line (or the end, when following) in view."""
         top = self.top_line()
-        self._wrap_width = self.scrollable_content_region.width
-        self._rebuild_rows()
+        self._rewrap(self.scrollable_content_region.width)
+        self._update_size()
+        if self.wrap and not self.show_vertical_scrollbar and self.virtual_size.height > self.content_region.height:
+            # the wrapped rows will bring the vertical scrollbar: wrap to the width it leaves now, not a frame later
+            self._rewrap(self.scrollable_content_region.width - self.styles.scrollbar_size_vertical)
         self._update_size()
         self._cache.clear()
         self._restore(top)
         self.refresh()
+
+    def watch_show_vertical_scrollbar(self) -> None:
+        """The scrollbar came (the wrapped rows outgrew the view) or went: the lines wrap to the width left, so no
+        character ever sits under it (at 80x24 a short log lost two at each wrap once `w` brought the bar)."""
+        self._follow_width()
+
+    def _follow_width(self) -> None:
+        width = self.scrollable_content_region.width
+        if self.wrap and width > 0 and width != self._wrap_width:
+            top = self.top_line()
+            self._rewrap(width)
+            self._update_size()
+            self._restore(top)
+            self.refresh()
+
+    def _rewrap(self, width: int) -> None:
+        self._wrap_width = max(1, width)
+        self._rebuild_rows()
 
     def watch_colours(self) -> None:
         """Redraw every line with (or without) the log's colours."""
@@ -291,13 +312,8 @@ class LogView(ScrollView, can_focus=True):
 
     def on_resize(self, event: Resize) -> None:
         """A new width re-wraps the lines."""
-        width = self.scrollable_content_region.width
-        if self.wrap and width != self._wrap_width:
-            top = self.top_line()
-            self._wrap_width = width
-            self._rebuild_rows()
-            self._update_size()
-            self._restore(top)
+        if self.wrap and self.scrollable_content_region.width != self._wrap_width:
+            self._follow_width()
         elif self.follow:
             self.call_after_refresh(self._stick)
 
