@@ -154,6 +154,26 @@ async def test_search_jumps_and_n_N_move_between_matches(tmp_path: Path) -> None
         assert view.follow and _screen_rows(view)[-1].startswith("req 0399")
 
 
+async def test_n_on_a_match_in_the_last_line_wraps_to_the_first(tmp_path: Path) -> None:
+    """`n` on the last line's match stayed there (`match 3 of 3`) instead of going round to the first match;
+    `N` on the first line's goes round to the last."""
+    path = tmp_path / "router.log"
+    path.write_text("worker 0\nok\nworker 2\nok\nworker 4\n")
+    app = ViewerApp([_ref(path)])
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.viewer
+        view = screen.query_one(LogView)
+        await _until(pilot, lambda: view.line_count == 5)
+        await pilot.press("g", "slash", *"worker", "enter", "n", "n")
+        assert view.current_match == 4 and "match 3 of 3" in screen.status
+        await pilot.press("n")
+        assert view.current_match == 0 and "match 1 of 3 lines (search wrapped around)" in screen.status
+        await pilot.press("N")
+        assert view.current_match == 4 and "wrapped" in screen.status
+        await pilot.press("N")
+        assert view.current_match == 2 and "wrapped" not in screen.status
+
+
 async def test_keys_typed_right_after_slash_go_to_the_search(tmp_path: Path) -> None:
     """A burst (a paste, a fast typist: every key in one read) after `/` lands in the search, `/` included,
     and never reaches the viewer's own keys (`o` would open the picker, `p` the pager)."""

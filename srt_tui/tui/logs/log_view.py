@@ -375,14 +375,14 @@ class LogView(ScrollView, can_focus=True):
         n = len(self._lines)
         if not self._query or n == 0:
             return None
-        i0 = min(max(0, start - self._first), n - 1)
         step = -1 if backwards else 1
+        # past the last line (the current match was the last line) the search goes on from the first, and back
+        i0 = max(0, start - self._first) if step > 0 else min(start - self._first, n - 1)
         for k in range(n):
-            i = (i0 + step * k) % n
-            line = self._lines[i]
+            i = i0 + step * k
+            line = self._lines[i % n]
             if not line.note and smart_case_find(line.plain, self._query):
-                wrapped = i < i0 if not backwards else i > i0
-                return self._first + i, wrapped
+                return self._first + i % n, not 0 <= i < n
         return None
 
     def match_rank(self, number: int) -> tuple[int, int]:
