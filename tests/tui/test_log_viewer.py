@@ -174,6 +174,63 @@ async def test_n_on_a_match_in_the_last_line_wraps_to_the_first(tmp_path: Path) 
         assert view.current_match == 2 and "wrapped" not in screen.status
 
 
+def _match_in_view(view: LogView, query: str) -> bool:
+    """Whether the current match's first occurrence is painted whole, highlighted, on a row of the view."""
+    for y in range(view.scrollable_content_region.height):
+        at = view.line_at(round(view.scroll_y) + y)
+        if at is not None and at[0] == view.current_match:
+            strip = view.render_line(y)
+            if any(seg.text.lower() == query and seg.style is not None and seg.style.bold for seg in strip):
+                return True
+    return False
+
+
+async def test_a_match_beyond_the_right_edge_is_scrolled_into_view(tmp_path: Path) -> None:
+    """Operator pass: 80 columns, wrap off, `/worker` then `n` said `match 2 of 11 lines` with the match beyond
+    the right edge. As `less -S` does, the view scrolls sideways to show it, and back to column 0 for a match
+    within the first screen width."""
+    path = tmp_path / "router.log"
+    path.write_bytes((Path(__file__).parent / "data" / "smg-router.log").read_bytes())
+    app = ViewerApp([_ref(path)])
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.viewer
+        view = screen.query_one(LogView)
+        await _until(pilot, lambda: view.line_count == len(REAL_ROUTER_LINES))
+        await pilot.press("g", "slash", *"worker", "enter")
+        width = view.scrollable_content_region.width
+        # (line, the match's column): `Worker initialization` at 147, `workers` at 90, then 44 and 55
+        for line, column in ((1, 147), (3, 90), (4, 44), (5, 55), (1, 147)):
+            await pilot.pause()
+            assert view.current_match == line, (line, screen.status)
+            assert _match_in_view(view, "worker"), f"line {line}: the match is not in view ({screen.status})"
+            x = round(view.scroll_x)
+            assert x <= column and column + 6 <= x + width
+            if column + 6 <= width:  # within the first screen width: column 0, as `less -S`
+                assert x == 0
+            await pilot.press("n")
+        assert "match 2 of 4 lines" in screen.status
+        await pilot.press("N", "N")
+        await pilot.pause()
+        assert view.current_match == 5 and round(view.scroll_x) == 0
+
+
+async def test_wrapped_a_match_deep_in_a_long_line_is_in_view(tmp_path: Path) -> None:
+    """Wrapped, a line can be longer than the screen: the row of its match is brought into view, not its first."""
+    path = tmp_path / "decode_0.log"
+    long = "config " + "x" * 3000 + " needle " + "y" * 100
+    path.write_text("before\n" + long + "\nafter\n")
+    app = ViewerApp([_ref(path, "decode_0", "worker")])
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = app.viewer.query_one(LogView)
+        await _until(pilot, lambda: view.line_count == 3)
+        await pilot.press("w", "g", "slash", *"needle", "enter")
+        await pilot.pause()
+        assert view.current_match == 1 and _match_in_view(view, "needle")
+        await pilot.press("slash", *"config", "enter")  # the line's start: its first row, as before
+        await pilot.pause()
+        assert view.current_match == 1 and _match_in_view(view, "config")
+
+
 async def test_keys_typed_right_after_slash_go_to_the_search(tmp_path: Path) -> None:
     """A burst (a paste, a fast typist: every key in one read) after `/` lands in the search, `/` included,
     and never reaches the viewer's own keys (`o` would open the picker, `p` the pager)."""

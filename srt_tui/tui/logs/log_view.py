@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -396,13 +397,35 @@ class LogView(ScrollView, can_focus=True):
         return rank, count
 
     def select_match(self, number: int) -> None:
-        """Make line ``number`` the current match and bring it into view."""
+        """Make line ``number`` the current match and bring it into view: its line a third down the screen, and
+        its first occurrence on screen (the view scrolls sideways to it, as `less -S` does, and back to column 0
+        when it lies within the first screen width)."""
         for old in (self._current, number):
             if old is not None:
                 self._cache.pop(old, None)
         self._current = number
         self.jump_to(number)
+        spans = smart_case_find(self._lines[number - self._first].plain, self._query) if self._query else []
+        if spans:
+            plain = self._lines[number - self._first].plain
+            self._reveal(number, cell_len(plain[: spans[0][0]]), cell_len(plain[: spans[0][1]]))
         self.refresh()
+
+    def _reveal(self, number: int, start: int, end: int) -> None:
+        """Cells ``start``…``end`` of line ``number`` (in view already) on screen too."""
+        width, height = self.scrollable_content_region.size
+        if self.wrap:  # the row the match is on, when the line goes on below the screen
+            row = self.row_of(number) + start // max(1, self._wrap_width)
+            if not round(self.scroll_y) <= row < round(self.scroll_y) + height:
+                self.scroll_to(y=row - height // 3, animate=False)
+                self.follow = round(self.scroll_y) >= self.max_scroll_y
+            return
+        x = round(self.scroll_x)
+        if end <= width:
+            x = 0
+        elif not (x <= start and end <= x + width):  # a third of the screen before it, all of it if it can be
+            x = min(start, max(start - width // 3, end - width))
+        self.scroll_to(x=x, animate=False)
 
     # -- drawing ------------------------------------------------------------------------------------
 
