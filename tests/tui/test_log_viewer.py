@@ -12,13 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 from rich.style import Style
 from textual import events
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
+from srt_tui.monitor.files.log_tail import TailChunk
 from srt_tui.monitor.model import LogRef
+from srt_tui.tui.display import shorten_path
 from srt_tui.tui.logs.log_view import MAX_LINES, LogView, parse_line
 from srt_tui.tui.logs.picker import LogPicker
 from srt_tui.tui.logs.screen import LogViewerScreen
@@ -430,7 +433,9 @@ async def test_switching_logs_and_waiting_for_one_that_does_not_exist_yet(tmp_pa
         await _until(pilot, lambda: screen.waiting)
         assert screen.ref.path == str(decode) and view.lines() == []
         assert _screen_rows(view)[0].startswith("waiting for /")
-        assert str(screen.query_one("#log-status").render()) == str(decode)
+        assert _screen_rows(view)[0].rstrip().endswith("decode_0.log (it does not exist yet)")  # a long path: shortened
+        # the path, its middle folders left out when it is wider than the line (a file name is never cut)
+        assert str(screen.query_one("#log-status").render()) == shorten_path(str(decode), 80 - 2)
         title = str(screen.query_one("#log-title").render())
         assert title.startswith("decode_0 (2/2)") and "waiting" in title
         decode.write_text("decode is up\n")
@@ -477,6 +482,53 @@ async def test_p_opens_the_file_in_the_pager(tmp_path: Path, monkeypatch: pytest
         await pilot.press("p")
         await pilot.pause()
         assert record.read_text().splitlines() == ["-R", "+G", str(path)]
+
+
+class _Burst:
+    """A reader that hands over a burst of 1,234,567 lines once (a day of a busy worker), then nothing."""
+
+    def __init__(self, path: Path) -> None:
+        self.done = False
+
+    def read(self) -> TailChunk:
+        if self.done:
+            return TailChunk()
+        self.done = True
+        return TailChunk(lines=["GET /health 200 OK"] * 1_234_567)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_the_title_and_status_lines_say_all_they_hold_at_80_and_120_columns(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Operator pass: at 80 columns the title of a big, wrapped log ended `…dropped · wr…` (its modes cut), a
+    cluster path lost its file name at the status line's end, and a search's count could go with its hint."""
+    deep = tmp_path / "lustre" / "fsw" / "coreai_devtech_all" / "operator" / "srt-slurm" / "outputs" / "1234567"
+    refs = [_ref(deep / "logs" / f"prefill_{n}.log", f"prefill_{n}", "worker") for n in range(17)]
+    app = ViewerApp(refs, 12, max_lines=1000, reader=_Burst)
+    async with app.run_test(size=size) as pilot:
+        screen = app.viewer
+        view = screen.query_one(LogView)
+        await _until(pilot, lambda: view.total == 1_234_567)
+        width = size[0] - 2  # the lines' padding
+
+        def line(which: str) -> str:
+            text = str(screen.query_one(which, Static).render())
+            assert cell_len(text) <= width, f"{which} is cut at {size[0]} columns: {text!r}"
+            return text
+
+        assert line("#log-status").endswith("/logs/prefill_12.log")  # the file name, whatever is left out
+        await pilot.press("g", "w", "c")
+        await pilot.pause()
+        title = line("#log-title")
+        assert title.startswith("prefill_12 (13/17) · paused") and title.endswith("dropped · wrap · no colours")
+        assert "1,233,567 dropped" in title
+        await pilot.press("slash", *"GET /health 200 OK", "enter", "N")
+        assert "(search wrapped around)" in screen.status and "n/N next/previous" in screen.status
+        status = line("#log-status")
+        assert status.startswith("'GET /health 200 OK': match 1,000 of 1,000 lines")
+        if size[0] >= 120:
+            assert status == screen.status  # room for all of it
 
 
 def _router_viewer() -> LogViewerScreen:
