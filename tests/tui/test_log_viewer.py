@@ -381,7 +381,8 @@ async def test_the_ring_drops_old_lines_and_says_how_many(tmp_path: Path) -> Non
             await _until(pilot, lambda end=end: view.total == end)
         assert view.line_count == 100 and view.dropped == 150 and view.lines()[0] == "line 150"
         await pilot.press("g")
-        assert _screen_rows(view)[0].startswith("… 150 earlier lines dropped")
+        # at 80 columns a shorter wording, not a cut one (it ended `…; p opens the whole f`)
+        assert _screen_rows(view)[0] == "… 150 earlier lines dropped (the viewer keeps the last 100; p: the whole file)"
         assert "250 lines read, 150 dropped" in str(app.viewer.query_one("#log-title").render())
         with open(path, "a") as fh:  # more at once than the ring holds: only its end is parsed
             fh.write("".join(f"line {n}\n" for n in range(250, 550)))
@@ -520,6 +521,12 @@ async def test_the_title_and_status_lines_say_all_they_hold_at_80_and_120_column
         assert line("#log-status").endswith("/logs/prefill_12.log")  # the file name, whatever is left out
         await pilot.press("g", "w", "c")
         await pilot.pause()
+        # wrapped at the top, the first row still says what was dropped, in a wording that fits
+        assert _row(view, 0).rstrip() == "… 1,233,567 earlier lines dropped " + (
+            "(p: the whole file)"
+            if size[0] < 120
+            else "(the viewer keeps the last 1,000; p opens the whole file in $PAGER)"
+        )
         title = line("#log-title")
         assert title.startswith("prefill_12 (13/17) · paused") and title.endswith("dropped · wrap · no colours")
         assert "1,233,567 dropped" in title

@@ -25,6 +25,7 @@ from textual.strip import Strip
 
 from srt_tui.core.text.counts import counted
 from srt_tui.monitor.files.log_tail import keep_colours
+from srt_tui.widgets.fit_parts import first_fitting
 
 #: the ring: lines kept in memory per open log (older ones are dropped, and the first row says so)
 MAX_LINES = 10_000
@@ -277,7 +278,7 @@ class LogView(ScrollView, can_focus=True):
 
     def watch_wrap(self) -> None:
         """Rows change: rebuild them, keeping the top line (or the end, when following) in view."""
-        top = self.top_line()
+        top = self._anchor()
         self._rewrap(self.scrollable_content_region.width)
         self._update_size()
         if self.wrap and not self.show_vertical_scrollbar and self.virtual_size.height > self.content_region.height:
@@ -296,7 +297,7 @@ class LogView(ScrollView, can_focus=True):
     def _follow_width(self) -> None:
         width = self.scrollable_content_region.width
         if self.wrap and width > 0 and width != self._wrap_width:
-            top = self.top_line()
+            top = self._anchor()
             self._rewrap(width)
             self._update_size()
             self._restore(top)
@@ -318,15 +319,19 @@ class LogView(ScrollView, can_focus=True):
         elif self.follow:
             self.call_after_refresh(self._stick)
 
+    def _anchor(self) -> int | None:
+        """The line to keep at the top while the rows change; None at the very top (the note row stays in view)."""
+        return None if round(self.scroll_y) == 0 else self.top_line()
+
     def _restore(self, top: int | None) -> None:
         if self.follow:
             self.call_after_refresh(self.go_end)
-        elif top is not None:
-            self._auto = True
-            try:
-                self.scroll_to(y=self.row_of(top), animate=False)
-            finally:
-                self._auto = False
+            return
+        self._auto = True
+        try:
+            self.scroll_to(y=0 if top is None else self.row_of(top), animate=False)
+        finally:
+            self._auto = False
 
     def row_of(self, number: int) -> int:
         """The view row where line ``number`` starts."""
@@ -454,9 +459,14 @@ class LogView(ScrollView, can_focus=True):
         return strip
 
     def _note_strip(self, width: int, base: Style) -> Strip:
+        dropped = f"… {counted(self.dropped, 'earlier line')} dropped"
+        keeps = f"the viewer keeps the last {self.max_lines:,}"
         words = (
-            f"… {counted(self.dropped, 'earlier line')} dropped (the viewer keeps the last {self.max_lines:,}; "
-            "p opens the whole file in $PAGER)"
+            first_fitting(
+                [f"{dropped} ({keeps}; p opens the whole file in $PAGER)", f"{dropped} ({keeps}; p: the whole file)"]
+                + [f"{dropped} (p: the whole file)"],
+                width,
+            )
             if self.dropped
             else self.placeholder
         )
