@@ -310,12 +310,12 @@ class LogViewerScreen(ReportsWorkerErrors, DismissOnce[None]):
             number, wrapped = found
             view.select_match(number)
             rank, count = view.match_rank(number)
-            found = f"{query!r}: match {rank:,} of {counted(count, 'line')}"
+            match = f"{query!r}: match {rank:,} of {counted(count, 'line')}"
             wrapped_note = " (search wrapped around)" if wrapped else ""
             # narrower: without the keys' hint (`?` lists them), then `(wrapped)`
             hint = " · n/N next/previous"
             self._say(
-                f"{found}{wrapped_note}{hint}", f"{found}{wrapped_note}", found + (" (wrapped)" if wrapped else "")
+                f"{match}{wrapped_note}{hint}", f"{match}{wrapped_note}", match + (" (wrapped)" if wrapped else "")
             )
         self._redraw_title()
 
