@@ -57,9 +57,10 @@ class ToastKeeper:
     """Applies the rule for ``app``: `raised` for each notification, `screen_changed` after each screen change, and
     `went_back` on Esc. ``waits`` says which screens have no toasts of their own (Help, the palette)."""
 
-    def __init__(self, app: App[Any], waits: Callable[[Screen[Any]], bool]) -> None:
+    def __init__(self, app: App[Any], waits: Callable[[Screen[Any]], bool], clock: Callable[[], float] = time) -> None:
         self.app = app
         self.waits = waits
+        self.clock = clock  # how long a toast has been on screen is read on it (tests move it by hand)
         self._shown: dict[str, _Toast] = {}  # by notification identity: on screen, or on their way to it
         self._reshown: set[str] = set()  # identities this keeper posted, not yet seen by `raised`
         self._held: dict[Screen[Any], tuple[str, list[_Toast]]] = {}  # hidden while this modal is open (its mode)
@@ -68,7 +69,7 @@ class ToastKeeper:
 
     def raised(self, notification: Notification) -> bool:
         """A notification is about to be shown: whether it may be (False: it is held, or was withdrawn)."""
-        now = time()
+        now = self.clock()
         if notification.identity in self._reshown:  # shown again by this keeper (unless withdrawn since)
             self._reshown.discard(notification.identity)
             return notification.identity in self._shown
@@ -83,13 +84,13 @@ class ToastKeeper:
     def went_back(self) -> None:
         """Esc: what is on screen was seen; only errors not read yet stay, until they have been."""
         if self._shown:
-            now = time()
+            now = self.clock()
             self._show(self._unread(self._take(now)), now)
 
     def screen_changed(self, screen: Screen[Any]) -> None:
         """After a push, pop, switch or mode change: hide under a modal, dismiss on a close, bring back what a
         closed modal hid."""
-        now = time()
+        now = self.clock()
         stack, mode = list(self.app.screen_stack), self.app.current_mode
         closed = mode == self._mode and any(s not in stack for s in self._stack)
         self._stack, self._mode = stack, mode
@@ -138,7 +139,8 @@ class ToastKeeper:
             left = toast.left(now)
             if left < _LEAST_S:
                 continue
-            toast.notification = replace(toast.notification, identity=str(uuid4()), raised_at=now, timeout=left)
+            # raised now on Textual's clock (the wall clock), which times it out
+            toast.notification = replace(toast.notification, identity=str(uuid4()), raised_at=time(), timeout=left)
             toast.since = now
             self._shown[toast.notification.identity] = toast
             self._reshown.add(toast.notification.identity)

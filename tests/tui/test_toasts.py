@@ -70,10 +70,10 @@ async def test_help_is_never_covered_and_what_it_hid_comes_back() -> None:
 async def test_esc_dismisses_the_toasts_shown_but_an_error_not_read_yet(monkeypatch: pytest.MonkeyPatch) -> None:
     """The "Submit failed" case: Esc (a wizard step back, here the Monitor's Esc) ends what was on screen; an error
     that appeared less than ERROR_READ_S ago stays until it has been up that long, then goes."""
-    start, later = time.time(), [0.0]  # the keeper's clock stands still but when the test moves it: a loaded
-    monkeypatch.setattr(toasts, "time", lambda: start + later[0])  # machine does not make a toast read
-    monkeypatch.setattr(toasts, "ERROR_READ_S", 1.0)
+    monkeypatch.setattr(toasts, "ERROR_READ_S", 2.0)
     app = frozen_app([frozen.nvidia("healthy")])
+    start, later = time.time(), [0.0]  # the keeper's clock stands still but when the test moves it: a loaded
+    app.toasts.clock = lambda: start + later[0]  # machine does not make a toast read
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await _settle(pilot)
         app.notify("Job 81234 submitted with the slurm launcher.", title="Submitted")
@@ -83,13 +83,13 @@ async def test_esc_dismisses_the_toasts_shown_but_an_error_not_read_yet(monkeypa
         await pilot.press("escape")
         await _settle(pilot)
         assert on_screen(app) == ["sbatch: error: invalid partition"]  # not read yet: it stays
-        await pilot.pause(1.2)
+        await pilot.pause(2.4)
         await _settle(pilot)
         assert on_screen(app) == []  # up ERROR_READ_S in all, not its 10 s: it went with the view it was about
         app.notify("A smoke test is already running.", severity="warning")
         app.notify("the shell did not start", severity="error", timeout=10)
         await _settle(pilot)
-        later[0] += 1.5  # read: Esc ends the error too
+        later[0] += 2.5  # read: Esc ends the error too
         await pilot.press("escape")
         await _settle(pilot)
         assert on_screen(app) == []
