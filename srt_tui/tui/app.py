@@ -19,6 +19,8 @@ from typing import ClassVar
 from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import ActiveBinding, Binding, BindingType
+from textual.command import CommandPalette
+from textual.notifications import Notify
 from textual.screen import Screen
 
 from srt_tui.tui.commands import SrtCommands
@@ -26,6 +28,7 @@ from srt_tui.tui.context import NO_PROFILE, AppContext, ContextHub
 from srt_tui.tui.launch.messages import JobSubmitted
 from srt_tui.tui.messages import CloneJob, ReplayKeys, SlurmStatus
 from srt_tui.tui.palette import ScreenActions
+from srt_tui.tui.toasts import ToastKeeper
 from srt_tui.tui.workers import ReportsWorkerErrors, WorkerFailed
 from srt_tui.widgets.layout import BREAKPOINTS
 
@@ -105,6 +108,8 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
                 slurm_state="checking" if check_slurm else "off",
             ),
         )
+        #: which toasts show where: one rule for every screen (toasts.py)
+        self.toasts = ToastKeeper(self, waits=_has_no_toasts)
         for mode, make in {**self.MODE_SCREENS, **(screens or {})}.items():
             self.add_mode(mode, partial(make, self.hub))
 
@@ -114,6 +119,7 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         return self.hub.context
 
     def on_mount(self) -> None:
+        self.screen_change_signal.subscribe(self, self.toasts.screen_changed, immediate=True)
         if self.check_slurm:
             self.probe_slurm()
             self.set_interval(self.SLURM_RECHECK_S, self.probe_slurm)
@@ -145,6 +151,11 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         self.hub.update(slurm_state="up" if message.reachable else "down", slurm_reason=message.reason)
 
     # -- what every screen shares -------------------------------------------------------------------
+
+    def on_notify(self, event: Notify) -> None:
+        """Every toast goes through the app's one rule (toasts.py): held while Help is open, hidden under a dialog."""
+        if not self.toasts.raised(event.notification):
+            event.prevent_default()  # Textual's own handler would show it now
 
     def on_worker_failed(self, message: WorkerFailed) -> None:
         """One handler for every worker that died of an exception (a bug): the operator sees it, the log keeps
@@ -183,6 +194,8 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
             event.stop()
             await self.switch_mode(ALT_MODE_KEYS[event.key])
             return
+        if isinstance(event, events.Key) and not event.is_forwarded and event.key == "escape":
+            self.toasts.went_back()  # Esc goes back: the toasts on screen were seen (toasts.py)
         await super().on_event(event)
 
     @on(ReplayKeys)
@@ -215,6 +228,13 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         display = {key: self.get_key_display(active[key].binding) for key in active}
         legend = getattr(self.screen, "HELP_LEGEND", "")
         self.push_screen(HelpScreen(collect_keys(dict(active), display), legend if isinstance(legend, str) else ""))
+
+
+def _has_no_toasts(screen: Screen[object]) -> bool:
+    """Help and the command palette raise no toast of their own: one raised while they are open waits for them."""
+    from srt_tui.tui.help_screen import HelpScreen
+
+    return isinstance(screen, HelpScreen | CommandPalette)
 
 
 def run_app(args: argparse.Namespace) -> int:

@@ -1,7 +1,9 @@
-"""Lines of parts that fit their width whole: a status line that leaves out whole parts, or parts packed
-onto as many lines as they need; never a part cut."""
+"""Lines of parts that fit their width whole: a status line that leaves out whole parts, or the first of its
+wordings that fits, or parts packed onto as many lines as they need; never a part cut."""
 
 from __future__ import annotations
+
+from rich.cells import cell_len
 
 
 def fit_parts(parts: list[str], width: int, optional: tuple[str, ...]) -> str:
@@ -14,6 +16,12 @@ def fit_parts(parts: list[str], width: int, optional: tuple[str, ...]) -> str:
             break
         kept = [p for p in kept if not p.startswith(prefix)]
     return " · ".join(kept)
+
+
+def first_fitting(candidates: list[str], width: int) -> str:
+    """The first of ``candidates`` (the whole line first, then shorter wordings of it) within ``width`` cells; the
+    shortest when none is (cut at its end by the widget)."""
+    return next((c for c in candidates if cell_len(c) <= width), candidates[-1])
 
 
 def pack_parts(parts: list[str], width: int | None, sep: str = " · ") -> list[str]:

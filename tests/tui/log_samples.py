@@ -4,7 +4,8 @@
 the PyPI wheel in front of srt-tui's mocker engine, job 34 of `recipes/mocker/mocker-1p2d.yaml` on the
 local test Slurm, 2026-12-01. Their colours are Rust tracing's: dim timestamps and targets, green INFO,
 yellow WARN, bold spans, italic field names. `ROUTER_LINES` add what a log may also hold: an OSC
-title, an erase-line, a carriage return, a tab, a red ERROR.
+title, an erase-line, a carriage return, a tab, a red ERROR. `LAUNCH_LINES` are a real `launch.log`
+(data/launch.log) of the local launcher.
 """
 
 from __future__ import annotations
@@ -30,6 +31,11 @@ ROUTER_LINES = [
     "\x1b[2m2026-12-01T10:00:05.000Z\x1b[0m \x1b[32m INFO\x1b[0m \x1b[2msglang_router_rs::server\x1b[0m"
     "\x1b[2m:\x1b[0m \x1b[1mGET\x1b[0m /health 200 OK\tlatency=\x1b[36m0.4ms\x1b[0m",
 ]
+
+
+#: a `launch.log` as the local launcher wrote it (job local-1 of mocker-1p2d, 2026-12-07): 14 lines, eight of them
+#: wider than 80 columns, so at 80x24 it has no vertical scrollbar until it is wrapped
+LAUNCH_LINES = (Path(__file__).parent / "data" / "launch.log").read_text(encoding="utf-8").splitlines()
 
 
 class FixedLog:

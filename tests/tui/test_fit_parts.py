@@ -20,3 +20,13 @@ def test_a_status_line_leaves_out_whole_optional_parts_in_order() -> None:
     parts = ["4 jobs", "s sort / filter", "Enter: job view", "read in 0.12 s"]
     assert fit_parts(parts, 80, ("read in", "s sort")) == " · ".join(parts)
     assert fit_parts(parts, 40, ("read in", "s sort")) == "4 jobs · Enter: job view"
+
+
+def test_the_first_wording_that_fits_else_the_shortest() -> None:
+    from srt_tui.widgets.fit_parts import first_fitting
+
+    wordings = ["'q': match 1 of 3 lines · n/N next/previous", "'q': match 1 of 3 lines"]
+    assert first_fitting(wordings, 80) == wordings[0]
+    assert first_fitting(wordings, 30) == wordings[1]
+    assert first_fitting(wordings, 10) == wordings[1]  # none fits: the shortest, cut by the widget
+    assert first_fitting(["日本語のログ", "ログ"], 8) == "ログ"  # cells, not characters

@@ -12,13 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 from rich.style import Style
 from textual import events
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
+from srt_tui.monitor.files.log_tail import TailChunk
 from srt_tui.monitor.model import LogRef
+from srt_tui.tui.display import shorten_path
 from srt_tui.tui.logs.log_view import MAX_LINES, LogView, parse_line
 from srt_tui.tui.logs.picker import LogPicker
 from srt_tui.tui.logs.screen import LogViewerScreen
@@ -26,7 +29,7 @@ from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
 from tests.tui.log_follow import Follow, ViewerApp, bottom, follow
 from tests.tui.log_follow import row as _row
-from tests.tui.log_samples import REAL_ROUTER_LINES, ROUTER_LINES, FixedLog
+from tests.tui.log_samples import LAUNCH_LINES, REAL_ROUTER_LINES, ROUTER_LINES, FixedLog
 
 #: 30,000 lines in 6 s through a ring of 10,000; how fast the viewer keeps up (issue 11: ≥ 1,000 lines/s for
 #: 30 s) is a figure of this machine's load, printed by benchmarks/log_follow.py, not asserted here
@@ -154,6 +157,83 @@ async def test_search_jumps_and_n_N_move_between_matches(tmp_path: Path) -> None
         assert view.follow and _screen_rows(view)[-1].startswith("req 0399")
 
 
+async def test_n_on_a_match_in_the_last_line_wraps_to_the_first(tmp_path: Path) -> None:
+    """`n` on the last line's match stayed there (`match 3 of 3`) instead of going round to the first match;
+    `N` on the first line's goes round to the last."""
+    path = tmp_path / "router.log"
+    path.write_text("worker 0\nok\nworker 2\nok\nworker 4\n")
+    app = ViewerApp([_ref(path)])
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.viewer
+        view = screen.query_one(LogView)
+        await _until(pilot, lambda: view.line_count == 5)
+        await pilot.press("g", "slash", *"worker", "enter", "n", "n")
+        assert view.current_match == 4 and "match 3 of 3" in screen.status
+        await pilot.press("n")
+        assert view.current_match == 0 and "match 1 of 3 lines (search wrapped around)" in screen.status
+        await pilot.press("N")
+        assert view.current_match == 4 and "wrapped" in screen.status
+        await pilot.press("N")
+        assert view.current_match == 2 and "wrapped" not in screen.status
+
+
+def _match_in_view(view: LogView, query: str) -> bool:
+    """Whether the current match's first occurrence is painted whole, highlighted, on a row of the view."""
+    for y in range(view.scrollable_content_region.height):
+        at = view.line_at(round(view.scroll_y) + y)
+        if at is not None and at[0] == view.current_match:
+            strip = view.render_line(y)
+            if any(seg.text.lower() == query and seg.style is not None and seg.style.bold for seg in strip):
+                return True
+    return False
+
+
+async def test_a_match_beyond_the_right_edge_is_scrolled_into_view(tmp_path: Path) -> None:
+    """Operator pass: 80 columns, wrap off, `/worker` then `n` said `match 2 of 11 lines` with the match beyond
+    the right edge. As `less -S` does, the view scrolls sideways to show it, and back to column 0 for a match
+    within the first screen width."""
+    path = tmp_path / "router.log"
+    path.write_bytes((Path(__file__).parent / "data" / "smg-router.log").read_bytes())
+    app = ViewerApp([_ref(path)])
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.viewer
+        view = screen.query_one(LogView)
+        await _until(pilot, lambda: view.line_count == len(REAL_ROUTER_LINES))
+        await pilot.press("g", "slash", *"worker", "enter")
+        width = view.scrollable_content_region.width
+        # (line, the match's column): `Worker initialization` at 147, `workers` at 90, then 44 and 55
+        for line, column in ((1, 147), (3, 90), (4, 44), (5, 55), (1, 147)):
+            await pilot.pause()
+            assert view.current_match == line, (line, screen.status)
+            assert _match_in_view(view, "worker"), f"line {line}: the match is not in view ({screen.status})"
+            x = round(view.scroll_x)
+            assert x <= column and column + 6 <= x + width
+            if column + 6 <= width:  # within the first screen width: column 0, as `less -S`
+                assert x == 0
+            await pilot.press("n")
+        assert "match 2 of 4 lines" in screen.status
+        await pilot.press("N", "N")
+        await pilot.pause()
+        assert view.current_match == 5 and round(view.scroll_x) == 0
+
+
+async def test_wrapped_a_match_deep_in_a_long_line_is_in_view(tmp_path: Path) -> None:
+    """Wrapped, a line can be longer than the screen: the row of its match is brought into view, not its first."""
+    path = tmp_path / "decode_0.log"
+    long = "config " + "x" * 3000 + " needle " + "y" * 100
+    path.write_text("before\n" + long + "\nafter\n")
+    app = ViewerApp([_ref(path, "decode_0", "worker")])
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = app.viewer.query_one(LogView)
+        await _until(pilot, lambda: view.line_count == 3)
+        await pilot.press("w", "g", "slash", *"needle", "enter")
+        await pilot.pause()
+        assert view.current_match == 1 and _match_in_view(view, "needle")
+        await pilot.press("slash", *"config", "enter")  # the line's start: its first row, as before
+        await pilot.pause()
+        assert view.current_match == 1 and _match_in_view(view, "config")
+
+
 async def test_keys_typed_right_after_slash_go_to_the_search(tmp_path: Path) -> None:
     """A burst (a paste, a fast typist: every key in one read) after `/` lands in the search, `/` included,
     and never reaches the viewer's own keys (`o` would open the picker, `p` the pager)."""
@@ -196,6 +276,74 @@ async def test_wrap_toggle_and_top_end(tmp_path: Path) -> None:
         assert _screen_rows(view)[6].startswith("after")
 
 
+def _wrapped(view: LogView) -> dict[int, str]:
+    """Each line wholly in view as its wrapped rows paint it, the rows joined (what the reader can read of it)."""
+    out: dict[int, str] = {}
+    height = view.scrollable_content_region.height
+    for y in range(height):
+        at = view.line_at(round(view.scroll_y) + y)
+        if at is not None and (at[1] == 0 or at[0] in out):
+            out[at[0]] = out.get(at[0], "") + _row(view, y)
+    below = view.line_at(round(view.scroll_y) + height)
+    if below is not None and below[1] > 0:  # the bottom line goes on below the view
+        out.pop(below[0], None)
+    return out
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_wrap_loses_no_character_when_wrapping_brings_the_scrollbar(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Operator pass: at 80x24 the 14-line launch log had no vertical scrollbar; `w` wrapped it to 80 columns, the
+    wrapped rows brought the scrollbar, and the two columns under it were lost at each wrap (`10.251.0.11 10` /
+    `51.0.12`)."""
+    path = tmp_path / "launch.log"
+    path.write_text("\n".join(LAUNCH_LINES) + "\n")
+    app = ViewerApp([_ref(path, "launch", "launch")])
+    async with app.run_test(size=size) as pilot:
+        view = app.viewer.query_one(LogView)
+        await _until(pilot, lambda: view.line_count == len(LAUNCH_LINES))
+        await pilot.pause()
+        assert not view.show_vertical_scrollbar  # the case: the scrollbar comes with the wrapped rows
+        await pilot.press("w")
+        await pilot.pause()
+        width = view.scrollable_content_region.width
+        shown: dict[int, str] = {}
+        for key in ("g", "G"):  # the first lines, then the last ones: every line, none short of a character
+            await pilot.press(key)
+            await pilot.pause()
+            shown |= _wrapped(view)
+        assert sorted(shown) == list(range(len(LAUNCH_LINES)))
+        for number, text in shown.items():
+            line = LAUNCH_LINES[number]
+            assert text.rstrip() == line, f"line {number} wraps as {text!r}"
+            assert len(text) == -(-len(line) // width) * width  # as many rows as the width needs, none cut
+        assert not view.show_horizontal_scrollbar  # a wrapped log is never wider than the view
+
+
+async def test_wrapped_lines_rewrap_when_arriving_lines_bring_the_scrollbar(tmp_path: Path) -> None:
+    """Wrapped first, then the log grows past the view: the scrollbar that comes takes no character either."""
+    path = tmp_path / "launch.log"
+    path.write_text("\n".join(LAUNCH_LINES[:3]) + "\n")
+    app = ViewerApp([_ref(path, "launch", "launch")], interval=0.05)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = app.viewer.query_one(LogView)
+        await _until(pilot, lambda: view.line_count == 3)
+        await pilot.press("w")
+        await pilot.pause()
+        assert not view.show_vertical_scrollbar
+        with open(path, "a") as fh:
+            fh.write("\n".join(LAUNCH_LINES * 2) + "\n")
+        await _until(pilot, lambda: view.line_count == 3 + 2 * len(LAUNCH_LINES))
+        await pilot.pause()
+        assert view.show_vertical_scrollbar and view.follow
+        lines = LAUNCH_LINES[:3] + LAUNCH_LINES * 2
+        shown = _wrapped(view)
+        assert max(shown) == len(lines) - 1  # following: the last line in view, whole
+        for number, text in shown.items():
+            assert text.rstrip() == lines[number], f"line {number} wraps as {text!r}"
+
+
 async def test_top_stops_following_and_end_resumes(tmp_path: Path) -> None:
     path = tmp_path / "decode_0.log"
     path.write_text("".join(f"line {n}\n" for n in range(500)))
@@ -233,7 +381,8 @@ async def test_the_ring_drops_old_lines_and_says_how_many(tmp_path: Path) -> Non
             await _until(pilot, lambda end=end: view.total == end)
         assert view.line_count == 100 and view.dropped == 150 and view.lines()[0] == "line 150"
         await pilot.press("g")
-        assert _screen_rows(view)[0].startswith("… 150 earlier lines dropped")
+        # at 80 columns a shorter wording, not a cut one (it ended `…; p opens the whole f`)
+        assert _screen_rows(view)[0] == "… 150 earlier lines dropped (the viewer keeps the last 100; p: the whole file)"
         assert "250 lines read, 150 dropped" in str(app.viewer.query_one("#log-title").render())
         with open(path, "a") as fh:  # more at once than the ring holds: only its end is parsed
             fh.write("".join(f"line {n}\n" for n in range(250, 550)))
@@ -285,7 +434,9 @@ async def test_switching_logs_and_waiting_for_one_that_does_not_exist_yet(tmp_pa
         await _until(pilot, lambda: screen.waiting)
         assert screen.ref.path == str(decode) and view.lines() == []
         assert _screen_rows(view)[0].startswith("waiting for /")
-        assert str(screen.query_one("#log-status").render()) == str(decode)
+        assert _screen_rows(view)[0].rstrip().endswith("decode_0.log (it does not exist yet)")  # a long path: shortened
+        # the path, its middle folders left out when it is wider than the line (a file name is never cut)
+        assert str(screen.query_one("#log-status").render()) == shorten_path(str(decode), 80 - 2)
         title = str(screen.query_one("#log-title").render())
         assert title.startswith("decode_0 (2/2)") and "waiting" in title
         decode.write_text("decode is up\n")
@@ -332,6 +483,59 @@ async def test_p_opens_the_file_in_the_pager(tmp_path: Path, monkeypatch: pytest
         await pilot.press("p")
         await pilot.pause()
         assert record.read_text().splitlines() == ["-R", "+G", str(path)]
+
+
+class _Burst:
+    """A reader that hands over a burst of 1,234,567 lines once (a day of a busy worker), then nothing."""
+
+    def __init__(self, path: Path) -> None:
+        self.done = False
+
+    def read(self) -> TailChunk:
+        if self.done:
+            return TailChunk()
+        self.done = True
+        return TailChunk(lines=["GET /health 200 OK"] * 1_234_567)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_the_title_and_status_lines_say_all_they_hold_at_80_and_120_columns(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Operator pass: at 80 columns the title of a big, wrapped log ended `…dropped · wr…` (its modes cut), a
+    cluster path lost its file name at the status line's end, and a search's count could go with its hint."""
+    deep = tmp_path / "lustre" / "fsw" / "coreai_devtech_all" / "operator" / "srt-slurm" / "outputs" / "1234567"
+    refs = [_ref(deep / "logs" / f"prefill_{n}.log", f"prefill_{n}", "worker") for n in range(17)]
+    app = ViewerApp(refs, 12, max_lines=1000, reader=_Burst)
+    async with app.run_test(size=size) as pilot:
+        screen = app.viewer
+        view = screen.query_one(LogView)
+        await _until(pilot, lambda: view.total == 1_234_567)
+        width = size[0] - 2  # the lines' padding
+
+        def line(which: str) -> str:
+            text = str(screen.query_one(which, Static).render())
+            assert cell_len(text) <= width, f"{which} is cut at {size[0]} columns: {text!r}"
+            return text
+
+        assert line("#log-status").endswith("/logs/prefill_12.log")  # the file name, whatever is left out
+        await pilot.press("g", "w", "c")
+        await pilot.pause()
+        # wrapped at the top, the first row still says what was dropped, in a wording that fits
+        assert _row(view, 0).rstrip() == "… 1,233,567 earlier lines dropped " + (
+            "(p: the whole file)"
+            if size[0] < 120
+            else "(the viewer keeps the last 1,000; p opens the whole file in $PAGER)"
+        )
+        title = line("#log-title")
+        assert title.startswith("prefill_12 (13/17) · paused") and title.endswith("dropped · wrap · no colours")
+        assert "1,233,567 dropped" in title
+        await pilot.press("slash", *"GET /health 200 OK", "enter", "N")
+        assert "(search wrapped around)" in screen.status and "n/N next/previous" in screen.status
+        status = line("#log-status")
+        assert status.startswith("'GET /health 200 OK': match 1,000 of 1,000 lines")
+        if size[0] >= 120:
+            assert status == screen.status  # room for all of it
 
 
 def _router_viewer() -> LogViewerScreen:

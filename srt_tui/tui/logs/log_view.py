@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -24,6 +25,7 @@ from textual.strip import Strip
 
 from srt_tui.core.text.counts import counted
 from srt_tui.monitor.files.log_tail import keep_colours
+from srt_tui.widgets.fit_parts import first_fitting
 
 #: the ring: lines kept in memory per open log (older ones are dropped, and the first row says so)
 MAX_LINES = 10_000
@@ -276,13 +278,34 @@ class LogView(ScrollView, can_focus=True):
 
     def watch_wrap(self) -> None:
         """Rows change: rebuild them, keeping the top line (or the end, when following) in view."""
-        top = self.top_line()
-        self._wrap_width = self.scrollable_content_region.width
-        self._rebuild_rows()
+        top = self._anchor()
+        self._rewrap(self.scrollable_content_region.width)
+        self._update_size()
+        if self.wrap and not self.show_vertical_scrollbar and self.virtual_size.height > self.content_region.height:
+            # the wrapped rows will bring the vertical scrollbar: wrap to the width it leaves now, not a frame later
+            self._rewrap(self.scrollable_content_region.width - self.styles.scrollbar_size_vertical)
         self._update_size()
         self._cache.clear()
         self._restore(top)
         self.refresh()
+
+    def watch_show_vertical_scrollbar(self) -> None:
+        """The scrollbar came (the wrapped rows outgrew the view) or went: the lines wrap to the width left, so no
+        character ever sits under it (at 80x24 a short log lost two at each wrap once `w` brought the bar)."""
+        self._follow_width()
+
+    def _follow_width(self) -> None:
+        width = self.scrollable_content_region.width
+        if self.wrap and width > 0 and width != self._wrap_width:
+            top = self._anchor()
+            self._rewrap(width)
+            self._update_size()
+            self._restore(top)
+            self.refresh()
+
+    def _rewrap(self, width: int) -> None:
+        self._wrap_width = max(1, width)
+        self._rebuild_rows()
 
     def watch_colours(self) -> None:
         """Redraw every line with (or without) the log's colours."""
@@ -291,25 +314,24 @@ class LogView(ScrollView, can_focus=True):
 
     def on_resize(self, event: Resize) -> None:
         """A new width re-wraps the lines."""
-        width = self.scrollable_content_region.width
-        if self.wrap and width != self._wrap_width:
-            top = self.top_line()
-            self._wrap_width = width
-            self._rebuild_rows()
-            self._update_size()
-            self._restore(top)
+        if self.wrap and self.scrollable_content_region.width != self._wrap_width:
+            self._follow_width()
         elif self.follow:
             self.call_after_refresh(self._stick)
+
+    def _anchor(self) -> int | None:
+        """The line to keep at the top while the rows change; None at the very top (the note row stays in view)."""
+        return None if round(self.scroll_y) == 0 else self.top_line()
 
     def _restore(self, top: int | None) -> None:
         if self.follow:
             self.call_after_refresh(self.go_end)
-        elif top is not None:
-            self._auto = True
-            try:
-                self.scroll_to(y=self.row_of(top), animate=False)
-            finally:
-                self._auto = False
+            return
+        self._auto = True
+        try:
+            self.scroll_to(y=0 if top is None else self.row_of(top), animate=False)
+        finally:
+            self._auto = False
 
     def row_of(self, number: int) -> int:
         """The view row where line ``number`` starts."""
@@ -359,14 +381,14 @@ class LogView(ScrollView, can_focus=True):
         n = len(self._lines)
         if not self._query or n == 0:
             return None
-        i0 = min(max(0, start - self._first), n - 1)
         step = -1 if backwards else 1
+        # past the last line (the current match was the last line) the search goes on from the first, and back
+        i0 = max(0, start - self._first) if step > 0 else min(start - self._first, n - 1)
         for k in range(n):
-            i = (i0 + step * k) % n
-            line = self._lines[i]
+            i = i0 + step * k
+            line = self._lines[i % n]
             if not line.note and smart_case_find(line.plain, self._query):
-                wrapped = i < i0 if not backwards else i > i0
-                return self._first + i, wrapped
+                return self._first + i % n, not 0 <= i < n
         return None
 
     def match_rank(self, number: int) -> tuple[int, int]:
@@ -380,13 +402,35 @@ class LogView(ScrollView, can_focus=True):
         return rank, count
 
     def select_match(self, number: int) -> None:
-        """Make line ``number`` the current match and bring it into view."""
+        """Make line ``number`` the current match and bring it into view: its line a third down the screen, and
+        its first occurrence on screen (the view scrolls sideways to it, as `less -S` does, and back to column 0
+        when it lies within the first screen width)."""
         for old in (self._current, number):
             if old is not None:
                 self._cache.pop(old, None)
         self._current = number
         self.jump_to(number)
+        spans = smart_case_find(self._lines[number - self._first].plain, self._query) if self._query else []
+        if spans:
+            plain = self._lines[number - self._first].plain
+            self._reveal(number, cell_len(plain[: spans[0][0]]), cell_len(plain[: spans[0][1]]))
         self.refresh()
+
+    def _reveal(self, number: int, start: int, end: int) -> None:
+        """Cells ``start``…``end`` of line ``number`` (in view already) on screen too."""
+        width, height = self.scrollable_content_region.size
+        if self.wrap:  # the row the match is on, when the line goes on below the screen
+            row = self.row_of(number) + start // max(1, self._wrap_width)
+            if not round(self.scroll_y) <= row < round(self.scroll_y) + height:
+                self.scroll_to(y=row - height // 3, animate=False)
+                self.follow = round(self.scroll_y) >= self.max_scroll_y
+            return
+        x = round(self.scroll_x)
+        if end <= width:
+            x = 0
+        elif not (x <= start and end <= x + width):  # a third of the screen before it, all of it if it can be
+            x = min(start, max(start - width // 3, end - width))
+        self.scroll_to(x=x, animate=False)
 
     # -- drawing ------------------------------------------------------------------------------------
 
@@ -415,9 +459,14 @@ class LogView(ScrollView, can_focus=True):
         return strip
 
     def _note_strip(self, width: int, base: Style) -> Strip:
+        dropped = f"… {counted(self.dropped, 'earlier line')} dropped"
+        keeps = f"the viewer keeps the last {self.max_lines:,}"
         words = (
-            f"… {counted(self.dropped, 'earlier line')} dropped (the viewer keeps the last {self.max_lines:,}; "
-            "p opens the whole file in $PAGER)"
+            first_fitting(
+                [f"{dropped} ({keeps}; p opens the whole file in $PAGER)", f"{dropped} ({keeps}; p: the whole file)"]
+                + [f"{dropped} (p: the whole file)"],
+                width,
+            )
             if self.dropped
             else self.placeholder
         )

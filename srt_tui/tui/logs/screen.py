@@ -28,9 +28,11 @@ from srt_tui.core.text.counts import counted
 from srt_tui.monitor.files.log_tail import LogTail, TailChunk
 from srt_tui.monitor.model import LogRef
 from srt_tui.tui.dismiss_once import DismissOnce
+from srt_tui.tui.display import shorten_path
 from srt_tui.tui.logs.log_view import MAX_LINES, LogLine, LogView, note_line, parse_line
 from srt_tui.tui.logs.picker import LogPicker
 from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.fit_parts import first_fitting
 
 #: how often the file is looked at (after the previous read was shown)
 READ_INTERVAL_S = 0.25
@@ -126,6 +128,7 @@ class LogViewerScreen(ReportsWorkerErrors, DismissOnce[None]):
         self._generation = 0
         self._timer: Timer | None = None
         self.status = ""  # what the last search or read said
+        self._status_short: list[str] = []  # shorter wordings of it, for a narrow terminal
         self.search_query = ""  # the last search (n/N repeat it)
         self.waiting = False  # the file does not exist yet
 
@@ -166,7 +169,8 @@ class LogViewerScreen(ReportsWorkerErrors, DismissOnce[None]):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        self.status, self.waiting = "", False
+        self._say("")
+        self.waiting = False
         view = self.query_one(LogView)
         view.clear()
         view.set_query(self.search_query)
@@ -194,30 +198,60 @@ class LogViewerScreen(ReportsWorkerErrors, DismissOnce[None]):
         path = self.ref.path
         self.waiting = message.missing
         if message.missing:
-            view.set_placeholder(f"waiting for {path} (it does not exist yet)")
+            where = shorten_path(
+                path, view.scrollable_content_region.width - len("waiting for  (it does not exist yet)")
+            )
+            view.set_placeholder(f"waiting for {where} (it does not exist yet)")
         elif message.error:
-            self.status = f"cannot read {path}: {message.error}"
+            short = shorten_path(path, max(20, self._text_width() - len(message.error) - len("cannot read : ")))
+            self._say(f"cannot read {path}: {message.error}", f"cannot read {short}: {message.error}")
         if message.lines or message.partial is not None:
             view.append(message.lines, message.partial, skipped=message.skipped)
         self._redraw_title()
 
     # -- drawing ------------------------------------------------------------------------------------
 
+    def _text_width(self) -> int:
+        """The cells the title and status lines hold (the terminal's width, which the screen fills, less their
+        padding; known before the first layout too)."""
+        return max(0, self.app.size.width - 2)
+
+    def _say(self, status: str, *shorter: str) -> None:
+        """What the status line says, and shorter wordings of it for a narrow terminal (the longest that fits)."""
+        self.status, self._status_short = status, list(shorter)
+
+    def on_resize(self) -> None:
+        """Another width: the title and status lines are fitted to it."""
+        self._redraw_title()
+
     def _redraw_title(self) -> None:
+        """The title (log, state, counts, modes) and the status line, each in the width there is: shorter wordings
+        before a cut, so the modes at the title's end and a path's file name are never what is lost."""
         view = self.query_one(LogView)
         if self.ended:  # nothing more will come: "following" would promise lines
             state = (
                 "job ended: no log yet" if self.waiting else "job ended" if view.follow else "job ended · G: the end"
             )
+            short_state = "job ended" if state.startswith("job ended ·") else state
         else:
             state = "waiting" if self.waiting else "following" if view.follow else "paused (G follows)"
-        dropped = f", {view.dropped:,} dropped" if view.dropped else ""
-        modes = ("" if not view.wrap else " · wrap") + ("" if view.colours else " · no colours")
+            short_state = "paused" if state.startswith("paused") else state
         read = counted(view.total, "line")
-        self.query_one("#log-title", Static).update(
-            f"{self.ref.name} ({self.index + 1}/{len(self.logs)}) · {state} · {read} read{dropped}{modes}"
+        counts = f"{read} read" + (f", {view.dropped:,} dropped" if view.dropped else "")
+        short_counts = f"{view.dropped:,} dropped" if view.dropped else read
+        modes = ("" if not view.wrap else " · wrap") + ("" if view.colours else " · no colours")
+        head = f"{self.ref.name} ({self.index + 1}/{len(self.logs)})"
+        width = self._text_width()
+        title = first_fitting(
+            [
+                f"{head} · {shown_state} · {shown_counts}{modes}"
+                for shown_state, shown_counts in ((state, counts), (short_state, counts), (short_state, short_counts))
+            ],
+            width,
         )
-        self.query_one("#log-status", Static).update(self.status or self.ref.path)
+        self.query_one("#log-title", Static).update(title)
+        status = first_fitting([self.status, *self._status_short], width) if self.status else ""
+        self.query_one("#log-status", Static).update(status or shorten_path(self.ref.path, width))
 
     # -- keys ---------------------------------------------------------------------------------------
 
@@ -251,7 +285,7 @@ class LogViewerScreen(ReportsWorkerErrors, DismissOnce[None]):
         view.focus()
         view.set_query(query)
         if not query:
-            self.status = ""
+            self._say("")
             self._redraw_title()
             return
         top = view.top_line()
@@ -261,7 +295,7 @@ class LogViewerScreen(ReportsWorkerErrors, DismissOnce[None]):
         view = self.query_one(LogView)
         query = self.search_query
         if not query:
-            self.status = "no search yet: / searches"
+            self._say("no search yet: / searches")
             self._redraw_title()
             return
         current = view.current_match
@@ -271,13 +305,18 @@ class LogViewerScreen(ReportsWorkerErrors, DismissOnce[None]):
     def _go(self, found: tuple[int, bool] | None, query: str) -> None:
         view = self.query_one(LogView)
         if found is None:
-            self.status = f"no match for {query!r}"
+            self._say(f"no match for {query!r}")
         else:
             number, wrapped = found
             view.select_match(number)
             rank, count = view.match_rank(number)
+            match = f"{query!r}: match {rank:,} of {counted(count, 'line')}"
             wrapped_note = " (search wrapped around)" if wrapped else ""
-            self.status = f"{query!r}: match {rank:,} of {counted(count, 'line')}{wrapped_note} · n/N next/previous"
+            # narrower: without the keys' hint (`?` lists them), then `(wrapped)`
+            hint = " · n/N next/previous"
+            self._say(
+                f"{match}{wrapped_note}{hint}", f"{match}{wrapped_note}", match + (" (wrapped)" if wrapped else "")
+            )
         self._redraw_title()
 
     def action_wrap(self) -> None:
