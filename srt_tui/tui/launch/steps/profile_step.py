@@ -18,13 +18,12 @@ from srt_tui.tui.display import display_path
 from srt_tui.tui.launch.messages import ProfileChosen, ProfilesLoaded
 from srt_tui.tui.launch.profile_facts import COLUMNS, INVALID, ProfileRow, columns
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
+from srt_tui.tui.messages import HoldKeys
 from srt_tui.widgets.row_table import RowTable
 
 
 class ProfileStep(WizardStep):
     """A table of every profile file and the facts of the highlighted one."""
-
-    reads_choice_in_worker: ClassVar[bool] = True
 
     step_id: ClassVar[str] = "profile"
     title: ClassVar[str] = "Profile"
@@ -220,13 +219,8 @@ class ProfileStep(WizardStep):
 
             self.post_message(ProfileChosen(LoadedProfile(row.name, row.path, row.file.profile, row.source)))
         else:
-            self._step_coming(True)  # keys typed meanwhile are the next step's
+            self.post_message(HoldKeys(True))  # keys typed meanwhile are the next step's: they wait for it
             self.load_chosen(row)
-
-    def _step_coming(self, coming: bool) -> None:
-        tell = getattr(self.screen, "step_coming", None)
-        if callable(tell):
-            tell(coming)
 
     @work(thread=True, exclusive=True, group="profile-chosen", name="load-chosen-profile", exit_on_error=False)
     def load_chosen(self, row: ProfileRow) -> None:
@@ -239,14 +233,15 @@ class ProfileStep(WizardStep):
             loaded = LoadedProfile(row.name, row.path, parse_profile(row.path), row.source)
         except (ConfigError, OSError) as exc:
             self.app.call_from_thread(self._changed, row, str(exc))
-            return
-        self.post_message(ProfileChosen(loaded))
+        else:
+            self.post_message(ProfileChosen(loaded))
+        finally:  # behind the choice: the Recipe step is shown (or the error said) before the keys go on
+            self.post_message(HoldKeys(False))
 
     def _changed(self, row: ProfileRow, error: str) -> None:
         from srt_tui.tui.display import scrub
 
         self.notify(scrub(f"{row.name} cannot be read now: {error}"), severity="error", timeout=10)
-        self._step_coming(False)
         self.action_reload()
 
     def focus_default(self) -> None:

@@ -10,7 +10,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -511,33 +511,10 @@ class RecipeStep(WizardStep):
 
     # -- filter -------------------------------------------------------------------------------------
 
-    #: `/` reached the step and the filter has not got the focus yet: the keys queued behind `/` reach the step
-    #: before its binding has even run, and what is typed meanwhile is the filter's text (`/deep` typed fast ran
-    #: `e`, Edit, twice)
-    _filter_opening = False
-
     def action_filter(self) -> None:
         field = self.query_one("#recipe-filter", Input)
         field.display = field.can_focus = True
-        field.focus()
-
-    def on_key(self, event: events.Key) -> None:
-        """Keys typed between `/` and the filter's focus go into the filter, not to the tree's keys."""
-        field = self.query_one("#recipe-filter", Input)
-        if field.has_focus:
-            self._filter_opening = False
-        elif event.key == "slash":
-            self._filter_opening = True  # its binding runs once the key has bubbled up to the app
-        elif self._filter_opening and event.is_printable and event.character:
-            field.insert_text_at_cursor(event.character)
-            field.select_on_focus = False  # the focus, when it comes, continues this text instead of selecting it
-            event.stop()
-            event.prevent_default()
-
-    @on(events.DescendantFocus, "#recipe-filter")
-    def _filter_focused(self) -> None:
-        self._filter_opening = False
-        self.query_one("#recipe-filter", Input).select_on_focus = True  # a filter opened again: typing replaces it
+        field.focus()  # its text selected: what is typed replaces it
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "close_filter":
@@ -569,20 +546,8 @@ class RecipeStep(WizardStep):
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         tree.focus()
         node = tree.cursor_node
-        named = node is not None and node.data is not None and name_rank(node.data.label, self.query_text) == 0
-        if node is not None and node.data is not None and (self._handing_to_tree or named):
-            self._handing_to_tree = False
+        if node is not None and node.data is not None and name_rank(node.data.label, self.query_text) == 0:
             self._choose(node.data)
-        else:
-            self._handing_to_tree = True  # a second Enter before the tree has the focus is the tree's Enter
-
-    #: Enter in the filter handed the keys to the tree, whose focus has not come yet (`/1p2d` Enter Enter in one
-    #: burst: the second Enter reached the filter and was lost)
-    _handing_to_tree = False
-
-    @on(events.DescendantFocus, "#recipe-tree")
-    def _tree_focused(self) -> None:
-        self._handing_to_tree = False
 
     # -- open file… ---------------------------------------------------------------------------------
 
