@@ -3,24 +3,34 @@ all its keys queued before the first is handled, as a terminal's read delivers a
 keys, `tmux send-keys` or a laggy ssh link: the app hands them out in order, each done before the next.
 
 3. Backspace in a burst deletes where it was typed, in every kind of text field.
+4. Keys typed while a view is switched or a screen pushed or popped reach the view that comes.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.app import App
-from textual.widgets import Input, Tree
+from textual.coordinate import Coordinate
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, Tree
 
+from srt_tui.monitor.model import JobSnapshot
+from srt_tui.tui.app import SrtTuiApp
+from srt_tui.tui.context import ContextHub
+from srt_tui.tui.logs.screen import LogViewerScreen
 from srt_tui.tui.monitor.alljobs.source import FrozenJobsSource
+from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor import frozen
 from tests.monitor.alljobs_frozen import FACTS, app_with, rows
-from tests.monitor.tui_apps import frozen_app
+from tests.monitor.tui_apps import FrozenFeed, frozen_app
 from tests.setup.recorded import setup_app
 from tests.tui.scenarios import SCENARIOS, reach, settle
-from tests.tui.tui_helpers import burst, make_app
+from tests.tui.tui_helpers import FIXED_NOW, burst, make_app
 
 
 def _said(app: App[Any]) -> list[str]:
@@ -77,3 +87,64 @@ async def test_backspace_in_a_burst_on_a_topology_field() -> None:
         burst(app, "1", "2", "backspace", "3", "backspace", "backspace", "4")
         await settle(pilot)
         assert box.value == "4"
+
+
+# -- 4. keys across screen and view changes -------------------------------------------------------------------
+
+
+class SlowFeed(FrozenFeed):
+    """The frozen snapshots, a moment after each refresh is asked for (a monitor's first read of its jobs)."""
+
+    async def refresh(self, jobs: Mapping[str, Path]) -> list[JobSnapshot]:
+        await asyncio.sleep(1.0)
+        return await super().refresh(jobs)
+
+
+def _app_with_slow_monitor() -> SrtTuiApp:
+    def monitor(hub: ContextHub) -> MonitorScreen:
+        return MonitorScreen(hub, SlowFeed(frozen.fleet()), discover=False, poll_interval=30.0)
+
+    app = SrtTuiApp(clock=lambda: FIXED_NOW, check_slurm=False, cursor_blink=False, screens={"monitor": monitor})
+    app.animation_level = "none"
+    return app
+
+
+async def _until(pilot: Pilot[Any], check: Callable[[], bool]) -> None:
+    for _ in range(100):
+        if check():
+            return
+        await pilot.pause(0.05)
+
+
+async def test_keys_typed_while_the_monitor_opens_reach_it() -> None:
+    """`Escape Escape 2 g Enter l` at once from the profile list opened the job view but not its logs, or nothing:
+    `g` and Enter reached a list its first refresh had not filled yet, or a widget that was leaving. Keys typed
+    while the Monitor reads its jobs wait for them, then go on in order."""
+    app = _app_with_slow_monitor()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        burst(app, "escape", "escape", "2", "g", "enter", "l")
+        await _until(pilot, lambda: isinstance(app.screen, LogViewerScreen))
+        viewer = app.screen
+        assert isinstance(viewer, LogViewerScreen), app.screen_stack
+        monitor = app.screen_stack[0]
+        assert isinstance(monitor, MonitorScreen) and monitor.in_job_view
+        first = monitor.query_one("#jobs-table", DataTable).coordinate_to_cell_key(Coordinate(0, 0)).row_key.value
+        assert monitor.selected == first
+
+
+async def test_enter_l_in_all_jobs_opens_the_jobs_logs() -> None:
+    """From all jobs (`A`), `Enter l` at once: Enter closed the list and opened the job view, `l` reached the list
+    that was closing and was lost."""
+    snap = frozen.frozen_job("81290", "nvidia/h100-1p2d-sglang.yaml", "nvidia-h100",
+                             job_dir=Path("/home/ann/outputs/81290"))  # fmt: skip
+    app = app_with(FrozenJobsSource("ann", rows(), FACTS), snaps=[snap])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("A")
+        await settle(pilot)
+        await pilot.press("end")  # 81290, an srt-tui job the Monitor shows
+        burst(app, "enter", "l")
+        await settle(pilot)
+        assert isinstance(app.screen, LogViewerScreen), app.screen_stack
+        monitor = app.screen_stack[0]
+        assert isinstance(monitor, MonitorScreen) and monitor.in_job_view and monitor.selected == "81290"
