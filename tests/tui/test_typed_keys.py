@@ -2,6 +2,8 @@
 all its keys queued before the first is handled, as a terminal's read delivers a fast typist's keys, a paste of
 keys, `tmux send-keys` or a laggy ssh link: the app hands them out in order, each done before the next.
 
+1. A confirmation before a destructive action is never confirmed by an Enter typed in the burst that opened
+   it.
 3. Backspace in a burst deletes where it was typed, in every kind of text field.
 4. Keys typed while a view is switched or a screen pushed or popped reach the view that comes.
 """
@@ -23,7 +25,9 @@ from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.app import SrtTuiApp
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.logs.screen import LogViewerScreen
+from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide
 from srt_tui.tui.monitor.alljobs.source import FrozenJobsSource
+from srt_tui.tui.monitor.dialogs import ConfirmCancel
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor import frozen
 from tests.monitor.alljobs_frozen import FACTS, app_with, rows
@@ -40,6 +44,41 @@ def _said(app: App[Any]) -> list[str]:
 def _cursor(tree: Tree[Any]) -> str | None:
     node = tree.cursor_node
     return node.data.label if node is not None and node.data is not None else None
+
+
+# -- 1. the first screen, and confirmations ----------------------------------------------------------------
+
+
+async def test_an_enter_typed_with_the_key_that_asks_never_confirms() -> None:
+    """`d` (remove an ended job from the list) or `c` (cancel a job) and Enter in one burst: the Enter reached the
+    dialog while its first button, the destructive one, had the focus, and confirmed. The safe button has the
+    focus from the first frame; the box says which key does what, and `y` confirms."""
+    cancelled: list[str] = []
+    app = frozen_app(frozen.fleet(), canceller=lambda job, path: cancelled.append(job))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        monitor = app.screen
+        assert isinstance(monitor, MonitorScreen)
+        await pilot.press("G")  # the oldest job: failed, so `d` may remove it
+        ended = monitor.current_job()
+        snap = monitor.snapshot_of(ended)
+        assert ended is not None and snap is not None and snap.is_final
+        burst(app, "d", "enter")
+        await settle(pilot)
+        assert monitor.removed == set() and monitor.snapshot_of(ended) is not None and app.screen is monitor
+        await pilot.press("g")  # the newest job: still queued or running, so `c` may cancel it
+        burst(app, "c", "enter")
+        await settle(pilot)
+        assert app.screen is monitor and cancelled == []
+        await pilot.press("c")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmCancel) and app.focused is dialog.query_one("#confirm-no")
+        assert dialog.query_one("#confirm-box").border_subtitle == "y cancels the job · Enter, n or Esc keeps it"
+        await pilot.press("escape", "G")
+        burst(app, "d", "y")
+        await settle(pilot)
+        assert monitor.removed == {ended} and not isinstance(app.screen, ConfirmHide)
 
 
 # -- 3. Backspace in every kind of text field -----------------------------------------------------------------
