@@ -2,8 +2,8 @@
 all its keys queued before the first is handled, as a terminal's read delivers a fast typist's keys, a paste of
 keys, `tmux send-keys` or a laggy ssh link: the app hands them out in order, each done before the next.
 
-1. A confirmation before a destructive action is never confirmed by an Enter typed in the burst that opened
-   it.
+1. A fresh start opens on the profile list, where `/` filters as on every list; a confirmation before a
+   destructive action is never confirmed by an Enter typed in the burst that opened it.
 3. Backspace in a burst deletes where it was typed, in every kind of text field.
 4. Keys typed while a view is switched or a screen pushed or popped reach the view that comes.
 """
@@ -24,6 +24,7 @@ from textual.widgets import DataTable, Input, Tree
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.app import SrtTuiApp
 from srt_tui.tui.context import ContextHub
+from srt_tui.tui.launch.screen import LaunchScreen
 from srt_tui.tui.logs.screen import LogViewerScreen
 from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide
 from srt_tui.tui.monitor.alljobs.source import FrozenJobsSource
@@ -47,6 +48,38 @@ def _cursor(tree: Tree[Any]) -> str | None:
 
 
 # -- 1. the first screen, and confirmations ----------------------------------------------------------------
+
+
+async def test_a_fresh_start_filters_the_profile_list_with_slash_and_the_burst_switches_nothing() -> None:
+    """A fresh start opens on the profile list. `/1p2d Enter Enter` typed there at once (the operator expected the
+    recipe filter): `/` did nothing, `1` and `2` switched to the Monitor, `d` asked to remove job local-1 and the
+    first Enter removed it. Now `/` opens the profile list's filter, the rest is its text, and Enter says that no
+    profile matches; Esc while typing cancels the filter, and `/local` Enter chooses the profile so named."""
+    app = make_app(None)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, LaunchScreen) and screen.index == 0
+        table = screen.query_one("#profile-table", DataTable)
+        first = table.cursor_row
+        burst(app, "/", *"1p2d", "enter", "enter")
+        await settle(pilot)
+        field = screen.query_one("#profile-filter", Input)
+        assert app.current_mode == "launch" and screen.index == 0 and app.screen is screen, app.current_mode
+        assert field.value == "1p2d" and table.row_count == 0
+        assert "No profile matches the filter '1p2d': change it, or Esc clears it." in _said(app), _said(app)
+        burst(app, "/", *"amd", "escape")  # typed, then cancelled: every profile, the cursor where it was
+        await settle(pilot)
+        assert not field.display and table.row_count > 2 and table.cursor_row == first
+        burst(app, "/", *"local", "enter", "/", *"mocker")  # named exactly: chosen; the rest is the Recipe step's
+        await settle(pilot)
+        assert (
+            isinstance(screen, LaunchScreen)
+            and screen.index == 1
+            and screen.state.profile is not None
+            and screen.state.profile.name == "local"
+        )
+        assert screen.query_one("#recipe-filter", Input).value == "mocker"
 
 
 async def test_an_enter_typed_with_the_key_that_asks_never_confirms() -> None:
@@ -87,6 +120,7 @@ async def test_an_enter_typed_with_the_key_that_asks_never_confirms() -> None:
 #: each kind of field: the app, the keys that open the field (typed in the same burst) and the field
 FIELDS: Mapping[str, tuple[Callable[[], App[Any]], tuple[str, ...], str]] = {
     "recipe filter": (lambda: make_app("local"), ("/",), "#recipe-filter"),
+    "profile filter": (lambda: make_app(None), ("/",), "#profile-filter"),
     "jobs filter": (lambda: frozen_app(frozen.fleet()), ("/",), "#jobs-filter"),
     "all-jobs filter": (lambda: app_with(FrozenJobsSource("ann", rows(), FACTS)), ("A", "/"), "#alljobs-filter"),
     "log search": (lambda: frozen_app(frozen.fleet()), ("l", "/"), "#log-search"),
