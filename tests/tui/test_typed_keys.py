@@ -4,6 +4,8 @@ keys, `tmux send-keys` or a laggy ssh link: the app hands them out in order, eac
 
 1. A fresh start opens on the profile list, where `/` filters as on every list; a confirmation before a
    destructive action is never confirmed by an Enter typed in the burst that opened it.
+2. The recipe filter opened again is replaced by what is typed; ctrl+n on a filter that matches nothing refuses;
+   Esc while typing puts the cursor back on the recipe it was on.
 3. Backspace in a burst deletes where it was typed, in every kind of text field.
 4. Keys typed while a view is switched or a screen pushed or popped reach the view that comes.
 """
@@ -112,6 +114,42 @@ async def test_an_enter_typed_with_the_key_that_asks_never_confirms() -> None:
         burst(app, "d", "y")
         await settle(pilot)
         assert monitor.removed == {ended} and not isinstance(app.screen, ConfirmHide)
+
+
+# -- 2. the recipe filter, opened again ---------------------------------------------------------------------
+
+
+async def test_a_recipe_filter_opened_again_is_replaced_and_one_that_matches_nothing_chooses_nothing() -> None:
+    """Back on the Recipe step (Esc from Topology) the filter still read `mocker-2p1d`; `/mocker-1p1d` appended to it
+    (`mocker-2p1dmocker-1p1d`: "No recipe matches."); ctrl+n on a filter matching nothing went on with the recipe
+    chosen before, silently; Esc on the filter moved the cursor to `mocker-1p1d`."""
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, LaunchScreen)
+        burst(app, "/", *"mocker-2p1d", "enter")  # named exactly: chosen, on to Topology
+        await settle(pilot)
+        assert screen.index == 2 and screen.state.recipe_label == "mocker-2p1d"
+        burst(app, "escape", "/", *"mocker-1p1d")
+        await settle(pilot)
+        field = screen.query_one("#recipe-filter", Input)
+        tree: Tree[Any] = screen.query_one("#recipe-tree", Tree)
+        assert screen.index == 1 and field.value == "mocker-1p1d" and _cursor(tree) == "mocker-1p1d", field.value
+        burst(app, "escape")  # while typing: the filter is cancelled, the cursor back on the recipe chosen
+        await settle(pilot)
+        assert not field.display and _cursor(tree) == "mocker-2p1d"
+        burst(app, "/", *"zzz", "ctrl+n")
+        await settle(pilot)
+        assert screen.index == 1 and _cursor(tree) is None
+        assert "No recipe matches the filter 'zzz': change it, or Esc clears it." in _said(app), _said(app)
+        burst(app, "escape", "ctrl+n")
+        await settle(pilot)
+        assert screen.index == 2 and screen.state.recipe_label == "mocker-2p1d", (
+            _said(app),
+            _cursor(tree),
+            app.focused,
+        )
 
 
 # -- 3. Backspace in every kind of text field -----------------------------------------------------------------

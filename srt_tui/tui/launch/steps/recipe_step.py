@@ -394,6 +394,7 @@ class RecipeStep(WizardStep):
         current = tree.cursor_node.data if keep_cursor and tree.cursor_node is not None else None
         self._highlight_spec = self._highlight_spec or (current.spec if current is not None else None)
         tree.clear()
+        tree.move_cursor(None)  # `clear` kept the old cursor node: ctrl+n on a filter matching nothing chose it
         self._folders.clear()
         self._folder_of.clear()
         self._auto_node = None
@@ -444,7 +445,9 @@ class RecipeStep(WizardStep):
     def confirm(self) -> None:
         node = self.query_one("#recipe-tree", Tree).cursor_node
         if node is None or node.data is None:
-            self.notify("Highlight a recipe first.", severity="warning")
+            empty = self.query_text and not any(e.matches(self.query_text) for e in self.entries)
+            why = f"No recipe matches the filter {self.query_text!r}: change it, or Esc clears it." if empty else ""
+            self.notify(why or "Highlight a recipe first.", severity="warning")
             return
         self._choose(node.data)
 
@@ -511,7 +514,14 @@ class RecipeStep(WizardStep):
 
     # -- filter -------------------------------------------------------------------------------------
 
+    #: the recipe the cursor was on when `/` opened the filter: Esc while typing goes back to it (a filter answered
+    #: with `mocker-1p1d`, or with nothing, had Esc leave the cursor there, not on the recipe chosen before)
+    _before_filter: str | None = None
+
     def action_filter(self) -> None:
+        node = self.query_one("#recipe-tree", Tree).cursor_node
+        if node is not None and node.data is not None:
+            self._before_filter = node.data.spec
         field = self.query_one("#recipe-filter", Input)
         field.display = field.can_focus = True
         field.focus()  # its text selected: what is typed replaces it
@@ -524,13 +534,20 @@ class RecipeStep(WizardStep):
         return True
 
     def action_close_filter(self) -> None:
+        """Esc: the filter cleared and closed. Typed in the filter, Esc cancels it: the cursor goes back to the recipe
+        it was on before `/`; after Enter (the tree has the keys) the row under the cursor stays."""
         field = self.query_one("#recipe-filter", Input)
+        tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
+        node = tree.cursor_node
+        row = node.data.spec if node is not None and node.data is not None else None
+        back = field.has_focus or row is None
+        self._highlight_spec = self._before_filter if back and self._before_filter is not None else row
         with field.prevent(Input.Changed):
             field.value = ""
         field.display = field.can_focus = False
         self.query_text = ""
-        self._rebuild()
-        self.query_one("#recipe-tree", Tree).focus()
+        self._rebuild(keep_cursor=False)
+        tree.focus()
 
     @on(Input.Changed, "#recipe-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
