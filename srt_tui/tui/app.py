@@ -25,8 +25,9 @@ from textual.screen import Screen
 
 from srt_tui.tui.commands import SrtCommands
 from srt_tui.tui.context import NO_PROFILE, AppContext, ContextHub
+from srt_tui.tui.key_order import KeyQueue, Typed
 from srt_tui.tui.launch.messages import JobSubmitted
-from srt_tui.tui.messages import CloneJob, ReplayKeys, SlurmStatus
+from srt_tui.tui.messages import CloneJob, HoldKeys, SlurmStatus
 from srt_tui.tui.palette import ScreenActions
 from srt_tui.tui.toasts import ToastKeeper
 from srt_tui.tui.workers import ReportsWorkerErrors, WorkerFailed
@@ -112,6 +113,8 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         self.toasts = ToastKeeper(self, waits=_has_no_toasts)
         for mode, make in {**self.MODE_SCREENS, **(screens or {})}.items():
             self.add_mode(mode, partial(make, self.hub))
+        #: the keys typed, handed out one at a time (`key_order`)
+        self.key_queue = KeyQueue(self, self._route_key)
 
     @property
     def context(self) -> AppContext:
@@ -188,9 +191,16 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
     # -- keys and modes -----------------------------------------------------------------------------
 
     async def on_event(self, event: events.Event) -> None:
+        """Every key typed goes through the key queue: one at a time, each done before the next (`key_order`)."""
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            await self.key_queue.typed(event)
+            return
+        await super().on_event(event)
+
+    async def _route_key(self, event: Typed) -> None:
         """A fast Esc then 1/2/3 reaches Textual as one key, the macOS Option character (`ESC 2` is `™`):
         it switches mode before any focused input sees it (a binding cannot: an input claims printable keys)."""
-        if isinstance(event, events.Key) and not event.is_forwarded and event.key in ALT_MODE_KEYS:
+        if isinstance(event, events.Key) and event.key in ALT_MODE_KEYS:
             event.stop()
             await self.switch_mode(ALT_MODE_KEYS[event.key])
             return
@@ -198,13 +208,9 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
             self.toasts.went_back()  # Esc goes back: the toasts on screen were seen (toasts.py)
         await super().on_event(event)
 
-    @on(ReplayKeys)
-    def _replay_keys(self, message: ReplayKeys) -> None:
-        """Type the held keys again, each marked `srt_replayed` (a screen holding keys lets these through)."""
-        for key, char in message.keys:
-            event = events.Key(key, char)
-            setattr(event, "srt_replayed", True)  # noqa: B010 - an attribute Key does not declare
-            self.post_message(event)
+    @on(HoldKeys)
+    def _hold_keys(self, message: HoldKeys) -> None:
+        self.key_queue.hold(message.hold)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """With cursor_blink off (tests, screenshots) no text cursor blinks, so frames are reproducible."""

@@ -31,8 +31,8 @@ class CloneJob(Message):
 
 
 @dataclass
-class ReplayKeys(Message):
-    """Keys a screen held (typed while it changed under them) for the app to type again, in order: the app
-    makes the key events, since one made by a screen stops bubbling at that screen, short of the bindings."""
+class HoldKeys(Message):
+    """A screen's answer to a key comes from a worker (``hold``) or is in (not ``hold``): the keys typed meanwhile
+    wait for it, then are handed out in order (`key_order`)."""
 
-    keys: list[tuple[str, str | None]]
+    hold: bool

@@ -32,19 +32,30 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in (NVIDIA, AMD, INVALID)}
 
 
 async def settle(pilot: Pilot[Any], rounds: int = 20) -> None:
-    """Wait until no worker is pending or running and every queued message is handled.
+    """Wait until every key typed is handled, no worker is pending or running and every queued message is handled.
 
     A worker may be started by a message handled during the wait (a dismissed prompt's callback),
     so this loops until one quiet round; `rounds` bounds it for screens with periodic workers.
     """
     for _ in range(rounds):
         await pilot.pause()
+        await typed(pilot)
         busy = [w for w in pilot.app.workers if not w.is_finished]
         if not busy:
             break
         await pilot.app.workers.wait_for_complete(busy)
     await pilot.pause()
     await pilot.pause()
+
+
+async def typed(pilot: Pilot[Any], timeout: float = 10.0) -> None:
+    """Wait until the app has handled every key typed (it hands them out one at a time: `key_order`); a pause
+    alone can end early on a loaded machine, where a process waiting for a core looks idle."""
+    queue = getattr(pilot.app, "key_queue", None)
+    for _ in range(int(timeout / 0.01)):
+        if queue is None or queue.done:
+            return
+        await pilot.pause(0.01)
 
 
 async def type_into(pilot: Pilot[Any], selector: str, text: str) -> None:

@@ -123,27 +123,32 @@ async def test_help_names_j_and_k_takes_the_whole_width_at_80_columns_and_says_w
 async def test_two_enters_in_one_burst_close_a_prompt_once() -> None:
     """Operator pass (stop 29): `o` on the Recipe step, then Enter Enter in one burst (a laggy SSH link, key
     repeat): the second Enter dismissed the prompt again, popped the last screen (ScreenStackError) and the app
-    was gone. Any screen closes once: the keys after its close go to the screen beneath. The same for `a` (add
-    a job) in the Monitor, and Esc Esc on a yes/no dialog."""
+    was gone. Any screen closes once: the keys after its close go, in order, to the screen beneath (here the
+    second Enter opens the highlighted job and the third its highlighted worker; a second Esc finds nothing to go
+    back from). The same for `a` (add a job) in the Monitor, and Esc Esc on a yes/no dialog."""
     from textual import events
 
     from srt_tui.tui.monitor.dialogs import ConfirmCancel
+    from srt_tui.tui.monitor.worker_detail import WorkerDetail
     from srt_tui.tui.prompts import PathPrompt
 
     app = frozen_app(frozen.fleet())
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         monitor = app.screen
-        for screen, key in (
-            (PathPrompt("Open a recipe file", "nope.yaml"), "enter"),
-            (ConfirmCancel("81234", "demo", "scancel 81234"), "escape"),
+        assert isinstance(monitor, MonitorScreen)
+        for screen, key, after in (
+            (PathPrompt("Open a recipe file", "nope.yaml"), "enter", WorkerDetail),
+            (ConfirmCancel("81234", "demo", "scancel 81234"), "escape", MonitorScreen),
         ):
             app.push_screen(screen)
             await pilot.pause()
             assert app.screen is screen
             for _ in range(3):  # posted together: none is handled before the others are queued
                 app.post_message(events.Key(key, "\r" if key == "enter" else None))
-            await pilot.pause()
-            await pilot.pause()
-            assert app.is_running and app.screen is monitor, app.screen_stack
-        assert app.screen_stack == [monitor]  # nothing beneath was popped
+            await settle(pilot)
+            assert app.is_running and isinstance(app.screen, after), app.screen_stack
+            assert app.screen_stack[0] is monitor and screen not in app.screen_stack  # nothing beneath was popped
+            await pilot.press("escape", "escape")
+            await settle(pilot)
+            assert app.screen_stack == [monitor] and not monitor.in_job_view

@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
@@ -80,3 +81,21 @@ def hold_scan_at(monkeypatch: Any, held: Callable[[str], bool]) -> threading.Eve
 
     monkeypatch.setattr(recipe_catalog, "read_entries", read_entries)
     return gate
+
+
+#: the characters a terminal sends for the named keys the typing tests use
+KEY_CHARS = {"enter": "\r", "backspace": "\x7f", "escape": "\x1b", "tab": "\t", "ctrl+n": "\x0e"}
+
+
+def burst(app: App[Any], *keys: str) -> None:
+    """Type ``keys`` (key names, or single characters) in one burst, as one read of a terminal delivers them: all
+    are queued on the app before the first is handled. `pilot.press` waits for the app to go idle after each key,
+    which hides what a fast typist, `tmux send-keys` or a laggy ssh link sees."""
+    from textual import events
+    from textual.keys import _character_to_key
+
+    for key in keys:
+        if len(key) == 1:
+            app.post_message(events.Key(key if key.isalnum() else _character_to_key(key), key))
+        else:
+            app.post_message(events.Key(key, KEY_CHARS.get(key)))

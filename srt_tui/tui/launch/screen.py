@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import importlib
 import threading
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
@@ -30,7 +29,6 @@ from srt_tui.tui.launch.messages import (
     RecipesFound,
 )
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
-from srt_tui.tui.messages import ReplayKeys
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.step_bar import StepBar
@@ -52,10 +50,6 @@ STEPS: tuple[tuple[str, str, str, str], ...] = (
 )
 #: the Preview step's index: Submit is offered from here on
 PREVIEW = 3
-#: how long keys typed after an Enter are held when it moves to no other step (they are then typed again)
-HOLD_S = 0.3
-#: the longest keys wait for a step that is coming (a cold profile read on a busy login node)
-HOLD_MAX_S = 3.0
 #: the recipe rows one message adds to the tree (~20 ms of the UI's time)
 ROWS_A_MESSAGE = 100
 #: the longest the scan holds the rest of the library until the first screenful of rows is painted
@@ -281,59 +275,8 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         """The visible step."""
         return self.query_one(f"#step-{STEPS[self.index][0]}", WizardStep)
 
-    #: keys typed after an Enter, held until what it does is done (`Enter /mocker` in one burst: the profile is
-    #: read in a worker, and `/mocker` reached the profile list, where `k` and `r` are keys of its own and the
-    #: rest found none); None when not holding
-    _held: list[tuple[str, str | None]] | None = None
-    #: a step is being shown (`go_to`) or read (`step_coming`): held keys wait for it
-    _switching = False
-    _held_since = 0.0
-
-    def on_key(self, event: events.Key) -> None:
-        """Hold the keys typed after an Enter on a step that reads its choice in a worker (it may move to the next
-        step) until the next step has the focus, or for `HOLD_S` when it does not; then type them again, in
-        order."""
-        if getattr(event, "srt_replayed", False):
-            return
-        if self._held is not None:
-            self._held.append((event.key, event.character))
-            event.stop()
-            event.prevent_default()
-        elif event.key == "enter" and self.step.reads_choice_in_worker:
-            self._held = []
-            self._held_since = time.monotonic()
-            self.set_timer(HOLD_S, self._release_unless_switching)
-
-    def step_coming(self, coming: bool = True) -> None:
-        """A step read in a worker (the chosen profile) will show the next step: held keys wait for it (or, with
-        ``coming`` False, it will not: they are typed again now)."""
-        self._switching = coming
-        if not coming:
-            self._release_keys()
-
-    def _release_unless_switching(self) -> None:
-        if self._switching and time.monotonic() - self._held_since < HOLD_MAX_S:
-            self.set_timer(HOLD_S, self._release_unless_switching)  # a slow step: wait, but not forever
-        elif self._held is not None:
-            self._release_keys()
-
-    def _release_keys(self) -> None:
-        """Type the held keys again (after any focus move already queued) and stop holding."""
-        held, self._held = self._held, None
-        if held:
-            self.post_message(ReplayKeys(held))  # behind a focus move already queued on the app
-
     async def go_to(self, index: int) -> None:
-        """Show step `index`, importing and mounting it the first time; keys held since the Enter that led here
-        are typed again once it has the focus."""
-        self._switching = True
-        try:
-            await self._show_step(index)
-        finally:
-            self._switching = False
-        self._release_keys()
-
-    async def _show_step(self, index: int) -> None:
+        """Show step `index`, importing and mounting it the first time."""
         step_id = STEPS[index][0]
         switcher = self.query_one("#steps", ContentSwitcher)
         found = switcher.query(f"#step-{step_id}")

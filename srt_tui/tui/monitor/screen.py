@@ -34,7 +34,7 @@ from srt_tui.slurm.reach import login_address
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.logs.screen import LogViewerScreen
-from srt_tui.tui.messages import SlurmStatus
+from srt_tui.tui.messages import HoldKeys, SlurmStatus
 from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide
 from srt_tui.tui.monitor.alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
 from srt_tui.tui.monitor.alljobs.source import JobsSource, LiveJobsSource
@@ -173,6 +173,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self._detail: WorkerDetail | EventsScreen | None = None
         #: what the footer last showed: focus and each key's `check_action` (see `_keys_may_have_changed`)
         self._keys_shown: tuple[object, ...] = ()
+        #: keys typed meanwhile wait for the refresh under way (the list before its first one, a job opened
+        #: before its first snapshot: `2 g Enter l` found no row, `A … Enter l` no log yet)
+        self._keys_wait = False
 
     # -- layout -------------------------------------------------------------------------------------
 
@@ -187,7 +190,14 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.query_one("#jobs-table").focus()
         self.redraw()
         if self.poll_interval is not None:
+            self._wait_for_refresh()
             self.poll_now()
+
+    def _wait_for_refresh(self, wait: bool = True) -> None:
+        """Keys typed from now on wait for the refresh under way (or, ``wait`` False, it is in: they go on)."""
+        if wait != self._keys_wait:
+            self._keys_wait = wait
+            self.post_message(HoldKeys(wait))
 
     async def on_unmount(self) -> None:
         self._loop.stop()
@@ -345,6 +355,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             self._detail.follow(self.snapshot_of(self._detail.job_id))
         self._tell_slurm(live_slurm(shown))
         self._rearm()
+        self._wait_for_refresh(False)
 
     def _tell_slurm(self, slurm: SourceState | None) -> None:
         """What this refresh heard from Slurm becomes the app's word (the header's), when it changed: the header
@@ -360,6 +371,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     def _failed(self, message: PollFailed) -> None:
         self.poll_error = message.error
         self._rearm()
+        self._wait_for_refresh(False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A poll that died without posting its result (it never should) still re-arms the loop."""
@@ -369,6 +381,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             and event.state in (WorkerState.ERROR, WorkerState.CANCELLED)
         ):
             self._rearm()
+            self._wait_for_refresh(False)
 
     # -- drawing ------------------------------------------------------------------------------------
 
@@ -447,6 +460,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         if self.is_mounted:
             self.open_job(job_id)
             if self.poll_interval is not None:
+                if self.snapshot_of(job_id) is None:  # its view fills with the refresh: keys wait for it
+                    self._wait_for_refresh()
                 self.poll_now()
 
     @on(DataTable.RowSelected, "#jobs-table")

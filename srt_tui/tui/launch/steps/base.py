@@ -58,9 +58,6 @@ class WizardStep(ReportsWorkerErrors, Vertical):
 
     step_id: ClassVar[str] = ""
     title: ClassVar[str] = ""
-    #: its Enter chooses in a worker (the profile step), so the screen holds the keys typed after it for the next
-    #: step; other steps choose at once, and the keys after their Enter already reach the next step's bindings
-    reads_choice_in_worker: ClassVar[bool] = False
 
     async def enter(self, state: WizardState) -> None:
         """Called every time the step becomes visible; rebuild from `state` if it changed."""

@@ -12,23 +12,27 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.events import Resize
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
+from srt_tui.core.text.words import matches_words, name_rank
 from srt_tui.tui.display import display_path
 from srt_tui.tui.launch.messages import ProfileChosen, ProfilesLoaded
 from srt_tui.tui.launch.profile_facts import COLUMNS, INVALID, ProfileRow, columns
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
+from srt_tui.tui.messages import HoldKeys
 from srt_tui.widgets.row_table import RowTable
 
 
 class ProfileStep(WizardStep):
     """A table of every profile file and the facts of the highlighted one."""
 
-    reads_choice_in_worker: ClassVar[bool] = True
-
     step_id: ClassVar[str] = "profile"
     title: ClassVar[str] = "Profile"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("r", "reload", "Reload profiles")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "filter", "Filter", tooltip="Filter the profiles: every word must match, !word excludes"),
+        Binding("r", "reload", "Reload profiles"),
+        Binding("escape", "close_filter", "Close filter", show=False),
+    ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {"profile-step--ok", "profile-step--bad"}
 
     def __init__(
@@ -40,6 +44,9 @@ class ProfileStep(WizardStep):
     ) -> None:
         super().__init__(id=id)
         self.rows: list[ProfileRow] = []
+        #: the rows the filter leaves (indices into `rows`), in the table's order
+        self.shown: list[int] = []
+        self.query_text = ""
         self._preferred = preferred
         self._columns = COLUMNS
         #: the recipe reader process sends the rows (`reader_rows`): no profile model is loaded here for them
@@ -47,6 +54,10 @@ class ProfileStep(WizardStep):
 
     def compose(self) -> ComposeResult:
         yield Static("Choose the cluster profile: it owns every hardware difference.", classes="step-hint")
+        field = Input(placeholder="filter: every word must match (name, source, GPUs, interface…), !word excludes",
+                      id="profile-filter")  # fmt: skip
+        field.display = field.can_focus = False  # shown by `/` (until then the screen's first focus would take it)
+        yield field
         table: DataTable[str | Text] = RowTable(cursor_type="row", id="profile-table")
         self._add_columns(table)
         table.loading = True
@@ -149,12 +160,14 @@ class ProfileStep(WizardStep):
             table.add_column(label, width=width, key=label or "mark")
 
     def _fill(self, table: DataTable[str | Text]) -> None:
-        """One row per profile file, in the current column set."""
+        """One row per profile file the filter leaves, in the current column set."""
         table.clear()
         narrow = self._columns is not COLUMNS
         ok = self.get_component_rich_style("profile-step--ok", partial=True)
         bad = self.get_component_rich_style("profile-step--bad", partial=True)
-        for i, row in enumerate(self.rows):
+        self.shown = [i for i, row in enumerate(self.rows) if matches_words(_words(row), self.query_text)]
+        for i in self.shown:
+            row = self.rows[i]
             cells: list[str | Text] = [Text("✓", style=ok) if row.valid else Text("✗", style=bad), Text(row.name)]
             if not narrow:
                 cells.append(row.source)
@@ -169,11 +182,15 @@ class ProfileStep(WizardStep):
         want = self._preferred
         if want and (want.endswith((".yaml", ".yml")) or "/" in want):
             want = None if not self.rows else self.rows[0].name
-        names = [row.name for row in self.rows]
+        names = [self.rows[i].name for i in self.shown]
         for candidate in (want, "local"):
             if candidate in names:
                 return names.index(candidate)
         return 0
+
+    def _row(self, table_row: int) -> ProfileRow | None:
+        """The profile on a row of the table (None: no such row)."""
+        return self.rows[self.shown[table_row]] if 0 <= table_row < len(self.shown) else None
 
     @on(DataTable.RowHighlighted, "#profile-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -181,11 +198,13 @@ class ProfileStep(WizardStep):
 
     def _show_detail(self, row: int) -> None:
         detail = self.query_one("#profile-detail", Static)
-        if not 0 <= row < len(self.rows):
-            detail.update("")
+        shown = self._row(row)
+        box = self.query_one("#profile-detail-box")
+        if shown is None:
+            box.border_title = ""
+            detail.update(f"No profile matches the filter {self.query_text!r} (Esc clears it)." if self.rows else "")
             return
-        shown = self.rows[row]
-        self.query_one("#profile-detail-box").border_title = shown.name
+        box.border_title = shown.name
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
@@ -205,10 +224,12 @@ class ProfileStep(WizardStep):
         self._choose(self.query_one(DataTable).cursor_row)
 
     def _choose(self, index: int) -> None:
-        if not 0 <= index < len(self.rows):
-            self.notify("Profiles are still loading.", severity="warning")
+        row = self._row(index)
+        if row is None:
+            loading = "Profiles are still loading."
+            why = f"No profile matches the filter {self.query_text!r}: change it, or Esc clears it."
+            self.notify(why if self.rows else loading, severity="warning")
             return
-        row = self.rows[index]
         if not row.valid:
             self.notify(
                 f"{row.name} is invalid; fix {display_path(row.path)} first (its errors are listed below the table).",
@@ -220,13 +241,8 @@ class ProfileStep(WizardStep):
 
             self.post_message(ProfileChosen(LoadedProfile(row.name, row.path, row.file.profile, row.source)))
         else:
-            self._step_coming(True)  # keys typed meanwhile are the next step's
+            self.post_message(HoldKeys(True))  # keys typed meanwhile are the next step's: they wait for it
             self.load_chosen(row)
-
-    def _step_coming(self, coming: bool) -> None:
-        tell = getattr(self.screen, "step_coming", None)
-        if callable(tell):
-            tell(coming)
 
     @work(thread=True, exclusive=True, group="profile-chosen", name="load-chosen-profile", exit_on_error=False)
     def load_chosen(self, row: ProfileRow) -> None:
@@ -239,15 +255,82 @@ class ProfileStep(WizardStep):
             loaded = LoadedProfile(row.name, row.path, parse_profile(row.path), row.source)
         except (ConfigError, OSError) as exc:
             self.app.call_from_thread(self._changed, row, str(exc))
-            return
-        self.post_message(ProfileChosen(loaded))
+        else:
+            self.post_message(ProfileChosen(loaded))
+        finally:  # behind the choice: the Recipe step is shown (or the error said) before the keys go on
+            self.post_message(HoldKeys(False))
 
     def _changed(self, row: ProfileRow, error: str) -> None:
         from srt_tui.tui.display import scrub
 
         self.notify(scrub(f"{row.name} cannot be read now: {error}"), severity="error", timeout=10)
-        self._step_coming(False)
         self.action_reload()
+
+    # -- filter (`/`, as on every list) ------------------------------------------------------------------
+
+    #: the profile the cursor was on when `/` opened the filter: Esc while typing goes back to it
+    _before_filter: str | None = None
+
+    def action_filter(self) -> None:
+        shown = self._row(self.query_one(DataTable).cursor_row)
+        if shown is not None:
+            self._before_filter = shown.name
+        field = self.query_one("#profile-filter", Input)
+        field.display = field.can_focus = True
+        field.focus()  # its text selected: what is typed replaces it
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "close_filter":
+            return self.query_one("#profile-filter", Input).display
+        return True
+
+    @on(Input.Changed, "#profile-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.query_text = event.value
+        table = self.query_one(DataTable)
+        self._fill(table)
+        names = [self.rows[i].name for i in self.shown]
+        best = min(range(len(names)), key=lambda i: name_rank(names[i], self.query_text), default=0)
+        table.move_cursor(row=best, animate=False)
+        self._show_detail(table.cursor_row)
+
+    @on(Input.Submitted, "#profile-filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        """Enter: a filter naming a profile exactly chooses it (as the recipe filter does); one that matches none
+        says so and stays open; otherwise the table takes the keys, its cursor on the best-named row."""
+        event.stop()
+        table = self.query_one(DataTable)
+        if not self.shown:
+            self._choose(-1)  # says why nothing can be chosen
+            return
+        table.focus()
+        row = self._row(table.cursor_row)
+        if row is not None and name_rank(row.name, self.query_text) == 0:
+            self._choose(table.cursor_row)
+
+    def action_close_filter(self) -> None:
+        """Esc: the filter cleared and closed. Typed in the filter, Esc cancels it: the cursor goes back to the
+        profile it was on before `/`; after Enter (the table has the keys) the row under the cursor stays."""
+        field = self.query_one("#profile-filter", Input)
+        table = self.query_one(DataTable)
+        row = self._row(table.cursor_row)
+        back = field.has_focus or row is None
+        keep = self._before_filter if back and self._before_filter is not None else (row.name if row else None)
+        with field.prevent(Input.Changed):
+            field.value = ""
+        field.display = field.can_focus = False
+        self.query_text = ""
+        self._fill(table)
+        names = [self.rows[i].name for i in self.shown]
+        table.move_cursor(row=names.index(keep) if keep in names else self._preferred_row(), animate=False)
+        self._show_detail(table.cursor_row)
+        table.focus()
 
     def focus_default(self) -> None:
         self.query_one(DataTable).focus()
+
+
+def _words(row: ProfileRow) -> str:
+    """What the filter reads of a profile: its name, where it comes from (shipped, user, …) and its facts."""
+    return " ".join((row.name, row.source, *row.wide))

@@ -10,7 +10,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -394,6 +394,7 @@ class RecipeStep(WizardStep):
         current = tree.cursor_node.data if keep_cursor and tree.cursor_node is not None else None
         self._highlight_spec = self._highlight_spec or (current.spec if current is not None else None)
         tree.clear()
+        tree.move_cursor(None)  # `clear` kept the old cursor node: ctrl+n on a filter matching nothing chose it
         self._folders.clear()
         self._folder_of.clear()
         self._auto_node = None
@@ -444,7 +445,9 @@ class RecipeStep(WizardStep):
     def confirm(self) -> None:
         node = self.query_one("#recipe-tree", Tree).cursor_node
         if node is None or node.data is None:
-            self.notify("Highlight a recipe first.", severity="warning")
+            empty = self.query_text and not any(e.matches(self.query_text) for e in self.entries)
+            why = f"No recipe matches the filter {self.query_text!r}: change it, or Esc clears it." if empty else ""
+            self.notify(why or "Highlight a recipe first.", severity="warning")
             return
         self._choose(node.data)
 
@@ -511,33 +514,17 @@ class RecipeStep(WizardStep):
 
     # -- filter -------------------------------------------------------------------------------------
 
-    #: `/` reached the step and the filter has not got the focus yet: the keys queued behind `/` reach the step
-    #: before its binding has even run, and what is typed meanwhile is the filter's text (`/deep` typed fast ran
-    #: `e`, Edit, twice)
-    _filter_opening = False
+    #: the recipe the cursor was on when `/` opened the filter: Esc while typing goes back to it (a filter answered
+    #: with `mocker-1p1d`, or with nothing, had Esc leave the cursor there, not on the recipe chosen before)
+    _before_filter: str | None = None
 
     def action_filter(self) -> None:
+        node = self.query_one("#recipe-tree", Tree).cursor_node
+        if node is not None and node.data is not None:
+            self._before_filter = node.data.spec
         field = self.query_one("#recipe-filter", Input)
         field.display = field.can_focus = True
-        field.focus()
-
-    def on_key(self, event: events.Key) -> None:
-        """Keys typed between `/` and the filter's focus go into the filter, not to the tree's keys."""
-        field = self.query_one("#recipe-filter", Input)
-        if field.has_focus:
-            self._filter_opening = False
-        elif event.key == "slash":
-            self._filter_opening = True  # its binding runs once the key has bubbled up to the app
-        elif self._filter_opening and event.is_printable and event.character:
-            field.insert_text_at_cursor(event.character)
-            field.select_on_focus = False  # the focus, when it comes, continues this text instead of selecting it
-            event.stop()
-            event.prevent_default()
-
-    @on(events.DescendantFocus, "#recipe-filter")
-    def _filter_focused(self) -> None:
-        self._filter_opening = False
-        self.query_one("#recipe-filter", Input).select_on_focus = True  # a filter opened again: typing replaces it
+        field.focus()  # its text selected: what is typed replaces it
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "close_filter":
@@ -547,13 +534,20 @@ class RecipeStep(WizardStep):
         return True
 
     def action_close_filter(self) -> None:
+        """Esc: the filter cleared and closed. Typed in the filter, Esc cancels it: the cursor goes back to the recipe
+        it was on before `/`; after Enter (the tree has the keys) the row under the cursor stays."""
         field = self.query_one("#recipe-filter", Input)
+        tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
+        node = tree.cursor_node
+        row = node.data.spec if node is not None and node.data is not None else None
+        back = field.has_focus or row is None
+        self._highlight_spec = self._before_filter if back and self._before_filter is not None else row
         with field.prevent(Input.Changed):
             field.value = ""
         field.display = field.can_focus = False
         self.query_text = ""
-        self._rebuild()
-        self.query_one("#recipe-tree", Tree).focus()
+        self._rebuild(keep_cursor=False)
+        tree.focus()
 
     @on(Input.Changed, "#recipe-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -569,20 +563,8 @@ class RecipeStep(WizardStep):
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         tree.focus()
         node = tree.cursor_node
-        named = node is not None and node.data is not None and name_rank(node.data.label, self.query_text) == 0
-        if node is not None and node.data is not None and (self._handing_to_tree or named):
-            self._handing_to_tree = False
+        if node is not None and node.data is not None and name_rank(node.data.label, self.query_text) == 0:
             self._choose(node.data)
-        else:
-            self._handing_to_tree = True  # a second Enter before the tree has the focus is the tree's Enter
-
-    #: Enter in the filter handed the keys to the tree, whose focus has not come yet (`/1p2d` Enter Enter in one
-    #: burst: the second Enter reached the filter and was lost)
-    _handing_to_tree = False
-
-    @on(events.DescendantFocus, "#recipe-tree")
-    def _tree_focused(self) -> None:
-        self._handing_to_tree = False
 
     # -- open file… ---------------------------------------------------------------------------------
 

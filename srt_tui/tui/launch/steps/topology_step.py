@@ -14,7 +14,6 @@ from srt_tui.tui.launch.gpu_grid import GpuGrid
 from srt_tui.tui.launch.messages import PlanConfirmed, PlanUpdated
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.tui.launch.steps.router_select import RouterSelect
-from srt_tui.widgets.ordered_input import OrderedInput
 from srt_tui.widgets.problem_list import ProblemList
 
 if TYPE_CHECKING:
@@ -112,7 +111,7 @@ class TopologyStep(WizardStep):
             widgets.append(Label(form.role, classes=f"form-role role-{form.role}"))
             for field, _ in FIELD_LABELS:
                 widgets.append(
-                    OrderedInput(
+                    Input(
                         getattr(form, field),
                         id=f"{form.role}-{field}",
                         compact=True,

@@ -8,9 +8,9 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, DataTable, Label, Static
+from textual.widgets import DataTable, Label, Static
 
 from srt_tui.core.text.counts import counted
 from srt_tui.slurm.client import JobState
@@ -38,6 +38,7 @@ class ConfirmHide(YesNoScreen):
         Binding("y", "answer(True)", "Remove from the list"),
         Binding("n,escape", "answer(False)", "Keep it"),
     ]
+    keys_hint: ClassVar[str] = "y removes it · Enter, n or Esc keeps it"
 
     def __init__(self, job_id: str, name: str, where: str) -> None:
         super().__init__(id="confirm-hide")
@@ -54,9 +55,7 @@ class ConfirmHide(YesNoScreen):
                 f"{self.job_id}` brings it back.",
                 id="hide-note",
             )
-            with Horizontal(id="hide-buttons"):
-                yield Button("Remove (y)", variant="warning", id="hide-yes")
-                yield Button("Keep (n)", id="hide-no")
+            yield from self.yes_no("Remove (y)", "Keep (n)", "warning")
 
 
 def known_facts(job: JobState) -> list[tuple[str, str]]:
