@@ -23,18 +23,23 @@ async def _wait_for(app: SrtTuiApp, state: str) -> None:
 
 
 async def test_the_header_follows_a_controller_that_goes_away_and_comes_back() -> None:
-    answers = [(True, "slurmctld answered"), (False, "slurmctld not reachable"), (True, "slurmctld answered")]
+    """The controller answers, then does not, then does again; each state holds until the header has shown it
+    (a loaded machine once missed a down that lasted one recheck)."""
+    answers = {"up": (True, "slurmctld answered"), "down": (False, "slurmctld not reachable")}
+    now = ["up"]
     asked: list[int] = []
 
     def probe() -> tuple[bool, str]:
         asked.append(1)
-        return answers[min(len(asked), len(answers)) - 1]
+        return answers[now[0]]
 
     app = QuickRecheck(clock=lambda: FIXED_NOW, slurm_probe=probe, cursor_blink=False)
     async with app.run_test(size=(120, 36)) as pilot:
         await _wait_for(app, "up")
+        now[0] = "down"
         await _wait_for(app, "down")
         assert app.context.slurm_reason == "slurmctld not reachable"
+        now[0] = "up"
         await _wait_for(app, "up")
         await pilot.pause()
     assert len(asked) >= 3
