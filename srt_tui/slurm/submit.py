@@ -249,8 +249,8 @@ class _DeferredSignals:
 def submit_slurm(
     prep: Prepared, base: Path, transport: str = "auto", client: SlurmClient | None = None, preflight: bool = True
 ) -> Submission:
-    """Preflight (unless told not to), make the output directory `base`, submit held, record the id, move the staged directory to
-    `<base>/<job_id>`, index it, release (``client``: one whose controller already answered).
+    """Preflight (unless told not to), make the output directory `base`, submit held, record the id, move the
+    staged directory to `<base>/<job_id>`, index it, release (``client``: one whose controller already answered).
 
     Between sbatch and the end, any failure or SIGINT/SIGTERM/SIGHUP cancels the held job (or, when
     Slurm cannot cancel it, leaves it indexed so status and cancel find it).
