@@ -162,10 +162,10 @@ def check_file(path: Path, profiles: _Profiles, topology: str | None) -> list[Ch
             loaded, used = profiles.for_recipe(job.recipe)
             prep = prepare_job(job.recipe, loaded, job.source, topology)
         except SrtError as exc:
-            problems = tuple(p.render() for p in exc.problems) or ("invalid",)
+            why = tuple(p.render() for p in exc.problems) or ("invalid",)
             if used is None and job.recipe.profiles:  # the profile the recipe names could not be loaded
                 used = ProfileUsed(job.recipe.profiles[0], None, "recipe")
-            out.append(Checked(spec, job.recipe.name, problems, profile=used))
+            out.append(Checked(spec, job.recipe.name, why, profile=used))
             continue
         out.append(Checked(spec, prep.plan.name, (), prep.plan.topology, prep.plan.nodes, used))
     return out
