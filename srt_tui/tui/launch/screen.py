@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer
+from textual.widgets import ContentSwitcher
 
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
@@ -35,6 +35,7 @@ from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.tui.messages import ReplayKeys
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.fit_footer import FitFooter
 from srt_tui.widgets.step_bar import StepBar
 
 if TYPE_CHECKING:
@@ -60,6 +61,9 @@ HOLD_S = 0.3
 HOLD_MAX_S = 3.0
 #: the recipe rows one message adds to the tree (~20 ms of the UI's time)
 ROWS_A_MESSAGE = 100
+#: footer keys that leave it, first to last, when a step's keys do not fit its width (the Recipe step reached from
+#: the Profile step, with `esc Back`, at 80 columns): `?` Help still lists them, and they still work
+FOOTER_GIVES_WAY = ("open_file", "reload")
 
 
 class LaunchScreen(ReportsWorkerErrors, Screen[None]):
@@ -106,7 +110,7 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         )
         with ContentSwitcher(initial=f"step-{STEPS[self._first][0]}", id="steps"):
             yield self._make_step(self._first)
-        yield Footer()
+        yield FitFooter(FOOTER_GIVES_WAY)
 
     def _make_step(self, index: int) -> WizardStep:
         """Step `index`, its module imported now (later steps load when first reached)."""
