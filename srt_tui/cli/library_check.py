@@ -16,19 +16,49 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from srt_tui.core.api import ProfileOrigin
     from srt_tui.core.spec.profile import LoadedProfile
     from srt_tui.core.spec.recipe import Recipe
 
 
 @dataclass(frozen=True)
+class ProfileUsed:
+    """The profile a job was checked against, and what chose it (the tally depends on it)."""
+
+    name: str
+    path: str | None
+    origin: ProfileOrigin
+
+    def why(self) -> str:
+        """`-p nvidia-h100: /…/nvidia-h100.yaml`, `srtslurm.yaml found at /…`, `the recipe's profiles:`, …"""
+        where = self.path or "embedded"
+        return {
+            "-p": f"-p {self.name}: {where}",
+            "SRTSLURM_CONFIG": f"$SRTSLURM_CONFIG: {where}",
+            "srtslurm.yaml": f"srtslurm.yaml found at {where}",
+            "recipe": "the recipe's profiles:",
+            "default": "the default: no -p and no srtslurm.yaml found in ./, ../ or ../../",
+        }[self.origin]
+
+    def same(self, other: ProfileUsed | None) -> bool:
+        """The same profile file (what chose it aside)."""
+        return other is not None and (self.name, self.path) == (other.name, other.path)
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"name": self.name, "path": self.path, "from": self.origin}
+
+
+@dataclass(frozen=True)
 class Checked:
-    """One job's verdict: where it is (`file` or `file:selector`), its name, its plan's shape or its problems."""
+    """One job's verdict: where it is (`file` or `file:selector`), its name, its plan's shape or its problems,
+    and the profile it was checked against (None: the file could not be read that far)."""
 
     spec: str
     name: str
     problems: tuple[str, ...]
     topology: str = ""
     nodes: int = 0
+    profile: ProfileUsed | None = None
 
     @property
     def ok(self) -> bool:
@@ -70,19 +100,42 @@ def _hidden(rel: Path) -> bool:
 
 
 class _Profiles:
-    """Profiles by what chose them (`-p`, an srtslurm.yaml, or a recipe's first `profiles:` entry), loaded once."""
+    """Profiles by what chose them (`-p`, an srtslurm.yaml, or a recipe's first `profiles:` entry), loaded once.
+    The run's own (`-p`, srtslurm.yaml, else the default) is loaded first: one that cannot be is one error."""
 
     def __init__(self, spec: str | None) -> None:
+        from srt_tui.core.api import profile_choice
+
         self.spec = spec
-        self._loaded: dict[str | None, LoadedProfile] = {}
+        loaded, origin = profile_choice(None, spec)
+        self.top = _used(loaded, origin)
+        self._loaded: dict[str | None, tuple[LoadedProfile, ProfileUsed]] = {None: (loaded, self.top)}
 
-    def for_recipe(self, recipe: Recipe) -> LoadedProfile:
-        from srt_tui.core.api import choose_profile
+    @property
+    def fixed(self) -> bool:
+        """Every job is checked against the run's profile (a recipe's `profiles:` does not choose)."""
+        return self.top.origin not in ("recipe", "default")
 
-        key = self.spec if self.spec is not None else (recipe.profiles[0] if recipe.profiles else None)
+    def for_recipe(self, recipe: Recipe) -> tuple[LoadedProfile, ProfileUsed]:
+        """The job's profile and what chose it (SrtError when the recipe names one that cannot be loaded)."""
+        from srt_tui.core.api import profile_choice
+
+        key = None if self.fixed or not recipe.profiles else recipe.profiles[0]
         if key not in self._loaded:
-            self._loaded[key] = choose_profile(recipe, self.spec)
+            loaded, origin = profile_choice(recipe, self.spec)
+            self._loaded[key] = (loaded, _used(loaded, origin))
         return self._loaded[key]
+
+    def header(self) -> str:
+        """The run's first line: which profile, and where it came from."""
+        line = f"profile: {self.top.name} ({self.top.why()})"
+        if self.fixed:
+            return line + ", every job"
+        return line + "; a recipe that names `profiles:` is checked against its first, said on its line"
+
+
+def _used(loaded: LoadedProfile, origin: ProfileOrigin) -> ProfileUsed:
+    return ProfileUsed(loaded.name, str(loaded.path) if loaded.path is not None else None, origin)
 
 
 def check_file(path: Path, profiles: _Profiles, topology: str | None) -> list[Checked]:
@@ -104,23 +157,29 @@ def check_file(path: Path, profiles: _Profiles, topology: str | None) -> list[Ch
             problems = job.error.problems if job.error is not None else []
             out.append(Checked(spec, path.stem, tuple(p.render() for p in problems) or ("invalid",)))
             continue
+        used: ProfileUsed | None = None
         try:
-            prep = prepare_job(job.recipe, profiles.for_recipe(job.recipe), job.source, topology)
+            loaded, used = profiles.for_recipe(job.recipe)
+            prep = prepare_job(job.recipe, loaded, job.source, topology)
         except SrtError as exc:
-            out.append(Checked(spec, job.recipe.name, tuple(p.render() for p in exc.problems) or ("invalid",)))
+            why = tuple(p.render() for p in exc.problems) or ("invalid",)
+            if used is None and job.recipe.profiles:  # the profile the recipe names could not be loaded
+                used = ProfileUsed(job.recipe.profiles[0], None, "recipe")
+            out.append(Checked(spec, job.recipe.name, why, profile=used))
             continue
-        out.append(Checked(spec, prep.plan.name, (), prep.plan.topology, prep.plan.nodes))
+        out.append(Checked(spec, prep.plan.name, (), prep.plan.topology, prep.plan.nodes, used))
     return out
 
 
-def _line(c: Checked, options: str = "") -> str:
+def _line(c: Checked, options: str = "", run: ProfileUsed | None = None) -> str:
     """`ok       file[:job]  name: 2P1D on 3 node(s)` or `refused  file[:job]  line 12: field: why (fix: …)`; a job
     refused for several reasons ends with how many more and the command that shows them all (its ``options``:
-    the `-p`/`-t` this run was given)."""
+    the `-p`/`-t` this run was given); a job checked against another profile than the ``run``'s says which."""
     from srt_tui.cli.printable import printable
 
+    other = f" · profile {c.profile.name} ({c.profile.why()})" if c.profile and not c.profile.same(run) else ""
     if c.ok:
-        return printable(f"ok       {c.spec}  {c.name}: {c.topology} on {c.nodes} node(s)")
+        return printable(f"ok       {c.spec}  {c.name}: {c.topology} on {c.nodes} node(s){other}")
     first = c.problems[0]
     file = c.spec.split(":", 1)[0] if not Path(c.spec).exists() else c.spec
     if first.startswith(file + ":"):  # the file is on the line already: its line number is enough
@@ -128,11 +187,13 @@ def _line(c: Checked, options: str = "") -> str:
         first = f"line {first}" if first[:1].isdigit() else first
     again = f"srt-tui dry-run -f {shlex.quote(c.spec)}{options}"
     more = f" (+{len(c.problems) - 1} more: {again})" if len(c.problems) > 1 else ""
-    return printable(f"refused  {c.spec}  {first}{more}")
+    return printable(f"refused  {c.spec}  {first}{more}{other}")
 
 
 def check_library(args: argparse.Namespace) -> int:
-    """Check every job, print a line each and the tally (or one JSON document); 2 when any is refused."""
+    """Check every job, print the profile, a line each and the tally (or one JSON document); 2 when any is
+    refused."""
+    from srt_tui.cli.printable import printable
     from srt_tui.core.errors import Problem, SrtError
 
     if args.output:
@@ -146,11 +207,13 @@ def check_library(args: argparse.Namespace) -> int:
     given = (("-p", args.profile), ("-t", args.topology))
     options = "".join(f" {flag} {shlex.quote(value)}" for flag, value in given if value)
     results: list[Checked] = []
+    if not args.json:
+        print(printable(profiles.header()))
     for path in files:
         checked = check_file(path, profiles, args.topology)
         results.extend(checked)
         if not args.json:
-            sys.stdout.write("".join(_line(c, options) + "\n" for c in checked))
+            sys.stdout.write("".join(_line(c, options, profiles.top) + "\n" for c in checked))
     refused = sum(1 for c in results if not c.ok)
     if args.json:
         doc = {
@@ -158,6 +221,7 @@ def check_library(args: argparse.Namespace) -> int:
             "jobs": len(results),
             "ok": len(results) - refused,
             "refused": refused,
+            "profile": profiles.top.to_json(),
             "results": [
                 {
                     "spec": c.spec,
@@ -166,6 +230,7 @@ def check_library(args: argparse.Namespace) -> int:
                     "problems": list(c.problems),
                     "topology": c.topology or None,
                     "nodes": c.nodes or None,
+                    "profile": c.profile.to_json() if c.profile else None,
                 }  # fmt: skip
                 for c in results
             ],

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from srt_tui.core.errors import Problem, SrtError
 from srt_tui.core.plan.build import build_plan
@@ -68,12 +70,27 @@ def _locate(problem: Problem, source: RecipeSource | None) -> Problem:
 
 def choose_profile(recipe: Recipe, profile_spec: str | None, cwd: Path | None = None) -> LoadedProfile:
     """`-p` wins; else a discovered srtslurm.yaml; else the recipe's first declared profile; else `local`."""
+    return profile_choice(recipe, profile_spec, cwd)[0]
+
+
+#: what chose a job's profile (`profile_choice`): `-p`, srtctl's discovery (`$SRTSLURM_CONFIG`, or an
+#: srtslurm.yaml in ./, ../, ../../), the recipe's first `profiles:` entry, or the default (`local`)
+ProfileOrigin = Literal["-p", "SRTSLURM_CONFIG", "srtslurm.yaml", "recipe", "default"]
+
+
+def profile_choice(
+    recipe: Recipe | None, profile_spec: str | None, cwd: Path | None = None
+) -> tuple[LoadedProfile, ProfileOrigin]:
+    """`choose_profile`'s profile and what chose it; ``recipe`` None: the choice for a recipe naming no profile."""
     if profile_spec is not None:
-        return load_profile(profile_spec, cwd)
+        return load_profile(profile_spec, cwd), "-p"
     found = find_srtslurm(cwd)
     if found is not None:
-        return load_profile(str(found), cwd)
-    return load_profile(recipe.profiles[0] if recipe.profiles else None, cwd)
+        origin: ProfileOrigin = "SRTSLURM_CONFIG" if os.environ.get("SRTSLURM_CONFIG") else "srtslurm.yaml"
+        return load_profile(str(found), cwd), origin
+    if recipe is not None and recipe.profiles:
+        return load_profile(recipe.profiles[0], cwd), "recipe"
+    return load_profile(None, cwd), "default"
 
 
 def prepare(

@@ -249,8 +249,8 @@ class _DeferredSignals:
 def submit_slurm(
     prep: Prepared, base: Path, transport: str = "auto", client: SlurmClient | None = None, preflight: bool = True
 ) -> Submission:
-    """Preflight (unless told not to), submit held, record the id, move the staged directory to
-    `<base>/<job_id>`, index it, release (``client``: one whose controller already answered).
+    """Preflight (unless told not to), make the output directory `base`, submit held, record the id, move the
+    staged directory to `<base>/<job_id>`, index it, release (``client``: one whose controller already answered).
 
     Between sbatch and the end, any failure or SIGINT/SIGTERM/SIGHUP cancels the held job (or, when
     Slurm cannot cancel it, leaves it indexed so status and cancel find it).
@@ -259,6 +259,7 @@ def submit_slurm(
 
     client = client or get_client(transport)
     notes = tuple(c.message for c in check_before_submit(client, prep)) if preflight else ()
+    _checked_base(base)  # only now: a job the preflight refused leaves no directory behind
     stamp = time.strftime("%Y%m%d-%H%M%S")
     unique = f"{stamp}-{uuid.uuid4().hex[:6]}-{os.getpid()}"  # unique; the pid last (recover_interrupted reads it)
     with _DeferredSignals() as signals:
@@ -365,25 +366,39 @@ def choose_launcher(
     )
 
 
+def _safe_base(base: Path) -> Path:
+    """The output directory checked without making anything (UnsafePath, or a SubmitError for a file there):
+    refusals that come before anything is submitted leave no directory behind."""
+    check_ancestors(base, "output directory")  # before anything is made in a directory others may rearrange
+    if os.path.lexists(base) and not base.is_symlink() and not base.is_dir():
+        raise _unwritable(base, NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(base)))
+    if os.path.lexists(base):
+        check_dir(base, "output directory", shared_ok=True)
+    return base
+
+
 def _checked_base(base: Path) -> Path:
     """The output directory, made 0700 when missing and checked (UnsafePath), or a SubmitError saying it
-    cannot be written (a file there, a read-only file system)."""
-    check_ancestors(base, "output directory")  # before anything is made in a directory others may rearrange
+    cannot be written (a file there, a read-only file system). Called once the job will be written."""
+    _safe_base(base)
     try:
-        if os.path.lexists(base) and not base.is_symlink() and not base.is_dir():
-            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(base))
         private_dir(base, "output directory", shared_ok=True)
     except OSError as exc:
-        raise SubmitError(
-            [
-                Problem(
-                    field="output directory",
-                    message=f"cannot write {base}: {exc.strerror or exc}; nothing was submitted",
-                    hint="use -o with a writable directory that has free space, or fix the profile's output_dir",
-                )
-            ]
-        ) from None
+        raise _unwritable(base, exc) from None
     return base
+
+
+def _unwritable(base: Path, exc: OSError) -> SubmitError:
+    """Nothing was submitted: ``base`` cannot be written."""
+    return SubmitError(
+        [
+            Problem(
+                field="output directory",
+                message=f"cannot write {base}: {exc.strerror or exc}; nothing was submitted",
+                hint="use -o with a writable directory that has free space, or fix the profile's output_dir",
+            )
+        ]
+    )
 
 
 def submit_prepared(
@@ -396,7 +411,7 @@ def submit_prepared(
 ) -> Submission:
     """Submit through the chosen launcher (see `choose_launcher`): never silently on this machine.
     ``client``: a Slurm client that answered already (the previous member's of a sweep), not pinged again."""
-    base = _checked_base(output_base(prep, output_dir))
+    base = _safe_base(output_base(prep, output_dir))  # made only once a job is written: a refusal leaves nothing
     mount = mount_problem(str(base)) if prep.plan.container_runtime == "pyxis" else None
     if mount is not None:  # the job directory's logs/ is a pyxis mount: a `,` or `:` would split it
         raise SubmitError([Problem(field="output directory", message=mount[0], hint="use -o with a path without them")])
@@ -405,7 +420,7 @@ def submit_prepared(
     if chosen == "local":
         if missing:  # this machine runs every process: a missing program fails the job at once (exit 127)
             raise SubmitError([replace(p, severity="error") for p in missing])
-        return submit_local(prep, base)
+        return submit_local(prep, _checked_base(base))
     try:
         sub = submit_slurm(prep, base, transport, client, preflight)
     except SlurmUnavailable as exc:

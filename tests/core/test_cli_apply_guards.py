@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from srt_tui.core.api import prepare
+from srt_tui.slurm.client import NodeInfo, PartitionInfo
 from srt_tui.slurm.submit import SlurmUnreachable, choose_launcher
 from tests.conftest import REPO
 
@@ -177,3 +178,36 @@ def test_a_plans_warnings_are_said_on_stderr_by_dry_run_and_before_apply_asks(tm
     assert dry.returncode == 0 and said in dry.stderr, dry.stderr
     applied = _apply(tmp_path, "-f", str(recipe), "-p", "local", "--launcher", "local", stdin=subprocess.DEVNULL)
     assert applied.returncode == 1 and said in applied.stderr.split("not submitted")[0], applied.stderr
+
+
+class _ThreeNodeCluster:
+    """A Slurm that answers with one 3-node partition `batch` of 8-GPU nodes, and must never be asked to submit."""
+
+    name = "cli"
+
+    def partitions(self) -> list[PartitionInfo]:
+        return [PartitionInfo("batch", "UP", ("n1", "n2", "n3"), 3, 96, is_default=True)]
+
+    def nodes(self) -> list[NodeInfo]:
+        return [NodeInfo(f"n{i}", "IDLE", 32, 1000, "gpu:8", 8, None, ("batch",)) for i in (1, 2, 3)]
+
+    def accounts(self, user: str) -> list[str] | None:
+        return None
+
+    def submit(self, *args: object, **kwargs: object) -> str:
+        raise AssertionError("a job the preflight refused reached sbatch")
+
+
+@pytest.mark.parametrize("launcher", ["slurm", "auto"])
+def test_a_preflight_refusal_creates_no_output_directory(tmp_path: Path, launcher: str) -> None:
+    """Operator pass: a 4-node job against a 3-node partition was refused by the preflight, nothing submitted,
+    yet `./outputs/` was left behind, empty. The refusal comes before anything is written: nothing is left (a
+    failed sbatch is another case: its rendered scripts are kept)."""
+    from srt_tui.slurm.preflight import PreflightError
+    from srt_tui.slurm.submit import submit_prepared
+
+    prep = prepare(H100, "nvidia-h100", "2P2D")  # 4 nodes
+    out = tmp_path / "deep" / "outputs"
+    with pytest.raises(PreflightError, match="the job needs 4 nodes"):
+        submit_prepared(prep, launcher, out, client=_ThreeNodeCluster())  # type: ignore[arg-type]
+    assert not (tmp_path / "deep").exists()

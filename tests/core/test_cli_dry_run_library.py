@@ -41,7 +41,8 @@ def test_a_directory_is_checked_job_by_job_with_a_tally(tmp_path: Path) -> None:
     root = library(tmp_path / "lib")
     proc = cli("dry-run", "-f", str(root), "-p", "local", cwd=tmp_path)
     assert proc.returncode == 2, proc.stderr
-    lines = proc.stdout.splitlines()
+    head, *lines = proc.stdout.splitlines()
+    assert head.startswith("profile: local (-p local: ") and head.endswith(", every job"), head
     verdicts = [(ln.split()[0], ln.split()[1].removeprefix(str(root) + "/")) for ln in lines if ln.strip()][:-1]
     assert verdicts == [
         ("ok", "a/b/two.yml"),
@@ -105,3 +106,36 @@ def test_a_job_refused_for_several_reasons_says_how_to_see_them_all(tmp_path: Pa
     assert proc.returncode == 2 and all(
         f"profiling.{k}: unknown key" in proc.stderr for k in ("isl", "osl", "concurrency")
     )
+
+
+def test_which_profile_each_job_was_checked_against_is_said(tmp_path: Path) -> None:
+    """Operator pass: `dry-run -f DIR` tallied `657 ok, 26 refused` without srtslurm.yaml and `667 ok, 4 refused`
+    with one, without saying which profile either run checked. It says so once at the top (and where it came
+    from), and on a job's line when that job's profile is another (a recipe's own `profiles:`); --json too."""
+    root = library(tmp_path / "lib")
+    own = AGG.replace("name: mocker-agg-direct", "name: rocr")
+    own = own.replace("profiles: [local, local-rocr]", "profiles: [local-rocr]")
+    assert "profiles: [local-rocr]" in own
+    (root / "a" / "rocr.yaml").write_text(own, encoding="utf-8")
+    here = tmp_path / "here"
+    here.mkdir()
+
+    lines = cli("dry-run", "-f", str(root), cwd=here).stdout.splitlines()
+    assert lines[0].startswith("profile: local (the default: no -p and no srtslurm.yaml found"), lines[0]
+    rows = {ln.split()[1].removeprefix(str(root) + "/"): ln for ln in lines if ln.startswith(("ok ", "refused "))}
+    assert rows["a/rocr.yaml"].endswith("· profile local-rocr (the recipe's profiles:)"), rows["a/rocr.yaml"]
+    assert "· profile" not in rows["a/one.yaml"] and "· profile" not in rows["broken.yaml"]
+
+    given = cli("dry-run", "-f", str(root), "-p", "local-rocr", cwd=here).stdout.splitlines()
+    assert given[0] == f"profile: local-rocr (-p local-rocr: {REPO / 'profiles' / 'local-rocr.yaml'}), every job"
+    assert not [ln for ln in given if ln.startswith(("ok ", "refused ")) and "· profile" in ln]
+
+    (here / "srtslurm.yaml").write_text((REPO / "profiles" / "local.yaml").read_text(), encoding="utf-8")
+    found = cli("dry-run", "-f", str(root), "--json", cwd=here)
+    doc = json.loads(found.stdout)
+    srtslurm = {"name": "here", "path": str(here / "srtslurm.yaml"), "from": "srtslurm.yaml"}
+    assert doc["profile"] == srtslurm, doc["profile"]
+    assert {r["spec"]: r["profile"] for r in doc["results"]}[str(root / "a" / "rocr.yaml")] == srtslurm
+    assert {r["spec"]: r["profile"] for r in doc["results"]}[str(root / "broken.yaml")] is None
+    text = cli("dry-run", "-f", str(root), cwd=here).stdout.splitlines()
+    assert text[0] == f"profile: here (srtslurm.yaml found at {here / 'srtslurm.yaml'}), every job", text[0]

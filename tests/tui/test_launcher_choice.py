@@ -16,9 +16,16 @@ from textual.widgets import RadioButton, Static
 from srt_tui.tui.launch.steps.submit_step import SubmitStep
 from tests.conftest import REPO
 from tests.tui.scenarios import SCENARIOS, reach, settle
-from tests.tui.tui_helpers import make_app
+from tests.tui.tui_helpers import FakeCluster, answer_preflight_with, make_app
 
 SLURM_UP = (True, "sinfo answered")
+
+
+@pytest.fixture(autouse=True)
+def _preflight_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With Slurm up the step runs its preflight: against a cluster where the job fits, not this host's (a failed
+    check shows under Submit)."""
+    answer_preflight_with(monkeypatch, FakeCluster(nodes=3, partition="batch"))
 
 
 def _marks(app: Any) -> dict[str, str]:

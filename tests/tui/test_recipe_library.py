@@ -770,3 +770,75 @@ async def test_enter_enter_in_one_burst_after_a_filter_chooses_the_rows_recipe()
         screen = app.screen
         assert isinstance(screen, Launch) and screen.index == 2, app.screen
         assert screen.state.recipe is not None and screen.state.recipe_label == expected
+
+
+# -- reloading (operator pass: a file added while the TUI ran was not found until a restart) ----------------------
+
+
+async def test_r_reloads_the_library_keeping_the_cursor_and_the_filter_finds_a_new_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A new file in the user library is found by the filter after `r`, a removed one goes, the cursor stays on
+    its recipe; the scan runs in a worker (keys move the cursor while it reads) and the hint counts its files."""
+    make_library(_user_library(), folders=3, per_folder=3)
+    held = [False]
+    gate = hold_scan_at(monkeypatch, lambda folder: held[0] and folder == "user/zz-last")
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, LaunchScreen)
+        tree: Tree[Any] = screen.query_one("#recipe-tree", Tree)
+        assert screen.active_bindings["r"].binding.description == "Reload"
+        await pilot.press("slash", *"f01-r1", "enter")
+        await settle(pilot)
+        assert _cursor(tree) == "r1" and tree.cursor_node is not None
+        chosen = tree.cursor_node.data.spec
+        (_user_library() / "f01" / "fresh.yaml").write_text(
+            RECIPE.format(about="added meanwhile", name="fresh-one", workers=1), encoding="utf-8"
+        )
+        (_user_library() / "f00" / "r0.yaml").unlink()
+        await pilot.press("escape")  # the filter closed: every row, the cursor still on f01's r1
+        await settle(pilot)
+        held[0] = True
+        try:
+            await pilot.press("r")
+            await settle_but(pilot, "reload-recipes")
+            assert "Reading recipes…" in str(screen.query_one("#recipe-hint", Static).content)
+            line = tree.cursor_line
+            await pilot.press("j")  # the UI answers while the library is read again
+            assert tree.cursor_line == line + 1
+            await pilot.press("k")
+        finally:
+            gate.set()
+        await settle(pilot)
+        assert "Reading" not in str(screen.query_one("#recipe-hint", Static).content)
+        assert tree.cursor_node is not None and tree.cursor_node.data.spec == chosen
+        specs = {leaf.data.spec for f in tree.root.children for leaf in f.children if leaf.data is not None}
+        assert str(_user_library() / "f01" / "fresh.yaml") in specs
+        assert str(_user_library() / "f00" / "r0.yaml") not in specs
+        await pilot.press("slash", *"fresh-one")
+        await settle(pilot)
+        assert _cursor(tree) == "fresh" and "added meanwhile" in _summary(app)
+
+
+async def test_r_finds_library_folders_made_after_the_start() -> None:
+    """`$SRT_TUI_CONFIG_DIR/recipes` and `./recipes` made while the TUI runs are listed after `r`."""
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        assert not _user_library().exists()
+        (_user_library() / "mine").mkdir(parents=True)
+        (_user_library() / "mine" / "late.yaml").write_text(
+            RECIPE.format(about="late", name="late-one", workers=1), encoding="utf-8"
+        )
+        (Path.cwd() / "recipes").mkdir()
+        (Path.cwd() / "recipes" / "here.yaml").write_text(
+            RECIPE.format(about="here", name="here-one", workers=1), encoding="utf-8"
+        )
+        await pilot.press("r")
+        await settle(pilot)
+        folders = [str(node.label) for node in tree.root.children]
+        assert "user/mine/" in folders and "./recipes/" in folders, folders
+        assert {"late", "here"} <= set(_leaves(tree))

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Button
 
-from tests.tui.scenarios import SCENARIOS, reach
-from tests.tui.tui_helpers import make_app
+from tests.tui.scenarios import SCENARIOS, Scenario, reach, settle
+from tests.tui.tui_helpers import FakeCluster, answer_preflight_with, make_app
 
 #: what `sinfo` says when slurmctld is down (long enough to wrap over several lines at 80 columns)
 DOWN = (
@@ -37,3 +38,24 @@ def test_submit_slurm_unreachable_snapshot(snap_compare: Any) -> None:
         await reach(pilot, scenario, "submit", typed=False)
 
     assert snap_compare(make_app(scenario.profile, probe=DOWN), run_before=run_before, terminal_size=(80, 24))
+
+
+async def test_a_preflight_refusal_shows_when_submit_opens_at_80x24(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Operator pass: a 4-node job against a 3-node partition showed `✗ preflight nodes: the job needs 4 nodes;
+    partition gpu has 3` at the foot of the request, below the fold at 80×24, seen only once ^n had failed. It
+    shows under the Submit button, in sight when the step opens."""
+    from textual.widgets import Static
+
+    answer_preflight_with(monkeypatch, FakeCluster(nodes=3, partition="batch"))
+    four_nodes = Scenario("four", "nvidia-h100", "2p1d-sgl", (("decode-workers", "3"), ("decode-nodes", "3")))
+    app = make_app(four_nodes.profile, probe=(True, "slurmctld answers (cli transport)"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await reach(pilot, four_nodes, "submit", typed=False)
+        await settle(pilot)
+        screen = app.screen
+        status = screen.query_one("#submit-status", Static)
+        shown = str(status.render())
+        assert "✗ preflight nodes: the job needs 4 nodes; partition `batch` has 3" in shown, shown
+        assert "fix: choose a smaller topology" in shown
+        assert status.region.height and status.region.bottom <= 23, status.region  # above the footer
+        assert screen.get_widget_at(status.region.x, status.region.y)[0] is status

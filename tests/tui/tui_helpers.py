@@ -99,3 +99,36 @@ def burst(app: App[Any], *keys: str) -> None:
             app.post_message(events.Key(key if key.isalnum() else _character_to_key(key), key))
         else:
             app.post_message(events.Key(key, KEY_CHARS.get(key)))
+
+
+class FakeCluster:
+    """A Slurm that answers the Submit step's preflight with one partition of ``nodes`` 8-GPU nodes (no
+    accounting), whatever cluster this host has: what the step shows does not depend on the host."""
+
+    name = "cli"
+
+    def __init__(self, nodes: int = 3, partition: str = "batch") -> None:
+        self.count, self.partition = nodes, partition
+
+    def partitions(self) -> list[Any]:
+        from srt_tui.slurm.client import PartitionInfo
+
+        names = tuple(f"n{i}" for i in range(1, self.count + 1))
+        return [PartitionInfo(self.partition, "UP", names, self.count, 32 * self.count, is_default=True)]
+
+    def nodes(self) -> list[Any]:
+        from srt_tui.slurm.client import NodeInfo
+
+        return [
+            NodeInfo(f"n{i}", "IDLE", 32, 1000, "gpu:8", 8, None, (self.partition,)) for i in range(1, self.count + 1)
+        ]
+
+    def accounts(self, user: str) -> list[str] | None:
+        return None
+
+
+def answer_preflight_with(monkeypatch: Any, cluster: FakeCluster) -> None:
+    """The Submit step's preflight asks ``cluster`` (its client comes from `srt_tui.slurm.select.get_client`)."""
+    import srt_tui.slurm.select
+
+    monkeypatch.setattr(srt_tui.slurm.select, "get_client", lambda *a, **k: cluster)

@@ -96,6 +96,12 @@ class Engine:
     dp_flags: ClassVar[tuple[str, ...]] = ()
     #: a flag that, when true, places the DP ranks inside the TP group (SGLang's DP attention)
     dp_within_tp_flag: ClassVar[str | None] = None
+    #: that flag has no size of its own: one DP rank per TP rank (TRT-LLM's `enable_attention_dp`)
+    dp_within_tp_sized_by_tp: ClassVar[bool] = False
+    #: flags that carry the expert-parallel size (MoE experts sharded over that many ranks; no GPUs of their own)
+    ep_flags: ClassVar[tuple[str, ...]] = ()
+    #: a flag that, when true, shards the experts over every TP × DP rank (vLLM's `enable-expert-parallel`)
+    ep_over_ranks_flag: ClassVar[str | None] = None
     #: managed port flags a recipe may set, by the `Ports` field they move (honoured unless they collide)
     port_flags: ClassVar[dict[str, str]] = {}
     #: the variable naming the torch profiler's output directory (None: no torch profiling)
@@ -209,12 +215,55 @@ def parallel_gpus(engine: Engine, args: dict[str, Any]) -> tuple[int, str] | Non
     if key is None or tp is None:
         return None
     gpus = tp * (arg_int(args, engine.pp_flags) or 1)
-    dp_inside = engine.dp_within_tp_flag is not None and any(
-        flag_name(k) == engine.dp_within_tp_flag and v is True for k, v in args.items()
-    )
-    if not dp_inside:
+    if not _switched_on(args, engine.dp_within_tp_flag):
         gpus *= arg_int(args, engine.dp_flags) or 1
     return gpus, key
+
+
+def _switched_on(args: dict[str, Any], flag: str | None) -> bool:
+    """Is boolean ``flag`` (any spelling) set true in ``args``?"""
+    return flag is not None and any(flag_name(k) == flag_name(flag) and v is True for k, v in args.items())
+
+
+@dataclass(frozen=True)
+class Parallelism:
+    """One worker's parallelism as its engine's flags say it (`parallelism`): what the recipe summary, the
+    topology table and the dry-run show beside its GPUs."""
+
+    #: the tensor-parallel size (None: no TP flag written)
+    tp: int | None
+    pp: int = 1
+    dp: int = 1
+    #: the DP ranks sit inside the TP group (DP attention): they take no GPUs of their own
+    dp_in_tp: bool = False
+    ep: int = 1
+
+    def words(self, *, ep: bool = True) -> str:
+        """`TP 4`, `TP 1 × DP 16 · EP 16`, `TP 8 · DP attention 8 · EP 8`: sizes that multiply the GPUs joined by
+        ×, then those inside them ("" when the flags say nothing; ``ep`` False: without the expert parallelism)."""
+        sizes = [f"TP {self.tp}"] if self.tp is not None else []
+        sizes += [f"PP {self.pp}"] if self.pp > 1 else []
+        sizes += [f"DP {self.dp}"] if self.dp > 1 and not self.dp_in_tp else []
+        inside = [f"DP attention {self.dp}"] if self.dp > 1 and self.dp_in_tp else []
+        inside += [f"EP {self.ep}"] if self.ep > 1 and ep else []
+        return " · ".join(([" × ".join(sizes)] if sizes else []) + inside)
+
+    @property
+    def beyond_tp(self) -> bool:
+        """Does it say more than the TP size (PP, DP or EP)?"""
+        return self.pp > 1 or self.dp > 1 or self.ep > 1
+
+
+def parallelism(engine: Engine, args: dict[str, Any]) -> Parallelism:
+    """A worker's TP, PP, DP and EP as ``engine`` reads them from its role's ``args`` (the flags each adapter
+    declares, as `parallel_gpus` reads the GPUs they ask for)."""
+    tp = arg_int(args, engine.tp_flags)
+    in_tp = _switched_on(args, engine.dp_within_tp_flag)
+    dp = arg_int(args, engine.dp_flags) or ((tp or 1) if in_tp and engine.dp_within_tp_sized_by_tp else 1)
+    ep = arg_int(args, engine.ep_flags)
+    if ep is None and _switched_on(args, engine.ep_over_ranks_flag):
+        ep = (tp or 1) * (1 if in_tp else dp)
+    return Parallelism(tp, arg_int(args, engine.pp_flags) or 1, dp, in_tp, ep or 1)
 
 
 def kv_events(ctx: WorkerContext, defaults: dict[str, Any] | None = None) -> str | None:

@@ -45,6 +45,7 @@ class SGLang(Engine):
     pp_flags: ClassVar[tuple[str, ...]] = ("pp-size", "pipeline-parallel-size")
     dp_flags: ClassVar[tuple[str, ...]] = ("data-parallel-size", "dp-size", "dp")
     dp_within_tp_flag: ClassVar[str | None] = "enable-dp-attention"
+    ep_flags: ClassVar[tuple[str, ...]] = ("ep-size", "expert-parallel-size", "ep")
     port_flags: ClassVar[dict[str, str]] = {"disaggregation-bootstrap-port": "bootstrap"}
     torch_profiler_env: ClassVar[str | None] = "SGLANG_TORCH_PROFILER_DIR"
     multinode: ClassVar[bool] = True

@@ -30,6 +30,9 @@ class TRTLLM(Engine):
     )
     tp_flags: ClassVar[tuple[str, ...]] = ("tensor-parallel-size", "tensor_parallel_size", "tp-size")
     pp_flags: ClassVar[tuple[str, ...]] = ("pipeline-parallel-size", "pipeline_parallel_size")
+    dp_within_tp_flag: ClassVar[str | None] = "enable_attention_dp"
+    dp_within_tp_sized_by_tp: ClassVar[bool] = True
+    ep_flags: ClassVar[tuple[str, ...]] = ("moe_expert_parallel_size", "moe-expert-parallel-size")
     nsys_traces: ClassVar[str] = "cuda,nvtx,ucx"
     multinode: ClassVar[bool] = True
     launch_style: ClassVar[LaunchStyle] = LAUNCH_MPI

@@ -70,6 +70,7 @@ class VLLM(Engine):
     tp_flags: ClassVar[tuple[str, ...]] = ("tensor-parallel-size", "tp", "tp-size")
     pp_flags: ClassVar[tuple[str, ...]] = ("pipeline-parallel-size", "pp", "pp-size")
     dp_flags: ClassVar[tuple[str, ...]] = ("data-parallel-size", "dp")
+    ep_over_ranks_flag: ClassVar[str | None] = "enable-expert-parallel"
     torch_profiler_env: ClassVar[str | None] = "VLLM_TORCH_PROFILER_DIR"
     multinode: ClassVar[bool] = True
     ports_per_dp_rank: ClassVar[bool] = True

@@ -11,7 +11,7 @@ from typing import Any
 
 from srt_tui.core.benchmark import benchmark_problems
 from srt_tui.core.engines import get_engine
-from srt_tui.core.engines.base import Engine, arg_int, flag_name, parallel_gpus
+from srt_tui.core.engines.base import Engine, arg_int, flag_name, parallel_gpus, parallelism
 from srt_tui.core.errors import Problem
 from srt_tui.core.frontends.choice import fronts, misfit
 from srt_tui.core.frontends.nginx import frontend_layout
@@ -63,16 +63,8 @@ def clean_args(
 
 
 def _parallel_words(engine: Engine, args: dict[str, Any]) -> str:
-    """`TP 2 × DP 2` as the flags say it, for messages."""
-    parts = [f"TP {arg_int(args, engine.tp_flags)}"]
-    for label, flags in (("PP", engine.pp_flags), ("DP", engine.dp_flags)):
-        value = arg_int(args, flags)
-        if value and value > 1:
-            parts.append(f"{label} {value}")
-    inside = engine.dp_within_tp_flag
-    if inside and any(flag_name(k) == inside and v is True for k, v in args.items()) and len(parts) > 1:
-        parts[-1] += f" (inside TP, --{inside})"
-    return " × ".join(parts)
+    """`TP 2 × DP 2` (`TP 8 · DP attention 8`) as the flags say it, for messages about GPU counts."""
+    return parallelism(engine, args).words(ep=False)
 
 
 def served_name(job: ResolvedJob) -> str:

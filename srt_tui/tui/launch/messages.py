@@ -60,6 +60,20 @@ class RecipesFound(Message):
 
 
 @dataclass
+class ReloadRecipes(Message):
+    """The operator asked for the recipe library to be read again (`r` on the Recipe step)."""
+
+
+@dataclass
+class RecipesReloaded(Message):
+    """A reload read ``roots`` again: every entry now under them (files added, changed and removed since)."""
+
+    scan: int
+    roots: list[Path]
+    entries: list[RecipeEntry]
+
+
+@dataclass
 class RecipeOpened(Message):
     """A recipe given by path ("open file…") was read, successfully or not (None: no file at ``path``)."""
 

@@ -9,23 +9,11 @@ if TYPE_CHECKING:
 
 
 def role_line(recipe: Recipe, role: str) -> str:
-    """`2 workers × 4 GPUs (tp-size 4) on 1 node` for one role."""
-    from srt_tui.core.engines import get_engine
-    from srt_tui.core.engines.base import flag_name
+    """`2 workers × 4 GPUs (TP 4) on 1 node` for one role, its DP and EP too (`1 worker × 16 GPUs (TP 1 × DP 16 ·
+    EP 16) on 2 nodes`), as the dry-run says it."""
+    from srt_tui.core.text.role_lines import role_line as line
 
-    spec = recipe.roles[role]  # type: ignore[index]
-    tp_flags = {flag_name(f) for f in get_engine(recipe.engine.type).tp_flags}
-    tp = next((f"{k} {v}" for k, v in spec.args.items() if flag_name(k) in tp_flags), None)
-    parts = [f"{spec.workers} worker{'s' if spec.workers != 1 else ''}"]
-    if spec.gpus:
-        parts.append(f"× {spec.gpus} GPUs")
-    if tp:
-        parts.append(f"({tp})")
-    if spec.nodes == "colocate":
-        parts.append("colocated on the prefill nodes")
-    elif spec.nodes is not None:
-        parts.append(f"on {spec.nodes} node{'s' if spec.nodes != 1 else ''}")
-    return " ".join(parts)
+    return line(recipe, role)
 
 
 def frontend_line(recipe: Recipe) -> str:

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer
+from textual.widgets import ContentSwitcher
 
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
@@ -27,10 +27,13 @@ from srt_tui.tui.launch.messages import (
     ProfilesRead,
     RecipeChosen,
     RecipesFound,
+    RecipesReloaded,
+    ReloadRecipes,
 )
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.fit_footer import FitFooter
 from srt_tui.widgets.step_bar import StepBar
 
 if TYPE_CHECKING:
@@ -54,6 +57,9 @@ PREVIEW = 3
 ROWS_A_MESSAGE = 100
 #: the longest the scan holds the rest of the library until the first screenful of rows is painted
 FIRST_PAINT_WAIT_S = 0.5
+#: footer keys that leave it, first to last, when a step's keys do not fit its width (the Recipe step reached from
+#: the Profile step, with `esc Back`, at 80 columns): `?` Help still lists them, and they still work
+FOOTER_GIVES_WAY = ("open_file", "reload")
 
 
 class LaunchScreen(ReportsWorkerErrors, Screen[None]):
@@ -78,8 +84,10 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         super().__init__(id="launch")
         self.hub = hub
         self.state = WizardState(hub, preferred_profile=hub.context.profile_spec)
-        #: recipe folders scanned or being scanned, so a profile's srtctl_root is read once
+        #: recipe folders scanned or being scanned, so a profile's srtctl_root is read once; and those roots (a reload
+        #: reads them all again)
         self._scanned: set[Path] = set()
+        self._roots: list[LibraryRoot] = []
         #: one scan reads at a time (the cache is one file); a later root waits for the first
         self._scan_lock = threading.Lock()
         #: the given profile's models load once the reader's first rows are in (until then the interpreter is
@@ -101,7 +109,7 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         )
         with ContentSwitcher(initial=f"step-{STEPS[self._first][0]}", id="steps"):
             yield self._make_step(self._first)
-        yield Footer()
+        yield FitFooter(FOOTER_GIVES_WAY)
 
     def _make_step(self, index: int) -> WizardStep:
         """Step `index`, its module imported now (later steps load when first reached)."""
@@ -153,7 +161,8 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         if not roots:
             return
         self._scanned.update(r.path.resolve() for r in roots)
-        scan = len(self.state.library.progress)
+        self._roots += roots
+        scan = self.state.library.next_scan()
         self.state.library.started(scan)
         from srt_tui.tui.launch.recipe_reader import claim
 
@@ -207,6 +216,56 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
                     self.post_message(ProfilesRead(None))
         with self._scan_lock:
             scan_library(roots, found, cache=RecipeCache().load(), every=0.25)
+
+    @on(ReloadRecipes)
+    def _reload(self, message: ReloadRecipes) -> None:
+        """Read the library again: every folder listed so far, and the default ones made since (the user's, ./recipes)
+        or the chosen profile's srtctl checkout, through the cache (only new or changed files are parsed)."""
+        from srt_tui.tui.launch.recipe_catalog import library_roots
+
+        message.stop()
+        library = self.state.library
+        if library.loading:
+            self.notify("The recipe library is still being read: r again once it is done.", severity="warning")
+            return
+        profile = self.state.profile
+        more = library_roots(profile.profile.srtctl_root if profile is not None else None)
+        fresh = [r for r in more if r.path.resolve() not in self._scanned]
+        self._scanned.update(r.path.resolve() for r in fresh)
+        self._roots += fresh
+        roots = [r for r in self._roots if r.path.is_dir()]  # a folder removed since lists nothing
+        scan = library.next_scan()
+        library.reload_started(scan)
+        found = self.query("#step-recipe")
+        if found:
+            found.first(WizardStep).library_grew([])  # the hint says the library is being read
+        self.reload_recipes(scan, roots, [r.path for r in self._roots])
+
+    @work(thread=True, group="recipe-reload", name="reload-recipes", exit_on_error=False)
+    def reload_recipes(self, scan: int, roots: list[LibraryRoot], listed: list[Path]) -> None:
+        """Every recipe under `roots` read again through the cache (the hint counts the files as it goes); the entries
+        of every folder in `listed` are replaced by what is found."""
+        from srt_tui.state.recipe_cache import RecipeCache
+        from srt_tui.tui.launch.recipe_catalog import scan_library
+
+        def progress(entries: list[RecipeEntry], read: int, total: int) -> None:
+            if read < total:  # the last count comes with the entries
+                self.post_message(RecipesFound(scan, [], read, total))
+
+        with self._scan_lock:
+            entries = scan_library(roots, progress, cache=RecipeCache().load(), every=0.25)
+        self.post_message(RecipesReloaded(scan, listed, entries))
+
+    @on(RecipesReloaded)
+    def _reloaded(self, message: RecipesReloaded) -> None:
+        from srt_tui.core.text.counts import counted
+
+        added, gone = self.state.library.reloaded(message.scan, message.roots, message.entries)
+        found = self.query("#step-recipe")
+        if found:
+            found.first(WizardStep).library_reloaded()
+        changes = f"{added} new, {gone} gone" if added or gone else "nothing added or removed"
+        self.notify(f"{counted(len(message.entries), 'recipe')}: {changes}.", title="Recipe library read again")
 
     # -- the profile chosen before the wizard opened ---------------------------------------------------
 

@@ -68,6 +68,9 @@ class WizardStep(ReportsWorkerErrors, Vertical):
     def library_grew(self, entries: list[RecipeEntry]) -> None:
         """A library scan read more recipes (`state.library` holds them already); only the recipe step shows them."""
 
+    def library_reloaded(self) -> None:
+        """A reload read the library again (`state.library` holds what it found); only the recipe step shows it."""
+
     def focus_default(self) -> None:
         """Focus the widget the operator starts with on this step."""
         self.screen.focus_next()

@@ -21,7 +21,7 @@ from textual.widgets.tree import TreeNode
 from srt_tui.core.text.counts import counted
 from srt_tui.core.text.words import name_rank
 from srt_tui.tui.display import read_alike, shorten_paths, wrap_path
-from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened
+from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened, ReloadRecipes
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 
 if TYPE_CHECKING:
@@ -235,6 +235,7 @@ class RecipeStep(WizardStep):
         Binding("slash", "filter", "Filter", tooltip="Filter the recipes: every word must match, !word excludes"),
         Binding("o", "open_file", "Open…", tooltip="Open a recipe file by path"),
         Binding("e", "edit_recipe", "Edit", tooltip="Edit the recipe in $VISUAL or $EDITOR"),
+        Binding("r", "reload", "Reload", tooltip="Read the recipe folders again: files added, changed or removed"),
         Binding("escape", "close_filter", "Close filter", show=False),
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -304,6 +305,19 @@ class RecipeStep(WizardStep):
         opened = [e for e in self.entries if e.folder == "opened"]
         self.entries = [e for e in self.entries if e.folder != "opened"] + entries + opened
         self._add_rows([e for e in entries if e.matches(self.query_text)], grew=True)
+        self._show_progress()
+
+    def action_reload(self) -> None:
+        """Read the library again (the screen scans it in a worker; `library_reloaded` shows what it found)."""
+        self.post_message(ReloadRecipes())
+
+    def library_reloaded(self) -> None:
+        """The library as read again, the opened recipes kept, the filter applied, the cursor on its recipe."""
+        if self._library is None:
+            return
+        opened = [e for e in self.entries if e.folder == "opened"]
+        self.entries = [*self._library.entries, *opened]
+        self._rebuild()
         self._show_progress()
 
     def _show_progress(self) -> None:

@@ -210,6 +210,7 @@ class SubmitStep(WizardStep):
         if message.prepared is self.prepared:
             self.preflight = message.checks
             self._render_request()
+            self._submit_allowed()  # a check that failed shows under the button: the request's foot is below the fold
 
     def _context_changed(self, context: AppContext) -> None:
         """Only a new Slurm state or reason redraws the launcher choice (not e.g. a new profile label)."""
@@ -290,12 +291,32 @@ class SubmitStep(WizardStep):
         status = self.query_one("#submit-status", Static)
         if self._status_failed:  # the last submission's failure stays until the next try: it says more
             return
+        refused = self._preflight_refused()
         if why:
             status.update(Text("✗ " + why, style=self._style("submit-step--bad")))
+            self._status_blocked = True
+        elif refused is not None:
+            status.update(refused)
             self._status_blocked = True
         elif self._status_blocked:
             status.update("")
             self._status_blocked = False
+
+    def _preflight_refused(self) -> Text | None:
+        """The preflight checks Slurm would refuse this job for (`apply` refuses it so), with their fixes; None when
+        none failed or they are not about the launcher chosen. Submit stays possible: it checks again first."""
+        if self.launcher != "slurm" or self._preflight_of is not self.prepared:
+            return None
+        failed = [c for c in self.preflight if c.blocks]
+        if not failed:
+            return None
+        text = Text()
+        for check in failed:
+            text.append(f"✗ preflight {check.name}: {check.message}\n", style=self._style("submit-step--bad"))
+            if check.fix:
+                text.append(f"  fix: {check.fix}\n", style=self._style("submit-step--dim"))
+        text.append("Slurm would refuse it as asked (Submit checks again).", style=self._style("submit-step--dim"))
+        return text
 
     def _title_request(self) -> None:
         """The request panel names who is asked: Slurm, or this machine with the local launcher."""

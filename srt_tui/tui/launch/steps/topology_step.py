@@ -103,7 +103,7 @@ class TopologyStep(WizardStep):
     async def _build_form(self, forms: list[RoleForm]) -> None:
         grid = self.query_one("#role-form", Grid)
         await grid.remove_children()
-        widgets: list[Label | Input] = [Label("role", classes="form-head")]
+        widgets: list[Label | Input | Static] = [Label("role", classes="form-head")]
         widgets += [Label(label, classes="form-head") for _, label in FIELD_LABELS]
         self._roles = []
         for form in forms:
@@ -120,7 +120,26 @@ class TopologyStep(WizardStep):
                         restrict=DIGITS,  # counts: a letter is refused as it is typed (issue 21 defect 7)
                     )
                 )
+            # under the role's row, its parallelism when its args say more than TP (DP, EP): TP × DP GPUs a worker
+            line = f"role-parallel {form.role}-parallel"
+            widgets += [Static("", classes=line), Static("", id=f"{form.role}-parallel", classes=f"{line} -words")]
         await grid.mount_all(widgets)
+        self._show_parallel(self._base)
+
+    def _show_parallel(self, recipe: Recipe | None) -> None:
+        """Each role's TP, DP and EP under its row, as ``recipe`` (the edited one) says them; a role whose args say
+        only TP shows no such line. None (the form does not read yet): as they were."""
+        from srt_tui.core.text.role_lines import role_parallelism
+
+        if recipe is None:
+            return
+        for role in self._roles:
+            if role not in recipe.roles:
+                continue
+            said = role_parallelism(recipe, role)
+            self.query_one(f"#{role}-parallel", Static).update(said.words())
+            for widget in self.query(f".{role}-parallel"):
+                widget.display = said.beyond_tp
 
     def _forms(self) -> list[RoleForm]:
         from srt_tui.tui.launch.wizard import RoleForm
@@ -195,6 +214,7 @@ class TopologyStep(WizardStep):
 
     def _show(self, edited: Recipe | None, prepared: Prepared | None, problems: list[Problem]) -> None:
         self.edited, self.prepared, self.problems = edited, prepared, problems
+        self._show_parallel(edited)
         grid = self.query_one(GpuGrid)
         grid.empty_text = "No plan: fix the problems below."
         grid.plan = prepared.plan if prepared is not None else None
