@@ -792,7 +792,7 @@ async def test_r_reloads_the_library_keeping_the_cursor_and_the_filter_finds_a_n
         assert screen.active_bindings["r"].binding.description == "Reload"
         await pilot.press("slash", *"f01-r1", "enter")
         await settle(pilot)
-        assert _cursor(tree) == "r1" and tree.cursor_node is not None
+        assert _cursor(tree) == "r1" and tree.cursor_node is not None and tree.cursor_node.data is not None
         chosen = tree.cursor_node.data.spec
         (_user_library() / "f01" / "fresh.yaml").write_text(
             RECIPE.format(about="added meanwhile", name="fresh-one", workers=1), encoding="utf-8"
@@ -813,7 +813,9 @@ async def test_r_reloads_the_library_keeping_the_cursor_and_the_filter_finds_a_n
             gate.set()
         await settle(pilot)
         assert "Reading" not in str(screen.query_one("#recipe-hint", Static).content)
-        assert tree.cursor_node is not None and tree.cursor_node.data.spec == chosen
+        assert (
+            tree.cursor_node is not None and tree.cursor_node.data is not None and tree.cursor_node.data.spec == chosen
+        )
         specs = {leaf.data.spec for f in tree.root.children for leaf in f.children if leaf.data is not None}
         assert str(_user_library() / "f01" / "fresh.yaml") in specs
         assert str(_user_library() / "f00" / "r0.yaml") not in specs
