@@ -249,36 +249,3 @@ async def test_a_profile_file_changed_after_it_was_listed_is_said_when_chosen(tm
         assert isinstance(app.screen, LaunchScreen) and app.screen.index == 0
         assert any("mine cannot be read now" in str(n.message) for n in app._notifications)
         assert not step.rows[names.index("mine")].valid  # read again: now listed with its errors
-
-
-async def test_a_warm_library_waits_for_its_first_screenful_to_be_painted(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 22 (the warm start read slower than the cold one): a warm cache hands the whole library over in
-    ~0.1 s, and every row went into the tree before the first of them were drawn. Rows beyond the first
-    screenful now enter the tree only after a frame with the first ones was painted."""
-    from srt_tui.state.recipe_cache import RecipeCache
-    from srt_tui.tui.launch import screen as launch_screen
-    from srt_tui.tui.launch.recipe_catalog import SCREENFUL
-    from srt_tui.tui.launch.steps.recipe_step import RecipeStep
-
-    jobs = make_library(_user_library(), folders=30, per_folder=10)
-    scan_library(library_roots(), None, cache=RecipeCache().load())  # warm: the reader answers from the cache
-    monkeypatch.setattr(launch_screen, "FIRST_PAINT_WAIT_S", 60.0)  # the paint, never a timeout, lets it go on
-    grew: list[tuple[int, bool]] = []  # (rows the library held before, whether the first rows were painted)
-    library_grew = RecipeStep.library_grew
-
-    def recording(self: RecipeStep, entries: list[Any]) -> None:
-        launch = self.screen
-        assert isinstance(launch, LaunchScreen)
-        grew.append((len(launch.state.library.entries) - len(entries), launch._rows_painted.is_set()))
-        library_grew(self, entries)
-
-    monkeypatch.setattr(RecipeStep, "library_grew", recording)
-    recipe_reader.start_early()
-    app = make_app("local")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, LaunchScreen)
-        assert len(screen.state.library.entries) >= jobs
-    later = [painted for held, painted in grew if held >= SCREENFUL]
-    assert later and all(later), grew  # every row after the first screenful came after its paint

@@ -55,8 +55,6 @@ STEPS: tuple[tuple[str, str, str, str], ...] = (
 PREVIEW = 3
 #: the recipe rows one message adds to the tree (~20 ms of the UI's time)
 ROWS_A_MESSAGE = 100
-#: the longest the scan holds the rest of the library until the first screenful of rows is painted
-FIRST_PAINT_WAIT_S = 0.5
 #: footer keys that leave it, first to last, when a step's keys do not fit its width (the Recipe step reached from
 #: the Profile step, with `esc Back`, at 80 columns): `?` Help still lists them, and they still work
 FOOTER_GIVES_WAY = ("open_file", "reload")
@@ -93,9 +91,6 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         #: the given profile's models load once the reader's first rows are in (until then the interpreter is
         #: the first paint's: the reader parses on another core)
         self._profile_waits = False
-        #: set once a screenful of recipe rows has been painted: a warm cache hands the whole library over in
-        #: ~0.1 s, and its 700 rows went into the tree before the first of them were on screen
-        self._rows_painted = threading.Event()
         #: a clone asked for before this screen was mounted (applied by `on_mount`)
         self._pending_clone: tuple[ClonedJob, Prepared, str] | None = None
         #: the wizard's first step: Recipe when the profile is already chosen (`-p`, or srtctl's srtslurm.yaml
@@ -178,7 +173,7 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         """Read every recipe file under `roots`, folder by folder, through the user's cache: the rows the reader
         process sends, then (when it stopped early) what it did not send, read here."""
         from srt_tui.state.recipe_cache import RecipeCache
-        from srt_tui.tui.launch.recipe_catalog import SCREENFUL, scan_library
+        from srt_tui.tui.launch.recipe_catalog import scan_library
         from srt_tui.tui.launch.recipe_reader import ReaderFailed
 
         sent: set[str] = set()
@@ -194,8 +189,6 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
                     RecipesFound(scan, fresh[start : start + ROWS_A_MESSAGE], read if last else before[0], total)
                 )
             before[0] = read
-            if len(sent) >= SCREENFUL:  # the rest is read and parsed once these are on screen (or after a moment)
-                self._rows_painted.wait(FIRST_PAINT_WAIT_S)
 
         if reader is not None:
             profiles: list[list[ProfileRow] | None] = [None]
@@ -321,13 +314,6 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         found = self.query("#step-recipe")
         if found:
             found.first(WizardStep).library_grew(message.entries)
-        if not self._rows_painted.is_set():
-            from srt_tui.tui.launch.recipe_catalog import SCREENFUL
-
-            if not found or self.step is not found.first():  # no rows to paint: the scan goes on
-                self._rows_painted.set()
-            elif len(self.state.library.entries) >= SCREENFUL:
-                self.call_after_refresh(self._rows_painted.set)
 
     @property
     def step(self) -> WizardStep:
