@@ -20,6 +20,7 @@ from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.command import CommandPalette
+from textual.keys import _character_to_key
 from textual.notifications import Notify
 from textual.screen import Screen
 
@@ -39,6 +40,20 @@ ScreenFactory = Callable[[ContextHub], Screen[None]]
 
 #: the keys Textual's parser makes of `ESC 1`, `ESC 2`, `ESC 3` (¡, ™, £), and the mode each one means
 ALT_MODE_KEYS = {"inverted_exclamation_mark": "launch", "trade_mark_sign": "monitor", "pound_sign": "setup"}
+#: the digit each of them was typed as (`ESC 2` is `™`)
+ALT_DIGITS = {"inverted_exclamation_mark": "1", "trade_mark_sign": "2", "pound_sign": "3"}
+
+
+def _escape_joined(event: events.Key) -> str | None:
+    """The key typed right after an Esc, when the terminal joined the two into one Alt key (`ESC r` is `alt+r`,
+    `ESC 2` is `™`); None for any other key, and for one already split (it is typed as it is)."""
+    if getattr(event, "srt_after_escape", False):
+        return None
+    if event.key in ALT_DIGITS:
+        return ALT_DIGITS[event.key]
+    if event.key.startswith("alt+") and event.character and len(event.character) == 1 and event.character.isprintable():
+        return event.character
+    return None
 
 
 def _launch(hub: ContextHub) -> Screen[None]:
@@ -200,9 +215,17 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
     async def _route_key(self, event: Typed) -> None:
         """A fast Esc then 1/2/3 reaches Textual as one key, the macOS Option character (`ESC 2` is `™`):
         it switches mode before any focused input sees it (a binding cannot: an input claims printable keys)."""
-        if isinstance(event, events.Key) and event.key in ALT_MODE_KEYS:
+        if isinstance(event, events.Key) and (plain := _escape_joined(event)) is not None:
             event.stop()
-            await self.switch_mode(ALT_MODE_KEYS[event.key])
+            if event.key in ALT_MODE_KEYS and not self.screen.is_modal:
+                await self.switch_mode(ALT_MODE_KEYS[event.key])
+                return
+            # Esc, then the key, as typed: Help or a dialog closes before the mode switches (a mode switched under
+            # Help left it open there, and the next `?` crashed), a filter closes before `r` reloads
+            again = events.Key(plain if plain.isalnum() else _character_to_key(plain), plain)
+            setattr(again, "srt_after_escape", True)  # noqa: B010 - a mark on Textual's event, read below
+            for key in (events.Key("escape", "\x1b"), again):
+                await self.key_queue.typed(key)
             return
         if isinstance(event, events.Key) and not event.is_forwarded and event.key == "escape":
             self.toasts.went_back()  # Esc goes back: the toasts on screen were seen (toasts.py)

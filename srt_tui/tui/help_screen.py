@@ -102,7 +102,7 @@ class HelpScreen(DismissOnce[None], ModalScreen[None]):
     ]
 
     def __init__(self, rows: list[KeyHelp], legend: str = "") -> None:
-        super().__init__(id="help")
+        super().__init__()  # no id: a Help left open under another mode never clashes with the next one
         self.rows = rows
         #: what the screen's marks mean (a screen's `HELP_LEGEND`), under the keys
         self.legend = legend

@@ -77,3 +77,41 @@ async def test_a_failed_probe_stays_on_the_probe_step_and_is_not_a_valid_profile
         assert "valid profile" not in evidence
         assert screen.proposal is not None and any("partition ™ does not exist" in p for p in screen.proposal.problems)
         assert screen.query_one("#write-profile").disabled
+
+
+async def test_esc_then_a_digit_with_help_open_closes_help_then_switches_and_help_opens_again() -> None:
+    """Operator pass 4: `?`, then `ESC 2` in one read, then `?` crashed (DuplicateIds: the first Help was left open
+    under the mode switched away from). Esc closes Help, the digit switches, and Help opens again."""
+    from srt_tui.tui.help_screen import HelpScreen
+
+    app = setup_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        for event in XTermParser().feed("\x1b2"):
+            app.post_message(event)
+        await settle(pilot)
+        assert app.current_mode == "monitor" and not isinstance(app.screen, HelpScreen)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("1")  # Help is modal: no mode key reaches the app under it
+        await pilot.press("escape", "3")
+        await settle(pilot)
+        assert app.current_mode == "setup"
+        assert not any(isinstance(s, HelpScreen) for s in app.screen_stack)
+
+
+async def test_esc_then_a_letter_in_one_read_is_esc_then_the_letter() -> None:
+    """`ESC r` arrives as `alt+r` with the character `r`: it was typed into the field (`gpur`). It is Esc (the
+    field loses the focus), then `r`, as typed."""
+    app = setup_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        partition = app.screen.query_one("#opt-partition", Input)
+        partition.focus()
+        await pilot.press("g", "p", "u")
+        app.post_message(events.Key("alt+r", "r"))
+        await settle(pilot)
+        assert partition.value == "gpu"
+        assert app.focused is not partition

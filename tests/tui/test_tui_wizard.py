@@ -323,16 +323,15 @@ async def test_modes_switch_by_key_but_not_while_typing() -> None:
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        # Monitor and Setup run their own pollers/probes: only wait for the switch, not for their workers
-        await pilot.press("2")
-        await pilot.pause()
-        assert app.current_mode == "monitor"
-        await pilot.press("3")
-        await pilot.pause()
-        assert app.current_mode == "setup"
-        await pilot.press("f2")
-        await pilot.pause()
-        assert app.current_mode == "launch"
+        # Monitor and Setup run their own pollers/probes: only wait for the switch, not for their workers (a key
+        # typed while the Monitor waits for its first refresh waits for it: `key_order`)
+        for key, mode in (("2", "monitor"), ("3", "setup"), ("f2", "launch")):
+            await pilot.press(key)
+            for _ in range(100):
+                if app.current_mode == mode:
+                    break
+                await pilot.pause(0.05)
+            assert app.current_mode == mode, key
         await pilot.press("slash", "2")  # typed into the filter, not a mode switch
         await settle(pilot)
         assert app.current_mode == "launch"
