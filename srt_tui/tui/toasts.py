@@ -8,7 +8,8 @@ the view they were about (a "Submit failed" toast stayed on the Preview after Es
    to close; a dialog's own (raised while it is on top: "copied", "the shell did not start") show on it.
 2. Going back dismisses what is on screen: Esc (back, close, a wizard step back) and a screen closing (Esc, q, a
    dialog answered) end the toasts shown, so none outlives the view it was about.
-3. An error is never lost before it could be read: one on screen for less than `ERROR_READ_S` stays, wherever the
+3. A toast whose words are on screen already is not shown twice.
+4. An error is never lost before it could be read: one on screen for less than `ERROR_READ_S` stays, wherever the
    operator goes, until it has been; hidden behind Help, its time does not run.
 
 Otherwise a toast follows the operator (a mode key, a screen opened on top) for its time, as Textual's do: the
@@ -73,6 +74,8 @@ class ToastKeeper:
         if notification.identity in self._reshown:  # shown again by this keeper (unless withdrawn since)
             self._reshown.discard(notification.identity)
             return notification.identity in self._shown
+        if self._on_screen(notification):  # the same words already up (Enter twice on a filter that matches nothing)
+            return False
         toast = _Toast(notification, notification.timeout, notification.raised_at + notification.timeout, since=now)
         screen = self.app.screen
         if self.waits(screen):  # Help or the palette: the toast waits for it to close
@@ -80,6 +83,15 @@ class ToastKeeper:
             return False
         self._shown[notification.identity] = toast
         return True
+
+    def _on_screen(self, notification: Notification) -> bool:
+        """A toast with the same words and severity is shown now."""
+        live = self.app._notifications  # Textual's own collection (see `_take`)
+        said = (notification.title, notification.message, notification.severity)
+        return any(
+            (t.notification.title, t.notification.message, t.notification.severity) == said and t.notification in live
+            for t in self._shown.values()
+        )
 
     def went_back(self) -> None:
         """Esc: what is on screen was seen; only errors not read yet stay, until they have been."""

@@ -141,3 +141,16 @@ async def test_a_toast_follows_the_operator_to_another_mode() -> None:
         await _settle(pilot)
         assert app.current_mode == "setup"
         assert on_screen(app) == ["Job 81234 submitted with the slurm launcher."]
+
+
+async def test_the_same_words_already_on_screen_are_not_shown_twice() -> None:
+    """Operator pass 4: `/1p2d Enter Enter` on the profile list stacked two "No profile matches …" toasts."""
+    app = frozen_app([frozen.nvidia("healthy")])
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await _settle(pilot)
+        for _ in range(2):
+            app.notify("No profile matches the filter '1p2d'", severity="warning")
+            await _settle(pilot)
+        app.notify("No profile matches the filter '1p2d'", severity="error")  # another severity: its own toast
+        await _settle(pilot)
+        assert on_screen(app) == ["No profile matches the filter '1p2d'"] * 2
