@@ -14,6 +14,7 @@ from rich.console import Console
 from textual.message import Message
 from textual.widgets import ContentSwitcher, DataTable, Input, Static, TabbedContent, Tree
 
+from srt_tui.core.paths import user_recipes_dir
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.help_screen import HelpScreen
 from srt_tui.tui.launch.gpu_grid import GpuGrid
@@ -430,9 +431,9 @@ async def test_preview_masks_secrets_and_saves_dry_run_and_recipe(tmp_path: Path
         assert app.screen.query_one("#prompt-input", Input).value == "dry-runs/mocker-agg2-agg2-20260102-030405"
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.press("w")  # recipe YAML: mocker-agg2-agg2.yaml
+        await pilot.press("w")  # recipe YAML: the user's recipe folder, which the Recipe step lists
         await settle(pilot)
-        assert app.screen.query_one("#prompt-input", Input).value == "mocker-agg2-agg2.yaml"
+        assert app.screen.query_one("#prompt-input", Input).value == str(user_recipes_dir() / "mocker-agg2-agg2.yaml")
         await pilot.press("enter")
         await settle(pilot)
         for _ in range(100):  # both saves run in workers; their FileSaved messages may still be in flight
@@ -442,4 +443,5 @@ async def test_preview_masks_secrets_and_saves_dry_run_and_recipe(tmp_path: Path
     saved = {m.kind: m.path for m in messages if isinstance(m, FileSaved)}
     assert (saved["dry-run"] / "sbatch.sh").is_file() and (saved["dry-run"] / "plan.json").is_file()
     assert "hf_do_not_show" not in (saved["dry-run"] / "recipe.yaml").read_text()
-    assert saved["recipe"].name == "mocker-agg2-agg2.yaml" and "name: mocker-agg2" in saved["recipe"].read_text()
+    assert saved["recipe"] == user_recipes_dir() / "mocker-agg2-agg2.yaml"
+    assert "name: mocker-agg2" in saved["recipe"].read_text()

@@ -232,7 +232,11 @@ class PreviewStep(WizardStep):
 
         if self.edited is None or self.prepared is None:
             return
-        default = f"{self.edited.name}-{self.prepared.plan.topology}.yaml"
+        from srt_tui.core.paths import user_recipes_dir
+
+        # into the user's recipe folder, which the Recipe step lists (`r` reads it again): a file saved in the
+        # working directory was never listed
+        default = str(user_recipes_dir() / f"{self.edited.name}-{self.prepared.plan.topology}.yaml")
 
         def chosen(path: str | None) -> None:
             if path and self.edited is not None:
