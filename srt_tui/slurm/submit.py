@@ -86,9 +86,17 @@ def reachable_client(transport: str = "auto") -> tuple[SlurmClient | None, str]:
 
 
 def slurm_reachable(transport: str = "auto") -> tuple[bool, str]:
-    """Whether a Slurm controller answers, and a one-line reason either way."""
+    """Whether a Slurm controller answers, and a one-line reason either way that names the cluster which answered
+    (a login node's default slurm.conf may be another cluster's than the operator meant)."""
     client, why = reachable_client(transport)
-    return client is not None, why
+    if client is None:
+        return False, why
+    try:
+        name = client.controller_info().cluster_name
+    except (SlurmError, OSError):  # it answered the ping: reachable, its name unknown
+        name = None
+    where = os.environ.get("SLURM_CONF") or "the default slurm.conf"
+    return True, f"cluster {name or '(unnamed)'} answers ({client.name} transport, {where})"
 
 
 def output_base(prep: Prepared, output_dir: Path | None) -> Path:

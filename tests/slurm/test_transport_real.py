@@ -162,6 +162,12 @@ def test_controller_partitions_nodes(client: SlurmClient, local_slurm: ClusterIn
         subprocess.run(["scontrol", "show", "config"], capture_output=True, text=True, check=True).stdout
     )
     assert client.controller_info().version == config["SLURM_VERSION"]
+    # the TUI's check names the cluster that answered (operator pass 4: a login node's default slurm.conf was
+    # another cluster's, and the header said only "reachable")
+    from srt_tui.slurm.submit import slurm_reachable
+
+    ok, why = slurm_reachable(client.name)
+    assert ok and why.startswith(f"cluster {config['ClusterName']} answers ({client.name} transport, "), why
     (part,) = client.partitions()
     assert (part.name, part.is_default, part.nodes) == ("gpu", True, tuple(local_slurm.node_names))
     nodes = client.nodes()
