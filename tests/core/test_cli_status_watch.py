@@ -40,7 +40,7 @@ def _read_until(fd: int, wanted: bytes, count: int, timeout: float = 30) -> byte
 def test_a_pipe_gets_a_block_per_refresh_and_ctrl_c_ends_it_cleanly() -> None:
     proc = subprocess.Popen(COMMAND, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None
-    out = _read_until(proc.stdout.fileno(), b"--- ", 2)
+    out = _read_until(proc.stdout.fileno(), b"--- ", 3)  # the third block's start: two whole blocks read
     proc.send_signal(signal.SIGINT)
     rest, err = proc.communicate(timeout=30)
     assert out.count(b"no jobs known yet") >= 2, out
@@ -54,7 +54,7 @@ def test_a_terminal_is_redrawn_under_a_line_saying_how_often() -> None:
         os.execv(sys.executable, COMMAND)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 100, 0, 0))
     try:
-        out = _read_until(fd, b"\x1b[2J", 2)
+        out = _read_until(fd, b"\x1b[2J", 3)  # the third redraw's start: two whole screens read
     finally:
         os.kill(pid, signal.SIGINT)
         _, status = os.waitpid(pid, 0)
