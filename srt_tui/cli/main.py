@@ -206,6 +206,11 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _opens_tui(argv: Sequence[str]) -> bool:
+    """Whether `argv` starts the TUI (no command, no `--help`, which lists the commands)."""
+    return _command_of(argv) is None and not any(a in ("-h", "--help") for a in argv)
+
+
 def _unknown_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str:
     """The message for a subcommand srt-tui does not have, with the nearest one (`stauts`: `status`); else ""."""
     import difflib
@@ -267,6 +272,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version="srt-tui 0.1.0")
     parser.add_argument("-p", "--profile", help="profile name, path, or default discovery")
     parser.add_argument("--read-only", action="store_true", help="TUI: hide every mutating action")
+    if argv is not None and _opens_tui(argv):
+        return parser  # the TUI takes only the options above: its start does not wait for every command's parser
     sub = parser.add_subparsers(dest="command")
 
     def recipe_args(p: argparse.ArgumentParser) -> None:

@@ -84,3 +84,16 @@ def test_first_frame_does_not_import_pydantic_or_the_planner() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "False"]
+
+
+def test_the_tui_start_parses_its_options_without_every_commands_parser() -> None:
+    """`srt-tui -p NAME` reads two options: the job, setup and shell commands' parsers (their modules and ~0.1 s
+    of argparse) are built only for a command or `--help`, which lists them."""
+    code = (
+        "import sys; from srt_tui.cli.main import build_parser; "
+        "args = build_parser(['-p', 'local', '--read-only']).parse_args(['-p', 'local', '--read-only']); "
+        "print(args.profile, args.read_only, 'srt_tui.cli.jobs' in sys.modules, 'srt_tui.cli.setup' in sys.modules); "
+        "build_parser(['--help']); print('srt_tui.cli.jobs' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["local", "True", "False", "False", "True"]
