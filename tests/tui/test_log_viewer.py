@@ -236,14 +236,44 @@ async def test_wrapped_a_match_deep_in_a_long_line_is_in_view(tmp_path: Path) ->
         assert view.current_match == 1 and _match_in_view(view, "config")
 
 
+async def _viewer_in_app(pilot: Pilot[None], logs: list[LogRef]) -> LogViewerScreen:
+    """The viewer on ``logs``, opened in the app (its key queue: each key done before the next is handed out)."""
+    await settle(pilot)
+    viewer = LogViewerScreen(logs)
+    await pilot.app.push_screen(viewer)
+    await settle(pilot)
+    return viewer
+
+
+async def test_slash_opens_a_new_search_but_in_the_search_where_it_is_text(tmp_path: Path) -> None:
+    """From the log (the search hidden, or open but left): `/` opens an empty search, focused; in the search: `/`."""
+    path = tmp_path / "router.log"
+    path.write_text("POST /v1/chat\n")
+    app = frozen_app([frozen.nvidia("healthy")])
+    async with app.run_test(size=(80, 24)) as pilot:
+        viewer = await _viewer_in_app(pilot, [_ref(path)])
+        search = viewer.query_one("#log-search", Input)
+        assert search.has_class("hidden") and app.focused is viewer.query_one(LogView)
+        await pilot.press("slash", "a", "slash")
+        await settle(pilot)
+        assert not search.has_class("hidden") and app.focused is search and search.value == "a/"
+        viewer.query_one(LogView).focus()  # the search left open (a click on the log)
+        await settle(pilot)
+        await pilot.press("slash")
+        await settle(pilot)
+        assert app.focused is search and search.value == ""
+
+
 async def test_keys_typed_right_after_slash_go_to_the_search(tmp_path: Path) -> None:
     """A burst (a paste, a fast typist: every key in one read) after `/` lands in the search, `/` included,
-    and never reaches the viewer's own keys (`o` would open the picker, `p` the pager)."""
+    and never reaches the viewer's own keys (`o` would open the picker, `p` the pager): in the app, whose key queue
+    hands out the next key once `/` has focused the search."""
     path = tmp_path / "router.log"
     path.write_text("".join(f"POST /v1/{'completions' if n == 7 else 'chat'} {n}\n" for n in range(50)))
-    app = ViewerApp([_ref(path)])
+    app = frozen_app([frozen.nvidia("healthy")])
     async with app.run_test(size=(80, 24)) as pilot:
-        view = app.viewer.query_one(LogView)
+        viewer = await _viewer_in_app(pilot, [_ref(path)])
+        view = viewer.query_one(LogView)
         await _until(pilot, lambda: view.line_count == 50)
         assert app._driver is not None
         for char in "//v1/comp\r":  # straight to the driver, as a terminal's keys arrive
@@ -252,8 +282,8 @@ async def test_keys_typed_right_after_slash_go_to_the_search(tmp_path: Path) -> 
             key.set_sender(app)
             app._driver.send_message(key)
         await _until(pilot, lambda: view.current_match is not None)
-        assert app.screen is app.viewer and view.current_match == 7
-        assert app.viewer.query_one("#log-search", Input).value == "/v1/comp"
+        assert app.screen is viewer and view.current_match == 7
+        assert viewer.query_one("#log-search", Input).value == "/v1/comp"
 
 
 def _terminal_keys(app: App[None], raw: str) -> list[events.Key]:
@@ -265,16 +295,14 @@ def _terminal_keys(app: App[None], raw: str) -> list[events.Key]:
     return keys
 
 
-async def test_esc_then_slash_in_one_read_closes_the_search_then_opens_it_again() -> None:
+async def test_esc_then_slash_in_one_read_closes_the_search_then_opens_it_again(tmp_path: Path) -> None:
     """`tmux send-keys Escape /` reaches the app in one read: Textual's parser read it as a plain `/` (the Esc
     dropped), typed into the search. It is Esc (the search closes), then `/` (a new, empty search)."""
-    app = frozen_app([frozen.nvidia("healthy")], open_job="81234")
+    path = tmp_path / "router.log"
+    path.write_text("POST /v1/chat\n")
+    app = frozen_app([frozen.nvidia("healthy")])
     async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
-        await pilot.press("l")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, LogViewerScreen)
+        screen = await _viewer_in_app(pilot, [_ref(path)])
         search = screen.query_one("#log-search", Input)
         await pilot.press("slash", "x")
         await settle(pilot)
