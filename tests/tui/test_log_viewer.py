@@ -9,6 +9,8 @@ import os
 import stat
 import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +32,7 @@ from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
 from tests.tui.log_follow import Follow, ViewerApp, bottom, follow
 from tests.tui.log_follow import row as _row
-from tests.tui.log_samples import LAUNCH_LINES, REAL_ROUTER_LINES, ROUTER_LINES, FixedLog
+from tests.tui.log_samples import LAUNCH_LINES, REAL_ROUTER_LINES, ROUTER_LINES, FixedLog, OnceLog
 from tests.tui.scenarios import settle
 
 #: 30,000 lines in 6 s through a ring of 10,000; how fast the viewer keeps up (issue 11: ≥ 1,000 lines/s for
@@ -236,22 +238,23 @@ async def test_wrapped_a_match_deep_in_a_long_line_is_in_view(tmp_path: Path) ->
         assert view.current_match == 1 and _match_in_view(view, "config")
 
 
-async def _viewer_in_app(pilot: Pilot[None], logs: list[LogRef]) -> LogViewerScreen:
-    """The viewer on ``logs``, opened in the app (its key queue: each key done before the next is handed out)."""
-    await settle(pilot)
-    viewer = LogViewerScreen(logs)
-    await pilot.app.push_screen(viewer)
-    await settle(pilot)
-    return viewer
+@asynccontextmanager
+async def _viewer_in_app(log: Path) -> AsyncIterator[tuple[App[None], Pilot[None], LogViewerScreen]]:
+    """The viewer on ``log``, opened in the app (its key queue: each key done before the next is handed out)."""
+    app = frozen_app([frozen.nvidia("healthy")])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        viewer = LogViewerScreen([_ref(log)])
+        await app.push_screen(viewer)
+        await settle(pilot)
+        yield app, pilot, viewer
 
 
 async def test_slash_opens_a_new_search_but_in_the_search_where_it_is_text(tmp_path: Path) -> None:
     """From the log (the search hidden, or open but left): `/` opens an empty search, focused; in the search: `/`."""
     path = tmp_path / "router.log"
     path.write_text("POST /v1/chat\n")
-    app = frozen_app([frozen.nvidia("healthy")])
-    async with app.run_test(size=(80, 24)) as pilot:
-        viewer = await _viewer_in_app(pilot, [_ref(path)])
+    async with _viewer_in_app(path) as (app, pilot, viewer):
         search = viewer.query_one("#log-search", Input)
         assert search.has_class("hidden") and app.focused is viewer.query_one(LogView)
         await pilot.press("slash", "a", "slash")
@@ -270,9 +273,7 @@ async def test_keys_typed_right_after_slash_go_to_the_search(tmp_path: Path) -> 
     hands out the next key once `/` has focused the search."""
     path = tmp_path / "router.log"
     path.write_text("".join(f"POST /v1/{'completions' if n == 7 else 'chat'} {n}\n" for n in range(50)))
-    app = frozen_app([frozen.nvidia("healthy")])
-    async with app.run_test(size=(80, 24)) as pilot:
-        viewer = await _viewer_in_app(pilot, [_ref(path)])
+    async with _viewer_in_app(path) as (app, pilot, viewer):
         view = viewer.query_one(LogView)
         await _until(pilot, lambda: view.line_count == 50)
         assert app._driver is not None
@@ -300,9 +301,7 @@ async def test_esc_then_slash_in_one_read_closes_the_search_then_opens_it_again(
     dropped), typed into the search. It is Esc (the search closes), then `/` (a new, empty search)."""
     path = tmp_path / "router.log"
     path.write_text("POST /v1/chat\n")
-    app = frozen_app([frozen.nvidia("healthy")])
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await _viewer_in_app(pilot, [_ref(path)])
+    async with _viewer_in_app(path) as (app, pilot, screen):
         search = screen.query_one("#log-search", Input)
         await pilot.press("slash", "x")
         await settle(pilot)
@@ -547,16 +546,10 @@ async def test_p_opens_the_file_in_the_pager(tmp_path: Path, monkeypatch: pytest
         assert record.read_text().splitlines() == ["-R", "+G", str(path)]
 
 
-class _Burst:
-    """A reader that hands over a burst of 1,234,567 lines once (a day of a busy worker), then nothing."""
+class _Burst(OnceLog):
+    """A burst of 1,234,567 lines once (a day of a busy worker), then nothing."""
 
-    def __init__(self, path: Path) -> None:
-        self.done = False
-
-    def read(self) -> TailChunk:
-        if self.done:
-            return TailChunk()
-        self.done = True
+    def content(self) -> TailChunk:
         return TailChunk(lines=["GET /health 200 OK"] * 1_234_567)
 
 
