@@ -401,20 +401,25 @@ def _ready_at(job_dir: Path) -> str:
 
 
 def _wait_outcome(snap: Any, target: str, follower: Any, log_file: str | None) -> int:
-    """The exit code of a `wait` whose job ended: 0 if it completed (for `done`), else 1."""
+    """The exit code of a `wait` whose job ended: 0 if it completed (for `done`), else 1. A failed job's last
+    words are its failing log's line that says why, as `srt-tui status` prints it."""
+    from srt_tui.monitor.cells import failure_lines
+
     if follower is not None:
         follower.poll(final=True)
         if not follower.seen:
             print(f"{snap.job_id}: the log {log_file} never appeared", file=sys.stderr)
     if target == "done" and snap.stage == "completed":
         return 0
-    if target == "ready" and (ready_at := _ready_at(Path(snap.job_dir))):
-        # a fast benchmark can serve and finish between two polls: it was ready, and a completed job did its work
-        print(f"{snap.job_id} was ready at {ready_at}, then ended ({snap.stage}): {snap.stage_detail}", file=sys.stderr)
-        return 0 if snap.stage == "completed" else 1
-    when = "" if target == "done" else " before it was ready"
-    print(f"{snap.job_id} ended ({snap.stage}){when}: {snap.stage_detail}", file=sys.stderr)
-    return 1
+    # a fast benchmark can serve and finish between two polls: it was ready, and a completed job did its work
+    ready_at = _ready_at(Path(snap.job_dir)) if target == "ready" else ""
+    if ready_at:
+        said = f"{snap.job_id} was ready at {ready_at}, then ended ({snap.stage}): {snap.stage_detail}"
+    else:
+        when = "" if target == "done" else " before it was ready"
+        said = f"{snap.job_id} ended ({snap.stage}){when}: {snap.stage_detail}"
+    print("\n".join([said, *failure_lines(snap)]), file=sys.stderr)
+    return 0 if ready_at and snap.stage == "completed" else 1
 
 
 def _cmd_cancel(args: argparse.Namespace) -> int:
@@ -514,7 +519,8 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
         help="wait until a job is ready or done (exit 0; 1 if it ended otherwise; 124 timeout)",
         description="Wait for a job. With --log-file (srtctl's `wait`): copy that log to stdout from its "
         "start as it grows (waiting for it to appear) until the job ends; exit 0 if it completed, 1 if it "
-        "failed, was cancelled or timed out. A Slurm outage is waited out, not reported as an outcome.",
+        "failed, was cancelled or timed out. A Slurm outage is waited out, not reported as an outcome. A failed "
+        "job's last line on stderr is its failing log's line that says why, as `status` prints it.",
     )
     w.add_argument("job", metavar="JOB")
     w.add_argument(

@@ -216,6 +216,13 @@ def gpu_totals(readings: list[GpuReading], compact: bool = False) -> str:
     return " · ".join(parts)
 
 
+def failure_lines(snap: JobSnapshot) -> list[str]:
+    """A failed job's failing log line that says why (`  main.py: error: unrecognized arguments: --bogus-flag`),
+    indented to go under the failure's sentence, which names the worker and its log; empty for any other job.
+    `srt-tui status` and `srt-tui wait` print it."""
+    return [f"  {snap.failure_line}"] if snap.stage == "failed" and snap.failure_line else []
+
+
 def problems(
     snap: JobSnapshot, with_log: bool = True, skip_sources: frozenset[str] = frozenset(), with_stage: bool = True
 ) -> list[str]:
@@ -227,8 +234,8 @@ def problems(
     if with_stage and snap.stage_detail and snap.stage in ("failed", "cancelled", "timed out", "pending"):
         said = snap.stage_detail  # `cancelled with srt-tui cancel at …`, not `cancelled: cancelled with …`
         out.append(said if said.startswith(snap.stage) else f"{snap.stage}: {said}")
-        if with_log and snap.stage == "failed" and snap.failure_line:  # the failing log's line that says why
-            out.append(f"  {snap.failure_line}")
+        if with_log:
+            out.extend(failure_lines(snap))
     for src in snap.sources:
         if src.name == "job dir" and not src.ok:
             out.append(f"job files in {snap.job_dir}: {src.error}")

@@ -20,6 +20,7 @@ from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.command import CommandPalette
+from textual.driver import Driver
 from textual.keys import _character_to_key
 from textual.notifications import Notify
 from textual.screen import Screen
@@ -30,6 +31,7 @@ from srt_tui.tui.key_order import KeyQueue, Typed
 from srt_tui.tui.launch.messages import JobSubmitted
 from srt_tui.tui.messages import CloneJob, HoldKeys, SlurmStatus
 from srt_tui.tui.palette import ScreenActions
+from srt_tui.tui.terminal_keys import read_keys_with_alt
 from srt_tui.tui.toasts import ToastKeeper
 from srt_tui.tui.workers import ReportsWorkerErrors, WorkerFailed
 from srt_tui.widgets.layout import BREAKPOINTS
@@ -46,7 +48,8 @@ ALT_DIGITS = {"inverted_exclamation_mark": "1", "trade_mark_sign": "2", "pound_s
 
 def _escape_joined(event: events.Key) -> str | None:
     """The key typed right after an Esc, when the terminal joined the two into one Alt key (`ESC r` is `alt+r`,
-    `ESC 2` is `™`); None for any other key, and for one already split (it is typed as it is)."""
+    `ESC /` is `alt+slash` as `terminal_keys` reads it, `ESC 2` is `™`); None for any other key, and for one
+    already split (it is typed as it is)."""
     if getattr(event, "srt_after_escape", False):
         return None
     if event.key in ALT_DIGITS:
@@ -130,6 +133,13 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
             self.add_mode(mode, partial(make, self.hub))
         #: the keys typed, handed out one at a time (`key_order`)
         self.key_queue = KeyQueue(self, self._route_key)
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver for this terminal, reading keys with `AltKeysParser`: an Esc joined to `/` or `?` in
+        one read is kept (`terminal_keys`)."""
+        driver = super().get_driver_class()
+        read_keys_with_alt(sys.modules[driver.__module__])
+        return driver
 
     @property
     def context(self) -> AppContext:

@@ -38,17 +38,29 @@ ROUTER_LINES = [
 LAUNCH_LINES = (Path(__file__).parent / "data" / "launch.log").read_text(encoding="utf-8").splitlines()
 
 
-class FixedLog:
-    """A reader that returns the same 40 lines once, as if the log's first 2.3 MB were not loaded."""
+class OnceLog:
+    """A log reader (the viewer's `reader=`) that hands over what `content` says once, then nothing: a log whose
+    lines the test fixes, whatever path it is given."""
 
     def __init__(self, path: Path) -> None:
         self.done = False
 
+    def content(self) -> TailChunk:
+        """What the log holds (none here; each kind of fixed log says its own)."""
+        return TailChunk()
+
     def read(self) -> TailChunk:
-        """The lines on the first call, nothing after."""
+        """`content()` on the first call, nothing after."""
         if self.done:
             return TailChunk()
         self.done = True
+        return self.content()
+
+
+class FixedLog(OnceLog):
+    """The same 40 lines once, as if the log's first 2.3 MB were not loaded."""
+
+    def content(self) -> TailChunk:
         sample = REAL_ROUTER_LINES + ROUTER_LINES[4:5]
         lines = [sample[n % len(sample)] for n in range(40)]
         return TailChunk(lines=lines, skipped_bytes=2_345_678)

@@ -3,21 +3,14 @@ are typed (`82lq` in GPUs was kept, and `q` did not quit either), so the field k
 
 from __future__ import annotations
 
-from textual.widgets import Input
-
-from tests.tui.scenarios import SCENARIOS, reach, settle
-from tests.tui.tui_helpers import make_app
+from tests.tui.scenarios import NVIDIA, SCENARIOS, reach, settle
+from tests.tui.tui_helpers import make_app, prefill_gpus_field
 
 
 async def test_numeric_fields_take_digits_only() -> None:
-    scenario = SCENARIOS["nvidia"]
-    app = make_app(scenario.profile)
+    app = make_app(NVIDIA.profile)
     async with app.run_test(size=(120, 36)) as pilot:
-        await reach(pilot, scenario, "topology", typed=False)
-        box = app.screen.query_one("#prefill-gpus", Input)
-        box.focus()
-        await pilot.pause()
-        box.select_all()
+        box = await prefill_gpus_field(pilot)
         await pilot.press("8", "2", "l", "q", "x")
         await pilot.pause()
         assert box.value == "82"
@@ -29,13 +22,9 @@ async def test_a_burst_after_backspace_keeps_its_order() -> None:
     Backspace binding after the `4` it had already inserted. Both keys are queued before either is handled."""
     from textual import events
 
-    scenario = SCENARIOS["nvidia"]
-    app = make_app(scenario.profile)
+    app = make_app(NVIDIA.profile)
     async with app.run_test(size=(120, 36)) as pilot:
-        await reach(pilot, scenario, "topology", typed=False)
-        box = app.screen.query_one("#prefill-gpus", Input)
-        box.focus()
-        await pilot.pause()
+        box = await prefill_gpus_field(pilot)
         box.cursor_position = len(box.value)  # `4`, the cursor after it
         await pilot.pause()
         for key, char in (("backspace", "\x7f"), ("7", "7")):

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +32,8 @@ from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
 from tests.tui.log_follow import Follow, ViewerApp, bottom, follow
 from tests.tui.log_follow import row as _row
-from tests.tui.log_samples import LAUNCH_LINES, REAL_ROUTER_LINES, ROUTER_LINES, FixedLog
+from tests.tui.log_samples import LAUNCH_LINES, REAL_ROUTER_LINES, ROUTER_LINES, FixedLog, OnceLog
+from tests.tui.scenarios import settle
 
 #: 30,000 lines in 6 s through a ring of 10,000; how fast the viewer keeps up (issue 11: ≥ 1,000 lines/s for
 #: 30 s) is a figure of this machine's load, printed by benchmarks/log_follow.py, not asserted here
@@ -234,14 +238,43 @@ async def test_wrapped_a_match_deep_in_a_long_line_is_in_view(tmp_path: Path) ->
         assert view.current_match == 1 and _match_in_view(view, "config")
 
 
+@asynccontextmanager
+async def _viewer_in_app(log: Path) -> AsyncIterator[tuple[App[None], Pilot[None], LogViewerScreen]]:
+    """The viewer on ``log``, opened in the app (its key queue: each key done before the next is handed out)."""
+    app = frozen_app([frozen.nvidia("healthy")])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        viewer = LogViewerScreen([_ref(log)])
+        await app.push_screen(viewer)
+        await settle(pilot)
+        yield app, pilot, viewer
+
+
+async def test_slash_opens_a_new_search_but_in_the_search_where_it_is_text(tmp_path: Path) -> None:
+    """From the log (the search hidden, or open but left): `/` opens an empty search, focused; in the search: `/`."""
+    path = tmp_path / "router.log"
+    path.write_text("POST /v1/chat\n")
+    async with _viewer_in_app(path) as (app, pilot, viewer):
+        search = viewer.query_one("#log-search", Input)
+        assert search.has_class("hidden") and app.focused is viewer.query_one(LogView)
+        await pilot.press("slash", "a", "slash")
+        await settle(pilot)
+        assert not search.has_class("hidden") and app.focused is search and search.value == "a/"
+        viewer.query_one(LogView).focus()  # the search left open (a click on the log)
+        await settle(pilot)
+        await pilot.press("slash")
+        await settle(pilot)
+        assert app.focused is search and search.value == ""
+
+
 async def test_keys_typed_right_after_slash_go_to_the_search(tmp_path: Path) -> None:
     """A burst (a paste, a fast typist: every key in one read) after `/` lands in the search, `/` included,
-    and never reaches the viewer's own keys (`o` would open the picker, `p` the pager)."""
+    and never reaches the viewer's own keys (`o` would open the picker, `p` the pager): in the app, whose key queue
+    hands out the next key once `/` has focused the search."""
     path = tmp_path / "router.log"
     path.write_text("".join(f"POST /v1/{'completions' if n == 7 else 'chat'} {n}\n" for n in range(50)))
-    app = ViewerApp([_ref(path)])
-    async with app.run_test(size=(80, 24)) as pilot:
-        view = app.viewer.query_one(LogView)
+    async with _viewer_in_app(path) as (app, pilot, viewer):
+        view = viewer.query_one(LogView)
         await _until(pilot, lambda: view.line_count == 50)
         assert app._driver is not None
         for char in "//v1/comp\r":  # straight to the driver, as a terminal's keys arrive
@@ -250,8 +283,36 @@ async def test_keys_typed_right_after_slash_go_to_the_search(tmp_path: Path) -> 
             key.set_sender(app)
             app._driver.send_message(key)
         await _until(pilot, lambda: view.current_match is not None)
-        assert app.screen is app.viewer and view.current_match == 7
-        assert app.viewer.query_one("#log-search", Input).value == "/v1/comp"
+        assert app.screen is viewer and view.current_match == 7
+        assert viewer.query_one("#log-search", Input).value == "/v1/comp"
+
+
+def _terminal_keys(app: App[None], raw: str) -> list[events.Key]:
+    """The keys the app's terminal driver reads from `raw` in one read (with the parser its module names)."""
+    parser = sys.modules[app.driver_class.__module__].XTermParser()
+    tokens = [*parser.feed(raw), *parser.feed("")]  # "": the read ended (no key follows the Esc's key)
+    keys = [token for token in tokens if isinstance(token, events.Key)]
+    assert keys == tokens, tokens
+    return keys
+
+
+async def test_esc_then_slash_in_one_read_closes_the_search_then_opens_it_again(tmp_path: Path) -> None:
+    """`tmux send-keys Escape /` reaches the app in one read: Textual's parser read it as a plain `/` (the Esc
+    dropped), typed into the search. It is Esc (the search closes), then `/` (a new, empty search)."""
+    path = tmp_path / "router.log"
+    path.write_text("POST /v1/chat\n")
+    async with _viewer_in_app(path) as (app, pilot, screen):
+        search = screen.query_one("#log-search", Input)
+        await pilot.press("slash", "x")
+        await settle(pilot)
+        assert search.value == "x" and app.focused is search
+        assert [(k.key, k.character) for k in _terminal_keys(app, "\x1b/")] == [("alt+slash", "/")]
+        assert [k.key for k in _terminal_keys(app, "/")] == ["slash"]
+        assert [k.key for k in _terminal_keys(app, "\x1b\r")] == ["enter"]  # not printable: as Textual reads it
+        for key in _terminal_keys(app, "\x1b/"):
+            app.post_message(key)
+        await settle(pilot)
+        assert app.screen is screen and search.value == "" and app.focused is search, search.value
 
 
 async def test_wrap_toggle_and_top_end(tmp_path: Path) -> None:
@@ -485,16 +546,10 @@ async def test_p_opens_the_file_in_the_pager(tmp_path: Path, monkeypatch: pytest
         assert record.read_text().splitlines() == ["-R", "+G", str(path)]
 
 
-class _Burst:
-    """A reader that hands over a burst of 1,234,567 lines once (a day of a busy worker), then nothing."""
+class _Burst(OnceLog):
+    """A burst of 1,234,567 lines once (a day of a busy worker), then nothing."""
 
-    def __init__(self, path: Path) -> None:
-        self.done = False
-
-    def read(self) -> TailChunk:
-        if self.done:
-            return TailChunk()
-        self.done = True
+    def content(self) -> TailChunk:
         return TailChunk(lines=["GET /health 200 OK"] * 1_234_567)
 
 

@@ -20,7 +20,7 @@ from srt_tui.tui.launch.recipe_catalog import LibraryRoot, RecipeEntry, library_
 from srt_tui.tui.launch.screen import LaunchScreen
 from tests.conftest import REPO
 from tests.tui.scenarios import settle
-from tests.tui.tui_helpers import hold_scan_at, make_app, settle_but
+from tests.tui.tui_helpers import hold_scan_at, launch_and_tree, make_app, settle_but
 
 RECIPE = """\
 # {about}
@@ -299,8 +299,7 @@ async def test_j_k_move_in_the_tree_and_the_summary_follows_the_cursor() -> None
     make_library(_user_library(), folders=3, per_folder=3)
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        _, tree = await launch_and_tree(pilot)
         start = tree.cursor_line
         assert tree.cursor_node is not None and tree.cursor_node.data is not None
         await pilot.press("j")
@@ -345,8 +344,7 @@ async def test_a_profiles_srtctl_checkout_and_dot_recipes_are_listed(tmp_path: P
     (profiles / "withroot.yaml").write_text(local + f"\nsrtctl_root: {checkout}\n", encoding="utf-8")
     app = make_app("withroot")
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        _, tree = await launch_and_tree(pilot)
         folders = [str(node.label) for node in tree.root.children]
         assert "./recipes/h200/" in folders
         assert any(f.endswith("srt-slurm/recipes/gb200/") for f in folders)
@@ -362,8 +360,7 @@ async def test_long_folders_keep_their_last_part_at_80_columns() -> None:
         (deep / leaf / "agg.yaml").write_text(RECIPE.format(about=leaf, name=leaf, workers=1), encoding="utf-8")
     app = make_app("local")
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        _, tree = await launch_and_tree(pilot)
         await pilot.resize_terminal(80, 24)  # as drawn at today's width, after a resize too
         await settle(pilot)
         room = tree.scrollable_content_region.width - 4
@@ -443,8 +440,7 @@ async def test_recipe_rows_fit_the_tree_shape_first_then_the_names_middle(width:
 
     app = make_app("local")
     async with app.run_test(size=(width, 40)) as pilot:
-        await settle(pilot)
-        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        _, tree = await launch_and_tree(pilot)
         drawn = [s.text.rstrip().rstrip("│").rstrip() for s in tree.render_lines(Region(0, 0, *tree.size))]
         smg = [line for line in drawn if line.endswith("-1p1d-smg") or "-1p1d-smg  " in line]
         assert len(smg) == 1, drawn  # the smg variant's end is on screen, whatever its middle
@@ -478,8 +474,7 @@ async def test_a_growing_tree_draws_only_the_rows_on_screen(monkeypatch: pytest.
     monkeypatch.setattr(RecipeTree, "render_label", counted)
     app = make_app("local")
     async with app.run_test(size=(width, 36)) as pilot:
-        await settle(pilot)
-        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        _, tree = await launch_and_tree(pilot)
         rows = len(_leaves(tree))
         assert rows > 400
         assert drawn[0] < rows, (drawn[0], rows)  # each repaint draws a screenful, never the whole library
@@ -570,8 +565,7 @@ async def _drawn_rows(folder: str, file: str, text: str, width: int) -> tuple[di
     (lib / file).write_text(text, encoding="utf-8")
     app = make_app("local")
     async with app.run_test(size=(width, 40)) as pilot:
-        await settle(pilot)
-        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        _, tree = await launch_and_tree(pilot)
         node = next(n for n in tree.root.children if str(n.label) == f"user/{folder}/")
         rows = [n for n in node.children if n.data is not None]
         shown = {n.data.label: tree.render_label(n, Style(), Style()).plain for n in rows if n.data is not None}
@@ -785,10 +779,7 @@ async def test_r_reloads_the_library_keeping_the_cursor_and_the_filter_finds_a_n
     gate = hold_scan_at(monkeypatch, lambda folder: held[0] and folder == "user/zz-last")
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, LaunchScreen)
-        tree: Tree[Any] = screen.query_one("#recipe-tree", Tree)
+        screen, tree = await launch_and_tree(pilot)
         assert screen.active_bindings["r"].binding.description == "Reload"
         await pilot.press("slash", *"f01-r1", "enter")
         await settle(pilot)
@@ -828,8 +819,7 @@ async def test_r_finds_library_folders_made_after_the_start() -> None:
     """`$SRT_TUI_CONFIG_DIR/recipes` and `./recipes` made while the TUI runs are listed after `r`."""
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        _, tree = await launch_and_tree(pilot)
         assert not _user_library().exists()
         (_user_library() / "mine").mkdir(parents=True)
         (_user_library() / "mine" / "late.yaml").write_text(

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable, Tree
+from textual.widgets import DataTable
 
 from srt_tui.tui.launch import recipe_reader
 from srt_tui.tui.launch.recipe_catalog import LibraryRoot, library_roots, scan_library
@@ -23,7 +23,7 @@ from srt_tui.tui.launch.screen import LaunchScreen
 from srt_tui.tui.launch.steps.profile_step import ProfileStep
 from tests.tui.scenarios import settle
 from tests.tui.test_recipe_library import _leaves, _user_library, make_library
-from tests.tui.tui_helpers import make_app
+from tests.tui.tui_helpers import launch_and_tree, make_app
 
 
 def _read_all(reader: RecipeReader) -> tuple[list[Any], list[tuple[int, int]]]:
@@ -109,10 +109,7 @@ async def test_the_app_lists_the_readers_rows_and_reads_the_rest_itself_when_it_
         early.proc.kill()
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, LaunchScreen)
-        tree: Tree[Any] = screen.query_one("#recipe-tree", Tree)
+        screen, tree = await launch_and_tree(pilot)
         mine = [x for x in _leaves(tree) if x.startswith(("r", "same", "variants", "broken"))]
         assert len(mine) == jobs and len(set(mine)) == len(set(mine))
         specs = [e.spec for e in screen.state.library.entries]

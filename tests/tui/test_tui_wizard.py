@@ -22,7 +22,7 @@ from srt_tui.tui.launch.messages import FileSaved, JobSubmitted, SubmitFailed
 from srt_tui.widgets.problem_list import ProblemList
 from srt_tui.widgets.script_view import ScriptView
 from tests.tui.scenarios import settle
-from tests.tui.tui_helpers import make_app
+from tests.tui.tui_helpers import launch_and_tree, make_app
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -234,8 +234,7 @@ async def test_validation_messages_follow_typing_and_never_crash() -> None:
 async def test_slash_filters_recipes_and_escape_restores_them() -> None:
     app = make_app("amd-mi300x")
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        tree: Tree[object] = app.screen.query_one("#recipe-tree", Tree)
+        _, tree = await launch_and_tree(pilot)
         everything = _leaves(tree)
         assert len(everything) > 10
         await pilot.press("slash", *"moriio")
@@ -284,8 +283,7 @@ async def test_open_names_a_missing_file_and_lists_nothing_a_refused_file_gives_
     (tmp_path / "my.yaml").write_text((REPO / "recipes/mocker/mocker-agg2.yaml").read_text())
     app = make_app("local")
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        tree: Tree[object] = app.screen.query_one("#recipe-tree", Tree)
+        _, tree = await launch_and_tree(pilot)
         await pilot.press("o")
         await settle(pilot)
         await pilot.press(*"nope.yaml", "enter")

@@ -36,8 +36,8 @@ from tests.monitor import frozen
 from tests.monitor.alljobs_frozen import FACTS, app_with, rows
 from tests.monitor.tui_apps import FrozenFeed, frozen_app
 from tests.setup.recorded import setup_app
-from tests.tui.scenarios import SCENARIOS, reach, settle
-from tests.tui.tui_helpers import FIXED_NOW, burst, make_app
+from tests.tui.scenarios import NVIDIA, settle
+from tests.tui.tui_helpers import FIXED_NOW, burst, make_app, prefill_gpus_field
 
 
 def _said(app: App[Any]) -> list[str]:
@@ -187,14 +187,9 @@ async def test_backspace_in_a_burst_deletes_where_it_was_typed(kind: str) -> Non
 
 async def test_backspace_in_a_burst_on_a_topology_field() -> None:
     """The wizard's role fields (counts): `1 2 BSpace 3` at once is `13`."""
-    scenario = SCENARIOS["nvidia"]
-    app = make_app(scenario.profile)
+    app = make_app(NVIDIA.profile)
     async with app.run_test(size=(120, 36)) as pilot:
-        await reach(pilot, scenario, "topology", typed=False)
-        box = app.screen.query_one("#prefill-gpus", Input)
-        box.focus()
-        await pilot.pause()
-        box.select_all()
+        box = await prefill_gpus_field(pilot)
         burst(app, "1", "2", "backspace", "3", "backspace", "backspace", "4")
         await settle(pilot)
         assert box.value == "4"

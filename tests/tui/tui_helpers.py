@@ -11,9 +11,11 @@ from typing import Any
 
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input, Tree
 
 from srt_tui.tui.app import SrtTuiApp
+from srt_tui.tui.launch.screen import LaunchScreen
+from tests.tui.scenarios import NVIDIA, reach, settle
 
 FIXED_NOW = datetime(2026, 1, 2, 3, 4, 5)
 SLURM_DOWN = (False, "sinfo: command not found")
@@ -35,6 +37,25 @@ def make_app(
     )
     app.animation_level = "none"
     return app
+
+
+async def launch_and_tree(pilot: Pilot[Any]) -> tuple[LaunchScreen, Tree[Any]]:
+    """The Launch screen the app opened on (a profile given: on its recipes), once settled, and its recipe tree."""
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, LaunchScreen)
+    return screen, screen.query_one("#recipe-tree", Tree)
+
+
+async def prefill_gpus_field(pilot: Pilot[Any]) -> Input:
+    """The nvidia scenario's Topology step reached, its `#prefill-gpus` count focused and its text selected (what
+    is typed next replaces it); the app was made with `make_app(NVIDIA.profile)`."""
+    await reach(pilot, NVIDIA, "topology", typed=False)
+    box = pilot.app.screen.query_one("#prefill-gpus", Input)
+    box.focus()
+    await pilot.pause()
+    box.select_all()
+    return box
 
 
 async def walk_rows(pilot: Pilot[Any], table: DataTable[Any]) -> None:

@@ -90,8 +90,9 @@ class LogViewerScreen(ReportsWorkerErrors, DismissOnce[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("q", "back", "Back", show=False),
-        # priority: handled as it arrives, so the keys typed right after it already go to the search
-        Binding("slash", "search", "Search", priority=True),
+        # the keys typed right after it go to the search (the app's key queue hands them out once it has the focus);
+        # in the search itself `/` is text (a path, a URL): the input takes it before any binding
+        Binding("slash", "search", "Search"),
         # n/N are named by the status line after a search (and in `?` help): the footer keeps ? at 80 columns
         Binding("n", "find(False)", "Next match", show=False),
         Binding("N", "find(True)", "Previous match", show=False),
@@ -262,12 +263,6 @@ class LogViewerScreen(ReportsWorkerErrors, DismissOnce[None]):
             self.query_one(LogView).focus()
             return
         self.dismiss(None)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """`/` typed in the search itself (a path, a URL) is text: the key goes on to the input, in order."""
-        if action == "search" and self.is_mounted:
-            return self.focused is not self.query_one("#log-search", Input)
-        return True
 
     def action_search(self) -> None:
         search = self.query_one("#log-search", Input)

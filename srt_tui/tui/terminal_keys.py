@@ -1,0 +1,34 @@
+"""The terminal's keys as Textual's parser reads them, but an Esc joined to a punctuation key is kept.
+
+A fast Esc then a key reaches the app in one read (`tmux send-keys Escape /`, a burst over ssh). Textual's parser
+reads `ESC r` as `alt+r`, but for a key whose name is a word (`ESC /` is `slash`, `ESC ?` is `question_mark`) it
+drops the Alt (Textual issue 6663, 8.2.8): the Esc was lost and the `/` typed into the field the Esc was to leave.
+`AltKeysParser` keeps it (`alt+slash`, character `/`), which the app splits into Esc, then the key, as it splits
+`alt+r` (`SrtTuiApp._route_key`). Only printable keys: `ESC Enter` stays Textual's `enter`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from types import ModuleType
+
+from textual import events
+from textual._xterm_parser import XTermParser
+
+
+class AltKeysParser(XTermParser):
+    """Textual's parser, but an Esc read with a printable key always makes an Alt key (`ESC /` is `alt+slash`)."""
+
+    def _sequence_to_key_events(self, sequence: str, alt: bool = False) -> Iterable[events.Key]:
+        for event in super()._sequence_to_key_events(sequence, alt):
+            if alt and event.is_printable and not event.key.startswith("alt+"):
+                yield events.Key(f"alt+{event.key}", event.character)
+            else:
+                yield event
+
+
+def read_keys_with_alt(driver_module: ModuleType) -> None:
+    """Make a Textual driver module (`textual.drivers.linux_driver`) read its keys with `AltKeysParser`: its input
+    thread builds the parser by this module-level name, and offers no other way in."""
+    if getattr(driver_module, "XTermParser", None) is XTermParser:
+        setattr(driver_module, "XTermParser", AltKeysParser)  # noqa: B010 - a module's name, set as it reads it
