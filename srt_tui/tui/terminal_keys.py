@@ -4,7 +4,10 @@ A fast Esc then a key reaches the app in one read (`tmux send-keys Escape /`, a 
 reads `ESC r` as `alt+r`, but for a key whose name is a word (`ESC /` is `slash`, `ESC ?` is `question_mark`) it
 drops the Alt (Textual issue 6663, 8.2.8): the Esc was lost and the `/` typed into the field the Esc was to leave.
 `AltKeysParser` keeps it (`alt+slash`, character `/`), which the app splits into Esc, then the key, as it splits
-`alt+r` (`SrtTuiApp._route_key`). Only printable keys: `ESC Enter` stays Textual's `enter`.
+`alt+r` (`SrtTuiApp._route_key`). An Esc read with Enter or a Ctrl key was dropped too (`ESC ^N` read as `ctrl+n`,
+`ESC Enter` as `enter`): on the Submit step `Esc ^N` in one burst submitted the job the Esc was to leave. Those
+come out as two keys, Esc then the key. (`ESC Tab` and `ESC Backspace` keep Textual's meaning: shift+tab and the
+word-deleting ctrl+w.)
 """
 
 from __future__ import annotations
@@ -17,13 +20,17 @@ from textual._xterm_parser import XTermParser
 
 
 class AltKeysParser(XTermParser):
-    """Textual's parser, but an Esc read with a printable key always makes an Alt key (`ESC /` is `alt+slash`)."""
+    """Textual's parser, but an Esc read with a printable key always makes an Alt key (`ESC /` is `alt+slash`), and
+    one read with Enter or a Ctrl key is Esc, then that key."""
 
     def _sequence_to_key_events(self, sequence: str, alt: bool = False) -> Iterable[events.Key]:
         for event in super()._sequence_to_key_events(sequence, alt):
-            if alt and event.is_printable and not event.key.startswith("alt+"):
+            if not alt or event.key.startswith("alt+") or event.key == "escape":
+                yield event
+            elif event.is_printable:
                 yield events.Key(f"alt+{event.key}", event.character)
             else:
+                yield events.Key("escape", "\x1b")
                 yield event
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import stat
-import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -34,6 +33,7 @@ from tests.tui.log_follow import Follow, ViewerApp, bottom, follow
 from tests.tui.log_follow import row as _row
 from tests.tui.log_samples import LAUNCH_LINES, REAL_ROUTER_LINES, ROUTER_LINES, FixedLog, OnceLog
 from tests.tui.scenarios import settle
+from tests.tui.tui_helpers import terminal_keys
 
 #: 30,000 lines in 6 s through a ring of 10,000; how fast the viewer keeps up (issue 11: ≥ 1,000 lines/s for
 #: 30 s) is a figure of this machine's load, printed by benchmarks/log_follow.py, not asserted here
@@ -287,15 +287,6 @@ async def test_keys_typed_right_after_slash_go_to_the_search(tmp_path: Path) -> 
         assert viewer.query_one("#log-search", Input).value == "/v1/comp"
 
 
-def _terminal_keys(app: App[None], raw: str) -> list[events.Key]:
-    """The keys the app's terminal driver reads from `raw` in one read (with the parser its module names)."""
-    parser = sys.modules[app.driver_class.__module__].XTermParser()
-    tokens = [*parser.feed(raw), *parser.feed("")]  # "": the read ended (no key follows the Esc's key)
-    keys = [token for token in tokens if isinstance(token, events.Key)]
-    assert keys == tokens, tokens
-    return keys
-
-
 async def test_esc_then_slash_in_one_read_closes_the_search_then_opens_it_again(tmp_path: Path) -> None:
     """`tmux send-keys Escape /` reaches the app in one read: Textual's parser read it as a plain `/` (the Esc
     dropped), typed into the search. It is Esc (the search closes), then `/` (a new, empty search)."""
@@ -306,10 +297,10 @@ async def test_esc_then_slash_in_one_read_closes_the_search_then_opens_it_again(
         await pilot.press("slash", "x")
         await settle(pilot)
         assert search.value == "x" and app.focused is search
-        assert [(k.key, k.character) for k in _terminal_keys(app, "\x1b/")] == [("alt+slash", "/")]
-        assert [k.key for k in _terminal_keys(app, "/")] == ["slash"]
-        assert [k.key for k in _terminal_keys(app, "\x1b\r")] == ["enter"]  # not printable: as Textual reads it
-        for key in _terminal_keys(app, "\x1b/"):
+        assert [(k.key, k.character) for k in terminal_keys(app, "\x1b/")] == [("alt+slash", "/")]
+        assert [k.key for k in terminal_keys(app, "/")] == ["slash"]
+        assert [k.key for k in terminal_keys(app, "\x1b\r")] == ["escape", "enter"]  # not printable: two keys
+        for key in terminal_keys(app, "\x1b/"):
             app.post_message(key)
         await settle(pilot)
         assert app.screen is screen and search.value == "" and app.focused is search, search.value

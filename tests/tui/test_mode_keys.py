@@ -16,7 +16,8 @@ from srt_tui.setup.findings import Finding
 from srt_tui.setup.probes import ProbeOptions, ProbeRun, Progress
 from srt_tui.tui.setup.screen import SetupScreen
 from tests.setup.recorded import recorded_run, recorded_runner, setup_app
-from tests.tui.scenarios import settle
+from tests.tui.scenarios import NVIDIA, reach, settle
+from tests.tui.tui_helpers import make_app, terminal_keys
 
 
 @pytest.fixture(autouse=True)
@@ -115,3 +116,20 @@ async def test_esc_then_a_letter_in_one_read_is_esc_then_the_letter() -> None:
         await settle(pilot)
         assert partition.value == "gpu"
         assert app.focused is not partition
+
+
+async def test_esc_then_ctrl_n_in_one_read_goes_back_then_on_and_submits_nothing() -> None:
+    """`tmux send-keys Escape C-n` (or a burst over ssh) is one read: Textual's parser kept only `ctrl+n`, so on the
+    Preview it went on to Submit, and on Submit it submitted the job the Esc was to leave. It is Esc (back to the
+    Topology), then ^N (the Preview again)."""
+    app = make_app(NVIDIA.profile)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, NVIDIA, "preview", typed=False)
+        steps = app.screen.query_one("#steps", ContentSwitcher)
+        assert steps.current == "step-preview"
+        keys = terminal_keys(app, "\x1b\x0e")
+        assert [k.key for k in keys] == ["escape", "ctrl+n"]
+        for key in keys:
+            app.post_message(key)
+        await settle(pilot)
+        assert steps.current == "step-preview"

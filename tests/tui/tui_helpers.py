@@ -108,6 +108,19 @@ def hold_scan_at(monkeypatch: Any, held: Callable[[str], bool]) -> threading.Eve
 KEY_CHARS = {"enter": "\r", "backspace": "\x7f", "escape": "\x1b", "tab": "\t", "ctrl+n": "\x0e"}
 
 
+def terminal_keys(app: App[Any], raw: str) -> list[Any]:
+    """The keys the app's terminal driver reads from `raw` in one read (with the parser its module names)."""
+    import sys
+
+    from textual import events
+
+    parser = sys.modules[app.driver_class.__module__].XTermParser()
+    tokens = [*parser.feed(raw), *parser.feed("")]  # "": the read ended (no key follows the Esc's key)
+    keys = [token for token in tokens if isinstance(token, events.Key)]
+    assert keys == tokens, tokens
+    return keys
+
+
 def burst(app: App[Any], *keys: str) -> None:
     """Type ``keys`` (key names, or single characters) in one burst, as one read of a terminal delivers them: all
     are queued on the app before the first is handled. `pilot.press` waits for the app to go idle after each key,
