@@ -834,3 +834,17 @@ async def test_r_finds_library_folders_made_after_the_start() -> None:
         folders = [str(node.label) for node in tree.root.children]
         assert "user/mine/" in folders and "./recipes/" in folders, folders
         assert {"late", "here"} <= set(_leaves(tree))
+
+
+@pytest.mark.parametrize(("profile", "first"), [("amd-mi300x", "amd/"), ("local", "amd/")])
+async def test_the_tree_opens_at_its_top_when_the_placed_row_fits_below_it(profile: str, first: str) -> None:
+    """At 80x24 the wizard opened scrolled to the placed row (operator pass 5: `-p` an AMD profile hid `▼ amd/`, the
+    local profile the nine rows above `mocker-1p1d`): the cursor was placed before the tree had its height."""
+    app = make_app(profile)
+    async with app.run_test(size=(80, 24)) as pilot:
+        _, tree = await launch_and_tree(pilot)
+        await pilot.pause()
+        height = tree.scrollable_content_region.height
+        assert 0 < tree.cursor_line < height and tree.cursor_node is not None and tree.cursor_node.data is not None
+        assert tree.scroll_y == 0
+        assert str(tree.get_node_at_line(0).label).startswith(first)  # type: ignore[union-attr]

@@ -402,6 +402,16 @@ class RecipeStep(WizardStep):
         # not after the next refresh (an Enter typed quickly would otherwise choose the first row)
         if tree.last_line >= 0:
             tree.move_cursor(node, False)
+            self.call_after_refresh(self._scroll_to_cursor)
+
+    def _scroll_to_cursor(self) -> None:
+        """The cursor's row shown with as much of the tree above it as fits: placed before the tree had its height,
+        Textual scrolled the row to the top (at 80x24 the first folder's name and the rows above it were hidden)."""
+        tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
+        height = tree.scrollable_content_region.height
+        if height > 0 and tree.cursor_line >= 0:
+            line = tree.cursor_line
+            tree.scroll_to(y=0 if line < height else line - height // 2, animate=False)
 
     def _rebuild(self, keep_cursor: bool = True) -> None:
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
