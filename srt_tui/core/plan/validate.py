@@ -312,8 +312,7 @@ def _frontend(job: ResolvedJob, engine: Engine, disagg: bool) -> list[Problem]:
         out.append(
             Problem(
                 "frontend.type",
-                f"frontend.type: {written} serves one aggregated worker directly, without a router "
-                f"(this job has {shape})",
+                f"{written} serves one aggregated worker directly, without a router (this job has {shape})",
                 ft.router_hint or hint,
             )
         )
