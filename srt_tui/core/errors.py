@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 
 @dataclass(frozen=True)
@@ -67,3 +68,8 @@ def choices_hint(word: str, choices: Iterable[str], lead: str = "one of") -> str
     every = f"{lead}: {', '.join(listed)}"
     close = did_you_mean(word, listed)
     return f"{close} ({every})" if close else every
+
+
+#: who shows a message: the command line (its flags) or the TUI (its steps and fields). A fix that says where to
+#: change something is composed once and worded for the face that shows it
+Face = Literal["cli", "tui"]
