@@ -73,3 +73,21 @@ def choices_hint(word: str, choices: Iterable[str], lead: str = "one of") -> str
 #: who shows a message: the command line (its flags) or the TUI (its steps and fields). A fix that says where to
 #: change something is composed once and worded for the face that shows it
 Face = Literal["cli", "tui"]
+
+
+def whole_number(value: object) -> int | None:
+    """A count as a recipe or a form writes it: an int or its ASCII digits (`8`, `"8"`), else None (`8x`, `eight`,
+    `-1`, `8.0`, `true`): the one reading of a count, shared by the checks that refuse one and the code reading it."""
+    text = str(value) if isinstance(value, (int, str)) and not isinstance(value, bool) else ""
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+def count_problem(value: object, field: str, minimum: int, hint: str) -> Problem | None:
+    """Why ``value`` at ``field`` is not a count of at least ``minimum`` (None when it is one): the one wording of
+    such a refusal, whether the recipe file (`srt-tui dry-run`) or the TUI's role form says the value."""
+    number = whole_number(value)
+    if number is None:
+        return Problem(field, f"`{value}` is not a whole number", hint)
+    if number < minimum:
+        return Problem(field, f"must be at least {minimum}", hint)
+    return None
