@@ -234,7 +234,7 @@ def _recipe_preflight(args: argparse.Namespace) -> list[Finding]:
         else Finding.bad(f"preflight {c.field}", f"[{c.code}] {c.message}", "", evidence="checked from this node")
         for c in check_paths(prep.job)
     ]
-    return paths + preflight_findings(preflight(get_client(None, require_reachable=False), demand_of(prep)))
+    return paths + preflight_findings(preflight(get_client(None, require_reachable=False), demand_of(prep), face="cli"))
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 
 @dataclass(frozen=True)
@@ -67,3 +68,26 @@ def choices_hint(word: str, choices: Iterable[str], lead: str = "one of") -> str
     every = f"{lead}: {', '.join(listed)}"
     close = did_you_mean(word, listed)
     return f"{close} ({every})" if close else every
+
+
+#: who shows a message: the command line (its flags) or the TUI (its steps and fields). A fix that says where to
+#: change something is composed once and worded for the face that shows it
+Face = Literal["cli", "tui"]
+
+
+def whole_number(value: object) -> int | None:
+    """A count as a recipe or a form writes it: an int or its ASCII digits (`8`, `"8"`), else None (`8x`, `eight`,
+    `-1`, `8.0`, `true`): the one reading of a count, shared by the checks that refuse one and the code reading it."""
+    text = str(value) if isinstance(value, (int, str)) and not isinstance(value, bool) else ""
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+def count_problem(value: object, field: str, minimum: int, hint: str) -> Problem | None:
+    """Why ``value`` at ``field`` is not a count of at least ``minimum`` (None when it is one): the one wording of
+    such a refusal, whether the recipe file (`srt-tui dry-run`) or the TUI's role form says the value."""
+    number = whole_number(value)
+    if number is None:
+        return Problem(field, f"`{value}` is not a whole number", hint)
+    if number < minimum:
+        return Problem(field, f"must be at least {minimum}", hint)
+    return None

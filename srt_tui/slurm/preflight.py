@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from srt_tui.core.api import Prepared
-from srt_tui.core.errors import Problem, SrtError
+from srt_tui.core.errors import Face, Problem, SrtError
 from srt_tui.slurm.client import NodeInfo, PartitionInfo, SlurmClient
 from srt_tui.slurm.errors import SlurmError
 from srt_tui.slurm.parse import parse_time_limit
@@ -84,7 +84,17 @@ def _partition(demand: JobDemand, parts: Sequence[PartitionInfo]) -> tuple[Prefl
     return PreflightCheck("partition", True, f"`{part.name}` (the cluster's default)"), part
 
 
-def _nodes(demand: JobDemand, part: PartitionInfo, nodes: Sequence[NodeInfo] | None) -> list[PreflightCheck]:
+#: where the operator makes a job smaller, in the words of the face that shows the fix (the command line's flag, the
+#: TUI's step): one fix, worded by who shows it
+SMALLER_JOB: dict[Face, str] = {
+    "cli": "choose a smaller topology (-t / the recipe's roles)",
+    "tui": "choose fewer workers or nodes in the Topology step",
+}
+
+
+def _nodes(
+    demand: JobDemand, part: PartitionInfo, nodes: Sequence[NodeInfo] | None, face: Face
+) -> list[PreflightCheck]:
     out: list[PreflightCheck] = []
     size = part.total_nodes or len(part.nodes)
     if demand.nodes > size:
@@ -93,7 +103,7 @@ def _nodes(demand: JobDemand, part: PartitionInfo, nodes: Sequence[NodeInfo] | N
                 "nodes",
                 False,
                 f"the job needs {demand.nodes} nodes; partition `{part.name}` has {size}",
-                "choose a smaller topology (-t / the recipe's roles) or a partition with more nodes",
+                f"{SMALLER_JOB[face]}, or a partition with more nodes",
                 f"scontrol show partition {part.name}: TotalNodes={size}",
             )
         )
@@ -165,12 +175,15 @@ def check_demand(
     user: str,
     accounts: Sequence[str] | None,
     accounts_why: str = "no accounting here",
+    *,
+    face: Face,
 ) -> list[PreflightCheck]:
-    """The checks of ``demand`` against what Slurm listed (``nodes``/``accounts`` None: not listed)."""
+    """The checks of ``demand`` against what Slurm listed (``nodes``/``accounts`` None: not listed), their fixes
+    worded for ``face``."""
     check, part = _partition(demand, parts)
     out = [check]
     if part is not None:
-        out += _nodes(demand, part, nodes)
+        out += _nodes(demand, part, nodes, face)
         out.append(_time(demand, part))
     account = _account(demand, user, accounts, accounts_why)
     if account is not None:
@@ -178,8 +191,9 @@ def check_demand(
     return out
 
 
-def preflight(client: SlurmClient, demand: JobDemand) -> list[PreflightCheck]:
-    """Every check of ``demand`` against the cluster ``client`` reaches (partitions, nodes, accounts)."""
+def preflight(client: SlurmClient, demand: JobDemand, *, face: Face) -> list[PreflightCheck]:
+    """Every check of ``demand`` against the cluster ``client`` reaches (partitions, nodes, accounts), their fixes
+    worded for ``face`` (who shows them)."""
     try:
         parts = client.partitions()
     except SlurmError as exc:
@@ -196,7 +210,7 @@ def preflight(client: SlurmClient, demand: JobDemand) -> list[PreflightCheck]:
             accounts = client.accounts(user)
         except SlurmError as exc:
             why = str(exc)
-    return check_demand(demand, parts, nodes, user, accounts, why)
+    return check_demand(demand, parts, nodes, user, accounts, why, face=face)
 
 
 class PreflightError(SrtError):
@@ -209,10 +223,10 @@ def demand_of(prep: Prepared) -> JobDemand:
     return JobDemand(prep.plan.nodes, prep.plan.gpus_per_node, job.partition, job.account, job.time_limit)
 
 
-def check_before_submit(client: SlurmClient, prep: Prepared) -> list[PreflightCheck]:
-    """Run the preflight; raise PreflightError naming every failed check and its fix; return the
-    checks that could not run (the caller says so, they do not block)."""
-    checks = preflight(client, demand_of(prep))
+def check_before_submit(client: SlurmClient, prep: Prepared, face: Face) -> list[PreflightCheck]:
+    """Run the preflight; raise PreflightError naming every failed check and its fix (worded for ``face``); return
+    the checks that could not run (the caller says so, they do not block)."""
+    checks = preflight(client, demand_of(prep), face=face)
     failed = [c for c in checks if c.blocks]
     if failed:
         raise PreflightError(

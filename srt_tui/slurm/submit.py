@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from srt_tui.core.api import Prepared
-from srt_tui.core.errors import Problem, SrtError
+from srt_tui.core.errors import Face, Problem, SrtError
 from srt_tui.core.jobdir.contract import JobMeta, update_job_meta
 from srt_tui.core.jobdir.events import append_event
 from srt_tui.core.jobdir.write import job_files, job_secrets, write_atomic_dir
@@ -255,7 +255,12 @@ class _DeferredSignals:
 
 
 def submit_slurm(
-    prep: Prepared, base: Path, transport: str = "auto", client: SlurmClient | None = None, preflight: bool = True
+    prep: Prepared,
+    base: Path,
+    transport: str = "auto",
+    client: SlurmClient | None = None,
+    preflight: bool = True,
+    face: Face = "cli",
 ) -> Submission:
     """Preflight (unless told not to), make the output directory `base`, submit held, record the id, move the
     staged directory to `<base>/<job_id>`, index it, release (``client``: one whose controller already answered).
@@ -266,7 +271,7 @@ def submit_slurm(
     from srt_tui.slurm.select import get_client
 
     client = client or get_client(transport)
-    notes = tuple(c.message for c in check_before_submit(client, prep)) if preflight else ()
+    notes = tuple(c.message for c in check_before_submit(client, prep, face)) if preflight else ()
     _checked_base(base)  # only now: a job the preflight refused leaves no directory behind
     stamp = time.strftime("%Y%m%d-%H%M%S")
     unique = f"{stamp}-{uuid.uuid4().hex[:6]}-{os.getpid()}"  # unique; the pid last (recover_interrupted reads it)
@@ -416,9 +421,11 @@ def submit_prepared(
     transport: str = "auto",
     preflight: bool = True,
     client: SlurmClient | None = None,
+    face: Face = "cli",
 ) -> Submission:
     """Submit through the chosen launcher (see `choose_launcher`): never silently on this machine.
-    ``client``: a Slurm client that answered already (the previous member's of a sweep), not pinged again."""
+    ``client``: a Slurm client that answered already (the previous member's of a sweep), not pinged again;
+    ``face``: who shows a refusal (its fixes are worded for the command line or the TUI)."""
     base = _safe_base(output_base(prep, output_dir))  # made only once a job is written: a refusal leaves nothing
     mount = mount_problem(str(base)) if prep.plan.container_runtime == "pyxis" else None
     if mount is not None:  # the job directory's logs/ is a pyxis mount: a `,` or `:` would split it
@@ -430,7 +437,7 @@ def submit_prepared(
             raise SubmitError([replace(p, severity="error") for p in missing])
         return submit_local(prep, _checked_base(base))
     try:
-        sub = submit_slurm(prep, base, transport, client, preflight)
+        sub = submit_slurm(prep, base, transport, client, preflight, face)
     except SlurmUnavailable as exc:
         raise SlurmUnreachable(
             [Problem(field="slurm", message=str(exc), hint="check SLURM_CONF and munge, or use --launcher local")]

@@ -208,6 +208,21 @@ def test_a_preflight_refusal_creates_no_output_directory(tmp_path: Path, launche
 
     prep = prepare(H100, "nvidia-h100", "2P2D")  # 4 nodes
     out = tmp_path / "deep" / "outputs"
-    with pytest.raises(PreflightError, match="the job needs 4 nodes"):
+    with pytest.raises(PreflightError, match="the job needs 4 nodes") as refused:
         submit_prepared(prep, launcher, out, client=_ThreeNodeCluster())  # type: ignore[arg-type]
     assert not (tmp_path / "deep").exists()
+    assert "(fix: choose a smaller topology (-t / the recipe's roles), or a partition" in str(refused.value)
+
+
+def test_a_preflight_refusal_is_worded_for_the_face_that_shows_it(tmp_path: Path) -> None:
+    """One fix, two wordings: `apply` names its flag, the TUI's Submit step (which submits through the same
+    function) names its Topology step, where `-t` means nothing."""
+    from srt_tui.slurm.preflight import PreflightError
+    from srt_tui.slurm.submit import submit_prepared
+
+    prep = prepare(H100, "nvidia-h100", "2P2D")  # 4 nodes
+    with pytest.raises(PreflightError) as refused:
+        submit_prepared(prep, "slurm", tmp_path / "out", client=_ThreeNodeCluster(), face="tui")  # type: ignore[arg-type]
+    said = str(refused.value)
+    assert "(fix: choose fewer workers or nodes in the Topology step, or a partition with more nodes)" in said
+    assert "-t" not in said

@@ -121,6 +121,7 @@ def _check(**demand: Any) -> dict[str, Any]:
         parse_scontrol_show_nodes(NODES),
         "alice",
         ["physics", "chem"],
+        face="cli",
     )
     return {c.name: c for c in checks}
 

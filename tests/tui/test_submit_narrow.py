@@ -56,6 +56,8 @@ async def test_a_preflight_refusal_shows_when_submit_opens_at_80x24(monkeypatch:
         status = screen.query_one("#submit-status", Static)
         shown = str(status.render())
         assert "✗ preflight nodes: the job needs 4 nodes; partition `batch` has 3" in shown, shown
-        assert "fix: choose a smaller topology" in shown
+        # the fix in the TUI's words (operator pass: it said `-t / the recipe's roles`, the command line's flag)
+        assert "fix: choose fewer workers or nodes in the Topology step, or a partition with more nodes" in shown
+        assert "-t" not in shown
         assert status.region.height and status.region.bottom <= 23, status.region  # above the footer
         assert screen.get_widget_at(status.region.x, status.region.y)[0] is status

@@ -19,26 +19,55 @@ def test_form_round_trip_and_typed_values_become_a_plan() -> None:
     loaded = load_profile("local")
     forms = form_of(recipe, loaded)
     assert forms == [RoleForm("prefill", "1", "1", "8", "8"), RoleForm("decode", "1", "1", "8", "8")]
-    edited, problems = recipe_from_form(recipe, [RoleForm("prefill", "2", "1", "4", "4"), forms[1]])
-    assert problems == [] and edited is not None
-    prepared, problems = safe_prepare(edited, loaded, source)
+    reading = recipe_from_form(recipe, [RoleForm("prefill", "2", "1", "4", "4"), forms[1]])
+    assert reading.problems == [] and not reading.unread
+    prepared, problems = safe_prepare(reading.recipe, loaded, source)
     assert prepared is not None and problems == []
     assert [w.visible_devices for w in prepared.plan.workers if w.role == "prefill"] == ["0,1,2,3", "4,5,6,7"]
 
 
 def test_unreadable_values_name_their_field() -> None:
     recipe, _ = load_recipe(REPO / "recipes/mocker/mocker-1p1d.yaml")
-    _, problems = recipe_from_form(
+    reading = recipe_from_form(
         recipe, [RoleForm("prefill", "", "0", "x", "-1"), RoleForm("decode", "1", "colocate", "8", "8")]
     )
-    fields = [p.field for p in problems]
-    assert fields == [
-        "roles.prefill.workers",
-        "roles.prefill.nodes",
-        "roles.prefill.gpus",
-        "roles.prefill.args.tp-size",
+    fields = [p.field for p in reading.problems]
+    assert fields == ["roles.prefill.workers", "roles.prefill.nodes", "roles.prefill.gpus"]
+    assert all(p.hint for p in reading.problems) and reading.unread == {"prefill"}
+
+
+def test_tp_is_refused_by_the_core_in_the_cli_words() -> None:
+    """The TP box's text goes to the recipe as typed and the core refuses it, as `srt-tui dry-run` refuses the file:
+    one check, one wording (operator pass: the CLI accepted `tp-size: eight`, the TUI refused it)."""
+    recipe, source = load_recipe(REPO / "recipes/mocker/mocker-1p1d.yaml")
+    loaded = load_profile("local")
+    reading = recipe_from_form(
+        recipe, [RoleForm("prefill", "1", "1", "8", "8x"), RoleForm("decode", "1", "1", "8", "0")]
+    )
+    assert reading.problems == [] and reading.recipe.roles["prefill"].args["tp-size"] == "8x"
+    prepared, problems = reading.checked(*safe_prepare(reading.recipe, loaded, source))
+    assert prepared is None
+    assert [p.render() for p in problems] == [
+        "roles.prefill.args.tp-size: `8x` is not a whole number "
+        "(fix: give the tensor-parallel size as a whole number, e.g. 8)",
+        "roles.decode.args.tp-size: must be at least 1 (fix: give the tensor-parallel size as a whole number, e.g. 8)",
     ]
-    assert all(p.hint for p in problems)
+
+
+def test_a_role_that_does_not_read_hides_no_other_roles_error() -> None:
+    """Decode's workers empty, prefill's TP 48 on 8 GPUs: both refusals at once, not decode's alone; decode's checks
+    against the recipe's kept values are not shown (they are not what the form says)."""
+    recipe, source = load_recipe(REPO / "recipes/mocker/mocker-1p1d.yaml")
+    loaded = load_profile("local")
+    reading = recipe_from_form(
+        recipe, [RoleForm("prefill", "1", "1", "8", "48"), RoleForm("decode", "", "1", "8", "2")]
+    )
+    prepared, problems = reading.checked(*safe_prepare(reading.recipe, loaded, source))
+    assert prepared is None
+    assert [(p.field, p.message) for p in problems if p.severity == "error"] == [
+        ("roles.decode.workers", "is empty"),
+        ("roles.prefill.args.tp-size", "TP 48 = 48 GPUs, but each prefill worker has 8"),
+    ]
 
 
 def test_plan_errors_are_reported_not_raised() -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from srt_tui.core.capabilities import LaunchStyle, WorkerApi, WorkerStart
-from srt_tui.core.errors import Problem
+from srt_tui.core.errors import Problem, whole_number
 from srt_tui.core.spec.recipe import MODE_KEYS, EngineSpec, Role
 
 #: one srun step per node of a worker, one task each (SGLang, vLLM, ATOM, the mocker)
@@ -202,9 +202,23 @@ def arg_int(args: dict[str, Any], flags: tuple[str, ...]) -> int | None:
     """Integer value of the first of `flags` present in args (any spelling), else None."""
     wanted = {flag_name(f) for f in flags}
     for key, value in args.items():
-        if flag_name(key) in wanted and isinstance(value, (int, str)) and str(value).isdigit():
-            return int(value)
+        number = whole_number(value) if flag_name(key) in wanted else None
+        if number is not None:
+            return number
     return None
+
+
+def size_args(engine: Engine, args: dict[str, Any]) -> list[tuple[str, str]]:
+    """(key, what it sizes) of each arg that carries one of ``engine``'s parallelism sizes (its declared TP, PP, DP
+    and EP flags, any spelling), as `parallelism` reads them: `[("tp-size", "tensor-parallel size")]`."""
+    sizes = (
+        ("tensor-parallel size", engine.tp_flags),
+        ("pipeline-parallel size", engine.pp_flags),
+        ("data-parallel size", engine.dp_flags),
+        ("expert-parallel size", engine.ep_flags),
+    )
+    named = {flag_name(f): what for what, flags in sizes for f in flags}
+    return [(key, named[flag_name(key)]) for key in args if flag_name(key) in named]
 
 
 def parallel_gpus(engine: Engine, args: dict[str, Any]) -> tuple[int, str] | None:

@@ -1,7 +1,8 @@
 """Edit-time validation of a resolved job: every finding names its field and how to fix it.
 
-Covers what srtctl leaves unchecked: GPUs per worker vs per node, node capacity, TP size vs GPUs,
-P/D completeness, router/engine compatibility, and managed flags duplicated in recipe args.
+Covers what srtctl leaves unchecked: GPUs per worker vs per node, node capacity, parallelism sizes that are not
+whole numbers, TP size vs GPUs, P/D completeness, router/engine compatibility, and managed flags duplicated in
+recipe args. The CLI and the TUI's Topology step show these same findings.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from typing import Any
 
 from srt_tui.core.benchmark import benchmark_problems
 from srt_tui.core.engines import get_engine
-from srt_tui.core.engines.base import Engine, arg_int, flag_name, parallel_gpus, parallelism
-from srt_tui.core.errors import Problem
+from srt_tui.core.engines.base import Engine, arg_int, flag_name, parallel_gpus, parallelism, size_args
+from srt_tui.core.errors import Problem, count_problem
 from srt_tui.core.frontends.choice import fronts, misfit
 from srt_tui.core.frontends.nginx import frontend_layout
 from srt_tui.core.frontends.routers import ROUTERS, job_router
@@ -188,7 +189,9 @@ def validate(job: ResolvedJob) -> list[Problem]:
                     )
                 )
         spec_args = recipe.roles[role].args
-        if asked is not None and asked[0] != g:
+        unreadable = size_problems(engine, role, spec_args, g)
+        out += unreadable
+        if asked is not None and asked[0] != g and not unreadable:  # a size unread is no size to compare
             need, flag = asked
             what = _parallel_words(engine, spec_args)
             if need > g:
@@ -283,6 +286,20 @@ def validate(job: ResolvedJob) -> list[Problem]:
     return out
 
 
+def size_problems(engine: Engine, role: Role, args: dict[str, Any], gpus: int) -> list[Problem]:
+    """Each parallelism size the role's args write (the engine's TP, PP, DP and EP flags) that is not a whole number
+    of at least 1: `tp-size: eight` would otherwise reach the engine's own parser and fail the job as it starts."""
+    out: list[Problem] = []
+    for key, size in size_args(engine, args):
+        value = args[key]
+        if value is None or value is False:  # left off the command line (srtctl's rule)
+            continue
+        hint = f"give the {size} as a whole number, e.g. {gpus}"  # words for the file and the TUI's TP field alike
+        found = count_problem(value, f"roles.{role}.args.{key}", 1, hint)
+        out += [found] if found is not None else []
+    return out
+
+
 def _unused_fix(engine: Engine, args: dict[str, Any], base: str, flag: str, need: int, g: int, gpn: int) -> str:
     """Fewer GPUs when that count fits the node, else a larger TP that uses all of them (when whole)."""
     if gpus_fit(need, gpn, engine.multinode):
@@ -312,8 +329,7 @@ def _frontend(job: ResolvedJob, engine: Engine, disagg: bool) -> list[Problem]:
         out.append(
             Problem(
                 "frontend.type",
-                f"frontend.type: {written} serves one aggregated worker directly, without a router "
-                f"(this job has {shape})",
+                f"{written} serves one aggregated worker directly, without a router (this job has {shape})",
                 ft.router_hint or hint,
             )
         )

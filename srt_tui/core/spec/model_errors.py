@@ -108,6 +108,7 @@ def to_config_error(
             if named and src.lines.get((*full, named.group(1))) is not None:
                 full = (*full, named.group(1))
                 field = ".".join(str(p) for p in full)
+                message = message.removeprefix(f"{named.group(0)}: ")  # the key is the field's now: said once
             hint = "change or remove it as the message says (`srt-tui schema recipe` lists every key)"
         elif kind == "missing":
             message, hint = "required key is missing", f"add `{loc[-1] if loc else field}:`"

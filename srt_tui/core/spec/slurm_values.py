@@ -131,7 +131,7 @@ def check_env_text(value: str) -> str:
 def option_key_problem(key: str) -> tuple[str, str] | None:
     """(what is wrong, the fix) for an sbatch directive or srun option name, None for `cpus-per-task`."""
     if key.startswith("-") and _OPTION_KEY.match(key.lstrip("-")):
-        return f"`{key}`: write the option name without its dashes", f"write `{key.lstrip('-')}`"
+        return "an option name is written without its dashes", f"write `{key.lstrip('-')}`"  # the field names it
     if not _OPTION_KEY.match(key):
         return (
             f"`{key}` is not a Slurm option name (letters, digits, `-`; no spaces, `=` or quotes)",

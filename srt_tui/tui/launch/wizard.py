@@ -11,7 +11,7 @@ from typing import Any
 from srt_tui.core.api import Prepared, prepare_job
 from srt_tui.core.engines import get_engine
 from srt_tui.core.engines.base import flag_name
-from srt_tui.core.errors import Problem, SrtError
+from srt_tui.core.errors import Problem, SrtError, count_problem, whole_number
 from srt_tui.core.plan.resolve import apply_topology, resolve, with_roles
 from srt_tui.core.spec.profile import LoadedProfile
 from srt_tui.core.spec.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
@@ -77,35 +77,52 @@ def _int_field(text: str, path: str, minimum: int, hint: str, problems: list[Pro
     value = text.strip()
     if not value:
         return None
-    try:
-        number = int(value)
-    except ValueError:
-        problems.append(Problem(path, f"`{value}` is not a whole number", hint))
+    found = count_problem(value, path, minimum, hint)
+    if found is not None:
+        problems.append(found)
         return None
-    if number < minimum:
-        problems.append(Problem(path, f"must be at least {minimum}", hint))
-        return None
-    return number
+    return whole_number(value)
 
 
-def recipe_from_form(recipe: Recipe, forms: list[RoleForm]) -> tuple[Recipe | None, list[Problem]]:
+@dataclass(frozen=True)
+class FormReading:
+    """The role form read into the recipe. A role whose fields do not read keeps the recipe's values (so the rest
+    of the job is still checked: one role's typo does not hide another role's error) and is listed in ``unread``.
+    The TP is read by the core's checks (`core.plan.validate.size_problems`), as the CLI reads a recipe's."""
+
+    recipe: Recipe
+    problems: list[Problem]
+    unread: frozenset[Role]
+
+    def checked(self, prepared: Prepared | None, found: list[Problem]) -> tuple[Prepared | None, list[Problem]]:
+        """The plan and the findings to show, given what `safe_prepare` said of ``recipe``: with a role unread, no
+        plan; its refusals, then every finding about the rest of the job (those about the unread roles' kept values
+        are not about what is on screen)."""
+        if not self.unread:
+            return prepared, found
+        mine = tuple(f"roles.{role}" for role in self.unread)
+        rest = [p for p in found if p.field not in mine and not p.field.startswith(tuple(m + "." for m in mine))]
+        return None, self.problems + rest
+
+
+def recipe_from_form(recipe: Recipe, forms: list[RoleForm]) -> FormReading:
     """Apply the typed role values to the recipe; unreadable values become problems naming the field."""
     problems: list[Problem] = []
+    unread: set[Role] = set()
     roles: dict[Role, RoleSpec] = dict(recipe.roles)
     tp_flags = get_engine(recipe.engine.type).tp_flags
     for form in forms:
         base = f"roles.{form.role}"
         spec = roles[form.role]
-        workers = _int_field(form.workers, f"{base}.workers", 0, "type a number such as 1", problems)
+        found: list[Problem] = []
+        workers = _int_field(form.workers, f"{base}.workers", 0, "type a number such as 1", found)
         if workers is None and not form.workers.strip():
-            problems.append(Problem(f"{base}.workers", "is empty", "type the number of workers, e.g. 1"))
+            found.append(Problem(f"{base}.workers", "is empty", "type the number of workers, e.g. 1"))
         nodes: int | str | None
         if form.nodes.strip().lower() == "colocate":
             nodes = "colocate"
             if form.role != "decode":
-                problems.append(
-                    Problem(f"{base}.nodes", "only decode can be colocated", "give a number of nodes, e.g. 1")
-                )
+                found.append(Problem(f"{base}.nodes", "only decode can be colocated", "give a number of nodes, e.g. 1"))
         else:
             nodes = _int_field(
                 form.nodes,
@@ -113,24 +130,23 @@ def recipe_from_form(recipe: Recipe, forms: list[RoleForm]) -> tuple[Recipe | No
                 1,
                 "give a number of nodes (empty = as many as the workers need)"
                 + (", or `colocate`" if form.role == "decode" else ""),
-                problems,
+                found,
             )
-        gpus = _int_field(form.gpus, f"{base}.gpus", 1, "give GPUs per worker, e.g. 4 or 8", problems)
-        key = _tp_key(recipe, spec)
-        tp_path = f"{base}.args.{key or tp_flags[0]}"
-        tp = _int_field(form.tp, tp_path, 1, "give the tensor-parallel size, e.g. 4 or 8", problems)
-        if problems:
+        gpus = _int_field(form.gpus, f"{base}.gpus", 1, "give GPUs per worker, e.g. 4 or 8", found)
+        if found:
+            problems += found
+            unread.add(form.role)
             continue
+        key = _tp_key(recipe, spec) or tp_flags[0]
         args: dict[str, Any] = dict(spec.args)
-        if tp is None:
-            if key is not None:
-                args.pop(key)
+        tp = form.tp.strip()
+        if tp:  # as typed: a count, or the text the core's checks refuse with the CLI's words
+            number = whole_number(tp)
+            args[key] = tp if number is None else number
         else:
-            args[key or tp_flags[0]] = tp
+            args.pop(key, None)
         roles[form.role] = spec.model_copy(update={"workers": workers, "nodes": nodes, "gpus": gpus, "args": args})
-    if problems:
-        return None, problems
-    return with_roles(recipe, roles), []
+    return FormReading(with_roles(recipe, roles), problems, frozenset(unread))
 
 
 def safe_prepare(

@@ -199,7 +199,7 @@ class SubmitStep(WizardStep):
         from srt_tui.slurm.select import get_client
 
         try:
-            checks = preflight(get_client(None, require_reachable=False), demand_of(prepared))
+            checks = preflight(get_client(None, require_reachable=False), demand_of(prepared), face="tui")
         except (SlurmError, ValueError) as exc:
             checks = [PreflightCheck("preflight", None, f"not run: {exc}")]
         self.post_message(PreflightDone(prepared, checks))
@@ -381,7 +381,7 @@ class SubmitStep(WizardStep):
             self.post_message(SubmitFailed(f"submission is not available in this build ({exc})"))
             return
         try:
-            sub = submit_prepared(prepared, launcher=launcher)
+            sub = submit_prepared(prepared, launcher=launcher, face="tui")
         except SlurmUnreachable as exc:
             # the core's hint names the command-line flag; here the fix is the launcher choice on screen, and
             # the header learns the newest answer (one word on Slurm for every screen)

@@ -190,12 +190,11 @@ class TopologyStep(WizardStep):
         from srt_tui.tui.launch.wizard import recipe_from_form, safe_prepare
 
         self._last_forms = self._forms()
-        edited, problems = recipe_from_form(self._base, self._last_forms)
-        prepared = None
-        if edited is not None:
-            edited = self._routed(edited)
-            prepared, problems = safe_prepare(edited, self._loaded, self._source)
-        self._show(edited, prepared, problems)
+        reading = recipe_from_form(self._base, self._last_forms)
+        edited = self._routed(reading.recipe)
+        # the whole job is checked even while a role's field does not read, so every independent error shows at once
+        prepared, problems = reading.checked(*safe_prepare(edited, self._loaded, self._source))
+        self._show(None if reading.unread else edited, prepared, problems)
 
     def _routed(self, recipe: Recipe) -> Recipe:
         """The recipe with the chosen router, the choices listed for its topology as edited."""
