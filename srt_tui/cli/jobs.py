@@ -75,11 +75,14 @@ def _client(transport: str) -> tuple[Any, str | None]:
             return None, str(exc)
 
 
-def _monitor_for(jobs: dict[str, Path], transport: str, *, keep_trying: bool) -> tuple[Any, str | None]:
+def _monitor_for(
+    jobs: dict[str, Path], transport: str, *, keep_trying: bool, history: Any = None
+) -> tuple[Any, str | None]:
     """A Monitor for these jobs and the Slurm problem found while setting it up (None: Slurm answers).
 
     ``keep_trying`` (`wait`): query Slurm even when it is down now, to see it again when it returns;
     otherwise (`status`, one refresh) a controller that did not answer `scontrol ping` is not queried.
+    ``history``: the counter samples to measure rates over (`status --watch` keeps one across refreshes).
     """
     from srt_tui.monitor.snapshot.collect import Monitor
     from srt_tui.slurm.local import is_local_job
@@ -87,21 +90,34 @@ def _monitor_for(jobs: dict[str, Path], transport: str, *, keep_trying: bool) ->
     client, down = _client(transport) if any(not is_local_job(j) for j in jobs) else (None, None)
     if down and not keep_trying:
         client = None
-    return Monitor(client, slurm_down=down), down
+    return Monitor(client, slurm_down=down, history=history), down
 
 
-def _snapshots(jobs: dict[str, Path], transport: str) -> tuple[list[Any], str | None]:
-    """One refresh of the monitor core (the same one the TUI polls), and why Slurm is down if it is."""
+def status_history() -> Any:
+    """The counter samples a `status` measures its rates and serving figures over: the previous runs' newest
+    (`rate_cache`), so a one-shot run's span is since then; `--watch` keeps adding its refreshes' to the same one,
+    a window as the TUI's."""
+    from srt_tui.monitor.statuses.history import CounterHistory
+    from srt_tui.state import rate_cache
+
+    history = CounterHistory()
+    rate_cache.load_into(history)
+    return history
+
+
+def _snapshots(jobs: dict[str, Path], transport: str, history: Any = None) -> tuple[list[Any], str | None]:
+    """One refresh of the monitor core (the same one the TUI polls), and why Slurm is down if it is; its rates
+    over ``history`` (a new `status_history()` when None) and what this refresh adds to it."""
     if not jobs:  # nothing to refresh: no Monitor, no event loop, no Slurm
         return [], None
     from srt_tui.state import rate_cache
 
     down: str | None = None
+    history = history if history is not None else status_history()
 
     async def run() -> list[Any]:
         nonlocal down
-        monitor, down = _monitor_for(jobs, transport, keep_trying=False)
-        rate_cache.load_into(monitor.history)  # rates from the previous run's samples (`watch srt-tui status`)
+        monitor, down = _monitor_for(jobs, transport, keep_trying=False, history=history)
         try:
             snaps = list(await monitor.refresh(jobs))
         finally:
@@ -222,11 +238,12 @@ def _watch(args: argparse.Namespace) -> int:
 
     every = args.interval
     tty = sys.stdout.isatty()
+    history = status_history()  # one window across the refreshes: the last minute's figures, as the TUI's
     try:
         while True:
             out = io.StringIO()
             with redirect_stdout(out):
-                _status_once(args, compact=True)
+                _status_once(args, compact=True, history=history)
             text = out.getvalue()
             if tty:
                 when = time.strftime("%H:%M:%S")
@@ -250,11 +267,12 @@ def _fit_rows(text: str, rows: int) -> str:
     return "\n".join([*lines[:keep], f"(+{len(lines) - keep} more lines: a taller terminal, or name the jobs)"]) + "\n"
 
 
-def _status_once(args: argparse.Namespace, compact: bool = False) -> int:
-    """One `status`: the table (or JSON: indented, or one line when `compact`) of the jobs asked for; exit 3 when
-    Slurm could not be asked about a Slurm job (printed all the same, its state UNKNOWN), as `--help` says."""
+def _status_once(args: argparse.Namespace, compact: bool = False, history: Any = None) -> int:
+    """One `status`: the table (or JSON: indented, or one line when `compact`, as `--watch` prints it, its rates
+    over ``history``) of the jobs asked for; exit 3 when Slurm could not be asked about a Slurm job (printed all
+    the same, its state UNKNOWN), as `--help` says."""
     jobs = _job_refs(args.jobs, args.output)
-    snaps, down = _snapshots(jobs, args.transport)
+    snaps, down = _snapshots(jobs, args.transport, history)
     if not args.jobs:  # every known job: newest first, as the Monitor lists them (`status | head` shows it)
         snaps = sorted(snaps, key=_submitted, reverse=True)
     if down and not args.json:  # said once, not once per job (the JSON carries it in each job's sources)
@@ -265,6 +283,14 @@ def _status_once(args: argparse.Namespace, compact: bool = False) -> int:
     if not snaps:
         print("no jobs known yet (srt-tui apply -f RECIPE)")
         return 0
+    print_table(snaps, down, watched=history is not None)
+    return 3 if down else 0
+
+
+def print_table(snaps: list[Any], down: str | None, watched: bool = False) -> None:
+    """`status`'s table of ``snaps``, each serving job's figures under it with their span (the Serving panel's
+    words: `cells.serving_line`), then each job's problems (Slurm's said once above when ``down``); ``watched``:
+    `--watch` prints it, whose next refresh measures what has no span yet."""
     from datetime import datetime
 
     from srt_tui.core.text.views import fixed_table
@@ -291,13 +317,14 @@ def _status_once(args: argparse.Namespace, compact: bool = False) -> int:
         header += ("GPU UTIL",)
         rows = [(*row, cells.gpu_load(s.gpus)) for row, s in zip(rows, snaps)]
     print(fixed_table(header, rows))
+    # what a figure with no span yet waits for: `--watch`'s next refresh, or another run within the window
+    unmeasured = "rates from the next refresh" if watched else "rates: run `status` again within a minute"
     for s in snaps:
         if s.serving is not None and not s.serving.empty and not s.is_final:
-            print(f"{s.job_id}: serving: {cells.serving_line(s.serving)}")
+            print(f"{s.job_id}: serving: {cells.serving_line(s.serving, unmeasured)}")
     for s in snaps:
         for line in cells.problems(s, skip_sources=frozenset({"slurm"}) if down else frozenset()):
             print(f"{s.job_id}: {line}")
-    return 3 if down else 0
 
 
 def _seconds(text: str) -> float:

@@ -304,9 +304,19 @@ def mean_latency(s: Serving, family: str) -> str:
     return latency(mean) if (below or family in s.prefill_added) and mean is not None else ""
 
 
-def serving_line(s: Serving | None) -> str:
+def serving_span(s: Serving) -> str:
+    """Over what span the rates and latencies were measured, as every face says it: `over the last 62 s`, from the
+    oldest sample kept (about a minute back, `CounterHistory.window`) to the newest; "" before a second sample."""
+    w = s.window_s
+    if not w:
+        return ""
+    return f"over the last {w:.1f} s" if w < 10 else f"over the last {w:.0f} s"
+
+
+def serving_line(s: Serving | None, unmeasured: str = "rates after a second sample") -> str:
     """One line of `srt-tui status`: p50/p99 of TTFT, TPOT (inter-token) and E2E (with the mean when the
-    buckets cannot resolve them), tok/s, queue, KV use."""
+    buckets cannot resolve them), tok/s, queue, KV use, and the span they cover (``unmeasured`` when there is
+    none yet: say how to get one)."""
     if s is None or s.empty:
         return ""
     q = partial(quantile_latency, s)
@@ -319,7 +329,8 @@ def serving_line(s: Serving | None) -> str:
         f"TPOT p50 {q('itl_p50_s')} p99 {q('itl_p99_s')}{mean('itl')} · "
         f"E2E p50 {q('e2e_p50_s')} p99 {q('e2e_p99_s')}{mean('e2e')} · "
         f"in {tokens_per_s(s.input_tok_per_s)} out {tokens_per_s(s.output_tok_per_s)} · "
-        f"running {number(s.running)} waiting {number(s.waiting)} · KV {percent(s.kv_usage)}"
+        f"running {number(s.running)} waiting {number(s.waiting)} · KV {percent(s.kv_usage)} "
+        f"({serving_span(s) or unmeasured})"
     )
 
 

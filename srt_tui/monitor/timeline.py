@@ -42,17 +42,22 @@ class TimelineEntry:
 
 def timeline(events: Sequence[Event], workers: Sequence[WorkerStatus] = ()) -> list[TimelineEntry]:
     """Everything known to have happened to a job, oldest first: the stages in its `status.jsonl` (from
-    `submitted`, which srt-tui writes, on) and the health changes of `workers` (as a Monitor saw them)."""
-    out = [TimelineEntry(parse_time(e.time), JOB, e.stage, e.detail) for e in events]
-    for w in workers:
-        out += [TimelineEntry(parse_time(c.at), w.name, c.health, c.detail) for c in w.health_history]
+    `submitted`, which srt-tui writes, on) and the health changes of `workers` (as a Monitor saw them).
+
+    Within one second the stages come first: a health change is stamped with its refresh's whole second, so it
+    cannot say it came before a stage of that second, and the stage is what explains it (`job starting`, then
+    `prefill_0 unknown`; `job failed`, then the worker `down`), where sorting on the stamp put every health row
+    first."""
+    stages = [TimelineEntry(parse_time(e.time), JOB, e.stage, e.detail) for e in events]
+    healths = [TimelineEntry(parse_time(c.at), w.name, c.health, c.detail) for w in workers for c in w.health_history]
     # by time, stably; an event that does not say when stays after the one before it in the list
-    keyed: list[tuple[bool, datetime, int, TimelineEntry]] = []
+    keyed: list[tuple[bool, datetime, bool, datetime, int, TimelineEntry]] = []
     last: datetime | None = None
-    for i, entry in enumerate(out):
+    for i, entry in enumerate([*stages, *healths]):
         last = entry.at or last
-        keyed.append((last is not None, last or datetime.min.replace(tzinfo=timezone.utc), i, entry))
-    return [entry for *_, entry in sorted(keyed, key=lambda k: k[:3])]
+        at = last or datetime.min.replace(tzinfo=timezone.utc)
+        keyed.append((last is not None, at.replace(microsecond=0), i >= len(stages), at, i, entry))
+    return [entry for *_, entry in sorted(keyed, key=lambda k: k[:5])]
 
 
 def started(entries: Sequence[TimelineEntry]) -> datetime | None:

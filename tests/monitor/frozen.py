@@ -16,6 +16,7 @@ from srt_tui.core.jobdir.contract import JobMeta, parse_plan
 from srt_tui.monitor.model import GpuReading, JobSnapshot, RouterStatus, SourceState, WorkerStatus
 from srt_tui.monitor.snapshot.build import job_totals, log_refs, placements
 from srt_tui.monitor.statuses.context import JobFiles
+from srt_tui.monitor.statuses.workers import NO_ADDRESS
 from tests.conftest import REPO
 
 NOW = datetime(2026, 3, 1, 12, 0, 0, tzinfo=timezone.utc)
@@ -141,7 +142,7 @@ def frozen_job(
         sources.append(SourceState("relay", True, "", 3.0))
         relayed = True
     elif scenario == "pending":
-        workers = [replace(w, health="unknown", detail="", requests_total=None, requests_ok=None,
+        workers = [replace(w, health="unknown", detail=NO_ADDRESS, requests_total=None, requests_ok=None,
                            requests_failed=None, rate_per_s=None, running=None, queued=None, spark=(),
                            source="", router_healthy=None) for w in workers]  # fmt: skip
         router = replace(router, up=None, registered={}, healthy={}, requests=None, errors=None, retries=None,

@@ -111,3 +111,34 @@ async def test_a_job_id_slurm_reuses_starts_its_history_over(tmp_path: Path) -> 
     finally:
         await monitor.aclose()
         launcher.close()
+
+
+async def test_a_worker_with_nothing_to_probe_says_why_its_health_is_unknown(tmp_path: Path) -> None:
+    """Operator pass: a Slurm job's events listed `prefill_0 unknown` with an empty DETAIL until the job wrote its
+    addresses (on its node, as it starts), where a local job's said `not listening yet (loading?)`."""
+    import json
+
+    from srt_tui.core.jobdir.events import read_events
+    from srt_tui.monitor.timeline import timeline
+
+    proc = {"name": "prefill_0", "role": "prefill", "node_index": 0, "gpus": [0], "port": 30000}
+    (tmp_path / "plan.json").write_text(json.dumps({"topology": "1P0D", "nodes": 1, "gpus_per_node": 8,
+                                                    "processes": [proc], "router": None}))  # fmt: skip
+    (tmp_path / "job.json").write_text(json.dumps({"job_id": "81234", "name": "pd", "launcher": "slurm"}))
+    (tmp_path / "status.jsonl").write_text(
+        "".join(json.dumps({"stage": s, "time": t, "detail": ""}) + "\n" for s, t in
+                (("submitted", "2026-03-01T12:00:00Z"), ("starting", "2026-03-01T12:00:01.500Z")))
+    )  # fmt: skip
+    monitor = Monitor(None, wall=lambda: T0 + 1)  # the first refresh: in the second the job started
+    try:
+        snap = (await monitor.refresh({"81234": tmp_path}))[0]
+        no_address = snap.workers[0].detail
+        assert snap.workers[0].health == "unknown" and "no address yet" in no_address, describe(snap)
+        rows = [(e.who, e.what, e.detail) for e in timeline(read_events(tmp_path), snap.workers)]
+        assert rows[1:] == [("job", "starting", ""), ("prefill_0", "unknown", no_address)], rows
+        workers = [{"name": "prefill_0", "url": "http://127.0.0.1:9"}]  # named, with no health URL
+        (tmp_path / "endpoints.json").write_text(json.dumps({"job_id": "81234", "workers": workers}))
+        snap = (await monitor.refresh({"81234": tmp_path}))[0]
+        assert snap.workers[0].health == "unknown" and "no health URL" in snap.workers[0].detail, describe(snap)
+    finally:
+        await monitor.aclose()

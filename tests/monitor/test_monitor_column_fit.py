@@ -156,7 +156,7 @@ async def test_the_job_views_state_line_shows_the_stage_whole_at_80_columns(size
         widget = app.screen.query_one("#job-summary")
         shown = [s.text for s in widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))]
         assert shown[1].strip().startswith(f"local RUNNING · stage {snap.stage} "), shown
-        assert re.match(r" elapsed \d+m\d\ds · requests 3.6k, errors 4 \(router\) · 5.5/s · ", shown[2]), shown
+        assert re.match(r" elapsed \d+m\d\ds · requests 3.6k, errors 4 \(router\) · 5.5 req/s · ", shown[2]), shown
 
 
 def test_a_benchmarks_state_line_says_its_progress_not_the_stages_name_again() -> None:

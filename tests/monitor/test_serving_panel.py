@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Static
 from srt_tui.monitor import cells
 from srt_tui.tui.monitor.serving_panel import ServingPanel
 from srt_tui.tui.monitor.worker_detail import WorkerDetail
-from tests.monitor import frozen
+from tests.monitor import frozen, serving_faces
 from tests.monitor.tui_apps import frozen_app, highlighted_worker_detail
 
 SIZES = [pytest.param((120, 36), id="120x36"), pytest.param((80, 24), id="80x24")]
@@ -60,13 +60,32 @@ async def test_the_worker_detail_shows_its_own_figures() -> None:
         assert "KV 37 %" in body and "over the last 60 s" in body
 
 
-def test_status_line_carries_the_figures_with_units() -> None:
-    line = cells.serving_line(frozen.with_serving(frozen.nvidia()).serving)
+def test_status_line_carries_the_figures_with_units_and_their_span() -> None:
+    """Operator pass: `status` read `in 788 tok/s` beside the Monitor's `in 274 tok/s … (over the last 61 s)`, saying
+    nothing of its own span (since the previous run, 2 s before); it says it as the panel does, or what it waits for."""
+    from dataclasses import replace
+
+    serving = frozen.with_serving(frozen.nvidia()).serving
+    assert serving is not None
+    line = cells.serving_line(serving)
     assert line == (
         "TTFT p50 305 ms p99 520 ms · TPOT p50 4.1 ms p99 16 ms · E2E p50 610 ms p99 950 ms · "
-        "in 824 tok/s out 1.6k tok/s · running 12 waiting 2 · KV 37 %"
+        "in 824 tok/s out 1.6k tok/s · running 12 waiting 2 · KV 37 % (over the last 60 s)"
     )
+    assert cells.serving_line(replace(serving, window_s=2.04)).endswith("KV 37 % (over the last 2.0 s)")
+    first = cells.serving_line(replace(serving, window_s=None), "rates: run `status` again within a minute")
+    assert first.endswith("KV 37 % (rates: run `status` again within a minute)")
     assert cells.serving_line(frozen.amd().serving) == ""
+
+
+async def test_the_panel_and_status_say_the_same_figures_over_the_same_span() -> None:
+    """One snapshot, two faces: the Serving panel and `status`'s serving line show the same figures, in the same
+    order, and the same span (the operator found the two disagreeing, one of them not saying over what)."""
+    snap = frozen.with_serving(frozen.nvidia())
+    line, shown = serving_faces.status_line(snap), await serving_faces.panel_text(snap)
+    said = serving_faces.figures(line)
+    assert said == serving_faces.figures(shown), (line, shown)
+    assert said[-1] == "over the last 60 s" and len(said) == 10, said
 
 
 @pytest.mark.parametrize(("requests_from", "points_to_results"), [("benchmark", True), ("last seen", False)])
@@ -138,7 +157,9 @@ async def test_at_80x24_the_panels_keep_to_key_figures_and_every_worker_is_on_th
         await pilot.pause()
         panel = app.screen.query_one(ServingPanel)
         shown = " ".join("".join(seg.text for seg in strip) for strip in panel.render_lines(panel.region.reset_offset))
-        assert "Serving · p50" in shown and "TTFT 305 ms" in shown and "out 1.6k tok/s" in shown, shown
+        assert "TTFT 305 ms" in shown and "out 1.6k tok/s" in shown, shown
+        # no room for the note on one line: the title says the medians' span
+        assert "Serving · p50 · over the last 60 s" in shown, shown
         assert "p99" not in shown and "E2E" not in shown
         router = app.screen.query_one(RouterPanel)
         said = " ".join("".join(seg.text for seg in strip) for strip in router.render_lines(router.region.reset_offset))

@@ -57,3 +57,28 @@ def test_offsets_count_from_the_first_known_time() -> None:
     start = started(entries)
     assert start == datetime(2026, 3, 1, 11, 0, tzinfo=timezone.utc)
     assert [offset(e, start) for e in entries] == ["", "+0s", "+1h02m"]
+
+
+def test_within_a_second_the_stages_come_before_the_health_rows_they_explain() -> None:
+    """Operator pass: `04:53:34 +1s prefill_0 unknown` came before `04:53:34 +1s job starting`. A health change is
+    stamped with its refresh's whole second (12:00:01 may be 12:00:01.9), so in that second the stages lead; the
+    stages keep their own order, and health rows of a later second still follow by time."""
+    events = [
+        Event("submitted", "2026-03-01T12:00:00.300Z", "slurm job 7"),
+        Event("starting", "2026-03-01T12:00:01.700Z", "job 7 via slurm"),
+        Event("resolving nodes", "2026-03-01T12:00:01.900Z", "interface eth0"),
+        Event("failed", "2026-03-01T12:05:00.400Z", "worker prefill_0 exited with code 1"),
+    ]
+    prefill = _worker("prefill_0", ("2026-03-01T12:00:01Z", "unknown"), ("2026-03-01T12:05:00Z", "down"))
+    decode = _worker("decode_0", ("2026-03-01T12:00:01Z", "unknown"), ("2026-03-01T12:00:02Z", "healthy"))
+    got = [(e.who, e.what) for e in timeline(events, [prefill, decode])]
+    assert got == [
+        ("job", "submitted"),
+        ("job", "starting"),
+        ("job", "resolving nodes"),
+        ("prefill_0", "unknown"),
+        ("decode_0", "unknown"),
+        ("decode_0", "healthy"),
+        ("job", "failed"),
+        ("prefill_0", "down"),
+    ]

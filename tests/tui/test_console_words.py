@@ -45,6 +45,13 @@ def test_a_pending_jobs_reason_is_said_once() -> None:
     assert line.startswith("Slurm PENDING (Resources) · stage pending") and line.count("Resources") == 1, line
 
 
+def test_the_summarys_request_rate_is_labelled_requests() -> None:
+    """Operator pass: the summary's bare `24/s` sat above the Serving panel's `tok/s` figures and read as tokens."""
+    snap = frozen.nvidia("healthy")
+    line = summary(snap, frozen.fixed_clock(), lambda _name: Style()).plain.splitlines()[2]
+    assert " · 5.5 req/s · " in line, line
+
+
 def test_a_local_job_is_not_ended_by_a_time_limit() -> None:
     """Operator pass (issue 21): Submit with Local said `time limit none` and then `… or its time limit`."""
     from srt_tui.core.api import prepare

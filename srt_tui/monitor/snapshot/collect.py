@@ -83,6 +83,7 @@ class Monitor:
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
         slurm_down: str | None = None,
+        history: CounterHistory | None = None,
     ) -> None:
         self.slurm = slurm
         #: why no Slurm transport could be set up (shown instead of a bare "no transport")
@@ -96,7 +97,9 @@ class Monitor:
         self.sources = Sources(clock, backoff_base, backoff_cap)
         self.files = FileCache()
         self.samples = SampleCache()
-        self.history = CounterHistory()
+        #: counter samples: the rates' and serving figures' window (``history``: one kept by the caller across
+        #: Monitors, as `status --watch` keeps it across its refreshes)
+        self.history = history if history is not None else CounterHistory()
         self.health = HealthLog()
         #: ended jobs' last snapshots, reused while their files are unchanged
         self.frozen = FrozenJobs()

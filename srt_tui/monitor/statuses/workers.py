@@ -19,6 +19,11 @@ from srt_tui.monitor.statuses.serving import figures, read_worker, wanted_names
 
 LOG_TAIL_LINES = 5
 _DEFINITIVE = ("refused", "closed", "protocol")
+#: why a worker's health is unknown while the job has written no addresses (a Slurm job writes endpoints.json on its
+#: node as it starts; till then, pending or starting, there is nothing to probe): what the Events view's DETAIL says
+NO_ADDRESS = "no address yet: the job writes endpoints.json as it starts"
+#: why, when endpoints.json names the worker without a health URL (hand-edited, or another tool's)
+NO_HEALTH_URL = "endpoints.json gives it no health URL to probe"
 
 
 @dataclass(frozen=True)
@@ -118,8 +123,8 @@ def worker_statuses(
             node = proc.node_index
             here = f"node{node}" if node in answering else ""
             seen = _direct(ctx, ctx.sources.get(worker_key(str(ep["health_url"]))), name, relay, starting, here)
-        else:
-            seen = _Seen()
+        else:  # nothing to probe: unknown, saying why (as `_direct` says a worker that does not listen yet)
+            seen = _Seen(detail=NO_HEALTH_URL if live else NO_ADDRESS)
         used_relay |= seen.source == "relay" and not final  # an ended job's final scrape is no live relay
         if seen.problem:
             problems.append(seen.problem)

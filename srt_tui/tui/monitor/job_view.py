@@ -121,7 +121,7 @@ def summary(
     if left:  # the scheduler ends the job at its limit: say so before it does
         t.append(" · ")
         t.append(("⚠ " if warn else "") + left, style=st("bad") if warn else Style())
-    t.append(f" · {requests_words(snap)} · {cells.rate(snap.rate_per_s)}/s")
+    t.append(f" · {requests_words(snap)} · {cells.rate(snap.rate_per_s)} req/s")
     # the sources last: one that fails is also in the Problems panel, which is never cut
     t.append(" · sources ", style=st("dim"))
     for src in snap.sources:

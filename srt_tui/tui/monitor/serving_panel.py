@@ -60,7 +60,7 @@ def serving_pairs(
     out.append(tokens)
     out.append(Text.assemble(("running ", dim), cells.number(s.running), ("  waiting ", dim), cells.number(s.waiting)))
     out.append(Text.assemble(("KV ", dim), cells.percent(s.kv_usage)))
-    window = f"over the last {s.window_s:.0f} s" if s.window_s else "latency after two scrapes"
+    window = cells.serving_span(s) or "latency after two scrapes"
     if brief and not ended:
         return out
     if ended:  # `R` only when its benchmark wrote results (a manual job's R has nothing to show)
@@ -107,7 +107,7 @@ class ServingPanel(Widget):
     short: reactive[bool] = reactive(False)
 
     def on_mount(self) -> None:
-        self.border_title = "Serving"
+        self.border_title = self._title()
 
     def watch_serving(self, value: Serving | None) -> None:
         # an ended job seen only after its end (a new TUI) has its last gauges (running 0, KV 0 %) and no rate
@@ -115,14 +115,22 @@ class ServingPanel(Widget):
         # terminal an ended job's last figures give way to its workers and problems too
         stale = self.ended and value is not None and (self.short or not _has_rates(value))
         self.display = value is not None and not value.empty and not stale
+        self.border_title = self._title()
 
     def watch_ended(self) -> None:
         self.watch_serving(self.serving)  # the job ended with the same figures: the rule above again
 
     def watch_short(self, short: bool) -> None:
         self.set_class(short, "-short")
-        self.border_title = "Serving · p50" if short else "Serving"
         self.watch_serving(self.serving)
+
+    def _title(self) -> str:
+        """`Serving`; a short terminal's one line has no room for the note, so its title says the medians' span:
+        `Serving · p50 · over the last 62 s`."""
+        if not self.short:
+            return "Serving"
+        span = cells.serving_span(self.serving) if self.serving is not None else ""
+        return " · ".join(part for part in ("Serving", "p50", span) if part)
 
     def _st(self, name: str) -> Style:
         return self.get_component_rich_style(f"serving-panel--{name}", partial=True)
