@@ -65,7 +65,8 @@ SIZES = [pytest.param((120, 36), id="120x36"), pytest.param((80, 24), id="80x24"
 def test_events_of_a_degraded_job(
     snap_compare: Any, tmp_path: Path, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Its stages, then the decode seen going down in the fault's colour; the detail ends at the screen's edge."""
+    """Its stages, then the decode seen going down in the fault's colour; a detail wider than its column wraps whole
+    words onto a taller row (at 80 columns `serving at http://10.1.0.11:` and `(retry in` were cut at the edge)."""
     monkeypatch.setenv("TZ", "UTC")  # the view says local time: the machine's zone must not move the drawing
     time.tzset()
     snap = frozen.degraded_with_events(tmp_path / "81234")
@@ -80,3 +81,28 @@ def test_events_of_a_degraded_job(
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+async def test_a_detail_wider_than_its_column_wraps_whole_words_at_80_columns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Operator pass: at 80x24 a detail was cut at the screen's edge, mid-word (`serving at http://10.1.0.11:`, the
+    down worker's `(retry in`, its seconds gone). Each detail shows whole, its words on as many lines as it needs,
+    within its column; the row is that tall."""
+    snap = frozen.degraded_with_events(tmp_path / "81234")
+    app = frozen_app([snap], open_job="81234")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("e")
+        await settle(pilot)
+        events = app.screen
+        assert isinstance(events, EventsScreen)
+        table = events.query_one(DataTable)
+        column = next(c for c in table.ordered_columns if c.key.value == "detail")
+        details = [e.detail for e in events._shown]
+        assert "connection refused (retry in 2.0 s)" in details
+        for i, detail in enumerate(details):
+            lines = str(table.get_row_at(i)[table.ordered_columns.index(column)]).split("\n")
+            assert " ".join(lines) == detail and all(len(line) <= column.width for line in lines), (lines, column)
+            assert table.rows[table.ordered_rows[i].key].height == len(lines)
+        assert any(len(str(table.get_row_at(i)[-1]).split("\n")) > 1 for i in range(table.row_count))

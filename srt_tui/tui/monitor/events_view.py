@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -23,17 +24,26 @@ from srt_tui.tui.dismiss_once import DismissOnce
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.fit_columns import FitColumn, fit, natural_widths, total_width
+from srt_tui.widgets.fit_parts import pack_parts
 from srt_tui.widgets.row_table import RowTable
 
-#: the columns, the detail last and cut at the screen's edge; WHO and SINCE give way first on a narrow terminal
+#: the columns, the detail last, wrapped by words within the room left (a row as tall as its detail needs); SINCE,
+#: then WHO give way first on a terminal too narrow for them beside a short detail
 FIT: tuple[FitColumn, ...] = (
     FitColumn("time", "TIME", 0), FitColumn("since", "SINCE", 2), FitColumn("who", "WHO", 1, cap=16),
     FitColumn("what", "WHAT", 0, cap=18), FitColumn("detail", "DETAIL", 0),
 )  # fmt: skip
 #: the table's vertical scrollbar
 SCROLLBAR = 2
-#: the detail's width when the other columns are fitted: it gives way (cut at the edge) before they do
+#: the detail's width when the other columns are fitted: narrower than its text, it wraps onto more lines
 DETAIL_MIN = 24
+
+
+def wrapped(detail: str, width: int) -> tuple[Text, int]:
+    """An event's detail on lines of whole words within ``width`` (at 80 columns `serving at http://…` and `(retry
+    in 2.0 s)` were cut at the screen's edge), and the lines it takes: a word wider than that (a URL) folds."""
+    lines = pack_parts(detail.split(" "), width, " ")
+    return Text("\n".join(lines), overflow="fold"), sum(-(-max(cell_len(line), 1) // width) for line in lines)
 
 
 class EventsRead(Message):
@@ -135,14 +145,16 @@ class EventsScreen(ReportsWorkerErrors, DismissOnce[None]):
         plain = ({k: v.plain if isinstance(v, Text) else v for k, v in row.items()} for row in rows)
         room = (self.size.width or 120) - SCROLLBAR
         natural = natural_widths([f.key for f in FIT], plain)
-        # the other columns are fitted beside a short detail, which then takes the room left, to the screen's edge
+        # the other columns are fitted beside a short detail, which then takes the room left and wraps within it
         fitted = fit(FIT, {**natural, "detail": min(natural["detail"], DETAIL_MIN)}, room)
         rest = room - total_width(fitted) + next(c.width for c in fitted if c.key == "detail")
         fitted = tuple(replace(c, width=max(DETAIL_MIN, min(natural["detail"], rest))) if c.key == "detail" else c
                        for c in fitted)  # fmt: skip
         table.refit(fitted)
+        width = next(c.width for c in fitted if c.key == "detail")
         for row in rows:
-            table.add_row(*(row[column.key] for column in fitted))
+            row["detail"], height = wrapped(str(row["detail"]), width)
+            table.add_row(*(row[column.key] for column in fitted), height=height)
         if at_end and rows:
             table.move_cursor(row=len(rows) - 1)
         day = start.astimezone().strftime("%Y-%m-%d") if start is not None else ""
