@@ -17,7 +17,7 @@ from textual.widget import Widget
 
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.monitor.statuses.stage import exit_words
-from srt_tui.tui.monitor.job_view import JobView, ProblemsPanel, state_line
+from srt_tui.tui.monitor.job_view import JobView, ProblemsPanel, sources_wordings, state_line
 from srt_tui.tui.monitor.router_panel import RouterPanel
 from srt_tui.tui.monitor.worker_table import WorkerTable
 from tests.monitor import frozen
@@ -81,8 +81,8 @@ async def _with_smoke(pilot: Pilot[Any]) -> None:
 
 
 def _lines(widget: Widget) -> list[str]:
-    """What a widget draws, line by line."""
-    return [s.text.rstrip() for s in widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))]
+    """What a widget draws, line by line (its padding included: `size` alone would cut its last columns)."""
+    return [s.text.rstrip() for s in widget.render_lines(Region(0, 0, widget.region.width, widget.region.height))]
 
 
 def _on_screen(view: JobView, widget: Widget) -> bool:
@@ -99,8 +99,31 @@ async def test_no_url_is_cut_mid_token() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await _with_smoke(pilot)
             summary, router = _lines(app.screen.query_one("#job-summary")), _lines(app.screen.query_one(RouterPanel))
-            shown = [line for line in summary + router if "http" in line]
+            shown = [line for line in summary + router if "http://" in line]  # not the sources line's `http ✓`
             assert all(url in line for line in shown) and (shown or snap.is_final), shown
+
+
+@pytest.mark.parametrize(
+    "make",
+    [running_1p2d, failed_1p2d, lambda: frozen.nvidia("degraded"), lambda: frozen.nvidia("exporter-down")],
+    ids=["running", "failed", "degraded", "exporter-down"],
+)
+async def test_the_sources_are_whole_at_80_columns(make: Callable[[], JobSnapshot]) -> None:
+    """Operator pass: at 80x24 the summary's counters line ended `· sources slurm ✓  j…`, the sources cut. They take
+    the first wording that fits beside the counters (`sources all ✓`, or the failing ones, `sources ✗ http`: the
+    Problems panel says why), else a line of their own; the whole line is the tooltip."""
+    snap = make()
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        summary = app.screen.query_one("#job-summary")
+        lines = _lines(summary)
+        said = next(line for line in lines if "sources " in line).split("sources ", 1)[1]
+        assert said in {w.plain.removeprefix("sources ") for w in sources_wordings(snap, lambda _: Style())}, lines
+        failing = [s.name for s in snap.sources if not s.ok]
+        assert all(name in said for name in failing) and ("✗" in said if failing else "✓" in said), said
+        assert "sources slurm ✓" in str(summary.tooltip)
 
 
 async def test_the_failure_sentence_is_whole_on_the_state_line() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from textwrap import shorten
 from typing import ClassVar
 
 from rich.style import Style
@@ -122,21 +123,44 @@ def summary(
         t.append(" · ")
         t.append(("⚠ " if warn else "") + left, style=st("bad") if warn else Style())
     t.append(f" · {requests_words(snap)} · {cells.rate(snap.rate_per_s)} req/s")
-    # the sources last: one that fails is also in the Problems panel, which is never cut
-    t.append(" · sources ", style=st("dim"))
-    for src in snap.sources:
-        t.append(f"{src.name} ")
-        t.append("✓" if src.ok else "✗", style=st("ok" if src.ok else "bad"))
-        if not src.ok and src.error:
-            t.append(f" {src.error[:70]}", style=st("bad"))
-        t.append("  ")
-    t.rstrip()
+    # the sources last, in the first wording that fits beside the counters (at 80 columns they were cut after
+    # `slurm ✓`), else on a line of their own; a failing one's error is whole in the Problems panel
+    room = width - len(t.plain.rsplit("\n", 1)[-1]) - len(" · ") if width is not None else None
+    wordings = sources_wordings(snap, st)
+    beside = next((w for w in wordings if room is None or w.cell_len <= room), None)
+    if beside is not None:
+        t.append(" · ", style=st("dim"))
+        t.append_text(beside)
+    else:
+        t.append("\n")
+        t.append_text(next((w for w in wordings if width is None or w.cell_len <= width), wordings[-1]))
     t.append_text(reach_lines(snap, st, login, width, where.plain.split()))
     if smoke:
         t.append("\nsmoke test ", style=st("dim"))
         lines = packed(smoke, width - len("smoke test ") if width else None)[: 1 if short else None]
         t.append(f"\n{' ' * len('smoke test ')}".join(lines), style=st("bad" if smoke.startswith("✗") else "ok"))
     return t
+
+
+#: the longest a failing source's error is in the summary, cut at a word (the Problems panel has it whole)
+SOURCE_ERROR_MAX = 70
+
+
+def sources_wordings(snap: JobSnapshot, st: Callable[[str], Style]) -> list[Text]:
+    """Where the job's data came from, longest first: `sources slurm ✓  job dir ✓  http ✗ decode_0: connection
+    refused …` (an error cut at a word), then without the errors, then `sources all ✓` or the failing ones alone,
+    `sources ✗ http` (the Problems panel says why, and the tooltip has the whole line)."""
+    marks, full = Text.assemble(("sources ", st("dim"))), Text.assemble(("sources ", st("dim")))
+    for i, src in enumerate(snap.sources):
+        mark = Text.assemble("  " if i else "", f"{src.name} ", ("✓" if src.ok else "✗", st("ok" if src.ok else "bad")))
+        marks.append_text(mark)
+        full.append_text(mark)
+        if not src.ok and src.error:
+            full.append(" " + shorten(src.error, SOURCE_ERROR_MAX, placeholder=" …"), style=st("bad"))
+    failing = [src.name for src in snap.sources if not src.ok]
+    brief = Text.assemble(("sources ", st("dim")))
+    brief.append(f"✗ {', '.join(failing)}" if failing else "all ✓", style=st("bad" if failing else "ok"))
+    return [full, marks, brief] if snap.sources else [Text("sources", style=st("dim"))]
 
 
 def stage_detail(snap: JobSnapshot, reason: str) -> str:
