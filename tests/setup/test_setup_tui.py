@@ -150,6 +150,37 @@ async def test_review_values_are_whole_at_80x24() -> None:
         assert table.scrollable_content_region.height >= 5
 
 
+async def test_the_write_line_is_whole_at_80x24(tmp_path: Path) -> None:
+    """Operator pass: at 80x24 the line beside `Write profile` was cut (`✓ wrote my-cluster.yaml to the user profile`,
+    where to choose it gone), and with a bad field it said nothing while the evidence pane, six lines high, showed
+    `Must fix before writing:` without what. The line wraps whole words, on the screen above the footer; while
+    writing waits it says why."""
+    from textual.geometry import Region
+    from textual.widgets import Footer, Static
+
+    def said(widget: Static) -> str:
+        lines = widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))
+        return " ".join(" ".join(line.text.split()) for line in lines).strip()
+
+    app = setup_app(profiles_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _probed(pilot)
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        status = screen.query_one("#write-status", Static)
+        screen.query_one("#choice-time_limit").value = "99"  # type: ignore[attr-defined]
+        await settle(pilot)
+        assert said(status) == "✗ fix before writing: default_time_limit: `99` is not HH:MM:SS (or D-HH:MM:SS)"
+        screen.query_one("#choice-time_limit").value = "02:00:00"  # type: ignore[attr-defined]
+        await settle(pilot)
+        assert said(status) == ""
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.written == tmp_path / "my-cluster.yaml"
+        assert said(status) == "✓ wrote my-cluster.yaml to the user profile directory; choose it in Launch (1)"
+        assert status.region.bottom <= screen.query_one(Footer).region.y and status.region.right <= 80
+
+
 async def test_keys_pressed_while_the_probes_run_are_keys_not_partition_text() -> None:
     """Operator pass (issue 21): Run probes disabled itself and Textual gave the focus to the Partition field,
     so `?`, `2` and Tab typed into it while the probe job waited (`Partition ?2`). The focus leaves the button

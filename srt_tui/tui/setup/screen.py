@@ -80,6 +80,8 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         self.proposal: Proposal | None = None
         self.selected: str | None = None
         self.written: Path | None = None
+        #: what the last `Write profile` said (written, or why not), until a choice changes
+        self._write_said: Text | None = None
 
     # -- layout -------------------------------------------------------------------------------------
 
@@ -269,6 +271,16 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
             self.selected = proposal.keys[min(max(row, 0), len(proposal.keys) - 1)].key
         self._show_evidence()
         self.query_one("#write-profile", Button).disabled = bool(proposal.problems)
+        self._say_write_status()
+
+    def _say_write_status(self) -> None:
+        """The line beside `Write profile`, wrapped whole (at 80 columns `✓ wrote … to the user profile` lost where to
+        choose it): what the last write said, else why writing waits (the evidence pane, six lines high at 80x24,
+        showed `Must fix before writing:` without the problems under it)."""
+        said = self._write_said
+        if said is None and self.proposal is not None and self.proposal.problems:
+            said = Text("✗ fix before writing: " + "; ".join(self.proposal.problems), style="red")
+        self.query_one("#write-status", Static).update(said or "")
 
     def _show_evidence(self) -> None:
         if self.proposal is not None:
@@ -282,7 +294,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
     @on(Input.Changed, "#choice-grid Input")
     def _choice_changed(self) -> None:
         self.written = None
-        self.query_one("#write-status", Static).update("")
+        self._write_said = None
         self._rebuild()
 
     # -- buttons and actions ------------------------------------------------------------------------
@@ -345,9 +357,9 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         from srt_tui.core.paths import user_profiles_dir
         from srt_tui.core.spec.profile import parse_profile
 
-        status = self.query_one("#write-status", Static)
         if self.proposal is None:
-            status.update("[red]run the probes first[/]")
+            self._write_said = Text("run the probes first", style="red")
+            self._say_write_status()
             return
         choices, _ = self._choices()
         folder = self.profiles_dir or user_profiles_dir()
@@ -356,9 +368,13 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
             write_proposal(self.proposal, target, header=f"{choices.name}: written by srt-tui Setup mode")
             parse_profile(target)
         except (ValueError, OSError, SrtError) as exc:
-            status.update(f"[red]not written: {exc}[/]")
+            self._write_said = Text(f"not written: {exc}", style="red")
+            self._say_write_status()
             return
         self.written = target
         self.step = 3
-        status.update(f"[green]✓ wrote {target.name}[/] to the user profile directory; choose it in Launch (1)")
+        self._write_said = Text.assemble(
+            (f"✓ wrote {target.name}", "green"), " to the user profile directory; choose it in Launch (1)"
+        )
+        self._say_write_status()
         self.notify(f"profile {choices.name} written", timeout=3)
