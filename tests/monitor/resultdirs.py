@@ -30,6 +30,8 @@ def write_results(job_dir: Path, gpus: int, slope: float, scale: float = 1.0) ->
             p99_ttft_ms=140.0 + 0.2 * c * c,
             median_itl_ms=tpot,
             p99_itl_ms=tpot * 1.6,
+            median_e2el_ms=90.0 + 0.12 * c * c + 255 * tpot,
+            p99_e2el_ms=140.0 + 0.2 * c * c + 255 * tpot * 1.3,
         )
         (run / f"results_concurrency_{c}_gpus_{gpus}.json").write_text(json.dumps(level), encoding="utf-8")
 

@@ -28,19 +28,48 @@ from srt_tui.tui.dismiss_once import DismissOnce
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.monitor.results_load import Comparison, load_comparison, pareto_frontier
 from srt_tui.tui.workers import ReportsWorkerErrors
-from srt_tui.widgets.fit_columns import FitColumn, fit, natural_widths
+from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths, total_width
+from srt_tui.widgets.fit_parts import pack_parts
 from srt_tui.widgets.row_table import RowTable
 
-#: every column, in order, with its priority: 0 always shown, higher numbers give way first on a narrow
-#: terminal, whole (at 80 columns the header read `TTFT p50/p99  TPO` at the screen's edge)
-FIT: tuple[FitColumn, ...] = (
-    FitColumn("job", "JOB", 0), FitColumn("conc", "CONC", 0), FitColumn("ok", "OK", 3), FitColumn("fail", "FAIL", 2),
-    FitColumn("rps", "REQ/S", 5), FitColumn("out", "OUT TOK/S", 1), FitColumn("gpu", "TOK/S/GPU", 0),
-    FitColumn("user", "TOK/S/USER", 0), FitColumn("ttft", "TTFT p50/p99", 0), FitColumn("tpot", "TPOT p50/p99", 4),
-    FitColumn("itl", "ITL p50/p99", 6),
-)  # fmt: skip
+#: the latencies, each a column: both figures (`TTFT p50/p99`) where they fit, else each its median (`TTFT p50`)
+LATENCIES = (("ttft", "TTFT"), ("tpot", "TPOT"), ("itl", "ITL"), ("e2e", "E2E"))
+#: the columns that stay with both figures of each latency: narrower, every latency shows its median instead
+PAIRS_KEEP = 2
 #: the table's vertical scrollbar
 SCROLLBAR = 2
+
+
+def columns(sweep: bool, pairs: bool) -> tuple[FitColumn, ...]:
+    """Every column, in order, with its priority: 0 always shown, higher numbers give way first on a narrow terminal,
+    whole (at 80 columns the header read `TTFT p50/p99  TPO`, then TPOT and ITL had given way and E2E was none).
+    JOB stays in a sweep; one job's table gives it up first (the title names the job)."""
+    figures = " p50/p99" if pairs else " p50"
+    return (
+        FitColumn("job", "JOB", 0 if sweep else 4), FitColumn("conc", "CONC", 0), FitColumn("ok", "OK", 5),
+        FitColumn("fail", "FAIL", 2), FitColumn("rps", "REQ/S", 6), FitColumn("out", "OUT TOK/S", 3),
+        FitColumn("gpu", "TOK/S/GPU", 0), FitColumn("user", "TOK/S/USER", 0),
+        *(FitColumn(key, name + figures, 0 if key in ("ttft", "tpot") else 1) for key, name in LATENCIES),
+    )  # fmt: skip
+
+
+def fitted_columns(
+    rows: list[dict[bool, dict[str, str | Text]]], sweep: bool, room: int
+) -> tuple[tuple[Fitted, ...], bool]:
+    """The columns that fit ``room`` and whether latencies show both figures: they do while that keeps every column
+    of priority `PAIRS_KEEP` or less, FAIL among them; else each latency shows its median, so TPOT, ITL and E2E stay
+    at 80 columns."""
+
+    def fitted(pairs: bool) -> tuple[Fitted, ...]:
+        cols = columns(sweep, pairs)
+        plain = ({k: v.plain if isinstance(v, Text) else v for k, v in row[pairs].items()} for row in rows)
+        return fit(cols, natural_widths([c.key for c in cols], plain), room)
+
+    both = fitted(True)
+    kept = {f.key for f in both}
+    if all(c.key in kept for c in columns(sweep, True) if c.priority <= PAIRS_KEEP) and total_width(both) <= room:
+        return both, True
+    return fitted(False), False
 
 
 class ResultsLoaded(Message):
@@ -64,20 +93,20 @@ COLOURS = (("cyan", "cyan"), ("magenta", "magenta"), ("green", "green"), ("orang
            ("yellow", "yellow"), ("red", "red"))  # fmt: skip
 
 
-def _cells(job: LabelledResults, lv: LevelResult, colour: str) -> tuple[str | Text, ...]:
-    return (
-        Text(job.job, style=f"bold {colour}"),
-        str(lv.concurrency),
-        "-" if lv.completed is None else str(lv.completed),
-        "-" if lv.failed is None else str(lv.failed),
-        number(lv.request_throughput, 2),
-        number(lv.output_throughput),
-        number(lv.output_per_gpu),
-        number(lv.output_per_user),
-        f"{number(lv.ttft.p50)}/{number(lv.ttft.p99)}",
-        f"{number(lv.tpot.p50)}/{number(lv.tpot.p99)}",
-        f"{number(lv.itl.p50)}/{number(lv.itl.p99)}",
-    )
+def _cells(job: LabelledResults, lv: LevelResult, colour: str, pairs: bool) -> dict[str, str | Text]:
+    """One row's cells by column key; each latency as `p50/p99` (``pairs``) or its median."""
+    latencies = {"ttft": lv.ttft, "tpot": lv.tpot, "itl": lv.itl, "e2e": lv.e2el}
+    return {
+        "job": Text(job.job, style=f"bold {colour}"),
+        "conc": str(lv.concurrency),
+        "ok": "-" if lv.completed is None else str(lv.completed),
+        "fail": "-" if lv.failed is None else str(lv.failed),
+        "rps": number(lv.request_throughput, 2),
+        "out": number(lv.output_throughput),
+        "gpu": number(lv.output_per_gpu),
+        "user": number(lv.output_per_user),
+        **{key: f"{number(lat.p50)}/{number(lat.p99)}" if pairs else number(lat.p50) for key, lat in latencies.items()},
+    }
 
 
 def series_points(series: list[tuple[LabelledResults, list[tuple[float, float]]]]) -> list[tuple[float, float]]:
@@ -138,17 +167,19 @@ class ResultsScreen(ReportsWorkerErrors, DismissOnce[None]):
     def _fill(self, c: Comparison) -> None:
         """The rows, in the columns that fit the screen's width (the least important give way whole)."""
         rows = [
-            dict(zip((f.key for f in FIT), _cells(job, lv, COLOURS[i % len(COLOURS)][1])))
+            {pairs: _cells(job, lv, COLOURS[i % len(COLOURS)][1], pairs) for pairs in (True, False)}
             for i, job in enumerate(c.jobs)
             for run in job.results.runs
             for lv in run.levels
         ]
-        plain = ({k: v.plain if isinstance(v, Text) else v for k, v in row.items()} for row in rows)
-        fitted = fit(FIT, natural_widths([f.key for f in FIT], plain), (self.size.width or 120) - SCROLLBAR)
+        fitted, pairs = fitted_columns(rows, c.group is not None, (self.size.width or 120) - SCROLLBAR)
         table = self.query_one(RowTable)
         table.refit(fitted)
         for row in rows:
-            table.add_row(*(row[column.key] for column in fitted))
+            table.add_row(*(row[pairs][column.key] for column in fitted))
+        if c.has_results:  # its parts whole on each line (at 80 columns `· ◆` ended a line, `Pareto frontier` the next)
+            parts = [self._head(c), "latencies in ms", "◆ Pareto frontier"]
+            self.query_one("#results-title", Static).update("\n".join(pack_parts(parts, (self.size.width or 120) - 2)))
 
     def action_back(self) -> None:
         self.dismiss(None)
@@ -173,22 +204,23 @@ class ResultsScreen(ReportsWorkerErrors, DismissOnce[None]):
     def _loaded(self, message: ResultsLoaded) -> None:
         self.comparison = c = message.comparison
         title = self.query_one("#results-title", Static)
-        if c.group is not None:
-            members = ", ".join(j.job for j in c.jobs)
-            head = f"Sweep {c.group}: {counted(len(c.jobs), 'member')} ({members})"
-        else:
-            head = f"Results of {c.job_id} {c.jobs[0].name}".rstrip()
+        head = self._head(c)
         if not c.has_results and c.manual:  # waiting would not help: say so, and what measures it instead
             title.update(
                 f"{head}: its benchmark is manual (none runs), so no results; `b` in its job view sends a smoke test."
             )
         elif not c.has_results:
             title.update(f"{head}: no benchmark results yet (no sa-bench_*/results_concurrency_*.json in its logs).")
-        else:
-            title.update(f"{head} · latencies in ms · ◆ Pareto frontier")
         self._fill(c)
         self._draw_pareto(c)
         self._draw_latency(c)
+
+    @staticmethod
+    def _head(c: Comparison) -> str:
+        """The title's first part: the job, or the sweep and its members."""
+        if c.group is not None:
+            return f"Sweep {c.group}: {counted(len(c.jobs), 'member')} ({', '.join(j.job for j in c.jobs)})"
+        return f"Results of {c.job_id} {c.jobs[0].name}".rstrip()
 
     def _draw_pareto(self, c: Comparison) -> None:
         widget = self.query_one("#results-pareto", PlotextPlot)
