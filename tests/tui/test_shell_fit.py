@@ -78,8 +78,9 @@ async def test_jobs_list_footer_says_enter_opens_and_a_lists_all_jobs_at_80_colu
 
 async def test_monitor_footer_shows_filter_and_clone_at_80_columns_by_priority() -> None:
     """Operator pass: at 80 columns the footer named neither `/` (filter) nor `C` (clone). It shows what fits, in
-    `FOOTER_GIVES_WAY`'s order: the list keeps `/` (Results and Clone give way), the job view shows `C`; wider,
-    the list shows them all again. A key left out still works, and `?` Help lists it."""
+    `FOOTER_GIVES_WAY`'s order: the list keeps `/` (Clone, Results and Events give way), a running job's view keeps
+    `e`, `l` and `c` (Clone gives way there: it is for after the job), an ended job's shows `C`; wider, the list
+    shows them all again. A key left out still works, and `?` Help lists it."""
     from srt_tui.tui.help_screen import HelpScreen
 
     app = frozen_app([frozen.nvidia("healthy")])
@@ -97,10 +98,16 @@ async def test_monitor_footer_shows_filter_and_clone_at_80_columns_by_priority()
         assert isinstance(app.screen, HelpScreen)
         listed = {row.key: row.description for row in app.screen.rows}
         assert listed["R"] == "Results" and listed["C"].startswith("Clone the job into Launch"), listed
-        await pilot.press("escape", "enter")  # the job view: its own keys, Clone among them
+        await pilot.press("escape", "enter")  # a running job's view: its own keys, Events among them
         await settle(pilot)
         shown = {k.key for k in app.screen.query(FooterKey) if not k.has_class("-command-palette")}
-        assert {"escape", "l", "R", "c", "C", "b", "question_mark"} <= shown, sorted(shown)
+        assert {"escape", "l", "R", "e", "c", "b", "question_mark"} <= shown and "C" not in shown, sorted(shown)
+        assert not _cut_keys(app)
+    app = frozen_app([frozen.nvidia("failed")], open_job="81234")  # an ended job's view: Clone is its next step
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        shown = {k.key for k in app.screen.query(FooterKey) if not k.has_class("-command-palette")}
+        assert {"escape", "l", "R", "e", "C", "question_mark"} <= shown, sorted(shown)
         assert not _cut_keys(app)
 
 

@@ -65,10 +65,11 @@ POLL_INTERVAL_S = 2.0
 #: the job view's smoke test (`b`): as many requests as `srt-tui bench`'s default, as many at once
 SMOKE_REQUESTS = 20
 SMOKE_CONCURRENCY = 4
-#: the footer's keys that leave it, first to last, when it is too narrow for them all (the list at 80 columns:
-#: Results and Clone; the job view shows all of its keys); `?` Help lists every key
+#: the footer's keys that leave it, first to last, when it is too narrow for them all; `?` Help lists every key. Clone
+#: is for after a job (an ended job's view has room for it), Results for once its benchmark measured: at 80 columns
+#: a running job's view keeps Events, Logs and Cancel (Events had left it first), the list `/` and All jobs
 FOOTER_GIVES_WAY = (
-    "events", "results", "clone", "all_jobs", "smoke", "logs", "cancel_job", "filter", "select_cursor", "back"
+    "clone", "results", "events", "all_jobs", "smoke", "logs", "cancel_job", "filter", "select_cursor", "back"
 )  # fmt: skip
 
 
