@@ -9,6 +9,7 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 
 def _under(path: Path, base: Path) -> str | None:
@@ -85,9 +86,12 @@ def _parts(shown: str, config: str) -> tuple[str, list[str], str]:
     return head, middle, name
 
 
-def read_alike(names: Iterable[str], shown: Callable[[str], str]) -> list[list[str]]:
+_T = TypeVar("_T")
+
+
+def read_alike(names: Iterable[_T], shown: Callable[[_T], str]) -> list[list[_T]]:
     """The groups of ``names`` that ``shown`` (how a list cuts a name to its width) shows the same: two or more."""
-    by_shown: dict[str, list[str]] = {}
+    by_shown: dict[str, list[_T]] = {}
     for name in names:
         by_shown.setdefault(shown(name), []).append(name)
     return [group for group in by_shown.values() if len(group) > 1]

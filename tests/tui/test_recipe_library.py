@@ -18,7 +18,7 @@ from textual.widgets import Static, Tree
 from srt_tui.state.recipe_cache import RecipeCache
 from srt_tui.tui.launch.recipe_catalog import LibraryRoot, RecipeEntry, library_roots, scan_library
 from srt_tui.tui.launch.screen import LaunchScreen
-from tests.conftest import REPO
+from tests.conftest import REPO, require
 from tests.tui.scenarios import settle
 from tests.tui.tui_helpers import hold_scan_at, launch_and_tree, make_app, settle_but
 
@@ -605,7 +605,7 @@ async def test_rows_alike_but_for_their_middle_keep_where_they_differ(width: int
     the same; the others keep the plain middle cut."""
     from rich.text import Text
 
-    from srt_tui.tui.launch.steps.recipe_step import cut_middle, differs_at
+    from srt_tui.tui.launch.steps.recipe_rows import cut_middle, differs_at
 
     drawn, room = await _drawn_rows("apart", "a-long-experiment-stem-glm5.yaml", APART, width)
     shown = list(drawn.values())
@@ -715,7 +715,7 @@ def test_rows_alike_among_three_or_beside_a_wide_topology_still_read_apart() -> 
     topology gives way when beside it the name could not keep that."""
     from rich.text import Text
 
-    from srt_tui.tui.launch.steps.recipe_step import cut_middle, differs_at, fit_row
+    from srt_tui.tui.launch.steps.recipe_rows import cut_middle, differs_at, fit_row
 
     three = ["disagg-high-conc-6p1d-dep4-dep8-mtp", "disagg-high-conc-8p1d-dep4-dep8-mtp"]
     three.append("disagg-mid-curve-1p1d-dep4-dep8-mtp")
@@ -726,6 +726,76 @@ def test_rows_alike_among_three_or_beside_a_wide_topology_still_read_apart() -> 
     shape = "  12P1D · sglang"
     rows = [fit_row(Text(f"  {n}{shape}"), shape, 25, True, show.get(n)).plain for n in glm5]
     assert len(set(rows)) == 2 and all(len(row) <= 25 and row.endswith("tpt[1]") for row in rows), rows
+
+
+#: srtctl's `b200-fp4/1k1k.yaml` in short: two variant lists alike but for `stp`/`mtp`, of the same topologies
+STP_MTP = override_file(
+    "stp-mtp",
+    """\
+zip_override_stp_lowlat:
+  roles: {agg: {workers: [1, 2]}}
+zip_override_mtp_lowlat:
+  roles: {agg: {workers: [1, 2]}}
+""",
+)
+#: srtctl's `trtllm/h100-fp8/1k1k/stp/` file names: alike at both ends, apart in two places of their middle
+CTX_GEN = [f"ctx1_gen3_{p}16_batch{b}_eplb0_mtp0" for p in ("dep", "tep") for b in (16, 8)] + [
+    "ctx1_gen3_dep16_batch32_eplb0_mtp0", "ctx1_gen3_tep16_batch1_eplb0_mtp0", "ctx2_gen1_dep16_batch256_eplb0_mtp0"
+]  # fmt: skip
+
+
+async def test_rows_alike_at_both_ends_read_apart_at_80_columns() -> None:
+    """Operator pass, srtctl's library at 80x24: twenty groups of rows still read alike. `1k1k:…p_lowlat[0]  1P5D`
+    twice (`stp` and `mtp`, beside the same topology), and `ctx1_gen3_dep…plb0_mtp0` for both `dep16_batch16` and
+    `dep16_batch8` (keeping where `dep` and `tep` differ lost where `16` and `8` do). Rows that still read alike give
+    up their topology and keep every place where they differ; every row stays within the tree."""
+    lib = _user_library()
+    (lib / "b200").mkdir(parents=True)
+    (lib / "b200" / "1k1k.yaml").write_text(STP_MTP, encoding="utf-8")
+    (lib / "stp").mkdir(parents=True)
+    for name in CTX_GEN:
+        (lib / "stp" / f"{name}.yaml").write_text(RECIPE.format(about=name, name=name, workers=1), encoding="utf-8")
+    app = make_app("local")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        room = tree.scrollable_content_region.width - tree.guide_depth * 2 - 1
+        for folder in ("user/b200/", "user/stp/"):
+            node = next(n for n in tree.root.children if str(n.label) == folder)
+            shown = {n.data.label: tree.render_label(n, Style(), Style()).plain for n in node.children if n.data}
+            assert len(set(shown.values())) == len(shown) and all(len(row) <= room for row in shown.values()), shown
+        assert "stp_lowlat[0]" in shown_row(tree, "user/b200/", "1k1k:zip_override_stp_lowlat[0]")
+        row = shown_row(tree, "user/stp/", "ctx1_gen3_dep16_batch16_eplb0_mtp0")
+        assert "dep16_batch16" in row and row.endswith("mtp0"), row
+
+
+def shown_row(tree: Tree[Any], folder: str, label: str) -> str:
+    """How the tree draws one row of one folder."""
+    node = next(n for n in tree.root.children if str(n.label) == folder)
+    return next(tree.render_label(n, Style(), Style()).plain for n in node.children if n.data and n.data.label == label)
+
+
+async def test_srtctls_library_rows_read_apart_at_each_size() -> None:
+    """With srtctl's library in ./recipes, no two rows of a folder read the same at 80x24, 100x30 or 120x36, and
+    none is wider than the tree."""
+    from tests.tui.test_recipe_first import SRTCTL_LIBRARY
+
+    require(SRTCTL_LIBRARY.is_dir(), f"srtctl's library is not at {SRTCTL_LIBRARY}")
+    (Path.cwd() / "recipes").symlink_to(SRTCTL_LIBRARY)
+    app = make_app("local")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for size in ((80, 24), (100, 30), (120, 36)):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+            room = tree.scrollable_content_region.width - tree.guide_depth * 2 - 1
+            folders = [n for n in tree.root.children if str(n.label).startswith("./recipes/")]
+            assert sum(len(f.children) for f in folders) > 500, size
+            for folder in folders:
+                rows = [tree.render_label(n, Style(), Style()).plain for n in folder.children if n.data is not None]
+                alike = {row for row in rows if rows.count(row) > 1}
+                assert not alike and all(len(row) <= room for row in rows), (size, folder.label, alike, room)
 
 
 async def test_a_filter_answered_alike_puts_the_cursor_on_the_row_written_for_the_profile() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
@@ -20,9 +19,10 @@ from textual.widgets.tree import TreeNode
 
 from srt_tui.core.text.counts import counted
 from srt_tui.core.text.words import name_rank
-from srt_tui.tui.display import read_alike, shorten_paths, wrap_path
+from srt_tui.tui.display import shorten_paths, wrap_path
 from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened, ReloadRecipes
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
+from srt_tui.tui.launch.steps.recipe_rows import fit_folder
 
 if TYPE_CHECKING:
     from srt_tui.core.spec.profile import LoadedProfile
@@ -89,28 +89,28 @@ class RecipeTree(Tree["RecipeEntry | None"]):
             short = Text(self._folder_cuts(room - 1)[label.plain.rstrip("/")] + "/", style=label.style)
             short.stylize(style)
             return Text.assemble((self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style), short)
-        if node.data is not None:
+        folder = node.parent
+        if node.data is not None and folder is not None:
             depth, parent = 0, node.parent
             while parent is not None and not parent.is_root:
                 depth, parent = depth + 1, parent.parent
             # the guides take `guide_depth` columns a level, then the row's own margin
             room = self.scrollable_content_region.width - self.guide_depth * (depth + 1) - 1
             if 1 < room < label.cell_len:
-                show = self._differs_at(node, room).get(node.data.label)
-                label = fit_row(label, f"  {node.data.shape}", room, self._reads_alike(node, room), show)
+                label = self._folder_rows(folder, room)[folder.children.index(node)].copy()
                 label.stylize(style)
                 return label
         return super().render_label(node, base_style, style)
 
-    def _differs_at(self, node: TreeNode[RecipeEntry | None], room: int) -> dict[str, int]:
-        """For the rows of `node`'s folder whose names read alike once cut to `room` (srtctl's
-        `glm5:zip_override_8k1k_hightpt[1]` and `glm5:zip_override_mtp_8k1k_hightpt[1]` both `glm5:zi…hightpt[1]`,
-        rows apart), where each first differs from the others: the cut keeps it in sight."""
-        parent = node.parent
-        if parent is None:
-            return {}
-        names = tuple(c.data.label for c in parent.children if c.data is not None)
-        return self._memo(("rows", names, room), lambda: differs_at(list(names), room))
+    def _folder_rows(self, folder: TreeNode[RecipeEntry | None], room: int) -> list[Text]:
+        """Every row of ``folder`` as it shows in ``room`` cells (`fit_folder`: what tells a row from the others
+        depends on them all), worked out once a folder and width: every visible row asks at each paint."""
+        rows = tuple(
+            (c.label if isinstance(c.label, Text) else Text(str(c.label)), f"  {c.data.shape}" if c.data else "")
+            for c in folder.children
+        )
+        return self._memo(("rows", tuple((label.plain, shape) for label, shape in rows), room),
+                          lambda: fit_folder(list(rows), room))  # fmt: skip
 
     def _folder_cuts(self, width: int) -> dict[str, str]:
         """Every folder row (without its `/`) as it shows in ``width``: `shorten_paths` of them all, since what
@@ -127,103 +127,6 @@ class RecipeTree(Tree["RecipeEntry | None"]):
                 memo.clear()
             memo[key] = make()
         return cast(_T, memo[key])
-
-    def _reads_alike(self, node: TreeNode[RecipeEntry | None], room: int) -> bool:
-        """Whether a row next to `node` in its folder, of another topology, reads as it does but for its index once
-        both names are cut to `room` (srtctl's `…lowlat[0]`, `…lowlat[1]`): the topology then tells them apart."""
-        entry, parent = node.data, node.parent
-        if entry is None or parent is None:
-            return False
-        rows = parent.children
-        at = rows.index(node)
-        gist = _gist(entry.label, room)
-        return any(
-            other.data is not None
-            and _topology(other.data.shape) != _topology(entry.shape)
-            and _gist(other.data.label, room) == gist
-            for other in (rows[at - 1] if at > 0 else None, rows[at + 1] if at + 1 < len(rows) else None)
-            if other is not None
-        )
-
-
-def _gist(name: str, room: int) -> str:
-    """A row's name as `cut_middle` shows it in `room` cells, less a variant's index (`[0]` says nothing of what
-    differs; `tp4` or `ctx2` do)."""
-    return re.sub(r"\[\d+\]", "[]", cut_middle(Text("  " + name), room).plain)
-
-
-def _topology(shape: str) -> str:
-    """The topology of a row's facts: `1P2D` of `1P2D · sglang`."""
-    return shape.split(" · ", 1)[0]
-
-
-#: the fewest cells a row's mark and name keep beside its topology: narrower, the name has the row to itself
-NAME_MIN = 12
-
-
-def fit_row(label: Text, shape: str, room: int, tell_apart: bool = False, show: int | None = None) -> Text:
-    """A recipe row within ``room`` cells: the engine of its `  1P2D · sglang` gives way first, then the topology,
-    unless it must `tell_apart` rows that read alike (srtctl's `zip_override_stp_lowlat[0]`…`[4]`) and the name
-    does not show it; a name too long loses its middle, never its end (`…-1p1d` and `…-1p1d-smg` stay apart), nor
-    its character ``show`` (where it differs from a row that would read the same)."""
-    name = label.copy()
-    if name.plain.endswith(shape):
-        name.right_crop(len(shape))
-    facts = label[len(name) : len(name) + len(_topology(shape))]  # `  1P2D`, in its style
-    if name.cell_len + facts.cell_len <= room:
-        return Text.assemble(name, facts)
-    alone = cut_middle(name, room, show)
-    if not tell_apart or facts.plain.strip().lower() in alone.plain.lower() or room - facts.cell_len < NAME_MIN:
-        return alone
-    if show is not None and _keeps_shown(room) and not _keeps_shown(room - facts.cell_len):
-        return alone  # beside its topology the name could not keep where it differs (srtctl's `glm5:…hightpt[1]`)
-    return Text.assemble(cut_middle(name, room - facts.cell_len, show), facts)
-
-
-def _keeps_shown(room: int) -> bool:
-    """Whether `cut_middle` in ``room`` cells has the room to keep its ``show`` character in sight."""
-    return room - 3 > 2 * END_KEPT
-
-
-#: the end of a name a cut keeps whatever it must show besides (a variant's `…lowlat[1]`)
-END_KEPT = 8
-
-
-def cut_middle(row: Text, room: int, show: int | None = None) -> Text:
-    """A row (its two-cell mark, then its name) within ``room`` cells: the name loses its middle, never its end;
-    with ``show`` (an index into the name), never that character either: the cut moves past it, or the name
-    keeps a window around it between two ellipses."""
-    if row.cell_len <= room:
-        return row
-    mark, name = row[:2], row[2:]
-    keep = max(room - 3, 2)  # the mark, and the ellipsis
-    left = keep // 3
-    hidden = show is not None and left <= show < len(name) - (keep - left)
-    if hidden and show is not None and _keeps_shown(room):
-        if show + 3 <= keep - END_KEPT:  # the cut moves past it, a few characters on
-            left = show + 3
-        else:  # a window around it, then the end
-            width = keep - 1 - END_KEPT
-            start = max(0, min(show - width // 2, len(name) - END_KEPT - width))
-            return Text.assemble(mark, "…", name[start : start + width], "…", name[len(name) - END_KEPT :])
-    return Text.assemble(mark, name[:left], "…", name[len(name) - (keep - left) :])
-
-
-def differs_at(names: list[str], room: int) -> dict[str, int]:
-    """Of ``names`` (one folder's rows), those that `cut_middle` would show alike in ``room`` cells, each with
-    the first character where it differs from the one most like it (of srtctl's `disagg-high-conc-6p1d-…`,
-    `…-8p1d-…` and `disagg-mid-curve-…`, the `6`: where it differs from the third, `h`, both others show)."""
-    out: dict[str, int] = {}
-    for group in read_alike(names, lambda name: cut_middle(Text("  " + name), room).plain):
-        for name in group:
-            out[name] = max(_first_difference(name, other) for other in group if other != name)
-    return out
-
-
-def _first_difference(a: str, b: str) -> int:
-    """The index of the first character where ``a`` and ``b`` differ (the shorter's length when one starts the
-    other)."""
-    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
 
 class RecipeStep(WizardStep):
