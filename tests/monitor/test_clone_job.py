@@ -57,11 +57,11 @@ def test_a_directory_without_job_json_says_so(tmp_path: Path) -> None:
         read_clone(tmp_path)
 
 
-def _job_app(tmp_path: Path, job_id: str, launcher: str = "slurm") -> tuple[Any, Any, Path]:
+def _job_app(tmp_path: Path, job_id: str, launcher: str = "slurm", recipe: Path = RECIPE) -> tuple[Any, Any, Path]:
     """The app on the job view of a 1P2D mocker job written as `apply` writes it: (app, its snapshot, its dir)."""
     from dataclasses import replace
 
-    job_dir = _job_dir(tmp_path, job_id, "1P2D")
+    job_dir = _job_dir(tmp_path, job_id, "1P2D", recipe)
     snap = frozen.frozen_job(job_id, "mocker/mocker-2p1d.yaml", "local", topology="1P2D", job_dir=job_dir)
     return frozen_app([replace(snap, launcher=launcher)], open_job=job_id), snap, job_dir
 
@@ -136,6 +136,67 @@ async def test_back_from_the_clones_preview_to_the_recipe_list_and_on_again_keep
         assert launch.index == PREVIEW
         plan = launch.state.prepared.plan  # type: ignore[union-attr]
         assert (plan.topology, plan.name) == ("1P2D", snap.name)
+
+
+@pytest.mark.parametrize("launch_first", [False, True], ids=["monitor-first", "launch-first"])
+@pytest.mark.parametrize("for_profile", [True, False], ids=["written-for-local", "no-profiles"])
+async def test_the_clones_row_stays_under_the_cursor_and_in_sight_while_srtctls_library_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, for_profile: bool, launch_first: bool
+) -> None:
+    """Back on the recipe list after a clone, at 80x24, while srtctl's 555 files are read: their folders go in above
+    the opened rows, and the clone's row (last) went below the fold under the cursor; a clone whose recipe names
+    no profile lost the cursor to the first row written for `local`. The row stays highlighted and on screen."""
+    from textual.widgets import Tree
+
+    from srt_tui.core.api import prepare_job
+    from srt_tui.tui.messages import CloneJob
+    from tests.conftest import require
+    from tests.tui.test_recipe_first import SRTCTL_LIBRARY
+    from tests.tui.tui_helpers import hold_scan_at, make_app, settle_but
+
+    require(SRTCTL_LIBRARY.is_dir(), f"srtctl's library is not at {SRTCTL_LIBRARY}")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "recipes").symlink_to(SRTCTL_LIBRARY)  # `./recipes`, listed after the shipped folders
+    recipe = RECIPE
+    if not for_profile:
+        recipe = tmp_path / "plain.yaml"
+        recipe.write_text(RECIPE.read_text().replace("profiles: [local, local-rocr]\n", ""))
+    # held before the shipped mocker folder (rows written for `local`), then nvidia and srtctl's folders
+    gate = hold_scan_at(monkeypatch, lambda folder: folder == "mocker")
+    app, _, job_dir = _job_app(tmp_path, "local-c7", recipe=recipe)
+    if launch_first:
+        app = make_app("local")
+    async with app.run_test(size=(80, 24)) as pilot:
+        try:
+            await pilot.pause()
+            if launch_first:
+                await settle_but(pilot, "scan-recipes")
+                cloned = read_clone(job_dir)
+                app.post_message(CloneJob(cloned, prepare_job(cloned.recipe, cloned.profile, cloned.source), "slurm"))
+            else:
+                await pilot.press("C")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if isinstance(app.screen, LaunchScreen) and app.screen.index == PREVIEW:
+                    break
+            launch = app.screen
+            assert isinstance(launch, LaunchScreen) and launch.index == PREVIEW
+            await pilot.press("escape", "escape")
+            await settle_but(pilot, "scan-recipes")
+            tree = launch.query_one("#recipe-tree", Tree)
+            assert launch.index == 1 and launch.state.library.loading  # the folders above the clone's are to come
+        finally:
+            gate.set()
+        for _ in range(200):
+            if not launch.state.library.loading:
+                break
+            await pilot.pause(0.05)
+        await settle(pilot)
+        node = tree.cursor_node
+        assert node is not None and node.data is not None and node.data.label == "job local-c7 (clone)"
+        assert tree.last_line > 500  # srtctl's library is listed, above the clone's row
+        shown = range(round(tree.scroll_y), round(tree.scroll_y) + tree.scrollable_content_region.height)
+        assert node.line in shown, (node.line, shown)
 
 
 async def test_e_on_the_clones_row_edits_a_copy_never_the_jobs_record(

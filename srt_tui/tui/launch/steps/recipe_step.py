@@ -160,8 +160,10 @@ class RecipeStep(WizardStep):
         #: folder nodes of the tree by folder, and the folder of each folder node (by node id)
         self._folders: dict[str, TreeNode[RecipeEntry | None]] = {}
         self._folder_of: dict[int, str] = {}
-        #: the node the step put the cursor on itself: while it is still there, a better one may replace it
+        #: the node the step put the cursor on itself: while it is still there, a better one may replace it, unless
+        #: it was the row asked for (`_highlight_spec`: a clone's, an opened or edited file's, the one before `/`)
         self._auto_node: TreeNode[RecipeEntry | None] | None = None
+        self._auto_asked = False
         #: what validation said about a recipe after it was edited here, by spec: (errors, warnings)
         self._checks: dict[str, tuple[list[str], list[str]]] = {}
         #: the wizard's `opened` recipe this step last showed
@@ -259,11 +261,14 @@ class RecipeStep(WizardStep):
         return node
 
     def _add_rows(self, entries: list[RecipeEntry], grew: bool = False) -> None:
-        """Rows for `entries` under their folders; the cursor moves only while it is where the step put it, to
-        the best ranked row (`_rank`) when that beats the row it is on."""
+        """Rows for `entries` under their folders; the cursor moves only while it is where the step put it (not on a
+        row it was asked for), to the best ranked row (`_rank`) when that beats the row it is on; rows read later
+        going in above the cursor row leave it where it is on screen."""
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         want = self._highlight_spec
         target = best = None
+        line = tree.cursor_line
+        offset = line - round(tree.scroll_y)
         best_rank = (0, 0, 0)
         styles = {name: self._style(f"recipe-step--{name}") for name in ("bad", "match", "dim")}
         for entry in entries:
@@ -274,13 +279,17 @@ class RecipeStep(WizardStep):
             if best is None or rank < best_rank:  # the first of equals: the tree's order
                 best, best_rank = leaf, rank
         auto = self._auto_node
-        untouched = auto is None or tree.cursor_node is auto
+        untouched = auto is None or (tree.cursor_node is auto and not self._auto_asked)
+        asked = target is not None
         if target is None and best is not None and untouched and self._beats(best_rank, auto):
             target = best
         if target is not None:
-            self._place_cursor(target)
-        elif not grew or tree.cursor_node is None or tree.cursor_node.data is None:
+            self._place_cursor(target, asked)
+            return
+        if not grew or tree.cursor_node is None or tree.cursor_node.data is None:
             self._summarise_node(tree.cursor_node)  # rows the scan added change no recipe's summary
+        if grew:
+            self._keep_cursor_row(line, offset)
 
     def _rank(self, entry: RecipeEntry) -> tuple[int, int, int]:
         """Where the step puts the cursor, lowest first: the row whose name answers the filter best (`mocker-1p1d`
@@ -295,9 +304,9 @@ class RecipeStep(WizardStep):
         """Whether a row of `rank` is a better place for the cursor than `node` (None: no row has it yet)."""
         return node is None or node.data is None or rank < self._rank(node.data)
 
-    def _place_cursor(self, node: TreeNode[RecipeEntry | None]) -> None:
+    def _place_cursor(self, node: TreeNode[RecipeEntry | None], asked: bool = False) -> None:
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
-        self._auto_node = node
+        self._auto_node, self._auto_asked = node, asked
         self._highlight_spec = None
         # the summary after the rows are painted: the rows are what the operator waits for
         self.call_after_refresh(lambda: self._summarise_node(tree.cursor_node))
@@ -316,6 +325,19 @@ class RecipeStep(WizardStep):
             line = tree.cursor_line
             tree.scroll_to(y=0 if line < height else line - height // 2, animate=False)
 
+    def _keep_cursor_row(self, line: int, offset: int) -> None:
+        """The cursor row, moved from ``line`` by rows read later going in above it (they go before the opened
+        ones: a clone's row, last, went below the fold as srtctl's library was read), keeps its place on screen,
+        ``offset`` rows down (the nearest edge when the view shrank meanwhile): the tree keeps only its cursor."""
+        tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
+        node = tree.cursor_node
+        height = tree.scrollable_content_region.height
+        # `last_line` builds the lines now: the row's line is today's
+        if node is None or height <= 0 or tree.last_line < 0 or node.line == line:
+            return
+        # at once, not after the next refresh: the next batch of rows reads where the view is
+        tree.scroll_to(y=node.line - min(max(offset, 0), height - 1), animate=False, immediate=True, force=True)
+
     def _rebuild(self, keep_cursor: bool = True) -> None:
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         current = tree.cursor_node.data if keep_cursor and tree.cursor_node is not None else None
@@ -324,7 +346,7 @@ class RecipeStep(WizardStep):
         tree.move_cursor(None)  # `clear` kept the old cursor node: ctrl+n on a filter matching nothing chose it
         self._folders.clear()
         self._folder_of.clear()
-        self._auto_node = None
+        self._auto_node, self._auto_asked = None, False
         self._add_rows([e for e in self.entries if e.matches(self.query_text)])
         self._highlight_spec = None  # not among the rows the filter leaves: the cursor stays where it went
 
