@@ -69,6 +69,9 @@ class ProbeRun:
     partitions: list[PartitionInfo] = field(default_factory=list)
     nodes: list[NodeInfo] = field(default_factory=list)
     partition: str | None = None
+    #: how `partition` was chosen (the operator named it, the cluster's default, or the first listed): the
+    #: profile's comment says it
+    partition_why: str = "the cluster's default partition"
     gpus_per_node_directive: bool | None = None
     gres_directive: bool | None = None
     segment_directive: bool | None = None
@@ -172,8 +175,12 @@ class Prober:
                 )
             )
             wanted = None
-        default = next((p.name for p in self.run.partitions if p.is_default), names[0] if names else None)
-        self.run.partition = wanted or default
+        default = next((p.name for p in self.run.partitions if p.is_default), None)
+        self.run.partition = wanted or default or (names[0] if names else None)
+        if wanted:
+            self.run.partition_why = "chosen by the operator"
+        elif default is None:
+            self.run.partition_why = "the first partition Slurm lists (none is the default)"
         if self.run.partition is None:
             return [*out, self._add(Finding.bad("partitions", "the cluster has no partition", "ask the admins"))]
         nodes = self.run.partition_nodes()
@@ -183,7 +190,7 @@ class Prober:
         )
         if len(nodes) > 4:
             summary += f", … ({len(nodes)} nodes)"
-        why = "chosen by the operator" if wanted else "the cluster's default partition"
+        why = self.run.partition_why
         out.append(
             self._add(
                 Finding.good(

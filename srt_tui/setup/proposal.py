@@ -141,21 +141,21 @@ def build_proposal(run: ProbeRun, choices: OperatorChoices) -> Proposal:
     where = f"on {node.node}" if node else ""
     add = keys.append
 
-    cluster_src = f"Slurm ClusterName is {run.cluster_name}" if run.cluster_name else "no ClusterName"
-    add(
-        ProposedKey(
-            "description", f"{choices.name}: proposed by srt-tui setup from probes", "operator name", "operator"
-        )
+    cluster_src = (
+        f"Slurm ClusterName is {run.cluster_name}"
+        if run.cluster_name
+        else "Slurm gave no ClusterName: the profile's name stands in"
     )
+    # each key's evidence is its comment in the file (this one read `operator name`, which told nothing)
+    about = "what the Profile step shows of this profile; say what sets this cluster apart"
+    add(ProposedKey("description", f"{choices.name}: proposed by srt-tui setup from probes", about, "default"))
     add(ProposedKey("cluster", run.cluster_name or choices.name, cluster_src))
     if choices.account:
         add(ProposedKey("default_account", choices.account, "operator choice", "operator"))
     elif run.account:
         add(ProposedKey("default_account", run.account, "sacctmgr: the user's first association"))
     if run.partition:
-        part = run.partition_info()
-        why = "operator choice" if part is not None and not part.is_default else "the cluster's default partition"
-        add(ProposedKey("default_partition", run.partition, f"{why} (sinfo)"))
+        add(ProposedKey("default_partition", run.partition, f"sinfo: {run.partition_why}"))
     else:
         problems.append("no partition found: name the partition jobs should use")
     add(_time_limit(run, choices))

@@ -52,7 +52,12 @@ async def test_pilot_walks_setup_to_a_written_profile(tmp_path: Path) -> None:
     assert profile.default_time_limit == "02:00:00"
     assert profile.visible_devices_env == "ROCR_VISIBLE_DEVICES"
     assert profile.default_sbatch_directives == {"gres": "gpu:8"}
-    assert "# visible_devices_env: amd-smi answered on node2" in target.read_text()
+    text = target.read_text()
+    assert "# visible_devices_env: amd-smi answered on node2" in text
+    # each key's comment says why it holds its value; the description's read `operator name`, which told nothing
+    assert "# description: what the Profile step shows of this profile; say what sets this cluster apart\n" in text
+    assert "# default_partition: sinfo: the cluster's default partition\n" in text
+    assert "operator name" not in text
     assert prepare(REPO / "recipes/mocker/mocker-2p1d.yaml", "lab-mi300x").script
 
 
