@@ -21,7 +21,7 @@ import time
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from srt_tui.core.api import Prepared
 from srt_tui.core.errors import Face, Problem, SrtError
@@ -85,18 +85,27 @@ def reachable_client(transport: str = "auto") -> tuple[SlurmClient | None, str]:
     return client, f"slurmctld answers ({client.name} transport)"
 
 
-def slurm_reachable(transport: str = "auto") -> tuple[bool, str]:
+class SlurmAnswer(NamedTuple):
+    """Whether a Slurm controller answers, a one-line reason either way, and the cluster that answered ('' when
+    none did or it gave no name)."""
+
+    reachable: bool
+    reason: str
+    cluster: str = ""
+
+
+def slurm_reachable(transport: str = "auto") -> SlurmAnswer:
     """Whether a Slurm controller answers, and a one-line reason either way that names the cluster which answered
     (a login node's default slurm.conf may be another cluster's than the operator meant)."""
     client, why = reachable_client(transport)
     if client is None:
-        return False, why
+        return SlurmAnswer(False, why)
     try:
         name = client.controller_info().cluster_name
     except (SlurmError, OSError):  # it answered the ping: reachable, its name unknown
         name = None
     where = os.environ.get("SLURM_CONF") or "the default slurm.conf"
-    return True, f"cluster {name or '(unnamed)'} answers ({client.name} transport, {where})"
+    return SlurmAnswer(True, f"cluster {name or '(unnamed)'} answers ({client.name} transport, {where})", name or "")
 
 
 def output_base(prep: Prepared, output_dir: Path | None) -> Path:

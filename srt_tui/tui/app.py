@@ -36,7 +36,8 @@ from srt_tui.tui.toasts import ToastKeeper
 from srt_tui.tui.workers import ReportsWorkerErrors, WorkerFailed
 from srt_tui.widgets.layout import BREAKPOINTS
 
-SlurmProbe = Callable[[], tuple[bool, str]]
+#: whether Slurm answers and why; a third item names the cluster that answered (`slurm_reachable`'s does)
+SlurmProbe = Callable[[], tuple[bool, str] | tuple[bool, str, str]]
 #: builds a mode's base screen from the app's context hub
 ScreenFactory = Callable[[ContextHub], Screen[None]]
 
@@ -166,17 +167,22 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
                 return
             probe = slurm_reachable
         try:
-            ok, reason = probe()
+            ok, reason, *named = probe()
         except Exception as exc:  # the check must report, never crash the app
             self.post_message(SlurmStatus(False, f"{type(exc).__name__}: {exc}"))
             return
-        self.post_message(SlurmStatus(ok, reason))
+        self.post_message(SlurmStatus(ok, reason, named[0] if named else ""))
 
     def on_slurm_status(self, message: SlurmStatus) -> None:
-        """The newest answer (this check, or Setup's probes) sets the context; with the check off it stays off."""
+        """The newest answer (this check, or Setup's probes) sets the context; with the check off it stays off. An
+        answer that does not name its cluster (the Monitor's query) keeps the name the last one gave: the same
+        slurm.conf answered."""
         if not self.check_slurm:
             return
-        self.hub.update(slurm_state="up" if message.reachable else "down", slurm_reason=message.reason)
+        cluster = (message.cluster or self.context.slurm_cluster) if message.reachable else ""
+        self.hub.update(
+            slurm_state="up" if message.reachable else "down", slurm_reason=message.reason, slurm_cluster=cluster
+        )
 
     # -- what every screen shares -------------------------------------------------------------------
 

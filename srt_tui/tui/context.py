@@ -41,6 +41,8 @@ class AppContext:
     slurm_state: SlurmState = "checking"
     #: why Slurm is (un)reachable, as the newest check or Setup probe said
     slurm_reason: str = ""
+    #: the cluster that answered while Slurm is up ('' when down, or its name is not known)
+    slurm_cluster: str = ""
 
     def now(self) -> datetime:
         """The current time by the context's clock."""

@@ -54,6 +54,7 @@ class AppHeader(Widget):
     profile: reactive[str] = reactive("…")
     slurm_state: reactive[str] = reactive("checking")
     slurm_reason: reactive[str] = reactive("")
+    slurm_cluster: reactive[str] = reactive("")
     read_only: reactive[bool] = reactive(False)
 
     def __init__(self, mode: str, hub: ContextHub, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
@@ -70,14 +71,16 @@ class AppHeader(Widget):
         self.hub.watch(self, self.show)
 
     def show(self, context: AppContext) -> None:
-        """Take the context's profile, Slurm state and read-only flag."""
+        """Take the context's profile, Slurm state (and the cluster that answered) and read-only flag."""
         self.profile = context.profile_label
         self.slurm_state = context.slurm_state
         self.slurm_reason = context.slurm_reason
+        self.slurm_cluster = context.slurm_cluster
         self.read_only = context.read_only
 
     def render(self) -> Text:
-        """Left: title and modes; right: profile and Slurm."""
+        """Left: title and modes; right: profile and Slurm, in the longest form that fits: the profile's source
+        and `cluster NAME` give way first, then the cluster's name, then the profile's name is cut."""
         st = self._style
         left = Text(" srt-tui ", style=st("app-header--title"))
         for mode, key, label in MODES:
@@ -86,14 +89,19 @@ class AppHeader(Widget):
         if self.read_only:
             left.append("  read-only", style=st("app-header--pending"))
         width = self.size.width
+        room = width - left.cell_len - 1
         right = self._status(compact=False)
-        if left.cell_len + right.cell_len + 1 > width:
-            # the short form; a profile name too long for it is cut, so the Slurm mark always shows
-            right = self._status(compact=True, room=width - left.cell_len - 1)
+        if right.cell_len > room:
+            right = self._status(compact=True)
+        if right.cell_len > room:
+            # a profile name too long for the short form is cut, so the Slurm mark always shows
+            right = self._status(compact=True, room=room, named=False)
         gap = max(1, width - left.cell_len - right.cell_len)
         return left + Text(" " * gap) + right
 
-    def _status(self, compact: bool, room: int = 0) -> Text:
+    def _status(self, compact: bool, room: int = 0, named: bool = True) -> Text:
+        """The profile and the Slurm mark: `profile local (shipped)  Slurm ✓ cluster local`, compact `local  Slurm
+        ✓ local`; ``named`` False leaves the cluster out, and ``room`` cuts the profile's name to fit."""
         st = self._style
         words = {
             "up": ("✓", "✓ reachable", "app-header--ok"),
@@ -101,6 +109,8 @@ class AppHeader(Widget):
             "off": ("off", "check off", "app-header--dim"),
         }
         short, long, style = words.get(self.slurm_state, ("…", "checking…", "app-header--pending"))
+        if self.slurm_state == "up" and self.slurm_cluster and named:  # which cluster answered (Submit says it too)
+            short, long = f"✓ {self.slurm_cluster}", f"✓ cluster {self.slurm_cluster}"
         slurm = Text("  Slurm ", style=st("app-header--dim"))
         slurm.append(short if compact else long, style=st(style))
         slurm.append(" ")
@@ -109,7 +119,7 @@ class AppHeader(Widget):
         if not compact:
             return Text("profile ", style=st("app-header--dim")) + Text(self.profile) + slurm
         name = self.profile.split(" (")[0]
-        fits = max(1, room - slurm.cell_len)
+        fits = max(1, room - slurm.cell_len) if room else len(name)
         if len(name) > fits:
             name = name[: fits - 1] + "…"
         return Text(name, style=st("app-header--dim")) + slurm  # dim as a whole, as the long form

@@ -18,6 +18,8 @@ class SlurmStatus(Message):
 
     reachable: bool | None
     reason: str
+    #: the cluster that answered, when the check learnt its name
+    cluster: str = ""
 
 
 @dataclass

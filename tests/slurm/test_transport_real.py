@@ -166,8 +166,9 @@ def test_controller_partitions_nodes(client: SlurmClient, local_slurm: ClusterIn
     # another cluster's, and the header said only "reachable")
     from srt_tui.slurm.submit import slurm_reachable
 
-    ok, why = slurm_reachable(client.name)
-    assert ok and why.startswith(f"cluster {config['ClusterName']} answers ({client.name} transport, "), why
+    ok, why, cluster = slurm_reachable(client.name)
+    assert ok and cluster == config["ClusterName"], why
+    assert why.startswith(f"cluster {config['ClusterName']} answers ({client.name} transport, "), why
     (part,) = client.partitions()
     assert (part.name, part.is_default, part.nodes) == ("gpu", True, tuple(local_slurm.node_names))
     nodes = client.nodes()

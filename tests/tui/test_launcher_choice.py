@@ -16,9 +16,7 @@ from textual.widgets import RadioButton, Static
 from srt_tui.tui.launch.steps.submit_step import SubmitStep
 from tests.conftest import REPO
 from tests.tui.scenarios import SCENARIOS, reach, settle
-from tests.tui.tui_helpers import FakeCluster, answer_preflight_with, make_app
-
-SLURM_UP = (True, "sinfo answered")
+from tests.tui.tui_helpers import SLURM_UP, FakeCluster, answer_preflight_with, make_app
 
 
 @pytest.fixture(autouse=True)
@@ -147,7 +145,9 @@ async def test_a_profile_fallback_launcher_is_honoured_and_said() -> None:
 
 
 @pytest.mark.parametrize("probe", [SLURM_UP, (False, "sinfo: command not found")])
-async def test_the_demo_profile_runs_here_unless_slurm_is_chosen(probe: tuple[bool, str]) -> None:
+async def test_the_demo_profile_runs_here_unless_slurm_is_chosen(
+    probe: tuple[bool, str, str] | tuple[bool, str],
+) -> None:
     """Issue 21 defect 2: the `local` profile went to Slurm whenever a controller answered."""
     from tests.tui.scenarios import Scenario
 

@@ -160,6 +160,57 @@ async def test_the_header_asks_for_a_profile_only_in_launch() -> None:
         assert "choose one" not in line and "profile" not in line and line.rstrip().endswith("Slurm ✗ unreachable")
 
 
+async def test_the_header_names_the_cluster_that_answered_as_submit_does() -> None:
+    """Operator pass 4: the header said `Slurm ✓ reachable` and not which cluster answered (a login node's default
+    slurm.conf may be another cluster's); the Submit step says `cluster local answers`. At 80 columns the name
+    stays in the short form."""
+    from srt_tui.tui.header import AppHeader
+    from srt_tui.tui.launch.steps.submit_step import SubmitStep
+    from tests.tui.scenarios import Scenario, reach
+    from tests.tui.tui_helpers import SLURM_UP
+
+    scenario = Scenario("demo", "local", "mocker-agg-direct")
+    app = make_app(scenario.profile, probe=SLURM_UP)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        line = app.screen.query_one(AppHeader).render().plain
+        assert line.rstrip().endswith("profile local (shipped)  Slurm ✓ cluster local"), line
+        note = str(app.screen.query_one(SubmitStep).query_one("#launcher-note").render())
+        assert note.startswith("✓ Slurm is reachable: cluster local answers"), note
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        line = app.screen.query_one(AppHeader).render().plain
+        assert len(line) <= 80 and line.rstrip().endswith(" local  Slurm ✓ local"), line
+
+
+async def test_the_cluster_name_gives_way_before_the_profile_name_is_cut() -> None:
+    """At 80 columns, read-only, a long profile name: the cluster's name goes first, the ✓ stays. An answer that
+    names no cluster (the Monitor's refresh) keeps the name the check gave; an answer that Slurm is down drops it."""
+    from srt_tui.tui.header import AppHeader
+    from srt_tui.tui.messages import SlurmStatus
+
+    app = frozen_app([frozen.nvidia("healthy")], read_only=True)
+
+    async def header() -> str:
+        await pilot.pause()
+        await pilot.pause()
+        return app.screen.query_one(AppHeader).render().plain.rstrip()
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.check_slurm = True  # after mount: no check of its own runs; the answers come as messages here
+        app.post_message(SlurmStatus(True, "cluster eos answers (cli transport, /etc/slurm/slurm.conf)", "eos"))
+        line = await header()
+        assert "read-only" in line and line.endswith("Slurm ✓ cluster eos"), line
+        app.post_message(SlurmStatus(True, "the Monitor's Slurm query answered"))
+        assert (await header()).endswith("Slurm ✓ cluster eos")
+        app.hub.update(profile_label="a-very-long-cluster-profile-name-for-prod (user)")
+        line = await header()
+        assert len(line) <= 80 and line.endswith("…  Slurm ✓") and "a-very-long" in line, line
+        app.post_message(SlurmStatus(False, "the Monitor's Slurm query: slurmctld not reachable"))
+        assert (await header()).endswith("Slurm ✗") and app.context.slurm_cluster == ""
+
+
 async def test_a_refused_profile_leaves_the_header() -> None:
     """Operator pass (issue 21): `srt-tui -p lcoal` opened the Profile step with the error, the header still
     naming `lcoal`."""

@@ -19,12 +19,17 @@ from tests.tui.scenarios import NVIDIA, reach, settle
 
 FIXED_NOW = datetime(2026, 1, 2, 3, 4, 5)
 SLURM_DOWN = (False, "sinfo: command not found")
+#: Slurm answering as `slurm_reachable` says it: the reason and the cluster that answered
+SLURM_UP = (True, "cluster local answers (cli transport, the default slurm.conf)", "local")
 
 BROKEN_PROFILE = "description: a profile with a typo\ngpus_per_nod: 8\n"
 
 
 def make_app(
-    profile: str | None = None, *, probe: tuple[bool, str] | None = SLURM_DOWN, read_only: bool = False
+    profile: str | None = None,
+    *,
+    probe: tuple[bool, str] | tuple[bool, str, str] | None = SLURM_DOWN,
+    read_only: bool = False,
 ) -> SrtTuiApp:
     """The app as tests see it: nothing depends on the host, the wall clock or a real Slurm (probe None: not asked)."""
     app = SrtTuiApp(

@@ -190,7 +190,8 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         # the probes are the newest word on Slurm: the header must not keep an older ✓ (or ✗)
         slurm = next((f for f in message.run.findings if f.name == "slurm"), None)
         reason = (slurm.value if slurm.ok else slurm.error) if slurm is not None else ""
-        self.app.post_message(SlurmStatus(message.run.reachable, f"Setup probe: {reason}" if reason else "Setup probe"))
+        said = f"Setup probe: {reason}" if reason else "Setup probe"
+        self.app.post_message(SlurmStatus(message.run.reachable, said, message.run.cluster_name or ""))
         self.query_one("#run-probes", Button).disabled = False
         self.refresh_bindings()
         self.query_one("#probe-progress", ProgressBar).update(progress=len(STEPS))
