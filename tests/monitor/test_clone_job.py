@@ -23,15 +23,15 @@ from tests.tui.scenarios import settle
 RECIPE = REPO / "recipes/mocker/mocker-2p1d.yaml"
 
 
-def _job_dir(tmp_path: Path, job_id: str, topology: str, recipe: Path = RECIPE) -> Path:
+def _job_dir(tmp_path: Path, job_id: str, topology: str, recipe: Path = RECIPE, profile: str = "local") -> Path:
     """A job directory as `apply` writes it: the rendered files and job.json."""
-    prep = prepare(recipe, "local", topology)
+    prep = prepare(recipe, profile, topology)
     job_dir = tmp_path / job_id
     job_dir.mkdir()
     for name, text in job_files(prep.job, prep.plan, prep.script).items():
         (job_dir / name).parent.mkdir(parents=True, exist_ok=True)
         (job_dir / name).write_text(text)
-    meta = JobMeta(job_id, name=prep.plan.name, profile="local", topology=prep.plan.topology,
+    meta = JobMeta(job_id, name=prep.plan.name, profile=profile, topology=prep.plan.topology,
                    recipe_path=str(recipe))  # fmt: skip
     write_job_meta(job_dir, meta)
     return job_dir
@@ -104,6 +104,72 @@ async def test_a_clone_is_offered_the_launcher_its_job_ran_with(tmp_path: Path, 
         await settle(pilot)
         step = app.screen.query_one(SubmitStep)
         assert step.display and step.launcher == launcher
+
+
+async def test_a_clone_keeps_its_launcher_through_topology_edits_not_through_another_recipe(tmp_path: Path) -> None:
+    """A Slurm job cloned with the `local` profile (whose own launcher is this machine), one number changed on the
+    Topology step: Submit offered Local, the clone's launcher kept only while the plan was exactly the clone's.
+    It stays Slurm for the clone's recipe and profile; another recipe goes back to the profile's launcher."""
+    from textual.widgets import Input
+
+    from srt_tui.tui.launch.steps.submit_step import SubmitStep
+
+    app, _, _ = _job_app(tmp_path, "c8", "slurm")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await _clone_to_preview(app, pilot)
+        launch = app.screen
+        assert isinstance(launch, LaunchScreen)
+        cloned = launch.state.prepared
+        await pilot.press("escape")  # the Topology step
+        await settle(pilot)
+        launch.query_one("#decode-workers", Input).focus()
+        await pilot.press("ctrl+u", "1")  # 1P1D
+        await settle(pilot)
+        await pilot.press("ctrl+n", "ctrl+n")  # its preview, then Submit
+        await settle(pilot)
+        assert cloned is not None and cloned.plan.topology == "1P2D"
+        assert launch.state.prepared is not None and launch.state.prepared.plan.topology == "1P1D"
+        step = launch.query_one(SubmitStep)
+        assert step.display and step.launcher == "slurm"
+        await pilot.press("escape", "escape", "escape", "slash", *"mocker-1p1d", "enter")  # another recipe
+        await settle(pilot)
+        await pilot.press("ctrl+n", "ctrl+n")
+        await settle(pilot)
+        assert launch.state.recipe_label == "mocker-1p1d" and step.display
+        assert step.launcher == "local"  # the `local` profile's own
+
+
+@pytest.mark.parametrize(("profile", "recipe", "ran", "said"), [
+    ("nvidia-h100", "nvidia/h100-1p1d-sglang.yaml", "local", "ran on this machine: Local is chosen, not this "
+     "profile's own launcher (slurm)"),
+    ("local", "mocker/mocker-2p1d.yaml", "slurm", "ran on Slurm: Slurm (sbatch) is chosen, not this profile's own "
+     "launcher (local)"),
+])  # fmt: skip
+async def test_a_clone_run_elsewhere_than_its_profile_says_why_its_launcher_is_chosen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, profile: str, recipe: str, ran: str, said: str
+) -> None:
+    """A Slurm profile is never switched to Local unsaid: a clone of a job that ran here takes Local, and the note
+    says it is the cloned job's launcher, not the profile's (it read "This profile runs on this machine by
+    default", of a Slurm profile)."""
+    from srt_tui.core.api import prepare_job
+    from srt_tui.tui.launch.steps.submit_step import SubmitStep
+    from srt_tui.tui.messages import CloneJob
+    from tests.tui.tui_helpers import SLURM_UP, FakeCluster, answer_preflight_with, make_app
+
+    answer_preflight_with(monkeypatch, FakeCluster())
+    job_dir = _job_dir(tmp_path, "c9", "1P1D", REPO / "recipes" / recipe, profile)
+    app = make_app(profile, probe=SLURM_UP)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        cloned = read_clone(job_dir)
+        app.post_message(CloneJob(cloned, prepare_job(cloned.recipe, cloned.profile, cloned.source), ran))
+        await settle(pilot)
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        step = app.screen.query_one(SubmitStep)
+        note = str(step.query_one("#launcher-note").render()).replace("\n", " ")
+        assert step.display and step.launcher == ran and f"The cloned job {said}." in note, note
 
 
 async def test_back_from_the_clones_preview_to_the_recipe_list_and_on_again_keeps_the_clone(tmp_path: Path) -> None:

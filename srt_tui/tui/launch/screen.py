@@ -30,7 +30,7 @@ from srt_tui.tui.launch.messages import (
     RecipesReloaded,
     ReloadRecipes,
 )
-from srt_tui.tui.launch.steps.base import WizardState, WizardStep
+from srt_tui.tui.launch.steps.base import ClonedRun, WizardState, WizardStep
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.fit_footer import FitFooter
@@ -136,7 +136,7 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         self._forget_after(0)
         state.recipe, state.source, state.recipe_label = cloned.recipe, cloned.source, cloned.recipe.name
         state.edited, state.prepared = cloned.recipe, prepared
-        state.cloned_launcher = (prepared, launcher)
+        state.cloned = ClonedRun(cloned.recipe, cloned.profile, launcher)
         from srt_tui.tui.launch.recipe_catalog import cloned_entry
 
         state.opened = cloned_entry(cloned.job_id, cloned.recipe, cloned.source)

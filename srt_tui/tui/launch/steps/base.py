@@ -19,6 +19,16 @@ if TYPE_CHECKING:
     from srt_tui.tui.launch.recipe_catalog import RecipeEntry
 
 
+@dataclass(frozen=True, eq=False)
+class ClonedRun:
+    """A job cloned from Monitor: the recipe and profile the wizard was given for it, and the launcher it ran with."""
+
+    recipe: Recipe
+    profile: LoadedProfile
+    #: `slurm` or `local`
+    launcher: str
+
+
 @dataclass
 class WizardState:
     """Choices so far. Steps read it on entry and report changes with messages (never by mutating it)."""
@@ -36,11 +46,20 @@ class WizardState:
     generation: int = 0
     #: the recipes read so far: scanning starts with the screen, not when the recipe step is reached
     library: RecipeLibrary = field(default_factory=RecipeLibrary)
-    #: a cloned job's plan and the launcher it ran with: Submit offers that launcher while the plan is the clone's
-    cloned_launcher: tuple[Prepared, str] | None = None
+    #: the job cloned last (`cloned_launcher` says whether it is still the one chosen)
+    cloned: ClonedRun | None = None
     #: a recipe the wizard opened for the operator (a cloned job's): the recipe list shows it among the opened
     #: rows, highlighted, so going back there and on again keeps the clone
     opened: RecipeEntry | None = None
+
+    def cloned_launcher(self) -> str | None:
+        """The launcher the cloned job ran with while its recipe and profile are the ones chosen, whatever the
+        topology edits (an operator cloning a Slurm job and changing one number means Slurm again); None once
+        another recipe or profile is chosen, or with no clone."""
+        run = self.cloned
+        if run is None or self.recipe is not run.recipe or self.profile is not run.profile:
+            return None
+        return run.launcher
 
     @property
     def profile_name(self) -> str | None:

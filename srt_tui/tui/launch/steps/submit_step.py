@@ -15,7 +15,7 @@ from textual.widgets import Button, RadioButton, RadioSet, Static
 
 from srt_tui.core.plan.host_programs import MissingProgram, missing_programs
 from srt_tui.tui.launch.messages import JobSubmitted, SubmitFailed
-from srt_tui.tui.launch.steps.base import WizardState, WizardStep
+from srt_tui.tui.launch.steps.base import ClonedRun, WizardState, WizardStep
 from srt_tui.tui.messages import SlurmStatus
 from srt_tui.widgets.choice_button import ChoiceButton, ChoiceSet
 
@@ -58,8 +58,10 @@ class SubmitStep(WizardStep):
         self.read_only = False
         self.submitting = False
         self._touched = False
-        #: the launcher a cloned job ran with, while its plan is the one shown (None: the profile decides)
+        #: the launcher a cloned job ran with, while its recipe and profile are the ones shown (None: the profile
+        #: decides); and the clone it came with (a new clone starts over)
         self._cloned_launcher: str | None = None
+        self._clone: ClonedRun | None = None
         #: the launcher the step selected itself (the profile's); a RadioSet.Changed to it is not the operator's
         self._auto_choice = "slurm"
         self._status_blocked = False
@@ -98,9 +100,9 @@ class SubmitStep(WizardStep):
             if self.prepared is not None and self.prepared.job.profile is not state.prepared.job.profile:
                 self._touched = False  # another profile: its own launcher until the operator picks one
             self.prepared = state.prepared
-            cloned = state.cloned_launcher
-            self._cloned_launcher = cloned[1] if cloned is not None and cloned[0] is state.prepared else None
-            if self._cloned_launcher is not None:
+            self._cloned_launcher = state.cloned_launcher()
+            if self._cloned_launcher is not None and state.cloned is not self._clone:
+                self._clone = state.cloned
                 self._touched = False  # the clone's launcher, until the operator picks one
                 self._sent = {k: v for k, v in self._sent.items() if k[0] != state.prepared.script}
             self._copy_asked = False
@@ -227,17 +229,16 @@ class SubmitStep(WizardStep):
             note.append("✓ Slurm is reachable", style=st("submit-step--ok"))
             if reason:
                 note.append(f": {reason}", style=st("submit-step--dim"))
-            if self._preferred() == "local":
-                note.append(
-                    "\nThis profile runs on this machine by default (launcher: local); Slurm (sbatch) sends it to"
-                    " the cluster."
-                )
+            if why := self._why_chosen(slurm_answers=True):
+                note.append("\n" + why)
         elif state == "down":
             note.append("✗ Slurm is not reachable", style=st("submit-step--bad"))
             note.append(f": {reason or 'no answer'}.\n", style=st("submit-step--dim"))
             if self._preferred() == "local":
-                note.append("This profile runs on this machine without Slurm (its fallback_launcher): Local.")
+                note.append(self._why_chosen(slurm_answers=False))
             else:
+                if why := self._why_chosen(slurm_answers=False):
+                    note.append(why + " ")
                 note.append("Submit cannot send this job to Slurm until it answers. ")
                 note.append("Local (this machine) runs every process of this plan here: choose it only if you mean to.")
         elif state == "off":
@@ -249,9 +250,28 @@ class SubmitStep(WizardStep):
         self._title_request()
         self._submit_allowed()
 
+    def _why_chosen(self, slurm_answers: bool) -> str:
+        """Why the launcher chosen for the operator is not Slurm, or not the profile's own ('' when it is both): a
+        clone runs where its job ran, and says so whenever the profile would run it elsewhere."""
+        from srt_tui.slurm.submit import profile_launcher
+
+        if self.prepared is None:
+            return ""
+        profile = self.prepared.job.profile
+        own, chosen = profile_launcher(profile, slurm_answers=slurm_answers), self._preferred()
+        if chosen != own:  # only a clone's launcher differs from the profile's
+            ran, choice = ("on this machine", "Local") if chosen == "local" else ("on Slurm", "Slurm (sbatch)")
+            return f"The cloned job ran {ran}: {choice} is chosen, not this profile's own launcher ({own})."
+        if own != "local":
+            return ""
+        if profile.launcher == "local":
+            return "This profile runs on this machine (launcher: local); Slurm (sbatch) sends it to the cluster."
+        return "This profile runs on this machine without Slurm (its fallback_launcher): Local."
+
     def _preferred(self) -> str:
         """The launcher this job's profile asks for now (`profile_launcher`, the rule `apply` follows too):
-        never Local for a Slurm profile unless its `fallback_launcher` says so and Slurm does not answer."""
+        never Local for a Slurm profile unless its `fallback_launcher` says so and Slurm does not answer; a
+        clone's, while its recipe and profile are chosen (`_why_chosen` says so when the profile's differs)."""
         from srt_tui.slurm.submit import profile_launcher
 
         if self.prepared is None:
