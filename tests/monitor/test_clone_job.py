@@ -69,11 +69,16 @@ def _job_app(tmp_path: Path, job_id: str, launcher: str = "slurm", recipe: Path 
 async def _clone_to_preview(app: Any, pilot: Any) -> None:
     """`C` in the job view, then until Launch shows the clone's preview (the clone reads files in a thread)."""
     await pilot.press("C")
+    await _until_preview(app, pilot)
+    await settle(pilot)
+
+
+async def _until_preview(app: Any, pilot: Any) -> None:
+    """Until Launch shows a clone's preview."""
     for _ in range(50):
         await pilot.pause(0.1)
         if isinstance(app.screen, LaunchScreen) and app.screen.index == PREVIEW:
             break
-    await settle(pilot)
 
 
 async def test_c_in_the_job_view_opens_launch_on_the_clones_preview(tmp_path: Path) -> None:
@@ -241,10 +246,7 @@ async def test_the_clones_row_stays_under_the_cursor_and_in_sight_while_srtctls_
                 app.post_message(CloneJob(cloned, prepare_job(cloned.recipe, cloned.profile, cloned.source), "slurm"))
             else:
                 await pilot.press("C")
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if isinstance(app.screen, LaunchScreen) and app.screen.index == PREVIEW:
-                    break
+            await _until_preview(app, pilot)
             launch = app.screen
             assert isinstance(launch, LaunchScreen) and launch.index == PREVIEW
             await pilot.press("escape", "escape")

@@ -18,16 +18,19 @@ from srt_tui.core.text.words import matches_words, name_rank
 from srt_tui.tui.display import display_path
 from srt_tui.tui.launch.messages import ProfileChosen, ProfilesLoaded
 from srt_tui.tui.launch.profile_facts import COLUMNS, INVALID, ProfileRow, columns
-from srt_tui.tui.launch.steps.base import WizardState, WizardStep
+from srt_tui.tui.launch.steps.base import WizardState
+from srt_tui.tui.launch.steps.filter_step import FilterStep
 from srt_tui.tui.messages import HoldKeys
 from srt_tui.widgets.row_table import RowTable
 
 
-class ProfileStep(WizardStep):
+class ProfileStep(FilterStep):
     """A table of every profile file and the facts of the highlighted one."""
 
     step_id: ClassVar[str] = "profile"
     title: ClassVar[str] = "Profile"
+    filter_id: ClassVar[str] = "profile-filter"
+    filter_list_id: ClassVar[str] = "profile-table"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", tooltip="Filter the profiles: every word must match, !word excludes"),
         Binding("r", "reload", "Reload profiles"),
@@ -266,28 +269,13 @@ class ProfileStep(WizardStep):
         self.notify(scrub(f"{row.name} cannot be read now: {error}"), severity="error", timeout=10)
         self.action_reload()
 
-    # -- filter (`/`, as on every list) ------------------------------------------------------------------
+    # -- filter (`/`, as on every list: `FilterStep`) ------------------------------------------------------
 
-    #: the profile the cursor was on when `/` opened the filter: Esc while typing goes back to it
-    _before_filter: str | None = None
-
-    def action_filter(self) -> None:
+    def _cursor_row(self) -> tuple[str, str] | None:
         shown = self._row(self.query_one(DataTable).cursor_row)
-        if shown is not None:
-            self._before_filter = shown.name
-        field = self.query_one("#profile-filter", Input)
-        field.display = field.can_focus = True
-        field.focus()  # its text selected: what is typed replaces it
+        return (shown.name, shown.name) if shown is not None else None
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "close_filter":
-            return self.query_one("#profile-filter", Input).display
-        return True
-
-    @on(Input.Changed, "#profile-filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
-        event.stop()
-        self.query_text = event.value
+    def _filter_typed(self) -> None:
         table = self.query_one(DataTable)
         self._fill(table)
         names = [self.rows[i].name for i in self.shown]
@@ -295,37 +283,19 @@ class ProfileStep(WizardStep):
         table.move_cursor(row=best, animate=False)
         self._show_detail(table.cursor_row)
 
-    @on(Input.Submitted, "#profile-filter")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        """Enter: a filter naming a profile exactly chooses it (as the recipe filter does); one that matches none
-        says so and stays open; otherwise the table takes the keys, its cursor on the best-named row."""
-        event.stop()
+    def _filter_closed(self, keep: str | None) -> None:
         table = self.query_one(DataTable)
-        if not self.shown:
-            self._choose(-1)  # says why nothing can be chosen
-            return
-        table.focus()
-        row = self._row(table.cursor_row)
-        if row is not None and name_rank(row.name, self.query_text) == 0:
-            self._choose(table.cursor_row)
-
-    def action_close_filter(self) -> None:
-        """Esc: the filter cleared and closed. Typed in the filter, Esc cancels it: the cursor goes back to the
-        profile it was on before `/`; after Enter (the table has the keys) the row under the cursor stays."""
-        field = self.query_one("#profile-filter", Input)
-        table = self.query_one(DataTable)
-        row = self._row(table.cursor_row)
-        back = field.has_focus or row is None
-        keep = self._before_filter if back and self._before_filter is not None else (row.name if row else None)
-        with field.prevent(Input.Changed):
-            field.value = ""
-        field.display = field.can_focus = False
-        self.query_text = ""
         self._fill(table)
         names = [self.rows[i].name for i in self.shown]
         table.move_cursor(row=names.index(keep) if keep in names else self._preferred_row(), animate=False)
         self._show_detail(table.cursor_row)
         table.focus()
+
+    def _filter_stays(self) -> bool:
+        """A filter that matches no profile says so and stays open."""
+        if not self.shown:
+            self._choose(-1)  # says why nothing can be chosen
+        return not self.shown
 
     def focus_default(self) -> None:
         self.query_one(DataTable).focus()

@@ -21,7 +21,8 @@ from srt_tui.core.text.counts import counted
 from srt_tui.core.text.words import name_rank
 from srt_tui.tui.display import shorten_paths, wrap_path
 from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened, ReloadRecipes
-from srt_tui.tui.launch.steps.base import WizardState, WizardStep
+from srt_tui.tui.launch.steps.base import WizardState
+from srt_tui.tui.launch.steps.filter_step import FilterStep
 from srt_tui.tui.launch.steps.recipe_rows import fit_folder
 
 if TYPE_CHECKING:
@@ -129,11 +130,13 @@ class RecipeTree(Tree["RecipeEntry | None"]):
         return cast(_T, memo[key])
 
 
-class RecipeStep(WizardStep):
+class RecipeStep(FilterStep):
     """A folder tree of recipes next to the summary of the highlighted one."""
 
     step_id: ClassVar[str] = "recipe"
     title: ClassVar[str] = "Recipe"
+    filter_id: ClassVar[str] = "recipe-filter"
+    filter_list_id: ClassVar[str] = "recipe-tree"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", tooltip="Filter the recipes: every word must match, !word excludes"),
         Binding("o", "open_file", "Open…", tooltip="Open a recipe file by path"),
@@ -461,59 +464,24 @@ class RecipeStep(WizardStep):
                 grid.add_row("", Text("! " + line, style=st("recipe-step--dim")))
         box.update(grid)
 
-    # -- filter -------------------------------------------------------------------------------------
+    # -- filter (`/`, as on every list: `FilterStep`) ------------------------------------------------------
 
-    #: the recipe the cursor was on when `/` opened the filter: Esc while typing goes back to it (a filter answered
-    #: with `mocker-1p1d`, or with nothing, had Esc leave the cursor there, not on the recipe chosen before)
-    _before_filter: str | None = None
-
-    def action_filter(self) -> None:
+    def _cursor_row(self) -> tuple[str, str] | None:
         node = self.query_one("#recipe-tree", Tree).cursor_node
-        if node is not None and node.data is not None:
-            self._before_filter = node.data.spec
-        field = self.query_one("#recipe-filter", Input)
-        field.display = field.can_focus = True
-        field.focus()  # its text selected: what is typed replaces it
+        return (node.data.spec, node.data.label) if node is not None and node.data is not None else None
+
+    def _filter_typed(self) -> None:
+        self._rebuild(keep_cursor=False)
+
+    def _filter_closed(self, keep: str | None) -> None:
+        self._highlight_spec = keep
+        self._rebuild(keep_cursor=False)
+        self.query_one("#recipe-tree", Tree).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "close_filter":
-            return self.query_one("#recipe-filter", Input).display
         if action == "edit_recipe":
             return not self._read_only
-        return True
-
-    def action_close_filter(self) -> None:
-        """Esc: the filter cleared and closed. Typed in the filter, Esc cancels it: the cursor goes back to the recipe
-        it was on before `/`; after Enter (the tree has the keys) the row under the cursor stays."""
-        field = self.query_one("#recipe-filter", Input)
-        tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
-        node = tree.cursor_node
-        row = node.data.spec if node is not None and node.data is not None else None
-        back = field.has_focus or row is None
-        self._highlight_spec = self._before_filter if back and self._before_filter is not None else row
-        with field.prevent(Input.Changed):
-            field.value = ""
-        field.display = field.can_focus = False
-        self.query_text = ""
-        self._rebuild(keep_cursor=False)
-        tree.focus()
-
-    @on(Input.Changed, "#recipe-filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
-        event.stop()
-        self.query_text = event.value
-        self._rebuild(keep_cursor=False)
-
-    @on(Input.Submitted, "#recipe-filter")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        """Enter on a filter that names a recipe exactly chooses it (an operator typed `/mocker-1p1d` Enter and
-        needed a second Enter); otherwise the tree takes the keys, its cursor on the best-named row."""
-        event.stop()
-        tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
-        tree.focus()
-        node = tree.cursor_node
-        if node is not None and node.data is not None and name_rank(node.data.label, self.query_text) == 0:
-            self._choose(node.data)
+        return super().check_action(action, parameters)
 
     # -- open file… ---------------------------------------------------------------------------------
 
@@ -557,11 +525,7 @@ class RecipeStep(WizardStep):
             e for e in self.entries if not (e.folder == entry.folder and (e.spec == entry.spec or e.broken))
         ] + [entry]
         self._highlight_spec = entry.spec
-        self.query_text = ""
-        field = self.query_one("#recipe-filter", Input)
-        with field.prevent(Input.Changed):
-            field.value = ""
-        field.display = field.can_focus = False
+        self._hide_filter()
         self._rebuild()
         self.query_one("#recipe-tree", Tree).focus()
 
