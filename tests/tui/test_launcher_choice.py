@@ -210,7 +210,11 @@ async def test_the_same_plan_again_asks_before_a_copy_is_submitted() -> None:
         try:
             await pilot.pause()
             await pilot.press("1")  # back to Launch: the Submit step shows the same plan
-            await pilot.pause()
+            for _ in range(200):  # the Monitor holds the keys until its first refresh (key_order.HoldKeys)
+                if app.current_mode == "launch":
+                    break
+                await asyncio.sleep(0.05)
+            await settle(pilot)
             await pilot.press("ctrl+n")
             await pilot.pause()
             await asyncio.sleep(0.3)

@@ -42,5 +42,9 @@ async def test_submit_step_shows_the_preflight_before_submitting(cluster: Any) -
         console = Console(width=200, file=io.StringIO(), record=True, color_system=None)
         console.print(step.query_one("#request", Static).content)
         shown = console.export_text()
-        assert "✗ nodes: the job needs" in shown and "fix: choose a smaller topology" in shown
+        assert (
+            "✗ nodes: the job needs" in shown
+            and "fix: choose fewer workers or nodes in the Topology step" in shown
+            and "-t /" not in shown
+        )
         assert "✓ partition: `gpu` exists" in shown
