@@ -43,6 +43,10 @@ class AppContext:
     slurm_reason: str = ""
     #: the cluster that answered while Slurm is up ('' when down, or its name is not known)
     slurm_cluster: str = ""
+    #: profiles Setup has written in this run, and the newest one's name: the Launch profile list reads the files
+    #: again (and puts its cursor on that one) instead of waiting for `r`
+    profiles_written: int = 0
+    written_profile: str = ""
 
     def now(self) -> datetime:
         """The current time by the context's clock."""

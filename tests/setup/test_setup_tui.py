@@ -276,3 +276,30 @@ async def test_quitting_while_the_probe_job_waits_stops_the_probes() -> None:
         await pilot.pause()
     returned.wait(10)  # the probes' thread, told to stop, returns (told nothing, it would wait out its 30 s)
     assert seen == [True]  # told to stop, not left to time out
+
+
+async def test_a_profile_written_in_setup_is_listed_in_launch_with_the_cursor_on_it() -> None:
+    """Operator pass 5: Launch's profile list, read before Setup wrote a profile, listed it only after `r`. It is
+    read again once Setup writes, and the cursor is on the new profile (Enter chooses it)."""
+    from textual.widgets import DataTable
+
+    from srt_tui.tui.launch.steps.profile_step import ProfileStep
+
+    app = setup_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("1")  # Launch first: its profile list is read now
+        await settle(pilot)
+        step = app.screen.query_one(ProfileStep)
+        assert "lab-new" not in [row.name for row in step.rows] and step.rows
+        await pilot.press("3")
+        await settle(pilot)
+        await _probed(pilot)
+        app.screen.query_one("#choice-name").value = "lab-new"  # type: ignore[attr-defined]
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        table = step.query_one("#profile-table", DataTable)
+        chosen = step._row(table.cursor_row)
+        assert chosen is not None and chosen.name == "lab-new", [row.name for row in step.rows]

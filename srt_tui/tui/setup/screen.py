@@ -379,3 +379,5 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         )
         self._say_write_status()
         self.notify(f"profile {choices.name} written", timeout=3)
+        written = self.hub.context.profiles_written + 1
+        self.hub.update(profiles_written=written, written_profile=target.stem)

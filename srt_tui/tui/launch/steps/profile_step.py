@@ -15,6 +15,7 @@ from textual.events import Resize
 from textual.widgets import DataTable, Input, Static
 
 from srt_tui.core.text.words import matches_words, name_rank
+from srt_tui.tui.context import AppContext, ContextHub
 from srt_tui.tui.display import display_path
 from srt_tui.tui.launch.messages import ProfileChosen, ProfilesLoaded
 from srt_tui.tui.launch.profile_facts import COLUMNS, INVALID, ProfileRow, columns
@@ -75,6 +76,22 @@ class ProfileStep(FilterStep):
     def on_mount(self) -> None:
         if not self._rows_coming:
             self.load_profiles(self._preferred)
+        hub: ContextHub | None = getattr(self.screen, "hub", None)
+        if hub is not None:
+            self._written = hub.context.profiles_written
+            hub.watch(self, self._profile_written, init=False)
+
+    #: how many profiles Setup had written when the list was last read
+    _written = 0
+    #: the profile the cursor goes to once the list is read again (the one Setup wrote last)
+    _cursor_to: str | None = None
+
+    def _profile_written(self, context: AppContext) -> None:
+        """Setup wrote a profile: the list is read again, the cursor on it (it was listed only after `r`)."""
+        if context.profiles_written != self._written:
+            self._written = context.profiles_written
+            self._cursor_to = context.written_profile or None
+            self.action_reload()
 
     def reader_rows(self, rows: list[ProfileRow] | None) -> None:
         """The reader process's rows (None: it stopped without them, so they are read here)."""
@@ -186,7 +203,7 @@ class ProfileStep(FilterStep):
         if want and (want.endswith((".yaml", ".yml")) or "/" in want):
             want = None if not self.rows else self.rows[0].name
         names = [self.rows[i].name for i in self.shown]
-        for candidate in (want, "local"):
+        for candidate in (self._cursor_to, want, "local"):
             if candidate in names:
                 return names.index(candidate)
         return 0
