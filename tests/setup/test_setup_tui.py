@@ -91,7 +91,7 @@ async def test_bad_time_limit_blocks_writing() -> None:
         screen.query_one("#choice-time_limit").value = "two hours"  # type: ignore[attr-defined]
         await pilot.pause()
         assert screen.proposal is not None
-        assert any("HH:MM:SS" in p for p in screen.proposal.problems)
+        assert screen.proposal.problems == ["default_time_limit: `two hours` is not a Slurm time limit"]
         assert screen.query_one("#write-profile").disabled
 
 
@@ -173,9 +173,9 @@ async def test_the_write_line_is_whole_at_80x24(tmp_path: Path) -> None:
         screen = app.screen
         assert isinstance(screen, SetupScreen)
         status = screen.query_one("#write-status", Static)
-        screen.query_one("#choice-time_limit").value = "99"  # type: ignore[attr-defined]
+        screen.query_one("#choice-time_limit").value = "00:20:001"  # type: ignore[attr-defined]
         await settle(pilot)
-        assert said(status) == "✗ fix before writing: default_time_limit: `99` is not HH:MM:SS (or D-HH:MM:SS)"
+        assert said(status) == "✗ fix before writing: default_time_limit: `00:20:001` is not a Slurm time limit"
         screen.query_one("#choice-time_limit").value = "02:00:00"  # type: ignore[attr-defined]
         await settle(pilot)
         assert said(status) == ""
