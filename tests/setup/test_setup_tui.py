@@ -183,6 +183,7 @@ async def test_the_write_line_is_whole_at_80x24(tmp_path: Path) -> None:
         await settle(pilot)
         assert screen.written == tmp_path / "my-cluster.yaml"
         assert said(status) == "✓ wrote my-cluster.yaml to the user profile directory; choose it in Launch (1)"
+        assert not list(app._notifications)  # a toast said it again, over this line's end (operator pass 6)
         assert status.region.bottom <= screen.query_one(Footer).region.y and status.region.right <= 80
 
 

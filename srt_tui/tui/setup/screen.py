@@ -377,7 +377,6 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         self._write_said = Text.assemble(
             (f"✓ wrote {target.name}", "green"), " to the user profile directory; choose it in Launch (1)"
         )
-        self._say_write_status()
-        self.notify(f"profile {choices.name} written", timeout=3)
+        self._say_write_status()  # no toast as well: it covered this very line's end (where to choose the profile)
         written = self.hub.context.profiles_written + 1
         self.hub.update(profiles_written=written, written_profile=target.stem)
