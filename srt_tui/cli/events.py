@@ -1,5 +1,6 @@
-"""`srt-tui events JOB…`: a job's story, oldest first: its submission and every stage its launch script wrote (the
-Monitor's `e` shows the same, with the worker health changes it saw). Files only: no Slurm query."""
+"""`srt-tui events JOB…`: a job's story, oldest first: its submission, every stage its launch script wrote and its
+cancel by srt-tui (the Monitor's `e` shows the same, with the worker health changes it saw). Files only: no Slurm
+query."""
 
 from __future__ import annotations
 
@@ -14,9 +15,8 @@ from srt_tui.cli.printable import printable
 def _cmd_events(args: argparse.Namespace) -> int:
     from srt_tui.cli.jobs import _job_refs
     from srt_tui.core.jobdir.contract import JobDirError, read_job_meta
-    from srt_tui.core.jobdir.events import read_events
     from srt_tui.core.text.views import fixed_table
-    from srt_tui.monitor.timeline import offset, started, timeline
+    from srt_tui.monitor.timeline import offset, read_story, started, timeline
 
     docs: list[dict[str, Any]] = []
     for n, (job_id, job_dir) in enumerate(_job_refs(args.jobs, args.output).items()):
@@ -24,7 +24,8 @@ def _cmd_events(args: argparse.Namespace) -> int:
             name = read_job_meta(job_dir).name
         except JobDirError:  # listed in the index, its job.json gone since: its events are still worth reading
             name = ""
-        entries = timeline(read_events(job_dir))
+        story = read_story(job_dir)
+        entries = timeline(story.events, cancel=story.cancel)
         if args.json:
             docs.append({"job_id": job_id, "job_dir": str(job_dir), "events": [e.json() for e in entries]})
             continue
@@ -51,9 +52,10 @@ def add_events_command(sub: Any) -> None:
     """Register `events` on the CLI parser."""
     e = sub.add_parser(
         "events",
-        help="a job's story: its submission and every stage of its launch script, oldest first",
-        description="Print each job's events from its job directory (job.json, status.jsonl): when, how long "
-        "after the submission, and what. No Slurm query; the Monitor's `e` adds the worker health changes it saw.",
+        help="a job's story: its submission, every stage of its launch script and its cancel, oldest first",
+        description="Print each job's events from its job directory (job.json, status.jsonl, cancel.json): when, "
+        "how long after the submission, and what. No Slurm query; the Monitor's `e` adds the worker health "
+        "changes it saw.",
     )
     e.add_argument("jobs", nargs="+", metavar="JOB", help="job id, directory or sweep group id")
     e.add_argument("-o", "--output", help="output directory holding job directories")

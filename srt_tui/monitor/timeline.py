@@ -7,11 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 
 from srt_tui.core.isotime import parse_time
-from srt_tui.core.jobdir.events import Event
+from srt_tui.core.jobdir.contract import CancelDoc, JobDirError, read_cancel
+from srt_tui.core.jobdir.events import Event, read_events
 from srt_tui.monitor.cells import duration
-from srt_tui.monitor.model import WorkerStatus
+from srt_tui.monitor.model import FINAL_STAGES, WorkerStatus
 
 #: stages and healths read as trouble (drawn in the fault's colour)
 BAD = frozenset({"failed", "down", "unhealthy", "unreachable"})
@@ -40,15 +42,44 @@ class TimelineEntry:
         return {"at": at, "who": self.who, "what": self.what, "detail": self.detail}
 
 
-def timeline(events: Sequence[Event], workers: Sequence[WorkerStatus] = ()) -> list[TimelineEntry]:
+@dataclass(frozen=True)
+class Story:
+    """What the timeline reads from a job directory: its `status.jsonl` events and its `cancel.json`."""
+
+    events: list[Event]
+    cancel: CancelDoc | None
+
+
+def read_story(job_dir: Path) -> Story:
+    """The job's events and its cancel record (bounded reads; a cancel.json that cannot be read is left out here,
+    the job view names it)."""
+    try:
+        cancel = read_cancel(job_dir)
+    except JobDirError:
+        cancel = None
+    return Story(read_events(job_dir), cancel)
+
+
+def timeline(
+    events: Sequence[Event], workers: Sequence[WorkerStatus] = (), cancel: CancelDoc | None = None
+) -> list[TimelineEntry]:
     """Everything known to have happened to a job, oldest first: the stages in its `status.jsonl` (from
-    `submitted`, which srt-tui writes, on) and the health changes of `workers` (as a Monitor saw them).
+    `submitted`, which srt-tui writes, on), its end by ``cancel`` (its `cancel.json`) when no stage says it ended,
+    and the health changes of `workers` (as a Monitor saw them).
+
+    A Slurm job cancelled in the queue never ran its launch script, whose trap writes the `cancelled` stage: its
+    story ends with the cancel srt-tui recorded, and its workers, which never started, get no rows (they would
+    read `down   the job has ended`).
 
     Within one second the stages come first: a health change is stamped with its refresh's whole second, so it
     cannot say it came before a stage of that second, and the stage is what explains it (`job starting`, then
     `prefill_0 unknown`; `job failed`, then the worker `down`), where sorting on the stamp put every health row
     first."""
     stages = [TimelineEntry(parse_time(e.time), JOB, e.stage, e.detail) for e in events]
+    if cancel is not None and not any(s.what in FINAL_STAGES for s in stages):
+        stages.append(TimelineEntry(parse_time(cancel.at), JOB, "cancelled", cancel.words()))
+    if _never_started(stages):
+        workers = ()
     healths = [TimelineEntry(parse_time(c.at), w.name, c.health, c.detail) for w in workers for c in w.health_history]
     # by time, stably; an event that does not say when stays after the one before it in the list
     keyed: list[tuple[bool, datetime, bool, datetime, int, TimelineEntry]] = []
@@ -58,6 +89,12 @@ def timeline(events: Sequence[Event], workers: Sequence[WorkerStatus] = ()) -> l
         at = last or datetime.min.replace(tzinfo=timezone.utc)
         keyed.append((last is not None, at.replace(microsecond=0), i >= len(stages), at, i, entry))
     return [entry for *_, entry in sorted(keyed, key=lambda k: k[:5])]
+
+
+def _never_started(stages: Sequence[TimelineEntry]) -> bool:
+    """The job ended before its launch script said anything: no stage but srt-tui's `submitted` and an end."""
+    said = [s.what for s in stages if s.what != "submitted"]
+    return bool(said) and all(what in FINAL_STAGES for what in said)
 
 
 def started(entries: Sequence[TimelineEntry]) -> datetime | None:

@@ -63,3 +63,30 @@ def test_an_unknown_job_is_refused_naming_it() -> None:
     proc = _events("no-such-job")
     assert proc.returncode == 2
     assert "no-such-job" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_slurm_job_cancelled_while_pending_ends_with_its_cancel(tmp_path: Path) -> None:
+    """Operator pass: `srt-tui events` of a Slurm job cancelled in the queue showed only `submitted`: its launch
+    script never ran to write the `cancelled` stage; the cancel.json srt-tui wrote before scancel says it."""
+    job_dir = _job(
+        tmp_path,
+        "4244",
+        ['{"stage": "submitted", "time": "2026-03-01T06:15:00.000Z", "detail": "slurm job 4244 via sbatch"}'],
+    )
+    (job_dir / "cancel.json").write_text(
+        json.dumps({"version": 1, "by": "srt-tui cancel", "at": "2026-03-01T06:17:00Z", "user": "op", "host": "h"})
+    )
+    proc = _events(str(job_dir))
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split(None, 4) for line in proc.stdout.splitlines()[2:]]
+    assert [r[2] for r in rows] == ["+0s", "+2m00s"]
+    assert [r[4].split("  ")[0] for r in rows] == ["submitted", "cancelled"]
+    assert rows[-1][4].endswith("cancelled with srt-tui cancel at 06:17 UTC")
+
+    doc = json.loads(_events(str(job_dir), "--json").stdout)
+    assert doc[0]["events"][-1] == {
+        "at": "2026-03-01T06:17:00Z",
+        "who": "job",
+        "what": "cancelled",
+        "detail": "cancelled with srt-tui cancel at 06:17 UTC",
+    }

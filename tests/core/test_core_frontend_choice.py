@@ -21,7 +21,7 @@ def _labels(recipe_file: str) -> list[str]:
 def test_choices_per_engine_and_topology() -> None:
     assert _labels("mocker/mocker-2p1d.yaml") == ["sglang → sglang-router", "smg", "vllm-router", "atomesh", "dynamo"]
     assert _labels("mocker/mocker-2p1d-vllm-router.yaml")[0] == "vllm-router"  # the written one first
-    assert _labels("mocker/mocker-agg-direct.yaml")[:2] == ["sglang (the worker serves, no router)", "sglang-router"]
+    assert _labels("mocker/mocker-agg-direct.yaml")[:2] == ["no router: worker serves", "sglang-router"]
     # vLLM: no SGLang router, but the Shepherd Model Gateway detects vLLM workers
     assert _labels("nvidia/h100-2p1d-vllm-router.yaml") == ["vllm-router", "smg", "dynamo"]
 

@@ -4,12 +4,14 @@ changes, in time order, an event without a time kept where the file put it."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 
-from srt_tui.core.jobdir.events import Event
+from srt_tui.core.jobdir.contract import CancelDoc, JobMeta, write_cancel, write_job_meta
+from srt_tui.core.jobdir.events import STATUS_FILE, Event
 from srt_tui.monitor.model import HealthChange, WorkerStatus
-from srt_tui.monitor.timeline import offset, started, timeline
+from srt_tui.monitor.timeline import offset, read_story, started, timeline
 
 pytestmark = pytest.mark.unit
 
@@ -81,4 +83,43 @@ def test_within_a_second_the_stages_come_before_the_health_rows_they_explain() -
         ("decode_0", "healthy"),
         ("job", "failed"),
         ("prefill_0", "down"),
+    ]
+
+
+def test_a_slurm_job_cancelled_in_the_queue_ends_with_its_cancel_and_its_workers_get_no_rows(tmp_path: Path) -> None:
+    """Operator pass: a Slurm job cancelled while PENDING never ran its launch script (whose trap writes the
+    `cancelled` stage): its events were `submitted`, then each worker `down   the job has ended`. Its directory as
+    srt-tui leaves it: job.json, the `submitted` event, and the cancel.json written before scancel."""
+    write_job_meta(tmp_path, JobMeta("8123", name="mocker-1p2d", launcher="slurm"))
+    (tmp_path / STATUS_FILE).write_text(
+        '{"stage": "submitted", "time": "2026-03-01T06:15:00.000Z", "detail": "slurm job 8123 via sbatch"}\n'
+    )
+    write_cancel(tmp_path, CancelDoc("the srt-tui Monitor", "2026-03-01T06:17:04Z", "op", "login1"))
+    ended = ("2026-03-01T06:17:05Z", "down")
+    workers = [_worker(n, ("2026-03-01T06:15:01Z", "unknown"), ended) for n in ("prefill_0", "decode_0")]
+    story = read_story(tmp_path)
+    got = [(e.who, e.what, e.detail) for e in timeline(story.events, workers, story.cancel)]
+    assert got == [
+        ("job", "submitted", "slurm job 8123 via sbatch"),
+        ("job", "cancelled", "cancelled with the srt-tui Monitor at 06:17 UTC"),
+    ]
+
+
+def test_a_cancel_the_launch_script_recorded_is_not_said_twice_and_its_workers_keep_their_rows() -> None:
+    """A job cancelled while it ran: its trap wrote the `cancelled` stage (after the cancel.json), so that is its end,
+    and its workers, which ran, keep their health rows."""
+    events = [
+        Event("submitted", "2026-03-01T06:15:00Z", "slurm job 8124"),
+        Event("starting", "2026-03-01T06:15:10Z", "job 8124 via slurm"),
+        Event("cancelled", "2026-03-01T06:17:06Z", "cancelled with srt-tui (cancel.json)"),
+    ]
+    cancel = CancelDoc("srt-tui cancel", "2026-03-01T06:17:04Z")
+    worker = _worker("agg_0", ("2026-03-01T06:16:00Z", "healthy"), ("2026-03-01T06:17:07Z", "down"))
+    got = [(e.who, e.what) for e in timeline(events, [worker], cancel)]
+    assert got == [
+        ("job", "submitted"),
+        ("job", "starting"),
+        ("agg_0", "healthy"),
+        ("job", "cancelled"),
+        ("agg_0", "down"),
     ]

@@ -85,6 +85,33 @@ async def test_the_router_list_follows_the_topology() -> None:
         assert labels[0] == "sglang → sglang-router" and not any("worker serves" in x for x in labels), labels
 
 
+MI300X_DIRECT = Scenario("mi300x-direct", "amd-mi300x", "mi300x-agg-sglang-direct")
+
+
+async def test_the_router_row_shows_what_the_plan_runs_as_the_worker_count_changes() -> None:
+    """Operator pass: a recipe without a router (one aggregated `sglang` worker serving port 8000) showed `Router
+    sglang → sglang-router` while its plan had only `agg_0:8000`: Select.set_options keeps the old list's label when
+    the first option has the value already selected (`sglang`, routed for two workers, direct for one)."""
+    app = make_app(MI300X_DIRECT.profile)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, MI300X_DIRECT, "topology", typed=False)
+        select: Select[str] = app.screen.query_one("#router-select", Select)
+        hint = app.screen.query_one("#router-hint", Static)
+
+        def shown() -> str:
+            return _text(select.query_one("#label", Static)).strip()
+
+        assert (select.value, shown(), hint.display) == ("sglang", "no router: worker serves", True)
+        await _type(pilot, "#agg-workers", "2")
+        assert (select.value, shown(), hint.display) == ("sglang", "sglang → sglang-router", False)
+        await _type(pilot, "#agg-workers", "1")
+        assert (select.value, shown(), hint.display) == ("sglang", "no router: worker serves", True)
+        screen = app.screen
+        assert isinstance(screen, LaunchScreen) and screen.state.prepared is not None
+        assert [w.name for w in screen.state.prepared.plan.workers] == ["agg_0"]
+        assert "sglang_router" not in screen.state.prepared.script
+
+
 async def _type(pilot: Pilot[None], selector: str, text: str) -> None:
     from tests.tui.scenarios import type_into
 

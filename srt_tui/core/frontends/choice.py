@@ -33,9 +33,10 @@ class FrontendChoice:
 
     @property
     def label(self) -> str:
-        """`vllm-router`, `sglang → sglang-router`, `sglang (the worker serves, no router)`."""
+        """`vllm-router`, `sglang → sglang-router`, `no router: worker serves` (its two words first: the Topology
+        step's row is some 20 columns wide at 80, and `sglang (the worker serves, no` read as a router)."""
         if self.direct:
-            text = f"{self.written} (the worker serves, no router)"
+            text = "no router: worker serves"
         elif self.runs == self.written:
             text = self.written
         else:

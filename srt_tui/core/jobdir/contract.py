@@ -350,6 +350,14 @@ def read_endpoints(job_dir: Path) -> EndpointsDoc:
     return _read(job_dir, ENDPOINTS_FILE, parse_endpoints)
 
 
+def read_cancel(job_dir: Path) -> CancelDoc | None:
+    """The job's `cancel.json`, None when srt-tui did not cancel it (no file), or a JobDirError saying what is
+    wrong with it."""
+    if not os.path.lexists(job_dir / CANCEL_FILE):
+        return None
+    return _read(job_dir, CANCEL_FILE, parse_cancel)
+
+
 def job_json_text(meta: JobMeta) -> str:
     """`job.json`'s text: stable key order, newline-terminated."""
     return json.dumps(meta.to_json(), indent=2) + "\n"
@@ -403,6 +411,7 @@ __all__ = [
     "parse_endpoints",
     "parse_job_meta",
     "parse_plan",
+    "read_cancel",
     "read_endpoints",
     "read_job_meta",
     "read_plan",

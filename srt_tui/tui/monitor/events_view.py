@@ -16,9 +16,8 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import Footer, Static
 
-from srt_tui.core.jobdir.events import Event
 from srt_tui.monitor.model import JobSnapshot
-from srt_tui.monitor.timeline import TimelineEntry, offset, started, timeline
+from srt_tui.monitor.timeline import Story, TimelineEntry, offset, started, timeline
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.dismiss_once import DismissOnce
 from srt_tui.tui.header import AppHeader
@@ -47,11 +46,11 @@ def wrapped(detail: str, width: int) -> tuple[Text, int]:
 
 
 class EventsRead(Message):
-    """The worker read the job's `status.jsonl`."""
+    """The worker read the job's `status.jsonl` and `cancel.json`."""
 
-    def __init__(self, events: list[Event]) -> None:
+    def __init__(self, story: Story) -> None:
         super().__init__()
-        self.events = events
+        self.story = story
 
 
 class EventsScreen(ReportsWorkerErrors, DismissOnce[None]):
@@ -71,7 +70,7 @@ class EventsScreen(ReportsWorkerErrors, DismissOnce[None]):
         super().__init__(id="events")
         self.hub = hub
         self.snap = snap
-        self.events: list[Event] | None = None
+        self.story: Story | None = None
         self._shown: list[TimelineEntry] = []
 
     @property
@@ -111,20 +110,20 @@ class EventsScreen(ReportsWorkerErrors, DismissOnce[None]):
 
     @work(thread=True, exclusive=True, group="events", name="events", exit_on_error=False)
     def _read(self, job_dir: Path) -> None:
-        from srt_tui.core.jobdir.events import read_events
+        from srt_tui.monitor.timeline import read_story
 
-        self.post_message(EventsRead(read_events(job_dir)))  # bounded; [] when missing or refused
+        self.post_message(EventsRead(read_story(job_dir)))  # bounded; no events when missing or refused
 
     @on(EventsRead)
     def _events_read(self, message: EventsRead) -> None:
-        self.events = message.events
+        self.story = message.story
         self._fill()
 
     def _fill(self, force: bool = False) -> None:
         """The rows, newest at the bottom; the cursor follows the newest unless the operator moved it up."""
-        if self.events is None:
+        if self.story is None:
             return
-        entries = timeline(self.events, self.snap.workers)
+        entries = timeline(self.story.events, self.snap.workers, self.story.cancel)
         if entries == self._shown and not force:
             return
         table = self.query_one(RowTable)

@@ -9,20 +9,30 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal
-from textual.widgets import Label, Select
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Label, Select, Static
 
 if TYPE_CHECKING:
     from srt_tui.core.frontends.choice import FrontendChoice
 
+#: the one option before the first `show` (and between two lists, so the new one's label is drawn)
+PLACEHOLDER = ("…", "")
 
-class RouterSelect(Horizontal):
-    """`Router [choice ▾]`, shown only when there is something to choose (or the written one does not fit)."""
+
+#: under a direct choice with routers listed: the operator may put one in front
+ADD_ROUTER_HINT = "▼ lists routers to put in front"
+
+
+class RouterSelect(Vertical):
+    """`Router [choice ▾]`, shown only when there is something to choose (or the written one does not fit); under
+    a direct choice (the worker serves, as the plan says), a hint that a router can be added from the list."""
 
     DEFAULT_CSS = """
-    RouterSelect { height: 1; margin: 0 1; }
-    RouterSelect > Label { width: 9; color: $text-primary; text-style: bold; }
-    RouterSelect > Select { width: 1fr; }
+    RouterSelect { height: auto; margin: 0 1; }
+    RouterSelect > Horizontal { height: 1; }
+    RouterSelect Label { width: 9; color: $text-primary; text-style: bold; }
+    RouterSelect Select { width: 1fr; }
+    RouterSelect > #router-hint { height: auto; padding-left: 9; color: $text-muted; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
@@ -30,9 +40,11 @@ class RouterSelect(Horizontal):
         self._options: list[tuple[str, str]] = []
 
     def compose(self) -> ComposeResult:
-        yield Label("Router")
-        # no blank entry: there is always a router (or direct serving) to run; options arrive with `show`
-        yield Select[str]([("…", "")], id="router-select", compact=True, allow_blank=False)
+        with Horizontal():
+            yield Label("Router")
+            # no blank entry: there is always a router (or direct serving) to run; options arrive with `show`
+            yield Select[str]([PLACEHOLDER], id="router-select", compact=True, allow_blank=False)
+        yield Static(ADD_ROUTER_HINT, id="router-hint")
 
     def show(self, choices: list[FrontendChoice], chosen: str) -> str:
         """List `choices` with `chosen` selected if it is still listed, else the first; returns the selection."""
@@ -44,7 +56,13 @@ class RouterSelect(Horizontal):
             options = [(c.label, c.written) for c in choices]
             if options != self._options:
                 self._options = options
+                # set_options selects the first option without redrawing it when its value is the one already
+                # selected (`sglang`, direct for one worker, `sglang → sglang-router` for two): through the
+                # placeholder, the value changes and the shown label is the new list's
+                select.set_options([PLACEHOLDER])
                 select.set_options(options)
             if select.value != pick:
                 select.value = pick
+        direct = next(c.direct for c in choices if c.written == pick)
+        self.query_one("#router-hint", Static).display = direct and len(choices) > 1
         return pick
