@@ -937,9 +937,9 @@ async def test_a_recipe_with_a_tp_that_is_not_a_number_is_refused_in_the_list_as
         await settle(pilot)
         tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
         node = tree.cursor_node
-        entry = node.data if node is not None else None
+        assert node is not None and "✗" in str(node.label), node
+        entry = node.data
         assert entry is not None and entry.label == "badtp" and entry.broken, entry
-        assert node is not None and "✗" in str(node.label), node.label
         summary = " ".join(_summary(app).split())
         assert "line 28: roles.prefill.args.tp-size: `eight` is not a whole number" in summary, summary
     for _ in ("cold", "warm"):
