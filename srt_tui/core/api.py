@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from srt_tui.core.errors import Problem, SrtError
+from srt_tui.core.errors import SrtError
 from srt_tui.core.plan.build import build_plan
 from srt_tui.core.plan.model import JobPlan
 from srt_tui.core.plan.resolve import resolve
 from srt_tui.core.render.script import render_script
 from srt_tui.core.spec.discovery import find_srtslurm
+from srt_tui.core.spec.locate import locate
 from srt_tui.core.spec.profile import LoadedProfile, load_profile
 from srt_tui.core.spec.recipe import Recipe, RecipeSource, load_recipe
 from srt_tui.core.spec.resolved import ResolvedJob
@@ -41,31 +40,9 @@ def prepare_job(
         job = resolve(profile, recipe, source, topology)
         plan = build_plan(job)
     except SrtError as exc:
-        exc.problems = [_locate(p, source) for p in exc.problems]
+        exc.problems = [locate(p, source) for p in exc.problems]
         raise
     return Prepared(job, plan, render_script(plan))
-
-
-def _locate(problem: Problem, source: RecipeSource | None) -> Problem:
-    """Point a recipe-field problem at the recipe file and, when the key is written there, its line."""
-    if source is None or source.located is None or problem.file or not problem.field:
-        return problem
-    if problem.field.startswith(("-", "profile.")):
-        return problem
-    src = source.located
-    path = tuple(int(p) if p.isdigit() else p for p in problem.field.split("."))
-    prefixes: list[tuple[str | int, ...]] = [()]
-    if source.variant:
-        prefixes = [(re.sub(r"\[\d+\]$", "", source.variant),), ("base",)]
-    best: tuple[int, int | None] = (-1, None)
-    for prefix in prefixes:
-        for n in range(len(path), -1, -1):
-            line = src.lines.get(prefix + path[:n]) if prefix or n else None
-            if line is not None:
-                if n > best[0]:
-                    best = (n, line)
-                break
-    return dataclasses.replace(problem, file=src.file, line=best[1])
 
 
 def choose_profile(recipe: Recipe, profile_spec: str | None, cwd: Path | None = None) -> LoadedProfile:

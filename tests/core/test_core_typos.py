@@ -93,6 +93,26 @@ def test_a_closed_value_in_a_union_names_the_nearest_one(tmp_path: Path, capsys:
     assert rc == 2 and len(err) == 1 and err[0].endswith("(fix: did you mean `colocate`?)"), err
 
 
+def test_a_bad_item_in_a_list_or_string_union_is_reported_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Operator: `concurrencies: [2, x]` (a list of integers or a `2x8` string) gave the item's integer error and
+    then `benchmark.concurrencies: Input should be a valid string`, the union's other branch, which only misled."""
+    recipe = tmp_path / "conc.yaml"
+    assert "benchmark:\n  type: manual\n" in RECIPE
+    text = RECIPE.replace("benchmark:\n  type: manual\n", "benchmark:\n  type: sa-bench\n  concurrencies: [2, x]\n")
+    recipe.write_text(text)
+    rc, err = _errors(capsys, "dry-run", "-f", str(recipe), "-p", "local")
+    at = f"srt-tui: error: {recipe}:{_line(text, 'concurrencies')}: "
+    assert rc == 2 and err == [
+        at + "benchmark.concurrencies.1: Input should be a valid integer, unable to parse string as an integer "
+        "(got 'x') (fix: use an integer)"
+    ], err
+    recipe.write_text(text.replace("[2, x]", "{a: 1}"))  # neither branch takes a mapping: both are said
+    rc, err = _errors(capsys, "dry-run", "-f", str(recipe), "-p", "local")
+    assert rc == 2 and err == [at + "benchmark.concurrencies: invalid value (fix: use a list or a string)"], err
+
+
 def test_a_profile_lists_its_typos_in_file_order(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = (
         (REPO / "profiles" / "local.yaml")

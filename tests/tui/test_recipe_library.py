@@ -918,3 +918,31 @@ async def test_the_tree_opens_at_its_top_when_the_placed_row_fits_below_it(profi
         assert 0 < tree.cursor_line < height and tree.cursor_node is not None and tree.cursor_node.data is not None
         assert tree.scroll_y == 0
         assert str(tree.get_node_at_line(0).label).startswith(first)  # type: ignore[union-attr]
+
+
+async def test_a_recipe_with_a_tp_that_is_not_a_number_is_refused_in_the_list_as_dry_run_refuses_it(
+    tmp_path: Path,
+) -> None:
+    """Operator: `tp-size: eight` in a role's args listed as `badtp  1P1D · mocker` with no ✗, while `srt-tui
+    dry-run -f` refused it (the core's `size_problems`, which the library scan did not apply). The row is refused
+    with dry-run's reasons and lines, also when it comes back from the cache."""
+    lib = _user_library() / "mine"
+    lib.mkdir(parents=True)
+    text = (REPO / "recipes/mocker/mocker-1p1d.yaml").read_text(encoding="utf-8")
+    (lib / "badtp.yaml").write_text(text.replace("args: {tp-size: 8,", "args: {tp-size: eight,", 1))
+    app = make_app("local")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"badtp", "enter")
+        await settle(pilot)
+        tree: Tree[Any] = app.screen.query_one("#recipe-tree", Tree)
+        node = tree.cursor_node
+        assert node is not None and "✗" in str(node.label), node
+        entry = node.data
+        assert entry is not None and entry.label == "badtp" and entry.broken, entry
+        summary = " ".join(_summary(app).split())
+        assert "line 28: roles.prefill.args.tp-size: `eight` is not a whole number" in summary, summary
+    for _ in ("cold", "warm"):
+        again = scan_library([LibraryRoot("user", lib)], cache=RecipeCache(tmp_path / "cache").load())
+        assert [e.problems for e in again] == [entry.problems]
+    assert (tmp_path / "cache" / "recipes.json").is_file()

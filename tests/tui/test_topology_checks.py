@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input
 
 from srt_tui.tui.launch.gpu_grid import GpuGrid
 from srt_tui.widgets.problem_list import ProblemList
 from tests.tui.scenarios import settle
 from tests.tui.test_tui_wizard import _open_file
-from tests.tui.tui_helpers import make_app
+from tests.tui.tui_helpers import burst, make_app
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -48,3 +49,29 @@ async def test_a_decode_tp_that_does_not_read_hides_no_prefill_error(tmp_path: P
         await settle(pilot)
         assert box.border_title == "Checks · 1 error", problems.text
         assert "`8x`" not in problems.text and "TP 48 = 48 GPUs" in problems.text
+
+
+@pytest.mark.parametrize("typing", ["key-by-key", "burst"])
+async def test_a_tp_that_is_not_a_number_can_be_backspaced_and_retyped(tmp_path: Path, typing: str) -> None:
+    """Operator: a recipe's `tp-size: eight` in the prefill TP field, End, Backspace ×5, `8` left `eight` (the
+    digits-only rule matched the whole value, so no deletion from a non-number passed). Typing is still digits only."""
+    text = (REPO / "recipes/mocker/mocker-1p1d.yaml").read_text(encoding="utf-8")
+    (tmp_path / "badtp.yaml").write_text(text.replace("args: {tp-size: 8,", "args: {tp-size: eight,", 1))
+    app = make_app("local")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _open_file(pilot, "badtp.yaml")
+        await pilot.press("enter")  # → Topology
+        await settle(pilot)
+        field = app.screen.query_one("#prefill-tp", Input)
+        assert field.value == "eight"
+        field.focus()
+        keys = ("end", *["backspace"] * 5, "x", "8")
+        if typing == "burst":
+            burst(app, *keys)
+        else:
+            await pilot.press(*keys)
+        await settle(pilot)
+        assert field.value == "8"
+        box = app.screen.query_one("#problems-box")
+        assert "eight" not in app.screen.query_one(ProblemList).text, box.border_title

@@ -22,7 +22,7 @@ from srt_tui.core.plan.profiling import validate_profiling
 from srt_tui.core.plan.validate_dynamo import dynamo_problems
 from srt_tui.core.spec.frontend_types import FRONTEND_TYPES
 from srt_tui.core.spec.profile import exporter_argv
-from srt_tui.core.spec.recipe import Role
+from srt_tui.core.spec.recipe import Recipe, Role
 from srt_tui.core.spec.resolved import ResolvedJob
 
 _TOLERATED = {"model-path": ("/model", "/model/"), "model": ("/model", "/model/"), "host": ("0.0.0.0", "::")}
@@ -286,18 +286,32 @@ def validate(job: ResolvedJob) -> list[Problem]:
     return out
 
 
-def size_problems(engine: Engine, role: Role, args: dict[str, Any], gpus: int) -> list[Problem]:
+def size_problems(engine: Engine, role: Role, args: dict[str, Any], gpus: int | None) -> list[Problem]:
     """Each parallelism size the role's args write (the engine's TP, PP, DP and EP flags) that is not a whole number
-    of at least 1: `tp-size: eight` would otherwise reach the engine's own parser and fail the job as it starts."""
+    of at least 1: `tp-size: eight` would otherwise reach the engine's own parser and fail the job as it starts.
+    ``gpus`` (a worker's, when known) is the example the fix gives."""
     out: list[Problem] = []
     for key, size in size_args(engine, args):
         value = args[key]
         if value is None or value is False:  # left off the command line (srtctl's rule)
             continue
-        hint = f"give the {size} as a whole number, e.g. {gpus}"  # words for the file and the TUI's TP field alike
+        example = f", e.g. {gpus}" if gpus is not None else ""
+        hint = f"give the {size} as a whole number{example}"  # words for the file and the TUI's TP field alike
         found = count_problem(value, f"roles.{role}.args.{key}", 1, hint)
         out += [found] if found is not None else []
     return out
+
+
+def recipe_problems(recipe: Recipe) -> list[Problem]:
+    """The checks of `validate` that need no profile (each role's parallelism sizes, `size_problems`), over the
+    roles with workers: the recipe library marks such a recipe refused as `dry-run` does, before any profile."""
+    engine = get_engine(recipe.engine.type)
+    return [
+        problem
+        for role, spec in recipe.roles.items()
+        if spec.workers > 0
+        for problem in size_problems(engine, role, spec.args, spec.gpus)
+    ]
 
 
 def _unused_fix(engine: Engine, args: dict[str, Any], base: str, flag: str, need: int, g: int, gpn: int) -> str:

@@ -73,6 +73,23 @@ def _expected(err: Any) -> str:
     return "a valid value (see `srt-tui schema`)"
 
 
+def _branches_taken(errors: list[Any]) -> list[Any]:
+    """The errors less those of a union's branches that refused the value's very type, when another branch of that
+    union took it and failed further in: `concurrencies: [2, x]` (`list[int] | str`) is a list with a bad item,
+    and `should be a valid string` beside the item's error would only mislead."""
+    deeper: set[PathKey] = set()
+    for err in errors:
+        raw = err["loc"]
+        for i, part in enumerate(raw):
+            if _is_tag(part) and not all(_is_tag(p) for p in raw[i + 1 :]):
+                deeper.add(tuple(p for p in raw[:i] if not _is_tag(p)))
+    return [
+        e
+        for e in errors
+        if not (e["loc"] and _is_tag(e["loc"][-1]) and tuple(p for p in e["loc"] if not _is_tag(p)) in deeper)
+    ]
+
+
 def to_config_error(
     exc: ValidationError, model: type[BaseModel], src: Located, path_prefix: PathKey = ()
 ) -> ConfigError:
@@ -80,7 +97,7 @@ def to_config_error(
     problems: list[Problem] = []
     by_field: dict[str, list[Any]] = {}
     locs: dict[str, PathKey] = {}
-    for err in exc.errors():
+    for err in _branches_taken(exc.errors()):
         loc: PathKey = tuple(p for p in err["loc"] if not _is_tag(p))
         field = ".".join(str(p) for p in path_prefix + loc)
         by_field.setdefault(field, []).append(err)

@@ -8,6 +8,7 @@ thread worker and in unit tests.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -187,12 +188,25 @@ def read_entries(
         entries = [_refused(folder, path.stem, str(path), shown, exc)]
     else:
         comment = _leading_comment(text)
-        results = validate_jobs(path, src, jobs)
+        results = [_checked(r) for r in validate_jobs(path, src, jobs)]
         entries = [_entry(path, folder, shown, r, comment) for r in results]
         selectors = [r.selector for r in results]
     if cache is not None and st is not None and entries:
         cache.put(path, st, [_cached_row(e, s) for e, s in zip(entries, selectors, strict=True)])
     return entries
+
+
+def _checked(result: FileRecipe) -> FileRecipe:
+    """A job that loaded, refused when the core's profile-free checks find an error (`tp-size: eight`), with the
+    reasons and lines `srt-tui dry-run` gives: the list shows its ✗ instead of a row that cannot be planned."""
+    from srt_tui.core.errors import SrtError
+    from srt_tui.core.plan.validate import errors, recipe_problems
+    from srt_tui.core.spec.locate import locate
+
+    if result.recipe is None:
+        return result
+    found = [locate(p, result.source) for p in errors(recipe_problems(result.recipe))]
+    return dataclasses.replace(result, recipe=None, error=SrtError(found)) if found else result
 
 
 def _label_spec(path: Path, selector: str | None) -> tuple[str, str]:

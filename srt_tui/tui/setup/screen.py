@@ -29,6 +29,7 @@ from srt_tui.tui.setup.messages import ProbeProgress, ProbesDone
 from srt_tui.tui.setup.view import evidence_text, findings_text, steps_text, value_text
 from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.row_table import RowTable
+from srt_tui.widgets.typed_input import TypedInput
 
 #: (input id, label, placeholder) of the operator's choices on the review step.
 FIELDS: tuple[tuple[str, str, str], ...] = (
@@ -114,8 +115,9 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
                     for field, label, placeholder in FIELDS:
                         yield Label(label, classes="field-label")
                         # a time limit takes Slurm's time characters only ([D-]HH:MM:SS), as counts take digits
-                        restrict = RESTRICT.get(field)
-                        yield Input(placeholder=placeholder, id=f"choice-{field}", compact=True, restrict=restrict)
+                        yield TypedInput(
+                            placeholder=placeholder, id=f"choice-{field}", compact=True, typed=RESTRICT.get(field, ".*")
+                        )
                 with Horizontal(id="write-row"):
                     yield Button("Write profile", id="write-profile", variant="success", compact=True)
                     yield Button("Probe again", id="back", compact=True)

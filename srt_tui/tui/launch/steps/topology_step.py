@@ -15,6 +15,7 @@ from srt_tui.tui.launch.messages import PlanConfirmed, PlanUpdated
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.tui.launch.steps.router_select import RouterSelect
 from srt_tui.widgets.problem_list import ProblemList
+from srt_tui.widgets.typed_input import TypedInput
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -111,13 +112,15 @@ class TopologyStep(WizardStep):
             widgets.append(Label(form.role, classes=f"form-role role-{form.role}"))
             for field, _ in FIELD_LABELS:
                 widgets.append(
-                    Input(
+                    TypedInput(
                         getattr(form, field),
                         id=f"{form.role}-{field}",
                         compact=True,
                         classes="role-input",
                         placeholder="auto" if field in ("nodes", "gpus") else ("-" if field == "tp" else ""),
-                        restrict=DIGITS,  # counts: a letter is refused as it is typed (issue 21 defect 7)
+                        # counts: a letter is refused as it is typed (issue 21 defect 7); a recipe's `eight` can
+                        # still be deleted with Backspace
+                        typed=DIGITS,
                     )
                 )
             # under the role's row, its parallelism when its args say more than TP (DP, EP): TP × DP GPUs a worker
