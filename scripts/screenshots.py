@@ -69,7 +69,7 @@ async def shoot_other_modes(size: tuple[int, int], out: Path) -> list[Path]:
     async with app.run_test(size=size) as pilot:
         await pilot.click("#run-probes")
         await settle(pilot)
-        await pilot.press(*["down"] * 6)  # onto visible_devices_env: its evidence shows on the right
+        await pilot.press(*["down"] * 7)  # onto visible_devices_env: its evidence shows on the right
         await pilot.pause()
         app.save_screenshot("setup-proposal.svg", str(out))
     written.append(out / "setup-proposal.svg")

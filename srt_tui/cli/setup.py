@@ -175,6 +175,7 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         name=args.name,
         account=args.account,
         time_limit=args.time_limit,
+        max_nodes=args.max_nodes,
         output_dir=args.output_dir,
         model_paths=models,
         containers=containers,
@@ -269,6 +270,13 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     return 1 if worst(everything) == "error" else 0
 
 
+def _node_count(text: str) -> int:
+    """`--max-nodes`: a whole number of nodes, at least 1 (argparse says the flag and this message)."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a node count: a whole number, at least 1")
+    return int(text)
+
+
 def add_setup_commands(sub: Any) -> None:
     """Register `setup` and `doctor` on the CLI's subparsers."""
     s = sub.add_parser("setup", help="probe the cluster and propose a profile (--probe: non-interactive)")
@@ -285,6 +293,12 @@ def add_setup_commands(sub: Any) -> None:
     s.add_argument("--name", default="my-cluster", help="profile name (default my-cluster)")
     s.add_argument("--account", help="default account (else sacctmgr's)")
     s.add_argument("--time-limit", help="default time limit HH:MM:SS")
+    s.add_argument(
+        "--max-nodes",
+        type=_node_count,
+        metavar="N",
+        help="most nodes a job may take (default: the probed partition's node count)",
+    )
     s.add_argument("--output-dir", help="shared directory for job directories")
     s.add_argument("--model", action="append", default=[], metavar="ALIAS=PATH", help="model alias (repeatable)")
     s.add_argument(

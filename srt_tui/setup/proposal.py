@@ -36,6 +36,8 @@ class OperatorChoices:
     name: str = "my-cluster"
     account: str | None = None
     time_limit: str | None = None
+    #: nodes one job may take (None: the probed partition's node count)
+    max_nodes: int | None = None
     output_dir: str | None = None
     model_paths: dict[str, str] = field(default_factory=dict)
     containers: dict[str, str] = field(default_factory=dict)
@@ -132,6 +134,23 @@ def _time_limit(run: ProbeRun, choices: OperatorChoices) -> ProposedKey:
     return ProposedKey("default_time_limit", f"{limit // 60:02d}:{limit % 60:02d}:00", why, "default")
 
 
+#: what `max_nodes`'s comment says of srtctl: the key is srt-tui's own
+MAX_NODES_NOTE = "srt-tui's key (srtctl has none); the most nodes a job may take: a topology needing more is refused"
+
+
+def _max_nodes(run: ProbeRun, choices: OperatorChoices) -> ProposedKey | None:
+    """The cluster's node count, so the wizard refuses a topology larger than the cluster at once (not only `apply`'s
+    preflight): the operator's number, else the probed partition's size as preflight reads it (TotalNodes)."""
+    if choices.max_nodes is not None:
+        return ProposedKey("max_nodes", choices.max_nodes, f"operator choice; {MAX_NODES_NOTE}", "operator")
+    part = run.partition_info()
+    size = (part.total_nodes or len(part.nodes)) if part is not None else 0
+    if part is None or size < 1:
+        return None
+    why = f"sinfo/scontrol: partition {part.name} has {size} node{'s' if size != 1 else ''} (TotalNodes)"
+    return ProposedKey("max_nodes", size, f"{why}; {MAX_NODES_NOTE} (operator may change)")
+
+
 def build_proposal(run: ProbeRun, choices: OperatorChoices) -> Proposal:
     """Turn probe results plus operator choices into profile keys with evidence, then validate them."""
     keys: list[ProposedKey] = []
@@ -171,6 +190,9 @@ def build_proposal(run: ProbeRun, choices: OperatorChoices) -> Proposal:
         add(ProposedKey("gpus_per_node", gpus, f"no GPU GRES; {tool.tool} listed {gpus} GPUs {where}"))
     else:
         problems.append("no GPU count: neither GRES nor a GPU tool reported GPUs")
+    max_nodes = _max_nodes(run, choices)
+    if max_nodes is not None:
+        add(max_nodes)
     gpu_types = {n.gpu_type for n in nodes if n.gpu_type}
     if len(gpu_types) == 1:
         add(ProposedKey("default_gpu_type", gpu_types.pop(), "GRES type of the partition's nodes"))

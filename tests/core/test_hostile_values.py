@@ -334,5 +334,5 @@ def test_the_profile_bounds_a_topology_by_its_nodes(tmp_path: Path) -> None:
     profile.write_text((PROFILES_DIR / "local.yaml").read_text() + "max_nodes: 4\n")
     recipe = REPO / "recipes" / "mocker" / "mocker-1p1d.yaml"
     assert prepare(recipe, str(profile), "2P2D").plan.nodes == 4
-    with pytest.raises(Exception, match="needs 5 nodes; the profile's cluster has 4"):
+    with pytest.raises(Exception, match="needs 5 nodes; max_nodes is 4"):
         prepare(recipe, str(profile), "3P2D")

@@ -120,3 +120,34 @@ def test_doctor_passes_a_good_profile(cluster: ClusterInfo, shared: Path, capsys
     assert "✓ default_partition: `gpu` exists" in out
     # the shipped local profile names a model path that this machine need not have
     assert rc in (0, 1)
+
+
+def test_setup_writes_the_partitions_node_count_and_the_wizard_sizes_jobs_by_it(
+    cluster: ClusterInfo, shared: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 21: the profile Setup wrote had no `max_nodes`, so on this 3-node cluster 2P2D (4 nodes) passed every
+    check before `apply`'s preflight. `max_nodes` is the probed partition's node count (Slurm's TotalNodes), its
+    comment says so; `dry-run` (as the wizard's Topology step) refuses 4 nodes naming it; `--max-nodes` overrides."""
+    target = shared / "sized.yaml"
+    rc = _setup(shared, nvidia_tools(shared / "nvbin"), target)
+    assert rc == 0, capsys.readouterr().out
+    nodes = len(cluster.nodes)
+    assert nodes == 3
+    profile = parse_profile(target)
+    assert profile.max_nodes == nodes
+    text = target.read_text()
+    assert f"# max_nodes: sinfo/scontrol: partition {cluster.partition} has {nodes} nodes (TotalNodes);" in text
+    assert "srtctl has" in text and f"\nmax_nodes: {nodes}\n" in text
+    recipe = str(REPO / "recipes/mocker/mocker-1p1d.yaml")
+    capsys.readouterr()
+    assert main(["dry-run", "-f", recipe, "-p", str(target), "-t", "1P2D"]) == 0  # 3 nodes: fits
+    capsys.readouterr()
+    assert main(["dry-run", "-f", recipe, "-p", str(target), "-t", "2P2D"]) == 2
+    err = capsys.readouterr().err
+    assert f"this job needs 4 nodes; max_nodes is {nodes}" in err, err
+
+    smaller = shared / "smaller.yaml"
+    rc = _setup(shared, nvidia_tools(shared / "nvbin2"), smaller, "--max-nodes", "2")
+    assert rc == 0, capsys.readouterr().out
+    assert parse_profile(smaller).max_nodes == 2
+    assert "# max_nodes: operator choice;" in smaller.read_text()

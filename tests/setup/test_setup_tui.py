@@ -117,7 +117,7 @@ async def _probed(pilot: Any) -> None:
 
 async def _probed_row(pilot: Any) -> None:
     await _probed(pilot)
-    await pilot.press("down", "down", "down", "down", "down", "down", "down", "down", "down", "down")
+    await pilot.press(*["down"] * 11)  # container_runtime's row (max_nodes is one more above it)
     await pilot.pause()
 
 

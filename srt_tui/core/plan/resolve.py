@@ -145,8 +145,10 @@ def _check_size(shapes: tuple[RoleShape, ...], gpn: int, reserved: int, profile:
             [
                 Problem(
                     field=field,
-                    message=f"this job needs {nodes} nodes; the profile's cluster has {profile.max_nodes} (max_nodes)",
-                    hint="pick a smaller topology or fewer GPUs per worker",
+                    # short enough for a Topology preset's line (40 columns) to keep `max_nodes`
+                    message=f"this job needs {nodes} nodes; max_nodes is {profile.max_nodes}",
+                    hint="pick a smaller topology or fewer GPUs per worker; the profile's max_nodes is the cluster's "
+                    "node count",
                 )
             ]
         )

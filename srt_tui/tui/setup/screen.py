@@ -31,18 +31,24 @@ from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.row_table import RowTable
 from srt_tui.widgets.typed_input import TypedInput
 
-#: (input id, label, placeholder) of the operator's choices on the review step.
+#: (input id, label, hint) of the operator's choices on the review step. A hint reads as one (`e.g. …`, or
+#: `default: …` for what is written when the field stays empty) and is dimmed: `/shared/outputs` in the same place
+#: as a typed value looked set (issue 21). Once the probes answered, the `default: …` hints say the probed value.
 FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("name", "Profile name", "my-cluster"),
-    ("account", "Account", "from sacctmgr, or empty"),
-    ("time_limit", "Time limit", "HH:MM:SS"),
-    ("output_dir", "Output dir", "/shared/outputs"),
-    ("models", "Model aliases", "alias=/shared/models/X, …"),
-    ("containers", "Containers", "alias=image-or-.sqsh, …"),
+    ("name", "Profile name", "default: my-cluster"),
+    ("account", "Account", "e.g. llm-perf"),
+    ("time_limit", "Time limit", "e.g. 04:00:00"),
+    ("max_nodes", "Max nodes", "e.g. 4"),
+    ("output_dir", "Output dir", "e.g. /shared/outputs"),
+    ("models", "Model aliases", "e.g. qwen=/models/qwen3"),
+    ("containers", "Containers", "e.g. sglang=/img/s.sqsh"),
 )
 
+#: the profile key each field sets, where its `default: …` hint is the proposal's value for an empty field
+DEFAULTED = {"account": "default_account", "time_limit": "default_time_limit", "max_nodes": "max_nodes"}
+
 #: fields that take only some characters (a letter typed there is refused, not kept)
-RESTRICT = {"time_limit": r"[0-9:-]*"}
+RESTRICT = {"time_limit": r"[0-9:-]*", "max_nodes": r"[0-9]*"}
 
 
 def _live_runner(options: ProbeOptions, progress: object) -> ProbeRun:
@@ -98,9 +104,9 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
                 )
                 with Horizontal(id="probe-options"):
                     yield Label("Partition", classes="field-label")
-                    yield Input(placeholder="the default one", id="opt-partition", compact=True)
+                    yield Input(placeholder="e.g. gpu", id="opt-partition", compact=True)
                     yield Label("Shared paths", classes="field-label")
-                    yield Input(placeholder="/shared/models /shared/containers", id="opt-paths", compact=True)
+                    yield Input(placeholder="e.g. /shared/models", id="opt-paths", compact=True)
                     yield Button("Run probes", id="run-probes", variant="primary", compact=True)
                 yield ProgressBar(total=len(STEPS), show_eta=False, id="probe-progress")
                 yield Static(steps_text({}), id="probe-steps")
@@ -114,7 +120,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
                 with Grid(id="choice-grid"):
                     for field, label, placeholder in FIELDS:
                         yield Label(label, classes="field-label")
-                        # a time limit takes Slurm's time characters only ([D-]HH:MM:SS), as counts take digits
+                        # a time limit takes Slurm's time characters only ([D-]HH:MM:SS), a node count digits
                         yield TypedInput(
                             placeholder=placeholder, id=f"choice-{field}", compact=True, typed=RESTRICT.get(field, ".*")
                         )
@@ -231,6 +237,8 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
             name=value["name"] or "my-cluster",
             account=value["account"] or None,
             time_limit=value["time_limit"] or None,
+            # digits only as typed; 0 reaches the profile model, which says `max_nodes` must be at least 1
+            max_nodes=int(value["max_nodes"]) if value["max_nodes"].isdigit() else None,
             output_dir=value["output_dir"] or None,
             model_paths=aliases["model_paths"],
             containers=aliases["containers"],
@@ -249,6 +257,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         if self.probe_run is None:
             return
         choices, errors = self._choices()
+        self._say_defaults()
         proposal = build_proposal(self.probe_run, choices)
         proposal.problems = [*errors, *self._probe_errors(), *proposal.problems]
         self.proposal = proposal
@@ -275,6 +284,24 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         self._show_evidence()
         self.query_one("#write-profile", Button).disabled = bool(proposal.problems)
         self._say_write_status()
+
+    def _say_defaults(self) -> None:
+        """Each defaulted field's hint says what an empty field writes, from the probes (`default: 3` nodes of the
+        partition, `default: 04:00:00`), so an empty field is never mistaken for a set one nor for an unset one."""
+        if self.probe_run is None:
+            return
+        # an empty Partition probes the cluster's default one: once known, the hint names it
+        default_partition = self.probe_run.partition if self.options.partition is None else None
+        self.query_one("#opt-partition", Input).placeholder = (
+            f"default: {default_partition}" if default_partition else "e.g. gpu"
+        )
+        empty = build_proposal(self.probe_run, OperatorChoices())
+        for field, key in DEFAULTED.items():
+            hint = next(h for f, _, h in FIELDS if f == field)
+            proposed = empty.key(key)
+            if proposed is not None and proposed.written:
+                hint = f"default: {proposed.value}"
+            self.query_one(f"#choice-{field}", Input).placeholder = hint
 
     def _say_write_status(self) -> None:
         """The line beside `Write profile`, wrapped whole (at 80 columns `✓ wrote … to the user profile` lost where to

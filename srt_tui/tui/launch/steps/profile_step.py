@@ -79,6 +79,8 @@ class ProfileStep(FilterStep):
         hub: ContextHub | None = getattr(self.screen, "hub", None)
         if hub is not None:
             self._written = hub.context.profiles_written
+            # Launch opened after Setup wrote a profile: the cursor on it, as when Launch was open before the write
+            self._cursor_to = hub.context.written_profile or None
             hub.watch(self, self._profile_written, init=False)
 
     #: how many profiles Setup had written when the list was last read
