@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable
 
+from srt_tui.state.recipe_cache import RecipeCache
 from srt_tui.tui.launch import recipe_reader
 from srt_tui.tui.launch.recipe_catalog import LibraryRoot, library_roots, scan_library
 from srt_tui.tui.launch.recipe_reader import ReaderFailed, RecipeReader
@@ -50,6 +51,22 @@ def test_the_reader_sends_every_row_the_scan_reads(tmp_path: Path) -> None:
     entry = next(e for e in got if e.label == "r1" and e.folder == "user/f01")
     recipe, source = entry.chosen()
     assert recipe.name == entry.title == "f01-r1" and source.located is not None
+
+
+def test_the_cache_is_written_before_the_last_batch_is_handed_over(tmp_path: Path) -> None:
+    """The app lets the reader process go (kills it) once its last batch is in: the cache must be on disk by then,
+    or no start is ever warm (it was written after that batch, and the reader killed while it wrote)."""
+    make_library(tmp_path / "lib", folders=4, per_folder=3)
+    cache = RecipeCache().load()
+    on_disk: list[bool] = []
+
+    def batch(entries: list[Any], read: int, total: int) -> None:
+        if read == total:
+            on_disk.append(cache.path.is_file())
+
+    scan_library([LibraryRoot("user", tmp_path / "lib")], batch, cache=cache)
+    assert on_disk == [True]
+    assert RecipeCache().load().ignored is None
 
 
 def test_a_warm_reader_imports_no_recipe_model(tmp_path: Path) -> None:
