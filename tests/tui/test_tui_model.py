@@ -115,6 +115,22 @@ def test_first_frame_does_not_import_pydantic_or_the_planner() -> None:
     assert out == ["False", "False"]
 
 
+def test_the_slurm_check_at_start_loads_no_job_models() -> None:
+    """The app asks whether Slurm answers while its first frame is drawn: the check imports neither the submission
+    code nor pydantic (through `slurm.submit` it took ~0.3 s of the one interpreter lock from the first frame)."""
+    code = (
+        "import sys; import srt_tui.slurm.select as select; from srt_tui.slurm.errors import SlurmUnavailable\n"
+        "def no_slurm(transport='auto'): raise SlurmUnavailable('no controller here')\n"
+        "select.get_client = no_slurm\n"
+        "from srt_tui.tui.app import SrtTuiApp\n"
+        "app = SrtTuiApp(check_slurm=True); got = []; app.post_message = got.append\n"
+        "SrtTuiApp.probe_slurm.__wrapped__(app)\n"
+        "print(got[0].reachable, 'srt_tui.slurm.submit' in sys.modules, 'pydantic' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False", "False"]
+
+
 def test_the_tui_start_parses_its_options_without_every_commands_parser() -> None:
     """`srt-tui -p NAME` reads two options: the job, setup and shell commands' parsers (their modules and ~0.1 s
     of argparse) are built only for a command or `--help`, which lists them."""
