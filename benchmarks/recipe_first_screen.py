@@ -67,7 +67,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchmarks.ratios import REPO, median, row  # noqa: E402
+from benchmarks.ratios import REPO, bytecode_env, median, row, tmux_env  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "reference" / "srtctl-recipes-all" / "recipes"
 #: a recipe row of the tree: `├ ✓ mocker-1p1d  1P1D · mocker` (a long name drops its shape: `├   1k1k:zip_override…`)
@@ -161,7 +161,7 @@ def bare_paint(cwd: Path, timeout: float = 30.0) -> float:
     """Seconds from start until a bare Textual app's first frame is on the tmux pane."""
     socket = f"srt-bench-{uuid.uuid4().hex[:8]}"
     tmux = [shutil.which("tmux") or "tmux", "-L", socket]
-    cmd = shlex.join([sys.executable, "-c", BARE_APP])
+    cmd = tmux_env(bytecode_env(cwd.parent / "pycache")) + " " + shlex.join([sys.executable, "-c", BARE_APP])
     try:
         start = time.perf_counter()
         subprocess.run([*tmux, "new-session", "-d", "-x", "120", "-y", "36", "-c", str(cwd), cmd + "; sleep 30"],
@@ -201,8 +201,9 @@ def main() -> int:
 
         def env_of(tree: Path) -> str:
             pythonpath = os.pathsep.join(x for x in (str(tree), os.environ.get("PYTHONPATH", "")) if x)
-            return shlex.join(["env", "TEXTUAL_ANIMATIONS=none", f"SRT_TUI_CONFIG_DIR={work / 'config'}",
-                               f"XDG_CACHE_HOME={cache}", f"PYTHONPATH={pythonpath}"])  # fmt: skip
+            return tmux_env({"TEXTUAL_ANIMATIONS": "none", "SRT_TUI_CONFIG_DIR": str(work / "config"),
+                             "XDG_CACHE_HOME": str(cache), "PYTHONPATH": pythonpath,
+                             **bytecode_env(work / "pycache")})  # fmt: skip
 
         env = env_of(REPO)
         files = sum(1 for _ in library.rglob("*.y*ml"))
@@ -217,6 +218,7 @@ def main() -> int:
                  "plain, library": (with_lib, None, env, False),
                  "plain, none": (without, None, env, False)}  # fmt: skip
         if args.before:
+            sample(without, env_of(args.before.resolve()), None)  # its .pyc files too
             kinds["-p local, library, before"] = (with_lib, "local", env_of(args.before.resolve()), False)
             kinds["-p local, warm, before"] = (with_lib, "local", env_of(args.before.resolve()), True)
         got: dict[str, list[Sample]] = {k: [] for k in kinds}
