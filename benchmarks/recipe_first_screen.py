@@ -17,6 +17,20 @@ flow without the library (the cost the library adds to its first rows, goal ~1).
 this one's, for a before/after ratio in one run; `-p local, warm` is a start after a run that read (and cached)
 the whole library.
 
+Figures of 2026-12-07 12:50-12:56 (branch s32-start against main 91743d8, srtctl's 555 files, 5 alternated runs,
+twice; a shared machine at a load average of 7.5-9.7 on 2 cores, so wall times are ~2.5x a quiet machine's and
+the ratios and CPU are the figures): bare Textual 0.63 / 0.53 s; rows of `-p local` cold 1.50 / 1.24 s against
+before 1.62 / 1.30 s (0.92 / 0.95), app + reader CPU 0.95 / 0.92 s against 1.06 / 0.95 s; warm 1.65 / 1.27 s
+against 1.66 / 1.50 s (0.99 / 0.85), CPU 0.72 / 0.65 s against 1.07 / 0.98 s (0.67). Why warm read slower than
+cold: it never was warm. The app kills the reader process once the last batch is in, and the reader wrote the
+cache after sending that batch, so the cache was killed mid-write (a "warm" start was a cold one, 1 run in ~4 won
+the race); now the cache is written before the last batch. And where the cache was read, the given profile's
+models (pydantic, ~0.3 s of the interpreter lock) loaded in a thread as the first rows came, and the Slurm check
+imported `slurm.submit` (the job models): both during the first frame. Now the profile loads once the frame
+with a screenful of rows is on the terminal, the check imports `slurm.answers` only, and the reader starts
+before the held-jobs check imports the Slurm layer. Children now reuse compiled modules (PYTHONPYCACHEPREFIX):
+this shell's PYTHONDONTWRITEBYTECODE made every srt-tui module compile at each start (~25 ms in each process).
+
 Figures of 2026-12-06 21:15 (main f537017 against 64f5626, srtctl's 555 files, 3 alternated runs, quiet machine,
 bare Textual 0.22 s): rows of `-p local` 0.54 s cold (before 0.535 s), 0.65 s warm (one 0.79 s outlier; before
 0.53 s); plain `srt-tui`: the profile list, rows included, 0.55 s (its rows now come from the reader process with
@@ -249,6 +263,9 @@ def main() -> int:
                 row(f"-p local, {cache_state}: this tree / before, wall",
                     median([s.rows for s in got[f"-p local, {cache_state}"]]),
                     median([s.rows for s in got[f"-p local, {cache_state}, before"]]), "before")  # fmt: skip
+                row(f"-p local, {cache_state}: this tree / before, app CPU",
+                    median([s.cpu for s in got[f"-p local, {cache_state}"]]),
+                    median([s.cpu for s in got[f"-p local, {cache_state}, before"]]), "before")  # fmt: skip
         row("recipes first screenful, -p local, app CPU", median([s.cpu for s in given]),
             median([s.cpu for s in got["-p local, none"]]), "same, no library")  # fmt: skip
         row("plain srt-tui: profile list (tmux), wall", median([s.profiles for s in plain_lib]), floor,

@@ -12,7 +12,15 @@ is read every 10 ms until the first screen's words are on it ("Choose the cluste
 in the same empty directory (srtctl asks for a config file there), alternated; the ratio is srt-tui / srtctl,
 goal <= 1.0. Skipped when tmux or srtctl is missing.
 
-    python benchmarks/tui_startup.py [--runs 7] [--tmux-runs 5]
+    python benchmarks/tui_startup.py [--runs 7] [--tmux-runs 5] [--before OLD_TREE]
+
+2026-12-07 12:52 (branch s32-start against main 91743d8, load average ~8.3 on 2 cores: walls ~2.5x a quiet
+machine's; 7 alternated tmux runs of each): srt-tui first screen 1.30 s, before 1.36 s (0.955), srtctl's first
+prompt 1.03 s: ratio 1.26 (before 1.32). srt-tui is two processes (the app and its recipe reader) plus threads
+against srtctl's one, so a loaded machine widens the gap that was 0.96 on a quiet one. Headless first frame
+0.59 s (import floor 0.18 s). The first frame no longer shares the interpreter with the Slurm check's import of
+the job models (`slurm.submit`; now `slurm.answers`, ~2 ms); what is left before it is Textual itself (its
+import ~0.15 s, the screen's CSS and first layout).
 
 2026-12-06 (main f537017, quiet machine, srtctl c88ef731 in /work/venv-srtctl): tmux first screen, 5 alternated
 runs, srt-tui 0.485 s (its profile rows in that frame: the reader process lists them) against srtctl's first
