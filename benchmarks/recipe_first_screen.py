@@ -23,13 +23,14 @@ the ratios and CPU are the figures): bare Textual 0.63 / 0.53 s; rows of `-p loc
 before 1.62 / 1.30 s (0.92 / 0.95), app + reader CPU 0.95 / 0.92 s against 1.06 / 0.95 s; warm 1.65 / 1.27 s
 against 1.66 / 1.50 s (0.99 / 0.85), CPU 0.72 / 0.65 s against 1.07 / 0.98 s (0.67). Why warm read slower than
 cold: it never was warm. The app kills the reader process once the last batch is in, and the reader wrote the
-cache after sending that batch, so the cache was killed mid-write (a "warm" start was a cold one, 1 run in ~4 won
-the race); now the cache is written before the last batch. And where the cache was read, the given profile's
-models (pydantic, ~0.3 s of the interpreter lock) loaded in a thread as the first rows came, and the Slurm check
+cache after sending that batch, so the cache was killed mid-write (a "warm" start was a cold one unless the
+reader won the race: 2 of the 13 "warm, before" runs here); now the cache is written before the last batch. And
+where the cache was read, the given profile's models (pydantic, ~0.3 s of the interpreter lock) loaded in a
+thread as the first rows came, and the Slurm check
 imported `slurm.submit` (the job models): both during the first frame. Now the profile loads once the frame
 with a screenful of rows is on the terminal, the check imports `slurm.answers` only, and the reader starts
 before the held-jobs check imports the Slurm layer. Children now reuse compiled modules (PYTHONPYCACHEPREFIX):
-this shell's PYTHONDONTWRITEBYTECODE made every srt-tui module compile at each start (~25 ms in each process).
+this shell's PYTHONDONTWRITEBYTECODE made every srt-tui module compile at each start (~10-25 ms a process).
 
 Figures of 2026-12-06 21:15 (main f537017 against 64f5626, srtctl's 555 files, 3 alternated runs, quiet machine,
 bare Textual 0.22 s): rows of `-p local` 0.54 s cold (before 0.535 s), 0.65 s warm (one 0.79 s outlier; before
