@@ -16,7 +16,8 @@ goal <= 1.0. Skipped when tmux or srtctl is missing.
 
 2026-12-07 12:52 (branch s32-start against main 91743d8, load average ~8.3 on 2 cores: walls ~2.5x a quiet
 machine's; 7 alternated tmux runs of each): srt-tui first screen 1.30 s, before 1.36 s (0.955), srtctl's first
-prompt 1.03 s: ratio 1.26 (before 1.32). srt-tui is two processes (the app and its recipe reader) plus threads
+prompt 1.03 s: ratio 1.26 (before 1.32); again at 13:01 (load 6.7-9.3): 1.67 s, before 1.78 s (0.94), srtctl 1.68 s:
+ratio 1.00 (before 1.06). srt-tui is two processes (the app and its recipe reader) plus threads
 against srtctl's one, so a loaded machine widens the gap that was 0.96 on a quiet one. Headless first frame
 0.59 s (import floor 0.18 s). The first frame no longer shares the interpreter with the Slurm check's import of
 the job models (`slurm.submit`; now `slurm.answers`, ~2 ms); what is left before it is Textual itself (its
