@@ -73,3 +73,18 @@ def row(name: str, figure: float, floor: float, floor_name: str, unit: str = "s"
 def median(values: Sequence[float]) -> float:
     """The median (a benchmark's figures are medians of alternated runs)."""
     return statistics.median(values)
+
+
+def bytecode_env(cache: Path) -> dict[str, str]:
+    """Variables that let a child interpreter write and reuse its compiled modules under `cache` (not in the source
+    tree): an installed package ships them, srtctl's virtualenv has them, and a PYTHONDONTWRITEBYTECODE shell would
+    otherwise compile every srt-tui module at each start. PYTHONDONTWRITEBYTECODE itself is dropped by the caller."""
+    return {"PYTHONPYCACHEPREFIX": str(cache)}
+
+
+def tmux_env(variables: dict[str, str]) -> str:
+    """`env -u PYTHONDONTWRITEBYTECODE K=V …`: the prefix of a command a tmux pane runs (the server keeps the
+    environment it was started with)."""
+    import shlex
+
+    return shlex.join(["env", "-u", "PYTHONDONTWRITEBYTECODE", *(f"{k}={v}" for k, v in variables.items())])

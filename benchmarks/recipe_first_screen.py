@@ -17,6 +17,21 @@ flow without the library (the cost the library adds to its first rows, goal ~1).
 this one's, for a before/after ratio in one run; `-p local, warm` is a start after a run that read (and cached)
 the whole library.
 
+Figures of 2026-12-07 12:50-12:56 (branch s32-start against main 91743d8, srtctl's 555 files, 5 alternated runs,
+twice; a shared machine at a load average of 7.5-9.7 on 2 cores, so wall times are ~2.5x a quiet machine's and
+the ratios and CPU are the figures): bare Textual 0.63 / 0.53 s; rows of `-p local` cold 1.50 / 1.24 s against
+before 1.62 / 1.30 s (0.92 / 0.95), app + reader CPU 0.95 / 0.92 s against 1.06 / 0.95 s; warm 1.65 / 1.27 s
+against 1.66 / 1.50 s (0.99 / 0.85), CPU 0.72 / 0.65 s against 1.07 / 0.98 s (0.67). Why warm read slower than
+cold: it never was warm. The app kills the reader process once the last batch is in, and the reader wrote the
+cache after sending that batch, so the cache was killed mid-write (a "warm" start was a cold one unless the
+reader won the race: 2 of the 13 "warm, before" runs here); now the cache is written before the last batch. And
+where the cache was read, the given profile's models (pydantic, ~0.3 s of the interpreter lock) loaded in a
+thread as the first rows came, and the Slurm check
+imported `slurm.submit` (the job models): both during the first frame. Now the profile loads once the frame
+with a screenful of rows is on the terminal, the check imports `slurm.answers` only, and the reader starts
+before the held-jobs check imports the Slurm layer. Children now reuse compiled modules (PYTHONPYCACHEPREFIX):
+this shell's PYTHONDONTWRITEBYTECODE made every srt-tui module compile at each start (~10-25 ms a process).
+
 Figures of 2026-12-06 21:15 (main f537017 against 64f5626, srtctl's 555 files, 3 alternated runs, quiet machine,
 bare Textual 0.22 s): rows of `-p local` 0.54 s cold (before 0.535 s), 0.65 s warm (one 0.79 s outlier; before
 0.53 s); plain `srt-tui`: the profile list, rows included, 0.55 s (its rows now come from the reader process with
@@ -67,7 +82,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchmarks.ratios import REPO, median, row  # noqa: E402
+from benchmarks.ratios import REPO, bytecode_env, median, row, tmux_env  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "reference" / "srtctl-recipes-all" / "recipes"
 #: a recipe row of the tree: `├ ✓ mocker-1p1d  1P1D · mocker` (a long name drops its shape: `├   1k1k:zip_override…`)
@@ -161,7 +176,7 @@ def bare_paint(cwd: Path, timeout: float = 30.0) -> float:
     """Seconds from start until a bare Textual app's first frame is on the tmux pane."""
     socket = f"srt-bench-{uuid.uuid4().hex[:8]}"
     tmux = [shutil.which("tmux") or "tmux", "-L", socket]
-    cmd = shlex.join([sys.executable, "-c", BARE_APP])
+    cmd = tmux_env(bytecode_env(cwd.parent / "pycache")) + " " + shlex.join([sys.executable, "-c", BARE_APP])
     try:
         start = time.perf_counter()
         subprocess.run([*tmux, "new-session", "-d", "-x", "120", "-y", "36", "-c", str(cwd), cmd + "; sleep 30"],
@@ -201,8 +216,9 @@ def main() -> int:
 
         def env_of(tree: Path) -> str:
             pythonpath = os.pathsep.join(x for x in (str(tree), os.environ.get("PYTHONPATH", "")) if x)
-            return shlex.join(["env", "TEXTUAL_ANIMATIONS=none", f"SRT_TUI_CONFIG_DIR={work / 'config'}",
-                               f"XDG_CACHE_HOME={cache}", f"PYTHONPATH={pythonpath}"])  # fmt: skip
+            return tmux_env({"TEXTUAL_ANIMATIONS": "none", "SRT_TUI_CONFIG_DIR": str(work / "config"),
+                             "XDG_CACHE_HOME": str(cache), "PYTHONPATH": pythonpath,
+                             **bytecode_env(work / "pycache")})  # fmt: skip
 
         env = env_of(REPO)
         files = sum(1 for _ in library.rglob("*.y*ml"))
@@ -217,6 +233,7 @@ def main() -> int:
                  "plain, library": (with_lib, None, env, False),
                  "plain, none": (without, None, env, False)}  # fmt: skip
         if args.before:
+            sample(without, env_of(args.before.resolve()), None)  # its .pyc files too
             kinds["-p local, library, before"] = (with_lib, "local", env_of(args.before.resolve()), False)
             kinds["-p local, warm, before"] = (with_lib, "local", env_of(args.before.resolve()), True)
         got: dict[str, list[Sample]] = {k: [] for k in kinds}
@@ -247,6 +264,9 @@ def main() -> int:
                 row(f"-p local, {cache_state}: this tree / before, wall",
                     median([s.rows for s in got[f"-p local, {cache_state}"]]),
                     median([s.rows for s in got[f"-p local, {cache_state}, before"]]), "before")  # fmt: skip
+                row(f"-p local, {cache_state}: this tree / before, app CPU",
+                    median([s.cpu for s in got[f"-p local, {cache_state}"]]),
+                    median([s.cpu for s in got[f"-p local, {cache_state}, before"]]), "before")  # fmt: skip
         row("recipes first screenful, -p local, app CPU", median([s.cpu for s in given]),
             median([s.cpu for s in got["-p local, none"]]), "same, no library")  # fmt: skip
         row("plain srt-tui: profile list (tmux), wall", median([s.profiles for s in plain_lib]), floor,

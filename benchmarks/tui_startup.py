@@ -12,7 +12,16 @@ is read every 10 ms until the first screen's words are on it ("Choose the cluste
 in the same empty directory (srtctl asks for a config file there), alternated; the ratio is srt-tui / srtctl,
 goal <= 1.0. Skipped when tmux or srtctl is missing.
 
-    python benchmarks/tui_startup.py [--runs 7] [--tmux-runs 5]
+    python benchmarks/tui_startup.py [--runs 7] [--tmux-runs 5] [--before OLD_TREE]
+
+2026-12-07 12:52 (branch s32-start against main 91743d8, load average ~8.3 on 2 cores: walls ~2.5x a quiet
+machine's; 7 alternated tmux runs of each): srt-tui first screen 1.30 s, before 1.36 s (0.955), srtctl's first
+prompt 1.03 s: ratio 1.26 (before 1.32); again at 13:01 (load 6.7-9.3): 1.67 s, before 1.78 s (0.94), srtctl 1.68 s:
+ratio 1.00 (before 1.06). srt-tui is two processes (the app and its recipe reader) plus threads
+against srtctl's one, so a loaded machine widens the gap that was 0.96 on a quiet one. Headless first frame
+0.59 s (import floor 0.18 s). The first frame no longer shares the interpreter with the Slurm check's import of
+the job models (`slurm.submit`; now `slurm.answers`, ~2 ms); what is left before it is Textual itself (its
+import ~0.15 s, the screen's CSS and first layout).
 
 2026-12-06 (main f537017, quiet machine, srtctl c88ef731 in /work/venv-srtctl): tmux first screen, 5 alternated
 runs, srt-tui 0.485 s (its profile rows in that frame: the reader process lists them) against srtctl's first
@@ -34,7 +43,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchmarks.ratios import SRTCTL, floor_import, median, row  # noqa: E402
+from benchmarks.ratios import REPO, SRTCTL, bytecode_env, floor_import, median, row, tmux_env  # noqa: E402
 
 TARGET_S = 0.6
 
@@ -99,8 +108,9 @@ def srtctl_prompt(pane: str) -> bool:
     return any(line.lstrip().startswith("? ") for line in pane.splitlines())
 
 
-def terminal_rows(runs: int, config_dir: str) -> None:
-    """srt-tui's first screen and srtctl's first prompt in tmux, alternated; prints the row."""
+def terminal_rows(runs: int, config_dir: str, before: Path | None = None) -> None:
+    """srt-tui's first screen and srtctl's first prompt in tmux, alternated (and another source tree's srt-tui,
+    `before`); prints the rows."""
     import shlex
     import shutil
 
@@ -108,18 +118,30 @@ def terminal_rows(runs: int, config_dir: str) -> None:
         print("  (tmux or srtctl missing: the real-terminal comparison is skipped)")
         return
     with tempfile.TemporaryDirectory(prefix="srt-bench-tty-") as cwd:
-        env = f"env TEXTUAL_ANIMATIONS=none SRT_TUI_CONFIG_DIR={shlex.quote(config_dir)}"
-        ours_cmd = f"{env} {shlex.quote(sys.executable)} -m srt_tui.cli"
+
+        def ours_cmd(tree: Path) -> str:
+            pythonpath = os.pathsep.join(x for x in (str(tree), os.environ.get("PYTHONPATH", "")) if x)
+            env = tmux_env({"TEXTUAL_ANIMATIONS": "none", "SRT_TUI_CONFIG_DIR": config_dir, "PYTHONPATH": pythonpath,
+                            **bytecode_env(Path(cwd) / ".pycache")})  # fmt: skip
+            return f"{env} {shlex.quote(sys.executable)} -m srt_tui.cli"
+
         theirs_cmd = shlex.quote(str(SRTCTL))
-        ours: list[float] = []
-        theirs: list[float] = []
-        in_tmux(ours_cmd, lambda p: "Choose the cluster profile" in p, cwd)  # warm the file cache
+        trees = {"srt-tui": REPO, **({"before": before.resolve()} if before else {})}
+        got: dict[str, list[float]] = {name: [] for name in [*trees, "srtctl"]}
+        for tree in trees.values():
+            in_tmux(ours_cmd(tree), lambda p: "Choose the cluster profile" in p, cwd)  # the file cache, .pyc files
         for _ in range(runs):
-            ours.append(in_tmux(ours_cmd, lambda p: "Choose the cluster profile" in p, cwd))
-            theirs.append(in_tmux(theirs_cmd, srtctl_prompt, cwd))
-    print(f"  tmux 120x36, wall s: srt-tui first screen {[round(x, 2) for x in ours]}, "
-          f"srtctl first prompt {[round(x, 2) for x in theirs]}")  # fmt: skip
-    row("TUI first screen in tmux (real terminal), wall", median(ours), median(theirs), "srtctl prompt", goal=1.0)
+            for name, tree in trees.items():
+                got[name].append(in_tmux(ours_cmd(tree), lambda p: "Choose the cluster profile" in p, cwd))
+            got["srtctl"].append(in_tmux(theirs_cmd, srtctl_prompt, cwd))
+    print("  tmux 120x36, wall s: " + ", ".join(f"{k} {[round(x, 2) for x in v]}" for k, v in got.items()))
+    row("TUI first screen in tmux (real terminal), wall", median(got["srt-tui"]), median(got["srtctl"]),
+        "srtctl prompt", goal=1.0)  # fmt: skip
+    if before:
+        row(
+            "TUI first screen in tmux, before tree, wall", median(got["before"]), median(got["srtctl"]), "srtctl prompt"
+        )
+        row("TUI first screen in tmux: this tree / before", median(got["srt-tui"]), median(got["before"]), "before")
 
 
 def main() -> int:
@@ -127,8 +149,13 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--tmux-runs", type=int, default=5, help="alternated tmux runs of each (0 skips)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--before", type=Path, help="another srt-tui source tree (a worktree of an older commit): its "
+                        "tmux first screen runs alternated with this tree's and srtctl's")  # fmt: skip
     args = parser.parse_args()
-    env = dict(os.environ, TEXTUAL_ANIMATIONS="none", SRT_TUI_CONFIG_DIR=tempfile.mkdtemp(prefix="srt-bench-"))
+    config_dir = tempfile.mkdtemp(prefix="srt-bench-")
+    env = dict(os.environ, TEXTUAL_ANIMATIONS="none", SRT_TUI_CONFIG_DIR=config_dir,
+               **bytecode_env(Path(config_dir) / ".pycache"))  # fmt: skip
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     sample(env)  # warm the OS file cache and .pyc files; "cold" means a fresh process, not a cold disk
     frames, readies = zip(*(sample(env) for _ in range(args.runs)))
     floor = floor_import(args.runs)
@@ -157,7 +184,7 @@ def main() -> int:
         row("TUI first frame, headless, wall", statistics.median(frames), floor.wall, "import floor")
         row("TUI profiles listed, headless, wall", statistics.median(readies), floor.wall, "import floor")
         if args.tmux_runs:
-            terminal_rows(args.tmux_runs, env["SRT_TUI_CONFIG_DIR"])
+            terminal_rows(args.tmux_runs, config_dir, args.before)
         print(
             "lazy imports: pydantic before first frame = "
             f"{result['pydantic_imported_before_first_frame']}, launch plan code = "

@@ -180,13 +180,16 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_tui(args: argparse.Namespace) -> int:
+def _start_reader(args: argparse.Namespace) -> None:
+    """The TUI's recipe reader process, started first: the library (and the profile list, when the wizard opens on
+    it) is read on another core while this process loads the Slurm layer and Textual, and paints."""
     from srt_tui.tui.launch.first_step import profile_given
     from srt_tui.tui.launch.recipe_reader import start_early
 
-    # the library (and the profile list, when the wizard opens on it) is read on another core while Textual
-    # loads and paints
     start_early(profiles=not profile_given(args.profile))
+
+
+def _cmd_tui(args: argparse.Namespace) -> int:
     from srt_tui.tui.app import run_app
 
     return int(run_app(args))
@@ -445,6 +448,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         func: Callable[[argparse.Namespace], int] = getattr(args, "func", _cmd_tui)
         _find_recipes(args)
+        if func is _cmd_tui:
+            _start_reader(args)  # its first rows are on the first screen's path: before the Slurm layer's import
         _settle_interrupted(getattr(args, "transport", "auto") or "auto")
         rc = func(args)
         sys.stdout.flush()  # a closed pipe shows up here, inside the handler, not at interpreter exit

@@ -21,7 +21,7 @@ import time
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from srt_tui.core.api import Prepared
 from srt_tui.core.errors import Face, Problem, SrtError
@@ -42,6 +42,7 @@ from srt_tui.core.plan.host_programs import missing_programs
 from srt_tui.core.spec.profile import Profile
 from srt_tui.core.spec.slurm_values import mount_problem
 from srt_tui.slurm import orphans
+from srt_tui.slurm.answers import reachable_client
 from srt_tui.slurm.client import SlurmClient
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable
 from srt_tui.slurm.local import LocalLauncher, claim_local_id
@@ -72,40 +73,6 @@ class Submission:
     client: SlurmClient | None = field(default=None, compare=False, repr=False)
     #: how the job reached Slurm when not through the chosen transport (pyslurm -> sbatch), else ''
     submit_note: str = ""
-
-
-def reachable_client(transport: str = "auto") -> tuple[SlurmClient | None, str]:
-    """A client whose controller just answered one ping, or None; a one-line reason either way."""
-    from srt_tui.slurm.select import get_client
-
-    try:
-        client = get_client(transport)  # pings the controller once
-    except SlurmUnavailable as exc:
-        return None, str(exc)
-    return client, f"slurmctld answers ({client.name} transport)"
-
-
-class SlurmAnswer(NamedTuple):
-    """Whether a Slurm controller answers, a one-line reason either way, and the cluster that answered ('' when
-    none did or it gave no name)."""
-
-    reachable: bool
-    reason: str
-    cluster: str = ""
-
-
-def slurm_reachable(transport: str = "auto") -> SlurmAnswer:
-    """Whether a Slurm controller answers, and a one-line reason either way that names the cluster which answered
-    (a login node's default slurm.conf may be another cluster's than the operator meant)."""
-    client, why = reachable_client(transport)
-    if client is None:
-        return SlurmAnswer(False, why)
-    try:
-        name = client.controller_info().cluster_name
-    except (SlurmError, OSError):  # it answered the ping: reachable, its name unknown
-        name = None
-    where = os.environ.get("SLURM_CONF") or "the default slurm.conf"
-    return SlurmAnswer(True, f"cluster {name or '(unnamed)'} answers ({client.name} transport, {where})", name or "")
 
 
 def output_base(prep: Prepared, output_dir: Path | None) -> Path:

@@ -161,9 +161,9 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         probe = self.slurm_probe
         if probe is None:
             try:
-                from srt_tui.slurm.submit import slurm_reachable
+                from srt_tui.slurm.answers import slurm_reachable
             except ImportError as exc:
-                self.post_message(SlurmStatus(False, f"srt_tui.slurm.submit is not available ({exc})"))
+                self.post_message(SlurmStatus(False, f"srt_tui.slurm.answers is not available ({exc})"))
                 return
             probe = slurm_reachable
         try:

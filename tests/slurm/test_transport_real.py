@@ -164,7 +164,7 @@ def test_controller_partitions_nodes(client: SlurmClient, local_slurm: ClusterIn
     assert client.controller_info().version == config["SLURM_VERSION"]
     # the TUI's check names the cluster that answered (operator pass 4: a login node's default slurm.conf was
     # another cluster's, and the header said only "reachable")
-    from srt_tui.slurm.submit import slurm_reachable
+    from srt_tui.slurm.answers import slurm_reachable
 
     ok, why, cluster = slurm_reachable(client.name)
     assert ok and cluster == config["ClusterName"], why

@@ -14,13 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import DataTable
 
+from srt_tui.state.recipe_cache import RecipeCache
 from srt_tui.tui.launch import recipe_reader
 from srt_tui.tui.launch.recipe_catalog import LibraryRoot, library_roots, scan_library
 from srt_tui.tui.launch.recipe_reader import ReaderFailed, RecipeReader
 from srt_tui.tui.launch.screen import LaunchScreen
 from srt_tui.tui.launch.steps.profile_step import ProfileStep
+from srt_tui.tui.launch.steps.recipe_step import RecipeTree
 from tests.tui.scenarios import settle
 from tests.tui.test_recipe_library import _leaves, _user_library, make_library
 from tests.tui.tui_helpers import launch_and_tree, make_app
@@ -50,6 +54,22 @@ def test_the_reader_sends_every_row_the_scan_reads(tmp_path: Path) -> None:
     entry = next(e for e in got if e.label == "r1" and e.folder == "user/f01")
     recipe, source = entry.chosen()
     assert recipe.name == entry.title == "f01-r1" and source.located is not None
+
+
+def test_the_cache_is_written_before_the_last_batch_is_handed_over(tmp_path: Path) -> None:
+    """The app lets the reader process go (kills it) once its last batch is in: the cache must be on disk by then,
+    or no start is ever warm (it was written after that batch, and the reader killed while it wrote)."""
+    make_library(tmp_path / "lib", folders=4, per_folder=3)
+    cache = RecipeCache().load()
+    on_disk: list[bool] = []
+
+    def batch(entries: list[Any], read: int, total: int) -> None:
+        if read == total:
+            on_disk.append(cache.path.is_file())
+
+    scan_library([LibraryRoot("user", tmp_path / "lib")], batch, cache=cache)
+    assert on_disk == [True]
+    assert RecipeCache().load().ignored is None
 
 
 def test_a_warm_reader_imports_no_recipe_model(tmp_path: Path) -> None:
@@ -123,6 +143,33 @@ async def test_the_app_lists_the_readers_rows_and_reads_the_rest_itself_when_it_
         assert screen.state.recipe is not None and screen.state.recipe.name == "f01-r2"
         assert screen.state.source is not None and screen.state.source.located is not None
     assert early.proc.poll() is not None  # the app let go of it
+
+
+async def test_the_given_profile_loads_once_the_first_rows_are_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-p PROFILE` with the reader: the profile's models (pydantic, ~0.3 s of the one interpreter lock) load after a
+    frame with the first rows is drawn, not while it is."""
+    make_library(_user_library(), folders=3, per_folder=4)
+    drawn: list[bool] = []
+    at_load: list[bool] = []
+    render_lines = RecipeTree.render_lines
+
+    def render(tree: RecipeTree, crop: Region) -> list[Strip]:
+        if tree.root.children and not tree.loading:
+            drawn.append(True)
+        return render_lines(tree, crop)
+
+    load = LaunchScreen.load_given_profile
+
+    def loading(screen: LaunchScreen, spec: str | None) -> Any:
+        at_load.append(bool(drawn))
+        return load(screen, spec)
+
+    monkeypatch.setattr(RecipeTree, "render_lines", render)
+    monkeypatch.setattr(LaunchScreen, "load_given_profile", loading)
+    recipe_reader.start_early()
+    async with make_app("local").run_test(size=(120, 36)) as pilot:
+        screen, _ = await launch_and_tree(pilot)
+        assert at_load == [True] and screen.state.profile is not None
 
 
 @pytest.fixture(autouse=True)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from srt_tui.core.spec.profile import load_profile
 from srt_tui.core.spec.recipe import load_recipe
@@ -113,6 +116,47 @@ def test_first_frame_does_not_import_pydantic_or_the_planner() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "False"]
+
+
+def test_the_slurm_check_at_start_loads_no_job_models() -> None:
+    """The app asks whether Slurm answers while its first frame is drawn: the check imports neither the submission
+    code nor pydantic (through `slurm.submit` it took ~0.3 s of the one interpreter lock from the first frame)."""
+    code = (
+        "import sys; import srt_tui.slurm.select as select; from srt_tui.slurm.errors import SlurmUnavailable\n"
+        "def no_slurm(transport='auto'): raise SlurmUnavailable('no controller here')\n"
+        "select.get_client = no_slurm\n"
+        "from srt_tui.tui.app import SrtTuiApp\n"
+        "app = SrtTuiApp(check_slurm=True); got = []; app.post_message = got.append\n"
+        "SrtTuiApp.probe_slurm.__wrapped__(app)\n"
+        "print(got[0].reachable, 'srt_tui.slurm.submit' in sys.modules, 'pydantic' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False", "False"]
+
+
+def test_the_tui_starts_its_recipe_reader_before_the_slurm_layer_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader's first rows are on the first screen's path: it starts before the held-jobs check (which imports
+    the Slurm layer) runs, and that check still runs before the app."""
+    import srt_tui.slurm.orphans
+    import srt_tui.tui.app
+    from srt_tui.cli import main as cli
+    from srt_tui.tui.launch import recipe_reader
+
+    order: list[str] = []
+    monkeypatch.setattr(recipe_reader, "start_early", lambda profiles=False: order.append(f"reader {profiles}"))
+
+    def settle(transport: str = "auto") -> list[str]:
+        order.append("settle")
+        return []
+
+    def run_app(args: argparse.Namespace) -> int:
+        order.append(f"app {args.profile}")
+        return 0
+
+    monkeypatch.setattr(srt_tui.slurm.orphans, "settle", settle)
+    monkeypatch.setattr(srt_tui.tui.app, "run_app", run_app)
+    assert cli.main(["-p", "local"]) == 0
+    assert order == ["reader False", "settle", "app local"]
 
 
 def test_the_tui_start_parses_its_options_without_every_commands_parser() -> None:

@@ -313,8 +313,8 @@ def scan_library(
     every: float = 0.05,
 ) -> list[RecipeEntry]:
     """Every recipe under `roots`, handed to `on_batch` whole folders at a time (each folder at once until a
-    screenful of rows is out, then at most every `every` seconds), and returned; the cache is saved at the end
-    when it learnt something."""
+    screenful of rows is out, then at most every `every` seconds), and returned; the cache is saved, when it learnt
+    something, before the last batch goes out (the app stops a reader process once it has that batch)."""
     files = library_files(roots)
     out: list[RecipeEntry] = []
     batch: list[RecipeEntry] = []
@@ -328,11 +328,11 @@ def scan_library(
         entries = read_entries(path, folder, shown=shown, cache=cache)
         out.extend(entries)
         batch.extend(entries)
-    if on_batch is not None:
-        on_batch(batch, len(files), len(files))
-    if cache is not None:
+    if cache is not None:  # before the last batch: a reader process is let go once it has sent that
         with contextlib.suppress(OSError):  # a cache that cannot be written only makes the next start slower
             cache.save()
+    if on_batch is not None:
+        on_batch(batch, len(files), len(files))
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -88,8 +89,8 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         self._roots: list[LibraryRoot] = []
         #: one scan reads at a time (the cache is one file); a later root waits for the first
         self._scan_lock = threading.Lock()
-        #: the given profile's models load once the reader's first rows are in (until then the interpreter is
-        #: the first paint's: the reader parses on another core)
+        #: the given profile's models load once the reader's first screenful of rows is painted (until then the
+        #: interpreter is the first paint's: the reader parses on another core)
         self._profile_waits = False
         #: a clone asked for before this screen was mounted (applied by `on_mount`)
         self._pending_clone: tuple[ClonedJob, Prepared, str] | None = None
@@ -307,13 +308,24 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
 
     @on(RecipesFound)
     def _recipes_found(self, message: RecipesFound) -> None:
-        if self._profile_waits:  # the first rows are in: now the profile's models
-            self._profile_waits = False
-            self.load_given_profile(self.state.preferred_profile)
         self.state.library.add(message.scan, message.entries, message.read, message.total)
         found = self.query("#step-recipe")
         if found:
             found.first(WizardStep).library_grew(message.entries)
+        from srt_tui.tui.launch.recipe_catalog import SCREENFUL  # imported by the reader's batches already
+
+        library = self.state.library
+        if self._profile_waits and (len(library.entries) >= SCREENFUL or not library.loading):
+            # a screenful of rows is in: the profile's models (pydantic, ~0.3 s of the one interpreter lock) load
+            # once the frame with them is drawn, not while it is
+            self._profile_waits = False
+            load = partial(self.load_given_profile, self.state.preferred_profile)
+            if found:
+                from srt_tui.tui.launch.steps.recipe_step import RecipeStep
+
+                found.first(RecipeStep).after_rows_painted(load)
+            else:
+                load()
 
     @property
     def step(self) -> WizardStep:

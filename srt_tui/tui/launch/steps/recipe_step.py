@@ -13,7 +13,9 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Region
 from textual.message import Message
+from textual.strip import Strip
 from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
@@ -60,6 +62,28 @@ class RecipeTree(Tree["RecipeEntry | None"]):
     #: the tree's width inside its border as of its last resize (0 until laid out): `size` looks up the
     #: region, too slow once a row
     _shown_width = 0
+    #: called once a frame with rows in it is on the terminal (`after_rows_painted`)
+    _after_rows: Callable[[], object] | None = None
+
+    def after_rows_painted(self, callback: Callable[[], object], at_most: float = 1.0) -> None:
+        """Call `callback` once the next frame with rows in it is on the terminal, or after `at_most` seconds (a
+        tree not on screen draws none): work that would share the interpreter with the first rows waits for them."""
+        self._after_rows = callback
+        self.set_timer(at_most, self._take_after_rows)
+
+    def _take_after_rows(self) -> None:
+        callback, self._after_rows = self._after_rows, None
+        if callback is not None:
+            callback()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        lines = super().render_lines(crop)
+        if self._after_rows is not None and self.root.children and not self.loading:
+            callback, self._after_rows = self._after_rows, None
+            # through the app's queue, which it reads once it runs (a frame drawn while it mounts is not shown),
+            # then after the refresh that shows these rows
+            self.app.call_later(self.call_after_refresh, callback)
+        return lines
 
     def on_resize(self) -> None:
         self._shown_width = self.size.width  # Tree rebuilds its lines on a resize: they are measured anew
@@ -205,6 +229,10 @@ class RecipeStep(FilterStep):
             self._shown_opened = state.opened
             self.show_opened(state.opened)
         self._show_progress()
+
+    def after_rows_painted(self, callback: Callable[[], object]) -> None:
+        """Call `callback` once the tree's next rows are drawn (`RecipeTree.after_rows_painted`)."""
+        self.query_one("#recipe-tree", RecipeTree).after_rows_painted(callback)
 
     def library_grew(self, entries: list[RecipeEntry]) -> None:
         """Append the folders just read: to the tree when they match the filter, the cursor left where it is."""
