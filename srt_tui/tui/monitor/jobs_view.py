@@ -120,14 +120,13 @@ class JobsView(Vertical):
         marks = sweep_rows.tree_marks(rows)
         self._columns = cols
         drawn = {s.job_id: self._cells(s, now, marks.get(s.job_id, "")) for s in rows}
-        if _shape(cols) == _shape(self._header) and set(ids) == set(self._ids) and len(ids) == len(self._ids):
-            # the same rows and column widths: set what changed, relabel the headers (the sort arrow), re-order
-            # in place; no clear and no re-layout (a sort key at 64 jobs cost a full table rebuild before)
+        if _keys(cols) == _keys(self._header) and set(ids) == set(self._ids) and len(ids) == len(self._ids):
+            # the same rows and columns: set what changed, relabel the headers (the sort arrow) and resize the
+            # columns it widens, re-order in place; no clear and no re-measuring of every cell (a sort key at 64
+            # jobs cost a full table rebuild before, and every other one still did when the arrow moved)
             relabel = cols != self._header
             if relabel:
-                for c in cols:
-                    table.columns[ColumnKey(c.key)].label = Text(c.header)
-                self._header = cols
+                self._relabel(cols)
             self._update_changed(drawn)
             if relabel or ids != self._ids:  # sorting also renews the table's render caches (the new labels)
                 place = {id(self._first[j]): i for i, j in enumerate(ids)}
@@ -169,6 +168,22 @@ class JobsView(Vertical):
             if problem := cells.files_problem(s):
                 line += f"\n⚠ {s.job_id}: {problem}"
         _say(self.query_one("#jobs-status", Static), line)
+
+    def _relabel(self, cols: tuple[Fitted, ...]) -> None:
+        """New headers and widths on the columns in place (the rows are kept); the table's size is measured again
+        on its next idle, with no row to measure."""
+        table = self.table
+        resized = False
+        for c in cols:
+            column = table.columns[ColumnKey(c.key)]
+            column.label = Text(c.header)
+            if column.width != c.width:
+                column.width = c.width
+                resized = True
+        if resized:
+            table._require_update_dimensions = True  # noqa: SLF001 (DataTable's own flag: virtual size on idle)
+            table.check_idle()
+        self._header = cols
 
     def _update_changed(self, drawn: dict[str, list[Text]]) -> None:
         """Same columns, same rows in the same order: only the cells that look different are set (a refresh
@@ -228,6 +243,6 @@ def _look(text: Text) -> tuple[str, str]:
     return text.plain, str(text.style)
 
 
-def _shape(cols: tuple[Fitted, ...]) -> list[tuple[str, int]]:
-    """The columns' keys and widths (what a header label change leaves alone)."""
-    return [(c.key, c.width) for c in cols]
+def _keys(cols: tuple[Fitted, ...]) -> list[str]:
+    """The columns' keys, in order (what a header label or width change leaves alone)."""
+    return [c.key for c in cols]
