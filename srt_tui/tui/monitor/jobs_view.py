@@ -119,7 +119,8 @@ class JobsView(Vertical):
         ids = [s.job_id for s in rows]
         marks = sweep_rows.tree_marks(rows)
         self._columns = cols
-        drawn = {s.job_id: self._cells(s, now, marks.get(s.job_id, "")) for s in rows}
+        styles = {name: table.style_of(name) for name in ("ok", "warn", "bad", "dim")}
+        drawn = {s.job_id: self._cells(s, now, styles, marks.get(s.job_id, "")) for s in rows}
         if _keys(cols) == _keys(self._header) and set(ids) == set(self._ids) and len(ids) == len(self._ids):
             # the same rows and columns: set what changed, relabel the headers (the sort arrow) and resize the
             # columns it widens, re-order in place; no clear and no re-measuring of every cell (a sort key at 64
@@ -197,9 +198,9 @@ class JobsView(Vertical):
                     if i == 0:
                         self._first[job_id] = text
 
-    def _cells(self, s: JobSnapshot, now: datetime, mark: str = "") -> list[Text]:
-        """One row's cells; ``mark`` brackets a sweep's members (sweep_rows.tree_marks)."""
-        table = self.table
+    def _cells(self, s: JobSnapshot, now: datetime, styles: dict[str, Style], mark: str = "") -> list[Text]:
+        """One row's cells, coloured with ``styles`` (the table's, looked up once a redraw: each lookup walks
+        the CSS); ``mark`` brackets a sweep's members (sweep_rows.tree_marks)."""
         state = jobs_model.status(s)
         out = []
         for c in self._columns:
@@ -211,13 +212,13 @@ class JobsView(Vertical):
                 text = text[: c.width - 1] + "…"
             style = Style()
             if c.key in ("status", "stage"):
-                style = table.style_of(_STATUS_STYLE[state])
+                style = styles[_STATUS_STYLE[state]]
             elif c.key == "errors" and s.errors:
-                style = table.style_of("bad")
+                style = styles["bad"]
             elif c.key == "healthy" and not s.is_final and any(w.health != "healthy" for w in s.workers):
-                style = table.style_of("warn" if s.stage not in ("serving", "router ready", "benchmark") else "bad")
+                style = styles["warn" if s.stage not in ("serving", "router ready", "benchmark") else "bad"]
             elif c.key == "router" and s.router is not None and s.router.up is False and not s.is_final:
-                style = table.style_of("bad")
+                style = styles["bad"]
             out.append(Text(text, style=style))
         return out
 
