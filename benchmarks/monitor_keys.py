@@ -30,6 +30,24 @@ On the quiet machine (load < 1, no other session): during a refresh max 0.077 s 
 (in-loop feed: max 0.141 s) and max 0.097 s / median 0.052 s over 30 (in-loop 0.103 s): under the 100 ms goal,
 with little room; idle outliers reach 0.09-0.12 s (a full collection, or DataTable re-measuring itself after a
 sort and re-laying the screen, ~20 ms, on some presses).
+
+2026-12-07, load 6-13 on the 2 cores (a CI run and other helpers' suites and benchmarks), so the wall figures
+follow the load; before = main at 91743d8 in a worktree, run alternately with the change in the same session. A
+profile of the presses (cProfile on the loop, thread CPU per press, `gc.callbacks` timing each collection) found no
+refresh merge inside a press (3 refreshes in 12 presses) but ~45 ms of loop CPU per key: the paint ~25 ms
+(DataTable asks the table's, the header's and the zebra rows' Rich styles on every line, each a walk over the
+ancestors, and gave each cell a fresh meta style that missed Rich's combination cache), the redraw ~8-10 ms, and on
+every other `s` (the arrow moving onto or off a header narrower than its ` ↓`: REQ/S, ERR, ELAPSED) a full table
+rebuild, 64 rows added and every cell measured again (~10-15 ms); ~15 young collections per key, and a full
+collection every ~6 presses, walking the ~110k render-cache objects kept since the one freeze (35-175 ms wall at
+that load). Now the columns are resized in place, the styles worked out once per render pass, each cell style
+combined with its position once, the colours looked up once per redraw, and the heap frozen after every refresh
+(a full collection every 20 refreshes). Thread CPU per key (24 presses, half during a refresh), two alternating
+rounds: median 43-51 ms before, 27-29 ms after (max 68-105 before, 34-51 after); full collections inside a press
+8 of 48 before, 4 of 48 after (all in stretches with no refresh to freeze after). This benchmark, two alternating
+rounds at load 6-8, during a refresh: max 0.148 / 0.249 s before, 0.115 / 0.159 s after; median 0.087 / 0.137 s
+before, 0.080 / 0.084 s after. At that load neither meets the 100 ms goal; on a quiet machine the CPU per key
+(~28 ms, from ~45) leaves the room the last quiet readings (max 0.077-0.097 s) lacked.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ cells are rendered once per content (see `RowTable._render_cell`).
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from rich.padding import Padding
 from rich.segment import Segment
@@ -16,7 +16,10 @@ from rich.text import Text
 from textual._types import SegmentLines
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
+from textual.css.styles import RenderStyles
+from textual.geometry import Region
 from textual.renderables.styled import Styled
+from textual.strip import Strip
 from textual.widgets import DataTable
 
 from srt_tui.widgets.fit_columns import Fitted
@@ -34,6 +37,8 @@ _DATATABLE_LRU_CACHES = (
 )
 #: rendered cells kept per table: a screenful at 200 columns and 60 rows, twice over (cursor and not)
 CELL_CACHE_SIZE = 4096
+#: cell styles with their position kept per table (a screenful of cells in a few styles each); emptied when full
+PLACED_STYLES = 16384
 
 
 def content_key(cell: object) -> Hashable | None:
@@ -59,6 +64,41 @@ class RowTable(DataTable[CellT]):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._content_cache: LRUCache[Hashable, SegmentLines] = LRUCache(CELL_CACHE_SIZE)
         self._fitted: tuple[Fitted, ...] | None = None
+        #: (a cell's style, row, column) → that style with the position's meta (see `_placed`)
+        self._placed_styles: dict[tuple[Style | None, int, int], Style] = {}
+        #: during `render_lines`: the table's and its components' styles, worked out once for the pass
+        self._pass_styles: dict[tuple[str, ...], _PassStyles] | None = None
+        self._pass_rich_style: Style | None = None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """DataTable's, with the styles it asks for on every line (the table's, the header's, the zebra rows')
+        worked out once for the whole pass: each one walks the widget's ancestors, ~a fifth of a repaint after a
+        sort at 64 jobs (issue 22). Nothing restyles the table during a pass."""
+        self._pass_styles = {}
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._pass_styles = None
+            self._pass_rich_style = None
+
+    @property
+    def rich_style(self) -> Style:
+        """The table's Rich style (once per `render_lines` pass)."""
+        if self._pass_styles is None:
+            return super().rich_style
+        if self._pass_rich_style is None:
+            self._pass_rich_style = super().rich_style
+        return self._pass_rich_style
+
+    def get_component_styles(self, *names: str) -> RenderStyles:
+        """The component's styles (once per `render_lines` pass, with their Rich style worked out once)."""
+        memo = self._pass_styles
+        if memo is None:
+            return super().get_component_styles(*names)
+        styles = memo.get(names)
+        if styles is None:
+            styles = memo[names] = _PassStyles(super().get_component_styles(*names))
+        return cast(RenderStyles, styles)
 
     def refit(self, columns: tuple[Fitted, ...]) -> None:
         """Empty the rows; make the header again only when the columns that fit changed (a new header re-lays the
@@ -113,8 +153,29 @@ class RowTable(DataTable[CellT]):
             styled = Styled(Padding(cell, (0, self.cell_padding)), base_style + component_style, post_style)
             lines = self.app.console.render_lines(styled, options)
             self._content_cache[key] = lines
-        meta = Style.from_meta({"row": row_index, "column": column_index})
-        return [list(Segment.apply_style(line, post_style=meta)) for line in lines]
+        return [self._placed(line, row_index, column_index) for line in lines]
+
+    def _placed(self, line: list[Segment], row_index: int, column_index: int) -> list[Segment]:
+        """``line`` with the cell's position in its styles' meta (what a click reports), as
+        `Segment.apply_style(line, post_style=Style.from_meta(...))` does; each style met at a position is combined
+        once (a fresh meta style each time missed Rich's combination cache: after a sort every visible cell paid it)."""
+        placed = self._placed_styles
+        out = []
+        for text, style, control in line:
+            if control:
+                out.append(Segment(text, None, control))
+                continue
+            key = (style, row_index, column_index)
+            combined = placed.get(key)
+            if combined is None:
+                meta = Style.from_meta({"row": row_index, "column": column_index})
+                combined = style + meta if style else meta
+                if not combined.link:  # a link's style is copied afresh each time (its own link id)
+                    if len(placed) >= PLACED_STYLES:
+                        placed.clear()
+                    placed[key] = combined
+            out.append(Segment(text, combined, control))
+        return out
 
     def _clear_caches(self) -> None:
         """DataTable's, with each LRU cache's ring of entries unlinked first. `LRUCache.clear` drops the ring as
@@ -139,3 +200,14 @@ class RowTable(DataTable[CellT]):
         """The last row."""
         if self.row_count:
             self.move_cursor(row=self.row_count - 1)
+
+
+class _PassStyles:
+    """A component's styles for one render pass: `rich_style` worked out once, the rest as the styles say."""
+
+    def __init__(self, styles: RenderStyles) -> None:
+        self._styles = styles
+        self.rich_style = styles.rich_style
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._styles, name)

@@ -8,6 +8,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
+from textual.geometry import Region
 from textual.widgets import DataTable
 
 from srt_tui.widgets.row_table import RowTable
@@ -43,8 +44,12 @@ class Twins(App[None]):
 
 
 def painted(table: DataTable[object]) -> list[list[tuple[str, Style | None]]]:
-    """Every line the table paints, as (text, style) segments."""
-    return [[(s.text, s.style) for s in table.render_line(y)] for y in range(table.size.height)]
+    """Every line the table paints, as (text, style) segments: line by line, and as the compositor asks for them
+    (one `render_lines` pass, where RowTable works out the table's styles once)."""
+    lines = [[(s.text, s.style) for s in table.render_line(y)] for y in range(table.size.height)]
+    table._styles_cache.clear()
+    passed = [[(s.text, s.style) for s in strip] for strip in table.render_lines(Region(0, 0, *table.size))]
+    return lines + passed
 
 
 async def same_paint(

@@ -119,15 +119,15 @@ class JobsView(Vertical):
         ids = [s.job_id for s in rows]
         marks = sweep_rows.tree_marks(rows)
         self._columns = cols
-        drawn = {s.job_id: self._cells(s, now, marks.get(s.job_id, "")) for s in rows}
-        if _shape(cols) == _shape(self._header) and set(ids) == set(self._ids) and len(ids) == len(self._ids):
-            # the same rows and column widths: set what changed, relabel the headers (the sort arrow), re-order
-            # in place; no clear and no re-layout (a sort key at 64 jobs cost a full table rebuild before)
+        styles = {name: table.style_of(name) for name in ("ok", "warn", "bad", "dim")}
+        drawn = {s.job_id: self._cells(s, now, styles, marks.get(s.job_id, "")) for s in rows}
+        if _keys(cols) == _keys(self._header) and set(ids) == set(self._ids) and len(ids) == len(self._ids):
+            # the same rows and columns: set what changed, relabel the headers (the sort arrow) and resize the
+            # columns it widens, re-order in place; no clear and no re-measuring of every cell (a sort key at 64
+            # jobs cost a full table rebuild before, and every other one still did when the arrow moved)
             relabel = cols != self._header
             if relabel:
-                for c in cols:
-                    table.columns[ColumnKey(c.key)].label = Text(c.header)
-                self._header = cols
+                self._relabel(cols)
             self._update_changed(drawn)
             if relabel or ids != self._ids:  # sorting also renews the table's render caches (the new labels)
                 place = {id(self._first[j]): i for i, j in enumerate(ids)}
@@ -170,6 +170,22 @@ class JobsView(Vertical):
                 line += f"\n⚠ {s.job_id}: {problem}"
         _say(self.query_one("#jobs-status", Static), line)
 
+    def _relabel(self, cols: tuple[Fitted, ...]) -> None:
+        """New headers and widths on the columns in place (the rows are kept); the table's size is measured again
+        on its next idle, with no row to measure."""
+        table = self.table
+        resized = False
+        for c in cols:
+            column = table.columns[ColumnKey(c.key)]
+            column.label = Text(c.header)
+            if column.width != c.width:
+                column.width = c.width
+                resized = True
+        if resized:
+            table._require_update_dimensions = True  # noqa: SLF001 (DataTable's own flag: virtual size on idle)
+            table.check_idle()
+        self._header = cols
+
     def _update_changed(self, drawn: dict[str, list[Text]]) -> None:
         """Same columns, same rows in the same order: only the cells that look different are set (a refresh
         where nothing changed costs the table nothing; rebuilding every row each refresh re-laid the table)."""
@@ -182,9 +198,9 @@ class JobsView(Vertical):
                     if i == 0:
                         self._first[job_id] = text
 
-    def _cells(self, s: JobSnapshot, now: datetime, mark: str = "") -> list[Text]:
-        """One row's cells; ``mark`` brackets a sweep's members (sweep_rows.tree_marks)."""
-        table = self.table
+    def _cells(self, s: JobSnapshot, now: datetime, styles: dict[str, Style], mark: str = "") -> list[Text]:
+        """One row's cells, coloured with ``styles`` (the table's, looked up once a redraw: each lookup walks
+        the CSS); ``mark`` brackets a sweep's members (sweep_rows.tree_marks)."""
         state = jobs_model.status(s)
         out = []
         for c in self._columns:
@@ -196,13 +212,13 @@ class JobsView(Vertical):
                 text = text[: c.width - 1] + "…"
             style = Style()
             if c.key in ("status", "stage"):
-                style = table.style_of(_STATUS_STYLE[state])
+                style = styles[_STATUS_STYLE[state]]
             elif c.key == "errors" and s.errors:
-                style = table.style_of("bad")
+                style = styles["bad"]
             elif c.key == "healthy" and not s.is_final and any(w.health != "healthy" for w in s.workers):
-                style = table.style_of("warn" if s.stage not in ("serving", "router ready", "benchmark") else "bad")
+                style = styles["warn" if s.stage not in ("serving", "router ready", "benchmark") else "bad"]
             elif c.key == "router" and s.router is not None and s.router.up is False and not s.is_final:
-                style = table.style_of("bad")
+                style = styles["bad"]
             out.append(Text(text, style=style))
         return out
 
@@ -228,6 +244,6 @@ def _look(text: Text) -> tuple[str, str]:
     return text.plain, str(text.style)
 
 
-def _shape(cols: tuple[Fitted, ...]) -> list[tuple[str, int]]:
-    """The columns' keys and widths (what a header label change leaves alone)."""
-    return [(c.key, c.width) for c in cols]
+def _keys(cols: tuple[Fitted, ...]) -> list[str]:
+    """The columns' keys, in order (what a header label or width change leaves alone)."""
+    return [c.key for c in cols]

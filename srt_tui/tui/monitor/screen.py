@@ -62,6 +62,8 @@ from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.fit_footer import FitFooter
 
 POLL_INTERVAL_S = 2.0
+#: a full garbage collection every this many refreshes (about a minute at 1,024 endpoints); see `_settle_heap`
+SETTLE_EVERY = 20
 #: the job view's smoke test (`b`): as many requests as `srt-tui bench`'s default, as many at once
 SMOKE_REQUESTS = 20
 SMOKE_CONCURRENCY = 4
@@ -338,8 +340,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     @on(SnapshotsUpdated)
     def _updated(self, message: SnapshotsUpdated) -> None:
         self.polls += 1
-        if self.polls == 1:
-            _settle_heap()
+        _settle_heap(full=self.polls % SETTLE_EVERY == 1)
         gone = set(self.removed)  # d during this poll
         if self._hidden_now is not None:
             self.removed &= self._hidden_now
@@ -831,12 +832,16 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.notify(f"Removed {job_id} from the list; its directory is kept (all jobs, A, then h shows it).")
 
 
-def _settle_heap() -> None:
-    """Once, after the first refresh: collect, then move every object alive now (the app, its modules, the
-    Monitor's caches) out of the collector's generations. At 1,024 endpoints a full collection walked them all
-    and paused the event loop for up to ~0.3 s at random, inside a key press (benchmarks/monitor_keys.py);
-    frozen objects are still freed by reference counting."""
-    gc.collect()
+def _settle_heap(full: bool) -> None:
+    """After each refresh, move every object alive now (the app, the snapshots, the tables' render caches) out of
+    the collector's generations; every `SETTLE_EVERY` refreshes, from the first, collect them all first. At 1,024
+    endpoints a full collection walked them all and paused the event loop for up to ~0.3 s at random, inside a
+    key press; frozen once only, what the refreshes and keys left in the oldest generation (~110k objects of
+    render caches) still made each full pass 20-60 ms (benchmarks/monitor_keys.py). Frozen objects are still
+    freed by reference counting; a cycle frozen before it became garbage waits for the next full collection."""
+    if full:
+        gc.unfreeze()
+        gc.collect()
     gc.freeze()
 
 
