@@ -98,6 +98,8 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         Binding("f3", "switch_mode('monitor')", "Monitor mode", show=False),
         Binding("f4", "switch_mode('setup')", "Setup mode", show=False),
         Binding("question_mark", "help", "Help"),
+        # not a character: works in a text field too (a Topology count refuses `?`, and Help was out of reach there)
+        Binding("f1", "help", "Help", show=False),
         Binding("q", "quit", "Quit"),
         # as in k9s and lazygit: Ctrl-C quits, from a text field too (Textual's default only says "press ^q")
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True, tooltip="Quit (works in text fields too)"),
@@ -261,7 +263,7 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         return [c for c in super().get_system_commands(screen) if c.title != "Keys"]
 
     def action_help(self) -> None:
-        from srt_tui.tui.help_screen import HelpScreen, collect_keys
+        from srt_tui.tui.help_screen import HelpScreen, KeyHelp, collect_keys, with_fields
 
         if isinstance(self.screen, HelpScreen):
             return
@@ -272,7 +274,11 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
                     active[key] = ActiveBinding(self, binding, True, binding.tooltip)
         display = {key: self.get_key_display(active[key].binding) for key in active}
         legend = getattr(self.screen, "HELP_LEGEND", "")
-        self.push_screen(HelpScreen(collect_keys(dict(active), display), legend if isinstance(legend, str) else ""))
+        rows = collect_keys(dict(active), display)
+        fields = getattr(self.screen, "help_rows", None)  # what a screen's fields mean (the wizard's steps)
+        if callable(fields):
+            rows = with_fields(rows, [KeyHelp(*row) for row in fields()])
+        self.push_screen(HelpScreen(rows, legend if isinstance(legend, str) else ""))
 
 
 def _has_no_toasts(screen: Screen[object]) -> bool:
