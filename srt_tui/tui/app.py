@@ -47,6 +47,12 @@ ALT_MODE_KEYS = {"inverted_exclamation_mark": "launch", "trade_mark_sign": "moni
 ALT_DIGITS = {"inverted_exclamation_mark": "1", "trade_mark_sign": "2", "pound_sign": "3"}
 
 
+#: readline's word moves, Alt+b / Alt+f, and the keys a text field moves by a word with. Sent as `ESC b` / `ESC f`
+#: (xterm, tmux) Textual reads them as ctrl+left / ctrl+right already; under the kitty keyboard protocol Textual asks
+#: for (kitty, WezTerm, foot, Ghostty) they come as alt+b / alt+f, which no field binds
+WORD_MOVES = {"alt+b": "ctrl+left", "alt+f": "ctrl+right"}
+
+
 def _escape_joined(event: events.Key) -> str | None:
     """The key typed right after an Esc, when the terminal joined the two into one Alt key (`ESC r` is `alt+r`,
     `ESC /` is `alt+slash` as `terminal_keys` reads it, `ESC 2` is `™`); None for any other key, and for one
@@ -98,6 +104,8 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         Binding("f3", "switch_mode('monitor')", "Monitor mode", show=False),
         Binding("f4", "switch_mode('setup')", "Setup mode", show=False),
         Binding("question_mark", "help", "Help"),
+        # not a character: works in a text field too (a Topology count refuses `?`, and Help was out of reach there)
+        Binding("f1", "help", "Help", show=False),
         Binding("q", "quit", "Quit"),
         # as in k9s and lazygit: Ctrl-C quits, from a text field too (Textual's default only says "press ^q")
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True, tooltip="Quit (works in text fields too)"),
@@ -231,6 +239,10 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
     async def _route_key(self, event: Typed) -> None:
         """A fast Esc then 1/2/3 reaches Textual as one key, the macOS Option character (`ESC 2` is `™`):
         it switches mode before any focused input sees it (a binding cannot: an input claims printable keys)."""
+        if isinstance(event, events.Key) and (word := self._word_move(event)) is not None:
+            event.stop()  # in a text field, Alt+b / Alt+f move a word as in readline (Esc alone still goes back)
+            await self.key_queue.typed(events.Key(word, None))
+            return
         if isinstance(event, events.Key) and (plain := _escape_joined(event)) is not None:
             event.stop()
             if event.key in ALT_MODE_KEYS and not self.screen.is_modal:
@@ -247,6 +259,15 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
             self.toasts.went_back()  # Esc goes back: the toasts on screen were seen (toasts.py)
         await super().on_event(event)
 
+    def _word_move(self, event: events.Key) -> str | None:
+        """The key that moves a word in the focused text field for readline's Alt+b / Alt+f (`WORD_MOVES`); None
+        elsewhere, where they mean what they meant."""
+        from textual.widgets import Input
+
+        if getattr(event, "srt_after_escape", False) or not isinstance(self.focused, Input):
+            return None
+        return WORD_MOVES.get(event.key)
+
     @on(HoldKeys)
     def _hold_keys(self, message: HoldKeys) -> None:
         self.key_queue.hold(message.hold)
@@ -261,7 +282,7 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         return [c for c in super().get_system_commands(screen) if c.title != "Keys"]
 
     def action_help(self) -> None:
-        from srt_tui.tui.help_screen import HelpScreen, collect_keys
+        from srt_tui.tui.help_screen import HelpScreen, KeyHelp, collect_keys, with_fields
 
         if isinstance(self.screen, HelpScreen):
             return
@@ -272,7 +293,11 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
                     active[key] = ActiveBinding(self, binding, True, binding.tooltip)
         display = {key: self.get_key_display(active[key].binding) for key in active}
         legend = getattr(self.screen, "HELP_LEGEND", "")
-        self.push_screen(HelpScreen(collect_keys(dict(active), display), legend if isinstance(legend, str) else ""))
+        rows = collect_keys(dict(active), display)
+        fields = getattr(self.screen, "help_rows", None)  # what a screen's fields mean (the wizard's steps)
+        if callable(fields):
+            rows = with_fields(rows, [KeyHelp(*row) for row in fields()])
+        self.push_screen(HelpScreen(rows, legend if isinstance(legend, str) else ""))
 
 
 def _has_no_toasts(screen: Screen[object]) -> bool:

@@ -86,6 +86,12 @@ def collect_keys(screen_bindings: dict[str, object], key_display: dict[str, str]
     return sorted(rows, key=lambda r: (SCOPE_ORDER.get(r.scope, 1), r.scope))
 
 
+def with_fields(rows: list[KeyHelp], fields: list[KeyHelp]) -> list[KeyHelp]:
+    """The key rows with a screen's field rows (a step's role fields) placed as their scope's keys are: after this
+    screen's keys, the step's own keys first."""
+    return sorted([*rows, *fields], key=lambda r: (SCOPE_ORDER.get(r.scope, 1), r.scope))
+
+
 def _moves(keys: list[str]) -> str:
     """The move row's words, with the vim letters the view also moves with (j/k were listed nowhere)."""
     letters = [k for k in VIM_MOVES if k in keys]

@@ -342,3 +342,36 @@ async def test_an_ended_slurm_jobs_worker_offers_no_shell(tmp_path: Path, monkey
             await pilot.press("s")
             await pilot.pause()
             assert len(ran) == before + (1 if offered else 0)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_the_health_history_wraps_in_its_value_column(tmp_path: Path, size: tuple[int, int]) -> None:
+    """Operator pass 7 (issue 21): a long health change wrapped to column 0, under the times, where it read as a
+    line of its own. Each change's words wrap under its value, as the current health's do under `health`."""
+    from textual.geometry import Region
+
+    snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=_job_dir(tmp_path))
+    first = snap.workers[0]
+    said = "connection refused: node0 answers on its other ports, so this worker is hung or still loading its weights"
+    history = (HealthChange("2026-03-01T11:20:00Z", "unknown", "not listening yet (loading?)"),
+               HealthChange("2026-03-01T11:21:07Z", "down", said))  # fmt: skip
+    snap = replace(
+        snap, workers=(replace(first, detail=said, health="down", health_history=history), *snap.workers[1:])
+    )
+    app = frozen_app([snap], open_job="81240")
+    async with app.run_test(size=size) as pilot:
+        await _open_first_worker(app, pilot)
+        pane = app.screen.query_one("#worker-detail-text")
+        lines = [s.text.rstrip() for s in pane.render_lines(Region(0, 0, pane.size.width, pane.size.height))]
+        head = next(i for i, line in enumerate(lines) if line.startswith("health  "))
+        block = lines[head : lines.index("", head)]
+        changes = [i for i, line in enumerate(block) if line.startswith("  2026-")]
+        assert len(changes) == 2
+        value_at = {0: len("health  "), **{i: len("  2026-03-01 11:20:00 UTC  ") for i in changes}}
+        column = 0
+        for i, line in enumerate(block):
+            column = value_at.get(i, column)
+            if i not in value_at:  # a wrapped line: under its value
+                assert line[:column].strip() == "" and line[column] != " ", (column, block)
+        assert len(block) > 4  # the long words did wrap (at 120 columns too)
+        assert "weights" in block[changes[1] + 1] or "weights" in block[-1]

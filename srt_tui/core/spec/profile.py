@@ -18,6 +18,7 @@ from srt_tui.core.errors import ConfigError, Problem, config_error, did_you_mean
 from srt_tui.core.owned import check_dir, check_file
 from srt_tui.core.paths import shipped_profiles_dir, user_config_dir, user_profiles_dir
 from srt_tui.core.spec.discovery import SRTSLURM_FILE, find_srtslurm
+from srt_tui.core.spec.profile_order import DEMO_PROFILE, listing_key
 from srt_tui.core.spec.slurm_values import (
     Account,
     EnvMap,
@@ -35,7 +36,7 @@ from srt_tui.core.spec.slurm_values import (
 )
 from srt_tui.core.spec.yamlio import load_yaml
 
-DEFAULT_PROFILE = "local"
+DEFAULT_PROFILE = DEMO_PROFILE
 
 
 class Strict(BaseModel):
@@ -292,13 +293,15 @@ class ProfileFile:
 
 
 def list_profile_files() -> list[ProfileFile]:
-    """Every user and shipped profile, each validated; broken files are listed with their error."""
+    """Every user and shipped profile, each validated; broken files are listed with their error. In
+    `PROFILE_ORDER`: the demo `local` first (the README's first command uses it), then the operator's own, then
+    the shipped ones, each by name (a file name's sort put `local-rocr.yaml` above `local.yaml`)."""
     out: list[ProfileFile] = []
     seen: set[str] = set()
     for source, folder in profile_dirs():
         if not folder.is_dir():
             continue
-        for path in sorted(folder.glob("*.y*ml")):
+        for path in sorted(folder.glob("*.y*ml"), key=lambda p: (p.stem, p.suffix)):  # `.yaml` before `.yml`
             if path.stem in seen:
                 continue
             seen.add(path.stem)
@@ -306,4 +309,4 @@ def list_profile_files() -> list[ProfileFile]:
                 out.append(ProfileFile(path.stem, path, source, parse_profile(path), None))
             except ConfigError as exc:
                 out.append(ProfileFile(path.stem, path, source, None, exc))
-    return out
+    return sorted(out, key=lambda pf: listing_key(pf.name, pf.source))

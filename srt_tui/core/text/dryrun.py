@@ -6,6 +6,7 @@ import shlex
 
 from srt_tui.core.api import Prepared
 from srt_tui.core.plan.deviations import DEVIATIONS
+from srt_tui.core.text.model_line import model_line
 from srt_tui.core.text.role_lines import role_line
 from srt_tui.core.text.views import fixed_table, gpu_grid, node_services, table_rows
 
@@ -25,8 +26,9 @@ def describe(prep: Prepared, with_script: bool = True) -> str:
         + (f" ({job.profile_path})" if job.profile_path else "")
         + f": {plan.nodes} node(s) × {plan.gpus_per_node} GPUs, mask variable {plan.visible_devices_env}, "
         f"GPUs via {gpu_req}, interface {plan.network_interface}, runtime {plan.container_runtime}",
-        f"slurm: account {job.account or '-'}, partition {job.partition or '-'}, time {job.time_limit}; "
-        f"model {plan.model_path}" + (f"; container {plan.container_image}" if plan.container_image else ""),
+        f"slurm: account {job.account or '-'}, partition {job.partition or '-'}, time {job.time_limit}"
+        + (f"; container {plan.container_image}" if plan.container_image else ""),
+        f"model: {model_line(plan)}",
         *(f"{s.role}: {role_line(job.recipe, s.role, s.gpus, s.nodes)}" for s in job.shapes),
         "",
         "GPU plan (node × GPU; P=prefill D=decode A=agg, digits = worker index, · = idle)",

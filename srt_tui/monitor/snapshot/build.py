@@ -81,6 +81,8 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         said = "; ".join((*job.problems, *refused))
         sources = [SourceState("job dir", False, said) if s.name == "job dir" else s for s in sources]
     workers = with_router_view(workers, router)
+    if stage == "workers healthy" and live:  # the count as this snapshot's worker table shows it
+        detail = healthy_count(workers, detail)
     requests, errors, rate = job_totals(workers, router, routers)
     requests_from = ""
     if final:
@@ -134,6 +136,15 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         group_member=meta.group_member or "",
         hostnames=hostnames(job, state),
     )
+
+
+def healthy_count(workers: tuple[WorkerStatus, ...], said: str) -> str:
+    """`2/2` workers healthy as this snapshot's own probes found them, so the stage and the worker table never
+    disagree: the job's health gate writes its count at its own interval (`workers healthy 0/2` stayed a refresh
+    or more after the table showed both healthy). The job's word ``said`` until a worker's health is known."""
+    if not workers or all(w.health == "unknown" for w in workers):
+        return said
+    return f"{sum(w.health == 'healthy' for w in workers)}/{len(workers)}"
 
 
 def hostnames(job: JobFiles, state: JobState | None) -> tuple[str, ...]:

@@ -332,6 +332,11 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         """The visible step."""
         return self.query_one(f"#step-{STEPS[self.index][0]}", WizardStep)
 
+    def help_rows(self) -> list[tuple[str, str, str]]:
+        """Help's rows beside the keys: the visible step's fields, what each means (where, field, meaning)."""
+        step = self.step
+        return [(f"{step.title} step", field, meaning) for field, meaning in step.HELP_FIELDS]
+
     async def go_to(self, index: int) -> None:
         """Show step `index`, importing and mounting it the first time."""
         step_id = STEPS[index][0]

@@ -736,9 +736,13 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
 
     @on(SmokeDone)
     def _smoke_done(self, message: SmokeDone) -> None:
+        """The outcome goes to the job view's own `smoke test` line; a toast only where that line is not shown (the
+        list, another job, a screen on top): at 80×24 a toast over the job view covered the workers' HEALTH."""
         self.query_one(JobView).smoke[message.job_id] = message.line
-        self.notify(f"{message.job_id} smoke test: {message.line}", severity="information" if message.ok else "error",
-                    timeout=10)  # fmt: skip
+        shown = self.is_current and self.in_job_view and self.selected == message.job_id
+        if not shown:
+            self.notify(f"{message.job_id} smoke test: {message.line}",
+                        severity="information" if message.ok else "error", timeout=10)  # fmt: skip
         self.redraw()
 
     def action_copy_forward(self) -> None:

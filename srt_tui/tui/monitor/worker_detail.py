@@ -18,6 +18,7 @@ from textual import on, work
 from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Resize
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
@@ -59,6 +60,17 @@ def run_suspended(app: App[object], shell: ShellCommand) -> int:
 def _when(iso: str) -> str:
     """`2026-03-01 12:00:03` from ISO-8601 UTC (the header says UTC)."""
     return iso.replace("T", " ").rstrip("Z")
+
+
+class WrappedPane(Static):
+    """A pane whose lines the detail wraps itself, each under its own start: it says when its width changed (the
+    narrow layout or a scrollbar came after they were wrapped, and the pane wrapped them again, to column 0)."""
+
+    class Resized(Message):
+        """The pane's width or height changed."""
+
+    def on_resize(self, event: Resize) -> None:
+        self.post_message(self.Resized())
 
 
 class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str | None]):
@@ -137,10 +149,10 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
         with Vertical(id="worker-detail-box"):
             with Horizontal(id="worker-detail-panes"):
                 with VerticalScroll(id="worker-detail-body"):
-                    yield Static("", id="worker-detail-text", classes="worker-detail--section")
+                    yield WrappedPane("", id="worker-detail-text", classes="worker-detail--section")
                 # wide terminals: the log tail beside the facts, never below a long environment
                 with VerticalScroll(id="worker-detail-log"):
-                    yield Static("", id="worker-detail-log-text", classes="worker-detail--section")
+                    yield WrappedPane("", id="worker-detail-log-text", classes="worker-detail--section")
             yield Footer()
 
     def action_scroll_body(self, direction: int) -> None:
@@ -177,9 +189,24 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
     def _serving_style(self, name: str) -> Style:
         return self._st({"spark": "ok"}.get(name, name))
 
+    #: the panes' widths the text was last wrapped to
+    _wrapped_for: tuple[int, int] = (-1, -1)
+
+    def _widths(self) -> tuple[int, int]:
+        """The facts' and the log's pane widths now."""
+        text, log = (self.query_one(f"#{pane}", Static) for pane in ("worker-detail-text", "worker-detail-log-text"))
+        return text.content_region.width, log.content_region.width
+
+    @on(WrappedPane.Resized)
+    def _pane_resized(self) -> None:
+        """Wrap again to a pane's new width (a height change alone, from the text itself, needs nothing)."""
+        if self.query("#worker-detail-text") and self._widths() != self._wrapped_for:
+            self._draw()
+
     def _draw(self) -> None:
         if not self.query("#worker-detail-text"):  # closing: its widgets are gone before the screen is
             return
+        self._wrapped_for = self._widths()
         w, f = self.status, self.facts
         key, dim = self._st("key"), self._st("dim")
         t = Text()
@@ -212,19 +239,17 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
                 t.append(f"{label:<12}", style=dim)
                 t.append(f"{shown}\n")
         t.append("\nhealth  ", style=key)
-        if self.stopped:  # stopped with its job, as the workers table says (not `down` in the fault's colour)
-            t.append("ended", style=dim)
-        else:
-            t.append(w.health, style=self._st("ok" if w.health == "healthy" else "bad"))
+        now = Text("ended", style=dim) if self.stopped else self._health(w.health)  # stopped with its job: not `down`
         if w.detail:
-            t.append(f"  {w.detail}", style=dim)
-        t.append("\n")
+            now.append(f"  {w.detail}", style=dim)
+        self._hang(t, now, len("health  "), first=False)  # a long detail wraps in its value column
         for change in w.health_history:
-            t.append(f"  {_when(change.at)} UTC  ", style=dim)
-            t.append(change.health, style=self._st("ok" if change.health == "healthy" else "bad"))
+            label = f"  {_when(change.at)} UTC  "
+            t.append(label, style=dim)
+            words = self._health(change.health)
             if change.detail:
-                t.append(f"  {change.detail}", style=dim)
-            t.append("\n")
+                words.append(f"  {change.detail}", style=dim)
+            self._hang(t, words, len(label), first=False)  # under the value, not at column 0 under the times
         if not w.health_history:
             t.append("  no changes seen yet\n", style=dim)
         if w.serving is not None:  # its engine declares serving families
@@ -261,6 +286,10 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
         t.rstrip()
         self.query_one("#worker-detail-text", Static).update(t)
         self.query_one("#worker-detail-log-text", Static).update(log if beside else "")
+
+    def _health(self, health: str) -> Text:
+        """A health word in its colour (healthy: ok; anything else: bad)."""
+        return Text(health, style=self._st("ok" if health == "healthy" else "bad"))
 
     def _hang(
         self, t: Text, value: str | Text, indent: int, *, first: bool = True, into: str = "#worker-detail-text"

@@ -77,6 +77,8 @@ class WizardStep(ReportsWorkerErrors, Vertical):
 
     step_id: ClassVar[str] = ""
     title: ClassVar[str] = ""
+    #: what the step's fields mean, for Help (`?`, F1): (the field as labelled on screen, what it is)
+    HELP_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     async def enter(self, state: WizardState) -> None:
         """Called every time the step becomes visible; rebuild from `state` if it changed."""

@@ -68,6 +68,7 @@ class PreviewStep(WizardStep):
                 yield Static("", id="directives")
 
     async def enter(self, state: WizardState) -> None:
+        from srt_tui.core.text.model_line import model_line
         from srt_tui.tui.launch.recipe_summary import job_end_line
 
         self._state = state
@@ -80,6 +81,7 @@ class PreviewStep(WizardStep):
             f"{plan.name} · {plan.topology} · {plan.nodes} node(s) × {plan.gpus_per_node} GPUs · "
             f"{plan.serving} · profile {plan.profile} · "
             f"sbatch.sh {len(prep.script.splitlines())} lines"
+            f"\nmodel {model_line(plan)}"  # the name the commands serve and the path, each labelled
             + (f"\n{end}" if (end := job_end_line(prep.job.recipe)) else "")  # when the job will end
         )
         self._stale = {"tab-script", "tab-processes", "tab-env", "tab-sbatch"}

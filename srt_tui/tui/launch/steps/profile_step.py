@@ -14,6 +14,7 @@ from textual.containers import VerticalScroll
 from textual.events import Resize
 from textual.widgets import DataTable, Input, Static
 
+from srt_tui.core.spec.profile_order import DEMO_PROFILE, PROFILE_ORDER
 from srt_tui.core.text.words import matches_words, name_rank
 from srt_tui.tui.context import AppContext, ContextHub
 from srt_tui.tui.display import display_path
@@ -57,7 +58,10 @@ class ProfileStep(FilterStep):
         self._rows_coming = rows_coming
 
     def compose(self) -> ComposeResult:
-        yield Static("Choose the cluster profile: it owns every hardware difference.", classes="step-hint")
+        yield Static(
+            f"Choose the cluster profile: it owns every hardware difference.\nListed: {PROFILE_ORDER}.",
+            classes="step-hint",
+        )
         field = Input(placeholder="filter: every word must match (name, source, GPUs, interface…), !word excludes",
                       id="profile-filter")  # fmt: skip
         field.display = field.can_focus = False  # shown by `/` (until then the screen's first focus would take it)
@@ -205,7 +209,7 @@ class ProfileStep(FilterStep):
         if want and (want.endswith((".yaml", ".yml")) or "/" in want):
             want = None if not self.rows else self.rows[0].name
         names = [self.rows[i].name for i in self.shown]
-        for candidate in (self._cursor_to, want, "local"):
+        for candidate in (self._cursor_to, want, DEMO_PROFILE):
             if candidate in names:
                 return names.index(candidate)
         return 0

@@ -44,6 +44,21 @@ class TopologyStep(WizardStep):
 
     step_id: ClassVar[str] = "topology"
     title: ClassVar[str] = "Topology"
+    HELP_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("Presets", "The recipe's own shape, then the usual ones of its kind (1P1D, 2P1D, 1P2D, 2P2D or agg1, agg2, "
+                    "agg4), each with the nodes it needs; Enter fills the role rows with it"),
+        ("role", "prefill and decode: a disaggregated job, prompts and generation on separate workers; agg: one "
+                 "worker does both. One row per role the recipe has"),
+        ("workers", "How many workers (engine instances, each with its own URL) the role runs: 2P1D is 2 prefill "
+                    "workers and 1 decode worker"),
+        ("nodes", "Nodes the role takes in all; empty (auto): as many as its workers' GPUs need"),
+        ("GPUs", "GPUs per worker: a share of one node (a divisor of its GPUs) or whole nodes; empty (auto): the "
+                 "role's nodes shared among its workers, else one whole node"),
+        ("TP", "Tensor-parallel size of each worker (the engine's TP flag, e.g. --tp-size); empty (-): the "
+               "engine's default. GPUs left over by TP × DP are a warning"),
+        ("Router", "What serves the job's public port in front of the workers: the recipe's own, or another that "
+                   "fits this topology"),
+    )  # fmt: skip
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(id=id)
