@@ -103,7 +103,17 @@ async def test_a_refused_character_says_what_the_field_takes() -> None:
 
 
 def test_a_value_breaks_after_its_separators() -> None:
-    from srt_tui.tui.setup.view import fit_value
+    from srt_tui.setup.proposal import ProposedKey
+    from srt_tui.tui.setup.view import fit_value, value_lines
+
+    # an omitted default in brackets, on one line or around a map's entries
+    assert value_lines(ProposedKey("visible_devices_env", "CUDA_VISIBLE_DEVICES", "", written=False)) == [
+        "(CUDA_VISIBLE_DEVICES)"
+    ]
+    assert value_lines(ProposedKey("default_mounts", {"/a": "/a", "/b": "/b"}, "", written=False)) == [
+        "(/a=/a",
+        "/b=/b)",
+    ]
 
     lines = ["mock-model=/tmp/op7/models/mock", "qwen=/shared/models/qwen3"]
     assert fit_value(lines, 24).split("\n") == [

@@ -58,8 +58,9 @@ def value_lines(key: ProposedKey) -> list[str]:
     else:
         lines = [str(value).lower() if isinstance(value, bool) else str(value)]
     if not key.written:
-        lines[0], lines[-1] = f"({lines[0]}", f"{lines[-1]})"
-    return lines or [""]
+        lines[0] = f"({lines[0]}"
+        lines[-1] = f"{lines[-1]})"
+    return lines
 
 
 #: where a long value may break: after a path separator, a comma, `=`, `:` or a space
