@@ -24,7 +24,7 @@ T = TypeVar("T")
 WAITING_EVERY = 10.0
 
 
-def _probe_args(p: argparse.ArgumentParser) -> None:
+def _probe_args(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     p.add_argument("--partition", help="partition to probe (default: the cluster's default partition)")
     p.add_argument(
         "--path", action="append", default=[], metavar="PATH", help="shared path the compute node must see (repeatable)"
@@ -148,6 +148,48 @@ def _run_json(run: ProbeRun) -> dict[str, Any]:
     return data
 
 
+#: the options only `--probe` reads, with their defaults: the TUI's Setup asks for these in its fields
+PROBE_ONLY: tuple[tuple[str, object], ...] = (
+    ("write", None),
+    ("json", False),
+    ("name", "my-cluster"),
+    ("account", None),
+    ("time_limit", None),
+    ("max_nodes", None),
+    ("output_dir", None),
+    ("model", []),
+    ("container", []),
+    ("interface", None),
+    ("gpu_request", "auto"),
+    ("runtime", "auto"),
+)
+
+
+def _open_setup(args: argparse.Namespace) -> int:
+    """`srt-tui setup` without --probe: the TUI opened on its Setup mode, the probe options (`--partition`,
+    `--path`, the timeouts) filled in; off a terminal, the one line that says to add --probe (exit 2)."""
+    given = [f"--{name.replace('_', '-')}" for name, default in PROBE_ONLY if getattr(args, name) != default]
+    if given:
+        print(
+            f"srt-tui: error: {', '.join(given)}: only with --probe; without it `srt-tui setup` opens the TUI's "
+            "Setup mode, which asks for these in its fields",
+            file=sys.stderr,
+        )
+        return 2
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print(
+            "srt-tui: error: `srt-tui setup` opens the TUI's Setup mode, which needs a terminal (stdin and stdout "
+            "are not one here); add --probe to probe and print the proposal without questions",
+            file=sys.stderr,
+        )
+        return 2
+    from srt_tui.tui.app import run_app
+    from srt_tui.tui.setup.screen import SetupScreen
+
+    options = _options(args)
+    return run_app(args, setup=lambda hub: SetupScreen(hub, options=options))
+
+
 def _cmd_setup(args: argparse.Namespace) -> int:
     from srt_tui.core.paths import user_profiles_dir
     from srt_tui.core.spec.profile import parse_profile
@@ -155,12 +197,7 @@ def _cmd_setup(args: argparse.Namespace) -> int:
     from srt_tui.setup.proposal import OperatorChoices, build_proposal, parse_aliases, write_proposal
 
     if not args.probe:
-        print(
-            "srt-tui: error: `setup` runs non-interactively with --probe; the guided setup is the TUI's "
-            "Setup mode (`srt-tui`, then 3)",
-            file=sys.stderr,
-        )
-        return 2
+        return _open_setup(args)
     try:
         models = parse_aliases(args.model)
         containers = parse_aliases(args.container)
@@ -279,9 +316,20 @@ def _node_count(text: str) -> int:
 
 def add_setup_commands(sub: Any) -> None:
     """Register `setup` and `doctor` on the CLI's subparsers."""
-    s = sub.add_parser("setup", help="probe the cluster and propose a profile (--probe: non-interactive)")
-    s.add_argument("--probe", action="store_true", help="probe and print the proposal (no questions)")
-    s.add_argument(
+    s = sub.add_parser(
+        "setup",
+        help="probe the cluster and propose a profile: opens the TUI's Setup mode (--probe: non-interactive)",
+        description=(
+            "Probe the cluster and propose a profile with the evidence behind each key. On a terminal, "
+            "`srt-tui setup` opens the TUI on its Setup mode (--partition, --path and the timeouts filled in); "
+            "--probe probes and prints the proposal without questions (--write writes it), for scripts and "
+            "anything that is not a terminal."
+        ),
+    )
+    s.add_argument("--probe", action="store_true", help="probe and print the proposal, no questions (no TUI)")
+    # what the TUI's Setup asks in its fields: on the command line these need --probe
+    q = s.add_argument_group("with --probe only (the TUI's Setup asks for these in its fields)")
+    q.add_argument(
         "--write",
         nargs="?",
         const="",
@@ -289,30 +337,30 @@ def add_setup_commands(sub: Any) -> None:
         metavar="PATH",
         help="write the profile (default: the user profile directory, <name>.yaml)",
     )
-    s.add_argument("--json", action="store_true", help="print probes and proposal as JSON")
-    s.add_argument("--name", default="my-cluster", help="profile name (default my-cluster)")
-    s.add_argument("--account", help="default account (else sacctmgr's)")
-    s.add_argument("--time-limit", help="default time limit HH:MM:SS")
-    s.add_argument(
+    q.add_argument("--json", action="store_true", help="print probes and proposal as JSON")
+    q.add_argument("--name", default="my-cluster", help="profile name (default my-cluster)")
+    q.add_argument("--account", help="default account (else sacctmgr's)")
+    q.add_argument("--time-limit", help="default time limit HH:MM:SS")
+    q.add_argument(
         "--max-nodes",
         type=_node_count,
         metavar="N",
         help="most nodes a job may take (default: the probed partition's node count)",
     )
-    s.add_argument("--output-dir", help="shared directory for job directories")
-    s.add_argument("--model", action="append", default=[], metavar="ALIAS=PATH", help="model alias (repeatable)")
-    s.add_argument(
+    q.add_argument("--output-dir", help="shared directory for job directories")
+    q.add_argument("--model", action="append", default=[], metavar="ALIAS=PATH", help="model alias (repeatable)")
+    q.add_argument(
         "--container", action="append", default=[], metavar="ALIAS=IMAGE", help="container alias (repeatable)"
     )
-    s.add_argument("--interface", help="network interface (else the probed one)")
-    s.add_argument(
+    q.add_argument("--interface", help="network interface (else the probed one)")
+    q.add_argument(
         "--gpu-request",
         choices=["auto", "directive", "gres"],
         default="auto",
         help="force --gpus-per-node or the GRES escape hatch (default: what sbatch accepts)",
     )
-    s.add_argument("--runtime", choices=["auto", "pyxis", "none"], default="auto", help="container runtime")
-    _probe_args(s)
+    q.add_argument("--runtime", choices=["auto", "pyxis", "none"], default="auto", help="container runtime")
+    _probe_args(s.add_argument_group("probes (the TUI's Setup too)"))
     s.set_defaults(func=_cmd_setup)
 
     d = sub.add_parser("doctor", help="check a profile against the live cluster; each finding with a fix")

@@ -307,10 +307,20 @@ def _has_no_toasts(screen: Screen[object]) -> bool:
     return isinstance(screen, HelpScreen | CommandPalette)
 
 
-def run_app(args: argparse.Namespace) -> int:
-    """Run the TUI (`srt-tui` with no subcommand); returns the process exit code: 70 (an internal error, as the
-    command line's) when the app ended on an exception Textual has just shown."""
-    app = SrtTuiApp(profile=args.profile, read_only=args.read_only)
+class SetupFirstApp(SrtTuiApp):
+    """The app opened on Setup mode (`srt-tui setup` on a terminal); `1`/`2` reach the other modes as ever."""
+
+    DEFAULT_MODE: ClassVar[str] = "setup"
+
+
+def run_app(args: argparse.Namespace, setup: ScreenFactory | None = None) -> int:
+    """Run the TUI (`srt-tui` with no subcommand; with `setup`, `srt-tui setup`: opened on Setup mode, its screen
+    made by `setup`); returns the process exit code: 70 (an internal error, as the command line's) when the app
+    ended on an exception Textual has just shown."""
+    if setup is None:
+        app = SrtTuiApp(profile=args.profile, read_only=args.read_only)
+    else:
+        app = SetupFirstApp(profile=args.profile, read_only=args.read_only, screens={"setup": setup})
     app.run()
     if app.return_code:
         print("srt-tui: internal error (a bug in srt-tui: please report it, with the lines above)", file=sys.stderr)

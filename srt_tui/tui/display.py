@@ -46,6 +46,15 @@ def display_path(path: Path | str | None) -> str:
     return str(p)
 
 
+def home_path(path: Path) -> str:
+    """The full path the operator can copy, `~/…` when under the home directory (a file written: where it went)."""
+    full = Path(os.path.normpath(path.expanduser().absolute()))
+    rel = _under(full, Path.home())
+    if rel is None:
+        rel = _under(full, Path.home().resolve())
+    return f"~/{rel}" if rel is not None else str(full)
+
+
 def shorten_path(shown: str, width: int) -> str:
     """A shown path in `width` columns when it can be: folders of its middle give way to `…`, never its head (where
     it lives: `$SRT_TUI_CONFIG_DIR`, `~/.config/srt-tui`, `recipes`, `./recipes`) nor its file name."""

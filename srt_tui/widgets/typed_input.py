@@ -16,13 +16,18 @@ class TypedInput(Input):
     """An Input taking only text that matches ``typed`` (a count's digits) as it is typed or pasted; deleting or
     replacing a value that does not match stays possible, so the field can be corrected key by key."""
 
-    def __init__(self, value: str | None = None, *, typed: str, **kwargs: Any) -> None:
+    def __init__(self, value: str | None = None, *, typed: str, says: str, **kwargs: Any) -> None:
         super().__init__(value, **kwargs)
         self.typed = typed
+        #: what the field takes, said when a character is refused (`GPUs: digits only`): the bell alone left the
+        #: operator guessing why `abc` vanished (issue 21)
+        self.says = says
 
     def replace(self, text: str, start: int, end: int) -> None:
-        """Refuse (with the bell, as ``restrict`` does) inserted text that is not of ``typed``; deletions pass."""
+        """Refuse inserted text that is not of ``typed``, with the bell (as ``restrict`` does) and a toast saying what
+        the field takes (the same words each time, so a burst of refused keys shows it once); deletions pass."""
         if text and re.fullmatch(self.typed, text) is None:
             self.restricted()
+            self.notify(self.says, title="Not typed", severity="warning", timeout=4)
             return
         super().replace(text, start, end)

@@ -155,7 +155,7 @@ async def test_review_values_are_whole_at_80x24() -> None:
         assert table.scrollable_content_region.height >= 5
 
 
-async def test_the_write_line_is_whole_at_80x24(tmp_path: Path) -> None:
+async def test_the_write_line_is_whole_at_80x24(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Operator pass: at 80x24 the line beside `Write profile` was cut (`✓ wrote my-cluster.yaml to the user profile`,
     where to choose it gone), and with a bad field it said nothing while the evidence pane, six lines high, showed
     `Must fix before writing:` without what. The line wraps whole words, on the screen above the footer; while
@@ -167,6 +167,7 @@ async def test_the_write_line_is_whole_at_80x24(tmp_path: Path) -> None:
         lines = widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))
         return " ".join(" ".join(line.text.split()) for line in lines).strip()
 
+    monkeypatch.setenv("HOME", str(tmp_path))
     app = setup_app(profiles_dir=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await _probed(pilot)
@@ -182,7 +183,7 @@ async def test_the_write_line_is_whole_at_80x24(tmp_path: Path) -> None:
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert screen.written == tmp_path / "my-cluster.yaml"
-        assert said(status) == "✓ wrote my-cluster.yaml to the user profile directory; choose it in Launch (1)"
+        assert said(status) == "✓ wrote ~/my-cluster.yaml; choose it in Launch (1)"  # the full path, `~` for home
         assert not list(app._notifications)  # a toast said it again, over this line's end (operator pass 6)
         assert status.region.bottom <= screen.query_one(Footer).region.y and status.region.right <= 80
 

@@ -8,13 +8,17 @@ from tests.tui.tui_helpers import make_app, prefill_gpus_field
 
 
 async def test_numeric_fields_take_digits_only() -> None:
+    """The refused letters are said (operator pass: a bell alone, and `abc` vanished): one toast names the field and
+    what it takes, as Setup's Time limit and Max nodes do (one TypedInput)."""
     app = make_app(NVIDIA.profile)
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
         box = await prefill_gpus_field(pilot)
         await pilot.press("8", "2", "l", "q", "x")
         await pilot.pause()
         assert box.value == "82"
         assert app.is_running  # `q` in a field is text, refused here, never Quit
+        toasts = [str(toast.render()) for toast in app.screen.query("Toast")]
+        assert toasts == ["Not typed\nprefill GPUs: digits only (a count)"]
 
 
 async def test_a_burst_after_backspace_keeps_its_order() -> None:

@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, DataTable, Footer, Input, Label, ProgressBar, Static
 
 from srt_tui.setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, run_probes
@@ -26,7 +27,7 @@ from srt_tui.tui.header import AppHeader
 from srt_tui.tui.messages import SlurmStatus
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.tui.setup.messages import ProbeProgress, ProbesDone
-from srt_tui.tui.setup.view import evidence_text, findings_text, steps_text, value_text
+from srt_tui.tui.setup.view import evidence_text, findings_text, fit_value, steps_text, value_lines
 from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.row_table import RowTable
 from srt_tui.widgets.typed_input import TypedInput
@@ -47,8 +48,24 @@ FIELDS: tuple[tuple[str, str, str], ...] = (
 #: the profile key each field sets, where its `default: …` hint is the proposal's value for an empty field
 DEFAULTED = {"account": "default_account", "time_limit": "default_time_limit", "max_nodes": "max_nodes"}
 
-#: fields that take only some characters (a letter typed there is refused, not kept)
-RESTRICT = {"time_limit": r"[0-9:-]*", "max_nodes": r"[0-9]*"}
+#: fields that take only some characters (a letter typed there is refused, not kept, and the field says what it
+#: takes): (pattern, what the refusal says)
+RESTRICT = {
+    "time_limit": (r"[0-9:-]*", "Time limit: digits and : only (HH:MM:SS, or D-HH:MM:SS)"),
+    "max_nodes": (r"[0-9]*", "Max nodes: digits only (a node count)"),
+}
+
+#: the field a proposal row is edited in: text typed on that row (or its evidence) goes there; other rows' text goes
+#: to the first field (operator pass: `op7-slurm` typed on the evidence pane went nowhere)
+FIELD_OF_KEY = {
+    "description": "name",
+    "default_account": "account",
+    "default_time_limit": "time_limit",
+    "max_nodes": "max_nodes",
+    "output_dir": "output_dir",
+    "model_paths": "models",
+    "containers": "containers",
+}
 
 
 def _live_runner(options: ProbeOptions, progress: object) -> ProbeRun:
@@ -121,8 +138,9 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
                     for field, label, placeholder in FIELDS:
                         yield Label(label, classes="field-label")
                         # a time limit takes Slurm's time characters only ([D-]HH:MM:SS), a node count digits
+                        typed, says = RESTRICT.get(field, (".*", "any text"))
                         yield TypedInput(
-                            placeholder=placeholder, id=f"choice-{field}", compact=True, typed=RESTRICT.get(field, ".*")
+                            placeholder=placeholder, id=f"choice-{field}", compact=True, typed=typed, says=says
                         )
                 with Horizontal(id="write-row"):
                     yield Button("Write profile", id="write-profile", variant="success", compact=True)
@@ -136,6 +154,37 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         self.query_one("#opt-paths", Input).value = " ".join(self.options.paths)
         self.watch_step(self.step)
         self.query_one("#run-probes", Button).focus()
+
+    @property
+    def focus_chain(self) -> list[Widget]:
+        """Textual's order but the evidence pane last: Tab from the proposal reaches the first field (operator pass:
+        the first Tab after the probes went to the evidence pane, and the name typed next went nowhere)."""
+        chain = super().focus_chain
+        return [w for w in chain if w.id != "evidence-box"] + [w for w in chain if w.id == "evidence-box"]
+
+    def on_key(self, event: events.Key) -> None:
+        """Text typed on the review step where no text goes (the proposal, the evidence, a button) goes to the field
+        it is about, which takes the focus: the highlighted row's field, else Profile name. Keys bound here (`q`,
+        `?`, `1`, `j`/`k`) keep their meaning. Not on the probe step: there Esc leaves a field for its button, and
+        what follows the Esc is keys, not text for the field it left."""
+        if not event.is_printable or event.key in self.active_bindings or isinstance(self.focused, Input):
+            return
+        target = self._field_for_text()
+        if target is None:
+            return
+        event.stop()
+        event.prevent_default()
+        # the focus now (`focus()` waits a turn), so the key is queued behind its Focus event, which selects the
+        # field's value: the key replaces it, as Tab then typing does
+        self.set_focus(target)
+        target.post_message(events.Key(event.key, event.character))
+
+    def _field_for_text(self) -> Input | None:
+        """Where text typed on the review step's table, evidence or buttons goes; None on the probe step."""
+        if self.focused is None or self.query_one("#setup-switcher", ContentSwitcher).current != "setup-review":
+            return None
+        field = FIELD_OF_KEY.get(self.selected or "", "name")
+        return self.query_one(f"#choice-{field}", Input)
 
     def watch_step(self, active: int) -> None:
         """Draw the step bar with step `active` highlighted."""
@@ -268,16 +317,18 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         # the value column takes the width left by the keys, and a longer value wraps: never cut
         # (before the table is laid out its width is unknown: auto width, fitted once it shows)
         key_width = max((len(k.key) for k in proposal.keys), default=3)
-        values = [value_text(k) for k in proposal.keys]
+        values = [value_lines(k) for k in proposal.keys]
         # room for the vertical scrollbar too when the rows will need it (it appears after this fit)
-        overflow = len(values) > table.scrollable_content_region.height and not table.show_vertical_scrollbar
+        overflow = sum(map(len, values)) > table.scrollable_content_region.height and not table.show_vertical_scrollbar
         bar = table.styles.scrollbar_size_vertical if overflow else 0
         room = table.scrollable_content_region.width - bar - key_width - 4 * table.cell_padding
-        longest = max((len(v) for v in values), default=5)
+        longest = max((len(line) for lines in values for line in lines), default=5)
+        width = min(max(room, 12), longest) if room > 0 else None
         table.add_column("key", width=key_width)
-        table.add_column("value", width=min(max(room, 12), longest) if room > 0 else None)
-        for key, value in zip(proposal.keys, values, strict=True):
-            table.add_row(key.key, Text(value, overflow="fold"), key=key.key, height=None)
+        table.add_column("value", width=width)
+        for key, lines in zip(proposal.keys, values, strict=True):
+            # broken after `/`, `,` or `=`, never mid-word; only a word wider than the column is folded
+            table.add_row(key.key, Text(fit_value(lines, width or 0), overflow="fold"), key=key.key, height=None)
         if proposal.keys:
             table.move_cursor(row=min(max(row, 0), len(proposal.keys) - 1))
             self.selected = proposal.keys[min(max(row, 0), len(proposal.keys) - 1)].key
@@ -382,10 +433,11 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         return out
 
     def action_write(self) -> None:
-        """Write the proposal to the user profile directory as <name>.yaml."""
+        """Write the proposal to the user profile directory as <name>.yaml, saying the file's full path."""
         from srt_tui.core.errors import SrtError
         from srt_tui.core.paths import user_profiles_dir
         from srt_tui.core.spec.profile import parse_profile
+        from srt_tui.tui.display import home_path
 
         if self.proposal is None:
             self._write_said = Text("run the probes first", style="red")
@@ -403,9 +455,8 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
             return
         self.written = target
         self.step = 3
-        self._write_said = Text.assemble(
-            (f"✓ wrote {target.name}", "green"), " to the user profile directory; choose it in Launch (1)"
-        )
+        # the full path (`~/…` under home): `to the user profile directory` left the operator to find where that is
+        self._write_said = Text.assemble((f"✓ wrote {home_path(target)}", "green"), "; choose it in Launch (1)")
         self._say_write_status()  # no toast as well: it covered this very line's end (where to choose the profile)
         written = self.hub.context.profiles_written + 1
         self.hub.update(profiles_written=written, written_profile=target.stem)

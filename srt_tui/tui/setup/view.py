@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 
 from srt_tui.setup.findings import Finding
@@ -45,16 +47,44 @@ def findings_text(findings: list[Finding]) -> Text:
     return out
 
 
-def value_text(key: ProposedKey) -> str:
-    """A proposed value on one line (maps as k=v, omitted defaults in brackets)."""
+def value_lines(key: ProposedKey) -> list[str]:
+    """A proposed value's lines: a map's entries one a line (`alias=path`), else the value on one line; a value not
+    written (an omitted default) in brackets."""
     value = key.value
     if isinstance(value, dict):
-        shown = ", ".join(f"{k}={v}" for k, v in value.items()) if len(value) < 4 else f"{len(value)} entries"
+        lines = [f"{k}={v}" for k, v in value.items()] if len(value) < 4 else [f"{len(value)} entries"]
     elif value is None:
-        shown = "null"
+        lines = ["null"]
     else:
-        shown = str(value).lower() if isinstance(value, bool) else str(value)
-    return shown if key.written else f"({shown})"
+        lines = [str(value).lower() if isinstance(value, bool) else str(value)]
+    if not key.written:
+        lines[0] = f"({lines[0]}"
+        lines[-1] = f"{lines[-1]})"
+    return lines
+
+
+#: where a long value may break: after a path separator, a comma, `=`, `:` or a space
+_BREAK_AFTER = re.compile(r"(?<=[/,=: ])")
+
+
+def fit_value(lines: list[str], width: int) -> str:
+    """The value's lines in `width` columns, each broken after a separator (`/`, `,`, `=`) so a path is never cut
+    mid-word (operator pass: `mock-model=/tmp/op7/model` / `s/mock`); only a single word wider than the column is
+    left for the table to fold."""
+    out: list[str] = []
+    for line in lines:
+        if width <= 0 or len(line) <= width:
+            out.append(line)
+            continue
+        current = ""
+        for piece in (p for p in _BREAK_AFTER.split(line) if p):
+            if current and len(current) + len(piece) > width:
+                out.append(current)
+                current = piece
+            else:
+                current += piece
+        out.append(current)
+    return "\n".join(out)
 
 
 def evidence_text(proposal: Proposal, selected: str | None) -> Text:

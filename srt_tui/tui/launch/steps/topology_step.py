@@ -125,7 +125,7 @@ class TopologyStep(WizardStep):
         for form in forms:
             self._roles.append(form.role)
             widgets.append(Label(form.role, classes=f"form-role role-{form.role}"))
-            for field, _ in FIELD_LABELS:
+            for field, label in FIELD_LABELS:
                 widgets.append(
                     TypedInput(
                         getattr(form, field),
@@ -136,6 +136,7 @@ class TopologyStep(WizardStep):
                         # counts: a letter is refused as it is typed (issue 21 defect 7); a recipe's `eight` can
                         # still be deleted with Backspace
                         typed=DIGITS,
+                        says=f"{form.role} {label}: digits only (a count)",
                     )
                 )
             # under the role's row, its parallelism when its args say more than TP (DP, EP): TP × DP GPUs a worker
