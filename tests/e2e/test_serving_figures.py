@@ -166,6 +166,7 @@ def test_client_ttft_agrees_with_the_panel_behind_sglang_router(cluster: Any, jo
     assert status(job)["serving"] is not None  # the first scrape: `status` keeps its samples for the next run
     smoke = json.loads(srt("bench", job, "-n", "300", "--concurrency", "8", "--json", timeout=300).stdout)
     assert smoke["failed"] == 0, smoke
+    assert smoke["router_note"] == "sglang-router adds up to 40 ms to TTFT (no TCP_NODELAY)"
     quick = statistics.median(_quickack_ttfts(router, 60))
     snap = status(job)
     serving = _serving(snap["serving"])
