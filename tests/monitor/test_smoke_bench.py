@@ -89,7 +89,7 @@ def test_bench_says_what_sglang_router_adds_to_its_ttft() -> None:
     from srt_tui.monitor.probes.smoke import router_note
 
     def behind(kind: str) -> JobSnapshot:
-        return cast(JobSnapshot, type("Snap", (), {"routers": (RouterStatus(type=kind, url=None),)})())
+        return cast(JobSnapshot, type("Snap", (), {"router": RouterStatus(type=kind, url=None), "routers": ()})())
 
     assert router_note(behind("sglang-router")) == "sglang-router adds up to 40 ms to TTFT (no TCP_NODELAY)"
     assert router_note(behind("vllm-router")) == router_note(behind("smg")) == ""

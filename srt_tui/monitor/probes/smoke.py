@@ -73,7 +73,8 @@ class SmokeResult:
 def router_note(snap: JobSnapshot) -> str:
     """What the job's router adds to this test's TTFT beyond the engines' (the Serving panel's figures), said after
     its line so the two are read together: `sglang-router adds up to 40 ms to TTFT (no TCP_NODELAY)`; "" else."""
-    for router in snap.routers:
+    # `routers`: those behind nginx (srtctl's multi-frontend layout), the first being `router`
+    for router in (r for r in (snap.router, *snap.routers) if r is not None):
         adapter = ROUTERS.get(router.type)
         if adapter is not None and adapter.client_ttft_added_s:
             added = _ms(adapter.client_ttft_added_s * 1000)
