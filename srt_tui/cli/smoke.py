@@ -21,7 +21,7 @@ def _positive(text: str) -> int:
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     from srt_tui.cli.jobs import _job_refs, _snapshots
-    from srt_tui.monitor.probes.smoke import NotServing, public_url, run_smoke
+    from srt_tui.monitor.probes.smoke import NotServing, public_url, router_note, run_smoke
 
     jobs = _job_refs([args.job], args.output)
     if len(jobs) != 1:
@@ -40,9 +40,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         return 1
     if args.json:
         print(json.dumps({"status": "ok" if result.failed == 0 else "failed", "job_id": snaps[0].job_id}
-                         | result.to_json(), indent=2))  # fmt: skip
+                         | result.to_json() | {"router_note": router_note(snaps[0])}, indent=2))  # fmt: skip
     else:
         print(f"{snaps[0].job_id}: {result.line()}")
+        if note := router_note(snaps[0]):  # the engines' TTFT (the Serving panel) is this much less
+            print(f"  {note}")
         for error, count in result.errors:
             print(f"  {count}× {error}")
     return 0 if result.failed == 0 else 1

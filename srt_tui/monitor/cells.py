@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from functools import partial
 
 from srt_tui.monitor.model import (
     ROLE_LETTERS,
@@ -300,8 +299,44 @@ def mean_latency(s: Serving, family: str) -> str:
     cannot resolve it; the mean can) or is approximate (a prefill plus a decode, whose means add exactly); ""
     otherwise, where the quantiles say enough."""
     mean = getattr(s, f"{family}_mean_s")
-    below = any(s.bound_of(f"{family}_{q}_s") is not None for q in ("p50", "p99"))
-    return latency(mean) if (below or family in s.prefill_added) and mean is not None else ""
+    return latency(mean) if (_unresolved(s, family) or family in s.prefill_added) and mean is not None else ""
+
+
+def _unresolved(s: Serving, family: str) -> list[str]:
+    """Which of ``family``'s quantiles (`p50`, `p99`) fall in its histogram's first bucket (read `<100 ms`)."""
+    return [q for q in ("p50", "p99") if s.bound_of(f"{family}_{q}_s") is not None]
+
+
+def latency_parts(s: Serving, family: str, brief: bool = False) -> list[tuple[str, bool]]:
+    """``family``'s (`ttft`) figures after its label, as (text, is it a word rather than a figure) pieces, so the
+    panel styles them and `status` joins them: `p50 52 ms p99 80 ms`. Where the buckets cannot resolve a quantile
+    the window's mean leads, and quantiles that say only `<100 ms` are said together after it: `mean 6.4 ms
+    (p50, p99 <100 ms)`, `mean 75 ms p50 <100 ms p99 183 ms`; a P/D sum: `p50 ≈176 ms p99 ≈249 ms mean 150 ms`.
+    ``brief``: the median alone (the mean where the median reads `<`)."""
+    mean = mean_latency(s, family)
+    unresolved = _unresolved(s, family)
+    if mean and unresolved:
+        if brief or len(unresolved) == 2:
+            bound = quantile_latency(s, f"{family}_p50_s")
+            return [("mean ", True), (mean, False)] + ([] if brief else [(f" (p50, p99 {bound})", True)])
+        out = [("mean ", True), (mean, False)]
+        for q in ("p50", "p99"):
+            out += [(f" {q} ", True), (quantile_latency(s, f"{family}_{q}_s"), False)]
+        return out
+    if brief:
+        return [(quantile_latency(s, f"{family}_p50_s"), False)]
+    out = [("p50 ", True), (quantile_latency(s, f"{family}_p50_s"), False)]
+    out += [(" p99 ", True), (quantile_latency(s, f"{family}_p99_s"), False)]
+    return out + ([(" mean ", True), (mean, False)] if mean else [])
+
+
+def client_ttft_note(s: Serving, brief: bool = False) -> str:
+    """What a client through the job's router measures of TTFT beyond the engines' figures, when its router adds
+    some (`Serving.client_ttft_added_s`): `clients +≤40 ms (sglang-router: no TCP_NODELAY)`; "" otherwise."""
+    if not s.client_ttft_added_s:
+        return ""
+    added = f"clients +≤{latency(s.client_ttft_added_s)}"
+    return added if brief else f"{added} ({s.client_ttft_router}: no TCP_NODELAY)"
 
 
 def serving_span(s: Serving) -> str:
@@ -319,15 +354,13 @@ def serving_line(s: Serving | None, unmeasured: str = "rates after a second samp
     none yet: say how to get one)."""
     if s is None or s.empty:
         return ""
-    q = partial(quantile_latency, s)
 
-    def mean(family: str) -> str:
-        return f" mean {m}" if (m := mean_latency(s, family)) else ""
+    def figures(family: str) -> str:
+        return "".join(text for text, _ in latency_parts(s, family))
 
+    note = f" {n}" if (n := client_ttft_note(s)) else ""
     return (
-        f"TTFT p50 {q('ttft_p50_s')} p99 {q('ttft_p99_s')}{mean('ttft')} · "
-        f"TPOT p50 {q('itl_p50_s')} p99 {q('itl_p99_s')}{mean('itl')} · "
-        f"E2E p50 {q('e2e_p50_s')} p99 {q('e2e_p99_s')}{mean('e2e')} · "
+        f"TTFT {figures('ttft')}{note} · TPOT {figures('itl')} · E2E {figures('e2e')} · "
         f"in {tokens_per_s(s.input_tok_per_s)} out {tokens_per_s(s.output_tok_per_s)} · "
         f"running {number(s.running)} waiting {number(s.waiting)} · KV {percent(s.kv_usage)} "
         f"({serving_span(s) or unmeasured})"

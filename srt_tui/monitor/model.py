@@ -120,6 +120,11 @@ class Serving:
     #: router runs the prefill first: vllm-router): their means add exactly, their quantiles are approximate (the
     #: legs taken as independent) and shown `≈`
     prefill_added: tuple[str, ...] = ()
+    #: what a client through the job's router measures of TTFT beyond these figures, from the router's own socket
+    #: handling (`Router.client_ttft_added_s`: sglang-router's missing TCP_NODELAY, up to 40 ms), and that router's
+    #: type; 0 and "" where none is known (a worker's own figures, other routers)
+    client_ttft_added_s: float = 0.0
+    client_ttft_router: str = ""
 
     def approximate(self, name: str) -> bool:
         """Whether the quantile ``name`` (`ttft_p50_s`) is approximate: the sum of a prefill's and a decode's."""

@@ -174,3 +174,30 @@ async def test_at_80x24_the_panels_keep_to_key_figures_and_every_worker_is_on_th
         panel = pilot.app.screen.query_one(ServingPanel)
         shown = " ".join("".join(seg.text for seg in strip) for strip in panel.render_lines(panel.region.reset_offset))
         assert "p99" in shown and "E2E" in shown  # a tall terminal: every figure
+
+
+def test_panel_leads_with_the_mean_and_says_what_sglang_router_adds() -> None:
+    """The Serving panel of the new-operator pass's job (mocker-1p2d behind sglang-router): the TTFT group reads
+    the window's mean first, and what a client through sglang-router sees beyond it, on the wide face and the
+    short one (80x24: medians only)."""
+    from rich.style import Style
+
+    from srt_tui.monitor.model import Serving
+    from srt_tui.tui.monitor.serving_panel import serving_pairs
+
+    s = Serving(
+        ttft_p50_s=0.05,
+        ttft_p99_s=0.099,
+        ttft_mean_s=0.0064,
+        itl_p50_s=0.003,
+        itl_p99_s=0.005,
+        output_tok_per_s=100.0,
+        window_s=61.0,
+        below_first_bucket=(("ttft_p50_s", 0.1), ("ttft_p99_s", 0.1)),
+        client_ttft_added_s=0.04,
+        client_ttft_router="sglang-router",
+    )
+    wide = [t.plain for t in serving_pairs(s, lambda _: Style(), sparks=False)]
+    assert wide[0] == "TTFT mean 6.4 ms (p50, p99 <100 ms) clients +≤40 ms (sglang-router: no TCP_NODELAY)"
+    brief = [t.plain for t in serving_pairs(s, lambda _: Style(), sparks=False, brief=True)]
+    assert brief[0] == "TTFT mean 6.4 ms clients +≤40 ms"

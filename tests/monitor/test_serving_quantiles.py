@@ -211,7 +211,8 @@ def test_below_the_first_bucket_the_windows_mean_says_what_the_buckets_cannot() 
     got = read_worker(history, key, "agg", _with_sum(_scrape({0.1: 30, 0.4: 30, INF: 30}, 0), 0.105, 30), SGLANG, 110.0)
     shown = figures(got)
     assert shown is not None and shown.ttft_mean_s == pytest.approx(0.0035)
-    assert "TTFT p50 <100 ms p99 <100 ms mean 3.5 ms · " in cells.serving_line(shown), cells.serving_line(shown)
+    # the new-operator pass (2026-12-07): `<100 ms` first said nothing of a ~50 ms service; the mean leads now
+    assert cells.serving_line(shown).startswith("TTFT mean 3.5 ms (p50, p99 <100 ms) · "), cells.serving_line(shown)
     assert cells.mean_latency(shown, "itl") == ""  # no sum/count exported: nothing invented
     # the process restarts: its sum and count fall back, and the window starts again from there
     read_worker(history, key, "agg", _with_sum(_scrape({0.1: 2, 0.4: 2, INF: 2}, 0), 0.5, 2), SGLANG, 120.0)
@@ -236,3 +237,32 @@ def test_below_the_first_bucket_the_windows_mean_says_what_the_buckets_cannot() 
         parts.append(read_worker(h, ("j", name), "decode", scrape, SGLANG, 10.0))
     job = combine(parts)
     assert job is not None and job.ttft_mean_s == pytest.approx(0.02)
+
+
+def test_the_mean_leads_where_a_quantile_says_only_its_first_bucket_and_the_router_adds_its_share() -> None:
+    """The new-operator pass (2026-12-07), mocker-1p2d behind sglang-router: `TTFT p50 <100 ms p99 <100 ms mean
+    6.4 ms` and `E2E p50 <100 ms p99 183 ms mean 75 ms` while `srt-tui bench` measured TTFT p50 34 ms. The mean
+    leads where a quantile reads only `<` its first bound, and what the router adds at the client is said beside
+    TTFT (sglang-router: no TCP_NODELAY towards clients; vllm-router and smg set it)."""
+    from srt_tui.core.frontends.routers import ROUTERS
+    from srt_tui.monitor import cells
+    from srt_tui.monitor.model import Serving
+
+    s = Serving(
+        ttft_p50_s=0.05,
+        ttft_p99_s=0.099,
+        ttft_mean_s=0.0064,
+        e2e_p50_s=0.05,
+        e2e_p99_s=0.183,
+        e2e_mean_s=0.075,
+        below_first_bucket=(("ttft_p50_s", 0.1), ("ttft_p99_s", 0.1), ("e2e_p50_s", 0.1)),
+        client_ttft_added_s=ROUTERS["sglang-router"].client_ttft_added_s,
+        client_ttft_router="sglang-router",
+    )
+    line = cells.serving_line(s)
+    assert line.startswith("TTFT mean 6.4 ms (p50, p99 <100 ms) clients +≤40 ms (sglang-router: no TCP_NODELAY) · ")
+    assert " · E2E mean 75 ms p50 <100 ms p99 183 ms · " in line, line
+    assert "".join(t for t, _ in cells.latency_parts(s, "ttft", brief=True)) == "mean 6.4 ms"
+    assert cells.client_ttft_note(s, brief=True) == "clients +≤40 ms"
+    assert ROUTERS["vllm-router"].client_ttft_added_s == ROUTERS["smg"].client_ttft_added_s == 0
+    assert "clients" not in cells.serving_line(Serving(ttft_p50_s=0.2, ttft_p99_s=0.3))

@@ -77,3 +77,19 @@ def test_bench_says_when_the_url_does_not_answer_from_here(tmp_path: Path, capsy
     assert json.loads(out.out)["status"] == "error"
     assert f"http://127.0.0.1:{port} does not answer from here (connect to 127.0.0.1:{port} failed" in out.err
     assert "through the SSH port-forward the job view shows" in out.err
+
+
+def test_bench_says_what_sglang_router_adds_to_its_ttft() -> None:
+    """The new-operator pass read bench TTFT p50 34 ms beside the Serving panel's 6.4 ms with nothing saying why:
+    behind sglang-router (no TCP_NODELAY towards clients) the smoke line says what the router adds; behind the
+    routers that set it, nothing."""
+    from typing import cast
+
+    from srt_tui.monitor.model import JobSnapshot, RouterStatus
+    from srt_tui.monitor.probes.smoke import router_note
+
+    def behind(kind: str) -> JobSnapshot:
+        return cast(JobSnapshot, type("Snap", (), {"router": RouterStatus(type=kind, url=None), "routers": ()})())
+
+    assert router_note(behind("sglang-router")) == "sglang-router adds up to 40 ms to TTFT (no TCP_NODELAY)"
+    assert router_note(behind("vllm-router")) == router_note(behind("smg")) == ""

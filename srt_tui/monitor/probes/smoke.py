@@ -17,6 +17,7 @@ from typing import Any
 from srt_tui.bench.client import ClientError, Connection, Origin
 from srt_tui.bench.load import BenchConfig, drive
 from srt_tui.bench.stats import Outcome, percentile
+from srt_tui.core.frontends.routers import ROUTERS
 from srt_tui.core.jobdir.contract import JobDirError, read_endpoints
 from srt_tui.monitor.model import JobSnapshot
 
@@ -67,6 +68,18 @@ class SmokeResult:
             f"p99 {_ms(self.latency_p99_ms)} · TTFT p50 {_ms(self.ttft_p50_ms)} p99 {_ms(self.ttft_p99_ms)} · "
             f"{self.output_tokens_per_s:.1f} tok/s in {self.duration_s:.2f} s"
         )
+
+
+def router_note(snap: JobSnapshot) -> str:
+    """What the job's router adds to this test's TTFT beyond the engines' (the Serving panel's figures), said after
+    its line so the two are read together: `sglang-router adds up to 40 ms to TTFT (no TCP_NODELAY)`; "" else."""
+    # `routers`: those behind nginx (srtctl's multi-frontend layout), the first being `router`
+    for router in (r for r in (snap.router, *snap.routers) if r is not None):
+        adapter = ROUTERS.get(router.type)
+        if adapter is not None and adapter.client_ttft_added_s:
+            added = _ms(adapter.client_ttft_added_s * 1000)
+            return f"{router.type} adds up to {added} to TTFT (no TCP_NODELAY)"
+    return ""
 
 
 def _ms(value: float | None) -> str:

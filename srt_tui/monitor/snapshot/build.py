@@ -27,7 +27,7 @@ from srt_tui.monitor.statuses.context import JobFiles, Refresh
 from srt_tui.monitor.statuses.gpus import gpu_status
 from srt_tui.monitor.statuses.relay import read_relay
 from srt_tui.monitor.statuses.router import nginx_status, router_status, with_router_view
-from srt_tui.monitor.statuses.serving import job_figures, pd_flow, router_parts_key
+from srt_tui.monitor.statuses.serving import client_ttft_added, job_figures, pd_flow, router_parts_key
 from srt_tui.monitor.statuses.srtctl_dir import srtctl_logs
 from srt_tui.monitor.statuses.stage import derive_stage, ended_at, started_at
 from srt_tui.monitor.statuses.workers import worker_statuses
@@ -127,6 +127,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
             ctx.serving_parts.get(job.job_id, []),
             ctx.serving_parts.get(router_parts_key(job.job_id), []),
             pd_flow(plan),
+            client_ttft_added(plan),
         ),
         gpus=gpus.readings if gpus is not None else (),
         routers=routers,

@@ -352,9 +352,33 @@ def pd_flow(plan: PlanDoc) -> PdFlow:
     return "concurrent"
 
 
-def job_figures(workers: Sequence[Parts], routers: Sequence[Parts], flow: PdFlow = "concurrent") -> Serving | None:
+def client_ttft_added(plan: PlanDoc) -> tuple[float, str]:
+    """What a client through the job's router measures of TTFT beyond the engines' figures, as its adapter
+    declares it (`Router.client_ttft_added_s`), with the router's type; (0, "") when it declares none."""
+    routers = plan.all_routers()
+    adapter = ROUTERS.get(routers[0].type) if routers else None
+    if adapter is None or not adapter.client_ttft_added_s:
+        return 0.0, ""
+    return adapter.client_ttft_added_s, routers[0].type
+
+
+def job_figures(
+    workers: Sequence[Parts],
+    routers: Sequence[Parts],
+    flow: PdFlow = "concurrent",
+    client_added: tuple[float, str] = (0.0, ""),
+) -> Serving | None:
     """The job's figures from its workers' metrics (``flow``: its router's P/D flow, see `combine`); a figure they
-    lack (Dynamo's workers export no serving families) is taken from its routers' own (client-side) metrics."""
+    lack (Dynamo's workers export no serving families) is taken from its routers' own (client-side) metrics;
+    ``client_added``: what a client through its router measures of TTFT beyond them (`client_ttft_added`)."""
+    figures = _job_figures(workers, routers, flow)
+    if figures is None or not client_added[0]:
+        return figures
+    return replace(figures, client_ttft_added_s=client_added[0], client_ttft_router=client_added[1])
+
+
+def _job_figures(workers: Sequence[Parts], routers: Sequence[Parts], flow: PdFlow) -> Serving | None:
+    """`job_figures` before what the router adds."""
     mine = combine(workers, flow=flow)
     theirs = combine(routers, per_role=False)
     if mine is None or theirs is None:

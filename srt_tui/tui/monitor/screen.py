@@ -722,7 +722,7 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
 
     @work(group="smoke", name="smoke", exit_on_error=False)
     async def _smoke(self, snap: JobSnapshot) -> None:
-        from srt_tui.monitor.probes.smoke import NotServing, public_url, run_smoke
+        from srt_tui.monitor.probes.smoke import NotServing, public_url, router_note, run_smoke
 
         try:
             url = await asyncio.to_thread(public_url, snap)  # reads endpoints.json
@@ -732,7 +732,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             return
         mark = "✓" if result.failed == 0 else "✗"
         errors = f" · {result.errors[0][1]}× {result.errors[0][0]}" if result.errors else ""
-        self.post_message(SmokeDone(snap.job_id, f"{mark} {result.line()}{errors}", ok=result.failed == 0))
+        note = f" · {n}" if (n := router_note(snap)) else ""  # beside the Serving panel's engines' TTFT
+        self.post_message(SmokeDone(snap.job_id, f"{mark} {result.line()}{note}{errors}", ok=result.failed == 0))
 
     @on(SmokeDone)
     def _smoke_done(self, message: SmokeDone) -> None:

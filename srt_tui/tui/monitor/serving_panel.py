@@ -29,7 +29,8 @@ def serving_pairs(
     measured: bool = False,
     brief: bool = False,
 ) -> list[Text]:
-    """`label value` groups (a latency's mean added when its quantiles read `<100 ms` or `≈`), each kept whole when
+    """`label value` groups (a latency's mean leading when its quantiles read `<100 ms`, added when `≈`; TTFT with
+    what a client through the router sees beyond it, where the router adds some), each kept whole when
     a line wraps (``st`` maps dim/key/spark to styles; ``sparks``: with sparklines, which narrow terminals leave out so
     the workers keep their rows; ``ended``: the job has ended, so no further scrape will come and the note says where
     its measured figures are; ``brief``: a short terminal's key figures, medians (the panel's title says `p50`) and
@@ -37,14 +38,12 @@ def serving_pairs(
     dim, spark = st("dim"), st("spark")
 
     def quantiles(label: str, field: str, points: tuple[float, ...]) -> Text:
-        t = Text.assemble((f"{label} ", st("key")), ("" if brief else "p50 ", dim))
-        t.append(cells.quantile_latency(s, f"{field}_p50_s"))
-        if not brief:
-            t.append(" p99 ", style=dim)
-            t.append(cells.quantile_latency(s, f"{field}_p99_s"))
-        if mean := cells.mean_latency(s, field):  # `<100 ms` says little: the window's mean says more
-            t.append(" mean ", style=dim)
-            t.append(mean)
+        # the buckets cannot resolve `<100 ms`: the window's mean leads then (`cells.latency_parts`)
+        t = Text.assemble((f"{label} ", st("key")))
+        for text, word in cells.latency_parts(s, field, brief):
+            t.append(text, style=dim if word else "")
+        if field == "ttft" and (note := cells.client_ttft_note(s, brief)):
+            t.append(f" {note}", style=dim)  # what a client through the router sees beyond the engines
         if points and sparks:
             t.append(" " + cells.sparkline(points, SPARK_WIDTH), style=spark)
         return t

@@ -91,6 +91,10 @@ class Router:
     #: answers first: the job's TTFT and E2E add the prefill's time to answer to the decode's, see
     #: `monitor.statuses.serving`)
     pd_flow: ClassVar[PdFlow] = "concurrent"
+    #: what a client measures of a streamed request's TTFT beyond the engines' own, from how the router writes
+    #: to its clients (sglang-router: no TCP_NODELAY on them, so its first chunk waits for the client's delayed
+    #: ACK, up to 40 ms on Linux); 0 where none was measured. Said beside the job's TTFT (`Serving.client_ttft_*`)
+    client_ttft_added_s: ClassVar[float] = 0.0
     #: request counters of workers speaking its protocol when they are not the engine's own (Dynamo's
     #: system server): total, ok, failed, running, queued → `name` or `name{label="value"}`
     worker_metrics: ClassVar[dict[str, str]] = {}
