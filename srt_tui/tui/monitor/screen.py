@@ -585,17 +585,28 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.reverse = not self.reverse
 
     def action_logs(self) -> None:
-        """The log viewer, full screen, on the highlighted worker's log (the failing one on a failed job)."""
-        if not self.in_job_view:
+        """The log viewer, full screen, on the highlighted worker's log (the failing one on a failed job). From the
+        jobs list, Esc in the viewer comes back to the list, where `l` was pressed (as lazygit and k9s do): it
+        landed in the job view the log was read through."""
+        from_list = not self.in_job_view
+        if from_list:
             job = self.query_one(JobsView).highlighted_job
             if job is None:
                 return
             self.open_job(job)
         choice = self.query_one(JobView).log_choice()
         if choice is None:
+            if from_list:
+                self.action_back()
             self.notify("This job has no log yet.", severity="warning")
             return
-        self.app.push_screen(LogViewerScreen(*choice, ended=self._job_ended()))
+        back = self._log_closed_to_list if from_list else None
+        self.app.push_screen(LogViewerScreen(*choice, ended=self._job_ended()), back)
+
+    def _log_closed_to_list(self, _result: object = None) -> None:
+        """The log viewer opened from the jobs list closed: the list again, its cursor on the job."""
+        if self.in_job_view:
+            self.action_back()
 
     def action_refresh(self) -> None:
         if self.poll_interval is None:
