@@ -113,7 +113,13 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             show=False,  # the job view's url line says `y: copy`
             tooltip="Copy the `ssh -N -L` line that reaches the job's URL from a laptop",
         ),
-        Binding("a", "add_job", "Add job", show=False),  # in `?` help: at 80 columns the footer keeps ? and q
+        Binding(
+            "a",
+            "add_job",
+            "Add job",
+            show=False,  # in `?` help: at 80 columns the footer keeps ? and q
+            tooltip="Add a job to watch: a job directory, or a job id (Slurm's or local-N) with a known directory",
+        ),
         Binding("A", "all_jobs", "All jobs", tooltip="Every Slurm job of mine, also those srt-tui did not submit"),
         Binding("d,delete", "hide_job", "Remove", show=False),  # in `?` help, as a and r
         Binding("r", "refresh", "Refresh", show=False),
@@ -769,7 +775,11 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         from srt_tui.tui.prompts import PathPrompt
 
         self.app.push_screen(
-            PathPrompt("Add a job: its Slurm job id, local id or job directory", note="Enter adds · Esc cancels"),
+            PathPrompt(
+                "Add a job to watch: its Slurm job id, local id or job directory",
+                note="Enter adds · Esc cancels",
+                check=_why_not_a_job,
+            ),
             callback=self._add_ref,
         )
 
@@ -783,8 +793,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         from srt_tui.state.jobindex import find_job_dir, remember_job
 
         path = find_job_dir(ref)
-        if path is None:
-            self.post_message(AddFailed(ref, "no job directory found for it (give the directory's path)"))
+        if path is None:  # the prompt checked it: gone since
+            self.post_message(AddFailed(ref, _why_not_a_job(ref) or "no job directory found for it"))
             return
         try:
             job_id = read_job_meta(path).job_id or path.name
@@ -855,3 +865,23 @@ def live_slurm(snapshots: list[JobSnapshot]) -> SourceState | None:
     """What Slurm said in the last refresh: the `slurm` source of a job still active (an ended job's snapshot is
     frozen with what Slurm said when it ended: the status line kept `Slurm ✓` with slurmctld gone)."""
     return next((src for snap in snapshots if not snap.is_final and (src := snap.source("slurm")) is not None), None)
+
+
+def _why_not_a_job(ref: str) -> str | None:
+    """Why `a` (Add job) cannot watch ``ref``, or None when it names a job directory (read from disk: run in a
+    thread). Said under the field, which stays open to fix it."""
+    from srt_tui.core.jobdir.contract import JOB_FILE
+    from srt_tui.core.owned import valid_job_id
+    from srt_tui.core.paths import default_output_dir
+    from srt_tui.state.jobindex import find_job_dir
+
+    if find_job_dir(ref) is not None:
+        return None
+    path = Path(ref).expanduser()
+    if "/" in ref or ref.startswith(("~", ".")):
+        if path.is_dir():
+            return f"{path} holds no {JOB_FILE}: not a job directory srt-tui wrote"
+        return f"{path} does not exist"
+    if not valid_job_id(ref):
+        return f"{ref!r} is neither a job id (digits, or local-<digits>) nor a job directory's path"
+    return f"no job directory for job {ref} (not in my job index nor in {default_output_dir()}): give its directory"
