@@ -174,3 +174,21 @@ async def test_at_80x24_the_panels_keep_to_key_figures_and_every_worker_is_on_th
         panel = pilot.app.screen.query_one(ServingPanel)
         shown = " ".join("".join(seg.text for seg in strip) for strip in panel.render_lines(panel.region.reset_offset))
         assert "p99" in shown and "E2E" in shown  # a tall terminal: every figure
+
+
+async def test_an_ended_jobs_worker_detail_unwatched_says_no_figures_were_recorded() -> None:
+    """Operator pass (issue 21, 2026-12-07): a finished job's worker detail showed `(the job has ended: its last
+    figures)` over dashes and zeros when its run was not watched: they were no figures of its run. It says none
+    were recorded while it ran; a watched run keeps `its last figures`."""
+    from dataclasses import replace
+
+    from srt_tui.monitor.model import Serving
+
+    snap = replace(frozen.nvidia(), stage="completed", slurm_state="COMPLETED")
+    gauges = Serving(running=0.0, waiting=0.0, kv_usage=0.0)
+    workers = tuple(replace(w, serving=gauges) for w in snap.workers)
+    body = await highlighted_worker_detail(replace(snap, workers=workers))
+    assert "no figures were recorded while it ran" in body and "its last figures" not in body, body
+    watched = frozen.with_serving(frozen.nvidia())
+    body = await highlighted_worker_detail(replace(watched, stage="completed", slurm_state="COMPLETED"))
+    assert "its last figures" in body and "no figures were recorded" not in body, body
