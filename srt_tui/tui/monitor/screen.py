@@ -31,7 +31,7 @@ from srt_tui.monitor.feeds.process import ChildFeed
 from srt_tui.monitor.model import JobSnapshot, SourceState
 from srt_tui.slurm.local import is_local_job
 from srt_tui.slurm.reach import login_address
-from srt_tui.tui.context import ContextHub
+from srt_tui.tui.context import AppContext, ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.logs.screen import LogViewerScreen
 from srt_tui.tui.messages import HoldKeys, SlurmStatus
@@ -196,6 +196,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#jobs-table").focus()
         self.redraw()
+        # the header's Slurm probe going down (or back) redraws: the job view then marks Slurm's answers stale
+        self.hub.watch(self, self._context_changed, init=False)
         if self.poll_interval is not None:
             self._wait_for_refresh()
             self.poll_now()
@@ -414,6 +416,15 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     watch_snapshots = watch_query_text = watch_sort = watch_reverse = _redraw_shown
     watch_poll_error = watch_last_took_s = _redraw_shown
 
+    def _context_changed(self, context: AppContext) -> None:
+        """A new Slurm state from the app's probe redraws the job shown (not e.g. a new profile label)."""
+        if context.slurm_state != self._slurm_drawn:
+            self._slurm_drawn = context.slurm_state
+            self.redraw()
+
+    #: the app's Slurm state when the job view was last drawn
+    _slurm_drawn = ""
+
     def redraw(self) -> None:
         """Draw the latest snapshots (the jobs table, and the job view when it is shown)."""
         if not self.is_mounted:
@@ -430,7 +441,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             status=self._status_line(),
         )
         if self.in_job_view:
-            self.query_one(JobView).show(self.snapshot_of(self.selected), now, width)
+            slurm_down = self.hub.context.slurm_state == "down"
+            self.query_one(JobView).show(self.snapshot_of(self.selected), now, width, slurm_down=slurm_down)
         self._keys_may_have_changed()  # a job that ended, or began to serve, changes what its keys can do
 
     @on(DataTable.RowHighlighted, "#jobs-table")
@@ -453,7 +465,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.selected = job_id
         self.query_one(JobsView).follow(job_id)  # back in the list, the cursor is on this job
         self.query_one(ContentSwitcher).current = "job-view"
-        self.query_one(JobView).show(self.snapshot_of(job_id), self.now(), self.size.width or 80)
+        slurm_down = self.hub.context.slurm_state == "down"
+        self.query_one(JobView).show(self.snapshot_of(job_id), self.now(), self.size.width or 80, slurm_down=slurm_down)
         self.query_one("#job-workers").focus(scroll_visible=False)  # the summary first, at its top
         self.query_one(JobView).scroll_home(animate=False)
         self.refresh_bindings()
