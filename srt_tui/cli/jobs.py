@@ -463,9 +463,9 @@ def _cmd_cancel(args: argparse.Namespace) -> int:
     def cancel(job_id: str, job_dir: Path) -> Any:
         return cancel_job(job_id, job_dir, args.transport, None if is_local_job(job_id) else slurm())
 
-    # 0: something was cancelled for every JOB named; 1: for some JOB nothing was (it had already ended,
-    # or Slurm does not know it): a script that cancels twice, or a typo'd id, is told so by the exit code
-    # too, as `kill` on a gone process does (scancel itself exits 0 and says nothing)
+    # 0: every JOB named was cancelled or had already ended (as scancel, which exits 0 for a finished job: a
+    # script that cancels twice is not failed; said on stdout); 1: for some JOB nothing was, because Slurm
+    # does not know it or it is another job (scancel says nothing and exits 0 there: a typo'd id is told)
     rc = 0
     for ref in args.jobs:
         path = find_job_dir(ref, Path(args.output) if args.output else None)
@@ -477,8 +477,9 @@ def _cmd_cancel(args: argparse.Namespace) -> int:
         else:
             outcomes = [cancel(j, d) for j, d in _job_refs([ref], args.output).items()]
         for outcome in outcomes:
-            print(outcome.describe(), file=sys.stdout if outcome.cancelled else sys.stderr)
-        if not any(o.cancelled for o in outcomes):  # a sweep whose members partly ended still counts as done
+            print(outcome.describe(), file=sys.stdout if outcome.cancelled or outcome.ended else sys.stderr)
+        # a sweep whose members partly ended still counts as done
+        if not any(o.cancelled or o.ended for o in outcomes):
             rc = 1
     return rc
 
@@ -567,8 +568,12 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
     c = sub.add_parser(
         "cancel",
         help="cancel jobs (Slurm scancel or the local launcher)",
-        description="Cancel jobs. When nothing is cancelled for a JOB named (it had already ended, or Slurm "
-        "does not know the id), that is said on stderr and the exit code is 1.",
+        description="Cancel jobs (every process of each: Slurm's scancel, or the local launcher). A JOB that "
+        "had already ended (or is ending) is said so on stdout and counts as done, as scancel does with a "
+        "finished job. Exit status: 0 when every JOB named was cancelled or had already ended; 1 when for some "
+        "JOB nothing was cancelled because Slurm does not know the id (a typo, or purged long after it ended) "
+        "or the id is now another job's (said on stderr: scancel says nothing there and exits 0); 2 on bad "
+        "arguments; 3 when Slurm cannot be reached.",
     )
     c.add_argument("jobs", nargs="+", metavar="JOB", help="job id, job directory, or a Slurm id launched elsewhere")
     common(c)

@@ -346,9 +346,10 @@ exit codes:
   0    done
   1    not done, by design: a prompt declined, `apply` without a terminal and without -y, a job that
        ended before it was ready or failed after it (`wait`; one that was ready, then completed, is 0),
-       nothing to cancel (`cancel`: the job had already ended, or Slurm does not know the id), a job
-       with no benchmark results yet (`results`: the others are still printed), a running job not
-       hidden (`jobs --hide`), a smoke test with failed requests or a job that is not serving (`bench`)
+       nothing cancelled (`cancel`: Slurm does not know the id, or it is another job's; one that had
+       already ended is 0, as with scancel), a job with no benchmark results yet (`results`: the others
+       are still printed), a running job not hidden (`jobs --hide`), a smoke test with failed requests
+       or a job that is not serving (`bench`)
   2    bad input: usage, recipe, profile, topology, or a path that cannot be read or written; the
        message names the file, line or field and the fix
   3    Slurm failed or is unreachable; the message says what Slurm said

@@ -35,6 +35,11 @@ class CancelOutcome:
         """False when Slurm has no record of the job (a mistyped id, or one purged long after it ended)."""
         return self.cancelled or self.state != UNKNOWN_STATE
 
+    @property
+    def ended(self) -> bool:
+        """Nothing cancelled because the job had already ended or is ending: what `cancel` asked for holds."""
+        return not self.cancelled and not self.refused and self.known
+
     def describe(self) -> str:
         """One line for the operator."""
         if self.cancelled:

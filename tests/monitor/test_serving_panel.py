@@ -201,3 +201,21 @@ def test_panel_leads_with_the_mean_and_says_what_sglang_router_adds() -> None:
     assert wide[0] == "TTFT mean 6.4 ms (p50, p99 <100 ms) clients +≤40 ms (sglang-router: no TCP_NODELAY)"
     brief = [t.plain for t in serving_pairs(s, lambda _: Style(), sparks=False, brief=True)]
     assert brief[0] == "TTFT mean 6.4 ms clients +≤40 ms"
+
+
+async def test_an_ended_jobs_worker_detail_unwatched_says_no_figures_were_recorded() -> None:
+    """Operator pass (issue 21, 2026-12-07): a finished job's worker detail showed `(the job has ended: its last
+    figures)` over dashes and zeros when its run was not watched: they were no figures of its run. It says none
+    were recorded while it ran; a watched run keeps `its last figures`."""
+    from dataclasses import replace
+
+    from srt_tui.monitor.model import Serving
+
+    snap = replace(frozen.nvidia(), stage="completed", slurm_state="COMPLETED")
+    gauges = Serving(running=0.0, waiting=0.0, kv_usage=0.0)
+    workers = tuple(replace(w, serving=gauges) for w in snap.workers)
+    body = await highlighted_worker_detail(replace(snap, workers=workers))
+    assert "no figures were recorded while it ran" in body and "its last figures" not in body, body
+    watched = frozen.with_serving(frozen.nvidia())
+    body = await highlighted_worker_detail(replace(watched, stage="completed", slurm_state="COMPLETED"))
+    assert "its last figures" in body and "no figures were recorded" not in body, body

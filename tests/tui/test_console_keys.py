@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input, Static
 
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor import frozen
@@ -152,3 +152,41 @@ async def test_two_enters_in_one_burst_close_a_prompt_once() -> None:
             await pilot.press("escape", "escape")
             await settle(pilot)
             assert app.screen_stack == [monitor] and not monitor.in_job_view
+
+
+async def test_add_job_keeps_its_dialog_open_on_a_bad_entry_and_help_says_what_it_adds(tmp_path: Path) -> None:
+    """Operator pass (issue 21, 2026-12-07): `a`, `abc;rm`, Enter closed the dialog with a toast and the next keys
+    acted on the job view. The dialog stays, the reason under the field; the fixed entry (a job directory) is
+    taken. Help said `a Add job` and nothing of what it adds."""
+    from srt_tui.core.jobdir.contract import JobMeta, write_job_meta
+    from srt_tui.tui.help_screen import HelpScreen
+    from srt_tui.tui.prompts import PathPrompt
+
+    app = frozen_app(frozen.fleet(), open_job="81234")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        monitor = app.screen
+        assert isinstance(monitor, MonitorScreen) and monitor.in_job_view
+        await pilot.press("a", *"abc;rm", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        prompt = app.screen
+        assert isinstance(prompt, PathPrompt), prompt
+        error = prompt.query_one("#prompt-error", Static)
+        assert error.display and "'abc;rm' is neither a job id" in str(error.content), error.content
+        job = tmp_path / "local-5"
+        job.mkdir()
+        write_job_meta(job, JobMeta("local-5", name="mocker-agg", launcher="local"))
+        field = prompt.query_one("#prompt-input", Input)
+        field.value = str(job)
+        await pilot.pause()
+        assert not error.display  # the reason was the old entry's
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is monitor and monitor.tracked.get("local-5") == job.resolve()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        add = [r.description for r in app.screen.rows if r.key == "a"]
+        assert add and "job directory" in add[0] and "job id" in add[0], add

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
 from srt_tui.core.jobdir.events import append_event
 from srt_tui.tui.monitor.events_view import EventsScreen
@@ -106,3 +106,17 @@ async def test_a_detail_wider_than_its_column_wraps_whole_words_at_80_columns(
             assert " ".join(lines) == detail and all(len(line) <= column.width for line in lines), (lines, column)
             assert table.rows[table.ordered_rows[i].key].height == len(lines)
         assert any(len(str(table.get_row_at(i)[-1]).split("\n")) > 1 for i in range(table.row_count))
+
+
+async def test_the_events_title_says_what_its_count_counts(tmp_path: Path) -> None:
+    """Operator pass (issue 21, 2026-12-07): the title read `Events of 81234 … · 18 · local time`: 18 what?"""
+    snap = frozen.degraded_with_events(tmp_path / "81234")
+    app = frozen_app([snap], open_job="81234")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.press("e")
+        await settle(pilot)
+        events = app.screen
+        assert isinstance(events, EventsScreen)
+        title = str(events.query_one("#events-title", Static).content)
+        assert f" · {len(events._shown)} events · local time" in title, title

@@ -119,9 +119,9 @@ async def test_slurm_dropping_while_on_submit_keeps_the_choice_and_says_submit_c
         await pilot.pause()
         await pilot.pause()
         launcher, disabled, status = _submit_state(app)
-        assert launcher == "slurm" and disabled and "Slurm is not reachable" in status
+        assert launcher == "slurm" and disabled and "Submit cannot send this job to Slurm" in status
         note = str(app.screen.query_one("#launcher-note").render())
-        assert "Slurm is not reachable" in note and "Submit cannot" in note
+        assert "Slurm is not reachable" in note and "slurmctld not reachable" in note
         app.post_message(SlurmStatus(True, "slurmctld answered"))  # back: Submit goes again
         await pilot.pause()
         await pilot.pause()
@@ -334,3 +334,40 @@ async def test_a_clone_of_a_job_submitted_here_submits_without_asking_again() ->
         finally:
             for job in sent:
                 LocalLauncher().cancel(job.job_id, job.job_dir)
+
+
+async def test_with_slurm_gone_the_preflight_reads_stale_and_each_message_shows_once() -> None:
+    """Operator pass (issue 21, 2026-12-07): with Slurm dropped while on Submit, its preflight kept `✓ partition:
+    batch exists (UP)` beside `Slurm ✗ unreachable`, and the step said "not reachable" and "cannot send" twice.
+    Slurm's earlier answers are `?` (unknown now), each message is said once, and back up the checks run again."""
+    from textual.geometry import Region
+
+    from srt_tui.tui.messages import SlurmStatus
+
+    scenario = SCENARIOS["nvidia"]
+    app = make_app(scenario.profile, probe=SLURM_UP)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        step = app.screen.query_one(SubmitStep)
+
+        async def shown() -> tuple[str, str]:
+            await app.workers.wait_for_complete()
+            await settle(pilot)
+            request = step.query_one("#request", Static)
+            lines = request.render_lines(Region(0, 0, request.size.width, request.size.height))
+            panel = " ".join(
+                str(step.query_one(f"#{name}", Static).render()) for name in ("launcher-note", "submit-status")
+            )
+            return "\n".join(s.text for s in lines), panel
+
+        request, _ = await shown()
+        assert "✓ partition: `batch` exists" in request, request
+        app.post_message(SlurmStatus(False, "slurmctld not reachable"))
+        request, panel = await shown()
+        assert "✓" not in request and "? partition: `batch` exists" in request, request
+        said = " ".join((request + " " + panel).split())
+        assert said.count("not reachable") == 2 and said.count("slurmctld not reachable") == 1, said  # its reason
+        assert said.count("Slurm is not reachable") == 1 and said.count("cannot send") == 1, said
+        app.post_message(SlurmStatus(True, "slurmctld answered"))
+        request, _ = await shown()
+        assert "✓ partition: `batch` exists" in request and "? " not in request, request

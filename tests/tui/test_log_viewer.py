@@ -646,3 +646,32 @@ def test_a_count_takes_its_nouns_plural_but_for_one() -> None:
 
     assert [counted(n, "job") for n in (0, 1, 2, 12345)] == ["0 jobs", "1 job", "2 jobs", "12,345 jobs"]
     assert counted(1, "entry", "entries") == "1 entry" and counted(3, "entry", "entries") == "3 entries"
+
+
+async def test_esc_from_a_log_opened_on_the_jobs_list_goes_back_to_the_list() -> None:
+    """Operator pass (issue 21, 2026-12-07): `l` on a row of the jobs list, then Esc, landed in that job's view;
+    back where `l` was pressed (lazygit, k9s): the list, focused, its cursor on the same job. From a job view, Esc
+    still goes back to the job view."""
+    from srt_tui.tui.monitor.jobs_view import JobsView
+    from srt_tui.tui.monitor.screen import MonitorScreen
+
+    app = frozen_app(frozen.fleet())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        monitor = app.screen
+        assert isinstance(monitor, MonitorScreen) and not monitor.in_job_view
+        await pilot.press("j")
+        job = monitor.query_one(JobsView).highlighted_job
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, LogViewerScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is monitor and not monitor.in_job_view
+        assert monitor.query_one(JobsView).highlighted_job == job and app.focused is monitor.query_one("#jobs-table")
+        await pilot.press("enter", "l")  # from the job view: back to the job view
+        await pilot.pause()
+        assert isinstance(app.screen, LogViewerScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is monitor and monitor.in_job_view and monitor.selected == job

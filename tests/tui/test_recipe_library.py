@@ -815,6 +815,43 @@ async def test_a_filter_answered_alike_puts_the_cursor_on_the_row_written_for_th
         assert "1p2d-mtp" in _leaves(tree) and _cursor(tree) == "mocker-1p2d", (_leaves(tree), _cursor(tree))
 
 
+async def test_with_a_user_profile_the_filter_highlights_the_row_enter_takes() -> None:
+    """Operator pass (issue 21, 2026-12-07): with a profile of the operator's own (no row written for it), `/1p2d`
+    Enter Enter opened Topology on srtctl's `1p2d-mtp` (GB200, "do not use"), 20 rows down, drawn in the list's dim
+    blurred cursor: a name starting with the query outranked the rows above it. Rows answering alike go in the
+    tree's order, the cursor row is drawn highlighted while the filter has the keys, and Enter takes that row."""
+    from srt_tui.tui.launch.screen import LaunchScreen as Launch
+
+    lib = _user_library() / "gb200-fp4" / "1k1k"
+    lib.mkdir(parents=True)
+    other = (REPO / "recipes" / "mocker" / "mocker-1p2d.yaml").read_text(encoding="utf-8")
+    other = other.replace("name: mocker-1p2d", "name: gb200-fp4-1p2d-mtp").replace(
+        "profiles: [local, local-rocr]", "profiles: [nvidia-gb200]"
+    )
+    (lib / "1p2d-mtp.yaml").write_text(other, encoding="utf-8")
+    profiles = Path(os.environ["SRT_TUI_CONFIG_DIR"]) / "profiles"
+    profiles.mkdir(parents=True, exist_ok=True)
+    (profiles / "mine.yaml").write_text((REPO / "profiles" / "local.yaml").read_text(), encoding="utf-8")
+    app = make_app("mine")
+    async with app.run_test(size=(120, 36)) as pilot:
+        tree = await _filtered(app, pilot, "1p2d")
+        rows = _leaves(tree)
+        assert "1p2d-mtp" in rows and _cursor(tree) == rows[0], (rows, _cursor(tree))
+        # drawn as the highlighted row although the filter field has the focus
+        assert not tree.has_focus and tree.cursor_node is not None
+        top = tree.region.y + 1 - round(tree.scroll_y)
+        strip = app.screen._compositor.render_strips()[top + tree.cursor_line]
+        shown = [seg for seg in strip.crop(tree.region.x, tree.region.right) if seg.text.strip()]
+        cursor_bg = app.theme_variables["block-cursor-background"].lower()
+        assert rows[0] in "".join(seg.text for seg in shown), [seg.text for seg in shown]
+        assert any(seg.style and seg.style.bgcolor and seg.style.bgcolor.name == cursor_bg for seg in shown), shown
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, Launch) and screen.index == 2, app.screen
+        assert screen.state.recipe_label == rows[0]
+
+
 async def test_enter_enter_in_one_burst_after_a_filter_chooses_the_rows_recipe() -> None:
     """Second operator pass (stop 29): `/1p2d` then Enter Enter sent at once stayed on the Recipe step: the first
     Enter handed the keys to the tree, the second reached the filter before the tree had the focus and was lost.

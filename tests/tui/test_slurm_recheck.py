@@ -54,3 +54,35 @@ async def test_no_recheck_when_the_check_is_off() -> None:
         await asyncio.sleep(0.5)
         await pilot.pause()
         assert app.context.slurm_state == "off"
+
+
+async def test_a_job_view_marks_slurms_last_answer_stale_while_the_header_says_unreachable() -> None:
+    """Operator pass (issue 21, 2026-12-07): the header read `Slurm ✗ unreachable` while the job view read
+    `sources slurm ✓`. While the app's probe says down, Slurm's last answer is `slurm ? stale`, never ✓; it is ✓
+    again once Slurm answers."""
+    from srt_tui.tui.monitor.job_view import JobSummary
+    from tests.monitor import frozen
+    from tests.monitor.tui_apps import frozen_app
+
+    snap = frozen.nvidia("healthy")
+    assert any(src.name == "slurm" and src.ok for src in snap.sources)
+    answer = [(True, "slurmctld answered")]
+    app = frozen_app([snap], open_job=snap.job_id)
+    app.check_slurm, app.slurm_probe = True, lambda: answer[0]  # the app's own probe, answering as told
+
+    async with app.run_test(size=(160, 40)) as pilot:
+
+        async def probed(reachable: bool, reason: str) -> str:
+            answer[0] = (reachable, reason)
+            app.probe_slurm()
+            await app.workers.wait_for_complete()
+            await _wait_for(app, "up" if reachable else "down")
+            await pilot.pause()
+            line = str(app.screen.query_one(JobSummary).render())
+            return line[line.index("sources") :].split("\n")[0]
+
+        assert "slurm ✓" in (shown := await probed(True, "slurmctld answered")), shown
+        shown = await probed(False, "slurmctld not reachable")
+        assert "slurm ✓" not in shown and "slurm ? stale" in shown, shown
+        shown = await probed(True, "slurmctld answered")
+        assert "slurm ✓" in shown and "stale" not in shown, shown

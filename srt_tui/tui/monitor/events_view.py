@@ -16,6 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import Footer, Static
 
+from srt_tui.core.text.counts import counted
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.monitor.timeline import Story, TimelineEntry, offset, started, timeline
 from srt_tui.tui.context import ContextHub
@@ -157,7 +158,9 @@ class EventsScreen(ReportsWorkerErrors, DismissOnce[None]):
         if at_end and rows:
             table.move_cursor(row=len(rows) - 1)
         day = start.astimezone().strftime("%Y-%m-%d") if start is not None else ""
-        title = f"Events of {self.snap.job_id} {self.snap.name} · {len(entries)} · local time, from {day}"
+        # the count named (`· 18 ·` alone said nothing of what it counted)
+        count = counted(len(entries), "event")
+        title = f"Events of {self.snap.job_id} {self.snap.name} · {count} · local time, from {day}"
         if not entries:
             title = f"Events of {self.snap.job_id} {self.snap.name}: none yet (its launch script has not started)"
         self.query_one("#events-title", Static).update(title)

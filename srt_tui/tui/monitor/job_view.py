@@ -101,6 +101,8 @@ def summary(
     smoke: str = "",
     width: int | None = None,
     short: bool = False,
+    *,
+    slurm_down: bool = False,
 ) -> Text:
     """Three lines: who/what, where it is (state and stage), its counters and where the data came from (``st``
     maps ok/bad/dim/key to styles); while it serves, a fourth: its URL and the SSH port-forward from ``login``
@@ -126,7 +128,7 @@ def summary(
     # the sources last, in the first wording that fits beside the counters (at 80 columns they were cut after
     # `slurm ✓`), else on a line of their own; a failing one's error is whole in the Problems panel
     room = width - len(t.plain.rsplit("\n", 1)[-1]) - len(" · ") if width is not None else None
-    wordings = sources_wordings(snap, st)
+    wordings = sources_wordings(snap, st, slurm_down)
     beside = next((w for w in wordings if room is None or w.cell_len <= room), None)
     if beside is not None:
         t.append(" · ", style=st("dim"))
@@ -146,20 +148,31 @@ def summary(
 SOURCE_ERROR_MAX = 70
 
 
-def sources_wordings(snap: JobSnapshot, st: Callable[[str], Style]) -> list[Text]:
+def sources_wordings(snap: JobSnapshot, st: Callable[[str], Style], slurm_down: bool = False) -> list[Text]:
     """Where the job's data came from, longest first: `sources slurm ✓  job dir ✓  http ✗ decode_0: connection
     refused …` (an error cut at a word), then without the errors, then `sources all ✓` or the failing ones alone,
-    `sources ✗ http` (the Problems panel says why, and the tooltip has the whole line)."""
+    `sources ✗ http` (the Problems panel says why, and the tooltip has the whole line). ``slurm_down``: the app's
+    probe says Slurm does not answer, so its last answer is marked `slurm ? stale`, never ✓ (the header read
+    `Slurm ✗ unreachable` over `sources slurm ✓`)."""
     marks, full = Text.assemble(("sources ", st("dim"))), Text.assemble(("sources ", st("dim")))
+    stale = [src.name for src in snap.sources if src.ok and slurm_down and src.name == "slurm"]
     for i, src in enumerate(snap.sources):
-        mark = Text.assemble("  " if i else "", f"{src.name} ", ("✓" if src.ok else "✗", st("ok" if src.ok else "bad")))
+        sign, style = ("?", "dim") if src.name in stale else ("✓", "ok") if src.ok else ("✗", "bad")
+        mark = Text.assemble("  " if i else "", f"{src.name} ", (sign, st(style)))
         marks.append_text(mark)
         full.append_text(mark)
-        if not src.ok and src.error:
+        if src.name in stale:
+            full.append(" stale: Slurm does not answer now", style=st("dim"))
+        elif not src.ok and src.error:
             full.append(" " + shorten(src.error, SOURCE_ERROR_MAX, placeholder=" …"), style=st("bad"))
     failing = [src.name for src in snap.sources if not src.ok]
     brief = Text.assemble(("sources ", st("dim")))
-    brief.append(f"✗ {', '.join(failing)}" if failing else "all ✓", style=st("bad" if failing else "ok"))
+    if failing:
+        brief.append(f"✗ {', '.join(failing)}", style=st("bad"))
+    if stale:
+        brief.append(("  " if failing else "") + f"? {', '.join(stale)} stale", style=st("dim"))
+    if not failing and not stale:
+        brief.append("all ✓", style=st("ok"))
     return [full, marks, brief] if snap.sources else [Text("sources", style=st("dim"))]
 
 
@@ -258,6 +271,8 @@ class JobSummary(Static):
         smoke: str = "",
         width: int | None = None,
         short: bool = False,
+        *,
+        slurm_down: bool = False,
     ) -> None:
         """Redraw within ``width`` columns (the screen's; the padding is taken off here), the smoke test on one
         line when ``short``; what a line had to leave out is in the tooltip."""
@@ -266,9 +281,9 @@ class JobSummary(Static):
             self.tooltip = None
             return
         inner = width - 2 if width else None
-        shown = summary(snap, now, self._st, login, smoke, inner, short)
+        shown = summary(snap, now, self._st, login, smoke, inner, short, slurm_down=slurm_down)
         self.update(shown)
-        whole = summary(snap, now, self._st, login, smoke).plain
+        whole = summary(snap, now, self._st, login, smoke, slurm_down=slurm_down).plain
         cut = inner is not None and (whole != shown.plain or any(len(x) > inner for x in whole.splitlines()))
         self.tooltip = whole if cut else None
 
@@ -365,13 +380,14 @@ class JobView(Vertical):
         if more.display != below:
             more.display = below
 
-    def show(self, snap: JobSnapshot | None, now: datetime, width: int) -> None:
+    def show(self, snap: JobSnapshot | None, now: datetime, width: int, *, slurm_down: bool = False) -> None:
         """Redraw from a snapshot (None: the job has not been refreshed yet); on a short terminal (80x24) the
-        panels above the workers keep to one line where they can, so ~4 workers stay on the first screen."""
+        panels above the workers keep to one line where they can, so ~4 workers stay on the first screen.
+        ``slurm_down``: the app's Slurm probe says Slurm does not answer, so its last answer is stale."""
         self.snapshot = snap
         short = not is_tall(self.app.size.height)
         smoke = self.smoke.get(snap.job_id, "") if snap is not None else ""
-        self.query_one(JobSummary).show(snap, now, self.login, smoke, width, short)
+        self.query_one(JobSummary).show(snap, now, self.login, smoke, width, short, slurm_down=slurm_down)
         grid = self.query_one(LiveGpuGrid)
         grid.wide = is_wide(width)
         grid.legend_below = not short

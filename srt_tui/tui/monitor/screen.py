@@ -31,7 +31,7 @@ from srt_tui.monitor.feeds.process import ChildFeed
 from srt_tui.monitor.model import JobSnapshot, SourceState
 from srt_tui.slurm.local import is_local_job
 from srt_tui.slurm.reach import login_address
-from srt_tui.tui.context import ContextHub
+from srt_tui.tui.context import AppContext, ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.logs.screen import LogViewerScreen
 from srt_tui.tui.messages import HoldKeys, SlurmStatus
@@ -115,7 +115,13 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             show=False,  # the job view's url line says `y: copy`
             tooltip="Copy the `ssh -N -L` line that reaches the job's URL from a laptop",
         ),
-        Binding("a", "add_job", "Add job", show=False),  # in `?` help: at 80 columns the footer keeps ? and q
+        Binding(
+            "a",
+            "add_job",
+            "Add job",
+            show=False,  # in `?` help: at 80 columns the footer keeps ? and q
+            tooltip="Add a job to watch: a job directory, or a job id (Slurm's or local-N) with a known directory",
+        ),
         Binding("A", "all_jobs", "All jobs", tooltip="Every Slurm job of mine, also those srt-tui did not submit"),
         Binding("d,delete", "hide_job", "Remove", show=False),  # in `?` help, as a and r
         Binding("r", "refresh", "Refresh", show=False),
@@ -192,6 +198,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#jobs-table").focus()
         self.redraw()
+        # the header's Slurm probe going down (or back) redraws: the job view then marks Slurm's answers stale
+        self.hub.watch(self, self._context_changed, init=False)
         if self.poll_interval is not None:
             self._wait_for_refresh()
             self.poll_now()
@@ -409,6 +417,15 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     watch_snapshots = watch_query_text = watch_sort = watch_reverse = _redraw_shown
     watch_poll_error = watch_last_took_s = _redraw_shown
 
+    def _context_changed(self, context: AppContext) -> None:
+        """A new Slurm state from the app's probe redraws the job shown (not e.g. a new profile label)."""
+        if context.slurm_state != self._slurm_drawn:
+            self._slurm_drawn = context.slurm_state
+            self.redraw()
+
+    #: the app's Slurm state when the job view was last drawn
+    _slurm_drawn = ""
+
     def redraw(self) -> None:
         """Draw the latest snapshots (the jobs table, and the job view when it is shown)."""
         if not self.is_mounted:
@@ -425,7 +442,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
             status=self._status_line(),
         )
         if self.in_job_view:
-            self.query_one(JobView).show(self.snapshot_of(self.selected), now, width)
+            slurm_down = self.hub.context.slurm_state == "down"
+            self.query_one(JobView).show(self.snapshot_of(self.selected), now, width, slurm_down=slurm_down)
         self._keys_may_have_changed()  # a job that ended, or began to serve, changes what its keys can do
 
     @on(DataTable.RowHighlighted, "#jobs-table")
@@ -448,7 +466,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.selected = job_id
         self.query_one(JobsView).follow(job_id)  # back in the list, the cursor is on this job
         self.query_one(ContentSwitcher).current = "job-view"
-        self.query_one(JobView).show(self.snapshot_of(job_id), self.now(), self.size.width or 80)
+        slurm_down = self.hub.context.slurm_state == "down"
+        self.query_one(JobView).show(self.snapshot_of(job_id), self.now(), self.size.width or 80, slurm_down=slurm_down)
         self.query_one("#job-workers").focus(scroll_visible=False)  # the summary first, at its top
         self.query_one(JobView).scroll_home(animate=False)
         self.refresh_bindings()
@@ -586,17 +605,28 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         self.reverse = not self.reverse
 
     def action_logs(self) -> None:
-        """The log viewer, full screen, on the highlighted worker's log (the failing one on a failed job)."""
-        if not self.in_job_view:
+        """The log viewer, full screen, on the highlighted worker's log (the failing one on a failed job). From the
+        jobs list, Esc in the viewer comes back to the list, where `l` was pressed (as lazygit and k9s do): it
+        landed in the job view the log was read through."""
+        from_list = not self.in_job_view
+        if from_list:
             job = self.query_one(JobsView).highlighted_job
             if job is None:
                 return
             self.open_job(job)
         choice = self.query_one(JobView).log_choice()
         if choice is None:
+            if from_list:
+                self.action_back()
             self.notify("This job has no log yet.", severity="warning")
             return
-        self.app.push_screen(LogViewerScreen(*choice, ended=self._job_ended()))
+        back = self._log_closed_to_list if from_list else None
+        self.app.push_screen(LogViewerScreen(*choice, ended=self._job_ended()), back)
+
+    def _log_closed_to_list(self, _result: object = None) -> None:
+        """The log viewer opened from the jobs list closed: the list again, its cursor on the job."""
+        if self.in_job_view:
+            self.action_back()
 
     def action_refresh(self) -> None:
         if self.poll_interval is None:
@@ -764,7 +794,11 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         from srt_tui.tui.prompts import PathPrompt
 
         self.app.push_screen(
-            PathPrompt("Add a job: its Slurm job id, local id or job directory", note="Enter adds · Esc cancels"),
+            PathPrompt(
+                "Add a job to watch: its Slurm job id, local id or job directory",
+                note="Enter adds · Esc cancels",
+                check=_why_not_a_job,
+            ),
             callback=self._add_ref,
         )
 
@@ -778,8 +812,8 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         from srt_tui.state.jobindex import find_job_dir, remember_job
 
         path = find_job_dir(ref)
-        if path is None:
-            self.post_message(AddFailed(ref, "no job directory found for it (give the directory's path)"))
+        if path is None:  # the prompt checked it: gone since
+            self.post_message(AddFailed(ref, _why_not_a_job(ref) or "no job directory found for it"))
             return
         try:
             job_id = read_job_meta(path).job_id or path.name
@@ -854,3 +888,23 @@ def live_slurm(snapshots: list[JobSnapshot]) -> SourceState | None:
     """What Slurm said in the last refresh: the `slurm` source of a job still active (an ended job's snapshot is
     frozen with what Slurm said when it ended: the status line kept `Slurm ✓` with slurmctld gone)."""
     return next((src for snap in snapshots if not snap.is_final and (src := snap.source("slurm")) is not None), None)
+
+
+def _why_not_a_job(ref: str) -> str | None:
+    """Why `a` (Add job) cannot watch ``ref``, or None when it names a job directory (read from disk: run in a
+    thread). Said under the field, which stays open to fix it."""
+    from srt_tui.core.jobdir.contract import JOB_FILE
+    from srt_tui.core.owned import valid_job_id
+    from srt_tui.core.paths import default_output_dir
+    from srt_tui.state.jobindex import find_job_dir
+
+    if find_job_dir(ref) is not None:
+        return None
+    path = Path(ref).expanduser()
+    if "/" in ref or ref.startswith(("~", ".")):
+        if path.is_dir():
+            return f"{path} holds no {JOB_FILE}: not a job directory srt-tui wrote"
+        return f"{path} does not exist"
+    if not valid_job_id(ref):
+        return f"{ref!r} is neither a job id (digits, or local-<digits>) nor a job directory's path"
+    return f"no job directory for job {ref} (not in my job index nor in {default_output_dir()}): give its directory"

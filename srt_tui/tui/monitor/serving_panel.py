@@ -62,7 +62,10 @@ def serving_pairs(
     window = cells.serving_span(s) or "latency after two scrapes"
     if brief and not ended:
         return out
-    if ended:  # `R` only when its benchmark wrote results (a manual job's R has nothing to show)
+    if ended and not _has_rates(s):  # first seen after its end: dashes and zeros were no figures of its run
+        window = "the job has ended: no figures were recorded while it ran (it was not watched)"
+        window += " · R: what its benchmark measured" if measured else ""
+    elif ended:  # `R` only when its benchmark wrote results (a manual job's R has nothing to show)
         window = "the job has ended: its last figures" + (" · R: what its benchmark measured" if measured else "")
     if s.prefill_added:  # vllm-router's P/D: the prefill answers, then the decode starts; the sum's means are exact
         window += " · ≈ prefill + decode legs, mean exact"

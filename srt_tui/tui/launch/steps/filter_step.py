@@ -1,9 +1,10 @@
 """The `/` filter of a wizard step's list (the Profile step's table, the Recipe step's tree): one behaviour for both.
 
 `/` shows the field and remembers the row under the cursor; typing narrows the list, its cursor on the best-named
-row; Enter on a filter naming a row exactly chooses it (an operator typed `/mocker-1p1d` Enter and needed a second
-Enter), otherwise the list takes the keys; Esc clears and closes it: typed in the field, Esc cancels it (the
-cursor goes back to the row it was on before `/`), after Enter the row under the cursor stays.
+row, drawn as the highlighted row while the field has the keys (it is the row Enter takes); Enter on a filter naming
+a row exactly chooses it (an operator typed `/mocker-1p1d` Enter and needed a second Enter), otherwise the list takes
+the keys; Esc clears and closes it: typed in the field, Esc cancels it (the cursor goes back to the row it was on
+before `/`), after Enter the row under the cursor stays.
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ class FilterStep(WizardStep):
             self._before_filter = row[0]
         field = self.query_one(f"#{self.filter_id}", Input)
         field.display = field.can_focus = True
+        # the list's cursor row drawn as when the list has the focus: it is the row Enter takes (a dim cursor 20 rows
+        # down read as no cursor at all, and the operator took the first row for the one chosen)
+        self.add_class("-filtering")
         field.focus()  # its text selected: what is typed replaces it
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -77,6 +81,7 @@ class FilterStep(WizardStep):
         with field.prevent(Input.Changed):
             field.value = ""
         field.display = field.can_focus = False
+        self.remove_class("-filtering")
         self.query_text = ""
 
     @on(Input.Changed)

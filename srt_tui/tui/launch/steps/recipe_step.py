@@ -300,7 +300,7 @@ class RecipeStep(FilterStep):
         target = best = None
         line = tree.cursor_line
         offset = line - round(tree.scroll_y)
-        best_rank = (0, 0, 0)
+        best_rank = (0, 0)
         styles = {name: self._style(f"recipe-step--{name}") for name in ("bad", "match", "dim")}
         for entry in entries:
             leaf = self._folder_node(entry.folder).add_leaf(self._label(entry, styles), data=entry)
@@ -322,16 +322,17 @@ class RecipeStep(FilterStep):
         if grew:
             self._keep_cursor_row(line, offset)
 
-    def _rank(self, entry: RecipeEntry) -> tuple[int, int, int]:
+    def _rank(self, entry: RecipeEntry) -> tuple[int, int]:
         """Where the step puts the cursor, lowest first: the row whose name answers the filter best (`mocker-1p1d`
-        before `mocker-…` whose folder alone matched), then a row written for the profile. A name that
-        starts with the query and one that holds it at a word's start answer alike, so the profile decides
-        (`/1p2d` put the cursor on srtctl's `1p2d-mtp`, for GB200, over the ✓ `mocker-1p2d`); then the start."""
+        before `mocker-…` whose folder alone matched), then a row written for the profile, then the tree's order
+        (the first of equals: the row nearest the top). A name that starts with the query and one that holds it at a
+        word's start answer alike: `/1p2d` put the cursor on srtctl's `1p2d-mtp` (GB200, experimental), 20 rows
+        down, over the ✓ `mocker-1p2d` and, with a profile no row is written for, over the first row shown."""
         fits = bool(self.profile_name) and self.profile_name in entry.profiles
         named = name_rank(entry.label, self.query_text)
-        return (2 if named in (1, 2) else named), 0 if fits else 1, named
+        return (2 if named in (1, 2) else named), 0 if fits else 1
 
-    def _beats(self, rank: tuple[int, int, int], node: TreeNode[RecipeEntry | None] | None) -> bool:
+    def _beats(self, rank: tuple[int, int], node: TreeNode[RecipeEntry | None] | None) -> bool:
         """Whether a row of `rank` is a better place for the cursor than `node` (None: no row has it yet)."""
         return node is None or node.data is None or rank < self._rank(node.data)
 

@@ -69,6 +69,8 @@ class SubmitStep(WizardStep):
         #: the preflight shown (for ``_preflight_of``); it runs when Slurm answers, as `apply` runs it
         self.preflight: list[PreflightCheck] = []
         self._preflight_of: Prepared | None = None
+        #: Slurm went down since the preflight ran: it runs again when Slurm answers
+        self._preflight_stale = False
         #: plans submitted from here (by their launch script and launcher) and their job: the same plan again asks
         #: first (issue 21 defect 8); a clone is a copy asked for, and another launcher another job
         self._sent: dict[tuple[str, str], str] = {}
@@ -166,15 +168,27 @@ class SubmitStep(WizardStep):
         # Slurm would be used; they show with Slurm (sbatch) chosen
         if self.preflight and self._preflight_of is self.prepared and self.launcher == "slurm":
             rest.add_row("", "")
+            # asked while Slurm answered: with Slurm down now, its answers are stale (a `✓ partition: gpu exists`
+            # stayed beside `Slurm ✗ unreachable`), marked `?` and said so once
+            stale = self.hub is not None and self.hub.context.slurm_state == "down"
+            if stale:
+                note = Text(
+                    "? Slurm's answers before it stopped answering: checked again when it does",
+                    style=st("submit-step--dim"),
+                )
+                rest.add_row("preflight", note)
             for i, check in enumerate(self.preflight):
-                rest.add_row("preflight" if i == 0 else "", self._check_text(check))
+                rest.add_row("preflight" if i == 0 and not stale else "", self._check_text(check, stale))
         if rest.row_count:
             parts.append(rest)
         self.query_one("#request", Static).update(Group(*parts))
 
-    def _check_text(self, check: PreflightCheck) -> Text:
-        """One preflight line: ✓ fits, ✗ what is wrong and the fix, · could not check (does not block)."""
+    def _check_text(self, check: PreflightCheck, stale: bool = False) -> Text:
+        """One preflight line: ✓ fits, ✗ what is wrong and the fix, · could not check (does not block); ``stale``:
+        Slurm does not answer now, so what it said is `?`, unknown today."""
         st = self._style
+        if stale:
+            return Text(f"? {check.name}: {check.message}", style=st("submit-step--dim"))
         if check.ok is None:
             return Text(f"· {check.name}: {check.message}", style=st("submit-step--dim"))
         if check.ok:
@@ -225,6 +239,8 @@ class SubmitStep(WizardStep):
         st = self._style
         note = Text()
         if state == "up":
+            if self._preflight_stale:  # what it said before it went away may have changed: asked again
+                self._preflight_stale, self._preflight_of = False, None
             self._maybe_preflight()
             note.append("✓ Slurm is reachable", style=st("submit-step--ok"))
             if reason:
@@ -232,6 +248,7 @@ class SubmitStep(WizardStep):
             if why := self._why_chosen(slurm_answers=True):
                 note.append("\n" + why)
         elif state == "down":
+            self._preflight_stale = True
             note.append("✗ Slurm is not reachable", style=st("submit-step--bad"))
             note.append(f": {reason or 'no answer'}.\n", style=st("submit-step--dim"))
             if self._preferred() == "local":
@@ -239,7 +256,7 @@ class SubmitStep(WizardStep):
             else:
                 if why := self._why_chosen(slurm_answers=False):
                     note.append(why + " ")
-                note.append("Submit cannot send this job to Slurm until it answers. ")
+                # what Submit cannot do is said once, under its button (`_blocked`)
                 note.append("Local (this machine) runs every process of this plan here: choose it only if you mean to.")
         elif state == "off":
             note.append("Slurm check is off: submitting to Slurm may fail; the local launcher runs on this machine.")
@@ -248,6 +265,7 @@ class SubmitStep(WizardStep):
         self.query_one("#launcher-note", Static).update(note)
         self._choose_default()
         self._title_request()
+        self._render_request()  # the preflight's marks follow whether Slurm answers now
         self._submit_allowed()
 
     def _why_chosen(self, slurm_answers: bool) -> str:
@@ -296,9 +314,10 @@ class SubmitStep(WizardStep):
             names = ", ".join(f"`{m.program}`" for m in self.missing)
             return f"{names} not on this machine's PATH: the local launcher cannot run this job (see programs)."
         if self.launcher == "slurm" and self.hub is not None and self.hub.context.slurm_state == "down":
+            # "not reachable" and its reason are the launcher note's: said once in the panel
             return (
-                "Slurm is not reachable: Submit cannot send this job to Slurm. "
-                "Wait for it, or choose Local (this machine) to run it here."
+                "Submit cannot send this job to Slurm until it answers: wait, or choose Local (this machine) to run "
+                "it here."
             )
         return ""
 
