@@ -1,10 +1,13 @@
 """The monitor on the real local Slurm: a 1P2D mocker job behind sglang-router, counters after real
-requests, one Slurm query per refresh for many jobs, and the relay when the login node is cut off."""
+requests, one Slurm query per refresh for many jobs, the relay when the login node is cut off, and one
+stopped worker that is not the network's fault."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
@@ -12,7 +15,10 @@ from typing import Any
 
 import pytest
 
+from srt_tui.monitor.cells import list_stage, problems, stage_cell
+from srt_tui.monitor.model import JobSnapshot
 from srt_tui.monitor.snapshot.collect import Monitor
+from srt_tui.monitor.statuses.context import worker_key
 from srt_tui.slurm.cli_transport import CliTransport
 from srt_tui.slurm.client import JobState
 from tests.conftest import REPO
@@ -133,3 +139,74 @@ async def test_relay_when_the_login_node_is_cut_off(
         lambda: m.refresh(jobs), lambda s: not s.relayed and all(w.source == "direct" for w in s.workers), 12, 0.5
     )
     assert snap.router is not None and snap.router.source == "direct"
+
+
+def _mock_pid(job_dir: Path, worker: str) -> int:
+    """The pid of a worker's mock engine (not its srun or bash parents: `kill -STOP` must hang the process that
+    answers): the one serving the address endpoints.json gives it (the test nodes share one pid namespace)."""
+    ep = next(w for w in json.loads((job_dir / "endpoints.json").read_text())["workers"] if w["name"] == worker)
+    host, port = ep["url"].removeprefix("http://").rsplit(":", 1)
+    want = [b"serve", b"--host", host.encode(), b"--port", port.encode(), b"--name", worker.encode()]
+    for proc in Path("/proc").iterdir():
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0") if proc.name.isdigit() else []
+        except OSError:
+            continue
+        if argv[1:3] == [b"-m", b"srt_tui.mock"] and all(w in argv for w in want):  # python3 -m srt_tui.mock
+            return int(proc.name)
+    raise AssertionError(f"no mock engine serving {worker} at {host}:{port}")
+
+
+def _hung_alone(snap: JobSnapshot) -> bool:
+    """decode_0 reads hung while its neighbours answer directly, and the job is not made a network problem."""
+    by = {w.name: w for w in snap.workers}
+    http = snap.source("http")
+    assert not snap.relayed and "relayed" not in stage_cell(snap) and "relayed" not in list_stage(snap), describe(snap)
+    assert http is not None and http.ok and snap.source("relay") is None, describe(snap)
+    assert not any(line.startswith("source ") for line in problems(snap)), problems(snap)
+    assert all(w.health == "healthy" and w.source == "direct" for n, w in by.items() if n != "decode_0"), describe(snap)
+    return by["decode_0"].health == "hung"
+
+
+async def test_one_stopped_worker_is_hung_not_a_network_problem(pd_job: tuple[Any, str, Path]) -> None:
+    """Issue 21 defect 6 on a real cluster: `kill -STOP` of decode_0's engine (alone on its node) switched the
+    whole job to `serving (relayed)` with `✗ http`, and kept it for a while after `kill -CONT`. Its row says
+    it is not answering, its neighbours answer directly, and it is healthy again a refresh or two after CONT.
+    The Monitor keeps its production back-off (the 8 s cap is what held the stale view after CONT)."""
+    _, job_id, job_dir = pd_job
+    jobs = {job_id: job_dir}
+    m = Monitor(CliTransport(timeout=10.0))
+    pid = _mock_pid(job_dir, "decode_0")
+    ep = next(w for w in json.loads((job_dir / "endpoints.json").read_text())["workers"] if w["name"] == "decode_0")
+    probe = m.sources.get(worker_key(ep["health_url"]))
+    relay = job_dir / "relay" / "health.json"
+    try:
+        await refresh_until(lambda: m.refresh(jobs), lambda s: all(w.health == "healthy" for w in s.workers), 10, 0.5)
+        os.kill(pid, signal.SIGSTOP)
+        stopped_at = time.time()
+        try:
+            # refreshes while it is stopped, until the job's own relay has seen it stopped too (it relays every
+            # few seconds; before the fix its fresh relay is what turned the whole job `relayed`) and our probe of
+            # it has failed 5 times (a back-off would now be at its 8 s cap, what kept the view stale after CONT):
+            # every one of them keeps the job's transport direct
+            snap, _ = await refresh_until(
+                lambda: m.refresh(jobs),
+                lambda s: _hung_alone(s) and relay.stat().st_mtime > stopped_at + 1.0 and probe.failures >= 5,
+                120,
+                0.5,
+            )
+            hung = next(w for w in snap.workers if w.name == "decode_0")
+            assert hung.source == "" and hung.detail.startswith("not answering (stopped or overloaded?): "), describe(
+                snap
+            )
+            assert "answers from here" in hung.detail, hung.detail
+            assert any(line.startswith("decode_0 hung (not answering") for line in problems(snap)), problems(snap)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        snap, used = await refresh_until(
+            lambda: m.refresh(jobs), lambda s: all(w.health == "healthy" for w in s.workers), 6, 0.5
+        )
+        assert used <= 2, f"decode_0 healthy again only after {used} refreshes:\n{describe(snap)}"
+        assert all(w.source == "direct" for w in snap.workers) and not snap.relayed, describe(snap)
+    finally:
+        await m.aclose()

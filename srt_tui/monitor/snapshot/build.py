@@ -23,7 +23,7 @@ from srt_tui.monitor.model import (
     iso_utc,
 )
 from srt_tui.monitor.probes.sources import Source
-from srt_tui.monitor.statuses.context import JobFiles, Refresh
+from srt_tui.monitor.statuses.context import JobFiles, Refresh, worker_key
 from srt_tui.monitor.statuses.gpus import gpu_status
 from srt_tui.monitor.statuses.relay import read_relay
 from srt_tui.monitor.statuses.router import nginx_status, router_status, with_router_view
@@ -68,13 +68,19 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         problems += [p for _, _, p in more if p] + ([nginx_problem] if nginx_problem else [])
         routers = tuple(r for r in (router, *(m[0] for m in more)) if r is not None)
     if live:
-        sources.append(source_state(ctx, "http", [ctx.sources.get(k) for k in job.source_keys()], problems))
+        hung = {w.name for w in workers if w.health == "hung"}  # answered at TCP, or beside a neighbour that did
+        probed = [k for k in job.source_keys() if k not in _worker_keys(job, hung)]
+        sources.append(source_state(ctx, "http", [ctx.sources.get(k) for k in probed], problems))
     gpus = gpu_status(ctx, job, gpus_per_node, starting) if live else None
     if gpus is not None:
         sources.append(source_state(ctx, "gpu exporter", gpus.sources, gpus.problems))
-    relayed = worker_relay or router_relay
+    # the job is shown relayed when its nodes do not answer from here: when one of its processes does, a worker
+    # that does not is its own problem (hung, or its one node cut off: that row alone is relayed), not the job's
+    reached = live and any(ctx.answered_now(ctx.sources.get(k)) for k in job.source_keys())
+    relayed = (worker_relay or router_relay) and not reached
     if relayed and relay is not None:
         sources = [relayed_http_state(s, relay.age_s) if s.name == "http" else s for s in sources]
+    if (worker_relay or router_relay) and relay is not None:
         sources.append(SourceState("relay", True, "", relay.age_s))
     refused = [p for p in ctx.files.refused(job.dir) if p not in job.problems]
     if refused:  # a device, pipe or oversized file where a job file belongs: named, never read
@@ -168,6 +174,15 @@ def source_state(ctx: Refresh, name: str, srcs: list[Source], problems: list[str
         (max(ages) if ages else None) if failing else 0.0,
         min(retry) if retry else None,
     )
+
+
+def _worker_keys(job: JobFiles, names: set[str]) -> set[str]:
+    """Source keys of the named workers."""
+    return {
+        worker_key(str(w["health_url"]))
+        for w in job.endpoint_workers()
+        if w.get("name") in names and w.get("health_url")
+    }
 
 
 def relayed_http_state(http: SourceState, age_s: float) -> SourceState:
