@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
@@ -141,20 +142,29 @@ async def test_relay_when_the_login_node_is_cut_off(
     assert snap.router is not None and snap.router.source == "direct"
 
 
-def _mock_pid(job_dir: Path, worker: str) -> int:
-    """The pid of a worker's mock engine (not its srun or bash parents: `kill -STOP` must hang the process that
-    answers): the one serving the address endpoints.json gives it (the test nodes share one pid namespace)."""
-    ep = next(w for w in json.loads((job_dir / "endpoints.json").read_text())["workers"] if w["name"] == worker)
-    host, port = ep["url"].removeprefix("http://").rsplit(":", 1)
-    want = [b"serve", b"--host", host.encode(), b"--port", port.encode(), b"--name", worker.encode()]
+def _listener_pid(url: str) -> int:
+    """The pid of the process listening on ``url``'s address (a worker's engine, the router; not their srun or
+    bash parents: `kill -STOP` must hang the process that answers). The test nodes share one pid namespace, each
+    has its own network namespace: a process's /proc/PID/net/tcp is its node's socket table."""
+    host, port = url.removeprefix("http://").split("/", 1)[0].rsplit(":", 1)
+    wanted = {f"{socket.inet_aton(ip)[::-1].hex().upper()}:{int(port):04X}" for ip in (host, "0.0.0.0")}
     for proc in Path("/proc").iterdir():
         try:
-            argv = (proc / "cmdline").read_bytes().split(b"\0") if proc.name.isdigit() else []
+            rows = (
+                [r.split() for r in (proc / "net" / "tcp").read_text().splitlines()[1:]] if proc.name.isdigit() else []
+            )
+            inodes = {f"socket:[{r[9]}]" for r in rows if r[1] in wanted and r[3] == "0A"}  # 0A: LISTEN
+            if inodes and any(os.readlink(fd) in inodes for fd in (proc / "fd").iterdir()):
+                return int(proc.name)
         except OSError:
             continue
-        if argv[1:3] == [b"-m", b"srt_tui.mock"] and all(w in argv for w in want):  # python3 -m srt_tui.mock
-            return int(proc.name)
-    raise AssertionError(f"no mock engine serving {worker} at {host}:{port}")
+    raise AssertionError(f"no process listens on {host}:{port}")
+
+
+def _endpoints(job_dir: Path) -> dict[str, Any]:
+    """The job's endpoints.json."""
+    doc: dict[str, Any] = json.loads((job_dir / "endpoints.json").read_text())
+    return doc
 
 
 def _hung_alone(snap: JobSnapshot) -> bool:
@@ -176,8 +186,8 @@ async def test_one_stopped_worker_is_hung_not_a_network_problem(pd_job: tuple[An
     _, job_id, job_dir = pd_job
     jobs = {job_id: job_dir}
     m = Monitor(CliTransport(timeout=10.0))
-    pid = _mock_pid(job_dir, "decode_0")
-    ep = next(w for w in json.loads((job_dir / "endpoints.json").read_text())["workers"] if w["name"] == "decode_0")
+    ep = next(w for w in _endpoints(job_dir)["workers"] if w["name"] == "decode_0")
+    pid = _listener_pid(ep["url"])
     probe = m.sources.get(worker_key(ep["health_url"]))
     relay = job_dir / "relay" / "health.json"
     try:
@@ -208,5 +218,41 @@ async def test_one_stopped_worker_is_hung_not_a_network_problem(pd_job: tuple[An
         )
         assert used <= 2, f"decode_0 healthy again only after {used} refreshes:\n{describe(snap)}"
         assert all(w.source == "direct" for w in snap.workers) and not snap.relayed, describe(snap)
+    finally:
+        await m.aclose()
+
+
+async def test_a_stopped_router_is_not_answering_not_relayed(pd_job: tuple[Any, str, Path]) -> None:
+    """The same for the router (`kill -STOP` of sglang-router): its registrations from the job's relay, taken
+    before it stopped, showed it up and the job `relayed`. It reads down, not answering, while the workers
+    answer directly, and up again a refresh or two after CONT."""
+    _, job_id, job_dir = pd_job
+    jobs = {job_id: job_dir}
+    m = Monitor(CliTransport(timeout=10.0))
+    pid = _listener_pid(_endpoints(job_dir)["router"]["url"])
+    relay = job_dir / "relay" / "health.json"
+
+    def stopped(s: JobSnapshot) -> bool:
+        assert not s.relayed and "relayed" not in stage_cell(s) and s.source("relay") is None, describe(s)
+        assert all(w.health == "healthy" and w.source == "direct" for w in s.workers), describe(s)
+        return s.router is not None and s.router.up is False
+
+    try:
+        await refresh_until(lambda: m.refresh(jobs), lambda s: s.router is not None and s.router.up is True, 10, 0.5)
+        os.kill(pid, signal.SIGSTOP)
+        stopped_at = time.time()
+        try:
+            snap, _ = await refresh_until(
+                lambda: m.refresh(jobs), lambda s: stopped(s) and relay.stat().st_mtime > stopped_at + 1.0, 60, 0.5
+            )
+            assert snap.router is not None and snap.router.detail.startswith("not answering (stopped or overloaded?): ")
+            assert "answers from here" in snap.router.detail and snap.degraded, describe(snap)
+            assert any("down: not answering" in line for line in problems(snap)), problems(snap)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        snap, used = await refresh_until(
+            lambda: m.refresh(jobs), lambda s: s.router is not None and s.router.up is True, 6, 0.5
+        )
+        assert used <= 2 and snap.router is not None and snap.router.source == "direct", describe(snap)
     finally:
         await m.aclose()

@@ -23,7 +23,7 @@ from srt_tui.monitor.model import (
     iso_utc,
 )
 from srt_tui.monitor.probes.sources import Source
-from srt_tui.monitor.statuses.context import JobFiles, Refresh, worker_key
+from srt_tui.monitor.statuses.context import JobFiles, Refresh
 from srt_tui.monitor.statuses.gpus import gpu_status
 from srt_tui.monitor.statuses.relay import read_relay
 from srt_tui.monitor.statuses.router import nginx_status, router_status, with_router_view
@@ -68,9 +68,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         problems += [p for _, _, p in more if p] + ([nginx_problem] if nginx_problem else [])
         routers = tuple(r for r in (router, *(m[0] for m in more)) if r is not None)
     if live:
-        hung = {w.name for w in workers if w.health == "hung"}  # answered at TCP, or beside a neighbour that did
-        probed = [k for k in job.source_keys() if k not in _worker_keys(job, hung)]
-        sources.append(source_state(ctx, "http", [ctx.sources.get(k) for k in probed], problems))
+        sources.append(source_state(ctx, "http", [ctx.sources.get(k) for k in job.source_keys()], problems))
     gpus = gpu_status(ctx, job, gpus_per_node, starting) if live else None
     if gpus is not None:
         sources.append(source_state(ctx, "gpu exporter", gpus.sources, gpus.problems))
@@ -174,15 +172,6 @@ def source_state(ctx: Refresh, name: str, srcs: list[Source], problems: list[str
         (max(ages) if ages else None) if failing else 0.0,
         min(retry) if retry else None,
     )
-
-
-def _worker_keys(job: JobFiles, names: set[str]) -> set[str]:
-    """Source keys of the named workers."""
-    return {
-        worker_key(str(w["health_url"]))
-        for w in job.endpoint_workers()
-        if w.get("name") in names and w.get("health_url")
-    }
 
 
 def relayed_http_state(http: SourceState, age_s: float) -> SourceState:

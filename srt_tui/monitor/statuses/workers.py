@@ -182,6 +182,12 @@ class _Answering:
         return "the router" if self.router else ""
 
 
+def answering_worker(ctx: Refresh, job: JobFiles) -> str:
+    """A worker of the job that answered from here during this refresh, as `decode_1 (node3)` ("" if none)."""
+    endpoints = {str(w.get("name")): w for w in job.endpoint_workers()}
+    return next(iter(_Answering(ctx, job, endpoints).by_node.values()), "")
+
+
 def _status(
     ctx: Refresh, job: JobFiles, proc: PlanProcess, ep: Mapping[str, Any], seen: _Seen, final: bool
 ) -> WorkerStatus:
