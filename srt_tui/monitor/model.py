@@ -34,8 +34,10 @@ STAGES = (
 READY_STAGES = frozenset({"router ready", "benchmark", "serving"})
 FINAL_STAGES = frozenset({"completed", "failed", "cancelled", "timed out"})
 #: worker health values: healthy | unhealthy (HTTP answered, not 200) | down (nothing listening, or the
-#: job ended) | unreachable (no route / no answer, and nothing relayed) | unknown (not probed yet)
-HEALTH_VALUES = ("healthy", "unhealthy", "down", "unreachable", "unknown")
+#: job ended) | hung (took the connection and sent no reply, or no answer while others of the job answer from
+#: here: stopped, hung or overloaded) | unreachable (no route / no answer, and nothing relayed) | unknown (not
+#: probed yet)
+HEALTH_VALUES = ("healthy", "unhealthy", "down", "hung", "unreachable", "unknown")
 ROLE_LETTERS = ROLE_LETTER  # one table of role letters, shared with the plan views
 
 

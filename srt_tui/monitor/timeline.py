@@ -16,7 +16,7 @@ from srt_tui.monitor.cells import duration
 from srt_tui.monitor.model import FINAL_STAGES, WorkerStatus
 
 #: stages and healths read as trouble (drawn in the fault's colour)
-BAD = frozenset({"failed", "down", "unhealthy", "unreachable"})
+BAD = frozenset({"failed", "down", "hung", "unhealthy", "unreachable"})
 #: the launch script's events are the job's own: named so in the WHO column
 JOB = "job"
 

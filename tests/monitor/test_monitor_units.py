@@ -104,9 +104,36 @@ async def test_probe_client_classifies_failures(server) -> None:  # type: ignore
     with pytest.raises(HttpFailure) as refused:
         await client.get(f"http://127.0.0.1:{closed}/health")
     assert refused.value.kind == "refused" and refused.value.definitive
-    with pytest.raises(HttpFailure) as timeout:
+    with pytest.raises(HttpFailure) as silent_:
         await client.get(f"http://127.0.0.1:{hang}/health")
-    assert timeout.value.kind == "timeout" and not timeout.value.definitive
+    # a connection made for the request was accepted and no reply came: the node answers, the process does not
+    assert silent_.value.kind == "silent" and not silent_.value.definitive
+
+
+async def test_a_reply_timeout_on_a_reused_connection_is_no_proof_of_a_hung_process(server) -> None:  # type: ignore[no-untyped-def]
+    """The first GET is answered on a keep-alive connection, the second on it is not: that connection may have
+    lost its link since (the login node cut off), so the failure is a `timeout`, not `silent` (issue 21 defect 6)."""
+
+    answered: list[int] = []
+
+    async def once(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        if not answered:  # the very first request only: then it hangs, on this connection and any new one
+            answered.append(1)
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            await writer.drain()
+        await asyncio.sleep(5)
+
+    port = await server(once)
+    client = ProbeClient(timeout=0.3, connect_timeout=0.3)
+    assert (await client.get(f"http://127.0.0.1:{port}/health")).status == 200
+    with pytest.raises(HttpFailure) as reused:
+        await client.get(f"http://127.0.0.1:{port}/health")
+    assert reused.value.kind == "timeout" and client.connects == 1
+    with pytest.raises(HttpFailure) as fresh:  # the timed-out connection was dropped: this one is new
+        await client.get(f"http://127.0.0.1:{port}/health")
+    assert fresh.value.kind == "silent" and client.connects == 2
+    client.close()
 
 
 MOCK_METRICS = """# HELP sglang:num_queue_reqs q
@@ -385,3 +412,28 @@ def test_the_jobs_tables_stage_says_when_slurm_expects_to_start_a_queued_job() -
     assert jobs_model.cell(later, "stage", now) == "in ~9m51s"
     assert jobs_model.cell(queued, "stage", now) == "Resources"
     assert jobs_model.cell(soon, "stage", now + timedelta(minutes=10)) == "Resources"  # a past estimate says nothing
+
+
+async def test_a_silent_source_is_asked_again_at_the_next_refresh_a_timed_out_one_backs_off() -> None:
+    """A worker that took the connection and sent no reply (`kill -STOP`) is asked at every refresh, so the ask a
+    resumed process answers is never 8 s of back-off away (issue 21 defect 6: the view stayed stale after CONT);
+    a connect timeout (a node that may be cut off) still backs off."""
+    from srt_tui.monitor.probes.sources import Sources
+
+    now = [100.0]
+    sources = Sources(lambda: now[0], backoff_base=0.5, backoff_cap=8.0)
+
+    def fail(kind: str) -> Callable[[], Awaitable[None]]:
+        async def fetch() -> None:
+            raise HttpFailure(kind, kind)
+
+        return fetch
+
+    silent, timeout = sources.get("silent"), sources.get("timeout")
+    for _ in range(6):  # six failures each, every one asked once its back-off (if any) has passed
+        now[0] = max(now[0] + 0.1, timeout.next_at)
+        for key in ("silent", "timeout"):
+            sources.want(key, fail(key), now[0])
+        await sources.settle(1.0)
+    assert (silent.failures, silent.kind, timeout.failures, timeout.kind) == (6, "silent", 6, "timeout")
+    assert silent.next_at == now[0] and timeout.next_at == now[0] + 8.0  # 0.5 s doubled five times, capped

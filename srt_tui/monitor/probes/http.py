@@ -37,7 +37,9 @@ class HttpFailure(Exception):
     """A GET that produced no HTTP response; ``kind`` says why.
 
     ``refused`` (host up, nothing listening), ``unreachable`` (no route, host down), ``timeout``
-    (no answer in time), ``closed`` (the peer closed or reset mid-exchange), ``protocol`` (garbage).
+    (no answer in time), ``silent`` (a connection made for this request was accepted, and no reply came in
+    time: the node answers from here, its process does not — hung, stopped or overloaded), ``closed`` (the peer
+    closed or reset mid-exchange), ``protocol`` (garbage).
     """
 
     def __init__(self, kind: str, message: str) -> None:
@@ -311,6 +313,23 @@ def _classify(exc: BaseException) -> HttpFailure:
     return HttpFailure("closed", f"{exc.__class__.__name__}: {exc}")
 
 
+def _silent(limit: float) -> HttpFailure:
+    """A reply timeout on a connection made for this request: the node took the connection (so it answers from
+    here), the process did not reply. On a reused keep-alive connection the same timeout proves nothing (the
+    link may have gone since), so it stays a `timeout`."""
+    return HttpFailure("silent", f"connected, no reply within {limit:g} s")
+
+
+async def _replies(conn: _Connection, paths: list[str], limit: float) -> list[Response]:
+    """Every response of ``paths`` on a fresh connection (a reply timeout there is `silent`)."""
+    try:
+        return [await f for f in conn.request(paths, limit)]
+    except HttpFailure as exc:
+        if exc.kind == "timeout":
+            raise _silent(limit) from None
+        raise
+
+
 class ProbeClient:
     """Keeps one idle keep-alive connection per origin; `get_many` sends a probe's GETs pipelined."""
 
@@ -352,7 +371,9 @@ class ProbeClient:
         except HttpFailure as exc:
             if reused and exc.kind == "closed":
                 conn = await self._connect(host, port)
-                out = [await f for f in conn.request(paths, limit)]
+                out = await _replies(conn, paths, limit)
+            elif not reused and exc.kind == "timeout":
+                raise _silent(limit) from None
             else:
                 raise
         if conn.reusable and not conn.closed:

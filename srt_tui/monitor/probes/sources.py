@@ -111,10 +111,14 @@ class Sources:
                 self._failed(src, "error", text, now)
 
     def _failed(self, src: Source, kind: str, error: str, now: float) -> None:
+        """Remember a failure and when to try again: after a back-off, except a `silent` one (the node took the
+        connection, its process did not reply): asking again costs that process one queued connection, and
+        the next ask is the one a resumed process (`kill -CONT`) answers at once, so it is asked every refresh."""
         src.kind = kind
         src.error = error
         src.failures += 1
-        src.next_at = now + min(self.backoff_cap, self.backoff_base * 2 ** (src.failures - 1))
+        wait = 0.0 if kind == "silent" else min(self.backoff_cap, self.backoff_base * 2 ** (src.failures - 1))
+        src.next_at = now + wait
 
     def prune(self, older_than: float) -> list[str]:
         """Forget sources nobody wanted since ``older_than`` (their running fetches are cancelled)."""

@@ -72,9 +72,13 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
     gpus = gpu_status(ctx, job, gpus_per_node, starting) if live else None
     if gpus is not None:
         sources.append(source_state(ctx, "gpu exporter", gpus.sources, gpus.problems))
-    relayed = worker_relay or router_relay
+    # the job is shown relayed when its nodes do not answer from here: when one of its processes does, a worker
+    # that does not is its own problem (hung, or its one node cut off: that row alone is relayed), not the job's
+    reached = live and any(ctx.answered_now(ctx.sources.get(k)) for k in job.source_keys())
+    relayed = (worker_relay or router_relay) and not reached
     if relayed and relay is not None:
         sources = [relayed_http_state(s, relay.age_s) if s.name == "http" else s for s in sources]
+    if (worker_relay or router_relay) and relay is not None:
         sources.append(SourceState("relay", True, "", relay.age_s))
     refused = [p for p in ctx.files.refused(job.dir) if p not in job.problems]
     if refused:  # a device, pipe or oversized file where a job file belongs: named, never read

@@ -12,9 +12,11 @@ from srt_tui.monitor.probes import selectors
 from srt_tui.monitor.probes.http import Response
 from srt_tui.monitor.probes.prom import ROUTER_SAMPLES, router_counters
 from srt_tui.monitor.probes.registrations import Registrations, parse_dynamo_health, parse_router_workers
+from srt_tui.monitor.probes.sources import Source
 from srt_tui.monitor.statuses.context import JobFiles, Refresh, RouterView, nginx_key, router_key, router_metrics_key
 from srt_tui.monitor.statuses.relay import Relay, final_http, relayed_http
 from srt_tui.monitor.statuses.serving import read_worker, router_parts_key, wanted_names
+from srt_tui.monitor.statuses.workers import answering_worker
 
 _DEFINITIVE = ("refused", "closed", "protocol")
 
@@ -87,9 +89,19 @@ def router_status(
     # node cut off, the router gone), the relay speaks for it, or it shows as stale
     metrics = ctx.sources.get(router_metrics_key(view.metrics_url)) if view.metrics_url else None
     held = src.ok and not ctx.answered_now(src) and not (metrics is not None and ctx.answered_now(metrics))
+    # a router that does not answer while a worker of its job does is stopped or overloaded, not cut off: its
+    # relayed registrations (from before it stopped, maybe) would show it up (issue 21 defect 6)
+    failed = src if src.kind else metrics if metrics is not None and metrics.kind else src
+    silent = failed.kind == "silent"
+    quiet = not starting and failed.kind not in _DEFINITIVE and (held or silent or ctx.unanswered(src))
+    neighbour = answering_worker(ctx, job) if quiet else ""
     if src.ok and isinstance(src.value, Response) and not held:
         up, source, stale = True, "direct", not ctx.fresh(src)
         regs, detail = registrations(registration, src.value.status, src.value.body, disagg)
+    elif quiet and (neighbour or silent):
+        why = failed.error or f"no answer for {max(src.pending_for(ctx.now), _pending(ctx, metrics)):.0f} s"
+        said = f"{why}; {neighbour} answers from here" if neighbour else why
+        up, stale, detail = False, True, f"not answering (stopped or overloaded?): {said}"
     elif held and relay is None and isinstance(src.value, Response):  # its last answer, shown as stale
         up, source, stale = True, "direct", True
         regs, detail = registrations(registration, src.value.status, src.value.body, disagg)
@@ -106,7 +118,7 @@ def router_status(
         detail = "not listening yet"
     elif src.kind:
         up = False if src.kind in _DEFINITIVE else None
-        detail = ("down: " if up is False else "unreachable: ") + src.error + ctx.retry_note(src)
+        detail = _failed_as(src.kind) + src.error + ctx.retry_note(src)
         problem, stale = f"{name}: {src.error}", True
     elif ctx.hanging(src):
         detail, stale = f"no answer for {src.pending_for(ctx.now):.0f} s", True
@@ -230,7 +242,20 @@ def nginx_status(ctx: Refresh, job: JobFiles, live: bool, starting: bool) -> tup
     if src.kind:
         up = False if src.kind in _DEFINITIVE else None
         tail = ctx.files.tail(log) if up is False else []
-        detail = ("down: " if up is False else "unreachable: ") + src.error + ctx.retry_note(src)
+        detail = _failed_as(src.kind) + src.error + ctx.retry_note(src)
         status = replace(base, up=up, detail=detail, stale=True, last_error_line=error_line(tail))
         return status, f"nginx: {src.error}"
     return base, ""
+
+
+def _pending(ctx: Refresh, src: Source | None) -> float:
+    """Seconds a source's running attempt has waited (0: none, or no source)."""
+    return src.pending_for(ctx.now) if src is not None else 0.0
+
+
+def _failed_as(kind: str) -> str:
+    """How a failed probe of a router or nginx reads: `down: ` (nothing listens), `not answering: ` (it took the
+    connection and sent no reply: stopped or overloaded, its node answers), else `unreachable: `."""
+    if kind in _DEFINITIVE:
+        return "down: "
+    return "not answering (stopped or overloaded?): " if kind == "silent" else "unreachable: "

@@ -45,12 +45,15 @@ class _Seen:
     problem: str = ""
 
 
-def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting: bool, node_answers: str = "") -> _Seen:
+def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting: bool, neighbour: str = "") -> _Seen:
     """Interpret a worker's source: its answer, else the relay, else why there is nothing.
 
-    While the job is still starting, a worker that does not listen yet is not a problem (it loads).
-    ``node_answers`` names a node where another process answered from here: a worker there that does
-    not answer is hung or stopped, not out of the network's reach (no relay, issue 21 defect 6).
+    While the job is still starting, a worker that does not listen or reply yet is not a problem (it loads).
+    A worker that took our connection and sent no reply (`silent`), or that does not answer while
+    ``neighbour`` (another process of the job) answers from here, is `hung`: the network reaches the job, this
+    process does not reply. The relay speaks for it only when the job saw it answer after it stopped answering
+    us (its node, alone, does not answer from here); the job is shown relayed only when none of it answers
+    (issue 21 defect 6: one stopped worker had switched the whole job to "relayed", and kept it after CONT).
     """
     last = src.value if isinstance(src.value, WorkerProbe) else None
     if src.ok and last is not None:
@@ -64,13 +67,26 @@ def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting:
             last,
             src.ok_at if fresh else None,
         )
-    if ctx.unanswered(src) and node_answers:
-        why = f"no answer while {node_answers} answers from here: hung or stopped?"
-        return _Seen("down", why + ctx.retry_note(src), "", True, last, None, f"{name}: {why}")
-    if ctx.unanswered(src) and relay is not None and name in relay.health:
+    silent = src.kind == "silent"
+    if silent and starting:  # an engine may take connections before it serves: loading, not hung
+        return _Seen("unknown", "connected, no reply yet (loading?)", "", True, last)
+    if not (ctx.unanswered(src) or silent):
+        return _not_answered(ctx, src, name, starting, last)
+    # what the job saw of it since it last answered us (a relay from before that says nothing about now)
+    saw = relay.health.get(name) if relay is not None and relay.age_s < _since(ctx, src) else None
+    if not starting and (silent or (neighbour and saw != 200)):
+        why = src.error or f"no answer for {src.pending_for(ctx.now):.0f} s"
+        said = [why] + ([f"{neighbour} answers from here"] if neighbour else [])
+        if saw == 0:
+            said.append("the job's own probe got no answer either")
+        return _Seen("hung", "not answering (stopped or overloaded?): " + "; ".join(said), "", True, last)
+    if relay is not None and name in relay.health:
         code = relay.health[name]
         got = relayed_http(ctx.files, relay, f"{name}.metrics", ctx.wall(), ctx.relay_fresh_s)
         text = got[1].decode("utf-8", "replace") if got and got[0] == 200 else None
+        problem = (
+            f"{name}: no answer from here ({src.error or 'no answer'}); shown from the job's relay" if neighbour else ""
+        )
         return _Seen(
             "healthy" if code == 200 else ("down" if code == 0 else "unhealthy"),  # the job itself got no answer
             f"relayed {relay.age_s:.0f} s ago: " + ("no answer" if code == 0 else f"HTTP {code}"),
@@ -78,7 +94,18 @@ def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting:
             False,
             WorkerProbe(code, text),
             ctx.now - relay.age_s,
+            problem,
         )
+    return _not_answered(ctx, src, name, starting, last)
+
+
+def _since(ctx: Refresh, src: Source) -> float:
+    """Seconds since the source last answered (infinite: never)."""
+    return float("inf") if src.ok_at is None else ctx.now - src.ok_at
+
+
+def _not_answered(ctx: Refresh, src: Source, name: str, starting: bool, last: WorkerProbe | None) -> _Seen:
+    """A worker with no answer and nothing relayed for it: loading, down, unreachable, or not asked yet."""
     if src.kind and starting and src.kind == "refused":
         return _Seen("unknown", "not listening yet (loading?)", "", True, last)
     if src.kind:
@@ -102,13 +129,10 @@ def worker_statuses(
     ctx: Refresh, job: JobFiles, live: bool, final: bool, relay: Relay | None, starting: bool = False
 ) -> tuple[tuple[WorkerStatus, ...], bool, list[str]]:
     """Statuses of the plan's workers (leaders), whether any came from the relay, and the problems seen
-    (``starting``: the job has not reached `router ready` yet)."""
+    (``starting``: the job has not reached `router ready` yet). A hung worker is no problem of the HTTP
+    source (the monitor reaches the job): its own row and the Problems panel say it."""
     endpoints = {str(w.get("name")): w for w in job.endpoint_workers()}
-    answering: set[int] = set()  # nodes where some worker answered directly this time
-    for proc in job.plan.processes:
-        ep = endpoints.get(proc.name, {})
-        if live and ep.get("health_url") and ctx.sources.get(worker_key(str(ep["health_url"]))).ok:
-            answering.add(proc.node_index)
+    neighbours = _Answering(ctx, job, endpoints) if live and not final else None
     out: list[WorkerStatus] = []
     used_relay = False
     problems: list[str] = []
@@ -120,9 +144,9 @@ def worker_statuses(
         if final:
             seen = _ended(ctx, job, name)
         elif live and ep.get("health_url"):
-            node = proc.node_index
-            here = f"node{node}" if node in answering else ""
-            seen = _direct(ctx, ctx.sources.get(worker_key(str(ep["health_url"]))), name, relay, starting, here)
+            src = ctx.sources.get(worker_key(str(ep["health_url"])))
+            neighbour = neighbours.beside(proc.node_index) if neighbours is not None else ""
+            seen = _direct(ctx, src, name, relay, starting, neighbour)
         else:  # nothing to probe: unknown, saying why (as `_direct` says a worker that does not listen yet)
             seen = _Seen(detail=NO_HEALTH_URL if live else NO_ADDRESS)
         used_relay |= seen.source == "relay" and not final  # an ended job's final scrape is no live relay
@@ -130,6 +154,38 @@ def worker_statuses(
             problems.append(seen.problem)
         out.append(_status(ctx, job, proc, ep, seen, final))
     return tuple(out), used_relay, problems
+
+
+class _Answering:
+    """Which processes of a job answered from here during this refresh: the proof that the network reaches the
+    job, so that one of its workers that does not answer is hung, not cut off."""
+
+    def __init__(self, ctx: Refresh, job: JobFiles, endpoints: Mapping[str, Mapping[str, Any]]) -> None:
+        hosts = job.endpoints.hostnames() if job.endpoints is not None else ()
+        self.by_node: dict[int, str] = {}  # node index -> the first worker there that answered, `decode_1 (node3)`
+        for proc in job.plan.processes:
+            url = endpoints.get(proc.name, {}).get("health_url")
+            if proc.node_index in self.by_node or not url:
+                continue
+            if ctx.answered_now(ctx.sources.get(worker_key(str(url)))):
+                host = hosts[proc.node_index] if proc.node_index < len(hosts) else ""
+                self.by_node[proc.node_index] = f"{proc.name} ({host or f'node{proc.node_index}'})"
+        others = [k for k in job.source_keys() if not k.startswith("worker ")]
+        self.router = any(ctx.answered_now(ctx.sources.get(k)) for k in others)
+
+    def beside(self, node_index: int) -> str:
+        """A process that answered: one on the same node first, else any worker, else the router ("" if none)."""
+        if node_index in self.by_node:
+            return self.by_node[node_index]
+        if self.by_node:
+            return next(iter(self.by_node.values()))
+        return "the router" if self.router else ""
+
+
+def answering_worker(ctx: Refresh, job: JobFiles) -> str:
+    """A worker of the job that answered from here during this refresh, as `decode_1 (node3)` ("" if none)."""
+    endpoints = {str(w.get("name")): w for w in job.endpoint_workers()}
+    return next(iter(_Answering(ctx, job, endpoints).by_node.values()), "")
 
 
 def _status(

@@ -66,7 +66,7 @@ class LiveGpuGrid(Widget):
         return self.get_component_rich_style(f"live-grid--{name}", partial=True)
 
     def _cell_style(self, p: Placement, health: str) -> Style:
-        if health in ("unhealthy", "down", "unreachable"):
+        if health in ("unhealthy", "down", "hung", "unreachable"):
             return self._style("bad")
         if health in ("unknown", "ended"):
             return self._style("unknown")
