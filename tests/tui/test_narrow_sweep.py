@@ -177,3 +177,35 @@ async def test_a_resize_from_wide_to_40x12_and_back_on_every_monitor_screen(tmp_
     app = frozen_app(_fleet(tmp_path))
     async with app.run_test(size=(120, 36)) as pilot:
         await _walk_monitor(pilot, _squeeze)
+
+
+async def _walk_all_jobs(pilot: Pilot[Any], visit: Visit) -> None:
+    """`A`: every Slurm job of mine, sorted, a plain sbatch job's Slurm facts, back to the jobs list."""
+    await _press(pilot, "all jobs", "A", screen="AllJobsScreen")
+    await visit(pilot, "all jobs")
+    await _press(pilot, "all jobs sorted", "s", screen="AllJobsScreen")
+    await _press(pilot, "all jobs sorted back", "s", "s", "s", "s", screen="AllJobsScreen")
+    await _press(pilot, "a plain sbatch job", "g", "j", "enter", screen="SlurmFactsScreen")
+    await visit(pilot, "slurm facts")
+    await _press(pilot, "back from the facts", "escape", screen="AllJobsScreen")
+    await _press(pilot, "back to srt-tui's jobs", "A", screen="MonitorScreen")
+
+
+def _all_jobs_app() -> SrtTuiApp:
+    from srt_tui.tui.monitor.alljobs.source import FrozenJobsSource
+    from tests.monitor.alljobs_frozen import FACTS, app_with, rows
+
+    return app_with(FrozenJobsSource("ann", rows(), FACTS), snaps=[frozen.nvidia("healthy")])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_all_my_slurm_jobs_at_narrow_sizes(size: tuple[int, int]) -> None:
+    app = _all_jobs_app()
+    async with app.run_test(size=size) as pilot:
+        await _walk_all_jobs(pilot, _help)
+
+
+async def test_a_resize_from_wide_to_40x12_and_back_on_all_my_slurm_jobs() -> None:
+    app = _all_jobs_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _walk_all_jobs(pilot, _squeeze)
