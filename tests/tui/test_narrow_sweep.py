@@ -209,3 +209,25 @@ async def test_a_resize_from_wide_to_40x12_and_back_on_all_my_slurm_jobs() -> No
     app = _all_jobs_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await _walk_all_jobs(pilot, _squeeze)
+
+
+async def test_a_live_local_mock_job_through_the_resize(tmp_path: Path) -> None:
+    """The real Monitor polling a job of one real mock worker: its row, its job view, the worker's detail and log
+    squeezed to 40×12 and back while refreshes keep arriving."""
+    from tests.monitor.tui_apps import live_agg_app, until_healthy
+
+    with live_agg_app(tmp_path, "local-7") as (app, _worker, _job_dir):
+        async with app.run_test(size=(120, 36)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, MonitorScreen)
+            await until_healthy(pilot, screen, "local-7")
+            await _squeeze(pilot, "live jobs list")
+            screen.query_one("#jobs-table", DataTable).focus()
+            await _press(pilot, "live job view", "enter")
+            assert screen.in_job_view and screen.current_job() == "local-7"
+            await _squeeze(pilot, "live job view")
+            screen.query_one("#job-workers", DataTable).focus()
+            await _press(pilot, "live worker detail", "g", "enter", screen="WorkerDetail")
+            await _squeeze(pilot, "live worker detail")
+            await _press(pilot, "live worker log", "l", screen="LogViewerScreen")
+            await _squeeze(pilot, "live worker log")
