@@ -6,6 +6,7 @@ from datetime import datetime
 
 from srt_tui.monitor.model import (
     ROLE_LETTERS,
+    STAGE_SHORT,
     GpuReading,
     JobSnapshot,
     RouterStatus,
@@ -123,13 +124,14 @@ def state_cell(snap: JobSnapshot) -> str:
     return snap.slurm_state if launcher in ("", "slurm") else f"{launcher} {snap.slurm_state}"
 
 
-def stage_cell(snap: JobSnapshot) -> str:
+def stage_cell(snap: JobSnapshot, short: bool = False) -> str:
     """The stage, with `(relayed)` when health came from the job's own relay, and the benchmark's progress
-    while it runs (step, requests done of total, ETA)."""
+    while it runs (step, requests done of total, ETA); ``short``: the stage in one word (`STAGE_SHORT`)."""
+    stage = STAGE_SHORT.get(snap.stage, snap.stage) if short else snap.stage
     progress = f" {snap.bench.text()}" if snap.bench is not None else ""
     if snap.stage == "workers healthy" and snap.stage_detail:  # `0/2` while they come up: not yet healthy
         progress = f" {snap.stage_detail}"
-    return snap.stage + progress + (" (relayed)" if snap.relayed else "")
+    return stage + progress + (" (relayed)" if snap.relayed else "")
 
 
 def list_stage(snap: JobSnapshot, now: datetime | None = None) -> str:

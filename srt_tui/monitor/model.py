@@ -31,6 +31,16 @@ STAGES = (
     "cancelled",
     "timed out",
 )
+#: a stage in one word, for a column too narrow for its name (the jobs table at 80 columns cut `workers he…`):
+#: the phase the job is in; the stages of one word already are their own short form
+STAGE_SHORT = {
+    "resolving nodes": "resolving",
+    "infra starting": "infra",
+    "workers starting": "workers",
+    "workers healthy": "healthy",
+    "router starting": "router",
+    "router ready": "ready",
+}
 READY_STAGES = frozenset({"router ready", "benchmark", "serving"})
 FINAL_STAGES = frozenset({"completed", "failed", "cancelled", "timed out"})
 #: worker health values: healthy | unhealthy (HTTP answered, not 200) | down (nothing listening, or the

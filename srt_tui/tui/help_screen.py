@@ -105,6 +105,9 @@ class HelpScreen(DismissOnce[None], ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q", "close", "Close help"),
+        # half a page, as the job view, the worker detail and the log viewer page (PgDn/PgUp work too)
+        Binding("ctrl+d", "half_page(1)", "Scroll down", show=False),
+        Binding("ctrl+u", "half_page(-1)", "Scroll up", show=False),
     ]
 
     def __init__(self, rows: list[KeyHelp], legend: str = "") -> None:
@@ -130,6 +133,11 @@ class HelpScreen(DismissOnce[None], ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#help-box").border_title = "Keys"
+
+    def action_half_page(self, direction: int) -> None:
+        """ctrl+d / ctrl+u: the keys half a page down or up (operator pass: only PgDn moved them)."""
+        box = self.query_one("#help-box", VerticalScroll)
+        box.scroll_relative(y=direction * max(1, box.scrollable_content_region.height // 2), animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -82,10 +82,13 @@ def fit_note(note: str, room: int | None) -> str:
     """The note's ` · `-separated parts that fit ``room`` columns, whole (None: all of it). At 80 columns
     it was cut to `local ·`: the first part (the profile, which the header names) gives way first, then the
     last ones; when none of those fits, the second (the recipe) loses its middle, never its end, in ``room``
-    when that leaves `CUT_MIN` columns, else the first alone; nothing rather than a part cut at its end."""
+    when that leaves `CUT_MIN` columns, else the first alone; nothing rather than a part cut at its end. An empty
+    note, or no room at all (the crumbs alone overflow 62 columns), is nothing: it raised IndexError there."""
     parts = [p for p in note.split(" · ") if p]
     if room is None or len(" · ".join(parts)) <= room:
         return " · ".join(parts)
+    if not parts or room <= 0:
+        return ""
     first, rest = parts[0], parts[1:]
     while rest and len(" · ".join(rest)) > room:
         rest.pop()

@@ -13,6 +13,7 @@ import pytest
 from textual.widgets import DataTable
 
 from srt_tui.monitor.model import JobSnapshot
+from srt_tui.tui.monitor import jobs_model
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
@@ -331,3 +332,66 @@ async def test_a_pending_jobs_row_says_what_it_waits_for(size: tuple[int, int]) 
         screen.snapshots = [replace(pending, expected_start_at="")]  # Slurm made no estimate yet: the reason alone
         await pilot.pause()
         assert str(table.get_cell(pending.job_id, "stage")) == "Resources"
+
+
+@pytest.mark.parametrize(
+    ("text", "width", "expected"),
+    [
+        ("serving", 11, "serving"),  # fits: whole
+        ("workers healthy", 11, "workers …"),  # whole words, and a blank before `…`
+        ("serving (relayed)", 11, "serving …"),
+        ("workers healthy 1/2 (relayed)", 18, "workers healthy …"),  # a count is one word
+        ("h100-1p2d-sglang", 12, "h100-1p2d-…"),  # a name gives way by its parts
+        ("mocker-2p1d-telemetry", 12, "mocker-2p1d…"),  # its `-` too when that keeps one more part
+        ("local RUNNING", 9, "local …"),
+        ("averyveryverylongname", 12, "averyveryve…"),  # one word, nothing to cut between: its start
+        ("ab", 1, "…"),
+        ("ab", 0, ""),
+    ],
+)
+def test_a_value_gives_way_by_whole_words(text: str, width: int, expected: str) -> None:
+    """New-operator pass (issue 21): at 80×24 the jobs list read `workers he…` and `router sta…`."""
+    from srt_tui.widgets.fit_columns import fit_value
+
+    assert fit_value(text, width) == expected
+
+
+def stage_fleet() -> list[JobSnapshot]:
+    """The mixed fleet plus one job at each stage a running job goes through (the pass's `workers he…` rows)."""
+    from srt_tui.monitor.model import STAGES
+
+    base = frozen.fleet()[0]
+    running = [s for s in STAGES[2:11] if s != "benchmark"]
+    detail = {"workers healthy": "1/2"}
+    at = [
+        replace(base, job_id=str(10 + i), name="mocker-1p1d", stage=stage, stage_detail=detail.get(stage, ""))
+        for i, stage in enumerate(running)
+    ]
+    return [*mixed_fleet(), *at]
+
+
+async def test_no_jobs_table_value_is_cut_mid_word_at_80x24() -> None:
+    """Every cell at 80×24 is whole, a short stage word (`healthy 1/2`, `router`), or whole words and `…`."""
+    app = frozen_app(stage_fleet())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#jobs-table", DataTable)
+        headers = _headers(table)
+        stages = [str(table.get_row_at(r)[headers.index("STAGE")]) for r in range(table.row_count)]
+        for stage in ("healthy 1/2", "router", "ready", "workers", "infra", "resolving"):
+            assert stage in stages, stages
+        snaps = {s.job_id: s for s in stage_fleet()}
+        for row_key in table.rows:
+            snap = snaps[str(row_key.value)]
+            for column_key in table.columns:
+                value = str(table.get_cell(row_key, column_key))
+                if len(value) > 1 and value.endswith("…"):  # (`…` alone: the status of a job that waits)
+                    full = jobs_model.cell(snap, str(column_key.value), frozen.fixed_clock(), True)
+                    head = value[:-1].rstrip(" -_")
+                    assert full.startswith(head) and full[len(head)] in " -_", f"cut mid-word: {value!r} of {full!r}"
+        words = {w for s in stages for w in s.split()}
+        assert not words & {"he…", "sta…", "rea…"}, stages
+
+
+def test_jobs_table_every_stage_snapshot_80x24(snap_compare: Any) -> None:
+    assert snap_compare(frozen_app(stage_fleet()), terminal_size=(80, 24))

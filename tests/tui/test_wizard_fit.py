@@ -68,6 +68,13 @@ def test_step_facts_drop_whole(room: int, expected: str) -> None:
     assert fit_note("local · mocker-2p1d-vllm-router · 2P1D", room) == expected
 
 
+@pytest.mark.parametrize(("note", "room"), [("", -3), ("", 0), ("", 5), ("local · mocker-1p1d", -3), ("local", 0)])
+def test_no_room_or_no_note_is_nothing(note: str, room: int) -> None:
+    """New-operator pass: at 62 columns the crumbs alone overflowed (room -3) with no note yet, and `srt-tui`
+    ended in an IndexError."""
+    assert fit_note(note, room) == ""
+
+
 class _Serves(BenchmarkType):
     """A type registered by someone else that runs no step: it keeps its job serving, whatever its name."""
 

@@ -89,6 +89,9 @@ class LogView(ScrollView, can_focus=True):
         Binding("k", "scroll_up", "Up", show=False),
         Binding("home", "go_top", "Top", show=False),
         Binding("end", "go_end", "End·follow", show=False),
+        # half a page, as in the job view, the worker detail and Help (and less, vim): the operator pass tried them
+        Binding("ctrl+d", "half_page(1)", "Scroll down", show=False, tooltip="Scroll the log half a page"),
+        Binding("ctrl+u", "half_page(-1)", "Scroll up", show=False, tooltip="Scroll the log back"),
     ]
 
     follow: reactive[bool] = reactive(True)
@@ -262,6 +265,10 @@ class LogView(ScrollView, can_focus=True):
         finally:
             self._auto = False
         self.call_after_refresh(self._stick)
+
+    def action_half_page(self, direction: int) -> None:
+        """ctrl+d / ctrl+u: half a page down or up (up stops following, down to the end follows again)."""
+        self.scroll_relative(y=direction * max(1, self.scrollable_content_region.height // 2), animate=False)
 
     def action_go_top(self) -> None:
         """Home: the first line."""

@@ -126,10 +126,14 @@ def _cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool) -> str:
 
 
 def _stage(snap: JobSnapshot, narrow: bool, now: datetime) -> str:
-    """The stage cell; a running benchmark as `bench 2/3 10/40` (narrow: `2/3 10/40`), its ETA in the job view."""
+    """The stage cell; a running benchmark as `bench 2/3 10/40` (narrow: `2/3 10/40`), its ETA in the job view;
+    narrow, a stage too long for the column in one word (`healthy 1/2`, `router`)."""
     b = snap.bench
-    if b is None:
-        return _waits(snap, narrow, now) if snap.stage == "pending" else cells.stage_cell(snap)
+    if b is None and snap.stage == "pending":
+        return _waits(snap, narrow, now)
+    if b is None:  # narrow and too long for the column (`workers he…` at 80 columns): the stage in one word
+        stage = cells.stage_cell(snap)
+        return cells.stage_cell(snap, short=True) if narrow and len(stage) > _stage_cap(narrow) else stage
     count = "warm-up" if b.phase == "warmup" else f"{b.done}/{b.total}"
     return ("" if narrow else "bench ") + f"{b.step}/{b.steps} {count}"
 

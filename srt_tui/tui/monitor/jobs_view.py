@@ -18,7 +18,7 @@ from srt_tui.core.text.counts import counted
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.monitor import jobs_model, sweep_rows
-from srt_tui.widgets.fit_columns import Fitted
+from srt_tui.widgets.fit_columns import Fitted, fit_value
 from srt_tui.widgets.fit_parts import fit_parts
 from srt_tui.widgets.row_table import RowTable
 
@@ -208,8 +208,7 @@ class JobsView(Vertical):
             if c.key == "name" and mark:  # a sweep member: its name's end tells the members apart
                 keep = c.width - len(mark) - 1
                 text = mark + (text if len(text) <= keep + 1 else "…" + text[-keep:])
-            if len(text) > c.width:
-                text = text[: c.width - 1] + "…"
+            text = fit_value(text, c.width)  # whole words only: `h100-2p1d-…`, never `workers he…`
             style = Style()
             if c.key in ("status", "stage"):
                 style = styles[_STATUS_STYLE[state]]

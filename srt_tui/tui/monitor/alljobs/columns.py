@@ -7,6 +7,7 @@ from datetime import datetime
 
 from srt_tui.monitor.alljobs.cells import HEADERS, cell
 from srt_tui.monitor.alljobs.query import MyJob
+from srt_tui.widgets.fit_columns import fit_value
 from srt_tui.widgets.layout import WIDE
 
 #: (key, width) at 80 columns: 65 characters of content plus DataTable's one-cell padding each side
@@ -43,10 +44,10 @@ def columns(width: int) -> tuple[tuple[str, str, int], ...]:
 
 
 def text(job: MyJob, key: str, now: datetime, size: int) -> str:
-    """One cell cut to its column: an ellipsis at the end, or at the start of a directory (its tail,
-    `…/outputs/81301`, is what tells one job from another)."""
+    """One cell cut to its column: whole words and an ellipsis, or an ellipsis at the start of a directory (its
+    tail, `…/outputs/81301`, is what tells one job from another)."""
     if key == "dir":
         value = str(job.job_dir or "-")
         return value if len(value) <= size else "…" + value[-(size - 1) :]
     value = (job.kind or "-") + ("*" if job.hidden else "") if key == "from" else cell(job, key, now)
-    return value if len(value) <= size else value[: size - 1] + "…"
+    return fit_value(value, size)  # whole words (`mocker-2p1d-…`), as the jobs table
