@@ -11,17 +11,7 @@ import socket
 from pathlib import Path
 
 from srt_tui.monitor.snapshot.collect import Monitor
-
-
-async def _answering_server() -> tuple[asyncio.Server, int]:
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.readuntil(b"\r\n\r\n")
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Type: text/plain\r\n\r\nok")
-        await writer.drain()
-        writer.close()
-
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    return server, server.sockets[0].getsockname()[1]
+from tests.monitor.answering import answering_server
 
 
 def _job(tmp_path: Path, ok_port: int, hung_port: int) -> Path:
@@ -41,7 +31,7 @@ def _job(tmp_path: Path, ok_port: int, hung_port: int) -> Path:
 
 
 async def test_a_hung_worker_beside_an_answering_one_is_not_relayed(tmp_path: Path) -> None:
-    server, ok_port = await _answering_server()
+    server, ok_port = await answering_server()
     hung = socket.socket()
     hung.bind(("127.0.0.1", 0))
     hung.listen(8)  # connections complete in the backlog; nothing ever answers

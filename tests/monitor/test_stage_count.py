@@ -12,17 +12,7 @@ from pathlib import Path
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.monitor.snapshot.collect import Monitor
-
-
-async def _answering_server() -> tuple[asyncio.Server, int]:
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.readuntil(b"\r\n\r\n")
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Type: text/plain\r\n\r\nok")
-        await writer.drain()
-        writer.close()
-
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    return server, server.sockets[0].getsockname()[1]
+from tests.monitor.answering import answering_server
 
 
 def _job(tmp_path: Path, ports: tuple[int, int], said: str) -> Path:
@@ -54,8 +44,8 @@ async def _probed(monitor: Monitor, job: Path) -> JobSnapshot:
 
 
 async def test_the_stage_counts_the_workers_the_table_shows_healthy(tmp_path: Path) -> None:
-    one, port_one = await _answering_server()
-    two, port_two = await _answering_server()
+    one, port_one = await answering_server()
+    two, port_two = await answering_server()
     job = _job(tmp_path, (port_one, port_two), "0/2")  # the gate has not looked again yet
     monitor = Monitor(None, http_timeout=0.5, connect_timeout=0.5, budget_s=1.0, backoff_base=0.05)
     try:
@@ -70,7 +60,7 @@ async def test_the_stage_counts_the_workers_the_table_shows_healthy(tmp_path: Pa
 
 
 async def test_a_worker_not_answering_is_not_counted(tmp_path: Path) -> None:
-    server, port = await _answering_server()
+    server, port = await answering_server()
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))  # bound, not listening: connection refused
     job = _job(tmp_path, (port, closed.getsockname()[1]), "2/2")  # whatever the gate last wrote
