@@ -26,8 +26,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ratios import REPO, row  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.ratios import REPO, row  # noqa: E402
 
 HOST = "127.0.0.1"
 

@@ -104,7 +104,7 @@ async def test_a_refused_character_says_what_the_field_takes() -> None:
 
 def test_a_value_breaks_after_its_separators() -> None:
     from srt_tui.setup.proposal import ProposedKey
-    from srt_tui.tui.setup.view import fit_value, value_lines
+    from srt_tui.tui.setup.view import value_lines, wrap_value
 
     # an omitted default in brackets, on one line or around a map's entries
     assert value_lines(ProposedKey("visible_devices_env", "CUDA_VISIBLE_DEVICES", "", written=False)) == [
@@ -116,14 +116,14 @@ def test_a_value_breaks_after_its_separators() -> None:
     ]
 
     lines = ["mock-model=/tmp/op7/models/mock", "qwen=/shared/models/qwen3"]
-    assert fit_value(lines, 24).split("\n") == [
+    assert wrap_value(lines, 24).split("\n") == [
         "mock-model=/tmp/op7/",
         "models/mock",
         "qwen=/shared/models/",
         "qwen3",
     ]
-    assert fit_value(["04:00:00"], 24) == "04:00:00"
-    assert fit_value(["averyveryverylongword"], 8) == "averyveryverylongword"  # one word: the table folds it
+    assert wrap_value(["04:00:00"], 24) == "04:00:00"
+    assert wrap_value(["averyveryverylongword"], 8) == "averyveryverylongword"  # one word: the table folds it
 
 
 async def test_model_paths_wrap_at_path_separators_never_mid_word() -> None:

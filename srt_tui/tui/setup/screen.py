@@ -27,7 +27,7 @@ from srt_tui.tui.header import AppHeader
 from srt_tui.tui.messages import SlurmStatus
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.tui.setup.messages import ProbeProgress, ProbesDone
-from srt_tui.tui.setup.view import evidence_text, findings_text, fit_value, steps_text, value_lines
+from srt_tui.tui.setup.view import evidence_text, findings_text, steps_text, value_lines, wrap_value
 from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.row_table import RowTable
 from srt_tui.widgets.typed_input import TypedInput
@@ -328,7 +328,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         table.add_column("value", width=width)
         for key, lines in zip(proposal.keys, values, strict=True):
             # broken after `/`, `,` or `=`, never mid-word; only a word wider than the column is folded
-            table.add_row(key.key, Text(fit_value(lines, width or 0), overflow="fold"), key=key.key, height=None)
+            table.add_row(key.key, Text(wrap_value(lines, width or 0), overflow="fold"), key=key.key, height=None)
         if proposal.keys:
             table.move_cursor(row=min(max(row, 0), len(proposal.keys) - 1))
             self.selected = proposal.keys[min(max(row, 0), len(proposal.keys) - 1)].key

@@ -67,9 +67,9 @@ def value_lines(key: ProposedKey) -> list[str]:
 _BREAK_AFTER = re.compile(r"(?<=[/,=: ])")
 
 
-def fit_value(lines: list[str], width: int) -> str:
+def wrap_value(lines: list[str], width: int) -> str:
     """The value's lines in `width` columns, each broken after a separator (`/`, `,`, `=`) so a path is never cut
-    mid-word (operator pass: `mock-model=/tmp/op7/model` / `s/mock`); only a single word wider than the column is
+    mid-word (operator pass: `mock-model=/models/op7/model` / `s/mock`); only a single word wider than the column is
     left for the table to fold."""
     out: list[str] = []
     for line in lines:
