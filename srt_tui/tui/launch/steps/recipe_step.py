@@ -515,14 +515,22 @@ class RecipeStep(FilterStep):
     # -- open file… ---------------------------------------------------------------------------------
 
     def action_open_file(self) -> None:
+        from srt_tui.tui.launch.recipe_catalog import why_not_a_recipe_file
         from srt_tui.tui.prompts import PathPrompt
 
         def opened(path: str | None) -> None:
             if path:
                 self.open_recipe(path)
 
+        # a path with no file keeps the prompt open, why under the field: closed, what the operator typed next
+        # went to the recipe step as keys
         self.app.push_screen(
-            PathPrompt("Open a recipe file", "", "file.yaml or file.yaml:variant · Enter opens · Esc cancels"),
+            PathPrompt(
+                "Open a recipe file",
+                "",
+                "file.yaml or file.yaml:variant · Enter opens · Esc cancels",
+                check=why_not_a_recipe_file,
+            ),
             opened,
         )
 
@@ -538,9 +546,11 @@ class RecipeStep(FilterStep):
         """An opened recipe joins the tree (a refused one with its ✗ and why); a path with no file only says so."""
         message.stop()
         entry = message.entry
-        if entry is None:
-            where = "a relative path is read from the directory srt-tui started in"
-            self.notify(f"{message.path}: no such recipe file ({where})", title="Open…", severity="error", timeout=10)
+        if entry is None:  # the prompt checked it: gone since
+            from srt_tui.tui.launch.recipe_catalog import RELATIVE_NOTE
+
+            why = f"{message.path}: no such recipe file ({RELATIVE_NOTE})"
+            self.notify(why, title="Open…", severity="error", timeout=10)
             return
         if entry.broken:
             self.notify(f"{entry.shown_path}: {entry.error}", severity="error", timeout=10)
