@@ -276,9 +276,12 @@ async def test_open_file_reads_a_recipe_from_anywhere(tmp_path: Path) -> None:
 
 
 async def test_open_names_a_missing_file_and_lists_nothing_a_refused_file_gives_way(tmp_path: Path) -> None:
-    """Operator pass: `o` `nope.yaml` Enter (no such file) left an `opened/ └ ✗ nope` row for good. A missing
-    file is a toast naming the path and no row; a file that is there but refused keeps its ✗ row (it says why)
-    until the next file opened takes its place."""
+    """Operator pass: `o` `nope.yaml` Enter (no such file) left an `opened/ └ ✗ nope` row for good; then (op8) the
+    prompt closed on it with a toast, and what the operator typed next went to the recipe step as keys. A missing
+    file keeps the prompt open, why under the field, and lists no row; a file that is there but refused keeps its
+    ✗ row (it says why) until the next file opened takes its place."""
+    from srt_tui.tui.prompts import PathPrompt
+
     (tmp_path / "bad.yaml").write_text("name: [unclosed\n")
     (tmp_path / "my.yaml").write_text((REPO / "recipes/mocker/mocker-agg2.yaml").read_text())
     app = make_app("local")
@@ -288,9 +291,16 @@ async def test_open_names_a_missing_file_and_lists_nothing_a_refused_file_gives_
         await settle(pilot)
         await pilot.press(*"nope.yaml", "enter")
         await settle(pilot)
+        assert isinstance(app.screen, PathPrompt)  # still open: the operator fixes the path there
+        why = app.screen.query_one("#prompt-error", Static)
+        assert why.display and "no such recipe file: nope.yaml" in str(why.content), why.content
+        await pilot.press("backspace", *"x", "e")  # read as the path's characters, not as the step's keys
+        assert app.screen.query_one("#prompt-input", Input).value == "nope.yamxe"
+        assert not why.display  # the reason was the old entry's
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, PathPrompt)
         assert not any("opened" in str(folder.label) for folder in tree.root.children)
-        said = [str(n.message) for n in app._notifications]
-        assert any(m.startswith("nope.yaml: no such recipe file") for m in said), said
         opened = await _open_file(pilot, "bad.yaml")
         assert opened.broken and str(tree.cursor_node.label if tree.cursor_node else "").startswith("✗ bad")
         opened = await _open_file(pilot, "my.yaml")

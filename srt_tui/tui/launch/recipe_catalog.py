@@ -349,14 +349,36 @@ def cloned_entry(job_id: str, recipe: Recipe, source: RecipeSource) -> RecipeEnt
     return _loaded("opened", f"job {job_id} (clone)", spec, display_path(where), recipe, source, "")
 
 
+#: where a relative path typed in Open… is read from
+RELATIVE_NOTE = "a relative path is read from the directory srt-tui started in"
+
+
+def _spec_and_file(path_text: str) -> tuple[str, str]:
+    """The recipe spec typed (`file.yaml` or `file.yaml:variant`, `~` expanded) and its file part."""
+    spec = str(Path(path_text.strip()).expanduser()) if ":" not in path_text else path_text.strip()
+    file_part = spec.rsplit(":", 1)[0] if ":" in spec and not Path(spec).exists() else spec
+    return spec, file_part
+
+
+def why_not_a_recipe_file(path_text: str) -> str | None:
+    """Why Open… cannot take ``path_text`` (no file there, or a folder), or None: the prompt stays open with the
+    reason under its field, so what is typed next is not read as the step's keys."""
+    _, file_part = _spec_and_file(path_text)
+    path = Path(file_part)
+    if path.is_dir():
+        return f"{display_path(file_part)} is a folder: give a recipe file (file.yaml or file.yaml:variant)"
+    if not path.is_file():
+        return f"no such recipe file: {display_path(file_part)} ({RELATIVE_NOTE})"
+    return None
+
+
 def open_recipe(path_text: str) -> RecipeEntry | None:
     """Read a recipe given by path ("open file…"): `file.yaml` or `file.yaml:variant`. None when no file is
     there: a row for it would only say so, and stay (a file that is there but refused gets its ✗ row)."""
     from srt_tui.core.errors import SrtError
     from srt_tui.core.spec.recipe import load_recipe
 
-    spec = str(Path(path_text.strip()).expanduser()) if ":" not in path_text else path_text.strip()
-    file_part = spec.rsplit(":", 1)[0] if ":" in spec and not Path(spec).exists() else spec
+    spec, file_part = _spec_and_file(path_text)
     if not Path(file_part).is_file():
         return None
     shown = display_path(file_part)

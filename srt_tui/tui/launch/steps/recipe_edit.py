@@ -7,6 +7,7 @@ apart from `run_editor`, which hands the terminal over with `App.suspend()`.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
 import shutil
@@ -41,13 +42,17 @@ class EditTarget:
 @dataclass(frozen=True)
 class EditResult:
     """The file's entries read back after editing, the edited one's spec, and what validation says about
-    it (lines `file:line: field: message (fix: …)`)."""
+    it (lines `file:line: field: message (fix: …)`): `fits` False when the recipe is valid but does not plan on
+    the profile's cluster (`needs 7 nodes; max_nodes is 3`), `changed` False when the editor left the file as it
+    was (then nothing was validated)."""
 
     path: Path
     entries: list[RecipeEntry]
     spec: str
     errors: list[str]
     warnings: list[str]
+    fits: bool = True
+    changed: bool = True
 
 
 def _file_and_variant(spec: str) -> tuple[Path, str | None]:
@@ -60,6 +65,30 @@ def _file_and_variant(spec: str) -> tuple[Path, str | None]:
 def same_file(entry: RecipeEntry, path: Path) -> bool:
     """Is `entry` (a file or one of its variants) read from `path`?"""
     return _file_and_variant(entry.spec)[0].expanduser().resolve() == path.expanduser().resolve()
+
+
+def replace_rows(entries: list[RecipeEntry], path: Path, fresh: list[RecipeEntry]) -> list[RecipeEntry]:
+    """``entries`` with the rows of the file at ``path`` replaced by ``fresh`` (that file read again), in place: in
+    each folder that listed it, under that folder's name and shown path (srtctl's `b200-fp8/1k1k.yaml` and
+    `b200-fp4/1k1k.yaml` stay in their folders); appended when no folder listed it (a copy just made)."""
+    out: list[RecipeEntry] = []
+    placed: set[str] = set()
+    for entry in entries:
+        if not same_file(entry, path):
+            out.append(entry)
+        elif entry.folder not in placed:
+            placed.add(entry.folder)
+            out.extend(dataclasses.replace(f, folder=entry.folder, shown_path=entry.shown_path) for f in fresh)
+    return out if placed else out + fresh
+
+
+def read_bytes(path: Path) -> bytes | None:
+    """The file's content before the editor runs (None when it cannot be read): an edit that leaves it so is no
+    edit."""
+    try:
+        return path.expanduser().read_bytes()
+    except OSError:
+        return None
 
 
 def edit_target(entry: RecipeEntry) -> EditTarget:
@@ -116,9 +145,10 @@ def run_editor(app: App[object], path: Path) -> str | None:
     return None
 
 
-def read_back(target: EditTarget, profile: LoadedProfile | None) -> EditResult:
-    """Read the edited file and validate it: load errors, then (against `profile`) plan errors and warnings,
-    each `file:line: field: message (fix: …)` where the key is written."""
+def read_back(target: EditTarget, profile: LoadedProfile | None, before: bytes | None = None) -> EditResult:
+    """Read the edited file and validate it: load errors, then (against `profile`) plan errors (the recipe does not
+    fit the profile) and warnings, each `file:line: field: message (fix: …)` where the key is written. A file the
+    same as ``before`` is only read (its rows), not validated: nothing was edited."""
     from srt_tui.core.api import prepare_job
     from srt_tui.core.errors import SrtError
     from srt_tui.core.paths import user_recipes_dir
@@ -134,9 +164,11 @@ def read_back(target: EditTarget, profile: LoadedProfile | None) -> EditResult:
     entries = read_entries(target.path, folder)
     spec = target.spec if any(e.spec == target.spec for e in entries) else entries[0].spec
 
-    def result(errors: list[str], warnings: list[str]) -> EditResult:
-        return EditResult(target.path, entries, spec, errors, warnings)
+    def result(errors: list[str], warnings: list[str], fits: bool = True) -> EditResult:
+        return EditResult(target.path, entries, spec, errors, warnings, fits)
 
+    if before is not None and read_bytes(target.path) == before:
+        return EditResult(target.path, entries, spec, [], [], changed=False)
     try:
         recipe, source = load_recipe(spec)
     except SrtError as exc:
@@ -146,5 +178,5 @@ def read_back(target: EditTarget, profile: LoadedProfile | None) -> EditResult:
     try:
         prepared = prepare_job(recipe, profile, source)
     except SrtError as exc:
-        return result([scrub(p.render()) for p in exc.problems if p.severity == "error"], [])
+        return result([scrub(p.render()) for p in exc.problems if p.severity == "error"], [], fits=False)
     return result([], [scrub(p.render()) for p in prepared.plan.warnings])

@@ -167,7 +167,10 @@ def differs_at(names: list[str], room: int) -> dict[str, int]:
     out: dict[str, int] = {}
     for group in read_alike(names, lambda name: cut_middle(Text("  " + name), room).plain):
         for name in group:
-            out[name] = max(_first_difference(name, other) for other in group if other != name)
+            # two rows of one name (a file listed twice) tell nothing apart: only the others count
+            others = [_first_difference(name, other) for other in group if other != name]
+            if others:
+                out[name] = max(others)
     return out
 
 

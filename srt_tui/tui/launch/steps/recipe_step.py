@@ -191,8 +191,9 @@ class RecipeStep(FilterStep):
         #: it was the row asked for (`_highlight_spec`: a clone's, an opened or edited file's, the one before `/`)
         self._auto_node: TreeNode[RecipeEntry | None] | None = None
         self._auto_asked = False
-        #: what validation said about a recipe after it was edited here, by spec: (errors, warnings)
-        self._checks: dict[str, tuple[list[str], list[str]]] = {}
+        #: what validation said about a recipe after it was edited here, by spec: (errors, warnings, whether the
+        #: errors are the recipe's own rather than its fit to the profile)
+        self._checks: dict[str, tuple[list[str], list[str], bool]] = {}
         #: the wizard's `opened` recipe this step last showed
         self._shown_opened: RecipeEntry | None = None
 
@@ -485,10 +486,14 @@ class RecipeStep(FilterStep):
         if entry.description:
             grid.add_row("about", Text(entry.description))
         if checked is not None:
-            errors, warnings = checked
-            for i, line in enumerate(errors or [f"✓ valid for {self.profile_name or 'its profile'}"]):
+            errors, warnings, own = checked
+            profile = self.profile_name or "its profile"
+            if errors and not own:  # a valid recipe the profile's cluster cannot run: said so before why
+                grid.add_row("checks", Text(f"✓ valid recipe; does not fit {profile}:", style=st("recipe-step--dim")))
+            for i, line in enumerate(errors or [f"✓ valid for {profile}"]):
                 style = st("recipe-step--bad" if errors else "recipe-step--match")
-                grid.add_row("checks" if i == 0 else "", Text(("✗ " if errors else "") + line, style=style))
+                key = "checks" if i == 0 and (own or not errors) else ""
+                grid.add_row(key, Text(("✗ " if errors else "") + line, style=style))
             for line in warnings:
                 grid.add_row("", Text("! " + line, style=st("recipe-step--dim")))
         box.update(grid)
@@ -515,14 +520,22 @@ class RecipeStep(FilterStep):
     # -- open file… ---------------------------------------------------------------------------------
 
     def action_open_file(self) -> None:
+        from srt_tui.tui.launch.recipe_catalog import why_not_a_recipe_file
         from srt_tui.tui.prompts import PathPrompt
 
         def opened(path: str | None) -> None:
             if path:
                 self.open_recipe(path)
 
+        # a path with no file keeps the prompt open, why under the field: closed, what the operator typed next
+        # went to the recipe step as keys
         self.app.push_screen(
-            PathPrompt("Open a recipe file", "", "file.yaml or file.yaml:variant · Enter opens · Esc cancels"),
+            PathPrompt(
+                "Open a recipe file",
+                "",
+                "file.yaml or file.yaml:variant · Enter opens · Esc cancels",
+                check=why_not_a_recipe_file,
+            ),
             opened,
         )
 
@@ -538,9 +551,11 @@ class RecipeStep(FilterStep):
         """An opened recipe joins the tree (a refused one with its ✗ and why); a path with no file only says so."""
         message.stop()
         entry = message.entry
-        if entry is None:
-            where = "a relative path is read from the directory srt-tui started in"
-            self.notify(f"{message.path}: no such recipe file ({where})", title="Open…", severity="error", timeout=10)
+        if entry is None:  # the prompt checked it: gone since
+            from srt_tui.tui.launch.recipe_catalog import RELATIVE_NOTE
+
+            why = f"{message.path}: no such recipe file ({RELATIVE_NOTE})"
+            self.notify(why, title="Open…", severity="error", timeout=10)
             return
         if entry.broken:
             self.notify(f"{entry.shown_path}: {entry.error}", severity="error", timeout=10)
@@ -563,7 +578,7 @@ class RecipeStep(FilterStep):
     def action_edit_recipe(self) -> None:
         """Open the highlighted recipe in $EDITOR (a shipped one as a user copy), then read it back."""
         from srt_tui.tui.display import display_path
-        from srt_tui.tui.launch.steps.recipe_edit import edit_target, run_editor
+        from srt_tui.tui.launch.steps.recipe_edit import edit_target, read_bytes, run_editor
 
         node = self.query_one("#recipe-tree", Tree).cursor_node
         if node is None or node.data is None:
@@ -579,33 +594,51 @@ class RecipeStep(FilterStep):
                 f"{display_path(target.copied_from)} ships with srt-tui: editing your copy {display_path(target.path)}",
                 title="Editing a copy",
             )
+        before = read_bytes(target.path)
         problem = run_editor(self.app, target.path)
         if problem:
             self.notify(problem, severity="warning", timeout=10)
-        self.check_edited(target)
+        self.check_edited(target, before)
 
     @work(thread=True, exclusive=True, group="recipes-edit", name="check-edited-recipe", exit_on_error=False)
-    def check_edited(self, target: EditTarget) -> None:
-        """Read the edited file back and validate it against the chosen profile, off the UI thread."""
+    def check_edited(self, target: EditTarget, before: bytes | None = None) -> None:
+        """Read the edited file back and validate it against the chosen profile (unless it is as it was,
+        ``before``), off the UI thread."""
         from srt_tui.tui.launch.steps.recipe_edit import read_back
 
-        self.post_message(RecipeEdited(read_back(target, self._profile)))
+        self.post_message(RecipeEdited(read_back(target, self._profile, before)))
 
     @on(RecipeEdited)
     def _edited(self, message: RecipeEdited) -> None:
         from srt_tui.tui.display import display_path
-        from srt_tui.tui.launch.steps.recipe_edit import same_file
+        from srt_tui.tui.launch.steps.recipe_edit import replace_rows
 
         message.stop()
         result = message.result
-        self.entries = [e for e in self.entries if not same_file(e, result.path)] + result.entries
-        self._checks[result.spec] = (result.errors, result.warnings)
+        # the file's rows read again where they were: srtctl's `b200-fp8/1k1k.yaml` and `b200-fp4/1k1k.yaml`
+        # went to one `opened/` folder, where their alike labels crashed the tree
+        self.entries = replace_rows(self.entries, result.path, result.entries)
+        if result.changed:
+            self._checks[result.spec] = (result.errors, result.warnings, result.fits)
         self._highlight_spec = result.spec
         self._rebuild()
         self.query_one("#recipe-tree", Tree).focus()
-        if result.errors:
+        if not result.changed:
+            self.notify(f"{display_path(result.path)}: unchanged", title="Edited recipe", timeout=4)
+        elif result.errors:
             more = f" (+{len(result.errors) - 1} more in the summary)" if len(result.errors) > 1 else ""
-            self.notify(result.errors[0] + more, title="Edited recipe is not valid", severity="error", timeout=10)
+            if result.fits:
+                self.notify(result.errors[0] + more, title="Edited recipe is not valid", severity="error", timeout=10)
+            else:
+                what = "this variant" if ":" in result.spec.rsplit("/", 1)[-1] else "it"
+                self.notify(
+                    f"The recipe is valid; {what} does not fit the cluster of {self.profile_name or 'the profile'}: "
+                    + result.errors[0]
+                    + more,
+                    title="Edited recipe does not fit the profile",
+                    severity="warning",
+                    timeout=10,
+                )
         else:
             self.notify(f"{display_path(result.path)}: valid", title="Edited recipe")
 
