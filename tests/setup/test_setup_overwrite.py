@@ -134,3 +134,19 @@ async def test_after_writing_1_switches_to_launch_not_into_the_time_limit(tmp_pa
         assert field.value == "30:00"  # type: ignore[attr-defined]
         assert app.current_mode == "launch"
 
+
+async def test_the_time_limit_refusal_says_what_it_takes() -> None:
+    app = setup_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        await pilot.click("#run-probes")
+        await settle(pilot)
+        field = screen.query_one("#choice-time_limit")
+        field.value = ""  # type: ignore[attr-defined]
+        field.focus()
+        await pilot.press(*"1-12:00:00h")
+        await settle(pilot)
+        assert field.value == "1-12:00:00"  # type: ignore[attr-defined]  # `-` of the D-HH:MM:SS form is taken
+        said = [str(n.message) for n in app._notifications]
+        assert said == ["Time limit: digits, : and - only (minutes, HH:MM:SS or D-HH:MM:SS)"], said

@@ -53,7 +53,8 @@ DEFAULTED = {"account": "default_account", "time_limit": "default_time_limit", "
 #: fields that take only some characters (a letter typed there is refused, not kept, and the field says what it
 #: takes): (pattern, what the refusal says)
 RESTRICT = {
-    "time_limit": (r"[0-9:-]*", "Time limit: digits and : only (HH:MM:SS, or D-HH:MM:SS)"),
+    # `-` too: Slurm's day forms (D-HH, D-HH:MM:SS) need it (operator pass: the toast named digits and `:` only)
+    "time_limit": (r"[0-9:-]*", "Time limit: digits, : and - only (minutes, HH:MM:SS or D-HH:MM:SS)"),
     "max_nodes": (r"[0-9]*", "Max nodes: digits only (a node count)"),
 }
 
