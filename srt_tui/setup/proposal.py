@@ -53,7 +53,8 @@ class ProposedKey:
     key: str
     value: Any
     evidence: str
-    source: Literal["probe", "operator", "default"] = "probe"
+    #: `kept`: from the profile file being overwritten, for a key this probe run could not learn
+    source: Literal["probe", "operator", "default", "kept"] = "probe"
     written: bool = True
 
 
@@ -151,13 +152,40 @@ def _max_nodes(run: ProbeRun, choices: OperatorChoices) -> ProposedKey | None:
     return ProposedKey("max_nodes", size, f"{why}; {MAX_NODES_NOTE} (operator may change)")
 
 
-def build_proposal(run: ProbeRun, choices: OperatorChoices) -> Proposal:
-    """Turn probe results plus operator choices into profile keys with evidence, then validate them."""
+#: the keys only the compute node's probe learns (or GRES, which may not say): an interrupted run keeps them
+NODE_KEYS: tuple[str, ...] = (
+    "gpus_per_node",
+    "default_gpu_type",
+    "network_interface",
+    "visible_devices_env",
+    "container_runtime",
+    "default_mounts",
+    "default_gpu_exporter",
+)
+
+
+def build_proposal(
+    run: ProbeRun, choices: OperatorChoices, kept: dict[str, Any] | None = None, kept_from: str = ""
+) -> Proposal:
+    """Turn probe results plus operator choices into profile keys with evidence, then validate them.
+
+    ``kept`` is the profile file about to be overwritten (``kept_from`` names it): when the compute node was not
+    probed (the probe job was stopped while pending), its node keys are kept rather than silently dropped (operator
+    pass: `network_interface`, `container_runtime: none` and `default_gpu_exporter: null` vanished, and the profile
+    then needed a container image)."""
     keys: list[ProposedKey] = []
     problems: list[str] = []
     node = run.node
     where = f"on {node.node}" if node else ""
     add = keys.append
+    previous = kept if node is None and kept else {}
+
+    def keep(name: str) -> ProposedKey | None:
+        """The key as the existing file has it, when this run could not learn it."""
+        if name not in previous or name not in NODE_KEYS:
+            return None
+        why = f"kept from {kept_from or 'the existing file'}: the compute node was not probed this time"
+        return ProposedKey(name, previous[name], why, "kept")
 
     cluster_src = (
         f"Slurm ClusterName is {run.cluster_name}"
@@ -188,6 +216,8 @@ def build_proposal(run: ProbeRun, choices: OperatorChoices) -> Proposal:
         add(ProposedKey("gpus_per_node", gpus, f"GRES of partition {run.partition} nodes: {nodes[0].gres}"))
     elif tool:
         add(ProposedKey("gpus_per_node", gpus, f"no GPU GRES; {tool.tool} listed {gpus} GPUs {where}"))
+    elif (kept_gpus := keep("gpus_per_node")) is not None:
+        add(kept_gpus)
     else:
         problems.append("no GPU count: neither GRES nor a GPU tool reported GPUs")
     max_nodes = _max_nodes(run, choices)
@@ -196,6 +226,8 @@ def build_proposal(run: ProbeRun, choices: OperatorChoices) -> Proposal:
     gpu_types = {n.gpu_type for n in nodes if n.gpu_type}
     if len(gpu_types) == 1:
         add(ProposedKey("default_gpu_type", gpu_types.pop(), "GRES type of the partition's nodes"))
+    elif (kept_type := keep("default_gpu_type")) is not None:
+        add(kept_type)
 
     # interface
     if choices.interface:
@@ -206,12 +238,16 @@ def build_proposal(run: ProbeRun, choices: OperatorChoices) -> Proposal:
             add(ProposedKey("network_interface", iface.name, f"ip -j addr {where}: {why}"))
         else:
             problems.append(f"network_interface: {why} {where}")
+    elif (kept_iface := keep("network_interface")) is not None:
+        add(kept_iface)
 
     # visibility mask, exporter and device mounts come from the GPU tool's row in the table
     if tool_row is not None and tool is not None:
         env = tool_row.visible_devices_env
         because = f"{tool.tool} answered {where} ({len(tool.gpus)} × {tool.gpus[0].name}); {tool_row.why_mask}"
         add(ProposedKey("visible_devices_env", env, because, written=env != "CUDA_VISIBLE_DEVICES"))
+    elif (kept_env := keep("visible_devices_env")) is not None:
+        add(kept_env)
     else:
         add(
             ProposedKey(
@@ -249,6 +285,9 @@ def build_proposal(run: ProbeRun, choices: OperatorChoices) -> Proposal:
         runtime = "pyxis" if node.pyxis else "none"
         why = "srun --help lists --container-image" if node.pyxis else "srun --help has no --container-image"
         add(ProposedKey("container_runtime", runtime, f"{why} {where}", written=runtime != "pyxis"))
+    elif (kept_runtime := keep("container_runtime")) is not None:
+        add(kept_runtime)
+        runtime = "none" if kept_runtime.value == "none" else "pyxis"
     else:
         runtime = "pyxis"
 
@@ -260,6 +299,8 @@ def build_proposal(run: ProbeRun, choices: OperatorChoices) -> Proposal:
             f"({'; '.join(seen)} {where})"
         )
         add(ProposedKey("default_mounts", mounts, because))
+    elif (kept_mounts := keep("default_mounts")) is not None:
+        add(kept_mounts)
     if runtime == "none":
         add(ProposedKey("default_gpu_exporter", None, "no container runtime: exporter containers cannot start"))
     elif tool_row is not None and tool_row.exporter is not None and tool is not None:
@@ -268,6 +309,8 @@ def build_proposal(run: ProbeRun, choices: OperatorChoices) -> Proposal:
                 "default_gpu_exporter", tool_row.exporter, f"{tool.tool} answered {where}: its metrics exporter"
             )
         )
+    elif (kept_exporter := keep("default_gpu_exporter")) is not None:
+        add(kept_exporter)
 
     if choices.output_dir:
         add(ProposedKey("output_dir", choices.output_dir, "operator choice", "operator"))

@@ -95,7 +95,7 @@ async def test_a_refused_character_says_what_the_field_takes() -> None:
         await pilot.press(*"abc")
         await settle(pilot)
         assert field.value == ""
-        assert _toasts(app) == ["Not typed\nTime limit: digits and : only (HH:MM:SS, or D-HH:MM:SS)"]
+        assert _toasts(app) == ["Not typed\nTime limit: digits, : and - only (minutes, HH:MM:SS or D-HH:MM:SS)"]
         screen.query_one("#choice-max_nodes", Input).focus()
         await pilot.press("x")
         await settle(pilot)

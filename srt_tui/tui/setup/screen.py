@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
+import yaml
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -26,6 +27,7 @@ from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.messages import SlurmStatus
 from srt_tui.tui.palette import PaletteAction
+from srt_tui.tui.setup.dialogs import ConfirmOverwrite, profile_changes
 from srt_tui.tui.setup.messages import ProbeProgress, ProbesDone
 from srt_tui.tui.setup.view import evidence_text, findings_text, steps_text, value_lines, wrap_value
 from srt_tui.tui.workers import ReportsWorkerErrors
@@ -51,7 +53,8 @@ DEFAULTED = {"account": "default_account", "time_limit": "default_time_limit", "
 #: fields that take only some characters (a letter typed there is refused, not kept, and the field says what it
 #: takes): (pattern, what the refusal says)
 RESTRICT = {
-    "time_limit": (r"[0-9:-]*", "Time limit: digits and : only (HH:MM:SS, or D-HH:MM:SS)"),
+    # `-` too: Slurm's day forms (D-HH, D-HH:MM:SS) need it (operator pass: the toast named digits and `:` only)
+    "time_limit": (r"[0-9:-]*", "Time limit: digits, : and - only (minutes, HH:MM:SS or D-HH:MM:SS)"),
     "max_nodes": (r"[0-9]*", "Max nodes: digits only (a node count)"),
 }
 
@@ -307,7 +310,8 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
             return
         choices, errors = self._choices()
         self._say_defaults()
-        proposal = build_proposal(self.probe_run, choices)
+        target = self._target(choices.name)
+        proposal = build_proposal(self.probe_run, choices, _existing(target), self._shown(target))
         proposal.problems = [*errors, *self._probe_errors(), *proposal.problems]
         self.proposal = proposal
         self.refresh_bindings()  # `ctrl+s Write profile` now applies
@@ -432,22 +436,53 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
             out.append(PaletteAction("Write profile", "Write the reviewed profile", "write"))
         return out
 
-    def action_write(self) -> None:
-        """Write the proposal to the user profile directory as <name>.yaml, saying the file's full path."""
-        from srt_tui.core.errors import SrtError
+    def _target(self, name: str) -> Path:
+        """The profile file `name` is written to."""
         from srt_tui.core.paths import user_profiles_dir
-        from srt_tui.core.spec.profile import parse_profile
+
+        return (self.profiles_dir or user_profiles_dir()) / f"{name}.yaml"
+
+    @staticmethod
+    def _shown(target: Path) -> str:
         from srt_tui.tui.display import home_path
 
+        return home_path(target)
+
+    def action_write(self) -> None:
+        """Write the proposal to the user profile directory as <name>.yaml, saying the file's full path; over an
+        existing file only once the operator agreed to the keys it loses or changes (operator pass: a probe stopped
+        while pending silently replaced a working profile with one lacking its node keys)."""
         if self.proposal is None:
             self._write_said = Text("run the probes first", style="red")
             self._say_write_status()
             return
         choices, _ = self._choices()
-        folder = self.profiles_dir or user_profiles_dir()
-        target = folder / f"{choices.name}.yaml"
+        target = self._target(choices.name)
+        old = _existing(target)
+        lost, changed = profile_changes(old, self.proposal.data()) if old else ([], [])
+        if not target.exists() or not (lost or changed):
+            self._write(target)
+            return
+        proposal = self.proposal
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.proposal is proposal:  # the proposal asked about, not one edited since
+                self._write(target)
+            else:
+                self._write_said = Text(f"not written: {self._shown(target)} kept as it was", style="yellow")
+                self._say_write_status()
+
+        self.app.push_screen(ConfirmOverwrite(self._shown(target), lost, changed), answered)
+
+    def _write(self, target: Path) -> None:
+        """Write the proposal to ``target`` (validated again from the file), then hand the focus to the table."""
+        from srt_tui.core.errors import SrtError
+        from srt_tui.core.spec.profile import parse_profile
+
+        assert self.proposal is not None
+        name = target.stem
         try:
-            write_proposal(self.proposal, target, header=f"{choices.name}: written by srt-tui Setup mode")
+            write_proposal(self.proposal, target, header=f"{name}: written by srt-tui Setup mode")
             parse_profile(target)
         except (ValueError, OSError, SrtError) as exc:
             self._write_said = Text(f"not written: {exc}", style="red")
@@ -456,7 +491,18 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         self.written = target
         self.step = 3
         # the full path (`~/…` under home): `to the user profile directory` left the operator to find where that is
-        self._write_said = Text.assemble((f"✓ wrote {home_path(target)}", "green"), "; choose it in Launch (1)")
+        self._write_said = Text.assemble((f"✓ wrote {self._shown(target)}", "green"), "; choose it in Launch (1)")
         self._say_write_status()  # no toast as well: it covered this very line's end (where to choose the profile)
+        # off the text fields: the `1` the line names switches to Launch (operator pass: it typed `30:001`)
+        self.query_one("#proposal-table", DataTable).focus()
         written = self.hub.context.profiles_written + 1
         self.hub.update(profiles_written=written, written_profile=target.stem)
+
+
+def _existing(target: Path) -> dict[str, Any]:
+    """The mapping in the profile file at ``target``; empty when there is none or it is not YAML mapping."""
+    try:
+        data = yaml.safe_load(target.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return {}
+    return data if isinstance(data, dict) else {}

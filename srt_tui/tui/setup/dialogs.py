@@ -1,0 +1,67 @@
+"""Setup's confirmation before writing over an existing profile file, naming the keys that would be lost or changed."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import yaml
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import Label, Static
+
+from srt_tui.tui.monitor.dialogs import YesNoScreen
+
+
+def _inline(value: Any) -> str:
+    """A value on one line as YAML reads it (`null`, `{a: b}`), cut at 40 characters."""
+    text = yaml.safe_dump(value, default_flow_style=True, width=1000).strip().removesuffix("...").strip()
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def profile_changes(old: dict[str, Any], new: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """What writing ``new`` over ``old`` does: the keys lost, and the keys changed (`key: old → new`)."""
+    lost = [k for k in old if k not in new]
+    changed = [f"{k}: {_inline(old[k])} → {_inline(new[k])}" for k in old if k in new and old[k] != new[k]]
+    return lost, changed
+
+
+class ConfirmOverwrite(YesNoScreen):
+    """Asks before Setup writes over an existing profile: `y` writes, `n`/Esc keeps the file as it is."""
+
+    DEFAULT_CSS = """
+    ConfirmOverwrite { align: center middle; }
+    #overwrite-box { width: 76; max-width: 95%; height: auto; max-height: 90%; border: round $warning;
+        padding: 0 1; background: $surface; }
+    #overwrite-title { text-style: bold; }
+    #overwrite-note { margin: 1 0; }
+    #overwrite-buttons { height: auto; align-horizontal: right; }
+    #overwrite-buttons Button { margin-left: 1; }
+    """
+    prefix: ClassVar[str] = "overwrite"
+    box_title: ClassVar[str] = "Overwrite profile"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Overwrite"),
+        Binding("n,escape", "answer(False)", "Keep the file"),
+    ]
+    keys_hint: ClassVar[str] = "y overwrites · Enter, n or Esc keeps the file"
+
+    def __init__(self, shown_path: str, lost: list[str], changed: list[str]) -> None:
+        super().__init__(id="confirm-overwrite")
+        self.shown_path = shown_path
+        self.lost = lost
+        self.changed = changed
+
+    def note(self) -> str:
+        """The keys the write loses and changes, one a line."""
+        lines = []
+        if self.lost:
+            lines.append("Lost: " + ", ".join(self.lost))
+        lines.extend(f"Changed: {c}" for c in self.changed)
+        return "\n".join(lines) or "No key is lost or changed (comments are rewritten)."
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="overwrite-box"):
+            yield Label(f"Overwrite {self.shown_path}?", id="overwrite-title")
+            yield Static(self.note(), id="overwrite-note")
+            yield from self.yes_no("Overwrite (y)", "Keep the file (n)", "warning")
