@@ -16,7 +16,7 @@ from textual.widgets import RadioButton, Static
 from srt_tui.tui.launch.steps.submit_step import SubmitStep
 from tests.conftest import REPO
 from tests.tui.scenarios import SCENARIOS, reach, settle
-from tests.tui.tui_helpers import SLURM_UP, FakeCluster, answer_preflight_with, make_app
+from tests.tui.tui_helpers import SLURM_UP, FakeCluster, answer_preflight_with, make_app, paths_found
 
 
 @pytest.fixture(autouse=True)
@@ -24,9 +24,7 @@ def _preflight_fits(monkeypatch: pytest.MonkeyPatch) -> None:
     """With Slurm up the step runs its preflight: against a cluster where the job fits, not this host's (a failed
     check shows under Submit)."""
     answer_preflight_with(monkeypatch, FakeCluster(nodes=3, partition="batch"))
-    # the shipped cluster profiles' model and container paths are not on this machine: here they are (the test of
-    # that refusal puts the real check back)
-    monkeypatch.setattr("srt_tui.slurm.preflight.check_paths", lambda job: [])
+    paths_found(monkeypatch)  # the test of that refusal puts the real check back
 
 
 def _marks(app: Any) -> dict[str, str]:
