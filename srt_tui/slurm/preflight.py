@@ -1,8 +1,9 @@
-"""Preflight: does the cluster that answers now have room for this job? Checked before sbatch.
+"""Preflight: can this job run as asked? Checked before it is submitted, by `apply` and the wizard's Submit alike.
 
-Partition, account, node count, GPUs per node and time limit against what Slurm reports, each with
-a fix. A check that cannot run (no accounting, a listing refused) says so and does not block: only
-what Slurm itself says is impossible blocks.
+From this machine (`host_checks`): the model and container paths (srtctl's preflight) and, without a container, the
+programs the job starts. Against the cluster that answers (`preflight`): partition, account, node count, GPUs per
+node and time limit, each with a fix. A check that cannot run (no accounting, a listing refused) says so and does
+not block: only what is known to fail blocks.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from dataclasses import dataclass
 
 from srt_tui.core.api import Prepared
 from srt_tui.core.errors import Face, Problem, SrtError
+from srt_tui.core.plan.host_programs import missing_programs
+from srt_tui.core.plan.paths_preflight import check_paths
 from srt_tui.slurm.client import NodeInfo, PartitionInfo, SlurmClient
 from srt_tui.slurm.errors import SlurmError
 from srt_tui.slurm.parse import parse_time_limit
@@ -227,6 +230,38 @@ def check_before_submit(client: SlurmClient, prep: Prepared, face: Face) -> list
     """Run the preflight; raise PreflightError naming every failed check and its fix (worded for ``face``); return
     the checks that could not run (the caller says so, they do not block)."""
     checks = preflight(client, demand_of(prep), face=face)
+    refuse_failed(checks)
+    return [c for c in checks if c.ok is None]
+
+
+#: a missing model or container is fixed in the profile or on disk; the preflight command lists every path it checks
+PATHS_FIX = "`srt-tui preflight -f RECIPE -p PROFILE` lists the paths checked from this machine"
+
+
+def host_checks(prep: Prepared, launcher: str, paths: bool = True) -> list[PreflightCheck]:
+    """What this machine can check of a job before it is submitted with ``launcher`` (`slurm`/`local`), the one list
+    `apply` and the wizard's Submit step run: the model and container paths (✗ blocks, as `srt-tui preflight` and
+    srtctl's apply refuse them) and the programs a container-less plan starts (✗ with the local launcher, which runs
+    them here; with Slurm only said: the nodes may have what this login node lacks). ``paths`` False: not the paths
+    (`apply` does not refuse them yet: its tests name cluster paths this machine lacks; `srt-tui preflight` does)."""
+    out = [
+        PreflightCheck(c.field, True, c.message, evidence=c.code)
+        if c.ok
+        else PreflightCheck(c.field, False, f"[{c.code}] {c.message}", PATHS_FIX, c.code)
+        for c in (check_paths(prep.job) if paths else [])
+    ]
+    for missing in missing_programs(prep.plan):
+        problem = missing.problem()
+        if launcher == "local":
+            out.append(PreflightCheck("programs", False, problem.message, problem.hint, "container_runtime: none"))
+        else:
+            message = f"{problem.message} — checked on this login node; the nodes must have it"
+            out.append(PreflightCheck("programs", None, message, problem.hint, "container_runtime: none"))
+    return out
+
+
+def refuse_failed(checks: list[PreflightCheck]) -> None:
+    """Raise PreflightError naming every check that failed and its fix (nothing is submitted)."""
     failed = [c for c in checks if c.blocks]
     if failed:
         raise PreflightError(
@@ -235,4 +270,3 @@ def check_before_submit(client: SlurmClient, prep: Prepared, face: Face) -> list
                 for c in failed
             ]
         )
-    return [c for c in checks if c.ok is None]

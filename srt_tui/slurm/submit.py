@@ -38,7 +38,6 @@ from srt_tui.core.owned import (
     require_job_id,
 )
 from srt_tui.core.paths import default_output_dir
-from srt_tui.core.plan.host_programs import missing_programs
 from srt_tui.core.spec.profile import Profile
 from srt_tui.core.spec.slurm_values import mount_problem
 from srt_tui.slurm import orphans
@@ -46,7 +45,7 @@ from srt_tui.slurm.answers import reachable_client
 from srt_tui.slurm.client import SlurmClient
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable
 from srt_tui.slurm.local import LocalLauncher, claim_local_id
-from srt_tui.slurm.preflight import check_before_submit
+from srt_tui.slurm.preflight import check_before_submit, host_checks, refuse_failed
 from srt_tui.state.jobindex import remember_job, sweep_log_link
 
 
@@ -407,10 +406,10 @@ def submit_prepared(
     if mount is not None:  # the job directory's logs/ is a pyxis mount: a `,` or `:` would split it
         raise SubmitError([Problem(field="output directory", message=mount[0], hint="use -o with a path without them")])
     chosen, client = choose_launcher(prep, launcher, transport, client)
-    missing = [m.problem() for m in missing_programs(prep.plan)] if preflight else []
+    # the programs a container-less job starts, from the list the wizard's Submit runs (which adds the paths)
+    host = host_checks(prep, chosen, paths=False) if preflight else []
+    refuse_failed(host)  # a program the local launcher would start here fails the job at once (exit 127)
     if chosen == "local":
-        if missing:  # this machine runs every process: a missing program fails the job at once (exit 127)
-            raise SubmitError([replace(p, severity="error") for p in missing])
         return submit_local(prep, _checked_base(base))
     try:
         sub = submit_slurm(prep, base, transport, client, preflight, face)
@@ -419,5 +418,5 @@ def submit_prepared(
             [Problem(field="slurm", message=str(exc), hint="check SLURM_CONF and munge, or use --launcher local")]
         ) from None
     # the nodes may have what this login node lacks: said, not blocking
-    said = tuple(f"{p.render()} — checked on this login node; the nodes must have it" for p in missing)
+    said = tuple(f"{c.evidence}: {c.message} (fix: {c.fix})" for c in host if c.ok is None)
     return replace(sub, notes=(*sub.notes, *said)) if said else sub

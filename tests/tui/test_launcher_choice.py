@@ -16,7 +16,7 @@ from textual.widgets import RadioButton, Static
 from srt_tui.tui.launch.steps.submit_step import SubmitStep
 from tests.conftest import REPO
 from tests.tui.scenarios import SCENARIOS, reach, settle
-from tests.tui.tui_helpers import SLURM_UP, FakeCluster, answer_preflight_with, make_app
+from tests.tui.tui_helpers import SLURM_UP, FakeCluster, answer_preflight_with, make_app, paths_found
 
 
 @pytest.fixture(autouse=True)
@@ -24,6 +24,7 @@ def _preflight_fits(monkeypatch: pytest.MonkeyPatch) -> None:
     """With Slurm up the step runs its preflight: against a cluster where the job fits, not this host's (a failed
     check shows under Submit)."""
     answer_preflight_with(monkeypatch, FakeCluster(nodes=3, partition="batch"))
+    paths_found(monkeypatch)  # the test of that refusal puts the real check back
 
 
 def _marks(app: Any) -> dict[str, str]:
@@ -371,3 +372,36 @@ async def test_with_slurm_gone_the_preflight_reads_stale_and_each_message_shows_
         app.post_message(SlurmStatus(True, "slurmctld answered"))
         request, _ = await shown()
         assert "✓ partition: `batch` exists" in request and "? " not in request, request
+
+
+async def test_submit_refuses_a_model_path_apply_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """New-operator pass (2026-12-07): a container-less profile and a recipe whose model path does not exist here.
+    `srt-tui preflight` and `apply` refuse it (`model.path [model-not-available]`); Submit showed only ✓ and Ctrl+N
+    sent a job that failed in 11 s. Submit runs `apply`'s own checks: ✗ model.path, and Ctrl+N submits nothing."""
+    from textual.message import Message
+
+    from srt_tui.core.plan import paths_preflight
+    from srt_tui.tui.launch.messages import JobSubmitted, SubmitFailed
+    from tests.tui.scenarios import Scenario
+
+    monkeypatch.setattr("srt_tui.slurm.preflight.check_paths", paths_preflight.check_paths)  # the real check
+    submitted: list[Any] = []
+    monkeypatch.setattr("srt_tui.slurm.submit.submit_prepared", lambda *a, **k: submitted.append(a))
+    messages: list[Message] = []
+    scenario = Scenario("sglang", "local", "mi355x-1p2d-sglang-mori")  # alias `deepseek-r1`: not on this machine
+    app = make_app(scenario.profile)
+    async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        step = app.screen.query_one(SubmitStep)
+        assert step.prepared is not None and step.prepared.plan.engine == "sglang"
+        launcher, disabled, status = _submit_state(app)
+        assert launcher == "local" and disabled and "model.path" in status, status
+        from rich.console import Console
+
+        console = Console(width=200, file=io.StringIO(), record=True, color_system=None)
+        console.print(step.query_one("#request", Static).content)
+        shown = console.export_text()
+        assert "✗ model.path: [model-not-available]" in shown and "deepseek-r1 does not exist" in shown, shown
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert submitted == [] and not [m for m in messages if isinstance(m, (JobSubmitted, SubmitFailed))]

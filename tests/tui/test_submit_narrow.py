@@ -10,7 +10,15 @@ from textual.pilot import Pilot
 from textual.widgets import Button
 
 from tests.tui.scenarios import SCENARIOS, Scenario, reach, settle
-from tests.tui.tui_helpers import FakeCluster, answer_preflight_with, make_app
+from tests.tui.tui_helpers import FakeCluster, answer_preflight_with, make_app, paths_found
+
+
+@pytest.fixture(autouse=True)
+def _paths_exist(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped cluster profiles' model and container paths are not on this machine: here they are (Submit
+    refuses a missing one: `test_launcher_choice.test_submit_refuses_a_model_path_apply_refuses`)."""
+    paths_found(monkeypatch)
+
 
 #: what `sinfo` says when slurmctld is down (long enough to wrap over several lines at 80 columns)
 DOWN = (

@@ -15,7 +15,7 @@ from srt_tui.tui.launch.screen import LaunchScreen
 from srt_tui.widgets.step_bar import StepBar
 from tests.core.core_helpers import RECIPES_DIR
 from tests.tui.scenarios import SCENARIOS, Scenario, reach, settle
-from tests.tui.tui_helpers import make_app
+from tests.tui.tui_helpers import make_app, paths_found
 
 MOCK_2P1D = Scenario("mock-2p1d", "local", "mocker-2p1d.yaml")
 MOCK_AGG = Scenario("mock-agg", "local", "mocker-agg-direct.yaml")
@@ -208,6 +208,7 @@ async def test_submit_to_an_unreachable_slurm_says_the_tui_fix_and_updates_the_h
     """The check said Slurm answers, then the submit finds no controller (a config that names none): the
     fix names the launcher choice on screen, not `--launcher local`, and the header turns ✗."""
     monkeypatch.setenv("SLURM_CONF", str(tmp_path / "no-such-slurm.conf"))
+    paths_found(monkeypatch)  # the profile's /lustre model: this test is about Slurm
     scenario = SCENARIOS["nvidia"]
     app = make_app(scenario.profile, probe=(True, "sinfo answered"))
     async with app.run_test(size=(120, 36)) as pilot:

@@ -134,6 +134,9 @@ class Engine:
     #: its containers carry SGLang's `sglang.test.run_eval`, which srtctl's gsm8k runs (False: srtctl runs
     #: a vendored script srt-tui does not ship)
     runs_sglang_gsm8k: ClassVar[bool] = True
+    #: its workers load the model from `model.path` (the preflight checks that path exists); False: the path is only
+    #: a served name (the mocker)
+    reads_model_path: ClassVar[bool] = True
 
     def block_refusal(self, spec: EngineSpec) -> str | None:
         """Why it cannot run its `engine:` block as written (checked as the recipe is read), else None."""

@@ -21,6 +21,7 @@ class Mocker(Engine):
     )
     tp_flags: ClassVar[tuple[str, ...]] = ("tp-size",)
     port_flags: ClassVar[dict[str, str]] = {"bootstrap-port": "bootstrap"}
+    reads_model_path: ClassVar[bool] = False  # `--model` is the name it serves: it loads no weights
     frontends: ClassVar[frozenset[str]] = frozenset(
         {"sglang-router", "smg", "vllm-router", "atomesh", "dynamo", "direct"}
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from srt_tui.core.engines import get_engine
 from srt_tui.core.spec.resolved import ResolvedJob
 
 
@@ -35,7 +36,10 @@ def check_paths(job: ResolvedJob) -> list[PathCheck]:
     model = job.model_path
     alias = job.recipe.model.path
     via = f"alias `{alias}` resolved to " if alias != model else ""
-    if model.startswith("hf:"):
+    engine = get_engine(job.recipe.engine.type)
+    if not engine.reads_model_path:
+        out.append(PathCheck("model-unused", "model.path", True, f"not read: the {engine.name} engine loads no model"))
+    elif model.startswith("hf:"):
         out.append(PathCheck("model-hub", "model.path", True, f"{model} is downloaded by the job"))
     elif Path(model).is_dir():
         out.append(PathCheck("model-available", "model.path", True, f"{via}{model} exists"))

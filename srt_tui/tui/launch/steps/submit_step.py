@@ -77,6 +77,9 @@ class SubmitStep(WizardStep):
         self._copy_asked = False
         #: programs of a container-less plan this machine lacks (issue 21 defect 10)
         self.missing: list[MissingProgram] = []
+        #: `host_checks` of the prepared job by launcher: what `srt-tui preflight` and `apply` check from this machine
+        #: (model and container paths, programs), run here too so Submit refuses what they refuse
+        self._host: dict[str, list[PreflightCheck]] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(HINT, classes="step-hint", id="submit-hint")
@@ -109,6 +112,7 @@ class SubmitStep(WizardStep):
                 self._sent = {k: v for k, v in self._sent.items() if k[0] != state.prepared.script}
             self._copy_asked = False
             self.missing = missing_programs(state.prepared.plan)
+            self._host = {}
             self.preflight = []
             self.query_one("#submit-status", Static).update("")
             self._status_blocked = self._status_failed = False
@@ -159,6 +163,9 @@ class SubmitStep(WizardStep):
             parts.append(grid)
         grid.add_row("benchmark", Text(ends_when(self.prepared, local=self.launcher == "local")))
         rest = new_grid()
+        paths = [c for c in self.host_checks() if c.name != "programs" and c.ok is not True]
+        for i, check in enumerate(paths):  # what `apply` and `srt-tui preflight` refuse: the model, the container
+            rest.add_row("paths" if i == 0 else "", self._check_text(check))
         for i, missing in enumerate(self.missing):  # container_runtime: none, checked here before anything runs
             problem = missing.problem()
             text = Text(f"✗ {problem.message}", style=st("submit-step--bad"))
@@ -308,8 +315,24 @@ class SubmitStep(WizardStep):
         if not button.value:
             button.value = True
 
+    def host_checks(self) -> list[PreflightCheck]:
+        """What `srt-tui preflight` and `apply` check from this machine for the chosen launcher (`host_checks`, the
+        one list of both faces), run once per prepared job and launcher."""
+        from srt_tui.slurm.preflight import host_checks
+
+        if self.prepared is None:
+            return []
+        launcher = self.launcher
+        if launcher not in self._host:
+            self._host[launcher] = host_checks(self.prepared, launcher)
+        return self._host[launcher]
+
     def _blocked(self) -> str:
         """Why Submit cannot go ahead with the chosen launcher now ('' when it can)."""
+        paths = [c for c in self.host_checks() if c.name != "programs" and c.blocks]
+        if paths:  # `srt-tui preflight` refuses it so (srtctl's apply too): the job would fail on its first node
+            names = ", ".join(c.name for c in paths)
+            return f"{names}: not found from this machine; `srt-tui preflight` refuses this job so (see paths)."
         if self.launcher == "local" and self.missing:
             names = ", ".join(f"`{m.program}`" for m in self.missing)
             return f"{names} not on this machine's PATH: the local launcher cannot run this job (see programs)."
