@@ -332,7 +332,7 @@ class SubmitStep(WizardStep):
         paths = [c for c in self.host_checks() if c.name != "programs" and c.blocks]
         if paths:  # `srt-tui preflight` refuses it so (srtctl's apply too): the job would fail on its first node
             names = ", ".join(c.name for c in paths)
-            return f"{names}: not found from this machine; `srt-tui preflight` refuses this job so (see paths)."
+            return f"{names}: not found from this machine (see paths); `srt-tui preflight` refuses it too."
         if self.launcher == "local" and self.missing:
             names = ", ".join(f"`{m.program}`" for m in self.missing)
             return f"{names} not on this machine's PATH: the local launcher cannot run this job (see programs)."
