@@ -117,14 +117,23 @@ def summary(
     t.append_text(where)
     t.append("\n")
     queued = snap.queued_s(now) if snap.elapsed_s(now) is None else None
-    t.append(f"queued {cells.duration(queued)}" if queued is not None else f"elapsed {cells.elapsed(snap, now)}")
+    counters = [
+        Text(f"queued {cells.duration(queued)}" if queued is not None else f"elapsed {cells.elapsed(snap, now)}")
+    ]
     if expected := cells.starts_in(snap, now):  # Slurm's estimate, as `squeue --start` gives it
-        t.append(f" · {expected}")
+        counters.append(Text(expected))
     left, warn = cells.time_left(snap, now)
     if left:  # the scheduler ends the job at its limit: say so before it does
-        t.append(" · ")
-        t.append(("⚠ " if warn else "") + left, style=st("bad") if warn else Style())
-    t.append(f" · {requests_words(snap)} · {cells.rate(snap.rate_per_s)} req/s")
+        counters.append(Text(("⚠ " if warn else "") + left, style=st("bad") if warn else Style()))
+    counters += [Text(requests_words(snap)), Text(f"{cells.rate(snap.rate_per_s)} req/s")]
+    # whole parts: one that does not fit beside the others starts the next line (at 80 columns the line was cut
+    # `… errors 0 (router) · 0 r…`)
+    for i, part in enumerate(counters):
+        if i and width is not None and len(t.plain.rsplit("\n", 1)[-1]) + len(" · ") + part.cell_len > width:
+            t.append("\n")
+        elif i:
+            t.append(" · ")
+        t.append_text(part)
     # the sources last, in the first wording that fits beside the counters (at 80 columns they were cut after
     # `slurm ✓`), else on a line of their own; a failing one's error is whole in the Problems panel
     room = width - len(t.plain.rsplit("\n", 1)[-1]) - len(" · ") if width is not None else None
