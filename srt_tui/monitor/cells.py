@@ -118,10 +118,14 @@ def time_left(snap: JobSnapshot, now: datetime) -> tuple[str, bool]:
     return f"{duration(max(0.0, left))} left of {duration(snap.time_limit_s)}", warn
 
 
-def state_cell(snap: JobSnapshot) -> str:
-    """The scheduler's state of the job: Slurm's as it is (`RUNNING`), another launcher's named (`local RUNNING`)."""
+def state_cell(snap: JobSnapshot, short: bool = False) -> str:
+    """The scheduler's state of the job: Slurm's as it is (`RUNNING`), another launcher's named (`local RUNNING`);
+    ``short`` (a narrow table): the state alone where the job's id already names its launcher (`local-12`), so
+    `local CANCELLED` does not push ELAPSED out at 80 columns."""
     launcher = snap.launcher.lower()
-    return snap.slurm_state if launcher in ("", "slurm") else f"{launcher} {snap.slurm_state}"
+    if launcher in ("", "slurm") or (short and snap.job_id.lower().startswith(f"{launcher}-")):
+        return snap.slurm_state
+    return f"{launcher} {snap.slurm_state}"
 
 
 def stage_cell(snap: JobSnapshot, short: bool = False) -> str:

@@ -71,7 +71,25 @@ async def test_jobs_table_headers_whole_and_units_shown(size: tuple[int, int]) -
             assert all(UNIT.match(v) for v in values), values
         column = headers.index("STATE")
         states = [str(table.get_row_at(r)[column]) for r in range(table.row_count)]
-        assert "local RUNNING" in states, states  # whole, not `local RUNN…`
+        # whole, not `local RUNN…`; at 80 columns the state alone (`local-12`, its id, names the launcher)
+        assert ("RUNNING" if size[0] == 80 else "local RUNNING") in states, states
+
+
+async def test_an_ended_local_row_keeps_elapsed_at_80x24() -> None:
+    """New-operator pass (2026-12-07), 80x24: once a `local CANCELLED` row was listed, STATE took 16 columns and
+    ELAPSED left while REQ/S (which outranks it, for live jobs) stayed. Narrow, a local job's STATE is its state
+    alone (its id, `local-14`, names the launcher), so ELAPSED stays beside REQ/S."""
+    fleet = mixed_fleet()
+    ended = replace(fleet[0], job_id="local-14", launcher="local", slurm_state="CANCELLED", stage="cancelled")
+    app = frozen_app([*fleet, ended])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#jobs-table", DataTable)
+        _fits(table, 80)
+        headers = _headers(table)
+        assert {"STATE", "REQ/S", "ELAPSED"} <= set(headers), headers
+        states = [str(table.get_row_at(r)[headers.index("STATE")]) for r in range(table.row_count)]
+        assert "CANCELLED" in states, states
 
 
 @pytest.mark.parametrize("size", SIZES)
