@@ -11,10 +11,19 @@ from typing import Any
 
 from srt_tui.cli.printable import printable
 
+#: the footer under each job's events: the job directory holds its stages, not its workers' health changes, which
+#: only a Monitor watching the job records (in memory: the 2026-12-07 pass read 9 events here and 17 under the
+#: Monitor's `e`, with no word of why)
+HEALTH_NOTE = (
+    "{count} from the job directory. Worker health changes are not in it: a Monitor records them\n"
+    "while it watches the job, and its `e` lists them with these."
+)
+
 
 def _cmd_events(args: argparse.Namespace) -> int:
     from srt_tui.cli.jobs import _job_refs
     from srt_tui.core.jobdir.contract import JobDirError, read_job_meta
+    from srt_tui.core.text.counts import counted
     from srt_tui.core.text.views import fixed_table
     from srt_tui.monitor.timeline import offset, read_story, started, timeline
 
@@ -38,6 +47,7 @@ def _cmd_events(args: argparse.Namespace) -> int:
             (_clock(e.at), offset(e, start), e.who, e.what, printable(e.detail)) for e in entries
         ]
         print(fixed_table(("TIME", "SINCE", "WHO", "WHAT", "DETAIL"), rows))
+        print(HEALTH_NOTE.format(count=counted(len(entries), "event")))
     if args.json:
         print(json.dumps(docs, indent=2))
     return 0

@@ -118,10 +118,14 @@ def time_left(snap: JobSnapshot, now: datetime) -> tuple[str, bool]:
     return f"{duration(max(0.0, left))} left of {duration(snap.time_limit_s)}", warn
 
 
-def state_cell(snap: JobSnapshot) -> str:
-    """The scheduler's state of the job: Slurm's as it is (`RUNNING`), another launcher's named (`local RUNNING`)."""
+def state_cell(snap: JobSnapshot, short: bool = False) -> str:
+    """The scheduler's state of the job: Slurm's as it is (`RUNNING`), another launcher's named (`local RUNNING`);
+    ``short`` (a narrow table): the state alone where the job's id already names its launcher (`local-12`), so
+    `local CANCELLED` does not push ELAPSED out at 80 columns."""
     launcher = snap.launcher.lower()
-    return snap.slurm_state if launcher in ("", "slurm") else f"{launcher} {snap.slurm_state}"
+    if launcher in ("", "slurm") or (short and snap.job_id.lower().startswith(f"{launcher}-")):
+        return snap.slurm_state
+    return f"{launcher} {snap.slurm_state}"
 
 
 def stage_cell(snap: JobSnapshot, short: bool = False) -> str:
@@ -334,7 +338,8 @@ def latency_parts(s: Serving, family: str, brief: bool = False) -> list[tuple[st
 
 def client_ttft_note(s: Serving, brief: bool = False) -> str:
     """What a client through the job's router measures of TTFT beyond the engines' figures, when its router adds
-    some (`Serving.client_ttft_added_s`): `clients +≤40 ms (sglang-router: no TCP_NODELAY)`; "" otherwise."""
+    some (`Serving.client_ttft_added_s`): `clients +≤40 ms (sglang-router: no TCP_NODELAY)`; "" otherwise. A
+    client's E2E includes the same held first chunk, so E2E carries the note too (``brief``: `clients +≤40 ms`)."""
     if not s.client_ttft_added_s:
         return ""
     added = f"clients +≤{latency(s.client_ttft_added_s)}"
@@ -361,8 +366,9 @@ def serving_line(s: Serving | None, unmeasured: str = "rates after a second samp
         return "".join(text for text, _ in latency_parts(s, family))
 
     note = f" {n}" if (n := client_ttft_note(s)) else ""
+    e2e_note = f" {n}" if (n := client_ttft_note(s, brief=True)) else ""  # the reason is said once, beside TTFT
     return (
-        f"TTFT {figures('ttft')}{note} · TPOT {figures('itl')} · E2E {figures('e2e')} · "
+        f"TTFT {figures('ttft')}{note} · TPOT {figures('itl')} · E2E {figures('e2e')}{e2e_note} · "
         f"in {tokens_per_s(s.input_tok_per_s)} out {tokens_per_s(s.output_tok_per_s)} · "
         f"running {number(s.running)} waiting {number(s.waiting)} · KV {percent(s.kv_usage)} "
         f"({serving_span(s) or unmeasured})"

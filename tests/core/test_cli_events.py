@@ -43,7 +43,11 @@ def test_events_lists_the_stages_oldest_first_with_their_offsets(tmp_path: Path)
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("4242 mocker-1p2d")
     assert lines[1].split() == ["TIME", "SINCE", "WHO", "WHAT", "DETAIL"]
-    rows = [line.split(None, 4) for line in lines[2:]]  # date, clock, since, who, what + detail
+    rows = [line.split(None, 4) for line in lines[2:-2]]  # date, clock, since, who, what + detail
+    # new-operator pass (2026-12-07): 9 events here, 17 under the Monitor's `e`, unexplained; the footer says
+    # what these are and where the workers' health changes are
+    assert lines[-2].startswith("3 events from the job directory. Worker health changes are not in it"), lines
+    assert "a Monitor records them" in lines[-2] and lines[-1].startswith("while it watches the job, and its `e`")
     assert [r[2] for r in rows] == ["+0s", "+1m05s", "+1h03m"]
     assert [r[4].split("  ")[0] for r in rows] == ["submitted", "workers healthy", "failed"]
     assert rows[-1][4].endswith("worker decode_0 exited with code 1")
@@ -78,7 +82,7 @@ def test_a_slurm_job_cancelled_while_pending_ends_with_its_cancel(tmp_path: Path
     )
     proc = _events(str(job_dir))
     assert proc.returncode == 0, proc.stderr
-    rows = [line.split(None, 4) for line in proc.stdout.splitlines()[2:]]
+    rows = [line.split(None, 4) for line in proc.stdout.splitlines()[2:-2]]
     assert [r[2] for r in rows] == ["+0s", "+2m00s"]
     assert [r[4].split("  ")[0] for r in rows] == ["submitted", "cancelled"]
     assert rows[-1][4].endswith("cancelled with srt-tui cancel at 06:17 UTC")

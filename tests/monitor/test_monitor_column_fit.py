@@ -71,7 +71,25 @@ async def test_jobs_table_headers_whole_and_units_shown(size: tuple[int, int]) -
             assert all(UNIT.match(v) for v in values), values
         column = headers.index("STATE")
         states = [str(table.get_row_at(r)[column]) for r in range(table.row_count)]
-        assert "local RUNNING" in states, states  # whole, not `local RUNN…`
+        # whole, not `local RUNN…`; at 80 columns the state alone (`local-12`, its id, names the launcher)
+        assert ("RUNNING" if size[0] == 80 else "local RUNNING") in states, states
+
+
+async def test_an_ended_local_row_keeps_elapsed_at_80x24() -> None:
+    """New-operator pass (2026-12-07), 80x24: once a `local CANCELLED` row was listed, STATE took 16 columns and
+    ELAPSED left while REQ/S (which outranks it, for live jobs) stayed. Narrow, a local job's STATE is its state
+    alone (its id, `local-14`, names the launcher), so ELAPSED stays beside REQ/S."""
+    fleet = mixed_fleet()
+    ended = replace(fleet[0], job_id="local-14", launcher="local", slurm_state="CANCELLED", stage="cancelled")
+    app = frozen_app([*fleet, ended])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#jobs-table", DataTable)
+        _fits(table, 80)
+        headers = _headers(table)
+        assert {"STATE", "REQ/S", "ELAPSED"} <= set(headers), headers
+        states = [str(table.get_row_at(r)[headers.index("STATE")]) for r in range(table.row_count)]
+        assert "CANCELLED" in states, states
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -395,3 +413,29 @@ async def test_no_jobs_table_value_is_cut_mid_word_at_80x24() -> None:
 
 def test_jobs_table_every_stage_snapshot_80x24(snap_compare: Any) -> None:
     assert snap_compare(frozen_app(stage_fleet()), terminal_size=(80, 24))
+
+
+async def test_a_long_problem_wraps_in_its_value_column_at_80x24() -> None:
+    """New-operator pass (2026-12-07), 80x24: a Problems line longer than the panel wrapped to column 0, where it
+    read as a problem of its own; its wrapped lines stay in its value column, after its subject (`decode_1 `), as
+    the worker detail's health history wraps."""
+    from textual.geometry import Region
+
+    snap = frozen.amd("degraded")
+    said = "connection refused: its node answers on its other ports, so this worker is hung or still loading weights"
+    sick = replace(snap.workers[-1], health="hung", detail=said)
+    snap = replace(snap, workers=(*snap.workers[:-1], sick))
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await pilot.pause()
+        await pilot.resize_terminal(80, 24)  # a resize wraps again to the new width
+        await pilot.press(*["j"] * (len(snap.workers) + 1))
+        await pilot.pause()
+        panel = app.screen.query_one("#job-problems")
+        box = Region(0, 0, panel.outer_size.width, panel.outer_size.height)
+        lines = [s.text.removeprefix("│ ").rstrip(" │") for s in panel.render_lines(box)][1:-1]  # inside the border
+        assert "" not in lines, lines  # no line left blank by a wrap
+        head = next(i for i, line in enumerate(lines) if line.startswith(f"{sick.name} hung ("))
+        assert len(lines) > head + 1 and "weights" not in lines[head], lines
+        indent = " " * (len(sick.name) + 1)
+        assert lines[head + 1].startswith(indent) and lines[head + 1][len(indent)] != " ", lines

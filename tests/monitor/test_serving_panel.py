@@ -203,6 +203,35 @@ def test_panel_leads_with_the_mean_and_says_what_sglang_router_adds() -> None:
     assert brief[0] == "TTFT mean 6.4 ms clients +≤40 ms"
 
 
+def test_the_e2e_group_carries_what_a_client_through_the_router_adds_as_ttft_does() -> None:
+    """New-operator pass (2026-12-07): `smoke test ✓ 20/20 ok … latency p50 84 ms` beside `E2E mean 44 ms (p50,
+    p99 <100 ms)` with no note: sglang-router's held first chunk (no TCP_NODELAY) is in a client's E2E as in its
+    TTFT, so the E2E group says `clients +≤40 ms` too (the reason once, beside TTFT); not behind other routers."""
+    from dataclasses import replace
+
+    from rich.style import Style
+
+    from srt_tui.monitor.model import Serving
+    from srt_tui.tui.monitor.serving_panel import serving_pairs
+
+    s = Serving(
+        ttft_p50_s=0.05,
+        ttft_p99_s=0.099,
+        ttft_mean_s=0.0064,
+        e2e_p50_s=0.05,
+        e2e_p99_s=0.099,
+        e2e_mean_s=0.044,
+        window_s=61.0,
+        below_first_bucket=(("ttft_p50_s", 0.1), ("ttft_p99_s", 0.1), ("e2e_p50_s", 0.1), ("e2e_p99_s", 0.1)),
+        client_ttft_added_s=0.04,
+        client_ttft_router="sglang-router",
+    )
+    wide = [t.plain for t in serving_pairs(s, lambda _: Style(), sparks=False)]
+    assert "E2E mean 44 ms (p50, p99 <100 ms) clients +≤40 ms" in wide, wide
+    plain = replace(s, client_ttft_added_s=0.0, client_ttft_router="")
+    assert "E2E mean 44 ms (p50, p99 <100 ms)" in [t.plain for t in serving_pairs(plain, lambda _: Style())]
+
+
 async def test_an_ended_jobs_worker_detail_unwatched_says_no_figures_were_recorded() -> None:
     """Operator pass (issue 21, 2026-12-07): a finished job's worker detail showed `(the job has ended: its last
     figures)` over dashes and zeros when its run was not watched: they were no figures of its run. It says none

@@ -25,3 +25,18 @@ async def test_the_job_view_warns_before_the_limit() -> None:
         await pilot.pause()
         summary = str(app.screen.query_one("#job-summary").render())
         assert "⚠ 5m23s left of 50m00s" in summary
+
+
+async def test_the_summary_counters_give_way_whole_at_80x24() -> None:
+    """New-operator pass (2026-12-07), 80x24: `elapsed 1m42s · 28m17s left of 30m00s · requests 340, errors 0
+    (router) · 0 r…`, cut mid-word. A part that does not fit beside the others starts the next line whole (the
+    sources follow it there when they fit), and no line is past the summary's width."""
+    snap = replace(frozen.nvidia("healthy"), time_limit_s=50 * 60.0, requests=34000, errors=0)
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        widget = app.screen.query_one("#job-summary")
+        lines = str(widget.render()).splitlines()
+        assert all(len(line) <= widget.content_size.width for line in lines), lines
+        assert "elapsed 44m37s · ⚠ 5m23s left of 50m00s · requests 34.0k, errors 0 (router)" in lines, lines
+        assert "5.5 req/s · sources slurm ✓  job dir ✓  http ✓  gpu exporter ✓" in lines, lines

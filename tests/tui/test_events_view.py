@@ -119,4 +119,9 @@ async def test_the_events_title_says_what_its_count_counts(tmp_path: Path) -> No
         events = app.screen
         assert isinstance(events, EventsScreen)
         title = str(events.query_one("#events-title", Static).content)
-        assert f" · {len(events._shown)} events · local time" in title, title
+        # new-operator pass (2026-12-07): `srt-tui events` printed 9, `e` 17; the difference is named, so the
+        # counts reconcile (the job directory's events, and the health changes only this Monitor saw)
+        healths = sum(e.who != "job" for e in events._shown)
+        assert healths and len(events._shown) > healths
+        count = f"{len(events._shown)} events ({healths} health changes this Monitor saw)"
+        assert f" · {count} · local time" in title, title

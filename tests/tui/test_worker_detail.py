@@ -375,3 +375,25 @@ async def test_the_health_history_wraps_in_its_value_column(tmp_path: Path, size
                 assert line[:column].strip() == "" and line[column] != " ", (column, block)
         assert len(block) > 4  # the long words did wrap (at 120 columns too)
         assert "weights" in block[changes[1] + 1] or "weights" in block[-1]
+
+
+async def test_the_mask_wraps_in_its_value_column_at_80x24(tmp_path: Path) -> None:
+    """New-operator pass (2026-12-07), 80x24: `mask  … not set by srt-tui (the whole node's GPUs)` wrapped `GPUs)`
+    to column 0, where it read as a line of its own; it wraps under its value, as the health history does."""
+    from textual.geometry import Region
+
+    job_dir = _job_dir(tmp_path)
+    plan = json.loads((job_dir / "plan.json").read_text())
+    plan["visible_devices_env"] = "A_LAUNCHERS_OWN_VISIBLE_DEVICES"  # longer than ROCR's: the line wraps at 80
+    (job_dir / "plan.json").write_text(json.dumps(plan))
+    snap = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=job_dir)
+    snap = replace(snap, workers=(replace(snap.workers[0], mask=""), *snap.workers[1:]))
+    app = frozen_app([snap], open_job="81240")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open_first_worker(app, pilot)
+        pane = app.screen.query_one("#worker-detail-text")
+        assert len("mask  A_LAUNCHERS_OWN_VISIBLE_DEVICES not set by srt-tui (the whole node's GPUs)") > pane.size.width
+        lines = [s.text.rstrip() for s in pane.render_lines(Region(0, 0, pane.size.width, pane.size.height))]
+        head = next(i for i, line in enumerate(lines) if line.startswith("mask  "))
+        assert "not set by srt-tui" in lines[head], lines
+        assert lines[head + 1].startswith(" " * len("mask  ")) and "GPUs)" in lines[head + 1], lines[head : head + 2]

@@ -18,7 +18,7 @@ from textual.widgets import Footer, Static
 
 from srt_tui.core.text.counts import counted
 from srt_tui.monitor.model import JobSnapshot
-from srt_tui.monitor.timeline import Story, TimelineEntry, offset, started, timeline
+from srt_tui.monitor.timeline import JOB, Story, TimelineEntry, offset, started, timeline
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.dismiss_once import DismissOnce
 from srt_tui.tui.header import AppHeader
@@ -160,6 +160,8 @@ class EventsScreen(ReportsWorkerErrors, DismissOnce[None]):
         day = start.astimezone().strftime("%Y-%m-%d") if start is not None else ""
         # the count named (`· 18 ·` alone said nothing of what it counted)
         count = counted(len(entries), "event")
+        if healths := sum(e.who != JOB for e in entries):  # `srt-tui events` lists the job's own, without these
+            count += f" ({counted(healths, 'health change')} this Monitor saw)"
         title = f"Events of {self.snap.job_id} {self.snap.name} · {count} · local time, from {day}"
         if not entries:
             title = f"Events of {self.snap.job_id} {self.snap.name}: none yet (its launch script has not started)"

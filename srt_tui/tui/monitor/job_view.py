@@ -117,14 +117,23 @@ def summary(
     t.append_text(where)
     t.append("\n")
     queued = snap.queued_s(now) if snap.elapsed_s(now) is None else None
-    t.append(f"queued {cells.duration(queued)}" if queued is not None else f"elapsed {cells.elapsed(snap, now)}")
+    counters = [
+        Text(f"queued {cells.duration(queued)}" if queued is not None else f"elapsed {cells.elapsed(snap, now)}")
+    ]
     if expected := cells.starts_in(snap, now):  # Slurm's estimate, as `squeue --start` gives it
-        t.append(f" · {expected}")
+        counters.append(Text(expected))
     left, warn = cells.time_left(snap, now)
     if left:  # the scheduler ends the job at its limit: say so before it does
-        t.append(" · ")
-        t.append(("⚠ " if warn else "") + left, style=st("bad") if warn else Style())
-    t.append(f" · {requests_words(snap)} · {cells.rate(snap.rate_per_s)} req/s")
+        counters.append(Text(("⚠ " if warn else "") + left, style=st("bad") if warn else Style()))
+    counters += [Text(requests_words(snap)), Text(f"{cells.rate(snap.rate_per_s)} req/s")]
+    # whole parts: one that does not fit beside the others starts the next line (at 80 columns the line was cut
+    # `… errors 0 (router) · 0 r…`)
+    for i, part in enumerate(counters):
+        if i and width is not None and len(t.plain.rsplit("\n", 1)[-1]) + len(" · ") + part.cell_len > width:
+            t.append("\n")
+        elif i:
+            t.append(" · ")
+        t.append_text(part)
     # the sources last, in the first wording that fits beside the counters (at 80 columns they were cut after
     # `slurm ✓`), else on a line of their own; a failing one's error is whole in the Problems panel
     room = width - len(t.plain.rsplit("\n", 1)[-1]) - len(" · ") if width is not None else None
@@ -291,8 +300,14 @@ class JobSummary(Static):
         return self.get_component_rich_style(f"job-summary--{name}", partial=True)
 
 
+#: the deepest a Problems line's wrapped lines go (a long subject would leave them no room)
+HANG_MAX = 20
+
+
 class ProblemsPanel(Static):
     """What is wrong (failing sources, down router, unhealthy workers) and the last log lines of each."""
+
+    _snap: JobSnapshot | None = None
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"problems-panel--bad", "problems-panel--dim"}
 
@@ -309,31 +324,58 @@ class ProblemsPanel(Static):
         if snap is None:
             self.display = False
             return
+        self._snap = snap
         bad = self.get_component_rich_style("problems-panel--bad", partial=True)
         dim = self.get_component_rich_style("problems-panel--dim", partial=True)
         text = Text()
         for line in cells.problems(snap, with_log=False, with_stage=False):
-            text.append(line + "\n", style=bad)
+            self._hang(text, line, bad)
         failing = snap.failing_worker
         if snap.failure_log and failing is None:  # an infra/router log: its path and its one line
-            text.append(f"{failing_name(snap)}: {snap.failure_log}\n", style=dim)
+            self._hang(text, f"{failing_name(snap)}: {snap.failure_log}", dim)
             if snap.failure_line:
-                text.append(f"  {snap.failure_line}\n", style=bad)
+                self._hang(text, f"  {snap.failure_line}", bad)
         # the worker that failed the job first, then the others that are not healthy (not those that merely
         # stopped with an ended job)
         for w in sorted(snap.workers, key=lambda w: w.name != failing):
             unwell = w.health not in ("healthy", "unknown") and not snap.stopped_with_job(w.name)
             if w.name == failing or (w.log_tail and unwell):
-                text.append(f"{w.name}: {w.log}\n", style=dim)
+                self._hang(text, f"{w.name}: {w.log}", dim)
                 # the failing worker's line that says why, first: its last lines may be a shutdown's chatter
                 said = snap.failure_line if w.name == failing else ""
                 if said:
-                    text.append(f"  {said[:200]}\n", style=bad)
+                    self._hang(text, f"  {said[:200]}", bad)
                 for tail_line in [line for line in w.log_tail if strip_ansi(line).strip() != said][-3:]:
-                    text.append(f"  {tail_line[:200]}\n", style=dim)
+                    self._hang(text, f"  {tail_line[:200]}", dim)
         text.rstrip()
         self.display = bool(text)
         self.update(text)
+
+    def on_resize(self) -> None:
+        if self._snap is not None:  # wrap again to the new width
+            self.show(self._snap)
+
+    def _hang(self, text: Text, line: str, style: Style) -> None:
+        """Append ``line`` and a newline, its wrapped lines in its value column: after its subject (`decode_1 `,
+        `decode_1: `) or under its own indent (a log line), not at column 0, where they read as a problem of their
+        own (as the worker detail's health history wraps)."""
+        stripped = line.lstrip(" ")
+        lead = len(line) - len(stripped)
+        subject = stripped.split(" ", 1)[0] if " " in stripped else ""
+        indent = lead if lead else min(len(subject) + 1, HANG_MAX)
+        width = self.content_region.width
+        # the first line as wide as the panel; the rest wrapped to the value column's width
+        first = Text(line, style=style).wrap(self.app.console, width)[0] if width - indent > 10 else None
+        rest = line[len(first.plain) :].strip(" ") if first is not None else ""
+        if first is None or not rest:
+            text.append(line + "\n", style=style)
+            return
+        text.append_text(first)
+        text.append("\n")
+        for wrapped in Text(rest, style=style).wrap(self.app.console, width - indent):
+            text.append(" " * indent)
+            text.append_text(wrapped)
+            text.append("\n")
 
 
 def failing_name(snap: JobSnapshot) -> str:

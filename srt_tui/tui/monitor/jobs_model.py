@@ -18,7 +18,7 @@ COLUMNS: tuple[FitColumn, ...] = (
     FitColumn("name", "NAME", 1, 16),
     FitColumn("profile", "PROFILE", 8, 14),
     FitColumn("topology", "TOPO", 6, 8),
-    FitColumn("slurm", "STATE", 2, 16),  # the launcher's state: Slurm's, or `local RUNNING`
+    FitColumn("slurm", "STATE", 2, 16),  # the launcher's state: Slurm's, or `local RUNNING` (narrow: `RUNNING`)
     FitColumn("stage", "STAGE", 1, 18),
     FitColumn("healthy", "HEALTHY", 2, 16),
     FitColumn("router", "ROUTER", 7, 12),
@@ -114,7 +114,7 @@ def _cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool) -> str:
         "name": lambda: snap.name,
         "profile": lambda: snap.profile,
         "topology": lambda: snap.topology,
-        "slurm": lambda: cells.state_cell(snap),
+        "slurm": lambda: cells.state_cell(snap, short=narrow),  # narrow: `local-12`'s id names its launcher
         "stage": lambda: _stage(snap, narrow, now) + (" ⚠" if cells.files_problem(snap) else ""),
         "healthy": lambda: cells.healthy_cell(snap),  # `-` once the job ended
         "router": lambda: "-" if snap.is_final else cells.registered_cell(snap.router),

@@ -29,8 +29,8 @@ def serving_pairs(
     measured: bool = False,
     brief: bool = False,
 ) -> list[Text]:
-    """`label value` groups (a latency's mean leading when its quantiles read `<100 ms`, added when `≈`; TTFT with
-    what a client through the router sees beyond it, where the router adds some), each kept whole when
+    """`label value` groups (a latency's mean leading when its quantiles read `<100 ms`, added when `≈`; TTFT and E2E
+    with what a client through the router sees beyond them, where the router adds some), each kept whole when
     a line wraps (``st`` maps dim/key/spark to styles; ``sparks``: with sparklines, which narrow terminals leave out so
     the workers keep their rows; ``ended``: the job has ended, so no further scrape will come and the note says where
     its measured figures are; ``brief``: a short terminal's key figures, medians (the panel's title says `p50`) and
@@ -42,8 +42,10 @@ def serving_pairs(
         t = Text.assemble((f"{label} ", st("key")))
         for text, word in cells.latency_parts(s, field, brief):
             t.append(text, style=dim if word else "")
-        if field == "ttft" and (note := cells.client_ttft_note(s, brief)):
-            t.append(f" {note}", style=dim)  # what a client through the router sees beyond the engines
+        # what a client through the router sees beyond the engines: its E2E holds the same delayed first chunk (the
+        # reason is said once, beside TTFT)
+        if field in ("ttft", "e2e") and (note := cells.client_ttft_note(s, brief or field == "e2e")):
+            t.append(f" {note}", style=dim)
         if points and sparks:
             t.append(" " + cells.sparkline(points, SPARK_WIDTH), style=spark)
         return t

@@ -224,7 +224,9 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
         t.append(f" · GPUs {cells.gpus(w.gpus)}\n")
         mask_var = (f.mask_var if f else "") or "mask"
         t.append("mask  ", style=key)
-        t.append(f"{mask_var}={w.mask}\n" if w.mask else f"{mask_var} not set by srt-tui (the whole node's GPUs)\n")
+        # wraps in its value column (`GPUs)` fell back to column 0 at 80 columns), as the health history does
+        mask = f"{mask_var}={w.mask}" if w.mask else f"{mask_var} not set by srt-tui (the whole node's GPUs)"
+        self._hang(t, mask, len("mask  "), first=False)
         if f is not None and f.ports:
             t.append("ports ", style=key)
             room = self.query_one("#worker-detail-text", Static).content_region.width - 6
