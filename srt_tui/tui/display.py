@@ -9,7 +9,11 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 
 def _under(path: Path, base: Path) -> str | None:
@@ -196,3 +200,15 @@ def scrub(text: str) -> str:
         if raw and raw != "/":
             text = text.replace(raw, shown)
     return text
+
+
+def hang(out: Text, value: Text, console: Console, width: int, indent: int, *, first: bool = True) -> None:
+    """Append ``value`` and a newline to ``out``, wrapped to ``width`` with every line ``indent`` columns in (the
+    first too unless ``first`` is False): a long value continues under its own start, not at column 0 where it
+    reads as the next item (the worker detail's sections, the Problems panel's lines)."""
+    lines = value.wrap(console, width - indent) if width - indent > 10 else [value]
+    for i, line in enumerate(lines):
+        if i or first:
+            out.append(" " * indent)
+        out.append_text(line)
+        out.append("\n")

@@ -20,6 +20,7 @@ from srt_tui.monitor.files.log_tail import strip_ansi
 from srt_tui.monitor.model import JobSnapshot, LogRef
 from srt_tui.slurm.client import ENDED_WITH_REASON
 from srt_tui.slurm.reach import port_forward
+from srt_tui.tui.display import hang
 from srt_tui.tui.monitor.live_grid import LiveGpuGrid
 from srt_tui.tui.monitor.router_panel import RouterPanel
 from srt_tui.tui.monitor.serving_panel import ServingPanel
@@ -372,10 +373,7 @@ class ProblemsPanel(Static):
             return
         text.append_text(first)
         text.append("\n")
-        for wrapped in Text(rest, style=style).wrap(self.app.console, width - indent):
-            text.append(" " * indent)
-            text.append_text(wrapped)
-            text.append("\n")
+        hang(text, Text(rest, style=style), self.app.console, width, indent)
 
 
 def failing_name(snap: JobSnapshot) -> str:

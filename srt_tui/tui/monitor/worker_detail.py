@@ -30,7 +30,7 @@ from srt_tui.monitor.statuses.worker_facts import WorkerFacts, read_worker_facts
 from srt_tui.slurm.local import is_local_job
 from srt_tui.slurm.reach import NoShell, ShellCommand, job_hostnames, node_shell
 from srt_tui.tui.dismiss_once import DismissOnce
-from srt_tui.tui.display import display_path
+from srt_tui.tui.display import display_path, hang
 from srt_tui.tui.monitor.serving_panel import serving_text
 from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.fit_parts import pack_parts
@@ -300,13 +300,7 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
         the left edge where they would read as the next section; `first`: the first line is indented too; `into`:
         the pane it is drawn in (its width)."""
         text = value if isinstance(value, Text) else Text(value)
-        width = self.query_one(into, Static).content_region.width - indent
-        lines = text.wrap(self.app.console, width) if width > 10 else [text]
-        for i, line in enumerate(lines):
-            if i or first:
-                t.append(" " * indent)
-            t.append_text(line)
-            t.append("\n")
+        hang(t, text, self.app.console, self.query_one(into, Static).content_region.width, indent, first=first)
 
     def _log_text(self, f: WorkerFacts | None, into: str) -> Text:
         """The log's path and its last lines (empty until the plan was read), each wrapped under its own start in
