@@ -1,5 +1,6 @@
 """`dry-run -f DIR` (and several `-f`): every job of every recipe file checked in one process, as srtctl's
 `dry-run -f DIR` does, one line each (ok, or refused with the first reason) and a tally; `--json` for tools.
+`preflight -f DIR` walks the same jobs the same way and checks each one's model and container paths instead.
 
 Each file is read and expanded once, each profile loaded once; a job is planned and rendered exactly as
 `dry-run -f file.yaml:job` would, so "ok" means that command would succeed.
@@ -13,12 +14,12 @@ import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from srt_tui.core.api import ProfileOrigin
     from srt_tui.core.spec.profile import LoadedProfile
-    from srt_tui.core.spec.recipe import Recipe
+    from srt_tui.core.spec.recipe import Recipe, RecipeSource
 
 
 @dataclass(frozen=True)
@@ -59,11 +60,46 @@ class Checked:
     topology: str = ""
     nodes: int = 0
     profile: ProfileUsed | None = None
+    #: preflight: each path check as `field [code]: message`, and those that failed
+    checks: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    #: preflight: the codes of the checks that passed (`model-available`, `container-registry`, …)
+    found: str = ""
 
     @property
     def ok(self) -> bool:
-        """Would `dry-run -f spec` succeed?"""
-        return not self.problems
+        """Would `dry-run -f spec` (or `preflight -f spec`) succeed?"""
+        return not self.problems and not self.missing
+
+
+class Judge(Protocol):
+    """What is checked of one loadable job (its plan for `dry-run`, its paths for `preflight`)."""
+
+    def __call__(
+        self, spec: str, recipe: Recipe, profile: LoadedProfile, source: RecipeSource, used: ProfileUsed
+    ) -> Checked: ...
+
+
+def planned(spec: str, recipe: Recipe, profile: LoadedProfile, source: RecipeSource, used: ProfileUsed) -> Checked:
+    """`dry-run`'s verdict: planned and rendered as `dry-run -f spec` would (SrtError when refused)."""
+    from srt_tui.core.api import prepare_job
+
+    prep = prepare_job(recipe, profile, source, None)
+    return Checked(spec, prep.plan.name, (), prep.plan.topology, prep.plan.nodes, used)
+
+
+def paths_checked(
+    spec: str, recipe: Recipe, profile: LoadedProfile, source: RecipeSource, used: ProfileUsed
+) -> Checked:
+    """`preflight`'s verdict: the resolved job's model and container paths, as the login node sees them."""
+    from srt_tui.core.plan.paths_preflight import check_paths
+    from srt_tui.core.plan.resolve import resolve
+
+    checks = check_paths(resolve(profile, recipe, source))
+    lines = tuple(f"{c.field} [{c.code}]: {c.message}" for c in checks)
+    missing = tuple(line for c, line in zip(checks, lines) if not c.ok)
+    found = ", ".join(c.code for c in checks if c.ok)
+    return Checked(spec, recipe.name, (), profile=used, checks=lines, missing=missing, found=found)
 
 
 def wants_library(files: list[str]) -> bool:
@@ -138,8 +174,9 @@ def _used(loaded: LoadedProfile, origin: ProfileOrigin) -> ProfileUsed:
     return ProfileUsed(loaded.name, str(loaded.path) if loaded.path is not None else None, origin)
 
 
-def check_file(path: Path, profiles: _Profiles, topology: str | None) -> list[Checked]:
-    """Every job of one file (an override file's `base` aside, as `apply` submits it)."""
+def check_file(path: Path, profiles: _Profiles, topology: str | None, judge: Judge | None = None) -> list[Checked]:
+    """Every job of one file (an override file's `base` aside, as `apply` submits it), each planned (`dry-run`)
+    or given to ``judge``."""
     from srt_tui.core.api import prepare_job
     from srt_tui.core.errors import SrtError
     from srt_tui.core.spec.recipe import file_recipes
@@ -160,6 +197,9 @@ def check_file(path: Path, profiles: _Profiles, topology: str | None) -> list[Ch
         used: ProfileUsed | None = None
         try:
             loaded, used = profiles.for_recipe(job.recipe)
+            if judge is not None:
+                out.append(judge(spec, job.recipe, loaded, job.source, used))
+                continue
             prep = prepare_job(job.recipe, loaded, job.source, topology)
         except SrtError as exc:
             why = tuple(p.render() for p in exc.problems) or ("invalid",)
@@ -171,21 +211,27 @@ def check_file(path: Path, profiles: _Profiles, topology: str | None) -> list[Ch
     return out
 
 
-def _line(c: Checked, options: str = "", run: ProfileUsed | None = None) -> str:
+def _line(c: Checked, options: str = "", run: ProfileUsed | None = None, command: str = "dry-run") -> str:
     """`ok       file[:job]  name: 2P1D on 3 node(s)` or `refused  file[:job]  line 12: field: why (fix: …)`; a job
     refused for several reasons ends with how many more and the command that shows them all (its ``options``:
-    the `-p`/`-t` this run was given); a job checked against another profile than the ``run``'s says which."""
+    the `-p`/`-t` this run was given); a job checked against another profile than the ``run``'s says which.
+    `preflight`'s: `ok       file[:job]  name: model-available, container-registry`, or `missing  file[:job]  name:
+    model.path [model-not-available]: …`."""
     from srt_tui.cli.printable import printable
 
     other = f" · profile {c.profile.name} ({c.profile.why()})" if c.profile and not c.profile.same(run) else ""
+    again = f"srt-tui {command} -f {shlex.quote(c.spec)}{options}"
     if c.ok:
-        return printable(f"ok       {c.spec}  {c.name}: {c.topology} on {c.nodes} node(s){other}")
+        shape = c.found if command == "preflight" else f"{c.topology} on {c.nodes} node(s)"
+        return printable(f"ok       {c.spec}  {c.name}: {shape}{other}")
+    if not c.problems:  # preflight: a path the job needs is not there
+        more = f" (+{len(c.missing) - 1} more: {again})" if len(c.missing) > 1 else ""
+        return printable(f"missing  {c.spec}  {c.name}: {c.missing[0]}{more}{other}")
     first = c.problems[0]
     file = c.spec.split(":", 1)[0] if not Path(c.spec).exists() else c.spec
     if first.startswith(file + ":"):  # the file is on the line already: its line number is enough
         first = first[len(file) + 1 :].lstrip()
         first = f"line {first}" if first[:1].isdigit() else first
-    again = f"srt-tui dry-run -f {shlex.quote(c.spec)}{options}"
     more = f" (+{len(c.problems) - 1} more: {again})" if len(c.problems) > 1 else ""
     return printable(f"refused  {c.spec}  {first}{more}{other}")
 
@@ -200,9 +246,7 @@ def check_library(args: argparse.Namespace) -> int:
         raise SrtError([Problem("-o/--output", "writes the files of one job, not of a library",
                                 hint="drop -o, or give one file: -f file.yaml[:job] -o DIR")])  # fmt: skip
     files = recipe_files(args.file)
-    missing = [f for f in files if not f.exists()]
-    if missing:
-        raise SrtError([Problem("-f", "no such recipe file or directory", file=str(missing[0]), hint="check the path")])
+    _refuse_missing(files)
     profiles = _Profiles(args.profile)
     given = (("-p", args.profile), ("-t", args.topology))
     options = "".join(f" {flag} {shlex.quote(value)}" for flag, value in given if value)
@@ -239,3 +283,36 @@ def check_library(args: argparse.Namespace) -> int:
     else:
         print(f"\n{len(results)} jobs in {len(files)} files: {len(results) - refused} ok, {refused} refused")
     return 2 if refused else 0
+
+
+def preflight_library(args: argparse.Namespace) -> int:
+    """`preflight -f DIR` (or several `-f`): every job's model and container paths, one line each and a tally, as
+    `dry-run -f DIR` prints its checks; 2 when a job cannot be read or resolved, else 1 when a path is missing."""
+    from srt_tui.cli.printable import printable
+
+    files = recipe_files(args.file)
+    _refuse_missing(files)
+    profiles = _Profiles(args.profile)
+    options = f" -p {shlex.quote(args.profile)}" if args.profile else ""
+    print(printable(profiles.header()))
+    results: list[Checked] = []
+    for path in files:
+        for c in check_file(path, profiles, None, paths_checked):
+            results.append(c)
+            print(_line(c, options, profiles.top, "preflight"))
+            for line in c.checks if args.verbose else ():
+                print(printable(f"           - {line}"))
+    refused = sum(1 for c in results if c.problems)
+    missing = sum(1 for c in results if c.missing)
+    ok = len(results) - refused - missing
+    print(f"\n{len(results)} jobs in {len(files)} files: {ok} ok, {missing} missing paths, {refused} refused")
+    return 2 if refused else 1 if missing else 0
+
+
+def _refuse_missing(files: list[Path]) -> None:
+    """A `-f` that names no file: one error naming it, before anything is checked."""
+    from srt_tui.core.errors import Problem, SrtError
+
+    missing = [f for f in files if not f.exists()]
+    if missing:
+        raise SrtError([Problem("-f", "no such recipe file or directory", file=str(missing[0]), hint="check the path")])

@@ -48,7 +48,13 @@ def _cmd_dry_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_preflight(args: argparse.Namespace) -> int:
-    """srtctl's `preflight`: every job of the file, its model and container paths checked from here."""
+    """srtctl's `preflight`: every job of the file, its model and container paths checked from here; a directory
+    (or several `-f`) as `dry-run` checks one, a line per job and a tally (srtctl refuses a directory)."""
+    from srt_tui.cli.library_check import preflight_library, wants_library
+
+    if wants_library(args.file):
+        return preflight_library(args)
+    args.file = args.file[0]
     from srt_tui.core.api import choose_profile
     from srt_tui.core.errors import SrtError
     from srt_tui.core.plan.paths_preflight import check_paths
@@ -300,7 +306,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     d.set_defaults(func=_cmd_dry_run)
 
     pf = sub.add_parser("preflight", help="check each job's model and container paths from this node")
-    pf.add_argument("-f", "--file", required=True, help="recipe YAML (every variant, or file.yaml:variant)")
+    pf.add_argument(
+        "-f", "--file", required=True, action="append",
+        help="recipe YAML (every variant, or file.yaml:variant); a directory, or -f again, checks every job of them",
+    )  # fmt: skip
     pf.add_argument("-p", "--profile", default=argparse.SUPPRESS, help="profile name or path")
     pf.add_argument("-v", "--verbose", action="store_true", help="show the checks that passed too")
     pf.set_defaults(func=_cmd_preflight)
@@ -349,7 +358,7 @@ exit codes:
        nothing cancelled (`cancel`: Slurm does not know the id, or it is another job's; one that had
        already ended is 0, as with scancel), a job with no benchmark results yet (`results`: the others
        are still printed), a running job not hidden (`jobs --hide`), a smoke test with failed requests
-       or a job that is not serving (`bench`)
+       or a job that is not serving (`bench`), a model or container path not found (`preflight`)
   2    bad input: usage, recipe, profile, topology, or a path that cannot be read or written; the
        message names the file, line or field and the fix
   3    Slurm failed or is unreachable; the message says what Slurm said

@@ -51,6 +51,28 @@ def check_members(spec: str, jobs: list[tuple[str, Any]], profile: str | None, t
             out.append(Member(selector, name, None, tuple(p.render() for p in exc.problems) or ("invalid",)))
             continue
         out.append(Member(selector, prep.plan.name, prep, ()))
+    return _same_scripts_refused(out)
+
+
+def _same_scripts_refused(members: list[Member]) -> list[Member]:
+    """A member whose launch script is an earlier member's but for the job's name is refused: it would run the same
+    job again (the sweep fills its values only where nothing reads them, e.g. `description:`)."""
+    seen: dict[str, Member] = {}
+    out: list[Member] = []
+    for m in members:
+        if m.prep is None:
+            out.append(m)
+            continue
+        script = m.prep.script.replace(m.prep.plan.name, "<name>")
+        first = seen.setdefault(script, m)
+        if first is m:
+            out.append(m)
+            continue
+        why = (
+            f"sweep: runs the same launch script as {first.selector} ({first.name}), only the name differs "
+            "(fix: put the sweep's `{param}` in a field that changes the job: an engine arg, a benchmark key, …)"
+        )
+        out.append(Member(m.selector, m.name, None, (why,)))
     return out
 
 

@@ -24,10 +24,21 @@ def healthy_cell(snap: JobSnapshot) -> str:
     """`P1/1 D2/2`, healthy over total workers per role, written as ROUTER's registrations beside it are (the
     wide table's `P 1/1  D 2/2` next to `P1/1 D2/2` read as two notations); `-` while it waits in the queue or
     its script has not started (no worker exists yet: `P0/1` read as one that failed) and once the job ended."""
-    if snap.is_final or snap.stage in ("pending", "submitted"):
+    if snap.is_final or not_started(snap):
         return "-"
     counts = sorted(snap.healthy_counts().items(), key=lambda kv: _ROLE_ORDER.get(kv[0], 9))
     return " ".join(f"{ROLE_LETTERS.get(r, r)}{h}/{t}" for r, (h, t) in counts) or "-"
+
+
+def not_started(snap: JobSnapshot) -> bool:
+    """Queued, or its script has not run yet: no worker or router exists, so their cells read `-`, not `?`."""
+    return snap.stage in ("pending", "submitted")
+
+
+def registrations_cell(snap: JobSnapshot) -> str:
+    """The ROUTER column of the Monitor's tables: `registered_cell`, or `-` when no router exists (not started
+    yet, or ended: the ended job's last registrations are in its job view)."""
+    return "-" if snap.is_final or (not_started(snap) and snap.router is not None) else registered_cell(snap.router)
 
 
 def registered_cell(router: RouterStatus | None) -> str:
@@ -54,6 +65,8 @@ def router_cell(snap: JobSnapshot) -> str:
     r = snap.router
     if r is None:
         return "direct"
+    if not_started(snap):  # queued: no router runs yet (`?` read as one that does not answer)
+        return "-"
     state = "ended" if snap.is_final else "up" if r.up else "down" if r.up is False else "?"
     if snap.routers and any(x.up is False for x in snap.routers):
         state = "down"

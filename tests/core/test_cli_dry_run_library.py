@@ -139,3 +139,49 @@ def test_which_profile_each_job_was_checked_against_is_said(tmp_path: Path) -> N
     assert {r["spec"]: r["profile"] for r in doc["results"]}[str(root / "broken.yaml")] is None
     text = cli("dry-run", "-f", str(root), cwd=here).stdout.splitlines()
     assert text[0] == f"profile: here (srtslurm.yaml found at {here / 'srtslurm.yaml'}), every job", text[0]
+
+
+def _with_model(root: Path, model: Path) -> Path:
+    """An sglang recipe whose model directory is a path this node can check."""
+    text = (
+        f"name: paths\nmodel: {{path: {model}}}\nengine: sglang\n"
+        "roles: {agg: {nodes: 1, workers: 1, args: {tp-size: 8}}}\nfrontend: {type: sglang-router}\n"
+    )
+    path = root / "z" / "paths.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_preflight_takes_a_directory_and_several_files_as_dry_run_does(tmp_path: Path) -> None:
+    """Operator pass (op9, 13): `preflight -f DIR` was refused as "a directory, not a YAML file" while `dry-run -f
+    DIR` checked a library; now a line per job (ok, missing, refused) and a tally, in dry-run's shape."""
+    root = library(tmp_path / "lib")
+    model = tmp_path / "models" / "m"
+    recipe = _with_model(root, model)
+    proc = cli("preflight", "-f", str(root), "-p", "local", cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    head, *lines = proc.stdout.splitlines()
+    assert head.startswith("profile: local (-p local: ") and head.endswith(", every job"), head
+    verdicts = [(ln.split()[0], ln.split()[1].removeprefix(str(root) + "/")) for ln in lines if ln.strip()][:-1]
+    assert verdicts == [
+        ("ok", "a/b/two.yml"),
+        ("ok", "a/one.yaml"),
+        ("ok", "a/ovr.yaml:override_two"),
+        ("ok", "a/ovr.yaml:override_bad"),  # its GPUs are dry-run's business; its paths are fine
+        ("refused", "broken.yaml"),
+        ("missing", "z/paths.yaml"),
+    ]
+    assert lines[1].endswith("one: model-unused") and "invalid YAML" in lines[4]
+    assert f"paths: model.path [model-not-available]: {model} does not exist" in lines[5]
+    assert lines[-1] == "6 jobs in 5 files: 4 ok, 1 missing paths, 1 refused"
+    # several -f, none refused: 1 while a path is missing, 0 once it is there; -v lists every check
+    proc = cli("preflight", "-f", str(root / "a" / "one.yaml"), "-f", str(recipe), "-p", "local", cwd=tmp_path)
+    assert (
+        proc.returncode == 1 and proc.stdout.splitlines()[-1] == "2 jobs in 2 files: 1 ok, 1 missing paths, 0 refused"
+    )
+    model.mkdir(parents=True)
+    proc = cli("preflight", "-f", str(root / "a"), "-f", str(recipe), "-p", "local", "-v", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout
+    assert f"- model.path [model-available]: {model} exists" in proc.stdout
+    assert proc.stdout.splitlines()[-1] == "5 jobs in 4 files: 5 ok, 0 missing paths, 0 refused"

@@ -75,7 +75,7 @@ def test_each_command_finds_a_shipped_recipe_by_its_path_or_name(
 ) -> None:
     rc, file = _file_seen(monkeypatch, [command, "-f", given, "-p", "local"])
     assert rc == 0
-    assert file == ([str(SHIPPED)] if command == "dry-run" else str(SHIPPED))
+    assert file == ([str(SHIPPED)] if command in ("dry-run", "preflight") else str(SHIPPED))
 
 
 def test_dry_run_of_the_readme_example_from_an_empty_directory(
@@ -92,10 +92,10 @@ def test_a_path_that_exists_wins(elsewhere: Path, monkeypatch: pytest.MonkeyPatc
     mine.parent.mkdir(parents=True)
     mine.write_text(SHIPPED.read_text())
     (elsewhere / "mocker-1p2d").write_text(SHIPPED.read_text())
-    assert _file_seen(monkeypatch, ["preflight", "-f", "recipes/mocker/mocker-1p2d.yaml"])[1] == (
+    assert _file_seen(monkeypatch, ["preflight", "-f", "recipes/mocker/mocker-1p2d.yaml"])[1] == [
         "recipes/mocker/mocker-1p2d.yaml"
-    )
-    assert _file_seen(monkeypatch, ["preflight", "-f", "mocker-1p2d"])[1] == "mocker-1p2d"
+    ]
+    assert _file_seen(monkeypatch, ["preflight", "-f", "mocker-1p2d"])[1] == ["mocker-1p2d"]
 
 
 def test_a_shipped_folder_checks_its_recipes(elsewhere: Path, capsys: pytest.CaptureFixture[str]) -> None:

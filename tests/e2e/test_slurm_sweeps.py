@@ -56,18 +56,19 @@ def test_a_sweep_runs_as_one_group_and_results_compare_members(cluster: Any, job
 
 
 def test_a_refusal_midway_says_which_members_were_submitted(cluster: Any, jobs: list[str], tmp_path: Path) -> None:
-    recipe = sweep_file(tmp_path, "  part: [gpu, nosuchpart, gpu]", "slurm: {partition: '{part}'}")
-    recipe.write_text(recipe.read_text().replace('"{osl}"', "4"))
+    # (a partition listed twice would be refused before anything is submitted: two members, one job)
+    recipe = sweep_file(tmp_path, "  osl: [4, 8]\n  part: [gpu, nosuchpart]", "slurm: {partition: '{part}'}")
     proc = srt("apply", "-f", str(recipe), "-p", "local", "--launcher", "slurm", "-y", check=False)
     submitted = [ln.split("job ")[1].split()[0] for ln in proc.stderr.splitlines() if "  submitted " in ln]
     jobs += submitted
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     lines = proc.stderr.splitlines()
-    assert "1 of 3 jobs submitted before the refusal" in lines[0]
-    assert lines[1].split()[:3] == ["submitted", "sweep[0]", "msweep_partgpu:"] and len(submitted) == 1
-    assert lines[2].split() == ["not", "submitted", "sweep[1]", "msweep_partnosuchpart"]
-    assert lines[3].split() == ["not", "submitted", "sweep[2]", "msweep_partgpu"]
-    assert "nosuchpart" in "\n".join(lines[4:])  # the refusal itself, as Slurm's preflight said it
+    assert "1 of 4 jobs submitted before the refusal" in lines[0]
+    assert lines[1].split()[:3] == ["submitted", "sweep[0]", "msweep_osl4_partgpu:"] and len(submitted) == 1
+    assert lines[2].split() == ["not", "submitted", "sweep[1]", "msweep_osl4_partnosuchpart"]
+    assert lines[3].split() == ["not", "submitted", "sweep[2]", "msweep_osl8_partgpu"]
+    assert lines[4].split() == ["not", "submitted", "sweep[3]", "msweep_osl8_partnosuchpart"]
+    assert "nosuchpart" in "\n".join(lines[5:])  # the refusal itself, as Slurm's preflight said it
     # automation: one JSON line says the same
     proc = srt("apply", "-f", str(recipe), "-p", "local", "--launcher", "slurm", "--json", check=False)
     (line,) = proc.stdout.splitlines()
@@ -75,5 +76,5 @@ def test_a_refusal_midway_says_which_members_were_submitted(cluster: Any, jobs: 
     jobs += [j["job_id"] for j in out["jobs"]]
     assert proc.returncode == 2 and out["status"] == "partial" and out["group"].startswith("msweep-")
     assert [j["selector"] for j in out["jobs"]] == ["sweep[0]"]
-    assert [j["selector"] for j in out["not_submitted"]] == ["sweep[1]", "sweep[2]"]
+    assert [j["selector"] for j in out["not_submitted"]] == ["sweep[1]", "sweep[2]", "sweep[3]"]
     assert "nosuchpart" in out["error"]

@@ -26,7 +26,7 @@ from tests.monitor.tui_apps import frozen_app
 #: the operator's cluster (`http://10.251.0.11:8000` is two characters longer than the fixtures' URL)
 NET = "10.251.0"
 #: the job view's smoke test line (`b`), as the Monitor writes it
-SMOKE = "✓ 20/20 ok, 0 failed · latency p50 612 ms p99 948 ms · TTFT p50 301 ms p99 517 ms · 31.4 tok/s in 2.05 s"
+SMOKE = "✓ 20/20 ok, 0 failed · latency p50 612 ms p99 948 ms · TTFT p50 301 ms p99 517 ms · 31 tok/s in 2.05 s"
 
 
 def running_1p2d(job_id: str = "81251", topology: str | None = None) -> JobSnapshot:

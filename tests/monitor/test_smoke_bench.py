@@ -93,3 +93,14 @@ def test_bench_says_what_sglang_router_adds_to_its_ttft() -> None:
 
     assert router_note(behind("sglang-router")) == "sglang-router adds up to 40 ms to TTFT (no TCP_NODELAY)"
     assert router_note(behind("vllm-router")) == router_note(behind("smg")) == ""
+
+
+def test_the_smoke_line_writes_its_token_rate_as_every_other_tok_s() -> None:
+    """Operator pass (op9, 16): the smoke line said `1266.4 tok/s` where the Serving panel and `status` say
+    `1.3k tok/s`: one formatter (`cells.tokens_per_s`) for both."""
+    from srt_tui.monitor.cells import tokens_per_s
+
+    outcomes = [Outcome(True, 0.1, 0.02, 16)] * 158  # 2528 tokens in 2 s
+    line = summarize("http://x", "m", outcomes, 2.0).line()
+    assert line.endswith(" · 1.3k tok/s in 2.00 s") and tokens_per_s(1264.0) == "1.3k tok/s", line
+    assert summarize("http://x", "m", outcomes[:4], 2.0).line().endswith(" · 32 tok/s in 2.00 s")

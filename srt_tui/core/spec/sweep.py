@@ -1,6 +1,8 @@
 """srtctl's top-level `sweep:` blocks: a grid over parameter lists, `{param}` filled in every string.
 
 Each member is named `<name>_<k1><v1>_<k2><v2>…` as srtctl names it, and is selected as `file.yaml:sweep[i]`.
+srtctl expands a parameter no `{param}` uses, and a list that repeats a value, into copies of one job under
+different names; srt-tui refuses both, naming the key and the fix (nothing a user writes is silently ignored).
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ import copy
 import itertools
 from typing import Any
 
-from srt_tui.core.errors import config_error
+from srt_tui.core.errors import SrtError, config_error
 from srt_tui.core.spec.yamlio import Located
 
 
@@ -47,14 +49,90 @@ def expand_sweep(data: dict[str, Any], src: Located, prefix: tuple[str, ...] = (
                 line=src.line_of((*prefix, "sweep", key)),
                 hint=f"write e.g. `{key}: [1, 2]`",
             )
+    body = {k: v for k, v in data.items() if k not in ("sweep", "name")}  # `name` is srtctl's, rewritten below
+    for key in block:
+        if not any("{" + str(key) + "}" in text for text in _strings(body)):
+            raise _unused(key, block[key], body, src, prefix)
+        twice = next((v for i, v in enumerate(block[key]) if v in block[key][:i]), None)
+        if twice is not None:
+            raise config_error(
+                f"lists {_text(twice)} twice: two members would run the same job",
+                field=".".join((*prefix, "sweep", str(key))),
+                file=src.file,
+                line=src.line_of((*prefix, "sweep", key)),
+                hint="list each value once",
+            )
     names = list(block)
-    members = []
+    members: list[tuple[str, dict[str, Any]]] = []
     for i, combo in enumerate(itertools.product(*(block[k] for k in names))):
         params = dict(zip(names, combo))
         member = fill({k: copy.deepcopy(v) for k, v in data.items() if k != "sweep"}, params)
         member["name"] = f"{data.get('name', 'job')}_" + "_".join(f"{k}{v}" for k, v in params.items())
         members.append((f"sweep[{i}]", member))
+    _refuse_copies(members, src, prefix)
     return members
+
+
+def _strings(data: Any) -> list[str]:
+    """Every string value under ``data`` (mapping keys aside: srtctl fills values only)."""
+    if isinstance(data, dict):
+        return [s for v in data.values() for s in _strings(v)]
+    if isinstance(data, list):
+        return [s for v in data for s in _strings(v)]
+    return [data] if isinstance(data, str) else []
+
+
+def _leaves(data: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+    """(key path, value) of every entry of nested mappings, mappings included."""
+    if not isinstance(data, dict):
+        return []
+    out: list[tuple[tuple[str, ...], Any]] = []
+    for key, value in data.items():
+        out.append(((*path, str(key)), value))
+        out += _leaves(value, (*path, str(key)))
+    return out
+
+
+def _unused(key: str, values: list[Any], body: dict[str, Any], src: Located, prefix: tuple[str, ...]) -> SrtError:
+    """The refusal of a parameter no `{key}` uses: every member would run the same job under its own name. The
+    fix names the field it most likely meant (a key spelt like it), and says why when `{key}` was left unquoted
+    (YAML reads `osl: {osl}` as a mapping, which srtctl does not fill)."""
+    mark = "{" + key + "}"
+    same = key.replace("-", "_")
+    unquoted = [p for p, v in _leaves(body) if v == {key: None}]
+    meant = [p for p, v in _leaves(body) if p[-1].replace("-", "_") == same and not isinstance(v, dict | list)]
+    if unquoted:
+        where = ".".join(unquoted[0])
+        hint = f'quote it: `{unquoted[0][-1]}: "{mark}"` (YAML reads `{where}: {mark}` unquoted as a mapping)'
+    else:
+        example = f'e.g. `{".".join(meant[0])}: "{mark}"`' if meant else f'e.g. `some_field: "{mark}"`'
+        hint = f"write `{mark}` in the field it should set, {example}, or remove `{key}` from `sweep:`"
+    shown = ", ".join(f"{key}{v}" for v in values[:4]) + (" …" if len(values) > 4 else "")
+    return config_error(
+        f"no `{mark}` in the recipe uses this parameter: every member ({shown}) would be the same job under "
+        "another name",
+        field=".".join((*prefix, "sweep", key)),
+        file=src.file,
+        line=src.line_of((*prefix, "sweep", key)),
+        hint=hint,
+    )
+
+
+def _refuse_copies(members: list[tuple[str, dict[str, Any]]], src: Located, prefix: tuple[str, ...]) -> None:
+    """Two members that are the same job but for their names (a value listed twice, `{a}{b}` filled alike)."""
+    seen: dict[str, tuple[str, str]] = {}
+    for label, member in members:
+        body = repr({k: v for k, v in member.items() if k != "name"})
+        if body in seen:
+            first, first_name = seen[body]
+            raise config_error(
+                f"{label} ({member['name']}) would run the same job as {first} ({first_name})",
+                field=".".join((*prefix, "sweep")),
+                file=src.file,
+                line=src.line_of((*prefix, "sweep")),
+                hint="change the values so that every member sets something different",
+            )
+        seen[body] = (label, str(member["name"]))
 
 
 def describe(members: list[tuple[str, dict[str, Any]]]) -> list[str]:

@@ -19,6 +19,7 @@ from srt_tui.bench.load import BenchConfig, drive
 from srt_tui.bench.stats import Outcome, percentile
 from srt_tui.core.frontends.routers import ROUTERS
 from srt_tui.core.jobdir.contract import JobDirError, read_endpoints
+from srt_tui.monitor.cells import tokens_per_s
 from srt_tui.monitor.model import JobSnapshot
 
 DEFAULT_REQUESTS = 20
@@ -62,11 +63,11 @@ class SmokeResult:
         return asdict(self) | {"errors": [{"error": e, "count": n} for e, n in self.errors]}
 
     def line(self) -> str:
-        """One line: counts, latency and TTFT percentiles, token rate."""
+        """One line: counts, latency and TTFT percentiles, token rate (written as the Serving panel's: `1.3k tok/s`)."""
         return (
             f"{self.ok}/{self.requests} ok, {self.failed} failed · latency p50 {_ms(self.latency_p50_ms)} "
             f"p99 {_ms(self.latency_p99_ms)} · TTFT p50 {_ms(self.ttft_p50_ms)} p99 {_ms(self.ttft_p99_ms)} · "
-            f"{self.output_tokens_per_s:.1f} tok/s in {self.duration_s:.2f} s"
+            f"{tokens_per_s(self.output_tokens_per_s)} in {self.duration_s:.2f} s"
         )
 
 

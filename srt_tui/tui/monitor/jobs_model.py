@@ -117,7 +117,7 @@ def _cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool) -> str:
         "slurm": lambda: cells.state_cell(snap, short=narrow),  # narrow: `local-12`'s id names its launcher
         "stage": lambda: _stage(snap, narrow, now) + (" ⚠" if cells.files_problem(snap) else ""),
         "healthy": lambda: cells.healthy_cell(snap),  # `-` once the job ended
-        "router": lambda: "-" if snap.is_final else cells.registered_cell(snap.router),
+        "router": lambda: cells.registrations_cell(snap),  # `-` queued or ended
         "rate": lambda: cells.rate(snap.rate_per_s),
         "errors": lambda: cells.number(snap.errors),
         "elapsed": lambda: cells.elapsed(snap, now),

@@ -51,8 +51,11 @@ class RouterPanel(Widget):
         if r is None:
             return Text("No router: clients talk to the workers directly.", style=self._st("dim"))
         out = Text()
+        waiting = cells.not_started(snap)  # queued: nothing to ask yet (`unknown` read as one that does not answer)
         if snap.is_final:
             out.append("○ job ended", style=self._st("dim"))
+        elif waiting:
+            out.append("○ not started", style=self._st("dim"))
         elif r.up is True:
             out.append("● up", style=self._st("ok"))
         elif r.up is False:
@@ -64,7 +67,7 @@ class RouterPanel(Widget):
         elif r.stale:
             out.append("  stale", style=self._st("warn"))
         registered: list[Text] = []
-        if r.expected and not snap.is_final:
+        if r.expected and not snap.is_final and not waiting:
             for role, want in sorted(r.expected.items(), key=lambda kv: "pda".find(kv[0][0])):
                 have = r.registered.get(role, 0)
                 ok = r.healthy.get(role, have if r.registration == "dynamo-health" else 0)
@@ -119,18 +122,19 @@ class RouterPanel(Widget):
         n = snap.nginx
         assert n is not None
         out = Text()
-        mark, style = self._state(n.up, snap.is_final)
+        idle = snap.is_final or cells.not_started(snap)  # ended, or not started: no state to show
+        mark, style = self._state(n.up, idle)
         out.append(f"{n.name} ", style=self._st("key"))
         out.append(mark, style=style)
         out.append(f" node{n.node_index} → {counted(len(snap.routers), 'router')}", style=self._st("dim"))
         if n.detail:
             out.append(f"  {n.detail}", style=self._st("bad" if n.up is False else "warn"))
         for r in snap.routers:
-            mark, style = self._state(r.up, snap.is_final)
+            mark, style = self._state(r.up, idle)
             out.append(f"\n  {r.name} ", style=self._st("key"))
             out.append(mark, style=style)
             out.append(f" node{r.node_index}  ", style=self._st("dim"))
-            out.append(cells.registered_cell(r) if not snap.is_final else "-", style=self._st("dim"))
+            out.append(cells.registered_cell(r) if not idle else "-", style=self._st("dim"))
             out.append("  routed ", style=self._st("dim"))
             out.append(cells.number(r.requests))
         return out
