@@ -312,7 +312,8 @@ def resolve(
     problems: list[Problem] = []
     notes: list[Problem] = []
     model_path, note = _alias(recipe.model.path, profile.model_paths, "model.path", "model_paths", _LITERAL_PATH)
-    notes += [note] if note else []
+    # an engine that loads no model (the mocker: the path is only the name it serves) needs no alias for it
+    notes += [note] if note and get_engine(recipe.engine.type).reads_model_path else []
     if not model_path.startswith("hf:") and "$" not in model_path:  # srtctl mounts it resolved (core/runtime.py)
         model_path = _host_path(model_path, profile.srtctl_root, user=False)
     mount = mount_problem(model_path) if profile.container_runtime == "pyxis" and model_path[:3] != "hf:" else None
