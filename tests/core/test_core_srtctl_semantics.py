@@ -14,10 +14,11 @@ import pytest
 
 from srt_tui.core.api import prepare
 from srt_tui.core.errors import SrtError
+from srt_tui.core.plan.paths_preflight import check_paths
 from srt_tui.core.render.script import SETUP_WRAP
 from srt_tui.core.spec.recipe import list_variants, load_recipe
 from tests.conftest import REPO
-from tests.core.core_helpers import cli, write_yaml
+from tests.core.core_helpers import cli, raw_yaml, write_yaml
 
 
 def _sglang(tmp: Path, prefill: dict[str, Any], decode: dict[str, Any], **roles: Any) -> Path:
@@ -171,6 +172,14 @@ def test_an_engine_that_loads_no_model_needs_no_model_paths_alias(tmp_path: Path
     )
     said = [w.message for w in prepare(str(recipe), str(profile)).plan.warnings if w.field == "model.path"]
     assert said == ["`mock-model` is not a model_paths alias of this profile; it is used as written"], said
+    # behind Dynamo the mocker is Dynamo's `dynamo.mocker`, which reads its tokenizer from `--model-path`
+    dynamo = write_yaml(
+        tmp_path / "d.yaml", {**raw_yaml(REPO / "recipes/mocker/mocker-1p1d.yaml"), "frontend": {"type": "dynamo"}}
+    )
+    prep = prepare(str(dynamo), str(profile))
+    assert [w.field for w in prep.plan.warnings].count("model.path") == 1
+    assert [c.code for c in check_paths(prep.job)] == ["model-not-available"]
+    assert [c.code for c in check_paths(mocker.job)] == ["model-unused"]
 
 
 def test_a_model_path_from_an_environment_variable_is_expanded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
