@@ -324,7 +324,7 @@ class SubmitStep(WizardStep):
             return []
         launcher = self.launcher
         if launcher not in self._host:
-            self._host[launcher] = host_checks(self.prepared, launcher)
+            self._host[launcher] = host_checks(self.prepared, launcher, face="tui")
         return self._host[launcher]
 
     def _blocked(self) -> str:
