@@ -22,6 +22,28 @@ def require(condition: bool, reason: str) -> None:
     pytest.skip(reason)
 
 
+def profile_here(base: Path, name: str) -> str:
+    """A copy of the shipped profile ``name`` whose model directories and container files exist on this machine
+    (under ``base``): `apply` refuses a model or container path it does not find, as srtctl's preflight does, and the
+    shipped cluster profiles name `/lustre/…`. Its path, named ``name``.yaml as the profile is."""
+    import yaml
+
+    data = yaml.safe_load((REPO / "profiles" / f"{name}.yaml").read_text(encoding="utf-8"))
+    for alias in data.get("model_paths") or {}:
+        (base / "models" / alias).mkdir(parents=True, exist_ok=True)
+        data["model_paths"][alias] = str(base / "models" / alias)
+    for alias, image in (data.get("containers") or {}).items():
+        if str(image).startswith("/"):  # a registry image is pulled, not found
+            (base / "containers").mkdir(parents=True, exist_ok=True)
+            (base / "containers" / f"{alias}.sqsh").touch()
+            data["containers"][alias] = str(base / "containers" / f"{alias}.sqsh")
+    folder = base / "profiles-here"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return str(path)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Isolate user state for the whole session too, so module-scoped fixtures never write ./outputs."""
     import tempfile

@@ -516,7 +516,9 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
     a.add_argument(
         "--no-preflight",
         action="store_true",
-        help="skip the checks against the cluster before sbatch (partition, account, nodes, GPUs, time limit)",
+        help="skip the checks before submitting: the model and container paths from this machine (srtctl's "
+        "--no-preflight: for paths only the compute nodes see), the programs a container-less job starts, and "
+        "partition, account, nodes, GPUs and time limit against the cluster",
     )
     a.set_defaults(func=_cmd_apply)
 

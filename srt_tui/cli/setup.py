@@ -162,6 +162,7 @@ PROBE_ONLY: tuple[tuple[str, object], ...] = (
     ("interface", None),
     ("gpu_request", "auto"),
     ("runtime", "auto"),
+    ("force", False),
 )
 
 
@@ -193,6 +194,7 @@ def _open_setup(args: argparse.Namespace) -> int:
 def _cmd_setup(args: argparse.Namespace) -> int:
     from srt_tui.core.paths import user_profiles_dir
     from srt_tui.core.spec.profile import parse_profile
+    from srt_tui.setup.overwrite import existing_profile
     from srt_tui.setup.probes import run_probes
     from srt_tui.setup.proposal import OperatorChoices, build_proposal, parse_aliases, write_proposal
 
@@ -220,12 +222,16 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         gpu_request=args.gpu_request,
         container_runtime=args.runtime,
     )
-    proposal = build_proposal(run, choices)
+    # the file this writes (or would write): a node it could not probe keeps that file's node keys, as Setup does
+    destination = Path(args.write) if args.write else user_profiles_dir() / f"{args.name}.yaml"
+    old = existing_profile(destination)
+    proposal = build_proposal(run, choices, old, str(destination))
     target: Path | None = None
     write_error = ""
     if args.write is not None:
-        target = Path(args.write) if args.write else user_profiles_dir() / f"{args.name}.yaml"
+        target = destination
         try:
+            _check_overwrite(target, old, proposal.data(), args.force)
             write_proposal(proposal, target, header=f"{args.name}: written by `srt-tui setup --probe`")
             parse_profile(target)
         except (ValueError, OSError) as exc:
@@ -254,6 +260,20 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         print(f"srt-tui: error: profile not written: {write_error}", file=sys.stderr)
         return 1
     return 1 if proposal.problems or worst(run.findings) == "error" else 0
+
+
+def _check_overwrite(target: Path, old: dict[str, Any], new: dict[str, Any], force: bool) -> None:
+    """Raise ValueError naming the keys that writing ``new`` over the profile file ``target`` loses or changes (the
+    TUI's Setup asks about the same keys), unless ``force``; a write that loses and changes nothing goes ahead."""
+    from srt_tui.setup.overwrite import change_lines, profile_changes
+
+    lost, changed = profile_changes(old, new) if old else ([], [])
+    if force or not target.exists() or not (lost or changed):
+        return
+    raise ValueError(
+        f"{target} exists and writing over it would change it: {'; '.join(change_lines(lost, changed))} "
+        "(fix: add --force to write over it, or write elsewhere with --write PATH or --name NAME)"
+    )
 
 
 def _recipe_preflight(args: argparse.Namespace) -> list[Finding]:
@@ -336,6 +356,12 @@ def add_setup_commands(sub: Any) -> None:
         default=None,
         metavar="PATH",
         help="write the profile (default: the user profile directory, <name>.yaml)",
+    )
+    q.add_argument(
+        "--force",
+        action="store_true",
+        help="with --write: write over an existing profile even when that loses or changes keys (refused otherwise, "
+        "naming them, as the TUI's Setup asks)",
     )
     q.add_argument("--json", action="store_true", help="print probes and proposal as JSON")
     q.add_argument("--name", default="my-cluster", help="profile name (default my-cluster)")

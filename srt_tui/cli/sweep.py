@@ -139,6 +139,25 @@ def _refused(members: list[Member], spec: str) -> SrtError:
     return SrtError(problems)
 
 
+def _refuse_missing_paths(args: argparse.Namespace, ready: list[tuple[Member, Prepared]]) -> None:
+    """Raise PreflightError naming, per member, the model or container path this machine does not find (as
+    `apply` refuses one job): nothing of the group is submitted."""
+    from srt_tui.slurm.preflight import PreflightError, path_checks
+
+    problems = [
+        Problem(field=f"{m.selector}: preflight {c.name}", message=c.message, hint=c.fix)
+        for m, prep in ready
+        for c in path_checks(prep)
+        if c.blocks
+    ]
+    if not problems:
+        return
+    refusal = PreflightError(problems)
+    if args.json:
+        print(json.dumps({"status": "error", "group": None, "jobs": [], "error": str(refusal)}), flush=True)
+    raise refusal
+
+
 def _confirmed_group(members: list[tuple[Member, Prepared]], spec: str) -> bool:
     """One question for the whole group (on stderr); without a terminal only -y submits."""
     if not sys.stdin.isatty():
@@ -178,6 +197,8 @@ def apply_members(args: argparse.Namespace, jobs: list[tuple[str, Any]], tags: l
         if args.json:
             print(json.dumps({"status": "error", "group": None, "jobs": [], "error": str(refusal)}), flush=True)
         raise refusal
+    if not args.no_preflight:  # every member's model and container paths before any is submitted (or asked for)
+        _refuse_missing_paths(args, ready)
     if not args.yes and not args.json and not _confirmed_group(ready, args.file):
         return 1
     group = new_group_id(args.file)

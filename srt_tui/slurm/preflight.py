@@ -234,22 +234,32 @@ def check_before_submit(client: SlurmClient, prep: Prepared, face: Face) -> list
     return [c for c in checks if c.ok is None]
 
 
-#: a missing model or container is fixed in the profile or on disk; the preflight command lists every path it checks
-PATHS_FIX = "`srt-tui preflight -f RECIPE -p PROFILE` lists the paths checked from this machine"
+#: a missing model or container is fixed in the profile or on disk; the preflight command lists every path it checks.
+#: The command line adds srtctl's escape hatch for a path only the compute nodes see (node-local NVMe)
+PATHS_FIX: dict[Face, str] = {
+    "cli": "`srt-tui preflight -f RECIPE -p PROFILE` lists the paths checked from this machine; --no-preflight "
+    "submits anyway when the path exists only on the compute nodes",
+    "tui": "`srt-tui preflight -f RECIPE -p PROFILE` lists the paths checked from this machine",
+}
 
 
-def host_checks(prep: Prepared, launcher: str, paths: bool = True) -> list[PreflightCheck]:
-    """What this machine can check of a job before it is submitted with ``launcher`` (`slurm`/`local`), the one list
-    `apply` and the wizard's Submit step run: the model and container paths (✗ blocks, as `srt-tui preflight` and
-    srtctl's apply refuse them) and the programs a container-less plan starts (✗ with the local launcher, which runs
-    them here; with Slurm only said: the nodes may have what this login node lacks). ``paths`` False: not the paths
-    (`apply` does not refuse them yet: its tests name cluster paths this machine lacks; `srt-tui preflight` does)."""
-    out = [
+def path_checks(prep: Prepared, face: Face = "cli") -> list[PreflightCheck]:
+    """The model and container paths of a job, checked from this machine (srtctl's preflight): ✗ blocks, as
+    `srt-tui preflight` and srtctl's apply refuse them; the fix worded for ``face``."""
+    return [
         PreflightCheck(c.field, True, c.message, evidence=c.code)
         if c.ok
-        else PreflightCheck(c.field, False, f"[{c.code}] {c.message}", PATHS_FIX, c.code)
-        for c in (check_paths(prep.job) if paths else [])
+        else PreflightCheck(c.field, False, f"[{c.code}] {c.message}", PATHS_FIX[face], c.code)
+        for c in check_paths(prep.job)
     ]
+
+
+def host_checks(prep: Prepared, launcher: str, face: Face = "cli") -> list[PreflightCheck]:
+    """What this machine can check of a job before it is submitted with ``launcher`` (`slurm`/`local`), the one list
+    `apply` and the wizard's Submit step run: the model and container paths (`path_checks`) and the programs a
+    container-less plan starts (✗ with the local launcher, which runs them here; with Slurm only said: the nodes may
+    have what this login node lacks)."""
+    out = path_checks(prep, face)
     for missing in missing_programs(prep.plan):
         problem = missing.problem()
         if launcher == "local":

@@ -406,9 +406,10 @@ def submit_prepared(
     if mount is not None:  # the job directory's logs/ is a pyxis mount: a `,` or `:` would split it
         raise SubmitError([Problem(field="output directory", message=mount[0], hint="use -o with a path without them")])
     chosen, client = choose_launcher(prep, launcher, transport, client)
-    # the programs a container-less job starts, from the list the wizard's Submit runs (which adds the paths)
-    host = host_checks(prep, chosen, paths=False) if preflight else []
-    refuse_failed(host)  # a program the local launcher would start here fails the job at once (exit 127)
+    # the model and container paths and the programs a container-less job starts: the list the wizard's Submit runs
+    host = host_checks(prep, chosen, face) if preflight else []
+    refuse_failed(host)  # a missing model waits in the queue to fail on its first node; a program the local
+    # launcher would start here fails the job at once (exit 127)
     if chosen == "local":
         return submit_local(prep, _checked_base(base))
     try:

@@ -17,7 +17,7 @@ import pytest
 from srt_tui.core.api import prepare
 from srt_tui.slurm.client import NodeInfo, PartitionInfo
 from srt_tui.slurm.submit import SlurmUnreachable, choose_launcher
-from tests.conftest import REPO
+from tests.conftest import REPO, profile_here
 
 MOCKER = str(REPO / "recipes" / "mocker" / "mocker-1p1d.yaml")
 H100 = str(REPO / "recipes" / "nvidia" / "h100-1p1d-sglang.yaml")
@@ -107,7 +107,8 @@ def test_apply_on_a_terminal_asks_and_no_means_no(tmp_path: Path) -> None:
 
 def test_apply_json_is_automation_and_never_prompts(tmp_path: Path) -> None:
     """`apply --json` is srtctl's automation contract (InferenceX runs it without -y); srtctl never asks."""
-    proc = _apply(tmp_path, "-f", H100, "-p", "nvidia-h100", "--launcher", "slurm", "--json", text_in="")
+    here = profile_here(tmp_path, "nvidia-h100")  # its model and container exist: the preflight passes
+    proc = _apply(tmp_path, "-f", H100, "-p", here, "--launcher", "slurm", "--json", text_in="")
     assert proc.returncode == 3, proc.stderr  # it went on to submit (and no Slurm answers here)
     assert json.loads(proc.stdout)["status"] == "error" and "Submit?" not in proc.stderr
 
@@ -206,7 +207,7 @@ def test_a_preflight_refusal_creates_no_output_directory(tmp_path: Path, launche
     from srt_tui.slurm.preflight import PreflightError
     from srt_tui.slurm.submit import submit_prepared
 
-    prep = prepare(H100, "nvidia-h100", "2P2D")  # 4 nodes
+    prep = prepare(H100, profile_here(tmp_path, "nvidia-h100"), "2P2D")  # 4 nodes, its paths here
     out = tmp_path / "deep" / "outputs"
     with pytest.raises(PreflightError, match="the job needs 4 nodes") as refused:
         submit_prepared(prep, launcher, out, client=_ThreeNodeCluster())  # type: ignore[arg-type]
@@ -220,7 +221,7 @@ def test_a_preflight_refusal_is_worded_for_the_face_that_shows_it(tmp_path: Path
     from srt_tui.slurm.preflight import PreflightError
     from srt_tui.slurm.submit import submit_prepared
 
-    prep = prepare(H100, "nvidia-h100", "2P2D")  # 4 nodes
+    prep = prepare(H100, profile_here(tmp_path, "nvidia-h100"), "2P2D")  # 4 nodes, its paths here
     with pytest.raises(PreflightError) as refused:
         submit_prepared(prep, "slurm", tmp_path / "out", client=_ThreeNodeCluster(), face="tui")  # type: ignore[arg-type]
     said = str(refused.value)

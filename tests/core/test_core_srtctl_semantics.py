@@ -14,9 +14,11 @@ import pytest
 
 from srt_tui.core.api import prepare
 from srt_tui.core.errors import SrtError
+from srt_tui.core.plan.paths_preflight import check_paths
 from srt_tui.core.render.script import SETUP_WRAP
 from srt_tui.core.spec.recipe import list_variants, load_recipe
-from tests.core.core_helpers import cli, write_yaml
+from tests.conftest import REPO
+from tests.core.core_helpers import cli, raw_yaml, write_yaml
 
 
 def _sglang(tmp: Path, prefill: dict[str, Any], decode: dict[str, Any], **roles: Any) -> Path:
@@ -149,6 +151,35 @@ def test_aliases_the_profile_lacks_are_used_as_written_with_a_warning_each(tmp_p
     assert "model.path: `dsr1-fp8` is not a model_paths alias of this profile; it is used as written" in text
     assert "model.container: `dynamo-sglang` is not a containers alias" in text
     assert "--container-image=dynamo-sglang" in (tmp_path / "out" / "sbatch.sh").read_text()
+
+
+def test_an_engine_that_loads_no_model_needs_no_model_paths_alias(tmp_path: Path) -> None:
+    """Operator pass (issue 21): a profile Setup wrote has no `model_paths`, so every mocker recipe warned that
+    `mock-model` is not an alias, though the mocker loads no model (`Engine.reads_model_path`); an engine that
+    reads the path still hears of it."""
+    profile = write_yaml(tmp_path / "setup-written.yaml", {"gpus_per_node": 8, "container_runtime": "none"})
+    mocker = prepare(str(REPO / "recipes/mocker/mocker-1p1d.yaml"), str(profile))
+    assert not [w for w in mocker.plan.warnings if w.field == "model.path"], mocker.plan.warnings
+    recipe = write_yaml(
+        tmp_path / "s.yaml",
+        {
+            "name": "s",
+            "model": {"path": "mock-model"},
+            "engine": "sglang",
+            "roles": {"agg": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}}},
+            "frontend": {"type": "sglang-router"},
+        },
+    )
+    said = [w.message for w in prepare(str(recipe), str(profile)).plan.warnings if w.field == "model.path"]
+    assert said == ["`mock-model` is not a model_paths alias of this profile; it is used as written"], said
+    # behind Dynamo the mocker is Dynamo's `dynamo.mocker`, which reads its tokenizer from `--model-path`
+    dynamo = write_yaml(
+        tmp_path / "d.yaml", {**raw_yaml(REPO / "recipes/mocker/mocker-1p1d.yaml"), "frontend": {"type": "dynamo"}}
+    )
+    prep = prepare(str(dynamo), str(profile))
+    assert [w.field for w in prep.plan.warnings].count("model.path") == 1
+    assert [c.code for c in check_paths(prep.job)] == ["model-not-available"]
+    assert [c.code for c in check_paths(mocker.job)] == ["model-unused"]
 
 
 def test_a_model_path_from_an_environment_variable_is_expanded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

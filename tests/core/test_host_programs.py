@@ -5,6 +5,7 @@ the fix; with a container nothing is asked of the host. The real CLI runs with a
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -63,4 +64,74 @@ def test_dry_run_warns_and_apply_refuses_before_anything_runs(bare_path: str, tm
     lines = applied.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("srt-tui: error:") and "`nginx` is not on" in lines[0], lines
     assert "Traceback" not in applied.stderr
+    assert not out.exists() or not any(out.iterdir())  # nothing was started, no job directory
+
+
+MOCKER = str(REPO / "recipes" / "mocker" / "mocker-1p1d.yaml")
+
+
+@pytest.fixture
+def other_python(tmp_path: Path) -> str:
+    """A PATH whose `python3` is a Python without srt-tui's packages (no site-packages, no PYTHONPATH): the system
+    Python a job finds when srt-tui runs from its own virtualenv, not activated."""
+    bin_dir = tmp_path / "other-bin"
+    bin_dir.mkdir()
+    python = bin_dir / "python3"
+    python.write_text(f'#!/bin/sh\nunset PYTHONPATH\nexec {Path(sys.executable).resolve()} -S "$@"\n')
+    python.chmod(0o755)
+    return f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
+
+
+def test_a_python_that_cannot_import_the_module_a_process_runs_is_named_with_the_fix(
+    other_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21: `missing_programs` saw `python3` on PATH and passed, though `python3 -m srt_tui.mock` then failed
+    with `No module named srt_tui`. Each `python3 -m MODULE` is asked of that Python (find_spec, nothing imported)."""
+    monkeypatch.setenv("PATH", other_python)
+    missing = missing_programs(prepare(MOCKER, "local").plan)
+    interpreter = other_python.split(os.pathsep)[0] + "/python3"
+    assert [(m.module, m.processes) for m in missing] == [
+        ("srt_tui", ("prefill_0", "decode_0")),
+        ("sglang_router", ("router",)),
+    ]
+    problem = missing[0].problem()
+    assert problem.message == (
+        f"`srt_tui` is not importable by `python3` ({interpreter}); prefill_0, decode_0 would fail at once"
+    )
+    assert problem.hint.startswith(f"`{interpreter} -m pip install srt-tui`, or put a Python that has it first")
+
+
+def test_a_mocker_job_needs_srt_tuis_mock_and_not_the_engine_it_imitates(
+    bare_path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The mocker stands in for SGLang: its job asks for `srt_tui` (and its router's `sglang_router`), never `sglang`,
+    which a job of the real engine asks for, with the environment its processes get (a recipe's PYTHONPATH)."""
+    monkeypatch.setenv("PATH", bare_path)
+    assert missing_programs(prepare(MOCKER, "local").plan) == []  # this Python has srt-tui and sglang-router
+    recipe = tmp_path / "sgl.yaml"
+    recipe.write_text(
+        "name: sgl\nmodel: {path: mock-model}\nengine: sglang\nfrontend: {type: sglang}\n"
+        "roles:\n  agg: {nodes: 1, workers: 1, args: {tp-size: 8}}\n"
+    )
+    missing = missing_programs(prepare(str(recipe), "local").plan)
+    expected = [] if importlib.util.find_spec("sglang") else [("sglang", ("agg_0",))]
+    assert [(m.module, m.processes) for m in missing] == expected
+    stub = tmp_path / "site" / "sglang"
+    stub.mkdir(parents=True)
+    (stub / "__init__.py").write_text("")
+    recipe.write_text(recipe.read_text() + f"environment: {{PYTHONPATH: {stub.parent}}}\n")
+    assert missing_programs(prepare(str(recipe), "local").plan) == []  # found where the job will look
+
+
+def test_apply_on_this_machine_refuses_a_module_its_python_lacks_and_dry_run_warns(
+    other_python: str, tmp_path: Path
+) -> None:
+    dry = _srt(other_python, tmp_path, "dry-run", "-f", MOCKER, "-p", "local")
+    assert dry.returncode == 0, dry.stderr
+    assert [ln for ln in dry.stderr.splitlines() if ln.startswith("srt-tui: warning:") and "`srt_tui`" in ln]
+    out = tmp_path / "out"
+    applied = _srt(other_python, tmp_path, "apply", "-y", "-f", MOCKER, "-p", "local", "-o", str(out))
+    assert applied.returncode != 0 and "Traceback" not in applied.stderr
+    said = [ln for ln in applied.stderr.splitlines() if "`srt_tui` is not importable by `python3`" in ln]
+    assert said and said[0].startswith("srt-tui: error: preflight programs:") and "pip install srt-tui" in said[0]
     assert not out.exists() or not any(out.iterdir())  # nothing was started, no job directory

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.cluster import ClusterInfo
+from tests.conftest import profile_here
 from tests.e2e.jobtools import apply, send_requests, srt, status, wait_no_pids, wait_ready
 
 HERE = Path(__file__).parent
@@ -43,8 +44,11 @@ def _ranks(job_dir: Path, expected: int, timeout: float = 60) -> list[dict[str, 
 
 
 @pytest.mark.slurm
-def test_tep16_worker_is_one_mpi_step_with_a_rank_per_gpu(cluster: ClusterInfo, jobs: list[str]) -> None:
-    job_id, job_dir = apply(RECIPE, "-p", "local", "--launcher", "slurm")
+def test_tep16_worker_is_one_mpi_step_with_a_rank_per_gpu(
+    cluster: ClusterInfo, jobs: list[str], tmp_path: Path
+) -> None:
+    # TRT-LLM reads model.path: `apply` refuses one this machine lacks, so the profile's `mock-model` is made here
+    job_id, job_dir = apply(RECIPE, "-p", profile_here(tmp_path, "local"), "--launcher", "slurm")
     jobs.append(job_id)
     script = (job_dir / "sbatch.sh").read_text()
     assert "#SBATCH --ntasks=16\n#SBATCH --ntasks-per-node=8\n" in script  # srtctl's TRT-LLM allocation
@@ -70,9 +74,9 @@ def test_tep16_worker_is_one_mpi_step_with_a_rank_per_gpu(cluster: ClusterInfo, 
     assert follower["log"] == leader["log"] == "logs/agg_0.log"  # node 1's ranks write to the step's log
 
 
-def test_local_launcher_runs_every_task_of_the_mpi_step_with_its_rank(jobs: list[str]) -> None:
+def test_local_launcher_runs_every_task_of_the_mpi_step_with_its_rank(jobs: list[str], tmp_path: Path) -> None:
     """Without Slurm the launch script starts an MPI step's tasks itself, with Slurm's rank variables."""
-    job_id, job_dir = apply(RECIPE, "-p", "local", "--launcher", "local")
+    job_id, job_dir = apply(RECIPE, "-p", profile_here(tmp_path, "local"), "--launcher", "local")
     jobs.append(job_id)
     wait_ready(job_id, timeout=120)
     ranks = _ranks(job_dir, 16)

@@ -150,3 +150,61 @@ async def test_the_time_limit_refusal_says_what_it_takes() -> None:
         assert field.value == "1-12:00:00"  # type: ignore[attr-defined]  # `-` of the D-HH:MM:SS form is taken
         said = [str(n.message) for n in app._notifications]
         assert said == ["Time limit: digits, : and - only (minutes, HH:MM:SS or D-HH:MM:SS)"], said
+
+
+def _setup_cli(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], runner: Any, *args: str
+) -> tuple[int, str]:
+    """`srt-tui setup --probe --write …` with the probes replaced by ``runner``: (exit status, stderr)."""
+    from srt_tui.cli.main import main
+
+    monkeypatch.setattr("srt_tui.setup.probes.run_probes", lambda options, progress: runner(options, progress))
+    code = main(["setup", "--probe", *args])
+    return code, capsys.readouterr().err
+
+
+def test_setup_write_refuses_to_lose_or_change_keys_of_a_profile_unless_forced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 21: `setup --probe --write` wrote over an existing profile without the guard the TUI's Setup has; it
+    refuses now, naming the keys lost and changed as the TUI's dialog does, and `--force` writes."""
+    from tests.setup.recorded import recorded_runner
+
+    target = tmp_path / "op8slurm.yaml"
+    write = ["--write", str(target), "--name", "op8slurm"]
+    models = f"--model=mock-model={_models(tmp_path)}"
+    code, err = _setup_cli(monkeypatch, capsys, recorded_runner, *write, models)
+    assert code == 0 and target.is_file(), err
+    with target.open("a") as out:  # a key the operator added by hand, which Setup does not propose
+        out.write("setup_script: /shared/setup.sh\n")
+    before = target.read_text()
+    code, err = _setup_cli(monkeypatch, capsys, recorded_runner, *write, "--time-limit", "1-12:00:00")
+    assert code == 1 and target.read_text() == before
+    [line] = [ln for ln in err.splitlines() if ln.startswith("srt-tui: error:")]
+    assert line == (
+        f"srt-tui: error: profile not written: {target} exists and writing over it would change it: "
+        "Lost: model_paths, setup_script; Changed: default_time_limit: 04:00:00 → 1-12:00:00 "
+        "(fix: add --force to write over it, or write elsewhere with --write PATH or --name NAME)"
+    ), line
+    code, err = _setup_cli(monkeypatch, capsys, recorded_runner, *write, "--time-limit", "1-12:00:00", "--force")
+    assert code == 0, err
+    after = yaml.safe_load(target.read_text())
+    assert after["default_time_limit"] == "1-12:00:00" and "setup_script" not in after and "model_paths" not in after
+
+
+def test_setup_write_keeps_the_node_keys_a_stopped_probe_did_not_learn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The compute node not probed (the probe job stopped while pending, or --no-node): its keys are kept from the
+    file written over, as the TUI's Setup keeps them, so nothing is lost and no --force is needed."""
+    from tests.setup.recorded import recorded_runner
+
+    target = tmp_path / "op8slurm.yaml"
+    write = ["--write", str(target), "--name", "op8slurm", f"--model=mock-model={_models(tmp_path)}"]
+    assert _setup_cli(monkeypatch, capsys, recorded_runner, *write)[0] == 0
+    before = yaml.safe_load(target.read_text())
+    assert before["network_interface"] == "eth0" and before["container_runtime"] == "none"
+    code, err = _setup_cli(monkeypatch, capsys, stopped_runner, *write)
+    assert "srt-tui: error" not in err, err
+    assert yaml.safe_load(target.read_text()) == before
+    assert "kept from" in target.read_text()  # each kept key says where it came from

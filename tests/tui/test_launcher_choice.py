@@ -187,6 +187,31 @@ async def test_submit_names_a_missing_host_program_and_local_cannot_run_it(
         assert "fix: apt-get install nginx" in console.export_text()
 
 
+async def test_submit_names_a_module_the_hosts_python_cannot_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21: `python3` on PATH passed the program check though it could not import what the job starts with it
+    (`python3 -m srt_tui.mock`, `-m sglang_router.launch_router`): Submit names the modules, the Python and the fix."""
+    from tests.tui.scenarios import Scenario
+
+    python = tmp_path / "python3"  # a Python without srt-tui's packages (no site-packages, no PYTHONPATH)
+    python.write_text(f'#!/bin/sh\nunset PYTHONPATH\nexec {Path(sys.executable).resolve()} -S "$@"\n')
+    python.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    scenario = Scenario("demo", "local", "mocker-1p1d")
+    app = make_app(scenario.profile)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        launcher, disabled, status = _submit_state(app)
+        assert launcher == "local" and disabled, status
+        assert "`srt_tui`, `sglang_router` not importable by python3: the local launcher cannot run this job" in status
+        from rich.console import Console
+
+        console = Console(width=300, file=io.StringIO(), record=True, color_system=None)
+        console.print(app.screen.query_one("#request", Static).content)
+        assert f"fix: `{python} -m pip install srt-tui`" in console.export_text()
+
+
 async def test_the_same_plan_again_asks_before_a_copy_is_submitted() -> None:
     """Issue 21 defect 8: back to Launch after a submit, Ctrl+N submitted a duplicate without asking."""
     import asyncio

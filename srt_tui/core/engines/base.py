@@ -138,6 +138,11 @@ class Engine:
     #: a served name (the mocker)
     reads_model_path: ClassVar[bool] = True
 
+    def reads_model(self, worker_launch: WorkerStart) -> bool:
+        """Do its workers read `model.path` when started so (`direct`, or under Dynamo)? Only then does the preflight
+        check that path and the profile need an alias for it."""
+        return self.reads_model_path
+
     def block_refusal(self, spec: EngineSpec) -> str | None:
         """Why it cannot run its `engine:` block as written (checked as the recipe is read), else None."""
         allowed = self.kv_connectors

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.capabilities import WorkerStart
 from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import Engine, WorkerContext, WorkerLaunch, args_to_flags, role_mode
 from srt_tui.core.engines.dynamo_mocker import SIMULATION, dynamo_mocker_launch, unknown_keys
@@ -33,6 +34,10 @@ class Mocker(Engine):
     }
     #: the mock exports the serving families of the engine it imitates (`--flavor` = the worker API)
     serving_metrics: ClassVar[dict[str, dict[str, str]]] = {"sglang": serving.SGLANG, "vllm": serving.VLLM}
+
+    def reads_model(self, worker_launch: WorkerStart) -> bool:
+        """Under Dynamo it is Dynamo's `dynamo.mocker`, which reads its tokenizer from `--model-path`."""
+        return worker_launch == "dynamo"
 
     def dynamo_config_problems(self, config: dict[str, Any] | None) -> list[Problem]:
         """Under Dynamo it is Dynamo's `dynamo.mocker`: `engine.config` holds its simulation parameters only."""

@@ -1,6 +1,8 @@
 """Host programs a plan runs without a container (`container_runtime: none`): each process's program must be
-on this machine's PATH, or the job fails in 0 s with exit 127 (issue 21, defect 10). Checked by `dry-run`,
-the wizard's Submit step and `apply`'s preflight before anything runs.
+on this machine's PATH, or the job fails in 0 s with exit 127 (issue 21, defect 10); a process started as
+`python3 -m MODULE` (the engines, sglang-router, Dynamo, the mocker) needs that module importable by that Python,
+or it fails at once with `No module named …`. Checked by `dry-run`, the wizard's Submit step and `apply`'s
+preflight before anything runs.
 
 A container brings its own programs, so with pyxis nothing is checked here.
 """
@@ -8,7 +10,11 @@ A container brings its own programs, so with pyxis nothing is checked here.
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import subprocess
+import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from srt_tui.core.errors import Problem
@@ -23,23 +29,89 @@ INSTALL_HINTS: dict[str, str] = {
     "vllm-router": "pip install vllm-router",
 }
 
+#: the package that provides a module a job starts with `python3 -m` (others: named by the module)
+MODULE_PACKAGES: dict[str, str] = {
+    "sglang": "sglang",
+    "vllm": "vllm",
+    "dynamo": "ai-dynamo ai-dynamo-runtime",
+    "sglang_router": "sglang-router",
+    "srt_tui": "srt-tui",
+}
+
+#: a Python interpreter as a command names it (`python`, `python3`, `python3.11`, `/opt/venv/bin/python3`)
+_PYTHON = re.compile(r"(^|/)python(\d+(\.\d+)?)?$")
+
+#: the variables that decide which Python runs and what it imports, taken from a process's own environment
+_PYTHON_ENV = ("PATH", "PYTHONPATH", "PYTHONHOME", "PYTHONNOUSERSITE", "PYTHONUSERBASE", "VIRTUAL_ENV")
+
+#: the answers per (interpreter, environment, module), with when they were given: found once, found for the session;
+#: a missing one is asked again after MISSING_KEPT_S (one installed meanwhile stops being reported, and the wizard's
+#: Submit step, which asks for each launcher as it draws, does not start the interpreter each time)
+_ANSWERS: dict[tuple[str, tuple[tuple[str, str], ...], str], tuple[bool, float]] = {}
+MISSING_KEPT_S = 5.0
+
+#: what the interpreter runs: each top-level name and whether it is importable (find_spec imports nothing for one)
+_FIND = (
+    "import importlib.util, sys\n"
+    "for name in sys.argv[1:]:\n"
+    "    try:\n"
+    "        found = importlib.util.find_spec(name) is not None\n"
+    "    except (ImportError, ValueError):\n"
+    "        found = False\n"
+    "    print(name, int(found))\n"
+)
+
 
 @dataclass(frozen=True)
 class MissingProgram:
-    """A program the plan starts that this machine does not have, and the processes that start it."""
+    """A program the plan starts that this machine does not have (or, with ``module``, a Python that cannot import
+    that module), and the processes that start it."""
 
     program: str
     processes: tuple[str, ...]
+    #: the top-level module `program -m …` cannot import ('' : the program itself is missing)
+    module: str = ""
+    #: where the program was found (the interpreter that lacks ``module``)
+    interpreter: str = ""
 
     def problem(self) -> Problem:
         """The finding as a Problem: what is missing, who runs it, and the fix."""
+        who = ", ".join(self.processes)
+        if self.module:
+            package = MODULE_PACKAGES.get(self.module)
+            install = (
+                f"`{self.interpreter} -m pip install {package}`"
+                if package
+                else f"install the package that provides `{self.module}` into {self.interpreter}"
+            )
+            return Problem(
+                field="container_runtime: none",
+                message=f"`{self.module}` is not importable by `{self.program}` ({self.interpreter}); {who} would "
+                "fail at once",
+                hint=f"{install}, or put a Python that has it first on PATH, or run the job in a container "
+                "(container_runtime: pyxis)",
+                severity="warning",
+            )
         hint = INSTALL_HINTS.get(self.program, f"install `{self.program}` on PATH")
         return Problem(
             field="container_runtime: none",
-            message=f"`{self.program}` is not on this machine's PATH; {', '.join(self.processes)} would fail at once",
+            message=f"`{self.program}` is not on this machine's PATH; {who} would fail at once",
             hint=f"{hint}, or run the job in a container (container_runtime: pyxis)",
             severity="warning",
         )
+
+
+def said_missing(missing: list[MissingProgram]) -> str:
+    """What is missing in a few words (the wizard's Submit status line): "`nginx` not on this machine's PATH;
+    `sglang` not importable by python3"."""
+    programs = [f"`{m.program}`" for m in missing if not m.module]
+    parts = [f"{', '.join(programs)} not on this machine's PATH"] if programs else []
+    modules: dict[str, list[str]] = {}
+    for m in missing:
+        if m.module:
+            modules.setdefault(m.program, []).append(f"`{m.module}`")
+    parts += [f"{', '.join(names)} not importable by {python}" for python, names in modules.items()]
+    return "; ".join(parts)
 
 
 def _processes(plan: JobPlan) -> list[ProcessPlan]:
@@ -48,18 +120,94 @@ def _processes(plan: JobPlan) -> list[ProcessPlan]:
     return [*plan.infra, *plan.workers, *routers, *extra, *plan.telemetry]
 
 
-def _found(program: str) -> bool:
+def _which(program: str, path: str | None = None) -> str | None:
     if "/" in program:
-        return os.access(program, os.X_OK)
-    return shutil.which(program) is not None
+        return program if os.access(program, os.X_OK) else None
+    return shutil.which(program, path=path)
+
+
+def _python_module(process: ProcessPlan) -> tuple[str, str] | None:
+    """(interpreter, top-level module) of a process started as `… python3 -m pkg.mod …`, else None."""
+    cmd = process.command
+    for i, word in enumerate(cmd[:-2]):
+        if _PYTHON.search(word) and cmd[i + 1] == "-m":
+            return word, cmd[i + 2].split(".")[0]
+    return None
+
+
+def _python_env(process: ProcessPlan) -> tuple[tuple[str, str], ...] | None:
+    """The process's own values of the variables that choose the Python and its imports; None when one is not known
+    before the job runs (it names a variable or a placeholder), so its modules cannot be checked from here."""
+    own = tuple((k, v) for k, v in process.env if k in _PYTHON_ENV)
+    if any(("$" in v or "<" in v or "{" in v) for _, v in own):
+        return None
+    return own
+
+
+def _importable(interpreter: str, env: tuple[tuple[str, str], ...], modules: list[str]) -> dict[str, bool]:
+    """Which of ``modules`` ``interpreter`` can import with the process's ``env`` over this one's (a module not in
+    the answer could not be checked: the interpreter did not run or answer)."""
+    now = time.monotonic()
+    known: dict[str, bool] = {}
+    for m in modules:
+        found, when = _ANSWERS.get((interpreter, env, m), (False, -MISSING_KEPT_S - 1))
+        if found or now - when <= MISSING_KEPT_S:
+            known[m] = found
+    ask = [m for m in modules if m not in known]
+    if not ask:
+        return known
+    full: Mapping[str, str] = {**os.environ, **dict(env)}
+    try:  # from `/`: the job does not run in this shell's directory, whose modules it would not see
+        proc = subprocess.run(
+            [interpreter, "-c", _FIND, *ask], env=full, cwd="/", capture_output=True, text=True, timeout=20
+        )
+    except (OSError, subprocess.SubprocessError):
+        return known
+    if proc.returncode != 0:
+        return known
+    for line in proc.stdout.splitlines():
+        name, _, flag = line.partition(" ")
+        if name in ask and flag in ("0", "1"):
+            known[name] = flag == "1"
+            _ANSWERS[interpreter, env, name] = (known[name], now)
+    return known
+
+
+def _missing_modules(processes: list[ProcessPlan], skip: set[str]) -> list[MissingProgram]:
+    """The `python3 -m MODULE` processes whose Python (found here, with their environment) cannot import MODULE."""
+    users: dict[tuple[str, str, tuple[tuple[str, str], ...], str], list[str]] = {}
+    for process in processes:
+        started = _python_module(process)
+        env = _python_env(process)
+        if started is None or env is None or process.setup_script:  # a setup script may install or activate it
+            continue
+        program, module = started
+        interpreter = _which(program, dict(env).get("PATH", os.environ.get("PATH")))
+        if program in skip or interpreter is None:
+            continue
+        users.setdefault((program, interpreter, env, module), []).append(process.name)
+    asked: dict[tuple[str, tuple[tuple[str, str], ...]], list[str]] = {}
+    for _, interpreter, env, module in users:
+        asked.setdefault((interpreter, env), [])
+        if module not in asked[interpreter, env]:
+            asked[interpreter, env].append(module)
+    answers = {key: _importable(key[0], key[1], modules) for key, modules in asked.items()}
+    return [
+        MissingProgram(program, tuple(names), module, interpreter)
+        for (program, interpreter, env, module), names in users.items()
+        if answers[interpreter, env].get(module) is False
+    ]
 
 
 def missing_programs(plan: JobPlan) -> list[MissingProgram]:
-    """Programs of a container-less plan not found here, in the order the job starts them (none with pyxis)."""
+    """Programs of a container-less plan not found here, in the order the job starts them, then the modules the
+    `python3 -m` processes cannot import (none with pyxis)."""
     if plan.container_runtime != "none":
         return []
+    processes = _processes(plan)
     users: dict[str, list[str]] = {}
-    for process in _processes(plan):
+    for process in processes:
         if process.command and not process.command[0].startswith(("$", "{")):
             users.setdefault(process.command[0], []).append(process.name)
-    return [MissingProgram(p, tuple(names)) for p, names in users.items() if not _found(p)]
+    programs = [MissingProgram(p, tuple(names)) for p, names in users.items() if _which(p) is None]
+    return [*programs, *_missing_modules(processes, {m.program for m in programs})]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from srt_tui.core.engines import get_engine
+from srt_tui.core.frontends.routers import job_router
 from srt_tui.core.spec.resolved import ResolvedJob
 
 
@@ -37,7 +38,7 @@ def check_paths(job: ResolvedJob) -> list[PathCheck]:
     alias = job.recipe.model.path
     via = f"alias `{alias}` resolved to " if alias != model else ""
     engine = get_engine(job.recipe.engine.type)
-    if not engine.reads_model_path:
+    if not engine.reads_model(job_router(job).worker_launch):
         out.append(PathCheck("model-unused", "model.path", True, f"not read: the {engine.name} engine loads no model"))
     elif model.startswith("hf:"):
         out.append(PathCheck("model-hub", "model.path", True, f"{model} is downloaded by the job"))

@@ -17,6 +17,7 @@ from srt_tui.core.engines import get_engine
 from srt_tui.core.engines.base import LAUNCH_MPI
 from srt_tui.core.errors import ConfigError, Problem, did_you_mean
 from srt_tui.core.frontends.dynamo import WHEELHOUSE, wheel_env
+from srt_tui.core.frontends.routers import resolve_router
 from srt_tui.core.spec.profile import DCGM_EXPORTER, HealthCheck, LoadedProfile, Profile
 from srt_tui.core.spec.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
 from srt_tui.core.spec.resolved import Mount, ResolvedJob, RoleShape, topology_of, worker_nodes_of
@@ -297,6 +298,12 @@ def _mount_placeholders(recipe: Recipe, model_path: str, image: str | None, gpn:
     return fill
 
 
+def _reads_model(recipe: Recipe, shapes: tuple[RoleShape, ...]) -> bool:
+    """Do the job's workers read `model.path` (its engine, started as its router starts workers)?"""
+    router = resolve_router(recipe.frontend.type, topology_of(recipe).disaggregated, sum(s.workers for s in shapes))
+    return get_engine(recipe.engine.type).reads_model(router.worker_launch)
+
+
 def resolve(
     loaded: LoadedProfile,
     recipe: Recipe,
@@ -311,8 +318,7 @@ def resolve(
         recipe = apply_topology(recipe, topo, gpn)
     problems: list[Problem] = []
     notes: list[Problem] = []
-    model_path, note = _alias(recipe.model.path, profile.model_paths, "model.path", "model_paths", _LITERAL_PATH)
-    notes += [note] if note else []
+    model_path, model_note = _alias(recipe.model.path, profile.model_paths, "model.path", "model_paths", _LITERAL_PATH)
     if not model_path.startswith("hf:") and "$" not in model_path:  # srtctl mounts it resolved (core/runtime.py)
         model_path = _host_path(model_path, profile.srtctl_root, user=False)
     mount = mount_problem(model_path) if profile.container_runtime == "pyxis" and model_path[:3] != "hf:" else None
@@ -337,6 +343,9 @@ def resolve(
     if problems:
         raise ConfigError(problems)
     shapes = _shapes(recipe, gpn)
+    # a worker that reads no model (the mocker served directly: the path is only the name it serves) needs no alias
+    if model_note is not None and _reads_model(recipe, shapes):
+        notes.insert(0, model_note)
     reserved = 1 if recipe.infra.etcd_nats_dedicated_node else 0
     biggest = max(shapes, key=lambda s: s.workers * s.gpus, default=None)
     size_field = "--topology" if topology is not None or biggest is None else f"roles.{biggest.role}"

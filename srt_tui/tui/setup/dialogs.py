@@ -1,29 +1,17 @@
-"""Setup's confirmation before writing over an existing profile file, naming the keys that would be lost or changed."""
+"""Setup's confirmation before writing over an existing profile file, naming the keys that would be lost or changed
+(`srt_tui.setup.overwrite`: the rule `setup --probe --write` follows too)."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-import yaml
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Label, Static
 
+from srt_tui.setup.overwrite import change_lines
 from srt_tui.tui.monitor.dialogs import YesNoScreen
-
-
-def _inline(value: Any) -> str:
-    """A value on one line as YAML reads it (`null`, `{a: b}`), cut at 40 characters."""
-    text = yaml.safe_dump(value, default_flow_style=True, width=1000).strip().removesuffix("...").strip()
-    return text if len(text) <= 40 else text[:39] + "…"
-
-
-def profile_changes(old: dict[str, Any], new: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """What writing ``new`` over ``old`` does: the keys lost, and the keys changed (`key: old → new`)."""
-    lost = [k for k in old if k not in new]
-    changed = [f"{k}: {_inline(old[k])} → {_inline(new[k])}" for k in old if k in new and old[k] != new[k]]
-    return lost, changed
 
 
 class ConfirmOverwrite(YesNoScreen):
@@ -54,11 +42,7 @@ class ConfirmOverwrite(YesNoScreen):
 
     def note(self) -> str:
         """The keys the write loses and changes, one a line."""
-        lines = []
-        if self.lost:
-            lines.append("Lost: " + ", ".join(self.lost))
-        lines.extend(f"Changed: {c}" for c in self.changed)
-        return "\n".join(lines) or "No key is lost or changed (comments are rewritten)."
+        return "\n".join(change_lines(self.lost, self.changed)) or "No key is lost or changed (comments are rewritten)."
 
     def compose(self) -> ComposeResult:
         with Vertical(id="overwrite-box"):

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
-import yaml
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -21,13 +20,14 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, DataTable, Footer, Input, Label, ProgressBar, Static
 
+from srt_tui.setup.overwrite import existing_profile, profile_changes
 from srt_tui.setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, run_probes
 from srt_tui.setup.proposal import OperatorChoices, Proposal, build_proposal, parse_aliases, write_proposal
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.messages import SlurmStatus
 from srt_tui.tui.palette import PaletteAction
-from srt_tui.tui.setup.dialogs import ConfirmOverwrite, profile_changes
+from srt_tui.tui.setup.dialogs import ConfirmOverwrite
 from srt_tui.tui.setup.messages import ProbeProgress, ProbesDone
 from srt_tui.tui.setup.view import evidence_text, findings_text, steps_text, value_lines, wrap_value
 from srt_tui.tui.workers import ReportsWorkerErrors
@@ -311,7 +311,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         choices, errors = self._choices()
         self._say_defaults()
         target = self._target(choices.name)
-        proposal = build_proposal(self.probe_run, choices, _existing(target), self._shown(target))
+        proposal = build_proposal(self.probe_run, choices, existing_profile(target), self._shown(target))
         proposal.problems = [*errors, *self._probe_errors(), *proposal.problems]
         self.proposal = proposal
         self.refresh_bindings()  # `ctrl+s Write profile` now applies
@@ -458,7 +458,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
             return
         choices, _ = self._choices()
         target = self._target(choices.name)
-        old = _existing(target)
+        old = existing_profile(target)
         lost, changed = profile_changes(old, self.proposal.data()) if old else ([], [])
         if not target.exists() or not (lost or changed):
             self._write(target)
@@ -497,12 +497,3 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         self.query_one("#proposal-table", DataTable).focus()
         written = self.hub.context.profiles_written + 1
         self.hub.update(profiles_written=written, written_profile=target.stem)
-
-
-def _existing(target: Path) -> dict[str, Any]:
-    """The mapping in the profile file at ``target``; empty when there is none or it is not YAML mapping."""
-    try:
-        data = yaml.safe_load(target.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return {}
-    return data if isinstance(data, dict) else {}

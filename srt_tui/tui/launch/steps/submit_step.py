@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, RadioButton, RadioSet, Static
 
-from srt_tui.core.plan.host_programs import MissingProgram, missing_programs
+from srt_tui.core.plan.host_programs import MissingProgram, missing_programs, said_missing
 from srt_tui.tui.launch.messages import JobSubmitted, SubmitFailed
 from srt_tui.tui.launch.steps.base import ClonedRun, WizardState, WizardStep
 from srt_tui.tui.messages import SlurmStatus
@@ -324,7 +324,7 @@ class SubmitStep(WizardStep):
             return []
         launcher = self.launcher
         if launcher not in self._host:
-            self._host[launcher] = host_checks(self.prepared, launcher)
+            self._host[launcher] = host_checks(self.prepared, launcher, face="tui")
         return self._host[launcher]
 
     def _blocked(self) -> str:
@@ -334,8 +334,7 @@ class SubmitStep(WizardStep):
             names = ", ".join(c.name for c in paths)
             return f"{names}: not found from this machine (see paths); `srt-tui preflight` refuses it too."
         if self.launcher == "local" and self.missing:
-            names = ", ".join(f"`{m.program}`" for m in self.missing)
-            return f"{names} not on this machine's PATH: the local launcher cannot run this job (see programs)."
+            return f"{said_missing(self.missing)}: the local launcher cannot run this job (see programs)."
         if self.launcher == "slurm" and self.hub is not None and self.hub.context.slurm_state == "down":
             # "not reachable" and its reason are the launcher note's: said once in the panel
             return (
