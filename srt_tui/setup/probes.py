@@ -16,6 +16,7 @@ from pathlib import Path
 
 from srt_tui.setup.findings import Finding, worst
 from srt_tui.setup.node_script import NodeReport, parse_node_output, render_node_script
+from srt_tui.slurm import advice
 from srt_tui.slurm.client import NodeInfo, PartitionInfo, SlurmClient
 from srt_tui.slurm.errors import SlurmError
 from srt_tui.slurm.pyslurm_probe import mismatch, probe_pyslurm
@@ -133,9 +134,10 @@ class Prober:
         except SlurmError as exc:
             said = str(exc)
             fix = (
-                "install the Slurm client commands (Debian: slurm-client) or put them on PATH"
-                if " not found " in said
-                else "check SLURM_CONF, munge and that slurmctld runs"
+                f"{advice.MODULE} or add Slurm's bin directory to PATH"
+                if " not found" in said
+                else f"set SLURM_CONF to this cluster's slurm.conf or {advice.MODULE}, check munge "
+                "(`munge -n | unmunge`), then ask the cluster's admins"
             )
             return [self._add(Finding.bad("slurm", said, fix))]
         self.run.reachable = True

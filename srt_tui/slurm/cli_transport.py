@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from srt_tui.slurm import advice
 from srt_tui.slurm.client import ControllerInfo, JobState, NodeInfo, PartitionInfo
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable, looks_unavailable
 from srt_tui.slurm.parse import (
@@ -91,11 +92,6 @@ class CliTransport:
             env.update({str(k): str(v) for k, v in extra.items()})
         return env
 
-    def _conf_hint(self, env: Mapping[str, str]) -> str:
-        """Where the commands look for slurm.conf, for operator messages."""
-        conf = env.get("SLURM_CONF")
-        return f"SLURM_CONF={conf}" if conf else "SLURM_CONF unset (so /etc/slurm/slurm.conf or configless)"
-
     def _run(
         self,
         args: Sequence[str],
@@ -113,11 +109,7 @@ class CliTransport:
         command = " ".join(argv)
         conf = env.get("SLURM_CONF")
         if conf and not Path(conf).is_file():
-            raise SlurmUnavailable(
-                f"{args[0]}: Slurm configuration {conf} does not exist: fix SLURM_CONF "
-                "(the local test cluster writes it to env.sh in its LOCAL_SLURM_DIR)",
-                command=argv,
-            )
+            raise SlurmUnavailable(f"{args[0]}: {advice.conf_missing(conf, env)}", command=argv)
         limit = self.timeout if timeout is None else timeout
         try:
             proc = subprocess.run(
@@ -130,17 +122,12 @@ class CliTransport:
                 stdin=subprocess.DEVNULL,
             )
         except FileNotFoundError as exc:
-            raise SlurmUnavailable(
-                f"{args[0]} not found ({exc.strerror}): install the Slurm client commands "
-                "(Debian: slurm-client) or use the pyslurm transport",
-                command=argv,
-            ) from exc
+            raise SlurmUnavailable(advice.commands_missing(args[0]), command=argv) from exc
         except subprocess.TimeoutExpired as exc:
             said = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr or ""
             raise SlurmUnavailable(
                 f"slurmctld not reachable: `{command}` did not answer within {limit:g} s; "
-                f"check {self._conf_hint(env)} / munge / that slurmctld runs"
-                + (f". It said: {_tail(said)}" if said.strip() else ""),
+                f"{advice.unreachable_fix(said, env)}" + (f". It said: {_tail(said)}" if said.strip() else ""),
                 command=argv,
                 stderr=said,
             ) from exc
@@ -155,8 +142,7 @@ class CliTransport:
         said = (proc.stderr or "").strip() or (proc.stdout or "").strip()
         if self._is_unavailable(said):
             return SlurmUnavailable(
-                f"slurmctld not reachable: check {self._conf_hint(env)} / munge. "
-                f"`{' '.join(argv)}` said: {_tail(said)}",
+                f"slurmctld not reachable: {advice.unreachable_fix(said, env)}. `{' '.join(argv)}` said: {_tail(said)}",
                 command=argv,
                 stderr=proc.stderr or "",
                 returncode=proc.returncode,
@@ -393,8 +379,6 @@ class CliTransport:
             return True
         lines = (proc.stdout + "\n" + proc.stderr).splitlines()
         said = "; ".join(ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("*"))
-        self.last_error = (
-            f"slurmctld not reachable: `scontrol ping` said: {said or 'nothing'}; "
-            f"check {self._conf_hint(self._environment())} / munge / that slurmctld runs"
-        )
+        fix = advice.unreachable_fix(said, self._environment())
+        self.last_error = f"slurmctld not reachable: {fix}. `scontrol ping` said: {said or 'nothing'}"
         return False

@@ -32,6 +32,8 @@ print(json.dumps(out))
 """
 PROBE_TIMEOUT_S = 20.0
 CLI_FIX = "use the command-line transport (--transport cli or SRT_TUI_SLURM_TRANSPORT=cli)"
+#: the probe's problem when pyslurm is not installed (the usual case: `auto` then uses the commands, saying nothing)
+NOT_INSTALLED = "pyslurm is not installed (pip install 'srt-tui[pyslurm]', Slurm 25.11)"
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,7 @@ def probe_pyslurm(timeout: float = PROBE_TIMEOUT_S, *, fresh: bool = False) -> P
     if "pyslurm" in sys.modules:  # imported already (and this process survived it)
         return PyslurmProbe(True, str(getattr(sys.modules["pyslurm"], "__version__", "") or ""))
     if importlib.util.find_spec("pyslurm") is None:
-        return PyslurmProbe(False, problem="pyslurm is not installed (pip install 'srt-tui[pyslurm]', Slurm 25.11)")
+        return PyslurmProbe(False, problem=NOT_INSTALLED)
     env = dict(os.environ)
     env.pop("SLURM_JWT", None)
     conf = env.get("SLURM_CONF")

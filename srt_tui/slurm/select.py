@@ -8,7 +8,7 @@ import os
 from srt_tui.slurm.cli_transport import CliTransport
 from srt_tui.slurm.client import SlurmClient
 from srt_tui.slurm.errors import SlurmUnavailable
-from srt_tui.slurm.pyslurm_probe import probe_pyslurm
+from srt_tui.slurm.pyslurm_probe import NOT_INSTALLED, probe_pyslurm
 from srt_tui.slurm.pyslurm_transport import PyslurmTransport
 
 #: Environment variable that chooses the transport when ``get_client(None)`` or ``"auto"`` is called
@@ -36,7 +36,8 @@ def get_client(
     """The SlurmClient to use: "auto" (pyslurm if importable and reachable, else CLI), "cli" or "pyslurm".
 
     ``None`` and "auto" read ``$SRT_TUI_SLURM_TRANSPORT`` (default "auto"). With ``require_reachable``
-    the chosen client must answer ``ping``; otherwise SlurmUnavailable names everything that was tried.
+    the chosen client must answer ``ping``; otherwise SlurmUnavailable names everything that was tried ("auto" does
+    not name a pyslurm that is not installed: the commands' reason is the operator's).
     """
     choice = (transport or "auto").strip().lower()
     if choice == "auto":
@@ -54,7 +55,8 @@ def get_client(
         if name == "pyslurm":
             client, why = _pyslurm()
             if client is None:
-                tried.append(why)
+                if not (choice == "auto" and why == f"pyslurm: {NOT_INSTALLED}"):  # not installed: not tried
+                    tried.append(why)
                 continue
         else:
             client = CliTransport() if timeout is None else CliTransport(timeout=timeout)

@@ -293,11 +293,12 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
                     active[key] = ActiveBinding(self, binding, True, binding.tooltip)
         display = {key: self.get_key_display(active[key].binding) for key in active}
         legend = getattr(self.screen, "HELP_LEGEND", "")
+        columns = getattr(self.screen, "HELP_COLUMNS", ())  # what its tables' headers mean (the Monitor's)
         rows = collect_keys(dict(active), display)
         fields = getattr(self.screen, "help_rows", None)  # what a screen's fields mean (the wizard's steps)
         if callable(fields):
             rows = with_fields(rows, [KeyHelp(*row) for row in fields()])
-        self.push_screen(HelpScreen(rows, legend if isinstance(legend, str) else ""))
+        self.push_screen(HelpScreen(rows, legend if isinstance(legend, str) else "", columns))
 
 
 def _has_no_toasts(screen: Screen[object]) -> bool:

@@ -71,12 +71,14 @@ class AppHeader(Widget):
         self.hub.watch(self, self.show)
 
     def show(self, context: AppContext) -> None:
-        """Take the context's profile, Slurm state (and the cluster that answered) and read-only flag."""
+        """Take the context's profile, Slurm state (and the cluster that answered) and read-only flag; the mouse over
+        the header says why Slurm is what it is (`✗ unreachable` alone said nothing of the fix)."""
         self.profile = context.profile_label
         self.slurm_state = context.slurm_state
         self.slurm_reason = context.slurm_reason
         self.slurm_cluster = context.slurm_cluster
         self.read_only = context.read_only
+        self.tooltip = f"Slurm: {context.slurm_reason}" if context.slurm_reason else None
 
     def render(self) -> Text:
         """Left: title and modes; right: profile and Slurm, in the longest form that fits: the profile's source

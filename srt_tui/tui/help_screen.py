@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -92,6 +93,15 @@ def with_fields(rows: list[KeyHelp], fields: list[KeyHelp]) -> list[KeyHelp]:
     return sorted([*rows, *fields], key=lambda r: (SCOPE_ORDER.get(r.scope, 1), r.scope))
 
 
+@dataclass(frozen=True)
+class ColumnLegend:
+    """What a table's column headers mean, for Help: the table's name and (header, meaning) per column, read from
+    the column definitions it is drawn with (`fit_columns.legend`)."""
+
+    table: str
+    columns: tuple[tuple[str, str], ...]
+
+
 def _moves(keys: list[str]) -> str:
     """The move row's words, with the vim letters the view also moves with (j/k were listed nowhere)."""
     letters = [k for k in VIM_MOVES if k in keys]
@@ -110,11 +120,13 @@ class HelpScreen(DismissOnce[None], ModalScreen[None]):
         Binding("ctrl+u", "half_page(-1)", "Scroll up", show=False),
     ]
 
-    def __init__(self, rows: list[KeyHelp], legend: str = "") -> None:
+    def __init__(self, rows: list[KeyHelp], legend: str = "", columns: Sequence[ColumnLegend] = ()) -> None:
         super().__init__()  # no id: a Help left open under another mode never clashes with the next one
         self.rows = rows
         #: what the screen's marks mean (a screen's `HELP_LEGEND`), under the keys
         self.legend = legend
+        #: what its tables' column headers mean (a screen's `HELP_COLUMNS`), under the keys
+        self.columns = tuple(columns)
 
     def compose(self) -> ComposeResult:
         table = Table(box=None, padding=(0, 2), show_header=True, header_style="bold")
@@ -127,6 +139,8 @@ class HelpScreen(DismissOnce[None], ModalScreen[None]):
             last = row.scope
         with VerticalScroll(id="help-box"):
             yield Static(table, id="help-table")
+            for legend in self.columns:
+                yield Static(_column_table(legend), classes="help-columns")
             if self.legend:
                 yield Static(self.legend, id="help-legend")
             yield Static("Esc, ? or q closes this help.", id="help-note")
@@ -141,3 +155,14 @@ class HelpScreen(DismissOnce[None], ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def _column_table(legend: ColumnLegend) -> Table:
+    """One table's column legend: its headers in bold, each meaning wrapped in its own column."""
+    table = Table(box=None, padding=(0, 2), show_header=False, title=legend.table, title_justify="left",
+                  title_style="bold")  # fmt: skip
+    table.add_column(no_wrap=True)
+    table.add_column()
+    for header, meaning in legend.columns:
+        table.add_row(Text(header, style="bold"), meaning)
+    return table

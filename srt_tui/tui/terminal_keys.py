@@ -8,29 +8,58 @@ drops the Alt (Textual issue 6663, 8.2.8): the Esc was lost and the `/` typed in
 `ESC Enter` as `enter`): on the Submit step `Esc ^N` in one burst submitted the job the Esc was to leave. Those
 come out as two keys, Esc then the key. (`ESC Tab` and `ESC Backspace` keep Textual's meaning: shift+tab and the
 word-deleting ctrl+w.)
+
+An Esc that arrives while the one before still waits for its key (`Enter Esc Enter Esc` in one read: `ESC CR` is
+undecided until the next byte) made Textual re-issue the first as text, its Esc as a literal `^`
+(`circumflex_accent`): the Monitor opened a job, skipped the Esc, opened the worker's detail and closed it, and
+stayed in the job view. That Esc stays an Esc.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from types import ModuleType
 
 from textual import events
+from textual._parser import Peek1, Read1, TokenCallback
 from textual._xterm_parser import XTermParser
+from textual.message import Message
+
+#: the character of the Esc key
+ESC = "\x1b"
 
 
 class AltKeysParser(XTermParser):
     """Textual's parser, but an Esc read with a printable key always makes an Alt key (`ESC /` is `alt+slash`), and
-    one read with Enter or a Ctrl key is Esc, then that key."""
+    one read with Enter or a Ctrl key is Esc, then that key; an Esc re-issued as text (`^`) is an Esc."""
+
+    def __init__(self, debug: bool = False) -> None:
+        #: Textual is re-issuing an undecided `ESC …` as text: the `^` it makes of that Esc next is the Esc
+        self._escape_as_text = False
+        super().__init__(debug)
+
+    def parse(self, token_callback: TokenCallback[Message]) -> Generator[Read1 | Peek1, str, None]:
+        """Textual's parse; the `^` it makes of a re-issued Esc comes out as the Esc."""
+
+        def token(message: Message) -> None:
+            if self._escape_as_text and isinstance(message, events.Key) and message.key == "circumflex_accent":
+                message = events.Key("escape", ESC)
+            self._escape_as_text = False
+            token_callback(message)
+
+        return super().parse(token)
 
     def _sequence_to_key_events(self, sequence: str, alt: bool = False) -> Iterable[events.Key]:
+        # Textual asks for a lone Esc without Alt only to re-issue an undecided sequence as text, and turns the
+        # Esc key this yields into `^` before passing it on (`reissue_sequence_as_keys`)
+        self._escape_as_text = sequence == ESC and not alt
         for event in super()._sequence_to_key_events(sequence, alt):
             if not alt or event.key.startswith("alt+") or event.key == "escape":
                 yield event
             elif event.is_printable:
                 yield events.Key(f"alt+{event.key}", event.character)
             else:
-                yield events.Key("escape", "\x1b")
+                yield events.Key("escape", ESC)
                 yield event
 
 

@@ -14,12 +14,15 @@ PADDING = 2
 @dataclass(frozen=True)
 class FitColumn:
     """A column that may give way: ``priority`` 0 always stays, higher numbers leave first; ``cap`` bounds
-    its width (longer values end in `…`)."""
+    its width (longer values end in `…`). ``meaning`` is what its header stands for, in Help's column legend
+    (`legend`), and ``also`` the other headers it is drawn with (the worker table's MASK is CUDA or ROCR)."""
 
     key: str
     header: str
     priority: int
     cap: int | None = None
+    meaning: str = ""
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,16 @@ class Fitted:
     key: str
     header: str
     width: int
+
+
+#: a column without a header (the jobs list's mark) as Help's legend names it
+NO_HEADER = "(mark)"
+
+
+def legend(columns: Iterable[FitColumn]) -> tuple[tuple[str, str], ...]:
+    """Help's column legend, from the columns a table is drawn with (one source: a new column brings its meaning
+    along): each column's headers (`MASK, CUDA, ROCR`) and what they mean, in the table's order."""
+    return tuple((", ".join((c.header.strip() or NO_HEADER, *c.also)), c.meaning) for c in columns)
 
 
 def natural_widths(keys: Iterable[str], rows: Iterable[Mapping[str, str]]) -> dict[str, int]:

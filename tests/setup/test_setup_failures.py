@@ -30,7 +30,7 @@ def test_no_slurm_commands_on_path_is_a_finding(
     assert not run.reachable
     assert run.findings[0].name == "slurm" and run.findings[0].level == "error"
     assert "scontrol not found" in run.findings[0].error  # the SlurmClient's own message
-    assert "slurm-client" in run.findings[0].fix
+    assert "module load slurm" in run.findings[0].fix
     assert ("node", "skipped") in steps and ("partitions", "skipped") in steps
     assert main(["setup", "--probe", "--workdir", str(tmp_path)]) == 1
     assert "✗ slurm: scontrol not found" in capsys.readouterr().out

@@ -117,7 +117,8 @@ async def test_help_names_j_and_k_takes_the_whole_width_at_80_columns_and_says_w
         assert moves and moves[0].description.startswith("Move or scroll (j/k,"), moves
         assert app.screen.query_one("#help-box").outer_size.width == 80
         # and what the list's marks mean (an operator asked what `▲` was)
-        assert "▲ degraded" in app.screen.legend and app.screen.query("#help-legend")
+        marks = [meaning for legend in app.screen.columns for header, meaning in legend.columns if header == "(mark)"]
+        assert marks and "▲ degraded" in marks[0] and app.screen.query(".help-columns")
 
 
 async def test_two_enters_in_one_burst_close_a_prompt_once() -> None:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import ClassVar
 
+import pytest
+
 from srt_tui.tui.app import SrtTuiApp
+from srt_tui.tui.header import AppHeader
 
 from .tui_helpers import FIXED_NOW
 
@@ -86,3 +90,24 @@ async def test_a_job_view_marks_slurms_last_answer_stale_while_the_header_says_u
         assert "slurm ✓" not in shown and "slurm ? stale" in shown, shown
         shown = await probed(True, "slurmctld answered")
         assert "slurm ✓" in shown and "stale" not in shown, shown
+
+
+async def test_the_header_says_why_slurm_is_unreachable_in_a_login_nodes_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """New-operator pass (issue 21): `Slurm ✗ unreachable` said nothing of why, and the reason the app held talked of
+    "the local test cluster" and its LOCAL_SLURM_DIR. The mouse over the header says the real check's reason: what is
+    missing and a login node's fix (SLURM_CONF, the site's Slurm module)."""
+    conf = tmp_path / "nowhere" / "slurm.conf"
+    monkeypatch.setenv("SLURM_CONF", str(conf))
+    monkeypatch.setenv("SRT_TUI_SLURM_TRANSPORT", "cli")
+    monkeypatch.delenv("LOCAL_SLURM_DIR", raising=False)
+    app = SrtTuiApp(clock=lambda: FIXED_NOW, cursor_blink=False)  # the real check (`slurm_reachable`)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _wait_for(app, "down")
+        await pilot.pause()
+        header = app.screen.query_one(AppHeader)
+        assert "Slurm ✗ unreachable" in str(header.render())
+        said = str(header.tooltip)
+        assert said.startswith("Slurm: ") and f"SLURM_CONF={conf} names no file" in said, said
+        assert "module load slurm" in said and "test cluster" not in said and "LOCAL_SLURM_DIR" not in said, said

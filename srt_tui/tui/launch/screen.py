@@ -338,7 +338,9 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         return [(f"{step.title} step", field, meaning) for field, meaning in step.HELP_FIELDS]
 
     async def go_to(self, index: int) -> None:
-        """Show step `index`, importing and mounting it the first time."""
+        """Show step `index`, importing and mounting it the first time. The focus never stays on the step left (a
+        step whose list still loads takes it with its rows: a key typed meanwhile reached the hidden step), and a
+        step moved to says whether the keys typed after it wait for what it still loads (`hold_keys`)."""
         step_id = STEPS[index][0]
         switcher = self.query_one("#steps", ContentSwitcher)
         found = switcher.query(f"#step-{step_id}")
@@ -347,10 +349,15 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         else:
             step = self._make_step(index)
             await switcher.mount(step)
+        moved = index != self.index
         self.index = index
         await step.enter(self.state)
         switcher.current = f"step-{step_id}"
         self.note = self._note()
+        if self.focused is not None and step not in self.focused.ancestors:
+            self.set_focus(None)
+        if moved:
+            step.hold_keys()
         step.focus_default()
         self.refresh_bindings()
 

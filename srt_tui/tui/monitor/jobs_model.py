@@ -3,29 +3,40 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from srt_tui.core.text.words import matches_words
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import READY_STAGES, JobSnapshot, starts_in_s
+from srt_tui.monitor.statuses.history import RATE_WINDOW_S
 from srt_tui.tui.monitor import sweep_rows
 from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths
 
-#: every column, most important first by `priority` (0 always shown); widths follow the values, capped
+#: every column, most important first by `priority` (0 always shown); widths follow the values, capped; each says
+#: what its header means (Help's column legend is read from here)
 COLUMNS: tuple[FitColumn, ...] = (
-    FitColumn("status", " ", 0, 1),
-    FitColumn("job", "JOB", 0, 16),
-    FitColumn("name", "NAME", 1, 16),
-    FitColumn("profile", "PROFILE", 8, 14),
-    FitColumn("topology", "TOPO", 6, 8),
-    FitColumn("slurm", "STATE", 2, 16),  # the launcher's state: Slurm's, or `local RUNNING` (narrow: `RUNNING`)
-    FitColumn("stage", "STAGE", 1, 18),
-    FitColumn("healthy", "HEALTHY", 2, 16),
-    FitColumn("router", "ROUTER", 7, 12),
-    FitColumn("rate", "REQ/S", 3, 6),
-    FitColumn("errors", "ERR", 5, 6),
-    FitColumn("elapsed", "ELAPSED", 4, 7),
-)
+    FitColumn("status", " ", 0, 1, "● serving · ▲ degraded (a worker, the router or a data source is not well: the "
+              "job view and the line under the list say which) · ✗ failed · ○ ended · … queued or starting"),
+    FitColumn("job", "JOB", 0, 16, "the job's id: Slurm's, or local-N for a job the local launcher runs"),
+    FitColumn("name", "NAME", 1, 16, "the recipe's name (┌ ├ └ join the jobs of one sweep)"),
+    FitColumn("profile", "PROFILE", 8, 14, "the cluster profile it was submitted with"),
+    FitColumn("topology", "TOPO", 6, 8, "topology: prefill and decode workers (1P2D) or aggregated ones (agg2)"),
+    # the launcher's state: Slurm's, or `local RUNNING` (narrow: `RUNNING`)
+    FitColumn("slurm", "STATE", 2, 16, "the scheduler's state: Slurm's (PENDING, RUNNING, COMPLETED, …), or "
+              "`local RUNNING` for a job the local launcher runs"),
+    FitColumn("stage", "STAGE", 1, 18, "where the job is: pending, workers starting, router ready, serving, "
+              "benchmark (its step and requests done), completed, failed …; queued: Slurm's reason and expected "
+              "start; ⚠ a job file cannot be read (the line under the list says which)"),
+    FitColumn("healthy", "HEALTHY", 2, 16, "workers answering their health check, of all, per role: P prefill, "
+              "D decode, A aggregated (P1/1 D2/2); - before they exist and once the job ended"),
+    FitColumn("router", "ROUTER", 7, 12, "workers the router has registered, of all, per role; down, ? (no "
+              "answer yet), up (it does not list them), direct (no router)"),
+    FitColumn("rate", "REQ/S", 3, 6, f"requests per second through the job, over the last {RATE_WINDOW_S:g} s"),
+    FitColumn("errors", "ERR", 5, 6, "failed requests: the router's count, else its workers'; once ended, the "
+              "benchmark's"),
+    FitColumn("elapsed", "ELAPSED", 4, 7, "how long it has run (until it ended); - while queued"),
+)  # fmt: skip
 #: from this priority on a column leaves before names and stages are shortened
 LEAVES_FIRST = 6
 #: when the row is still too wide: shorter names and stages, `P1/1 D2/2` without spaces
@@ -38,10 +49,7 @@ SCROLLBAR = 2
 def _labelled(sort: str, reverse: bool, caps: dict[str, int]) -> list[FitColumn]:
     """The columns with the sort arrow in the sorted one's header (so it is counted in its width)."""
     arrow = " ↓" if reverse else " ↑"
-    return [
-        FitColumn(c.key, c.header + (arrow if c.key == sort else ""), c.priority, caps.get(c.key, c.cap))
-        for c in COLUMNS
-    ]
+    return [replace(c, header=c.header + (arrow if c.key == sort else ""), cap=caps.get(c.key, c.cap)) for c in COLUMNS]
 
 
 def columns(

@@ -33,8 +33,10 @@ from srt_tui.slurm.local import is_local_job
 from srt_tui.slurm.reach import login_address
 from srt_tui.tui.context import AppContext, ContextHub
 from srt_tui.tui.header import AppHeader
+from srt_tui.tui.help_screen import ColumnLegend
 from srt_tui.tui.logs.screen import LogViewerScreen
 from srt_tui.tui.messages import HoldKeys, SlurmStatus
+from srt_tui.tui.monitor import jobs_model, worker_table
 from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide
 from srt_tui.tui.monitor.alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
 from srt_tui.tui.monitor.alljobs.source import JobsSource, LiveJobsSource
@@ -59,6 +61,7 @@ from srt_tui.tui.monitor.worker_table import WorkerTable
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.tui.rearm import RearmedLoop
 from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.fit_columns import legend
 from srt_tui.widgets.fit_footer import FitFooter
 
 POLL_INTERVAL_S = 2.0
@@ -84,11 +87,11 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     """
 
     CSS_PATH = "monitor.tcss"
-    #: Help's word on the marks (an operator asked what the list's `▲` meant)
-    HELP_LEGEND: ClassVar[str] = (
-        "Jobs list: ● serving · ▲ degraded (a worker, the router or a data source is not well: the job view and "
-        "the line under the list say which) · ✗ failed · ○ ended · … queued or starting.\n"
-        "Workers: HEALTH `down*` or `ok*` is the job's own relay (the nodes do not answer from here)."
+    #: Help's legend of the two tables' headers and marks (an operator asked what `▲`, SRC, RTR or Q meant), read
+    #: from the column definitions the tables are drawn with
+    HELP_COLUMNS: ClassVar[tuple[ColumnLegend, ...]] = (
+        ColumnLegend("The jobs list's columns (↓ or ↑ after a header: sorted by it)", legend(jobs_model.COLUMNS)),
+        ColumnLegend("The job view's workers table", legend(worker_table.COLUMNS)),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),

@@ -14,32 +14,44 @@ from textual.widgets import DataTable
 
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot, WorkerStatus
+from srt_tui.monitor.statuses.history import RATE_WINDOW_S
 from srt_tui.widgets.fit_columns import FitColumn, fit, natural_widths
 from srt_tui.widgets.row_table import RowTable
 
 SPARK_WIDTH = 12
+#: the mask column's header for the two visibility variables the shipped profiles set (`mask_header`)
+MASK_HEADERS = ("CUDA", "ROCR")
 #: the Workers panel's border and padding, and the table's scrollbar
 PANEL = 5
 #: every column; `priority` 0 always shown, higher numbers give way first (the mask stays long: CUDA vs
-#: ROCR is the vendor difference an operator checks; where health came from goes first)
+#: ROCR is the vendor difference an operator checks; where health came from goes first); each says what its header
+#: means (Help's column legend is read from here)
 COLUMNS: tuple[FitColumn, ...] = (
-    FitColumn("worker", "WORKER", 0, 24),
-    FitColumn("role", "ROLE", 5),
-    FitColumn("node", "NODE", 2, cells.HOST_CAP),  # Slurm's host name (`—` while queued, then `node0` until known)
-    FitColumn("gpus", "GPUS", 6, 12),
-    FitColumn("mask", "MASK", 3, 16),
-    FitColumn("port", "PORT", 7),
-    FitColumn("health", "HEALTH", 0),
-    FitColumn("src", "SRC", 9),  # when it gives way, a relayed health reads `healthy*`
-    FitColumn("rtr", "RTR", 4),
-    FitColumn("req", "REQ", 3),
-    FitColumn("ok", "OK", 7),
-    FitColumn("fail", "FAIL", 2),
-    FitColumn("rate", "REQ/S", 1),
-    FitColumn("run", "RUN", 4),
-    FitColumn("q", "Q", 6),
-    FitColumn("trend", "TREND", 8, SPARK_WIDTH),
-)
+    FitColumn("worker", "WORKER", 0, 24, meaning="the worker: its role and number (prefill_0, decode_1, agg_0)"),
+    FitColumn("role", "ROLE", 5, meaning="prefill, decode or agg (aggregated: both)"),
+    # Slurm's host name (`—` while queued, then `node0` until known)
+    FitColumn("node", "NODE", 2, cells.HOST_CAP, "the host it runs on, Slurm's name (— while the job is queued, "
+              "node0, node1 … until the job wrote the names)"),
+    FitColumn("gpus", "GPUS", 6, 12, "the node's GPUs it runs on (0-3)"),
+    FitColumn("mask", "MASK", 3, 16, "the GPU mask it was started with, headed with the variable the profile sets "
+              "(CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES); - on a whole node (no mask)", also=MASK_HEADERS),
+    FitColumn("port", "PORT", 7, meaning="its HTTP port on that host"),
+    FitColumn("health", "HEALTH", 0, meaning="its health check: healthy, unhealthy (answered, not OK), down, hung "
+              "(no reply), unreachable, unknown (not asked yet), ended (stopped with its job); healthy* or down*: "
+              "relayed by the job, its nodes do not answer from here"),
+    # when it gives way, a relayed health reads `healthy*`
+    FitColumn("src", "SRC", 9, meaning="where its health and counters come from: direct (asked from here) or "
+              "relay (the job's own files)"),
+    FitColumn("rtr", "RTR", 4, meaning="the router's view of it: ✓ healthy there, ✗ not, - not known (no router)"),
+    FitColumn("req", "REQ", 3, meaning="requests it received since it started"),
+    FitColumn("ok", "OK", 7, meaning="requests it answered successfully"),
+    FitColumn("fail", "FAIL", 2, meaning="requests that failed"),
+    FitColumn("rate", "REQ/S", 1, meaning=f"requests per second, over the last {RATE_WINDOW_S:g} s"),
+    FitColumn("run", "RUN", 4, meaning="requests it is running now"),
+    FitColumn("q", "Q", 6, meaning="requests queued, waiting to run"),
+    FitColumn("trend", "TREND", 8, SPARK_WIDTH, f"its requests per second, a bar per refresh (the last {SPARK_WIDTH})"),
+)  # fmt: skip
+
 _HEALTH_STYLE = {"healthy": "ok", "unknown": "dim"}
 
 

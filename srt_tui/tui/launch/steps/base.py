@@ -96,6 +96,10 @@ class WizardStep(ReportsWorkerErrors, Vertical):
         """Focus the widget the operator starts with on this step."""
         self.screen.focus_next()
 
+    def hold_keys(self) -> None:
+        """The wizard moved to this step: keys typed after the one that moved it wait for what the step still loads
+        (`HoldKeys`), so they act on it as on a loaded step. Nothing to wait for by default."""
+
     def _style(self, name: str) -> Style:
         """A component class's own style (no inherited background), for text spans."""
         return self.get_component_rich_style(name, partial=True)

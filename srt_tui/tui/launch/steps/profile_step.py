@@ -77,6 +77,17 @@ class ProfileStep(FilterStep):
     async def enter(self, state: WizardState) -> None:
         """Nothing to rebuild: the table reflects the files on disk (`r` reloads them)."""
 
+    def hold_keys(self) -> None:
+        """Back here from the Recipe step (`-p` given, so the list is read only now): the keys typed after Esc wait
+        for the list, so `Esc Enter` in one burst chooses the highlighted profile (its Enter reached the hidden recipe
+        list and went on to the Topology step). Not on a fresh start, where the app's keys work while it loads."""
+        if self.query_one(DataTable).loading and not self._holding:
+            self._holding = True
+            self.post_message(HoldKeys(True))
+
+    #: keys wait for the list (`hold_keys`) until its rows are shown
+    _holding = False
+
     def on_mount(self) -> None:
         if not self._rows_coming:
             self.load_profiles(self._preferred)
@@ -169,6 +180,9 @@ class ProfileStep(FilterStep):
         self._show_detail(table.cursor_row)
         if self.display:
             table.focus()
+        if self._holding:  # after the focus: the keys that waited reach the list
+            self._holding = False
+            self.post_message(HoldKeys(False))
 
     def on_resize(self, event: Resize) -> None:
         """Swap to the narrow columns (or back) so every fact stays visible without scrolling sideways."""
