@@ -162,16 +162,18 @@ def files_problem(snap: JobSnapshot) -> str:
     return next((s.error for s in snap.sources if s.name == "job dir" and not s.ok), "")
 
 
-def sparkline(values: tuple[float, ...], width: int = 12) -> str:
-    """The last ``width`` values as block characters, scaled to their maximum (blank when no data)."""
+def sparkline(values: tuple[float | None, ...], width: int = 12) -> str:
+    """The last ``width`` values as block characters, scaled to their maximum (blank when no data); a None (a slot
+    in which nothing was read) is a space: a gap, never the floor's `▁` of an idle one."""
     tail = values[-width:]
     if not tail:
         return ""
-    top = max(tail)
-    if top <= 0:
-        return SPARK_CHARS[0] * len(tail)
+    top = max((v for v in tail if v is not None), default=0.0)
     last = len(SPARK_CHARS) - 1
-    return "".join(SPARK_CHARS[min(last, int(v / top * last + 0.5))] for v in tail)
+    return "".join(
+        " " if v is None else SPARK_CHARS[min(last, int(v / top * last + 0.5))] if top > 0 else SPARK_CHARS[0]
+        for v in tail
+    )
 
 
 def worker_counts(w: WorkerStatus) -> str:
@@ -355,6 +357,21 @@ def serving_span(s: Serving) -> str:
     return f"over the last {w:.1f} s" if w < 10 else f"over the last {w:.0f} s"
 
 
+def load(value: float | None, unread: bool) -> str:
+    """Requests running or waiting (`number`); while a worker's metrics cannot be read (``unread``) the others' sum
+    and the unknown rest, `2+?`, or `?` alone: a zero there would read as idle."""
+    if not unread:
+        return number(value)
+    return f"{number(value)}+?" if value else "?"
+
+
+def load_words(s: Serving) -> str:
+    """`running 12 waiting 2`, and why a part is unknown: `running 2+? waiting 0+? (decode_1 hung)`."""
+    unread = bool(s.unread)
+    said = f"running {load(s.running, unread)} waiting {load(s.waiting, unread)}"
+    return f"{said} ({', '.join(s.unread)})" if unread else said
+
+
 def serving_line(s: Serving | None, unmeasured: str = "rates after a second sample") -> str:
     """One line of `srt-tui status`: p50/p99 of TTFT, TPOT (inter-token) and E2E (with the mean when the
     buckets cannot resolve them), tok/s, queue, KV use, and the span they cover (``unmeasured`` when there is
@@ -370,7 +387,7 @@ def serving_line(s: Serving | None, unmeasured: str = "rates after a second samp
     return (
         f"TTFT {figures('ttft')}{note} · TPOT {figures('itl')} · E2E {figures('e2e')}{e2e_note} · "
         f"in {tokens_per_s(s.input_tok_per_s)} out {tokens_per_s(s.output_tok_per_s)} · "
-        f"running {number(s.running)} waiting {number(s.waiting)} · KV {percent(s.kv_usage)} "
+        f"{load_words(s)} · KV {percent(s.kv_usage)} "
         f"({serving_span(s) or unmeasured})"
     )
 

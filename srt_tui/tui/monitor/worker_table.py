@@ -171,7 +171,7 @@ class WorkerTable(RowTable[Text]):
             "port": Text(str(w.port) if w.port else "-"), "health": health,
             "src": Text(w.source or "-", style=self._st("dim")), "rtr": rtr,
             "req": Text(cells.number(w.requests_total)), "ok": Text(cells.number(w.requests_ok)), "fail": failed,
-            "rate": Text(cells.rate(w.rate_per_s)), "run": Text(cells.number(w.running)),
-            "q": Text(cells.number(w.queued)),
+            "rate": Text(cells.rate(w.rate_per_s)), "run": Text(cells.load(w.running, bool(w.unread))),
+            "q": Text(cells.load(w.queued, bool(w.unread))),
             "trend": Text(cells.sparkline(w.spark, SPARK_WIDTH).ljust(SPARK_WIDTH), style=self._st("spark")),
         }  # fmt: skip
