@@ -315,24 +315,45 @@ def _unresolved(s: Serving, family: str) -> list[str]:
     return [q for q in ("p50", "p99") if s.bound_of(f"{family}_{q}_s") is not None]
 
 
+#: the latencies a short terminal's Serving panel shows (`latency_parts(brief=True)`), each as one figure
+BRIEF_LATENCIES = ("ttft", "itl")
+
+
+def brief_stat(s: Serving, family: str) -> str:
+    """What a short face shows of ``family``: `p50`, or `mean` where the buckets cannot resolve the median (it
+    reads `<100 ms`) and the window's mean is known."""
+    return "mean" if mean_latency(s, family) and "p50" in _unresolved(s, family) else "p50"
+
+
+def brief_title(s: Serving) -> str:
+    """The statistic a short Serving panel's title names for its figures: `p50`, `mean` (SGLang's first TTFT bucket
+    is 100 ms: a fast job's medians all read `<100 ms`, so its means are shown), or "" when they differ (each figure
+    then says its own: `TTFT mean 6.4 ms  TPOT p50 4.1 ms`)."""
+    stats = {brief_stat(s, f) for f in BRIEF_LATENCIES}
+    return stats.pop() if len(stats) == 1 else ""
+
+
 def latency_parts(s: Serving, family: str, brief: bool = False) -> list[tuple[str, bool]]:
     """``family``'s (`ttft`) figures after its label, as (text, is it a word rather than a figure) pieces, so the
     panel styles them and `status` joins them: `p50 52 ms p99 80 ms`. Where the buckets cannot resolve a quantile
     the window's mean leads, and quantiles that say only `<100 ms` are said together after it: `mean 6.4 ms
     (p50, p99 <100 ms)`, `mean 75 ms p50 <100 ms p99 183 ms`; a P/D sum: `p50 ≈176 ms p99 ≈249 ms mean 150 ms`.
-    ``brief``: the median alone (the mean where the median reads `<`)."""
+    ``brief``: one figure, `brief_stat`'s (the median, or the mean where the median reads `<`), named by the panel's
+    title (`brief_title`), or by itself when the short panel's figures are of two kinds."""
     mean = mean_latency(s, family)
     unresolved = _unresolved(s, family)
+    if brief:
+        stat = brief_stat(s, family)
+        word = [] if brief_title(s) else [(f"{stat} ", True)]
+        return word + [(mean if stat == "mean" else quantile_latency(s, f"{family}_p50_s"), False)]
     if mean and unresolved:
-        if brief or len(unresolved) == 2:
+        if len(unresolved) == 2:
             bound = quantile_latency(s, f"{family}_p50_s")
-            return [("mean ", True), (mean, False)] + ([] if brief else [(f" (p50, p99 {bound})", True)])
+            return [("mean ", True), (mean, False), (f" (p50, p99 {bound})", True)]
         out = [("mean ", True), (mean, False)]
         for q in ("p50", "p99"):
             out += [(f" {q} ", True), (quantile_latency(s, f"{family}_{q}_s"), False)]
         return out
-    if brief:
-        return [(quantile_latency(s, f"{family}_p50_s"), False)]
     out = [("p50 ", True), (quantile_latency(s, f"{family}_p50_s"), False)]
     out += [(" p99 ", True), (quantile_latency(s, f"{family}_p99_s"), False)]
     return out + ([(" mean ", True), (mean, False)] if mean else [])

@@ -33,8 +33,9 @@ def serving_pairs(
     with what a client through the router sees beyond them, where the router adds some), each kept whole when
     a line wraps (``st`` maps dim/key/spark/bad to styles; ``sparks``: with sparklines, which narrow terminals leave
     out so the workers keep their rows; ``ended``: the job has ended, so no further scrape will come and the note says
-    where its measured figures are; ``brief``: a short terminal's key figures, medians (the panel's title says `p50`)
-    and output rate, with no E2E and no note while live). Requests running and waiting say which worker could not be
+    where its measured figures are; ``brief``: a short terminal's key figures, TTFT and TPOT (medians, or means where
+    the buckets cannot resolve them: the panel's title names which, `cells.brief_title`) and output rate, with no E2E
+    and no note while live). Requests running and waiting say which worker could not be
     read now (`running 2+? waiting 0+? (decode_1 hung)`)."""
     dim, spark = st("dim"), st("spark")
 
@@ -142,12 +143,14 @@ class ServingPanel(Widget):
         self.watch_serving(self.serving)
 
     def _title(self) -> str:
-        """`Serving`; a short terminal's one line has no room for the note, so its title says the medians' span:
-        `Serving · p50 · over the last 62 s`."""
+        """`Serving`; a short terminal's one line has no room for the note, so its title says what its figures are and
+        their span: `Serving · p50 · over the last 62 s`, `Serving · mean · …` where the buckets cannot resolve the
+        medians (it said `p50` over means), no statistic when the figures say their own (`cells.brief_title`)."""
         if not self.short:
             return "Serving"
-        span = cells.serving_span(self.serving) if self.serving is not None else ""
-        return " · ".join(part for part in ("Serving", "p50", span) if part)
+        s = self.serving
+        stat, span = (cells.brief_title(s), cells.serving_span(s)) if s is not None else ("p50", "")
+        return " · ".join(part for part in ("Serving", stat, span) if part)
 
     def _st(self, name: str) -> Style:
         return self.get_component_rich_style(f"serving-panel--{name}", partial=True)
