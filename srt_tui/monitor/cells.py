@@ -98,6 +98,19 @@ def duration(seconds: float | None) -> str:
     return f"{s // 86400}d{s % 86400 // 3600:02d}h"
 
 
+def ago(seconds: float) -> str:
+    """How long ago something happened, as an operator says it: `just now`, `40 s ago`, `2 min ago`, `3 h ago`,
+    `2 d ago`."""
+    s = max(0, int(seconds))
+    if s < 10:
+        return "just now"
+    if s < 60:
+        return f"{s} s ago"
+    if s < 3600:
+        return f"{s // 60} min ago"
+    return f"{s // 3600} h ago" if s < 86400 else f"{s // 86400} d ago"
+
+
 def elapsed(snap: JobSnapshot, now: datetime) -> str:
     """How long the job has run (until it ended)."""
     return duration(snap.elapsed_s(now))

@@ -746,7 +746,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         if any(w.name == "smoke" and w.is_running for w in self.workers):
             self.notify("A smoke test is already running.", severity="warning")
             return
-        self.query_one(JobView).smoke[job] = f"running: {SMOKE_REQUESTS} requests, {SMOKE_CONCURRENCY} at a time…"
+        view = self.query_one(JobView)
+        view.smoke[job] = f"running: {SMOKE_REQUESTS} requests, {SMOKE_CONCURRENCY} at a time…"
+        view.smoke_at[job] = self.now()
         self.redraw()
         self._smoke(snap)
 
@@ -769,7 +771,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     def _smoke_done(self, message: SmokeDone) -> None:
         """The outcome goes to the job view's own `smoke test` line; a toast only where that line is not shown (the
         list, another job, a screen on top): at 80×24 a toast over the job view covered the workers' HEALTH."""
-        self.query_one(JobView).smoke[message.job_id] = message.line
+        view = self.query_one(JobView)
+        view.smoke[message.job_id] = message.line
+        view.smoke_at[message.job_id] = self.now()  # the job view says how long ago it ran
         shown = self.is_current and self.in_job_view and self.selected == message.job_id
         if not shown:
             self.notify(f"{message.job_id} smoke test: {message.line}",
