@@ -29,6 +29,7 @@ from textual.worker import Worker, WorkerState
 from srt_tui.monitor.feeds import SnapshotFeed
 from srt_tui.monitor.feeds.process import ChildFeed
 from srt_tui.monitor.model import JobSnapshot, SourceState
+from srt_tui.monitor.statuses.history import SPARK_SLOT_S, WINDOW_S
 from srt_tui.slurm.local import is_local_job
 from srt_tui.slurm.reach import login_address
 from srt_tui.tui.context import AppContext, ContextHub
@@ -88,7 +89,10 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     HELP_LEGEND: ClassVar[str] = (
         "Jobs list: ● serving · ▲ degraded (a worker, the router or a data source is not well: the job view and "
         "the line under the list say which) · ✗ failed · ○ ended · … queued or starting.\n"
-        "Workers: HEALTH `down*` or `ok*` is the job's own relay (the nodes do not answer from here)."
+        "Workers: HEALTH `down*` or `ok*` is the job's own relay (the nodes do not answer from here); RUN and Q `?`: "
+        "its metrics cannot be read now (HEALTH says why), so its requests are unknown, not 0.\n"
+        f"Sparklines (TREND, Serving): the last {WINDOW_S:.0f} s, the span of the figures beside them, one bar per "
+        f"{SPARK_SLOT_S:.0f} s; a blank bar: nothing was read then (a hung worker's goes blank)."
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),

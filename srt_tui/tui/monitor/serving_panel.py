@@ -61,11 +61,13 @@ def serving_pairs(
     if s.spark_output_tok and sparks:
         tokens.append(" " + cells.sparkline(s.spark_output_tok, SPARK_WIDTH), style=spark)
     out.append(tokens)
-    unread = bool(s.unread)  # a worker whose metrics cannot be read now: its share unknown, and why
+    # a worker whose metrics cannot be read now: its share unknown, and why (a short terminal's line keeps to its
+    # figures: the worker's row, on the first screen there, says `hung`)
+    unread = bool(s.unread)
     load = Text.assemble(
         ("running ", dim), cells.load(s.running, unread), ("  waiting ", dim), cells.load(s.waiting, unread)
     )
-    if unread:
+    if unread and not brief:
         load.append(f" ({', '.join(s.unread)})", style=st("bad"))
     out.append(load)
     out.append(Text.assemble(("KV ", dim), cells.percent(s.kv_usage)))

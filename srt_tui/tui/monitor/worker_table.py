@@ -56,6 +56,16 @@ def _host_cell(snap: JobSnapshot | None, node_index: int) -> str:
     return cells.node_label(snap, node_index)
 
 
+def queue_not_exported(workers: tuple[WorkerStatus, ...]) -> str:
+    """Why a Q cell says `-` beside a known RUN, said once under the table: `Q -: not in decode_0's metrics` (its
+    engine exports requests running but no queue); "" when none does. A `?` is a worker not read now: its HEALTH
+    says why."""
+    names = [w.name for w in workers if w.queued is None and w.running is not None and not w.unread]
+    if not names:
+        return ""
+    return f"Q -: not in {names[0]}'s metrics" if len(names) == 1 else f"Q -: not in {len(names)} workers' metrics"
+
+
 class WorkerTable(RowTable[Text]):
     """`show(snapshot)` fills it; the highlighted worker is kept across refreshes."""
 
@@ -144,7 +154,10 @@ class WorkerTable(RowTable[Text]):
         # an ended job's `relay` is its final scrape's counters, not relayed health: no mark, no legend to miss
         relay_mark = "src" not in {c.key for c in fitted} and not ended
         relayed = relay_mark and any(w.source == "relay" for w in workers)
-        self.border_subtitle = "* health relayed by the job: its nodes do not answer from here" if relayed else ""
+        said = ["* health relayed by the job: its nodes do not answer from here"] if relayed else []
+        if "q" in {c.key for c in fitted} and (unexported := queue_not_exported(workers)):
+            said.append(unexported)
+        self.border_subtitle = " · ".join(said)
         for w, host in zip(workers, hosts):
             row = self._cells(w, host, relay_mark, stopped=w.name in stopped)
             self.add_row(*(row[c.key] for c in fitted), key=w.name)
