@@ -15,10 +15,12 @@ from textual.widget import Widget
 
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import Serving
+from srt_tui.monitor.statuses.history import SPARK_POINTS
 from srt_tui.tui.monitor.router_panel import Pairs
 from srt_tui.widgets.layout import is_wide
 
-SPARK_WIDTH = 12
+#: a bar per slot of the sparklines' window: the line spans the figures' minute
+SPARK_WIDTH = SPARK_POINTS
 
 
 def serving_pairs(

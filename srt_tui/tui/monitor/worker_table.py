@@ -14,10 +14,12 @@ from textual.widgets import DataTable
 
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot, WorkerStatus
+from srt_tui.monitor.statuses.history import SPARK_POINTS
 from srt_tui.widgets.fit_columns import FitColumn, fit, natural_widths
 from srt_tui.widgets.row_table import RowTable
 
-SPARK_WIDTH = 12
+#: a bar per slot of the sparklines' window: the line spans the figures' minute
+SPARK_WIDTH = SPARK_POINTS
 #: the Workers panel's border and padding, and the table's scrollbar
 PANEL = 5
 #: every column; `priority` 0 always shown, higher numbers give way first (the mask stays long: CUDA vs
