@@ -111,6 +111,19 @@ def duration(seconds: float | None) -> str:
     return f"{s // 86400}d{s % 86400 // 3600:02d}h"
 
 
+def ago(seconds: float) -> str:
+    """How long ago something happened, as an operator says it: `just now`, `40 s ago`, `2 min ago`, `3 h ago`,
+    `2 d ago`."""
+    s = max(0, int(seconds))
+    if s < 10:
+        return "just now"
+    if s < 60:
+        return f"{s} s ago"
+    if s < 3600:
+        return f"{s // 60} min ago"
+    return f"{s // 3600} h ago" if s < 86400 else f"{s // 86400} d ago"
+
+
 def elapsed(snap: JobSnapshot, now: datetime) -> str:
     """How long the job has run (until it ended)."""
     return duration(snap.elapsed_s(now))
@@ -175,16 +188,18 @@ def files_problem(snap: JobSnapshot) -> str:
     return next((s.error for s in snap.sources if s.name == "job dir" and not s.ok), "")
 
 
-def sparkline(values: tuple[float, ...], width: int = 12) -> str:
-    """The last ``width`` values as block characters, scaled to their maximum (blank when no data)."""
+def sparkline(values: tuple[float | None, ...], width: int = 12) -> str:
+    """The last ``width`` values as block characters, scaled to their maximum (blank when no data); a None (a slot
+    in which nothing was read) is a space: a gap, never the floor's `▁` of an idle one."""
     tail = values[-width:]
     if not tail:
         return ""
-    top = max(tail)
-    if top <= 0:
-        return SPARK_CHARS[0] * len(tail)
+    top = max((v for v in tail if v is not None), default=0.0)
     last = len(SPARK_CHARS) - 1
-    return "".join(SPARK_CHARS[min(last, int(v / top * last + 0.5))] for v in tail)
+    return "".join(
+        " " if v is None else SPARK_CHARS[min(last, int(v / top * last + 0.5))] if top > 0 else SPARK_CHARS[0]
+        for v in tail
+    )
 
 
 def worker_counts(w: WorkerStatus) -> str:
@@ -326,24 +341,45 @@ def _unresolved(s: Serving, family: str) -> list[str]:
     return [q for q in ("p50", "p99") if s.bound_of(f"{family}_{q}_s") is not None]
 
 
+#: the latencies a short terminal's Serving panel shows (`latency_parts(brief=True)`), each as one figure
+BRIEF_LATENCIES = ("ttft", "itl")
+
+
+def brief_stat(s: Serving, family: str) -> str:
+    """What a short face shows of ``family``: `p50`, or `mean` where the buckets cannot resolve the median (it
+    reads `<100 ms`) and the window's mean is known."""
+    return "mean" if mean_latency(s, family) and "p50" in _unresolved(s, family) else "p50"
+
+
+def brief_title(s: Serving) -> str:
+    """The statistic a short Serving panel's title names for its figures: `p50`, `mean` (SGLang's first TTFT bucket
+    is 100 ms: a fast job's medians all read `<100 ms`, so its means are shown), or "" when they differ (each figure
+    then says its own: `TTFT mean 6.4 ms  TPOT p50 4.1 ms`)."""
+    stats = {brief_stat(s, f) for f in BRIEF_LATENCIES}
+    return stats.pop() if len(stats) == 1 else ""
+
+
 def latency_parts(s: Serving, family: str, brief: bool = False) -> list[tuple[str, bool]]:
     """``family``'s (`ttft`) figures after its label, as (text, is it a word rather than a figure) pieces, so the
     panel styles them and `status` joins them: `p50 52 ms p99 80 ms`. Where the buckets cannot resolve a quantile
     the window's mean leads, and quantiles that say only `<100 ms` are said together after it: `mean 6.4 ms
     (p50, p99 <100 ms)`, `mean 75 ms p50 <100 ms p99 183 ms`; a P/D sum: `p50 ≈176 ms p99 ≈249 ms mean 150 ms`.
-    ``brief``: the median alone (the mean where the median reads `<`)."""
+    ``brief``: one figure, `brief_stat`'s (the median, or the mean where the median reads `<`), named by the panel's
+    title (`brief_title`), or by itself when the short panel's figures are of two kinds."""
     mean = mean_latency(s, family)
     unresolved = _unresolved(s, family)
+    if brief:
+        stat = brief_stat(s, family)
+        word = [] if brief_title(s) else [(f"{stat} ", True)]
+        return word + [(mean if stat == "mean" else quantile_latency(s, f"{family}_p50_s"), False)]
     if mean and unresolved:
-        if brief or len(unresolved) == 2:
+        if len(unresolved) == 2:
             bound = quantile_latency(s, f"{family}_p50_s")
-            return [("mean ", True), (mean, False)] + ([] if brief else [(f" (p50, p99 {bound})", True)])
+            return [("mean ", True), (mean, False), (f" (p50, p99 {bound})", True)]
         out = [("mean ", True), (mean, False)]
         for q in ("p50", "p99"):
             out += [(f" {q} ", True), (quantile_latency(s, f"{family}_{q}_s"), False)]
         return out
-    if brief:
-        return [(quantile_latency(s, f"{family}_p50_s"), False)]
     out = [("p50 ", True), (quantile_latency(s, f"{family}_p50_s"), False)]
     out += [(" p99 ", True), (quantile_latency(s, f"{family}_p99_s"), False)]
     return out + ([(" mean ", True), (mean, False)] if mean else [])
@@ -368,6 +404,21 @@ def serving_span(s: Serving) -> str:
     return f"over the last {w:.1f} s" if w < 10 else f"over the last {w:.0f} s"
 
 
+def load(value: float | None, unread: bool) -> str:
+    """Requests running or waiting (`number`); while a worker's metrics cannot be read (``unread``) the others' sum
+    and the unknown rest, `2+?`, or `?` alone: a zero there would read as idle."""
+    if not unread:
+        return number(value)
+    return f"{number(value)}+?" if value else "?"
+
+
+def load_words(s: Serving) -> str:
+    """`running 12 waiting 2`, and why a part is unknown: `running 2+? waiting 0+? (decode_1 hung)`."""
+    unread = bool(s.unread)
+    said = f"running {load(s.running, unread)} waiting {load(s.waiting, unread)}"
+    return f"{said} ({', '.join(s.unread)})" if unread else said
+
+
 def serving_line(s: Serving | None, unmeasured: str = "rates after a second sample") -> str:
     """One line of `srt-tui status`: p50/p99 of TTFT, TPOT (inter-token) and E2E (with the mean when the
     buckets cannot resolve them), tok/s, queue, KV use, and the span they cover (``unmeasured`` when there is
@@ -383,7 +434,7 @@ def serving_line(s: Serving | None, unmeasured: str = "rates after a second samp
     return (
         f"TTFT {figures('ttft')}{note} · TPOT {figures('itl')} · E2E {figures('e2e')}{e2e_note} · "
         f"in {tokens_per_s(s.input_tok_per_s)} out {tokens_per_s(s.output_tok_per_s)} · "
-        f"running {number(s.running)} waiting {number(s.waiting)} · KV {percent(s.kv_usage)} "
+        f"{load_words(s)} · KV {percent(s.kv_usage)} "
         f"({serving_span(s) or unmeasured})"
     )
 

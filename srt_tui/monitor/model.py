@@ -121,10 +121,12 @@ class Serving:
     kv_usage: float | None = None
     #: seconds the latency figures cover (the histogram window actually held), None before two scrapes
     window_s: float | None = None
-    #: per refresh, oldest first: TTFT p50 (s), ITL p50 (s), output tokens per second
-    spark_ttft_s: tuple[float, ...] = ()
-    spark_itl_s: tuple[float, ...] = ()
-    spark_output_tok: tuple[float, ...] = ()
+    #: sparklines over the figures' window, in slots of equal time (`statuses.history.SPARK_POINTS` of
+    #: `SPARK_SLOT_S`), oldest first: TTFT p50 (s), ITL p50 (s), output tokens per second; None: nothing was read
+    #: in that slot (drawn as a gap)
+    spark_ttft_s: tuple[float | None, ...] = ()
+    spark_itl_s: tuple[float | None, ...] = ()
+    spark_output_tok: tuple[float | None, ...] = ()
     #: the latency quantiles that fall in their histogram's first bucket (from 0 to its bound), known only to
     #: be below that bound (shown `<100 ms`): (field name, the bound in seconds)
     below_first_bucket: tuple[tuple[str, float], ...] = ()
@@ -137,6 +139,9 @@ class Serving:
     #: type; 0 and "" where none is known (a worker's own figures, other routers)
     client_ttft_added_s: float = 0.0
     client_ttft_router: str = ""
+    #: the workers whose metrics could not be read now, with why (`decode_1 hung`): `running` and `waiting` are the
+    #: others' sum, and the whole is unknown (shown `2+?`, or `?`), never a zero that reads as idle
+    unread: tuple[str, ...] = ()
 
     def approximate(self, name: str) -> bool:
         """Whether the quantile ``name`` (`ttft_p50_s`) is approximate: the sum of a prefill's and a decode's."""
@@ -155,6 +160,7 @@ class Serving:
                 for v in (self.ttft_p50_s, self.itl_p50_s, self.e2e_p50_s, self.output_tok_per_s, self.running)
             )
             and self.kv_usage is None
+            and not self.unread
         )
 
 
@@ -176,15 +182,20 @@ class WorkerStatus:
     requests_ok: float | None = None
     requests_failed: float | None = None
     rate_per_s: float | None = None
+    #: requests running and waiting, one reading with the Serving panel's (its serving gauges, else its counters')
     running: float | None = None
     queued: float | None = None
+    #: why `running` and `queued` are unknown now (its health: `hung`): its metrics could not be read, and its last
+    #: reading's zero would read as idle; "" when read (or never readable)
+    unread: str = ""
     port: int | None = None
     #: where health/counters came from: "direct" (HTTP from here), "relay" (the job's own files), "" (none)
     source: str = ""
     #: True when the values shown are older than this refresh (the probe failed or is still pending)
     stale: bool = False
-    #: requests per second between successive refreshes (oldest first), for sparklines
-    spark: tuple[float, ...] = ()
+    #: requests per second in each slot of the last minute (oldest first, as `Serving`'s sparklines), for the
+    #: TREND sparkline; None where its metrics were not read (a gap, not a frozen line)
+    spark: tuple[float | None, ...] = ()
     #: the router's view of this worker (is_healthy in /workers), None when unknown or no router
     router_healthy: bool | None = None
     #: last lines of the log when the worker is not healthy

@@ -229,11 +229,12 @@ def test_history_rate_window_and_counter_reset() -> None:
     assert h.rate(key) is None
     for t, v in ((0, 0), (10, 50), (20, 100)):
         h.observe(key, t, v)
-    assert h.rate(key) == 5.0 and h.spark(key) == (5.0, 5.0)
+    # the sparkline: 5 s slots of the last minute, the 20 s sampled at 5/s, the 40 s before nothing (gaps)
+    assert h.rate(key) == 5.0 and h.spark(key) == (None,) * 8 + (5.0,) * 4
     h.observe(key, 100, 300)  # older samples slide out of the 60 s window
     assert h.rate(key) == pytest.approx(200 / 80)
     h.observe(key, 110, 3)  # the worker restarted
-    assert h.rate(key) is None and h.spark(key) == ()
+    assert h.rate(key) is None and h.spark(key) == (None,) * 12
 
 
 def test_history_export_and_seed_carry_rates_across_processes() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,10 +25,16 @@ class MonitorTestApp(SrtTuiApp):
 
     DEFAULT_MODE = "monitor"
 
-    def __init__(self, screen_factory: Callable[[ContextHub], MonitorScreen], *, read_only: bool = False) -> None:
+    def __init__(
+        self,
+        screen_factory: Callable[[ContextHub], MonitorScreen],
+        *,
+        read_only: bool = False,
+        clock: Callable[[], datetime] = fixed_clock,
+    ) -> None:
         super().__init__(
             read_only=read_only,
-            clock=fixed_clock,
+            clock=clock,
             check_slurm=False,
             cursor_blink=False,
             screens={"monitor": screen_factory},
@@ -41,8 +48,10 @@ def frozen_app(
     read_only: bool = False,
     canceller: Canceller | None = None,
     open_job: str | None = None,
+    clock: Callable[[], datetime] = fixed_clock,
 ) -> MonitorTestApp:
-    """An app showing ``snaps`` as they are (never polling); optionally with one job opened."""
+    """An app showing ``snaps`` as they are (never polling); optionally with one job opened; ``clock``: the app's (a
+    test that lets time pass hands in its own)."""
 
     def make(hub: ContextHub) -> MonitorScreen:
         screen = MonitorScreen(hub, snapshots=snaps, canceller=canceller, discover=False, poll_interval=None)
@@ -50,7 +59,7 @@ def frozen_app(
             screen.call_after_refresh(screen.open_job, open_job)
         return screen
 
-    return MonitorTestApp(make, read_only=read_only)
+    return MonitorTestApp(make, read_only=read_only, clock=clock)
 
 
 def fed_app(feed: SnapshotFeed, jobs: dict[str, Path], *, interval: float = 0.2,

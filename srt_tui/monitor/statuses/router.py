@@ -194,7 +194,9 @@ def _read_serving(ctx: Refresh, job: JobFiles, view: RouterView, name: str, text
     if not families:
         return
     samples = ctx.samples.gauges(text, wanted_names(families))  # values change each scrape under load
-    parts = read_worker(ctx.history, (job.run_key, f"{name} (router)"), "router", samples, families, observed)
+    # its sparklines end at this reading, or now when it was not read (blanks, as a worker's that stopped answering)
+    end = observed if observed is not None else ctx.now
+    parts = read_worker(ctx.history, (job.run_key, f"{name} (router)"), "router", samples, families, observed, end)
     ctx.serving_parts.setdefault(router_parts_key(job.job_id), []).append(parts)
 
 

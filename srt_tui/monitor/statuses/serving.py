@@ -64,15 +64,19 @@ class Parts:
     role: str
     #: per latency family: cumulative bucket increases over the window
     increases: dict[str, Buckets] = field(default_factory=dict)
-    #: per latency family: per-refresh cumulative bucket rates, oldest first
-    sparks: dict[str, tuple[Buckets, ...]] = field(default_factory=dict)
-    #: per token counter: tokens per second over the window, and per refresh
+    #: per latency family: cumulative bucket rates in each slot of the sparklines' window (`history.slot_rates`),
+    #: oldest first, None where nothing was read
+    sparks: dict[str, tuple[Buckets | None, ...]] = field(default_factory=dict)
+    #: per token counter: tokens per second over the window, and in each slot
     rates: dict[str, float] = field(default_factory=dict)
-    rate_sparks: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    rate_sparks: dict[str, tuple[float | None, ...]] = field(default_factory=dict)
     gauges: dict[str, float] = field(default_factory=dict)
     window_s: float | None = None
     #: per latency family: the increase of its `_sum` and `_count` over the window (their ratio is the mean)
     sums: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: `decode_1 hung`: its metrics could not be read now, so it has no gauges (its requests running and waiting are
+    #: unknown, not its last reading's)
+    unread: tuple[str, ...] = ()
 
 
 def router_parts_key(job_id: str) -> str:
@@ -105,11 +109,14 @@ def read_worker(
     samples: Sequence[Sample],
     contract: Mapping[str, object],
     observed: float | None,
+    end: float | None = None,
 ) -> Parts:
-    """Record this scrape (at ``observed``, when fresh) in the history and read the worker's window."""
+    """Record this scrape (at ``observed``, when fresh) in the history and read the worker's window; its sparklines
+    end at ``end`` (the job's time axis, `workers.spark_end`; None: at its newest sample)."""
     increases: dict[str, Buckets] = {}
-    sparks: dict[str, tuple[Buckets, ...]] = {}
+    sparks: dict[str, tuple[Buckets | None, ...]] = {}
     sums: dict[str, tuple[float, float]] = {}
+    drawn = _DRAWN if isinstance(contract.get("ttft"), str) else (*_DRAWN, "e2e")
     windows: list[float] = []
     for family in HISTOGRAM_KEYS:
         name = contract.get(family)
@@ -124,22 +131,22 @@ def read_worker(
             for le, count in got:
                 history.observe(_bucket_key(key, family, le), observed, count)
         inc: list[tuple[float, float]] = []
-        per_le: list[tuple[float, tuple[float, ...]]] = []
+        per_le: list[tuple[float, tuple[float | None, ...]]] = []
         for le, _ in got:
             w = history.window(_bucket_key(key, family, le))
             if w is not None:
                 inc.append((le, w[3] - w[1]))
                 windows.append(w[2] - w[0])
-            per_le.append((le, history.spark(_bucket_key(key, family, le))))
+            if family in drawn:
+                per_le.append((le, history.spark(_bucket_key(key, family, le), end)))
         if inc:
             increases[family] = tuple(inc)
-        points = min((len(points) for _, points in per_le), default=0)
-        if points:
-            sparks[family] = tuple(tuple((le, pts[len(pts) - points + i]) for le, pts in per_le) for i in range(points))
+        if per_le and all(pts for _, pts in per_le):
+            sparks[family] = tuple(_slot_buckets(per_le, i) for i in range(len(per_le[0][1])))
         if (mean := _window_sum_count(history, key, samples, name, family, observed)) is not None:
             sums[family] = mean
     rates: dict[str, float] = {}
-    rate_sparks: dict[str, tuple[float, ...]] = {}
+    rate_sparks: dict[str, tuple[float | None, ...]] = {}
     for family in COUNTER_KEYS:
         total = selectors.total(samples, contract, family)
         if total is None:
@@ -151,7 +158,7 @@ def read_worker(
         if w is not None and w[2] > w[0]:
             rates[family] = (w[3] - w[1]) / (w[2] - w[0])
             windows.append(w[2] - w[0])
-        rate_sparks[family] = history.spark(ck)
+        rate_sparks[family] = history.spark(ck, end)
     gauges = {
         k: v
         for k, v in (
@@ -162,6 +169,16 @@ def read_worker(
         if v is not None
     }
     return Parts(role, increases, sparks, rates, rate_sparks, gauges, max(windows) if windows else None, sums)
+
+
+#: the latencies whose sparklines are drawn (E2E's only stands in for a prefill's missing TTFT: `_PrefillLeg`)
+_DRAWN = ("ttft", "itl")
+
+
+def _slot_buckets(per_le: Sequence[tuple[float, tuple[float | None, ...]]], i: int) -> Buckets | None:
+    """One slot's bucket rates of a histogram, None when a bucket was not read in it."""
+    got = [(le, pts[i]) for le, pts in per_le]
+    return None if any(v is None for _, v in got) else tuple((le, v) for le, v in got if v is not None)
 
 
 def _window_sum_count(
@@ -193,8 +210,9 @@ def _mean(parts: Sequence[Parts], family: str) -> float | None:
     return sum(s for s, _ in got) / count if count > 0 else None
 
 
-def _spark_q(points: Sequence[Buckets]) -> tuple[float, ...]:
-    return tuple(quantile(0.5, p) or 0.0 for p in points)
+def _spark_q(points: Sequence[Buckets | None]) -> tuple[float | None, ...]:
+    """The median of each slot; a slot without requests draws as the floor (0), one not read as a gap (None)."""
+    return tuple(None if p is None else quantile(0.5, p) or 0.0 for p in points)
 
 
 def figures(parts: Parts) -> Serving | None:
@@ -210,14 +228,21 @@ def _sum_buckets(many: Sequence[Buckets]) -> Buckets:
     return tuple(sorted(total.items()))
 
 
-def _sum_sparks(many: Sequence[Sequence[Buckets]]) -> tuple[Buckets, ...]:
+def _sum_sparks(many: Sequence[Sequence[Buckets | None]]) -> tuple[Buckets | None, ...]:
+    """Slot by slot (the workers' sparklines share the job's time axis), the sum of the workers read in it; None
+    where none was."""
     points = min((len(m) for m in many), default=0)
-    return tuple(_sum_buckets([m[len(m) - points + i] for m in many]) for i in range(points))
+    slots = ([m[len(m) - points + i] for m in many] for i in range(points))
+    return tuple(
+        _sum_buckets([b for b in got if b is not None]) if any(b is not None for b in got) else None for got in slots
+    )
 
 
-def _sum_series(many: Sequence[Sequence[float]]) -> tuple[float, ...]:
+def _sum_series(many: Sequence[Sequence[float | None]]) -> tuple[float | None, ...]:
+    """`_sum_sparks` for rates."""
     points = min((len(m) for m in many), default=0)
-    return tuple(sum(m[len(m) - points + i] for m in many) for i in range(points))
+    slots = ([m[len(m) - points + i] for m in many] for i in range(points))
+    return tuple(sum(v for v in got if v is not None) if any(v is not None for v in got) else None for got in slots)
 
 
 def _serving_side(parts: Sequence[Parts], skip_role: str, per_role: bool) -> list[Parts]:
@@ -235,7 +260,7 @@ class _PrefillLeg:
     (else E2E; one token, the same moment) over the window and per refresh, and the mean of their E2E (else TTFT)."""
 
     increases: Buckets
-    sparks: tuple[Buckets, ...]
+    sparks: tuple[Buckets | None, ...]
     mean_s: float | None
 
     @classmethod
@@ -253,8 +278,10 @@ class _PrefillLeg:
 PREFILL_ADDED = ("ttft", "e2e")
 
 
-def _last_pairs(a: Sequence[Buckets], b: Sequence[Buckets]) -> list[tuple[Buckets, Buckets]]:
-    """The two per-refresh series' points side by side, their common newest ones."""
+def _last_pairs(
+    a: Sequence[Buckets | None], b: Sequence[Buckets | None]
+) -> list[tuple[Buckets | None, Buckets | None]]:
+    """The two sparklines' slots side by side, their common newest ones."""
     points = min(len(a), len(b))
     return [(a[len(a) - points + i], b[len(b) - points + i]) for i in range(points)]
 
@@ -291,7 +318,10 @@ def combine(parts: Sequence[Parts], per_role: bool = True, flow: PdFlow = "concu
         return own + leg.mean_s if own is not None and leg.mean_s is not None else None
 
     spark_ttft = (
-        tuple(sum_quantile(0.5, p, d) or 0.0 for p, d in _last_pairs(leg.sparks, sparks["ttft"]))
+        tuple(
+            None if p is None or d is None else sum_quantile(0.5, p, d) or 0.0
+            for p, d in _last_pairs(leg.sparks, sparks["ttft"])
+        )
         if leg is not None
         else _spark_q(sparks["ttft"])
     )
@@ -324,8 +354,9 @@ def combine(parts: Sequence[Parts], per_role: bool = True, flow: PdFlow = "concu
         ),
         below_first_bucket=tuple((name, b) for name, family, at in _QUANTILES if (b := bound(family, at)) is not None),
         prefill_added=added,
+        unread=tuple(u for p in parts for u in p.unread),
     )
-    has_any = any(p.increases or p.rates or p.gauges or p.sums for p in parts)
+    has_any = any(p.increases or p.rates or p.gauges or p.sums or p.unread for p in parts)
     return out if has_any else None
 
 
@@ -383,7 +414,9 @@ def _job_figures(workers: Sequence[Parts], routers: Sequence[Parts], flow: PdFlo
     theirs = combine(routers, per_role=False)
     if mine is None or theirs is None:
         return mine or theirs
-    own = ("below_first_bucket", "prefill_added")  # what the figures say of themselves, not figures
+    own: tuple[str, ...] = ("below_first_bucket", "prefill_added", "unread")  # what the figures say of themselves
+    if mine.unread:  # the workers' queue is unknown while one cannot be read: not the routers' instead
+        own += ("running", "waiting")
     missing = {
         f.name: getattr(theirs, f.name)
         for f in fields(Serving)

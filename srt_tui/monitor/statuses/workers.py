@@ -4,20 +4,23 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from srt_tui.core.plan.document import PlanProcess
 from srt_tui.monitor.files.jobfiles import error_line
 from srt_tui.monitor.model import WorkerStatus
 from srt_tui.monitor.probes import selectors
-from srt_tui.monitor.probes.prom import WORKER_SAMPLES, worker_counters
+from srt_tui.monitor.probes.prom import WORKER_SAMPLES, WorkerCounters, worker_counters
 from srt_tui.monitor.probes.sources import Source
 from srt_tui.monitor.statuses.context import JobFiles, Refresh, worker_key
 from srt_tui.monitor.statuses.relay import Relay, final_http, relayed_http
-from srt_tui.monitor.statuses.serving import figures, read_worker, wanted_names
+from srt_tui.monitor.statuses.serving import Parts, figures, read_worker, wanted_names
 
 LOG_TAIL_LINES = 5
+#: healths of a running job's worker whose metrics were not read this refresh: its requests running and waiting are
+#: unknown (`?`, with the reason), not its last reading's (a hung worker's stalled requests read `running 0`)
+UNREAD_HEALTH = ("hung", "down", "unreachable")
 _DEFINITIVE = ("refused", "closed", "protocol")
 #: why a worker's health is unknown while the job has written no addresses (a Slurm job writes endpoints.json on its
 #: node as it starts; till then, pending or starting, there is nothing to probe): what the Events view's DETAIL says
@@ -133,9 +136,9 @@ def worker_statuses(
     source (the monitor reaches the job): its own row and the Problems panel say it."""
     endpoints = {str(w.get("name")): w for w in job.endpoint_workers()}
     neighbours = _Answering(ctx, job, endpoints) if live and not final else None
-    out: list[WorkerStatus] = []
     used_relay = False
     problems: list[str] = []
+    seen_of: list[tuple[PlanProcess, Mapping[str, Any], _Seen]] = []
     for proc in job.plan.processes:
         if proc.node_rank != 0:
             continue
@@ -152,8 +155,20 @@ def worker_statuses(
         used_relay |= seen.source == "relay" and not final  # an ended job's final scrape is no live relay
         if seen.problem:
             problems.append(seen.problem)
-        out.append(_status(ctx, job, proc, ep, seen, final))
-    return tuple(out), used_relay, problems
+        seen_of.append((proc, ep, seen))
+    end = spark_end(ctx, [seen.observed for _, _, seen in seen_of], final)
+    return tuple(_status(ctx, job, proc, ep, seen, final, end) for proc, ep, seen in seen_of), used_relay, problems
+
+
+def spark_end(ctx: Refresh, observed: list[float | None], final: bool) -> float | None:
+    """Where the job's sparklines end, one time axis for all its rows: at its newest reading of this refresh (a
+    relayed job's: when the job read them, so its slower cadence draws no sawtooth), else now (nothing read: a
+    worker that stopped answering shows blanks, not its last line frozen); an ended job's at each series' last
+    sample (None), its last minute as it served."""
+    if final:
+        return None
+    read = [t for t in observed if t is not None]
+    return max(read) if read else ctx.now
 
 
 class _Answering:
@@ -189,7 +204,13 @@ def answering_worker(ctx: Refresh, job: JobFiles) -> str:
 
 
 def _status(
-    ctx: Refresh, job: JobFiles, proc: PlanProcess, ep: Mapping[str, Any], seen: _Seen, final: bool
+    ctx: Refresh,
+    job: JobFiles,
+    proc: PlanProcess,
+    ep: Mapping[str, Any],
+    seen: _Seen,
+    final: bool,
+    end: float | None,
 ) -> WorkerStatus:
     name = proc.name
     log = job.dir / (proc.log or f"logs/{name}.log")
@@ -197,17 +218,31 @@ def _status(
     counters = None
     key = (job.run_key, name)
     serving = None
+    # a running job's worker whose metrics cannot be read now: its last reading's `running 0` read as idle
+    unread = seen.health if not final and seen.observed is None and seen.health in UNREAD_HEALTH else ""
+    parts = Parts(proc.role, unread=(f"{name} {unread}",)) if unread else None
+    families: dict[str, object] = dict(proc.serving)
     if probe is not None and probe.metrics:
         contract = proc.metrics or None
         wanted = WORKER_SAMPLES + selectors.names(contract) if contract else WORKER_SAMPLES
-        families: dict[str, object] = dict(proc.serving)
         counters = worker_counters(ctx.samples.samples(probe.metrics, wanted), contract)
         if families:
             # histogram buckets change on every scrape under load: series memoised, values read as floats
             served = ctx.samples.gauges(probe.metrics, wanted_names(families))
-            parts = read_worker(ctx.history, key, proc.role, served, families, seen.observed)
-            ctx.serving_parts.setdefault(job.job_id, []).append(parts)
-            serving = figures(parts)
+            parts = read_worker(ctx.history, key, proc.role, served, families, seen.observed, end)
+            # one reading of its queue for the RUN and Q columns and the Serving panel (Q said `-` beside the panel's
+            # `waiting 0`: they read two contracts); no gauge at all while it cannot be read (its last reading's)
+            gauges = {} if unread else {**parts.gauges, **_load(parts.gauges, counters)}
+            parts = replace(parts, gauges=gauges, unread=(f"{name} {unread}",) if unread else ())
+    if families and parts is not None:
+        ctx.serving_parts.setdefault(job.job_id, []).append(parts)
+        serving = figures(parts)
+    if unread:
+        running = queued = None
+    elif families and parts is not None:
+        running, queued = parts.gauges.get("running"), parts.gauges.get("waiting")
+    else:
+        running, queued = (counters.running, counters.queued) if counters is not None else (None, None)
     ctx.health.note(key, ctx.wall(), seen.health, seen.detail)
     if counters is not None and counters.total is not None and seen.observed is not None:
         ctx.history.observe(key, seen.observed, counters.total)
@@ -228,16 +263,25 @@ def _status(
         requests_ok=counters.ok if counters else None,
         requests_failed=counters.failed if counters else None,
         rate_per_s=ctx.history.rate(key) if not seen.stale and not final else None,
-        running=counters.running if counters else None,
-        queued=counters.queued if counters else None,
+        running=running,
+        queued=queued,
+        unread=unread,
         port=proc.port,
         source=seen.source,
         stale=seen.stale,
-        spark=ctx.history.spark(key),
+        spark=ctx.history.spark(key, end),
         log_tail=tuple(tail[-LOG_TAIL_LINES:]),
         health_history=ctx.health.changes(key),
         serving=serving,
     )
+
+
+def _load(gauges: Mapping[str, float], counters: WorkerCounters | None) -> dict[str, float]:
+    """Requests running and waiting: the serving gauges (what the Serving panel sums), else the request counters'
+    contract (an engine that declares a queue gauge in only one of them)."""
+    running = gauges.get("running", counters.running if counters is not None else None)
+    waiting = gauges.get("waiting", counters.queued if counters is not None else None)
+    return {k: v for k, v in (("running", running), ("waiting", waiting)) if v is not None}
 
 
 def _total(relayed: float | None, seen: float | None) -> float | None:

@@ -150,8 +150,23 @@ def summary(
     if smoke:
         t.append("\nsmoke test ", style=st("dim"))
         lines = packed(smoke, width - len("smoke test ") if width else None)[: 1 if short else None]
-        t.append(f"\n{' ' * len('smoke test ')}".join(lines), style=st("bad" if smoke.startswith("✗") else "ok"))
+        # an ended job's is history (`smoke_words` marks it): not in the colours of how the job answers now
+        style = "dim" if snap.is_final else "bad" if smoke.startswith("✗") else "ok"
+        t.append(f"\n{' ' * len('smoke test ')}".join(lines), style=st(style))
     return t
+
+
+def smoke_words(line: str, at: datetime | None, now: datetime, ended: bool) -> str:
+    """The last smoke test's line with when it ran, from the app's clock, after its outcome: `✓ 20/20 ok, 0 failed ·
+    2 min ago · latency …` (it said no time and stayed forever). An ended job keeps it as history, marked `2 min ago,
+    before the job ended`: how its URL answered last is often the clue to why it ended, and this session alone knows
+    it (a new TUI would not show it), so it is kept, never read as how the job answers now. A test still running has
+    no time yet."""
+    if not line or at is None or line.startswith("running"):
+        return line
+    when = cells.ago((now - at).total_seconds()) + (", before the job ended" if ended else "")
+    outcome, sep, rest = line.partition(" · ")
+    return f"{outcome} · {when}{sep}{rest}"
 
 
 #: the longest a failing source's error is in the summary, cut at a word (the Problems panel has it whole)
@@ -386,13 +401,15 @@ def failing_name(snap: JobSnapshot) -> str:
 
 class JobView(Vertical):
     """`show(snapshot, now, width)` redraws; `log_choice()` says which log `l` opens. ``login`` is the
-    `user@host` of the port-forward line; ``smoke`` the last smoke test's line per job."""
+    `user@host` of the port-forward line; ``smoke`` the last smoke test's line per job, ``smoke_at`` when it ran."""
 
     def __init__(self, *, id: str | None = None, login: str = "") -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(id=id)
         self.snapshot: JobSnapshot | None = None
         self.login = login
         self.smoke: dict[str, str] = {}
+        #: when each job's smoke test ended (or started, while it runs), by the app's clock
+        self.smoke_at: dict[str, datetime] = {}
 
     def compose(self) -> ComposeResult:
         yield JobSummary("", id="job-summary")
@@ -426,7 +443,11 @@ class JobView(Vertical):
         ``slurm_down``: the app's Slurm probe says Slurm does not answer, so its last answer is stale."""
         self.snapshot = snap
         short = not is_tall(self.app.size.height)
-        smoke = self.smoke.get(snap.job_id, "") if snap is not None else ""
+        smoke = (
+            smoke_words(self.smoke.get(snap.job_id, ""), self.smoke_at.get(snap.job_id), now, snap.is_final)
+            if snap is not None
+            else ""
+        )
         self.query_one(JobSummary).show(snap, now, self.login, smoke, width, short, slurm_down=slurm_down)
         grid = self.query_one(LiveGpuGrid)
         grid.wide = is_wide(width)

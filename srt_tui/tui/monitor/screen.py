@@ -29,6 +29,7 @@ from textual.worker import Worker, WorkerState
 from srt_tui.monitor.feeds import SnapshotFeed
 from srt_tui.monitor.feeds.process import ChildFeed
 from srt_tui.monitor.model import JobSnapshot, SourceState
+from srt_tui.monitor.statuses.history import SPARK_SLOT_S, WINDOW_S
 from srt_tui.slurm.local import is_local_job
 from srt_tui.slurm.reach import login_address
 from srt_tui.tui.context import AppContext, ContextHub
@@ -92,6 +93,11 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     HELP_COLUMNS: ClassVar[tuple[ColumnLegend, ...]] = (
         ColumnLegend("The jobs list's columns (↓ or ↑ after a header: sorted by it)", legend(jobs_model.COLUMNS)),
         ColumnLegend("The job view's workers table", legend(worker_table.COLUMNS)),
+    )
+    #: what the marks beyond the columns mean: the sparklines' span (an operator read 24 s of bars beside 60 s figures)
+    HELP_LEGEND: ClassVar[str] = (
+        f"Sparklines (TREND, Serving): the last {WINDOW_S:.0f} s, the span of the figures beside them, one bar per "
+        f"{SPARK_SLOT_S:.0f} s; a blank bar: nothing was read then (a hung worker's goes blank)."
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),
@@ -749,7 +755,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
         if any(w.name == "smoke" and w.is_running for w in self.workers):
             self.notify("A smoke test is already running.", severity="warning")
             return
-        self.query_one(JobView).smoke[job] = f"running: {SMOKE_REQUESTS} requests, {SMOKE_CONCURRENCY} at a time…"
+        view = self.query_one(JobView)
+        view.smoke[job] = f"running: {SMOKE_REQUESTS} requests, {SMOKE_CONCURRENCY} at a time…"
+        view.smoke_at[job] = self.now()
         self.redraw()
         self._smoke(snap)
 
@@ -772,7 +780,9 @@ class MonitorScreen(ReportsWorkerErrors, Screen[None]):
     def _smoke_done(self, message: SmokeDone) -> None:
         """The outcome goes to the job view's own `smoke test` line; a toast only where that line is not shown (the
         list, another job, a screen on top): at 80×24 a toast over the job view covered the workers' HEALTH."""
-        self.query_one(JobView).smoke[message.job_id] = message.line
+        view = self.query_one(JobView)
+        view.smoke[message.job_id] = message.line
+        view.smoke_at[message.job_id] = self.now()  # the job view says how long ago it ran
         shown = self.is_current and self.in_job_view and self.selected == message.job_id
         if not shown:
             self.notify(f"{message.job_id} smoke test: {message.line}",

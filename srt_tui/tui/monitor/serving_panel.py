@@ -15,10 +15,12 @@ from textual.widget import Widget
 
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import Serving
+from srt_tui.monitor.statuses.history import SPARK_POINTS
 from srt_tui.tui.monitor.router_panel import Pairs
 from srt_tui.widgets.layout import is_wide
 
-SPARK_WIDTH = 12
+#: a bar per slot of the sparklines' window: the line spans the figures' minute
+SPARK_WIDTH = SPARK_POINTS
 
 
 def serving_pairs(
@@ -31,13 +33,15 @@ def serving_pairs(
 ) -> list[Text]:
     """`label value` groups (a latency's mean leading when its quantiles read `<100 ms`, added when `≈`; TTFT and E2E
     with what a client through the router sees beyond them, where the router adds some), each kept whole when
-    a line wraps (``st`` maps dim/key/spark to styles; ``sparks``: with sparklines, which narrow terminals leave out so
-    the workers keep their rows; ``ended``: the job has ended, so no further scrape will come and the note says where
-    its measured figures are; ``brief``: a short terminal's key figures, medians (the panel's title says `p50`) and
-    output rate, with no E2E and no note while live)."""
+    a line wraps (``st`` maps dim/key/spark/bad to styles; ``sparks``: with sparklines, which narrow terminals leave
+    out so the workers keep their rows; ``ended``: the job has ended, so no further scrape will come and the note says
+    where its measured figures are; ``brief``: a short terminal's key figures, TTFT and TPOT (medians, or means where
+    the buckets cannot resolve them: the panel's title names which, `cells.brief_title`) and output rate, with no E2E
+    and no note while live). Requests running and waiting say which worker could not be
+    read now (`running 2+? waiting 0+? (decode_1 hung)`)."""
     dim, spark = st("dim"), st("spark")
 
-    def quantiles(label: str, field: str, points: tuple[float, ...]) -> Text:
+    def quantiles(label: str, field: str, points: tuple[float | None, ...]) -> Text:
         # the buckets cannot resolve `<100 ms`: the window's mean leads then (`cells.latency_parts`)
         t = Text.assemble((f"{label} ", st("key")))
         for text, word in cells.latency_parts(s, field, brief):
@@ -59,7 +63,15 @@ def serving_pairs(
     if s.spark_output_tok and sparks:
         tokens.append(" " + cells.sparkline(s.spark_output_tok, SPARK_WIDTH), style=spark)
     out.append(tokens)
-    out.append(Text.assemble(("running ", dim), cells.number(s.running), ("  waiting ", dim), cells.number(s.waiting)))
+    # a worker whose metrics cannot be read now: its share unknown, and why (a short terminal's line keeps to its
+    # figures: the worker's row, on the first screen there, says `hung`)
+    unread = bool(s.unread)
+    load = Text.assemble(
+        ("running ", dim), cells.load(s.running, unread), ("  waiting ", dim), cells.load(s.waiting, unread)
+    )
+    if unread and not brief:
+        load.append(f" ({', '.join(s.unread)})", style=st("bad"))
+    out.append(load)
     out.append(Text.assemble(("KV ", dim), cells.percent(s.kv_usage)))
     window = cells.serving_span(s) or "latency after two scrapes"
     if brief and not ended:
@@ -91,7 +103,12 @@ def _has_rates(s: Serving) -> bool:
 class ServingPanel(Widget):
     """The job's serving figures; hidden while the job has none (engines without serving families)."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"serving-panel--dim", "serving-panel--key", "serving-panel--spark"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "serving-panel--dim",
+        "serving-panel--key",
+        "serving-panel--spark",
+        "serving-panel--bad",
+    }
 
     DEFAULT_CSS = """
     ServingPanel { height: auto; padding: 0 1; margin: 0 1; border: round $primary 50%; }
@@ -99,6 +116,7 @@ class ServingPanel(Widget):
     ServingPanel > .serving-panel--dim { color: $text-muted; }
     ServingPanel > .serving-panel--key { color: $text-primary; text-style: bold; }
     ServingPanel > .serving-panel--spark { color: $text-accent; }
+    ServingPanel > .serving-panel--bad { color: $text-error; }
     """
 
     serving: reactive[Serving | None] = reactive(None, layout=True)
@@ -129,12 +147,14 @@ class ServingPanel(Widget):
         self.watch_serving(self.serving)
 
     def _title(self) -> str:
-        """`Serving`; a short terminal's one line has no room for the note, so its title says the medians' span:
-        `Serving · p50 · over the last 62 s`."""
+        """`Serving`; a short terminal's one line has no room for the note, so its title says what its figures are and
+        their span: `Serving · p50 · over the last 62 s`, `Serving · mean · …` where the buckets cannot resolve the
+        medians (it said `p50` over means), no statistic when the figures say their own (`cells.brief_title`)."""
         if not self.short:
             return "Serving"
-        span = cells.serving_span(self.serving) if self.serving is not None else ""
-        return " · ".join(part for part in ("Serving", "p50", span) if part)
+        s = self.serving
+        stat, span = (cells.brief_title(s), cells.serving_span(s)) if s is not None else ("p50", "")
+        return " · ".join(part for part in ("Serving", stat, span) if part)
 
     def _st(self, name: str) -> Style:
         return self.get_component_rich_style(f"serving-panel--{name}", partial=True)

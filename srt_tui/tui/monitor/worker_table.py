@@ -14,11 +14,12 @@ from textual.widgets import DataTable
 
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot, WorkerStatus
-from srt_tui.monitor.statuses.history import RATE_WINDOW_S
+from srt_tui.monitor.statuses.history import RATE_WINDOW_S, SPARK_POINTS, SPARK_SLOT_S, WINDOW_S
 from srt_tui.widgets.fit_columns import FitColumn, fit, natural_widths
 from srt_tui.widgets.row_table import RowTable
 
-SPARK_WIDTH = 12
+#: a bar per slot of the sparklines' window: the line spans the figures' minute
+SPARK_WIDTH = SPARK_POINTS
 #: the mask column's header for the two visibility variables the shipped profiles set (`mask_header`)
 MASK_HEADERS = ("CUDA", "ROCR")
 #: the Workers panel's border and padding, and the table's scrollbar
@@ -47,9 +48,12 @@ COLUMNS: tuple[FitColumn, ...] = (
     FitColumn("ok", "OK", 7, meaning="requests it answered successfully"),
     FitColumn("fail", "FAIL", 2, meaning="requests that failed"),
     FitColumn("rate", "REQ/S", 1, meaning=f"requests per second, over the last {RATE_WINDOW_S:g} s"),
-    FitColumn("run", "RUN", 4, meaning="requests it is running now"),
-    FitColumn("q", "Q", 6, meaning="requests queued, waiting to run"),
-    FitColumn("trend", "TREND", 8, SPARK_WIDTH, f"its requests per second, a bar per refresh (the last {SPARK_WIDTH})"),
+    FitColumn("run", "RUN", 4, meaning="requests it is running now (? its metrics cannot be read now: unknown, not 0)"),
+    FitColumn("q", "Q", 6, meaning="requests queued, waiting to run (? as RUN)"),
+    FitColumn(
+        "trend", "TREND", 8, SPARK_WIDTH,
+        f"its requests per second over the last {WINDOW_S:.0f} s, a bar per {SPARK_SLOT_S:.0f} s (blank: nothing read)",
+    ),
 )  # fmt: skip
 
 _HEALTH_STYLE = {"healthy": "ok", "unknown": "dim"}
@@ -66,6 +70,16 @@ def _host_cell(snap: JobSnapshot | None, node_index: int) -> str:
     """The NODE cell: Slurm's host name (its end kept when long), `—` while the job is queued, or `nodeK` before
     the job wrote it."""
     return cells.node_label(snap, node_index)
+
+
+def queue_not_exported(workers: tuple[WorkerStatus, ...]) -> str:
+    """Why a Q cell says `-` beside a known RUN, said once under the table: `Q -: not in decode_0's metrics` (its
+    engine exports requests running but no queue); "" when none does. A `?` is a worker not read now: its HEALTH
+    says why."""
+    names = [w.name for w in workers if w.queued is None and w.running is not None and not w.unread]
+    if not names:
+        return ""
+    return f"Q -: not in {names[0]}'s metrics" if len(names) == 1 else f"Q -: not in {len(names)} workers' metrics"
 
 
 class WorkerTable(RowTable[Text]):
@@ -156,7 +170,10 @@ class WorkerTable(RowTable[Text]):
         # an ended job's `relay` is its final scrape's counters, not relayed health: no mark, no legend to miss
         relay_mark = "src" not in {c.key for c in fitted} and not ended
         relayed = relay_mark and any(w.source == "relay" for w in workers)
-        self.border_subtitle = "* health relayed by the job: its nodes do not answer from here" if relayed else ""
+        said = ["* health relayed by the job: its nodes do not answer from here"] if relayed else []
+        if "q" in {c.key for c in fitted} and (unexported := queue_not_exported(workers)):
+            said.append(unexported)
+        self.border_subtitle = " · ".join(said)
         for w, host in zip(workers, hosts):
             row = self._cells(w, host, relay_mark, stopped=w.name in stopped)
             self.add_row(*(row[c.key] for c in fitted), key=w.name)
@@ -183,7 +200,7 @@ class WorkerTable(RowTable[Text]):
             "port": Text(str(w.port) if w.port else "-"), "health": health,
             "src": Text(w.source or "-", style=self._st("dim")), "rtr": rtr,
             "req": Text(cells.number(w.requests_total)), "ok": Text(cells.number(w.requests_ok)), "fail": failed,
-            "rate": Text(cells.rate(w.rate_per_s)), "run": Text(cells.number(w.running)),
-            "q": Text(cells.number(w.queued)),
+            "rate": Text(cells.rate(w.rate_per_s)), "run": Text(cells.load(w.running, bool(w.unread))),
+            "q": Text(cells.load(w.queued, bool(w.unread))),
             "trend": Text(cells.sparkline(w.spark, SPARK_WIDTH).ljust(SPARK_WIDTH), style=self._st("spark")),
         }  # fmt: skip

@@ -1,0 +1,77 @@
+"""A hung worker's load and trend through the real Monitor (issue 21, the operator's cockpit, items 1, 2 and 5): two
+real mock workers (SGLang's serving families) on one node, refreshes 2 s apart on the injected clock, then one of
+them stopped (`SIGSTOP`: it takes connections and never replies). Its TREND went on showing its last line as if it
+were steady and its requests `running 0 waiting 0`, and the Q column said `-` beside the Serving panel's
+`waiting 0`: two readings of one queue."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+
+from srt_tui.core.engines.mocker import Mocker
+from srt_tui.core.engines.serving import SGLANG
+from srt_tui.monitor import cells
+from srt_tui.monitor.model import JobSnapshot, WorkerStatus
+from srt_tui.monitor.snapshot.collect import Monitor
+from srt_tui.monitor.statuses.history import SPARK_POINTS
+from tests.mock.mockprocs import Launcher
+from tests.monitor.jobdirs import describe, send, write_agg_job
+
+
+def _w(snap: JobSnapshot, name: str) -> WorkerStatus:
+    return next(w for w in snap.workers if w.name == name)
+
+
+async def test_a_hung_workers_load_is_unknown_and_its_trend_goes_blank(tmp_path: Path) -> None:
+    launcher = Launcher(tmp_path)
+    mono = [1000.0]
+    monitor = Monitor(None, http_timeout=0.3, connect_timeout=0.3, budget_s=0.5, backoff_base=0.05,
+                      backoff_cap=0.1, clock=lambda: mono[0])  # fmt: skip
+    ok, hung = launcher.workers(("regular", "agg_0"), ("regular", "agg_1"))
+    try:
+        job_dir = write_agg_job(tmp_path / "job", "local-hl", [(ok, 0), (hung, 0)], nodes=1)
+        plan = json.loads((job_dir / "plan.json").read_text())
+        for proc in plan["processes"]:  # as the planner writes a mocker's (`--flavor sglang`) contracts
+            proc["metrics"], proc["serving"] = Mocker.metrics, SGLANG
+        (job_dir / "plan.json").write_text(json.dumps(plan))
+        jobs = {"local-hl": job_dir}
+        for _ in range(4):
+            send(ok.url, 2)
+            send(hung.url, 2)
+            snap = (await monitor.refresh(jobs))[0]
+            mono[0] += 2.0
+        # one reading of the queue: each worker's RUN and Q are its Serving's, and the job's are their sums
+        for w in snap.workers:
+            assert w.serving is not None and w.queued == w.serving.waiting == 0.0, describe(snap)
+            assert w.running == w.serving.running and not w.unread
+        assert snap.serving is not None and snap.serving.waiting == sum(w.queued or 0.0 for w in snap.workers)
+        assert len(_w(snap, "agg_1").spark) == SPARK_POINTS and _w(snap, "agg_1").spark[-1] is not None
+
+        os.kill(hung.proc.popen.pid, signal.SIGSTOP)
+        for _ in range(12):
+            snap = (await monitor.refresh(jobs))[0]
+            mono[0] += 2.0
+            if _w(snap, "agg_1").health == "hung":
+                break
+        for _ in range(2):  # 20 s on: what it served is 20 s old
+            mono[0] += 10.0
+            snap = (await monitor.refresh(jobs))[0]
+        stopped, answering = _w(snap, "agg_1"), _w(snap, "agg_0")
+        assert stopped.health == "hung", describe(snap)
+        # its requests: unknown, and why (a zero read as idle)
+        assert stopped.running is None and stopped.queued is None and stopped.unread == "hung"
+        assert cells.load(stopped.queued, bool(stopped.unread)) == "?"
+        assert snap.serving is not None and snap.serving.unread == ("agg_1 hung",)
+        assert "running ? waiting ? (agg_1 hung)" in cells.serving_line(snap.serving)
+        assert stopped.serving is not None and stopped.serving.unread == ("agg_1 hung",)
+        # its trend: blanks since it stopped answering, on the same time axis as its neighbour's, which goes on
+        assert stopped.spark[-4:] == (None,) * 4, stopped.spark
+        assert any(v is not None for v in stopped.spark), stopped.spark  # what it served before, still shown
+        assert all(v is not None for v in answering.spark[-4:]), answering.spark
+    finally:
+        os.kill(hung.proc.popen.pid, signal.SIGCONT)
+        await monitor.aclose()
+        launcher.close()
