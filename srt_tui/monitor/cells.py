@@ -223,9 +223,11 @@ def gpu_totals(readings: list[GpuReading], compact: bool = False) -> str:
 
 def failure_lines(snap: JobSnapshot) -> list[str]:
     """A failed job's failing log line that says why (`  main.py: error: unrecognized arguments: --bogus-flag`),
-    indented to go under the failure's sentence, which names the worker and its log; empty for any other job.
-    `srt-tui status` and `srt-tui wait` print it."""
-    return [f"  {snap.failure_line}"] if snap.stage == "failed" and snap.failure_line else []
+    indented to go under the failure's sentence, which names the worker and its log, or, when that log explains
+    nothing, what the job knows instead (`  no error in its log; it was killed by signal 9 (SIGKILL: …)`); empty
+    for any other job. `srt-tui status` and `srt-tui wait` print it."""
+    said = snap.failure_line or snap.failure_note
+    return [f"  {said}"] if snap.stage == "failed" and said else []
 
 
 def problems(

@@ -279,8 +279,12 @@ class JobSnapshot:
     submitted_at: str = ""
     relayed: bool = False
     failure_log: str = ""
-    #: the failing log's one line that says why (its last error-looking line)
+    #: the failing log's one line that says why (its last line that explains a failure: error, traceback or exit
+    #: text; never a ready or info line)
     failure_line: str = ""
+    #: when that log has no such line: what the job knows instead (`no error in its log; it was killed by signal 9
+    #: (SIGKILL: out of memory? scancel? kill -9?)`), said where the line would be
+    failure_note: str = ""
     #: the scheduler's time limit of the job in seconds (None: unlimited or not known, e.g. local jobs)
     time_limit_s: float | None = None
     engine: str = ""

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from srt_tui.core.isotime import parse_time
 from srt_tui.core.plan.document import PlanProcess
 from srt_tui.monitor.files.jobfiles import error_line
 from srt_tui.monitor.model import WorkerStatus
@@ -16,6 +17,7 @@ from srt_tui.monitor.probes.sources import Source
 from srt_tui.monitor.statuses.context import JobFiles, Refresh, worker_key
 from srt_tui.monitor.statuses.relay import Relay, final_http, relayed_http
 from srt_tui.monitor.statuses.serving import figures, read_worker, wanted_names
+from srt_tui.monitor.statuses.stage import step_exit
 
 LOG_TAIL_LINES = 5
 _DEFINITIVE = ("refused", "closed", "protocol")
@@ -43,6 +45,8 @@ class _Seen:
     probe: WorkerProbe | None = None
     observed: float | None = None  # clock time of fresh counters (history sample)
     problem: str = ""
+    #: wall time of what the job recorded of this worker's end (its health history stamps it then), None otherwise
+    ended_at: float | None = None
 
 
 def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting: bool, neighbour: str = "") -> _Seen:
@@ -118,11 +122,18 @@ def _not_answered(ctx: Refresh, src: Source, name: str, starting: bool, last: Wo
 
 
 def _ended(ctx: Refresh, job: JobFiles, name: str) -> _Seen:
-    """An ended job's worker: down, with the counters the job relayed last (its final scrape), if any."""
+    """An ended job's worker: down, with the counters the job relayed last (its final scrape), if any. The worker
+    whose end failed the job is down for the cause the job recorded (`killed (signal 9)`, when it saw it), not for
+    the job's end, which it caused."""
     got = final_http(ctx.files, job.dir, f"{name}.metrics")
     text = got[1].decode("utf-8", "replace") if got and got[0] == 200 else None
     probe = WorkerProbe(0, text) if text else None
-    return _Seen("down", "the job has ended", "relay" if probe else "", False, probe)
+    seen = _Seen("down", "the job has ended", "relay" if probe else "", False, probe)
+    ended = step_exit(job.events)
+    if ended is not None and ended.kind == "worker" and ended.name == name:
+        when = parse_time(ended.time)
+        seen.detail, seen.ended_at = ended.health_words(), when.timestamp() if when else ctx.wall()
+    return seen
 
 
 def worker_statuses(
@@ -208,7 +219,7 @@ def _status(
             parts = read_worker(ctx.history, key, proc.role, served, families, seen.observed)
             ctx.serving_parts.setdefault(job.job_id, []).append(parts)
             serving = figures(parts)
-    ctx.health.note(key, ctx.wall(), seen.health, seen.detail)
+    ctx.health.note(key, ctx.wall(), seen.health, seen.detail, seen.ended_at)
     if counters is not None and counters.total is not None and seen.observed is not None:
         ctx.history.observe(key, seen.observed, counters.total)
     tail = ctx.files.tail(log) if seen.health not in ("healthy", "unknown") else []
