@@ -350,11 +350,13 @@ def client_ttft_note(s: Serving, brief: bool = False) -> str:
 
 def serving_span(s: Serving) -> str:
     """Over what span the rates and latencies were measured, as every face says it: `over the last 62 s`, from the
-    oldest sample kept (about a minute back, `CounterHistory.window`) to the newest; "" before a second sample."""
+    oldest sample kept (about a minute back, `CounterHistory.window`) to the newest; an ended job first read after
+    its end, from its final counters: `over the 45 s it served`; "" before a second sample."""
     w = s.window_s
     if not w:
         return ""
-    return f"over the last {w:.1f} s" if w < 10 else f"over the last {w:.0f} s"
+    seconds = f"{w:.1f} s" if w < 10 else f"{w:.0f} s" if w < 120 else duration(w)
+    return f"over the {seconds} it served" if s.since_ready else f"over the last {seconds}"
 
 
 def serving_line(s: Serving | None, unmeasured: str = "rates after a second sample") -> str:

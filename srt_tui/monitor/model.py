@@ -137,6 +137,9 @@ class Serving:
     #: type; 0 and "" where none is known (a worker's own figures, other routers)
     client_ttft_added_s: float = 0.0
     client_ttft_router: str = ""
+    #: an ended job first read after its end: the window (``window_s``) is the whole time it served, its final
+    #: counters counted from zero, not the last minute of this monitor's samples
+    since_ready: bool = False
 
     def approximate(self, name: str) -> bool:
         """Whether the quantile ``name`` (`ttft_p50_s`) is approximate: the sum of a prefill's and a decode's."""
