@@ -141,6 +141,7 @@ async def test_an_ended_jobs_worker_detail_says_it_ended_too() -> None:
     snap = frozen.with_serving(frozen.nvidia())
     body = await highlighted_worker_detail(replace(snap, stage="completed", slurm_state="COMPLETED"))
     assert "(the job has ended: its last figures, over the last 60 s)" in body, body
+    assert "serving  (from its own metrics)" in body and "last minute" not in body, body  # the note says its window
 
 
 @pytest.mark.parametrize("vendor", ["nvidia", "amd"])
