@@ -251,9 +251,11 @@ def gpu_totals(readings: list[GpuReading], compact: bool = False) -> str:
 
 def failure_lines(snap: JobSnapshot) -> list[str]:
     """A failed job's failing log line that says why (`  main.py: error: unrecognized arguments: --bogus-flag`),
-    indented to go under the failure's sentence, which names the worker and its log; empty for any other job.
-    `srt-tui status` and `srt-tui wait` print it."""
-    return [f"  {snap.failure_line}"] if snap.stage == "failed" and snap.failure_line else []
+    indented to go under the failure's sentence, which names the worker and its log, or, when that log explains
+    nothing, what the job knows instead (`  no error in its log; it was killed by signal 9 (SIGKILL: …)`); empty
+    for any other job. `srt-tui status` and `srt-tui wait` print it."""
+    said = snap.failure_line or snap.failure_note
+    return [f"  {said}"] if snap.stage == "failed" and said else []
 
 
 def problems(
@@ -397,11 +399,13 @@ def client_ttft_note(s: Serving, brief: bool = False) -> str:
 
 def serving_span(s: Serving) -> str:
     """Over what span the rates and latencies were measured, as every face says it: `over the last 62 s`, from the
-    oldest sample kept (about a minute back, `CounterHistory.window`) to the newest; "" before a second sample."""
+    oldest sample kept (about a minute back, `CounterHistory.window`) to the newest; an ended job first read after
+    its end, from its final counters: `over the 45 s it served`; "" before a second sample."""
     w = s.window_s
     if not w:
         return ""
-    return f"over the last {w:.1f} s" if w < 10 else f"over the last {w:.0f} s"
+    seconds = f"{w:.1f} s" if w < 10 else f"{w:.0f} s" if w < 120 else duration(w)
+    return f"over the {seconds} it served" if s.since_ready else f"over the last {seconds}"
 
 
 def load(value: float | None, unread: bool) -> str:

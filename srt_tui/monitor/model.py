@@ -142,6 +142,9 @@ class Serving:
     #: the workers whose metrics could not be read now, with why (`decode_1 hung`): `running` and `waiting` are the
     #: others' sum, and the whole is unknown (shown `2+?`, or `?`), never a zero that reads as idle
     unread: tuple[str, ...] = ()
+    #: an ended job first read after its end: the window (``window_s``) is the whole time it served, its final
+    #: counters counted from zero, not the last minute of this monitor's samples
+    since_ready: bool = False
 
     def approximate(self, name: str) -> bool:
         """Whether the quantile ``name`` (`ttft_p50_s`) is approximate: the sum of a prefill's and a decode's."""
@@ -290,8 +293,12 @@ class JobSnapshot:
     submitted_at: str = ""
     relayed: bool = False
     failure_log: str = ""
-    #: the failing log's one line that says why (its last error-looking line)
+    #: the failing log's one line that says why (its last line that explains a failure: error, traceback or exit
+    #: text; never a ready or info line)
     failure_line: str = ""
+    #: when that log has no such line: what the job knows instead (`no error in its log; it was killed by signal 9
+    #: (SIGKILL: out of memory? scancel? kill -9?)`), said where the line would be
+    failure_note: str = ""
     #: the scheduler's time limit of the job in seconds (None: unlimited or not known, e.g. local jobs)
     time_limit_s: float | None = None
     engine: str = ""

@@ -135,11 +135,13 @@ async def test_an_ended_job_first_seen_after_its_end_shows_no_panel_of_dashes() 
 
 
 async def test_an_ended_jobs_worker_detail_says_it_ended_too() -> None:
+    """It says the job ended, and what window its last figures cover (issue 21, operator pass 9)."""
     from dataclasses import replace
 
     snap = frozen.with_serving(frozen.nvidia())
     body = await highlighted_worker_detail(replace(snap, stage="completed", slurm_state="COMPLETED"))
-    assert "the job has ended" in body and "over the last" not in body, body
+    assert "(the job has ended: its last figures, over the last 60 s)" in body, body
+    assert "serving  (from its own metrics)" in body and "last minute" not in body, body  # the note says its window
 
 
 @pytest.mark.parametrize("vendor", ["nvidia", "amd"])

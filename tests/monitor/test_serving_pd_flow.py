@@ -207,4 +207,4 @@ def test_the_panel_says_what_the_approximate_figures_are() -> None:
     assert "TTFT p50 ≈176 ms p99 ≈249 ms mean 150 ms" in shown, shown
     assert "(over the last 10 s · ≈ prefill + decode legs, mean exact)" in shown, shown
     ended = " | ".join(t.plain for t in serving_pairs(job, lambda _: Style(), ended=True))
-    assert "the job has ended: its last figures · ≈ prefill + decode legs" in ended, ended
+    assert "the job has ended: its last figures, over the last 10 s · ≈ prefill + decode legs" in ended, ended

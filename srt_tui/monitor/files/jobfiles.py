@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -43,7 +44,25 @@ def tail(path: Path, lines: int = 20, max_bytes: int = 64 * 1024) -> list[str]:
     return data.splitlines()[-lines:]
 
 
-_ERROR_WORDS = ("error", "traceback", "exception", "fatal", "killed", "exited", "oom", "refused", "failed")
+#: words of a line that explains a failure: an error, a traceback, an exit, a refusal (matched case-blind anywhere
+#: in the line, so `ModuleNotFoundError:` and `RuntimeError:` count)
+_EXPLAINS = re.compile(
+    r"error|errno|traceback|exception|fatal|panic|abort|killed|\boom\b|out of memory|refused|denied|failed|failure"
+    r"|segmentation fault|core dumped|no such file|not found|cannot|can't|could not|unable to|unrecognized"
+    r"|\bexit(?:s|ed|ing)? (?:with )?(?:code|status)|\bexit code|\busage:",
+    re.IGNORECASE,
+)
+#: a healthy or informational line (`ready: agg_1 serving …`, `INFO … started`) never says why a process ended,
+#: whatever a word in it happens to be (`INFO  retries: 0 failed`): an error word counts there only as the level
+_INFO = re.compile(
+    r"^\W*(?:\S+\s+){0,3}?\[?(?:INFO|DEBUG|TRACE)\b|^(?:ready|serving|listening|started)\b", re.IGNORECASE
+)
+
+
+def explains_failure(line: str) -> bool:
+    """Whether ``line`` (plain text) reads as the reason a process ended: error, traceback or exit text, never
+    a ready or info line."""
+    return bool(_EXPLAINS.search(line)) and not _INFO.search(line)
 
 
 def last_error_line(path: Path) -> str:
@@ -52,11 +71,12 @@ def last_error_line(path: Path) -> str:
 
 
 def error_line(lines: list[str]) -> str:
-    """The last of ``lines`` that looks like an error (empty if none), as plain text: an engine's coloured
+    """The last of ``lines`` that explains a failure (empty if none), as plain text: an engine's coloured
     `ERROR` keeps its words, not its escape sequences."""
     for line in reversed(lines):
-        if any(w in line.lower() for w in _ERROR_WORDS):
-            return strip_ansi(line).strip()[:300]
+        plain = strip_ansi(line).strip()
+        if explains_failure(plain):
+            return plain[:300]
     return ""
 
 

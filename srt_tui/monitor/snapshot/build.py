@@ -29,7 +29,7 @@ from srt_tui.monitor.statuses.relay import read_relay
 from srt_tui.monitor.statuses.router import nginx_status, router_status, with_router_view
 from srt_tui.monitor.statuses.serving import client_ttft_added, job_figures, pd_flow, router_parts_key
 from srt_tui.monitor.statuses.srtctl_dir import srtctl_logs
-from srt_tui.monitor.statuses.stage import derive_stage, ended_at, started_at
+from srt_tui.monitor.statuses.stage import StepExit, derive_stage, ended_at, started_at, step_exit
 from srt_tui.monitor.statuses.workers import worker_statuses
 from srt_tui.slurm.client import JobState
 from srt_tui.slurm.identity import foreign_job
@@ -93,6 +93,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         requests, errors, requests_from = final_totals(ctx, job, requests, errors)
     failure_log = detail.rsplit("log:", 1)[1].strip() if stage == "failed" and "log:" in detail else ""
     logs = log_refs(job)
+    said = failure_line(failure_log, logs) if failure_log else ""
     return JobSnapshot(
         job_id=job.job_id,
         job_dir=str(job.dir),
@@ -111,7 +112,8 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         submitted_at=meta.submitted_at,
         relayed=relayed,
         failure_log=failure_log,
-        failure_line=failure_line(failure_log, logs) if failure_log else "",
+        failure_line=said,
+        failure_note=failure_note(step_exit(job.events)) if failure_log and not said else "",
         time_limit_s=state.time_limit * 60.0 if state and state.time_limit else None,
         engine=plan.engine or meta.engine,
         frontend=plan.frontend or meta.frontend,
@@ -252,14 +254,20 @@ def failing_ref(failure_log: str, logs: tuple[LogRef, ...]) -> LogRef | None:
 
 
 def failure_line(failure_log: str, logs: tuple[LogRef, ...]) -> str:
-    """The one line that says why: the failing log's last error-looking line, else its last line
-    (`setsid: failed to execute nats-server: No such file or directory`), as plain text. Read from the log's
-    last 64 KiB only, by the Monitor's refresh (never the TUI's loop); the job view's Problems panel and
-    `srt-tui status` show it."""
+    """The one line that says why: the failing log's last line that explains a failure (error, traceback or exit
+    text: `setsid: failed to execute nats-server: No such file or directory`), as plain text; "" when it has none
+    (a worker killed by SIGKILL writes nothing, and its last line, `ready: agg_1 serving …`, was quoted as the
+    reason). Read from the log's last 64 KiB only, by the Monitor's refresh (never the TUI's loop); the job view's
+    Problems panel and `srt-tui status` show it."""
     ref = failing_ref(failure_log, logs)
     lines = [strip_ansi(line).strip() for line in tail(Path(ref.path), 50)] if ref is not None else []
-    lines = [line for line in lines if line]
-    return (error_line(lines) or (lines[-1] if lines else ""))[:300]
+    return error_line(lines)
+
+
+def failure_note(ended: StepExit | None) -> str:
+    """Said instead of the failing log's line when the log explains nothing: what the job recorded of the step's
+    end (`no error in its log; it was killed by signal 9 (SIGKILL: out of memory? scancel? kill -9?)`)."""
+    return ended.silent_log() if ended is not None else "no error in its log"
 
 
 def log_refs(job: JobFiles) -> tuple[LogRef, ...]:

@@ -172,6 +172,10 @@ class Refresh:
     #: each job's workers' serving readings of this refresh (summed into the job's by the snapshot)
     serving_parts: dict[str, list[Parts]] = field(default_factory=dict)
 
+    def mono(self, wall: float) -> float:
+        """A wall time (a file's mtime, an event's time) on the monotonic clock the history's samples use."""
+        return self.now - (self.wall() - wall)
+
     def fresh(self, src: Source) -> bool:
         """The source answered during this refresh, or, for one read less often (`Source.every`), within that."""
         return src.ok_at is not None and (src.ok_at >= self.started or self.now - src.ok_at < src.every)

@@ -120,6 +120,11 @@ class CounterHistory:
         (t0, v0), (t1, v1) = s.samples[0], s.samples[-1]
         return t0, v0, t1, v1
 
+    def first(self, key: tuple[str, str]) -> float | None:
+        """When the oldest sample kept was taken (None: none yet)."""
+        s = self._series.get(key)
+        return s.samples[0][0] if s is not None and s.samples else None
+
     def forget(self, key: tuple[str, str]) -> None:
         """Drop a series (a histogram whose other buckets were reset starts all of them again)."""
         self._series.pop(key, None)

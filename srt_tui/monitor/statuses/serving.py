@@ -77,6 +77,9 @@ class Parts:
     #: `decode_1 hung`: its metrics could not be read now, so it has no gauges (its requests running and waiting are
     #: unknown, not its last reading's)
     unread: tuple[str, ...] = ()
+    #: the window is the whole time the (ended) job served, from zero: its final counters, first read after its end
+    #: (set by the caller, which knows)
+    since_ready: bool = False
 
 
 def router_parts_key(job_id: str) -> str:
@@ -110,9 +113,12 @@ def read_worker(
     contract: Mapping[str, object],
     observed: float | None,
     end: float | None = None,
+    since: float | None = None,
 ) -> Parts:
     """Record this scrape (at ``observed``, when fresh) in the history and read the worker's window; its sparklines
-    end at ``end`` (the job's time axis, `workers.spark_end`; None: at its newest sample)."""
+    end at ``end`` (the job's time axis, `workers.spark_end`; None: at its newest sample). ``since``: when a series
+    this history has not seen was zero (an ended job's final scrape: a series created after the last refresh, or a
+    job first seen after its end, counted from the time it was ready)."""
     increases: dict[str, Buckets] = {}
     sparks: dict[str, tuple[Buckets | None, ...]] = {}
     sums: dict[str, tuple[float, float]] = {}
@@ -129,7 +135,7 @@ def read_worker(
                 for k in keys:  # the process restarted: its whole histogram starts again, not some buckets
                     history.forget(k)
             for le, count in got:
-                history.observe(_bucket_key(key, family, le), observed, count)
+                _record(history, _bucket_key(key, family, le), observed, count, since)
         inc: list[tuple[float, float]] = []
         per_le: list[tuple[float, tuple[float | None, ...]]] = []
         for le, _ in got:
@@ -143,7 +149,7 @@ def read_worker(
             increases[family] = tuple(inc)
         if per_le and all(pts for _, pts in per_le):
             sparks[family] = tuple(_slot_buckets(per_le, i) for i in range(len(per_le[0][1])))
-        if (mean := _window_sum_count(history, key, samples, name, family, observed)) is not None:
+        if (mean := _window_sum_count(history, key, samples, name, family, observed, since)) is not None:
             sums[family] = mean
     rates: dict[str, float] = {}
     rate_sparks: dict[str, tuple[float | None, ...]] = {}
@@ -153,7 +159,7 @@ def read_worker(
             continue
         ck = _counter_key(key, family)
         if observed is not None:
-            history.observe(ck, observed, total)
+            _record(history, ck, observed, total, since)
         w = history.window(ck)
         if w is not None and w[2] > w[0]:
             rates[family] = (w[3] - w[1]) / (w[2] - w[0])
@@ -181,8 +187,22 @@ def _slot_buckets(per_le: Sequence[tuple[float, tuple[float | None, ...]]], i: i
     return None if any(v is None for _, v in got) else tuple((le, v) for le, v in got if v is not None)
 
 
+def _record(history: CounterHistory, key: Key, t: float, value: float, since: float | None) -> None:
+    """One sample of a series; ``since``: a series this history has not seen yet starts with a zero then (the
+    counters of a process read once, after its end, count from the time it served)."""
+    if since is not None and since < t and history.last(key, t) is None:
+        history.observe(key, since, 0.0)
+    history.observe(key, t, value)
+
+
 def _window_sum_count(
-    history: CounterHistory, key: Key, samples: Sequence[Sample], name: str, family: str, observed: float | None
+    history: CounterHistory,
+    key: Key,
+    samples: Sequence[Sample],
+    name: str,
+    family: str,
+    observed: float | None,
+    since: float | None = None,
 ) -> tuple[float, float] | None:
     """The increase over the window of histogram ``name``'s `_sum` and `_count`, each summed over its series;
     None before two scrapes or when the engine exports neither. A count that went down means the process
@@ -194,7 +214,7 @@ def _window_sum_count(
             for k in keys:
                 history.forget(k)
         for k, values in zip(keys, totals):
-            history.observe(k, observed, sum(values))
+            _record(history, k, observed, sum(values), since)
     windows = [history.window(k) for k in keys]
     return (windows[0][3] - windows[0][1], windows[1][3] - windows[1][1]) if windows[0] and windows[1] else None
 
@@ -355,6 +375,7 @@ def combine(parts: Sequence[Parts], per_role: bool = True, flow: PdFlow = "concu
         below_first_bucket=tuple((name, b) for name, family, at in _QUANTILES if (b := bound(family, at)) is not None),
         prefill_added=added,
         unread=tuple(u for p in parts for u in p.unread),
+        since_ready=any(p.since_ready for p in parts),
     )
     has_any = any(p.increases or p.rates or p.gauges or p.sums or p.unread for p in parts)
     return out if has_any else None
@@ -414,7 +435,12 @@ def _job_figures(workers: Sequence[Parts], routers: Sequence[Parts], flow: PdFlo
     theirs = combine(routers, per_role=False)
     if mine is None or theirs is None:
         return mine or theirs
-    own: tuple[str, ...] = ("below_first_bucket", "prefill_added", "unread")  # what the figures say of themselves
+    own: tuple[str, ...] = (
+        "below_first_bucket",
+        "prefill_added",
+        "unread",
+        "since_ready",
+    )  # what they say of themselves
     if mine.unread:  # the workers' queue is unknown while one cannot be read: not the routers' instead
         own += ("running", "waiting")
     missing = {

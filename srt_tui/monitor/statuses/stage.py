@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import signal
+from dataclasses import dataclass
 
 from srt_tui.core.jobdir.contract import CancelDoc
 from srt_tui.monitor.files.jobfiles import Event
@@ -20,8 +22,9 @@ _SLURM_FINAL = {
     "DEADLINE": "timed out",
     "PREEMPTED": "cancelled",
 }
-#: the job script's sentence for a step that ended while the job ran (runtime.sh's `srt_check_alive`)
-_EXITED = re.compile(r"(?P<who>\S+ \S+) exited with code (?P<rc>\d+)(?P<rest>;.*)?", re.DOTALL)
+#: the job script's sentence for a step that ended while the job ran (runtime.sh's `srt_check_alive`: `worker agg_1
+#: exited with code 137; log: …`; its benchmark step: `benchmark exited with code 1; log: …`)
+_EXITED = re.compile(r"(?P<who>(?:(?P<kind>\S+) )?(?P<name>\S+)) exited with code (?P<rc>\d+)(?P<rest>;.*)?", re.DOTALL)
 #: a shell's status of a process killed by signal N is 128 + N (Linux has signals up to 64)
 _SIGNALLED = range(129, 129 + 64)
 
@@ -71,13 +74,77 @@ def exit_words(detail: str, served: bool) -> str:
     if said is None:
         return detail
     code = int(said["rc"])
-    if code in _SIGNALLED:
-        words = f"was killed (signal {code - 128})"
-    elif code == 0:
-        words = f"exited (code 0) while the job was {'serving' if served else 'starting'}"
-    else:
+    if code not in _SIGNALLED and code != 0:
         return detail
-    return f"{said['who']} {words}{said['rest'] or ''}"
+    return f"{said['who']} {_code_words(code, served)}{said['rest'] or ''}"
+
+
+def _code_words(code: int, served: bool) -> str:
+    """`was killed (signal 9)`, `exited (code 0) while the job was serving`, `exited with code 3`."""
+    if code in _SIGNALLED:
+        return f"was killed (signal {code - 128})"
+    if code == 0:
+        return f"exited (code 0) while the job was {'serving' if served else 'starting'}"
+    return f"exited with code {code}"
+
+
+#: what usually sends a signal that leaves nothing in the log, for the operator to check
+_SIGNAL_HINTS = {
+    9: "out of memory? scancel? kill -9?",
+    15: "scancel? kill? the time limit?",
+    6: "an abort: a failed assertion or an uncaught C++ exception?",
+    11: "a crash in native code",
+    7: "a bus error: /dev/shm full?",
+    2: "an interrupt (Ctrl-C)?",
+}
+
+
+@dataclass(frozen=True)
+class StepExit:
+    """A step the job script saw end while the job ran, as its `failed` event records it: the cause the job
+    knows (its exit status), which nothing the monitor probes afterwards can tell (a killed worker's log is
+    silent; its port merely refuses)."""
+
+    kind: str
+    name: str
+    code: int
+    #: the event's time (ISO-8601 UTC, as the job wrote it)
+    time: str
+    #: the job had served before it ended (a code 0 then is out of place)
+    served: bool
+
+    @property
+    def signal(self) -> int | None:
+        """The signal that killed it (a shell's status 128 + N), None for an exit of its own."""
+        return self.code - 128 if self.code in _SIGNALLED else None
+
+    def health_words(self) -> str:
+        """What its health history says: `killed (signal 9)`, `exited with code 3`."""
+        return _code_words(self.code, self.served).removeprefix("was ")
+
+    def silent_log(self) -> str:
+        """Why it ended when its log has no line that says so (SIGKILL leaves none): `no error in its log; it was
+        killed by signal 9 (SIGKILL: out of memory? scancel? kill -9?)`, `no error in its log; it exited with
+        code 2`."""
+        sig = self.signal
+        if sig is None:
+            return f"no error in its log; it {_code_words(self.code, self.served)}"
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"signal {sig}"
+        hint = _SIGNAL_HINTS.get(sig)
+        return f"no error in its log; it was killed by signal {sig} ({name}{': ' + hint if hint else ''})"
+
+
+def step_exit(events: list[Event]) -> StepExit | None:
+    """The step whose end failed the job (the last event, `failed`, in runtime.sh's words), else None."""
+    last = events[-1] if events else None
+    said = _EXITED.fullmatch(last.detail) if last is not None and last.stage == "failed" else None
+    if last is None or said is None:
+        return None
+    served = any(e.stage in READY_STAGES for e in events)
+    return StepExit(said["kind"] or said["name"], said["name"], int(said["rc"]), last.time, served)
 
 
 def started_at(events: list[Event], state: JobState | None) -> str:

@@ -7,15 +7,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from srt_tui.core.isotime import parse_time
 from srt_tui.core.plan.document import PlanProcess
 from srt_tui.monitor.files.jobfiles import error_line
-from srt_tui.monitor.model import WorkerStatus
+from srt_tui.monitor.model import READY_STAGES, WorkerStatus
 from srt_tui.monitor.probes import selectors
 from srt_tui.monitor.probes.prom import WORKER_SAMPLES, WorkerCounters, worker_counters
 from srt_tui.monitor.probes.sources import Source
 from srt_tui.monitor.statuses.context import JobFiles, Refresh, worker_key
 from srt_tui.monitor.statuses.relay import Relay, final_http, relayed_http
 from srt_tui.monitor.statuses.serving import Parts, figures, read_worker, wanted_names
+from srt_tui.monitor.statuses.stage import step_exit
 
 LOG_TAIL_LINES = 5
 #: healths of a running job's worker whose metrics were not read this refresh: its requests running and waiting are
@@ -46,6 +48,8 @@ class _Seen:
     probe: WorkerProbe | None = None
     observed: float | None = None  # clock time of fresh counters (history sample)
     problem: str = ""
+    #: wall time of what the job recorded of this worker's end (its health history stamps it then), None otherwise
+    ended_at: float | None = None
 
 
 def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting: bool, neighbour: str = "") -> _Seen:
@@ -121,11 +125,22 @@ def _not_answered(ctx: Refresh, src: Source, name: str, starting: bool, last: Wo
 
 
 def _ended(ctx: Refresh, job: JobFiles, name: str) -> _Seen:
-    """An ended job's worker: down, with the counters the job relayed last (its final scrape), if any."""
+    """An ended job's worker: down, with the counters the job relayed last (its final scrape), if any. The worker
+    whose end failed the job is down for the cause the job recorded (`killed (signal 9)`, when it saw it), not for
+    the job's end, which it caused."""
     got = final_http(ctx.files, job.dir, f"{name}.metrics")
     text = got[1].decode("utf-8", "replace") if got and got[0] == 200 else None
     probe = WorkerProbe(0, text) if text else None
-    return _Seen("down", "the job has ended", "relay" if probe else "", False, probe)
+    # its final counters are a sample of their own, at the time the job scraped them: a benchmark that ran between
+    # two refreshes is in the window then (its figures read 0, `-`, over the refreshes before it)
+    mtime = ctx.files.mtime(job.dir / "relay" / f"{name}.metrics") if probe is not None else None
+    observed = ctx.mono(mtime) if mtime is not None else None
+    seen = _Seen("down", "the job has ended", "relay" if probe else "", False, probe, observed)
+    ended = step_exit(job.events)
+    if ended is not None and ended.kind == "worker" and ended.name == name:
+        when = parse_time(ended.time)
+        seen.detail, seen.ended_at = ended.health_words(), when.timestamp() if when else ctx.wall()
+    return seen
 
 
 def worker_statuses(
@@ -222,6 +237,10 @@ def _status(
     unread = seen.health if not final and seen.observed is None and seen.health in UNREAD_HEALTH else ""
     parts = Parts(proc.role, unread=(f"{name} {unread}",)) if unread else None
     families: dict[str, object] = dict(proc.serving)
+    # after the end, a series the final scrape has and this monitor never saw was zero (not created yet) when it
+    # first sampled the worker, or, never sampled (an ended job first seen now), when the job was ready to serve
+    sampled = ctx.history.first(_sampled_key(key))
+    zero_at = (sampled if sampled is not None else _served_from(ctx, job)) if final else None
     if probe is not None and probe.metrics:
         contract = proc.metrics or None
         wanted = WORKER_SAMPLES + selectors.names(contract) if contract else WORKER_SAMPLES
@@ -229,7 +248,11 @@ def _status(
         if families:
             # histogram buckets change on every scrape under load: series memoised, values read as floats
             served = ctx.samples.gauges(probe.metrics, wanted_names(families))
-            parts = read_worker(ctx.history, key, proc.role, served, families, seen.observed, end)
+            parts = read_worker(ctx.history, key, proc.role, served, families, seen.observed, end, zero_at)
+            if sampled is None and zero_at is not None and parts.window_s is not None:
+                parts = replace(parts, since_ready=True)  # the window is the whole time it served: said so
+            if seen.observed is not None and not final:  # when this monitor sampled it (see `zero_at`)
+                ctx.history.observe(_sampled_key(key), seen.observed, 0.0)
             # one reading of its queue for the RUN and Q columns and the Serving panel (Q said `-` beside the panel's
             # `waiting 0`: they read two contracts); no gauge at all while it cannot be read (its last reading's)
             gauges = {} if unread else {**parts.gauges, **_load(parts.gauges, counters)}
@@ -243,9 +266,20 @@ def _status(
         running, queued = parts.gauges.get("running"), parts.gauges.get("waiting")
     else:
         running, queued = (counters.running, counters.queued) if counters is not None else (None, None)
-    ctx.health.note(key, ctx.wall(), seen.health, seen.detail)
+    ctx.health.note(key, ctx.wall(), seen.health, seen.detail, seen.ended_at)
     if counters is not None and counters.total is not None and seen.observed is not None:
-        ctx.history.observe(key, seen.observed, counters.total)
+        for k, value in ((key, counters.total), (_ok_key(key), counters.ok), (_failed_key(key), counters.failed)):
+            if value is not None:
+                ctx.history.observe(k, seen.observed, value)
+    # after the end, the newest sample of the three together (the job's final scrape, or this monitor's last one,
+    # whichever came later): REQ from one and OK from the other read `1.5k` beside `-`
+    total, ok, failed = (
+        tuple(ctx.history.last(k, ctx.now) for k in (key, _ok_key(key), _failed_key(key)))
+        if final
+        else (counters.total, counters.ok, counters.failed)
+        if counters
+        else (None, None, None)
+    )
     tail = ctx.files.tail(log) if seen.health not in ("healthy", "unknown") else []
     return WorkerStatus(
         name=name,
@@ -258,10 +292,9 @@ def _status(
         detail=seen.detail,
         last_error_line=error_line(tail),
         log=str(log),
-        # after the end: the job's final scrape, or the last total this monitor saw, whichever is newer
-        requests_total=_total(counters.total if counters else None, ctx.history.last(key, ctx.now) if final else None),
-        requests_ok=counters.ok if counters else None,
-        requests_failed=counters.failed if counters else None,
+        requests_total=total,
+        requests_ok=ok,
+        requests_failed=failed,
         rate_per_s=ctx.history.rate(key) if not seen.stale and not final else None,
         running=running,
         queued=queued,
@@ -284,7 +317,24 @@ def _load(gauges: Mapping[str, float], counters: WorkerCounters | None) -> dict[
     return {k: v for k, v in (("running", running), ("waiting", waiting)) if v is not None}
 
 
-def _total(relayed: float | None, seen: float | None) -> float | None:
-    """The larger of two readings of one monotonic counter (either may be missing)."""
-    known = [v for v in (relayed, seen) if v is not None]
-    return max(known) if known else None
+def _sampled_key(key: tuple[str, str]) -> tuple[str, str]:
+    """The history's series of when this monitor sampled a worker's serving figures (its values mean nothing)."""
+    return key[0], f"{key[1]}\tsampled"
+
+
+def _ok_key(key: tuple[str, str]) -> tuple[str, str]:
+    """The history's series of a worker's ok requests (its total's key is the worker's own)."""
+    return key[0], f"{key[1]}\tok"
+
+
+def _failed_key(key: tuple[str, str]) -> tuple[str, str]:
+    """The history's series of a worker's failed requests."""
+    return key[0], f"{key[1]}\tfailed"
+
+
+def _served_from(ctx: Refresh, job: JobFiles) -> float | None:
+    """When the job was first ready to serve (its first `router ready`/`serving`/`benchmark` event), on this
+    monitor's clock; None when it never was."""
+    ready = next((e for e in job.events if e.stage in READY_STAGES), None)
+    when = parse_time(ready.time) if ready is not None else None
+    return ctx.mono(when.timestamp()) if when is not None else None

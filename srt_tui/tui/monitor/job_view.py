@@ -349,20 +349,18 @@ class ProblemsPanel(Static):
         failing = snap.failing_worker
         if snap.failure_log and failing is None:  # an infra/router log: its path and its one line
             self._hang(text, f"{failing_name(snap)}: {snap.failure_log}", dim)
-            if snap.failure_line:
-                self._hang(text, f"  {snap.failure_line}", bad)
+            if snap.failure_line or snap.failure_note:
+                self._hang(text, f"  {snap.failure_line or snap.failure_note}", bad)
         # the worker that failed the job first, then the others that are not healthy (not those that merely
         # stopped with an ended job)
         for w in sorted(snap.workers, key=lambda w: w.name != failing):
             unwell = w.health not in ("healthy", "unknown") and not snap.stopped_with_job(w.name)
             if w.name == failing or (w.log_tail and unwell):
                 self._hang(text, f"{w.name}: {w.log}", dim)
-                # the failing worker's line that says why, first: its last lines may be a shutdown's chatter
-                said = snap.failure_line if w.name == failing else ""
-                if said:
-                    self._hang(text, f"  {said[:200]}", bad)
-                for tail_line in [line for line in w.log_tail if strip_ansi(line).strip() != said][-3:]:
-                    self._hang(text, f"  {tail_line[:200]}", dim)
+                mine = w.name == failing
+                lines = log_lines(w.log_tail, snap.failure_line if mine else "", snap.failure_note if mine else "")
+                for line, why in lines:
+                    self._hang(text, f"  {line[:200]}", bad if why else dim)
         text.rstrip()
         self.display = bool(text)
         self.update(text)
@@ -389,6 +387,24 @@ class ProblemsPanel(Static):
         text.append_text(first)
         text.append("\n")
         hang(text, Text(rest, style=style), self.app.console, width, indent)
+
+
+#: a worker's last log lines the Problems panel shows
+TAIL_LINES = 3
+
+
+def log_lines(tail: tuple[str, ...], said: str, note: str = "") -> list[tuple[str, bool]]:
+    """A worker's lines in the Problems panel, each with whether it says why the job failed, in file order: the
+    log's last ``TAIL_LINES``, the one that says why (``said``) marked where it is, or first when it comes before
+    them; ``note`` (the log explains nothing: `no error in its log; it was killed by signal 9 …`) before them. The
+    line that says why was put first wherever it was (`ready`, then the lines above it, out of file order)."""
+    last = tail[-TAIL_LINES:]
+    plain = [strip_ansi(line).strip()[:300] for line in last]
+    out = [(note, True)] if note else []
+    if said and said not in plain:
+        out.append((said, True))
+    out += [(line, bool(said) and p == said) for line, p in zip(last, plain)]
+    return out
 
 
 def failing_name(snap: JobSnapshot) -> str:

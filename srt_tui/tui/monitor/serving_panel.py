@@ -80,7 +80,10 @@ def serving_pairs(
         window = "the job has ended: no figures were recorded while it ran (it was not watched)"
         window += " · R: what its benchmark measured" if measured else ""
     elif ended:  # `R` only when its benchmark wrote results (a manual job's R has nothing to show)
-        window = "the job has ended: its last figures" + (" · R: what its benchmark measured" if measured else "")
+        # the window reaches its final counters (the job's last scrape), whatever ran after the last refresh
+        span = cells.serving_span(s)
+        window = "the job has ended: its last figures" + (f", {span}" if span else "")
+        window += " · R: what its benchmark measured" if measured else ""
     if s.prefill_added:  # vllm-router's P/D: the prefill answers, then the decode starts; the sum's means are exact
         window += " · ≈ prefill + decode legs, mean exact"
     out.append(Text(f"({window})", style=dim))

@@ -256,7 +256,8 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
             t.append("  no changes seen yet\n", style=dim)
         if w.serving is not None:  # its engine declares serving families
             t.append("\nserving", style=key)
-            t.append("  (last minute, from its own metrics)\n", style=dim)
+            # an ended job's figures say their own window (its last minute, or the whole time it served)
+            t.append(f"  ({'' if self.ended else 'last minute, '}from its own metrics)\n", style=dim)
             t.append_text(serving_text(w.serving, self._serving_style, ended=self.ended))
             t.append("\n")
         if f is None:
