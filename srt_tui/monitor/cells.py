@@ -188,13 +188,19 @@ def files_problem(snap: JobSnapshot) -> str:
     return next((s.error for s in snap.sources if s.name == "job dir" and not s.ok), "")
 
 
-def sparkline(values: tuple[float | None, ...], width: int = 12) -> str:
-    """The last ``width`` values as block characters, scaled to their maximum (blank when no data); a None (a slot
-    in which nothing was read) is a space: a gap, never the floor's `▁` of an idle one."""
+#: the least full scale of a latency sparkline (s) and of a rate's (per s): below it a line reads low, not full height
+#: (an operator saw `TTFT mean 0.0 ms` drawn as full bars: 40 µs scaled to its own maximum)
+SPARK_FLOOR_LATENCY_S = 0.001
+SPARK_FLOOR_RATE = 1.0
+
+
+def sparkline(values: tuple[float | None, ...], width: int = 12, floor: float = 0.0) -> str:
+    """The last ``width`` values as block characters, scaled to their maximum or ``floor`` if higher (blank when no
+    data); a None (a slot in which nothing was read) is a space: a gap, never the floor's `▁` of an idle one."""
     tail = values[-width:]
     if not tail:
         return ""
-    top = max((v for v in tail if v is not None), default=0.0)
+    top = max(floor, max((v for v in tail if v is not None), default=0.0))
     last = len(SPARK_CHARS) - 1
     return "".join(
         " " if v is None else SPARK_CHARS[min(last, int(v / top * last + 0.5))] if top > 0 else SPARK_CHARS[0]

@@ -51,7 +51,7 @@ def serving_pairs(
         if field in ("ttft", "e2e") and (note := cells.client_ttft_note(s, brief or field == "e2e")):
             t.append(f" {note}", style=dim)
         if points and sparks:
-            t.append(" " + cells.sparkline(points, SPARK_WIDTH), style=spark)
+            t.append(" " + cells.sparkline(points, SPARK_WIDTH, cells.SPARK_FLOOR_LATENCY_S), style=spark)
         return t
 
     out = [quantiles("TTFT", "ttft", s.spark_ttft_s), quantiles("TPOT", "itl", s.spark_itl_s)]
@@ -61,7 +61,7 @@ def serving_pairs(
     tokens.append("out ", style=dim)
     tokens.append(cells.tokens_per_s(s.output_tok_per_s))
     if s.spark_output_tok and sparks:
-        tokens.append(" " + cells.sparkline(s.spark_output_tok, SPARK_WIDTH), style=spark)
+        tokens.append(" " + cells.sparkline(s.spark_output_tok, SPARK_WIDTH, cells.SPARK_FLOOR_RATE), style=spark)
     out.append(tokens)
     # a worker whose metrics cannot be read now: its share unknown, and why (a short terminal's line keeps to its
     # figures: the worker's row, on the first screen there, says `hung`)

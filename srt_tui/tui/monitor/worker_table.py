@@ -202,5 +202,5 @@ class WorkerTable(RowTable[Text]):
             "req": Text(cells.number(w.requests_total)), "ok": Text(cells.number(w.requests_ok)), "fail": failed,
             "rate": Text(cells.rate(w.rate_per_s)), "run": Text(cells.load(w.running, bool(w.unread))),
             "q": Text(cells.load(w.queued, bool(w.unread))),
-            "trend": Text(cells.sparkline(w.spark, SPARK_WIDTH).ljust(SPARK_WIDTH), style=self._st("spark")),
+            "trend": Text(cells.sparkline(w.spark, SPARK_WIDTH, cells.SPARK_FLOOR_RATE).ljust(SPARK_WIDTH), style=self._st("spark")),
         }  # fmt: skip
