@@ -194,7 +194,9 @@ def build_proposal(
     )
     # each key's evidence is its comment in the file (this one read `operator name`, which told nothing)
     about = "what the Profile step shows of this profile; say what sets this cluster apart"
-    add(ProposedKey("description", f"{choices.name}: proposed by srt-tui setup from probes", about, "default"))
+    # short, one line in the review table at 80 columns (the profile's name beside it said it again, and a longer
+    # name wrapped it): the operator replaces it with what sets this cluster apart
+    add(ProposedKey("description", "probed by srt-tui setup", about, "default"))
     add(ProposedKey("cluster", run.cluster_name or choices.name, cluster_src))
     if choices.account:
         add(ProposedKey("default_account", choices.account, "operator choice", "operator"))

@@ -9,6 +9,7 @@ from datetime import datetime
 from textwrap import shorten
 from typing import ClassVar
 
+from rich.measure import Measurement
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -471,6 +472,7 @@ class JobView(Vertical):
         grid.snapshot = snap
         self.query_one("#job-top").border_subtitle = grid.legend() if short else None
         self.query_one(RouterPanel).snapshot = snap
+        self._place_router(width)
         panel = self.query_one(ServingPanel)
         panel.short = short
         panel.ended = snap is not None and snap.is_final
@@ -479,6 +481,15 @@ class JobView(Vertical):
         self.query_one(WorkerTable).show(snap, width)
         self.query_one(ProblemsPanel).show(snap)
         self.call_after_refresh(self._say_more)
+
+    def _place_router(self, width: int) -> None:
+        """The router panel beside the GPU grid when the room left by the grid holds its widest part, else under the
+        grid with the panel's whole width (from 60 to 79 columns it had ~8: `registe` / `red P`; at 40, none)."""
+        top, grid, router = self.query_one("#job-top"), self.query_one(LiveGpuGrid), self.query_one(RouterPanel)
+        console = self.app.console
+        grid_width = Measurement.get(console, console.options, grid.render()).maximum
+        room = width - top.styles.margin.width - top.styles.gutter.width - grid_width - grid.styles.margin.right
+        top.set_class(router.needed_width() > room, "-stacked")
 
     def logs(self) -> list[LogRef]:
         """Every log of the job."""

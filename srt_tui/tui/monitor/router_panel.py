@@ -16,6 +16,11 @@ from srt_tui.monitor import cells
 from srt_tui.monitor.model import ROLE_LETTERS, JobSnapshot
 from srt_tui.widgets.layout import is_wide
 
+#: what the panel says of a job without a router
+NO_ROUTER = "No router: clients talk to the workers directly."
+#: the fewest columns the panel's prose (a detail, a log line) wraps in: fewer and each line holds a word or two
+PROSE = 20
+
 
 class RouterPanel(Widget):
     """Renders the router of `snapshot` (or says the job has none)."""
@@ -47,9 +52,25 @@ class RouterPanel(Widget):
         snap = self.snapshot
         if snap is None:
             return Text("")
+        if snap.router is None:
+            return Text(NO_ROUTER, style=self._st("dim"))
+        return Group(*(part for part, _ in self._parts(snap)))
+
+    def needed_width(self) -> int:
+        """The fewest columns the panel reads whole in: its widest part that wraps only between its pairs (`registered
+        P 1/1 (1 healthy)`, a router behind nginx on its line), prose no narrower than `PROSE`. Narrower, the job view
+        puts the panel under the GPU grid (at 60 to 79 columns it had 8: `registe` / `red P`)."""
+        snap = self.snapshot
+        if snap is None:
+            return 0
+        if snap.router is None:
+            return PROSE
+        return max(need for _, need in self._parts(snap))
+
+    def _parts(self, snap: JobSnapshot) -> list[tuple[RenderableType, int]]:
+        """The panel's parts, each with the columns it needs to stay whole (see `needed_width`)."""
         r = snap.router
-        if r is None:
-            return Text("No router: clients talk to the workers directly.", style=self._st("dim"))
+        assert r is not None
         out = Text()
         waiting = cells.not_started(snap)  # queued: nothing to ask yet (`unknown` read as one that does not answer)
         if snap.is_final:
@@ -99,15 +120,20 @@ class RouterPanel(Widget):
             tail.append(r.last_error_line, style=self._st("bad"))
         # the router's name and its state wrap apart, never inside `○ job ended`
         head = Pairs([Text(r.type, style=self._st("key")), out], self._st("key"), " ")
-        parts: list[RenderableType] = [head, *([Pairs(registered, Style())] if registered else []), counters]
-        if tail:
-            parts.append(tail[1:])
-        # in the narrow layout the summary's `url` line already shows the router's address
+        parts: list[tuple[RenderableType, int]] = [(head, head.widest)]
+        if registered:
+            pairs = Pairs(registered, Style())
+            parts.append((pairs, pairs.widest))
+        parts.append((counters, counters.widest))
+        if tail:  # prose: it wraps between words
+            parts.append((tail[1:], max(PROSE, *(len(word) for word in tail.plain.split()))))
+        # in the narrow layout the summary's `url` line already shows the router's address; shown only whole
         if r.url and (is_wide(self.app.size.width) or r.url != snap.serving_url):
-            parts.append(Whole(Text(r.url, style=self._st("dim"))))
-        if snap.nginx is not None:
-            parts.append(self._frontends(snap))
-        return Group(*parts)
+            parts.append((Whole(Text(r.url, style=self._st("dim"))), 0))
+        if snap.nginx is not None:  # one line per router
+            frontends = self._frontends(snap)
+            parts.append((frontends, max(line.cell_len for line in frontends.split())))
+        return parts
 
     def _state(self, up: bool | None, final: bool) -> tuple[str, Style]:
         if final:
@@ -160,6 +186,11 @@ class Pairs:
         self.pairs = pairs
         self.style = style
         self.gap = gap
+
+    @property
+    def widest(self) -> int:
+        """The widest pair: the fewest columns in which no pair is broken."""
+        return max((pair.cell_len for pair in self.pairs), default=0)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         line = Text()

@@ -15,11 +15,13 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, DataTable, Footer, Input, Label, ProgressBar, Static
 
+from srt_tui.setup.findings import Finding
 from srt_tui.setup.overwrite import existing_profile, profile_changes
 from srt_tui.setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, run_probes
 from srt_tui.setup.proposal import OperatorChoices, Proposal, build_proposal, parse_aliases, write_proposal
@@ -73,6 +75,35 @@ FIELD_OF_KEY = {
 
 def _live_runner(options: ProbeOptions, progress: object) -> ProbeRun:
     return run_probes(options, progress)  # type: ignore[arg-type]
+
+
+class ProposalTable(RowTable[str | Text]):
+    """The proposal's keys and values. It says when its own size changed, so its value column is fitted to the width
+    it has: a fit made for a layout not yet applied (the screen's -narrow/-wide class follows a resize) left the
+    description cut mid-word at the table's edge, or wrapped to five lines of twelve columns (operator pass)."""
+
+    class Resized(Message):
+        """The table's size changed."""
+
+    def on_resize(self) -> None:
+        self.post_message(self.Resized())
+
+
+class FindingsView(Static):
+    """The probes' findings, wrapped again whenever the pane's width changes (see `findings_text`)."""
+
+    _findings: tuple[Finding, ...] = ()
+
+    def show(self, findings: list[Finding]) -> None:
+        """Draw ``findings`` at the pane's width."""
+        self._findings = tuple(findings)
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        self.update(findings_text(list(self._findings), self.app.console, self.content_region.width))
 
 
 class SetupScreen(ReportsWorkerErrors, Screen[None]):
@@ -131,10 +162,15 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
                 yield ProgressBar(total=len(STEPS), show_eta=False, id="probe-progress")
                 yield Static(steps_text({}), id="probe-steps")
                 with VerticalScroll(id="probe-findings-box"):
-                    yield Static("", id="probe-findings")
+                    yield FindingsView("", id="probe-findings")
             with Vertical(id="setup-review"):
                 with Horizontal(id="review-panes"):
-                    yield RowTable[str](id="proposal-table", cursor_type="row", zebra_stripes=True)
+                    with Vertical(id="proposal-box"):
+                        # no `key value` header: its line goes to a key (at 80x24 four of twelve keys showed)
+                        yield ProposalTable(
+                            id="proposal-table", cursor_type="row", zebra_stripes=True, show_header=False
+                        )
+                        yield Static("", id="proposal-more")
                     with VerticalScroll(id="evidence-box"):
                         yield Static("", id="evidence")
                 with Grid(id="choice-grid"):
@@ -157,6 +193,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         self.query_one("#opt-paths", Input).value = " ".join(self.options.paths)
         self.watch_step(self.step)
         self.query_one("#run-probes", Button).focus()
+        self.watch(self.query_one(ProposalTable), "scroll_y", self._say_more, init=False)
 
     @property
     def focus_chain(self) -> list[Widget]:
@@ -255,7 +292,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         self.query_one("#run-probes", Button).disabled = False
         self.refresh_bindings()
         self.query_one("#probe-progress", ProgressBar).update(progress=len(STEPS))
-        self.query_one("#probe-findings", Static).update(findings_text(message.run.findings))
+        self.query_one(FindingsView).show(message.run.findings)
         if message.run.account and not self.query_one("#choice-account", Input).value:
             self.query_one("#choice-account", Input).value = message.run.account
         self._rebuild()
@@ -297,8 +334,10 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         )
         return choices, errors
 
-    def on_resize(self) -> None:
-        self.call_after_refresh(self._rebuild)
+    @on(ProposalTable.Resized)
+    def _table_resized(self) -> None:
+        """Fit the values to the table's new width (its own: the screen's resize comes before the layout it makes)."""
+        self._draw_table()
 
     def _probe_errors(self) -> list[str]:
         """The probes' failures (findings that make jobs fail): they block writing like a bad field."""
@@ -315,7 +354,17 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         proposal.problems = [*errors, *self._probe_errors(), *proposal.problems]
         self.proposal = proposal
         self.refresh_bindings()  # `ctrl+s Write profile` now applies
-        table = self.query_one("#proposal-table", DataTable)
+        self._draw_table()
+        self._show_evidence()
+        self.query_one("#write-profile", Button).disabled = bool(proposal.problems)
+        self._say_write_status()
+
+    def _draw_table(self) -> None:
+        """The proposal's keys and values, fitted to the table's width now."""
+        proposal = self.proposal
+        if proposal is None:
+            return
+        table = self.query_one(ProposalTable)
         row = table.cursor_row
         table.clear(columns=True)
         # the value column takes the width left by the keys, and a longer value wraps: never cut
@@ -336,9 +385,24 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         if proposal.keys:
             table.move_cursor(row=min(max(row, 0), len(proposal.keys) - 1))
             self.selected = proposal.keys[min(max(row, 0), len(proposal.keys) - 1)].key
-        self._show_evidence()
-        self.query_one("#write-profile", Button).disabled = bool(proposal.problems)
-        self._say_write_status()
+        self.call_after_refresh(self._say_more)
+
+    def _say_more(self) -> None:
+        """Under the table, how many keys are above or below its view (`↓ 4 more keys below`), or nothing when it
+        shows them all: at 80x24 the table showed 4 of its 12 keys and nothing said there were more."""
+        table = self.query_one(ProposalTable)
+        top, height = round(table.scroll_y), table.scrollable_content_region.height
+        above = below = y = 0
+        for row in table.ordered_rows:
+            above += y < top
+            below += y + row.height > top + height
+            y += row.height
+        parts = [f"↑ {above} {'key' if above == 1 else 'keys'} above"] if above else []
+        if below:
+            parts.append(f"↓ {below} more {'key' if below == 1 else 'keys'} below")
+        more = self.query_one("#proposal-more", Static)
+        more.update(" · ".join(parts))
+        more.display = bool(parts) and height > 0
 
     def _say_defaults(self) -> None:
         """Each defaulted field's hint says what an empty field writes, from the probes (`default: 3` nodes of the

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 
+from rich.console import Console
 from rich.text import Text
 
 from srt_tui.setup.findings import Finding
 from srt_tui.setup.probes import STEPS
 from srt_tui.setup.proposal import Proposal, ProposedKey
+from srt_tui.tui.display import hang
 
 MARK_STYLE: dict[str, tuple[str, str]] = {
     "pending": ("○", "dim"),
@@ -33,17 +35,25 @@ def steps_text(status: dict[str, tuple[str, str]]) -> Text:
     return out
 
 
-def findings_text(findings: list[Finding]) -> Text:
-    """Findings that need attention, each with its fix."""
+#: where a finding's `fix:` starts
+FIX = "     fix: "
+
+
+def findings_text(findings: list[Finding], console: Console, width: int) -> Text:
+    """Findings that need attention, each with its fix, in ``width`` columns: what it says wraps under its own start
+    and the fix under its own, not at column 0 where it reads as a finding of its own (operator pass: `the cluster
+    needs none)` under the findings' marks)."""
     out = Text()
     for f in findings:
         if f.level in ("ok",):
             continue
         mark, style = MARK_STYLE[f.level]
-        out.append(f" {mark} {f.name}: ", style=style)
-        out.append(f"{f.error or f.value}\n")
+        head = f" {mark} {f.name}: "
+        out.append(head, style=style)
+        hang(out, Text(f.error or f.value), console, width, len(head), first=False)
         if f.fix:
-            out.append(f"     fix: {f.fix}\n", style="dim")
+            out.append(FIX, style="dim")
+            hang(out, Text(f.fix, style="dim"), console, width, len(FIX), first=False)
     return out
 
 
