@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from srt_tui.core.spec.job_size import JobSize, too_big
 from srt_tui.core.text.words import matches_words
 from srt_tui.tui.display import display_path, scrub
 
@@ -53,11 +54,19 @@ class RecipeEntry:
     #: every reason a broken entry is refused, one line each (`error` is the first and how many more): the
     #: summary pane lists them all (srtctl's `enable-profiling` example has three)
     problems: tuple[str, ...] = field(default=())
+    #: what its node count follows from (None for a broken entry): checked against the chosen profile's
+    #: `max_nodes` as the row is drawn, with no recipe model
+    size: JobSize | None = None
 
     @property
     def broken(self) -> bool:
         """The file or this job of it cannot be used (`error` says why)."""
         return self.error is not None
+
+    def too_big(self, max_nodes: int | None, profile_gpus: int | None) -> str | None:
+        """Why the job as written does not fit a cluster of ``max_nodes`` nodes of ``profile_gpus`` GPUs (`needs 7
+        nodes; this cluster has 3 (max_nodes)`), or None (it fits, the profile sets no limit, or it is broken)."""
+        return None if self.size is None else too_big(self.size, max_nodes, profile_gpus)
 
     def matches(self, query: str) -> bool:
         """Every word of `query` is in the folder, name, file, engine, frontend, topology or the recipe's own
@@ -79,7 +88,7 @@ class RecipeEntry:
 
     def facts(self) -> dict[str, Any]:
         """What a row and its summary need, as JSON: the reader process sends these (no recipe model)."""
-        return {name: getattr(self, name) for name in _FACTS}
+        return {name: getattr(self, name) for name in _FACTS} | {"size": self.size.facts() if self.size else None}
 
     @classmethod
     def from_facts(cls, data: dict[str, Any]) -> RecipeEntry:
@@ -97,12 +106,13 @@ class RecipeEntry:
                 summary=tuple((str(k), str(v)) for k, v in data["summary"]),
                 words=tuple(str(w) for w in data["words"]),
                 problems=tuple(str(p) for p in data["problems"]),
+                size=None if data["size"] is None else JobSize.from_facts(data["size"]),
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"not a recipe entry: {exc}") from exc
 
 
-#: the fields `RecipeEntry.facts` carries
+#: the fields `RecipeEntry.facts` carries as they are (and `size`, as JSON)
 _FACTS = (
     "folder",
     "label",
@@ -256,7 +266,7 @@ def _loaded(
     words = (recipe.name, recipe.engine.type, recipe.frontend.type, str(topology), recipe.description or "")
     return RecipeEntry(
         folder, label, spec, shown, recipe, source, None, description, tuple(recipe.profiles), shape, title,
-        _summary(recipe), words,
+        _summary(recipe), words, size=JobSize.of(recipe),
     )  # fmt: skip
 
 
