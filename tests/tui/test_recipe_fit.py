@@ -1,6 +1,7 @@
-"""The recipe list against the chosen profile (issue 21, the operator's cockpit): a job that needs more nodes than
-the profile's cluster has (`max_nodes`) is marked ✗ in the list with how many it needs, as a recipe that cannot be
-read is (only the Topology step refused it, once chosen)."""
+"""The recipe list against the chosen profile and as its authors wrote it (issue 21, the operator's cockpit):
+a job that needs more nodes than the profile's cluster has (`max_nodes`) is marked ✗ in the list with how many
+it needs, as a recipe that cannot be read is (only the Topology step refused it, once chosen); and a recipe's
+`about` keeps its header comment's lines and paragraphs (srtctl's were one run-on line)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ from tests.tui.tui_helpers import make_app
 #: srtctl's B200 FP4 1k1k variants: `…stp_lowlat[1]` is 1P6D (7 nodes of 8 GPUs), `…stp_maxtpt[1]` 1P2D (3 nodes)
 B200 = "b200-fp4/1k1k.yaml"
 BIG, FITS = "1k1k:zip_override_stp_lowlat[1]", "1k1k:zip_override_stp_maxtpt[1]"
+#: a recipe whose header comment is a title, paragraphs and a list
+DEEPSEEK = "vllm/deepseek-r1/disagg-h100-16gpu.yaml"
 
 
 def _library(*files: str) -> None:
@@ -128,3 +131,42 @@ def test_a_job_size_counts_roles_colocation_and_the_reserved_node() -> None:
         except ValueError:
             continue
         raise AssertionError(f"{bad!r} was taken as a job size")
+
+
+async def test_about_keeps_the_comments_lines_and_paragraphs() -> None:
+    """srtctl's DeepSeek-R1 H100 recipe opens on a title, a `Based on …` line, a paragraph and a list: each stays
+    on lines of its own, a blank line between paragraphs, a wrapped list item going on under its text."""
+    _library(DEEPSEEK)
+    app = make_app("nvidia-h100")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        rows = _rows(app.screen.query_one("#recipe-tree", Tree), "./recipes/vllm/deepseek-r1/")
+        await _highlight(pilot, rows["disagg-h100-16gpu"])
+        lines = [line.rstrip() for line in _summary(app, width=200).splitlines()]
+        about = next(i for i, line in enumerate(lines) if line.startswith("about"))
+        column = lines[about].index("DeepSeek-R1")
+        text = [line[column:] for line in lines[about:]]
+        based = next(i for i, line in enumerate(text) if "Based on" in line)
+        assert 0 < based <= 2 and text[based].startswith("Based on dynamo exemplar:"), text  # a line of its own
+        assert "" in text[based + 1 : based + 4], text  # the paragraph break
+        items = [i for i, line in enumerate(text) if line.startswith("- ")]
+        assert len(items) == 5 and text[items[0]].startswith("- Each GPU runs its own vLLM process"), text
+        # the pane's value column is narrower than the longest item: it wraps under its text, not under its `-`
+        wrapped = [line for line in text[items[0] : items[-1] + 1] if not line.startswith("- ")]
+        assert wrapped and all(line.startswith("  ") and line[2] != " " for line in wrapped), text
+
+
+def test_lines_an_editor_wrapped_are_joined_and_the_authors_breaks_kept() -> None:
+    """A paragraph the author's editor wrapped at ~90 columns is one line again (the pane wraps it at its own width:
+    kept as written it read ragged in 50), while a title, list items, indented lines and a line that ends early
+    stay lines of their own (srtctl's Qwen3.5 nsys slow-down recipe has all of them)."""
+    from srt_tui.tui.launch.recipe_catalog import _leading_comment
+
+    slowdown = "qwen3.5/fp8/disagg/mooncake/profile/1p1d-dep4-nsys-profile-slowdown.yaml"
+    require(SRTCTL_LIBRARY.is_dir(), f"srtctl's library is not at {SRTCTL_LIBRARY}")
+    lines = _leading_comment((SRTCTL_LIBRARY / slowdown).read_text(encoding="utf-8")).split("\n")
+    paragraph = next(line for line in lines if line.startswith("Slow-down is meant"))
+    assert paragraph.endswith("*before* the nsys decode window."), lines  # four lines as written, one here
+    assert "Choose profiling.decode.start_step as:" in lines and "  1100 = 1024 + 4 + 72" in lines, lines
+    assert lines[-1] == "Adjust the three terms if you change osl, concurrency, or slow_down timing.", lines
+    assert lines[lines.index("") - 1].startswith("This file changes frontend"), lines  # not joined to the path

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -160,13 +162,53 @@ def library_roots(srtctl_root: str | None = None, cwd: Path | None = None) -> li
     return out
 
 
+#: a list item in a recipe's comment (`- …`, `* …`, `1. …`): a line of its own, its wrapped lines under its text
+LIST_ITEM = re.compile(r"(\s*)([-*•]|\d+[.)])\s+")
+
+
 def _leading_comment(text: str) -> str:
+    """The file's leading comment as its author broke it (srtctl's headers are a title, paragraphs and indented
+    lists): each line less its `#`s and the blank after them, its indentation kept; a line of `#`s alone is one
+    paragraph break, none first or last; lines the author's editor wrapped joined again (`_unwrapped`)."""
     out: list[str] = []
     for line in text.splitlines():
         if not line.startswith("#"):
             break
-        out.append(line.lstrip("#").strip())
-    return " ".join(x for x in out if x)
+        body = line.lstrip("#").rstrip()
+        body = body[1:] if body.startswith(" ") else body
+        if body.strip():
+            out.append(body)
+        elif out and out[-1]:
+            out.append("")
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(_unwrapped(out))
+
+
+def _unwrapped(lines: list[str]) -> list[str]:
+    """``lines`` with those the author's editor wrapped joined again, so the pane wraps them at its own width (a
+    paragraph wrapped at 100 columns read ragged in 50). A line goes on the one before when it starts where that
+    one's text does (a list item's after its `- `) and that one's end is where the author's editor wrapped: the
+    next word would not have fit on it (the paragraph's longest line stands for the fill column). A break the
+    author made stays: a blank line, a list item, a line indented otherwise, or after a line ended early (`Title`
+    then `Based on …`)."""
+    out: list[str] = []
+    fill, last, under = 0, 0, -1  # the paragraph's longest line; the line before, as written; where its text starts
+    for i, line in enumerate(lines):
+        if not line:
+            out.append(line)
+            fill, last, under = 0, 0, -1
+            continue
+        if not fill:
+            fill = max(map(len, itertools.takewhile(bool, lines[i:])))
+        text = line.lstrip()
+        item = LIST_ITEM.match(line)
+        if not item and len(line) - len(text) == under and last + 1 + len(text.split()[0]) > fill:
+            out[-1] += " " + text
+        else:
+            out.append(line)
+        last, under = len(line), item.end() if item else len(line) - len(text)
+    return out
 
 
 def read_entries(

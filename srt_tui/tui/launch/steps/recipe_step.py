@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
@@ -23,6 +24,7 @@ from srt_tui.core.text.counts import counted
 from srt_tui.core.text.words import name_rank
 from srt_tui.tui.display import shorten_paths, wrap_path
 from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened, ReloadRecipes
+from srt_tui.tui.launch.recipe_catalog import LIST_ITEM
 from srt_tui.tui.launch.steps.base import WizardState
 from srt_tui.tui.launch.steps.filter_step import FilterStep
 from srt_tui.tui.launch.steps.recipe_rows import fit_folder
@@ -47,6 +49,26 @@ _T = TypeVar("_T")
 HINT = "Choose a recipe (✓ = written for this profile)."
 #: the summary's key column: its longest key (`benchmark`, `  prefill`)
 KEY_WIDTH = 9
+
+
+def about_lines(text: str, width: int) -> str:
+    """A recipe's `about` (its description, or its file's leading comment) in lines of ``width``, as its author broke
+    it: each line on its own, wrapped at blanks, a wrapped line going on under its own start (a list item's under its
+    text, not its `-`); a line that fits, or a width not known yet, as written."""
+    if width < 12:
+        return text
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        item = LIST_ITEM.match(line)
+        indent = item.end() if item else len(line) - len(line.lstrip())
+        wrapped = textwrap.wrap(
+            line, width, subsequent_indent=" " * min(indent, width // 2), break_long_words=False, break_on_hyphens=False
+        )
+        out.extend(wrapped or [line])
+    return "\n".join(out)
 
 
 class RecipeTree(Tree["RecipeEntry | None"]):
@@ -522,7 +544,7 @@ class RecipeStep(FilterStep):
                 grid.add_row("", Text(f"✗ {big}", style=st("recipe-step--bad")))
                 grid.add_row("", Text("Enter: a smaller topology on the next step", style=st("recipe-step--dim")))
         if entry.description:
-            grid.add_row("about", Text(entry.description))
+            grid.add_row("about", Text(about_lines(entry.description, room), overflow="fold"))
         if checked is not None:
             errors, warnings, own = checked
             profile = self.profile_name or "its profile"
