@@ -96,3 +96,49 @@ def test_marks_only_join_adjacent_members() -> None:
 @pytest.mark.parametrize("size", [pytest.param((120, 36), id="120x36"), pytest.param((80, 24), id="80x24")])
 def test_sweep_jobs_table_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(frozen_app(sweep_fleet()), terminal_size=size)
+
+
+def _whole_parts(shown: str, name: str) -> bool:
+    """Whether each piece of ``shown`` between `…`s is a run of whole parts of ``name`` (cut before `_`, `-`, `.`)."""
+    bounds = {0, len(name)} | {i for i, ch in enumerate(name) if ch in "_-."}
+    at = 0
+    for piece in (p for p in shown.split("…") if p):
+        start = name.find(piece, at)
+        if start not in bounds or start + len(piece) not in bounds:
+            return False
+        at = start + len(piece)
+    return True
+
+
+@pytest.mark.parametrize("width", [8, 10, 14, 16, 20, 30])
+def test_a_members_name_is_cut_between_parts_keeping_where_the_members_differ(width: int) -> None:
+    """Operator pass (issue 21): a sweep member's name kept its last characters (`…sl1024_conc16`), cut inside a
+    part. It is cut between parts, `…` where parts are left out, the part that tells the members apart in sight."""
+    from srt_tui.tui.monitor.sweep_rows import member_name
+
+    names = [f"deepseek-r1-h100_isl1024_osl1024_conc{c}" for c in (16, 64, 128)]
+    for name in names:
+        shown = member_name(name, names, width)
+        assert len(shown) <= width and "…" in shown, shown
+        assert name.rsplit("_", 1)[1] in shown, shown  # `conc16`: where the members differ
+        if width > len("…_conc128"):
+            assert _whole_parts(shown, name), shown
+    isl = [f"big_isl{n}_osl1024_conc64" for n in (1024, 2048)]
+    assert member_name(isl[0], isl, 20) == "big_isl1024_osl1024…"  # the differing part, not the common end
+    assert member_name(isl[1], isl, 9) == "…isl2048…"  # narrower than its part: its characters, still in sight
+    assert member_name("msweep_osl16", [], 20) == "msweep_osl16"
+
+
+async def test_long_member_names_in_the_jobs_table_keep_where_they_differ() -> None:
+    fleet = sweep_fleet()
+    long = [replace(s, name=f"deepseek-r1-h100_isl1024_osl1024_conc{4 << i}") if s.group else s for i, s in
+            enumerate(fleet)]  # fmt: skip
+    app = frozen_app(long)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table: Any = app.screen.query_one("#jobs-table")
+        cells = {str(table.get_row_at(i)[1]): str(table.get_row_at(i)[2]) for i in range(table.row_count)}
+        for snap in long[1:]:
+            shown = cells[snap.job_id][2:]
+            assert shown.endswith("_conc" + snap.name.rsplit("conc", 1)[1]), cells
+            assert _whole_parts(shown, snap.name), cells

@@ -224,6 +224,52 @@ async def test_keys_pressed_while_the_probes_run_are_keys_not_partition_text() -
         assert screen.check_action("run_probes", ())
 
 
+async def test_probing_again_marks_the_last_runs_findings_and_says_which_job_it_waits_for() -> None:
+    """Operator pass (issue 21): Probe again showed the last run's findings while the new probe job was pending, as
+    if they were its own. While a probe runs, its findings pane says what it waits for (the probe job's id and
+    state) and shows the last run's findings under a line saying they are the previous run's; the new run's
+    replace them."""
+    from srt_tui.setup.findings import Finding
+    from srt_tui.setup.probes import ProbeOptions, ProbeRun
+    from tests.setup.recorded import recorded_runner
+
+    release = threading.Event()
+    runs: list[int] = []
+
+    def twice(options: ProbeOptions, progress: Any) -> ProbeRun:
+        runs.append(len(runs))
+        if len(runs) == 1:
+            return recorded_runner(options, progress)
+        progress("slurm", "running", "")
+        progress("slurm", "ok", "slurm-wlm 22.05.8, cluster local")
+        progress("node", "running", "job 6 PENDING (Resources), waited 3 s")
+        release.wait(10)
+        return ProbeRun(reachable=True, findings=[Finding.warn("node", "node2 answered late", "probe again")])
+
+    def findings(screen: SetupScreen) -> str:
+        return str(screen.query_one("#probe-findings").render())
+
+    app = setup_app(runner=twice)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _probed(pilot)
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        await pilot.click("#back")  # Probe again: the probe step, the last run's findings
+        await pilot.pause()
+        assert "account: no default account found" in findings(screen)
+        await pilot.click("#run-probes")
+        await pilot.pause(0.2)
+        said = findings(screen)
+        assert said.startswith("◌ Probing · Compute node (probe job): job 6 PENDING (Resources), waited 3 s"), said
+        previous = said.index("Previous run's findings")
+        assert said.index("account: no default account found") > previous, said
+        release.set()
+        await settle(pilot)
+        said = findings(screen)
+        assert "node: node2 answered late" in said and "Previous" not in said and "account" not in said, said
+        assert "Probing" not in said, said
+
+
 async def test_esc_stops_waiting_for_the_probe_job() -> None:
     """Operator pass (issue 21): a probe job pending on a busy partition left Setup with no key but Quit. While
     the probes run, Esc (in the footer as Stop probing) tells them to stop; they end with what they found."""

@@ -6,7 +6,6 @@ here; nothing downstream re-reads files, the profile or the environment.
 
 from __future__ import annotations
 
-import math
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -18,9 +17,10 @@ from srt_tui.core.engines.base import LAUNCH_MPI
 from srt_tui.core.errors import ConfigError, Problem, did_you_mean
 from srt_tui.core.frontends.dynamo import WHEELHOUSE, wheel_env
 from srt_tui.core.frontends.routers import resolve_router
+from srt_tui.core.spec.job_size import JobSize, RoleShape, gpus_per_worker, nodes_for, worker_nodes_of
 from srt_tui.core.spec.profile import DCGM_EXPORTER, HealthCheck, LoadedProfile, Profile
 from srt_tui.core.spec.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
-from srt_tui.core.spec.resolved import Mount, ResolvedJob, RoleShape, topology_of, worker_nodes_of
+from srt_tui.core.spec.resolved import Mount, ResolvedJob, topology_of
 from srt_tui.core.spec.secrets import looks_secret, secret_names
 from srt_tui.core.spec.slurm_values import mount_problem
 from srt_tui.core.spec.topology_string import TopologySpec, parse_topology, rename_for
@@ -61,14 +61,6 @@ def _alias(
 _CONTAINER_LITERAL = re.compile(r"^(/|\./|\.\./|~)|[:/]|\.sqsh$")
 
 
-def _gpus_per_worker(spec: RoleSpec, gpn: int, fallback: int | None = None) -> int:
-    if spec.gpus is not None:
-        return spec.gpus
-    if isinstance(spec.nodes, int) and spec.nodes > 0 and spec.workers > 0:
-        return max(1, spec.nodes * gpn // spec.workers)
-    return fallback or gpn
-
-
 def apply_topology(recipe: Recipe, topo: TopologySpec, gpn: int) -> Recipe:
     """Change role worker counts, keeping GPUs per worker; node counts follow."""
     current = topology_of(recipe)
@@ -85,13 +77,14 @@ def apply_topology(recipe: Recipe, topo: TopologySpec, gpn: int) -> Recipe:
             ]
         )
     roles = dict(recipe.roles)
-    prefill_g = _gpus_per_worker(roles["prefill"], gpn) if "prefill" in roles else None
+    spread = recipe.resources.spread_workers
+    prefill_g = gpus_per_worker(roles["prefill"], gpn) if "prefill" in roles else None
     for role, count in (("prefill", topo.prefill), ("decode", topo.decode), ("agg", topo.agg)):
         spec = roles.get(role)  # type: ignore[call-overload]
         if spec is None or count == 0:
             continue
-        g = _gpus_per_worker(spec, gpn, prefill_g if role == "decode" else None)
-        nodes: int | str = "colocate" if spec.nodes == "colocate" else _nodes_for(count, g, gpn, recipe)
+        g = gpus_per_worker(spec, gpn, prefill_g if role == "decode" else None)
+        nodes: int | str = "colocate" if spec.nodes == "colocate" else nodes_for(count, g, gpn, spread)
         roles[role] = spec.model_copy(update={"workers": count, "gpus": g, "nodes": nodes})  # type: ignore[index]
     return with_roles(recipe, roles)
 
@@ -103,32 +96,9 @@ def with_roles(recipe: Recipe, roles: Mapping[Role, RoleSpec]) -> Recipe:
     return changed if name == recipe.name else changed.model_copy(update={"name": name})
 
 
-def _nodes_for(workers: int, gpus: int, gpn: int, recipe: Recipe) -> int:
-    """Nodes a role needs when the recipe does not say: packed, or one per partial worker with `spread_workers`."""
-    if recipe.resources.spread_workers and gpus < gpn:
-        return workers
-    return math.ceil(workers * gpus / gpn)
-
-
 def _shapes(recipe: Recipe, gpn: int) -> tuple[RoleShape, ...]:
-    shapes: list[RoleShape] = []
-    prefill_g: int | None = None
-    for role in ROLES:
-        spec = recipe.roles.get(role)
-        if spec is None or spec.workers == 0:
-            continue
-        colocate = spec.nodes == "colocate"
-        g = _gpus_per_worker(spec, gpn, prefill_g if role == "decode" else None)
-        if role == "prefill":
-            prefill_g = g
-        if colocate:
-            nodes = 0
-        elif isinstance(spec.nodes, int):
-            nodes = spec.nodes
-        else:
-            nodes = _nodes_for(spec.workers, g, gpn, recipe)
-        shapes.append(RoleShape(role, spec.workers, g, nodes, colocate))
-    return tuple(shapes)
+    """Each role's shape on nodes of ``gpn`` GPUs (the arithmetic the recipe list checks `max_nodes` with)."""
+    return JobSize.of(recipe).shapes(gpn)
 
 
 #: worker processes one job may have: srtctl's port plan gives process k the ports 5200+k (KV events) and

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 
 from srt_tui.core.engines.base import Ports, flag_name
 from srt_tui.core.errors import Problem, TopologyError
+from srt_tui.core.spec.job_size import RoleShape
 from srt_tui.core.spec.recipe import Role
-from srt_tui.core.spec.resolved import RoleShape
 
 HTTP_BASE, HTTP_STEP = 6100, 32
 BOOTSTRAP_BASE = 7200

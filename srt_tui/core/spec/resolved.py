@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from srt_tui.core.errors import Problem
+from srt_tui.core.spec.job_size import RoleShape, worker_nodes_of
 from srt_tui.core.spec.profile import GpuExporter, HealthCheck, Profile
 from srt_tui.core.spec.recipe import Recipe, Role
 from srt_tui.core.spec.secrets import KNOWN_SECRETS
@@ -24,22 +25,6 @@ class Mount:
     container: str
     source: str
     readonly: bool = False
-
-
-@dataclass(frozen=True)
-class RoleShape:
-    """A role's resolved shape: workers, GPUs per worker, nodes it asks for."""
-
-    role: Role
-    workers: int
-    gpus: int
-    nodes: int
-    colocate: bool
-
-
-def worker_nodes_of(shapes: tuple[RoleShape, ...]) -> int:
-    """Nodes the workers are packed onto: every non-colocated role's nodes, at least one."""
-    return sum(s.nodes for s in shapes if not s.colocate) or 1
 
 
 @dataclass(frozen=True)

@@ -2,46 +2,69 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from srt_tui.tui.display import display_path
+from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit
 from srt_tui.widgets.layout import is_wide
 
 if TYPE_CHECKING:
     from srt_tui.core.errors import ConfigError
     from srt_tui.core.spec.profile import Profile, ProfileFile
 
-COLUMNS: tuple[tuple[str, int], ...] = (
-    ("", 1),
-    ("NAME", 13),
-    ("SOURCE", 7),
-    ("GPUS", 4),
-    ("MASK VARIABLE", 20),
-    ("GPU REQUEST", 15),
-    ("INTERFACE", 10),
-    ("RUNTIME", 7),
-    ("EXPORTER", 20),
+#: the table's columns, each as wide as its longest usual value; `priority` 0 always shows, higher numbers give way
+#: first, whole, on a terminal too narrow for them all (the detail pane spells every fact out)
+COLUMNS: tuple[FitColumn, ...] = (
+    FitColumn("mark", "", 0, 1),
+    FitColumn("name", "NAME", 0, 13),
+    FitColumn("source", "SOURCE", 5, 7),
+    FitColumn("gpus", "GPUS", 1, 4),
+    FitColumn("mask", "MASK VARIABLE", 2, 20),
+    FitColumn("request", "GPU REQUEST", 3, 15),
+    FitColumn("interface", "INTERFACE", 6, 10),
+    FitColumn("runtime", "RUNTIME", 4, 7),
+    FitColumn("exporter", "EXPORTER", 7, 20),
 )
-#: below `WIDE` columns (widgets.layout) the table drops SOURCE and shortens values so every fact stays on screen
-NARROW_COLUMNS: tuple[tuple[str, int], ...] = (
-    ("", 1),
-    ("NAME", 12),
-    ("GPUS", 4),
-    ("MASK", 4),
-    ("REQUEST", 13),
-    ("INTERFACE", 10),
-    ("RUN", 5),
-    ("EXPORTER", 12),
+#: below `WIDE` columns (widgets.layout) the table drops SOURCE and shortens values so every fact fits 80 columns;
+#: narrower still, its columns give way by priority (at 62 columns RUN was cut to `pyx`, EXPORTER off the edge)
+NARROW_COLUMNS: tuple[FitColumn, ...] = (
+    FitColumn("mark", "", 0, 1),
+    FitColumn("name", "NAME", 0, 12),
+    FitColumn("gpus", "GPUS", 1, 4),
+    FitColumn("mask", "MASK", 2, 4),
+    FitColumn("request", "REQUEST", 3, 13),
+    FitColumn("interface", "INTERFACE", 5, 10),
+    FitColumn("runtime", "RUN", 4, 5),
+    FitColumn("exporter", "EXPORTER", 6, 12),
 )
+#: the keys of `fact_row`'s cells, in its order
+FACT_KEYS = ("gpus", "mask", "request", "interface", "runtime", "exporter")
 #: what a broken file shows in the GPU-request column; its errors are listed below the table
 INVALID = "see errors ↓"
 
 
-def columns(width: int) -> tuple[tuple[str, int], ...]:
-    """The profile-table columns that fit a terminal this wide."""
+def columns(width: int) -> tuple[FitColumn, ...]:
+    """The profile-table column set for a terminal this wide (the wide one's longer values, or the narrow one's)."""
     return COLUMNS if is_wide(width) else NARROW_COLUMNS
+
+
+#: the widest a column grows to show its longest value whole when the table has the room
+VALUE_CAP = 24
+
+
+def fitted(width: int, room: int, longest: Mapping[str, int]) -> tuple[Fitted, ...]:
+    """The columns of a terminal ``width`` wide that fit a table of ``room`` cells: each as wide as its ``longest``
+    value (up to `VALUE_CAP`) when they all fit so (`enP6p3s0f0np0` whole, not clipped to `enP6p3s0f0`), else at
+    their usual widths, a longer value cut with `…`; the least important giving way whole, a header never cut."""
+    chosen = columns(width)
+    natural = {c.key: max(c.cap or 0, longest.get(c.key, 0)) for c in chosen}
+    grown = fit([replace(c, cap=VALUE_CAP) for c in chosen], natural, room)
+    if len(grown) == len(chosen):
+        return grown
+    return fit(chosen, {c.key: c.cap or 0 for c in chosen}, room)
 
 
 def gpu_request(p: Profile) -> str:

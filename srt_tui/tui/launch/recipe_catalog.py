@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from srt_tui.core.spec.job_size import JobSize, too_big
 from srt_tui.core.text.words import matches_words
 from srt_tui.tui.display import display_path, scrub
 
@@ -53,11 +56,19 @@ class RecipeEntry:
     #: every reason a broken entry is refused, one line each (`error` is the first and how many more): the
     #: summary pane lists them all (srtctl's `enable-profiling` example has three)
     problems: tuple[str, ...] = field(default=())
+    #: what its node count follows from (None for a broken entry): checked against the chosen profile's
+    #: `max_nodes` as the row is drawn, with no recipe model
+    size: JobSize | None = None
 
     @property
     def broken(self) -> bool:
         """The file or this job of it cannot be used (`error` says why)."""
         return self.error is not None
+
+    def too_big(self, max_nodes: int | None, profile_gpus: int | None) -> str | None:
+        """Why the job as written does not fit a cluster of ``max_nodes`` nodes of ``profile_gpus`` GPUs (`needs 7
+        nodes; this cluster has 3 (max_nodes)`), or None (it fits, the profile sets no limit, or it is broken)."""
+        return None if self.size is None else too_big(self.size, max_nodes, profile_gpus)
 
     def matches(self, query: str) -> bool:
         """Every word of `query` is in the folder, name, file, engine, frontend, topology or the recipe's own
@@ -79,7 +90,7 @@ class RecipeEntry:
 
     def facts(self) -> dict[str, Any]:
         """What a row and its summary need, as JSON: the reader process sends these (no recipe model)."""
-        return {name: getattr(self, name) for name in _FACTS}
+        return {name: getattr(self, name) for name in _FACTS} | {"size": self.size.facts() if self.size else None}
 
     @classmethod
     def from_facts(cls, data: dict[str, Any]) -> RecipeEntry:
@@ -97,12 +108,13 @@ class RecipeEntry:
                 summary=tuple((str(k), str(v)) for k, v in data["summary"]),
                 words=tuple(str(w) for w in data["words"]),
                 problems=tuple(str(p) for p in data["problems"]),
+                size=None if data["size"] is None else JobSize.from_facts(data["size"]),
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"not a recipe entry: {exc}") from exc
 
 
-#: the fields `RecipeEntry.facts` carries
+#: the fields `RecipeEntry.facts` carries as they are (and `size`, as JSON)
 _FACTS = (
     "folder",
     "label",
@@ -150,13 +162,53 @@ def library_roots(srtctl_root: str | None = None, cwd: Path | None = None) -> li
     return out
 
 
+#: a list item in a recipe's comment (`- …`, `* …`, `1. …`): a line of its own, its wrapped lines under its text
+LIST_ITEM = re.compile(r"(\s*)([-*•]|\d+[.)])\s+")
+
+
 def _leading_comment(text: str) -> str:
+    """The file's leading comment as its author broke it (srtctl's headers are a title, paragraphs and indented
+    lists): each line less its `#`s and the blank after them, its indentation kept; a line of `#`s alone is one
+    paragraph break, none first or last; lines the author's editor wrapped joined again (`_unwrapped`)."""
     out: list[str] = []
     for line in text.splitlines():
         if not line.startswith("#"):
             break
-        out.append(line.lstrip("#").strip())
-    return " ".join(x for x in out if x)
+        body = line.lstrip("#").rstrip()
+        body = body[1:] if body.startswith(" ") else body
+        if body.strip():
+            out.append(body)
+        elif out and out[-1]:
+            out.append("")
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(_unwrapped(out))
+
+
+def _unwrapped(lines: list[str]) -> list[str]:
+    """``lines`` with those the author's editor wrapped joined again, so the pane wraps them at its own width (a
+    paragraph wrapped at 100 columns read ragged in 50). A line goes on the one before when it starts where that
+    one's text does (a list item's after its `- `) and that one's end is where the author's editor wrapped: the
+    next word would not have fit on it (the paragraph's longest line stands for the fill column). A break the
+    author made stays: a blank line, a list item, a line indented otherwise, or after a line ended early (`Title`
+    then `Based on …`)."""
+    out: list[str] = []
+    fill, last, under = 0, 0, -1  # the paragraph's longest line; the line before, as written; where its text starts
+    for i, line in enumerate(lines):
+        if not line:
+            out.append(line)
+            fill, last, under = 0, 0, -1
+            continue
+        if not fill:
+            fill = max(map(len, itertools.takewhile(bool, lines[i:])))
+        text = line.lstrip()
+        item = LIST_ITEM.match(line)
+        if not item and len(line) - len(text) == under and last + 1 + len(text.split()[0]) > fill:
+            out[-1] += " " + text
+        else:
+            out.append(line)
+        last, under = len(line), item.end() if item else len(line) - len(text)
+    return out
 
 
 def read_entries(
@@ -256,7 +308,7 @@ def _loaded(
     words = (recipe.name, recipe.engine.type, recipe.frontend.type, str(topology), recipe.description or "")
     return RecipeEntry(
         folder, label, spec, shown, recipe, source, None, description, tuple(recipe.profiles), shape, title,
-        _summary(recipe), words,
+        _summary(recipe), words, size=JobSize.of(recipe),
     )  # fmt: skip
 
 

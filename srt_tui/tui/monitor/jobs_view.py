@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import ClassVar
 
@@ -120,7 +121,11 @@ class JobsView(Vertical):
         marks = sweep_rows.tree_marks(rows)
         self._columns = cols
         styles = {name: table.style_of(name) for name in ("ok", "warn", "bad", "dim")}
-        drawn = {s.job_id: self._cells(s, now, styles, marks.get(s.job_id, "")) for s in rows}
+        members: dict[str, list[str]] = {}
+        for s in rows:
+            if s.job_id in marks:
+                members.setdefault(s.group, []).append(jobs_model.cell(s, "name", now, self._compact))
+        drawn = {s.job_id: self._cells(s, now, styles, marks.get(s.job_id, ""), members.get(s.group, [])) for s in rows}
         if _keys(cols) == _keys(self._header) and set(ids) == set(self._ids) and len(ids) == len(self._ids):
             # the same rows and columns: set what changed, relabel the headers (the sort arrow) and resize the
             # columns it widens, re-order in place; no clear and no re-measuring of every cell (a sort key at 64
@@ -198,16 +203,18 @@ class JobsView(Vertical):
                     if i == 0:
                         self._first[job_id] = text
 
-    def _cells(self, s: JobSnapshot, now: datetime, styles: dict[str, Style], mark: str = "") -> list[Text]:
+    def _cells(
+        self, s: JobSnapshot, now: datetime, styles: dict[str, Style], mark: str = "", members: Sequence[str] = ()
+    ) -> list[Text]:
         """One row's cells, coloured with ``styles`` (the table's, looked up once a redraw: each lookup walks
-        the CSS); ``mark`` brackets a sweep's members (sweep_rows.tree_marks)."""
+        the CSS); ``mark`` brackets a sweep's members (sweep_rows.tree_marks), whose names (``members``) tell which
+        part of its name must stay in sight."""
         state = jobs_model.status(s)
         out = []
         for c in self._columns:
             text = jobs_model.cell(s, c.key, now, self._compact)
-            if c.key == "name" and mark:  # a sweep member: its name's end tells the members apart
-                keep = c.width - len(mark) - 1
-                text = mark + (text if len(text) <= keep + 1 else "…" + text[-keep:])
+            if c.key == "name" and mark:  # a sweep member: the parts where the members differ stay in sight
+                text = mark + sweep_rows.member_name(text, list(members), c.width - len(mark))
             text = fit_value(text, c.width)  # whole words only: `h100-2p1d-…`, never `workers he…`
             style = Style()
             if c.key in ("status", "stage"):

@@ -194,6 +194,7 @@ class WorkerTable(RowTable[Text]):
         rtr = Text("-" if w.router_healthy is None else "✓" if w.router_healthy else "✗")
         rtr.stylize(self._st("dim" if w.router_healthy is None else "ok" if w.router_healthy else "bad"))
         failed = Text(cells.number(w.requests_failed), style=self._st("bad") if w.requests_failed else Style())
+        trend = cells.sparkline(w.spark, SPARK_WIDTH, cells.SPARK_FLOOR_RATE)
         return {
             "worker": Text(w.name), "role": Text(w.role), "node": Text(host),
             "gpus": Text(cells.gpus(w.gpus)), "mask": Text(w.mask or "-"),
@@ -202,5 +203,5 @@ class WorkerTable(RowTable[Text]):
             "req": Text(cells.number(w.requests_total)), "ok": Text(cells.number(w.requests_ok)), "fail": failed,
             "rate": Text(cells.rate(w.rate_per_s)), "run": Text(cells.load(w.running, bool(w.unread))),
             "q": Text(cells.load(w.queued, bool(w.unread))),
-            "trend": Text(cells.sparkline(w.spark, SPARK_WIDTH, cells.SPARK_FLOOR_RATE).ljust(SPARK_WIDTH), style=self._st("spark")),
+            "trend": Text(trend.ljust(SPARK_WIDTH), style=self._st("spark")),
         }  # fmt: skip

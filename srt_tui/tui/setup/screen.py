@@ -31,7 +31,7 @@ from srt_tui.tui.messages import SlurmStatus
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.tui.setup.dialogs import ConfirmOverwrite
 from srt_tui.tui.setup.messages import ProbeProgress, ProbesDone
-from srt_tui.tui.setup.view import evidence_text, findings_text, steps_text, value_lines, wrap_value
+from srt_tui.tui.setup.view import evidence_text, findings_text, probing_text, steps_text, value_lines, wrap_value
 from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.row_table import RowTable
 from srt_tui.widgets.typed_input import TypedInput
@@ -140,6 +140,9 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         self.written: Path | None = None
         #: what the last `Write profile` said (written, or why not), until a choice changes
         self._write_said: Text | None = None
+        #: while the probes run: the step running and what it last said (None before its first word)
+        self._probe_said: tuple[str, str] | None = None
+        self._probes_on = False
 
     # -- layout -------------------------------------------------------------------------------------
 
@@ -250,6 +253,8 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
             stop=threading.Event(),
         )
         self.step_status = {}
+        self._probes_on, self._probe_said = True, None
+        self._say_probing()
         self.query_one("#probe-progress", ProgressBar).update(progress=0)
         self.query_one("#probe-steps", Static).update(steps_text({}))
         # off the button before it is disabled: Textual would hand the focus to the Partition field, which then
@@ -278,12 +283,22 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
 
     def on_probe_progress(self, message: ProbeProgress) -> None:
         self.step_status[message.step] = (message.status, message.detail)
+        if message.status == "running":
+            self._probe_said = (message.step, message.detail)
+            self._say_probing()
         self.query_one("#probe-steps", Static).update(steps_text(self.step_status))
         done = sum(1 for s, _ in self.step_status.values() if s != "running")
         self.query_one("#probe-progress", ProgressBar).update(progress=done)
 
+    def _say_probing(self) -> None:
+        """The findings pane while the probes run: what they are doing, the last run's findings marked as such."""
+        if self._probes_on:
+            previous = self.probe_run.findings if self.probe_run is not None else None
+            self.query_one("#probe-findings", Static).update(probing_text(self._probe_said, previous))
+
     def on_probes_done(self, message: ProbesDone) -> None:
         self.probe_run = message.run
+        self._probes_on, self._probe_said = False, None
         # the probes are the newest word on Slurm: the header must not keep an older ✓ (or ✗)
         slurm = next((f for f in message.run.findings if f.name == "slurm"), None)
         reason = (slurm.value if slurm.ok else slurm.error) if slurm is not None else ""

@@ -57,6 +57,29 @@ def findings_text(findings: list[Finding], console: Console, width: int) -> Text
     return out
 
 
+def probing_text(running: tuple[str, str] | None, previous: list[Finding] | None) -> Text:
+    """The findings pane while a probe runs: what it is doing (the probe job's id and state once it is queued:
+    `◌ Probing · Compute node (probe job): job 6 PENDING (Resources), waited 12 s`), then the last run's findings
+    dimmed under a line that says they are the previous run's (operator pass: Probe again showed them as if they
+    were the new probe's while its job was pending)."""
+    labels = dict(STEPS)
+    out = Text()
+    out.append("◌ Probing", style="bold yellow")
+    if running is not None:
+        step, detail = running
+        out.append(f" · {labels.get(step, step)}" + (f": {detail}" if detail else "…"))
+    out.append("\n")
+    if previous is not None:
+        shown = findings_text(previous)
+        out.append("\nPrevious run's findings (replaced when this probe ends):\n", style="bold dim")
+        if shown.plain:
+            shown.stylize("dim")
+            out.append_text(shown)
+        else:
+            out.append(" none that needed attention\n", style="dim")
+    return out
+
+
 def value_lines(key: ProposedKey) -> list[str]:
     """A proposed value's lines: a map's entries one a line (`alias=path`), else the value on one line; a value not
     written (an omitted default) in brackets."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -19,10 +20,11 @@ from srt_tui.core.text.words import matches_words, name_rank
 from srt_tui.tui.context import AppContext, ContextHub
 from srt_tui.tui.display import display_path
 from srt_tui.tui.launch.messages import ProfileChosen, ProfilesLoaded
-from srt_tui.tui.launch.profile_facts import COLUMNS, INVALID, ProfileRow, columns
+from srt_tui.tui.launch.profile_facts import COLUMNS, FACT_KEYS, INVALID, ProfileRow, columns, fitted
 from srt_tui.tui.launch.steps.base import WizardState
 from srt_tui.tui.launch.steps.filter_step import FilterStep
 from srt_tui.tui.messages import HoldKeys
+from srt_tui.widgets.fit_columns import Fitted, fit_value, natural_widths
 from srt_tui.widgets.row_table import RowTable
 
 
@@ -53,7 +55,9 @@ class ProfileStep(FilterStep):
         self.shown: list[int] = []
         self.query_text = ""
         self._preferred = preferred
-        self._columns = COLUMNS
+        #: the columns shown (all of the wide set until the step has its width)
+        self._columns: tuple[Fitted, ...] = tuple(Fitted(c.key, c.header, c.cap or 0) for c in COLUMNS)
+        self._narrow = False
         #: the recipe reader process sends the rows (`reader_rows`): no profile model is loaded here for them
         self._rows_coming = rows_coming
 
@@ -164,7 +168,8 @@ class ProfileStep(FilterStep):
     def _show_rows(self, rows: list[ProfileRow]) -> None:
         self.rows = rows
         table = self.query_one(DataTable)
-        self._fill(table)
+        if not self._refit(self.size.width):  # the columns follow the longest values
+            self._fill(table)
         table.loading = False
         bad = self.get_component_rich_style("profile-step--bad", partial=True)
         broken = [line for row in rows for line in row.errors]
@@ -185,38 +190,60 @@ class ProfileStep(FilterStep):
             self.post_message(HoldKeys(False))
 
     def on_resize(self, event: Resize) -> None:
-        """Swap to the narrow columns (or back) so every fact stays visible without scrolling sideways."""
-        if columns(event.size.width) != self._columns:
-            self._columns = columns(event.size.width)
-            table = self.query_one(DataTable)
-            row = table.cursor_row
-            table.clear(columns=True)
-            self._add_columns(table)
-            self._fill(table)
-            table.move_cursor(row=row, animate=False)
+        """The columns that fit the new width (the narrow set below `WIDE`; narrower still, the least important give
+        way whole), so every fact shown is whole and never scrolls sideways."""
+        self._refit(event.size.width)
+
+    def _refit(self, width: int) -> bool:
+        """Show the columns that fit ``width`` (the step's); whether they changed (the rows were filled again)."""
+        if width <= 0:  # not laid out yet: its first resize fits them
+            return False
+        table = self.query_one(DataTable)
+        # the table's margins, and its vertical scrollbar when its rows overflow its height (at most 60% of the step)
+        overflow = len(self.rows) + 1 > self.size.height * 3 // 5
+        room = width - 2 - (table.styles.scrollbar_size_vertical if overflow else 0)
+        narrow = columns(width) is not COLUMNS
+        shown = fitted(
+            width, room, natural_widths([c.key for c in columns(width)], map(self._values(narrow), self.rows))
+        )
+        if shown == self._columns and narrow == self._narrow:
+            return False
+        self._columns, self._narrow = shown, narrow
+        row = table.cursor_row
+        table.clear(columns=True)
+        self._add_columns(table)
+        self._fill(table)
+        table.move_cursor(row=row, animate=False)
+        return True
+
+    @staticmethod
+    def _values(narrow: bool) -> Callable[[ProfileRow], dict[str, str]]:
+        """A row's values by column key, as the narrow or the wide column set shows them."""
+
+        def values(row: ProfileRow) -> dict[str, str]:
+            facts = (row.narrow if narrow else row.wide) if row.valid else ("-", "-", INVALID)
+            return {"name": row.name, "source": row.source, **dict(zip(FACT_KEYS, facts))}
+
+        return values
 
     def _add_columns(self, table: DataTable[str | Text]) -> None:
-        for label, width in self._columns:
-            table.add_column(label, width=width, key=label or "mark")
+        for c in self._columns:
+            table.add_column(c.header, width=c.width, key=c.key)
 
     def _fill(self, table: DataTable[str | Text]) -> None:
-        """One row per profile file the filter leaves, in the current column set."""
+        """One row per profile file the filter leaves, in the columns shown (a value too long for its column cut
+        after a whole word, `…` marking the cut)."""
         table.clear()
-        narrow = self._columns is not COLUMNS
         ok = self.get_component_rich_style("profile-step--ok", partial=True)
         bad = self.get_component_rich_style("profile-step--bad", partial=True)
         self.shown = [i for i, row in enumerate(self.rows) if matches_words(_words(row), self.query_text)]
         for i in self.shown:
             row = self.rows[i]
-            cells: list[str | Text] = [Text("✓", style=ok) if row.valid else Text("✗", style=bad), Text(row.name)]
-            if not narrow:
-                cells.append(row.source)
-            if row.valid:
-                cells += [Text(x) for x in (row.narrow if narrow else row.wide)]
-            else:
-                cells += ["-", "-", Text(INVALID, style=bad)]
-                cells += [""] * (len(self._columns) - len(cells))
-            table.add_row(*cells, key=str(i))
+            cells = {key: Text(value) for key, value in self._values(self._narrow)(row).items()}
+            cells["mark"] = Text("✓", style=ok) if row.valid else Text("✗", style=bad)
+            if not row.valid:
+                cells["request"].stylize(bad)
+            table.add_row(*(_fitted(cells.get(c.key, Text("")), c.width) for c in self._columns), key=str(i))
 
     def _preferred_row(self) -> int:
         want = self._preferred
@@ -336,6 +363,13 @@ class ProfileStep(FilterStep):
 
     def focus_default(self) -> None:
         self.query_one(DataTable).focus()
+
+
+def _fitted(cell: Text, width: int) -> Text:
+    """``cell`` within ``width`` cells, cut after a whole word (`fit_value`) when it is longer."""
+    if cell.cell_len <= width:
+        return cell
+    return Text(fit_value(cell.plain, width), style=cell.style)
 
 
 def _words(row: ProfileRow) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
@@ -23,6 +24,7 @@ from srt_tui.core.text.counts import counted
 from srt_tui.core.text.words import name_rank
 from srt_tui.tui.display import shorten_paths, wrap_path
 from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened, ReloadRecipes
+from srt_tui.tui.launch.recipe_catalog import LIST_ITEM
 from srt_tui.tui.launch.steps.base import WizardState
 from srt_tui.tui.launch.steps.filter_step import FilterStep
 from srt_tui.tui.launch.steps.recipe_rows import fit_folder
@@ -47,6 +49,26 @@ _T = TypeVar("_T")
 HINT = "Choose a recipe (✓ = written for this profile)."
 #: the summary's key column: its longest key (`benchmark`, `  prefill`)
 KEY_WIDTH = 9
+
+
+def about_lines(text: str, width: int) -> str:
+    """A recipe's `about` (its description, or its file's leading comment) in lines of ``width``, as its author broke
+    it: each line on its own, wrapped at blanks, a wrapped line going on under its own start (a list item's under its
+    text, not its `-`); a line that fits, or a width not known yet, as written."""
+    if width < 12:
+        return text
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        item = LIST_ITEM.match(line)
+        indent = item.end() if item else len(line) - len(line.lstrip())
+        wrapped = textwrap.wrap(
+            line, width, subsequent_indent=" " * min(indent, width // 2), break_long_words=False, break_on_hyphens=False
+        )
+        out.extend(wrapped or [line])
+    return "\n".join(out)
 
 
 class RecipeTree(Tree["RecipeEntry | None"]):
@@ -196,6 +218,11 @@ class RecipeStep(FilterStep):
         self._checks: dict[str, tuple[list[str], list[str], bool]] = {}
         #: the wizard's `opened` recipe this step last showed
         self._shown_opened: RecipeEntry | None = None
+        #: the chosen profile's (max_nodes, gpus_per_node): a row whose job needs more nodes shows ✗ and why
+        self._limit: tuple[int | None, int | None] = (None, None)
+        #: `_too_big` of each entry at `_limit`, by the entry's id (the entry kept beside it: an id is never reused
+        #: while its answer is here): the tree asks for every row at each rebuild, twice
+        self._big: dict[int, tuple[RecipeEntry, str | None]] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(HINT, classes="step-hint", id="recipe-hint")
@@ -218,6 +245,12 @@ class RecipeStep(FilterStep):
     async def enter(self, state: WizardState) -> None:
         self._profile, self._read_only = state.profile, state.hub.context.read_only
         name = state.profile_name
+        limit = self._limit
+        if state.profile is not None:
+            profile = state.profile.profile
+            self._limit = (profile.max_nodes, profile.gpus_per_node)
+            if self._limit != limit:
+                self._big.clear()
         if self._library is None:  # first entry: what the scan read so far (it started with the screen)
             self._library, self.profile_name = state.library, name
             self.entries = list(state.library.entries)
@@ -226,6 +259,8 @@ class RecipeStep(FilterStep):
             self.profile_name = name
             if self.entries:
                 self._rebuild(keep_cursor=False)
+        elif self._limit != limit and self.entries:  # the given profile's model loaded after the first rows
+            self._rebuild()
         if state.opened is not None and state.opened is not self._shown_opened:
             self._shown_opened = state.opened
             self.show_opened(state.opened)
@@ -274,11 +309,23 @@ class RecipeStep(FilterStep):
     # -- tree ---------------------------------------------------------------------------------------
 
     def _label(self, entry: RecipeEntry, styles: dict[str, Style]) -> Text:
-        """A row: `✓ label  1P2D · sglang` (its facts were worked out when the file was read)."""
+        """A row: `✓ label  1P2D · sglang` (its facts were worked out when the file was read); `✗` when it cannot be
+        read, or when its job needs more nodes than the profile's cluster has (the summary says how many)."""
         if entry.broken:
             return Text.assemble(("✗ ", styles["bad"]), (entry.label, styles["bad"]))
+        if self._too_big(entry):
+            return Text.assemble(("✗ ", styles["bad"]), entry.label, (f"  {entry.shape}", styles["dim"]))
         mark = "✓ " if self.profile_name and self.profile_name in entry.profiles else "  "
         return Text.assemble((mark, styles["match"]), entry.label, (f"  {entry.shape}", styles["dim"]))
+
+    def _too_big(self, entry: RecipeEntry) -> str | None:
+        """Why the job as written does not fit the chosen profile's cluster (`max_nodes`), or None."""
+        if self._limit[0] is None:
+            return None
+        known = self._big.get(id(entry))
+        if known is None or known[0] is not entry:
+            known = self._big[id(entry)] = (entry, entry.too_big(*self._limit))
+        return known[1]
 
     def _folder_node(self, folder: str) -> TreeNode[RecipeEntry | None]:
         """The folder's node, made on first need (before the "opened" folder, which stays last)."""
@@ -331,7 +378,7 @@ class RecipeStep(FilterStep):
         down, over the ✓ `mocker-1p2d` and, with a profile no row is written for, over the first row shown."""
         fits = bool(self.profile_name) and self.profile_name in entry.profiles
         named = name_rank(entry.label, self.query_text)
-        return (2 if named in (1, 2) else named), 0 if fits else 1
+        return (2 if named in (1, 2) else named), 2 if self._too_big(entry) else 0 if fits else 1
 
     def _beats(self, rank: tuple[int, int], node: TreeNode[RecipeEntry | None] | None) -> bool:
         """Whether a row of `rank` is a better place for the cursor than `node` (None: no row has it yet)."""
@@ -372,6 +419,8 @@ class RecipeStep(FilterStep):
         tree.scroll_to(y=node.line - min(max(offset, 0), height - 1), animate=False, immediate=True, force=True)
 
     def _rebuild(self, keep_cursor: bool = True) -> None:
+        if len(self._big) > 2 * len(self.entries) + 64:  # rows reloaded or edited since: their answers go
+            self._big.clear()
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         current = tree.cursor_node.data if keep_cursor and tree.cursor_node is not None else None
         self._highlight_spec = self._highlight_spec or (current.spec if current is not None else None)
@@ -402,6 +451,7 @@ class RecipeStep(FilterStep):
         st = self._style
         rows = [child.data for child in node.children if child.data is not None]
         broken = sum(1 for e in rows if e.broken)
+        big = sum(1 for e in rows if self._too_big(e))
         mine = sum(1 for e in rows if not e.broken and self.profile_name in e.profiles)
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style=st("recipe-step--key"), no_wrap=True)
@@ -415,6 +465,9 @@ class RecipeStep(FilterStep):
             grid.add_row("", Text(f"✓ {mine} written for {self.profile_name}", style=st("recipe-step--match")))
         if broken:
             grid.add_row("", Text(f"✗ {broken} cannot be read (highlight one for why)", style=st("recipe-step--bad")))
+        if big:
+            more = f"✗ {big} need more nodes than {self.profile_name} has (max_nodes)"
+            grid.add_row("", Text(more, style=st("recipe-step--bad")))
         keys = "j/k or ↑/↓ move · space folds the folder · / filters · Enter picks a recipe"
         grid.add_row("keys", Text(keys, style=st("recipe-step--dim")))
         self.query_one("#recipe-summary", Static).update(grid)
@@ -483,8 +536,15 @@ class RecipeStep(FilterStep):
                         style=st("recipe-step--match" if fits else "recipe-step--dim"),
                     )
                 grid.add_row("profiles", text)
+            big = self._too_big(entry)
+            if big and checked is None:  # a valid recipe the profile's cluster cannot run as written
+                grid.add_row(
+                    "checks", Text(f"✓ valid recipe; does not fit {self.profile_name}:", style=st("recipe-step--dim"))
+                )
+                grid.add_row("", Text(f"✗ {big}", style=st("recipe-step--bad")))
+                grid.add_row("", Text("Enter: a smaller topology on the next step", style=st("recipe-step--dim")))
         if entry.description:
-            grid.add_row("about", Text(entry.description))
+            grid.add_row("about", Text(about_lines(entry.description, room), overflow="fold"))
         if checked is not None:
             errors, warnings, own = checked
             profile = self.profile_name or "its profile"
