@@ -93,17 +93,28 @@ class FindingsView(Static):
     """The probes' findings, wrapped again whenever the pane's width changes (see `findings_text`)."""
 
     _findings: tuple[Finding, ...] = ()
+    #: while a probe runs: what it is doing and the previous run's findings (`probing_text`), else None
+    _probing: tuple[tuple[str, str] | None, list[Finding] | None] | None = None
 
     def show(self, findings: list[Finding]) -> None:
         """Draw ``findings`` at the pane's width."""
-        self._findings = tuple(findings)
+        self._findings, self._probing = tuple(findings), None
+        self._draw()
+
+    def show_probing(self, running: tuple[str, str] | None, previous: list[Finding] | None) -> None:
+        """Draw what the running probe is doing over the previous run's findings, until `show` has the new ones."""
+        self._probing = (running, previous)
         self._draw()
 
     def on_resize(self) -> None:
         self._draw()
 
     def _draw(self) -> None:
-        self.update(findings_text(list(self._findings), self.app.console, self.content_region.width))
+        console, width = self.app.console, self.content_region.width
+        if self._probing is not None:
+            self.update(probing_text(*self._probing, console, width))
+        else:
+            self.update(findings_text(list(self._findings), console, width))
 
 
 class SetupScreen(ReportsWorkerErrors, Screen[None]):
@@ -294,7 +305,7 @@ class SetupScreen(ReportsWorkerErrors, Screen[None]):
         """The findings pane while the probes run: what they are doing, the last run's findings marked as such."""
         if self._probes_on:
             previous = self.probe_run.findings if self.probe_run is not None else None
-            self.query_one("#probe-findings", Static).update(probing_text(self._probe_said, previous))
+            self.query_one("#probe-findings", FindingsView).show_probing(self._probe_said, previous)
 
     def on_probes_done(self, message: ProbesDone) -> None:
         self.probe_run = message.run

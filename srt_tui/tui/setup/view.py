@@ -57,7 +57,7 @@ def findings_text(findings: list[Finding], console: Console, width: int) -> Text
     return out
 
 
-def probing_text(running: tuple[str, str] | None, previous: list[Finding] | None) -> Text:
+def probing_text(running: tuple[str, str] | None, previous: list[Finding] | None, console: Console, width: int) -> Text:
     """The findings pane while a probe runs: what it is doing (the probe job's id and state once it is queued:
     `◌ Probing · Compute node (probe job): job 6 PENDING (Resources), waited 12 s`), then the last run's findings
     dimmed under a line that says they are the previous run's (operator pass: Probe again showed them as if they
@@ -70,7 +70,7 @@ def probing_text(running: tuple[str, str] | None, previous: list[Finding] | None
         out.append(f" · {labels.get(step, step)}" + (f": {detail}" if detail else "…"))
     out.append("\n")
     if previous is not None:
-        shown = findings_text(previous)
+        shown = findings_text(previous, console, width)
         out.append("\nPrevious run's findings (replaced when this probe ends):\n", style="bold dim")
         if shown.plain:
             shown.stylize("dim")
