@@ -44,6 +44,7 @@ def test_launcher_choice_in_monochrome(snap_compare: Any, monkeypatch: pytest.Mo
     async def run_before(pilot: Pilot[None]) -> None:
         await reach(pilot, scenario, "submit", typed=False)
         await pilot.press("down", "enter")
+        await settle(pilot)  # Local's checks from this machine answered (no transient `checking…` in the picture)
 
     assert snap_compare(make_app(scenario.profile, probe=SLURM_UP), run_before=run_before, terminal_size=(80, 24))
 
@@ -103,6 +104,7 @@ async def test_slurm_unreachable_never_preselects_local_for_a_cluster_profile() 
         await pilot.pause()
         assert not app.screen.query_one(SubmitStep).submitting
         await pilot.press("down", "enter")  # the operator's own choice: Local, and Submit may go
+        await settle(pilot)  # once Local's checks from this machine answered
         launcher, disabled, status = _submit_state(app)
         assert launcher == "local" and not disabled and "cannot" not in status
 

@@ -114,6 +114,7 @@ async def test_wizard_key_by_key_1p1d_to_2p1d_submitted(launcher: str) -> None:
             assert app.context.slurm_state == "up", app.context.slurm_reason
             await pilot.press("up")  # launcher radio set: Slurm (sbatch), above Local, asked for explicitly
             assert app.screen.query_one(SubmitStep).launcher == "slurm"
+            await settle(pilot)  # Submit waits for Slurm's checks from this machine (paths, programs)
         await pilot.press("tab", "enter")  # Submit button
         outcome = await _wait_for(messages, (JobSubmitted, SubmitFailed))
         await pilot.pause()  # the Monitor's own poll workers are not waited for

@@ -1,7 +1,13 @@
-"""Step 5: confirm what will be asked for (of Slurm, or of this machine), pick the launcher, submit (in a worker)."""
+"""Step 5: confirm what will be asked for (of Slurm, or of this machine), pick the launcher, submit (in a worker).
+
+What this machine can check (model and container paths, which may sit on a hung Lustre/NFS mount; the programs and
+Python modules a container-less plan starts) runs in a worker too: until it answers the rows say `checking…` and
+Submit waits, while every key keeps working.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group, RenderableType
@@ -36,6 +42,29 @@ class PreflightDone(Message):
         super().__init__()
         self.prepared = prepared
         self.checks = checks
+
+
+#: why Submit waits while this machine's checks of the job have not answered (the paths may be on a hung mount)
+CHECKING = "checking paths and programs…"
+
+
+@dataclass(frozen=True)
+class HostFindings:
+    """What this machine found for one prepared job and launcher: the programs and modules it lacks (the
+    `programs` rows) and `host_checks` (what `srt-tui preflight` and `apply` refuse)."""
+
+    missing: list[MissingProgram]
+    checks: list[PreflightCheck]
+
+
+class HostChecksDone(Message):
+    """This machine's checks of ``prepared`` for ``launcher`` answered (run in a worker)."""
+
+    def __init__(self, prepared: Prepared, launcher: str, found: HostFindings) -> None:
+        super().__init__()
+        self.prepared = prepared
+        self.launcher = launcher
+        self.found = found
 
 
 class SubmitStep(WizardStep):
@@ -75,11 +104,12 @@ class SubmitStep(WizardStep):
         #: first (issue 21 defect 8); a clone is a copy asked for, and another launcher another job
         self._sent: dict[tuple[str, str], str] = {}
         self._copy_asked = False
-        #: programs of a container-less plan this machine lacks (issue 21 defect 10)
-        self.missing: list[MissingProgram] = []
-        #: `host_checks` of the prepared job by launcher: what `srt-tui preflight` and `apply` check from this machine
-        #: (model and container paths, programs), run here too so Submit refuses what they refuse
-        self._host: dict[str, list[PreflightCheck]] = {}
+        #: what this machine found for the prepared job, by launcher: `host_checks` (what `srt-tui preflight` and
+        #: `apply` check: model and container paths, programs), run here too so Submit refuses what they refuse, and
+        #: the programs a container-less plan lacks (issue 21 defect 10); asked in a worker, once per job and launcher
+        self._host: dict[str, HostFindings] = {}
+        #: the launchers whose checks of the prepared job are running (asked once: a hung mount is not asked again)
+        self._asking: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield Static(HINT, classes="step-hint", id="submit-hint")
@@ -111,8 +141,7 @@ class SubmitStep(WizardStep):
                 self._touched = False  # the clone's launcher, until the operator picks one
                 self._sent = {k: v for k, v in self._sent.items() if k[0] != state.prepared.script}
             self._copy_asked = False
-            self.missing = missing_programs(state.prepared.plan)
-            self._host = {}
+            self._host, self._asking = {}, set()  # an answer about the job shown before is dropped when it comes
             self.preflight = []
             self.query_one("#submit-status", Static).update("")
             self._status_blocked = self._status_failed = False
@@ -124,6 +153,8 @@ class SubmitStep(WizardStep):
             self.hub.watch(self, self._context_changed)
         else:  # the launcher note and the default choice follow this job's profile
             self._slurm_changed(self.hub.context.slurm_state, self.hub.context.slurm_reason)
+        # the launcher about to be chosen (a choice made just now shows once its RadioSet.Changed is handled)
+        self._ask_host(self.launcher if self._touched else self._auto_choice)
 
     def on_resize(self) -> None:
         """The request's URL line follows the width (beside its label or under it)."""
@@ -163,10 +194,16 @@ class SubmitStep(WizardStep):
             parts.append(grid)
         grid.add_row("benchmark", Text(ends_when(self.prepared, local=self.launcher == "local")))
         rest = new_grid()
+        found = self._host.get(self.launcher)
+        if found is None:  # asked in a worker: the paths may be on a hung mount
+            dim = st("submit-step--dim")
+            rest.add_row("paths", Text("checking… the model and container paths, from this machine", style=dim))
+            if plan.container_runtime == "none":  # a container brings its own programs: none are checked
+                rest.add_row("programs", Text("checking… the programs and Python modules the job starts", style=dim))
         paths = [c for c in self.host_checks() if c.name != "programs" and c.ok is not True]
         for i, check in enumerate(paths):  # what `apply` and `srt-tui preflight` refuse: the model, the container
             rest.add_row("paths" if i == 0 else "", self._check_text(check))
-        for i, missing in enumerate(self.missing):  # container_runtime: none, checked here before anything runs
+        for i, missing in enumerate(found.missing if found else []):  # container_runtime: none, checked here
             problem = missing.problem()
             text = Text(f"✗ {problem.message}", style=st("submit-step--bad"))
             text.append(f"\n  fix: {problem.hint}", style=st("submit-step--dim"))
@@ -317,24 +354,55 @@ class SubmitStep(WizardStep):
 
     def host_checks(self) -> list[PreflightCheck]:
         """What `srt-tui preflight` and `apply` check from this machine for the chosen launcher (`host_checks`, the
-        one list of both faces), run once per prepared job and launcher."""
-        from srt_tui.slurm.preflight import host_checks
+        one list of both faces), as far as they answered ([] while they run: `_checking`)."""
+        found = self._host.get(self.launcher)
+        return found.checks if found else []
 
-        if self.prepared is None:
-            return []
-        launcher = self.launcher
-        if launcher not in self._host:
-            self._host[launcher] = host_checks(self.prepared, launcher, face="tui")
-        return self._host[launcher]
+    def _checking(self) -> bool:
+        """This machine's checks of the prepared job for the chosen launcher have not answered yet."""
+        return self.prepared is not None and self.launcher not in self._host
+
+    def _ask_host(self, launcher: str) -> None:
+        """Start this machine's checks of the prepared job for ``launcher``, unless they answered or are running."""
+        if self.prepared is None or launcher in self._host or launcher in self._asking:
+            return
+        self._asking.add(launcher)
+        self.run_host_checks(self.prepared, launcher)
+
+    @work(thread=True, group="host-checks", name="host-checks", exit_on_error=False)
+    def run_host_checks(self, prepared: Prepared, launcher: str) -> None:
+        """`host_checks` and the programs a container-less plan lacks, off the UI thread: a path on a hung mount
+        stalls this worker, never the screen (a check that raised reads as not checked: Submit checks again)."""
+        from srt_tui.slurm.preflight import PreflightCheck, host_checks
+
+        try:
+            found = HostFindings(missing_programs(prepared.plan), host_checks(prepared, launcher, face="tui"))
+        except Exception as exc:  # an unforeseen OSError must not leave Submit waiting for ever
+            found = HostFindings([], [PreflightCheck("paths", None, f"not checked: {type(exc).__name__}: {exc}")])
+        self.post_message(HostChecksDone(prepared, launcher, found))
+
+    @on(HostChecksDone)
+    def _host_checked(self, message: HostChecksDone) -> None:
+        message.stop()
+        if message.prepared is not self.prepared:  # a job no longer shown
+            return
+        self._asking.discard(message.launcher)
+        self._host[message.launcher] = message.found  # kept for this job: shown when its launcher is chosen
+        if message.launcher == self.launcher:
+            self._render_request()
+            self._submit_allowed()
 
     def _blocked(self) -> str:
         """Why Submit cannot go ahead with the chosen launcher now ('' when it can)."""
+        if self._checking():  # never submitted unchecked: the answer may refuse it
+            return CHECKING
         paths = [c for c in self.host_checks() if c.name != "programs" and c.blocks]
         if paths:  # `srt-tui preflight` refuses it so (srtctl's apply too): the job would fail on its first node
             names = ", ".join(c.name for c in paths)
             return f"{names}: not found from this machine (see paths); `srt-tui preflight` refuses it too."
-        if self.launcher == "local" and self.missing:
-            return f"{said_missing(self.missing)}: the local launcher cannot run this job (see programs)."
+        missing = self._host[self.launcher].missing if self.prepared is not None else []
+        if self.launcher == "local" and missing:
+            return f"{said_missing(missing)}: the local launcher cannot run this job (see programs)."
         if self.launcher == "slurm" and self.hub is not None and self.hub.context.slurm_state == "down":
             # "not reachable" and its reason are the launcher note's: said once in the panel
             return (
@@ -353,7 +421,10 @@ class SubmitStep(WizardStep):
         if self._status_failed:  # the last submission's failure stays until the next try: it says more
             return
         refused = self._preflight_refused()
-        if why:
+        if why == CHECKING:  # not refused: waiting for an answer
+            status.update(Text(why, style=self._style("submit-step--dim")))
+            self._status_blocked = True
+        elif why:
             status.update(Text("✗ " + why, style=self._style("submit-step--bad")))
             self._status_blocked = True
         elif refused is not None:
@@ -389,6 +460,7 @@ class SubmitStep(WizardStep):
         event.stop()
         if self.launcher != self._auto_choice:  # the operator's pick (the step's own selection is not one)
             self._touched = True
+        self._ask_host(self.launcher)
         self._title_request()
         self._submit_allowed()
         self._render_request()  # the preflight rows follow the launcher
