@@ -358,7 +358,8 @@ exit codes:
        nothing cancelled (`cancel`: Slurm does not know the id, or it is another job's; one that had
        already ended is 0, as with scancel), a job with no benchmark results yet (`results`: the others
        are still printed), a running job not hidden (`jobs --hide`), a smoke test with failed requests
-       or a job that is not serving (`bench`), a model or container path not found (`preflight`)
+       or a job that is not serving (`bench`), a Slurm job that has ended (`shell`: no node to open a
+       shell on), a model or container path not found (`preflight`)
   2    bad input: usage, recipe, profile, topology, or a path that cannot be read or written; the
        message names the file, line or field and the fix
   3    Slurm failed or is unreachable; the message says what Slurm said

@@ -6,13 +6,15 @@ import argparse
 import os
 import subprocess
 import sys
+from datetime import datetime
 from typing import Any
 
+from srt_tui.cli.args import add_transport_argument
 from srt_tui.core.errors import Problem, SrtError
 
 
-def _worker_node(job_dir: str, worker: str | None) -> int:
-    """The node index of ``worker`` (default: the first worker) from the job's plan.json."""
+def _worker(job_dir: str, worker: str | None) -> tuple[int, str]:
+    """The node index and log path of ``worker`` (default: the first worker) from the job's plan.json."""
     from pathlib import Path
 
     from srt_tui.core.jobdir.contract import JobDirError, read_plan
@@ -23,15 +25,17 @@ def _worker_node(job_dir: str, worker: str | None) -> int:
         raise SrtError([Problem(field="JOB", message=str(exc), hint=exc.fix)]) from None
     names = [p.name for p in processes]
     if worker is None:
-        return processes[0].node_index if processes else 0
+        return (processes[0].node_index, processes[0].log) if processes else (0, "")
     if worker not in names:
         hint = "name one of: " + ", ".join(n for n in names if n)
         raise SrtError([Problem(field="WORKER", message=f"the job has no worker `{worker}`", hint=hint)])
-    return processes[names.index(worker)].node_index
+    found = processes[names.index(worker)]
+    return found.node_index, found.log
 
 
 def _cmd_shell(args: argparse.Namespace) -> int:
-    from srt_tui.cli.jobs import _job_refs
+    from srt_tui.cli.jobs import _job_refs, _snapshots
+    from srt_tui.monitor.cells import no_shell
     from srt_tui.slurm.reach import NoShell, job_hostnames, node_shell
 
     jobs = _job_refs([args.job], args.output)
@@ -39,7 +43,14 @@ def _cmd_shell(args: argparse.Namespace) -> int:
         raise SrtError([Problem(field="JOB", message=f"`{args.job}` is a group of {len(jobs)} jobs",
                                 hint="name one member's job id")])  # fmt: skip
     ((job_id, path),) = jobs.items()
-    node = _worker_node(str(path), args.worker)
+    node, log = _worker(str(path), args.worker)
+    snaps, _down = _snapshots(jobs, args.transport)
+    if why := no_shell(snaps[0], datetime.now().astimezone()):  # before srun's `job 7 has expired`, as `bench` does
+        where = path / log if log else path / "logs"
+        print(
+            f"srt-tui: error: {why} (fix: read its log instead: {where}; the Monitor's `l` opens it)", file=sys.stderr
+        )
+        return 1
     try:
         shell = node_shell(job_id, str(path), node, job_hostnames(str(path)))
     except NoShell as exc:
@@ -59,10 +70,12 @@ def add_shell_command(sub: Any) -> None:
         help="a shell on the node a job's worker runs on (srun --overlap; a local job: its directory)",
         description="Open an interactive shell on the node WORKER runs on (default: the first worker's) with "
         "`srun --jobid J --overlap --pty -w NODE bash`, a step that shares the job's resources; for a local "
-        "job, a shell in its directory with its SRT_JOB_* variables. Exits with the shell's exit code.",
+        "job, a shell in its directory with its SRT_JOB_* variables. Exits with the shell's exit code; 1 when no "
+        "shell can open (a Slurm job that has ended holds no node: read its logs instead).",
     )
     s.add_argument("job", metavar="JOB", help="job id or job directory")
     s.add_argument("worker", nargs="?", metavar="WORKER", help="worker name as the job view shows it (prefill_0 …)")
     s.add_argument("--print", action="store_true", help="print the command instead of running it")
     s.add_argument("-o", "--output", help="output directory holding job directories")
+    add_transport_argument(s)
     s.set_defaults(func=_cmd_shell)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from srt_tui.core.isotime import parse_time
 from srt_tui.monitor.model import (
     ROLE_LETTERS,
     STAGE_SHORT,
@@ -15,6 +16,7 @@ from srt_tui.monitor.model import (
     starts_in_s,
     time_left_s,
 )
+from srt_tui.slurm.local import is_local_job
 
 SPARK_CHARS = "▁▂▃▄▅▆▇█"
 _ROLE_ORDER = {"prefill": 0, "decode": 1, "agg": 2}
@@ -181,6 +183,26 @@ def starts_in(snap: JobSnapshot, now: datetime) -> str:
     `squeue --start` gives it); "" without one."""
     left = starts_in_s(snap, now)
     return f"starts in ~{duration(left)}" if left is not None else ""
+
+
+def ended(snap: JobSnapshot, now: datetime) -> str:
+    """`job 7 has ended (completed at 2026-03-01 12:03:05, 4m10s ago)`, local time: what an action that needs a
+    running job says of one that has ended (`bench` and `b` refuse it so, `shell` and `s` too); "" while it runs."""
+    if not snap.is_final:
+        return ""
+    end = parse_time(snap.ended_at)
+    if end is None:
+        return f"job {snap.job_id} has ended ({snap.stage})"
+    ago = duration(max(0.0, ((now if now.tzinfo else now.astimezone()) - end).total_seconds()))
+    return f"job {snap.job_id} has ended ({snap.stage} at {end.astimezone():%Y-%m-%d %H:%M:%S}, {ago} ago)"
+
+
+def no_shell(snap: JobSnapshot, now: datetime) -> str:
+    """Why no shell can open on the job's nodes: it has ended on Slurm, so srun cannot join it (`srt-tui shell` and
+    the worker detail's `s` refuse it so, before srun's `job 7 has expired`); a local job's shell is its directory,
+    which outlives it. "" when a shell can open."""
+    said = "" if is_local_job(snap.job_id) else ended(snap, now)
+    return f"{said}: it holds no node to open a shell on" if said else ""
 
 
 def files_problem(snap: JobSnapshot) -> str:

@@ -85,8 +85,9 @@ async def test_a_job_without_results_says_so(tmp_path: Path) -> None:
 
 
 async def test_a_manual_benchmark_job_says_it_runs_none(tmp_path: Path) -> None:
-    """`R` on a job whose benchmark is manual says that none runs and what measures it instead (`b`), not
-    "no results yet" as if waiting would bring them."""
+    """`R` on a job whose benchmark is manual says that none runs and what measures it instead (`b`, `srt-tui
+    bench`), not "no results yet" as if waiting would bring them; and draws no empty table and plot frames under
+    that (operator pass 9: two empty plots across the screen)."""
     from tests.conftest import REPO
     from tests.core.core_helpers import cli
 
@@ -101,7 +102,11 @@ async def test_a_manual_benchmark_job_says_it_runs_none(tmp_path: Path) -> None:
         screen = app.screen
         assert isinstance(screen, ResultsScreen)
         title = str(screen.query_one("#results-title", Static).render())
-        assert "its benchmark is manual (none runs), so no results" in title and "`b`" in title, title
+        assert "no results: this job runs no benchmark (benchmark: manual)" in title, title
+        assert "`b` in its job view sends a smoke test (`srt-tui bench 81234`" in title, title
+        shown = app.export_screenshot()
+        assert "tok/s/GPU" not in shown and "latency (ms)" not in shown and "CONC" not in shown
+        assert not screen.query_one("#results-plots").display and not screen.query_one(DataTable).display
 
 
 def test_a_sweep_member_brings_its_tracked_siblings_in_member_order(tmp_path: Path) -> None:

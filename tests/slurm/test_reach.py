@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -63,3 +64,39 @@ def test_shell_command_names_the_workers_node_from_the_job_directory(
     assert capsys.readouterr().out == "srun --jobid 81240 --overlap --pty -N 1 -n 1 -w local1 bash -i\n"
     assert main(["shell", str(job), "decode_9", "--print"]) == 2
     assert "WORKER: the job has no worker `decode_9` (fix: name one of: agg_0, agg_1)" in capsys.readouterr().err
+
+
+def test_shell_refuses_a_slurm_job_that_has_ended_before_running_srun(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Operator pass 9: `srt-tui shell 7` on a completed job ran srun, which ended with Slurm's `job 7 has expired`.
+    It refuses first, as `bench` does (the same check), saying when the job ended and which log to read instead."""
+    from datetime import datetime, timezone
+
+    from srt_tui.cli.main import main
+    from tests.monitor.jobdirs import write_agg_job
+
+    monkeypatch.setenv("SLURM_CONF", str(tmp_path / "none.conf"))  # no Slurm: the job's own events say it ended
+    ran: list[object] = []
+
+    def call(*args: object, **kwargs: object) -> int:
+        ran.append(args)
+        return 0
+
+    monkeypatch.setattr(subprocess, "call", call)  # srun, had it run
+    worker = SimpleNamespace(name="agg_1", role="regular", port=6100, url="http://127.0.0.1:6100")
+    first = SimpleNamespace(name="agg_0", role="regular", port=6100, url="http://127.0.0.1:6100")
+    stages = ("submitted", "starting", "serving", "completed")
+    job = write_agg_job(tmp_path / "job", "81240", [(first, 0), (worker, 1)], nodes=2, stages=stages)  # type: ignore[list-item]
+    assert main(["shell", str(job), "agg_1"]) == 1
+    err = capsys.readouterr().err
+    at = datetime(2026, 3, 1, 11, 0, 1, tzinfo=timezone.utc).astimezone()
+    assert err.startswith(f"srt-tui: error: job 81240 has ended (completed at {at:%Y-%m-%d %H:%M:%S}, "), err
+    assert err.endswith(
+        f" ago): it holds no node to open a shell on (fix: read its log instead: {job}/logs/agg_1.log; "
+        "the Monitor's `l` opens it)\n"
+    ), err
+    assert len(err.splitlines()) == 1 and not ran
+    assert main(["shell", str(job), "--print"]) == 1 and not capsys.readouterr().out
+    assert main(["bench", str(job)]) == 1  # the same words, from the same check
+    assert "srt-tui: error: job 81240 has ended (completed at " in capsys.readouterr().err

@@ -432,3 +432,37 @@ async def test_submit_refuses_a_model_path_apply_refuses(monkeypatch: pytest.Mon
         await pilot.press("ctrl+n")
         await settle(pilot)
         assert submitted == [] and not [m for m in messages if isinstance(m, (JobSubmitted, SubmitFailed))]
+
+
+async def test_slurms_failure_is_one_dim_line_beside_local_and_its_first_line_beside_slurm() -> None:
+    """Operator pass 9: the demo's Submit step, Local chosen, showed scontrol's configless-DNS failure whole (14
+    lines) though Local needs no Slurm. Beside Local it is one dim line; with Slurm chosen, its first meaningful line,
+    and where its whole answer is (`srt-tui doctor`), never the raw output on the step."""
+    from textual.geometry import Region
+
+    from tests.slurm.test_slurm_first_line import DNS
+    from tests.tui.scenarios import Scenario
+
+    scenario = Scenario("demo", "local", "mocker-1p1d")
+    app = make_app(scenario.profile, probe=(False, DNS))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+
+        async def note() -> list[str]:
+            await settle(pilot)
+            shown = app.screen.query_one("#launcher-note", Static)
+            lines = shown.render_lines(Region(0, 0, shown.size.width, shown.size.height))
+            return [s.text.strip() for s in lines if s.text.strip()]
+
+        assert _submit_state(app)[:2] == ("local", False)
+        lines = await note()
+        said = " ".join(lines)
+        assert said.endswith("Slurm: not reachable from here (Could not establish a configuration source)"), lines
+        assert "scontrol" not in said and "✗" not in said and len(lines) <= 4, lines
+        await pilot.press("up")  # Slurm (sbatch): its failure leads, in one line
+        assert _submit_state(app)[:2] == ("slurm", True)
+        lines = await note()
+        said = " ".join(lines)
+        assert said.startswith("✗ Slurm is not reachable: Could not establish a configuration source."), lines
+        assert "Slurm's whole answer: `srt-tui doctor -p local`" in said, lines
+        assert "scontrol" not in said and len(lines) <= 6, lines

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -312,7 +313,9 @@ async def test_the_log_tail_wraps_under_its_indent_and_says_l_whole(tmp_path: Pa
 
 async def test_an_ended_slurm_jobs_worker_offers_no_shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Second operator pass (stop 29): `s` on a failed Slurm job's worker handed the terminal to an `srun` that
-    failed, then said only `exit code 1`. An ended Slurm job holds no node: the detail offers no shell."""
+    failed, then said only `exit code 1`. An ended Slurm job holds no node: the detail offers no shell. Operator
+    pass 9: `s` then did nothing at all; it says, as `srt-tui shell` does, that the job ended (its state, when) and
+    what to read instead (`l`, its log)."""
     from dataclasses import replace
 
     job_dir = _job_dir(tmp_path)
@@ -321,7 +324,7 @@ async def test_an_ended_slurm_jobs_worker_offers_no_shell(tmp_path: Path, monkey
         json.dumps({"version": 1, "job_id": "81240", "workers": [], "nodes": nodes})
     )
     running = frozen.frozen_job("81240", RECIPE, PROFILE, job_dir=job_dir)
-    ended = replace(running, stage="failed", slurm_state="FAILED")
+    ended = replace(running, stage="failed", slurm_state="FAILED", ended_at="2026-03-01T11:20:00Z")
     ran: list[object] = []
 
     def run_shell(app: object, shell: object) -> int:
@@ -335,13 +338,19 @@ async def test_an_ended_slurm_jobs_worker_offers_no_shell(tmp_path: Path, monkey
             await _open_first_worker(app, pilot)
             detail = app.screen
             assert isinstance(detail, WorkerDetail)
-            assert ("s" in detail.active_bindings) is offered
+            assert (detail.active_bindings["s"].binding.action == "shell") is offered
+            assert detail.active_bindings["s"].binding.show is offered  # the footer offers no shell
             text = str(detail.query_one("#worker-detail-text").render())
             assert ("(s opens it)" in text) is offered
             before = len(ran)
             await pilot.press("s")
             await pilot.pause()
             assert len(ran) == before + (1 if offered else 0)
+            said = [str(n.message) for n in app._notifications]
+            if not offered:
+                at = datetime(2026, 3, 1, 11, 20, tzinfo=timezone.utc).astimezone()
+                assert len(said) == 1 and said[0].startswith(f"job 81240 has ended (failed at {at:%Y-%m-%d %H:%M:%S}, ")
+                assert said[0].endswith(" ago): it holds no node to open a shell on; l opens its log instead"), said
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])

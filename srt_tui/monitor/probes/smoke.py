@@ -11,6 +11,7 @@ import asyncio
 import json
 import time
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from srt_tui.bench.load import BenchConfig, drive
 from srt_tui.bench.stats import Outcome, percentile
 from srt_tui.core.frontends.routers import ROUTERS
 from srt_tui.core.jobdir.contract import JobDirError, read_endpoints
-from srt_tui.monitor.cells import tokens_per_s
+from srt_tui.monitor.cells import ended, tokens_per_s
 from srt_tui.monitor.model import JobSnapshot
 
 DEFAULT_REQUESTS = 20
@@ -93,8 +94,8 @@ def public_url(snap: JobSnapshot) -> str:
 
     Reads the job's `endpoints.json` (a file read: call it in a worker or thread)."""
     job = snap.job_id
-    if snap.is_final:
-        raise NotServing(f"job {job} has ended ({snap.stage})", "submit it again, or pick a running job")
+    if said := ended(snap, datetime.now().astimezone()):  # `shell` refuses an ended job with the same words
+        raise NotServing(said, "submit it again, or pick a running job")
     if not snap.is_ready:
         raise NotServing(
             f"job {job} is not serving yet (stage {snap.stage or 'unknown'})", f"srt-tui wait {job} --for ready"

@@ -207,10 +207,14 @@ class ResultsScreen(ReportsWorkerErrors, DismissOnce[None]):
         head = self._head(c)
         if not c.has_results and c.manual:  # waiting would not help: say so, and what measures it instead
             title.update(
-                f"{head}: its benchmark is manual (none runs), so no results; `b` in its job view sends a smoke test."
+                f"{head}: no results: this job runs no benchmark (benchmark: manual), so none will come. For figures, "
+                f"`b` in its job view sends a smoke test (`srt-tui bench {c.job_id}` from a shell)."
             )
         elif not c.has_results:
             title.update(f"{head}: no benchmark results yet (no sa-bench_*/results_concurrency_*.json in its logs).")
+        # nothing to draw: no empty table and plot frames across the screen under the title (operator pass 9)
+        for part in ("#results-table", "#results-plots"):
+            self.query_one(part).display = c.has_results
         self._fill(c)
         self._draw_pareto(c)
         self._draw_latency(c)

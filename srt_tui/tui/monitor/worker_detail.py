@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import ClassVar
 
@@ -27,7 +28,6 @@ from srt_tui.core.text.counts import counted
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot, WorkerStatus
 from srt_tui.monitor.statuses.worker_facts import WorkerFacts, read_worker_facts
-from srt_tui.slurm.local import is_local_job
 from srt_tui.slurm.reach import NoShell, ShellCommand, job_hostnames, node_shell
 from srt_tui.tui.dismiss_once import DismissOnce
 from srt_tui.tui.display import display_path, hang
@@ -86,6 +86,8 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
         # `y` copies, as in the job view behind it (`c` there cancels the job: one Esc apart, never two meanings)
         Binding("y", "copy_command", "Copy command"),
         Binding("s", "shell", "Shell on node"),
+        # a Slurm job that has ended: `shell` is hidden (no node to open one on); `s` then says so and what to read
+        Binding("s", "no_shell", "Why no shell (the job has ended)", show=False),
         # as in the job view behind it
         Binding("ctrl+d", "scroll_body(1)", "Scroll down", show=False, tooltip="Scroll the detail half a page"),
         Binding("ctrl+u", "scroll_body(-1)", "Scroll up", show=False, tooltip="Scroll the detail back"),
@@ -128,6 +130,7 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
         ended: bool = False,
         stopped: bool = False,
         placed: bool = True,
+        job: JobSnapshot | None = None,
     ) -> None:
         super().__init__(id="worker-detail")
         #: `--read-only`: no shell on the job's nodes (it could change anything there)
@@ -138,6 +141,8 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
         self.stopped = stopped
         #: the job has nodes (`JobSnapshot.placed`); a queued one has none: its plan's `node0` names no node
         self.placed = placed
+        #: the job's newest snapshot (None: not known), for what `s` says of a job that has ended
+        self.job = job
         self.status = status
         self.job_id = job_id
         self.job_dir = job_dir
@@ -330,10 +335,12 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
         stopped = snap is not None and snap.stopped_with_job(self.status.name)
         placed = snap is None or snap.placed
         now = (ended, stopped, placed)
+        self.job = snap if snap is not None else self.job
         if status is not None and (status != self.status or now != (self.ended, self.stopped, self.placed)):
             self.status, self.ended, self.stopped, self.placed = status, ended, stopped, placed
             if self.is_mounted:
                 self._draw()
+                self.refresh_bindings()  # a job that ended meanwhile: `s` says why there is no shell
 
     def action_dismiss_detail(self) -> None:
         self.dismiss(None)
@@ -349,17 +356,30 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """`--read-only` hides the shell, as it hides every action that can change a job; so does a Slurm job that
-        has ended (srun cannot join it)."""
-        return not (action == "shell" and (self.read_only or self._no_nodes()))
+        has ended (srun cannot join it), whose `s` says why instead."""
+        if action == "shell":
+            return not (self.read_only or self._no_nodes())
+        if action == "no_shell":
+            return not self.read_only and self._no_nodes()
+        return True
 
     def _no_nodes(self) -> bool:
         """The job has ended on Slurm: it holds no node to open a shell on (a local job's shell is its directory)."""
-        return self.ended and not is_local_job(self.job_id)
+        return bool(self._no_shell_why())
+
+    def _no_shell_why(self) -> str:
+        """`job 7 has ended (failed at …, 3m ago): it holds no node to open a shell on`, as `srt-tui shell` says it;
+        "" when a shell can open."""
+        return cells.no_shell(self.job, datetime.now().astimezone()) if self.job is not None else ""
+
+    def action_no_shell(self) -> None:
+        """`s` on an ended Slurm job: why there is no shell, and what to read instead (its log, `l`)."""
+        self.notify(f"{self._no_shell_why()}; l opens its log instead", severity="warning", timeout=8)
 
     def action_shell(self) -> None:
         """A shell on the worker's node, the app suspended until it exits."""
         if self._no_nodes():  # srun would fail after a blank screen (second operator pass)
-            self.notify(f"job {self.job_id} has ended: it holds no node to open a shell on", severity="warning")
+            self.action_no_shell()
             return
         if not isinstance(self.shell, ShellCommand):
             self.notify(self.shell or "reading the job's nodes…", severity="warning", timeout=8)
@@ -391,6 +411,7 @@ def worker_detail_for(snap: JobSnapshot | None, name: str | None, read_only: boo
         ended=snap.is_final,
         stopped=snap.stopped_with_job(name),
         placed=snap.placed,
+        job=snap,
     )
 
 

@@ -84,6 +84,8 @@ class SubmitStep(WizardStep):
         self.prepared: Prepared | None = None
         self.hub: ContextHub | None = None
         self._slurm_seen: tuple[str, str] | None = None
+        #: the Slurm state and reason the launcher note says
+        self._slurm_now: tuple[str, str] = ("checking", "")
         self.read_only = False
         self.submitting = False
         self._touched = False
@@ -280,21 +282,51 @@ class SubmitStep(WizardStep):
             self._slurm_changed(*seen)
 
     def _slurm_changed(self, state: str, reason: str) -> None:
-        st = self._style
-        note = Text()
+        self._slurm_now = (state, reason)
         if state == "up":
             if self._preflight_stale:  # what it said before it went away may have changed: asked again
                 self._preflight_stale, self._preflight_of = False, None
             self._maybe_preflight()
+        elif state == "down":
+            self._preflight_stale = True
+        self._draw_note()
+        self._choose_default()
+        self._title_request()
+        self._render_request()  # the preflight's marks follow whether Slurm answers now
+        self._submit_allowed()
+
+    def _draw_note(self) -> None:
+        """The launcher note: whether Slurm answers and why this launcher is chosen. Slurm's failure is one line
+        (`first_line`; `srt-tui doctor` gives its whole answer), and with Local chosen one dim line: Local needs no
+        Slurm (operator pass 9: the demo's Submit step showed scontrol's 14-line DNS failure beside Local)."""
+        from srt_tui.slurm.errors import first_line
+
+        st = self._style
+        state, reason = self._slurm_now
+        note = Text()
+        if state == "up":
             note.append("✓ Slurm is reachable", style=st("submit-step--ok"))
             if reason:
                 note.append(f": {reason}", style=st("submit-step--dim"))
             if why := self._why_chosen(slurm_answers=True):
                 note.append("\n" + why)
+        elif state == "down" and self.launcher == "local":
+            if self._preferred() == "local":
+                note.append(self._why_chosen(slurm_answers=False))
+            else:
+                if why := self._why_chosen(slurm_answers=False):
+                    note.append(why + " ")
+                note.append("Local (this machine) runs every process of this plan here: choose it only if you mean to.")
+            note.append(
+                f"\nSlurm: not reachable from here ({first_line(reason) or 'no answer'})", st("submit-step--dim")
+            )
         elif state == "down":
-            self._preflight_stale = True
             note.append("✗ Slurm is not reachable", style=st("submit-step--bad"))
-            note.append(f": {reason or 'no answer'}.\n", style=st("submit-step--dim"))
+            note.append(f": {first_line(reason) or 'no answer'}.\n", style=st("submit-step--dim"))
+            if self.prepared is not None and len(reason) > len(first_line(reason)):
+                note.append(
+                    f"Slurm's whole answer: `srt-tui doctor -p {self.prepared.plan.profile}`\n", st("submit-step--dim")
+                )
             if self._preferred() == "local":
                 note.append(self._why_chosen(slurm_answers=False))
             else:
@@ -307,10 +339,6 @@ class SubmitStep(WizardStep):
         else:
             note.append("Checking whether Slurm answers…", style=st("submit-step--dim"))
         self.query_one("#launcher-note", Static).update(note)
-        self._choose_default()
-        self._title_request()
-        self._render_request()  # the preflight's marks follow whether Slurm answers now
-        self._submit_allowed()
 
     def _why_chosen(self, slurm_answers: bool) -> str:
         """Why the launcher chosen for the operator is not Slurm, or not the profile's own ('' when it is both): a
@@ -462,6 +490,7 @@ class SubmitStep(WizardStep):
             self._touched = True
         self._ask_host(self.launcher)
         self._title_request()
+        self._draw_note()  # Slurm's failure leads the note only when Slurm is the launcher chosen
         self._submit_allowed()
         self._render_request()  # the preflight rows follow the launcher
 
