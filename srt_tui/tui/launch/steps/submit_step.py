@@ -311,12 +311,7 @@ class SubmitStep(WizardStep):
             if why := self._why_chosen(slurm_answers=True):
                 note.append("\n" + why)
         elif state == "down" and self.launcher == "local":
-            if self._preferred() == "local":
-                note.append(self._why_chosen(slurm_answers=False))
-            else:
-                if why := self._why_chosen(slurm_answers=False):
-                    note.append(why + " ")
-                note.append("Local (this machine) runs every process of this plan here: choose it only if you mean to.")
+            self._say_local_choice(note)
             note.append(
                 f"\nSlurm: not reachable from here ({first_line(reason) or 'no answer'})", st("submit-step--dim")
             )
@@ -327,18 +322,21 @@ class SubmitStep(WizardStep):
                 note.append(
                     f"Slurm's whole answer: `srt-tui doctor -p {self.prepared.plan.profile}`\n", st("submit-step--dim")
                 )
-            if self._preferred() == "local":
-                note.append(self._why_chosen(slurm_answers=False))
-            else:
-                if why := self._why_chosen(slurm_answers=False):
-                    note.append(why + " ")
-                # what Submit cannot do is said once, under its button (`_blocked`)
-                note.append("Local (this machine) runs every process of this plan here: choose it only if you mean to.")
+            self._say_local_choice(note)  # what Submit cannot do is said once, under its button (`_blocked`)
         elif state == "off":
             note.append("Slurm check is off: submitting to Slurm may fail; the local launcher runs on this machine.")
         else:
             note.append("Checking whether Slurm answers…", style=st("submit-step--dim"))
         self.query_one("#launcher-note", Static).update(note)
+
+    def _say_local_choice(self, note: Text) -> None:
+        """With Slurm down: why the launcher is what it is, and, for a cluster profile, that Local runs it here."""
+        if self._preferred() == "local":
+            note.append(self._why_chosen(slurm_answers=False))
+            return
+        if why := self._why_chosen(slurm_answers=False):
+            note.append(why + " ")
+        note.append("Local (this machine) runs every process of this plan here: choose it only if you mean to.")
 
     def _why_chosen(self, slurm_answers: bool) -> str:
         """Why the launcher chosen for the operator is not Slurm, or not the profile's own ('' when it is both): a
