@@ -12,7 +12,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher
 
 from srt_tui.tui.context import ContextHub
@@ -32,6 +31,7 @@ from srt_tui.tui.launch.messages import (
     ReloadRecipes,
 )
 from srt_tui.tui.launch.steps.base import ClonedRun, WizardState, WizardStep
+from srt_tui.tui.mode_screen import ModeScreen
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.fit_footer import FitFooter
@@ -61,7 +61,7 @@ ROWS_A_MESSAGE = 100
 FOOTER_GIVES_WAY = ("open_file", "reload")
 
 
-class LaunchScreen(ReportsWorkerErrors, Screen[None]):
+class LaunchScreen(ReportsWorkerErrors, ModeScreen):
     """Holds the wizard state; steps report choices with messages and this screen moves between them."""
 
     CSS_PATH = "launch.tcss"
