@@ -5,15 +5,28 @@ filter field and recomposes its footer only when its keys change, and it imports
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 from rich.console import RenderableType
 from textual.app import App
 from textual.screen import Screen
+from textual.widgets import DataTable, Input, LoadingIndicator, Tree
 
 from srt_tui.tui.launch import recipe_reader
+from srt_tui.tui.launch.recipe_catalog import SCREENFUL, LibraryRoot, RecipeEntry
+from srt_tui.tui.launch.recipe_reader import RecipeReader
+from srt_tui.tui.launch.screen import LaunchScreen
+from srt_tui.tui.launch.steps.profile_step import ProfileStep
 from tests.tui.scenarios import settle
+from tests.tui.test_recipe_library import _leaves, _user_library, make_library
 from tests.tui.tui_helpers import make_app
 
 
@@ -51,3 +64,133 @@ async def test_no_frame_is_rendered_before_the_app_has_started(monkeypatch: pyte
         await settle(pilot)
     assert [f for f in frames if not f[0] and f[1]] == []  # rendered while starting
     assert (True, True) in frames
+
+
+def _no_scan(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The screen's scan worker replaced by a no-op (its readers kept to close): rows come only from what the
+    reader had sent when the screen took it."""
+    readers: list[Any] = []
+
+    def scan(screen: LaunchScreen, scan: int, roots: Any, reader: Any = None, taken: Any = None) -> None:
+        readers.append(reader)
+
+    monkeypatch.setattr(LaunchScreen, "scan_recipes", scan)
+    return readers
+
+
+async def test_rows_the_reader_sent_before_the_screen_mounts_are_in_the_first_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reader ahead of the app (a warm cache answers in ~0.1 s, the app paints in ~0.3 s) has its first screenful
+    in the first frame: it was drawn without rows (a loading indicator) and the rows came in a frame after it."""
+    make_library(_user_library(), folders=3, per_folder=4)
+    recipe_reader.start_early()
+    early = recipe_reader._early
+    assert early is not None
+    early.proc.wait(timeout=60)  # everything it had to say is in the pipe
+    readers = _no_scan(monkeypatch)
+    first: list[tuple[int, int]] = []
+
+    def seen(app: App[Any]) -> None:
+        tree = app.screen.query_one("#recipe-tree", Tree)
+        first.append((len(_leaves(tree)), len(app.screen.query(LoadingIndicator))))
+
+    _frames(monkeypatch, seen)
+    try:
+        async with make_app("local").run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            screen = pilot.app.screen
+            assert isinstance(screen, LaunchScreen) and len(screen.state.library.entries) >= SCREENFUL
+    finally:
+        for reader in readers:
+            if reader is not None:
+                reader.close()
+    assert first and first[0][0] >= SCREENFUL and first[0][1] == 0
+
+
+async def test_profile_rows_the_reader_sent_before_the_screen_mounts_are_in_the_first_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The profile list's rows too; the profile models (pydantic, ~0.2 s) are warmed after that frame, not during."""
+    recipe_reader.start_early(profiles=True)
+    early = recipe_reader._early
+    assert early is not None
+    early.proc.wait(timeout=60)
+    readers = _no_scan(monkeypatch)
+    first: list[tuple[int, int]] = []
+    frames = _frames(monkeypatch, lambda app: first.append((len(app.screen.query_one(ProfileStep).rows), 0)))
+    warmed: list[int] = []
+    monkeypatch.setattr(ProfileStep, "_warm_models", lambda step: warmed.append(len(frames)))
+    try:
+        async with make_app(None).run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            assert not pilot.app.screen.query_one("#profile-table", DataTable).loading
+    finally:
+        for reader in readers:
+            if reader is not None:
+                reader.close()
+    assert first and first[0][0] > 0
+    assert warmed and warmed[0] > 0
+
+
+def test_ready_takes_whole_lines_and_batches_goes_on_from_there() -> None:
+    """`ready` takes what the reader has sent without waiting (up to `enough` entries), keeps the start of a line
+    not whole yet, and `batches` reads on from there: nothing lost, nothing twice."""
+
+    def batch(i: int, total: int = 4) -> str:
+        entry = RecipeEntry("f", f"r{i}", f"/l/r{i}.yaml", f"r{i}.yaml").facts()
+        return json.dumps({"read": i, "total": total, "entries": [entry]})
+
+    script = textwrap.dedent(
+        f"""
+        import sys
+        out = sys.stdout
+        out.write({batch(1)!r} + "\\n" + {batch(2)!r} + "\\n" + {batch(3)[:20]!r}); out.flush()
+        sys.stdin.readline()
+        out.write({batch(3)[20:]!r} + "\\n" + {batch(4)!r} + "\\n"); out.flush()
+        """
+    )
+    with tempfile.TemporaryFile() as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr
+        )
+        reader = RecipeReader([LibraryRoot("user", Path("/l"))], proc, stderr)
+        try:
+            got: list[Any] = []
+            deadline = time.monotonic() + 30
+            while len(got) < 2 and time.monotonic() < deadline:
+                got += reader.ready(enough=1)  # one entry is enough: the second line waits for the next call
+                time.sleep(0.01)
+            assert [[e.label for e in entries] for entries, _, _ in got] == [["r1"], ["r2"]]
+            time.sleep(0.2)
+            assert reader.ready(enough=5) == []  # half a line: nothing yet
+            assert proc.stdin is not None
+            proc.stdin.write(b"go\n")
+            proc.stdin.flush()
+            rest = [([e.label for e in entries], read) for entries, read, _ in reader.batches()]
+            assert rest == [(["r3"], 3), (["r4"], 4)]
+        finally:
+            reader.close()
+
+
+@pytest.mark.parametrize(("profile", "field_id", "listed"), [("local", "#recipe-filter", "#recipe-tree"),
+                                                             (None, "#profile-filter", "#profile-table")])  # fmt: skip
+async def test_the_filter_field_is_made_at_the_first_slash(profile: str | None, field_id: str, listed: str) -> None:
+    """A hidden field composed with the step cost the first frame its widget and styles: it is made by `/`, above
+    the list, focused, and kept (hidden) when Esc closes it."""
+    async with make_app(profile).run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert not screen.query(field_id) and not screen.query(Input)
+        await pilot.press("slash", "x")
+        await settle(pilot)
+        field = screen.query_one(field_id, Input)
+        assert field.has_focus and field.value == "x" and field.display
+        siblings = list(field.parent.children) if field.parent is not None else []
+        assert siblings.index(field) + 1 == siblings.index(screen.query_one(listed))
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.query_one(field_id, Input) is field and not field.display
+        await pilot.press("slash")
+        await settle(pilot)
+        assert screen.query_one(field_id, Input) is field and field.has_focus and field.value == ""

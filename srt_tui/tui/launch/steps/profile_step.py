@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.events import Resize
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Static
 
 from srt_tui.core.spec.profile_order import DEMO_PROFILE, PROFILE_ORDER
 from srt_tui.core.text.words import matches_words, name_rank
@@ -33,6 +33,7 @@ class ProfileStep(FilterStep):
     title: ClassVar[str] = "Profile"
     filter_id: ClassVar[str] = "profile-filter"
     filter_list_id: ClassVar[str] = "profile-table"
+    filter_placeholder: ClassVar[str] = "filter: every word must match (name, source, GPUs, interface…), !word excludes"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", tooltip="Filter the profiles: every word must match, !word excludes"),
         Binding("r", "reload", "Reload profiles"),
@@ -62,20 +63,18 @@ class ProfileStep(FilterStep):
             f"Choose the cluster profile: it owns every hardware difference.\nListed: {PROFILE_ORDER}.",
             classes="step-hint",
         )
-        field = Input(placeholder="filter: every word must match (name, source, GPUs, interface…), !word excludes",
-                      id="profile-filter")  # fmt: skip
-        field.display = field.can_focus = False  # shown by `/` (until then the screen's first focus would take it)
-        yield field
         table: DataTable[str | Text] = RowTable(cursor_type="row", id="profile-table")
         self._add_columns(table)
-        table.loading = True
-        yield table
+        yield table  # loading (its indicator) until rows come: `enter` says, once the screen handed over what it had
         with VerticalScroll(id="profile-detail-box", can_focus=False):
             yield Static("", id="profile-detail")
         yield Static("", id="profile-errors")
 
     async def enter(self, state: WizardState) -> None:
-        """Nothing to rebuild: the table reflects the files on disk (`r` reloads them)."""
+        """Nothing to rebuild: the table reflects the files on disk (`r` reloads them); until they are listed it
+        shows its loading indicator."""
+        if not self._listed:
+            self.query_one(DataTable).loading = True
 
     def on_mount(self) -> None:
         if not self._rows_coming:
@@ -89,6 +88,8 @@ class ProfileStep(FilterStep):
 
     #: how many profiles Setup had written when the list was last read
     _written = 0
+    #: the rows were listed once (before, the table shows its loading indicator)
+    _listed = False
     #: the profile the cursor goes to once the list is read again (the one Setup wrote last)
     _cursor_to: str | None = None
 
@@ -108,7 +109,8 @@ class ProfileStep(FilterStep):
             self.load_profiles(self._preferred)
         else:
             self._show_rows(rows)
-            self._warm_models()
+            # after the frame with them, which may be the first: the app reads its queue once it has started
+            self.app.call_later(self.call_after_refresh, self._warm_models)
 
     @work(thread=True, group="profile-models", name="profile-models", exit_on_error=False)
     def _warm_models(self) -> None:
@@ -151,7 +153,7 @@ class ProfileStep(FilterStep):
         self._show_rows(message.rows)
 
     def _show_rows(self, rows: list[ProfileRow]) -> None:
-        self.rows = rows
+        self.rows, self._listed = rows, True
         table = self.query_one(DataTable)
         self._fill(table)
         table.loading = False
@@ -182,8 +184,8 @@ class ProfileStep(FilterStep):
             table.move_cursor(row=row, animate=False)
 
     def _add_columns(self, table: DataTable[str | Text]) -> None:
-        for label, width in self._columns:
-            table.add_column(label, width=width, key=label or "mark")
+        for label, width in self._columns:  # Text: a str is read as markup (and loads Rich's emoji table)
+            table.add_column(Text(label), width=width, key=label or "mark")
 
     def _fill(self, table: DataTable[str | Text]) -> None:
         """One row per profile file the filter leaves, in the current column set."""
@@ -196,12 +198,12 @@ class ProfileStep(FilterStep):
             row = self.rows[i]
             cells: list[str | Text] = [Text("✓", style=ok) if row.valid else Text("✗", style=bad), Text(row.name)]
             if not narrow:
-                cells.append(row.source)
+                cells.append(Text(row.source))
             if row.valid:
                 cells += [Text(x) for x in (row.narrow if narrow else row.wide)]
             else:
-                cells += ["-", "-", Text(INVALID, style=bad)]
-                cells += [""] * (len(self._columns) - len(cells))
+                cells += [Text("-"), Text("-"), Text(INVALID, style=bad)]
+                cells += [Text("")] * (len(self._columns) - len(cells))
             table.add_row(*cells, key=str(i))
 
     def _preferred_row(self) -> int:
