@@ -25,6 +25,7 @@ from srt_tui.tui.launch.recipe_catalog import SCREENFUL, LibraryRoot, RecipeEntr
 from srt_tui.tui.launch.recipe_reader import RecipeReader
 from srt_tui.tui.launch.screen import LaunchScreen
 from srt_tui.tui.launch.steps.profile_step import ProfileStep
+from srt_tui.widgets.fit_footer import FitFooter
 from tests.tui.scenarios import settle
 from tests.tui.test_recipe_library import _leaves, _user_library, make_library
 from tests.tui.tui_helpers import make_app
@@ -194,3 +195,27 @@ async def test_the_filter_field_is_made_at_the_first_slash(profile: str | None, 
         await pilot.press("slash")
         await settle(pilot)
         assert screen.query_one(field_id, Input) is field and field.has_focus and field.value == ""
+
+
+async def test_the_footer_is_composed_anew_only_when_its_keys_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual recomposed every footer key at each change of the screen's bindings, most of which leave the keys as
+    they were (a start changes them two or three times, before the first frame)."""
+    composed: list[int] = []
+    recompose = FitFooter.recompose
+
+    async def counting(footer: FitFooter) -> None:
+        composed.append(1)
+        await recompose(footer)
+
+    monkeypatch.setattr(FitFooter, "recompose", counting)
+    async with make_app("local").run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        footer = pilot.app.screen.query_one(FitFooter)
+        before = len(composed)
+        pilot.app.screen.refresh_bindings()  # nothing changed
+        await settle(pilot)
+        assert len(composed) == before
+        await pilot.press("slash")  # the filter field has the focus: the step's keys leave the footer
+        await settle(pilot)
+        assert len(composed) == before + 1
+        assert "open_file" not in {key.action for key in footer.query("FooterKey").results()}  # type: ignore[attr-defined]
