@@ -6,6 +6,7 @@ filter field and recomposes its footer only when its keys change, and it imports
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -219,3 +220,48 @@ async def test_the_footer_is_composed_anew_only_when_its_keys_change(monkeypatch
         await settle(pilot)
         assert len(composed) == before + 1
         assert "open_file" not in {key.action for key in footer.query("FooterKey").results()}  # type: ignore[attr-defined]
+
+
+FIRST_FRAME = r"""
+import json, sys
+from textual.app import App
+from srt_tui.cli.main import _settle_interrupted
+from srt_tui.tui.app import SrtTuiApp
+from srt_tui.tui.launch.recipe_reader import start_early
+
+display = App._display
+seen = []
+
+def drawn(app, screen, renderable):
+    if renderable is not None and not app._batch_count and not seen:
+        seen.append(sorted(sys.modules))
+        app.call_later(app.exit)
+    return display(app, screen, renderable)
+
+App._display = drawn
+start_early(profiles=not sys.argv[1])  # as `srt-tui` starts the app: the reader first, then the held-jobs check
+_settle_interrupted("auto")
+SrtTuiApp(profile=sys.argv[1] or None, check_slurm=False, cursor_blink=False).run(headless=True, size=(120, 36))
+print(json.dumps(seen[0]))
+"""
+
+#: what the first screen shows nothing of: the held-jobs check's Slurm layer (when nothing is held: a directory
+#: listing), ctypes (one rename in `owned`), Rich's emoji table (a tree label read as markup), the models
+NOT_AT_FIRST_FRAME = (
+    "ctypes",
+    "getpass",
+    "rich._emoji_codes",
+    "srt_tui.slurm.client",
+    "srt_tui.core.owned",
+    "pydantic",
+)
+
+
+@pytest.mark.parametrize("profile", ["local", ""], ids=["recipes", "profiles"])
+def test_the_first_screen_imports_nothing_it_does_not_show(profile: str) -> None:
+    env = {**os.environ, "TEXTUAL_ANIMATIONS": "none"}
+    out = subprocess.run([sys.executable, "-c", FIRST_FRAME, profile], capture_output=True, text=True, env=env,
+                         timeout=120, check=True).stdout  # fmt: skip
+    modules = set(json.loads(out.splitlines()[-1]))
+    assert "srt_tui.tui.launch.screen" in modules  # it was the first screen's frame
+    assert sorted(m for m in NOT_AT_FIRST_FRAME if m in modules) == []
