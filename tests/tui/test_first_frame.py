@@ -21,6 +21,7 @@ from textual.app import App
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, LoadingIndicator, Tree
 
+from srt_tui.tui.app import SrtTuiApp
 from srt_tui.tui.launch import recipe_reader
 from srt_tui.tui.launch.recipe_catalog import SCREENFUL, LibraryRoot, RecipeEntry
 from srt_tui.tui.launch.recipe_reader import RecipeReader
@@ -265,3 +266,22 @@ def test_the_first_screen_imports_nothing_it_does_not_show(profile: str) -> None
     modules = set(json.loads(out.splitlines()[-1]))
     assert "srt_tui.tui.launch.screen" in modules  # it was the first screen's frame
     assert sorted(m for m in NOT_AT_FIRST_FRAME if m in modules) == []
+
+
+async def test_the_slurm_check_starts_after_the_first_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check imports the Slurm layer in a thread that shared the interpreter with the first frame: it is started
+    once that frame is drawn (and answers as ever)."""
+    frames = _frames(monkeypatch)
+    started: list[int] = []
+    probe = SrtTuiApp.probe_slurm
+
+    def starting(app: SrtTuiApp) -> Any:
+        started.append(sum(1 for began, rendered in frames if began and rendered))
+        return probe(app)
+
+    monkeypatch.setattr(SrtTuiApp, "probe_slurm", starting)
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert app.context.slurm_state == "down"
+    assert started and started[0] >= 1
