@@ -5,6 +5,7 @@ filter field and recomposes its footer only when its keys change, and it imports
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import subprocess
@@ -28,7 +29,7 @@ from srt_tui.tui.launch.recipe_reader import RecipeReader
 from srt_tui.tui.launch.screen import LaunchScreen
 from srt_tui.tui.launch.steps.profile_step import ProfileStep
 from srt_tui.widgets.fit_footer import FitFooter
-from tests.tui.scenarios import settle
+from tests.tui.scenarios import NVIDIA, reach, settle
 from tests.tui.test_recipe_library import _leaves, _user_library, make_library
 from tests.tui.tui_helpers import make_app
 
@@ -285,3 +286,17 @@ async def test_the_slurm_check_starts_after_the_first_frame(monkeypatch: pytest.
         await settle(pilot)
         assert app.context.slurm_state == "down"
     assert started and started[0] >= 1
+
+
+async def test_a_later_steps_rules_are_read_when_it_is_first_shown() -> None:
+    """The first frame parses the first steps' rules only (Textual parses the screen's stylesheet three times as the
+    app starts); Topology's are added when it is reached, and apply (its form's grid is laid out by them)."""
+    folder = Path(inspect.getfile(ProfileStep)).parent  # launch/steps/
+    later = [str(folder / f"{name}_step.tcss") for name in ("topology", "preview", "submit")]
+    app = make_app(NVIDIA.profile)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert [path for path in later if app.stylesheet.has_source(path)] == []
+        await reach(pilot, NVIDIA, "topology", typed=False)
+        assert [path for path in later if app.stylesheet.has_source(path)] == later[:1]
+        assert app.screen.query_one("#role-form").styles.grid_size_columns == 5  # topology_step.tcss: grid-size 5

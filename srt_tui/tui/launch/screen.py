@@ -117,8 +117,19 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
             from srt_tui.tui.launch.steps.profile_step import ProfileStep
 
             return ProfileStep(self.state.preferred_profile, rows_coming=early_profiles(), id="step-profile")
-        step: WizardStep = getattr(importlib.import_module(module, __package__), cls_name)(id=f"step-{step_id}")
+        loaded = importlib.import_module(module, __package__)
+        if loaded.__file__:
+            self._read_css(Path(loaded.__file__).with_suffix(".tcss"))
+        step: WizardStep = getattr(loaded, cls_name)(id=f"step-{step_id}")
         return step
+
+    def _read_css(self, path: Path) -> None:
+        """A later step's rules (`steps/<step>.tcss`), added to the app's stylesheet when the step is first made, as
+        Textual adds a screen's: the first frame parses only the first steps' (Textual parses a screen's whole
+        stylesheet three times as the app starts)."""
+        stylesheet = self.app.stylesheet
+        if path.is_file() and not stylesheet.has_source(str(path), ""):
+            stylesheet.add_source(path.read_text(encoding="utf-8"), read_from=(str(path), ""))
 
     async def on_mount(self) -> None:
         self._scan_roots(None)
