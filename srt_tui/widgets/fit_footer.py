@@ -36,8 +36,14 @@ class FitFooter(Footer):
         self.left_out = self._leaving(self.size.width)
         self._composed = self._keys()
         for widget in super().compose():
-            if not (isinstance(widget, FooterKey) and widget.action in self.left_out):
-                yield widget
+            if isinstance(widget, FooterKey):
+                if widget.action in self.left_out:
+                    continue
+                if not widget.has_class("-command-palette"):  # (Footer binds every key's `compact` but that one's)
+                    # its `compact` as bound, before it mounts: a key started compact and its binding then undid it,
+                    # each a restyle of the key (two of every key at every compose)
+                    widget.set_reactive(FooterKey.compact, self.compact)
+            yield widget
 
     def on_resize(self) -> None:
         """A width that leaves out other keys composes them anew (a footer is recomposed only when they change)."""

@@ -21,6 +21,7 @@ from rich.console import RenderableType
 from textual.app import App
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, LoadingIndicator, Tree
+from textual.widgets._footer import FooterKey
 
 from srt_tui.tui.app import SrtTuiApp
 from srt_tui.tui.launch import recipe_reader
@@ -222,6 +223,25 @@ async def test_the_footer_is_composed_anew_only_when_its_keys_change(monkeypatch
         await settle(pilot)
         assert len(composed) == before + 1
         assert "open_file" not in {key.action for key in footer.query("FooterKey").results()}  # type: ignore[attr-defined]
+
+
+async def test_a_footer_key_is_styled_once_as_it_mounts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual's footer keys started compact and their binding to the footer's `compact` then undid it: two restyles
+    of every key at every compose (most of the first frame's style updates)."""
+    toggled: list[str] = []
+    watch = FooterKey._watch_compact
+
+    def watching(key: FooterKey, compact: bool) -> None:
+        if key.has_class("-compact") != compact and key.action != "command_palette":  # compact, and not bound
+            toggled.append(key.action)
+        watch(key, compact)
+
+    monkeypatch.setattr(FooterKey, "_watch_compact", watching)
+    async with make_app("local").run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        keys = list(pilot.app.screen.query_one(FitFooter).query(FooterKey).results())
+        assert len(keys) > 4 and not any(key.has_class("-compact") for key in keys if key.action != "command_palette")
+    assert toggled == []
 
 
 FIRST_FRAME = r"""
