@@ -25,7 +25,7 @@ from textual.widgets._footer import FooterKey
 
 from srt_tui.tui.app import SrtTuiApp
 from srt_tui.tui.launch import recipe_reader
-from srt_tui.tui.launch.recipe_catalog import SCREENFUL, LibraryRoot, RecipeEntry
+from srt_tui.tui.launch.recipe_catalog import SCREENFUL, LibraryRoot, RecipeEntry, library_roots
 from srt_tui.tui.launch.recipe_reader import RecipeReader
 from srt_tui.tui.launch.screen import LaunchScreen
 from srt_tui.tui.launch.steps.profile_step import ProfileStep
@@ -176,6 +176,21 @@ def test_ready_takes_whole_lines_and_batches_goes_on_from_there() -> None:
             assert rest == [(["r3"], 3), (["r4"], 4)]
         finally:
             reader.close()
+
+
+async def test_a_reader_that_sent_nonsense_before_the_first_frame_is_let_go() -> None:
+    """What the reader sent by the first frame is not a batch: the app lets it go and reads the library itself."""
+    jobs = make_library(_user_library(), folders=3, per_folder=3)
+    with tempfile.TemporaryFile() as stderr:
+        proc = subprocess.Popen([sys.executable, "-c", "print('not a batch', flush=True)"], stdout=subprocess.PIPE,
+                                stderr=stderr)  # fmt: skip
+        proc.wait(timeout=60)
+        recipe_reader._early = RecipeReader(library_roots(), proc, stderr)
+        async with make_app("local").run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            tree = pilot.app.screen.query_one("#recipe-tree", Tree)
+            assert len([x for x in _leaves(tree) if x.startswith(("r", "same", "variants", "broken"))]) == jobs
+        assert recipe_reader._early is None and proc.stdout is not None and proc.stdout.closed
 
 
 @pytest.mark.parametrize(("profile", "field_id", "listed"), [("local", "#recipe-filter", "#recipe-tree"),
