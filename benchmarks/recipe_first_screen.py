@@ -17,6 +17,19 @@ flow without the library (the cost the library adds to its first rows, goal ~1).
 this one's, for a before/after ratio in one run; `-p local, warm` is a start after a run that read (and cached)
 the whole library.
 
+Figures of 2026-12-07 17:15 (branch s33-paint against main f3de9fd, srtctl's 555 files, 5 alternated runs, load
+average 0.6 rising to 3.4 during the run, bare Textual 0.32 s): `-p local` rows 0.74 s cold against before 1.07 s
+(0.69), app + reader CPU 0.79 s against 1.10 s (0.72); warm 0.735 s against 1.00 s (0.735), CPU 0.59 s against
+0.78 s (0.76). At 16:51-17:04 (load 7-9, walls ~2-3x a quiet machine's): cold 0.68 wall, 0.73 CPU (7 runs; 0.84 /
+0.78 in 5), warm 0.76 wall, 0.83 CPU (1.01 / 0.78). Plain `srt-tui`, 7 alternated runs of its flow alone (load ~8):
+profile list 0.69, rows from start 0.88, CPU 0.92, but Enter -> rows 1.17: the profile models now warm after the
+frame with the list, which comes ~0.3 s earlier, and an Enter pressed at once waits for them. Before the first frame
+the app no longer renders the first screen and throws it away (Textual renders it while the app starts: 4 renders
+-> 1), takes the reader's rows sent by then into that frame (a warm reader is ahead of it: no loading indicator
+comes and goes), composes no hidden filter field, restyles no footer key twice (18 of its 23 style updates),
+recomposes the footer only when its keys change, parses only the first steps' rules, and imports neither the
+held-jobs check's Slurm layer (when nothing is held) nor Rich's emoji table; the Slurm check starts after it.
+
 Figures of 2026-12-07 12:50-12:56 (branch s32-start against main 91743d8, srtctl's 555 files, 5 alternated runs,
 twice; a shared machine at a load average of 7.5-9.7 on 2 cores, so wall times are ~2.5x a quiet machine's and
 the ratios and CPU are the figures): bare Textual 0.63 / 0.53 s; rows of `-p local` cold 1.50 / 1.24 s against

@@ -14,6 +14,14 @@ goal <= 1.0. Skipped when tmux or srtctl is missing.
 
     python benchmarks/tui_startup.py [--runs 7] [--tmux-runs 5] [--before OLD_TREE]
 
+2026-12-07 17:16 (branch s33-paint against main f3de9fd, load average 3.4-4 on 2 cores, 9 alternated tmux runs of
+each): srt-tui first screen 0.675 s, before 0.917 s (0.74), srtctl's first prompt 0.692 s: ratio 0.98 (before 1.33).
+At 16:52-17:01 (load 7-8: walls ~2x a quiet machine's, 11 runs): 1.02 s, before 1.23 s (0.83; 0.76 in 7 runs),
+srtctl 0.90 s: ratio 1.13 (before 1.36; 0.86 against 1.13 in 7 runs). Under load the ratio to srtctl's single
+process widens: srt-tui is two (the app and its recipe reader), each competing for the 2 cores. The app's first frame
+is no longer rendered two or three times and thrown away while the app starts, nor waits for the hidden filter
+field, the Slurm check's imports or the footer keys' double restyle (tests/tui/test_first_frame.py).
+
 2026-12-07 12:52 (branch s32-start against main 91743d8, load average ~8.3 on 2 cores: walls ~2.5x a quiet
 machine's; 7 alternated tmux runs of each): srt-tui first screen 1.30 s, before 1.36 s (0.955), srtctl's first
 prompt 1.03 s: ratio 1.26 (before 1.32); again at 13:01 (load 6.7-9.3): 1.67 s, before 1.78 s (0.94), srtctl 1.68 s:

@@ -7,10 +7,8 @@ every directory it acts on is checked (not a link, this user's, not writable by 
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import os
-import pwd
 import re
 import stat
 from pathlib import Path
@@ -46,6 +44,8 @@ def require_job_id(job_id: object, where: str) -> str:
 
 
 def _owner(uid: int) -> str:
+    import pwd  # only to name who owns a refused path
+
     try:
         return f"{pwd.getpwuid(uid).pw_name} (uid {uid})"
     except KeyError:
@@ -162,6 +162,8 @@ _AT_FDCWD = -100
 def rename_noreplace(src: Path, dst: Path) -> None:
     """Rename ``src`` to ``dst`` only if ``dst`` does not exist (FileExistsError otherwise): an existing
     directory, another job's or planted, is never replaced (renameat2 RENAME_NOREPLACE)."""
+    import ctypes  # here: every command checks paths, few rename a job directory
+
     fn = getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
     if fn is not None:
         if fn(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), _RENAME_NOREPLACE) == 0:

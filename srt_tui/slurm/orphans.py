@@ -12,24 +12,30 @@ record. Such a job never ran: its files stay where they are.
 from __future__ import annotations
 
 import contextlib
-import getpass
 import json
 import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from srt_tui.core.owned import UnsafePath, private_dir, valid_job_id, write_private
 from srt_tui.core.paths import user_state_dir
-from srt_tui.slurm.client import SlurmClient
-from srt_tui.slurm.procs import ProcRecord, alive
-from srt_tui.state.statefile import read_state, state_dir
+
+if TYPE_CHECKING:
+    from srt_tui.slurm.client import SlurmClient
+    from srt_tui.slurm.procs import ProcRecord
+
+# Every command (the TUI's first frame too) runs `settle`, which with no record is one directory listing: the
+# modules that read and act on records are imported once there is one
 
 #: seconds of clock skew allowed between this host and slurmctld when matching submit times
 _SKEW_S = 5
 
 
 def _records_dir() -> Path:
+    from srt_tui.core.owned import private_dir
+    from srt_tui.state.statefile import state_dir
+
     return private_dir(state_dir() / "submitting", "state directory")
 
 
@@ -47,6 +53,9 @@ class Submitting:
 def begin(base: Path, staged: Path) -> Path | None:
     """Record that this process is about to submit ``staged`` into ``base`` (None when the state directory
     cannot be written: the submission goes on, this guard is best effort)."""
+    from srt_tui.core.owned import UnsafePath, write_private
+    from srt_tui.slurm.procs import ProcRecord
+
     me = ProcRecord.of(os.getpid())
     if me is None:
         return None
@@ -70,8 +79,14 @@ def _pending() -> list[Submitting]:
     try:
         folder = user_state_dir() / "submitting"  # only looked at: a command that submits nothing makes nothing
         names = sorted(os.listdir(folder))
-    except (OSError, UnsafePath):
+    except OSError:
         return []
+    if not names:
+        return []
+    from srt_tui.core.owned import UnsafePath
+    from srt_tui.slurm.procs import ProcRecord
+    from srt_tui.state.statefile import read_state
+
     out = []
     for name in names:
         path = folder / name
@@ -86,7 +101,12 @@ def _pending() -> list[Submitting]:
 
 def interrupted() -> list[Submitting]:
     """Records of applies that are gone: each may have left a held job."""
-    return [s for s in _pending() if not alive(s.proc)]
+    pending = _pending()
+    if not pending:
+        return []
+    from srt_tui.slurm.procs import alive
+
+    return [s for s in pending if not alive(s.proc)]
 
 
 def settle(client: SlurmClient | None = None, transport: str = "auto") -> list[str]:
@@ -96,6 +116,11 @@ def settle(client: SlurmClient | None = None, transport: str = "auto") -> list[s
     gone = interrupted()
     if not gone:
         return []
+    import getpass
+
+    from srt_tui.core.owned import valid_job_id
+    from srt_tui.slurm.procs import alive
+
     busy = {s.base for s in _pending() if alive(s.proc)}  # a running apply's held job looks the same: wait
     todo = [s for s in gone if s.base not in busy]
     if not todo:

@@ -158,7 +158,9 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
     def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self.toasts.screen_changed, immediate=True)
         if self.check_slurm:
-            self.probe_slurm()
+            # after the first frame: the check imports the Slurm layer, in a thread that shared the interpreter
+            # with that frame (the app reads its queue once it has started, and the frame is drawn first)
+            self.call_later(self.call_after_refresh, self.probe_slurm)
             self.set_interval(self.SLURM_RECHECK_S, self.probe_slurm)
 
     # -- Slurm reachability (worker) -----------------------------------------------------------------

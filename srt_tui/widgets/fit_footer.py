@@ -13,6 +13,7 @@ from textual.widgets._footer import FooterKey
 if TYPE_CHECKING:
     from textual.app import ComposeResult
     from textual.binding import Binding
+    from textual.screen import Screen
 
 #: what a key takes besides its key and description: a column before the key, between them, after them
 KEY_PADDING = 3
@@ -33,14 +34,56 @@ class FitFooter(Footer):
 
     def compose(self) -> ComposeResult:
         self.left_out = self._leaving(self.size.width)
+        self._composed = self._keys()
         for widget in super().compose():
-            if not (isinstance(widget, FooterKey) and widget.action in self.left_out):
-                yield widget
+            if isinstance(widget, FooterKey):
+                if widget.action in self.left_out:
+                    continue
+                if not widget.has_class("-command-palette"):  # (Footer binds every key's `compact` but that one's)
+                    # its `compact` as bound, before it mounts: a key started compact and its binding then undid it,
+                    # each a restyle of the key (two of every key at every compose)
+                    widget.set_reactive(FooterKey.compact, self.compact)
+            yield widget
 
     def on_resize(self) -> None:
         """A width that leaves out other keys composes them anew (a footer is recomposed only when they change)."""
         if self._bindings_ready and self._leaving(self.size.width) != self.left_out:
-            self.call_after_refresh(self.recompose)
+            self._recompose_soon()
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """Textual's, but the keys are composed anew only when what the footer shows changed, once for every change
+        made before the next refresh: Textual recomposed every key at each change of the screen's bindings (a
+        screen's start changes them two or three times, a focus move once), most leaving the footer as it was."""
+        self._bindings_ready = True
+        if screen.app.app_focus and self.is_attached and screen is self.screen:
+            self._recompose_soon()
+
+    #: a recompose is asked for after the next refresh
+    _recompose_asked = False
+    #: what the keys were last composed from (`_keys`)
+    _composed: tuple[object, ...] | None = None
+
+    def _recompose_soon(self) -> None:
+        if not self._recompose_asked:
+            self._recompose_asked = True
+            self.call_after_refresh(self._recompose_now)
+
+    async def _recompose_now(self) -> None:
+        self._recompose_asked = False
+        if self._keys() != self._composed or self._leaving(self.size.width) != self.left_out:
+            await self.recompose()
+
+    def _keys(self) -> tuple[object, ...]:
+        """What Footer composes its keys from: the screen's shown bindings as it reads them, and its own settings
+        (nothing until the bindings are known)."""
+        if not self._bindings_ready:
+            return ()
+        shown = tuple(
+            (key, b.action, b.description, b.group, b.tooltip, enabled, tooltip, self.app.get_key_display(b))
+            for key, (_, b, enabled, tooltip) in self.screen.active_bindings.items()
+            if b.show or key == self.app.COMMAND_PALETTE_BINDING
+        )
+        return (shown, self.show_command_palette, self.compact)
 
     def _leaving(self, width: int) -> frozenset[str]:
         """The actions of `gives_way` to leave out so that the shown keys fit ``width`` (none before layout)."""

@@ -19,11 +19,13 @@ from __future__ import annotations
 import atexit
 import contextlib
 import json
+import os
+import select
 import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
     from srt_tui.tui.launch.profile_facts import ProfileRow
     from srt_tui.tui.launch.recipe_catalog import LibraryRoot, RecipeEntry
 
+#: one line of the reader: a batch (entries, files read, files in all), or the profile rows
+ReaderLine = tuple[list["RecipeEntry"], int, int] | list["ProfileRow"]
 #: a batch line longer than this is refused (a library's largest folder is well under a megabyte of facts)
 MAX_LINE = 32 << 20
 #: how much of the reader's stderr says why it stopped
@@ -50,6 +54,8 @@ class RecipeReader:
     proc: subprocess.Popen[bytes]
     stderr: IO[bytes]
     profiles: bool = False
+    #: what `ready` read and did not take (whole lines, then the start of the next one), read first by `batches`
+    _buffer: bytearray = field(default_factory=bytearray)
 
     @classmethod
     def start(cls, roots: list[LibraryRoot], profiles: bool = False) -> RecipeReader | None:
@@ -72,33 +78,75 @@ class RecipeReader:
         atexit.register(reader.close)
         return reader
 
+    def ready(self, enough: int) -> list[ReaderLine]:
+        """What the reader has sent so far, without waiting, up to the batch that makes `enough` entries: its
+        batches, and its profile rows (a list of `ProfileRow`) when it was asked for them. The screen takes them
+        before its first frame, so a reader ahead of the app (a warm cache answers in ~0.1 s, the app paints in
+        ~0.3 s) has its rows in that frame, not in one drawn after it. Call it before `batches`, which goes on from
+        where this stopped; ReaderFailed as there."""
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        # `batches` has not read yet (nothing sits in the pipe's Python buffer): the descriptor says what is there
+        while select.select([fd], [], [], 0)[0]:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:  # it ended: `batches` says how
+                break
+            self._buffer += chunk
+            if len(self._buffer) > MAX_LINE and b"\n" not in self._buffer:
+                raise ReaderFailed(f"a batch longer than {MAX_LINE} bytes")
+        out: list[ReaderLine] = []
+        entries = 0
+        while entries < enough and b"\n" in self._buffer:
+            got = self._parse(self._line())
+            out.append(got)
+            if isinstance(got, tuple):
+                entries += len(got[0])
+                if got[1] >= got[2]:
+                    break
+        return out
+
     def batches(
         self, on_profiles: Callable[[list[ProfileRow]], None] | None = None
     ) -> Iterator[tuple[list[RecipeEntry], int, int]]:
-        """(entries, files read, files in all) as the reader sends them; ReaderFailed when it stops early. The
-        profile rows (first, when the reader was asked for them) go to `on_profiles`."""
+        """(entries, files read, files in all) as the reader sends them, after any `ready` took; ReaderFailed when
+        it stops early. The profile rows (first, when the reader was asked for them) go to `on_profiles`."""
+        assert self.proc.stdout is not None
+        while line := self._line():
+            if not line.endswith(b"\n"):
+                raise ReaderFailed(f"a batch longer than {MAX_LINE} bytes")
+            got = self._parse(line)
+            if isinstance(got, tuple):
+                yield got
+                if got[1] >= got[2]:
+                    return
+            elif on_profiles is not None:
+                on_profiles(got)
+        raise ReaderFailed(f"the recipe reader stopped (exit {self.proc.wait()}){self._last_words()}")
+
+    def _line(self) -> bytes:
+        """The next line: from what `ready` read and did not take, then from the pipe."""
+        assert self.proc.stdout is not None
+        if b"\n" in self._buffer:
+            line, _, rest = bytes(self._buffer).partition(b"\n")
+            self._buffer = bytearray(rest)
+            return line + b"\n"
+        head, self._buffer = bytes(self._buffer), bytearray()
+        return head + self.proc.stdout.readline(MAX_LINE - len(head))
+
+    @staticmethod
+    def _parse(line: bytes) -> ReaderLine:
+        """One line of the reader: a batch, or the profile rows; ReaderFailed when it is neither."""
         from srt_tui.tui.launch.profile_facts import ProfileRow
         from srt_tui.tui.launch.recipe_catalog import RecipeEntry
 
-        assert self.proc.stdout is not None
-        while line := self.proc.stdout.readline(MAX_LINE):
-            if not line.endswith(b"\n"):
-                raise ReaderFailed(f"a batch longer than {MAX_LINE} bytes")
-            try:
-                data = json.loads(line)
-                if isinstance(data, dict) and "profiles" in data:
-                    rows = [ProfileRow.from_facts(d) for d in data["profiles"]]
-                    if on_profiles is not None:
-                        on_profiles(rows)
-                    continue
-                entries = [RecipeEntry.from_facts(d) for d in data["entries"]]
-                read, total = int(data["read"]), int(data["total"])
-            except (ValueError, KeyError, TypeError) as exc:
-                raise ReaderFailed(f"the recipe reader sent something else than a batch ({exc})") from exc
-            yield entries, read, total
-            if read >= total:
-                return
-        raise ReaderFailed(f"the recipe reader stopped (exit {self.proc.wait()}){self._last_words()}")
+        try:
+            data = json.loads(line)
+            if isinstance(data, dict) and "profiles" in data:
+                return [ProfileRow.from_facts(d) for d in data["profiles"]]
+            entries = [RecipeEntry.from_facts(d) for d in data["entries"]]
+            return entries, int(data["read"]), int(data["total"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ReaderFailed(f"the recipe reader sent something else than a batch ({exc})") from exc
 
     def _last_words(self) -> str:
         """`: <its last stderr line>`, or ''."""

@@ -12,7 +12,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher
 
 from srt_tui.tui.context import ContextHub
@@ -32,6 +31,7 @@ from srt_tui.tui.launch.messages import (
     ReloadRecipes,
 )
 from srt_tui.tui.launch.steps.base import ClonedRun, WizardState, WizardStep
+from srt_tui.tui.mode_screen import ModeScreen
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.tui.workers import ReportsWorkerErrors
 from srt_tui.widgets.fit_footer import FitFooter
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from srt_tui.core.jobdir.clone import ClonedJob
     from srt_tui.tui.launch.profile_facts import ProfileRow
     from srt_tui.tui.launch.recipe_catalog import LibraryRoot, RecipeEntry
-    from srt_tui.tui.launch.recipe_reader import RecipeReader
+    from srt_tui.tui.launch.recipe_reader import ReaderLine, RecipeReader
 
 #: (step id, label, module, class) in order; later steps are imported when first reached
 STEPS: tuple[tuple[str, str, str, str], ...] = (
@@ -61,7 +61,7 @@ ROWS_A_MESSAGE = 100
 FOOTER_GIVES_WAY = ("open_file", "reload")
 
 
-class LaunchScreen(ReportsWorkerErrors, Screen[None]):
+class LaunchScreen(ReportsWorkerErrors, ModeScreen):
     """Holds the wizard state; steps report choices with messages and this screen moves between them."""
 
     CSS_PATH = "launch.tcss"
@@ -92,6 +92,8 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         #: the given profile's models load once the reader's first screenful of rows is painted (until then the
         #: interpreter is the first paint's: the reader parses on another core)
         self._profile_waits = False
+        #: the reader's rows taken before the first frame, by scan (`_take_ready`), until the first step shows them
+        self._ready: list[tuple[int, ReaderLine]] = []
         #: a clone asked for before this screen was mounted (applied by `on_mount`)
         self._pending_clone: tuple[ClonedJob, Prepared, str] | None = None
         #: the wizard's first step: Recipe when the profile is already chosen (`-p`, or srtctl's srtslurm.yaml
@@ -115,13 +117,25 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
             from srt_tui.tui.launch.steps.profile_step import ProfileStep
 
             return ProfileStep(self.state.preferred_profile, rows_coming=early_profiles(), id="step-profile")
-        step: WizardStep = getattr(importlib.import_module(module, __package__), cls_name)(id=f"step-{step_id}")
+        loaded = importlib.import_module(module, __package__)
+        if loaded.__file__:
+            self._read_css(Path(loaded.__file__).with_suffix(".tcss"))
+        step: WizardStep = getattr(loaded, cls_name)(id=f"step-{step_id}")
         return step
+
+    def _read_css(self, path: Path) -> None:
+        """A later step's rules (`steps/<step>.tcss`), added to the app's stylesheet when the step is first made, as
+        Textual adds a screen's: the first frame parses only the first steps' (Textual parses a screen's whole
+        stylesheet three times as the app starts)."""
+        stylesheet = self.app.stylesheet
+        if path.is_file() and not stylesheet.has_source(str(path), ""):
+            stylesheet.add_source(path.read_text(encoding="utf-8"), read_from=(str(path), ""))
 
     async def on_mount(self) -> None:
         self._scan_roots(None)
         if self._first and not self._profile_waits:
             self.load_given_profile(self.state.preferred_profile)
+        self._show_ready()  # the first step is entered with the rows the reader has sent by now
         await self.go_to(self._first)
         if self._pending_clone is not None:  # Monitor's `C` opened Launch for the first time
             await self.clone(*self._pending_clone)
@@ -163,22 +177,56 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
         from srt_tui.tui.launch.recipe_reader import claim
 
         reader = claim(roots) if srtctl_root is None else None
+        taken = self._take_ready(reader) if reader is not None else None
+        if taken is None:
+            reader = None
         if reader is not None and self._first == 1:
             self._profile_waits = True
         if reader is None or not reader.profiles:  # a Profile step waiting for the reader's rows reads them itself
             self.post_message(ProfilesRead(None))
-        self.scan_recipes(scan, roots, reader)
+        self._ready += [(scan, got) for got in taken or []]
+        self.scan_recipes(scan, roots, reader, taken or [])
+
+    def _take_ready(self, reader: RecipeReader) -> list[ReaderLine] | None:
+        """The reader's rows sent by now, up to a screenful (None when it failed already: it is let go, and the
+        library is read here): they go on the first frame (`_show_ready`), not on one drawn after it."""
+        from srt_tui.tui.launch.recipe_catalog import SCREENFUL
+        from srt_tui.tui.launch.recipe_reader import ReaderFailed
+
+        try:
+            return reader.ready(SCREENFUL)
+        except ReaderFailed as exc:
+            self.log.warning(f"recipes: {exc}; reading them here")
+            reader.close()
+            return None
+
+    def _show_ready(self) -> None:
+        """The rows `_take_ready` took, handed over as the reader's messages hand them, before the first step is
+        entered: it is built with them, never with a loading indicator that the next message takes away."""
+        ready, self._ready = self._ready, []
+        for scan, got in ready:
+            if isinstance(got, tuple):
+                self._recipes_found(RecipesFound(scan, *got))
+            else:
+                self._profiles_read(ProfilesRead(got))
 
     @work(thread=True, group="recipe-scan", name="scan-recipes", exit_on_error=False)
-    def scan_recipes(self, scan: int, roots: list[LibraryRoot], reader: RecipeReader | None = None) -> None:
+    def scan_recipes(
+        self,
+        scan: int,
+        roots: list[LibraryRoot],
+        reader: RecipeReader | None = None,
+        taken: list[ReaderLine] | None = None,
+    ) -> None:
         """Read every recipe file under `roots`, folder by folder, through the user's cache: the rows the reader
-        process sends, then (when it stopped early) what it did not send, read here."""
+        process sends (after those `taken` already), then (when it stopped early) what it did not send, read here."""
         from srt_tui.state.recipe_cache import RecipeCache
         from srt_tui.tui.launch.recipe_catalog import scan_library
         from srt_tui.tui.launch.recipe_reader import ReaderFailed
 
-        sent: set[str] = set()
-        before = [0]  # files read as of the last message
+        batches = [got for got in taken or [] if isinstance(got, tuple)]
+        sent: set[str] = {e.spec for entries, _, _ in batches for e in entries}
+        before = [batches[-1][1] if batches else 0]  # files read as of the last message
 
         def found(entries: list[RecipeEntry], read: int, total: int) -> None:
             fresh = [e for e in entries if e.spec not in sent]
@@ -192,15 +240,16 @@ class LaunchScreen(ReportsWorkerErrors, Screen[None]):
             before[0] = read
 
         if reader is not None:
-            profiles: list[list[ProfileRow] | None] = [None]
+            profiles: list[list[ProfileRow] | None] = [next((g for g in taken or [] if isinstance(g, list)), None)]
 
             def listed(rows: list[ProfileRow]) -> None:
                 profiles[0] = rows
                 self.post_message(ProfilesRead(rows))
 
             try:
-                for entries, read, total in reader.batches(on_profiles=listed):
-                    found(entries, read, total)
+                if not batches or batches[-1][1] < batches[-1][2]:  # the last batch is not among those taken
+                    for entries, read, total in reader.batches(on_profiles=listed):
+                        found(entries, read, total)
                 return
             except ReaderFailed as exc:
                 self.log.warning(f"recipes: {exc}; reading the rest here")

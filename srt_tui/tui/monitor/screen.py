@@ -22,7 +22,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Input
 from textual.worker import Worker, WorkerState
 
@@ -37,6 +36,7 @@ from srt_tui.tui.header import AppHeader
 from srt_tui.tui.help_screen import ColumnLegend
 from srt_tui.tui.logs.screen import LogViewerScreen
 from srt_tui.tui.messages import HoldKeys, SlurmStatus
+from srt_tui.tui.mode_screen import ModeScreen
 from srt_tui.tui.monitor import jobs_model, worker_table
 from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide
 from srt_tui.tui.monitor.alljobs.screen import REFRESH_S, AllJobsScreen, OpenJob
@@ -79,7 +79,7 @@ FOOTER_GIVES_WAY = (
 )  # fmt: skip
 
 
-class MonitorScreen(ReportsWorkerErrors, Screen[None]):
+class MonitorScreen(ReportsWorkerErrors, ModeScreen):
     """Live jobs. The Launch flow calls `focus_job` right after a submit.
 
     ``feed`` (default: the live monitor), ``canceller`` (default: scancel / the local launcher),

@@ -17,7 +17,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, DataTable, Footer, Input, Label, ProgressBar, Static
 
@@ -28,6 +27,7 @@ from srt_tui.setup.proposal import OperatorChoices, Proposal, build_proposal, pa
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.messages import SlurmStatus
+from srt_tui.tui.mode_screen import ModeScreen
 from srt_tui.tui.palette import PaletteAction
 from srt_tui.tui.setup.dialogs import ConfirmOverwrite
 from srt_tui.tui.setup.messages import ProbeProgress, ProbesDone
@@ -117,7 +117,7 @@ class FindingsView(Static):
             self.update(findings_text(list(self._findings), console, width))
 
 
-class SetupScreen(ReportsWorkerErrors, Screen[None]):
+class SetupScreen(ReportsWorkerErrors, ModeScreen):
     """Guided first-time cluster setup: 1 Probe, 2 Review and edit, 3 Write."""
 
     CSS_PATH = "setup.tcss"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual import on
+from textual.widget import Widget
 from textual.widgets import Input
 
 from srt_tui.core.text.words import name_rank
@@ -23,9 +24,10 @@ class FilterStep(WizardStep):
     (`filter_list_id`), says which row the cursor is on (`_cursor_row`) and refills its list (`_filter_typed`,
     `_filter_closed`)."""
 
-    #: the filter field's id, and the id of the list it narrows
+    #: the filter field's id, the id of the list it narrows, and what the field says while empty
     filter_id: ClassVar[str] = ""
     filter_list_id: ClassVar[str] = ""
+    filter_placeholder: ClassVar[str] = ""
     #: what the filter holds ('' when closed)
     query_text = ""
     #: the row the cursor was on when `/` opened the filter: Esc while typing goes back to it (a filter answered
@@ -49,11 +51,22 @@ class FilterStep(WizardStep):
         """Whether Enter leaves the keys with the field (the step says why): by default the list takes them."""
         return False
 
-    def action_filter(self) -> None:
+    def _field(self) -> Input | None:
+        """The filter field, once `/` has made it (a hidden field composed with the step cost the first frame its
+        widget, styles and stylesheet)."""
+        found = self.query(f"#{self.filter_id}")
+        return found.first(Input) if found else None
+
+    async def action_filter(self) -> None:
         row = self._cursor_row()
         if row is not None:
             self._before_filter = row[0]
-        field = self.query_one(f"#{self.filter_id}", Input)
+        field = self._field()
+        if field is None:  # made at the first `/`, above the list it narrows
+            field = Input(placeholder=self.filter_placeholder, id=self.filter_id)
+            listed = self.query_one(f"#{self.filter_list_id}")
+            assert isinstance(listed.parent, Widget)
+            await listed.parent.mount(field, before=listed)
         field.display = field.can_focus = True
         # the list's cursor row drawn as when the list has the focus: it is the row Enter takes (a dim cursor 20 rows
         # down read as no cursor at all, and the operator took the first row for the one chosen)
@@ -62,25 +75,27 @@ class FilterStep(WizardStep):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "close_filter":
-            return self.query_one(f"#{self.filter_id}", Input).display
+            field = self._field()
+            return field is not None and field.display
         return super().check_action(action, parameters)
 
     def action_close_filter(self) -> None:
         """Esc: the filter cleared and closed. Typed in the filter, Esc cancels it: the cursor goes back to the row
         it was on before `/`; after Enter (the list has the keys) the row under the cursor stays."""
-        field = self.query_one(f"#{self.filter_id}", Input)
+        field = self._field()
         row = self._cursor_row()
-        back = field.has_focus or row is None
+        back = (field is not None and field.has_focus) or row is None
         keep = self._before_filter if back and self._before_filter is not None else (row[0] if row else None)
         self._hide_filter()
         self._filter_closed(keep)
 
     def _hide_filter(self) -> None:
         """The field emptied (without a Changed: the list is refilled once, by the caller) and hidden."""
-        field = self.query_one(f"#{self.filter_id}", Input)
-        with field.prevent(Input.Changed):
-            field.value = ""
-        field.display = field.can_focus = False
+        field = self._field()
+        if field is not None:
+            with field.prevent(Input.Changed):
+                field.value = ""
+            field.display = field.can_focus = False
         self.remove_class("-filtering")
         self.query_text = ""
 

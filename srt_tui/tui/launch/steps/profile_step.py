@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.events import Resize
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Static
 
 from srt_tui.core.spec.profile_order import DEMO_PROFILE, PROFILE_ORDER
 from srt_tui.core.text.words import matches_words, name_rank
@@ -35,6 +35,7 @@ class ProfileStep(FilterStep):
     title: ClassVar[str] = "Profile"
     filter_id: ClassVar[str] = "profile-filter"
     filter_list_id: ClassVar[str] = "profile-table"
+    filter_placeholder: ClassVar[str] = "filter: every word must match (name, source, GPUs, interface…), !word excludes"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", tooltip="Filter the profiles: every word must match, !word excludes"),
         Binding("r", "reload", "Reload profiles"),
@@ -66,20 +67,18 @@ class ProfileStep(FilterStep):
             f"Choose the cluster profile: it owns every hardware difference.\nListed: {PROFILE_ORDER}.",
             classes="step-hint",
         )
-        field = Input(placeholder="filter: every word must match (name, source, GPUs, interface…), !word excludes",
-                      id="profile-filter")  # fmt: skip
-        field.display = field.can_focus = False  # shown by `/` (until then the screen's first focus would take it)
-        yield field
         table: DataTable[str | Text] = RowTable(cursor_type="row", id="profile-table")
         self._add_columns(table)
-        table.loading = True
-        yield table
+        yield table  # loading (its indicator) until rows come: `enter` says, once the screen handed over what it had
         with VerticalScroll(id="profile-detail-box", can_focus=False):
             yield Static("", id="profile-detail")
         yield Static("", id="profile-errors")
 
     async def enter(self, state: WizardState) -> None:
-        """Nothing to rebuild: the table reflects the files on disk (`r` reloads them)."""
+        """Nothing to rebuild: the table reflects the files on disk (`r` reloads them); until they are listed it
+        shows its loading indicator."""
+        if not self._listed:
+            self.query_one(DataTable).loading = True
 
     def hold_keys(self) -> None:
         """Back here from the Recipe step (`-p` given, so the list is read only now): the keys typed after Esc wait
@@ -104,6 +103,8 @@ class ProfileStep(FilterStep):
 
     #: how many profiles Setup had written when the list was last read
     _written = 0
+    #: the rows were listed once (before, the table shows its loading indicator)
+    _listed = False
     #: the profile the cursor goes to once the list is read again (the one Setup wrote last)
     _cursor_to: str | None = None
 
@@ -123,7 +124,8 @@ class ProfileStep(FilterStep):
             self.load_profiles(self._preferred)
         else:
             self._show_rows(rows)
-            self._warm_models()
+            # after the frame with them, which may be the first: the app reads its queue once it has started
+            self.app.call_later(self.call_after_refresh, self._warm_models)
 
     @work(thread=True, group="profile-models", name="profile-models", exit_on_error=False)
     def _warm_models(self) -> None:
@@ -166,7 +168,7 @@ class ProfileStep(FilterStep):
         self._show_rows(message.rows)
 
     def _show_rows(self, rows: list[ProfileRow]) -> None:
-        self.rows = rows
+        self.rows, self._listed = rows, True
         table = self.query_one(DataTable)
         if not self._refit(self.size.width):  # the columns follow the longest values
             self._fill(table)
@@ -227,8 +229,8 @@ class ProfileStep(FilterStep):
         return values
 
     def _add_columns(self, table: DataTable[str | Text]) -> None:
-        for c in self._columns:
-            table.add_column(c.header, width=c.width, key=c.key)
+        for c in self._columns:  # Text: a str is read as markup (and loads Rich's emoji table)
+            table.add_column(Text(c.header), width=c.width, key=c.key)
 
     def _fill(self, table: DataTable[str | Text]) -> None:
         """One row per profile file the filter leaves, in the columns shown (a value too long for its column cut

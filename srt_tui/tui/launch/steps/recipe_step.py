@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
-from textual.widgets import Input, Static, Tree
+from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
 from srt_tui.core.text.counts import counted
@@ -183,6 +183,7 @@ class RecipeStep(FilterStep):
     title: ClassVar[str] = "Recipe"
     filter_id: ClassVar[str] = "recipe-filter"
     filter_list_id: ClassVar[str] = "recipe-tree"
+    filter_placeholder: ClassVar[str] = "filter: every word must match (name, folder, engine, topology…)"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", tooltip="Filter the recipes: every word must match, !word excludes"),
         Binding("o", "open_file", "Open…", tooltip="Open a recipe file by path"),
@@ -227,18 +228,11 @@ class RecipeStep(FilterStep):
     def compose(self) -> ComposeResult:
         yield Static(HINT, classes="step-hint", id="recipe-hint")
         with Horizontal(id="recipe-body"):
-            with Vertical(id="recipe-left"):
-                field = Input(
-                    placeholder="filter: every word must match (name, folder, engine, topology…)", id="recipe-filter"
-                )
-                # shown by `/`: hidden and unfocusable until then (the screen's first focus would take it)
-                field.display = field.can_focus = False
-                yield field
-                tree = RecipeTree("recipes", id="recipe-tree")
+            with Vertical(id="recipe-left"):  # the `/` filter goes above the tree when first asked for
+                tree = RecipeTree(Text("recipes"), id="recipe-tree")  # Text: a str is read as markup (+ emoji codes)
                 tree.show_root = False
                 tree.guide_depth = 2
-                tree.loading = True
-                yield tree
+                yield tree  # loading (its indicator) until rows come: `enter` says, once it knows what was read
             with VerticalScroll(id="recipe-summary-box"):
                 yield Static("", id="recipe-summary")
 

@@ -1,0 +1,337 @@
+"""The first frame (issue 22: the first screen within srtctl's first prompt, a screenful of recipes in <= 0.5 s), as
+mechanisms rather than times: nothing is rendered and thrown away while the app starts, the rows the reader process
+sent by then are in the first frame (no loading indicator comes and goes), the first screen composes no hidden
+filter field and recomposes its footer only when its keys change, and it imports none of what it does not show."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import RenderableType
+from textual.app import App
+from textual.screen import Screen
+from textual.widgets import DataTable, Input, LoadingIndicator, Tree
+from textual.widgets._footer import FooterKey
+
+from srt_tui.tui.app import SrtTuiApp
+from srt_tui.tui.launch import recipe_reader
+from srt_tui.tui.launch.recipe_catalog import SCREENFUL, LibraryRoot, RecipeEntry, library_roots
+from srt_tui.tui.launch.recipe_reader import RecipeReader
+from srt_tui.tui.launch.screen import LaunchScreen
+from srt_tui.tui.launch.steps.profile_step import ProfileStep
+from srt_tui.widgets.fit_footer import FitFooter
+from tests.tui.scenarios import NVIDIA, reach, settle
+from tests.tui.test_recipe_library import _leaves, _user_library, make_library
+from tests.tui.tui_helpers import make_app
+
+
+@pytest.fixture(autouse=True)
+def _no_reader_left() -> Any:
+    yield
+    reader, recipe_reader._early = recipe_reader._early, None
+    if reader is not None:
+        reader.close()
+
+
+def _frames(monkeypatch: pytest.MonkeyPatch, seen: Any = None) -> list[tuple[bool, bool]]:
+    """Every frame Textual hands to the terminal: (the app had started, something was rendered); `seen(app)` is
+    called at the first one drawn."""
+    frames: list[tuple[bool, bool]] = []
+    display = App._display
+
+    def recording(app: App[Any], screen: Screen[Any], renderable: RenderableType | None) -> None:
+        drawn = renderable is not None and not app._batch_count
+        if drawn and seen is not None and not any(s and d for s, d in frames):
+            seen(app)
+        frames.append((app._is_mounted, renderable is not None))
+        display(app, screen, renderable)
+
+    monkeypatch.setattr(App, "_display", recording)
+    return frames
+
+
+@pytest.mark.parametrize("profile", ["local", None], ids=["recipes", "profiles"])
+async def test_no_frame_is_rendered_before_the_app_has_started(monkeypatch: pytest.MonkeyPatch, profile: str) -> None:
+    """Textual rendered the first screen two or three times while the app was starting and threw each frame away
+    (nothing is drawn then): a mode's screen renders once the app has started, and that frame is drawn."""
+    frames = _frames(monkeypatch)
+    async with make_app(profile).run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+    assert [f for f in frames if not f[0] and f[1]] == []  # rendered while starting
+    assert (True, True) in frames
+
+
+def _no_scan(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The screen's scan worker replaced by a no-op (its readers kept to close): rows come only from what the
+    reader had sent when the screen took it."""
+    readers: list[Any] = []
+
+    def scan(screen: LaunchScreen, scan: int, roots: Any, reader: Any = None, taken: Any = None) -> None:
+        readers.append(reader)
+
+    monkeypatch.setattr(LaunchScreen, "scan_recipes", scan)
+    return readers
+
+
+async def test_rows_the_reader_sent_before_the_screen_mounts_are_in_the_first_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reader ahead of the app (a warm cache answers in ~0.1 s, the app paints in ~0.3 s) has its first screenful
+    in the first frame: it was drawn without rows (a loading indicator) and the rows came in a frame after it."""
+    make_library(_user_library(), folders=3, per_folder=4)
+    recipe_reader.start_early()
+    early = recipe_reader._early
+    assert early is not None
+    early.proc.wait(timeout=60)  # everything it had to say is in the pipe
+    readers = _no_scan(monkeypatch)
+    first: list[tuple[int, int]] = []
+
+    def seen(app: App[Any]) -> None:
+        tree = app.screen.query_one("#recipe-tree", Tree)
+        first.append((len(_leaves(tree)), len(app.screen.query(LoadingIndicator))))
+
+    _frames(monkeypatch, seen)
+    try:
+        async with make_app("local").run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            screen = pilot.app.screen
+            assert isinstance(screen, LaunchScreen) and len(screen.state.library.entries) >= SCREENFUL
+    finally:
+        for reader in readers:
+            if reader is not None:
+                reader.close()
+    assert first and first[0][0] >= SCREENFUL and first[0][1] == 0
+
+
+async def test_profile_rows_the_reader_sent_before_the_screen_mounts_are_in_the_first_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The profile list's rows too; the profile models (pydantic, ~0.2 s) are warmed after that frame, not during."""
+    recipe_reader.start_early(profiles=True)
+    early = recipe_reader._early
+    assert early is not None
+    early.proc.wait(timeout=60)
+    readers = _no_scan(monkeypatch)
+    first: list[tuple[int, int]] = []
+    frames = _frames(monkeypatch, lambda app: first.append((len(app.screen.query_one(ProfileStep).rows), 0)))
+    warmed: list[int] = []
+    monkeypatch.setattr(ProfileStep, "_warm_models", lambda step: warmed.append(len(frames)))
+    try:
+        async with make_app(None).run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            assert not pilot.app.screen.query_one("#profile-table", DataTable).loading
+    finally:
+        for reader in readers:
+            if reader is not None:
+                reader.close()
+    assert first and first[0][0] > 0
+    assert warmed and warmed[0] > 0
+
+
+def test_ready_takes_whole_lines_and_batches_goes_on_from_there() -> None:
+    """`ready` takes what the reader has sent without waiting (up to `enough` entries), keeps the start of a line
+    not whole yet, and `batches` reads on from there: nothing lost, nothing twice."""
+
+    def batch(i: int, total: int = 4) -> str:
+        entry = RecipeEntry("f", f"r{i}", f"/l/r{i}.yaml", f"r{i}.yaml").facts()
+        return json.dumps({"read": i, "total": total, "entries": [entry]})
+
+    script = textwrap.dedent(
+        f"""
+        import sys
+        out = sys.stdout
+        out.write({batch(1)!r} + "\\n" + {batch(2)!r} + "\\n" + {batch(3)[:20]!r}); out.flush()
+        sys.stdin.readline()
+        out.write({batch(3)[20:]!r} + "\\n" + {batch(4)!r} + "\\n"); out.flush()
+        """
+    )
+    with tempfile.TemporaryFile() as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr
+        )
+        reader = RecipeReader([LibraryRoot("user", Path("/l"))], proc, stderr)
+        try:
+            got: list[Any] = []
+            deadline = time.monotonic() + 30
+            while len(got) < 2 and time.monotonic() < deadline:
+                got += reader.ready(enough=1)  # one entry is enough: the second line waits for the next call
+                time.sleep(0.01)
+            assert [[e.label for e in entries] for entries, _, _ in got] == [["r1"], ["r2"]]
+            time.sleep(0.2)
+            assert reader.ready(enough=5) == []  # half a line: nothing yet
+            assert proc.stdin is not None
+            proc.stdin.write(b"go\n")
+            proc.stdin.flush()
+            rest = [([e.label for e in entries], read) for entries, read, _ in reader.batches()]
+            assert rest == [(["r3"], 3), (["r4"], 4)]
+        finally:
+            reader.close()
+
+
+async def test_a_reader_that_sent_nonsense_before_the_first_frame_is_let_go() -> None:
+    """What the reader sent by the first frame is not a batch: the app lets it go and reads the library itself."""
+    jobs = make_library(_user_library(), folders=3, per_folder=3)
+    with tempfile.TemporaryFile() as stderr:
+        proc = subprocess.Popen([sys.executable, "-c", "print('not a batch', flush=True)"], stdout=subprocess.PIPE,
+                                stderr=stderr)  # fmt: skip
+        proc.wait(timeout=60)
+        recipe_reader._early = RecipeReader(library_roots(), proc, stderr)
+        async with make_app("local").run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            tree = pilot.app.screen.query_one("#recipe-tree", Tree)
+            assert len([x for x in _leaves(tree) if x.startswith(("r", "same", "variants", "broken"))]) == jobs
+        assert recipe_reader._early is None and proc.stdout is not None and proc.stdout.closed
+
+
+@pytest.mark.parametrize(("profile", "field_id", "listed"), [("local", "#recipe-filter", "#recipe-tree"),
+                                                             (None, "#profile-filter", "#profile-table")])  # fmt: skip
+async def test_the_filter_field_is_made_at_the_first_slash(profile: str | None, field_id: str, listed: str) -> None:
+    """A hidden field composed with the step cost the first frame its widget and styles: it is made by `/`, above
+    the list, focused, and kept (hidden) when Esc closes it."""
+    async with make_app(profile).run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert not screen.query(field_id) and not screen.query(Input)
+        await pilot.press("slash", "x")
+        await settle(pilot)
+        field = screen.query_one(field_id, Input)
+        assert field.has_focus and field.value == "x" and field.display
+        siblings = list(field.parent.children) if field.parent is not None else []
+        assert siblings.index(field) + 1 == siblings.index(screen.query_one(listed))
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.query_one(field_id, Input) is field and not field.display
+        await pilot.press("slash")
+        await settle(pilot)
+        assert screen.query_one(field_id, Input) is field and field.has_focus and field.value == ""
+
+
+async def test_the_footer_is_composed_anew_only_when_its_keys_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual recomposed every footer key at each change of the screen's bindings, most of which leave the keys as
+    they were (a start changes them two or three times, before the first frame)."""
+    composed: list[int] = []
+    recompose = FitFooter.recompose
+
+    async def counting(footer: FitFooter) -> None:
+        composed.append(1)
+        await recompose(footer)
+
+    monkeypatch.setattr(FitFooter, "recompose", counting)
+    async with make_app("local").run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        footer = pilot.app.screen.query_one(FitFooter)
+        before = len(composed)
+        pilot.app.screen.refresh_bindings()  # nothing changed
+        await settle(pilot)
+        assert len(composed) == before
+        await pilot.press("slash")  # the filter field has the focus: the step's keys leave the footer
+        await settle(pilot)
+        assert len(composed) == before + 1
+        assert "open_file" not in {key.action for key in footer.query("FooterKey").results()}  # type: ignore[attr-defined]
+
+
+async def test_a_footer_key_is_styled_once_as_it_mounts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual's footer keys started compact and their binding to the footer's `compact` then undid it: two restyles
+    of every key at every compose (most of the first frame's style updates)."""
+    toggled: list[str] = []
+    watch = FooterKey._watch_compact
+
+    def watching(key: FooterKey, compact: bool) -> None:
+        if key.has_class("-compact") != compact and key.action != "command_palette":  # compact, and not bound
+            toggled.append(key.action)
+        watch(key, compact)
+
+    monkeypatch.setattr(FooterKey, "_watch_compact", watching)
+    async with make_app("local").run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        keys = list(pilot.app.screen.query_one(FitFooter).query(FooterKey).results())
+        assert len(keys) > 4 and not any(key.has_class("-compact") for key in keys if key.action != "command_palette")
+    assert toggled == []
+
+
+FIRST_FRAME = r"""
+import json, sys
+from textual.app import App
+from srt_tui.cli.main import _settle_interrupted
+from srt_tui.tui.app import SrtTuiApp
+from srt_tui.tui.launch.recipe_reader import start_early
+
+display = App._display
+seen = []
+
+def drawn(app, screen, renderable):
+    if renderable is not None and not app._batch_count and not seen:
+        seen.append(sorted(sys.modules))
+        app.call_later(app.exit)
+    return display(app, screen, renderable)
+
+App._display = drawn
+start_early(profiles=not sys.argv[1])  # as `srt-tui` starts the app: the reader first, then the held-jobs check
+_settle_interrupted("auto")
+SrtTuiApp(profile=sys.argv[1] or None, check_slurm=False, cursor_blink=False).run(headless=True, size=(120, 36))
+print(json.dumps(seen[0]))
+"""
+
+#: what the first screen shows nothing of: the held-jobs check's Slurm layer (when nothing is held: a directory
+#: listing), ctypes (one rename in `owned`), Rich's emoji table (a tree label read as markup), the models
+NOT_AT_FIRST_FRAME = (
+    "ctypes",
+    "getpass",
+    "rich._emoji_codes",
+    "srt_tui.slurm.client",
+    "srt_tui.core.owned",
+    "pydantic",
+)
+
+
+@pytest.mark.parametrize("profile", ["local", ""], ids=["recipes", "profiles"])
+def test_the_first_screen_imports_nothing_it_does_not_show(profile: str) -> None:
+    env = {**os.environ, "TEXTUAL_ANIMATIONS": "none"}
+    out = subprocess.run([sys.executable, "-c", FIRST_FRAME, profile], capture_output=True, text=True, env=env,
+                         timeout=120, check=True).stdout  # fmt: skip
+    modules = set(json.loads(out.splitlines()[-1]))
+    assert "srt_tui.tui.launch.screen" in modules  # it was the first screen's frame
+    assert sorted(m for m in NOT_AT_FIRST_FRAME if m in modules) == []
+
+
+async def test_the_slurm_check_starts_after_the_first_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check imports the Slurm layer in a thread that shared the interpreter with the first frame: it is started
+    once that frame is drawn (and answers as ever)."""
+    frames = _frames(monkeypatch)
+    started: list[int] = []
+    probe = SrtTuiApp.probe_slurm
+
+    def starting(app: SrtTuiApp) -> Any:
+        started.append(sum(1 for began, rendered in frames if began and rendered))
+        return probe(app)
+
+    monkeypatch.setattr(SrtTuiApp, "probe_slurm", starting)
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert app.context.slurm_state == "down"
+    assert started and started[0] >= 1
+
+
+async def test_a_later_steps_rules_are_read_when_it_is_first_shown() -> None:
+    """The first frame parses the first steps' rules only (Textual parses the screen's stylesheet three times as the
+    app starts); Topology's are added when it is reached, and apply (its form's grid is laid out by them)."""
+    folder = Path(inspect.getfile(ProfileStep)).parent  # launch/steps/
+    later = [str(folder / f"{name}_step.tcss") for name in ("topology", "preview", "submit")]
+    app = make_app(NVIDIA.profile)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert [path for path in later if app.stylesheet.has_source(path)] == []
+        await reach(pilot, NVIDIA, "topology", typed=False)
+        assert [path for path in later if app.stylesheet.has_source(path)] == later[:1]
+        assert app.screen.query_one("#role-form").styles.grid_size_columns == 5  # topology_step.tcss: grid-size 5
