@@ -371,6 +371,12 @@ def _unresolved(s: Serving, family: str) -> list[str]:
     return [q for q in ("p50", "p99") if s.bound_of(f"{family}_{q}_s") is not None]
 
 
+def latency_spark(s: Serving, family: str, points: tuple[float | None, ...]) -> tuple[float | None, ...]:
+    """``family``'s sparkline points (its median per slot), none where the window's median falls in the first bucket:
+    a slot's median there is the bucket's interpolated middle (~50 ms beside `mean 0.0 ms`), not the latency."""
+    return () if "p50" in _unresolved(s, family) else points
+
+
 #: the latencies a short terminal's Serving panel shows (`latency_parts(brief=True)`), each as one figure
 BRIEF_LATENCIES = ("ttft", "itl")
 

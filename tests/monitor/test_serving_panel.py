@@ -250,3 +250,28 @@ async def test_an_ended_jobs_worker_detail_unwatched_says_no_figures_were_record
     watched = frozen.with_serving(frozen.nvidia())
     body = await highlighted_worker_detail(replace(watched, stage="completed", slurm_state="COMPLETED"))
     assert "its last figures" in body and "no figures were recorded" not in body, body
+
+
+def test_a_latency_whose_median_the_buckets_cannot_resolve_draws_no_sparkline() -> None:
+    """op10: full bars beside `TTFT mean 0.0 ms (p50, p99 <100 ms)`: each bar was the slot's median interpolated in
+    the first bucket (~50 ms), not the latency. Such a latency draws no line; a resolved one (TPOT here) keeps its."""
+    from rich.style import Style
+
+    from srt_tui.monitor.model import Serving
+    from srt_tui.tui.monitor.serving_panel import serving_pairs
+
+    s = Serving(
+        ttft_p50_s=0.05,
+        ttft_p99_s=0.099,
+        ttft_mean_s=0.00004,
+        itl_p50_s=0.003,
+        itl_p99_s=0.005,
+        output_tok_per_s=100.0,
+        window_s=61.0,
+        below_first_bucket=(("ttft_p50_s", 0.1), ("ttft_p99_s", 0.1)),
+        spark_ttft_s=(0.05,) * 12,
+        spark_itl_s=(0.003,) * 12,
+    )
+    ttft, tpot = (t.plain for t in serving_pairs(s, lambda _: Style(), sparks=True)[:2])
+    assert ttft.startswith("TTFT mean 0.0 ms") and not any(c in ttft for c in cells.SPARK_CHARS), ttft
+    assert tpot.endswith(" " + "█" * 12), tpot

@@ -50,7 +50,7 @@ def serving_pairs(
         # reason is said once, beside TTFT)
         if field in ("ttft", "e2e") and (note := cells.client_ttft_note(s, brief or field == "e2e")):
             t.append(f" {note}", style=dim)
-        if points and sparks:
+        if (points := cells.latency_spark(s, field, points)) and sparks:
             t.append(" " + cells.sparkline(points, SPARK_WIDTH, cells.SPARK_FLOOR_LATENCY_S), style=spark)
         return t
 
