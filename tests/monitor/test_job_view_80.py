@@ -19,6 +19,7 @@ from srt_tui.monitor.model import JobSnapshot
 from srt_tui.monitor.statuses.stage import exit_words
 from srt_tui.tui.monitor.job_view import JobView, ProblemsPanel, sources_wordings, state_line
 from srt_tui.tui.monitor.router_panel import RouterPanel
+from srt_tui.tui.monitor.serving_panel import ServingPanel
 from srt_tui.tui.monitor.worker_table import WorkerTable
 from tests.monitor import frozen
 from tests.monitor.tui_apps import frozen_app
@@ -187,3 +188,22 @@ async def test_every_worker_row_and_the_problems_are_on_the_first_screen(
         if snap.is_final:
             assert _on_screen(view, app.screen.query_one(ProblemsPanel))
             assert table.highlighted_worker == "decode_0"
+
+
+async def test_a_completed_jobs_last_figures_stay_at_80x24_and_give_way_to_problems() -> None:
+    """op10: an ended job's Serving panel was hidden at 80x24 with rows to spare (its last figures were found only at
+    120 columns). A job that ended with nothing to read in Problems keeps them on their one line; a failed job's
+    figures still give way to its Problems."""
+    failed = failed_1p2d()
+    done = replace(
+        failed, stage="completed", slurm_state="COMPLETED", stage_detail="", failure_log="", failure_line="",
+        workers=tuple(replace(w, log_tail=()) for w in failed.workers),
+    )  # fmt: skip
+    for snap, shown in ((done, True), (failed, False)):
+        app = frozen_app([snap], open_job=snap.job_id)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            view = app.screen.query_one(JobView)
+            problems, serving = view.query_one(ProblemsPanel), view.query_one(ServingPanel)
+            assert bool(problems.display) is not shown, snap.stage
+            assert bool(serving.display) is shown and (not shown or _on_screen(view, serving)), snap.stage

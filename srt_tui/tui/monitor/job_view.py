@@ -473,13 +473,15 @@ class JobView(Vertical):
         self.query_one("#job-top").border_subtitle = grid.legend() if short else None
         self.query_one(RouterPanel).snapshot = snap
         self._place_router(width)
+        problems = self.query_one(ProblemsPanel)
+        problems.show(snap)
         panel = self.query_one(ServingPanel)
         panel.short = short
+        panel.crowded = bool(problems.display)
         panel.ended = snap is not None and snap.is_final
         panel.measured = snap is not None and snap.requests_from == "benchmark"
         panel.serving = snap.serving if snap is not None else None
         self.query_one(WorkerTable).show(snap, width)
-        self.query_one(ProblemsPanel).show(snap)
         self.call_after_refresh(self._say_more)
 
     def _place_router(self, width: int) -> None:

@@ -130,15 +130,18 @@ class ServingPanel(Widget):
     #: a short terminal (80x24; set before `serving`): the key figures on one line under a title rule, so the
     #: workers below keep their rows
     short: reactive[bool] = reactive(False)
+    #: the job view has problems to show (set before `serving`): on a short terminal an ended job's figures give way
+    crowded: reactive[bool] = reactive(False)
 
     def on_mount(self) -> None:
         self.border_title = self._title()
 
     def watch_serving(self, value: Serving | None) -> None:
         # an ended job seen only after its end (a new TUI) has its last gauges (running 0, KV 0 %) and no rate
-        # or latency: a panel of dashes that said "its last figures"; hidden, R has what it measured; on a short
-        # terminal an ended job's last figures give way to its workers and problems too
-        stale = self.ended and value is not None and (self.short or not _has_rates(value))
+        # or latency: a panel of dashes that said "its last figures"; hidden, R has what it measured. On a short
+        # terminal its last figures (one line under the title's rule) give way only to problems to read: hidden
+        # there always, an operator found a completed job's figures only at 120 columns, with rows to spare at 80x24
+        stale = self.ended and value is not None and (not _has_rates(value) or (self.short and self.crowded))
         self.display = value is not None and not value.empty and not stale
         self.border_title = self._title()
 
