@@ -224,8 +224,16 @@ def _warn_interrupted(output: str | None) -> None:
 def _cmd_status(args: argparse.Namespace) -> int:
     _warn_interrupted(args.output)
     if not args.watch:
-        return _status_once(args)
+        return _status_once(args, width=terminal_width())
     return _watch(args)
+
+
+def terminal_width() -> int | None:
+    """The columns `status` fits its table to: the terminal's (`COLUMNS` first, as shutil reads it), or ``None``
+    when stdout is no terminal (a pipe or a file keeps every column, for the tools that parse it)."""
+    import shutil
+
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
 
 def _watch(args: argparse.Namespace) -> int:
@@ -242,8 +250,9 @@ def _watch(args: argparse.Namespace) -> int:
     try:
         while True:
             out = io.StringIO()
-            with redirect_stdout(out):
-                _status_once(args, compact=True, history=history)
+            width = terminal_width()
+            with redirect_stdout(out):  # measured each refresh: a resized pane is fitted at the next one
+                _status_once(args, compact=True, history=history, width=width)
             text = out.getvalue()
             if tty:
                 when = time.strftime("%H:%M:%S")
@@ -267,10 +276,10 @@ def _fit_rows(text: str, rows: int) -> str:
     return "\n".join([*lines[:keep], f"(+{len(lines) - keep} more lines: a taller terminal, or name the jobs)"]) + "\n"
 
 
-def _status_once(args: argparse.Namespace, compact: bool = False, history: Any = None) -> int:
+def _status_once(args: argparse.Namespace, compact: bool = False, history: Any = None, width: int | None = None) -> int:
     """One `status`: the table (or JSON: indented, or one line when `compact`, as `--watch` prints it, its rates
-    over ``history``) of the jobs asked for; exit 3 when Slurm could not be asked about a Slurm job (printed all
-    the same, its state UNKNOWN), as `--help` says."""
+    over ``history``) of the jobs asked for, fitted to ``width`` (a terminal's; ``None``: every column); exit 3
+    when Slurm could not be asked about a Slurm job (printed all the same, its state UNKNOWN), as `--help` says."""
     jobs = _job_refs(args.jobs, args.output)
     snaps, down = _snapshots(jobs, args.transport, history)
     if not args.jobs:  # every known job: newest first, as the Monitor lists them (`status | head` shows it)
@@ -283,45 +292,47 @@ def _status_once(args: argparse.Namespace, compact: bool = False, history: Any =
     if not snaps:
         print("no jobs known yet (srt-tui apply -f RECIPE)")
         return 0
-    print_table(snaps, down, watched=history is not None)
+    print_table(snaps, down, watched=history is not None, width=width)
     return 3 if down else 0
 
 
-def print_table(snaps: list[Any], down: str | None, watched: bool = False) -> None:
+def print_table(snaps: list[Any], down: str | None, watched: bool = False, width: int | None = None) -> None:
     """`status`'s table of ``snaps``, each serving job's figures under it with their span (the Serving panel's
     words: `cells.serving_line`), then each job's problems (Slurm's said once above when ``down``); ``watched``:
-    `--watch` prints it, whose next refresh measures what has no span yet."""
+    `--watch` prints it, whose next refresh measures what has no span yet. ``width``: a terminal's, which the
+    table and serving lines fit (`status_table`); ``None`` (a pipe): every column, whole."""
     from datetime import datetime
 
-    from srt_tui.core.text.views import fixed_table
+    from srt_tui.cli import status_table
     from srt_tui.monitor import cells
 
     now = datetime.now().astimezone()
-    rows: list[tuple[str, ...]] = [
-        (
-            str(s.job_id),
-            str(s.name),
-            cells.state_cell(s),
-            cells.list_stage(s, now),
-            cells.healthy_cell(s),
-            cells.router_cell(s),
-            cells.rate(s.rate_per_s),
-            cells.number(s.requests),
-            cells.number(s.errors),
-            cells.elapsed(s, now),
-        )
+    rows: list[dict[str, str]] = [
+        {
+            "job": str(s.job_id),
+            "name": str(s.name),
+            "state": cells.state_cell(s),
+            "stage": cells.list_stage(s, now),
+            "healthy": cells.healthy_cell(s),
+            "router": cells.router_cell(s),
+            "rate": cells.rate(s.rate_per_s),
+            "requests": cells.number(s.requests),
+            "errors": cells.number(s.errors),
+            "elapsed": cells.elapsed(s, now),
+            "gpu": cells.gpu_load(s.gpus),
+        }
         for s in snaps
     ]
-    header: tuple[str, ...] = ("JOB", "NAME", "STATE", "STAGE", "HEALTHY", "ROUTER", "REQ/S", "REQ", "ERR", "ELAPSED")
-    if any(s.gpus for s in snaps):  # a job with a GPU exporter (telemetry): its GPUs' load, last
-        header += ("GPU UTIL",)
-        rows = [(*row, cells.gpu_load(s.gpus)) for row, s in zip(rows, snaps)]
-    print(fixed_table(header, rows))
+    keys = [c.key for c in status_table.COLUMNS]
+    if not any(s.gpus for s in snaps):  # GPU UTIL only with a job that has a GPU exporter (telemetry)
+        keys.remove("gpu")
+    print(status_table.render(rows, keys, width))
     # what a figure with no span yet waits for: `--watch`'s next refresh, or another run within the window
     unmeasured = "rates from the next refresh" if watched else "rates: run `status` again within a minute"
     for s in snaps:
         if s.serving is not None and not s.serving.empty and not s.is_final:
-            print(f"{s.job_id}: serving: {cells.serving_line(s.serving, unmeasured)}")
+            line = cells.serving_line(s.serving, unmeasured)
+            print("\n".join(status_table.wrapped(f"{s.job_id}: serving: ", line, width)))
     for s in snaps:
         for line in cells.problems(s, skip_sources=frozenset({"slurm"}) if down else frozenset()):
             print(f"{s.job_id}: {line}")

@@ -1,0 +1,75 @@
+"""`status`'s table at a terminal's width: columns give way whole by priority, with the TUI tables' own fitting
+(`fit_columns.fit`), so an 80-column pane never wraps a row or splits a header (`EL`/`APSED`, op10 defect 7);
+a pipe keeps every column, whole, for the tools that parse it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from srt_tui.widgets.fit_columns import PADDING, FitColumn, Fitted, fit, fit_value, natural_widths
+
+#: `status`'s columns in their order; ``priority`` 0 always stays, the highest number leaves first (the jobs
+#: list's order: the router's registrations and the GPUs' load before the counts, names and stages last)
+COLUMNS: tuple[FitColumn, ...] = (
+    FitColumn("job", "JOB", 0),
+    FitColumn("name", "NAME", 1),
+    FitColumn("state", "STATE", 2),
+    FitColumn("stage", "STAGE", 1),
+    FitColumn("healthy", "HEALTHY", 2),
+    FitColumn("router", "ROUTER", 7),
+    FitColumn("rate", "REQ/S", 3),
+    FitColumn("requests", "REQ", 6),
+    FitColumn("errors", "ERR", 5),
+    FitColumn("elapsed", "ELAPSED", 4),
+    FitColumn("gpu", "GPU UTIL", 8),
+)
+#: when the row does not fit whole: names and stages shortened to these (cut at a word, `h100-2p1d-…`)
+NARROW_CAPS = {"name": 16, "stage": 18}
+#: between two columns
+GAP = "  "
+
+
+def fitted_columns(rows: Sequence[Mapping[str, str]], keys: Sequence[str], width: int | None) -> tuple[Fitted, ...]:
+    """The columns of ``keys`` drawn for ``rows`` in ``width`` cells (``None``: all, each as wide as its widest
+    value). Every column whole if that fits; else with names and stages shortened, the lowest-priority columns
+    leaving until the row fits."""
+    columns = [c for c in COLUMNS if c.key in keys]
+    natural = natural_widths(keys, rows)
+    if width is None:
+        return fit(columns, natural, 1 << 30)
+    # a row is its widths joined by GAP, none after the last: `fit` counts PADDING after every column
+    room = width + PADDING
+    whole = fit(columns, natural, room)
+    if len(whole) == len(columns):
+        return whole
+    return fit([replace(c, cap=NARROW_CAPS.get(c.key, c.cap)) for c in columns], natural, room)
+
+
+def render(rows: Sequence[Mapping[str, str]], keys: Sequence[str], width: int | None) -> str:
+    """The table: a header line, then one line per row, each cell cut to its column at a word (`fit_value`)."""
+    columns = fitted_columns(rows, keys, width)
+    lines = [GAP.join(c.header.ljust(c.width) for c in columns).rstrip()]
+    lines += [GAP.join(fit_value(row[c.key], c.width).ljust(c.width) for c in columns).rstrip() for row in rows]
+    return "\n".join(lines)
+
+
+#: between the figures of a serving line, where it may wrap
+PART = " · "
+
+
+def wrapped(prefix: str, text: str, width: int | None) -> list[str]:
+    """``prefix`` + ``text`` as lines of ``width`` (``None``: one line), broken only between its ` · ` parts, the
+    next lines under the first's text (a serving line never wraps mid-word at the terminal's edge)."""
+    parts = text.split(PART)
+    if width is None or len(prefix) + len(text) <= width:
+        return [prefix + text]
+    lines: list[str] = []
+    line = prefix + parts[0]
+    for part in parts[1:]:
+        if len(line) + len(PART) + len(part) <= width:
+            line += PART + part
+        else:
+            lines.append(line)
+            line = " " * len(prefix) + part
+    return [*lines, line]
