@@ -77,6 +77,19 @@ def check_profile(profile: Profile, run: ProbeRun) -> list[Finding]:
         )
     elif run.gpus_per_node_directive is not None:
         out.append(Finding.good("gpu request", "the profile's GPU request is accepted", run.directive_evidence))
+    mpi = run.mpi
+    if mpi is not None and profile.mpi_plugin not in mpi.usable:
+        out.append(
+            Finding.bad(
+                "mpi_plugin",
+                f"`mpi_plugin: {profile.mpi_plugin}` does not load here: MPI steps (Dynamo frontend, TRT-LLM) fail "
+                f"with `Invalid MPI type '{profile.mpi_plugin}'`",
+                f"set `mpi_plugin: {mpi.best}`",
+                evidence=mpi.evidence(),
+            )
+        )
+    elif mpi is not None:
+        out.append(Finding.good("mpi_plugin", f"`{profile.mpi_plugin}` loads", mpi.evidence()))
     node = run.node
     if node is not None:
         iface = node.interface(profile.interface)
@@ -122,7 +135,12 @@ def run_doctor(
     """Probe the cluster for this profile (its partition and paths) and check the profile."""
     parts = options.partition or profile.default_partition
     # the caller's options as they are (its stop event too), with the profile's partition and paths
-    opts = replace(options, partition=parts, paths=tuple(dict.fromkeys([*options.paths, *profile_paths(profile)])))
+    opts = replace(
+        options,
+        partition=parts,
+        mpi_also=(profile.mpi_plugin,),
+        paths=tuple(dict.fromkeys([*options.paths, *profile_paths(profile)])),
+    )
     run = run_probes(opts, progress) if progress else run_probes(opts)
     if parts and parts not in [p.name for p in run.partitions]:
         # the probe already fell back to the default partition; its own finding is replaced by doctor's

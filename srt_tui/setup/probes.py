@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from srt_tui.setup.findings import Finding, worst
+from srt_tui.setup.mpi import MpiProbe, probe_mpi
 from srt_tui.setup.node_script import NodeReport, parse_node_output, render_node_script
 from srt_tui.slurm import advice
 from srt_tui.slurm.client import NodeInfo, PartitionInfo, SlurmClient
@@ -57,6 +58,8 @@ class ProbeOptions:
     tool_timeout: float = 15.0
     node_timeout: float = 120.0
     probe_node: bool = True
+    #: MPI plugins to try beside pmix/pmi2 (doctor: the profile's own `mpi_plugin`)
+    mpi_also: tuple[str, ...] = ()
     #: set by the operator to stop waiting for the probe job (a busy partition kept it pending): it is cancelled
     stop: threading.Event | None = field(default=None, compare=False)
 
@@ -78,6 +81,8 @@ class ProbeRun:
     segment_directive: bool | None = None
     directive_evidence: str = ""
     account: str | None = None
+    #: `srun --mpi=list` and which of its plugins load (None: not probed, e.g. a client without srun)
+    mpi: MpiProbe | None = None
     node: NodeReport | None = None
     #: the probe job srt-tui submitted, and whether it was then cancelled (stopped or timed out): what an
     #: interrupted `setup --probe` says of it
@@ -269,6 +274,23 @@ class Prober:
         seg = "accepted" if segment is None else f"rejected ({segment})"
         out.append(self._add(Finding.good("segment", f"--segment {seg}", "sbatch --test-only --segment=1")))
         return out
+
+    # -- MPI plugins (part of the directive step) -------------------------------------------------------
+
+    def probe_mpi(self, also: tuple[str, ...] = ()) -> list[Finding]:
+        """`srun --mpi=list`, then `srun --test-only --mpi=X` for pmix/pmi2 (and ``also``): what loads here."""
+        lister = getattr(self.client, "mpi_list", None)
+        tester = getattr(self.client, "test_mpi", None)
+        if lister is None or tester is None:  # a client without srun (test doubles): nothing to say
+            return []
+        args = ["--nodes=1", "--time=1", *([f"--partition={self.run.partition}"] if self.run.partition else [])]
+        try:
+            listing = lister()
+            self.run.mpi = probe_mpi(listing, lambda name: tester(name, args), also)
+        except SlurmError as exc:
+            return [self._add(Finding.warn("mpi_plugin", f"srun --mpi=list failed: {exc}", "check srun on PATH"))]
+        mpi = self.run.mpi
+        return [self._add(Finding.good("mpi_plugin", f"{mpi.best} (loads: {', '.join(mpi.usable)})", mpi.evidence()))]
 
     # -- account ------------------------------------------------------------------------------------
 
@@ -476,7 +498,8 @@ def run_probes(options: ProbeOptions, progress: Progress = _no_progress, client:
     steps: dict[str, Callable[[], list[Finding]]] = {
         "slurm": prober.probe_slurm,
         "partitions": prober.probe_partitions,
-        "directive": prober.probe_directive,
+        # the MPI plugins ride on the directive step (both are srun/sbatch `--test-only` questions)
+        "directive": lambda: [*prober.probe_directive(), *prober.probe_mpi(options.mpi_also)],
         "account": prober.probe_account,
         "node": prober.probe_node,
     }

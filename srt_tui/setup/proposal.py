@@ -279,6 +279,15 @@ def build_proposal(
         seg = "accepted" if run.segment_directive else "rejected"
         add(ProposedKey("use_segment_sbatch_directive", run.segment_directive, f"sbatch --test-only {seg} --segment"))
 
+    # MPI plugin: the profile's default (pmix, as srtctl) only where it loads; else one that does
+    if run.mpi is not None:
+        best = run.mpi.best
+        add(
+            ProposedKey(
+                "mpi_plugin", best, f"`srun --mpi={best}` for MPI steps: {run.mpi.evidence()}", written=best != "pmix"
+            )
+        )
+
     # container runtime
     if choices.container_runtime != "auto":
         runtime = choices.container_runtime

@@ -359,6 +359,24 @@ class CliTransport:
             raise self._error(args, proc, self._environment())
         return " / ".join([ln.strip() for ln in said.splitlines() if ln.strip()][-2:]) or "no reason given"
 
+    def mpi_list(self) -> str:
+        """``srun --mpi=list`` (run here, no job): the MPI plugin names this Slurm has installed."""
+        return self._run(["srun", "--mpi=list"]).stdout
+
+    def test_mpi(self, plugin: str, options: Sequence[str]) -> str | None:
+        """``srun --test-only --mpi=PLUGIN OPTIONS true``: None if the plugin loads, else srun's last error."""
+        proc = self._run(["srun", "--test-only", f"--mpi={plugin}", *options, "true"], check=False)
+        if proc.returncode == 0:
+            return None
+        # `srun: error:  mpi/pmix_v4: init: (null) [0]: mpi_pmix.c:195: pmi/pmix: can not load PMIx library`
+        lines = [
+            re.sub(r"^.*?\.c:\d+: ", "", ln.strip().removeprefix("srun: error:").strip())
+            for ln in (proc.stderr or proc.stdout).splitlines()
+        ]
+        return next((ln for ln in lines if "MPI type" in ln or "can not load" in ln), "") or (
+            lines[-1] if [ln for ln in lines if ln] else "no reason given"
+        )
+
     def accounts(self, user: str) -> list[str] | None:
         """``sacctmgr -nP show assoc user=USER format=account``; None without accounting (slurmdbd)."""
         try:

@@ -300,6 +300,18 @@ class PyslurmTransport:
 
         return CliTransport().test_submit(options)
 
+    def mpi_list(self) -> str:
+        """``srun --mpi=list`` through the command-line transport (srun is a command)."""
+        from srt_tui.slurm.cli_transport import CliTransport
+
+        return CliTransport().mpi_list()
+
+    def test_mpi(self, plugin: str, options: Sequence[str]) -> str | None:
+        """``srun --test-only --mpi=PLUGIN`` through the command-line transport."""
+        from srt_tui.slurm.cli_transport import CliTransport
+
+        return CliTransport().test_mpi(plugin, options)
+
     def accounts(self, user: str) -> list[str] | None:
         """``pyslurm.db.Associations.load(AssociationFilter(users=[user]))``; None without accounting."""
         db = getattr(self._pyslurm, "db", None)
