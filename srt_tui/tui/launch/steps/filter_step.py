@@ -5,7 +5,8 @@ row, drawn as the highlighted row while the field has the keys; Enter takes that
 profile chosen, the recipe chosen and Topology opened: the profile list needed a second Enter where the recipe list
 took one, unless the filter named the row exactly); a filter that matches nothing says so and keeps the keys. Esc
 clears and closes it: typed in the field, Esc cancels it (the cursor goes back to the row it was on before `/`).
-A step whose list is still being read may make Enter wait for the rest (`_enter_waits`).
+↑/↓ move the highlighted row while typing; Tab gives the keys to the filtered list without choosing. A step whose
+list is still being read may make Enter wait for the rest (`_enter_waits`).
 """
 
 from __future__ import annotations
@@ -97,7 +98,8 @@ class FilterStep(WizardStep):
 
     def action_close_filter(self) -> None:
         """Esc: the filter cleared and closed. Typed in the filter, Esc cancels it: the cursor goes back to the row
-        it was on before `/`; after Enter (the list has the keys) the row under the cursor stays."""
+        it was on before `/`; once the list has the keys (Tab, or back from the next step) the row under the cursor
+        stays."""
         field = self.query_one(f"#{self.filter_id}", Input)
         row = self._cursor_row()
         back = field.has_focus or row is None
