@@ -13,6 +13,10 @@ An Esc that arrives while the one before still waits for its key (`Enter Esc Ent
 undecided until the next byte) made Textual re-issue the first as text, its Esc as a literal `^`
 (`circumflex_accent`): the Monitor opened a job, skipped the Esc, opened the worker's detail and closed it, and
 stayed in the job view. That Esc stays an Esc.
+
+A line feed is Enter (as readline's C-j is): keys typed while `srt-tui` starts, before Textual puts the terminal in
+raw mode, pass the terminal's line discipline, which turns Enter's CR into LF (`ICRNL`). `srt-tui -p PROFILE`, then
+`/mocker-1p1d` Enter `e` typed at once, read `ctrl+j` for that Enter, and the `e` went into the filter.
 """
 
 from __future__ import annotations
@@ -27,11 +31,14 @@ from textual.message import Message
 
 #: the character of the Esc key
 ESC = "\x1b"
+#: the Enter key as the terminal's line discipline sends it before raw mode (`ICRNL`): Textual reads it as `ctrl+j`
+LINE_FEED = "ctrl+j"
 
 
 class AltKeysParser(XTermParser):
     """Textual's parser, but an Esc read with a printable key always makes an Alt key (`ESC /` is `alt+slash`), and
-    one read with Enter or a Ctrl key is Esc, then that key; an Esc re-issued as text (`^`) is an Esc."""
+    one read with Enter or a Ctrl key is Esc, then that key; an Esc re-issued as text (`^`) is an Esc; a line feed is
+    Enter."""
 
     def __init__(self, debug: bool = False) -> None:
         #: Textual is re-issuing an undecided `ESC …` as text: the `^` it makes of that Esc next is the Esc
@@ -50,6 +57,10 @@ class AltKeysParser(XTermParser):
         return super().parse(token)
 
     def _sequence_to_key_events(self, sequence: str, alt: bool = False) -> Iterable[events.Key]:
+        for event in self._alt_keys(sequence, alt):
+            yield events.Key("enter", "\r") if event.key == LINE_FEED else event
+
+    def _alt_keys(self, sequence: str, alt: bool) -> Iterable[events.Key]:
         # Textual asks for a lone Esc without Alt only to re-issue an undecided sequence as text, and turns the
         # Esc key this yields into `^` before passing it on (`reissue_sequence_as_keys`)
         self._escape_as_text = sequence == ESC and not alt

@@ -230,7 +230,7 @@ async def test_one_job_is_counted_as_one_job() -> None:
         screen = await open_all_jobs(pilot)
         line = str(screen.query_one("#alljobs-status").render())
         assert line.startswith("1 job · "), line
-        await pilot.press("slash", *"dsr1", "enter")
+        await pilot.press("slash", *"dsr1", "tab")  # the keys to the list, the filter kept (Enter opens the job)
         await settle(pilot)
         assert str(screen.query_one("#alljobs-status").render()).startswith("1 of 1 job (filter: dsr1)")
 
@@ -241,11 +241,11 @@ async def test_slash_filters_and_s_sorts_the_list_esc_clears_then_goes_back() ->
     app = app_with(FrozenJobsSource("ann", rows(), FACTS))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_all_jobs(pilot)
-        await pilot.press("slash", *"running", "enter")
+        await pilot.press("slash", *"running", "tab")  # the keys to the list, the filter kept (Enter opens the job)
         await settle(pilot)
         assert table_ids(screen) == ["81301", "81302"]
         assert "2 of 4 jobs (filter: running)" in str(screen.query_one("#alljobs-status").render())
-        await pilot.press("slash", *"running", "space", "exclamation_mark", *"sleep", "enter")  # `/` selects it all
+        await pilot.press("slash", *"running", "space", "exclamation_mark", *"sleep", "tab")  # `/` selects it all
         await settle(pilot)
         assert table_ids(screen) == ["81301"]
         await pilot.press("escape")  # clears the filter, stays here

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from textual import events
-from textual.widgets import Input
+from textual.widgets import ContentSwitcher, DataTable, Input
 
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.logs.screen import LogViewerScreen
@@ -87,6 +87,11 @@ async def test_read_only_hides_cancel() -> None:
         assert not isinstance(app.screen, ConfirmCancel) and calls == []
 
 
+def _showing(screen: MonitorScreen) -> str:
+    """The Monitor's view shown: the jobs list or a job's."""
+    return str(screen.query_one(ContentSwitcher).current)
+
+
 async def test_filter_sort_open_and_back() -> None:
     app = frozen_app(frozen.fleet())
     async with app.run_test(size=(120, 36)) as pilot:
@@ -94,15 +99,19 @@ async def test_filter_sort_open_and_back() -> None:
         screen = _screen(app)
         await pilot.press("slash", *"mi3")
         app.screen.query_one("#jobs-filter", Input).value = "mi300x"
-        await pilot.press("enter")
-        table = app.screen.query_one("#jobs-table")
-        assert table.row_count == 2  # type: ignore[attr-defined]
+        await pilot.press("enter")  # opens the highlighted match; the list stays filtered behind it
+        table: DataTable[Any] = app.screen.query_one("#jobs-table", DataTable)
+        opened = screen.snapshot_of(screen.selected)
+        assert screen.in_job_view and opened is not None and opened.profile == "amd-mi300x"
+        assert table.row_count == 2
+        await pilot.press("escape")  # back to the filtered list
+        assert _showing(screen) == "jobs-view" and table.row_count == 2
         await pilot.press("escape")
-        assert table.row_count == 5  # type: ignore[attr-defined]
+        assert table.row_count == 5
         await pilot.press("slash")
         app.screen.query_one("#jobs-filter", Input).value = "!failed !pending"
-        await pilot.press("enter")
-        assert table.row_count == 3  # type: ignore[attr-defined]
+        await pilot.press("tab")  # the keys to the list, the filter kept
+        assert table.row_count == 3 and _showing(screen) == "jobs-view"
         await pilot.press("escape", "s")
         assert screen.sort == "job"
         await pilot.press("enter")

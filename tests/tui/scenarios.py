@@ -90,11 +90,11 @@ async def reach(pilot: Pilot[Any], scenario: Scenario, step: str, typed: bool = 
         await pilot.press("slash")
         pilot.app.screen.query_one("#recipe-filter", Input).insert_text_at_cursor(scenario.query)
         await settle(pilot)
-    await pilot.press("enter", "escape")
-    await settle(pilot)
-    if target == 1:
+    if target == 1:  # Tab gives the keys to the filtered list, Esc closes the filter: the cursor stays on the row
+        await pilot.press("tab", "escape")
+        await settle(pilot)
         return
-    await pilot.press("enter")
+    await pilot.press("enter")  # the filter's Enter takes the highlighted recipe: its Topology step
     await settle(pilot)
     for selector, value in scenario.edits:
         await type_into(pilot, f"#{selector}", value)

@@ -67,7 +67,7 @@ async def _walk_launch(pilot: Pilot[Any], visit: Visit) -> None:
     await visit(pilot, "recipe")
     await pilot.press("slash")
     pilot.app.screen.query_one("#recipe-filter", Input).insert_text_at_cursor(NVIDIA.query)
-    await _press(pilot, "recipe filtered", "enter", "escape", screen="recipe")
+    await _press(pilot, "recipe filtered", "tab", "escape", screen="recipe")  # the keys to the tree, filter closed
     await _press(pilot, "topology", "enter", screen="topology")
     await visit(pilot, "topology")
     for step in ("preview", "submit"):
@@ -109,8 +109,8 @@ async def _walk_monitor(pilot: Pilot[Any], visit: Visit) -> None:
     await visit(pilot, "jobs list")
     pilot.app.screen.query_one("#jobs-table", DataTable).focus()
     await _press(pilot, "sorted", "s")
-    await _press(pilot, "filtered", "slash", "8", "1", "2", "4", "0", "enter")
-    await _press(pilot, "job view", "enter")
+    await _press(pilot, "filtered", "slash", "8", "1", "2", "4", "0")
+    await _press(pilot, "job view", "enter")  # the filter's Enter opens the job it names
     screen = pilot.app.screen
     assert isinstance(screen, MonitorScreen) and screen.in_job_view and screen.current_job() == "81240"
     await visit(pilot, "job view")

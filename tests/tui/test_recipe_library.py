@@ -509,17 +509,28 @@ async def test_enter_after_a_filter_picks_the_row_named_as_typed_at_80_columns()
         assert app.screen.query_one(StepBar).note.split(" · ")[:2] == ["amd-mi355x", "mocker-1p1d"]  # the one chosen
 
 
-async def test_enter_on_a_filter_that_names_no_recipe_exactly_hands_the_keys_to_the_tree() -> None:
+async def test_enter_on_a_filter_takes_the_highlighted_recipe_and_tab_hands_the_keys_to_the_tree() -> None:
+    """Enter in the filter takes the highlighted row, named exactly or not, as Enter in the profile list's filter
+    does (op9 defect 5: here it took the row only when named exactly, there never); ↑/↓ move that row while typing,
+    Tab gives the keys to the filtered tree without choosing."""
     from srt_tui.tui.launch.screen import LaunchScreen as Launch
 
     app = make_app("local")
     async with app.run_test(size=(120, 36)) as pilot:
         tree = await _filtered(app, pilot, "mocker 2p1d")
-        await pilot.press("enter")
+        first = _cursor(tree) or ""
+        assert first.startswith("mocker-2p1d")
+        await pilot.press("tab")
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, Launch) and screen.index == 1 and app.focused is tree  # nothing chosen yet
-        assert (_cursor(tree) or "").startswith("mocker-2p1d")
+        await pilot.press("escape", "slash", *"mocker 2p1d", "down")
+        await settle(pilot)
+        second = _cursor(tree) or ""
+        assert second.startswith("mocker-2p1d") and second != first and app.focused is not tree
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.index == 2 and screen.state.recipe_label == second
 
 
 async def test_a_better_named_row_read_later_takes_the_cursor_the_step_placed(
@@ -642,7 +653,7 @@ async def test_keys_typed_right_after_slash_are_the_filters_text_not_the_trees_k
         assert field.value == "deep" and not edits, (field.value, edits)
         await pilot.press("c")  # typed after the focus came: continues the text, does not replace it
         assert field.value == "deepc"
-        await pilot.press("backspace", "enter")  # into the tree (no recipe is named `deep`): `e` is Edit again
+        await pilot.press("backspace", "tab")  # into the tree (Tab: nothing chosen): `e` is Edit again
         await settle(pilot)
         await pilot.press("e")
         await settle(pilot)
@@ -888,7 +899,7 @@ async def test_r_reloads_the_library_keeping_the_cursor_and_the_filter_finds_a_n
     async with app.run_test(size=(120, 36)) as pilot:
         screen, tree = await launch_and_tree(pilot)
         assert screen.active_bindings["r"].binding.description == "Reload"
-        await pilot.press("slash", *"f01-r1", "enter")
+        await pilot.press("slash", *"f01-r1", "tab")  # the keys to the tree, the filter kept
         await settle(pilot)
         assert _cursor(tree) == "r1" and tree.cursor_node is not None and tree.cursor_node.data is not None
         chosen = tree.cursor_node.data.spec

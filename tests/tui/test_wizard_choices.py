@@ -160,7 +160,7 @@ async def test_breadcrumbs_follow_a_changed_profile_and_recipe() -> None:
         await reach(pilot, scenario, "preview", typed=False)
         bar = app.screen.query_one(StepBar)
         assert bar.note == "nvidia-h100 · h100-2p1d-sglang · 2P1D"
-        for _ in range(3):
+        for _ in range(4):  # to Topology, the recipes (still filtered as chosen), the filter closed, the profiles
             await pilot.press("escape")
             await settle(pilot)
         assert bar.current == 0

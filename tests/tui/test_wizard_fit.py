@@ -100,7 +100,7 @@ async def _recipe_step_at_80(pilot: Pilot[Any], query: str) -> None:
     await settle(pilot)
     await pilot.press("slash", *query)
     await settle(pilot)
-    await pilot.press("enter")  # closes the filter, the match highlighted
+    await pilot.press("tab")  # the keys to the tree, the match highlighted
     await settle(pilot)
 
 

@@ -1,5 +1,7 @@
 """The `/` filter every list shares (jobs, Slurm jobs, recipes): words a row's text must hold, k9s style."""
 
+from collections.abc import Sequence
+
 
 def query_words(query: str) -> tuple[list[str], list[str]]:
     """The words of ``query`` a row must hold and the `!words` it must not, lower-case."""
@@ -47,3 +49,16 @@ def _starts_a_word(text: str, word: str) -> bool:
             return True
         at = text.find(word, at + 1)
     return False
+
+
+#: one more than the worst `name_rank`: a row with no name to rank
+RANKS = 6
+
+
+def best_named(rows: Sequence[Sequence[str]], query: str) -> int | None:
+    """Index of the row whose names (a job's id and its name) answer ``query`` best, the first of equals (the list's
+    order): an exact id or name, then one that starts with the query, then one that holds it (`name_rank`); None for
+    no row. (`/5` in the Monitor left the cursor on job 8, the first row, whose sweep group `msw-316509` holds `5`,
+    above job 5.)"""
+    ranks = [min((name_rank(name, query) for name in names), default=RANKS) for names in rows]
+    return ranks.index(min(ranks)) if ranks else None

@@ -386,10 +386,14 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
         step = self.step
         return [(f"{step.title} step", field, meaning) for field, meaning in step.HELP_FIELDS]
 
+    #: a step was shown (`go_to`)
+    _shown_once = False
+
     async def go_to(self, index: int) -> None:
         """Show step `index`, importing and mounting it the first time. The focus never stays on the step left (a
         step whose list still loads takes it with its rows: a key typed meanwhile reached the hidden step), and a
-        step moved to says whether the keys typed after it wait for what it still loads (`hold_keys`)."""
+        step moved to (the first one shown too) says whether the keys typed after it wait for what it still loads
+        (`hold_keys`)."""
         step_id = STEPS[index][0]
         switcher = self.query_one("#steps", ContentSwitcher)
         found = switcher.query(f"#step-{step_id}")
@@ -398,7 +402,8 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
         else:
             step = self._make_step(index)
             await switcher.mount(step)
-        moved = index != self.index
+        moved = index != self.index or not self._shown_once  # the first step shown is moved to, as any other
+        self._shown_once = True
         self.index = index
         await step.enter(self.state)
         switcher.current = f"step-{step_id}"

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from srt_tui.core.text.words import matches_words
+from srt_tui.core.text.words import best_named, matches_words
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import READY_STAGES, JobSnapshot, starts_in_s
 from srt_tui.monitor.statuses.history import RATE_WINDOW_S
@@ -205,3 +205,11 @@ def arrange(snaps: list[JobSnapshot], query: str, sort: str, reverse: bool, now:
     """Filtered and sorted rows, a sweep's members together."""
     rows = [s for s in snaps if not query or matches(s, query, now)]
     return sweep_rows.group_rows(sorted(rows, key=sort_key(sort, now), reverse=reverse))
+
+
+def best_match(rows: list[JobSnapshot], query: str) -> str | None:
+    """The job of ``rows`` (the filter's, in the list's order) the cursor goes to as the filter is typed, and Enter
+    opens: an exact job id or name first, then one that starts with the query, then one that holds it, the topmost
+    of equals (`best_named`); None without a query or a row."""
+    found = best_named([(s.job_id, s.name) for s in rows], query) if query.strip() else None
+    return rows[found].job_id if found is not None else None

@@ -56,6 +56,12 @@ class JobsTable(RowTable[Text]):
 class JobsView(Vertical):
     """`show(...)` redraws from snapshots; the highlighted job survives refreshes, filtering and sorting."""
 
+    #: ↑/↓ while the filter is typed move the highlighted job, the one Enter opens (the table has its own)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down", "filtered_cursor(1)", "Next match", show=False),
+        Binding("up", "filtered_cursor(-1)", "Previous match", show=False),
+    ]
+
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(id=id)
         self._columns: tuple[Fitted, ...] = ()
@@ -68,6 +74,8 @@ class JobsView(Vertical):
         self._first: dict[str, Text] = {}
         #: the job the cursor goes to as soon as its row exists (the job just opened or submitted)
         self._follow: str | None = None
+        #: the filter the rows were last drawn for: a new one puts the cursor on its best match
+        self._query = ""
 
     @property
     def shown_columns(self) -> frozenset[str]:
@@ -75,7 +83,7 @@ class JobsView(Vertical):
         return frozenset(c.key for c in self._columns)
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="filter: every word must match, !word excludes — Enter keeps it, Esc clears",
+        yield Input(placeholder="filter: every word must match, !word excludes — Enter opens the job, Esc clears",
                     id="jobs-filter", classes="hidden")  # fmt: skip
         yield JobsTable(cursor_type="row", zebra_stripes=True, id="jobs-table")
         yield Static("", id="jobs-empty", classes="hidden")
@@ -91,6 +99,13 @@ class JobsView(Vertical):
         """Id of the job under the cursor."""
         row = self.table.cursor_row
         return self._ids[row] if self._ids and 0 <= row < len(self._ids) else None
+
+    def action_filtered_cursor(self, step: int) -> None:
+        """The highlighted job one row down or up, the filter keeping the keys."""
+        if step > 0:
+            self.table.action_cursor_down()
+        else:
+            self.table.action_cursor_up()
 
     def follow(self, job_id: str) -> None:
         """Put the cursor on ``job_id`` now, or when its row first appears: the list follows the job just
@@ -117,6 +132,9 @@ class JobsView(Vertical):
         jobs_model.retain(snaps)
         cols, self._compact = jobs_model.columns(width, snaps, now, sort, reverse)
         rows = jobs_model.arrange(snaps, query, sort, reverse, now)
+        if query != self._query:  # typed: the cursor on the row the filter names best (Enter opens it)
+            self._query = query
+            keep = jobs_model.best_match(rows, query) or keep
         ids = [s.job_id for s in rows]
         marks = sweep_rows.tree_marks(rows)
         self._columns = cols

@@ -581,9 +581,15 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
 
     @on(Input.Submitted, "#jobs-filter")
     def _filter_done(self, event: Input.Submitted) -> None:
+        """Enter opens the job the filter names best (the highlighted row), as Enter on the list and in every
+        filter of the wizard do; the list, still filtered, is one Esc back. A filter matching nothing (or empty)
+        leaves the keys to the list."""
         if not self.query_text:
             self.query_one("#jobs-filter").add_class("hidden")
         self.query_one("#jobs-table").focus()
+        job = self.query_one(JobsView).highlighted_job
+        if self.query_text and job is not None:
+            self.open_job(job)
         self.refresh_bindings()
 
     @on(DataTable.HeaderSelected, "#jobs-table")

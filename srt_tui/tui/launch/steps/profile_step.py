@@ -81,12 +81,13 @@ class ProfileStep(FilterStep):
             self.query_one(DataTable).loading = True
 
     def hold_keys(self) -> None:
-        """Back here from the Recipe step (`-p` given, so the list is read only now): the keys typed after Esc wait
-        for the list, so `Esc Enter` in one burst chooses the highlighted profile (its Enter reached the hidden recipe
-        list and went on to the Topology step). Not on a fresh start, where the app's keys work while it loads."""
+        """The wizard opened here, or came back from the Recipe step (`-p` given, so the list is read only now), while
+        the list is read: the keys typed meanwhile wait for it and act on it in order (`Esc Enter` in one burst chose
+        nothing: its Enter reached the hidden recipe list and went on to the Topology step; `/local` typed at start
+        found no list to filter)."""
         if self.query_one(DataTable).loading and not self._holding:
             self._holding = True
-            self.post_message(HoldKeys(True))
+            self.app.post_message(HoldKeys(True))  # to the app: bubbling from a screen being mounted, it was dropped
 
     #: keys wait for the list (`hold_keys`) until its rows are shown
     _holding = False
@@ -189,7 +190,7 @@ class ProfileStep(FilterStep):
             table.focus()
         if self._holding:  # after the focus: the keys that waited reach the list
             self._holding = False
-            self.post_message(HoldKeys(False))
+            self.app.post_message(HoldKeys(False))
 
     def on_resize(self, event: Resize) -> None:
         """The columns that fit the new width (the narrow set below `WIDE`; narrower still, the least important give
@@ -356,12 +357,6 @@ class ProfileStep(FilterStep):
         table.move_cursor(row=names.index(keep) if keep in names else self._preferred_row(), animate=False)
         self._show_detail(table.cursor_row)
         table.focus()
-
-    def _filter_stays(self) -> bool:
-        """A filter that matches no profile says so and stays open."""
-        if not self.shown:
-            self._choose(-1)  # says why nothing can be chosen
-        return not self.shown
 
     def focus_default(self) -> None:
         self.query_one(DataTable).focus()

@@ -28,6 +28,7 @@ from srt_tui.tui.launch.recipe_catalog import LIST_ITEM
 from srt_tui.tui.launch.steps.base import WizardState
 from srt_tui.tui.launch.steps.filter_step import FilterStep
 from srt_tui.tui.launch.steps.recipe_rows import fit_folder
+from srt_tui.tui.messages import HoldKeys
 
 if TYPE_CHECKING:
     from srt_tui.core.spec.profile import LoadedProfile
@@ -260,6 +261,66 @@ class RecipeStep(FilterStep):
             self.show_opened(state.opened)
         self._show_progress()
 
+    #: keys wait (`HoldKeys`) for the tree's first rows (`hold_keys`), or for the rest of the library an Enter in the
+    #: filter waits for (`_enter_waits`)
+    _holding = False
+    #: an Enter in the filter waits for the library: the row it takes is chosen once every recipe is read
+    _enter_pending = False
+
+    def hold_keys(self) -> None:
+        """The wizard opened here (`srt-tui -p PROFILE`) or came back while the tree has no row yet: the keys typed
+        meanwhile wait for the first rows and act on them in order (`/mocker-1p1d` typed at start found no list to
+        filter: nothing had the focus)."""
+        if self.query_one("#recipe-tree", Tree).loading:
+            self._hold(True)
+
+    def _hold(self, on: bool) -> None:
+        """Keys wait (on; again: for longer, the library is still being read) or go on (off, when they waited)."""
+        if on or self._holding:
+            self._holding = on
+            # to the app itself: a message bubbling from a screen still being mounted (the wizard's first step) is
+            # dropped on its way up
+            self.app.post_message(HoldKeys(on))
+
+    def _enter_waits(self) -> bool:
+        """Enter in the filter while the library is still read waits for the rest, unless the highlighted row is one
+        no row read later can beat (its name is the filter and it is written for the profile): the row Enter takes
+        is the best of the whole library, as when the keys are typed once it is read (`/mocker-1p1d` Enter typed at
+        start took whatever matched among the folders read so far, or nothing)."""
+        library = self._library
+        node = self.query_one("#recipe-tree", Tree).cursor_node
+        if library is None or not library.loading:
+            return False
+        if node is not None and node.data is not None and self._rank(node.data) == (0, 0):
+            return False
+        self._enter_pending = True
+        self._hold(True)
+        return True
+
+    def _library_progressed(self) -> None:
+        """More of the library is in: keys that wait for it wait on (it is still being read), or the Enter that
+        waited takes its row, then the keys after it go on."""
+        library = self._library
+        if self._enter_pending and library is not None and not library.loading:
+            self._enter_pending = False
+            field = self._field()  # not gone elsewhere after a wait longer than the keys' hold
+            if self.display and field is not None and field.has_focus:
+                self.take_filtered()
+            self._hold(False)
+        elif self._holding:
+            self._hold(True)
+
+    def _void_enter(self) -> None:
+        """The filter changed or closed after an Enter that waited longer than the keys' hold: that Enter is void."""
+        if self._enter_pending:
+            self._enter_pending = False
+            self._hold(False)
+
+    def _rows_shown(self) -> None:
+        """The tree has rows and the focus: keys that waited for them go on (unless an Enter waits for the rest)."""
+        if self._holding and not self._enter_pending:
+            self._hold(False)
+
     def after_rows_painted(self, callback: Callable[[], object]) -> None:
         """Call `callback` once the tree's next rows are drawn (`RecipeTree.after_rows_painted`)."""
         self.query_one("#recipe-tree", RecipeTree).after_rows_painted(callback)
@@ -272,6 +333,7 @@ class RecipeStep(FilterStep):
         self.entries = [e for e in self.entries if e.folder != "opened"] + entries + opened
         self._add_rows([e for e in entries if e.matches(self.query_text)], grew=True)
         self._show_progress()
+        self._library_progressed()
 
     def action_reload(self) -> None:
         """Read the library again (the screen scans it in a worker; `library_reloaded` shows what it found)."""
@@ -285,6 +347,7 @@ class RecipeStep(FilterStep):
         self.entries = [*self._library.entries, *opened]
         self._rebuild()
         self._show_progress()
+        self._library_progressed()
 
     def _show_progress(self) -> None:
         """The hint line counts files while a scan reads; the tree shows its loading indicator until rows come."""
@@ -294,6 +357,8 @@ class RecipeStep(FilterStep):
         tree.loading = loading and not self.entries
         if not tree.loading and self.display and self.screen.focused is None:
             tree.focus()  # a loading tree cannot take the focus: it takes it with its first rows
+        if not tree.loading:
+            self._rows_shown()
         hint = HINT
         if loading and library is not None:
             read, total = library.counts
@@ -559,9 +624,11 @@ class RecipeStep(FilterStep):
         return (node.data.spec, node.data.label) if node is not None and node.data is not None else None
 
     def _filter_typed(self) -> None:
+        self._void_enter()
         self._rebuild(keep_cursor=False)
 
     def _filter_closed(self, keep: str | None) -> None:
+        self._void_enter()
         self._highlight_spec = keep
         self._rebuild(keep_cursor=False)
         self.query_one("#recipe-tree", Tree).focus()

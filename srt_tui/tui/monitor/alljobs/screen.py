@@ -23,6 +23,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Input, Static
 
 from srt_tui.core.text.counts import counted
+from srt_tui.core.text.words import best_named
 from srt_tui.monitor.alljobs.cells import SORT_ARROWS, SORTS, arrange
 from srt_tui.monitor.alljobs.query import MyJob, MyJobs
 from srt_tui.tui.context import ContextHub
@@ -76,6 +77,9 @@ class AllJobsScreen(ReportsWorkerErrors, DismissOnce[OpenJob | None]):
         Binding("r", "refresh", "Refresh", show=False, tooltip="Ask Slurm now (the list refreshes every 5 s)"),
         Binding("slash", "filter", "Filter", tooltip="Filter the jobs: every word must appear, !word must not"),
         Binding("s", "sort", "Sort", tooltip="Sort by the next column (job, name, state, time, then squeue's order)"),
+        # while the filter is typed: the highlighted job, the one Enter opens (the table moves its own cursor)
+        Binding("down", "filtered_cursor(1)", "Next match", show=False),
+        Binding("up", "filtered_cursor(-1)", "Previous match", show=False),
     ]
 
     def __init__(self, hub: ContextHub, source: JobsSource, *, refresh_s: float | None = REFRESH_S) -> None:
@@ -89,6 +93,8 @@ class AllJobsScreen(ReportsWorkerErrors, DismissOnce[OpenJob | None]):
         self.sort = SORTS[0]
         self._ids: list[str] = []
         self._header: tuple[object, ...] = ()
+        #: the filter the rows were last drawn for: a new one puts the cursor on its best match
+        self._drawn_query = ""
         self._loop = RearmedLoop(self, self._list)
 
     # -- layout -------------------------------------------------------------------------------------
@@ -168,6 +174,10 @@ class AllJobsScreen(ReportsWorkerErrors, DismissOnce[OpenJob | None]):
             table.clear()
         now = self.hub.context.now()
         rows = arrange(self.shown(), self.query_text, self.sort, now)
+        if self.query_text != self._drawn_query:  # typed: the cursor on the row it names best (Enter opens it)
+            self._drawn_query = self.query_text
+            best = best_named([(j.job_id, j.job.name) for j in rows], self.query_text) if self.query_text else None
+            keep = rows[best].job_id if best is not None else keep
         self._ids = [j.job_id for j in rows]
         for job in rows:
             style = "dim" if job.hidden or job.job.is_terminal else ""
@@ -261,9 +271,21 @@ class AllJobsScreen(ReportsWorkerErrors, DismissOnce[OpenJob | None]):
 
     @on(Input.Submitted, "#alljobs-filter")
     def _filter_done(self, event: Input.Submitted) -> None:
+        """Enter opens the job the filter names best (the highlighted row), as Enter on the list does; a filter
+        matching nothing (or empty) leaves the keys to the list."""
         if not self.query_text:
             self.query_one("#alljobs-filter").add_class("hidden")
         self.query_one("#alljobs-table").focus()
+        if self.query_text:
+            self.action_open()
+
+    def action_filtered_cursor(self, step: int) -> None:
+        """The highlighted job one row down or up, the filter keeping the keys."""
+        table = self.query_one(RowTable)
+        if step > 0:
+            table.action_cursor_down()
+        else:
+            table.action_cursor_up()
 
     def action_sort(self) -> None:
         """`s`: the next order (job, name, state, time, then squeue's own)."""
