@@ -196,9 +196,9 @@ async def test_slurm_down_is_shown_not_waited_on(tmp_path: Path, monkeypatch: py
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_all_jobs(pilot)
         assert screen.listing is not None
-        assert "does not exist" in screen.listing.error
+        assert "names no file" in screen.listing.error
         shown = str(screen.query_one("#alljobs-empty").render())
-        assert shown.startswith("Slurm did not answer") and "fix SLURM_CONF" in shown
+        assert shown.startswith("Slurm did not answer") and "point SLURM_CONF at" in shown
         assert "Slurm ✗" in str(screen.query_one("#alljobs-status").render())
 
 
