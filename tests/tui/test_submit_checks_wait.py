@@ -14,7 +14,7 @@ import pytest
 from textual.widgets import Button, ContentSwitcher, Static
 
 from srt_tui.core.errors import Problem, SrtError
-from srt_tui.tui.launch.steps.submit_step import SubmitStep
+from srt_tui.tui.launch.steps.submit_step import SUBMIT_PENDING, SubmitStep
 from tests.tui.scenarios import Scenario, reach, settle, type_into
 from tests.tui.tui_helpers import paths_found, settle_but
 
@@ -95,15 +95,15 @@ async def test_keys_work_and_submit_waits_while_this_machines_checks_run(monkeyp
             assert disabled and status == CHECKING
             assert [(a.prepared, a.launcher) for a in asked] == [(step.prepared, "local")]
 
-            await pilot.press("ctrl+n")  # the key path waits as the button does: nothing is sent unchecked
-            await settle_but(pilot, "host-checks")
+            await pilot.press("ctrl+n")  # nothing is sent unchecked: it is sent when they answer (or another launcher
+            await settle_but(pilot, "host-checks")  # or Esc cancels it)
             assert submitted == [] and not step.submitting
-            assert [n.message for n in app._notifications if n.title == "Not submitted"] == [CHECKING]
+            assert shown(app)[2:] == (True, f"{CHECKING} Submits when they answer ({SUBMIT_PENDING}).")
 
             await pilot.press("up")  # another launcher: its own checks start, and it waits for them too
             await settle_but(pilot, "host-checks")
             assert step.launcher == "slurm" and [a.launcher for a in asked] == ["local", "slurm"]
-            assert shown(app)[2:] == (True, CHECKING)
+            assert shown(app)[2:] == (True, CHECKING)  # the submit asked for the other launcher is forgotten
             await pilot.press("down")  # back: still waiting on the first ask, not asked again
             await settle_but(pilot, "host-checks")
             assert step.launcher == "local" and [a.launcher for a in asked] == ["local", "slurm"]
@@ -173,3 +173,32 @@ def make_demo_app() -> Any:
     from tests.tui.tui_helpers import make_app
 
     return make_app(DEMO.profile)
+
+
+async def test_ctrl_n_while_the_checks_run_submits_once_they_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's `ctrl+n ctrl+n ctrl+n` typed at once reached Submit while its checks ran, and the last Ctrl+N was
+    lost to a toast: it is remembered, and the job is submitted when the checks answer (once, and only if they allow
+    it)."""
+    paths_found(monkeypatch)
+    asked = hold_host_checks(monkeypatch)
+    submitted: list[str] = []
+
+    def submit_prepared(prep: Any, launcher: str = "auto", **kw: Any) -> Any:
+        submitted.append(launcher)
+        raise SrtError([Problem("submit", "held by the test")])
+
+    monkeypatch.setattr("srt_tui.slurm.submit.submit_prepared", submit_prepared)
+    app = make_demo_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        try:
+            await reach(pilot, DEMO, "preview", typed=False)
+            await pilot.press("ctrl+n", "ctrl+n")
+            await settle_but(pilot, "host-checks")
+            assert submitted == [] and shown(app)[3].endswith(f"({SUBMIT_PENDING}).")
+            for call in asked:
+                call.gate.set()
+            await settle(pilot)
+            assert submitted == ["local"] and "held by the test" in shown(app)[3]
+        finally:
+            for call in asked:
+                call.gate.set()

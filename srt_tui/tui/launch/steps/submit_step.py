@@ -46,6 +46,8 @@ class PreflightDone(Message):
 
 #: why Submit waits while this machine's checks of the job have not answered (the paths may be on a hung mount)
 CHECKING = "checking paths and programs…"
+#: what undoes a submit asked for while the checks run
+SUBMIT_PENDING = "Esc or another launcher cancels"
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,10 @@ class SubmitStep(WizardStep):
         self._host: dict[str, HostFindings] = {}
         #: the launchers whose checks of the prepared job are running (asked once: a hung mount is not asked again)
         self._asking: set[str] = set()
+        #: Ctrl+N (or Submit) pressed while this machine's checks ran: the job and launcher it submits once they
+        #: answer and allow it (the README's `ctrl+n ctrl+n ctrl+n` typed at once met a held Submit and was lost);
+        #: another launcher, leaving the step or a new job forgets it
+        self._submit_when_checked: tuple[Prepared, str] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(HINT, classes="step-hint", id="submit-hint")
@@ -133,6 +139,7 @@ class SubmitStep(WizardStep):
 
     async def enter(self, state: WizardState) -> None:
         self.read_only = state.hub.context.read_only
+        self._submit_when_checked = None  # asked on an earlier visit: not now
         if state.prepared is not None and state.prepared is not self.prepared:
             if self.prepared is not None and self.prepared.job.profile is not state.prepared.job.profile:
                 self._touched = False  # another profile: its own launcher until the operator picks one
@@ -417,6 +424,9 @@ class SubmitStep(WizardStep):
         if message.launcher == self.launcher:
             self._render_request()
             self._submit_allowed()
+            if self._submit_when_checked == (message.prepared, message.launcher) and self.display:
+                self._submit_when_checked = None
+                self.confirm()  # what was asked while they ran: submitted now, or refused saying why
 
     def _blocked(self) -> str:
         """Why Submit cannot go ahead with the chosen launcher now ('' when it can)."""
@@ -448,7 +458,8 @@ class SubmitStep(WizardStep):
             return
         refused = self._preflight_refused()
         if why == CHECKING:  # not refused: waiting for an answer
-            status.update(Text(why, style=self._style("submit-step--dim")))
+            then = f" Submits when they answer ({SUBMIT_PENDING})." if self._submit_when_checked else ""
+            status.update(Text(why + then, style=self._style("submit-step--dim")))
             self._status_blocked = True
         elif why:
             status.update(Text("✗ " + why, style=self._style("submit-step--bad")))
@@ -486,6 +497,7 @@ class SubmitStep(WizardStep):
         event.stop()
         if self.launcher != self._auto_choice:  # the operator's pick (the step's own selection is not one)
             self._touched = True
+        self._submit_when_checked = None  # asked for the other launcher
         self._ask_host(self.launcher)
         self._title_request()
         self._draw_note()  # Slurm's failure leads the note only when Slurm is the launcher chosen
@@ -508,6 +520,10 @@ class SubmitStep(WizardStep):
             self.notify("Read-only mode: submission is disabled.", severity="warning")
             return
         if self.prepared is None or self.submitting:
+            return
+        if self._checking():  # asked before this machine's checks answered: submitted when they do, if they allow
+            self._submit_when_checked = (self.prepared, self.launcher)
+            self._submit_allowed()
             return
         if why := self._blocked():  # Ctrl+N or the palette as much as the (disabled) button
             self.notify(why, title="Not submitted", severity="warning")
