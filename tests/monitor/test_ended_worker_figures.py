@@ -124,7 +124,7 @@ async def test_a_job_first_seen_after_its_end_counts_its_final_counters_since_it
         (snap,) = await monitor.refresh({"local-late": job_dir})
         s = snap.workers[0].serving
         assert s is not None and s.since_ready and s.window_s is not None, s
-        assert s.window_s == pytest.approx(scraped - ready, abs=0.01), s
+        assert s.window_s == pytest.approx(scraped - ready, abs=0.1), s  # wall to monotonic: ms apart under load
         assert s.output_tok_per_s is not None and s.output_tok_per_s * s.window_s == pytest.approx(10), s
         assert cells.serving_span(s) == f"over the {s.window_s:.0f} s it served", cells.serving_span(s)
     finally:
