@@ -50,6 +50,18 @@ def hold_host_checks(monkeypatch: pytest.MonkeyPatch) -> list[Asked]:
     return asked
 
 
+def record_submits(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The launchers the step submitted with, in order: each submit is reached and refused (nothing runs)."""
+    submitted: list[str] = []
+
+    def submit_prepared(prep: Any, launcher: str = "auto", **kw: Any) -> Any:
+        submitted.append(launcher)
+        raise SrtError([Problem("submit", "held by the test")])
+
+    monkeypatch.setattr("srt_tui.slurm.submit.submit_prepared", submit_prepared)
+    return submitted
+
+
 def checking(request: str, row: str) -> bool:
     """The request panel's ``row`` (`paths`, `programs`) says its check is running."""
     return re.search(rf"^ *{row} +checking…", request, re.MULTILINE) is not None
@@ -75,13 +87,7 @@ async def test_keys_work_and_submit_waits_while_this_machines_checks_run(monkeyp
     have answered."""
     paths_found(monkeypatch)
     asked = hold_host_checks(monkeypatch)
-    submitted: list[str] = []
-
-    def submit_prepared(prep: Any, launcher: str = "auto", **kw: Any) -> Any:
-        submitted.append(launcher)
-        raise SrtError([Problem("submit", "held by the test")])  # reached: the step submitted (nothing runs)
-
-    monkeypatch.setattr("srt_tui.slurm.submit.submit_prepared", submit_prepared)
+    submitted = record_submits(monkeypatch)
     app = make_demo_app()
     async with app.run_test(size=(120, 36)) as pilot:
         try:
@@ -181,13 +187,7 @@ async def test_ctrl_n_while_the_checks_run_submits_once_they_answer(monkeypatch:
     it)."""
     paths_found(monkeypatch)
     asked = hold_host_checks(monkeypatch)
-    submitted: list[str] = []
-
-    def submit_prepared(prep: Any, launcher: str = "auto", **kw: Any) -> Any:
-        submitted.append(launcher)
-        raise SrtError([Problem("submit", "held by the test")])
-
-    monkeypatch.setattr("srt_tui.slurm.submit.submit_prepared", submit_prepared)
+    submitted = record_submits(monkeypatch)
     app = make_demo_app()
     async with app.run_test(size=(120, 36)) as pilot:
         try:
