@@ -169,7 +169,7 @@ def stage_cell(snap: JobSnapshot, short: bool = False) -> str:
 def list_stage(snap: JobSnapshot, now: datetime | None = None) -> str:
     """The stage of a `status` row: a pending job's wait with it, `pending (Priority)`, which only the job view
     said (the jobs table, whose STATE column says PENDING, shows the reason alone: `jobs_model._stage`), and
-    with ``now`` when Slurm expects to start it, `pending (Resources, starts in ~12m)`."""
+    with ``now`` Slurm's estimate of its start, `pending (Resources, Slurm estimates start in ~12m)`."""
     stage = stage_cell(snap)
     if snap.stage != "pending":
         return stage
@@ -179,10 +179,32 @@ def list_stage(snap: JobSnapshot, now: datetime | None = None) -> str:
 
 
 def starts_in(snap: JobSnapshot, now: datetime) -> str:
-    """`starts in ~12m`: when Slurm's scheduler expects to start a queued job (its estimate, as
-    `squeue --start` gives it); "" without one."""
+    """`Slurm estimates start in ~12m`: when Slurm's scheduler expects to start a queued job, said as its estimate
+    (`squeue --start`; `starts in ~12m05s` read as a fact); "" when Slurm made none (`status` and the job view; the
+    jobs table's narrow column says `est. ~12m`)."""
     left = starts_in_s(snap, now)
-    return f"starts in ~{duration(left)}" if left is not None else ""
+    return f"Slurm estimates start in {estimate(left)}" if left is not None else ""
+
+
+def queued_wait(snap: JobSnapshot, now: datetime, width: int) -> str:
+    """A queued job's wait in ``width`` columns (a table's STAGE: the jobs table's, `status`'s narrowed one): its reason
+    and Slurm's estimate of its start said as one, `Resources, est. ~10m`, else the estimate alone, `Slurm est. ~10m`,
+    `est. ~10m` (the reason is in the job view and under `status`'s table); the reason alone when Slurm made none."""
+    left = starts_in_s(snap, now)
+    if left is None:
+        return snap.slurm_reason
+    said = f"est. {estimate(left)}"
+    both, alone = f"{snap.slurm_reason}, {said}", f"Slurm {said}"
+    return both if snap.slurm_reason and len(both) <= width else alone if len(alone) <= width else said
+
+
+def estimate(seconds: float) -> str:
+    """Slurm's estimate of a wait, to the minute: `~12m`, `~3h59m`, `~1d02h`. Its scheduler revises it at every
+    backfill cycle (30 s by default), so a countdown in seconds (`~9m51s`, `~9m50s` …) was precision it does not
+    have."""
+    if seconds < 3600:
+        return f"~{max(1, round(seconds / 60))}m"
+    return f"~{duration(seconds)}"
 
 
 def ended(snap: JobSnapshot, now: datetime) -> str:
