@@ -456,12 +456,30 @@ def client_ttft_note(s: Serving, brief: bool = False) -> str:
 def serving_span(s: Serving) -> str:
     """Over what span the rates and latencies were measured, as every face says it: `over the last 62 s`, from the
     oldest sample kept (about a minute back, `CounterHistory.window`) to the newest; an ended job first read after
-    its end, from its final counters: `over the 45 s it served`; "" before a second sample."""
+    its end, from its final counters: `over the 45 s it served`; a worker whose metrics cannot be read now, up to its
+    last reading: `over the 62 s up to its last reading, 24 s ago`; "" before a second sample."""
     w = s.window_s
     if not w:
         return ""
     seconds = f"{w:.1f} s" if w < 10 else f"{w:.0f} s" if w < 120 else duration(w)
+    if s.age_s is not None:
+        return f"over the {seconds} up to its last reading, {_aged(s.age_s)}"
     return f"over the {seconds} it served" if s.since_ready else f"over the last {seconds}"
+
+
+def read_ago(s: Serving | None, unread: str) -> str:
+    """What a worker's figures are while its metrics cannot be read (``unread``: hung, down): `not current: read 24 s
+    ago, before it hung` (its latencies and token rates stayed those of its last minute, shown as current); ""
+    for current figures."""
+    if s is None or s.age_s is None:
+        return ""
+    before = {"hung": "it hung", "down": "it went down"}.get(unread, f"it became {unread}" if unread else "then")
+    return f"not current: read {_aged(s.age_s)}, before {before}"
+
+
+def _aged(seconds: float) -> str:
+    """`ago`, in seconds under 10 s too: `just now` would read as current."""
+    return f"{max(0, int(seconds))} s ago" if seconds < 10 else ago(seconds)
 
 
 def load(value: float | None, unread: bool) -> str:
