@@ -47,11 +47,23 @@ def fitted_columns(rows: Sequence[Mapping[str, str]], keys: Sequence[str], width
 
 
 def render(rows: Sequence[Mapping[str, str]], keys: Sequence[str], width: int | None) -> str:
-    """The table: a header line, then one line per row, each cell cut to its column at a word (`fit_value`)."""
+    """The table: a header line, then one line per row, each cell cut to its column at a word (`fit_value`); a cell
+    too wide for its column with a shorter wording (``row[key + SHORT]``: a queued job's `Slurm est. ~10m` for
+    `pending (Resources, Slurm estimates start in ~10m)`, which read `pending …`) takes that one."""
     columns = fitted_columns(rows, keys, width)
     lines = [GAP.join(c.header.ljust(c.width) for c in columns).rstrip()]
-    lines += [GAP.join(fit_value(row[c.key], c.width).ljust(c.width) for c in columns).rstrip() for row in rows]
+    lines += [GAP.join(fit_value(_within(row, c), c.width).ljust(c.width) for c in columns).rstrip() for row in rows]
     return "\n".join(lines)
+
+
+#: the key of a cell's shorter wording in a row: `stage` + SHORT
+SHORT = ":short"
+
+
+def _within(row: Mapping[str, str], column: Fitted) -> str:
+    """The row's cell for ``column``: its shorter wording when the whole one does not fit and that one does."""
+    value, short = row[column.key], row.get(column.key + SHORT, "")
+    return short if len(value) > column.width and short and len(short) <= column.width else value
 
 
 #: between the figures of a serving line, where it may wrap

@@ -169,7 +169,7 @@ def stage_cell(snap: JobSnapshot, short: bool = False) -> str:
 def list_stage(snap: JobSnapshot, now: datetime | None = None) -> str:
     """The stage of a `status` row: a pending job's wait with it, `pending (Priority)`, which only the job view
     said (the jobs table, whose STATE column says PENDING, shows the reason alone: `jobs_model._stage`), and
-    with ``now`` when Slurm expects to start it, `pending (Resources, starts in ~12m)`."""
+    with ``now`` Slurm's estimate of its start, `pending (Resources, Slurm estimates start in ~12m)`."""
     stage = stage_cell(snap)
     if snap.stage != "pending":
         return stage
@@ -179,10 +179,32 @@ def list_stage(snap: JobSnapshot, now: datetime | None = None) -> str:
 
 
 def starts_in(snap: JobSnapshot, now: datetime) -> str:
-    """`starts in ~12m`: when Slurm's scheduler expects to start a queued job (its estimate, as
-    `squeue --start` gives it); "" without one."""
+    """`Slurm estimates start in ~12m`: when Slurm's scheduler expects to start a queued job, said as its estimate
+    (`squeue --start`; `starts in ~12m05s` read as a fact); "" when Slurm made none (`status` and the job view; the
+    jobs table's narrow column says `est. ~12m`)."""
     left = starts_in_s(snap, now)
-    return f"starts in ~{duration(left)}" if left is not None else ""
+    return f"Slurm estimates start in {estimate(left)}" if left is not None else ""
+
+
+def queued_wait(snap: JobSnapshot, now: datetime, width: int) -> str:
+    """A queued job's wait in ``width`` columns (a table's STAGE: the jobs table's, `status`'s narrowed one): its reason
+    and Slurm's estimate of its start said as one, `Resources, est. ~10m`, else the estimate alone, `Slurm est. ~10m`,
+    `est. ~10m` (the reason is in the job view and under `status`'s table); the reason alone when Slurm made none."""
+    left = starts_in_s(snap, now)
+    if left is None:
+        return snap.slurm_reason
+    said = f"est. {estimate(left)}"
+    both, alone = f"{snap.slurm_reason}, {said}", f"Slurm {said}"
+    return both if snap.slurm_reason and len(both) <= width else alone if len(alone) <= width else said
+
+
+def estimate(seconds: float) -> str:
+    """Slurm's estimate of a wait, to the minute: `~12m`, `~3h59m`, `~1d02h`. Its scheduler revises it at every
+    backfill cycle (30 s by default), so a countdown in seconds (`~9m51s`, `~9m50s` …) was precision it does not
+    have."""
+    if seconds < 3600:
+        return f"~{max(1, round(seconds / 60))}m"
+    return f"~{duration(seconds)}"
 
 
 def ended(snap: JobSnapshot, now: datetime) -> str:
@@ -434,12 +456,30 @@ def client_ttft_note(s: Serving, brief: bool = False) -> str:
 def serving_span(s: Serving) -> str:
     """Over what span the rates and latencies were measured, as every face says it: `over the last 62 s`, from the
     oldest sample kept (about a minute back, `CounterHistory.window`) to the newest; an ended job first read after
-    its end, from its final counters: `over the 45 s it served`; "" before a second sample."""
+    its end, from its final counters: `over the 45 s it served`; a worker whose metrics cannot be read now, up to its
+    last reading: `over the 62 s up to its last reading, 24 s ago`; "" before a second sample."""
     w = s.window_s
     if not w:
         return ""
     seconds = f"{w:.1f} s" if w < 10 else f"{w:.0f} s" if w < 120 else duration(w)
+    if s.age_s is not None:
+        return f"over the {seconds} up to its last reading, {_aged(s.age_s)}"
     return f"over the {seconds} it served" if s.since_ready else f"over the last {seconds}"
+
+
+def read_ago(s: Serving | None, unread: str) -> str:
+    """What a worker's figures are while its metrics cannot be read (``unread``: hung, down): `not current: read 24 s
+    ago, before it hung` (its latencies and token rates stayed those of its last minute, shown as current); ""
+    for current figures."""
+    if s is None or s.age_s is None:
+        return ""
+    before = {"hung": "it hung", "down": "it went down"}.get(unread, f"it became {unread}" if unread else "then")
+    return f"not current: read {_aged(s.age_s)}, before {before}"
+
+
+def _aged(seconds: float) -> str:
+    """`ago`, in seconds under 10 s too: `just now` would read as current."""
+    return f"{max(0, int(seconds))} s ago" if seconds < 10 else ago(seconds)
 
 
 def load(value: float | None, unread: bool) -> str:

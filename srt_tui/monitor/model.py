@@ -142,6 +142,9 @@ class Serving:
     #: the workers whose metrics could not be read now, with why (`decode_1 hung`): `running` and `waiting` are the
     #: others' sum, and the whole is unknown (shown `2+?`, or `?`), never a zero that reads as idle
     unread: tuple[str, ...] = ()
+    #: a worker's figures while its metrics cannot be read now (`unread`): seconds since they were last read, so they
+    #: are shown as that old (the minute before it hung), never as current; None for current figures and a job's
+    age_s: float | None = None
     #: an ended job first read after its end: the window (``window_s``) is the whole time it served, its final
     #: counters counted from zero, not the last minute of this monitor's samples
     since_ready: bool = False

@@ -38,6 +38,7 @@ def hung_decode() -> JobSnapshot:
                 waiting=None,
                 kv_usage=None,
                 unread=("decode_1 hung",),
+                age_s=20.0,  # its figures: the minute up to its last reading
                 spark_ttft_s=w.serving.spark_ttft_s[-8:] + blank,
                 spark_itl_s=w.serving.spark_itl_s[-8:] + blank,
                 spark_output_tok=w.serving.spark_output_tok[-8:] + blank,
@@ -82,7 +83,12 @@ async def test_a_hung_workers_row_says_unknown_and_its_trend_goes_blank() -> Non
         trend = _cell(table, "decode_1", "trend")
         assert trend.endswith(" " * 4) and trend[:8].strip() and " " not in trend[:8], repr(trend)
         assert "running 8+?  waiting 2+? (decode_1 hung)" in _panel_text(app)
-    assert "running ?  waiting ? (decode_1 hung)" in await _detail_of(snap, "decode_1")
+    detail = await _detail_of(snap, "decode_1")
+    assert "running ?  waiting ? (decode_1 hung)" in detail
+    # s34: its latencies and token rates are its last minute's, said so (they read `last minute` as current)
+    assert "serving  (not current: read 20 s ago, before it hung)" in detail and "last minute" not in detail, detail
+    assert "(over the 60 s up to its last reading, 20 s ago)" in detail, detail
+    assert "(last minute, from its own metrics)" in await _detail_of(snap, "decode_0")  # its neighbour's: current
 
 
 async def _detail_of(snap: JobSnapshot, name: str) -> str:

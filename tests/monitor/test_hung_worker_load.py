@@ -2,13 +2,15 @@
 real mock workers (SGLang's serving families) on one node, refreshes 2 s apart on the injected clock, then one of
 them stopped (`SIGSTOP`: it takes connections and never replies). Its TREND went on showing its last line as if it
 were steady and its requests `running 0 waiting 0`, and the Q column said `-` beside the Serving panel's
-`waiting 0`: two readings of one queue."""
+`waiting 0`: two readings of one queue. Its worker detail showed its last minute's latencies and token rates as
+current (s34): they say their age."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+from dataclasses import replace
 from pathlib import Path
 
 from srt_tui.core.engines.mocker import Mocker
@@ -19,6 +21,7 @@ from srt_tui.monitor.snapshot.collect import Monitor
 from srt_tui.monitor.statuses.history import SPARK_POINTS
 from tests.mock.mockprocs import Launcher
 from tests.monitor.jobdirs import describe, send, write_agg_job
+from tests.monitor.tui_apps import highlighted_worker_detail
 
 
 def _w(snap: JobSnapshot, name: str) -> WorkerStatus:
@@ -49,6 +52,9 @@ async def test_a_hung_workers_load_is_unknown_and_its_trend_goes_blank(tmp_path:
             assert w.running == w.serving.running and not w.unread
         assert snap.serving is not None and snap.serving.waiting == sum(w.queued or 0.0 for w in snap.workers)
         assert len(_w(snap, "agg_1").spark) == SPARK_POINTS and _w(snap, "agg_1").spark[-1] is not None
+        read_at = mono[0] - 2.0  # its last reading: the refresh just before it stopped
+        before = _w(snap, "agg_1").serving
+        assert before is not None and before.age_s is None  # current figures: no age
 
         os.kill(hung.proc.popen.pid, signal.SIGSTOP)
         for _ in range(12):
@@ -71,6 +77,17 @@ async def test_a_hung_workers_load_is_unknown_and_its_trend_goes_blank(tmp_path:
         assert stopped.spark[-4:] == (None,) * 4, stopped.spark
         assert any(v is not None for v in stopped.spark), stopped.spark  # what it served before, still shown
         assert all(v is not None for v in answering.spark[-4:]), answering.spark
+        # its latencies and token rates are its last minute's (s34: the worker detail showed them as current): they
+        # say how old they are, on the Monitor's clock; its neighbour's are current
+        assert stopped.serving.age_s == mono[0] - read_at >= 20.0, (stopped.serving.age_s, mono[0], read_at)
+        assert stopped.serving.output_tok_per_s is not None and answering.serving is not None
+        assert answering.serving.age_s is None
+        age = f"{(mono[0] - read_at):.0f} s ago"
+        assert cells.serving_span(stopped.serving).endswith(f"up to its last reading, {age}")
+        moved = replace(snap, workers=(stopped, *(w for w in snap.workers if w is not stopped)))
+        detail = await highlighted_worker_detail(moved)
+        assert f"serving  (not current: read {age}, before it hung)" in detail, detail
+        assert "last minute" not in detail and "over the last" not in detail, detail
     finally:
         os.kill(hung.proc.popen.pid, signal.SIGCONT)
         await monitor.aclose()

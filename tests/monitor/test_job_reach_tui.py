@@ -152,7 +152,11 @@ def test_an_ended_jobs_requests_and_the_routers_total_are_named_apart() -> None:
     snap = frozen.nvidia("healthy")
     ended = replace(snap, stage="completed", slurm_state="COMPLETED", requests=30.0, requests_from="benchmark")
     text = summary(ended, datetime.now(timezone.utc), lambda _: Style()).plain
-    assert "benchmark 30 of 3.6k routed, 4 failed" in text, text  # the router's 3650 count warm-up and smoke too
+    # the benchmark's own: completed of its total (its 4 failures); the router's 3650 (warm-up and smoke too) is its
+    # panel's, never beside it (`benchmark 30 of 3.6k routed` read as two counts of one thing)
+    assert "benchmark 26/30 completed, 4 failed" in text and "3.6k" not in text and "routed" not in text, text
+    clean = replace(ended, errors=0.0)
+    assert "benchmark 30/30 completed ·" in summary(clean, datetime.now(timezone.utc), lambda _: Style()).plain
     kept = replace(ended, requests_from="last seen")
     assert "requests 30, errors 4 (last seen)" in summary(kept, datetime.now(timezone.utc), lambda _: Style()).plain
 

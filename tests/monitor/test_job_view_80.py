@@ -158,6 +158,39 @@ async def test_the_problems_panel_names_the_failing_log_once() -> None:
         assert "exited" not in text and "prefill_0" not in text and "decode_1" not in text, text
 
 
+async def test_the_benchmarks_count_and_the_routers_are_told_apart() -> None:
+    """s34 (issue 21 leftovers): after its benchmark the summary read `benchmark 30 of 43 routed, 0 failed` while the
+    router panel and the workers' REQ read 43: two numbers for one thing. The summary says the benchmark's own
+    requests, completed of its total (its results: 30 measured); the router's 43 reads `in all` (its warm-up and
+    smoke requests too), and Help says what each counts, in the same words."""
+    from textual.widgets import Static
+
+    from srt_tui.tui.help_screen import HelpScreen
+
+    snap = failed_1p2d()
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        summary = " ".join(_lines(app.screen.query_one("#job-summary")))
+        router = " ".join(_lines(app.screen.query_one(RouterPanel)))
+        assert "benchmark 30/30 completed ·" in summary and "43" not in summary and "routed" not in summary, summary
+        assert "routed 43 in all" in router, router
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        legend = " ".join(str(app.screen.query_one("#help-legend", Static).render()).split())
+    assert "`routed 43 in all` once a benchmark ended" in legend and "warm-up and smoke requests" in legend, legend
+    assert "`benchmark 30/30 completed` counts the benchmark's own measured requests only" in legend, legend
+    # while the job runs, the summary's count is the router's own, named so: the panel's `routed` needs no `in all`
+    running = running_1p2d()
+    app = frozen_app([running], open_job=running.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        summary = " ".join(_lines(app.screen.query_one("#job-summary")))
+        router = " ".join(_lines(app.screen.query_one(RouterPanel)))
+        assert "(router)" in summary and "routed 3.6k" in router and "in all" not in router, (summary, router)
+
+
 SNAPS: list[Any] = [
     pytest.param(running_1p2d, id="running"),
     pytest.param(failed_1p2d, id="failed"),

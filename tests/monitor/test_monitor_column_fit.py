@@ -330,20 +330,22 @@ async def test_the_jobs_status_line_names_the_sort_and_filter_keys() -> None:
         assert "filter '812'" in line and "/ filter" not in line, line
 
 
-@pytest.mark.parametrize("size", [(80, 24), (132, 43)])
+@pytest.mark.parametrize("size", [(80, 24), (120, 36), (132, 43)])
 async def test_a_pending_jobs_row_says_what_it_waits_for(size: tuple[int, int]) -> None:
     """Operator pass (issue 21): the jobs list said `PENDING · pending` with no reason (only the job view said
-    `PENDING (Priority)`); the STAGE cell says the reason, whole (STATE beside it says PENDING), and when Slurm
-    expects to start the job, as `status` and the job view do (`starts in ~9m51s`): at 80 columns, where both do
-    not fit, the estimate alone (the reason is in the job view)."""
+    `PENDING (Priority)`); the STAGE cell says the reason, whole (STATE beside it says PENDING), and Slurm's estimate
+    of the start, as `status` and the job view do (`Slurm estimates start in ~10m`; s34: `~9m51s` read as a fact):
+    at 80 columns, where both do not fit, the estimate alone (the reason is in the job view); at 120, where the
+    reason would push PROFILE out, the estimate alone too."""
     app = frozen_app(frozen.fleet())
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         table: DataTable[Any] = app.screen.query_one("#jobs-table", DataTable)
         pending = next(s for s in frozen.fleet() if s.stage == "pending")
         assert pending.slurm_reason == "Resources"
-        expected = "in ~9m51s" if size[0] < 100 else "Resources, ~9m51s"
-        assert str(table.get_cell(pending.job_id, "stage")) == expected
+        expected = {80: "est. ~10m", 120: "Slurm est. ~10m"}.get(size[0], "Resources, est. ~10m")
+        assert str(table.get_cell(pending.job_id, "stage")).rstrip() == expected
+        assert (size[0] < 120) != ("PROFILE" in [str(c.label) for c in table.columns.values()])
         assert str(table.get_cell(pending.job_id, "slurm")) == "PENDING"
         screen = app.screen
         assert isinstance(screen, MonitorScreen)

@@ -377,7 +377,8 @@ def test_status_rows_say_what_a_pending_job_waits_for() -> None:
 
 def test_a_queued_job_says_when_slurm_expects_to_start_it() -> None:
     """Operator pass (stop 29): a PENDING job said why it waits, never until when (`squeue --start`). Slurm's
-    estimate is shown while it lies ahead; a past one (the scheduler has not revised it) says nothing."""
+    estimate is shown while it lies ahead; a past one (the scheduler has not revised it) says nothing. s34: said as
+    Slurm's estimate, to the minute (`starts in ~12m05s` read as a fact, counting down by the second)."""
     from datetime import timedelta
 
     from srt_tui.monitor.model import iso_utc
@@ -387,18 +388,32 @@ def test_a_queued_job_says_when_slurm_expects_to_start_it() -> None:
         frozen.nvidia("healthy", "81234"), stage="pending", slurm_state="PENDING", slurm_reason="Resources"
     )
     soon = replace(queued, expected_start_at=iso_utc((now + timedelta(minutes=12, seconds=5)).timestamp()))
-    assert cells.list_stage(soon, now) == "pending (Resources, starts in ~12m05s)"
+    assert cells.list_stage(soon, now) == "pending (Resources, Slurm estimates start in ~12m)"
+    assert cells.starts_in(soon, now) == "Slurm estimates start in ~12m"  # the job view's words
     assert cells.list_stage(soon) == "pending (Resources)"  # the jobs table's STAGE has no clock
-    assert cells.list_stage(queued, now) == "pending (Resources)"
+    assert cells.list_stage(queued, now) == "pending (Resources)"  # Slurm made no estimate: nothing said
+    assert cells.starts_in(queued, now) == ""
     stale = replace(queued, expected_start_at=iso_utc((now - timedelta(minutes=1)).timestamp()))
     assert cells.starts_in(stale, now) == ""
     assert cells.starts_in(replace(soon, stage="starting"), now) == ""  # it left the queue
+    later = replace(queued, expected_start_at=iso_utc((now + timedelta(hours=3, minutes=59, seconds=30)).timestamp()))
+    assert cells.starts_in(later, now) == "Slurm estimates start in ~3h59m"
+    from rich.style import Style
+
+    from srt_tui.tui.monitor.job_view import summary
+
+    queued_at = replace(later, submitted_at=iso_utc((now - timedelta(minutes=2)).timestamp()), started_at="")
+    said = summary(queued_at, now, lambda _: Style(), width=80).plain
+    assert "queued 2m00s · Slurm estimates start in ~3h59m" in said, said  # the job view: the same words, whole
+    assert "estimate" not in summary(replace(queued_at, expected_start_at=""), now, lambda _: Style()).plain
+    assert [cells.estimate(s) for s in (20, 89, 3599, 86400 + 7200)] == ["~1m", "~1m", "~60m", "~1d02h"]
 
 
 def test_the_jobs_tables_stage_says_when_slurm_expects_to_start_a_queued_job() -> None:
     """Operator report: `status` and the job view said `starts in ~9m51s`, the jobs table only `Resources`. Its
     STAGE cell says both where they fit the column, the estimate alone where not (80 columns, a long reason), the
-    reason alone without an estimate; the estimate counts down as the clock moves (the cells are memoised)."""
+    reason alone without an estimate; the estimate counts down as the clock moves (the cells are memoised). s34: the
+    estimate reads as Slurm's (`est.`; `in ~9m51s` read as a fact), within the narrow column's 11 cells."""
     from datetime import timedelta
 
     from srt_tui.monitor.model import iso_utc
@@ -406,13 +421,18 @@ def test_the_jobs_tables_stage_says_when_slurm_expects_to_start_a_queued_job() -
     now = frozen.NOW
     queued = replace(frozen.nvidia("pending"), slurm_reason="Resources")
     soon = replace(queued, expected_start_at=iso_utc((now + timedelta(minutes=9, seconds=51)).timestamp()))
-    assert jobs_model.cell(soon, "stage", now) == "Resources, ~9m51s"
-    assert jobs_model.cell(soon, "stage", now, narrow=True) == "in ~9m51s"
-    assert jobs_model.cell(soon, "stage", now + timedelta(minutes=2)) == "Resources, ~7m51s"
+    assert jobs_model.cell(soon, "stage", now) == "Resources, est. ~10m"
+    assert jobs_model.cell(soon, "stage", now, narrow=True) == "est. ~10m"
+    assert jobs_model.cell(soon, "stage", now + timedelta(minutes=2)) == "Resources, est. ~8m"
     later = replace(soon, slurm_reason="QOSMaxGRESPerUser")  # the reason and the estimate overflow the column
-    assert jobs_model.cell(later, "stage", now) == "in ~9m51s"
+    assert jobs_model.cell(later, "stage", now) == "Slurm est. ~10m"
     assert jobs_model.cell(queued, "stage", now) == "Resources"
     assert jobs_model.cell(soon, "stage", now + timedelta(minutes=10)) == "Resources"  # a past estimate says nothing
+    far = replace(queued, expected_start_at=iso_utc((now + timedelta(days=1, hours=2, minutes=5)).timestamp()))
+    narrow = jobs_model.cell(far, "stage", now, narrow=True)
+    assert narrow == "est. ~1d02h" and len(narrow) <= jobs_model.NARROW_CAPS["stage"], narrow
+    assert jobs_model.wait_within(soon, now, 17) == "Slurm est. ~10m"  # a column the reason does not fit
+    assert jobs_model.wait_within(replace(soon, stage="serving"), now, 17) == ""
 
 
 async def test_a_silent_source_is_asked_again_at_the_next_refresh_a_timed_out_one_backs_off() -> None:

@@ -136,3 +136,25 @@ def test_status_watch_redraws_an_80_column_pane_with_rows_that_fit(tmp_path: Pat
     assert all(len(x) <= 80 for x in screen[header : header + 4]), "\n".join(screen)
     kept = _headers(screen[header])
     assert all(h in HEADERS for h in kept) and "ELAPSED" in kept and len(kept) < len(HEADERS), kept
+
+
+@pytest.mark.parametrize("width", [80, 120, None])
+def test_a_queued_jobs_stage_says_slurms_estimate_at_every_width(width: int | None) -> None:
+    """s34: `pending (Resources, starts in ~3h59m)` read as a fact, and in a terminal narrower than the whole row it
+    read `pending …`: Slurm's estimate said as one, whole where there is room (a pipe, the job view's words), else
+    its short wording (`Slurm est. ~3h59m`: STATE says PENDING, the reason is on the line under the table)."""
+    from dataclasses import replace
+    from datetime import datetime, timedelta
+
+    from srt_tui.monitor.model import iso_utc
+
+    pending = next(s for s in frozen.fleet() if s.stage == "pending")
+    soon = (datetime.now().astimezone() + timedelta(hours=3, minutes=59, seconds=30)).timestamp()
+    snaps = [replace(pending, expected_start_at=iso_utc(soon)), replace(pending, job_id="81263", expected_start_at="")]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        print_table([frozen.with_serving(frozen.nvidia()), *snaps], None, width=width)
+    rows = {line.split()[0]: line for line in out.getvalue().splitlines()[1:4]}
+    said = "pending (Resources, Slurm estimates start in ~3h59m)" if width is None else "Slurm est. ~3h59m"
+    assert said in rows["81262"] and "starts in" not in rows["81262"], rows["81262"]
+    assert "est." not in rows["81263"] and "estimates" not in rows["81263"], rows["81263"]  # Slurm made none

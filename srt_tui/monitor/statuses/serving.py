@@ -80,6 +80,9 @@ class Parts:
     #: the window is the whole time the (ended) job served, from zero: its final counters, first read after its end
     #: (set by the caller, which knows)
     since_ready: bool = False
+    #: when its newest reading in the window was taken (the Monitor's clock): how old its figures are once its
+    #: metrics cannot be read any more (`WorkerStatus.unread`); None before two samples
+    read_at: float | None = None
 
 
 def router_parts_key(job_id: str) -> str:
@@ -124,6 +127,7 @@ def read_worker(
     sums: dict[str, tuple[float, float]] = {}
     drawn = _DRAWN if isinstance(contract.get("ttft"), str) else (*_DRAWN, "e2e")
     windows: list[float] = []
+    ends: list[float] = []  # each window's newest sample
     for family in HISTOGRAM_KEYS:
         name = contract.get(family)
         if not isinstance(name, str):
@@ -143,6 +147,7 @@ def read_worker(
             if w is not None:
                 inc.append((le, w[3] - w[1]))
                 windows.append(w[2] - w[0])
+                ends.append(w[2])
             if family in drawn:
                 per_le.append((le, history.spark(_bucket_key(key, family, le), end)))
         if inc:
@@ -164,6 +169,7 @@ def read_worker(
         if w is not None and w[2] > w[0]:
             rates[family] = (w[3] - w[1]) / (w[2] - w[0])
             windows.append(w[2] - w[0])
+            ends.append(w[2])
         rate_sparks[family] = history.spark(ck, end)
     gauges = {
         k: v
@@ -174,7 +180,8 @@ def read_worker(
         )
         if v is not None
     }
-    return Parts(role, increases, sparks, rates, rate_sparks, gauges, max(windows) if windows else None, sums)
+    window = max(windows) if windows else None
+    return Parts(role, increases, sparks, rates, rate_sparks, gauges, window, sums, read_at=max(ends, default=None))
 
 
 #: the latencies whose sparklines are drawn (E2E's only stands in for a prefill's missing TTFT: `_PrefillLeg`)

@@ -260,6 +260,8 @@ def _status(
     if families and parts is not None:
         ctx.serving_parts.setdefault(job.job_id, []).append(parts)
         serving = figures(parts)
+        if serving is not None and unread and parts.read_at is not None:  # its last minute's, not this one's
+            serving = replace(serving, age_s=max(0.0, ctx.now - parts.read_at))
     if unread:
         running = queued = None
     elif families and parts is not None:

@@ -62,17 +62,16 @@ def requests_origin(snap: JobSnapshot) -> str:
 
 def requests_words(snap: JobSnapshot) -> str:
     """The job's request and error counts named by whose they are, so they never contradict the router panel's
-    or the workers' own: `requests 3.6k, errors 4 (router)`; after a benchmark `benchmark 30 of 43 routed,
-    0 failed` (the router's 43 also count warm-up and smoke requests, as the workers' REQ and FAIL do)."""
+    or the workers' own: `requests 3.6k, errors 4 (router)`. After a benchmark, its own measured requests completed
+    of its total, `benchmark 30/30 completed` (`28/30 completed, 2 failed`), from its results: never beside the
+    router's count (`routed 43 in all` in its panel, as the workers' REQ), which also counts the warm-up and smoke
+    requests (`benchmark 30 of 43 routed` read as two counts of one thing)."""
     number, errors, origin = cells.number(snap.requests), cells.number(snap.errors), requests_origin(snap)
     if origin != "benchmark":
         return f"requests {number}, errors {errors}" + (f" ({origin})" if origin else "")
-    from srt_tui.monitor.snapshot.build import job_totals
-
-    total = job_totals(snap.workers, snap.router, snap.routers)[0]
-    done = "served" if counted_by(snap) == "workers" else "routed"
-    of = f" of {cells.number(total)} {done}" if total is not None else ""
-    return f"benchmark {number}{of}, {errors} failed"
+    failed = snap.errors or 0.0
+    completed = cells.number(max(0.0, (snap.requests or 0.0) - failed))
+    return f"benchmark {completed}/{number} completed" + (f", {errors} failed" if failed else "")
 
 
 def forward_line(snap: JobSnapshot, login: str) -> str | None:

@@ -26,8 +26,9 @@ COLUMNS: tuple[FitColumn, ...] = (
     FitColumn("slurm", "STATE", 2, 16, "the scheduler's state: Slurm's (PENDING, RUNNING, COMPLETED, …), or "
               "`local RUNNING` for a job the local launcher runs"),
     FitColumn("stage", "STAGE", 1, 18, "where the job is: pending, workers starting, router ready, serving, "
-              "benchmark (its step and requests done), completed, failed …; queued: Slurm's reason and expected "
-              "start; ⚠ a job file cannot be read (the line under the list says which)"),
+              "benchmark (its step and requests done), completed, failed …; queued: Slurm's reason and its estimate "
+              "of the start (`est. ~10m`: Slurm revises it as jobs end); ⚠ a job file cannot be read (the line under "
+              "the list says which)"),
     FitColumn("healthy", "HEALTHY", 2, 16, "workers answering their health check, of all, per role: P prefill, "
               "D decode, A aggregated (P1/1 D2/2); - before they exist and once the job ended"),
     FitColumn("router", "ROUTER", 7, 12, "workers the router has registered, of all, per role; down, ? (no "
@@ -41,6 +42,10 @@ COLUMNS: tuple[FitColumn, ...] = (
 LEAVES_FIRST = 6
 #: when the row is still too wide: shorter names and stages, `P1/1 D2/2` without spaces
 NARROW_CAPS = {"name": 12, "stage": 11}
+#: the widest a queued job's STAGE is drawn, its reason and Slurm's estimate (`Resources, est. ~3h59m`), wider than
+#: the other stages' cap: the column widens to it while such a job is listed and no other column has to leave for it
+#: (else the estimate alone, `Slurm est. ~10m`: the reason is in the job view)
+WAIT_CAP = 22
 SORTS = ("submitted", "job", "name", "slurm", "stage", "rate", "errors", "elapsed")
 #: the table's vertical scrollbar
 SCROLLBAR = 2
@@ -63,12 +68,35 @@ def columns(
     when = now or datetime.now()
     for compact in (False, True):
         labelled = _labelled(sort, reverse, NARROW_CAPS if compact else {})
-        natural = natural_widths(keys, ({k: cell(s, k, when, compact) for k in keys} for s in snaps))
-        fitted = fit(labelled, natural, room)
+        rows = [{k: cell(s, k, when, compact) for k in keys} for s in snaps]
+        if compact:
+            fitted = fit(labelled, natural_widths(keys, rows), room)
+        else:  # a queued job's reason beside Slurm's estimate where no column leaves for it, else the estimate alone
+            fitted = _with_waits(snaps, rows, when, labelled, _labelled(sort, reverse, {"stage": WAIT_CAP}), room)
         kept = {f.key for f in fitted}
         if compact or all(c.key in kept for c in labelled if c.priority < LEAVES_FIRST):
             return fitted, compact
     raise AssertionError("unreachable")
+
+
+def _with_waits(
+    snaps: Sequence[JobSnapshot],
+    rows: list[dict[str, str]],
+    now: datetime,
+    labelled: list[FitColumn],
+    widened: list[FitColumn],
+    room: int,
+) -> tuple[Fitted, ...]:
+    """The wide table's columns: with STAGE as wide as a queued job's reason and Slurm's estimate (up to `WAIT_CAP`)
+    when no column leaves for it, else as if each such job showed its estimate alone (`wait_within` then draws it)."""
+    keys = list(rows[0]) if rows else []
+    stage = _stage_cap(False)
+    short = [{**r, "stage": wait_within(s, now, stage) or r["stage"]} for s, r in zip(snaps, rows)]
+    fitted = fit(labelled, natural_widths(keys, short), room)
+    if short == rows:
+        return fitted
+    wide = fit(widened, natural_widths(keys, rows), room)
+    return wide if {f.key for f in wide} == {f.key for f in fitted} else fitted
 
 
 def status(snap: JobSnapshot) -> str:
@@ -146,16 +174,21 @@ def _stage(snap: JobSnapshot, narrow: bool, now: datetime) -> str:
     return ("" if narrow else "bench ") + f"{b.step}/{b.steps} {count}"
 
 
-def _waits(snap: JobSnapshot, narrow: bool, now: datetime) -> str:
-    """A queued job's wait (STATE beside it says PENDING: `pending (Resources)` was cut): the reason, and when Slurm
-    expects to start it, `Resources, ~9m51s` (`status` and the job view: `starts in ~9m51s`); where the two do not
-    fit the column (80 columns, a long reason), the estimate alone, `in ~9m51s` (the reason is in the job view)."""
-    left = starts_in_s(snap, now)
-    if left is None:
-        return snap.slurm_reason or cells.stage_cell(snap)
-    estimate = cells.duration(left)
-    both = f"{snap.slurm_reason}, ~{estimate}"
-    return both if snap.slurm_reason and len(both) <= _stage_cap(narrow) else f"in ~{estimate}"
+def wait_within(snap: JobSnapshot, now: datetime, width: int) -> str:
+    """A queued job's STAGE in a column ``width`` wide (narrower than its reason and Slurm's estimate): the estimate
+    alone, `Slurm est. ~10m` or `est. ~10m`; "" for any other row (its stage is cut at a word as usual)."""
+    if snap.stage != "pending" or snap.bench is not None or starts_in_s(snap, now) is None:
+        return ""
+    return _waits(snap, False, now, width)
+
+
+def _waits(snap: JobSnapshot, narrow: bool, now: datetime, width: int | None = None) -> str:
+    """A queued job's wait (STATE beside it says PENDING: `pending (Resources)` was cut), `cells.queued_wait`: the
+    reason and Slurm's estimate said as one, `Resources, est. ~10m` (`status` and the job view: `Slurm estimates start
+    in ~10m`; `Resources, ~9m51s` read as a fact), else the estimate alone, `Slurm est. ~10m`, narrow (80 columns)
+    `est. ~10m`; in ``width`` when given."""
+    cap = width if width is not None else NARROW_CAPS["stage"] if narrow else WAIT_CAP
+    return cells.queued_wait(snap, now, cap) or cells.stage_cell(snap)
 
 
 def _stage_cap(narrow: bool) -> int:

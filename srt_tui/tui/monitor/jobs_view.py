@@ -233,6 +233,8 @@ class JobsView(Vertical):
             text = jobs_model.cell(s, c.key, now, self._compact)
             if c.key == "name" and mark:  # a sweep member: the parts where the members differ stay in sight
                 text = mark + sweep_rows.member_name(text, list(members), c.width - len(mark))
+            if c.key == "stage" and len(text) > c.width:  # a queued job: Slurm's estimate before its reason
+                text = jobs_model.wait_within(s, now, c.width) or text
             text = fit_value(text, c.width)  # whole words only: `h100-2p1d-…`, never `workers he…`
             style = Style()
             if c.key in ("status", "stage"):

@@ -18,6 +18,9 @@ from srt_tui.widgets.layout import is_wide
 
 #: what the panel says of a job without a router
 NO_ROUTER = "No router: clients talk to the workers directly."
+#: beside the router's count once the summary shows the benchmark's own (`benchmark 30/30 completed`): the router's
+#: also counts the benchmark's warm-up and smoke requests, `b`'s smoke tests and any client's (Help says so)
+ROUTED_IN_ALL = "in all"
 #: the fewest columns the panel's prose (a detail, a log line) wraps in: fewer and each line holds a word or two
 PROSE = 20
 
@@ -100,8 +103,13 @@ class RouterPanel(Widget):
                 registered.append(role_text)
         counters = Pairs(
             [
-                # the router's own total (warm-up and smoke requests included), not the benchmark's: "routed"
-                Text.assemble(("routed ", self._st("dim")), cells.number(r.requests)),
+                # the router's own total (warm-up and smoke requests included), not the benchmark's: "routed", and
+                # `in all` where the summary shows the benchmark's own count (`benchmark 30/30 completed`)
+                Text.assemble(
+                    ("routed ", self._st("dim")),
+                    cells.number(r.requests),
+                    (f" {ROUTED_IN_ALL}" if snap.requests_from == "benchmark" else "", self._st("dim")),
+                ),
                 Text.assemble(
                     ("errors ", self._st("dim")),
                     (cells.number(r.errors), self._st("bad") if r.errors else Style()),

@@ -57,6 +57,7 @@ from srt_tui.tui.monitor.messages import (
     SnapshotsUpdated,
 )
 from srt_tui.tui.monitor.results_view import ResultsScreen
+from srt_tui.tui.monitor.router_panel import ROUTED_IN_ALL
 from srt_tui.tui.monitor.worker_detail import WorkerDetail, worker_detail_for
 from srt_tui.tui.monitor.worker_table import WorkerTable
 from srt_tui.tui.palette import PaletteAction
@@ -97,7 +98,11 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
     #: what the marks beyond the columns mean: the sparklines' span (an operator read 24 s of bars beside 60 s figures)
     HELP_LEGEND: ClassVar[str] = (
         f"Sparklines (TREND, Serving): the last {WINDOW_S:.0f} s, the span of the figures beside them, one bar per "
-        f"{SPARK_SLOT_S:.0f} s; a blank bar: nothing was read then (a hung worker's goes blank)."
+        f"{SPARK_SLOT_S:.0f} s; a blank bar: nothing was read then (a hung worker's goes blank).\n"
+        f"Requests: the router panel's `routed` (`routed 43 {ROUTED_IN_ALL}` once a benchmark ended) and the workers' "
+        "REQ count every request since the process started: the benchmark's warm-up and smoke requests, `b`'s smoke "
+        "tests and any client's too. An ended job's `benchmark 30/30 completed` counts the benchmark's own measured "
+        "requests only, those completed of its total, as Results (R) does."
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),

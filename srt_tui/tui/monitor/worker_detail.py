@@ -261,8 +261,11 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
             t.append("  no changes seen yet\n", style=dim)
         if w.serving is not None:  # its engine declares serving families
             t.append("\nserving", style=key)
-            # an ended job's figures say their own window (its last minute, or the whole time it served)
-            t.append(f"  ({'' if self.ended else 'last minute, '}from its own metrics)\n", style=dim)
+            if stale := cells.read_ago(w.serving, w.unread):  # hung: its last minute's figures, said so, never current
+                t.append("  ")
+                self._hang(t, Text(f"({stale})", style=self._st("bad")), len("serving  "), first=False)
+            else:  # an ended job's figures say their own window (its last minute, or the whole time it served)
+                t.append(f"  ({'' if self.ended else 'last minute, '}from its own metrics)\n", style=dim)
             t.append_text(serving_text(w.serving, self._serving_style, ended=self.ended))
             t.append("\n")
         if f is None:
