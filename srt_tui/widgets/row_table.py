@@ -70,6 +70,12 @@ class RowTable(DataTable[CellT]):
         self._pass_styles: dict[tuple[str, ...], _PassStyles] | None = None
         self._pass_rich_style: Style | None = None
 
+    def watch_loading(self) -> None:
+        """Textual leaves a loading widget's keys out of the screen's but says nothing when `loading` changes: said
+        here, or the footer kept the keys of before a reload of the focused table (`r` on the profile list)."""
+        if self.has_focus:
+            self.refresh_bindings()
+
     def render_lines(self, crop: Region) -> list[Strip]:
         """DataTable's, with the styles it asks for on every line (the table's, the header's, the zebra rows')
         worked out once for the whole pass: each one walks the widget's ancestors, ~a fifth of a repaint after a

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from textual.widgets import DataTable, Input, LoadingIndicator, Tree
 from textual.widgets._footer import FooterKey
 
 from srt_tui.tui.app import SrtTuiApp
-from srt_tui.tui.launch import recipe_reader
+from srt_tui.tui.launch import recipe_catalog, recipe_reader
 from srt_tui.tui.launch.recipe_catalog import SCREENFUL, LibraryRoot, RecipeEntry, library_roots
 from srt_tui.tui.launch.recipe_reader import RecipeReader
 from srt_tui.tui.launch.screen import LaunchScreen
@@ -218,7 +219,9 @@ async def test_the_filter_field_is_made_at_the_first_slash(profile: str | None, 
 
 async def test_the_footer_is_composed_anew_only_when_its_keys_change(monkeypatch: pytest.MonkeyPatch) -> None:
     """Textual recomposed every footer key at each change of the screen's bindings, most of which leave the keys as
-    they were (a start changes them two or three times, before the first frame)."""
+    they were (a start changes them two or three times, before the first frame). The recipe list's rows come after
+    the first frame here (a cold library): its keys reach the footer with them (Textual leaves a loading list's keys
+    out of the screen's and said nothing when it had loaded, so they came only at the next change of bindings)."""
     composed: list[int] = []
     recompose = FitFooter.recompose
 
@@ -227,21 +230,72 @@ async def test_the_footer_is_composed_anew_only_when_its_keys_change(monkeypatch
         await recompose(footer)
 
     monkeypatch.setattr(FitFooter, "recompose", counting)
-    async with make_app("local").run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        # headless, the recipe list's keys reach the footer only at the next change of bindings (a terminal shows
-        # them from the first frame, checked in tmux): one change first, so what follows starts from a drawn footer
-        pilot.app.screen.refresh_bindings()
-        await settle(pilot)
-        footer = pilot.app.screen.query_one(FitFooter)
-        before = len(composed)
-        pilot.app.screen.refresh_bindings()  # nothing changed
-        await settle(pilot)
-        assert len(composed) == before
-        await pilot.press("slash")  # the filter field has the focus: the step's keys leave the footer
-        await settle(pilot)
-        assert len(composed) == before + 1
-        assert "open_file" not in {key.action for key in footer.query("FooterKey").results()}  # type: ignore[attr-defined]
+    rows_may_come = threading.Event()
+    scan = recipe_catalog.scan_library
+
+    def slow_scan(*args: Any, **kwargs: Any) -> Any:
+        rows_may_come.wait(timeout=60)
+        return scan(*args, **kwargs)
+
+    monkeypatch.setattr(recipe_catalog, "scan_library", slow_scan)
+    try:
+        async with make_app("local").run_test(size=(120, 36)) as pilot:
+            footer = pilot.app.screen.query_one(FitFooter)
+            tree = pilot.app.screen.query_one("#recipe-tree", Tree)
+            for _ in range(500):  # the first frame, its footer composed while the tree waits for its rows
+                if footer.query(FooterKey) and tree.loading and tree.has_focus:
+                    break
+                await pilot.pause(0.01)
+            assert footer.query(FooterKey) and tree.loading and tree.has_focus
+            assert "open_file" not in {key.action for key in footer.query(FooterKey)}  # a loading list's keys are not
+            rows_may_come.set()
+            await settle(pilot)
+            assert not tree.loading
+            assert "open_file" in {key.action for key in footer.query(FooterKey)}  # the list's keys, with its rows
+            before = len(composed)
+            pilot.app.screen.refresh_bindings()  # nothing changed
+            await settle(pilot)
+            assert len(composed) == before
+            await pilot.press("slash")  # the filter field has the focus: the step's keys leave the footer
+            await settle(pilot)
+            assert len(composed) == before + 1
+            assert "open_file" not in {key.action for key in footer.query(FooterKey)}
+    finally:
+        rows_may_come.set()
+
+
+async def test_the_footer_follows_a_reload_of_the_focused_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`r` on the profile list: while it reloads, its step's keys do nothing (Textual leaves a loading focused
+    widget's keys out of the screen's) and leave the footer; they come back with the rows. Textual said neither."""
+    from srt_tui.core.spec import profile as profile_module
+
+    listed = threading.Event()
+    listed.set()
+    list_files = profile_module.list_profile_files
+
+    def slow_list(*args: Any, **kwargs: Any) -> Any:
+        listed.wait(timeout=60)
+        return list_files(*args, **kwargs)
+
+    monkeypatch.setattr(profile_module, "list_profile_files", slow_list)
+    try:
+        async with make_app(None).run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            footer = pilot.app.screen.query_one(FitFooter)
+            table = pilot.app.screen.query_one("#profile-table", DataTable)
+            assert table.has_focus and "reload" in {key.action for key in footer.query(FooterKey)}
+            listed.clear()
+            await pilot.press("r")
+            for _ in range(500):  # the footer recomposed without the step's keys while the list is read again
+                if "reload" not in {key.action for key in footer.query(FooterKey)}:
+                    break
+                await pilot.pause(0.01)
+            assert table.loading and "reload" not in {key.action for key in footer.query(FooterKey)}
+            listed.set()
+            await settle(pilot)
+            assert not table.loading and "reload" in {key.action for key in footer.query(FooterKey)}
+    finally:
+        listed.set()
 
 
 async def test_a_footer_key_is_styled_once_as_it_mounts(monkeypatch: pytest.MonkeyPatch) -> None:

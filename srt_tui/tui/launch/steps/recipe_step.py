@@ -88,6 +88,12 @@ class RecipeTree(Tree["RecipeEntry | None"]):
     #: called once a frame with rows in it is on the terminal (`after_rows_painted`)
     _after_rows: Callable[[], object] | None = None
 
+    def watch_loading(self) -> None:
+        """Textual leaves a loading widget's keys out of the screen's but says nothing when `loading` changes: said
+        here, or the footer kept the screen's keys alone after rows that came once the tree had the focus."""
+        if self.has_focus:
+            self.refresh_bindings()
+
     def after_rows_painted(self, callback: Callable[[], object], at_most: float = 1.0) -> None:
         """Call `callback` once the next frame with rows in it is on the terminal, or after `at_most` seconds (a
         tree not on screen draws none): work that would share the interpreter with the first rows waits for them."""

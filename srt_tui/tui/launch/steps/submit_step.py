@@ -116,7 +116,8 @@ class SubmitStep(WizardStep):
         self._asking: set[str] = set()
         #: Ctrl+N (or Submit) pressed while this machine's checks ran: the job and launcher it submits once they
         #: answer and allow it (the README's `ctrl+n ctrl+n ctrl+n` typed at once met a held Submit and was lost);
-        #: another launcher, leaving the step or a new job forgets it
+        #: another launcher, leaving the step or a new job forgets it. Not `HoldKeys`, which holds every key for
+        #: `HOLD_MAX_S` at most: while a hung mount kept the checks, Esc waited out the hold and Ctrl+N was then lost
         self._submit_when_checked: tuple[Prepared, str] | None = None
 
     def compose(self) -> ComposeResult:
