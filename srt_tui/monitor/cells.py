@@ -260,12 +260,12 @@ def gpu_load(readings: tuple[GpuReading, ...] | list[GpuReading]) -> str:
     return f"{sum(values) / len(values):.0f}% avg" if values else "-"
 
 
-def gpu_totals(readings: list[GpuReading], compact: bool = False) -> str:
+def gpu_totals(readings: list[GpuReading], compact: bool = False, temperature: bool = True) -> str:
     """`2.9 kW · 64°C max`: a node's power draw and its hottest GPU, from fresh readings ('' without any);
-    ``compact`` (narrow terminals): `2.9kW 64°C`."""
+    ``compact`` (narrow terminals): `2.9kW 64°C`; without ``temperature``: the power alone."""
     fresh = [r for r in readings if not r.stale]
     power = [r.power_w for r in fresh if r.power_w is not None]
-    temps = [r.temp_c for r in fresh if r.temp_c is not None]
+    temps = [r.temp_c for r in fresh if r.temp_c is not None] if temperature else []
     parts = []
     if power:
         total = sum(power)
@@ -275,6 +275,15 @@ def gpu_totals(readings: list[GpuReading], compact: bool = False) -> str:
     if compact:
         return " ".join(p.replace(" kW", "kW").replace(" W", "W").removesuffix(" max") for p in parts)
     return " · ".join(parts)
+
+
+def gpu_totals_forms(readings: list[GpuReading], wide: bool) -> list[str]:
+    """A node's totals in the room they get, longest first, each reading whole with its unit: the long form (``wide``
+    only), the compact one, then without the least important reading, the hottest GPU's temperature (the cells say
+    the load; the power says whether the GPUs do real work), then nothing ("")."""
+    forms = [gpu_totals(readings)] if wide else []
+    forms += [gpu_totals(readings, compact=True), gpu_totals(readings, compact=True, temperature=False), ""]
+    return list(dict.fromkeys(forms))
 
 
 def failure_lines(snap: JobSnapshot) -> list[str]:
