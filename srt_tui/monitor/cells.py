@@ -217,17 +217,24 @@ SPARK_FLOOR_RATE = 1.0
 
 
 def sparkline(values: tuple[float | None, ...], width: int = 12, floor: float = 0.0) -> str:
-    """The last ``width`` values as block characters, scaled to their maximum or ``floor`` if higher (blank when no
-    data); a None (a slot in which nothing was read) is a space: a gap, never the floor's `▁` of an idle one."""
+    """The last ``width`` values as block characters, scaled to their maximum or ``floor`` if higher ("" when no
+    data). One meaning per glyph, in every sparkline (the Serving panel's, TREND): a blank is a slot with no reading
+    (None: nothing was read then, a gap); `▁` a reading of zero (idle: no request, no token); a reading above zero
+    draws `▂` or higher, never the idle `▁` (a rate of 1 beside 100 read as idle)."""
     tail = values[-width:]
     if not tail:
         return ""
     top = max(floor, max((v for v in tail if v is not None), default=0.0))
     last = len(SPARK_CHARS) - 1
-    return "".join(
-        " " if v is None else SPARK_CHARS[min(last, int(v / top * last + 0.5))] if top > 0 else SPARK_CHARS[0]
-        for v in tail
-    )
+
+    def bar(v: float | None) -> str:
+        if v is None:
+            return " "
+        if v <= 0 or top <= 0:
+            return SPARK_CHARS[0]
+        return SPARK_CHARS[max(1, min(last, int(v / top * last + 0.5)))]
+
+    return "".join(bar(v) for v in tail)
 
 
 def worker_counts(w: WorkerStatus) -> str:

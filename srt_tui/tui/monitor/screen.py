@@ -95,9 +95,11 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         ColumnLegend("The job view's workers table", legend(worker_table.COLUMNS)),
     )
     #: what the marks beyond the columns mean: the sparklines' span (an operator read 24 s of bars beside 60 s figures)
+    #: and their glyphs, one meaning each in every line (`cells.sparkline`)
     HELP_LEGEND: ClassVar[str] = (
         f"Sparklines (TREND, Serving): the last {WINDOW_S:.0f} s, the span of the figures beside them, one bar per "
-        f"{SPARK_SLOT_S:.0f} s; a blank bar: nothing was read then (a hung worker's goes blank)."
+        f"{SPARK_SLOT_S:.0f} s; a blank bar: nothing was read then (a hung worker's goes blank); ▁: read, and zero "
+        "(idle: no request, no token); ▂ to █: above zero, up to the line's highest."
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),

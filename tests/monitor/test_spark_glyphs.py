@@ -1,0 +1,71 @@
+"""One meaning per sparkline glyph (issue 21, leftovers of the new-operator passes): a blank is a slot with no reading,
+`▁` a reading of zero, `▂`-`█` a reading above zero. A mock job's workers read before their first request drew a
+blank TREND (their request counter has no series until then: read as not read) beside the Serving panel's idle
+`▁▁▁▁` from the same scrapes, and a reading near zero drew `▁`, the idle bar, in every line. Real mock workers
+(SGLang's serving families, the planner's contracts) read by the real Monitor on its injected clock."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from srt_tui.core.engines.mocker import Mocker
+from srt_tui.core.engines.serving import SGLANG
+from srt_tui.monitor import cells
+from srt_tui.monitor.snapshot.collect import Monitor
+from srt_tui.tui.monitor.screen import MonitorScreen
+from tests.mock.mockprocs import Launcher
+from tests.monitor.jobdirs import describe, send, write_agg_job
+
+
+def _glyphs(line: str) -> str:
+    """A sparkline by meaning: `_` no reading, `0` zero, `+` above zero."""
+    return "".join("_" if c == " " else "0" if c == "▁" else "+" for c in line)
+
+
+def test_a_reading_above_zero_never_draws_the_idle_bar() -> None:
+    assert cells.sparkline((None, 0.0, 0.01, 1.0)) == " ▁▂█"  # 1 % of the line's highest: low, not idle
+    assert cells.sparkline((0.00004, 0.0), floor=cells.SPARK_FLOOR_LATENCY_S) == "▂▁"  # 40 µs below the scale's floor
+    assert cells.sparkline((0.0, 0.0, None)) == "▁▁ "  # idle, then not read
+
+
+def test_help_says_what_each_glyph_means() -> None:
+    legend = MonitorScreen.HELP_LEGEND
+    assert "a blank bar: nothing was read then" in legend and "▁: read, and zero" in legend, legend
+    assert "▂ to █: above zero" in legend, legend
+
+
+async def test_an_idle_worker_draws_the_same_glyphs_in_trend_and_serving(tmp_path: Path) -> None:
+    """Before its first request a worker that answers reads 0 requests and draws `▁` where it was read, blanks before
+    (as the Serving panel's output line from the same scrapes); once it serves, both lines rise in that slot."""
+    launcher = Launcher(tmp_path)
+    mono = [1000.0]
+    monitor = Monitor(None, http_timeout=1.0, connect_timeout=0.5, budget_s=1.0, backoff_base=0.05,
+                      backoff_cap=0.1, clock=lambda: mono[0])  # fmt: skip
+    (worker,) = launcher.workers(("regular", "agg_0"))
+    try:
+        job_dir = write_agg_job(tmp_path / "job", "local-sg", [(worker, 0)], nodes=1)
+        plan = json.loads((job_dir / "plan.json").read_text())
+        for proc in plan["processes"]:  # as the planner writes a mocker's (`--flavor sglang`) contracts
+            proc["metrics"], proc["serving"] = Mocker.metrics, SGLANG
+        (job_dir / "plan.json").write_text(json.dumps(plan))
+        jobs = {"local-sg": job_dir}
+        for _ in range(5):  # 20 s read, nothing sent
+            snap = (await monitor.refresh(jobs))[0]
+            mono[0] += 5.0
+        (w,) = snap.workers
+        assert w.health == "healthy" and snap.serving is not None, describe(snap)
+        trend, served = cells.sparkline(w.spark), cells.sparkline(snap.serving.spark_output_tok)
+        assert _glyphs(trend) == _glyphs(served), (trend, served)
+        assert _glyphs(trend).endswith("0000") and _glyphs(trend).startswith("_"), trend
+        assert w.requests_total == 0.0 and cells.worker_counts(w) == "0/0", describe(snap)  # REQ says it too
+
+        send(worker.url, 4)
+        snap = (await monitor.refresh(jobs))[0]
+        (w,) = snap.workers
+        assert snap.serving is not None
+        trend, served = cells.sparkline(w.spark), cells.sparkline(snap.serving.spark_output_tok)
+        assert _glyphs(trend) == _glyphs(served) and _glyphs(trend).endswith("+"), (trend, served)
+    finally:
+        await monitor.aclose()
+        launcher.close()
