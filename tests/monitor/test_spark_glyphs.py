@@ -7,7 +7,9 @@ blank TREND (their request counter has no series until then: read as not read) b
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from srt_tui.core.engines.mocker import Mocker
 from srt_tui.core.engines.serving import SGLANG
@@ -16,6 +18,11 @@ from srt_tui.monitor.snapshot.collect import Monitor
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.mock.mockprocs import Launcher
 from tests.monitor.jobdirs import describe, send, write_agg_job
+from tests.monitor.test_job_view_80 import running_1p2d
+from tests.monitor.tui_apps import frozen_app
+
+#: a minute watched: not read (before the Monitor first read it), idle, then a trickle beside the load
+POINTS = (None, None, None, 0.0, 0.0, 0.0, 0.0, 0.02, 0.04, 1.0, 2.0, 2.0)
 
 
 def _glyphs(line: str) -> str:
@@ -69,3 +76,14 @@ async def test_an_idle_worker_draws_the_same_glyphs_in_trend_and_serving(tmp_pat
     finally:
         await monitor.aclose()
         launcher.close()
+
+
+def test_job_view_sparklines_snapshot(snap_compare: Any) -> None:
+    """The Serving panel's lines and TREND, each read by its glyphs: blanks, then idle `▁`, then a trickle `▂` (it
+    drew `▁`, as idle) below the load."""
+    snap = running_1p2d("81270")
+    assert snap.serving is not None
+    serving = replace(snap.serving, spark_ttft_s=POINTS, spark_itl_s=tuple(p and p / 70 for p in POINTS),
+                      spark_output_tok=tuple(p and p * 800 for p in POINTS))  # fmt: skip
+    snap = replace(snap, serving=serving, workers=tuple(replace(w, spark=POINTS) for w in snap.workers))
+    assert snap_compare(frozen_app([snap], open_job=snap.job_id), terminal_size=(120, 36))
