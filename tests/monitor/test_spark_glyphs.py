@@ -14,6 +14,8 @@ from typing import Any
 from srt_tui.core.engines.mocker import Mocker
 from srt_tui.core.engines.serving import SGLANG
 from srt_tui.monitor import cells
+from srt_tui.monitor.probes import selectors
+from srt_tui.monitor.probes.prom import WORKER_SAMPLES, SampleCache, worker_counters
 from srt_tui.monitor.snapshot.collect import Monitor
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.mock.mockprocs import Launcher
@@ -34,6 +36,20 @@ def test_a_reading_above_zero_never_draws_the_idle_bar() -> None:
     assert cells.sparkline((None, 0.0, 0.01, 1.0)) == " ▁▂█"  # 1 % of the line's highest: low, not idle
     assert cells.sparkline((0.00004, 0.0), floor=cells.SPARK_FLOOR_LATENCY_S) == "▂▁"  # 40 µs below the scale's floor
     assert cells.sparkline((0.0, 0.0, None)) == "▁▁ "  # idle, then not read
+
+
+def test_a_declared_request_counter_without_a_sample_reads_zero() -> None:
+    """A labelled counter's series appear at its first increment: before it, the scrape declares the family (`# TYPE`)
+    and has no sample of the selection, which has counted nothing (0), not "not read" (None: `-`, a blank TREND)."""
+    contract = Mocker.metrics
+    health = 'srt_mock_requests_total{path="/health",status="ok"} 3\n'
+    for text, total in [
+        ("# TYPE srt_mock_requests_total counter\n" + health, 0.0),
+        ("# TYPE srt_mock_requests counter\n" + health, 0.0),  # OpenMetrics names the family without `_total`
+        (health, None),  # not declared: an engine that does not export it says nothing
+    ]:
+        samples = SampleCache().samples(text, WORKER_SAMPLES + selectors.names(contract))
+        assert worker_counters(samples, contract, text).total == total, text
 
 
 def test_help_says_what_each_glyph_means() -> None:
