@@ -300,7 +300,7 @@ def print_table(snaps: list[Any], down: str | None, watched: bool = False, width
     """`status`'s table of ``snaps``, each serving job's figures under it with their span (the Serving panel's
     words: `cells.serving_line`), then each job's problems (Slurm's said once above when ``down``); ``watched``:
     `--watch` prints it, whose next refresh measures what has no span yet. ``width``: a terminal's, which the
-    table and serving lines fit (`status_table`); ``None`` (a pipe): every column, whole."""
+    table, serving and problem lines fit (`status_table`); ``None`` (a pipe): every column and line, whole."""
     from datetime import datetime
 
     from srt_tui.cli import status_table
@@ -337,9 +337,9 @@ def print_table(snaps: list[Any], down: str | None, watched: bool = False, width
         if s.serving is not None and not s.serving.empty and not s.is_final:
             line = cells.serving_line(s.serving, unmeasured)
             print("\n".join(status_table.wrapped(f"{s.job_id}: serving: ", line, width)))
-    for s in snaps:
+    for s in snaps:  # in a terminal each fits it: a path's middle gives way (a pipe keeps them whole)
         for line in cells.problems(s, skip_sources=frozenset({"slurm"}) if down else frozenset()):
-            print(f"{s.job_id}: {line}")
+            print("\n".join(status_table.problem_lines(f"{s.job_id}: ", line, width)))
 
 
 def _seconds(text: str) -> float:

@@ -4,6 +4,7 @@ a pipe keeps every column, whole, for the tools that parse it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -85,3 +86,43 @@ def wrapped(prefix: str, text: str, width: int | None) -> list[str]:
             lines.append(line)
             line = " " * len(prefix) + part
     return [*lines, line]
+
+
+#: a path in a problem line: `/…` or `~/…` up to a blank or the sentence's `:`, `;`, `,` or `)` (never a URL's
+#: `//host/…` or `host:8000/health`, whose `/` follows a `:`, a `/` or a word)
+PATH = re.compile(r"(?<![\w.:/~-])~?/[^\s:;,()'\"]+")
+
+
+def problem_lines(prefix: str, text: str, width: int | None) -> list[str]:
+    """``prefix`` + ``text``, a problem line, within ``width`` (``None``, a pipe: one line, whole, for the tools that
+    read it): its paths' middle folders give way to `…` (`/scratch/…/logs/decode_0.log`), the longest path first,
+    never a file name nor the reason; a line still too long wraps whole words under its text, its paths whole."""
+    from srt_tui.tui.display import shorten_path
+
+    line = prefix + text
+    if width is None or len(line) <= width:
+        return [line]
+    cut = text
+    for path in sorted(set(PATH.findall(text)), key=len, reverse=True):
+        excess = len(prefix) + len(cut) - width
+        if excess <= 0:
+            break
+        cut = cut.replace(path, shorten_path(path, max(len(path) - excess, 1)))
+    if len(prefix) + len(cut) <= width:
+        return [prefix + cut]
+    lead = " " * (len(text) - len(text.lstrip(" ")))  # a failure's log line goes under its sentence
+    indent = " " * len(prefix) + lead
+    lines: list[str] = []
+    current, fresh = prefix + lead, True
+    for word in text.split():
+        room = width - len(indent)
+        bare = word.rstrip(":;,)")
+        if len(word) > room and PATH.fullmatch(bare):  # a path no line holds whole: its middle gives way
+            word = shorten_path(bare, room - (len(word) - len(bare))) + word[len(bare) :]
+        if not fresh and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = indent + word
+        else:
+            current += ("" if fresh else " ") + word
+        fresh = False
+    return [*lines, current]

@@ -239,17 +239,24 @@ SPARK_FLOOR_RATE = 1.0
 
 
 def sparkline(values: tuple[float | None, ...], width: int = 12, floor: float = 0.0) -> str:
-    """The last ``width`` values as block characters, scaled to their maximum or ``floor`` if higher (blank when no
-    data); a None (a slot in which nothing was read) is a space: a gap, never the floor's `▁` of an idle one."""
+    """The last ``width`` values as block characters, scaled to their maximum or ``floor`` if higher ("" when no
+    data). One meaning per glyph, in every sparkline (the Serving panel's, TREND): a blank is a slot with no reading
+    (None: nothing was read then, a gap); `▁` a reading of zero (idle: no request, no token); a reading above zero
+    draws `▂` or higher, never the idle `▁` (a rate of 1 beside 100 read as idle)."""
     tail = values[-width:]
     if not tail:
         return ""
     top = max(floor, max((v for v in tail if v is not None), default=0.0))
     last = len(SPARK_CHARS) - 1
-    return "".join(
-        " " if v is None else SPARK_CHARS[min(last, int(v / top * last + 0.5))] if top > 0 else SPARK_CHARS[0]
-        for v in tail
-    )
+
+    def bar(v: float | None) -> str:
+        if v is None:
+            return " "
+        if v <= 0 or top <= 0:
+            return SPARK_CHARS[0]
+        return SPARK_CHARS[max(1, min(last, int(v / top * last + 0.5)))]
+
+    return "".join(bar(v) for v in tail)
 
 
 def worker_counts(w: WorkerStatus) -> str:
@@ -282,12 +289,12 @@ def gpu_load(readings: tuple[GpuReading, ...] | list[GpuReading]) -> str:
     return f"{sum(values) / len(values):.0f}% avg" if values else "-"
 
 
-def gpu_totals(readings: list[GpuReading], compact: bool = False) -> str:
+def gpu_totals(readings: list[GpuReading], compact: bool = False, temperature: bool = True) -> str:
     """`2.9 kW · 64°C max`: a node's power draw and its hottest GPU, from fresh readings ('' without any);
-    ``compact`` (narrow terminals): `2.9kW 64°C`."""
+    ``compact`` (narrow terminals): `2.9kW 64°C`; without ``temperature``: the power alone."""
     fresh = [r for r in readings if not r.stale]
     power = [r.power_w for r in fresh if r.power_w is not None]
-    temps = [r.temp_c for r in fresh if r.temp_c is not None]
+    temps = [r.temp_c for r in fresh if r.temp_c is not None] if temperature else []
     parts = []
     if power:
         total = sum(power)
@@ -297,6 +304,15 @@ def gpu_totals(readings: list[GpuReading], compact: bool = False) -> str:
     if compact:
         return " ".join(p.replace(" kW", "kW").replace(" W", "W").removesuffix(" max") for p in parts)
     return " · ".join(parts)
+
+
+def gpu_totals_forms(readings: list[GpuReading], wide: bool) -> list[str]:
+    """A node's totals in the room they get, longest first, each reading whole with its unit: the long form (``wide``
+    only), the compact one, then without the least important reading, the hottest GPU's temperature (the cells say
+    the load; the power says whether the GPUs do real work), then nothing ("")."""
+    forms = [gpu_totals(readings)] if wide else []
+    forms += [gpu_totals(readings, compact=True), gpu_totals(readings, compact=True, temperature=False), ""]
+    return list(dict.fromkeys(forms))
 
 
 def failure_lines(snap: JobSnapshot) -> list[str]:

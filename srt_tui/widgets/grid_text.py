@@ -30,6 +30,16 @@ def _cells(line: Text, slots: Sequence[Slot], idle: Style, cell: int) -> None:
             line.append(f"{slot[0]:>{cell - 1}} "[:cell], style=slot[1])
 
 
+def node_names(nodes: int, labels: Sequence[str] = ()) -> list[str]:
+    """Each node's label as the grid shows it: ``labels``' where it has one, else `nodeN`."""
+    return [labels[node] if node < len(labels) and labels[node] else f"node{node}" for node in range(nodes)]
+
+
+def label_width(names: Sequence[str]) -> int:
+    """The columns of the grid's first column (`GPU`, the node names), two spaces after the longest."""
+    return max([7, *(len(n) + 2 for n in names)])
+
+
 def grid_lines(
     gpus_per_node: int,
     rows: Sequence[Sequence[Slot]],
@@ -43,8 +53,8 @@ def grid_lines(
 ) -> list[Text]:
     """A header of GPU indices, then one line per node (labelled by ``labels``, else `nodeN`) with an optional
     trailer, each followed by its detail line when ``details`` has one (cells are ``cell`` characters wide)."""
-    names = [labels[node] if node < len(labels) and labels[node] else f"node{node}" for node in range(len(rows))]
-    width = max([7, *(len(n) + 2 for n in names)])
+    names = node_names(len(rows), labels)
+    width = label_width(names)
     head = Text(f"{'GPU':<{width}}", style=header)
     for g in range(gpus_per_node):
         head.append(f"{g:>{cell - 1}} ", style=header)

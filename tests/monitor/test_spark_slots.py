@@ -74,7 +74,8 @@ def test_a_gap_draws_blank_and_an_idle_slot_the_floor() -> None:
 
 def test_a_latency_of_microseconds_draws_low_not_full_height() -> None:
     """op9: `TTFT mean 0.0 ms` was drawn as full bars (40 µs scaled to its own maximum); a latency line's full scale
-    is at least a millisecond and a rate's at least one per second, so near-zero reads near the floor."""
-    assert cells.sparkline((0.00004, 0.00004), floor=cells.SPARK_FLOOR_LATENCY_S) == "▁▁"
+    is at least a millisecond and a rate's at least one per second, so near-zero reads as the lowest bar above zero
+    (`▁` is a reading of zero: idle)."""
+    assert cells.sparkline((0.00004, 0.00004), floor=cells.SPARK_FLOOR_LATENCY_S) == "▂▂"
     assert cells.sparkline((0.5, 0.0), floor=cells.SPARK_FLOOR_RATE) == "▅▁"
     assert cells.sparkline((0.05, 0.1), floor=cells.SPARK_FLOOR_LATENCY_S) == "▅█"  # above the floor: its own maximum

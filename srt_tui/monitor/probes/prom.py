@@ -181,13 +181,31 @@ class WorkerCounters:
     queued: float | None = None
 
 
-def worker_counters(samples: list[Sample], contract: Mapping[str, object] | None = None) -> WorkerCounters:
+def declares(text: str, name: str) -> bool:
+    """Whether an exposition declares the family ``name`` (`# TYPE name …`; OpenMetrics names a counter without
+    `_total`): a labelled counter's series appear at its first increment (the mocker's per-path requests, SGLang's
+    `num_requests_total`), so a declared family without a sample of a selection has counted nothing under it yet."""
+    return any(f"# TYPE {family} " in text for family in {name, name.removesuffix("_total")})
+
+
+def worker_counters(
+    samples: list[Sample], contract: Mapping[str, object] | None = None, text: str = ""
+) -> WorkerCounters:
     """Counters from a worker's samples, as its plan.json metric contract names them (total, ok, failed,
-    running, queued); a plan without one (written before contracts): the mocker's, SGLang's or vLLM's."""
+    running, queued); a plan without one (written before contracts): the mocker's, SGLang's or vLLM's. ``text``, the
+    exposition they were read from: a request counter it declares with no sample yet is 0 (a worker that has served
+    nothing yet reads 0 and draws its TREND's idle `▁`, as the Serving panel's lines from the same scrape; `-` and a
+    blank TREND said it was not read)."""
     if contract:
-        ok = selectors.total(samples, contract, "ok")
-        failed = selectors.total(samples, contract, "failed")
-        whole = selectors.total(samples, contract, "total")
+
+        def requests(key: str) -> float | None:
+            got = selectors.total(samples, contract, key)
+            if got is None and text and isinstance(name := contract.get(key), str):
+                sel = selectors.parse_selector(name)
+                return 0.0 if sel is not None and declares(text, sel.name) else None
+            return got
+
+        ok, failed, whole = requests("ok"), requests("failed"), requests("total")
         if whole is None and (ok is not None or failed is not None):
             whole = (ok or 0.0) + (failed or 0.0)
         return WorkerCounters(

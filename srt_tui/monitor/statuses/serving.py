@@ -238,7 +238,8 @@ def _mean(parts: Sequence[Parts], family: str) -> float | None:
 
 
 def _spark_q(points: Sequence[Buckets | None]) -> tuple[float | None, ...]:
-    """The median of each slot; a slot without requests draws as the floor (0), one not read as a gap (None)."""
+    """The median of each slot; a slot without requests is 0 (drawn `▁`, idle, as TREND's), one not read a gap
+    (None, drawn blank)."""
     return tuple(None if p is None else quantile(0.5, p) or 0.0 for p in points)
 
 

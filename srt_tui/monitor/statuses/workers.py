@@ -244,7 +244,7 @@ def _status(
     if probe is not None and probe.metrics:
         contract = proc.metrics or None
         wanted = WORKER_SAMPLES + selectors.names(contract) if contract else WORKER_SAMPLES
-        counters = worker_counters(ctx.samples.samples(probe.metrics, wanted), contract)
+        counters = worker_counters(ctx.samples.samples(probe.metrics, wanted), contract, probe.metrics)
         if families:
             # histogram buckets change on every scrape under load: series memoised, values read as floats
             served = ctx.samples.gauges(probe.metrics, wanted_names(families))

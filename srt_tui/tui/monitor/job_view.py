@@ -465,11 +465,12 @@ class JobView(Vertical):
             else ""
         )
         self.query_one(JobSummary).show(snap, now, self.login, smoke, width, short, slurm_down=slurm_down)
-        grid = self.query_one(LiveGpuGrid)
+        grid, top = self.query_one(LiveGpuGrid), self.query_one("#job-top")
         grid.wide = is_wide(width)
         grid.legend_below = not short
+        grid.room = width - top.styles.margin.width - top.styles.gutter.width - grid.styles.margin.right
         grid.snapshot = snap
-        self.query_one("#job-top").border_subtitle = grid.legend() if short else None
+        top.border_subtitle = grid.legend() if short else None
         self.query_one(RouterPanel).snapshot = snap
         self._place_router(width)
         problems = self.query_one(ProblemsPanel)

@@ -96,9 +96,11 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         ColumnLegend("The job view's workers table", legend(worker_table.COLUMNS)),
     )
     #: what the marks beyond the columns mean: the sparklines' span (an operator read 24 s of bars beside 60 s figures)
+    #: and their glyphs, one meaning each in every line (`cells.sparkline`)
     HELP_LEGEND: ClassVar[str] = (
         f"Sparklines (TREND, Serving): the last {WINDOW_S:.0f} s, the span of the figures beside them, one bar per "
-        f"{SPARK_SLOT_S:.0f} s; a blank bar: nothing was read then (a hung worker's goes blank).\n"
+        f"{SPARK_SLOT_S:.0f} s; a blank bar: nothing was read then (a hung worker's goes blank); ▁: read, and zero "
+        "(idle: no request, no token); ▂ to █: above zero, up to the line's highest.\n"
         f"Requests: the router panel's `routed` (`routed 43 {ROUTED_IN_ALL}` once a benchmark ended) and the workers' "
         "REQ count every request since the process started: the benchmark's warm-up and smoke requests, `b`'s smoke "
         "tests and any client's too. An ended job's `benchmark 30/30 completed` counts the benchmark's own measured "

@@ -52,7 +52,8 @@ COLUMNS: tuple[FitColumn, ...] = (
     FitColumn("q", "Q", 6, meaning="requests queued, waiting to run (? as RUN)"),
     FitColumn(
         "trend", "TREND", 8, SPARK_WIDTH,
-        f"its requests per second over the last {WINDOW_S:.0f} s, a bar per {SPARK_SLOT_S:.0f} s (blank: nothing read)",
+        f"its requests per second over the last {WINDOW_S:.0f} s, a bar per {SPARK_SLOT_S:.0f} s (blank: nothing read; "
+        "▁: no request)",
     ),
 )  # fmt: skip
 
