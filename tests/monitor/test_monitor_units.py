@@ -438,7 +438,7 @@ def test_the_jobs_tables_stage_says_when_slurm_expects_to_start_a_queued_job() -
 async def test_a_silent_source_is_asked_again_at_the_next_refresh_a_timed_out_one_backs_off() -> None:
     """A worker that took the connection and sent no reply (`kill -STOP`) is asked at every refresh, so the ask a
     resumed process answers is never 8 s of back-off away (issue 21 defect 6: the view stayed stale after CONT);
-    a connect timeout (a node that may be cut off) still backs off."""
+    a timed-out one (no reply on a kept-alive connection: its link may have gone, a node cut off) still backs off."""
     from srt_tui.monitor.probes.sources import Sources
 
     now = [100.0]

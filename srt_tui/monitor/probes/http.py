@@ -36,10 +36,11 @@ _UNREACHABLE = {errno.EHOSTUNREACH, errno.ENETUNREACH, errno.EHOSTDOWN, errno.ET
 class HttpFailure(Exception):
     """A GET that produced no HTTP response; ``kind`` says why.
 
-    ``refused`` (host up, nothing listening), ``unreachable`` (no route, host down), ``timeout``
-    (no answer in time), ``silent`` (a connection made for this request was accepted, and no reply came in
-    time: the node answers from here, its process does not — hung, stopped or overloaded), ``closed`` (the peer
-    closed or reset mid-exchange), ``protocol`` (garbage).
+    ``refused`` (host up, nothing listening), ``unreachable`` (no route, host down, or no TCP answer in time:
+    the request never reached the node), ``timeout`` (a request on a kept-alive connection got no reply in time:
+    its link may have gone since, or its process stopped), ``silent`` (a connection made for this request was
+    accepted, and no reply came in time: the node answers from here, its process does not — hung, stopped or
+    overloaded), ``closed`` (the peer closed or reset mid-exchange), ``protocol`` (garbage).
     """
 
     def __init__(self, kind: str, message: str) -> None:
@@ -302,8 +303,8 @@ def _classify(exc: BaseException) -> HttpFailure:
         return exc
     if isinstance(exc, ConnectionRefusedError):
         return HttpFailure("refused", "connection refused")
-    if isinstance(exc, (asyncio.TimeoutError, TimeoutError)):
-        return HttpFailure("timeout", "connect timed out")
+    if isinstance(exc, (asyncio.TimeoutError, TimeoutError)):  # no SYN-ACK: the request never reached the node
+        return HttpFailure("unreachable", "connect timed out")
     if isinstance(exc, (ConnectionResetError, BrokenPipeError, ConnectionAbortedError)):
         return HttpFailure("closed", f"connection reset ({exc.__class__.__name__})")
     if isinstance(exc, socket.gaierror):

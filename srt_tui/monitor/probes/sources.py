@@ -30,6 +30,8 @@ class Source:
     attempts: int = 0
     #: read at most this often while it answers (0: every refresh); its answer counts as fresh that long
     every: float = 0.0
+    #: when the last attempt that failed was started: what the process did after it, we do not know from here
+    failed_asked_at: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -117,6 +119,7 @@ class Sources:
         src.kind = kind
         src.error = error
         src.failures += 1
+        src.failed_asked_at = src.started_at
         wait = 0.0 if kind == "silent" else min(self.backoff_cap, self.backoff_base * 2 ** (src.failures - 1))
         src.next_at = now + wait
 

@@ -192,6 +192,14 @@ class Refresh:
         """No usable direct answer: the last attempt did not reach the host, or it hangs."""
         return self.hanging(src) or src.kind in ("timeout", "unreachable")
 
+    def unanswered_since(self, src: Source) -> float | None:
+        """When the newest ask that reached the process's node (or may have) went unanswered: the running attempt
+        once it hangs, else the last failed one when it got no reply (`timeout`, `silent`); None when the last
+        failure never reached the node (`unreachable`: it says nothing about the process) or none failed."""
+        if self.hanging(src):
+            return src.started_at
+        return src.failed_asked_at if src.kind in ("timeout", "silent") else None
+
     def retry_note(self, src: Source) -> str:
         """`` (retry in N s)`` while the source backs off."""
         if src.task is None and src.next_at > self.now:

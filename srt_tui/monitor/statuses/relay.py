@@ -8,17 +8,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from srt_tui.core.isotime import parse_time
 from srt_tui.monitor.files.jobfiles import FileCache, split_http
 from srt_tui.monitor.statuses.context import as_dict
 
 
 @dataclass(frozen=True)
 class Relay:
-    """Relayed health codes per worker (0: no answer) and how old they are."""
+    """Relayed health codes per worker (0: no answer) and how old they are: ``age_s`` since the job wrote them,
+    ``read_age_s`` since it began reading them (its round probes every worker, with a timeout each, before it
+    writes: a worker's code may be seconds older than the file)."""
 
     job_dir: Path
     age_s: float
     health: dict[str, int]
+    read_age_s: float = 0.0
 
 
 def read_relay(files: FileCache, job_dir: Path, wall_now: float, fresh_s: float) -> Relay | None:
@@ -37,7 +41,9 @@ def read_relay(files: FileCache, job_dir: Path, wall_now: float, fresh_s: float)
             codes[str(name)] = int(code)
         except (TypeError, ValueError):
             codes[str(name)] = 0
-    return Relay(job_dir, age, codes)
+    began = parse_time(doc["time"]) if isinstance(doc.get("time"), str) else None
+    read_age = max(age, wall_now - began.timestamp()) if began is not None else age
+    return Relay(job_dir, age, codes, read_age)
 
 
 def relayed_http(

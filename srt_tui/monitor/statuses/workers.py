@@ -58,8 +58,8 @@ def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting:
     While the job is still starting, a worker that does not listen or reply yet is not a problem (it loads).
     A worker that took our connection and sent no reply (`silent`), or that does not answer while
     ``neighbour`` (another process of the job) answers from here, is `hung`: the network reaches the job, this
-    process does not reply. The relay speaks for it only when the job saw it answer after it stopped answering
-    us (its node, alone, does not answer from here); the job is shown relayed only when none of it answers
+    process does not reply. The relay speaks for it only when the job saw it answer after our last ask went
+    unanswered (its node, alone, does not answer from here); the job is shown relayed only when none of it answers
     (issue 21 defect 6: one stopped worker had switched the whole job to "relayed", and kept it after CONT).
     """
     last = src.value if isinstance(src.value, WorkerProbe) else None
@@ -79,12 +79,16 @@ def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting:
         return _Seen("unknown", "connected, no reply yet (loading?)", "", True, last)
     if not (ctx.unanswered(src) or silent):
         return _not_answered(ctx, src, name, starting, last)
-    # what the job saw of it since it last answered us (a relay from before that says nothing about now)
-    saw = relay.health.get(name) if relay is not None and relay.age_s < _since(ctx, src) else None
+    # what the job saw of it after our last ask went unanswered: a relay read before that ask (an answer the job got
+    # just before the process stopped) says nothing about now (issue 21, op11: a stopped worker read `healthy*` for
+    # 10-15 s, relayed, on a local job whose other workers answered); one read since its last answer to us that
+    # got none either confirms it
+    job_code = relay.health.get(name) if relay is not None else None
+    saw = job_code if relay is not None and relay.read_age_s < _since_ask(ctx, src) else None
     if not starting and (silent or (neighbour and saw != 200)):
         why = src.error or f"no answer for {src.pending_for(ctx.now):.0f} s"
         said = [why] + ([f"{neighbour} answers from here"] if neighbour else [])
-        if saw == 0:
+        if job_code == 0 and relay is not None and relay.read_age_s < _since(ctx, src):
             said.append("the job's own probe got no answer either")
         return _Seen("hung", "not answering (stopped or overloaded?): " + "; ".join(said), "", True, last)
     if relay is not None and name in relay.health:
@@ -109,6 +113,13 @@ def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting:
 def _since(ctx: Refresh, src: Source) -> float:
     """Seconds since the source last answered (infinite: never)."""
     return float("inf") if src.ok_at is None else ctx.now - src.ok_at
+
+
+def _since_ask(ctx: Refresh, src: Source) -> float:
+    """Seconds since the newest ask of the source that went unanswered (else since it last answered; infinite:
+    neither)."""
+    asked = ctx.unanswered_since(src)
+    return _since(ctx, src) if asked is None else ctx.now - asked
 
 
 def _not_answered(ctx: Refresh, src: Source, name: str, starting: bool, last: WorkerProbe | None) -> _Seen:
