@@ -194,7 +194,7 @@ def _open_setup(args: argparse.Namespace) -> int:
 def _cmd_setup(args: argparse.Namespace) -> int:
     from srt_tui.core.paths import user_profiles_dir
     from srt_tui.core.spec.profile import parse_profile
-    from srt_tui.setup.overwrite import existing_profile
+    from srt_tui.setup.overwrite import existing_profile, file_mpi_plugin, mpi_plugin_note
     from srt_tui.setup.probes import run_probes
     from srt_tui.setup.proposal import OperatorChoices, build_proposal, parse_aliases, write_proposal
 
@@ -209,7 +209,13 @@ def _cmd_setup(args: argparse.Namespace) -> int:
     aliased = tuple(v for v in [*models.values(), *containers.values()] if v.startswith("/"))
     extra = (*aliased, *([args.output_dir] if args.output_dir else []))
     progress = (lambda *a: None) if args.json else _Progress()
-    run = _stoppable(_options(args, extra), lambda options: run_probes(options, progress), lambda run: run)
+    # the file this writes (or would write): a node it could not probe keeps that file's node keys, as Setup does;
+    # its MPI plugin is tried too (pmix and pmi2 always are), so the review can say when it does not load here
+    destination = Path(args.write) if args.write else user_profiles_dir() / f"{args.name}.yaml"
+    old = existing_profile(destination)
+    plugin = file_mpi_plugin(old) if old else None
+    options = dataclasses.replace(_options(args, extra), mpi_also=(plugin,) if plugin else ())
+    run = _stoppable(options, lambda options: run_probes(options, progress), lambda run: run)
     choices = OperatorChoices(
         name=args.name,
         account=args.account,
@@ -222,16 +228,14 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         gpu_request=args.gpu_request,
         container_runtime=args.runtime,
     )
-    # the file this writes (or would write): a node it could not probe keeps that file's node keys, as Setup does
-    destination = Path(args.write) if args.write else user_profiles_dir() / f"{args.name}.yaml"
-    old = existing_profile(destination)
     proposal = build_proposal(run, choices, old, str(destination))
+    note = mpi_plugin_note(old, proposal.data(), run.mpi)
     target: Path | None = None
     write_error = ""
     if args.write is not None:
         target = destination
         try:
-            _check_overwrite(target, old, proposal.data(), args.force)
+            _check_overwrite(target, old, proposal.data(), args.force, note)
             write_proposal(proposal, target, header=f"{args.name}: written by `srt-tui setup --probe`")
             parse_profile(target)
         except (ValueError, OSError) as exc:
@@ -243,6 +247,7 @@ def _cmd_setup(args: argparse.Namespace) -> int:
                 "profile": proposal.data(),
                 "keys": [_jsonable(k) for k in proposal.keys],
                 "problems": proposal.problems,
+                "overwrite_notes": [note] if note else [],
             },
             "written": str(target) if target and not write_error else None,
             "write_error": write_error or None,
@@ -254,6 +259,8 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         sys.stdout.write(proposal.to_yaml())
         for problem in proposal.problems:
             print(f"problem: {problem}")
+        if note:  # the file it writes over (or would): what is wrong with it, and what replaces it
+            print(f"note: {destination}: {note}")
         if target and not write_error:
             print(f"\nwrote {target}")
     if write_error:
@@ -262,16 +269,18 @@ def _cmd_setup(args: argparse.Namespace) -> int:
     return 1 if proposal.problems or worst(run.findings) == "error" else 0
 
 
-def _check_overwrite(target: Path, old: dict[str, Any], new: dict[str, Any], force: bool) -> None:
+def _check_overwrite(target: Path, old: dict[str, Any], new: dict[str, Any], force: bool, note: str = "") -> None:
     """Raise ValueError naming the keys that writing ``new`` over the profile file ``target`` loses or changes (the
-    TUI's Setup asks about the same keys), unless ``force``; a write that loses and changes nothing goes ahead."""
+    TUI's Setup asks about the same keys), and ``note`` (its `mpi_plugin` does not load here), unless ``force``; a
+    write that loses and changes nothing goes ahead."""
     from srt_tui.setup.overwrite import change_lines, profile_changes
 
     lost, changed = profile_changes(old, new) if old else ([], [])
     if force or not target.exists() or not (lost or changed):
         return
+    said = "; ".join([*change_lines(lost, changed), *([f"note: {note}"] if note else [])])
     raise ValueError(
-        f"{target} exists and writing over it would change it: {'; '.join(change_lines(lost, changed))} "
+        f"{target} exists and writing over it would change it: {said} "
         "(fix: add --force to write over it, or write elsewhere with --write PATH or --name NAME)"
     )
 

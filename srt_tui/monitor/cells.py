@@ -315,13 +315,22 @@ def gpu_totals_forms(readings: list[GpuReading], wide: bool) -> list[str]:
     return list(dict.fromkeys(forms))
 
 
+def failure_why(snap: JobSnapshot) -> list[str]:
+    """What says why the failing step ended: its log's line (`main.py: error: unrecognized arguments: --bogus`), or,
+    when that log explains nothing, what the job knows instead (`no error in its log; it was killed by signal 9
+    (SIGKILL: …)`), or, when srun never started the step (its log was never written), srun's own lines from the
+    job's Slurm output under a line that says so (`its step never started, so it wrote no log; logs/slurm.log:`,
+    `router: srun: error: Unable to create step for job 12: …`). The job view's Problems panel and `status` show
+    these same lines."""
+    if snap.failure_line:
+        return [snap.failure_line]
+    return [snap.failure_note, *snap.failure_srun] if snap.failure_note else list(snap.failure_srun)
+
+
 def failure_lines(snap: JobSnapshot) -> list[str]:
-    """A failed job's failing log line that says why (`  main.py: error: unrecognized arguments: --bogus-flag`),
-    indented to go under the failure's sentence, which names the worker and its log, or, when that log explains
-    nothing, what the job knows instead (`  no error in its log; it was killed by signal 9 (SIGKILL: …)`); empty
-    for any other job. `srt-tui status` and `srt-tui wait` print it."""
-    said = snap.failure_line or snap.failure_note
-    return [f"  {said}"] if snap.stage == "failed" and said else []
+    """A failed job's `failure_why` lines, indented to go under the failure's sentence, which names the step and
+    its log; empty for any other job. `srt-tui status` and `srt-tui wait` print them."""
+    return [f"  {said}" for said in failure_why(snap)] if snap.stage == "failed" else []
 
 
 def problems(

@@ -302,6 +302,11 @@ class JobSnapshot:
     #: when that log has no such line: what the job knows instead (`no error in its log; it was killed by signal 9
     #: (SIGKILL: out of memory? scancel? kill -9?)`), said where the line would be
     failure_note: str = ""
+    #: the failing log was never written: srun did not start that step (its words are in `failure_srun`)
+    failure_log_missing: bool = False
+    #: srun's own lines about that step, quoted from the job's Slurm output, each naming the step (`router: srun:
+    #: error: Unable to create step for job 12: Requested node configuration is not available`)
+    failure_srun: tuple[str, ...] = ()
     #: the scheduler's time limit of the job in seconds (None: unlimited or not known, e.g. local jobs)
     time_limit_s: float | None = None
     engine: str = ""

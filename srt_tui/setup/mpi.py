@@ -39,6 +39,16 @@ class MpiProbe:
         """The plugin to write: the first of PREFERENCE that loads (`none` always does)."""
         return next((p for p in PREFERENCE if p in self.usable), "none")
 
+    def why_not(self, plugin: str) -> str | None:
+        """Why ``plugin`` does not load on this cluster (`srun --test-only --mpi=pmix: can not load PMIx library`,
+        `srun --mpi=list does not list it`); None when it loads, or when this run did not try it (a listed plugin
+        outside PREFERENCE that no one asked about)."""
+        if plugin in self.usable:
+            return None
+        if plugin in self.refused and self.refused[plugin] != "not listed":
+            return f"srun --test-only --mpi={plugin}: {self.refused[plugin]}"
+        return None if plugin in self.listed else "srun --mpi=list does not list it"
+
     def evidence(self) -> str:
         """One line for the profile's comment and doctor's finding."""
         said = "; ".join(f"--mpi={k} refused ({v})" for k, v in self.refused.items())

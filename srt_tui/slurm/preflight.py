@@ -235,12 +235,19 @@ def check_before_submit(client: SlurmClient, prep: Prepared, face: Face) -> list
 
 
 #: a missing model or container is fixed in the profile or on disk; the preflight command lists every path it checks.
-#: The command line adds srtctl's escape hatch for a path only the compute nodes see (node-local NVMe)
+#: Each face adds its escape hatch for a path only the compute nodes see (node-local NVMe): srtctl's --no-preflight,
+#: the Submit step's Ctrl+N twice (with Slurm: the local launcher runs the job here, where the path is missing)
 PATHS_FIX: dict[Face, str] = {
     "cli": "`srt-tui preflight -f RECIPE -p PROFILE` lists the paths checked from this machine; --no-preflight "
     "submits anyway when the path exists only on the compute nodes",
-    "tui": "`srt-tui preflight -f RECIPE -p PROFILE` lists the paths checked from this machine",
+    "tui": "`srt-tui preflight -f RECIPE -p PROFILE` lists the paths checked from this machine; with Slurm (sbatch), "
+    "Ctrl+N twice submits anyway when the path exists only on the compute nodes",
 }
+
+
+def is_path_check(check: PreflightCheck) -> bool:
+    """A model or container path checked from this machine (`path_checks`), not a program or a Slurm check."""
+    return check.name in ("model.path", "model.container")
 
 
 def path_checks(prep: Prepared, face: Face = "cli") -> list[PreflightCheck]:

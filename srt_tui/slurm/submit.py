@@ -45,7 +45,7 @@ from srt_tui.slurm.answers import reachable_client
 from srt_tui.slurm.client import SlurmClient
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable
 from srt_tui.slurm.local import LocalLauncher, claim_local_id
-from srt_tui.slurm.preflight import check_before_submit, host_checks, refuse_failed
+from srt_tui.slurm.preflight import check_before_submit, host_checks, is_path_check, refuse_failed
 from srt_tui.state.jobindex import remember_job, sweep_log_link
 
 
@@ -397,10 +397,14 @@ def submit_prepared(
     preflight: bool = True,
     client: SlurmClient | None = None,
     face: Face = "cli",
+    waive_paths: bool = False,
 ) -> Submission:
     """Submit through the chosen launcher (see `choose_launcher`): never silently on this machine.
     ``client``: a Slurm client that answered already (the previous member's of a sweep), not pinged again;
-    ``face``: who shows a refusal (its fixes are worded for the command line or the TUI)."""
+    ``face``: who shows a refusal (its fixes are worded for the command line or the TUI); ``waive_paths``: the
+    operator asked to submit a Slurm job whose model or container path this machine does not see (the Submit step's
+    Ctrl+N twice: only the compute nodes have it), so those checks do not refuse it; every other check still does,
+    and the local launcher, which runs the job here, never waives them."""
     base = _safe_base(output_base(prep, output_dir))  # made only once a job is written: a refusal leaves nothing
     mount = mount_problem(str(base)) if prep.plan.container_runtime == "pyxis" else None
     if mount is not None:  # the job directory's logs/ is a pyxis mount: a `,` or `:` would split it
@@ -408,8 +412,9 @@ def submit_prepared(
     chosen, client = choose_launcher(prep, launcher, transport, client)
     # the model and container paths and the programs a container-less job starts: the list the wizard's Submit runs
     host = host_checks(prep, chosen, face) if preflight else []
-    refuse_failed(host)  # a missing model waits in the queue to fail on its first node; a program the local
-    # launcher would start here fails the job at once (exit 127)
+    waived = [c for c in host if waive_paths and chosen != "local" and c.blocks and is_path_check(c)]
+    refuse_failed([c for c in host if c not in waived])  # a missing model waits in the queue to fail on its first
+    # node; a program the local launcher would start here fails the job at once (exit 127)
     if chosen == "local":
         return submit_local(prep, _checked_base(base))
     try:

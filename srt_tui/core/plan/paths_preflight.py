@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from srt_tui.core.engines import get_engine
+from srt_tui.core.errors import did_you_mean
 from srt_tui.core.frontends.routers import job_router
 from srt_tui.core.spec.resolved import ResolvedJob
 
@@ -31,12 +32,43 @@ def is_registry_image(image: str) -> bool:
     )
 
 
+#: what the fix says of the model's path, by how `model.path` named it
+_REGISTER = "pull or register the model, or fix the profile's model_paths"
+
+
+def _model_words(job: ResolvedJob) -> tuple[str, str]:
+    """(how `model.path` became the path checked, said before it; the fix when it is not found). A profile
+    alias is `alias `x` resolved to …`; a relative path that is no alias is said as one, with what the launch
+    resolves it against (the profile's `srtctl_root`, srtctl's checkout, else the directory srt-tui runs in, as
+    srtctl's own working directory); a bare name the profile lacks is an alias it lacks, used as such a path."""
+    written, model = job.recipe.model.path, job.model_path
+    if written in (job.profile.model_paths or {}):
+        return (f"alias `{written}` resolved to " if written != model else ""), _REGISTER
+    if written.startswith(("$", "~")):
+        return f"`{written}` expanded to ", "pull or register the model there, or fix model.path"
+    if written == model or Path(written).is_absolute():
+        return "", _REGISTER
+    root = job.profile.srtctl_root
+    base = "the profile's srtctl_root" if root else "the directory srt-tui runs in"
+    where = "change the profile's srtctl_root" if root else "run srt-tui from the directory it is relative to"
+    if "/" not in written and not written.startswith("."):  # a name: an alias the profile lacks
+        close = did_you_mean(written, job.profile.model_paths or {})
+        return (
+            f"`{written}` is no model_paths alias of this profile, so it is a path from {base}: ",
+            f"{close + ' ' if close else ''}add `{written}: <path>` under the profile's model_paths, or give "
+            "model.path as an absolute path",
+        )
+    return (
+        f"relative path `{written}` (no model_paths alias), from {base}: ",
+        f"give model.path as an absolute path, or {where}",
+    )
+
+
 def check_paths(job: ResolvedJob) -> list[PathCheck]:
     """Model directory and container image of a resolved job, as the login node sees them."""
     out: list[PathCheck] = []
     model = job.model_path
-    alias = job.recipe.model.path
-    via = f"alias `{alias}` resolved to " if alias != model else ""
+    via, fix = _model_words(job)
     engine = get_engine(job.recipe.engine.type)
     if not engine.reads_model(job_router(job).worker_launch):
         out.append(PathCheck("model-unused", "model.path", True, f"not read: the {engine.name} engine loads no model"))
@@ -46,14 +78,7 @@ def check_paths(job: ResolvedJob) -> list[PathCheck]:
         out.append(PathCheck("model-available", "model.path", True, f"{via}{model} exists"))
     else:
         why = "is not a directory" if Path(model).exists() else "does not exist on this node"
-        out.append(
-            PathCheck(
-                "model-not-available",
-                "model.path",
-                False,
-                f"{via}{model} {why}: pull or register the model, or fix the profile's model_paths",
-            )
-        )
+        out.append(PathCheck("model-not-available", "model.path", False, f"{via}{model} {why}: {fix}"))
     image = job.container_image
     if image is None:
         return out

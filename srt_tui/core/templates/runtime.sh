@@ -39,6 +39,12 @@ for i in "${!ns[@]}"; do for ((l = 0; l < tpn; l++)); do
   SLURM_PROCID=$r SLURM_LOCALID=$l SLURM_NODEID=$i SLURMD_NODENAME=local${ns[$i]} "$@" & r=$((r + 1))
 done; done
 wait -n; rc=$?; kill $(jobs -p) 2>/dev/null; wait; exit "$rc"'
+srt_tag() {
+  # srt_tag NAME: each line read, as `NAME: line`: srun's own words about a step (a step it could not create, an
+  # MPI plugin that does not load) name the step in the job's output, `router: srun: error: Unable to create step …`
+  local line
+  while IFS= read -r line || [[ -n $line ]]; do printf '%s: %s\n' "$1" "$line"; done
+}
 srt_step() {
   # srt_step NAME KIND NODE_INDEX LOG -- ARGV...: one step per process, on one node
   # SRT_STEP_IMAGE=IMAGE srt_step …: this step runs in a container image of its own (a GPU exporter)
@@ -61,7 +67,8 @@ srt_step() {
   fi
   if [[ $SRT_LAUNCHER == slurm ]]; then
     srun --overlap "${where[@]}" --job-name="$name" \
-      --output="$log" --open-mode=append "${opts[@]}" "${extra[@]}" "${container[@]}" "$@" </dev/null &
+      --output="$log" --open-mode=append "${opts[@]}" "${extra[@]}" "${container[@]}" "$@" </dev/null \
+      2> >(srt_tag "$name" >&2) &
   elif [[ -n ${SRT_STEP_NODES:-} ]]; then
     SRT_NODE_IP="${SRT_NODE_IPS[$node]}" setsid bash -c "$SRT_LOCAL_MPI" srt-mpi "$SRT_STEP_NODES" "$SRT_STEP_TPN" "$@" \
       >>"$log" 2>&1 </dev/null &

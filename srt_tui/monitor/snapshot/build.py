@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from srt_tui.core.jobdir.contract import PlanDoc
@@ -94,6 +95,13 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
     failure_log = detail.rsplit("log:", 1)[1].strip() if stage == "failed" and "log:" in detail else ""
     logs = log_refs(job)
     said = failure_line(failure_log, logs) if failure_log else ""
+    ended = step_exit(job.events)
+    unwritten = bool(failure_log) and never_written(failure_log, logs)
+    srun = srun_lines(ended.name, logs) if unwritten and ended is not None else ()
+    if unwritten:  # srun never started the step: its own lines say why, not the log it never wrote
+        note = unwritten_note(ended, srun, job.dir, logs)
+    else:
+        note = failure_note(ended) if failure_log and not said else ""
     return JobSnapshot(
         job_id=job.job_id,
         job_dir=str(job.dir),
@@ -113,7 +121,9 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         relayed=relayed,
         failure_log=failure_log,
         failure_line=said,
-        failure_note=failure_note(step_exit(job.events)) if failure_log and not said else "",
+        failure_note=note,
+        failure_log_missing=unwritten,
+        failure_srun=srun,
         time_limit_s=state.time_limit * 60.0 if state and state.time_limit else None,
         engine=plan.engine or meta.engine,
         frontend=plan.frontend or meta.frontend,
@@ -262,6 +272,52 @@ def failure_line(failure_log: str, logs: tuple[LogRef, ...]) -> str:
     ref = failing_ref(failure_log, logs)
     lines = [strip_ansi(line).strip() for line in tail(Path(ref.path), 50)] if ref is not None else []
     return error_line(lines)
+
+
+#: the end of the job's Slurm output read for srun's words about a step (the cleanup's own srun lines, two per step
+#: stopped, come after them: 200 steps write ~40 KB)
+SRUN_TAIL_BYTES = 256 * 1024
+#: the most of srun's lines quoted for one step (an MPI plugin that does not load: five)
+SRUN_LINES = 6
+
+
+def never_written(failure_log: str, logs: tuple[LogRef, ...]) -> bool:
+    """The failing step's log does not exist: srun refused the step (a node, GPUs or memory the allocation lacks,
+    an `--mpi` plugin that does not load, a container option with no runtime), so nothing ever opened its
+    `--output`."""
+    ref = failing_ref(failure_log, logs)
+    return ref is not None and not os.path.lexists(ref.path)
+
+
+def srun_lines(name: str, logs: tuple[LogRef, ...]) -> tuple[str, ...]:
+    """srun's own lines about step ``name`` in the job's Slurm output (`logs/slurm.log`, the sbatch `--output`):
+    the launch script prefixes each step's srun messages with its name (`router: srun: error: Unable to create
+    step for job 12: …`), so another step's are never quoted. Read from the output's last 256 KiB only, by the
+    Monitor's refresh (an ended job's snapshot is kept: read once)."""
+    launch = next((ref for ref in logs if ref.kind == "job"), None)
+    if launch is None:
+        return ()
+    mine = f"{name}: srun: "
+    found: list[str] = []
+    for line in tail(Path(launch.path), 4000, SRUN_TAIL_BYTES):
+        plain = strip_ansi(line).strip()[:300]
+        if plain.startswith(mine) and plain not in found:
+            found.append(plain)
+    return tuple(found[:SRUN_LINES])
+
+
+def unwritten_note(ended: StepExit | None, srun: tuple[str, ...], job_dir: Path, logs: tuple[LogRef, ...]) -> str:
+    """Said where the failing log's line would be when that log was never written: srun did not start the step,
+    and its own lines (``srun``) follow this one, from the job's Slurm output, named relative to the job
+    directory (`its step never started, so it wrote no log; logs/slurm.log:`)."""
+    launch = next((ref for ref in logs if ref.kind == "job"), None)
+    where = launch.path if launch is not None else "the job's Slurm output"
+    if launch is not None and Path(launch.path).is_relative_to(job_dir):
+        where = str(Path(launch.path).relative_to(job_dir))
+    if srun:
+        return f"its step never started, so it wrote no log; {where}:"
+    code = f" (srun exited with code {ended.code})" if ended is not None else ""
+    return f"its log was never written{code}, and {where} has no srun line about its step"
 
 
 def failure_note(ended: StepExit | None) -> str:

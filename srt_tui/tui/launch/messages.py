@@ -129,6 +129,8 @@ class JobSubmitted(Message):
     job_dir: Path
     launcher: str
     prepared: Prepared
+    #: sent past this machine's model and container path checks, as the operator asked (Ctrl+N twice)
+    waived_paths: bool = False
 
 
 @dataclass

@@ -347,18 +347,20 @@ class ProblemsPanel(Static):
         for line in cells.problems(snap, with_log=False, with_stage=False):
             self._hang(text, line, bad)
         failing = snap.failing_worker
-        if snap.failure_log and failing is None:  # an infra/router log: its path and its one line
-            self._hang(text, f"{failing_name(snap)}: {snap.failure_log}", dim)
-            if snap.failure_line or snap.failure_note:
-                self._hang(text, f"  {snap.failure_line or snap.failure_note}", bad)
+        unwritten = " (never written)" if snap.failure_log_missing else ""
+        if snap.failure_log and failing is None:  # an infra/router log: its path and the lines that say why
+            self._hang(text, f"{failing_name(snap)}: {snap.failure_log}{unwritten}", dim)
+            for line in cells.failure_why(snap):
+                self._hang(text, f"  {line}", bad)
         # the worker that failed the job first, then the others that are not healthy (not those that merely
         # stopped with an ended job)
         for w in sorted(snap.workers, key=lambda w: w.name != failing):
             unwell = w.health not in ("healthy", "unknown") and not snap.stopped_with_job(w.name)
             if w.name == failing or (w.log_tail and unwell):
-                self._hang(text, f"{w.name}: {w.log}", dim)
                 mine = w.name == failing
-                lines = log_lines(w.log_tail, snap.failure_line if mine else "", snap.failure_note if mine else "")
+                self._hang(text, f"{w.name}: {w.log}{unwritten if mine else ''}", dim)
+                said = snap.failure_line if mine else ""
+                lines = log_lines(w.log_tail, said, *(cells.failure_why(snap) if mine and not said else ()))
                 for line, why in lines:
                     self._hang(text, f"  {line[:200]}", bad if why else dim)
         text.rstrip()
@@ -393,14 +395,15 @@ class ProblemsPanel(Static):
 TAIL_LINES = 3
 
 
-def log_lines(tail: tuple[str, ...], said: str, note: str = "") -> list[tuple[str, bool]]:
+def log_lines(tail: tuple[str, ...], said: str, *notes: str) -> list[tuple[str, bool]]:
     """A worker's lines in the Problems panel, each with whether it says why the job failed, in file order: the
     log's last ``TAIL_LINES``, the one that says why (``said``) marked where it is, or first when it comes before
-    them; ``note`` (the log explains nothing: `no error in its log; it was killed by signal 9 …`) before them. The
-    line that says why was put first wherever it was (`ready`, then the lines above it, out of file order)."""
+    them; ``notes`` (the log explains nothing: `no error in its log; it was killed by signal 9 …`; or it was never
+    written, and srun's own lines say why) before them. The line that says why was put first wherever it was
+    (`ready`, then the lines above it, out of file order)."""
     last = tail[-TAIL_LINES:]
     plain = [strip_ansi(line).strip()[:300] for line in last]
-    out = [(note, True)] if note else []
+    out = [(note, True) for note in notes if note]
     if said and said not in plain:
         out.append((said, True))
     out += [(line, bool(said) and p == said) for line, p in zip(last, plain)]
@@ -499,7 +502,8 @@ class JobView(Vertical):
 
     def log_choice(self) -> tuple[list[LogRef], int] | None:
         """The job's logs and the one `l` opens: the highlighted worker's, else the one that failed the
-        job, else the router's, else the launch script's output (None: the job has no log yet)."""
+        job (the launch script's output when srun never started that step), else the router's, else the launch
+        script's output (None: the job has no log yet)."""
         logs = self.logs()
         if not logs:
             return None
@@ -508,6 +512,8 @@ class JobView(Vertical):
         worker = self.query_one(WorkerTable).highlighted_worker
         snap = self.snapshot
         failed = failing_ref(snap.failure_log, snap.logs) if snap is not None and snap.failure_log else None
+        if snap is not None and snap.failure_log_missing:  # srun never started it: its words are in Slurm's output
+            failed = next((ref for ref in logs if ref.kind == "job"), failed)
         workers = {w.name for w in snap.workers} if snap is not None else set()
         if failed is not None and failed.name not in workers:
             return logs, logs.index(failed)  # no worker failed the job: `l` opens what did (nats, etcd, nginx…)

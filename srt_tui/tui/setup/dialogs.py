@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -34,15 +35,19 @@ class ConfirmOverwrite(YesNoScreen):
     ]
     keys_hint: ClassVar[str] = "y overwrites · Enter, n or Esc keeps the file"
 
-    def __init__(self, shown_path: str, lost: list[str], changed: list[str]) -> None:
+    def __init__(self, shown_path: str, lost: list[str], changed: list[str], notes: Sequence[str] = ()) -> None:
         super().__init__(id="confirm-overwrite")
         self.shown_path = shown_path
         self.lost = lost
         self.changed = changed
+        #: what is wrong with the file it writes over and what replaces it (an `mpi_plugin` that does not load here)
+        self.notes = list(notes)
 
     def note(self) -> str:
-        """The keys the write loses and changes, one a line."""
-        return "\n".join(change_lines(self.lost, self.changed)) or "No key is lost or changed (comments are rewritten)."
+        """The keys the write loses and changes, one a line, then what it fixes in the file (`notes`)."""
+        lines = change_lines(self.lost, self.changed)
+        said = "\n".join(lines) or ("" if self.notes else "No key is lost or changed (comments are rewritten).")
+        return "\n".join([said, *(f"Note: {n}" for n in self.notes)]).strip("\n")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="overwrite-box"):

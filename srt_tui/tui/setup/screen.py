@@ -21,7 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, DataTable, Footer, Input, Label, ProgressBar, Static
 
 from srt_tui.setup.findings import Finding
-from srt_tui.setup.overwrite import existing_profile, profile_changes
+from srt_tui.setup.overwrite import existing_profile, file_mpi_plugin, mpi_plugin_note, profile_changes
 from srt_tui.setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, run_probes
 from srt_tui.setup.proposal import OperatorChoices, Proposal, build_proposal, parse_aliases, write_proposal
 from srt_tui.tui.context import ContextHub
@@ -151,6 +151,9 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
         self.written: Path | None = None
         #: what the last `Write profile` said (written, or why not), until a choice changes
         self._write_said: Text | None = None
+        #: the profile file the proposal would write over names an `mpi_plugin` that does not load here: what the
+        #: review says before writing, and what it writes instead ("" when not)
+        self._mpi_note = ""
         #: while the probes run: the step running and what it last said (None before its first word)
         self._probe_said: tuple[str, str] | None = None
         self._probes_on = False
@@ -252,9 +255,13 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
         """Start the probes (again)."""
         partition = self.query_one("#opt-partition", Input).value.strip() or None
         paths = tuple(self.query_one("#opt-paths", Input).value.split())
+        # the MPI plugin of the profile file the proposal would write over is tried too (pmix and pmi2 always are):
+        # the review says so when it does not load
+        plugin = file_mpi_plugin(existing_profile(self._target(self._choices()[0].name)))
         self.options = ProbeOptions(
             partition=partition,
             paths=paths,
+            mpi_also=(plugin,) if plugin else (),
             extra_path=self.options.extra_path,
             workdir=self.options.workdir,
             command_timeout=self.options.command_timeout,
@@ -376,9 +383,11 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
         choices, errors = self._choices()
         self._say_defaults()
         target = self._target(choices.name)
-        proposal = build_proposal(self.probe_run, choices, existing_profile(target), self._shown(target))
+        old = existing_profile(target)
+        proposal = build_proposal(self.probe_run, choices, old, self._shown(target))
         proposal.problems = [*errors, *self._probe_errors(), *proposal.problems]
         self.proposal = proposal
+        self._mpi_note = mpi_plugin_note(old, proposal.data(), self.probe_run.mpi)
         self.refresh_bindings()  # `ctrl+s Write profile` now applies
         self._draw_table()
         self._show_evidence()
@@ -455,6 +464,8 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
         said = self._write_said
         if said is None and self.proposal is not None and self.proposal.problems:
             said = Text("✗ fix before writing: " + "; ".join(self.proposal.problems), style="red")
+        if said is None and self._mpi_note:  # the file it writes over: what is wrong with it, and what replaces it
+            said = Text(f"⚠ {self._mpi_note}", style="yellow")
         self.query_one("#write-status", Static).update(said or "")
 
     def _show_evidence(self) -> None:
@@ -550,7 +561,8 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
         target = self._target(choices.name)
         old = existing_profile(target)
         lost, changed = profile_changes(old, self.proposal.data()) if old else ([], [])
-        if not target.exists() or not (lost or changed):
+        note = mpi_plugin_note(old, self.proposal.data(), self.probe_run.mpi if self.probe_run else None)
+        if not target.exists() or not (lost or changed or note):
             self._write(target)
             return
         proposal = self.proposal
@@ -562,7 +574,7 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
                 self._write_said = Text(f"not written: {self._shown(target)} kept as it was", style="yellow")
                 self._say_write_status()
 
-        self.app.push_screen(ConfirmOverwrite(self._shown(target), lost, changed), answered)
+        self.app.push_screen(ConfirmOverwrite(self._shown(target), lost, changed, [note] if note else []), answered)
 
     def _write(self, target: Path) -> None:
         """Write the proposal to ``target`` (validated again from the file), then hand the focus to the table."""

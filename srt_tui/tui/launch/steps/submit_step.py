@@ -48,6 +48,8 @@ class PreflightDone(Message):
 CHECKING = "checking paths and programs…"
 #: what undoes a submit asked for while the checks run
 SUBMIT_PENDING = "Esc or another launcher cancels"
+#: the way past a model or container path this machine does not see, with Slurm (the CLI's `apply --no-preflight`)
+ANYWAY = "Ctrl+N again: submit anyway (compute nodes may see it)"
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,9 @@ class SubmitStep(WizardStep):
         self._auto_choice = "slurm"
         self._status_blocked = False
         self._status_failed = False
+        #: the status line says the job just submitted past the path checks, which still fail: it stays until the
+        #: operator acts (another press, launcher or job), not replaced by their refusal at the next redraw
+        self._status_sent_anyway = False
         #: the preflight shown (for ``_preflight_of``); it runs when Slurm answers, as `apply` runs it
         self.preflight: list[PreflightCheck] = []
         self._preflight_of: Prepared | None = None
@@ -119,6 +124,11 @@ class SubmitStep(WizardStep):
         #: another launcher, leaving the step or a new job forgets it. Not `HoldKeys`, which holds every key for
         #: `HOLD_MAX_S` at most: while a hung mount kept the checks, Esc waited out the hold and Ctrl+N was then lost
         self._submit_when_checked: tuple[Prepared, str] | None = None
+        #: the operator pressed Ctrl+N (or Submit) once, after seeing only path checks fail with Slurm: the job and
+        #: launcher the next press submits anyway (the CLI's `--no-preflight`: a model only the compute nodes see);
+        #: never armed by a press typed before the checks answered; another launcher, leaving the step or a new job
+        #: forgets it
+        self._paths_waived: tuple[Prepared, str] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(HINT, classes="step-hint", id="submit-hint")
@@ -140,7 +150,7 @@ class SubmitStep(WizardStep):
 
     async def enter(self, state: WizardState) -> None:
         self.read_only = state.hub.context.read_only
-        self._submit_when_checked = None  # asked on an earlier visit: not now
+        self._submit_when_checked = self._paths_waived = None  # asked on an earlier visit: not now
         if state.prepared is not None and state.prepared is not self.prepared:
             if self.prepared is not None and self.prepared.job.profile is not state.prepared.job.profile:
                 self._touched = False  # another profile: its own launcher until the operator picks one
@@ -154,7 +164,7 @@ class SubmitStep(WizardStep):
             self._host, self._asking = {}, set()  # an answer about the job shown before is dropped when it comes
             self.preflight = []
             self.query_one("#submit-status", Static).update("")
-            self._status_blocked = self._status_failed = False
+            self._status_blocked = self._status_failed = self._status_sent_anyway = False
             self._render_request()
         if self.read_only:
             self.query_one("#submit", Button).label = "Submit (read-only mode)"
@@ -427,15 +437,24 @@ class SubmitStep(WizardStep):
             self._submit_allowed()
             if self._submit_when_checked == (message.prepared, message.launcher) and self.display:
                 self._submit_when_checked = None
-                self.confirm()  # what was asked while they ran: submitted now, or refused saying why
+                # what was asked while they ran: submitted now, or refused saying why (never past a path check: the
+                # press came before the operator could see it fail)
+                self.confirm(typed_ahead=True)
 
-    def _blocked(self) -> str:
-        """Why Submit cannot go ahead with the chosen launcher now ('' when it can)."""
+    def _failing_paths(self) -> list[PreflightCheck]:
+        """The model and container paths this machine does not find for the chosen launcher."""
+        from srt_tui.slurm.preflight import is_path_check
+
+        return [c for c in self.host_checks() if is_path_check(c) and c.blocks]
+
+    def _blocked(self, waive_paths: bool = False) -> str:
+        """Why Submit cannot go ahead with the chosen launcher now ('' when it can); ``waive_paths``: what else
+        holds it once the operator asked to submit past the path checks (`_waivable`)."""
         if self._checking():  # never submitted unchecked: the answer may refuse it
             return CHECKING
-        paths = [c for c in self.host_checks() if c.name != "programs" and c.blocks]
-        if paths:  # `srt-tui preflight` refuses it so (srtctl's apply too): the job would fail on its first node
-            names = ", ".join(c.name for c in paths)
+        paths = self._failing_paths()
+        if paths and not waive_paths:  # `srt-tui preflight` refuses it so (srtctl's apply too): the job would fail
+            names = ", ".join(c.name for c in paths)  # on its first node, unless only the compute nodes see it
             return f"{names}: not found from this machine (see paths); `srt-tui preflight` refuses it too."
         missing = self._host[self.launcher].missing if self.prepared is not None else []
         if self.launcher == "local" and missing:
@@ -448,19 +467,45 @@ class SubmitStep(WizardStep):
             )
         return ""
 
+    def _waivable(self) -> bool:
+        """Only model or container paths hold the job, and Slurm runs it: the compute nodes may see what this
+        machine does not (node-local disks), so the operator may submit anyway (`ANYWAY`), as `apply --no-preflight`
+        does. Never with the local launcher, which runs the job here, where the path is missing."""
+        return self.launcher == "slurm" and bool(self._failing_paths()) and not self._blocked(waive_paths=True)
+
+    def _armed(self) -> bool:
+        """The next Ctrl+N (or Submit) submits past the path checks (`_paths_waived`)."""
+        return self._paths_waived is not None and self._paths_waived == (self.prepared, self.launcher)
+
+    def _submit_label(self, anyway: bool = False) -> None:
+        """The button says what it does: `Submit`, or `Submit anyway` once the operator asked past a path check."""
+        if not self.read_only:
+            self.query_one("#submit", Button).label = "Submit anyway" if anyway else "Submit"
+
     def _submit_allowed(self) -> None:
         """The Submit button and its status line say whether the chosen launcher can take the job now."""
         if self.submitting:
             return
-        why = self._blocked()
+        armed = self._armed()
+        why = self._blocked(waive_paths=armed)
         self.query_one("#submit", Button).disabled = self.read_only or bool(why)
+        self._submit_label(armed and not why)
         status = self.query_one("#submit-status", Static)
-        if self._status_failed:  # the last submission's failure stays until the next try: it says more
-            return
+        if self._status_failed or self._status_sent_anyway:  # the last submission's outcome stays until the next
+            return  # try: it says more
         refused = self._preflight_refused()
         if why == CHECKING:  # not refused: waiting for an answer
             then = f" Submits when they answer ({SUBMIT_PENDING})." if self._submit_when_checked else ""
             status.update(Text(why + then, style=self._style("submit-step--dim")))
+            self._status_blocked = True
+        elif armed and not why:  # the operator asked once: the next press sends it past the path checks
+            names = ", ".join(c.name for c in self._failing_paths())
+            said = f"✗ {names}: not found from this machine. {ANYWAY}; Esc or another launcher: not submitted."
+            status.update(Text(said, style=self._style("submit-step--bad")))
+            self._status_blocked = True
+        elif why and self._waivable():  # only the paths hold it: what the operator can do if the nodes see them
+            said = f"✗ {why} If only the compute nodes see it: Ctrl+N twice submits anyway."
+            status.update(Text(said, style=self._style("submit-step--bad")))
             self._status_blocked = True
         elif why:
             status.update(Text("✗ " + why, style=self._style("submit-step--bad")))
@@ -498,7 +543,8 @@ class SubmitStep(WizardStep):
         event.stop()
         if self.launcher != self._auto_choice:  # the operator's pick (the step's own selection is not one)
             self._touched = True
-        self._submit_when_checked = None  # asked for the other launcher
+        self._submit_when_checked = self._paths_waived = None  # asked for the other launcher
+        self._status_sent_anyway = False
         self._ask_host(self.launcher)
         self._title_request()
         self._draw_note()  # Slurm's failure leads the note only when Slurm is the launcher chosen
@@ -516,7 +562,9 @@ class SubmitStep(WizardStep):
         event.stop()
         self.confirm()
 
-    def confirm(self) -> None:
+    def confirm(self, typed_ahead: bool = False) -> None:
+        """Submit with the chosen launcher (Ctrl+N, Submit, the palette), or say why not; ``typed_ahead``: pressed
+        before this machine's checks answered, so never taken as the second press past a failing path check."""
         if self.read_only:
             self.notify("Read-only mode: submission is disabled.", severity="warning")
             return
@@ -526,7 +574,14 @@ class SubmitStep(WizardStep):
             self._submit_when_checked = (self.prepared, self.launcher)
             self._submit_allowed()
             return
-        if why := self._blocked():  # Ctrl+N or the palette as much as the (disabled) button
+        waive = self._armed()
+        if why := self._blocked(waive_paths=waive):  # Ctrl+N or the palette as much as the (disabled) button
+            if self._waivable() and not typed_ahead:  # the first press past a path check: it says what the next does
+                self._paths_waived = (self.prepared, self.launcher)
+                self._status_failed = self._status_sent_anyway = False  # the line says what the next press does
+                self._submit_allowed()
+                self.notify(f"{why}\n{ANYWAY}.", title="Not submitted", severity="warning")
+                return
             self.notify(why, title="Not submitted", severity="warning")
             return
         sent = self._sent.get((self.prepared.script, self.launcher))
@@ -542,14 +597,17 @@ class SubmitStep(WizardStep):
             return
         self._copy_asked = False
         self.submitting = True
-        self._status_blocked = self._status_failed = False
+        self._status_blocked = self._status_failed = self._status_sent_anyway = False
+        self._paths_waived = None  # asked for this submission only
         self.query_one("#submit", Button).disabled = True
-        self.query_one("#submit-status", Static).update(f"Submitting with the {self.launcher} launcher…")
-        self.submit(self.prepared, self.launcher)
+        anyway = " past this machine's path checks" if waive else ""
+        self.query_one("#submit-status", Static).update(f"Submitting with the {self.launcher} launcher{anyway}…")
+        self.submit(self.prepared, self.launcher, waive)
 
     @work(thread=True, exclusive=True, group="submit", name="submit", exit_on_error=False)
-    def submit(self, prepared: Prepared, launcher: str) -> None:
-        """Submit through the same path as `srt-tui apply` (srt_tui.slurm.submit)."""
+    def submit(self, prepared: Prepared, launcher: str, waive_paths: bool = False) -> None:
+        """Submit through the same path as `srt-tui apply` (srt_tui.slurm.submit); ``waive_paths``: past the model
+        and container path checks, as the operator asked (`apply --no-preflight` skips them too)."""
         from srt_tui.core.errors import SrtError
 
         try:
@@ -558,7 +616,7 @@ class SubmitStep(WizardStep):
             self.post_message(SubmitFailed(f"submission is not available in this build ({exc})"))
             return
         try:
-            sub = submit_prepared(prepared, launcher=launcher, face="tui")
+            sub = submit_prepared(prepared, launcher=launcher, face="tui", waive_paths=waive_paths)
         except SlurmUnreachable as exc:
             # the core's hint names the command-line flag; here the fix is the launcher choice on screen, and
             # the header learns the newest answer (one word on Slurm for every screen)
@@ -573,7 +631,7 @@ class SubmitStep(WizardStep):
         except Exception as exc:  # a transport failure must reach the operator, not kill the worker silently
             self.post_message(SubmitFailed(f"{type(exc).__name__}: {exc}"))
             return
-        self.post_message(JobSubmitted(sub.job_id, sub.job_dir, sub.launcher, prepared))
+        self.post_message(JobSubmitted(sub.job_id, sub.job_dir, sub.launcher, prepared, waive_paths))
 
     @on(SubmitFailed)
     def _failed(self, message: SubmitFailed) -> None:
@@ -581,6 +639,7 @@ class SubmitStep(WizardStep):
 
         self.submitting = False
         self._status_blocked, self._status_failed = False, True
+        self._submit_label()
         self.query_one("#submit", Button).disabled = self.read_only or bool(self._blocked())
         self.query_one("#submit-status", Static).update(
             Text("✗ " + scrub(message.reason), style=self.get_component_rich_style("submit-step--bad", partial=True))
@@ -593,10 +652,13 @@ class SubmitStep(WizardStep):
 
         self._sent[(message.prepared.script, message.launcher)] = message.job_id
         self.submitting = False
+        self._status_sent_anyway = message.waived_paths
+        self._submit_label()
         self.query_one("#submit", Button).disabled = self.read_only
+        anyway = " · past this machine's path checks, as asked" if message.waived_paths else ""
         self.query_one("#submit-status", Static).update(
             Text(
-                f"✓ job {message.job_id} submitted ({message.launcher}) · {display_path(message.job_dir)}",
+                f"✓ job {message.job_id} submitted ({message.launcher}){anyway} · {display_path(message.job_dir)}",
                 style=self.get_component_rich_style("submit-step--ok", partial=True),
             )
         )

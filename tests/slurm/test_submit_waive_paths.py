@@ -1,0 +1,32 @@
+"""`submit_prepared(waive_paths=True)`, the Submit step's Ctrl+N twice (issue 21, s34): a Slurm job whose model or
+container path this machine does not see goes on past those checks (to Slurm, which does not answer here: SLURM_CONF
+names no file), said in its notes; with the local launcher, which runs the job here, the paths still refuse it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from srt_tui.core.api import prepare
+from srt_tui.slurm.preflight import PreflightError
+from srt_tui.slurm.submit import SlurmUnreachable, submit_prepared
+from tests.conftest import REPO
+
+H100 = str(REPO / "recipes" / "nvidia" / "h100-1p1d-sglang.yaml")  # nvidia-h100: /lustre/…, not on this machine
+
+
+def test_waived_paths_reach_slurm_and_local_still_refuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SLURM_CONF", str(tmp_path / "no-slurm.conf"))
+    monkeypatch.setenv("SRT_TUI_SLURM_TRANSPORT", "cli")
+    prep = prepare(H100, "nvidia-h100")
+    out = tmp_path / "out"
+    with pytest.raises(PreflightError) as refused:
+        submit_prepared(prep, launcher="slurm", output_dir=out, face="tui")
+    assert [p.field for p in refused.value.problems] == ["preflight model.path", "preflight model.container"]
+    with pytest.raises(SlurmUnreachable):  # past this machine's path checks: on to Slurm
+        submit_prepared(prep, launcher="slurm", output_dir=out, face="tui", waive_paths=True)
+    with pytest.raises(PreflightError) as local:  # Local runs it here, where the paths are missing
+        submit_prepared(prep, launcher="local", output_dir=out, face="tui", waive_paths=True)
+    assert [p.field for p in local.value.problems] == ["preflight model.path", "preflight model.container"]
+    assert not out.exists()  # nothing written by any of them
