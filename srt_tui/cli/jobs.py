@@ -13,7 +13,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from srt_tui.cli.args import add_transport_argument
+from srt_tui.cli.args import add_transport_argument, seconds
 from srt_tui.cli.printable import warn_plan
 from srt_tui.core.errors import Problem, SrtError
 
@@ -342,15 +342,8 @@ def print_table(snaps: list[Any], down: str | None, watched: bool = False, width
             print(f"{s.job_id}: {line}")
 
 
-def _seconds(text: str) -> float:
-    """A refresh interval: 0.5 s to a day (argparse says so when it is not)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0.5 <= value <= 86400:
-        raise argparse.ArgumentTypeError(f"{text} s: give 0.5 to 86400 seconds")
-    return value
+#: a refresh interval: half a second to a day
+_INTERVAL = seconds(0.5, 86400)
 
 
 def _submitted(snap: Any) -> tuple[float, str]:
@@ -552,7 +545,7 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
     s.add_argument(
         "-n",
         "--interval",
-        type=_seconds,
+        type=_INTERVAL,
         default=2.0,
         metavar="SECONDS",
         help="with --watch: seconds between refreshes (default 2); with --json, one line per refresh",
@@ -576,8 +569,8 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
         metavar="PATH",
         help="stream this log to stdout while waiting for the job's end (e.g. OUTPUT_DIR/logs/sweep_JOBID.log)",
     )
-    w.add_argument("--timeout", type=float, default=0, help="seconds (0: no limit)")
-    w.add_argument("--interval", type=float, default=1.0)
+    w.add_argument("--timeout", type=seconds(zero="no limit"), default=0, help="seconds (0: no limit)")
+    w.add_argument("--interval", type=_INTERVAL, default=1.0, help="seconds between looks (default 1)")
     w.add_argument("-q", "--quiet", action="store_true")
     common(w)
     w.set_defaults(func=_cmd_wait)
