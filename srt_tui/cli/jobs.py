@@ -237,8 +237,9 @@ def terminal_width() -> int | None:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    """`status` again every `--watch` seconds until Ctrl-C (exit 0), as watch(1) would: a terminal gets the
-    screen redrawn under a line saying when; a pipe or file gets one block per refresh (`--json`: one line)."""
+    """`status` again every `--watch` seconds until Ctrl-C, as watch(1) would: a terminal gets the screen redrawn
+    under a line saying when; a pipe or file gets one block per refresh (`--json`: one line). Ctrl-C ends it as it
+    ends every command, exit 130 (`--help`'s exit codes): a script tells a watch stopped from one that ended."""
     import io
     import shutil
     import time
@@ -247,24 +248,21 @@ def _watch(args: argparse.Namespace) -> int:
     every = args.interval
     tty = sys.stdout.isatty()
     history = status_history()  # one window across the refreshes: the last minute's figures, as the TUI's
-    try:
-        while True:
-            out = io.StringIO()
-            width = terminal_width()
-            with redirect_stdout(out):  # measured each refresh: a resized pane is fitted at the next one
-                _status_once(args, compact=True, history=history, width=width)
-            text = out.getvalue()
-            if tty:
-                when = time.strftime("%H:%M:%S")
-                sys.stdout.write(f"\x1b[H\x1b[2Jevery {every:g} s · srt-tui status · {when} (Ctrl-C stops)\n\n")
-                text = _fit_rows(text, shutil.get_terminal_size().lines - 3)
-            elif not args.json:
-                sys.stdout.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
-            sys.stdout.write(text)
-            sys.stdout.flush()
-            time.sleep(every)
-    except KeyboardInterrupt:
-        return 0
+    while True:  # until Ctrl-C: its KeyboardInterrupt is main's (exit 130)
+        out = io.StringIO()
+        width = terminal_width()
+        with redirect_stdout(out):  # measured each refresh: a resized pane is fitted at the next one
+            _status_once(args, compact=True, history=history, width=width)
+        text = out.getvalue()
+        if tty:
+            when = time.strftime("%H:%M:%S")
+            sys.stdout.write(f"\x1b[H\x1b[2Jevery {every:g} s · srt-tui status · {when} (Ctrl-C stops)\n\n")
+            text = _fit_rows(text, shutil.get_terminal_size().lines - 3)
+        elif not args.json:
+            sys.stdout.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        time.sleep(every)
 
 
 def _fit_rows(text: str, rows: int) -> str:
