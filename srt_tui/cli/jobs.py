@@ -13,7 +13,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from srt_tui.cli.args import add_transport_argument
+from srt_tui.cli.args import add_transport_argument, seconds
 from srt_tui.cli.printable import warn_plan
 from srt_tui.core.errors import Problem, SrtError
 
@@ -237,8 +237,9 @@ def terminal_width() -> int | None:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    """`status` again every `--watch` seconds until Ctrl-C (exit 0), as watch(1) would: a terminal gets the
-    screen redrawn under a line saying when; a pipe or file gets one block per refresh (`--json`: one line)."""
+    """`status` again every `--watch` seconds until Ctrl-C, as watch(1) would: a terminal gets the screen redrawn
+    under a line saying when; a pipe or file gets one block per refresh (`--json`: one line). Ctrl-C ends it as it
+    ends every command, exit 130 (`--help`'s exit codes): a script tells a watch stopped from one that ended."""
     import io
     import shutil
     import time
@@ -247,24 +248,21 @@ def _watch(args: argparse.Namespace) -> int:
     every = args.interval
     tty = sys.stdout.isatty()
     history = status_history()  # one window across the refreshes: the last minute's figures, as the TUI's
-    try:
-        while True:
-            out = io.StringIO()
-            width = terminal_width()
-            with redirect_stdout(out):  # measured each refresh: a resized pane is fitted at the next one
-                _status_once(args, compact=True, history=history, width=width)
-            text = out.getvalue()
-            if tty:
-                when = time.strftime("%H:%M:%S")
-                sys.stdout.write(f"\x1b[H\x1b[2Jevery {every:g} s · srt-tui status · {when} (Ctrl-C stops)\n\n")
-                text = _fit_rows(text, shutil.get_terminal_size().lines - 3)
-            elif not args.json:
-                sys.stdout.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
-            sys.stdout.write(text)
-            sys.stdout.flush()
-            time.sleep(every)
-    except KeyboardInterrupt:
-        return 0
+    while True:  # until Ctrl-C: its KeyboardInterrupt is main's (exit 130)
+        out = io.StringIO()
+        width = terminal_width()
+        with redirect_stdout(out):  # measured each refresh: a resized pane is fitted at the next one
+            _status_once(args, compact=True, history=history, width=width)
+        text = out.getvalue()
+        if tty:
+            when = time.strftime("%H:%M:%S")
+            sys.stdout.write(f"\x1b[H\x1b[2Jevery {every:g} s · srt-tui status · {when} (Ctrl-C stops)\n\n")
+            text = _fit_rows(text, shutil.get_terminal_size().lines - 3)
+        elif not args.json:
+            sys.stdout.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        time.sleep(every)
 
 
 def _fit_rows(text: str, rows: int) -> str:
@@ -342,15 +340,8 @@ def print_table(snaps: list[Any], down: str | None, watched: bool = False, width
             print("\n".join(status_table.problem_lines(f"{s.job_id}: ", line, width)))
 
 
-def _seconds(text: str) -> float:
-    """A refresh interval: 0.5 s to a day (argparse says so when it is not)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0.5 <= value <= 86400:
-        raise argparse.ArgumentTypeError(f"{text} s: give 0.5 to 86400 seconds")
-    return value
+#: a refresh interval: half a second to a day
+_INTERVAL = seconds(0.5, 86400)
 
 
 def _submitted(snap: Any) -> tuple[float, str]:
@@ -552,7 +543,7 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
     s.add_argument(
         "-n",
         "--interval",
-        type=_seconds,
+        type=_INTERVAL,
         default=2.0,
         metavar="SECONDS",
         help="with --watch: seconds between refreshes (default 2); with --json, one line per refresh",
@@ -576,8 +567,8 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
         metavar="PATH",
         help="stream this log to stdout while waiting for the job's end (e.g. OUTPUT_DIR/logs/sweep_JOBID.log)",
     )
-    w.add_argument("--timeout", type=float, default=0, help="seconds (0: no limit)")
-    w.add_argument("--interval", type=float, default=1.0)
+    w.add_argument("--timeout", type=seconds(zero="no limit"), default=0, help="seconds (0: no limit)")
+    w.add_argument("--interval", type=_INTERVAL, default=1.0, help="seconds between looks (default 1)")
     w.add_argument("-q", "--quiet", action="store_true")
     common(w)
     w.set_defaults(func=_cmd_wait)

@@ -366,8 +366,9 @@ exit codes:
   4    the system refused an unexpected file operation (permissions, a full or read-only file system)
   70   internal error (a bug in srt-tui: please report it; SRT_TUI_DEBUG=1 shows the traceback)
   124  `wait` timed out
-  130  interrupted: Ctrl-C (and SIGTERM/SIGHUP while `apply` submits, or while `setup --probe` and
-       `doctor` probe: the held job, or the probe job, is cancelled)
+  130  interrupted: Ctrl-C, in any command (`wait` and `status --watch` too), and SIGTERM/SIGHUP while
+       `apply` submits, or while `setup --probe` and `doctor` probe (the held job, or the probe job, is
+       cancelled)
   141  the reader of stdout closed the pipe early, as `| head` does (silent, as SIGPIPE leaves other tools)
 """
 

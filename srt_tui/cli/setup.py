@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from srt_tui.cli.args import seconds
 from srt_tui.setup.findings import Finding, worst
 
 if TYPE_CHECKING:  # the probes pull in every Slurm transport: imported when a probe runs, not for `--help`
@@ -31,9 +32,11 @@ def _probe_args(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     )
     p.add_argument("--extra-path", metavar="DIR", help="directory prepended to PATH in the probe job (tool modules)")
     p.add_argument("--workdir", metavar="DIR", help="shared directory for the probe job's script and output")
-    p.add_argument("--timeout", type=float, default=20.0, help="seconds per Slurm command (default 20)")
-    p.add_argument("--tool-timeout", type=float, default=15.0, help="seconds per GPU tool on the node (default 15)")
-    p.add_argument("--node-timeout", type=float, default=120.0, help="seconds to wait for the probe job (default 120)")
+    p.add_argument("--timeout", type=seconds(), default=20.0, help="seconds per Slurm command (default 20)")
+    p.add_argument("--tool-timeout", type=seconds(), default=15.0, help="seconds per GPU tool on the node (default 15)")
+    p.add_argument(
+        "--node-timeout", type=seconds(), default=120.0, help="seconds to wait for the probe job (default 120)"
+    )
     p.add_argument("--no-node", action="store_true", help="skip the compute-node probe job")
 
 

@@ -132,6 +132,14 @@ CASES = [
     # job commands
     Case("status-unknown", ("status", "nope"), 2, "no job directory found"),
     Case("status-damaged", ("status", "{d}/job"), 2, "job.json is unreadable", _damaged_job),
+    # seconds: a negative (or infinite) one is refused as `status -n -5` is, before any job is looked for (op11:
+    # `wait --timeout -5` waited, then said `timed out after -5s`, exit 124)
+    Case("wait-timeout-negative", ("wait", "nope", "--for", "done", "--timeout", "-5"), 2, "--timeout: -5 s: give 0"),
+    Case("wait-timeout-inf", ("wait", "nope", "--timeout", "inf"), 2, "--timeout: inf s: give 0 (no limit) or more"),
+    Case("wait-interval-zero", ("wait", "nope", "--interval", "0"), 2, "--interval: 0 s: give 0.5 to 86400 seconds"),
+    Case("status-interval-negative", ("status", "-w", "-n", "-5"), 2, "--interval: -5 s: give 0.5 to 86400"),
+    Case("setup-timeout-negative", ("setup", "--probe", "--timeout", "-5"), 2, "--timeout: -5 s: give more than 0"),
+    Case("doctor-node-timeout-zero", ("doctor", "-p", "local", "--node-timeout", "0"), 2, "--node-timeout: 0 s: give"),
     Case(
         "apply-garbage", ("apply", "-y", "-p", "local", "-f", "{d}/g.yaml"), 2, "not UTF-8", _write("g.yaml", b"\xff")
     ),

@@ -1,5 +1,6 @@
-"""`srt-tui status --watch`: the status again every --interval seconds until Ctrl-C, which ends it with exit 0
-and no traceback; a terminal gets the screen redrawn under a line saying when, a pipe one block per refresh."""
+"""`srt-tui status --watch`: the status again every --interval seconds until Ctrl-C, which ends it as it ends every
+command (exit 130, one `srt-tui: interrupted` line, no traceback); a terminal gets the screen redrawn under a line
+saying when, a pipe one block per refresh."""
 
 from __future__ import annotations
 
@@ -44,8 +45,8 @@ def test_a_pipe_gets_a_block_per_refresh_and_ctrl_c_ends_it_cleanly() -> None:
     proc.send_signal(signal.SIGINT)
     rest, err = proc.communicate(timeout=30)
     assert out.count(b"no jobs known yet") >= 2, out
-    assert proc.returncode == 0
-    assert b"Traceback" not in err + rest and b"interrupted" not in err
+    assert proc.returncode == 130
+    assert b"Traceback" not in err + rest and err.decode().splitlines() == ["srt-tui: interrupted"], err
 
 
 def test_a_terminal_is_redrawn_under_a_line_saying_how_often() -> None:
@@ -60,7 +61,7 @@ def test_a_terminal_is_redrawn_under_a_line_saying_how_often() -> None:
         _, status = os.waitpid(pid, 0)
         os.close(fd)
     assert out.count(b"every 0.5 s \xc2\xb7 srt-tui status") >= 2, out
-    assert os.waitstatus_to_exitcode(status) == 0
+    assert os.waitstatus_to_exitcode(status) == 130
 
 
 def test_a_redrawn_screen_is_cut_to_the_terminal_saying_how_much_is_left() -> None:

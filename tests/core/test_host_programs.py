@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from srt_tui.core.api import prepare
+from srt_tui.core.plan import host_programs
 from srt_tui.core.plan.host_programs import missing_programs
 from tests.conftest import REPO
 
@@ -134,4 +135,75 @@ def test_apply_on_this_machine_refuses_a_module_its_python_lacks_and_dry_run_war
     assert applied.returncode != 0 and "Traceback" not in applied.stderr
     said = [ln for ln in applied.stderr.splitlines() if "`srt_tui` is not importable by `python3`" in ln]
     assert said and said[0].startswith("srt-tui: error: preflight programs:") and "pip install srt-tui" in said[0]
+    assert not out.exists() or not any(out.iterdir())  # nothing was started, no job directory
+
+
+@pytest.fixture
+def dynamo_only_python(tmp_path: Path) -> tuple[str, Path]:
+    """A PATH whose `python3` has ai-dynamo's `dynamo` package and no engine (as this machine's: `dynamo.vllm` is
+    there, `vllm` is not), and the directory its packages are read from (add an engine there to install it)."""
+    site = tmp_path / "dynamo-site"
+    (site / "dynamo").mkdir(parents=True)
+    (site / "dynamo" / "__init__.py").write_text("")
+    bin_dir = tmp_path / "dynamo-bin"
+    bin_dir.mkdir()
+    python = bin_dir / "python3"
+    python.write_text(f'#!/bin/sh\nPYTHONPATH={site} exec {Path(sys.executable).resolve()} -S "$@"\n')
+    python.chmod(0o755)
+    return f"{bin_dir}{os.pathsep}{os.environ['PATH']}", site
+
+
+def _dynamo_recipe(tmp_path: Path, engine: str) -> str:
+    recipe = tmp_path / f"dynamo-{engine}.yaml"
+    recipe.write_text(
+        f"name: dynamo-{engine}\nmodel: {{path: mock-model}}\nengine: {engine}\nfrontend: {{type: dynamo}}\n"
+        "dynamo: {install: false}\nroles:\n  agg: {nodes: 1, workers: 1, gpus: 1}\n"
+    )
+    return str(recipe)
+
+
+def test_a_dynamo_worker_needs_the_engine_its_module_wraps_and_the_mocker_none(
+    dynamo_only_python: tuple[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21 (op11): `dynamo.vllm` is importable where ai-dynamo is installed, but it imports `vllm`; the check
+    asked for `dynamo` alone and passed, and the job failed in a second with `No module named 'vllm'`. Each engine
+    adapter declares the package its Dynamo module wraps; Dynamo's own mocker wraps none."""
+    path, site = dynamo_only_python
+    monkeypatch.setenv("PATH", path)
+    found = {
+        engine: [(m.module, m.needed_by, m.processes) for m in missing_programs(prepare(recipe, "local").plan)]
+        for engine in ("vllm", "sglang", "trtllm", "mocker")
+        for recipe in [_dynamo_recipe(tmp_path, engine)]
+    }
+    assert found["vllm"] == [("vllm", "dynamo.vllm", ("agg_0",))]
+    assert found["sglang"] == [("sglang", "dynamo.sglang", ("agg_0",))]
+    assert ("tensorrt_llm", "dynamo.trtllm", ("agg_0",)) in found["trtllm"]
+    assert found["mocker"] == []
+    problem = missing_programs(prepare(_dynamo_recipe(tmp_path, "vllm"), "local").plan)[0].problem()
+    assert problem.message.startswith("`vllm`, which `dynamo.vllm` imports, is not importable by `python3` (")
+    assert problem.hint.endswith(
+        "-m pip install vllm`, or put a Python that has it first on PATH, or run the job in "
+        "a container (container_runtime: pyxis)"
+    )
+    (site / "vllm").mkdir()
+    (site / "vllm" / "__init__.py").write_text("")
+    host_programs._ANSWERS.clear()  # a missing answer is kept a few seconds; ask the job's Python again
+    assert missing_programs(prepare(_dynamo_recipe(tmp_path, "vllm"), "local").plan) == []
+
+
+def test_dry_run_warns_and_apply_refuses_a_dynamo_engine_its_python_lacks(
+    dynamo_only_python: tuple[str, Path], tmp_path: Path
+) -> None:
+    """The operator's case: `dry-run -p local` said nothing and `apply -p local -y` started a job that died at once."""
+    path, _ = dynamo_only_python
+    recipe = _dynamo_recipe(tmp_path, "vllm")
+    dry = _srt(path, tmp_path, "dry-run", "-f", recipe, "-p", "local")
+    assert dry.returncode == 0, dry.stderr
+    said = [ln for ln in dry.stderr.splitlines() if "`vllm`, which `dynamo.vllm` imports," in ln]
+    assert said and said[0].startswith("srt-tui: warning:") and "pip install vllm" in said[0], dry.stderr
+    out = tmp_path / "out"
+    applied = _srt(path, tmp_path, "apply", "-y", "-f", recipe, "-p", "local", "-o", str(out))
+    assert applied.returncode != 0 and "Traceback" not in applied.stderr
+    said = [ln for ln in applied.stderr.splitlines() if "`vllm`, which `dynamo.vllm` imports," in ln]
+    assert said and said[0].startswith("srt-tui: error: preflight programs:"), applied.stderr
     assert not out.exists() or not any(out.iterdir())  # nothing was started, no job directory

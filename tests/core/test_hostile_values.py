@@ -15,10 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 
 from srt_tui.cli.main import main
-from srt_tui.core.api import prepare
+from srt_tui.core.api import prepare, prepare_job
 from srt_tui.core.errors import ConfigError
+from srt_tui.core.spec.profile import load_profile
+from srt_tui.core.spec.recipe import Recipe, load_recipe
 from tests.core.core_helpers import PROFILES_DIR, REPO
 
 MODEL = "model:\n  path: /models/m\n"
@@ -336,3 +339,31 @@ def test_the_profile_bounds_a_topology_by_its_nodes(tmp_path: Path) -> None:
     assert prepare(recipe, str(profile), "2P2D").plan.nodes == 4
     with pytest.raises(Exception, match="needs 5 nodes; max_nodes is 4"):
         prepare(recipe, str(profile), "3P2D")
+
+
+def _sized(roles: str) -> Recipe:
+    """mocker-2p1d with its roles' sizes as the Topology step writes them (its form gives every role's GPUs)."""
+    recipe, _ = load_recipe(REPO / "recipes" / "mocker" / "mocker-2p1d.yaml")
+    sizes = yaml.safe_load(roles)
+    return recipe.model_copy(
+        update={"roles": {r: s.model_copy(update=sizes.get(r, {})) for r, s in recipe.roles.items()}}
+    )
+
+
+def test_a_job_too_big_for_the_cluster_blames_the_role_that_is_or_the_roles_together(tmp_path: Path) -> None:
+    """Operator pass (op11): mocker-2p1d with decode set to 999 nodes, on a profile of max_nodes 3, read
+    `✗ roles.prefill: this job needs 1001 nodes` (the role with most GPUs was blamed). The role that alone does not
+    fit is named; when none does alone, the roles together, and the fix says what each takes."""
+    profile = tmp_path / "three.yaml"
+    profile.write_text((PROFILES_DIR / "local.yaml").read_text() + "max_nodes: 3\n")
+    loaded = load_profile(str(profile))
+    with pytest.raises(ConfigError) as raised:
+        prepare_job(_sized("prefill: {gpus: 4}\ndecode: {nodes: 999, gpus: 8}"), loaded)
+    (problem,) = raised.value.problems
+    assert (problem.field, problem.message) == ("roles.decode", "this job needs 1000 nodes; max_nodes is 3")
+    assert problem.hint.startswith("decode takes 999 nodes, prefill 1; pick a smaller topology")
+    with pytest.raises(ConfigError) as raised:
+        prepare_job(_sized("prefill: {nodes: 2, gpus: 4}\ndecode: {nodes: 2, gpus: 8}"), loaded)
+    (problem,) = raised.value.problems
+    assert (problem.field, problem.message) == ("roles", "this job needs 4 nodes; max_nodes is 3")
+    assert problem.hint.startswith("prefill takes 2 nodes, decode 2; pick a smaller topology")

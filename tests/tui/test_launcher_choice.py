@@ -469,3 +469,39 @@ async def test_slurms_failure_is_one_dim_line_beside_local_and_its_first_line_be
         assert said.startswith("✗ Slurm is not reachable: Could not establish a configuration source."), lines
         assert "Slurm's whole answer: `srt-tui doctor -p local`" in said, lines
         assert "scontrol" not in said and len(lines) <= 6, lines
+
+
+async def test_submit_names_the_engine_a_dynamo_worker_module_needs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Operator pass (op11): the Submit step of a Dynamo vLLM job passed its checks where `dynamo.vllm` is importable
+    (ai-dynamo installed) and `vllm` is not, and the job failed in a second with `No module named 'vllm'`."""
+    from tests.tui.scenarios import Scenario
+
+    site = tmp_path / "site"  # the job's Python has ai-dynamo's `dynamo` and no engine
+    (site / "dynamo").mkdir(parents=True)
+    (site / "dynamo" / "__init__.py").write_text("")
+    python = tmp_path / "python3"
+    python.write_text(f'#!/bin/sh\nPYTHONPATH={site} exec {Path(sys.executable).resolve()} -S "$@"\n')
+    python.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    recipes = Path(os.environ["SRT_TUI_CONFIG_DIR"]) / "recipes"
+    recipes.mkdir(parents=True, exist_ok=True)
+    (recipes / "dynamo-vllm-here.yaml").write_text(
+        "name: dynamo-vllm-here\nmodel: {path: mock-model}\nengine: vllm\nfrontend: {type: dynamo}\n"
+        "dynamo: {install: false}\nroles:\n  agg: {nodes: 1, workers: 1, gpus: 1}\n"
+    )
+    scenario = Scenario("dynamo-vllm", "local", "dynamo-vllm-here")
+    app = make_app(scenario.profile)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        launcher, disabled, status = _submit_state(app)
+        assert launcher == "local" and disabled, status
+        assert "`vllm` not importable by python3: the local launcher cannot run this job" in status, status
+        from rich.console import Console
+
+        console = Console(width=300, file=io.StringIO(), record=True, color_system=None)
+        console.print(app.screen.query_one("#request", Static).content)
+        assert f"`vllm`, which `dynamo.vllm` imports, is not importable by `python3` ({python})" in (
+            console.export_text()
+        )

@@ -137,6 +137,10 @@ class Engine:
     #: its workers load the model from `model.path` (the preflight checks that path exists); False: the path is only
     #: a served name (the mocker)
     reads_model_path: ClassVar[bool] = True
+    #: the top-level packages its worker's `python3 -m` module imports to start besides its own, by how the worker
+    #: starts: Dynamo's `dynamo.vllm` wraps `vllm`, which ai-dynamo does not install (the host check asks them of
+    #: the job's Python with find_spec, importing nothing); none for a module that is the engine itself
+    needs_packages: ClassVar[dict[WorkerStart, tuple[str, ...]]] = {}
 
     def reads_model(self, worker_launch: WorkerStart) -> bool:
         """Do its workers read `model.path` when started so (`direct`, or under Dynamo)? Only then does the preflight

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.capabilities import WorkerStart
 from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import (
     Engine,
@@ -58,6 +59,7 @@ class SGLang(Engine):
         "queued": "sglang:num_queue_reqs",
     }
     serving_metrics: ClassVar[dict[str, dict[str, str]]] = {"": serving.SGLANG}
+    needs_packages: ClassVar[dict[WorkerStart, tuple[str, ...]]] = {"dynamo": ("sglang",)}
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """srtctl's SGLang command: managed flags first, then the recipe's (its model path, served name and

@@ -6,6 +6,7 @@ import json
 from typing import Any, ClassVar
 
 from srt_tui.core import placeholders as ph
+from srt_tui.core.capabilities import WorkerStart
 from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import (
     DP_RPC_PORT,
@@ -82,6 +83,7 @@ class VLLM(Engine):
         "queued": "vllm:num_requests_waiting",
     }
     serving_metrics: ClassVar[dict[str, dict[str, str]]] = {"": serving.VLLM}
+    needs_packages: ClassVar[dict[WorkerStart, tuple[str, ...]]] = {"dynamo": ("vllm",)}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """Only with `set_visible_devices: true`; otherwise the worker is bound with `--device-ids`."""

@@ -109,6 +109,7 @@ def _frontends(
             metrics=dict(kind.metrics),
             container_image=_router_image(job),
             serving=dict(kind.serving_metrics),
+            needs_packages=kind.needs_packages,
             srun_step_options=(("mpi", job.profile.mpi_plugin),) if launch.mpi else (),
             differs_from_srtctl=(*launch.differs_from_srtctl, *(("router-srun-options",) if job.srun_options else ())),
         )

@@ -1,8 +1,9 @@
 """Host programs a plan runs without a container (`container_runtime: none`): each process's program must be
 on this machine's PATH, or the job fails in 0 s with exit 127 (issue 21, defect 10); a process started as
 `python3 -m MODULE` (the engines, sglang-router, Dynamo, the mocker) needs that module importable by that Python,
-or it fails at once with `No module named …`. Checked by `dry-run`, the wizard's Submit step and `apply`'s
-preflight before anything runs.
+or it fails at once with `No module named …`, and so does each package its adapter declares the module imports to
+start (`dynamo.vllm` imports `vllm`, which ai-dynamo does not install: issue 21, op11). Checked by `dry-run`, the
+wizard's Submit step and `apply`'s preflight before anything runs.
 
 A container brings its own programs, so with pyxis nothing is checked here.
 """
@@ -35,6 +36,7 @@ MODULE_PACKAGES: dict[str, str] = {
     "vllm": "vllm",
     "dynamo": "ai-dynamo ai-dynamo-runtime",
     "sglang_router": "sglang-router",
+    "tensorrt_llm": "tensorrt-llm",
     "srt_tui": "srt-tui",
 }
 
@@ -73,6 +75,8 @@ class MissingProgram:
     module: str = ""
     #: where the program was found (the interpreter that lacks ``module``)
     interpreter: str = ""
+    #: the module the processes run that imports ``module`` ('' : they run ``module`` itself)
+    needed_by: str = ""
 
     def problem(self) -> Problem:
         """The finding as a Problem: what is missing, who runs it, and the fix."""
@@ -84,10 +88,11 @@ class MissingProgram:
                 if package
                 else f"install the package that provides `{self.module}` into {self.interpreter}"
             )
+            by = f", which `{self.needed_by}` imports," if self.needed_by else ""
             return Problem(
                 field="container_runtime: none",
-                message=f"`{self.module}` is not importable by `{self.program}` ({self.interpreter}); {who} would "
-                "fail at once",
+                message=f"`{self.module}`{by} is not importable by `{self.program}` ({self.interpreter}); {who} "
+                "would fail at once",
                 hint=f"{install}, or put a Python that has it first on PATH, or run the job in a container "
                 "(container_runtime: pyxis)",
                 severity="warning",
@@ -127,11 +132,11 @@ def _which(program: str, path: str | None = None) -> str | None:
 
 
 def _python_module(process: ProcessPlan) -> tuple[str, str] | None:
-    """(interpreter, top-level module) of a process started as `… python3 -m pkg.mod …`, else None."""
+    """(interpreter, module) of a process started as `… python3 -m pkg.mod …`, else None."""
     cmd = process.command
     for i, word in enumerate(cmd[:-2]):
         if _PYTHON.search(word) and cmd[i + 1] == "-m":
-            return word, cmd[i + 2].split(".")[0]
+            return word, cmd[i + 2]
     return None
 
 
@@ -174,8 +179,9 @@ def _importable(interpreter: str, env: tuple[tuple[str, str], ...], modules: lis
 
 
 def _missing_modules(processes: list[ProcessPlan], skip: set[str]) -> list[MissingProgram]:
-    """The `python3 -m MODULE` processes whose Python (found here, with their environment) cannot import MODULE."""
-    users: dict[tuple[str, str, tuple[tuple[str, str], ...], str], list[str]] = {}
+    """The `python3 -m MODULE` processes whose Python (found here, with their environment) cannot import MODULE's
+    top-level package, or a package their adapter says MODULE imports to start (``needs_packages``)."""
+    users: dict[tuple[str, str, tuple[tuple[str, str], ...], str, str], list[str]] = {}
     for process in processes:
         started = _python_module(process)
         env = _python_env(process)
@@ -185,17 +191,19 @@ def _missing_modules(processes: list[ProcessPlan], skip: set[str]) -> list[Missi
         interpreter = _which(program, dict(env).get("PATH", os.environ.get("PATH")))
         if program in skip or interpreter is None:
             continue
-        users.setdefault((program, interpreter, env, module), []).append(process.name)
+        wanted = [(module.split(".")[0], ""), *((package, module) for package in process.needs_packages)]
+        for package, needed_by in wanted:
+            users.setdefault((program, interpreter, env, package, needed_by), []).append(process.name)
     asked: dict[tuple[str, tuple[tuple[str, str], ...]], list[str]] = {}
-    for _, interpreter, env, module in users:
+    for _, interpreter, env, package, _ in users:
         asked.setdefault((interpreter, env), [])
-        if module not in asked[interpreter, env]:
-            asked[interpreter, env].append(module)
+        if package not in asked[interpreter, env]:
+            asked[interpreter, env].append(package)
     answers = {key: _importable(key[0], key[1], modules) for key, modules in asked.items()}
     return [
-        MissingProgram(program, tuple(names), module, interpreter)
-        for (program, interpreter, env, module), names in users.items()
-        if answers[interpreter, env].get(module) is False
+        MissingProgram(program, tuple(names), package, interpreter, needed_by)
+        for (program, interpreter, env, package, needed_by), names in users.items()
+        if answers[interpreter, env].get(package) is False
     ]
 
 

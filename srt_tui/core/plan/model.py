@@ -99,6 +99,9 @@ class ProcessPlan:
     srun_step_options: tuple[tuple[str, str | None], ...] = ()
     #: where it launches differently from srtctl on purpose: ids of `core/plan/deviations.py`
     differs_from_srtctl: tuple[str, ...] = ()
+    #: top-level packages its `python3 -m` module imports to start besides its own (the engine Dynamo's
+    #: `dynamo.vllm` wraps), declared by its adapter; the host check asks them of its Python (not in plan.json)
+    needs_packages: tuple[str, ...] = ()
 
     def document(self) -> PlanProcess:
         """Its plan.json entry: secrets and config files by name only, deviations with what they are."""

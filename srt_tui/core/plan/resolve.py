@@ -106,31 +106,68 @@ def _shapes(recipe: Recipe, gpn: int) -> tuple[RoleShape, ...]:
 MAX_PROCESSES = 200
 
 
-def _check_size(shapes: tuple[RoleShape, ...], gpn: int, reserved: int, profile: Profile, field: str) -> None:
-    """Refuse a job larger than the cluster or the port plan from its shape alone (arithmetic, no
-    allocation), so `-t 99999P1D` is answered at once instead of after planning 99999 workers."""
-    processes = sum(s.workers * max(1, -(-s.gpus // gpn)) for s in shapes)
+def _processes_of(shape: RoleShape, gpn: int) -> int:
+    """Worker processes of a role: one per node each of its workers spans."""
+    return shape.workers * max(1, -(-shape.gpus // gpn))
+
+
+def _nodes_of(shape: RoleShape) -> int:
+    """Nodes a role asks for (0 when colocated)."""
+    return shape.nodes
+
+
+def _blamed(shapes: tuple[RoleShape, ...], count: Callable[[RoleShape], int], limit: int, given: bool) -> str:
+    """The field a job over ``limit`` is blamed on: `--topology` when one was given, else the role that is over it
+    alone (the one that needs most), else the roles as a whole (op11: decode set to 999 nodes in the Topology step
+    was blamed on `roles.prefill`, the role with the most GPUs)."""
+    if given or not shapes:
+        return "--topology"
+    over = [s for s in shapes if count(s) > limit]
+    return f"roles.{max(over, key=count).role}" if over else "roles"
+
+
+def _each(shapes: tuple[RoleShape, ...], count: Callable[[RoleShape], int], unit: str) -> str:
+    """What each role takes, most first (`decode takes 999 nodes, prefill 2; `), '' when none takes any."""
+    taking = sorted((s for s in shapes if count(s)), key=count, reverse=True)
+    if not taking:
+        return ""
+    rest = "".join(f", {s.role} {count(s)}" for s in taking[1:])
+    return f"{taking[0].role} takes {count(taking[0])} {unit}{rest}; "
+
+
+def _check_size(shapes: tuple[RoleShape, ...], gpn: int, reserved: int, profile: Profile, given: bool) -> None:
+    """Refuse a job larger than the cluster or the port plan from its shape alone (arithmetic, no allocation), so
+    `-t 99999P1D` is answered at once instead of after planning 99999 workers. The field is the role that alone does
+    not fit, else the roles together, and the fix says what each role takes (``given``: a `--topology` was asked)."""
+    processes = sum(_processes_of(s, gpn) for s in shapes)
     nodes = reserved + worker_nodes_of(shapes)
     if profile.max_nodes is not None and nodes > profile.max_nodes:
+        infra = "etcd/NATS takes 1 more; " if reserved else ""
         raise ConfigError(
             [
                 Problem(
-                    field=field,
+                    # a dedicated etcd/NATS node takes one of the cluster's nodes
+                    field=_blamed(shapes, _nodes_of, profile.max_nodes - reserved, given),
                     # short enough for a Topology preset's line (40 columns) to keep `max_nodes`
                     message=f"this job needs {nodes} nodes; max_nodes is {profile.max_nodes}",
-                    hint="pick a smaller topology or fewer GPUs per worker; the profile's max_nodes is the cluster's "
-                    "node count",
+                    hint=f"{_each(shapes, _nodes_of, 'nodes')}{infra}pick a smaller topology or fewer GPUs per "
+                    "worker; the profile's max_nodes is the cluster's node count",
                 )
             ]
         )
     if processes > MAX_PROCESSES:
+
+        def count(s: RoleShape) -> int:
+            return _processes_of(s, gpn)
+
         raise ConfigError(
             [
                 Problem(
-                    field=field,
+                    field=_blamed(shapes, count, MAX_PROCESSES, given),
                     message=f"this job would start {processes} worker processes; srt-tui's port plan "
                     f"gives at most {MAX_PROCESSES} their own ports",
-                    hint="pick a smaller topology (fewer workers, or more GPUs per worker)",
+                    hint=f"{_each(shapes, count, 'processes')}pick a smaller topology (fewer workers, or more GPUs "
+                    "per worker)",
                 )
             ]
         )
@@ -317,9 +354,7 @@ def resolve(
     if model_note is not None and _reads_model(recipe, shapes):
         notes.insert(0, model_note)
     reserved = 1 if recipe.infra.etcd_nats_dedicated_node else 0
-    biggest = max(shapes, key=lambda s: s.workers * s.gpus, default=None)
-    size_field = "--topology" if topology is not None or biggest is None else f"roles.{biggest.role}"
-    _check_size(shapes, gpn, reserved, profile, size_field)
+    _check_size(shapes, gpn, reserved, profile, topology is not None)
     nodes = reserved + worker_nodes_of(shapes)
     account = recipe.slurm.account or profile.default_account
     partition = recipe.slurm.partition or profile.default_partition

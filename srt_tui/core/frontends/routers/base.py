@@ -109,6 +109,9 @@ class Router:
     kv_discovery: ClassVar[frozenset[str]] = frozenset()
     #: what Dynamo's prefix-ratio benchmark (`benchmark.type: router`) measures; srtctl runs it on sglang-router
     router_benchmark: ClassVar[bool] = False
+    #: the top-level packages its `python3 -m` module imports to start besides its own (as an engine's
+    #: `needs_packages`): none for the routers srt-tui knows (`dynamo.frontend` needs ai-dynamo alone)
+    needs_packages: ClassVar[tuple[str, ...]] = ()
 
     @property
     def serves_directly(self) -> bool:
