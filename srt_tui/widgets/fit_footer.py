@@ -71,7 +71,11 @@ class FitFooter(Footer):
             self._recompose_asked = self.call_later(self._recompose_now)
 
     async def _recompose_now(self) -> None:
+        """Compose the keys anew if what they show changed; not while another screen is on top of the footer's (a
+        dialog, the log viewer): no one reads them there, and Textual publishes the screen's keys when it is back."""
         self._recompose_asked = False
+        if self.app.screen is not self.screen:
+            return
         if self._keys() != self._composed or self._leaving(self.size.width) != self.left_out:
             await self.recompose()
 

@@ -135,3 +135,30 @@ async def test_a_burst_leaves_the_footer_as_the_keys_typed_one_at_a_time_do(
         assert "cancel_job" in in_job
     assert all("filter" in keys and "back" not in keys for keys in on_list)  # the list's keys
     assert fast == paced
+
+
+async def test_the_footer_under_the_log_viewer_waits_for_its_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`l` from the jobs list opens the job view and the log viewer over it: the footer under the viewer was composed
+    with the job view's keys, twice, while the viewer's first frame waited; no one reads it there. Back on the
+    Monitor it shows the list's keys."""
+    composed: list[bool] = []  # one a recompose: whether its screen was on top
+    recompose = FitFooter.recompose
+
+    async def counting(footer: FitFooter) -> None:
+        composed.append(footer.app.screen is footer.screen)
+        await recompose(footer)
+
+    monkeypatch.setattr(FitFooter, "recompose", counting)
+    feed, app = running_job(tmp_path / "app")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: feed.calls >= 2)
+        screen, before = monitor(app), footer_keys(app)
+        composed.clear()
+        await typed(pilot, "l", burst=False)
+        assert not isinstance(app.screen, MonitorScreen), app.screen_stack  # the log viewer
+        assert composed == []
+        await typed(pilot, "q", burst=False)
+        assert monitor(app) is screen and not screen.in_job_view
+        assert all(composed) and footer_keys(app) == before
