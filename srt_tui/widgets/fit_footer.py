@@ -52,24 +52,30 @@ class FitFooter(Footer):
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         """Textual's, but the keys are composed anew only when what the footer shows changed, once for every change
-        made before the next refresh: Textual recomposed every key at each change of the screen's bindings (a
-        screen's start changes them two or three times, a focus move once), most leaving the footer as it was."""
+        made before the footer next reads its queue: Textual recomposed every key at each change of the screen's
+        bindings (a screen's start changes them two or three times, a focus move once), most leaving it as it was."""
         self._bindings_ready = True
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             self._recompose_soon()
 
-    #: a recompose is asked for after the next refresh
+    #: a recompose is asked for: it is in the footer's own queue
     _recompose_asked = False
     #: what the keys were last composed from (`_keys`)
     _composed: tuple[object, ...] | None = None
 
     def _recompose_soon(self) -> None:
+        """Ask for a recompose in the footer's own queue, never `call_after_refresh`: that parks it on the screen
+        current then (a dialog the footer's screen just opened), and a dialog closed before its first frame (`c y`,
+        `l q` in one read) dropped it; the footer, still waiting for it, let every later change of its keys pass."""
         if not self._recompose_asked:
-            self._recompose_asked = True
-            self.call_after_refresh(self._recompose_now)
+            self._recompose_asked = self.call_later(self._recompose_now)
 
     async def _recompose_now(self) -> None:
+        """Compose the keys anew if what they show changed; not while another screen is on top of the footer's (a
+        dialog, the log viewer): no one reads them there, and Textual publishes the screen's keys when it is back."""
         self._recompose_asked = False
+        if self.app.screen is not self.screen:
+            return
         if self._keys() != self._composed or self._leaving(self.size.width) != self.left_out:
             await self.recompose()
 
