@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import ClassVar
 
 from textual import events, on, work
@@ -89,7 +89,12 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
     are exact: `screens` replaces a mode's screen factory (e.g. a Monitor fed frozen snapshots)."""
 
     TITLE = "srt-tui"
-    CSS_PATH = str(Path(__file__).with_name("app.tcss"))  # absolute: a subclass elsewhere finds it too
+    #: absolute (a subclass elsewhere finds them too); the first mode's (Launch's) read with the app's: Textual parses
+    #: every stylesheet again when a screen brings one it has not read yet, and twice as the first screen comes
+    CSS_PATH: ClassVar[list[str | PurePath]] = [
+        str(Path(__file__).with_name("app.tcss")),
+        str(Path(__file__).resolve().parent / "launch" / "launch.tcss"),  # as a screen's path reads (resolved)
+    ]
     MODE_SCREENS: ClassVar[Mapping[str, ScreenFactory]] = {"launch": _launch, "monitor": _monitor, "setup": _setup}
     DEFAULT_MODE: ClassVar[str] = "launch"
     #: Slurm is asked again this often, so the header follows a controller that goes away or comes back
@@ -139,9 +144,19 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         #: which toasts show where: one rule for every screen (toasts.py)
         self.toasts = ToastKeeper(self, waits=_has_no_toasts)
         for mode, make in {**self.MODE_SCREENS, **(screens or {})}.items():
-            self.add_mode(mode, partial(make, self.hub))
+            self.add_mode(mode, partial(self._mode_screen, make))
         #: the keys typed, handed out one at a time (`key_order`)
         self.key_queue = KeyQueue(self, self._route_key)
+
+    def _mode_screen(self, make: ScreenFactory) -> Screen[None]:
+        """A mode's base screen. The first, made as the app starts, is styled by the stylesheet Textual has just read
+        with today's theme: Textual reads it all again for a screen it has not styled yet (`refresh_css`), which
+        was a third parse of every rule before the first frame (Textual is pinned: tests/tui/test_first_frame.py
+        counts the parses)."""
+        screen = make(self.hub)
+        if not self._is_mounted:
+            screen._css_update_count = self._css_update_count
+        return screen
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for this terminal, reading keys with `AltKeysParser`: an Esc joined to `/` or `?` in

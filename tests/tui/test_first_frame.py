@@ -339,3 +339,37 @@ async def test_a_later_steps_rules_are_read_when_it_is_first_shown() -> None:
         await reach(pilot, NVIDIA, "topology", typed=False)
         assert [path for path in later if app.stylesheet.has_source(path)] == later[:1]
         assert app.screen.query_one("#role-form").styles.grid_size_columns == 5  # topology_step.tcss: grid-size 5
+
+
+@pytest.mark.parametrize("profile", ["local", None], ids=["recipes", "profiles"])
+async def test_the_first_frame_parses_each_stylesheet_once(
+    monkeypatch: pytest.MonkeyPatch, profile: str | None
+) -> None:
+    """Textual parsed every rule of the app three times before the first frame: as the first screen was registered,
+    again when that screen brought its own stylesheet (launch.tcss), and again to style a screen it had not styled
+    yet (the second and third from scratch, in a new stylesheet). Each stylesheet is parsed once."""
+    from textual.css.stylesheet import Stylesheet
+
+    parsed: list[tuple[Any, ...]] = []
+    parse, reparse = Stylesheet._parse_rules, Stylesheet.reparse
+
+    def counted(sheet: Stylesheet, css: str, read_from: Any, *args: Any, **kwargs: Any) -> Any:
+        key = (css, read_from, *args, *kwargs.values())
+        if key not in sheet._parse_cache:
+            parsed.append((read_from, *args, *kwargs.values()))
+        return parse(sheet, css, read_from, *args, **kwargs)
+
+    def reparsed(sheet: Stylesheet) -> None:
+        parsed.append(("reparse",))
+        reparse(sheet)
+
+    monkeypatch.setattr(Stylesheet, "_parse_rules", counted)
+    monkeypatch.setattr(Stylesheet, "reparse", reparsed)
+    first: list[int] = []
+    _frames(monkeypatch, lambda app: first.append(len(parsed)))
+    async with make_app(profile).run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+    before = parsed[: first[0]]
+    assert ("reparse",) not in before
+    assert [key for key in set(before) if before.count(key) > 1] == []
+    assert any(str(key[0][0]).endswith("launch.tcss") for key in before)
