@@ -136,12 +136,13 @@ class RecipeReader:
     @staticmethod
     def _parse(line: bytes) -> ReaderLine:
         """One line of the reader: a batch, or the profile rows; ReaderFailed when it is neither."""
-        from srt_tui.tui.launch.profile_facts import ProfileRow
         from srt_tui.tui.launch.recipe_catalog import RecipeEntry
 
         try:
             data = json.loads(line)
             if isinstance(data, dict) and "profiles" in data:
+                from srt_tui.tui.launch.profile_facts import ProfileRow  # the profile table's: only when it is shown
+
                 return [ProfileRow.from_facts(d) for d in data["profiles"]]
             entries = [RecipeEntry.from_facts(d) for d in data["entries"]]
             return entries, int(data["read"]), int(data["total"])
