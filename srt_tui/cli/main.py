@@ -6,6 +6,7 @@ Each subcommand imports only what it needs, so `srt-tui dry-run` starts fast.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -460,6 +461,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         func: Callable[[argparse.Namespace], int] = getattr(args, "func", _cmd_tui)
         _find_recipes(args)
         if func is _cmd_tui:
+            gc.disable()  # until the TUI's first frame is drawn (`run_app`): the start makes much and frees little
             _start_reader(args)  # its first rows are on the first screen's path: before the Slurm layer's import
         _settle_interrupted(getattr(args, "transport", "auto") or "auto")
         rc = func(args)

@@ -379,3 +379,45 @@ async def test_the_first_frame_parses_each_stylesheet_once(
     assert ("reparse",) not in before
     assert [key for key in set(before) if before.count(key) > 1] == []
     assert any(str(key[0][0]).endswith("launch.tcss") for key in before)
+
+
+STARTED_AS_SRT_TUI = r"""
+import gc, json
+from textual.app import App
+from srt_tui.cli.main import main
+from srt_tui.tui.app import SrtTuiApp
+
+passes, seen = [], {}
+gc.callbacks.append(lambda phase, info: passes.append(info["generation"]) if phase == "start" else None)
+display = App._display
+
+def drawn(app, screen, renderable):
+    if renderable is not None and not app._batch_count and "frame" not in seen:
+        seen["frame"] = len(passes)
+    return display(app, screen, renderable)
+
+def after(app):
+    seen.update(enabled=gc.isenabled(), frozen=gc.get_freeze_count())
+    app.exit()
+
+run = SrtTuiApp.run
+def headless(app, **kw):
+    app.after_first_frame(lambda: after(app))
+    return run(app, headless=True, size=(120, 36))
+
+App._display, SrtTuiApp.run = drawn, headless
+main(["-p", "local"])
+print(json.dumps(seen))
+"""
+
+
+def test_the_collector_waits_for_the_first_frame() -> None:
+    """Started as `srt-tui` starts it, the app made its first frame with the collector's passes in it (one a full pass
+    over everything imported, 25-30 ms): the collector is off until that frame is drawn, then back on with what the
+    start made frozen (it lives as long as the process; no pass walks it again)."""
+    env = {**os.environ, "TEXTUAL_ANIMATIONS": "none"}
+    out = subprocess.run([sys.executable, "-c", STARTED_AS_SRT_TUI], capture_output=True, text=True, env=env,
+                         timeout=120, check=True).stdout  # fmt: skip
+    seen = json.loads(out.splitlines()[-1])
+    assert seen["frame"] == 0  # passes before the first frame
+    assert seen["enabled"] and seen["frozen"] > 10_000
