@@ -444,9 +444,10 @@ def _find_recipes(args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run a subcommand; every failure is one clear line and an exit code from EXIT_CODES."""
     argv = sys.argv[1:] if argv is None else argv
-    if _command_of(argv) in _CORE_COMMANDS:
+    if _command_of(argv) in _CORE_COMMANDS or _opens_tui(argv):
         # srt-tui uses no pydantic plugins; skipping their discovery (a scan of every installed
-        # distribution's entry points) keeps the headless commands' start-up short
+        # distribution's entry points) keeps the headless commands' start-up short, and the TUI's recipe reader
+        # (which inherits it) reaches its first rows sooner
         os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         parser = build_parser(argv)

@@ -382,7 +382,7 @@ async def test_the_first_frame_parses_each_stylesheet_once(
 
 
 STARTED_AS_SRT_TUI = r"""
-import gc, json
+import gc, json, os
 from textual.app import App
 from srt_tui.cli.main import main
 from srt_tui.tui.app import SrtTuiApp
@@ -397,7 +397,8 @@ def drawn(app, screen, renderable):
     return display(app, screen, renderable)
 
 def after(app):
-    seen.update(enabled=gc.isenabled(), frozen=gc.get_freeze_count())
+    plugins = os.environ.get("PYDANTIC_DISABLE_PLUGINS")
+    seen.update(enabled=gc.isenabled(), frozen=gc.get_freeze_count(), plugins=plugins)
     app.exit()
 
 run = SrtTuiApp.run
@@ -411,13 +412,25 @@ print(json.dumps(seen))
 """
 
 
+def _started_as_srt_tui() -> dict[str, Any]:
+    """What `STARTED_AS_SRT_TUI` saw of `srt-tui -p local` (headless) at its first frame."""
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"} | {"TEXTUAL_ANIMATIONS": "none"}
+    out = subprocess.run([sys.executable, "-c", STARTED_AS_SRT_TUI], capture_output=True, text=True, env=env,
+                         timeout=120, check=True).stdout  # fmt: skip
+    seen: dict[str, Any] = json.loads(out.splitlines()[-1])
+    return seen
+
+
 def test_the_collector_waits_for_the_first_frame() -> None:
     """Started as `srt-tui` starts it, the app made its first frame with the collector's passes in it (one a full pass
     over everything imported, 25-30 ms): the collector is off until that frame is drawn, then back on with what the
     start made frozen (it lives as long as the process; no pass walks it again)."""
-    env = {**os.environ, "TEXTUAL_ANIMATIONS": "none"}
-    out = subprocess.run([sys.executable, "-c", STARTED_AS_SRT_TUI], capture_output=True, text=True, env=env,
-                         timeout=120, check=True).stdout  # fmt: skip
-    seen = json.loads(out.splitlines()[-1])
+    seen = _started_as_srt_tui()
     assert seen["frame"] == 0  # passes before the first frame
     assert seen["enabled"] and seen["frozen"] > 10_000
+
+
+def test_the_tui_and_its_reader_look_for_no_pydantic_plugins() -> None:
+    """Pydantic looked for plugins (every installed distribution's entry points) as the recipe reader built its first
+    model, on the way to the first rows: srt-tui uses none, and the TUI says so to its reader as core commands do."""
+    assert _started_as_srt_tui()["plugins"] == "__all__"
