@@ -145,20 +145,10 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         #: which toasts show where: one rule for every screen (toasts.py)
         self.toasts = ToastKeeper(self, waits=_has_no_toasts)
         for mode, make in {**self.MODE_SCREENS, **(screens or {})}.items():
-            self.add_mode(mode, partial(self._mode_screen, make))
+            self.add_mode(mode, partial(make, self.hub))
         #: the keys typed, handed out one at a time (`key_order`)
         self.key_queue = KeyQueue(self, self._route_key)
         self._first_frame_callbacks = []
-
-    def _mode_screen(self, make: ScreenFactory) -> Screen[None]:
-        """A mode's base screen. The first, made as the app starts, is styled by the stylesheet Textual has just read
-        with today's theme: Textual reads it all again for a screen it has not styled yet (`refresh_css`), which
-        was a third parse of every rule before the first frame (Textual is pinned: tests/tui/test_first_frame.py
-        counts the parses)."""
-        screen = make(self.hub)
-        if not self._is_mounted:
-            screen._css_update_count = self._css_update_count
-        return screen
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for this terminal, reading keys with `AltKeysParser`: an Esc joined to `/` or `?` in

@@ -434,3 +434,35 @@ def test_the_tui_and_its_reader_look_for_no_pydantic_plugins() -> None:
     """Pydantic looked for plugins (every installed distribution's entry points) as the recipe reader built its first
     model, on the way to the first rows: srt-tui uses none, and the TUI says so to its reader as core commands do."""
     assert _started_as_srt_tui()["plugins"] == "__all__"
+
+
+@pytest.mark.parametrize("profile", ["local", None], ids=["recipes", "profiles"])
+async def test_the_first_screens_widgets_are_styled_once_before_the_first_frame(
+    monkeypatch: pytest.MonkeyPatch, profile: str | None
+) -> None:
+    """Textual styled each widget of the first screen three times before its first frame: as it mounted, again when
+    the screen got its width class (`-narrow`/`-wide`) at the first resize, and again as the screen was first shown.
+    The screen and the widgets that frame shows are styled once (the list itself may be again, as it takes the focus
+    or its loading indicator)."""
+    from textual.css.stylesheet import Stylesheet
+
+    styled: dict[int, int] = {}
+    apply = Stylesheet.apply
+    drawn: list[bool] = []
+
+    def counted(sheet: Stylesheet, node: Any, *args: Any, **kwargs: Any) -> Any:
+        if not drawn:
+            styled[id(node)] = styled.get(id(node), 0) + 1
+        return apply(sheet, node, *args, **kwargs)
+
+    monkeypatch.setattr(Stylesheet, "apply", counted)
+    _frames(monkeypatch, lambda app: drawn.append(True))
+    async with make_app(profile).run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.has_class("-wide") and not screen.has_class("-narrow")
+        shown = [screen, *screen.query("AppHeader, StepBar, ContentSwitcher, FitFooter, .step-hint, #steps > *")]
+        assert len(shown) >= 6
+        assert {type(node).__name__: styled.get(id(node)) for node in shown} == {
+            type(node).__name__: 1 for node in shown
+        }
