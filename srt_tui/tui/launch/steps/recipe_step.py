@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 from rich.cells import cell_len
@@ -202,8 +203,35 @@ class RecipeTree(Tree["RecipeEntry | None"]):
         guide_depth, show_root = self.guide_depth, self.show_root
         widths = [self.get_label_width(line.node) + line._get_guide_width(guide_depth, show_root) for line in new]
         self._widest = max(self._widest, *widths)
+        if self._growing:
+            self._grown = True
+        else:
+            self._lines_grown()
+
+    #: `growing` blocks open, and whether lines went in during them (the tree is laid out once, as the last one ends)
+    _growing = 0
+    _grown = False
+
+    @contextlib.contextmanager
+    def growing(self) -> Iterator[None]:
+        """Rows and folders added in the block lay the tree out, place its cursor line and repaint it once, at its end
+        (a batch of a scan holds rows of several folders)."""
+        self._growing += 1
+        try:
+            yield
+        finally:
+            self._growing -= 1
+            if not self._growing and self._grown:
+                self._lines_grown()
+
+    def _lines_grown(self) -> None:
+        """What `_build` ends with, for lines added to those built: the tree's size, its cursor line, a repaint."""
+        self._grown = False
+        lines = self._tree_lines_cached
+        if lines is None:  # built anew at the next look
+            return
         self.virtual_size = Size(self._widest, len(lines))  # a new size lays the tree out again, as `_build` does
-        if self.cursor_line != -1:  # as `_build` ends
+        if self.cursor_line != -1:
             if self.cursor_node is not None:
                 self.cursor_line = self.cursor_node._line
             if self.cursor_line >= len(lines):
@@ -514,10 +542,11 @@ class RecipeStep(FilterStep):
         for index, entry in enumerate(entries):
             by_folder.setdefault(entry.folder, []).append(index)
         leaves: list[TreeNode[RecipeEntry | None]] = [tree.root] * len(entries)
-        for folder, indexes in by_folder.items():
-            rows = [(self._label(entries[i], styles), entries[i]) for i in indexes]
-            for i, leaf in zip(indexes, tree.append_leaves(self._folder_node(folder), rows), strict=True):
-                leaves[i] = leaf
+        with tree.growing():
+            for folder, indexes in by_folder.items():
+                rows = [(self._label(entries[i], styles), entries[i]) for i in indexes]
+                for i, leaf in zip(indexes, tree.append_leaves(self._folder_node(folder), rows), strict=True):
+                    leaves[i] = leaf
         for entry, leaf in zip(entries, leaves, strict=True):
             if want is not None and entry.spec == want:
                 target = leaf
