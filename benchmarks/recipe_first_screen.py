@@ -17,6 +17,22 @@ flow without the library (the cost the library adds to its first rows, goal ~1).
 this one's, for a before/after ratio in one run; `-p local, warm` is a start after a run that read (and cached)
 the whole library.
 
+Figures of 2026-12-07 19:32 and 19:48 (branch s34-start against main 8e089b6, srtctl's 555 files, 7 alternated runs
+each, load average 6-10 on 2 cores from other sessions' suites: walls ~3x a quiet machine's, bare Textual 0.59 /
+0.78 s): `-p local` rows cold 1.08 / 1.47 s against before 1.72 / 1.87 s (0.63 / 0.78), app + reader CPU 0.78 /
+0.77 s against 0.85 / 0.95 s (0.92 / 0.81); warm 1.13 / 1.31 s against 1.69 / 1.79 s (0.665 / 0.73), CPU 0.54 / 0.55
+s against 0.66 / 0.71 s (0.82 / 0.775). Rows / bare paint 1.83 / 1.89 (before 2.92 / 2.41): at this morning's quiet
+0.24 s bare paint (rows 0.58 s then) that would be ~0.45 s, not measured on a quiet machine. The plain flow, 7
+alternated runs of it alone: Enter -> rows 0.58 s against 0.65 s, app + reader CPU 0.98 s against 1.13 s. Before
+the first frame Textual parsed every stylesheet three times (now once: Launch's rules are read with the app's, and the
+first screen counts as styled by them), styled each widget of the first screen three times (again at the screen's
+first resize for its width class, and again as it was first shown: now once, 140 style applications -> 94), and met
+the collector's passes, ~60 ms of CPU, one a full pass over everything imported (now off until the first frame, then
+what the start made is frozen). The reader runs without the collector (~19 % of a cold read's CPU: 1.47 -> 1.19 s
+for the whole library, same peak memory) and without pydantic's plugin scan; the first frame no longer imports the
+profile table's code. The tree appends each batch's lines instead of rebuilding and measuring all of them at every
+batch: srtctl's 706 rows read cold, 15,338 label measurements -> 836, laid out once a batch.
+
 Figures of 2026-12-07 17:15 (branch s33-paint against main f3de9fd, srtctl's 555 files, 5 alternated runs, load
 average 0.6 rising to 3.4 during the run, bare Textual 0.32 s): `-p local` rows 0.74 s cold against before 1.07 s
 (0.69), app + reader CPU 0.79 s against 1.10 s (0.72); warm 0.735 s against 1.00 s (0.735), CPU 0.59 s against
