@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,44 @@ async def test_rows_the_reader_sent_before_the_screen_mounts_are_in_the_first_fr
             if reader is not None:
                 reader.close()
     assert first and first[0][0] >= SCREENFUL and first[0][1] == 0
+
+
+async def test_the_rest_of_the_library_waits_for_the_first_screenful_to_be_painted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A warm reader sends the whole library at once (srtctl's: ~700 rows in one line): the scan read and parsed it,
+    and the screen took its rows, while the first frame was due, or before it. With a screenful of rows in hand the
+    scan reads no more until they are painted; then it reads the rest."""
+    jobs = make_library(_user_library(), folders=6, per_folder=5)
+    recipe_reader.start_early()
+    early = recipe_reader._early
+    assert early is not None
+    early.proc.wait(timeout=60)  # everything it had to say is in the pipe
+    parsed: list[bool] = []
+    parse = RecipeReader._parse
+
+    def parsing(line: bytes) -> Any:
+        parsed.append(threading.current_thread() is threading.main_thread())
+        return parse(line)
+
+    monkeypatch.setattr(RecipeReader, "_parse", staticmethod(parsing))
+    first: list[tuple[int, int]] = []
+
+    def seen(app: App[Any]) -> None:
+        screen = app.screen
+        assert isinstance(screen, LaunchScreen)
+        first.append((len(screen.state.library.entries), parsed.count(False)))
+
+    _frames(monkeypatch, seen)
+    async with make_app("local").run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, LaunchScreen)
+        tree = screen.query_one("#recipe-tree", Tree)
+        assert len([x for x in _leaves(tree) if x.startswith(("r", "same", "variants", "broken"))]) == jobs
+    rows, read_by_the_scan = first[0]
+    assert rows >= SCREENFUL and read_by_the_scan == 0  # the screenful taken for the frame, nothing more yet
+    assert parsed.count(False) > 0  # the scan read the rest after it
 
 
 async def test_profile_rows_the_reader_sent_before_the_screen_mounts_are_in_the_first_frame(
