@@ -17,6 +17,27 @@ flow without the library (the cost the library adds to its first rows, goal ~1).
 this one's, for a before/after ratio in one run; `-p local, warm` is a start after a run that read (and cached)
 the whole library.
 
+Figures of 2026-12-07 20:04 and 20:07 (branch s34-start against main 8e089b6, srtctl's 555 files, 7 alternated runs
+each, load average 3-6 on 2 cores from other sessions' suites, bare Textual 0.32 / 0.45 s): `-p local` rows cold
+0.86 / 0.94 s against before 0.82 / 1.31 s (1.05 / 0.715), app + reader CPU 0.66 / 0.66 s against 0.80 / 0.99 s
+(0.825 / 0.67); warm 0.57 / 0.82 s against 0.79 / 0.98 s (0.72 / 0.84), CPU 0.39 / 0.47 s against 0.56 / 0.58 s
+(0.70 / 0.81). Earlier sets of this branch (load 8-10, then 2.5-5): cold 0.63, 0.78, 0.67 of before (CPU 0.92,
+0.81, 0.69), warm 0.665, 0.73, 1.00 (CPU 0.82, 0.775, 0.81). Not measured on a quiet machine, so the <= 0.5 s goal
+is not shown: cold rows / bare paint 2.07-2.66 here (before 2.53-2.89). Cold, the reader is the first rows' path
+(its interpreter and the recipe models' import, ~0.25 s of CPU, before its first batch; the app's first frame is
+~0.1 s earlier), so the app's own savings show in its CPU more than in the cold wall; warm, they are the path. The
+plain flow, 7 alternated runs of it alone: Enter -> rows 0.58 s against 0.65 s, app + reader CPU 0.98 s against
+1.13 s. Before the first frame Textual parsed every stylesheet three times (now once: Launch's rules are read with
+the app's, and the first screen counts as styled by them), styled each widget of the first screen three times (again
+at the screen's first resize for its width class, and again as it was first shown: now once, 140 style applications
+-> 94), and met the collector's passes, ~60 ms of CPU, one a full pass over everything imported (now off until the
+first frame, then what the start made is frozen); warm, the scan parsed the rest of the library (~700 rows in one
+line) while the first frame was due, or its rows went in before it (the bimodal 0.5 / 1.0 s warm walls): it now waits
+for the first screenful to be painted. The reader runs without the collector (~19 % of a cold read's CPU: 1.47 ->
+1.19 s for the whole library, same peak memory) and without pydantic's plugin scan; the first frame no longer imports
+the profile table's code. The tree appends each batch's lines instead of rebuilding and measuring all of them at
+every batch: srtctl's 706 rows read cold, 15,338 label measurements -> 836, laid out once a batch.
+
 Figures of 2026-12-07 17:15 (branch s33-paint against main f3de9fd, srtctl's 555 files, 5 alternated runs, load
 average 0.6 rising to 3.4 during the run, bare Textual 0.32 s): `-p local` rows 0.74 s cold against before 1.07 s
 (0.69), app + reader CPU 0.79 s against 1.10 s (0.72); warm 0.735 s against 1.00 s (0.735), CPU 0.59 s against

@@ -6,6 +6,7 @@ Each subcommand imports only what it needs, so `srt-tui dry-run` starts fast.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -444,9 +445,10 @@ def _find_recipes(args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run a subcommand; every failure is one clear line and an exit code from EXIT_CODES."""
     argv = sys.argv[1:] if argv is None else argv
-    if _command_of(argv) in _CORE_COMMANDS:
+    if _command_of(argv) in _CORE_COMMANDS or _opens_tui(argv):
         # srt-tui uses no pydantic plugins; skipping their discovery (a scan of every installed
-        # distribution's entry points) keeps the headless commands' start-up short
+        # distribution's entry points) keeps the headless commands' start-up short, and the TUI's recipe reader
+        # (which inherits it) reaches its first rows sooner
         os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         parser = build_parser(argv)
@@ -461,6 +463,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         func: Callable[[argparse.Namespace], int] = getattr(args, "func", _cmd_tui)
         _find_recipes(args)
         if func is _cmd_tui:
+            gc.disable()  # until the TUI's first frame is drawn (`run_app`): the start makes much and frees little
             _start_reader(args)  # its first rows are on the first screen's path: before the Slurm layer's import
         _settle_interrupted(getattr(args, "transport", "auto") or "auto")
         rc = func(args)

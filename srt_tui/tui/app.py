@@ -9,11 +9,12 @@ core (pydantic) loads in the profile worker, and later steps load when the opera
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import ClassVar
 
 from textual import events, on, work
@@ -89,7 +90,12 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
     are exact: `screens` replaces a mode's screen factory (e.g. a Monitor fed frozen snapshots)."""
 
     TITLE = "srt-tui"
-    CSS_PATH = str(Path(__file__).with_name("app.tcss"))  # absolute: a subclass elsewhere finds it too
+    #: absolute (a subclass elsewhere finds them too); the first mode's (Launch's) read with the app's: Textual parses
+    #: every stylesheet again when a screen brings one it has not read yet, and twice as the first screen comes
+    CSS_PATH: ClassVar[list[str | PurePath]] = [
+        str(Path(__file__).with_name("app.tcss")),
+        str(Path(__file__).resolve().parent / "launch" / "launch.tcss"),  # as a screen's path reads (resolved)
+    ]
     MODE_SCREENS: ClassVar[Mapping[str, ScreenFactory]] = {"launch": _launch, "monitor": _monitor, "setup": _setup}
     DEFAULT_MODE: ClassVar[str] = "launch"
     #: Slurm is asked again this often, so the header follows a controller that goes away or comes back
@@ -142,6 +148,7 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
             self.add_mode(mode, partial(make, self.hub))
         #: the keys typed, handed out one at a time (`key_order`)
         self.key_queue = KeyQueue(self, self._route_key)
+        self._first_frame_callbacks = []
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for this terminal, reading keys with `AltKeysParser`: an Esc joined to `/` or `?` in
@@ -155,12 +162,30 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         """The app's current context (what the screens see)."""
         return self.hub.context
 
+    #: called once the first frame is drawn (`after_first_frame`); None once it is
+    _first_frame_callbacks: list[Callable[[], object]] | None
+
+    def after_first_frame(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` once the app's first frame is drawn (work that would share the interpreter with it); now
+        when it is drawn already."""
+        if self._first_frame_callbacks is None:
+            callback()
+        else:
+            self._first_frame_callbacks.append(callback)
+
+    def _first_frame_drawn(self) -> None:
+        callbacks, self._first_frame_callbacks = self._first_frame_callbacks or [], None
+        for callback in callbacks:
+            callback()
+
     def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self.toasts.screen_changed, immediate=True)
+        # the app reads its queue once it has started, and the first frame is drawn first
+        self.call_later(self.call_after_refresh, self._first_frame_drawn)
         if self.check_slurm:
             # after the first frame: the check imports the Slurm layer, in a thread that shared the interpreter
-            # with that frame (the app reads its queue once it has started, and the frame is drawn first)
-            self.call_later(self.call_after_refresh, self.probe_slurm)
+            # with that frame
+            self.after_first_frame(self.probe_slurm)
             self.set_interval(self.SLURM_RECHECK_S, self.probe_slurm)
 
     # -- Slurm reachability (worker) -----------------------------------------------------------------
@@ -303,6 +328,13 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         self.push_screen(HelpScreen(rows, legend if isinstance(legend, str) else "", columns))
 
 
+def _collect_from_here() -> None:
+    """The collector back on, what the start made frozen first: the modules, the app and its first screen live as long
+    as the process, and a pass that walked them all again was 25-30 ms of CPU."""
+    gc.freeze()
+    gc.enable()
+
+
 def _has_no_toasts(screen: Screen[object]) -> bool:
     """Help and the command palette raise no toast of their own: one raised while they are open waits for them."""
     from srt_tui.tui.help_screen import HelpScreen
@@ -324,6 +356,10 @@ def run_app(args: argparse.Namespace, setup: ScreenFactory | None = None) -> int
         app = SrtTuiApp(profile=args.profile, read_only=args.read_only)
     else:
         app = SetupFirstApp(profile=args.profile, read_only=args.read_only, screens={"setup": setup})
+    # the collector off until the first frame is drawn (`srt-tui` turned it off before importing Textual): its
+    # passes were ~60 ms of CPU before that frame, one of them a full pass over everything imported
+    gc.disable()
+    app.after_first_frame(_collect_from_here)
     app.run()
     if app.return_code:
         print("srt-tui: internal error (a bug in srt-tui: please report it, with the lines above)", file=sys.stderr)

@@ -114,6 +114,44 @@ async def test_rows_the_reader_sent_before_the_screen_mounts_are_in_the_first_fr
     assert first and first[0][0] >= SCREENFUL and first[0][1] == 0
 
 
+async def test_the_rest_of_the_library_waits_for_the_first_screenful_to_be_painted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A warm reader sends the whole library at once (srtctl's: ~700 rows in one line): the scan read and parsed it,
+    and the screen took its rows, while the first frame was due, or before it. With a screenful of rows in hand the
+    scan reads no more until they are painted; then it reads the rest."""
+    jobs = make_library(_user_library(), folders=6, per_folder=5)
+    recipe_reader.start_early()
+    early = recipe_reader._early
+    assert early is not None
+    early.proc.wait(timeout=60)  # everything it had to say is in the pipe
+    parsed: list[bool] = []
+    parse = RecipeReader._parse
+
+    def parsing(line: bytes) -> Any:
+        parsed.append(threading.current_thread() is threading.main_thread())
+        return parse(line)
+
+    monkeypatch.setattr(RecipeReader, "_parse", staticmethod(parsing))
+    first: list[tuple[int, int]] = []
+
+    def seen(app: App[Any]) -> None:
+        screen = app.screen
+        assert isinstance(screen, LaunchScreen)
+        first.append((len(screen.state.library.entries), parsed.count(False)))
+
+    _frames(monkeypatch, seen)
+    async with make_app("local").run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, LaunchScreen)
+        tree = screen.query_one("#recipe-tree", Tree)
+        assert len([x for x in _leaves(tree) if x.startswith(("r", "same", "variants", "broken"))]) == jobs
+    rows, read_by_the_scan = first[0]
+    assert rows >= SCREENFUL and read_by_the_scan == 0  # the screenful taken for the frame, nothing more yet
+    assert parsed.count(False) > 0  # the scan read the rest after it
+
+
 async def test_profile_rows_the_reader_sent_before_the_screen_mounts_are_in_the_first_frame(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -335,6 +373,8 @@ def drawn(app, screen, renderable):
 
 App._display = drawn
 start_early(profiles=not sys.argv[1])  # as `srt-tui` starts the app: the reader first, then the held-jobs check
+from srt_tui.tui.launch import recipe_reader
+recipe_reader._early.proc.wait(timeout=60)  # a reader ahead of the app: its rows are taken for the first frame
 _settle_interrupted("auto")
 SrtTuiApp(profile=sys.argv[1] or None, check_slurm=False, cursor_blink=False).run(headless=True, size=(120, 36))
 print(json.dumps(seen[0]))
@@ -359,7 +399,11 @@ def test_the_first_screen_imports_nothing_it_does_not_show(profile: str) -> None
                          timeout=120, check=True).stdout  # fmt: skip
     modules = set(json.loads(out.splitlines()[-1]))
     assert "srt_tui.tui.launch.screen" in modules  # it was the first screen's frame
-    assert sorted(m for m in NOT_AT_FIRST_FRAME if m in modules) == []
+    # the profile table's facts and columns, which the recipe list does not show (the reader's batches imported them)
+    unshown = NOT_AT_FIRST_FRAME + (
+        ("srt_tui.tui.launch.profile_facts", "srt_tui.widgets.fit_columns") if profile else ()
+    )
+    assert sorted(m for m in unshown if m in modules) == []
 
 
 async def test_the_slurm_check_starts_after_the_first_frame(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -393,3 +437,124 @@ async def test_a_later_steps_rules_are_read_when_it_is_first_shown() -> None:
         await reach(pilot, NVIDIA, "topology", typed=False)
         assert [path for path in later if app.stylesheet.has_source(path)] == later[:1]
         assert app.screen.query_one("#role-form").styles.grid_size_columns == 5  # topology_step.tcss: grid-size 5
+
+
+@pytest.mark.parametrize("profile", ["local", None], ids=["recipes", "profiles"])
+async def test_the_first_frame_parses_each_stylesheet_once(
+    monkeypatch: pytest.MonkeyPatch, profile: str | None
+) -> None:
+    """Textual parsed every rule of the app three times before the first frame: as the first screen was registered,
+    again when that screen brought its own stylesheet (launch.tcss), and again to style a screen it had not styled
+    yet (the second and third from scratch, in a new stylesheet). Each stylesheet is parsed once."""
+    from textual.css.stylesheet import Stylesheet
+
+    parsed: list[tuple[Any, ...]] = []
+    parse, reparse = Stylesheet._parse_rules, Stylesheet.reparse
+
+    def counted(sheet: Stylesheet, css: str, read_from: Any, *args: Any, **kwargs: Any) -> Any:
+        key = (css, read_from, *args, *kwargs.values())
+        if key not in sheet._parse_cache:
+            parsed.append((read_from, *args, *kwargs.values()))
+        return parse(sheet, css, read_from, *args, **kwargs)
+
+    def reparsed(sheet: Stylesheet) -> None:
+        parsed.append(("reparse",))
+        reparse(sheet)
+
+    monkeypatch.setattr(Stylesheet, "_parse_rules", counted)
+    monkeypatch.setattr(Stylesheet, "reparse", reparsed)
+    first: list[int] = []
+    _frames(monkeypatch, lambda app: first.append(len(parsed)))
+    async with make_app(profile).run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+    before = parsed[: first[0]]
+    assert ("reparse",) not in before
+    assert [key for key in set(before) if before.count(key) > 1] == []
+    assert any(str(key[0][0]).endswith("launch.tcss") for key in before)
+
+
+STARTED_AS_SRT_TUI = r"""
+import gc, json, os
+from textual.app import App
+from srt_tui.cli.main import main
+from srt_tui.tui.app import SrtTuiApp
+
+passes, seen = [], {}
+gc.callbacks.append(lambda phase, info: passes.append(info["generation"]) if phase == "start" else None)
+display = App._display
+
+def drawn(app, screen, renderable):
+    if renderable is not None and not app._batch_count and "frame" not in seen:
+        seen["frame"] = len(passes)
+    return display(app, screen, renderable)
+
+def after(app):
+    plugins = os.environ.get("PYDANTIC_DISABLE_PLUGINS")
+    seen.update(enabled=gc.isenabled(), frozen=gc.get_freeze_count(), plugins=plugins)
+    app.exit()
+
+run = SrtTuiApp.run
+def headless(app, **kw):
+    app.after_first_frame(lambda: after(app))
+    return run(app, headless=True, size=(120, 36))
+
+App._display, SrtTuiApp.run = drawn, headless
+main(["-p", "local"])
+print(json.dumps(seen))
+"""
+
+
+def _started_as_srt_tui() -> dict[str, Any]:
+    """What `STARTED_AS_SRT_TUI` saw of `srt-tui -p local` (headless) at its first frame."""
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"} | {"TEXTUAL_ANIMATIONS": "none"}
+    out = subprocess.run([sys.executable, "-c", STARTED_AS_SRT_TUI], capture_output=True, text=True, env=env,
+                         timeout=120, check=True).stdout  # fmt: skip
+    seen: dict[str, Any] = json.loads(out.splitlines()[-1])
+    return seen
+
+
+def test_the_collector_waits_for_the_first_frame() -> None:
+    """Started as `srt-tui` starts it, the app made its first frame with the collector's passes in it (one a full pass
+    over everything imported, 25-30 ms): the collector is off until that frame is drawn, then back on with what the
+    start made frozen (it lives as long as the process; no pass walks it again)."""
+    seen = _started_as_srt_tui()
+    assert seen["frame"] == 0  # passes before the first frame
+    assert seen["enabled"] and seen["frozen"] > 10_000
+
+
+def test_the_tui_and_its_reader_look_for_no_pydantic_plugins() -> None:
+    """Pydantic looked for plugins (every installed distribution's entry points) as the recipe reader built its first
+    model, on the way to the first rows: srt-tui uses none, and the TUI says so to its reader as core commands do."""
+    assert _started_as_srt_tui()["plugins"] == "__all__"
+
+
+@pytest.mark.parametrize("profile", ["local", None], ids=["recipes", "profiles"])
+async def test_the_first_screens_widgets_are_styled_once_before_the_first_frame(
+    monkeypatch: pytest.MonkeyPatch, profile: str | None
+) -> None:
+    """Textual styled each widget of the first screen three times before its first frame: as it mounted, again when
+    the screen got its width class (`-narrow`/`-wide`) at the first resize, and again as the screen was first shown.
+    The screen and the widgets that frame shows are styled once (the list itself may be again, as it takes the focus
+    or its loading indicator)."""
+    from textual.css.stylesheet import Stylesheet
+
+    styled: dict[int, int] = {}
+    apply = Stylesheet.apply
+    drawn: list[bool] = []
+
+    def counted(sheet: Stylesheet, node: Any, *args: Any, **kwargs: Any) -> Any:
+        if not drawn:
+            styled[id(node)] = styled.get(id(node), 0) + 1
+        return apply(sheet, node, *args, **kwargs)
+
+    monkeypatch.setattr(Stylesheet, "apply", counted)
+    _frames(monkeypatch, lambda app: drawn.append(True))
+    async with make_app(profile).run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.has_class("-wide") and not screen.has_class("-narrow")
+        shown = [screen, *screen.query("AppHeader, StepBar, ContentSwitcher, FitFooter, .step-hint, #steps > *")]
+        assert len(shown) >= 6
+        assert {type(node).__name__: styled.get(id(node)) for node in shown} == {
+            type(node).__name__: 1 for node in shown
+        }

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from rich.style import Style
+from textual.geometry import Size
 from textual.widgets import Static, Tree
 
 from srt_tui.state.recipe_cache import RecipeCache
@@ -480,6 +481,63 @@ async def test_a_growing_tree_draws_only_the_rows_on_screen(monkeypatch: pytest.
         assert drawn[0] < rows, (drawn[0], rows)  # each repaint draws a screenful, never the whole library
         assert tree.virtual_size.width <= tree.scrollable_content_region.width
         assert not tree.show_horizontal_scrollbar
+
+
+def _line_shape(tree: Tree[Any]) -> list[tuple[tuple[int, ...], bool, int]]:
+    """Each built line of ``tree``: its nodes' ids, whether it ends its folder, the line its node thinks it is on."""
+    return [(tuple(n.id for n in line.path), line.last, line.node.line) for line in tree._tree_lines]
+
+
+async def test_a_batch_of_rows_builds_and_measures_only_its_own_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: every batch a cold scan sends made Tree rebuild and measure all its lines, the rows already there
+    included, so a library streaming in B batches of its N rows measured ~N*B/2 lines (srtctl's 706 rows, read cold
+    in 17-36 batches: 6,900-15,300; now 836). A batch now adds its rows' lines, and a new folder's, beside those
+    built (above the opened recipes, which stay last), lays the tree out once, and the lines are those a rebuild from
+    scratch makes."""
+    from srt_tui.tui.launch.steps.recipe_step import RecipeStep, RecipeTree
+
+    measured = [0]
+    measure = RecipeTree.get_label_width
+
+    def counted(tree: RecipeTree, node: Any) -> int:
+        measured[0] += 1
+        return measure(tree, node)
+
+    monkeypatch.setattr(RecipeTree, "get_label_width", counted)
+    laid_out = [0]
+    grown = RecipeTree._lines_grown
+
+    def laying_out(tree: RecipeTree) -> None:
+        laid_out[0] += 1
+        grown(tree)
+
+    monkeypatch.setattr(RecipeTree, "_lines_grown", laying_out)
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen, tree = await launch_and_tree(pilot)
+        assert isinstance(tree, RecipeTree)
+        step = screen.query_one(RecipeStep)
+        step.show_opened(RecipeEntry("opened", "mine", "/elsewhere/mine.yaml", "mine.yaml", shape="1P1D · mocker"))
+        await settle(pilot)
+        opened_line = _line_shape(tree)[-1]
+        per_batch = []
+        for b in range(24):  # six folders of four batches of ten rows
+            folder, rows = f"streamed/f{b // 4}", 10
+            batch = [RecipeEntry(folder, f"s{b}-{i}", f"/lib/{folder}/s{b}-{i}.yaml", f"s{b}-{i}.yaml",
+                                 shape="1P1D · mocker") for i in range(rows)]  # fmt: skip
+            before, lines_before, layouts = measured[0], {id(line) for line in tree._tree_lines}, laid_out[0]
+            step.library_grew(batch)
+            made = [line for line in tree._tree_lines if id(line) not in lines_before]  # as the step's cursor reads
+            per_batch.append((len(made), measured[0] - before, rows + (b % 4 == 0), laid_out[0] - layouts))
+            if b % 5 == 0:
+                await pilot.pause()  # a frame now and then, as the batches of a scan come
+        # its own lines made and measured, and the tree laid out once (a new folder's batch too)
+        assert all(made == own == measures and layouts == 1 for made, measures, own, layouts in per_batch), per_batch
+        shape = _line_shape(tree)
+        assert shape[-1][0][0] == opened_line[0][0] and len(shape) > 240  # the opened folder's rows stay last
+        tree._invalidate()  # a rebuild from scratch
+        assert _line_shape(tree) == shape
+        assert tree.virtual_size == Size(tree._widest, len(shape))
 
 
 async def _filtered(app: Any, pilot: Any, query: str) -> Tree[Any]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import threading
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -56,6 +55,8 @@ STEPS: tuple[tuple[str, str, str, str], ...] = (
 PREVIEW = 3
 #: the recipe rows one message adds to the tree (~20 ms of the UI's time)
 ROWS_A_MESSAGE = 100
+#: the longest the scan waits for the first screenful of rows to be painted before it reads on
+FIRST_ROWS_WAIT_S = 2.0
 #: footer keys that leave it, first to last, when a step's keys do not fit its width (the Recipe step reached from
 #: the Profile step, with `esc Back`, at 80 columns): `?` Help still lists them, and they still work
 FOOTER_GIVES_WAY = ("open_file", "reload")
@@ -92,6 +93,10 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
         #: the given profile's models load once the reader's first screenful of rows is painted (until then the
         #: interpreter is the first paint's: the reader parses on another core)
         self._profile_waits = False
+        #: set once the recipe list's first screenful of rows is painted: until then the scan reads no more (parsing
+        #: the rest of a warm library, ~700 rows at once, shared the interpreter with that frame, or came before it)
+        self._rows_painted = threading.Event()
+        self._first_rows_in = False
         #: the reader's rows taken before the first frame, by scan (`_take_ready`), until the first step shows them
         self._ready: list[tuple[int, ReaderLine]] = []
         #: a clone asked for before this screen was mounted (applied by `on_mount`)
@@ -221,12 +226,18 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
         """Read every recipe file under `roots`, folder by folder, through the user's cache: the rows the reader
         process sends (after those `taken` already), then (when it stopped early) what it did not send, read here."""
         from srt_tui.state.recipe_cache import RecipeCache
-        from srt_tui.tui.launch.recipe_catalog import scan_library
+        from srt_tui.tui.launch.recipe_catalog import SCREENFUL, scan_library
         from srt_tui.tui.launch.recipe_reader import ReaderFailed
 
         batches = [got for got in taken or [] if isinstance(got, tuple)]
         sent: set[str] = {e.spec for entries, _, _ in batches for e in entries}
         before = [batches[-1][1] if batches else 0]  # files read as of the last message
+        # the recipe list opens the wizard: once it has a screenful of rows, the rest waits for them to be painted
+        shown_first = self._first == 1
+
+        def first_rows_painted() -> None:
+            if shown_first and len(sent) >= SCREENFUL:
+                self._rows_painted.wait(FIRST_ROWS_WAIT_S)
 
         def found(entries: list[RecipeEntry], read: int, total: int) -> None:
             fresh = [e for e in entries if e.spec not in sent]
@@ -238,6 +249,8 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
                     RecipesFound(scan, fresh[start : start + ROWS_A_MESSAGE], read if last else before[0], total)
                 )
             before[0] = read
+            if read < total:
+                first_rows_painted()
 
         if reader is not None:
             profiles: list[list[ProfileRow] | None] = [next((g for g in taken or [] if isinstance(g, list)), None)]
@@ -248,6 +261,7 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
 
             try:
                 if not batches or batches[-1][1] < batches[-1][2]:  # the last batch is not among those taken
+                    first_rows_painted()
                     for entries, read, total in reader.batches(on_profiles=listed):
                         found(entries, read, total)
                 return
@@ -364,17 +378,23 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
         from srt_tui.tui.launch.recipe_catalog import SCREENFUL  # imported by the reader's batches already
 
         library = self.state.library
-        if self._profile_waits and (len(library.entries) >= SCREENFUL or not library.loading):
-            # a screenful of rows is in: the profile's models (pydantic, ~0.3 s of the one interpreter lock) load
-            # once the frame with them is drawn, not while it is
-            self._profile_waits = False
-            load = partial(self.load_given_profile, self.state.preferred_profile)
+        if not self._first_rows_in and (len(library.entries) >= SCREENFUL or not library.loading):
+            # a screenful of rows is in: the rest of the library and the profile's models (pydantic, ~0.3 s of the one
+            # interpreter lock) wait for the frame with them to be drawn
+            self._first_rows_in = True
             if found:
                 from srt_tui.tui.launch.steps.recipe_step import RecipeStep
 
-                found.first(RecipeStep).after_rows_painted(load)
+                found.first(RecipeStep).after_rows_painted(self._first_rows_painted)
             else:
-                load()
+                self._first_rows_painted()
+
+    def _first_rows_painted(self) -> None:
+        """The recipe list's first screenful is on the terminal: the scan reads on, and the given profile loads."""
+        self._rows_painted.set()
+        if self._profile_waits:
+            self._profile_waits = False
+            self.load_given_profile(self.state.preferred_profile)
 
     @property
     def step(self) -> WizardStep:

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 from rich.cells import cell_len
 from rich.style import Style
 from rich.table import Table
-from rich.text import Text
+from rich.text import Text, TextType
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import Static, Tree
+from textual.widgets._tree import _TreeLine
 from textual.widgets.tree import TreeNode
 
 from srt_tui.core.text.counts import counted
@@ -116,6 +118,131 @@ class RecipeTree(Tree["RecipeEntry | None"]):
 
     def on_resize(self) -> None:
         self._shown_width = self.size.width  # Tree rebuilds its lines on a resize: they are measured anew
+
+    # -- rows appended without rebuilding the lines already there ------------------------------------------------
+
+    #: the widest line measured (`_build`, then the lines appended since): `virtual_size`'s width
+    _widest = 0
+
+    def _build(self) -> None:
+        super()._build()
+        self._widest = self.virtual_size.width if self._tree_lines else 0
+
+    def process_label(self, label: TextType) -> Text:
+        """A row's label as it is: Tree cuts every label at its first line break, copying it twice a node (a row has
+        none)."""
+        if isinstance(label, Text) and "\n" not in label.plain:
+            return label
+        return super().process_label(label)
+
+    def add_folder(
+        self, label: Text, before: TreeNode[RecipeEntry | None] | None = None
+    ) -> TreeNode[RecipeEntry | None]:
+        """A folder row, expanded, last or ``before`` another folder (Tree's `root.add` rebuilds every line)."""
+        children = self.root._children
+        index = len(children) if before is None else children.index(before)
+        folder = self._new_node(self.root, label, None, expand=True)
+        children.insert(index, folder)
+        self._insert_lines([_TreeLine([folder], True)], before)
+        return folder
+
+    def append_leaves(
+        self, folder: TreeNode[RecipeEntry | None], rows: list[tuple[Text, RecipeEntry]]
+    ) -> list[TreeNode[RecipeEntry | None]]:
+        """Recipe rows added at the end of ``folder`` (a row of the root): their lines go in after the folder's last
+        one and the lines already built stay as they are, measured and drawn (Tree's `add_leaf` rebuilt and measured
+        every line of the tree at the next look, so a library streaming in batches cost the square of its rows)."""
+        leaves = [self._new_node(folder, label, entry, allow_expand=False) for label, entry in rows]
+        if not leaves:
+            return leaves
+        above = folder._children[-1] if folder._children else None
+        folder._children.extend(leaves)
+        if not folder._expanded:  # no line shows them
+            return leaves
+        lines = [_TreeLine([folder, leaf], False) for leaf in leaves]
+        lines[-1].last = True
+        folders = self.root._children
+        index = folders.index(folder)
+        self._insert_lines(lines, folders[index + 1] if index + 1 < len(folders) else None, above)
+        return leaves
+
+    def _new_node(
+        self,
+        parent: TreeNode[RecipeEntry | None],
+        label: Text,
+        data: RecipeEntry | None,
+        *,
+        expand: bool = False,
+        allow_expand: bool = True,
+    ) -> TreeNode[RecipeEntry | None]:
+        """A node of this tree, not placed yet (what Tree's `_add_node` makes, without marking every line stale)."""
+        node = TreeNode(self, parent, self._new_id(), label, data, expanded=expand, allow_expand=allow_expand)
+        self._tree_nodes[node._id] = node
+        return node
+
+    def _insert_lines(
+        self,
+        new: list[_TreeLine[RecipeEntry | None]],
+        following: TreeNode[RecipeEntry | None] | None,
+        above: TreeNode[RecipeEntry | None] | None = None,
+    ) -> None:
+        """``new`` lines in before the line of ``following`` (None: at the end), those after them renumbered; the
+        lines before them are neither measured nor drawn again. ``above``: the row above them, whose line ends its
+        folder no more. With no lines built yet (or lines that do not hold ``following``), every line is built at
+        the next look, as Tree does."""
+        lines = self._tree_lines_cached
+        if lines is None:
+            self._invalidate()
+            return
+        at = len(lines) if following is None else following._line
+        if following is not None and not (0 <= at < len(lines) and lines[at].node is following):
+            self._invalidate()  # lines that do not hold it: built anew
+            return
+        if above is not None and 0 <= above._line < len(lines) and lines[above._line].node is above:
+            lines[above._line].last = False
+            above._updates += 1  # its `└` is a `├` now: the line is drawn again
+        if at < len(lines):  # lines below move, and drawn lines are cached by their index
+            self._line_cache.clear()
+        lines[at:at] = new
+        for index in range(at, len(lines)):
+            lines[index].node._line = index
+        guide_depth, show_root = self.guide_depth, self.show_root
+        widths = [self.get_label_width(line.node) + line._get_guide_width(guide_depth, show_root) for line in new]
+        self._widest = max(self._widest, *widths)
+        if self._growing:
+            self._grown = True
+        else:
+            self._lines_grown()
+
+    #: `growing` blocks open, and whether lines went in during them (the tree is laid out once, as the last one ends)
+    _growing = 0
+    _grown = False
+
+    @contextlib.contextmanager
+    def growing(self) -> Iterator[None]:
+        """Rows and folders added in the block lay the tree out, place its cursor line and repaint it once, at its end
+        (a batch of a scan holds rows of several folders)."""
+        self._growing += 1
+        try:
+            yield
+        finally:
+            self._growing -= 1
+            if not self._growing and self._grown:
+                self._lines_grown()
+
+    def _lines_grown(self) -> None:
+        """What `_build` ends with, for lines added to those built: the tree's size, its cursor line, a repaint."""
+        self._grown = False
+        lines = self._tree_lines_cached
+        if lines is None:  # built anew at the next look
+            return
+        self.virtual_size = Size(self._widest, len(lines))  # a new size lays the tree out again, as `_build` does
+        if self.cursor_line != -1:
+            if self.cursor_node is not None:
+                self.cursor_line = self.cursor_node._line
+            if self.cursor_line >= len(lines):
+                self.cursor_line = -1
+        self.refresh()
 
     def get_label_width(self, node: TreeNode[RecipeEntry | None]) -> int:
         """A label's width without drawing it: Tree measures every line each time it grows, and drawing all
@@ -335,8 +462,10 @@ class RecipeStep(FilterStep):
         """Append the folders just read: to the tree when they match the filter, the cursor left where it is."""
         if self._library is None:
             return
-        opened = [e for e in self.entries if e.folder == "opened"]
-        self.entries = [e for e in self.entries if e.folder != "opened"] + entries + opened
+        end = len(self.entries)  # before the opened recipes, which stay last
+        while end and self.entries[end - 1].folder == "opened":
+            end -= 1
+        self.entries[end:end] = entries
         self._add_rows([e for e in entries if e.matches(self.query_text)], grew=True)
         self._show_progress()
         self._library_progressed()
@@ -396,10 +525,10 @@ class RecipeStep(FilterStep):
         """The folder's node, made on first need (before the "opened" folder, which stays last)."""
         node = self._folders.get(folder)
         if node is None:
-            tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
+            tree = self.query_one("#recipe-tree", RecipeTree)
             opened = self._folders.get("opened")
             before = opened if opened is not None and folder != "opened" else None
-            node = tree.root.add(Text(folder + "/", style="bold"), data=None, expand=True, before=before)
+            node = tree.add_folder(Text(folder + "/", style="bold"), before=before)
             self._folders[folder] = node
             self._folder_of[node.id] = folder
         return node
@@ -408,15 +537,23 @@ class RecipeStep(FilterStep):
         """Rows for `entries` under their folders; the cursor moves only while it is where the step put it (not on a
         row it was asked for), to the best ranked row (`_rank`) when that beats the row it is on; rows read later
         going in above the cursor row leave it where it is on screen."""
-        tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
+        tree = self.query_one("#recipe-tree", RecipeTree)
         want = self._highlight_spec
         target = best = None
         line = tree.cursor_line
         offset = line - round(tree.scroll_y)
         best_rank = (0, 0)
         styles = {name: self._style(f"recipe-step--{name}") for name in ("bad", "match", "dim")}
-        for entry in entries:
-            leaf = self._folder_node(entry.folder).add_leaf(self._label(entry, styles), data=entry)
+        by_folder: dict[str, list[int]] = {}  # each folder's rows go in at once, in the order given
+        for index, entry in enumerate(entries):
+            by_folder.setdefault(entry.folder, []).append(index)
+        leaves: list[TreeNode[RecipeEntry | None]] = [tree.root] * len(entries)
+        with tree.growing():
+            for folder, indexes in by_folder.items():
+                rows = [(self._label(entries[i], styles), entries[i]) for i in indexes]
+                for i, leaf in zip(indexes, tree.append_leaves(self._folder_node(folder), rows), strict=True):
+                    leaves[i] = leaf
+        for entry, leaf in zip(entries, leaves, strict=True):
             if want is not None and entry.spec == want:
                 target = leaf
             rank = self._rank(entry)
