@@ -116,8 +116,12 @@ class RecipeTree(Tree["RecipeEntry | None"]):
             self.app.call_later(self.call_after_refresh, callback)
         return lines
 
+    class Resized(Message):
+        """The tree's size changed (Textual's Resize goes to the widget alone)."""
+
     def on_resize(self) -> None:
         self._shown_width = self.size.width  # Tree rebuilds its lines on a resize: they are measured anew
+        self.post_message(self.Resized())
 
     # -- rows appended without rebuilding the lines already there ------------------------------------------------
 
@@ -637,6 +641,15 @@ class RecipeStep(FilterStep):
     def on_resize(self) -> None:
         """The summary's path line follows the width."""
         self.call_after_refresh(lambda: self._summarise_node(self.query_one("#recipe-tree", Tree).cursor_node))
+
+    @on(RecipeTree.Resized)
+    def _tree_resized(self) -> None:
+        """A cursor the step placed itself is shown again with the tree above it once the tree has its height: placed
+        while the tree had none (its first layout, or the footer taking a line once the list's keys came), Textual
+        scrolled its row to the top."""
+        tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
+        if self._auto_node is not None and tree.cursor_node is self._auto_node:
+            self._scroll_to_cursor()
 
     @on(Tree.NodeHighlighted, "#recipe-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[RecipeEntry | None]) -> None:
