@@ -8,7 +8,7 @@ from datetime import datetime
 
 from srt_tui.core.text.words import best_named, matches_words
 from srt_tui.monitor import cells
-from srt_tui.monitor.model import READY_STAGES, JobSnapshot, starts_in_s
+from srt_tui.monitor.model import READY_STAGES, STAGE_SHORT, JobSnapshot, starts_in_s
 from srt_tui.monitor.statuses.history import RATE_WINDOW_S
 from srt_tui.tui.monitor import sweep_rows
 from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths
@@ -196,10 +196,23 @@ def _stage_cap(narrow: bool) -> int:
     return NARROW_CAPS["stage"] if narrow else next(c.cap or 0 for c in COLUMNS if c.key == "stage")
 
 
-def matches(snap: JobSnapshot, query: str, now: datetime) -> bool:
-    """k9s-style filter: every word must appear in the row (case-insensitive); `!word` must not."""
-    text = " ".join(cell(snap, c.key, now) for c in COLUMNS)
-    return matches_words(f"{text} {snap.profile} {snap.engine} {snap.group}", query)
+def filter_text(snap: JobSnapshot) -> str:
+    """What the `/` filter reads of a job: what names it and where it is, never a figure that moves on by itself (a
+    filter `8` kept jobs whose ELAPSED read `18s`, which vanished seconds later, and hid a job just submitted): its
+    id, name, sweep group and member, profile, engine, frontend, topology, its scheduler's state (and Slurm's reason
+    while queued), its stage as a word (not a benchmark's counts, a health count or Slurm's estimate), `degraded`."""
+    words = (
+        snap.job_id, snap.name, snap.group, snap.group_member, snap.profile, snap.engine, snap.frontend,
+        snap.topology, cells.state_cell(snap), snap.slurm_reason if snap.stage == "pending" else "",
+        snap.stage, STAGE_SHORT.get(snap.stage, ""), "relayed" if snap.relayed else "",
+        "degraded" if status(snap) == "degraded" else "",
+    )  # fmt: skip
+    return " ".join(w for w in words if w)
+
+
+def matches(snap: JobSnapshot, query: str) -> bool:
+    """k9s-style filter of `filter_text`: every word must appear in it (case-insensitive); `!word` must not."""
+    return matches_words(filter_text(snap), query)
 
 
 def _job_key(job_id: str) -> tuple[int, str]:
@@ -236,7 +249,7 @@ def sort_key(key: str, now: datetime) -> Callable[[JobSnapshot], tuple[object, .
 
 def arrange(snaps: list[JobSnapshot], query: str, sort: str, reverse: bool, now: datetime) -> list[JobSnapshot]:
     """Filtered and sorted rows, a sweep's members together."""
-    rows = [s for s in snaps if not query or matches(s, query, now)]
+    rows = [s for s in snaps if not query or matches(s, query)]
     return sweep_rows.group_rows(sorted(rows, key=sort_key(sort, now), reverse=reverse))
 
 
