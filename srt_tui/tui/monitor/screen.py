@@ -122,6 +122,9 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
             "C", "clone", "Clone", tooltip="Clone the job into Launch: its recipe, profile and topology, on the preview"
         ),
         Binding("b", "smoke", "Smoke", tooltip="Smoke test: 20 requests through the job's URL, ok/failed, latency"),
+        # `b` where no smoke test can run (the job has ended, is queued or still starting; the jobs list): why, in a
+        # toast (it did nothing at all), while the footer offers Smoke only where it runs
+        Binding("b", "no_smoke", "Why no smoke test", show=False),
         Binding(
             "y",
             "copy_forward",
@@ -279,6 +282,8 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
             if snap is not None and snap.stage == "pending":  # still queued: nothing will serve for a while
                 return False
             return self.in_job_view and (None if snap is None or not snap.is_ready else True)
+        if action == "no_smoke":  # `smoke` said no (`b` falls through to this binding then)
+            return True
         if action in ("open", "filter", "sort", "reverse"):
             return not self.in_job_view
         if action in ("scroll_job", "leave_job"):
@@ -808,6 +813,24 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         view.smoke_at[job] = self.now()
         self.redraw()
         self._smoke(snap)
+
+    def action_no_smoke(self) -> None:
+        """`b` where the smoke test cannot run: why, as `srt-tui bench` refuses it (`job 7 is not serving yet (stage
+        router starting)`, `job 7 has ended (cancelled at …)`); from the list, where it runs."""
+        from srt_tui.monitor.probes.smoke import not_serving
+
+        if not self.in_job_view:
+            self.notify("The smoke test (b) runs from a job's view: Enter opens the highlighted job.", timeout=5)
+            return
+        snap = self.snapshot_of(self.current_job())
+        if snap is None:
+            self.notify("No smoke test: this job has not been read yet.", severity="warning", timeout=5)
+            return
+        why = not_serving(snap, self.now())
+        if why is None:  # it serves after all (a refresh in between): run it
+            self.action_smoke()
+            return
+        self.notify(f"No smoke test: {why.message}.", severity="warning", timeout=8)
 
     @work(group="smoke", name="smoke", exit_on_error=False)
     async def _smoke(self, snap: JobSnapshot) -> None:
