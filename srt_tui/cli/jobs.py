@@ -323,6 +323,8 @@ def print_table(snaps: list[Any], down: str | None, watched: bool = False, width
             "requests": cells.number(s.requests),
             "errors": cells.number(s.errors),
             "elapsed": cells.elapsed(s, now),
+            # narrowed: `queued` where `queued 2m10s` does not fit (how long: a wider terminal, or the job view)
+            "elapsed" + status_table.SHORT: "queued" if cells.elapsed(s, now).startswith("queued ") else "",
             "gpu": cells.gpu_load(s.gpus),
         }
         for s in snaps

@@ -127,8 +127,17 @@ def ago(seconds: float) -> str:
 
 
 def elapsed(snap: JobSnapshot, now: datetime) -> str:
-    """How long the job has run (until it ended)."""
-    return duration(snap.elapsed_s(now))
+    """How long the job has run (until it ended), or while it waits to start how long it has waited, `queued 2m10s`:
+    the jobs list's ELAPSED, `status`'s and the job view's, one derivation (the list and `status` said `-` for a
+    queued job the job view said `queued 32s` of); `-` for a job that never ran (cancelled in the queue)."""
+    queued = snap.queued_s(now) if snap.elapsed_s(now) is None else None
+    return f"queued {duration(queued)}" if queued is not None else duration(snap.elapsed_s(now))
+
+
+def elapsed_words(snap: JobSnapshot, now: datetime) -> str:
+    """`elapsed 3m05s`, or `queued 2m10s` while it waits (`elapsed` named, for the job view's counters)."""
+    said = elapsed(snap, now)
+    return said if said.startswith("queued ") else f"elapsed {said}"
 
 
 #: warn when less than this share of the time limit is left, or less than LEFT_WARN_S

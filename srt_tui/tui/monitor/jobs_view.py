@@ -239,6 +239,8 @@ class JobsView(Vertical):
                 text = mark + sweep_rows.member_name(text, list(members), c.width - len(mark))
             if c.key == "stage" and len(text) > c.width:  # a queued job: Slurm's estimate before its reason
                 text = jobs_model.wait_within(s, now, c.width) or text
+            if c.key == "elapsed" and len(text) > c.width:  # a queued job: `queued` where `queued 2m10s` is too wide
+                text = jobs_model.elapsed_within(s, now, c.width) or text
             text = fit_value(text, c.width)  # whole words only: `h100-2p1d-…`, never `workers he…`
             style = Style()
             if c.key in ("status", "stage"):
