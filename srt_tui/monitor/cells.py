@@ -6,6 +6,7 @@ from datetime import datetime
 
 from srt_tui.core.isotime import parse_time
 from srt_tui.monitor.model import (
+    JOB_ENDED,
     ROLE_LETTERS,
     STAGE_SHORT,
     GpuReading,
@@ -30,6 +31,20 @@ def healthy_cell(snap: JobSnapshot) -> str:
         return "-"
     counts = sorted(snap.healthy_counts().items(), key=lambda kv: _ROLE_ORDER.get(kv[0], 9))
     return " ".join(f"{ROLE_LETTERS.get(r, r)}{h}/{t}" for r, (h, t) in counts) or "-"
+
+
+#: how a worker that stopped with its ended job is said, now and in its history: `ended` (its `down` is no fault)
+STOPPED_WITH_JOB = ("ended", "with the job")
+
+
+def health_words(health: str, detail: str, stopped: bool) -> tuple[str, str]:
+    """A worker's health and its detail as shown, now and in its history (the worker detail, the Events view): one
+    that ``stopped`` with its ended job (`JobSnapshot.stopped_with_job`), seen `down` for that alone, reads `ended
+    with the job` (the detail said `health ended  the job has ended` over its history's `down  the job has ended`,
+    and the workers table says `ended`); anything else as it was seen."""
+    if stopped and health == "down" and detail == JOB_ENDED:
+        return STOPPED_WITH_JOB
+    return health, detail
 
 
 def not_started(snap: JobSnapshot) -> bool:

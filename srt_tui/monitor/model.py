@@ -48,6 +48,8 @@ FINAL_STAGES = frozenset({"completed", "failed", "cancelled", "timed out"})
 #: here: stopped, hung or overloaded) | unreachable (no route / no answer, and nothing relayed) | unknown (not
 #: probed yet)
 HEALTH_VALUES = ("healthy", "unhealthy", "down", "hung", "unreachable", "unknown")
+#: the detail of a worker seen `down` because its job ended (not for a cause of its own)
+JOB_ENDED = "the job has ended"
 ROLE_LETTERS = ROLE_LETTER  # one table of role letters, shared with the plan views
 
 
