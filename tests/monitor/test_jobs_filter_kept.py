@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import DataTable, Input
 
 from srt_tui.core.results.progress import BenchProgress
@@ -150,3 +151,16 @@ def test_all_my_slurm_jobs_filter_never_matches_their_run_time() -> None:
     assert arrange(listed, "42", "squeue", frozen.NOW) == []
     assert [j.job_id for j in arrange(listed, "81302", "squeue", frozen.NOW)] == ["81302"]
     assert [j.job_id for j in arrange(listed, "wrap", "squeue", frozen.NOW)] == ["81302"]
+
+
+async def _filter_812(pilot: Any) -> None:
+    """`/812` Tab: the filter kept, the keys to the list."""
+    await settle(pilot)
+    await pilot.press("slash", *"812", "tab")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")])
+def test_a_kept_filter_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
+    """The frame and its title in the warning colour; the columns as wide as unfiltered (the frame takes rows only)."""
+    assert snap_compare(frozen_app(frozen.fleet()), terminal_size=size, run_before=_filter_812)
