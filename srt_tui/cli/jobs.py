@@ -416,7 +416,7 @@ async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
             if line != last and not args.quiet:
                 print(f"{snap.job_id}: {line}", file=sys.stderr)
                 last = line
-            if target == "ready" and snap.is_ready:
+            if target == "ready" and ready_by_its_word(snap):
                 return 0
             if snap.is_final:
                 ended_at = ended_at if ended_at is not None else time.monotonic()
@@ -434,6 +434,13 @@ async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
             await asyncio.sleep(args.interval)
     finally:
         await monitor.aclose()
+
+
+def ready_by_its_word(snap: Any) -> bool:
+    """`wait --for ready`'s test: the job is ready by its own events, not only as the Monitor saw it a poll ahead
+    (`stage_seen`: its router has every worker while the job's wait has not written `router ready` yet), so what
+    runs after `wait` finds the job's `router ready` in its events and its log, as it always did."""
+    return bool(snap.is_ready and not snap.stage_seen)
 
 
 def _ready_at(job_dir: Path) -> str:

@@ -340,6 +340,9 @@ class JobSnapshot:
     serving: Serving | None = None
     #: Slurm's host name of each node, in node-index order (from endpoints.json, else Slurm's node list)
     hostnames: tuple[str, ...] = ()
+    #: the stage is what the Monitor's own probes saw, a poll ahead of the job's events (`router ready` before the
+    #: job's wait wrote it: `statuses.stage.seen_ready`); `srt-tui wait` waits for the job's own word
+    stage_seen: bool = False
 
     @property
     def is_ready(self) -> bool:

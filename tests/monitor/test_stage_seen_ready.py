@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from srt_tui.cli.jobs import ready_by_its_word
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import ProxyStatus, RouterStatus
 from srt_tui.monitor.snapshot.collect import Monitor
@@ -81,10 +82,12 @@ async def test_the_header_says_router_ready_once_the_router_panel_shows_every_wo
         assert cells.stage_cell(snap) == "router ready"
         assert snap.stage_detail == "P 1/1 D 2/2 (seen by the Monitor)"
         assert snap.serving_url == job.router.url  # `b` and the URL line follow the stage shown
+        assert snap.stage_seen and not ready_by_its_word(snap)  # `wait --for ready` waits for the job's own word
         # the job's own event, when its wait writes it, is what the header says from then on
         with open(job.dir / "status.jsonl", "a") as fh:
             fh.write(json.dumps({"stage": "router ready", "time": "t", "detail": "P 1/1 D 2/2 A 0/0"}) + "\n")
         snap = (await monitor.refresh(jobs))[0]
         assert (snap.stage, snap.stage_detail) == ("router ready", "P 1/1 D 2/2 A 0/0")
+        assert not snap.stage_seen and ready_by_its_word(snap)
     finally:
         await monitor.aclose()

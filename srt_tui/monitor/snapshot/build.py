@@ -85,8 +85,9 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         said = "; ".join((*job.problems, *refused))
         sources = [SourceState("job dir", False, said) if s.name == "job dir" else s for s in sources]
     workers = with_router_view(workers, router)
-    if live and (ready := seen_ready(stage, routers or ((router,) if router is not None else ()), nginx)):
-        stage, detail = ready  # the Monitor's own probes are a poll ahead of the job's wait (`seen_ready`)
+    seen = seen_ready(stage, routers or ((router,) if router is not None else ()), nginx) if live else None
+    if seen is not None:
+        stage, detail = seen  # the Monitor's own probes are a poll ahead of the job's wait (`seen_ready`)
     if stage == "workers healthy" and live:  # the count as this snapshot's worker table shows it
         detail = healthy_count(workers, detail)
     requests, errors, rate = job_totals(workers, router, routers)
@@ -144,6 +145,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         group=meta.group or "",
         group_member=meta.group_member or "",
         hostnames=hostnames(job, state),
+        stage_seen=seen is not None,
     )
 
 
