@@ -35,7 +35,9 @@ def test_one_function_says_how_long_a_queued_job_has_waited() -> None:
     assert cells.elapsed(gone, now) == "-"  # cancelled in the queue: it never ran, and waits no more
 
 
-@pytest.mark.parametrize(("size", "said"), [((132, 43), "queued 7m30s"), ((120, 36), "queued 7m30s"), ((80, 24), "queued")])
+@pytest.mark.parametrize(
+    ("size", "said"), [((132, 43), "queued 7m30s"), ((120, 36), "queued 7m30s"), ((80, 24), "queued")]
+)
 async def test_the_jobs_list_says_it(size: tuple[int, int], said: str) -> None:
     app = frozen_app(frozen.fleet())
     async with app.run_test(size=size) as pilot:
