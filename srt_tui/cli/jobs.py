@@ -321,6 +321,8 @@ def print_table(snaps: list[Any], down: str | None, watched: bool = False, width
             "requests": cells.number(s.requests),
             "errors": cells.number(s.errors),
             "elapsed": cells.elapsed(s, now),
+            # narrowed: `queued` where `queued 2m10s` does not fit (how long: a wider terminal, or the job view)
+            "elapsed" + status_table.SHORT: "queued" if cells.elapsed(s, now).startswith("queued ") else "",
             "gpu": cells.gpu_load(s.gpus),
         }
         for s in snaps
@@ -405,7 +407,7 @@ async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
             if line != last and not args.quiet:
                 print(f"{snap.job_id}: {line}", file=sys.stderr)
                 last = line
-            if target == "ready" and snap.is_ready:
+            if target == "ready" and ready_by_its_word(snap):
                 return 0
             if snap.is_final:
                 ended_at = ended_at if ended_at is not None else time.monotonic()
@@ -423,6 +425,13 @@ async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
             await asyncio.sleep(args.interval)
     finally:
         await monitor.aclose()
+
+
+def ready_by_its_word(snap: Any) -> bool:
+    """`wait --for ready`'s test: the job is ready by its own events, not only as the Monitor saw it a poll ahead
+    (`stage_seen`: its router has every worker while the job's wait has not written `router ready` yet), so what
+    runs after `wait` finds the job's `router ready` in its events and its log, as it always did."""
+    return bool(snap.is_ready and not snap.stage_seen)
 
 
 def _ready_at(job_dir: Path) -> str:

@@ -25,8 +25,9 @@ COLUMNS: tuple[FitColumn, ...] = (
     FitColumn("elapsed", "ELAPSED", 4),
     FitColumn("gpu", "GPU UTIL", 8),
 )
-#: when the row does not fit whole: names and stages shortened to these (cut at a word, `h100-2p1d-…`)
-NARROW_CAPS = {"name": 16, "stage": 18}
+#: when the row does not fit whole: names and stages shortened to these (cut at a word, `h100-2p1d-…`), a queued
+#: job's `queued 2m10s` to `queued`
+NARROW_CAPS = {"name": 16, "stage": 18, "elapsed": 7}
 #: between two columns
 GAP = "  "
 

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from srt_tui.core.isotime import parse_time
 from srt_tui.monitor.model import (
+    JOB_ENDED,
     ROLE_LETTERS,
     STAGE_SHORT,
     GpuReading,
@@ -30,6 +31,20 @@ def healthy_cell(snap: JobSnapshot) -> str:
         return "-"
     counts = sorted(snap.healthy_counts().items(), key=lambda kv: _ROLE_ORDER.get(kv[0], 9))
     return " ".join(f"{ROLE_LETTERS.get(r, r)}{h}/{t}" for r, (h, t) in counts) or "-"
+
+
+#: how a worker that stopped with its ended job is said, now and in its history: `ended` (its `down` is no fault)
+STOPPED_WITH_JOB = ("ended", "with the job")
+
+
+def health_words(health: str, detail: str, stopped: bool) -> tuple[str, str]:
+    """A worker's health and its detail as shown, now and in its history (the worker detail, the Events view): one
+    that ``stopped`` with its ended job (`JobSnapshot.stopped_with_job`), seen `down` for that alone, reads `ended
+    with the job` (the detail said `health ended  the job has ended` over its history's `down  the job has ended`,
+    and the workers table says `ended`); anything else as it was seen."""
+    if stopped and health == "down" and detail == JOB_ENDED:
+        return STOPPED_WITH_JOB
+    return health, detail
 
 
 def not_started(snap: JobSnapshot) -> bool:
@@ -127,8 +142,17 @@ def ago(seconds: float) -> str:
 
 
 def elapsed(snap: JobSnapshot, now: datetime) -> str:
-    """How long the job has run (until it ended)."""
-    return duration(snap.elapsed_s(now))
+    """How long the job has run (until it ended), or while it waits to start how long it has waited, `queued 2m10s`:
+    the jobs list's ELAPSED, `status`'s and the job view's, one derivation (the list and `status` said `-` for a
+    queued job the job view said `queued 32s` of); `-` for a job that never ran (cancelled in the queue)."""
+    queued = snap.queued_s(now) if snap.elapsed_s(now) is None else None
+    return f"queued {duration(queued)}" if queued is not None else duration(snap.elapsed_s(now))
+
+
+def elapsed_words(snap: JobSnapshot, now: datetime) -> str:
+    """`elapsed 3m05s`, or `queued 2m10s` while it waits (`elapsed` named, for the job view's counters)."""
+    said = elapsed(snap, now)
+    return said if said.startswith("queued ") else f"elapsed {said}"
 
 
 #: warn when less than this share of the time limit is left, or less than LEFT_WARN_S

@@ -48,6 +48,8 @@ FINAL_STAGES = frozenset({"completed", "failed", "cancelled", "timed out"})
 #: here: stopped, hung or overloaded) | unreachable (no route / no answer, and nothing relayed) | unknown (not
 #: probed yet)
 HEALTH_VALUES = ("healthy", "unhealthy", "down", "hung", "unreachable", "unknown")
+#: the detail of a worker seen `down` because its job ended (not for a cause of its own)
+JOB_ENDED = "the job has ended"
 ROLE_LETTERS = ROLE_LETTER  # one table of role letters, shared with the plan views
 
 
@@ -343,6 +345,9 @@ class JobSnapshot:
     serving: Serving | None = None
     #: Slurm's host name of each node, in node-index order (from endpoints.json, else Slurm's node list)
     hostnames: tuple[str, ...] = ()
+    #: the stage is what the Monitor's own probes saw, a poll ahead of the job's events (`router ready` before the
+    #: job's wait wrote it: `statuses.stage.seen_ready`); `srt-tui wait` waits for the job's own word
+    stage_seen: bool = False
 
     @property
     def is_ready(self) -> bool:

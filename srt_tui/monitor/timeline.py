@@ -12,7 +12,7 @@ from pathlib import Path
 from srt_tui.core.isotime import parse_time
 from srt_tui.core.jobdir.contract import CancelDoc, JobDirError, read_cancel
 from srt_tui.core.jobdir.events import Event, read_events
-from srt_tui.monitor.cells import duration
+from srt_tui.monitor.cells import duration, health_words
 from srt_tui.monitor.model import FINAL_STAGES, WorkerStatus
 
 #: stages and healths read as trouble (drawn in the fault's colour)
@@ -61,11 +61,15 @@ def read_story(job_dir: Path) -> Story:
 
 
 def timeline(
-    events: Sequence[Event], workers: Sequence[WorkerStatus] = (), cancel: CancelDoc | None = None
+    events: Sequence[Event],
+    workers: Sequence[WorkerStatus] = (),
+    cancel: CancelDoc | None = None,
+    stopped: frozenset[str] = frozenset(),
 ) -> list[TimelineEntry]:
     """Everything known to have happened to a job, oldest first: the stages in its `status.jsonl` (from
     `submitted`, which srt-tui writes, on), its end by ``cancel`` (its `cancel.json`) when no stage says it ended,
-    and the health changes of `workers` (as a Monitor saw them).
+    and the health changes of `workers` (as a Monitor saw them; those ``stopped`` with the ended job, seen down for
+    that, `ended  with the job`, as their detail says: `cells.health_words`).
 
     A Slurm job cancelled in the queue never ran its launch script, whose trap writes the `cancelled` stage: its
     story ends with the cancel srt-tui recorded, and its workers, which never started, get no rows (they would
@@ -80,7 +84,11 @@ def timeline(
         stages.append(TimelineEntry(parse_time(cancel.at), JOB, "cancelled", cancel.words()))
     if _never_started(stages):
         workers = ()
-    healths = [TimelineEntry(parse_time(c.at), w.name, c.health, c.detail) for w in workers for c in w.health_history]
+    healths = [
+        TimelineEntry(parse_time(c.at), w.name, *health_words(c.health, c.detail, w.name in stopped))
+        for w in workers
+        for c in w.health_history
+    ]
     # by time, stably; an event that does not say when stays after the one before it in the list
     keyed: list[tuple[bool, datetime, bool, datetime, int, TimelineEntry]] = []
     last: datetime | None = None

@@ -28,7 +28,8 @@ SIZES = [
 HEADERS = {"", " ", "JOB", "NAME", "PROFILE", "TOPO", "STATE", "STAGE", "HEALTHY", "ROUTER", "REQ/S", "ERR", "ELAPSED",
            "WORKER", "ROLE", "NODE", "GPUS", "CUDA", "ROCR", "MASK", "PORT", "HEALTH", "SRC", "RTR", "REQ", "OK",
            "FAIL", "RUN", "Q", "TREND"}  # fmt: skip
-UNIT = re.compile(r"^(-|\d+s|\d+m\d\ds|\d+h\d\dm|\d+d\d\dh)$")
+#: a duration with its unit; a queued job's says so (`queued 7m30s`, or `queued` where that does not fit)
+UNIT = re.compile(r"^(-|(queued )?(\d+s|\d+m\d\ds|\d+h\d\dm|\d+d\d\dh)|queued)$")
 
 
 def mixed_fleet() -> list[JobSnapshot]:
@@ -335,17 +336,17 @@ async def test_a_pending_jobs_row_says_what_it_waits_for(size: tuple[int, int]) 
     """Operator pass (issue 21): the jobs list said `PENDING · pending` with no reason (only the job view said
     `PENDING (Priority)`); the STAGE cell says the reason, whole (STATE beside it says PENDING), and Slurm's estimate
     of the start, as `status` and the job view do (`Slurm estimates start in ~10m`; s34: `~9m51s` read as a fact):
-    at 80 columns, where both do not fit, the estimate alone (the reason is in the job view); at 120, where the
-    reason would push PROFILE out, the estimate alone too."""
+    at 80 columns, where both do not fit, the estimate alone (the reason is in the job view). At 120 PROFILE gives way
+    for the job's ELAPSED, `queued 7m30s` (op11: it said `-`), and the reason then fits."""
     app = frozen_app(frozen.fleet())
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         table: DataTable[Any] = app.screen.query_one("#jobs-table", DataTable)
         pending = next(s for s in frozen.fleet() if s.stage == "pending")
         assert pending.slurm_reason == "Resources"
-        expected = {80: "est. ~10m", 120: "Slurm est. ~10m"}.get(size[0], "Resources, est. ~10m")
+        expected = {80: "est. ~10m"}.get(size[0], "Resources, est. ~10m")
         assert str(table.get_cell(pending.job_id, "stage")).rstrip() == expected
-        assert (size[0] < 120) != ("PROFILE" in [str(c.label) for c in table.columns.values()])
+        assert (size[0] < 132) != ("PROFILE" in [str(c.label) for c in table.columns.values()])
         assert str(table.get_cell(pending.job_id, "slurm")) == "PENDING"
         screen = app.screen
         assert isinstance(screen, MonitorScreen)

@@ -299,16 +299,20 @@ def test_cells_and_jobs_table_model() -> None:
     # the launch script says `workers healthy 0/2` while they come up: the count is part of the stage shown
     coming = replace(nv, stage="workers healthy", stage_detail="0/2")
     assert cells.stage_cell(coming) == "workers healthy 0/2"
-    # a queued job has run for no time (squeue's TIME says `-` too); it shows how long it has waited
+    # a queued job has run for no time (squeue's TIME says `-`); it shows how long it has waited
     pending = next(s for s in fleet if s.stage == "pending")
-    assert pending.elapsed_s(now) is None and cells.elapsed(pending, now) == "-"
+    assert pending.elapsed_s(now) is None and cells.elapsed(pending, now) == "queued 7m30s"
     assert pending.queued_s(now) is not None and nv.queued_s(now) is None
     cols, compact = jobs_model.columns(80, fleet, now)
     assert compact and [c.key for c in cols] == [
         "status", "job", "name", "slurm", "stage", "healthy", "rate", "errors", "elapsed"]  # fmt: skip
-    cols, compact = jobs_model.columns(110, fleet, now)  # the profile gives way first, names stay long
-    assert not compact and "profile" not in {c.key for c in cols} and "router" in {c.key for c in cols}
-    assert "profile" in {c.key for c in jobs_model.columns(120, fleet, now)[0]}
+    # the profile gives way first, names stay long; the router too, for the queued job's `queued 7m30s`
+    cols, compact = jobs_model.columns(110, fleet, now)
+    assert not compact and not {"profile", "router"} & {c.key for c in cols} and "elapsed" in {c.key for c in cols}
+    assert "profile" in {c.key for c in jobs_model.columns(132, fleet, now)[0]}
+    running = [s for s in fleet if s is not pending]
+    assert "router" in {c.key for c in jobs_model.columns(110, running, now)[0]}
+    assert "profile" in {c.key for c in jobs_model.columns(120, running, now)[0]}
     assert any("decode_0 down" in p for p in cells.problems(fleet[1]))
 
 

@@ -59,7 +59,9 @@ def test_the_table_and_serving_lines_fit_the_width_with_whole_headers(width: int
 
 
 def test_a_wide_terminal_or_a_pipe_keeps_every_column_whole() -> None:
-    for width in (132, None):
+    # as wide as the whole table (the fleet's durations, counted to today's clock, and its queued job's `queued …`)
+    whole = max(len(line) for line in _table(None)[: 1 + 1 + len(frozen.fleet())])
+    for width in (whole, None):
         lines = _table(width)
         assert _headers(lines[0]) == HEADERS, lines[0]
         assert "mi300x-vllm-moriio-colocated" in "\n".join(lines)  # no name cut

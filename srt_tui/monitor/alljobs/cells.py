@@ -62,9 +62,16 @@ SORTS: tuple[str, ...] = ("squeue", "job", "name", "state", "time")
 SORT_ARROWS = {"job": " ↓", "name": " ↑", "state": " ↑", "time": " ↓"}
 
 
+#: the cells the `/` filter reads: every one but TIME, which ticks (a filter `8` kept a job while it had run `18s`,
+#: then dropped it: the Monitor's jobs list did the same with its ELAPSED, issue 21 op11)
+FILTERED = tuple(key for key in HEADERS if key != "time")
+
+
 def arrange(jobs: list[MyJob], query: str, sort: str, now: datetime) -> list[MyJob]:
-    """The rows shown: those whose cells (and output directory) match the `/` filter, in the order chosen."""
-    rows = [j for j in jobs if not query or matches_words(" ".join((*row(j, now), str(j.job_dir or ""))), query)]
+    """The rows shown: those whose cells but TIME (and output directory) match the `/` filter, in the order chosen."""
+    rows = [
+        j for j in jobs if not query or matches_words(" ".join((*row(j, now, FILTERED), str(j.job_dir or ""))), query)
+    ]
     if sort == "job":
         return sorted(rows, key=lambda j: job_number(j.job_id), reverse=True)  # the newest first
     if sort == "name":

@@ -89,17 +89,27 @@ def _ms(value: float | None) -> str:
     return "–" if value is None else f"{value:.0f} ms" if value >= 10 else f"{value:.1f} ms"
 
 
+def not_serving(snap: JobSnapshot, now: datetime) -> NotServing | None:
+    """Why the job cannot take a smoke test now, from its snapshot alone (no file read), or None when it serves: it
+    has ended (`job 7 has ended (cancelled at …)`, as `shell` says it), or it is not ready yet (`job 7 is not serving
+    yet (stage router starting)`). `srt-tui bench` refuses with it, and the job view's `b` says it."""
+    job = snap.job_id
+    if said := ended(snap, now):
+        return NotServing(said, "submit it again, or pick a running job")
+    if not snap.is_ready:
+        return NotServing(
+            f"job {job} is not serving yet (stage {snap.stage or 'unknown'})", f"srt-tui wait {job} --for ready"
+        )
+    return None
+
+
 def public_url(snap: JobSnapshot) -> str:
     """Where clients send requests to this job, or NotServing saying why it cannot take them now.
 
     Reads the job's `endpoints.json` (a file read: call it in a worker or thread)."""
     job = snap.job_id
-    if said := ended(snap, datetime.now().astimezone()):  # `shell` refuses an ended job with the same words
-        raise NotServing(said, "submit it again, or pick a running job")
-    if not snap.is_ready:
-        raise NotServing(
-            f"job {job} is not serving yet (stage {snap.stage or 'unknown'})", f"srt-tui wait {job} --for ready"
-        )
+    if (why := not_serving(snap, datetime.now().astimezone())) is not None:
+        raise why
     try:
         ends = read_endpoints(Path(snap.job_dir))
     except JobDirError as exc:

@@ -30,7 +30,7 @@ from srt_tui.monitor.statuses.relay import read_relay
 from srt_tui.monitor.statuses.router import nginx_status, router_status, with_router_view
 from srt_tui.monitor.statuses.serving import client_ttft_added, job_figures, pd_flow, router_parts_key
 from srt_tui.monitor.statuses.srtctl_dir import srtctl_logs
-from srt_tui.monitor.statuses.stage import StepExit, derive_stage, ended_at, started_at, step_exit
+from srt_tui.monitor.statuses.stage import StepExit, derive_stage, ended_at, seen_ready, started_at, step_exit
 from srt_tui.monitor.statuses.workers import worker_statuses
 from srt_tui.slurm.client import JobState
 from srt_tui.slurm.identity import foreign_job
@@ -86,6 +86,9 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         said = "; ".join((*job.problems, *refused))
         sources = [SourceState("job dir", False, said) if s.name == "job dir" else s for s in sources]
     workers = with_router_view(workers, router)
+    seen = seen_ready(stage, routers or ((router,) if router is not None else ()), nginx) if live else None
+    if seen is not None:
+        stage, detail = seen  # the Monitor's own probes are a poll ahead of the job's wait (`seen_ready`)
     if stage == "workers healthy" and live:  # the count as this snapshot's worker table shows it
         detail = healthy_count(workers, detail)
     requests, errors, rate = job_totals(workers, router, routers)
@@ -152,6 +155,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         group=meta.group or "",
         group_member=meta.group_member or "",
         hostnames=hostnames(job, state),
+        stage_seen=seen is not None,
     )
 
 

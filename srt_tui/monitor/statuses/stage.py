@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from srt_tui.core.jobdir.contract import CancelDoc
 from srt_tui.monitor.files.jobfiles import Event
-from srt_tui.monitor.model import FINAL_STAGES, READY_STAGES, iso_utc
+from srt_tui.monitor.model import FINAL_STAGES, READY_STAGES, ROLE_LETTERS, ProxyStatus, RouterStatus, iso_utc
 from srt_tui.slurm.client import JobState
 
 _SLURM_FINAL = {
@@ -38,6 +38,40 @@ def derive_stage(events: list[Event], state: JobState | None, cancel: CancelDoc 
     if stage == "cancelled" and cancel is not None and not preempted:
         return stage, when, cancel.words()
     return stage, when, detail
+
+
+#: the roles in the order the job's own `router ready` detail names them (`P 1/1 D 2/2`)
+_ROLE_ORDER = ("prefill", "decode", "agg")
+#: what a `router ready` this Monitor saw before the job wrote it says after its registrations
+SEEN_BY_MONITOR = "(seen by the Monitor)"
+
+
+def seen_ready(stage: str, routers: tuple[RouterStatus, ...], nginx: ProxyStatus | None) -> tuple[str, str] | None:
+    """(`router ready`, its detail) when the job's last stage is `router starting` but this refresh's own probes
+    already see what the job waits for: every router answering with every worker it expects registered (its health
+    alone for a router with no registration list), and nginx answering in front of them; None otherwise.
+
+    The launch script writes `router ready` when its own wait (`srt_wait_router`) next asks the router: it asks at
+    the job's health-check interval (`health_check.interval_seconds`, srtctl's default 10 s; 1 s in the demo
+    profiles), each pass also relaying every worker's health and metrics first and waiting up to 3 s on a router
+    that takes the connection before it answers. The Monitor asks every 2 s, so its router panel read `up, registered
+    P 1/1 D 2/2` under a header still saying `stage router starting`. The stage shown is the further of the two:
+    the job's own event replaces this one at its next poll."""
+    if stage != "router starting" or not routers or (nginx is not None and (nginx.up is not True or nginx.stale)):
+        return None
+    for r in routers:
+        listed = r.registration in ("router-workers", "dynamo-health")
+        if r.up is not True or r.stale or (listed and not r.all_registered):
+            return None
+    first = routers[0]
+    if len(routers) > 1 or nginx is not None:
+        said = f"{len(routers)} routers registered their workers, nginx answers"
+    elif first.registration in ("router-workers", "dynamo-health"):
+        roles = sorted(first.expected, key=lambda k: _ROLE_ORDER.index(k) if k in _ROLE_ORDER else 9)
+        said = " ".join(f"{ROLE_LETTERS.get(k, k)} {first.registered.get(k, 0)}/{first.expected[k]}" for k in roles)
+    else:
+        said = "health 200"
+    return "router ready", f"{said} {SEEN_BY_MONITOR}"
 
 
 def _derive(events: list[Event], state: JobState | None) -> tuple[str, str, str]:

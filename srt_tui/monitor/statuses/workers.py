@@ -10,7 +10,7 @@ from typing import Any
 from srt_tui.core.isotime import parse_time
 from srt_tui.core.plan.document import PlanProcess
 from srt_tui.monitor.files.jobfiles import error_line
-from srt_tui.monitor.model import READY_STAGES, WorkerStatus
+from srt_tui.monitor.model import JOB_ENDED, READY_STAGES, WorkerStatus
 from srt_tui.monitor.probes import selectors
 from srt_tui.monitor.probes.prom import WORKER_SAMPLES, WorkerCounters, worker_counters
 from srt_tui.monitor.probes.sources import Source
@@ -146,7 +146,7 @@ def _ended(ctx: Refresh, job: JobFiles, name: str) -> _Seen:
     # two refreshes is in the window then (its figures read 0, `-`, over the refreshes before it)
     mtime = ctx.files.mtime(job.dir / "relay" / f"{name}.metrics") if probe is not None else None
     observed = ctx.mono(mtime) if mtime is not None else None
-    seen = _Seen("down", "the job has ended", "relay" if probe else "", False, probe, observed)
+    seen = _Seen("down", JOB_ENDED, "relay" if probe else "", False, probe, observed)
     ended = step_exit(job.events)
     if ended is not None and ended.kind == "worker" and ended.name == name:
         when = parse_time(ended.time)

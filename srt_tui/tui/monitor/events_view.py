@@ -124,7 +124,8 @@ class EventsScreen(ReportsWorkerErrors, DismissOnce[None]):
         """The rows, newest at the bottom; the cursor follows the newest unless the operator moved it up."""
         if self.story is None:
             return
-        entries = timeline(self.story.events, self.snap.workers, self.story.cancel)
+        stopped = frozenset(w.name for w in self.snap.workers if self.snap.stopped_with_job(w.name))
+        entries = timeline(self.story.events, self.snap.workers, self.story.cancel, stopped)
         if entries == self._shown and not force:
             return
         table = self.query_one(RowTable)

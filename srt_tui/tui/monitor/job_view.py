@@ -117,10 +117,7 @@ def summary(
     where = state_line(snap, st, width)
     t.append_text(where)
     t.append("\n")
-    queued = snap.queued_s(now) if snap.elapsed_s(now) is None else None
-    counters = [
-        Text(f"queued {cells.duration(queued)}" if queued is not None else f"elapsed {cells.elapsed(snap, now)}")
-    ]
+    counters = [Text(cells.elapsed_words(snap, now))]
     if expected := cells.starts_in(snap, now):  # Slurm's estimate, as `squeue --start` gives it
         counters.append(Text(expected))
     left, warn = cells.time_left(snap, now)

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from srt_tui.core.text.words import best_named, matches_words
 from srt_tui.monitor import cells
-from srt_tui.monitor.model import READY_STAGES, JobSnapshot, starts_in_s
+from srt_tui.monitor.model import READY_STAGES, STAGE_SHORT, JobSnapshot, starts_in_s
 from srt_tui.monitor.statuses.history import RATE_WINDOW_S
 from srt_tui.tui.monitor import sweep_rows
 from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths
@@ -36,7 +36,8 @@ COLUMNS: tuple[FitColumn, ...] = (
     FitColumn("rate", "REQ/S", 3, 6, f"requests per second through the job, over the last {RATE_WINDOW_S:g} s"),
     FitColumn("errors", "ERR", 5, 6, "failed requests: the router's count, else its workers'; once ended, the "
               "benchmark's"),
-    FitColumn("elapsed", "ELAPSED", 4, 7, "how long it has run (until it ended); - while queued"),
+    FitColumn("elapsed", "ELAPSED", 4, 12, "how long it has run (until it ended); while queued, how long it has "
+              "waited (`queued 2m10s`)"),
 )  # fmt: skip
 #: from this priority on a column leaves before names and stages are shortened
 LEAVES_FIRST = 6
@@ -62,41 +63,58 @@ def columns(
 ) -> tuple[tuple[Fitted, ...], bool]:
     """The columns that fit a view ``width`` wide for these rows, and whether cells are compact: the least
     important columns leave first (profile, router, topology), then names and stages shorten, then more
-    columns leave; a header is never cut."""
+    columns leave; a header is never cut. A queued job's long wordings: `_queued_forms`."""
     room = width - SCROLLBAR
     keys = [c.key for c in COLUMNS]
     when = now or datetime.now()
     for compact in (False, True):
         labelled = _labelled(sort, reverse, NARROW_CAPS if compact else {})
         rows = [{k: cell(s, k, when, compact) for k in keys} for s in snaps]
-        if compact:
-            fitted = fit(labelled, natural_widths(keys, rows), room)
-        else:  # a queued job's reason beside Slurm's estimate where no column leaves for it, else the estimate alone
-            fitted = _with_waits(snaps, rows, when, labelled, _labelled(sort, reverse, {"stage": WAIT_CAP}), room)
+        widened = labelled if compact else _labelled(sort, reverse, {"stage": WAIT_CAP})
+        fitted = _queued_forms(snaps, rows, when, labelled, widened, room, compact)
         kept = {f.key for f in fitted}
         if compact or all(c.key in kept for c in labelled if c.priority < LEAVES_FIRST):
             return fitted, compact
     raise AssertionError("unreachable")
 
 
-def _with_waits(
+def _queued_forms(
     snaps: Sequence[JobSnapshot],
     rows: list[dict[str, str]],
     now: datetime,
     labelled: list[FitColumn],
     widened: list[FitColumn],
     room: int,
+    compact: bool,
 ) -> tuple[Fitted, ...]:
-    """The wide table's columns: with STAGE as wide as a queued job's reason and Slurm's estimate (up to `WAIT_CAP`)
-    when no column leaves for it, else as if each such job showed its estimate alone (`wait_within` then draws it)."""
+    """The columns for a queued job's long wordings. ELAPSED as `queued 2m10s` where only the columns that leave
+    before names and stages shorten (PROFILE, ROUTER, TOPO) leave for it, else `queued` (`elapsed_within`; at 80
+    columns it pushed ELAPSED itself out, and ERR); STAGE as the reason beside Slurm's estimate (up to `WAIT_CAP`,
+    ``widened``; not ``compact``, whose stage is the estimate alone) only where no column leaves for it, else the
+    estimate alone (`wait_within`)."""
     keys = list(rows[0]) if rows else []
-    stage = _stage_cap(False)
-    short = [{**r, "stage": wait_within(s, now, stage) or r["stage"]} for s, r in zip(snaps, rows)]
-    fitted = fit(labelled, natural_widths(keys, short), room)
-    if short == rows:
+    stage = _stage_cap(compact)
+    short_stage = [{**r, "stage": wait_within(s, now, stage) or r["stage"]} for s, r in zip(snaps, rows)]
+    short_both = [{**r, "elapsed": elapsed_within(s, now, 0) or r["elapsed"]} for s, r in zip(snaps, short_stage)]
+    fitted = fit(labelled, natural_widths(keys, short_stage), room)
+    if short_both != short_stage:  # a queued job's `queued 2m10s`: kept where no important column leaves for it
+        least = fit(labelled, natural_widths(keys, short_both), room)
+        priority = {c.key: c.priority for c in labelled}
+        needed = {f.key for f in least if priority[f.key] < LEAVES_FIRST}
+        if not needed <= {f.key for f in fitted}:
+            fitted, short_stage = least, short_both
+            rows = [{**r, "elapsed": b["elapsed"]} for r, b in zip(rows, short_both)]
+    if short_stage == rows:
         return fitted
     wide = fit(widened, natural_widths(keys, rows), room)
     return wide if {f.key for f in wide} == {f.key for f in fitted} else fitted
+
+
+def elapsed_within(snap: JobSnapshot, now: datetime, width: int) -> str:
+    """A queued job's ELAPSED in a column narrower than `queued 2m10s`: `queued` (how long it has waited: the job
+    view and `status`); "" for any other row, or when it fits."""
+    text = cells.elapsed(snap, now)
+    return "queued" if text.startswith("queued ") and len(text) > width else ""
 
 
 def status(snap: JobSnapshot) -> str:
@@ -196,10 +214,23 @@ def _stage_cap(narrow: bool) -> int:
     return NARROW_CAPS["stage"] if narrow else next(c.cap or 0 for c in COLUMNS if c.key == "stage")
 
 
-def matches(snap: JobSnapshot, query: str, now: datetime) -> bool:
-    """k9s-style filter: every word must appear in the row (case-insensitive); `!word` must not."""
-    text = " ".join(cell(snap, c.key, now) for c in COLUMNS)
-    return matches_words(f"{text} {snap.profile} {snap.engine} {snap.group}", query)
+def filter_text(snap: JobSnapshot) -> str:
+    """What the `/` filter reads of a job: what names it and where it is, never a figure that moves on by itself (a
+    filter `8` kept jobs whose ELAPSED read `18s`, which vanished seconds later, and hid a job just submitted): its
+    id, name, sweep group and member, profile, engine, frontend, topology, its scheduler's state (and Slurm's reason
+    while queued), its stage as a word (not a benchmark's counts, a health count or Slurm's estimate), `degraded`."""
+    words = (
+        snap.job_id, snap.name, snap.group, snap.group_member, snap.profile, snap.engine, snap.frontend,
+        snap.topology, cells.state_cell(snap), snap.slurm_reason if snap.stage == "pending" else "",
+        snap.stage, STAGE_SHORT.get(snap.stage, ""), "relayed" if snap.relayed else "",
+        "degraded" if status(snap) == "degraded" else "",
+    )  # fmt: skip
+    return " ".join(w for w in words if w)
+
+
+def matches(snap: JobSnapshot, query: str) -> bool:
+    """k9s-style filter of `filter_text`: every word must appear in it (case-insensitive); `!word` must not."""
+    return matches_words(filter_text(snap), query)
 
 
 def _job_key(job_id: str) -> tuple[int, str]:
@@ -236,7 +267,7 @@ def sort_key(key: str, now: datetime) -> Callable[[JobSnapshot], tuple[object, .
 
 def arrange(snaps: list[JobSnapshot], query: str, sort: str, reverse: bool, now: datetime) -> list[JobSnapshot]:
     """Filtered and sorted rows, a sweep's members together."""
-    rows = [s for s in snaps if not query or matches(s, query, now)]
+    rows = [s for s in snaps if not query or matches(s, query)]
     return sweep_rows.group_rows(sorted(rows, key=sort_key(sort, now), reverse=reverse))
 
 

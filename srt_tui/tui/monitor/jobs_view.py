@@ -181,6 +181,10 @@ class JobsView(Vertical):
             _say(empty, f"No job matches the filter {query!r} (Esc clears it).")
         empty.set_class(bool(rows), "hidden")
         shown = f"{len(rows)} of {counted(len(snaps), 'job')}" if query else counted(len(snaps), "job")
+        # k9s's `pods(all)[4] </8>`: a kept filter is on the list's own frame, in the warning colour, with how to
+        # leave it (`4 of 21 jobs · filter '8'` in the line under the list went unseen, and hid a job just submitted)
+        table.set_class(bool(query), "-filtered")
+        table.border_title = f" filter {query!r} · {shown} · Esc clears " if query else None
         order = "↓" if reverse else "↑"
         # `s` (which the footer leaves to `?`) is named with the sort it changes, `/` with the filter
         filtering = f"filter {query!r}" if query else "/ filter"
@@ -235,6 +239,8 @@ class JobsView(Vertical):
                 text = mark + sweep_rows.member_name(text, list(members), c.width - len(mark))
             if c.key == "stage" and len(text) > c.width:  # a queued job: Slurm's estimate before its reason
                 text = jobs_model.wait_within(s, now, c.width) or text
+            if c.key == "elapsed" and len(text) > c.width:  # a queued job: `queued` where `queued 2m10s` is too wide
+                text = jobs_model.elapsed_within(s, now, c.width) or text
             text = fit_value(text, c.width)  # whole words only: `h100-2p1d-…`, never `workers he…`
             style = Style()
             if c.key in ("status", "stage"):

@@ -124,6 +124,9 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
             "C", "clone", "Clone", tooltip="Clone the job into Launch: its recipe, profile and topology, on the preview"
         ),
         Binding("b", "smoke", "Smoke", tooltip="Smoke test: 20 requests through the job's URL, ok/failed, latency"),
+        # `b` where no smoke test can run (the job has ended, is queued or still starting; the jobs list): why, in a
+        # toast (it did nothing at all), while the footer offers Smoke only where it runs
+        Binding("b", "no_smoke", "Why no smoke test", show=False),
         Binding(
             "y",
             "copy_forward",
@@ -201,6 +204,8 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         #: keys typed meanwhile wait for the refresh under way (the list before its first one, a job opened
         #: before its first snapshot: `2 g Enter l` found no row, `A … Enter l` no log yet)
         self._keys_wait = False
+        #: the job just submitted and how (`focus_job`), until its snapshot is in and the filter checked against it
+        self._reveal: tuple[str, str] | None = None
 
     # -- layout -------------------------------------------------------------------------------------
 
@@ -279,6 +284,8 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
             if snap is not None and snap.stage == "pending":  # still queued: nothing will serve for a while
                 return False
             return self.in_job_view and (None if snap is None or not snap.is_ready else True)
+        if action == "no_smoke":  # `smoke` said no (`b` falls through to this binding then)
+            return True
         if action in ("open", "filter", "sort", "reverse"):
             return not self.in_job_view
         if action in ("scroll_job", "leave_job"):
@@ -380,6 +387,7 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         if self._detail is not None:
             self._detail.follow(self.snapshot_of(self._detail.job_id))
         self._tell_slurm(live_slurm(shown))
+        self._reveal_focused()
         self._rearm()
         self._wait_for_refresh(False)
 
@@ -488,12 +496,15 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         self.query_one(JobView).scroll_home(animate=False)
         self.refresh_bindings()
 
-    def focus_job(self, job_id: str, job_dir: Path) -> None:
-        """Track (and show) the job that was just submitted, and refresh now."""
+    def focus_job(self, job_id: str, job_dir: Path, how: str = "submitted") -> None:
+        """Track (and show) the job that was just submitted (``how``: or `opened` from all my Slurm jobs), and refresh
+        now; a kept `/` filter that would hide it from the list is cleared (`_reveal_focused`)."""
         self.focused_job = (job_id, job_dir)
         self.tracked[job_id] = job_dir
         self.removed.discard(job_id)  # opened on purpose: shown again
         self._on_purpose.add(job_id)
+        self._reveal = (job_id, how)
+        self._reveal_focused()
         if self.is_mounted:
             self.open_job(job_id)
             if self.poll_interval is not None:
@@ -562,13 +573,36 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
                 self._back_to_all = False
                 self.action_all_jobs()
             return
-        flt = self.query_one("#jobs-filter", Input)
         if self._filter_open():
-            flt.value = ""
-            self.query_text = ""
-            flt.add_class("hidden")
+            self._clear_filter()
+
+    def _reveal_focused(self) -> None:
+        """Once the job just submitted (`focus_job`) has a snapshot: a kept filter that would hide it is cleared, and
+        a toast says so. As GitHub Desktop's usability test found of a branch filter kept past creating a branch, and
+        k9s does by starting a view afresh when one jumps to a resource, the operator's attention has moved to the new
+        job: a list that hides it (filter `8` hid a just-submitted job 14) leaves the cursor elsewhere, so the keys
+        that act on the highlighted job (`c`, `l`, `R`) would act on another one."""
+        if self._reveal is None or not self.is_mounted:
+            return
+        job_id, how = self._reveal
+        snap = self.snapshot_of(job_id)
+        if snap is None:  # its first refresh is on the way
+            return
+        self._reveal = None
+        if self.query_text and not jobs_model.matches(snap, self.query_text):
+            kept = self.query_text
+            self._clear_filter()
+            self.notify(f"Filter {kept!r} cleared: it would hide job {job_id}, just {how}.", timeout=8)
+
+    def _clear_filter(self) -> None:
+        """No filter: its field emptied and gone, every job listed, the keys to the list."""
+        flt = self.query_one("#jobs-filter", Input)
+        flt.value = ""
+        self.query_text = ""
+        flt.add_class("hidden")
+        if not self.in_job_view:
             self.query_one("#jobs-table").focus()
-            self.refresh_bindings()
+        self.refresh_bindings()
 
     def _filter_open(self) -> bool:
         """Whether the jobs list is filtered or its filter shown (what Esc then clears)."""
@@ -590,14 +624,22 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
     def _filter_done(self, event: Input.Submitted) -> None:
         """Enter opens the job the filter names best (the highlighted row), as Enter on the list and in every
         filter of the wizard do; the list, still filtered, is one Esc back. A filter matching nothing (or empty)
-        leaves the keys to the list."""
-        if not self.query_text:
-            self.query_one("#jobs-filter").add_class("hidden")
+        leaves the keys to the list. The field leaves with the keys (`_filter_left`): the list's frame says the
+        filter."""
         self.query_one("#jobs-table").focus()
         job = self.query_one(JobsView).highlighted_job
         if self.query_text and job is not None:
             self.open_job(job)
         self.refresh_bindings()
+
+    @on(Input.Blurred, "#jobs-filter")
+    def _filter_left(self) -> None:
+        """The keys went back to the list (Enter, Tab, a click): the field goes, a kept filter said by the list's
+        frame (`filter '8' · 4 of 21 jobs · Esc clears`; the field left on screen went unseen); `/` brings it back
+        with the filter to edit. Not when a screen opened on top (the field keeps its place under it)."""
+        if self.is_current:
+            self.query_one("#jobs-filter").add_class("hidden")
+            self.refresh_bindings()
 
     @on(DataTable.HeaderSelected, "#jobs-table")
     def _header(self, event: DataTable.HeaderSelected) -> None:
@@ -774,6 +816,24 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         self.redraw()
         self._smoke(snap)
 
+    def action_no_smoke(self) -> None:
+        """`b` where the smoke test cannot run: why, as `srt-tui bench` refuses it (`job 7 is not serving yet (stage
+        router starting)`, `job 7 has ended (cancelled at …)`); from the list, where it runs."""
+        from srt_tui.monitor.probes.smoke import not_serving
+
+        if not self.in_job_view:
+            self.notify("The smoke test (b) runs from a job's view: Enter opens the highlighted job.", timeout=5)
+            return
+        snap = self.snapshot_of(self.current_job())
+        if snap is None:
+            self.notify("No smoke test: this job has not been read yet.", severity="warning", timeout=5)
+            return
+        why = not_serving(snap, self.now())
+        if why is None:  # it serves after all (a refresh in between): run it
+            self.action_smoke()
+            return
+        self.notify(f"No smoke test: {why.message}.", severity="warning", timeout=8)
+
     @work(group="smoke", name="smoke", exit_on_error=False)
     async def _smoke(self, snap: JobSnapshot) -> None:
         from srt_tui.monitor.probes.smoke import NotServing, public_url, router_note, run_smoke
@@ -871,7 +931,7 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
     def _from_all_jobs(self, chosen: OpenJob | None) -> None:
         if chosen is not None:
             self._back_to_all = True
-            self.focus_job(chosen.job_id, chosen.job_dir)
+            self.focus_job(chosen.job_id, chosen.job_dir, "opened")
 
     def action_hide_job(self) -> None:
         """Remove the highlighted ended job from the list (confirmed; its directory is kept)."""

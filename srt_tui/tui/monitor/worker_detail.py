@@ -246,16 +246,19 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
                 t.append(f"{label:<12}", style=dim)
                 t.append(f"{shown}\n")
         t.append("\nhealth  ", style=key)
-        now = Text("ended", style=dim) if self.stopped else self._health(w.health)  # stopped with its job: not `down`
-        if w.detail:
-            now.append(f"  {w.detail}", style=dim)
+        # stopped with its job: `ended  with the job`, not `down`, the same words as its history's last row
+        health, detail = cells.health_words(w.health, w.detail, self.stopped)
+        now = Text("ended", style=dim) if self.stopped else self._health(health)
+        if detail:
+            now.append(f"  {detail}", style=dim)
         self._hang(t, now, len("health  "), first=False)  # a long detail wraps in its value column
         for change in w.health_history:
             label = f"  {_when(change.at)} UTC  "
             t.append(label, style=dim)
-            words = self._health(change.health)
-            if change.detail:
-                words.append(f"  {change.detail}", style=dim)
+            health, detail = cells.health_words(change.health, change.detail, self.stopped)
+            words = Text(health, style=dim) if (health, detail) == cells.STOPPED_WITH_JOB else self._health(health)
+            if detail:
+                words.append(f"  {detail}", style=dim)
             self._hang(t, words, len(label), first=False)  # under the value, not at column 0 under the times
         if not w.health_history:
             t.append("  no changes seen yet\n", style=dim)

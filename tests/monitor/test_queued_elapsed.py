@@ -1,0 +1,66 @@
+"""A queued job says how long it has waited in the jobs list, in `srt-tui status` and in the job view (issue 21,
+new-operator pass op11): the list and `status` said `-` in ELAPSED while the job view said `queued 32s` and the docs
+promise `queued 2m10s`. One function (`cells.elapsed`) says it for all three; where the table has no room for it
+beside the other columns, the list says `queued` (how long: the job view) rather than push ELAPSED out."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable, Static
+
+from srt_tui.cli.jobs import print_table
+from srt_tui.monitor import cells
+from srt_tui.monitor.model import iso_utc
+from tests.monitor import frozen
+from tests.monitor.tui_apps import frozen_app
+from tests.tui.scenarios import settle
+
+PENDING = next(s for s in frozen.fleet() if s.stage == "pending")  # submitted 7m30s before the frozen clock
+
+
+def test_one_function_says_how_long_a_queued_job_has_waited() -> None:
+    now = frozen.NOW
+    assert cells.elapsed(PENDING, now) == "queued 7m30s"
+    assert cells.elapsed_words(PENDING, now) == "queued 7m30s"
+    running = frozen.nvidia("healthy")
+    assert cells.elapsed(running, now) == "44m37s" and cells.elapsed_words(running, now) == "elapsed 44m37s"
+    gone = replace(PENDING, stage="cancelled", slurm_state="CANCELLED", ended_at="2026-03-01T11:58:00Z")
+    assert cells.elapsed(gone, now) == "-"  # cancelled in the queue: it never ran, and waits no more
+
+
+@pytest.mark.parametrize(
+    ("size", "said"), [((132, 43), "queued 7m30s"), ((120, 36), "queued 7m30s"), ((80, 24), "queued")]
+)
+async def test_the_jobs_list_says_it(size: tuple[int, int], said: str) -> None:
+    app = frozen_app(frozen.fleet())
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        table: DataTable[Any] = app.screen.query_one("#jobs-table", DataTable)
+        assert "ELAPSED" in [str(c.label) for c in table.columns.values()]
+        assert str(table.get_cell(PENDING.job_id, "elapsed")).rstrip() == said
+        assert str(table.get_cell("81234", "elapsed")).rstrip() == "44m37s"
+
+
+async def test_the_job_view_says_it() -> None:
+    app = frozen_app([PENDING], open_job=PENDING.job_id)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert "queued 7m30s" in str(app.screen.query_one("#job-summary", Static).render())
+
+
+def test_status_says_it() -> None:
+    submitted = datetime.now().astimezone() - timedelta(seconds=130)
+    queued = replace(PENDING, submitted_at=iso_utc(submitted.timestamp()), expected_start_at="")
+    for width in (None, 132):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            print_table([queued], None, width=width)
+        row = next(line for line in out.getvalue().splitlines() if line.startswith(PENDING.job_id))
+        assert re.search(r"\bqueued 2m1\ds\b", row), row
