@@ -137,6 +137,9 @@ class Engine:
     #: its workers load the model from `model.path` (the preflight checks that path exists); False: the path is only
     #: a served name (the mocker)
     reads_model_path: ClassVar[bool] = True
+    #: the Python packages its workers start from when they run on the host (`container_runtime: none`), which the
+    #: host's `python3` must import; None: not declared (the recipe list cannot say it runs without a container)
+    host_modules: ClassVar[tuple[str, ...] | None] = None
 
     def reads_model(self, worker_launch: WorkerStart) -> bool:
         """Do its workers read `model.path` when started so (`direct`, or under Dynamo)? Only then does the preflight

@@ -26,6 +26,7 @@ class SGLang(Engine):
     """SGLang worker; takes the visibility mask; multi-node via dist-init."""
 
     name: ClassVar[str] = "sglang"
+    host_modules: ClassVar[tuple[str, ...] | None] = ("sglang",)
     managed_flags: ClassVar[frozenset[str]] = frozenset(
         {
             "model-path",

@@ -25,6 +25,7 @@ class TRTLLM(Engine):
     """TRT-LLM worker: one srun step per worker across its nodes, one task per GPU (srtctl's MPI launch)."""
 
     name: ClassVar[str] = "trtllm"
+    host_modules: ClassVar[tuple[str, ...] | None] = ("tensorrt_llm",)
     managed_flags: ClassVar[frozenset[str]] = frozenset(
         {"model-path", "served-model-name", "extra-engine-args", "disaggregation-mode"}
     )

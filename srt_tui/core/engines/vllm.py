@@ -53,6 +53,7 @@ class VLLM(Engine):
     """vLLM worker; masks only when `set_visible_devices`, else `--device-ids`."""
 
     name: ClassVar[str] = "vllm"
+    host_modules: ClassVar[tuple[str, ...] | None] = ("vllm",)
     managed_flags: ClassVar[frozenset[str]] = frozenset(
         {
             "model",
