@@ -386,8 +386,9 @@ class RecipeStep(FilterStep):
     # -- tree ---------------------------------------------------------------------------------------
 
     def _label(self, entry: RecipeEntry, styles: dict[str, Style]) -> Text:
-        """A row: `✓ label  1P2D · sglang` (its facts were worked out when the file was read); `✗` when it cannot be
-        read, or when its job needs more nodes than the profile's cluster has (the summary says how many)."""
+        """A row: `✓ label  1P2D · sglang` (its facts were worked out when the file was read): ✓ written for the
+        profile, • fits it as written (`recipe_fit`); `✗` when it cannot be read, or when its job needs more nodes
+        than the profile's cluster has (the summary says how many)."""
         if entry.broken:
             return Text.assemble(("✗ ", styles["bad"]), (entry.label, styles["bad"]))
         fit = self._fit(entry)
@@ -510,10 +511,12 @@ class RecipeStep(FilterStep):
 
     def _rank(self, entry: RecipeEntry) -> tuple[int, int]:
         """Where the step puts the cursor, lowest first: the row whose name answers the filter best (`mocker-1p1d`
-        before `mocker-…` whose folder alone matched), then a row written for the profile, then the tree's order
-        (the first of equals: the row nearest the top). A name that starts with the query and one that holds it at a
-        word's start answer alike: `/1p2d` put the cursor on srtctl's `1p2d-mtp` (GB200, experimental), 20 rows
-        down, over the ✓ `mocker-1p2d` and, with a profile no row is written for, over the first row shown."""
+        before `mocker-…` whose folder alone matched), then a row written for the profile, then one that fits it as
+        written (a profile Setup has just written has none of the first: op11's cursor sat on an AMD recipe of a
+        cluster of fake GPUs), then the tree's order (the first of equals: the row nearest the top). A name that
+        starts with the query and one that holds it at a word's start answer alike: `/1p2d` put the cursor on
+        srtctl's `1p2d-mtp` (GB200, experimental), 20 rows down, over the ✓ `mocker-1p2d` and, with a profile no
+        row is written for, over the first row shown."""
         fit = self._fit(entry)
         named = name_rank(entry.label, self.query_text)
         return (2 if named in (1, 2) else named), 3 if fit.too_big else 0 if self._written_for(entry) else (
