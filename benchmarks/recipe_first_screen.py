@@ -119,8 +119,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.ratios import REPO, bytecode_env, median, row, tmux_env  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "reference" / "srtctl-recipes-all" / "recipes"
-#: a recipe row of the tree: `├ ✓ mocker-1p1d  1P1D · mocker` (a long name drops its shape: `├   1k1k:zip_override…`)
-ROW = re.compile(r"[├└] [✓ ] \S")
+#: a recipe row of the tree: `├ ✓ mocker-1p1d  1P1D · mocker`, marked ✓, • or ✗ or not (a long name drops its shape)
+ROW = re.compile(r"[├└] [✓•✗ ] \S")
 #: rows of the 36-line terminal's tree that make "a screenful" (the tree shows ~30 lines, folders among them)
 SCREENFUL = 25
 TICK = os.sysconf("SC_CLK_TCK")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 #: bump when the cached rows' meaning changes
-CACHE_FORMAT = 4
+CACHE_FORMAT = 5
 MAX_CACHE_BYTES = 64 << 20
 MAX_ENTRIES = 20_000
 _NAME = "recipes.json"

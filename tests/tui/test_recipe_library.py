@@ -681,7 +681,8 @@ async def test_rows_alike_but_for_their_middle_keep_where_they_differ(width: int
     assert len(shown) == 5 and all(len(row) <= room for row in shown), (shown, room)
     assert len(set(shown)) == len(shown), shown  # five rows, five readings
     assert all("…" in row for row in shown[1:]), shown
-    assert [row.split()[0][-3:] for row in shown[1:]] == ["[0]", "[1]", "[0]", "[1]"], shown  # the ends kept
+    # the ends kept (after the row's mark: these fit the profile as written, •)
+    assert [row.lstrip("✓•✗ ").split()[0][-3:] for row in shown[1:]] == ["[0]", "[1]", "[0]", "[1]"], shown
     names = [f"x:zip_override_{v}_8k1k_hightpt[{i}]" for v in ("a", "mtp") for i in (0, 1)] + ["x:base"]
     assert differs_at(names, 22) == {names[0]: 15, names[1]: 15, names[2]: 15, names[3]: 15}
     assert cut_middle(Text("  x:base"), 22).plain == "  x:base"  # short rows are left alone
@@ -888,7 +889,8 @@ async def test_with_a_user_profile_the_filter_highlights_the_row_enter_takes() -
     """Operator pass (issue 21, 2026-12-07): with a profile of the operator's own (no row written for it), `/1p2d`
     Enter Enter opened Topology on srtctl's `1p2d-mtp` (GB200, "do not use"), 20 rows down, drawn in the list's dim
     blurred cursor: a name starting with the query outranked the rows above it. Rows answering alike go in the
-    tree's order, the cursor row is drawn highlighted while the filter has the keys, and Enter takes that row."""
+    tree's order, the first that fits the profile as written (•: the mocker's, not the MI355X one above it) first
+    (op11), the cursor row is drawn highlighted while the filter has the keys, and Enter takes that row."""
     from srt_tui.tui.launch.screen import LaunchScreen as Launch
 
     lib = _user_library() / "gb200-fp4" / "1k1k"
@@ -905,20 +907,21 @@ async def test_with_a_user_profile_the_filter_highlights_the_row_enter_takes() -
     async with app.run_test(size=(120, 36)) as pilot:
         tree = await _filtered(app, pilot, "1p2d")
         rows = _leaves(tree)
-        assert "1p2d-mtp" in rows and _cursor(tree) == rows[0], (rows, _cursor(tree))
+        assert rows[:2] == ["mi355x-1p2d-sglang-mori", "mocker-1p2d"] and "1p2d-mtp" in rows, rows
+        assert _cursor(tree) == "mocker-1p2d", (rows, _cursor(tree))
         # drawn as the highlighted row although the filter field has the focus
         assert not tree.has_focus and tree.cursor_node is not None
         top = tree.region.y + 1 - round(tree.scroll_y)
         strip = app.screen._compositor.render_strips()[top + tree.cursor_line]
         shown = [seg for seg in strip.crop(tree.region.x, tree.region.right) if seg.text.strip()]
         cursor_bg = app.theme_variables["block-cursor-background"].lower()
-        assert rows[0] in "".join(seg.text for seg in shown), [seg.text for seg in shown]
+        assert "mocker-1p2d" in "".join(seg.text for seg in shown), [seg.text for seg in shown]
         assert any(seg.style and seg.style.bgcolor and seg.style.bgcolor.name == cursor_bg for seg in shown), shown
         await pilot.press("enter", "enter")
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, Launch) and screen.index == 2, app.screen
-        assert screen.state.recipe_label == rows[0]
+        assert screen.state.recipe_label == "mocker-1p2d"
 
 
 async def test_enter_enter_in_one_burst_after_a_filter_chooses_the_rows_recipe() -> None:

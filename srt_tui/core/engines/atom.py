@@ -13,6 +13,7 @@ class Atom(Engine):
     """ATOM worker; each endpoint fits one node; behind AToMesh."""
 
     name: ClassVar[str] = "atom"
+    host_modules: ClassVar[tuple[str, ...] | None] = ("atom",)
     managed_flags: ClassVar[frozenset[str]] = frozenset(
         {"model", "host", "server-port", "tp", "tensor-parallel-size", "kv-transfer-config"}
     )

@@ -137,10 +137,19 @@ class Engine:
     #: its workers load the model from `model.path` (the preflight checks that path exists); False: the path is only
     #: a served name (the mocker)
     reads_model_path: ClassVar[bool] = True
-    #: the top-level packages its worker's `python3 -m` module imports to start besides its own, by how the worker
-    #: starts: Dynamo's `dynamo.vllm` wraps `vllm`, which ai-dynamo does not install (the host check asks them of
-    #: the job's Python with find_spec, importing nothing); none for a module that is the engine itself
-    needs_packages: ClassVar[dict[WorkerStart, tuple[str, ...]]] = {}
+    #: the Python packages its workers start from when they run on the host (`container_runtime: none`), which the
+    #: host's `python3` must import; None: not declared (the recipe list cannot say it runs without a container)
+    host_modules: ClassVar[tuple[str, ...] | None] = None
+    #: Dynamo's module for it (`dynamo.vllm`) wraps the engine's own package (`host_modules`), which ai-dynamo does not
+    #: install; False for Dynamo's own `dynamo.mocker`, which needs nothing beyond ai-dynamo
+    dynamo_wraps_engine: ClassVar[bool] = True
+
+    def needs_packages(self, worker_launch: WorkerStart) -> tuple[str, ...]:
+        """The top-level packages its worker's `python3 -m` module imports to start besides its own (the host check
+        asks them of the job's Python with find_spec, importing nothing): under Dynamo the engine it wraps."""
+        if worker_launch == "dynamo" and self.dynamo_wraps_engine:
+            return self.host_modules or ()
+        return ()
 
     def reads_model(self, worker_launch: WorkerStart) -> bool:
         """Do its workers read `model.path` when started so (`direct`, or under Dynamo)? Only then does the preflight

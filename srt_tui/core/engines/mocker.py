@@ -17,6 +17,8 @@ class Mocker(Engine):
     """Mock worker; takes the mask like SGLang and reports it in `/server_info`."""
 
     name: ClassVar[str] = "mocker"
+    host_modules: ClassVar[tuple[str, ...] | None] = ("srt_tui",)  # it ships with srt-tui
+    dynamo_wraps_engine: ClassVar[bool] = False  # `dynamo.mocker` is Dynamo's own
     managed_flags: ClassVar[frozenset[str]] = frozenset(
         {"host", "port", "role", "flavor", "name", "model", "bootstrap-port", "visible-devices-env"}
     )

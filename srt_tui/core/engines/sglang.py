@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
-from srt_tui.core.capabilities import WorkerStart
 from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import (
     Engine,
@@ -27,6 +26,7 @@ class SGLang(Engine):
     """SGLang worker; takes the visibility mask; multi-node via dist-init."""
 
     name: ClassVar[str] = "sglang"
+    host_modules: ClassVar[tuple[str, ...] | None] = ("sglang",)
     managed_flags: ClassVar[frozenset[str]] = frozenset(
         {
             "model-path",
@@ -59,7 +59,6 @@ class SGLang(Engine):
         "queued": "sglang:num_queue_reqs",
     }
     serving_metrics: ClassVar[dict[str, dict[str, str]]] = {"": serving.SGLANG}
-    needs_packages: ClassVar[dict[WorkerStart, tuple[str, ...]]] = {"dynamo": ("sglang",)}
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """srtctl's SGLang command: managed flags first, then the recipe's (its model path, served name and

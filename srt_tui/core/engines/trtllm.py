@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from srt_tui.core import placeholders as ph
-from srt_tui.core.capabilities import LaunchStyle, WorkerStart
+from srt_tui.core.capabilities import LaunchStyle
 from srt_tui.core.engines.base import LAUNCH_MPI, Engine, WorkerContext, WorkerLaunch, request_plane_flags, role_mode
 from srt_tui.core.spec.yamlio import dump_yaml
 
@@ -25,6 +25,7 @@ class TRTLLM(Engine):
     """TRT-LLM worker: one srun step per worker across its nodes, one task per GPU (srtctl's MPI launch)."""
 
     name: ClassVar[str] = "trtllm"
+    host_modules: ClassVar[tuple[str, ...] | None] = ("tensorrt_llm",)
     managed_flags: ClassVar[frozenset[str]] = frozenset(
         {"model-path", "served-model-name", "extra-engine-args", "disaggregation-mode"}
     )
@@ -40,7 +41,6 @@ class TRTLLM(Engine):
     #: nodes of a Grace superchip); aggregated workers and other GPU types start without it
     numa_bind_gpu_types: ClassVar[frozenset[str]] = frozenset({"gb200", "gb300"})
     frontends: ClassVar[frozenset[str]] = frozenset({"dynamo", "direct"})
-    needs_packages: ClassVar[dict[WorkerStart, tuple[str, ...]]] = {"dynamo": ("tensorrt_llm",)}
 
     def launch(self, ctx: WorkerContext) -> WorkerLaunch:
         """Write the role's args as the engine YAML, then start every rank pointing at it."""

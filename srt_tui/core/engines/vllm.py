@@ -6,7 +6,6 @@ import json
 from typing import Any, ClassVar
 
 from srt_tui.core import placeholders as ph
-from srt_tui.core.capabilities import WorkerStart
 from srt_tui.core.engines import serving
 from srt_tui.core.engines.base import (
     DP_RPC_PORT,
@@ -54,6 +53,7 @@ class VLLM(Engine):
     """vLLM worker; masks only when `set_visible_devices`, else `--device-ids`."""
 
     name: ClassVar[str] = "vllm"
+    host_modules: ClassVar[tuple[str, ...] | None] = ("vllm",)
     managed_flags: ClassVar[frozenset[str]] = frozenset(
         {
             "model",
@@ -83,7 +83,6 @@ class VLLM(Engine):
         "queued": "vllm:num_requests_waiting",
     }
     serving_metrics: ClassVar[dict[str, dict[str, str]]] = {"": serving.VLLM}
-    needs_packages: ClassVar[dict[WorkerStart, tuple[str, ...]]] = {"dynamo": ("vllm",)}
 
     def should_set_visible_devices(self, spec: EngineSpec) -> bool:
         """Only with `set_visible_devices: true`; otherwise the worker is bound with `--device-ids`."""

@@ -15,11 +15,15 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from srt_tui.core.errors import Problem
 from srt_tui.core.plan.model import JobPlan, ProcessPlan
+
+if TYPE_CHECKING:
+    from srt_tui.core.spec.recipe import Recipe
 
 #: how to install the programs the frontends and routers start (others: put it on PATH)
 INSTALL_HINTS: dict[str, str] = {
@@ -219,3 +223,31 @@ def missing_programs(plan: JobPlan) -> list[MissingProgram]:
             users.setdefault(process.command[0], []).append(process.name)
     programs = [MissingProgram(p, tuple(names)) for p, names in users.items() if _which(p) is None]
     return [*programs, *_missing_modules(processes, {m.program for m in programs})]
+
+
+def recipe_host_modules(recipe: Recipe) -> tuple[str, ...] | None:
+    """The Python packages a recipe's workers start from on the host (`container_runtime: none`): its engine's, and
+    Dynamo's when its router starts them under Dynamo; None when the engine declares none. Worked out as the recipe
+    list reads a file, so a row is checked against this machine's `python3` (`importable_here`) with no model."""
+    from srt_tui.core.engines import get_engine
+    from srt_tui.core.frontends.routers import resolve_router
+    from srt_tui.core.spec.resolved import topology_of
+
+    engine = get_engine(recipe.engine.type)
+    if engine.host_modules is None:
+        return None
+    workers = sum(spec.workers for spec in recipe.roles.values())
+    router = resolve_router(recipe.frontend.type, topology_of(recipe).disaggregated, workers)
+    if router.worker_launch == "dynamo":  # `dynamo.<engine>`: ai-dynamo, and the engine it wraps
+        return ("dynamo", *engine.needs_packages("dynamo"))
+    return engine.host_modules
+
+
+def importable_here(modules: Sequence[str]) -> dict[str, bool]:
+    """Which of ``modules`` the `python3` on this machine's PATH imports, as a container-less job's `python3 -m …`
+    processes need (each False when there is no `python3`); one it could not be asked about is left out. The answers
+    are kept as `missing_programs` keeps them: the Submit step asks the same interpreter."""
+    interpreter = _which("python3")
+    if interpreter is None:
+        return dict.fromkeys(modules, False)
+    return _importable(interpreter, (), list(dict.fromkeys(modules)))

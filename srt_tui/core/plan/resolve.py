@@ -17,6 +17,7 @@ from srt_tui.core.engines.base import LAUNCH_MPI
 from srt_tui.core.errors import ConfigError, Problem, did_you_mean
 from srt_tui.core.frontends.dynamo import WHEELHOUSE, wheel_env
 from srt_tui.core.frontends.routers import resolve_router
+from srt_tui.core.spec.aliases import CONTAINER_LITERAL
 from srt_tui.core.spec.job_size import JobSize, RoleShape, gpus_per_worker, nodes_for, worker_nodes_of
 from srt_tui.core.spec.profile import DCGM_EXPORTER, HealthCheck, LoadedProfile, Profile
 from srt_tui.core.spec.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
@@ -56,9 +57,6 @@ def _alias(
         hint=hint + " (`srt-tui doctor -f RECIPE` checks the paths)",
         severity="warning",
     )
-
-
-_CONTAINER_LITERAL = re.compile(r"^(/|\./|\.\./|~)|[:/]|\.sqsh$")
 
 
 def apply_topology(recipe: Recipe, topo: TopologySpec, gpn: int) -> Recipe:
@@ -334,7 +332,7 @@ def resolve(
     container: str | None = None
     if recipe.model.container and profile.container_runtime != "none":
         container, note = _alias(
-            recipe.model.container, profile.containers, "model.container", "containers", _CONTAINER_LITERAL
+            recipe.model.container, profile.containers, "model.container", "containers", CONTAINER_LITERAL
         )
         notes += [note] if note else []
         if container.startswith(("/", "./")) and "$" not in container:  # srtctl: a file path, resolved

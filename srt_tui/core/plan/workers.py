@@ -134,7 +134,7 @@ def _worker(
         metrics=dict(st.router.worker_metrics if dyn else engine.metrics),
         serving={} if dyn else serving_contract(engine.serving_metrics, st.router.worker_api),
         unset_env=unset,
-        needs_packages=engine.needs_packages.get(st.router.worker_launch, ()),
+        needs_packages=engine.needs_packages(st.router.worker_launch),
         recipe_srun_options=per_node,  # srtctl gives its MPI steps the backend's srun options alone
         differs_from_srtctl=(
             *(("health-gate",) if dyn else ()),

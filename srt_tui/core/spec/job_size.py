@@ -148,3 +148,22 @@ def too_big(size: JobSize, max_nodes: int | None, profile_gpus: int | None) -> s
     if nodes <= max_nodes:
         return None
     return f"needs {nodes} nodes; this cluster has {max_nodes} (max_nodes)"
+
+
+def gpu_misfit(size: JobSize, profile_gpus: int | None) -> str | None:
+    """Why a job of ``size`` is not written for nodes of ``profile_gpus`` GPUs: the recipe's own GPUs per node differ
+    (`written for nodes of 4 GPUs; this cluster's have 8`), or a role's workers do not tile a node (`prefill workers of
+    3 GPUs do not divide a node's 8`); None when they fit or the profile does not say."""
+    if profile_gpus is None:
+        return None
+    if size.gpus_per_node is not None and size.gpus_per_node != profile_gpus:
+        return f"written for nodes of {size.gpus_per_node} GPUs; this cluster's have {profile_gpus}"
+    for shape in size.shapes(profile_gpus):
+        g = shape.gpus
+        if g < 1:  # refused as the recipe is read: no such row is checked here
+            continue
+        if g < profile_gpus and profile_gpus % g:
+            return f"{shape.role} workers of {g} GPUs do not divide a node's {profile_gpus}"
+        if g > profile_gpus and g % profile_gpus:
+            return f"{shape.role} workers of {g} GPUs are not whole nodes of {profile_gpus}"
+    return None

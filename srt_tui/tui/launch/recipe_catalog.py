@@ -59,6 +59,12 @@ class RecipeEntry:
     #: what its node count follows from (None for a broken entry): checked against the chosen profile's
     #: `max_nodes` as the row is drawn, with no recipe model
     size: JobSize | None = None
+    #: the GPU type it is written for (`resources.gpu_type`), its container (`model.container`), and the Python
+    #: packages its workers start from without one (`recipe_host_modules`; None: its engine does not say): what the
+    #: list checks a row's fit to the chosen profile with, beside its size, with no recipe model
+    gpu_type: str | None = None
+    container: str | None = None
+    host_modules: tuple[str, ...] | None = None
 
     @property
     def broken(self) -> bool:
@@ -90,7 +96,10 @@ class RecipeEntry:
 
     def facts(self) -> dict[str, Any]:
         """What a row and its summary need, as JSON: the reader process sends these (no recipe model)."""
-        return {name: getattr(self, name) for name in _FACTS} | {"size": self.size.facts() if self.size else None}
+        return {name: getattr(self, name) for name in _FACTS} | {
+            "size": self.size.facts() if self.size else None,
+            "host_modules": list(self.host_modules) if self.host_modules is not None else None,
+        }
 
     @classmethod
     def from_facts(cls, data: dict[str, Any]) -> RecipeEntry:
@@ -101,6 +110,11 @@ class RecipeEntry:
             }
             if not all(isinstance(v, str) for v in text.values()) or not isinstance(data["error"], (str, type(None))):
                 raise ValueError("a fact is not text")
+            gpu_type, container, modules = data["gpu_type"], data["container"], data["host_modules"]
+            if not all(isinstance(v, (str, type(None))) for v in (gpu_type, container)) or not isinstance(
+                modules, (list, type(None))
+            ):
+                raise ValueError("a fact is not text")
             return cls(
                 **text,
                 error=data["error"],
@@ -109,6 +123,9 @@ class RecipeEntry:
                 words=tuple(str(w) for w in data["words"]),
                 problems=tuple(str(p) for p in data["problems"]),
                 size=None if data["size"] is None else JobSize.from_facts(data["size"]),
+                gpu_type=gpu_type,
+                container=container,
+                host_modules=None if modules is None else tuple(str(m) for m in modules),
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"not a recipe entry: {exc}") from exc
@@ -128,6 +145,8 @@ _FACTS = (
     "summary",
     "words",
     "problems",
+    "gpu_type",
+    "container",
 )
 
 
@@ -308,8 +327,20 @@ def _loaded(
     words = (recipe.name, recipe.engine.type, recipe.frontend.type, str(topology), recipe.description or "")
     return RecipeEntry(
         folder, label, spec, shown, recipe, source, None, description, tuple(recipe.profiles), shape, title,
-        _summary(recipe), words, size=JobSize.of(recipe),
+        _summary(recipe), words, size=JobSize.of(recipe), gpu_type=recipe.resources.gpu_type,
+        container=recipe.model.container, host_modules=_host_modules(recipe),
     )  # fmt: skip
+
+
+def _host_modules(recipe: Recipe) -> tuple[str, ...] | None:
+    """What its workers start from on the host (`recipe_host_modules`); None when that cannot be said."""
+    from srt_tui.core.errors import SrtError
+    from srt_tui.core.plan.host_programs import recipe_host_modules
+
+    try:
+        return recipe_host_modules(recipe)
+    except (SrtError, LookupError, ValueError):  # an engine or frontend refused elsewhere: the row says nothing
+        return None
 
 
 def _summary(recipe: Recipe) -> tuple[tuple[str, str], ...]:

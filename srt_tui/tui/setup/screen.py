@@ -60,6 +60,9 @@ RESTRICT = {
     "max_nodes": (r"[0-9]*", "Max nodes: digits only (a node count)"),
 }
 
+#: what Esc does in a text field, as Help says it
+LEAVE_FIELD = "Leave the text field for the step's table or button (the step stays): then 1 2 3 switch modes"
+
 #: the field a proposal row is edited in: text typed on that row (or its evidence) goes there; other rows' text goes
 #: to the first field (operator pass: `op7-slurm` typed on the evidence pane went nowhere)
 FIELD_OF_KEY = {
@@ -121,7 +124,12 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
     """Guided first-time cluster setup: 1 Probe, 2 Review and edit, 3 Write."""
 
     CSS_PATH = "setup.tcss"
+    #: Setup opens on its button, never in a text field: Textual's own first focus went to the Partition field a turn
+    #: before `on_mount`'s, and a `3` or `1` typed meanwhile was typed there (operator pass op11: `31` in Partition)
+    AUTO_FOCUS = "#run-probes"
     BINDINGS: ClassVar[list[BindingType]] = [
+        # first: in a text field Esc leaves the field (k9s, lazygit), the step staying; then `1`/`2`/`3` switch modes
+        Binding("escape", "leave_field", "Leave the field", show=False, tooltip=LEAVE_FIELD),
         Binding("ctrl+r", "run_probes", "Run probes"),
         # a busy partition keeps the probe job pending: the operator can stop waiting (the job is cancelled)
         Binding("escape", "stop_probes", "Stop probing"),
@@ -209,7 +217,6 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
         self.query_one("#opt-partition", Input).value = self.options.partition or ""
         self.query_one("#opt-paths", Input).value = " ".join(self.options.paths)
         self.watch_step(self.step)
-        self.query_one("#run-probes", Button).focus()
         self.watch(self.query_one(ProposalTable), "scroll_y", self._say_more, init=False)
 
     @property
@@ -223,7 +230,7 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
         """Text typed on the review step where no text goes (the proposal, the evidence, a button) goes to the field
         it is about, which takes the focus: the highlighted row's field, else Profile name. Keys bound here (`q`,
         `?`, `1`, `j`/`k`) keep their meaning. Not on the probe step: there Esc leaves a field for its button, and
-        what follows the Esc is keys, not text for the field it left."""
+        what follows the Esc is keys (`1` Launch), not text for the field it left."""
         if not event.is_printable or event.key in self.active_bindings or isinstance(self.focused, Input):
             return
         target = self._field_for_text()
@@ -497,6 +504,18 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
     def _back_pressed(self) -> None:
         self.action_back()
 
+    def action_leave_field(self) -> None:
+        """Esc in a text field: the focus leaves it for the step's table or button, the step staying (on the review
+        step it went back to the probes, the proposal out of sight), so the next `1`/`2`/`3` switches modes."""
+        if self.query_one("#setup-switcher", ContentSwitcher).current == "setup-review":
+            self.query_one("#proposal-table", DataTable).focus()
+            return
+        button = self.query_one("#run-probes", Button)
+        if button.disabled:  # the probes run: the findings pane, which Esc then stops
+            self.query_one("#probe-findings-box").focus()
+        else:
+            button.focus()
+
     def action_back(self) -> None:
         """Return to the probe step."""
         self.query_one("#setup-switcher", ContentSwitcher).current = "setup-probe"
@@ -516,6 +535,8 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
             return probing
         if action == "back":
             return not probing
+        if action == "leave_field":
+            return isinstance(self.focused, Input)
         return True
 
     def on_unmount(self) -> None:

@@ -27,6 +27,7 @@ from srt_tui.core.text.words import name_rank
 from srt_tui.tui.display import shorten_paths, wrap_path
 from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened, ReloadRecipes
 from srt_tui.tui.launch.recipe_catalog import LIST_ITEM
+from srt_tui.tui.launch.recipe_fit import Fit, ProfileFit, fit_of
 from srt_tui.tui.launch.steps.base import WizardState
 from srt_tui.tui.launch.steps.filter_step import FilterStep
 from srt_tui.tui.launch.steps.recipe_rows import fit_folder
@@ -39,6 +40,15 @@ if TYPE_CHECKING:
     from srt_tui.tui.launch.steps.recipe_edit import EditResult, EditTarget
 
 
+class HostModulesFound(Message):
+    """Which Python packages this machine's `python3` imports (a worker asked it): rows of a container-less profile
+    that need them fit or not."""
+
+    def __init__(self, answers: dict[str, bool]) -> None:
+        super().__init__()
+        self.answers = answers
+
+
 class RecipeEdited(Message):
     """The file edited in $EDITOR was read back and validated (in a worker)."""
 
@@ -49,7 +59,7 @@ class RecipeEdited(Message):
 
 _T = TypeVar("_T")
 
-HINT = "Choose a recipe (✓ = written for this profile)."
+HINT = "Choose a recipe (✓ written for this profile, • fits it as written)."
 #: the summary's key column: its longest key (`benchmark`, `  prefill`)
 KEY_WIDTH = 9
 
@@ -357,11 +367,16 @@ class RecipeStep(FilterStep):
         self._checks: dict[str, tuple[list[str], list[str], bool]] = {}
         #: the wizard's `opened` recipe this step last showed
         self._shown_opened: RecipeEntry | None = None
-        #: the chosen profile's (max_nodes, gpus_per_node): a row whose job needs more nodes shows ✗ and why
-        self._limit: tuple[int | None, int | None] = (None, None)
-        #: `_too_big` of each entry at `_limit`, by the entry's id (the entry kept beside it: an id is never reused
-        #: while its answer is here): the tree asks for every row at each rebuild, twice
-        self._big: dict[int, tuple[RecipeEntry, str | None]] = {}
+        #: the chosen profile's cluster (None: none chosen yet): a row whose job needs more nodes shows ✗ and why, a
+        #: row that fits it as written • (`recipe_fit`)
+        self._limit: ProfileFit | None = None
+        #: `fit_of` each entry at `_limit`, by the entry's id (the entry kept beside it: an id is never reused while
+        #: its answer is here): the tree asks for every row at each rebuild, twice
+        self._big: dict[int, tuple[RecipeEntry, Fit]] = {}
+        #: which Python packages this machine's `python3` imports (for a container-less profile's rows), and those
+        #: asked about and not answered yet
+        self._importable: dict[str, bool] = {}
+        self._asking: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield Static(HINT, classes="step-hint", id="recipe-hint")
@@ -379,8 +394,7 @@ class RecipeStep(FilterStep):
         name = state.profile_name
         limit = self._limit
         if state.profile is not None:
-            profile = state.profile.profile
-            self._limit = (profile.max_nodes, profile.gpus_per_node)
+            self._limit = ProfileFit.of(state.profile)
             if self._limit != limit:
                 self._big.clear()
         if self._library is None:  # first entry: what the scan read so far (it started with the screen)
@@ -392,11 +406,12 @@ class RecipeStep(FilterStep):
             if self.entries:
                 self._rebuild(keep_cursor=False)
         elif self._limit != limit and self.entries:  # the given profile's model loaded after the first rows
-            self._rebuild()
+            self._refit()
         if state.opened is not None and state.opened is not self._shown_opened:
             self._shown_opened = state.opened
             self.show_opened(state.opened)
         self._show_progress()
+        self._ask_host_modules()
 
     #: keys wait (`HoldKeys`) for the tree's first rows (`hold_keys`), or for the rest of the library an Enter in the
     #: filter waits for (`_enter_waits`)
@@ -473,6 +488,7 @@ class RecipeStep(FilterStep):
         self._add_rows([e for e in entries if e.matches(self.query_text)], grew=True)
         self._show_progress()
         self._library_progressed()
+        self._ask_host_modules()
 
     def action_reload(self) -> None:
         """Read the library again (the screen scans it in a worker; `library_reloaded` shows what it found)."""
@@ -484,9 +500,11 @@ class RecipeStep(FilterStep):
             return
         opened = [e for e in self.entries if e.folder == "opened"]
         self.entries = [*self._library.entries, *opened]
+        self._importable.clear()  # asked again: an engine installed since fits now
         self._rebuild()
         self._show_progress()
         self._library_progressed()
+        self._ask_host_modules()
 
     def _show_progress(self) -> None:
         """The hint line counts files while a scan reads; the tree shows its loading indicator until rows come."""
@@ -507,23 +525,85 @@ class RecipeStep(FilterStep):
     # -- tree ---------------------------------------------------------------------------------------
 
     def _label(self, entry: RecipeEntry, styles: dict[str, Style]) -> Text:
-        """A row: `✓ label  1P2D · sglang` (its facts were worked out when the file was read); `✗` when it cannot be
-        read, or when its job needs more nodes than the profile's cluster has (the summary says how many)."""
+        """A row: `✓ label  1P2D · sglang` (its facts were worked out when the file was read): ✓ written for the
+        profile, • fits it as written (`recipe_fit`); `✗` when it cannot be read, or when its job needs more nodes
+        than the profile's cluster has (the summary says how many)."""
         if entry.broken:
             return Text.assemble(("✗ ", styles["bad"]), (entry.label, styles["bad"]))
-        if self._too_big(entry):
+        fit = self._fit(entry)
+        if fit.too_big:
             return Text.assemble(("✗ ", styles["bad"]), entry.label, (f"  {entry.shape}", styles["dim"]))
-        mark = "✓ " if self.profile_name and self.profile_name in entry.profiles else "  "
+        mark = "✓ " if self._written_for(entry) else "• " if fit.fits else "  "
         return Text.assemble((mark, styles["match"]), entry.label, (f"  {entry.shape}", styles["dim"]))
+
+    def _written_for(self, entry: RecipeEntry) -> bool:
+        """The recipe's `profiles:` names the chosen profile (its ✓)."""
+        return bool(self.profile_name) and self.profile_name in entry.profiles
+
+    def _fit(self, entry: RecipeEntry) -> Fit:
+        """How the job as written fits the chosen profile's cluster (`recipe_fit`); pending before one is chosen."""
+        if self._limit is None:
+            return Fit(pending=True)
+        known = self._big.get(id(entry))
+        if known is None or known[0] is not entry:
+            known = self._big[id(entry)] = (entry, fit_of(entry, self._limit, self._importable))
+        return known[1]
 
     def _too_big(self, entry: RecipeEntry) -> str | None:
         """Why the job as written does not fit the chosen profile's cluster (`max_nodes`), or None."""
-        if self._limit[0] is None:
-            return None
-        known = self._big.get(id(entry))
-        if known is None or known[0] is not entry:
-            known = self._big[id(entry)] = (entry, entry.too_big(*self._limit))
-        return known[1]
+        return self._fit(entry).too_big
+
+    def _ask_host_modules(self) -> None:
+        """For a container-less profile, ask (in a worker) whether this machine's `python3` imports the packages the
+        rows' engines need and that were not asked about yet; their rows are marked once it answers."""
+        if self._limit is None or not self._limit.on_host:
+            return
+        wanted = {m for e in self.entries if e.host_modules for m in e.host_modules}
+        fresh = sorted(wanted - self._importable.keys() - self._asking)
+        if fresh:
+            self._asking.update(fresh)
+            self._find_host_modules(fresh)
+
+    @work(thread=True, group="recipe-fit", name="host-modules", exit_on_error=False)
+    def _find_host_modules(self, modules: list[str]) -> None:
+        """Which of ``modules`` this machine's `python3` imports (one interpreter started for them all)."""
+        from srt_tui.core.plan.host_programs import importable_here
+
+        answers = importable_here(modules)
+        self.post_message(HostModulesFound({m: answers.get(m, False) for m in modules}))
+
+    @on(HostModulesFound)
+    def _host_modules_found(self, message: HostModulesFound) -> None:
+        message.stop()
+        self._asking.difference_update(message.answers)
+        self._importable.update(message.answers)
+        self._big.clear()
+        if self.entries:
+            self._refit()
+
+    def _refit(self) -> None:
+        """The rows marked again for the profile's cluster as now known (each row whose mark changed relabelled: the
+        rows and their order stay, so the tree is not rebuilt), and the cursor on the best row when the step put it
+        where it is (not the operator, a clone or an opened file) and a better one is marked now."""
+        tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
+        styles = {name: self._style(f"recipe-step--{name}") for name in ("bad", "match", "dim")}
+        best: TreeNode[RecipeEntry | None] | None = None
+        best_rank = (0, 0)
+        for folder in tree.root.children:
+            for leaf in folder.children:
+                if leaf.data is None:
+                    continue
+                label = self._label(leaf.data, styles)
+                if label != leaf.label:
+                    leaf.set_label(label)
+                rank = self._rank(leaf.data)
+                if best is None or rank < best_rank:
+                    best, best_rank = leaf, rank
+        placed = tree.cursor_node is self._auto_node and not self._auto_asked
+        if best is not None and placed and best is not tree.cursor_node and self._beats(best_rank, tree.cursor_node):
+            self._place_cursor(best)
+        else:
+            self._summarise_node(tree.cursor_node)  # its `fit` line
 
     def _folder_node(self, folder: str) -> TreeNode[RecipeEntry | None]:
         """The folder's node, made on first need (before the "opened" folder, which stays last)."""
@@ -578,13 +658,17 @@ class RecipeStep(FilterStep):
 
     def _rank(self, entry: RecipeEntry) -> tuple[int, int]:
         """Where the step puts the cursor, lowest first: the row whose name answers the filter best (`mocker-1p1d`
-        before `mocker-…` whose folder alone matched), then a row written for the profile, then the tree's order
-        (the first of equals: the row nearest the top). A name that starts with the query and one that holds it at a
-        word's start answer alike: `/1p2d` put the cursor on srtctl's `1p2d-mtp` (GB200, experimental), 20 rows
-        down, over the ✓ `mocker-1p2d` and, with a profile no row is written for, over the first row shown."""
-        fits = bool(self.profile_name) and self.profile_name in entry.profiles
+        before `mocker-…` whose folder alone matched), then a row written for the profile, then one that fits it as
+        written (a profile Setup has just written has none of the first: op11's cursor sat on an AMD recipe of a
+        cluster of fake GPUs), then the tree's order (the first of equals: the row nearest the top). A name that
+        starts with the query and one that holds it at a word's start answer alike: `/1p2d` put the cursor on
+        srtctl's `1p2d-mtp` (GB200, experimental), 20 rows down, over the ✓ `mocker-1p2d` and, with a profile no
+        row is written for, over the first row shown."""
+        fit = self._fit(entry)
         named = name_rank(entry.label, self.query_text)
-        return (2 if named in (1, 2) else named), 2 if self._too_big(entry) else 0 if fits else 1
+        return (2 if named in (1, 2) else named), 3 if fit.too_big else 0 if self._written_for(entry) else (
+            1 if fit.fits else 2
+        )
 
     def _beats(self, rank: tuple[int, int], node: TreeNode[RecipeEntry | None] | None) -> bool:
         """Whether a row of `rank` is a better place for the cursor than `node` (None: no row has it yet)."""
@@ -667,7 +751,8 @@ class RecipeStep(FilterStep):
         rows = [child.data for child in node.children if child.data is not None]
         broken = sum(1 for e in rows if e.broken)
         big = sum(1 for e in rows if self._too_big(e))
-        mine = sum(1 for e in rows if not e.broken and self.profile_name in e.profiles)
+        mine = sum(1 for e in rows if not e.broken and self._written_for(e))
+        fitting = sum(1 for e in rows if not self._written_for(e) and self._fit(e).fits)
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style=st("recipe-step--key"), no_wrap=True)
         grid.add_column()
@@ -678,6 +763,8 @@ class RecipeStep(FilterStep):
         grid.add_row("holds", Text(count))
         if mine:
             grid.add_row("", Text(f"✓ {mine} written for {self.profile_name}", style=st("recipe-step--match")))
+        if fitting:
+            grid.add_row("", Text(f"• {fitting} fit {self.profile_name} as written", style=st("recipe-step--match")))
         if broken:
             grid.add_row("", Text(f"✗ {broken} cannot be read (highlight one for why)", style=st("recipe-step--bad")))
         if big:
@@ -713,6 +800,24 @@ class RecipeStep(FilterStep):
             self.notify(f"{entry.shown_path} cannot be read now: {exc}", severity="error")
             return
         self.post_message(RecipeChosen(recipe, source, entry.shown_path))
+
+    def _fit_words(self, entry: RecipeEntry) -> Text | None:
+        """The summary's `fit` line: `• fits op11 as written: 2 of its 3 nodes, engine installed here`, or why it does
+        not (`— written for mi300x GPUs; …`); None before a profile is chosen, or for a job too big for it (its
+        `checks` lines say so)."""
+        limit, fit = self._limit, self._fit(entry)
+        if limit is None or fit.too_big or entry.size is None:
+            return None
+        st = self._style
+        if fit.pending:
+            return Text("… looking for its engine on this machine", style=st("recipe-step--dim"))
+        if fit.misfit:
+            return Text(f"— {fit.misfit}", style=st("recipe-step--dim"))
+        nodes = entry.size.nodes(limit.gpus_per_node)
+        said = [f"{nodes} of its {limit.max_nodes} nodes" if limit.max_nodes else counted(nodes, "node")]
+        if limit.on_host:
+            said.append("engine installed here")
+        return Text(f"• fits {limit.name} as written: {', '.join(said)}", style=st("recipe-step--match"))
 
     def _summarise(self, entry: RecipeEntry | None) -> None:
         box = self.query_one("#recipe-summary", Static)
@@ -751,6 +856,9 @@ class RecipeStep(FilterStep):
                         style=st("recipe-step--match" if fits else "recipe-step--dim"),
                     )
                 grid.add_row("profiles", text)
+            said = self._fit_words(entry)
+            if said is not None:
+                grid.add_row("fit", said)
             big = self._too_big(entry)
             if big and checked is None:  # a valid recipe the profile's cluster cannot run as written
                 grid.add_row(

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -44,6 +45,17 @@ class TopologyStep(WizardStep):
 
     step_id: ClassVar[str] = "topology"
     title: ClassVar[str] = "Topology"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # as in every text field (k9s, lazygit): Esc leaves a role field for the presets, the step and its edits
+        # staying; then `1`/`2`/`3` switch modes and Esc again goes back (it went back to the Recipe step at once)
+        Binding(
+            "escape",
+            "leave_field",
+            "Leave the field",
+            show=False,
+            tooltip="Leave the role field for the presets (the edits stay): then 1 2 3 switch modes, Esc goes back",
+        ),
+    ]
     HELP_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (
         ("Presets", "The recipe's own shape, then the usual ones of its kind (1P1D, 2P1D, 1P2D, 2P2D or agg1, agg2, "
                     "agg4), each with the nodes it needs; Enter fills the role rows with it"),
@@ -280,6 +292,15 @@ class TopologyStep(WizardStep):
             self.notify(f"The topology is not valid yet{detail}.", severity="error")
             return
         self.post_message(PlanConfirmed(self.prepared))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_field":
+            return isinstance(self.screen.focused, Input) and self in self.screen.focused.ancestors
+        return super().check_action(action, parameters)
+
+    def action_leave_field(self) -> None:
+        """Esc in a role field: the presets take the focus, the values typed stay."""
+        self.focus_default()
 
     def focus_default(self) -> None:
         self.query_one("#presets", OptionList).focus()
