@@ -492,11 +492,13 @@ def latency_parts(s: Serving, family: str, brief: bool = False) -> list[tuple[st
     return out + ([(" mean ", True), (mean, False)] if mean else [])
 
 
-def client_ttft_note(s: Serving, brief: bool = False) -> str:
+def client_ttft_note(s: Serving, brief: bool = False, family: str = "ttft") -> str:
     """What a client through the job's router measures of TTFT beyond the engines' figures, when its router adds
-    some (`Serving.client_ttft_added_s`): `clients +≤40 ms (sglang-router: no TCP_NODELAY)`; "" otherwise. A
-    client's E2E includes the same held first chunk, so E2E carries the note too (``brief``: `clients +≤40 ms`)."""
-    if not s.client_ttft_added_s:
+    some (`Serving.client_ttft_added_s`): `clients +≤40 ms (sglang-router: no TCP_NODELAY)`; "" otherwise, and
+    beside no figure of ``family`` (`TTFT - clients +≤40 ms` on a job that served nothing yet read as a measurement).
+    A client's E2E includes the same held first chunk, so E2E carries the note too (``brief``: `clients +≤40 ms`)."""
+    measured = getattr(s, f"{family}_p50_s") is not None or getattr(s, f"{family}_mean_s") is not None
+    if not s.client_ttft_added_s or not measured:
         return ""
     added = f"clients +≤{latency(s.client_ttft_added_s)}"
     return added if brief else f"{added} ({s.client_ttft_router}: no TCP_NODELAY)"
@@ -557,7 +559,8 @@ def serving_line(s: Serving | None, unmeasured: str = "rates after a second samp
         return "".join(text for text, _ in latency_parts(s, family))
 
     note = f" {n}" if (n := client_ttft_note(s)) else ""
-    e2e_note = f" {n}" if (n := client_ttft_note(s, brief=True)) else ""  # the reason is said once, beside TTFT
+    # the reason is said once, beside TTFT
+    e2e_note = f" {n}" if (n := client_ttft_note(s, brief=True, family="e2e")) else ""
     return (
         f"TTFT {figures('ttft')}{note} · TPOT {figures('itl')} · E2E {figures('e2e')}{e2e_note} · "
         f"in {tokens_per_s(s.input_tok_per_s)} out {tokens_per_s(s.output_tok_per_s)} · "

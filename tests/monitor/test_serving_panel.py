@@ -234,6 +234,27 @@ def test_the_e2e_group_carries_what_a_client_through_the_router_adds_as_ttft_doe
     assert "E2E mean 44 ms (p50, p99 <100 ms)" in [t.plain for t in serving_pairs(plain, lambda _: Style())]
 
 
+def test_what_a_client_adds_is_said_only_beside_a_measured_figure() -> None:
+    """New-operator pass op11 (2026-12-07): a job behind sglang-router that had served nothing read `TTFT -
+    clients +≤40 ms` in the panel and `TTFT p50 - p99 - clients +≤40 ms (sglang-router: no TCP_NODELAY)` in `status`:
+    a note on a figure that is not there. It comes with the first TTFT (and E2E) figure."""
+    from dataclasses import replace
+
+    from rich.style import Style
+
+    from srt_tui.monitor import cells
+    from srt_tui.monitor.model import Serving
+    from srt_tui.tui.monitor.serving_panel import serving_pairs
+
+    idle = Serving(running=0.0, window_s=61.0, client_ttft_added_s=0.04, client_ttft_router="sglang-router")
+    lines = [t.plain for t in serving_pairs(idle, lambda _: Style(), sparks=False)]
+    assert not any("clients" in line for line in lines), lines
+    assert "clients" not in cells.serving_line(idle), cells.serving_line(idle)
+    served = replace(idle, ttft_p50_s=0.05, ttft_p99_s=0.08, e2e_mean_s=0.06)
+    assert "TTFT p50 50 ms p99 80 ms clients +≤40 ms (sglang-router" in cells.serving_line(served)
+    assert "clients +≤40 ms" in cells.serving_line(served).split("E2E")[1]
+
+
 async def test_an_ended_jobs_worker_detail_unwatched_says_no_figures_were_recorded() -> None:
     """Operator pass (issue 21, 2026-12-07): a finished job's worker detail showed `(the job has ended: its last
     figures)` over dashes and zeros when its run was not watched: they were no figures of its run. It says none

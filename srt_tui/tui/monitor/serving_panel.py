@@ -48,7 +48,7 @@ def serving_pairs(
             t.append(text, style=dim if word else "")
         # what a client through the router sees beyond the engines: its E2E holds the same delayed first chunk (the
         # reason is said once, beside TTFT)
-        if field in ("ttft", "e2e") and (note := cells.client_ttft_note(s, brief or field == "e2e")):
+        if field in ("ttft", "e2e") and (note := cells.client_ttft_note(s, brief or field == "e2e", field)):
             t.append(f" {note}", style=dim)
         if (points := cells.latency_spark(s, field, points)) and sparks:
             t.append(" " + cells.sparkline(points, SPARK_WIDTH, cells.SPARK_FLOOR_LATENCY_S), style=spark)
