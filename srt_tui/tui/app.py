@@ -31,6 +31,7 @@ from srt_tui.tui.context import NO_PROFILE, AppContext, ContextHub
 from srt_tui.tui.key_order import KeyQueue, Typed
 from srt_tui.tui.launch.messages import JobSubmitted
 from srt_tui.tui.messages import CloneJob, HoldKeys, SlurmStatus
+from srt_tui.tui.mode_screen import ModeScreen
 from srt_tui.tui.palette import ScreenActions
 from srt_tui.tui.terminal_keys import read_keys_with_alt
 from srt_tui.tui.toasts import ToastKeeper
@@ -173,6 +174,7 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
         else:
             self._first_frame_callbacks.append(callback)
 
+    @on(ModeScreen.Drawn)
     def _first_frame_drawn(self) -> None:
         callbacks, self._first_frame_callbacks = self._first_frame_callbacks or [], None
         for callback in callbacks:
@@ -180,8 +182,8 @@ class SrtTuiApp(ReportsWorkerErrors, App[None]):
 
     def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self.toasts.screen_changed, immediate=True)
-        # the app reads its queue once it has started, and the first frame is drawn first
-        self.call_later(self.call_after_refresh, self._first_frame_drawn)
+        # told by the first mode screen drawn (`ModeScreen.Drawn`); at the latest after 2 s, should none be
+        self.set_timer(2.0, self._first_frame_drawn)
         if self.check_slurm:
             # after the first frame: the check imports the Slurm layer, in a thread that shared the interpreter
             # with that frame

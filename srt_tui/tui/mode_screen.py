@@ -21,6 +21,7 @@ from weakref import WeakSet
 from textual import events
 from textual._context import NoActiveAppError
 from textual.app import App
+from textual.message import Message
 from textual.screen import Screen
 
 #: the apps that have read their message queue, so have started: their mode screens render at once
@@ -71,11 +72,24 @@ class ModeScreen(Screen[None]):
                 self.app.call_later(self._draw_held_frame)  # the app reads its queue once it has started
             return
         self._frame_held = False
-        super()._compositor_refresh()
+        self._draw()
 
     def _draw_held_frame(self) -> None:
         """The app's first turn: it has started, and the frame held meanwhile is drawn (if this screen still shows)."""
         _started.add(self.app)
         if self._frame_held and self.is_current:
             self._frame_held = False
-            super()._compositor_refresh()
+            self._draw()
+
+    class Drawn(Message):
+        """A mode screen's first frame after the app started has gone to the terminal (`SrtTuiApp.after_first_frame`:
+        a refresh's after-callbacks also run for a frame held, so they came before it)."""
+
+    #: the Drawn message was sent
+    _told_drawn = False
+
+    def _draw(self) -> None:
+        super()._compositor_refresh()
+        if not self._told_drawn:
+            self._told_drawn = True
+            self.app.post_message(self.Drawn())
