@@ -18,6 +18,7 @@ import pytest
 
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.monitor.snapshot.collect import Monitor
+from srt_tui.monitor.statuses.history import SAME_READING_S
 from tests.conftest import REPO
 from tests.e2e.jobtools import SRT, apply, srt, wait_ready
 from tests.monitor import serving_faces
@@ -112,6 +113,9 @@ def test_a_one_shot_status_says_its_span_since_the_previous_run(pd_job: tuple[st
 
     started = time.monotonic()
     assert line().endswith("(rates: run `status` again within a minute)")
+    # an idle job's counters unchanged within SAME_READING_S are the same reading (a relay's re-read), not a second
+    # sample: two runs that quick (CI: 1.17 s for both) measured nothing
+    time.sleep(SAME_READING_S + 0.1)
     second = line()
     took = time.monotonic() - started
     span = SPAN.search(second)
