@@ -17,6 +17,12 @@ flow without the library (the cost the library adds to its first rows, goal ~1).
 this one's, for a before/after ratio in one run; `-p local, warm` is a start after a run that read (and cached)
 the whole library.
 
+2026-12-07 21:43, main 9ba1c51 (s34-start merged), a quiet machine (load average 0.5-1.7, no helper running), srtctl's
+555 files, 7 runs: `-p local` rows cold 0.397 s (bare Textual paint 0.224 s: ratio 1.77), warm 0.333 s (1.48): the
+issue's <= 0.5 s goal is met cold and warm (before s34-start, quiet: 0.52-0.58 s cold, 0.50-0.51 s warm); app CPU at
+the rows 0.62 s, no library 0.61 s (1.02); plain `srt-tui`: profiles 0.355 s, Enter -> rows 0.316 s (no library
+0.261 s: 1.21).
+
 Figures of 2026-12-07 20:04 and 20:07 (branch s34-start against main 8e089b6, srtctl's 555 files, 7 alternated runs
 each, load average 3-6 on 2 cores from other sessions' suites, bare Textual 0.32 / 0.45 s): `-p local` rows cold
 0.86 / 0.94 s against before 0.82 / 1.31 s (1.05 / 0.715), app + reader CPU 0.66 / 0.66 s against 0.80 / 0.99 s

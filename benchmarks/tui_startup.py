@@ -14,6 +14,10 @@ goal <= 1.0. Skipped when tmux or srtctl is missing.
 
     python benchmarks/tui_startup.py [--runs 7] [--tmux-runs 5] [--before OLD_TREE]
 
+2026-12-07 21:43 (main 9ba1c51, quiet machine, load average 0.5-1.3, no helper running; 7 alternated tmux runs):
+srt-tui first screen 0.349 s against srtctl's first prompt 0.478 s: ratio 0.73 (goal <= 1.0); headless first frame
+0.325 s, profiles listed 0.576 s (import floor 0.089 s).
+
 2026-12-07 17:16 (branch s33-paint against main f3de9fd, load average 3.4-4 on 2 cores, 9 alternated tmux runs of
 each): srt-tui first screen 0.675 s, before 0.917 s (0.74), srtctl's first prompt 0.692 s: ratio 0.98 (before 1.33).
 At 16:52-17:01 (load 7-8: walls ~2x a quiet machine's, 11 runs): 1.02 s, before 1.23 s (0.83; 0.76 in 7 runs),
