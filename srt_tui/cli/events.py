@@ -34,7 +34,7 @@ def _cmd_events(args: argparse.Namespace) -> int:
         except JobDirError:  # listed in the index, its job.json gone since: its events are still worth reading
             name = ""
         story = read_story(job_dir)
-        entries = timeline(story.events, cancel=story.cancel)
+        entries = timeline(story.events, cancel=story.cancel, check_every_s=story.check_every_s)
         if args.json:
             docs.append({"job_id": job_id, "job_dir": str(job_dir), "events": [e.json() for e in entries]})
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import re
 import signal
 import sys
 import threading
@@ -56,11 +57,13 @@ def _options(args: argparse.Namespace, extra_paths: tuple[str, ...] = ()) -> Pro
 
 
 class _Progress:
-    """Each probe's outcome on stderr, and a probe job that waits for its node (its state, the reason, how long)
-    when first seen and then every WAITING_EVERY seconds, so a busy partition is never a silent wait."""
+    """Each probe's outcome on stderr, and a probe job that waits for its node (its state, the reason, how long,
+    whose jobs hold the nodes) when first seen, when that changes, and every WAITING_EVERY seconds, so a busy
+    partition is never a silent wait."""
 
     def __init__(self) -> None:
         self.said_at: float | None = None
+        self.said = ""
 
     def __call__(self, step: str, status: str, detail: str) -> None:
         from srt_tui.setup.probes import STEPS
@@ -70,8 +73,10 @@ class _Progress:
             print(f"  [{status:>7}] {label}" + (f": {detail}" if detail else ""), file=sys.stderr)
         elif detail and step == "node":
             now = time.monotonic()
-            if self.said_at is None or now - self.said_at >= WAITING_EVERY:
-                self.said_at = now
+            # its words changed (Slurm's reason came, or which jobs hold the nodes): said now, not 10 s later
+            gist = re.sub(r"\d+", "#", detail)
+            if self.said_at is None or now - self.said_at >= WAITING_EVERY or gist != self.said:
+                self.said_at, self.said = now, gist
                 print(f"  [waiting] {label}: {detail}; Ctrl-C cancels it", file=sys.stderr)
 
 

@@ -6,6 +6,7 @@ Slurm commands, refused submissions, missing tools, timeouts) into a Finding; it
 
 from __future__ import annotations
 
+import getpass
 import os
 import threading
 import time
@@ -15,10 +16,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from srt_tui.setup.findings import Finding, worst
+from srt_tui.setup.holders import WAITS_FOR_NODES, Holders, holders_of
 from srt_tui.setup.mpi import MpiProbe, probe_mpi
 from srt_tui.setup.node_script import NodeReport, parse_node_output, render_node_script
 from srt_tui.slurm import advice
-from srt_tui.slurm.client import NodeInfo, PartitionInfo, SlurmClient
+from srt_tui.slurm.client import JobState, NodeInfo, PartitionInfo, SlurmClient
 from srt_tui.slurm.errors import SlurmError
 from srt_tui.slurm.pyslurm_probe import mismatch, probe_pyslurm
 from srt_tui.slurm.select import get_client
@@ -42,6 +44,10 @@ def _no_progress(step: str, status: str, detail: str) -> None:
 
 #: what `Prober._wait` says when the operator stopped waiting for the probe job
 STOPPED = "STOPPED"
+#: what `Prober._wait` says when the operator's own jobs hold every node past the time it may wait
+BLOCKED = "BLOCKED"
+#: how often a waiting probe job looks again at which of the operator's jobs hold the partition's nodes
+HOLDERS_EVERY = 10.0
 #: the fix of a probe job the operator stopped
 _AGAIN = "run the probes again when the partition has room, or choose an idle partition"
 
@@ -125,6 +131,9 @@ class Prober:
         # the transport everything else uses ($SRT_TUI_SLURM_TRANSPORT), not yet required to answer
         self.client: SlurmClient = client or get_client(None, require_reachable=False, timeout=options.command_timeout)
         self.run = ProbeRun()
+        #: a pending probe job: Slurm's record when last seen, and the operator's jobs that hold its nodes
+        self._waiting: JobState | None = None
+        self._holders: Holders | None = None
 
     def _add(self, finding: Finding) -> Finding:
         self.run.findings.append(finding)
@@ -361,14 +370,25 @@ class Prober:
         if state == STOPPED:
             fate = self._cancel(job_id)
             return [self._add(Finding.warn("node", f"probe job {job_id} stopped before it ended {fate}", _AGAIN))]
+        pending = self._waiting is not None and self._waiting.state == "PENDING"
+        holders, now = self._holders if pending else None, time.time()
+        if state == BLOCKED and holders is not None:  # said at once: waiting on could not change the outcome
+            fate = self._cancel(job_id)
+            error = f"probe job {job_id} would wait past --node-timeout {opts.node_timeout:g} s for nodes: "
+            return [self._add(Finding.bad("node", error + f"{holders.says(now)} {fate}", holders.fix(now)))]
         if state is None:
             fate = self._cancel(job_id)
+            last = self._waiting
+            why = f", {last.state} ({last.reason_worth_showing})" if last and last.reason_worth_showing else ""
+            why += f": {holders.says(now)}" if holders is not None else ""
             return [
                 self._add(
                     Finding.bad(
                         "node",
-                        f"probe job {job_id} did not finish within {opts.node_timeout:g} s {fate}",
-                        "the partition may be busy: retry later or choose an idle partition",
+                        f"probe job {job_id} did not finish within {opts.node_timeout:g} s{why} {fate}",
+                        holders.fix(now)
+                        if holders is not None
+                        else "the partition may be busy: retry later or choose an idle partition",
                     )
                 )
             ]
@@ -400,13 +420,28 @@ class Prober:
         self.run.node_job_cancelled = True
         return "(cancelled): no node facts"
 
+    def _look_at_holders(self, job: JobState, looked: float | None) -> float | None:
+        """While the probe job waits for nodes (Slurm's reason), which of the operator's own running jobs hold the
+        partition's nodes (`self._holders`), looked at again every HOLDERS_EVERY s; when it last looked."""
+        now = time.monotonic()
+        if job.reason not in WAITS_FOR_NODES or (looked is not None and now - looked < HOLDERS_EVERY):
+            return looked
+        try:
+            mine = self.client.user_jobs(getpass.getuser())
+        except SlurmError:  # the wait is still said with Slurm's reason; the next look may answer
+            return now
+        self._holders = holders_of(self.run.partition or "", self.run.partition_nodes(), mine, job.job_id)
+        return now
+
     def _wait(self, job_id: str, timeout: float) -> str | None:
-        """Poll the job until it ends; its final state, STOPPED when the operator stopped waiting, or None on
-        timeout. While it waits, the progress says the job's state, its reason and how long it has waited."""
+        """Poll the job until it ends; its final state, STOPPED when the operator stopped waiting, BLOCKED when the
+        operator's own jobs hold every node past the timeout, or None on timeout. While it waits, the progress says
+        the job's state, its reason, how long it has waited, and which of the operator's jobs hold the nodes."""
         start = time.monotonic()
         deadline = start + timeout
         delay = 0.3
         stop = self.options.stop
+        looked: float | None = None
         while time.monotonic() < deadline:
             if stop is not None and stop.is_set():
                 return STOPPED
@@ -417,10 +452,16 @@ class Prober:
             if job is not None and job.is_terminal:
                 return job.state
             if job is not None:  # which job, and why it waits: the operator can look it up or cancel it
+                self._waiting = job
+                looked = self._look_at_holders(job, looked) if job.state == "PENDING" else looked
+                holders = self._holders if job.state == "PENDING" else None
                 why = f" ({job.reason_worth_showing})" if job.reason_worth_showing else ""
                 how = "" if stop is not None else f" · scancel {job_id} stops it"  # (the caller has its key for it)
                 waited = f", waited {time.monotonic() - start:.0f} s"
-                self.progress("node", "running", f"job {job_id} {job.state}{why}{waited}{how}")
+                held = f": {holders.says(time.time())}" if holders is not None else ""
+                self.progress("node", "running", f"job {job_id} {job.state}{why}{waited}{held}{how}")
+                if holders is not None and not holders.in_time(time.time() + deadline - time.monotonic()):
+                    return BLOCKED
             if stop is not None:
                 stop.wait(delay)
             else:

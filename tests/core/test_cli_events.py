@@ -94,3 +94,48 @@ def test_a_slurm_job_cancelled_while_pending_ends_with_its_cancel(tmp_path: Path
         "what": "cancelled",
         "detail": "cancelled with srt-tui cancel at 06:17 UTC",
     }
+
+
+def test_the_jobs_readiness_says_its_check_interval(tmp_path: Path) -> None:
+    """`workers healthy 3/3` and `router ready` are written by the job's health-check loop, which asks once every
+    `health_check.interval_seconds` (srtctl's 10 s, kept for parity): up to that long after the fact. The lines say
+    so, from plan.json; the count on the way up does not."""
+    from tests.monitor.frozen import plan_json
+
+    job_dir = _job(
+        tmp_path,
+        "4245",
+        [
+            '{"stage": "submitted", "time": "2026-03-01T11:00:00.000Z", "detail": "slurm job 4245 via sbatch"}',
+            '{"stage": "workers healthy", "time": "2026-03-01T11:00:20.000Z", "detail": "1/3"}',
+            '{"stage": "workers healthy", "time": "2026-03-01T11:00:30.000Z", "detail": "3/3"}',
+            '{"stage": "router ready", "time": "2026-03-01T11:00:40.000Z", "detail": "P 1/1 D 2/2 A 0/0"}',
+        ],
+    )
+    plan = plan_json("mocker/mocker-1p2d.yaml", "local")
+    plan["health_check"]["interval_seconds"] = 10
+    (job_dir / "plan.json").write_text(json.dumps(plan))
+    proc = _events(str(job_dir))
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if " job " in line]
+    assert rows[1].endswith("workers healthy  1/3"), rows
+    assert rows[2].endswith("workers healthy  3/3 (the job checks every 10 s)"), rows
+    assert rows[3].endswith("router ready     P 1/1 D 2/2 A 0/0 (the job checks every 10 s)"), rows
+
+
+def test_the_jobs_log_says_its_check_interval_before_it_checks(tmp_path: Path) -> None:
+    """The job's log (the log viewer's, `wait --log-file`'s) says the interval before its first `workers healthy`."""
+    from tests.conftest import REPO
+
+    runtime = REPO / "srt_tui" / "core" / "templates" / "runtime.sh"
+    script = (
+        'source "$1"; SRT_JOB_DIR=$2; SRT_HEALTH_INTERVAL=10; SRT_HEALTH_ATTEMPTS=1; SRT_HEALTH_HOSTS=(); '
+        "SRT_HEALTH_PORTS=(); SRT_NODE_IPS=(); SRT_PIDS=(); srt_wait_workers"
+    )
+    proc = subprocess.run(
+        ["bash", "-c", script, "srt", str(runtime), str(tmp_path)], capture_output=True, text=True, timeout=30
+    )
+    lines = [line.split(" srt-tui: ", 1)[1] for line in proc.stdout.splitlines() if " srt-tui: " in line]
+    first = lines.index("stage: workers healthy 0/0")
+    assert first > 0 and lines[first - 1].startswith("asking the workers, then the router, every 10s"), lines
+    assert "come up to 10s after the fact" in lines[first - 1]

@@ -123,3 +123,25 @@ def test_a_cancel_the_launch_script_recorded_is_not_said_twice_and_its_workers_k
         ("job", "cancelled"),
         ("agg_0", "down"),
     ]
+
+
+def test_a_readiness_the_jobs_check_wrote_says_how_often_it_checks_and_when_the_monitor_saw_it() -> None:
+    """Issue 21 / s35: `workers healthy 2/2` came up to srtctl's 10 s health interval after the Monitor's own rows
+    showed both workers healthy, unexplained. The job's readiness says its check interval (kept for parity), and
+    `workers healthy` N/N how long before it this Monitor saw them all healthy; a count on the way up says nothing."""
+    events = [
+        Event("workers healthy", "2026-03-01T11:00:10Z", "0/2"),
+        Event("workers healthy", "2026-03-01T11:00:30.500Z", "2/2"),
+        Event("router ready", "2026-03-01T11:00:40Z", "P 1/1 D 1/1 A 0/0"),
+    ]
+    prefill = _worker("prefill_0", ("2026-03-01T11:00:05Z", "unknown"), ("2026-03-01T11:00:21Z", "healthy"))
+    decode = _worker("decode_0", ("2026-03-01T11:00:05Z", "unknown"), ("2026-03-01T11:00:22Z", "healthy"))
+    said = {(e.what, e.detail.split(" ")[0]): e.detail for e in timeline(events, [prefill, decode], check_every_s=10)}
+    assert said[("workers healthy", "0/2")] == "0/2"
+    assert said[("workers healthy", "2/2")] == "2/2 (the Monitor saw all healthy 8s earlier; the job checks every 10 s)"
+    assert said[("router ready", "P")] == "P 1/1 D 1/1 A 0/0 (the job checks every 10 s)"
+    # a Monitor that saw one of them healthy only after the job said so (opened late) claims nothing earlier
+    late = _worker("decode_0", ("2026-03-01T11:00:35Z", "healthy"))
+    job = [e.detail for e in timeline(events[1:2], [prefill, late], check_every_s=10) if e.who == "job"]
+    assert job == ["2/2 (the job checks every 10 s)"]
+    assert [e.detail for e in timeline(events)] == ["0/2", "2/2", "P 1/1 D 1/1 A 0/0"]  # interval unknown: as written

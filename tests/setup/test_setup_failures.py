@@ -86,7 +86,7 @@ def test_probe_job_that_never_runs_is_a_finding(
     said: list[str] = []
     run = run_probes(ProbeOptions(workdir=tmp_path / "work", node_timeout=2), lambda s, st, d: said.append(d))
     node = next(f for f in run.findings if f.name == "node")
-    assert "did not finish within 2 s (cancelled)" in node.error
+    assert "did not finish within 2 s, PENDING (JobHeldUser) (cancelled)" in node.error  # Slurm's reason said
     job_id = node.error.split("probe job ", 1)[1].split()[0]
     # while it waited, the step said which job and why (Setup shows it under "Compute node")
     assert f"job {job_id} PENDING" in " ".join(said) and f"scancel {job_id} stops it" in " ".join(said), said

@@ -75,7 +75,9 @@ def test_a_signal_cancels_the_pending_probe_job(
 ) -> None:
     before = set(_probe_jobs())
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    # a wait longer than the filler's 5 min limit: the probe job waits (else it is given up at once as hopeless)
     argv = [sys.executable, "-m", "srt_tui.cli", "setup", "--probe", "--workdir", str(shared / "work")]
+    argv += ["--node-timeout", "600"]
     proc = subprocess.Popen(
         argv, env=env, cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )

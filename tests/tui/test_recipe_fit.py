@@ -170,3 +170,37 @@ def test_lines_an_editor_wrapped_are_joined_and_the_authors_breaks_kept() -> Non
     assert "Choose profiling.decode.start_step as:" in lines and "  1100 = 1024 + 4 + 72" in lines, lines
     assert lines[-1] == "Adjust the three terms if you change osl, concurrency, or slow_down timing.", lines
     assert lines[lines.index("") - 1].startswith("This file changes frontend"), lines  # not joined to the path
+
+
+def test_separate_lines_of_srtctls_headers_stay_apart() -> None:
+    """Only prose an editor wrapped is joined: srtctl's headers also hold lines that merely reach the fill column,
+    which read as one run-on line (`zip_override_stp_* — …` and `zip_override_mtp_* — …` as one; five `srtctl apply`
+    commands as one; `Based on …` and `Adapted to …` as one sentence; `Config: …` and `max global bs: …`)."""
+    from srt_tui.tui.launch.recipe_catalog import _leading_comment
+
+    require(SRTCTL_LIBRARY.is_dir(), f"srtctl's library is not at {SRTCTL_LIBRARY}")
+
+    def about(name: str) -> list[str]:
+        return _leading_comment((SRTCTL_LIBRARY / name).read_text(encoding="utf-8")).split("\n")
+
+    b200 = about("b200-fp4/1k1k.yaml")
+    assert [line for line in b200 if line.startswith("  zip_override_")] == [
+        "  zip_override_stp_*  — standard token prediction (no speculative decoding)",
+        "  zip_override_mtp_*  — multi-token prediction (EAGLE speculative decoding)",
+    ], b200
+    assert len([line for line in b200 if line.lstrip().startswith("srtctl ")]) == 5, b200  # a command a line
+    assert "Low-latency variants: tep8 decode (DP=1), dep4 prefill (DP=4 TP=4)" in b200, b200
+    agg = about("dsv4-pro/sglang/gb300-fp4/1k1k/agg/mtp/agg-low-latency.yaml")
+    assert len(agg) == 3 and agg[2].startswith("Adapted to GB300"), agg
+    config = about("gb300-fp4/128k8k/highthroughput-ctx5_pp4_gen1_dep16_batch16_eplb0_mtp0.yaml")
+    assert config == ["Config: ctx5_pp4_gen1_dep16_batch16_eplb0_mtp0", "max global bs: 256, concurrency: 512"]
+    title = about("qwen3.5/fp8/agg/mtp_radix_off/tp4-mtp-acc.yaml")
+    assert title[1] == "NEXTN MTP speculative decoding, radix cache OFF", title  # not joined to the title
+    # while a paragraph an editor wrapped is still one line (a title that goes on in lower case too)
+    moe = about("dsv4-pro/sglang/gb300-fp4/1k1k/disagg/stp/disagg-1p1d-dep4-mega-moe.yaml")
+    assert moe[2].startswith("1 prefill node") and moe[2].endswith("KV transfer over NIXL."), moe
+    flash = about("qwen3.5/nvfp4/agg/stp_radix_on/tp4-acc.yaml")
+    assert flash == [
+        "FlashInfer GDN decode validation: NVFP4, linear-attn-decode-backend=flashinfer (ladfi), extra_buffer Mamba "
+        "scheduler (radix cache on), no MTP, concurrency 512."
+    ], flash

@@ -167,6 +167,7 @@ srt_wait_workers() {
   # every worker answers /health with 200 (the static-router gate), polling at the health-check interval;
   # a worker's health port is its engine's HTTP port, or its Dynamo system port (DYN_SYSTEM_PORT)
   local attempt healthy last=-1 i host port
+  srt_log "asking the workers, then the router, every ${SRT_HEALTH_INTERVAL}s (health_check.interval_seconds, as srtctl): stages workers healthy and router ready come up to ${SRT_HEALTH_INTERVAL}s after the fact"
   for ((attempt = 1; attempt <= SRT_HEALTH_ATTEMPTS; attempt++)); do
     srt_check_alive
     healthy=0

@@ -204,29 +204,69 @@ def _leading_comment(text: str) -> str:
     return "\n".join(_unwrapped(out))
 
 
+#: the shortest line taken for one an editor wrapped: editors fill to 60-120 columns; a shorter line ended early
+WRAPPED_AT_LEAST = 40
+
+
+#: a line that opens on a label, `max global bs: 256`: a few words, then a colon
+LABEL = re.compile(r"\s*[\w`][\w`.\-/ ]{0,30}:(\s|$)")
+
+
+def _stands_alone(line: str) -> bool:
+    """A line that starts a line of its own whatever comes before it: a list item (`- …`, `* …`, `1. …`), a line
+    that opens on a number (`14 nodes total.`: srtctl's headers list facts so) or on a label (`Config: …`)."""
+    return bool(LIST_ITEM.match(line) or LABEL.match(line)) or line.lstrip()[:1].isdigit()
+
+
+def _opens_a_sentence(text: str) -> bool:
+    """The text opens on a capitalised word (`Adapted to …`, `Frontend is …`): the author began a new line, not a
+    wrapped one (an acronym, `MXFP4 MoE kernels`, goes on a sentence)."""
+    word = text.split()[0]
+    return word[0].isupper() and (len(word) == 1 or word[1].islower())
+
+
 def _unwrapped(lines: list[str]) -> list[str]:
     """``lines`` with those the author's editor wrapped joined again, so the pane wraps them at its own width (a
-    paragraph wrapped at 100 columns read ragged in 50). A line goes on the one before when it starts where that
-    one's text does (a list item's after its `- `) and that one's end is where the author's editor wrapped: the
-    next word would not have fit on it (the paragraph's longest line stands for the fill column). A break the
-    author made stays: a blank line, a list item, a line indented otherwise, or after a line ended early (`Title`
-    then `Based on …`)."""
+    paragraph wrapped at 100 columns read ragged in 50). Only wrapped prose is joined: a line goes on the one before
+    when it starts where that one's text does (a list item's after its `- `; an indented line only under a list
+    item), goes on its sentence (it does not open on a capitalised word, a list item, a number or a label), and the
+    one before ended where an editor wraps: at least WRAPPED_AT_LEAST columns, the next word would not have fit (the
+    paragraph's longest line stands for the fill column), not on a colon, and not the title (the first line, unless
+    it ends on a comma or the next goes on in lower case). Every other break is the author's and stays: a blank
+    line, a list item, an indented block (commands, a table), `Based on …` under a title."""
     out: list[str] = []
-    fill, last, under = 0, 0, -1  # the paragraph's longest line; the line before, as written; where its text starts
+    # the paragraph's longest line; the line before as written, where its text starts, and whether it is (the going
+    # on of) a list item
+    fill, last, under, listed = 0, 0, -1, False
     for i, line in enumerate(lines):
         if not line:
             out.append(line)
-            fill, last, under = 0, 0, -1
+            fill, last, under, listed = 0, 0, -1, False
             continue
         if not fill:
             fill = max(map(len, itertools.takewhile(bool, lines[i:])))
         text = line.lstrip()
-        item = LIST_ITEM.match(line)
-        if not item and len(line) - len(text) == under and last + 1 + len(text.split()[0]) > fill:
+        indent = len(line) - len(text)
+        before = out[-1] if out else ""
+        wrapped = (
+            indent == under
+            and (indent == 0 or listed)
+            # the first line is a title (`… (GSM8K)` over `NEXTN MTP …`) unless it plainly goes on: a comma, lower case
+            and (len(out) > 1 or before.endswith(",") or not text[0].isupper())
+            and not before.endswith(":")  # what it introduces (a command, a list) is on a line of its own
+            and not _stands_alone(line)
+            and not _opens_a_sentence(text)
+            and last >= WRAPPED_AT_LEAST
+            and last + 1 + len(text.split()[0]) > fill
+        )
+        if wrapped:
             out[-1] += " " + text
         else:
             out.append(line)
-        last, under = len(line), item.end() if item else len(line) - len(text)
+            item = LIST_ITEM.match(line)
+            listed = item is not None
+            under = item.end() if item else indent
+        last = len(line)
     return out
 
 

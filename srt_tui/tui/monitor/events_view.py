@@ -125,7 +125,7 @@ class EventsScreen(ReportsWorkerErrors, DismissOnce[None]):
         if self.story is None:
             return
         stopped = frozenset(w.name for w in self.snap.workers if self.snap.stopped_with_job(w.name))
-        entries = timeline(self.story.events, self.snap.workers, self.story.cancel, stopped)
+        entries = timeline(self.story.events, self.snap.workers, self.story.cancel, stopped, self.story.check_every_s)
         if entries == self._shown and not force:
             return
         table = self.query_one(RowTable)
