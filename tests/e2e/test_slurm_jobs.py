@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import os
 import subprocess
 import threading
 import time
@@ -102,8 +101,8 @@ def test_masks_and_addresses_follow_the_profile(
     node_ip = {n["hostname"]: n["ip"] for n in endpoints["nodes"]}
     for n in endpoints["nodes"]:
         assert n["ip"] == _node_addr(cluster, n["hostname"])  # eth0 of that very node
-        subnet = os.environ.get("LOCAL_SLURM_SUBNET", "10.254.0")  # the cluster's own (tests/cluster.py)
-        assert ipaddress.ip_address(n["ip"]) in ipaddress.ip_network(f"{subnet}.0/24")
+        subnet = ipaddress.ip_network(f"{cluster.nodes[0].address}/24", strict=False)  # the running cluster's own
+        assert ipaddress.ip_address(n["ip"]) in subnet
     assert len(set(node_ip.values())) == 2
     by_node = {n["index"]: n["ip"] for n in endpoints["nodes"]}
     for w in endpoints["workers"]:
