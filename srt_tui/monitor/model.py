@@ -342,6 +342,8 @@ class JobSnapshot:
     launcher: str
     slurm_state: str
     slurm_reason: str
+    #: the stage every face shows: the further of the job's own word and what the Monitor's probes see (`stage_by`,
+    #: which `srt-tui wait` reads for the job's own), with its time and detail
     stage: str
     stage_time: str
     stage_detail: str
@@ -398,13 +400,28 @@ class JobSnapshot:
     serving: Serving | None = None
     #: Slurm's host name of each node, in node-index order (from endpoints.json, else Slurm's node list)
     hostnames: tuple[str, ...] = ()
-    #: the stage is what the Monitor's own probes saw, a poll ahead of the job's events (`router ready` before the
-    #: job's wait wrote it: `statuses.stage.seen_ready`); `srt-tui wait` waits for the job's own word
-    stage_seen: bool = False
+    #: the job's own stage (its events reconciled with Slurm's state) when `stage` is one the Monitor's probes saw a
+    #: poll ahead of it (`router ready` before the job's wait wrote it: `statuses.stage.seen_ready`); "" when `stage`
+    #: is the job's own. Read through `stage_by`
+    own_stage: str = ""
+
+    def stage_by(self, seen_by_monitor: bool) -> str:
+        """The job's stage, the one choice between its two derivations. ``seen_by_monitor``: as every face shows it
+        (`stage`), the further of the job's own word and what this Monitor's probes see (a router answering with
+        every worker registered is `router ready` a poll before the job's wait says so); otherwise the job's own word
+        alone, which `srt-tui wait` waits for, so that what runs after it finds that stage in the job's events and
+        log."""
+        return self.stage if seen_by_monitor or not self.own_stage else self.own_stage
+
+    @property
+    def stage_seen(self) -> bool:
+        """`stage` is what the Monitor's probes saw ahead of the job's own word (`status --json` says so)."""
+        return self.stage_by(seen_by_monitor=False) != self.stage
 
     @property
     def is_ready(self) -> bool:
-        """The router has registered every worker (or the single worker serves)."""
+        """The router has registered every worker (or the single worker serves), as the stage shown says (`stage`:
+        for the job's own word, `stage_by(seen_by_monitor=False)`)."""
         return self.stage in READY_STAGES
 
     @property
