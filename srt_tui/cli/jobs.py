@@ -11,11 +11,14 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from srt_tui.cli.args import add_transport_argument, seconds
 from srt_tui.cli.printable import warn_plan
 from srt_tui.core.errors import Problem, SrtError
+
+if TYPE_CHECKING:
+    from srt_tui.monitor.model import JobSnapshot
 
 
 def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
@@ -134,6 +137,7 @@ def _snapshots(jobs: dict[str, Path], transport: str, history: Any = None) -> tu
 def snapshot_json(snap: Any) -> dict[str, Any]:
     """`status --json` for one job: every JobSnapshot field plus derived ones (ready, healthy, degraded)."""
     return asdict(snap) | {
+        "stage_seen": snap.stage_seen,
         "ready": snap.is_ready,
         "final": snap.is_final,
         "degraded": snap.degraded,
@@ -427,11 +431,13 @@ async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
         await monitor.aclose()
 
 
-def ready_by_its_word(snap: Any) -> bool:
+def ready_by_its_word(snap: JobSnapshot) -> bool:
     """`wait --for ready`'s test: the job is ready by its own events, not only as the Monitor saw it a poll ahead
-    (`stage_seen`: its router has every worker while the job's wait has not written `router ready` yet), so what
-    runs after `wait` finds the job's `router ready` in its events and its log, as it always did."""
-    return bool(snap.is_ready and not snap.stage_seen)
+    (its router has every worker while the job's wait has not written `router ready` yet), so what runs after `wait`
+    finds the job's `router ready` in its events and its log, as it always did."""
+    from srt_tui.monitor.model import READY_STAGES
+
+    return snap.stage_by(seen_by_monitor=False) in READY_STAGES
 
 
 def _ready_at(job_dir: Path) -> str:

@@ -7,10 +7,14 @@ from datetime import datetime
 from srt_tui.core.isotime import parse_time
 from srt_tui.monitor.model import (
     JOB_ENDED,
+    QUANTILES,
     ROLE_LETTERS,
     STAGE_SHORT,
     GpuReading,
     JobSnapshot,
+    Latency,
+    LatencyFamily,
+    Quantile,
     RouterStatus,
     Serving,
     WorkerStatus,
@@ -418,44 +422,39 @@ def percent(fraction: float | None) -> str:
     return "-" if fraction is None else f"{fraction * 100:.0f} %"
 
 
-def quantile_latency(s: Serving, name: str) -> str:
-    """The latency quantile ``name`` (`ttft_p50_s`) with its unit, or `<100 ms` when it falls in its
-    histogram's first bucket (the buckets cannot tell 3 ms from 50 ms there: PromQL's interpolation said 50),
-    `≈160 ms` when it is a P/D job's prefill plus decode (the two legs taken as independent)."""
-    bound = s.bound_of(name)
+def quantile_latency(lat: Latency, q: Quantile) -> str:
+    """The latency's quantile ``q`` (`p50`) with its unit, or `<100 ms` when it falls in its histogram's first bucket
+    (the buckets cannot tell 3 ms from 50 ms there: PromQL's interpolation said 50), `≈160 ms` when it is a P/D job's
+    prefill plus decode (the two legs taken as independent)."""
+    bound = lat.bound(q)
     if bound is not None:
         return f"<{latency(bound)}"
-    value = getattr(s, name)
-    return f"≈{latency(value)}" if value is not None and s.approximate(name) else latency(value)
+    value = lat.quantile(q)
+    return f"≈{latency(value)}" if value is not None and lat.approximate else latency(value)
 
 
-def mean_latency(s: Serving, family: str) -> str:
+def mean_latency(s: Serving, family: LatencyFamily) -> str:
     """`3.4 ms`, the window's mean of ``family`` (`ttft`), when one of its quantiles reads `<bound` (the buckets
     cannot resolve it; the mean can) or is approximate (a prefill plus a decode, whose means add exactly); ""
     otherwise, where the quantiles say enough."""
-    mean = getattr(s, f"{family}_mean_s")
-    return latency(mean) if (_unresolved(s, family) or family in s.prefill_added) and mean is not None else ""
+    lat = s.latency(family)
+    return latency(lat.mean_s) if (lat.unresolved or lat.approximate) and lat.mean_s is not None else ""
 
 
-def _unresolved(s: Serving, family: str) -> list[str]:
-    """Which of ``family``'s quantiles (`p50`, `p99`) fall in its histogram's first bucket (read `<100 ms`)."""
-    return [q for q in ("p50", "p99") if s.bound_of(f"{family}_{q}_s") is not None]
-
-
-def latency_spark(s: Serving, family: str, points: tuple[float | None, ...]) -> tuple[float | None, ...]:
+def latency_spark(s: Serving, family: LatencyFamily, points: tuple[float | None, ...]) -> tuple[float | None, ...]:
     """``family``'s sparkline points (its median per slot), none where the window's median falls in the first bucket:
     a slot's median there is the bucket's interpolated middle (~50 ms beside `mean 0.0 ms`), not the latency."""
-    return () if "p50" in _unresolved(s, family) else points
+    return () if "p50" in s.latency(family).unresolved else points
 
 
 #: the latencies a short terminal's Serving panel shows (`latency_parts(brief=True)`), each as one figure
-BRIEF_LATENCIES = ("ttft", "itl")
+BRIEF_LATENCIES: tuple[LatencyFamily, ...] = ("ttft", "itl")
 
 
-def brief_stat(s: Serving, family: str) -> str:
+def brief_stat(s: Serving, family: LatencyFamily) -> str:
     """What a short face shows of ``family``: `p50`, or `mean` where the buckets cannot resolve the median (it
     reads `<100 ms`) and the window's mean is known."""
-    return "mean" if mean_latency(s, family) and "p50" in _unresolved(s, family) else "p50"
+    return "mean" if mean_latency(s, family) and "p50" in s.latency(family).unresolved else "p50"
 
 
 def brief_title(s: Serving) -> str:
@@ -466,39 +465,37 @@ def brief_title(s: Serving) -> str:
     return stats.pop() if len(stats) == 1 else ""
 
 
-def latency_parts(s: Serving, family: str, brief: bool = False) -> list[tuple[str, bool]]:
+def latency_parts(s: Serving, family: LatencyFamily, brief: bool = False) -> list[tuple[str, bool]]:
     """``family``'s (`ttft`) figures after its label, as (text, is it a word rather than a figure) pieces, so the
     panel styles them and `status` joins them: `p50 52 ms p99 80 ms`. Where the buckets cannot resolve a quantile
     the window's mean leads, and quantiles that say only `<100 ms` are said together after it: `mean 6.4 ms
     (p50, p99 <100 ms)`, `mean 75 ms p50 <100 ms p99 183 ms`; a P/D sum: `p50 ≈176 ms p99 ≈249 ms mean 150 ms`.
     ``brief``: one figure, `brief_stat`'s (the median, or the mean where the median reads `<`), named by the panel's
     title (`brief_title`), or by itself when the short panel's figures are of two kinds."""
+    lat = s.latency(family)
     mean = mean_latency(s, family)
-    unresolved = _unresolved(s, family)
     if brief:
         stat = brief_stat(s, family)
         word = [] if brief_title(s) else [(f"{stat} ", True)]
-        return word + [(mean if stat == "mean" else quantile_latency(s, f"{family}_p50_s"), False)]
-    if mean and unresolved:
-        if len(unresolved) == 2:
-            bound = quantile_latency(s, f"{family}_p50_s")
-            return [("mean ", True), (mean, False), (f" (p50, p99 {bound})", True)]
+        return word + [(mean if stat == "mean" else quantile_latency(lat, "p50"), False)]
+    if mean and lat.unresolved:
+        if len(lat.unresolved) == 2:
+            return [("mean ", True), (mean, False), (f" (p50, p99 {quantile_latency(lat, 'p50')})", True)]
         out = [("mean ", True), (mean, False)]
-        for q in ("p50", "p99"):
-            out += [(f" {q} ", True), (quantile_latency(s, f"{family}_{q}_s"), False)]
+        for q in QUANTILES:
+            out += [(f" {q} ", True), (quantile_latency(lat, q), False)]
         return out
-    out = [("p50 ", True), (quantile_latency(s, f"{family}_p50_s"), False)]
-    out += [(" p99 ", True), (quantile_latency(s, f"{family}_p99_s"), False)]
+    out = [("p50 ", True), (quantile_latency(lat, "p50"), False)]
+    out += [(" p99 ", True), (quantile_latency(lat, "p99"), False)]
     return out + ([(" mean ", True), (mean, False)] if mean else [])
 
 
-def client_ttft_note(s: Serving, brief: bool = False, family: str = "ttft") -> str:
+def client_ttft_note(s: Serving, brief: bool = False, family: LatencyFamily = "ttft") -> str:
     """What a client through the job's router measures of TTFT beyond the engines' figures, when its router adds
     some (`Serving.client_ttft_added_s`): `clients +≤40 ms (sglang-router: no TCP_NODELAY)`; "" otherwise, and
     beside no figure of ``family`` (`TTFT - clients +≤40 ms` on a job that served nothing yet read as a measurement).
     A client's E2E includes the same held first chunk, so E2E carries the note too (``brief``: `clients +≤40 ms`)."""
-    measured = getattr(s, f"{family}_p50_s") is not None or getattr(s, f"{family}_mean_s") is not None
-    if not s.client_ttft_added_s or not measured:
+    if not s.client_ttft_added_s or not s.latency(family).measured:
         return ""
     added = f"clients +≤{latency(s.client_ttft_added_s)}"
     return added if brief else f"{added} ({s.client_ttft_router}: no TCP_NODELAY)"
@@ -555,7 +552,7 @@ def serving_line(s: Serving | None, unmeasured: str = "rates after a second samp
     if s is None or s.empty:
         return ""
 
-    def figures(family: str) -> str:
+    def figures(family: LatencyFamily) -> str:
         return "".join(text for text, _ in latency_parts(s, family))
 
     note = f" {n}" if (n := client_ttft_note(s)) else ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from typing import Literal
 
 from srt_tui.core.isotime import parse_time
 from srt_tui.core.results.progress import BenchProgress
@@ -99,6 +100,46 @@ class HealthChange:
     detail: str = ""
 
 
+#: a latency a Serving holds, as its fields are named: time to first token, between tokens (shown TPOT), end to end
+LatencyFamily = Literal["ttft", "itl", "e2e"]
+#: the quantiles of each latency
+Quantile = Literal["p50", "p99"]
+QUANTILES: tuple[Quantile, ...] = ("p50", "p99")
+
+
+@dataclass(frozen=True)
+class Latency:
+    """One latency's figures over the window, in seconds (`Serving.latency`): its quantiles, its mean, the quantiles
+    known only to be below their histogram's first bucket (with that bound), and whether the quantiles are a
+    prefill's plus a decode's (approximate)."""
+
+    family: LatencyFamily
+    p50_s: float | None
+    p99_s: float | None
+    mean_s: float | None
+    #: (quantile, its first bucket's bound in seconds) for each quantile known only to be below that bound
+    below: tuple[tuple[Quantile, float], ...] = ()
+    approximate: bool = False
+
+    def quantile(self, q: Quantile) -> float | None:
+        """The quantile ``q``'s value (interpolated: below its first bucket's bound, read `bound` first)."""
+        return self.p50_s if q == "p50" else self.p99_s
+
+    def bound(self, q: Quantile) -> float | None:
+        """The first bucket's bound when the quantile ``q`` is only known to be below it."""
+        return dict(self.below).get(q)
+
+    @property
+    def unresolved(self) -> tuple[Quantile, ...]:
+        """The quantiles that fall in the histogram's first bucket (read `<100 ms`)."""
+        return tuple(q for q, _ in self.below)
+
+    @property
+    def measured(self) -> bool:
+        """A figure of it was read: its median or its mean."""
+        return self.p50_s is not None or self.mean_s is not None
+
+
 @dataclass(frozen=True)
 class Serving:
     """How fast a worker (or a whole job) serves, from the engine's own metrics over the last minute:
@@ -150,6 +191,18 @@ class Serving:
     #: an ended job first read after its end: the window (``window_s``) is the whole time it served, its final
     #: counters counted from zero, not the last minute of this monitor's samples
     since_ready: bool = False
+
+    def latency(self, family: LatencyFamily) -> Latency:
+        """``family``'s figures, each typed: its fields (`ttft_p50_s` …) with what `below_first_bucket` and
+        `prefill_added` say of them."""
+        if family == "ttft":
+            p50, p99, mean = self.ttft_p50_s, self.ttft_p99_s, self.ttft_mean_s
+        elif family == "itl":
+            p50, p99, mean = self.itl_p50_s, self.itl_p99_s, self.itl_mean_s
+        else:
+            p50, p99, mean = self.e2e_p50_s, self.e2e_p99_s, self.e2e_mean_s
+        below = tuple((q, b) for q in QUANTILES if (b := self.bound_of(f"{family}_{q}_s")) is not None)
+        return Latency(family, p50, p99, mean, below, family in self.prefill_added)
 
     def approximate(self, name: str) -> bool:
         """Whether the quantile ``name`` (`ttft_p50_s`) is approximate: the sum of a prefill's and a decode's."""
@@ -289,6 +342,8 @@ class JobSnapshot:
     launcher: str
     slurm_state: str
     slurm_reason: str
+    #: the stage every face shows: the further of the job's own word and what the Monitor's probes see (`stage_by`,
+    #: which `srt-tui wait` reads for the job's own), with its time and detail
     stage: str
     stage_time: str
     stage_detail: str
@@ -345,13 +400,28 @@ class JobSnapshot:
     serving: Serving | None = None
     #: Slurm's host name of each node, in node-index order (from endpoints.json, else Slurm's node list)
     hostnames: tuple[str, ...] = ()
-    #: the stage is what the Monitor's own probes saw, a poll ahead of the job's events (`router ready` before the
-    #: job's wait wrote it: `statuses.stage.seen_ready`); `srt-tui wait` waits for the job's own word
-    stage_seen: bool = False
+    #: the job's own stage (its events reconciled with Slurm's state) when `stage` is one the Monitor's probes saw a
+    #: poll ahead of it (`router ready` before the job's wait wrote it: `statuses.stage.seen_ready`); "" when `stage`
+    #: is the job's own. Read through `stage_by`
+    own_stage: str = ""
+
+    def stage_by(self, seen_by_monitor: bool) -> str:
+        """The job's stage, the one choice between its two derivations. ``seen_by_monitor``: as every face shows it
+        (`stage`), the further of the job's own word and what this Monitor's probes see (a router answering with
+        every worker registered is `router ready` a poll before the job's wait says so); otherwise the job's own word
+        alone, which `srt-tui wait` waits for, so that what runs after it finds that stage in the job's events and
+        log."""
+        return self.stage if seen_by_monitor or not self.own_stage else self.own_stage
+
+    @property
+    def stage_seen(self) -> bool:
+        """`stage` is what the Monitor's probes saw ahead of the job's own word (`status --json` says so)."""
+        return self.stage_by(seen_by_monitor=False) != self.stage
 
     @property
     def is_ready(self) -> bool:
-        """The router has registered every worker (or the single worker serves)."""
+        """The router has registered every worker (or the single worker serves), as the stage shown says (`stage`:
+        for the job's own word, `stage_by(seen_by_monitor=False)`)."""
         return self.stage in READY_STAGES
 
     @property

@@ -31,7 +31,7 @@ from srt_tui.tui.context import NO_PROFILE, AppContext, ContextHub
 from srt_tui.tui.key_order import KeyQueue, Typed
 from srt_tui.tui.launch.messages import JobSubmitted
 from srt_tui.tui.messages import CloneJob, HoldKeys, SlurmStatus
-from srt_tui.tui.mode_screen import ModeScreen
+from srt_tui.tui.mode_screen import ModeApp, ModeScreen
 from srt_tui.tui.palette import ScreenActions
 from srt_tui.tui.terminal_keys import read_keys_with_alt
 from srt_tui.tui.toasts import ToastKeeper
@@ -86,7 +86,7 @@ def _setup(hub: ContextHub) -> Screen[None]:
     return SetupScreen(hub)
 
 
-class SrtTuiApp(ReportsWorkerErrors, App[None]):
+class SrtTuiApp(ReportsWorkerErrors, ModeApp):
     """The srt-tui app. `clock`, `check_slurm`, `slurm_probe` and `screens` exist so tests and screenshots
     are exact: `screens` replaces a mode's screen factory (e.g. a Monitor fed frozen snapshots)."""
 

@@ -1,11 +1,14 @@
-"""The base of a mode's screen (Launch, Monitor, Setup): nothing is rendered for it while the app is starting, and
-the first one is styled once.
+"""The base of a mode's screen (Launch, Monitor, Setup) and of the app that shows them (`ModeApp`): nothing is
+rendered for a mode screen while the app is starting, and one made then is styled once.
+
+One notion of "the app has started" serves both: `ModeApp.started`, set at the app's first turn (its first message
+read from its queue, which Textual reads only once the app's start-up batch has ended; Textual says so only in
+private state: `_is_mounted` is set inside that batch, `is_running` long before).
 
 Textual mounts the first screen while the app is still starting, inside the app's batch of start-up updates, and
 lays it out and renders it at each change meanwhile; every such frame is thrown away (`App._display` draws nothing
 during a batch). For the first screens that was two or three whole renders (~10 ms each on this machine) before the
-one that reached the terminal. A mode screen holds them: its first frame is rendered at the app's first turn, when
-the app reads its message queue, which it does only once its start-up batch has ended.
+one that reached the terminal. A mode screen holds them: its frame is rendered at the app's first turn.
 
 Textual also styled the first screen's widgets three times before that frame: as they mounted, again when the screen
 got its width class (`-narrow`/`-wide`) at its first resize, and again as it was first shown (`ScreenResume`); and it
@@ -15,68 +18,88 @@ width class from the start and counts as styled by the stylesheet just read, and
 
 from __future__ import annotations
 
-from typing import Any
-from weakref import WeakSet
-
-from textual import events
-from textual._context import NoActiveAppError
+from textual import events, on
 from textual.app import App
 from textual.message import Message
 from textual.screen import Screen
 
-#: the apps that have read their message queue, so have started: their mode screens render at once
-_started: WeakSet[App[Any]] = WeakSet()
+
+def breakpoint_classes(size: int, breakpoints: list[tuple[int, str]]) -> set[str]:
+    """The class Textual gives a screen of ``size`` cells for ``breakpoints`` (`App.HORIZONTAL_BREAKPOINTS`): the one
+    of the largest breakpoint at most ``size``, none below them all (as `Screen._on_resize` chooses)."""
+    return next(({name} for at, name in sorted(breakpoints, reverse=True) if size >= at), set())
+
+
+class ModeApp(App[None]):
+    """An app of mode screens: it knows when it has started (`started`), and draws then the frame its screen held
+    while it was starting."""
+
+    #: the app has read its message queue, so its start-up batch has ended and a frame reaches the terminal; a mode
+    #: screen made before is styled at once (`ModeScreen`), and its frames meanwhile are held
+    started = False
+
+    @on(events.Mount)
+    def _start_at_first_turn(self) -> None:
+        """The app mounts inside its start-up batch: its queue is read, and this callback run, once the batch ends."""
+        self.call_later(self._first_turn)
+
+    def _first_turn(self) -> None:
+        self.started = True
+        screen = self.screen
+        if isinstance(screen, ModeScreen):
+            screen.draw_held_frame()
 
 
 class ModeScreen(Screen[None]):
-    """A screen of one of the app's modes: no frame of it is rendered before the app has started, and one made while
-    the app starts is styled once."""
+    """A screen of one of the app's modes: no frame of it is rendered before the app has started (`ModeApp.started`),
+    and one made while the app starts is styled once. In any other app it is a plain screen."""
 
-    #: a frame was asked for while the app was starting: it is rendered at the app's first turn (unless one was since)
+    #: a frame was asked for while the app was starting: it is drawn at the app's first turn (unless one was since)
     _frame_held = False
-    #: made while the app was starting, and not shown yet (`_on_screen_resume`)
+    #: made while the app was starting, and not shown yet (`_first_shown`)
     _styled_at_start = False
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(id=id)
         try:
             app = self.app
-        except NoActiveAppError:  # made outside an app: styled when it is mounted, as any screen
+        except RuntimeError:  # Textual's NoActiveAppError: made outside an app, styled when it is mounted as any screen
             return
-        if app._is_mounted:  # started (or a screen made after the start: `_started` knows only apps whose first
-            return  # screen held a frame, and one made later must be styled as any screen)
+        if not isinstance(app, ModeApp) or app.started:
+            return
         self._styled_at_start = True
-        # the stylesheet was just read with today's theme: Textual parsed every rule again for a screen it had not
-        # styled yet (`App.refresh_css`)
+        # kept private: no public way to tell Textual that the stylesheet just read with today's theme styles this
+        # screen, and it parsed every rule again for one it had not styled (`App.refresh_css`); test_first_frame.py's
+        # test_the_first_frame_parses_each_stylesheet_once fails if Textual renames it
         self._css_update_count = app._css_update_count
         # the width class Textual sets at the first resize, which restyled every widget of the screen
-        breakpoints = (self.HORIZONTAL_BREAKPOINTS if self.HORIZONTAL_BREAKPOINTS is not None
-                       else app.HORIZONTAL_BREAKPOINTS) or []  # fmt: skip
-        self.add_class(*self._get_breakpoint_classes(app.size.width, breakpoints), update=False)
+        horizontal = (
+            self.HORIZONTAL_BREAKPOINTS if self.HORIZONTAL_BREAKPOINTS is not None else app.HORIZONTAL_BREAKPOINTS
+        )
+        vertical = self.VERTICAL_BREAKPOINTS if self.VERTICAL_BREAKPOINTS is not None else app.VERTICAL_BREAKPOINTS
+        for breakpoints, cells in ((horizontal, app.size.width), (vertical, app.size.height)):
+            self.add_class(*breakpoint_classes(cells, breakpoints or []), update=False)
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        """Textual restyles a screen's widgets each time it is shown: the first time, they were styled as they mounted
-        a moment ago."""
+    @on(events.ScreenResume)
+    def _first_shown(self, event: events.ScreenResume) -> None:
+        """Textual restyles a screen's widgets each time it is shown (`refresh_styles`, read by Screen's own handler,
+        which runs after this subclass's): the first time, they were styled as they mounted a moment ago."""
         if self._styled_at_start:
             self._styled_at_start = False
             event.refresh_styles = False
-        super()._on_screen_resume(event)
 
     def _compositor_refresh(self) -> None:
-        """Textual's refresh, held until the app has started (Textual says so only in private state: `_is_mounted`
-        is set before the start-up batch ends, `is_running` long before). tests/tui/test_first_frame.py checks that
-        no frame is rendered and thrown away, and that the first one is drawn."""
-        if self.app not in _started:
-            if not self._frame_held:
-                self._frame_held = True
-                self.app.call_later(self._draw_held_frame)  # the app reads its queue once it has started
+        """Textual's refresh, held until the app has started. Kept private: it is Textual's one way to a frame, and
+        test_first_frame.py's test_no_frame_is_rendered_before_the_app_has_started fails if Textual renames it."""
+        app = self.app
+        if isinstance(app, ModeApp) and not app.started:
+            self._frame_held = True
             return
         self._frame_held = False
         self._draw()
 
-    def _draw_held_frame(self) -> None:
-        """The app's first turn: it has started, and the frame held meanwhile is drawn (if this screen still shows)."""
-        _started.add(self.app)
+    def draw_held_frame(self) -> None:
+        """The app's first turn: the frame held meanwhile is drawn, if this screen still shows."""
         if self._frame_held and self.is_current:
             self._frame_held = False
             self._draw()

@@ -266,3 +266,21 @@ def test_the_mean_leads_where_a_quantile_says_only_its_first_bucket_and_the_rout
     assert cells.client_ttft_note(s, brief=True) == "clients +≤40 ms"
     assert ROUTERS["vllm-router"].client_ttft_added_s == ROUTERS["smg"].client_ttft_added_s == 0
     assert "clients" not in cells.serving_line(Serving(ttft_p50_s=0.2, ttft_p99_s=0.3))
+
+
+def test_each_latency_reads_its_own_fields_and_bounds() -> None:
+    """`Serving.latency` is how the faces read a family's figures (typed; they found them by name before): each family
+    gets its own quantiles, mean, first-bucket bounds and P/D sum, none of another's."""
+    from srt_tui.monitor.model import Latency, Serving
+
+    s = Serving(
+        ttft_p50_s=0.01, ttft_p99_s=0.02, ttft_mean_s=0.015,
+        itl_p50_s=0.003, itl_p99_s=0.004, itl_mean_s=0.0035,
+        e2e_p50_s=0.5, e2e_p99_s=0.9, e2e_mean_s=0.6,
+        below_first_bucket=(("ttft_p99_s", 0.1), ("e2e_p50_s", 1.0)), prefill_added=("e2e",),
+    )  # fmt: skip
+    assert s.latency("ttft") == Latency("ttft", 0.01, 0.02, 0.015, (("p99", 0.1),), False)
+    assert s.latency("itl") == Latency("itl", 0.003, 0.004, 0.0035, (), False)
+    assert s.latency("e2e") == Latency("e2e", 0.5, 0.9, 0.6, (("p50", 1.0),), True)
+    assert s.latency("e2e").bound("p50") == 1.0 and s.latency("e2e").unresolved == ("p50",)
+    assert not Serving(ttft_p99_s=0.3).latency("ttft").measured and Serving(itl_mean_s=0.1).latency("itl").measured

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from srt_tui.cli.jobs import ready_by_its_word
+from srt_tui.cli.jobs import ready_by_its_word, snapshot_json
 from srt_tui.monitor import cells
-from srt_tui.monitor.model import ProxyStatus, RouterStatus
+from srt_tui.monitor.model import JobSnapshot, ProxyStatus, RouterStatus
 from srt_tui.monitor.snapshot.collect import Monitor
 from srt_tui.monitor.statuses.stage import seen_ready
 from tests.conftest import require
@@ -48,6 +48,22 @@ def test_the_monitor_s_own_view_moves_the_stage_on_only_when_it_sees_all_the_job
     )
     assert seen_ready("router starting", two, replace(nginx, up=None)) is None
     assert seen_ready("router starting", (UP, replace(UP, name="router_1", registered={})), nginx) is None
+
+
+def test_the_job_s_own_stage_and_the_one_shown_are_chosen_in_one_place() -> None:
+    """Every face shows `stage` (the Monitor's `router ready` a poll ahead); `wait --for ready` asks
+    `stage_by(seen_by_monitor=False)`, the job's own word; `status --json` says which one `stage` is."""
+    seen = JobSnapshot(
+        job_id="7", job_dir="/j/7", name="j", profile="p", topology="1P2D", launcher="slurm", slurm_state="RUNNING",
+        slurm_reason="", stage="router ready", stage_time="t", stage_detail="P 1/1 D 2/2 (seen by the Monitor)",
+        router=UP, own_stage="router starting",
+    )  # fmt: skip
+    assert seen.is_ready and seen.stage_by(seen_by_monitor=True) == "router ready"
+    assert seen.stage_by(seen_by_monitor=False) == "router starting" and not ready_by_its_word(seen)
+    assert snapshot_json(seen)["stage_seen"] is True
+    own = replace(seen, stage_detail="P 1/1 D 2/2", own_stage="")
+    assert own.stage_by(seen_by_monitor=False) == "router ready" and ready_by_its_word(own)
+    assert snapshot_json(own)["stage_seen"] is False
 
 
 @pytest.fixture(scope="module")

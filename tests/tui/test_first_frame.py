@@ -46,15 +46,17 @@ def _no_reader_left() -> Any:
 
 def _frames(monkeypatch: pytest.MonkeyPatch, seen: Any = None) -> list[tuple[bool, bool]]:
     """Every frame Textual hands to the terminal: (the app had started, something was rendered); `seen(app)` is
-    called at the first one drawn."""
+    called at the first one drawn. The app has started once its start-up batch has ended (Textual throws away a frame
+    rendered during a batch: `App._display`), or a frame was drawn (later batches are Textual's ordinary ones)."""
     frames: list[tuple[bool, bool]] = []
     display = App._display
 
     def recording(app: App[Any], screen: Screen[Any], renderable: RenderableType | None) -> None:
         drawn = renderable is not None and not app._batch_count
-        if drawn and seen is not None and not any(s and d for s, d in frames):
+        first = not any(s and d for s, d in frames)
+        if drawn and seen is not None and first:
             seen(app)
-        frames.append((app._is_mounted, renderable is not None))
+        frames.append((not first or not app._batch_count, renderable is not None))
         display(app, screen, renderable)
 
     monkeypatch.setattr(App, "_display", recording)
@@ -558,3 +560,14 @@ async def test_the_first_screens_widgets_are_styled_once_before_the_first_frame(
         assert {type(node).__name__: styled.get(id(node)) for node in shown} == {
             type(node).__name__: 1 for node in shown
         }
+
+
+def test_a_screen_made_at_start_gets_the_width_class_textual_would_give_it() -> None:
+    """`breakpoint_classes` chooses as Textual's first resize does (its private `Screen._get_breakpoint_classes`): if
+    Textual changed its choice, the first screen would be restyled by that resize (the test above counts it)."""
+    from srt_tui.tui.mode_screen import breakpoint_classes
+    from srt_tui.widgets.layout import BREAKPOINTS
+
+    textual = Screen()._get_breakpoint_classes
+    for breakpoints in (BREAKPOINTS, [(10, "-a"), (40, "-b")], []):
+        assert [breakpoint_classes(n, breakpoints) for n in range(200)] == [textual(n, breakpoints) for n in range(200)]

@@ -1055,3 +1055,33 @@ async def test_a_recipe_with_a_tp_that_is_not_a_number_is_refused_in_the_list_as
         again = scan_library([LibraryRoot("user", lib)], cache=RecipeCache(tmp_path / "cache").load())
         assert [e.problems for e in again] == [entry.problems]
     assert (tmp_path / "cache" / "recipes.json").is_file()
+
+
+async def test_a_row_placed_while_the_tree_has_no_height_is_shown_once_it_has_one() -> None:
+    """In a terminal too short for any of the tree the step places `mocker-1p1d` (line 9); once the terminal is 14
+    lines (an 8-line tree) that row is scrolled into view, with the rows above it that fit (it stayed below the fold:
+    the step had placed it before the tree had its height)."""
+    app = make_app("local")
+    async with app.run_test(size=(80, 6)) as pilot:
+        _, tree = await launch_and_tree(pilot)
+        assert tree.scrollable_content_region.height == 0 and tree.cursor_line == 9
+        await pilot.resize_terminal(80, 14)
+        await settle(pilot)
+        height = tree.scrollable_content_region.height
+        assert tree.cursor_node is not None and tree.cursor_node.data is not None
+        assert tree.cursor_line >= height and 0 < tree.cursor_line - tree.scroll_y < height
+
+
+async def test_a_resize_leaves_the_view_where_the_operator_scrolled_it() -> None:
+    """The placed row is shown once: a resize later does not scroll the tree back to it (it re-showed it at every
+    resize of the tree, whatever the operator had scrolled to since)."""
+    app = make_app("local")
+    async with app.run_test(size=(80, 14)) as pilot:
+        _, tree = await launch_and_tree(pilot)
+        await pilot.pause()
+        assert tree.scroll_y > 0
+        tree.scroll_to(y=0, animate=False)
+        await pilot.pause()
+        await pilot.resize_terminal(80, 13)
+        await settle(pilot)
+        assert tree.scroll_y == 0 and tree.cursor_line >= tree.scrollable_content_region.height

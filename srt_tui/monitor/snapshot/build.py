@@ -86,6 +86,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         said = "; ".join((*job.problems, *refused))
         sources = [SourceState("job dir", False, said) if s.name == "job dir" else s for s in sources]
     workers = with_router_view(workers, router)
+    own_stage = stage
     seen = seen_ready(stage, routers or ((router,) if router is not None else ()), nginx) if live else None
     if seen is not None:
         stage, detail = seen  # the Monitor's own probes are a poll ahead of the job's wait (`seen_ready`)
@@ -155,7 +156,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         group=meta.group or "",
         group_member=meta.group_member or "",
         hostnames=hostnames(job, state),
-        stage_seen=seen is not None,
+        own_stage=own_stage if seen is not None else "",
     )
 
 

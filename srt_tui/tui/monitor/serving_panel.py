@@ -14,7 +14,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from srt_tui.monitor import cells
-from srt_tui.monitor.model import Serving
+from srt_tui.monitor.model import LatencyFamily, Serving
 from srt_tui.monitor.statuses.history import SPARK_POINTS
 from srt_tui.tui.monitor.router_panel import Pairs
 from srt_tui.widgets.layout import is_wide
@@ -41,7 +41,7 @@ def serving_pairs(
     read now (`running 2+? waiting 0+? (decode_1 hung)`)."""
     dim, spark = st("dim"), st("spark")
 
-    def quantiles(label: str, field: str, points: tuple[float | None, ...]) -> Text:
+    def quantiles(label: str, field: LatencyFamily, points: tuple[float | None, ...]) -> Text:
         # the buckets cannot resolve `<100 ms`: the window's mean leads then (`cells.latency_parts`)
         t = Text.assemble((f"{label} ", st("key")))
         for text, word in cells.latency_parts(s, field, brief):

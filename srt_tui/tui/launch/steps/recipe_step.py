@@ -683,16 +683,26 @@ class RecipeStep(FilterStep):
         # reading `last_line` builds the tree's lines now: the cursor is on the node before the next key,
         # not after the next refresh (an Enter typed quickly would otherwise choose the first row)
         if tree.last_line >= 0:
-            tree.move_cursor(node, False)
-            self.call_after_refresh(self._scroll_to_cursor)
+            # the cursor alone (Tree's `move_cursor` also scrolls: a tree with no height yet scrolled the row to its
+            # top, hiding the rows above it), the view once the rows are laid out in a tree with its height
+            tree.cursor_line = node.line
+            self._unshown = True
+            self.call_after_refresh(self._show_placed)
 
-    def _scroll_to_cursor(self) -> None:
-        """The cursor's row shown with as much of the tree above it as fits: placed before the tree had its height,
-        Textual scrolled the row to the top (at 80x24 the first folder's name and the rows above it were hidden)."""
+    #: the row the step placed is not shown yet: it is once the tree has its height (`_show_placed`)
+    _unshown = False
+
+    def _show_placed(self) -> None:
+        """The placed row shown with as much of the tree above it as fits, once: after the refresh that lays out its
+        rows, or at the tree's first size when it had none then (its first layout; at 80x24 `-p amd-mi300x` opened
+        scrolled past `▼ amd/`). Not when the operator has moved the cursor meanwhile."""
         tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
         height = tree.scrollable_content_region.height
-        if height > 0 and tree.cursor_line >= 0:
-            line = tree.cursor_line
+        if not self._unshown or height <= 0:
+            return
+        self._unshown = False
+        line = tree.cursor_line
+        if line >= 0 and tree.cursor_node is self._auto_node:
             tree.scroll_to(y=0 if line < height else line - height // 2, animate=False)
 
     def _keep_cursor_row(self, line: int, offset: int) -> None:
@@ -728,12 +738,8 @@ class RecipeStep(FilterStep):
 
     @on(RecipeTree.Resized)
     def _tree_resized(self) -> None:
-        """A cursor the step placed itself is shown again with the tree above it once the tree has its height: placed
-        while the tree had none (its first layout, or the footer taking a line once the list's keys came), Textual
-        scrolled its row to the top."""
-        tree: Tree[RecipeEntry | None] = self.query_one("#recipe-tree", Tree)
-        if self._auto_node is not None and tree.cursor_node is self._auto_node:
-            self._scroll_to_cursor()
+        """A row placed while the tree had no height is shown once it has one (`_show_placed`)."""
+        self._show_placed()
 
     @on(Tree.NodeHighlighted, "#recipe-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[RecipeEntry | None]) -> None:
