@@ -519,6 +519,17 @@ def serving_span(s: Serving) -> str:
     return f"over the {seconds} it served" if s.since_ready else f"over the last {seconds}"
 
 
+def benchmark_words(snap: JobSnapshot) -> str:
+    """An ended job's benchmark, from its results: its own measured requests completed of its total, `benchmark 30/30
+    completed` (`28/30 completed, 2 failed`); "" when it wrote none. Never in a requests column: the router counted its
+    warm-up and smoke requests too (`served`)."""
+    if snap.requests_from != "benchmark" or snap.requests is None:
+        return ""
+    failed = snap.errors or 0.0
+    completed = number(max(0.0, snap.requests - failed))
+    return f"benchmark {completed}/{number(snap.requests)} completed" + (f", {number(failed)} failed" if failed else "")
+
+
 def left_out(s: Serving) -> str:
     """A job's figures summed without the workers whose metrics cannot be read now: `1 worker not current, left out`
     (a hung worker's last minute stayed in them for 5 min, as if current); "" when every worker's are current, and

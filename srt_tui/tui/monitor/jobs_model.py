@@ -34,8 +34,8 @@ COLUMNS: tuple[FitColumn, ...] = (
     FitColumn("router", "ROUTER", 7, 12, "workers the router has registered, of all, per role; down, ? (no "
               "answer yet), up (it does not list them), direct (no router)"),
     FitColumn("rate", "REQ/S", 3, 6, f"requests per second through the job, over the last {RATE_WINDOW_S:g} s"),
-    FitColumn("errors", "ERR", 5, 6, "failed requests: the router's count, else its workers'; once ended, the "
-              "benchmark's"),
+    FitColumn("errors", "ERR", 5, 6, "failed requests: the router's count, else its workers' (once ended, the "
+              "last seen; the benchmark's own are its view's and Results')"),
     FitColumn("elapsed", "ELAPSED", 4, 12, "how long it has run (until it ended); while queued, how long it has "
               "waited (`queued 2m10s`)"),
 )  # fmt: skip
@@ -173,7 +173,7 @@ def _cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool) -> str:
         "healthy": lambda: cells.healthy_cell(snap),  # `-` once the job ended
         "router": lambda: cells.registrations_cell(snap),  # `-` queued or ended
         "rate": lambda: cells.rate(snap.rate_per_s),
-        "errors": lambda: cells.number(snap.errors),
+        "errors": lambda: cells.number(snap.served_errors),
         "elapsed": lambda: cells.elapsed(snap, now),
     }
     return values[key]()
@@ -256,7 +256,7 @@ def sort_key(key: str, now: datetime) -> Callable[[JobSnapshot], tuple[object, .
         if key == "rate":
             return (snap.rate_per_s is not None, snap.rate_per_s or 0.0, tie)
         if key == "errors":
-            return (snap.errors is not None, snap.errors or 0.0, tie)
+            return (snap.served_errors is not None, snap.served_errors or 0.0, tie)
         if key == "elapsed":
             elapsed = snap.elapsed_s(now)
             return (elapsed is not None, elapsed or 0.0, tie)

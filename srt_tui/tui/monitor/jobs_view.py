@@ -245,7 +245,7 @@ class JobsView(Vertical):
             style = Style()
             if c.key in ("status", "stage"):
                 style = styles[_STATUS_STYLE[state]]
-            elif c.key == "errors" and s.errors:
+            elif c.key == "errors" and s.served_errors:
                 style = styles["bad"]
             elif c.key == "healthy" and not s.is_final and any(w.health != "healthy" for w in s.workers):
                 style = styles["warn" if s.stage not in ("serving", "router ready", "benchmark") else "bad"]

@@ -103,7 +103,8 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         "(idle: no request, no token); ▂ to █: above zero, up to the line's highest.\n"
         f"Requests: the router panel's `routed` (`routed 43 {ROUTED_IN_ALL}` once a benchmark ended) and the workers' "
         "REQ count every request since the process started: the benchmark's warm-up and smoke requests, `b`'s smoke "
-        "tests and any client's too. An ended job's `benchmark 30/30 completed` counts the benchmark's own measured "
+        "tests and any client's too; the jobs list's ERR and `srt-tui status`'s REQ and ERR count the same (the "
+        "router's, else the workers'). An ended job's `benchmark 30/30 completed` counts the benchmark's own measured "
         "requests only, those completed of its total, as Results (R) does."
     )
     BINDINGS: ClassVar[list[BindingType]] = [
