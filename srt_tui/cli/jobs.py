@@ -322,8 +322,9 @@ def print_table(snaps: list[Any], down: str | None, watched: bool = False, width
             "healthy": cells.healthy_cell(s),
             "router": cells.router_cell(s),
             "rate": cells.rate(s.rate_per_s),
-            "requests": cells.number(s.requests),
-            "errors": cells.number(s.errors),
+            # the deployment's counts, one thing in every row: the router's (else its workers'), never the benchmark's
+            "requests": cells.number(s.served),
+            "errors": cells.number(s.served_errors),
             "elapsed": cells.elapsed(s, now),
             # narrowed: `queued` where `queued 2m10s` does not fit (how long: a wider terminal, or the job view)
             "elapsed" + status_table.SHORT: "queued" if cells.elapsed(s, now).startswith("queued ") else "",
@@ -341,6 +342,9 @@ def print_table(snaps: list[Any], down: str | None, watched: bool = False, width
         if s.serving is not None and not s.serving.empty and not s.is_final:
             line = cells.serving_line(s.serving, unmeasured)
             print("\n".join(status_table.wrapped(f"{s.job_id}: serving: ", line, width)))
+    for s in snaps:  # an ended job's benchmark: its own measured requests, apart from REQ (the router's, warm-up too)
+        if bench := cells.benchmark_words(s):
+            print(f"{s.job_id}: {bench} (srt-tui results {s.job_id})")
     for s in snaps:  # in a terminal each fits it: a path's middle gives way (a pipe keeps them whole)
         for line in cells.problems(s, skip_sources=frozenset({"slurm"}) if down else frozenset()):
             print("\n".join(status_table.problem_lines(f"{s.job_id}: ", line, width)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from srt_tui.core.isotime import parse_time
+from srt_tui.core.text.counts import counted
 from srt_tui.monitor.model import (
     JOB_ENDED,
     QUANTILES,
@@ -515,6 +516,31 @@ def serving_span(s: Serving) -> str:
     return f"over the {seconds} it served" if s.since_ready else f"over the last {seconds}"
 
 
+def benchmark_words(snap: JobSnapshot) -> str:
+    """An ended job's benchmark, from its results: its own measured requests completed of its total, `benchmark 30/30
+    completed` (`28/30 completed, 2 failed`); "" when it wrote none. Never in a requests column: the router counted its
+    warm-up and smoke requests too (`served`)."""
+    if snap.requests_from != "benchmark" or snap.requests is None:
+        return ""
+    failed = snap.errors or 0.0
+    completed = number(max(0.0, snap.requests - failed))
+    return f"benchmark {completed}/{number(snap.requests)} completed" + (f", {number(failed)} failed" if failed else "")
+
+
+def left_out(s: Serving) -> str:
+    """A job's figures summed without the workers whose metrics cannot be read now: `1 worker not current, left out`
+    (a hung worker's last minute stayed in them for 5 min, as if current); "" when every worker's are current, and
+    for one worker's own figures (their age says it: `read_ago`)."""
+    if not s.unread or s.age_s is not None:
+        return ""
+    return f"{counted(len(s.unread), 'worker')} not current, left out"
+
+
+def serving_note(s: Serving, unmeasured: str = "") -> str:
+    """What a job's figures cover: their span (``unmeasured`` before one) and the workers left out of them."""
+    return " · ".join(part for part in (serving_span(s) or unmeasured, left_out(s)) if part)
+
+
 def read_ago(s: Serving | None, unread: str) -> str:
     """What a worker's figures are while its metrics cannot be read (``unread``: hung, down): `not current: read 24 s
     ago, before it hung` (its latencies and token rates stayed those of its last minute, shown as current); ""
@@ -562,7 +588,7 @@ def serving_line(s: Serving | None, unmeasured: str = "rates after a second samp
         f"TTFT {figures('ttft')}{note} · TPOT {figures('itl')} · E2E {figures('e2e')}{e2e_note} · "
         f"in {tokens_per_s(s.input_tok_per_s)} out {tokens_per_s(s.output_tok_per_s)} · "
         f"{load_words(s)} · KV {percent(s.kv_usage)} "
-        f"({serving_span(s) or unmeasured})"
+        f"({serving_note(s, unmeasured)})"
     )
 
 

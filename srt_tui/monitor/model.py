@@ -384,6 +384,12 @@ class JobSnapshot:
     requests: float | None = None
     #: whose the ended job's `requests` are: "benchmark" (its results), "last seen" (live counters), or ""
     requests_from: str = ""
+    #: the requests the deployment served and failed, by its own counters: the routers', else its serving workers'
+    #: (live, or the last seen once it ended), never the benchmark's (`requests` after the end): what `status`'s REQ
+    #: and both faces' ERR count, one thing in every row (they read a benchmark's 30 in one row, a router's 43 in the
+    #: next); the benchmark's figures are its own line (`benchmark 30/30 completed`) and Results'
+    served: float | None = None
+    served_errors: float | None = None
     errors: float | None = None
     rate_per_s: float | None = None
     #: per-GPU readings of the job's GPU exporter (empty when it launched none, or the job ended)

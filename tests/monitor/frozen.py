@@ -164,7 +164,8 @@ def frozen_job(
         frontend=plan["frontend"], nodes=plan["nodes"], gpus_per_node=plan["gpus_per_node"],
         visible_devices_env=plan["visible_devices_env"], started_at=started,
         ended_at="2026-03-01T11:40:00Z" if scenario == "failed" else "", placements=placements(files.plan),
-        logs=log_refs(files), requests=requests, errors=errors, rate_per_s=rate, gpus=gpus,
+        logs=log_refs(files), requests=requests, errors=errors, served=requests, served_errors=errors,
+        rate_per_s=rate, gpus=gpus,
         hostnames=() if scenario == "pending" else hostnames(profile, plan["nodes"]),
     )  # fmt: skip
 

@@ -92,3 +92,53 @@ async def test_a_hung_workers_load_is_unknown_and_its_trend_goes_blank(tmp_path:
         os.kill(hung.proc.popen.pid, signal.SIGCONT)
         await monitor.aclose()
         launcher.close()
+
+
+async def test_the_jobs_figures_leave_a_hung_worker_out(tmp_path: Path) -> None:
+    """The job's TTFT, TPOT and tok/s sum current readings only (s35): a hung worker's last minute stayed in them for
+    up to 5 min, as if it still served; its figures are left out, and said to be (`1 worker not current, left out`)."""
+    launcher = Launcher(tmp_path)
+    mono = [1000.0]
+    monitor = Monitor(None, http_timeout=0.3, connect_timeout=0.3, budget_s=0.5, backoff_base=0.05,
+                      backoff_cap=0.1, clock=lambda: mono[0])  # fmt: skip
+    ok, hung = launcher.workers(("regular", "agg_0"), ("regular", "agg_1"))
+    try:
+        job_dir = write_agg_job(tmp_path / "job", "local-lo", [(ok, 0), (hung, 0)], nodes=1)
+        plan = json.loads((job_dir / "plan.json").read_text())
+        for proc in plan["processes"]:
+            proc["metrics"], proc["serving"] = Mocker.metrics, SGLANG
+        (job_dir / "plan.json").write_text(json.dumps(plan))
+        jobs = {"local-lo": job_dir}
+        for _ in range(4):
+            send(ok.url, 2)
+            send(hung.url, 6)  # the busier one: its frozen share would dominate the sum
+            snap = (await monitor.refresh(jobs))[0]
+            mono[0] += 2.0
+        both = snap.serving
+        assert both is not None and both.output_tok_per_s is not None and not both.unread, describe(snap)
+        os.kill(hung.proc.popen.pid, signal.SIGSTOP)
+        for _ in range(12):
+            snap = (await monitor.refresh(jobs))[0]
+            mono[0] += 2.0
+            if _w(snap, "agg_1").health == "hung":
+                break
+        mono[0] += 10.0
+        snap = (await monitor.refresh(jobs))[0]
+        stopped, answering = _w(snap, "agg_1"), _w(snap, "agg_0")
+        assert stopped.health == "hung" and answering.health == "healthy", describe(snap)
+        job, mine = snap.serving, answering.serving
+        assert job is not None and mine is not None and mine.output_tok_per_s, describe(snap)
+        # the hung worker's figures are still its own (aged), never the job's
+        assert stopped.serving is not None and stopped.serving.output_tok_per_s and stopped.serving.age_s
+        assert job.output_tok_per_s == mine.output_tok_per_s, (job, mine)
+        assert job.input_tok_per_s == mine.input_tok_per_s and job.ttft_mean_s == mine.ttft_mean_s, (job, mine)
+        assert job.window_s == mine.window_s and job.unread == ("agg_1 hung",)
+        line = cells.serving_line(job)
+        assert f"({cells.serving_span(mine)} · 1 worker not current, left out)" in line, line
+        assert "(agg_1 hung)" in line, line
+        # a worker's own figures say their age instead (its detail: `not current: read … ago`)
+        assert cells.left_out(stopped.serving) == "" and cells.left_out(mine) == ""
+    finally:
+        os.kill(hung.proc.popen.pid, signal.SIGCONT)
+        await monitor.aclose()
+        launcher.close()

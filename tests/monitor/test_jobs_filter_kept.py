@@ -31,7 +31,8 @@ def _job(job_id: str, started_s_ago: float, **changes: Any) -> JobSnapshot:
     base = frozen.nvidia("healthy", job_id)
     started = iso_utc((frozen.NOW - timedelta(seconds=started_s_ago)).timestamp())
     said: dict[str, Any] = {"name": "mocker-1p2d", "started_at": started, "submitted_at": started,
-                            "rate_per_s": 8.0, "errors": 18.0, "job_dir": f"/scratch/out/{job_id}"}  # fmt: skip
+                            "rate_per_s": 8.0, "errors": 18.0, "served_errors": 18.0,
+                            "job_dir": f"/scratch/out/{job_id}"}  # fmt: skip
     return replace(base, **(said | changes))
 
 

@@ -93,6 +93,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
     if stage == "workers healthy" and live:  # the count as this snapshot's worker table shows it
         detail = healthy_count(workers, detail)
     requests, errors, rate = job_totals(workers, router, routers)
+    served, served_errors = requests, errors  # the deployment's, whatever its benchmark measured
     requests_from = ""
     if final:
         requests, errors, requests_from = final_totals(ctx, job, requests, errors)
@@ -141,6 +142,8 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         logs=logs,
         requests=requests,
         requests_from=requests_from,
+        served=served,
+        served_errors=served_errors,
         errors=errors,
         rate_per_s=rate,
         serving=job_figures(

@@ -269,7 +269,9 @@ def _status(
             gauges = {} if unread else {**parts.gauges, **_load(parts.gauges, counters)}
             parts = replace(parts, gauges=gauges, unread=(f"{name} {unread}",) if unread else ())
     if families and parts is not None:
-        ctx.serving_parts.setdefault(job.job_id, []).append(parts)
+        # the job's figures sum current readings only: a hung worker's last minute stayed in its TTFT, TPOT and tok/s
+        # for up to 5 min (the history's span); it is named instead (`unread`: `1 worker not current`)
+        ctx.serving_parts.setdefault(job.job_id, []).append(Parts(proc.role, unread=parts.unread) if unread else parts)
         serving = figures(parts)
         if serving is not None and unread and parts.read_at is not None:  # its last minute's, not this one's
             serving = replace(serving, age_s=max(0.0, ctx.now - parts.read_at))

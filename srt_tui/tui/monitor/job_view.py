@@ -66,12 +66,10 @@ def requests_words(snap: JobSnapshot) -> str:
     of its total, `benchmark 30/30 completed` (`28/30 completed, 2 failed`), from its results: never beside the
     router's count (`routed 43 in all` in its panel, as the workers' REQ), which also counts the warm-up and smoke
     requests (`benchmark 30 of 43 routed` read as two counts of one thing)."""
+    if bench := cells.benchmark_words(snap):
+        return bench
     number, errors, origin = cells.number(snap.requests), cells.number(snap.errors), requests_origin(snap)
-    if origin != "benchmark":
-        return f"requests {number}, errors {errors}" + (f" ({origin})" if origin else "")
-    failed = snap.errors or 0.0
-    completed = cells.number(max(0.0, (snap.requests or 0.0) - failed))
-    return f"benchmark {completed}/{number} completed" + (f", {errors} failed" if failed else "")
+    return f"requests {number}, errors {errors}" + (f" ({origin})" if origin else "")
 
 
 def forward_line(snap: JobSnapshot, login: str) -> str | None:

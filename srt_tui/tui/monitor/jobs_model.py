@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 
 from srt_tui.core.text.words import best_named, matches_words
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import READY_STAGES, STAGE_SHORT, JobSnapshot, starts_in_s
 from srt_tui.monitor.statuses.history import RATE_WINDOW_S
+from srt_tui.slurm.local import is_local_job
 from srt_tui.tui.monitor import sweep_rows
 from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths
 
@@ -34,8 +36,8 @@ COLUMNS: tuple[FitColumn, ...] = (
     FitColumn("router", "ROUTER", 7, 12, "workers the router has registered, of all, per role; down, ? (no "
               "answer yet), up (it does not list them), direct (no router)"),
     FitColumn("rate", "REQ/S", 3, 6, f"requests per second through the job, over the last {RATE_WINDOW_S:g} s"),
-    FitColumn("errors", "ERR", 5, 6, "failed requests: the router's count, else its workers'; once ended, the "
-              "benchmark's"),
+    FitColumn("errors", "ERR", 5, 6, "failed requests: the router's count, else its workers' (once ended, the "
+              "last seen; the benchmark's own are its view's and Results')"),
     FitColumn("elapsed", "ELAPSED", 4, 12, "how long it has run (until it ended); while queued, how long it has "
               "waited (`queued 2m10s`)"),
 )  # fmt: skip
@@ -48,8 +50,32 @@ NARROW_CAPS = {"name": 12, "stage": 11}
 #: (else the estimate alone, `Slurm est. ~10m`: the reason is in the job view)
 WAIT_CAP = 22
 SORTS = ("submitted", "job", "name", "slurm", "stage", "rate", "errors", "elapsed")
+#: the stage and state of a job listed before its first refresh answered: its files and Slurm's state are being read
+READING = "reading…"
+NOT_ASKED = "…"
 #: the table's vertical scrollbar
 SCROLLBAR = 2
+
+
+def listed_row(job_id: str, job_dir: Path) -> JobSnapshot:
+    """A job of the job index before the Monitor's first answer (the Slurm query and the job's files, 3-7 s under
+    load: the list was empty meanwhile, saying `No jobs yet`): its id, its state and stage `…`/`reading…` until then."""
+    launcher = "local" if is_local_job(job_id) else "slurm"
+    return JobSnapshot(
+        job_id=job_id, job_dir=str(job_dir), name="", profile="", topology="", launcher=launcher,
+        slurm_state=NOT_ASKED, slurm_reason="", stage=READING, stage_time="", stage_detail="",
+    )  # fmt: skip
+
+
+def is_listed(snap: JobSnapshot) -> bool:
+    """Whether ``snap`` is a `listed_row`: a job listed before any refresh read it (no file, no source)."""
+    return snap.stage == READING and not snap.stage_time and not snap.sources and not snap.name
+
+
+def reading_line(jobs: Mapping[str, Path]) -> str:
+    """What the first refresh reads of ``jobs`` (the line under the list says it until it answers)."""
+    slurm = any(not is_local_job(j) for j in jobs)
+    return "reading their job files and Slurm's states…" if slurm else "reading their job files…"
 
 
 def _labelled(sort: str, reverse: bool, caps: dict[str, int]) -> list[FitColumn]:
@@ -161,7 +187,13 @@ def cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool = False) -> st
     return text
 
 
+#: what a job listed before the first refresh (`listed_row`) shows: nothing else is known of it yet
+LISTED_KEYS = ("status", "job", "slurm", "stage")
+
+
 def _cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool) -> str:
+    if is_listed(snap) and key not in LISTED_KEYS:  # not `direct` nor `-`: not read yet
+        return ""
     values: dict[str, Callable[[], str]] = {
         "status": lambda: {"ok": "●", "degraded": "▲", "failed": "✗", "ended": "○", "waiting": "…"}[status(snap)],
         "job": lambda: snap.job_id,
@@ -173,7 +205,7 @@ def _cell(snap: JobSnapshot, key: str, now: datetime, narrow: bool) -> str:
         "healthy": lambda: cells.healthy_cell(snap),  # `-` once the job ended
         "router": lambda: cells.registrations_cell(snap),  # `-` queued or ended
         "rate": lambda: cells.rate(snap.rate_per_s),
-        "errors": lambda: cells.number(snap.errors),
+        "errors": lambda: cells.number(snap.served_errors),
         "elapsed": lambda: cells.elapsed(snap, now),
     }
     return values[key]()
@@ -256,7 +288,7 @@ def sort_key(key: str, now: datetime) -> Callable[[JobSnapshot], tuple[object, .
         if key == "rate":
             return (snap.rate_per_s is not None, snap.rate_per_s or 0.0, tie)
         if key == "errors":
-            return (snap.errors is not None, snap.errors or 0.0, tie)
+            return (snap.served_errors is not None, snap.served_errors or 0.0, tie)
         if key == "elapsed":
             elapsed = snap.elapsed_s(now)
             return (elapsed is not None, elapsed or 0.0, tie)

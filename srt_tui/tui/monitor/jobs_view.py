@@ -125,8 +125,10 @@ class JobsView(Vertical):
         reverse: bool,
         width: int,
         status: str,
+        reading: str = "",
     ) -> None:
-        """Redraw the table."""
+        """Redraw the table; ``reading``: what the first refresh reads, said in place of `No jobs yet` until it
+        answers."""
         table = self.table
         keep = self._follow or self.highlighted_job
         jobs_model.retain(snaps)
@@ -175,7 +177,9 @@ class JobsView(Vertical):
             if keep == self._follow:
                 self._follow = None
         empty = self.query_one("#jobs-empty", Static)
-        if not snaps:
+        if not snaps and reading:  # the first refresh has not answered: no job is known not to exist
+            _say(empty, reading[:1].upper() + reading[1:])
+        elif not snaps:
             _say(empty, "No jobs yet. Launch one in Launch mode (1), or press a to add a job by id or directory.")
         elif not rows:
             _say(empty, f"No job matches the filter {query!r} (Esc clears it).")
@@ -245,7 +249,7 @@ class JobsView(Vertical):
             style = Style()
             if c.key in ("status", "stage"):
                 style = styles[_STATUS_STYLE[state]]
-            elif c.key == "errors" and s.errors:
+            elif c.key == "errors" and s.served_errors:
                 style = styles["bad"]
             elif c.key == "healthy" and not s.is_final and any(w.health != "healthy" for w in s.workers):
                 style = styles["warn" if s.stage not in ("serving", "router ready", "benchmark") else "bad"]

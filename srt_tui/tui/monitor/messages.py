@@ -19,6 +19,14 @@ class SnapshotsUpdated(Message):
 
 
 @dataclass
+class JobsListed(Message):
+    """The job index was read (before the first refresh answered): its jobs, listed while their files and Slurm's
+    states are read."""
+
+    jobs: dict[str, Path]
+
+
+@dataclass
 class PollFailed(Message):
     """A poll raised (the feed itself failed, not one of its sources)."""
 

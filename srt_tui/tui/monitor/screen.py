@@ -52,6 +52,7 @@ from srt_tui.tui.monitor.messages import (
     CancelFailed,
     JobAdded,
     JobCancelled,
+    JobsListed,
     PollFailed,
     SmokeDone,
     SnapshotsUpdated,
@@ -103,7 +104,8 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         "(idle: no request, no token); ▂ to █: above zero, up to the line's highest.\n"
         f"Requests: the router panel's `routed` (`routed 43 {ROUTED_IN_ALL}` once a benchmark ended) and the workers' "
         "REQ count every request since the process started: the benchmark's warm-up and smoke requests, `b`'s smoke "
-        "tests and any client's too. An ended job's `benchmark 30/30 completed` counts the benchmark's own measured "
+        "tests and any client's too; the jobs list's ERR and `srt-tui status`'s REQ and ERR count the same (the "
+        "router's, else the workers'). An ended job's `benchmark 30/30 completed` counts the benchmark's own measured "
         "requests only, those completed of its total, as Results (R) does."
     )
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -206,6 +208,8 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         self._keys_wait = False
         #: the job just submitted and how (`focus_job`), until its snapshot is in and the filter checked against it
         self._reveal: tuple[str, str] | None = None
+        #: what the first refresh reads until it answers (`reading the job index…`), said instead of `No jobs yet`
+        self._reading = ""
 
     # -- layout -------------------------------------------------------------------------------------
 
@@ -218,6 +222,10 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
 
     def on_mount(self) -> None:
         self.query_one("#jobs-table").focus()
+        if self.poll_interval is not None and not self.snapshots:  # the first refresh: what it reads, said
+            self._reading = "reading the job index…" if self.discover else ""
+            if self.tracked:
+                self._list_unread(self.tracked)
         self.redraw()
         # the header's Slurm probe going down (or back) redraws: the job view then marks Slurm's answers stale
         self.hub.watch(self, self._context_changed, init=False)
@@ -260,8 +268,9 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         return self.query_one(ContentSwitcher).current == "job-view"
 
     def snapshot_of(self, job_id: str | None) -> JobSnapshot | None:
-        """The latest snapshot of a job."""
-        return next((s for s in self.snapshots if s.job_id == job_id), None)
+        """The latest snapshot of a job (None until the first refresh read it: a job only listed is no snapshot to act
+        on, and keys typed for it wait for that refresh)."""
+        return next((s for s in self.snapshots if s.job_id == job_id and not jobs_model.is_listed(s)), None)
 
     def current_job(self) -> str | None:
         """The job the keys act on: the one shown in detail, else the highlighted row."""
@@ -350,20 +359,36 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         self.post_message(SnapshotsUpdated(snaps, time.monotonic() - started))
 
     def _discover(self) -> dict[str, Path]:
-        """Every job of the job index (file reads: run in a thread)."""
+        """Every job of the job index (file reads: run in a thread); the first time, listed at once (`JobsListed`)
+        while the first refresh reads them."""
+        from srt_tui.state.hidden import hidden_jobs
         from srt_tui.state.jobindex import index_warnings, job_bases, known_jobs, recover_interrupted
 
+        hidden = hidden_jobs()  # removed from the list (d): not discovered again; opened on purpose: shown
         if not self._recovered:  # once: damaged index entries, what an `apply` killed mid-submission left
             self._recovered = True
+            if not self.polls:  # nothing shown yet: the index's jobs, before settling (which may ask Slurm)
+                self.post_message(JobsListed({j: d for j, d in known_jobs().items() if j not in hidden}))
             from srt_tui.slurm.orphans import settle
 
             for note in [*index_warnings(), *settle(), *recover_interrupted(job_bases())]:
                 self.app.call_from_thread(self.notify, note, severity="warning", timeout=20)
-        from srt_tui.state.hidden import hidden_jobs
-
-        hidden = hidden_jobs()  # removed from the list (d): not discovered again; opened on purpose: shown
+            hidden = hidden_jobs()
         self._hidden_now = frozenset(hidden)
         return {j: d for j, d in known_jobs().items() if j not in hidden}
+
+    @on(JobsListed)
+    def _listed(self, message: JobsListed) -> None:
+        self._list_unread({**message.jobs, **self.tracked})
+
+    def _list_unread(self, jobs: Mapping[str, Path]) -> None:
+        """Before the first refresh answers: ``jobs`` listed by id, their state and stage `…`/`reading…`, and the
+        line under the list saying what is read (a slow Slurm or shared filesystem is shown, not waited on)."""
+        if self.polls:
+            return
+        self._reading = jobs_model.reading_line(jobs) if jobs else ""
+        shown = {s.job_id for s in self.snapshots}
+        self.snapshots = [*self.snapshots, *(jobs_model.listed_row(j, d) for j, d in jobs.items() if j not in shown)]
 
     def _rearm(self) -> None:
         self._loop.finished(self.poll_interval)
@@ -371,6 +396,7 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
     @on(SnapshotsUpdated)
     def _updated(self, message: SnapshotsUpdated) -> None:
         self.polls += 1
+        self._reading = ""
         _settle_heap(full=self.polls % SETTLE_EVERY == 1)
         gone = set(self.removed)  # d during this poll
         if self._hidden_now is not None:
@@ -420,7 +446,7 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
     # -- drawing ------------------------------------------------------------------------------------
 
     def _status_line(self) -> str:
-        parts = []
+        parts = [self._reading] if self._reading and not self.poll_error else []
         slurm = live_slurm(self.snapshots)
         if slurm is not None:
             parts.append("Slurm ✓" if slurm.ok else f"Slurm ✗ {shorten(slurm.error, 60, placeholder=' …')}")
@@ -464,6 +490,7 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
             reverse=self.reverse,
             width=width,
             status=self._status_line(),
+            reading=self._reading,
         )
         if self.in_job_view:
             slurm_down = self.hub.context.slurm_state == "down"

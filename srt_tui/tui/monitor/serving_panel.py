@@ -73,7 +73,8 @@ def serving_pairs(
         load.append(f" ({', '.join(s.unread)})", style=st("bad"))
     out.append(load)
     out.append(Text.assemble(("KV ", dim), cells.percent(s.kv_usage)))
-    window = cells.serving_span(s) or "latency after two scrapes"
+    # its span, and the workers its figures leave out (not current: `1 worker not current, left out`)
+    window = cells.serving_note(s, "latency after two scrapes")
     if brief and not ended:
         return out
     if ended and not _has_rates(s):  # first seen after its end: dashes and zeros were no figures of its run
@@ -155,11 +156,12 @@ class ServingPanel(Widget):
     def _title(self) -> str:
         """`Serving`; a short terminal's one line has no room for the note, so its title says what its figures are and
         their span: `Serving · p50 · over the last 62 s`, `Serving · mean · …` where the buckets cannot resolve the
-        medians (it said `p50` over means), no statistic when the figures say their own (`cells.brief_title`)."""
+        medians (it said `p50` over means), no statistic when the figures say their own (`cells.brief_title`); the
+        workers they leave out (`1 worker not current, left out`)."""
         if not self.short:
             return "Serving"
         s = self.serving
-        stat, span = (cells.brief_title(s), cells.serving_span(s)) if s is not None else ("p50", "")
+        stat, span = (cells.brief_title(s), cells.serving_note(s)) if s is not None else ("p50", "")
         return " · ".join(part for part in ("Serving", stat, span) if part)
 
     def _st(self, name: str) -> Style:
