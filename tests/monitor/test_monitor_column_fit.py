@@ -157,9 +157,34 @@ async def test_relayed_mark_is_explained_and_the_stage_is_said_once() -> None:
         table = app.screen.query_one(WorkerTable)
         assert "SRC" not in _headers(table)
         assert any(str(table.get_row_at(r)[_headers(table).index("HEALTH")]).endswith("*") for r in range(2))
-        assert "relayed" in str(table.border_subtitle)
+        assert str(table.border_subtitle) == "* health relayed by the job: its nodes do not answer from here"
         summary = str(app.screen.query_one("#job-summary").render())
         assert "serving serving" not in summary
+
+
+@pytest.mark.parametrize(
+    ("relayed", "said"),
+    [
+        (("decode_0",), "* health relayed by the job: decode_0 does not answer from here"),
+        (("prefill_0", "decode_0"), "* health relayed by the job: 2 workers do not answer from here"),
+    ],
+)
+async def test_the_relay_legend_says_which_workers_do_not_answer(relayed: tuple[str, ...], said: str) -> None:
+    """Operator pass (op11): one relayed row (its worker alone did not answer, the job's other workers did) was
+    explained as the whole job's, `its nodes do not answer from here`. The line names what is marked."""
+    from srt_tui.tui.monitor.worker_table import WorkerTable
+
+    snap = frozen.nvidia("healthy")
+    workers = tuple(replace(w, source="relay") if w.name in relayed else w for w in snap.workers)
+    snap = replace(snap, workers=workers)
+    assert not snap.relayed
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(WorkerTable)
+        healths = [str(table.get_row_at(r)[_headers(table).index("HEALTH")]) for r in range(table.row_count)]
+        assert sum(h.endswith("*") for h in healths) == len(relayed), healths
+        assert str(table.border_subtitle) == said
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)])
