@@ -333,8 +333,8 @@ def print_table(snaps: list[Any], down: str | None, watched: bool = False, width
             "requests": cells.number(s.requests),
             "errors": cells.number(s.errors),
             "elapsed": cells.elapsed(s, now),
-            # narrowed: `queued` where `queued 2m10s` does not fit (how long: a wider terminal, or the job view)
-            "elapsed" + status_table.SHORT: "queued" if cells.elapsed(s, now).startswith("queued ") else "",
+            # narrowed: `2m10s` where `queued 2m10s` does not fit (STATE beside it says PENDING), as the jobs list
+            "elapsed" + status_table.SHORT: cells.waited(s, now),
             "gpu": cells.gpu_load(s.gpus),
         }
         for s in snaps
