@@ -93,7 +93,7 @@ def _shorter(snap: JobSnapshot, row: dict[str, str], now: datetime, compact: boo
         **row,
         "slurm": cells.state_cell(snap, short=True),
         "stage": wait_within(snap, now, _stage_cap(compact)) or row["stage"],
-        "elapsed": elapsed_within(snap, now, 0) or row["elapsed"],
+        "elapsed": row["elapsed"].removeprefix("queued "),  # `cells.waited`, from the cell already worked out
     }
 
 
