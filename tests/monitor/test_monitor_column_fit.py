@@ -479,6 +479,27 @@ def test_a_value_gives_way_by_whole_words(text: str, width: int, expected: str) 
     assert fit_value(text, width) == expected
 
 
+def test_the_width_left_over_goes_by_priority_and_a_wording_whole() -> None:
+    """`widen`: the cells left over go to the most important column that wants more (NAME before STATE, whatever their
+    order), a column of whole wordings takes all it wants or nothing, and a name still cut is only as wide as its
+    value cut at a word (`mocker-2p1d-…`: the cells it cannot fill go on to the next column)."""
+    from srt_tui.widgets.fit_columns import FitColumn, Fitted, widen
+
+    columns = [FitColumn("state", "STATE", 2), FitColumn("name", "NAME", 1), FitColumn("elapsed", "ELAPSED", 4)]
+    fitted = (Fitted("state", "STATE", 7), Fitted("name", "NAME", 12), Fitted("elapsed", "ELAPSED", 7))
+    rows = [{"state": "local RUNNING", "name": "mocker-2p1d-telemetry", "elapsed": "queued 7m30s"}]
+    room = 32 + 6  # the three columns and their padding, and 6 cells over
+
+    def widths(extra: int) -> list[int]:
+        return [f.width for f in widen(fitted, columns, rows, room + extra, {"state", "elapsed"})]
+
+    # NAME first, as wide as `mocker-2p1d-…`; of the 5 left STATE's 6 do not fit whole, ELAPSED's 5 do
+    assert widths(0) == [7, 13, 12]
+    assert widths(8) == [7, 21, 12]  # NAME whole; 5 left: ELAPSED's, STATE's 6 not
+    assert widths(9) == [13, 21, 7]  # 6 left: STATE's `local RUNNING` (priority 2) before ELAPSED's `queued` (4)
+    assert widths(14) == [13, 21, 12]
+
+
 def stage_fleet() -> list[JobSnapshot]:
     """The mixed fleet plus one job at each stage a running job goes through (the pass's `workers he…` rows)."""
     from srt_tui.monitor.model import STAGES
