@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from srt_tui.cli.args import add_transport_argument, seconds
 from srt_tui.cli.printable import warn_plan
@@ -232,12 +232,24 @@ def _cmd_status(args: argparse.Namespace) -> int:
     return _watch(args)
 
 
-def terminal_width() -> int | None:
-    """The columns `status` fits its table to: the terminal's (`COLUMNS` first, as shutil reads it), or ``None``
-    when stdout is no terminal (a pipe or a file keeps every column, for the tools that parse it)."""
+def terminal_width(stream: TextIO | None = None) -> int | None:
+    """The columns a command fits its lines to on ``stream`` (stdout; `wait` says its lines on stderr): the
+    terminal's (`COLUMNS` first, as shutil reads it), or ``None`` when ``stream`` is no terminal (a pipe or a file
+    keeps every column and line whole, for the tools that parse it)."""
     import shutil
 
-    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    out = stream or sys.stdout
+    if not out.isatty():
+        return None
+    if out is sys.stdout:
+        return shutil.get_terminal_size().columns
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        return os.get_terminal_size(out.fileno()).columns
+    except (OSError, ValueError):
+        return shutil.get_terminal_size().columns
 
 
 def _watch(args: argparse.Namespace) -> int:
@@ -326,8 +338,8 @@ def print_table(snaps: list[Any], down: str | None, watched: bool = False, width
             "requests": cells.number(s.served),
             "errors": cells.number(s.served_errors),
             "elapsed": cells.elapsed(s, now),
-            # narrowed: `queued` where `queued 2m10s` does not fit (how long: a wider terminal, or the job view)
-            "elapsed" + status_table.SHORT: "queued" if cells.elapsed(s, now).startswith("queued ") else "",
+            # narrowed: `2m10s` where `queued 2m10s` does not fit (STATE beside it says PENDING), as the jobs list
+            "elapsed" + status_table.SHORT: cells.waited(s, now),
             "gpu": cells.gpu_load(s.gpus),
         }
         for s in snaps
@@ -413,7 +425,7 @@ async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
                 follower.poll()
             line = progress_line(snap.stage, snap.stage_detail)
             if line != last and not args.quiet:
-                print(f"{snap.job_id}: {line}", file=sys.stderr)
+                _tell(f"{snap.job_id}: ", line)
                 last = line
             if target == "ready" and ready_by_its_word(snap):
                 return 0
@@ -425,9 +437,8 @@ async def _wait(jobs: dict[str, Path], args: argparse.Namespace) -> int:
             if deadline is not None and time.monotonic() >= deadline:
                 if follower is not None:
                     follower.poll(final=True)
-                print(
-                    f"{snap.job_id}: timed out after {args.timeout:g}s waiting for {target} (stage {snap.stage})",
-                    file=sys.stderr,
+                _tell(
+                    f"{snap.job_id}: ", f"timed out after {args.timeout:g}s waiting for {target} (stage {snap.stage})"
                 )
                 return 124
             await asyncio.sleep(args.interval)
@@ -460,18 +471,29 @@ def _wait_outcome(snap: Any, target: str, follower: Any, log_file: str | None) -
     if follower is not None:
         follower.poll(final=True)
         if not follower.seen:
-            print(f"{snap.job_id}: the log {log_file} never appeared", file=sys.stderr)
+            _tell(f"{snap.job_id}: ", f"the log {log_file} never appeared")
     if target == "done" and snap.stage == "completed":
         return 0
     # a fast benchmark can serve and finish between two polls: it was ready, and a completed job did its work
     ready_at = _ready_at(Path(snap.job_dir)) if target == "ready" else ""
     if ready_at:
-        said = f"{snap.job_id} was ready at {ready_at}, then ended ({snap.stage}): {snap.stage_detail}"
+        said = f"was ready at {ready_at}, then ended ({snap.stage}): {snap.stage_detail}"
     else:
         when = "" if target == "done" else " before it was ready"
-        said = f"{snap.job_id} ended ({snap.stage}){when}: {snap.stage_detail}"
-    print("\n".join([said, *failure_lines(snap)]), file=sys.stderr)
+        said = f"ended ({snap.stage}){when}: {snap.stage_detail}"
+    _tell(f"{snap.job_id} ", said)
+    for line in failure_lines(snap):  # under the sentence, as its own indent says
+        _tell("", line)
     return 0 if ready_at and snap.stage == "completed" else 1
+
+
+def _tell(prefix: str, text: str) -> None:
+    """One of `wait`'s lines on stderr, fitted to its terminal as `status` fits its problem lines (one function:
+    a path's middle gives way, then whole words wrap under the text; op11: a long reason wrapped mid-word at 80
+    columns); a pipe or a file gets it whole."""
+    from srt_tui.cli.status_table import problem_lines
+
+    print("\n".join(problem_lines(prefix, text, terminal_width(sys.stderr))), file=sys.stderr)
 
 
 def _cmd_cancel(args: argparse.Namespace) -> int:

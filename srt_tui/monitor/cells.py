@@ -154,6 +154,14 @@ def elapsed(snap: JobSnapshot, now: datetime) -> str:
     return f"queued {duration(queued)}" if queued is not None else duration(snap.elapsed_s(now))
 
 
+def waited(snap: JobSnapshot, now: datetime) -> str:
+    """How long a queued job has waited, the figure alone (`7m30s`), for a column too narrow for `queued 7m30s` (the
+    jobs list's ELAPSED, `status`'s narrowed one), where STATE beside it says PENDING, as k9s's AGE beside a Pending
+    pod; "" for any other job."""
+    said = elapsed(snap, now)
+    return said.removeprefix("queued ") if said.startswith("queued ") else ""
+
+
 def elapsed_words(snap: JobSnapshot, now: datetime) -> str:
     """`elapsed 3m05s`, or `queued 2m10s` while it waits (`elapsed` named, for the job view's counters)."""
     said = elapsed(snap, now)

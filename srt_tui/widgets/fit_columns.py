@@ -4,7 +4,7 @@ never cut mid-word and a value never loses its unit to the screen edge (issue 21
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 #: DataTable's cell padding: one blank either side of every column
@@ -68,6 +68,34 @@ def fit(columns: Sequence[FitColumn], natural: Mapping[str, int], room: int) -> 
             break
         kept.remove(column)
     return tuple(Fitted(c.key, c.header, widths[c.key]) for c in kept)
+
+
+def widen(
+    fitted: Sequence[Fitted],
+    columns: Sequence[FitColumn],
+    rows: Sequence[Mapping[str, str]],
+    room: int,
+    whole: Collection[str] = (),
+) -> tuple[Fitted, ...]:
+    """``fitted`` with the cells ``room`` leaves over given to the columns whose values in ``rows`` want more (a value
+    cut at its cap, a longer wording), the most important first (``priority``, then the leftmost): the width left over
+    goes to the column that is cut, never a blank margin beside it (op11: NAME cut at 100 and 120 columns with room to
+    spare). A column that cannot show every value whole keeps only what its values cut at a word fill (`fit_value`),
+    the rest going on; one of ``whole`` takes all it wants or nothing (a wording is shown whole or not at all)."""
+    left = room - total_width(fitted)
+    rank = {c.key: (c.priority, i) for i, c in enumerate(columns)}
+    wanted = natural_widths([f.key for f in fitted], rows)
+    widths = {f.key: f.width for f in fitted}
+    for f in sorted(fitted, key=lambda f: rank.get(f.key, (0, 0))):
+        more = wanted[f.key] - f.width
+        if left <= 0 or more <= 0 or (f.key in whole and more > left):
+            continue
+        width = f.width + min(more, left)
+        if width < wanted[f.key]:  # still cut: as wide as its values cut at a word are
+            width = max(f.width, *(len(fit_value(r.get(f.key, ""), width)) for r in rows))
+        left -= width - f.width
+        widths[f.key] = width
+    return tuple(Fitted(f.key, f.header, widths[f.key]) for f in fitted)
 
 
 def total_width(columns: Iterable[Fitted]) -> int:

@@ -71,9 +71,72 @@ async def test_jobs_table_headers_whole_and_units_shown(size: tuple[int, int]) -
             values = [str(table.get_row_at(r)[column]) for r in range(table.row_count)]
             assert all(UNIT.match(v) for v in values), values
         column = headers.index("STATE")
-        states = [str(table.get_row_at(r)[column]) for r in range(table.row_count)]
-        # whole, not `local RUNN…`; at 80 columns the state alone (`local-12`, its id, names the launcher)
-        assert ("RUNNING" if size[0] == 80 else "local RUNNING") in states, states
+        states = {str(table.get_row_at(r)[1]): str(table.get_row_at(r)[column]).rstrip() for r in
+                  range(table.row_count)}  # fmt: skip
+        # whole, not `local RUNN…`: `local RUNNING`, or the state alone (`local-12`, its id, names the launcher), in
+        # every local row alike; the launcher's word only with width left over (NAME has it first)
+        local = {state for job, state in states.items() if job.startswith("local-")}
+        assert local in ({"RUNNING"}, {"local RUNNING"}), states
+
+
+def cancelled_fleet() -> list[JobSnapshot]:
+    """The mixed fleet plus a local job cancelled (`local CANCELLED`, STATE's longest wording) with a long name."""
+    fleet = mixed_fleet()
+    gone = replace(fleet[0], job_id="local-14", launcher="local", slurm_state="CANCELLED", stage="cancelled",
+                   name="mocker-2p1d-sglang-router")  # fmt: skip
+    return [*fleet, gone]
+
+
+@pytest.mark.parametrize("fleet", [mixed_fleet, cancelled_fleet])
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_width_left_over_goes_to_the_name_cut(size: tuple[int, int], fleet: Any) -> None:
+    """Operator pass (op11): at 100 and 120 columns NAME was cut (`mocker-2p1d-…`) while the row had cells to spare
+    and STATE was as wide as its longest wording (`local CANCELLED`, where the id `local-14` names the launcher).
+    Columns give way by priority; what is left over goes to the column that is cut, NAME first: a name is cut only
+    where the cells left could not show more of it, and STATE's launcher word only takes what NAME does not need."""
+    from srt_tui.widgets.fit_columns import fit_value
+
+    snaps = fleet()
+    app = frozen_app(snaps)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#jobs-table", DataTable)
+        _fits(table, size[0])
+        spare = size[0] - jobs_model.SCROLLBAR - sum(c.get_render_width(table) for c in table.columns.values())
+        names = {s.job_id: s.name for s in snaps}
+        width = table.columns[next(k for k in table.columns if k.value == "name")].width
+        for row_key in table.rows:
+            shown, name = str(table.get_cell(row_key, "name")).rstrip(), names[str(row_key.value)]
+            assert shown == fit_value(name, width), (shown, name)
+            assert len(fit_value(name, width + spare)) == len(shown), f"{shown!r} of {name!r} with {spare} cells spare"
+        states = [str(table.get_cell(k, "slurm")).rstrip() for k in table.rows]
+        if any(s.startswith("local ") for s in states):  # the launcher's word only once no name is cut
+            assert all(not str(table.get_cell(k, "name")).endswith("…") for k in table.rows), states
+        if size[0] >= 120 and fleet is mixed_fleet:
+            assert "mocker-2p1d-telemetry" in [str(table.get_cell(k, "name")).rstrip() for k in table.rows]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_queued_job_pushes_no_column_out(size: tuple[int, int]) -> None:
+    """Operator pass (op11): at 120 columns PROFILE left the jobs table while a queued job was listed (its ELAPSED
+    `queued 7m30s` and its STAGE's reason were wider). Its longer wordings take only the width left over: the same
+    columns are shown with it as without it, PROFILE at 120 included, and its ELAPSED keeps the figure (`7m30s`,
+    STATE beside it saying PENDING) where `queued 7m30s` does not fit."""
+    fleet = frozen.fleet()
+    running = [s for s in fleet if s.stage != "pending"]
+    shown: list[list[str]] = []
+    for snaps in (fleet, running):
+        app = frozen_app(snaps)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            table = app.screen.query_one("#jobs-table", DataTable)
+            _fits(table, size[0])
+            shown.append(_headers(table))
+            if snaps is fleet:
+                elapsed = str(table.get_cell("81262", "elapsed")).rstrip()
+                assert elapsed in ("7m30s", "queued 7m30s"), elapsed
+    assert shown[0] == shown[1], shown
+    assert ("PROFILE" in shown[0]) == (size[0] >= 120), shown
 
 
 async def test_an_ended_local_row_keeps_elapsed_at_80x24() -> None:
@@ -157,9 +220,34 @@ async def test_relayed_mark_is_explained_and_the_stage_is_said_once() -> None:
         table = app.screen.query_one(WorkerTable)
         assert "SRC" not in _headers(table)
         assert any(str(table.get_row_at(r)[_headers(table).index("HEALTH")]).endswith("*") for r in range(2))
-        assert "relayed" in str(table.border_subtitle)
+        assert str(table.border_subtitle) == "* health relayed by the job: its nodes do not answer from here"
         summary = str(app.screen.query_one("#job-summary").render())
         assert "serving serving" not in summary
+
+
+@pytest.mark.parametrize(
+    ("relayed", "said"),
+    [
+        (("decode_0",), "* health relayed by the job: decode_0 does not answer from here"),
+        (("prefill_0", "decode_0"), "* health relayed by the job: 2 workers do not answer from here"),
+    ],
+)
+async def test_the_relay_legend_says_which_workers_do_not_answer(relayed: tuple[str, ...], said: str) -> None:
+    """Operator pass (op11): one relayed row (its worker alone did not answer, the job's other workers did) was
+    explained as the whole job's, `its nodes do not answer from here`. The line names what is marked."""
+    from srt_tui.tui.monitor.worker_table import WorkerTable
+
+    snap = frozen.nvidia("healthy")
+    workers = tuple(replace(w, source="relay") if w.name in relayed else w for w in snap.workers)
+    snap = replace(snap, workers=workers)
+    assert not snap.relayed
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(WorkerTable)
+        healths = [str(table.get_row_at(r)[_headers(table).index("HEALTH")]) for r in range(table.row_count)]
+        assert sum(h.endswith("*") for h in healths) == len(relayed), healths
+        assert str(table.border_subtitle) == said
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)])
@@ -331,22 +419,36 @@ async def test_the_jobs_status_line_names_the_sort_and_filter_keys() -> None:
         assert "filter '812'" in line and "/ filter" not in line, line
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 36), (132, 43)])
-async def test_a_pending_jobs_row_says_what_it_waits_for(size: tuple[int, int]) -> None:
+def short_named(fleet: list[JobSnapshot]) -> list[JobSnapshot]:
+    """``fleet`` with names that fit NAME's cap (`mocker-1p1d`): the width left over goes to the longer wordings."""
+    return [replace(s, name="mocker-1p1d") for s in fleet]
+
+
+@pytest.mark.parametrize(
+    ("size", "names", "expected"),
+    [
+        ((80, 24), "long", "est. ~10m"),
+        ((120, 36), "long", "Slurm est. ~10m"),  # the width left over goes to the names cut first
+        ((132, 43), "long", "Slurm est. ~10m"),
+        ((120, 36), "short", "Resources, est. ~10m"),
+        ((132, 43), "short", "Resources, est. ~10m"),
+    ],
+)
+async def test_a_pending_jobs_row_says_what_it_waits_for(size: tuple[int, int], names: str, expected: str) -> None:
     """Operator pass (issue 21): the jobs list said `PENDING · pending` with no reason (only the job view said
     `PENDING (Priority)`); the STAGE cell says the reason, whole (STATE beside it says PENDING), and Slurm's estimate
-    of the start, as `status` and the job view do (`Slurm estimates start in ~10m`; s34: `~9m51s` read as a fact):
-    at 80 columns, where both do not fit, the estimate alone (the reason is in the job view). At 120 PROFILE gives way
-    for the job's ELAPSED, `queued 7m30s` (op11: it said `-`), and the reason then fits."""
-    app = frozen_app(frozen.fleet())
+    of the start, as `status` and the job view do (`Slurm estimates start in ~10m`; s34: `~9m51s` read as a fact),
+    with the width left over once every column that fits is in and the names cut are whole (op11); else the estimate
+    alone (the reason is in the job view). PROFILE stays at 120 while the queued job is listed (op11)."""
+    fleet = frozen.fleet() if names == "long" else short_named(frozen.fleet())
+    app = frozen_app(fleet)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         table: DataTable[Any] = app.screen.query_one("#jobs-table", DataTable)
-        pending = next(s for s in frozen.fleet() if s.stage == "pending")
+        pending = next(s for s in fleet if s.stage == "pending")
         assert pending.slurm_reason == "Resources"
-        expected = {80: "est. ~10m"}.get(size[0], "Resources, est. ~10m")
         assert str(table.get_cell(pending.job_id, "stage")).rstrip() == expected
-        assert (size[0] < 132) != ("PROFILE" in [str(c.label) for c in table.columns.values()])
+        assert (size[0] >= 120) == ("PROFILE" in [str(c.label) for c in table.columns.values()])
         assert str(table.get_cell(pending.job_id, "slurm")) == "PENDING"
         screen = app.screen
         assert isinstance(screen, MonitorScreen)
@@ -375,6 +477,27 @@ def test_a_value_gives_way_by_whole_words(text: str, width: int, expected: str) 
     from srt_tui.widgets.fit_columns import fit_value
 
     assert fit_value(text, width) == expected
+
+
+def test_the_width_left_over_goes_by_priority_and_a_wording_whole() -> None:
+    """`widen`: the cells left over go to the most important column that wants more (NAME before STATE, whatever their
+    order), a column of whole wordings takes all it wants or nothing, and a name still cut is only as wide as its
+    value cut at a word (`mocker-2p1d-…`: the cells it cannot fill go on to the next column)."""
+    from srt_tui.widgets.fit_columns import FitColumn, Fitted, widen
+
+    columns = [FitColumn("state", "STATE", 2), FitColumn("name", "NAME", 1), FitColumn("elapsed", "ELAPSED", 4)]
+    fitted = (Fitted("state", "STATE", 7), Fitted("name", "NAME", 12), Fitted("elapsed", "ELAPSED", 7))
+    rows = [{"state": "local RUNNING", "name": "mocker-2p1d-telemetry", "elapsed": "queued 7m30s"}]
+    room = 32 + 6  # the three columns and their padding, and 6 cells over
+
+    def widths(extra: int) -> list[int]:
+        return [f.width for f in widen(fitted, columns, rows, room + extra, {"state", "elapsed"})]
+
+    # NAME first, as wide as `mocker-2p1d-…`; of the 5 left STATE's 6 do not fit whole, ELAPSED's 5 do
+    assert widths(0) == [7, 13, 12]
+    assert widths(8) == [7, 21, 12]  # NAME whole; 5 left: ELAPSED's, STATE's 6 not
+    assert widths(9) == [13, 21, 7]  # 6 left: STATE's `local RUNNING` (priority 2) before ELAPSED's `queued` (4)
+    assert widths(14) == [13, 21, 12]
 
 
 def stage_fleet() -> list[JobSnapshot]:

@@ -7,10 +7,15 @@ wraps whole words under the line's text. A pipe keeps every line whole, for the 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import json
+import os
+import pty
+import struct
 import subprocess
 import sys
+import termios
 from pathlib import Path
 
 import pytest
@@ -104,3 +109,45 @@ def test_status_in_an_80_column_terminal_cuts_a_path_in_its_middle_and_a_pipe_ke
         [sys.executable, "-m", "srt_tui.cli", "status"], env={**env, "COLUMNS": "80"}, capture_output=True, text=True
     )
     assert whole in piped.stdout.splitlines(), piped.stdout
+
+
+def _wait_in_pty(env: dict[str, str], columns: int) -> tuple[int, list[str]]:
+    """`srt-tui wait local-f --for done`'s stderr in a pseudo-terminal ``columns`` wide (its own size, no `COLUMNS`),
+    its stdout a pipe: `wait` says its lines on stderr, fitted to the terminal there; its exit code and lines."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    command = [sys.executable, "-m", "srt_tui.cli", "wait", "local-f", "--for", "done"]
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    chunks = []
+    with contextlib.suppress(OSError):  # EIO once the child closed its end
+        while chunk := os.read(master, 65536):
+            chunks.append(chunk)
+    os.close(master)
+    assert proc.stdout is not None and proc.stdout.read() == b""
+    return proc.wait(timeout=120), b"".join(chunks).decode().replace("\r\n", "\n").splitlines()
+
+
+def test_wait_fits_its_failure_lines_to_the_terminal_as_status_does_and_a_pipe_keeps_them(tmp_path: Path) -> None:
+    """Operator pass (op11): `srt-tui wait`'s failure lines wrapped mid-word at 80 columns where `status`'s problem
+    lines are fitted. `wait` says them with `status`'s fitting: a path's middle gives way, whole words wrap under the
+    line's text, the reason whole; piped, every line whole."""
+    env, whole = _failed_job(tmp_path)
+    env.pop("COLUMNS", None)
+    rc, lines = _wait_in_pty(env, 80)
+    assert rc == 1, lines
+    assert all(len(line) <= 80 for line in lines), "\n".join(lines)
+    assert lines[0] == "local-f: failed: worker decode_0 exited with code 3; log: /tmp/…/decode_0.log", lines
+    at = next(i for i, line in enumerate(lines) if line.startswith("local-f ended (failed): worker decode_0"))
+    assert lines[at + 1].startswith(" " * len("local-f ")) and lines[at + 1].strip().startswith("/"), lines
+    assert "  RuntimeError: CUDA error: an illegal memory access was encountered" in lines, lines
+    said = " ".join(line.strip() for line in lines[at:])  # its wrapping undone: every word, the path's middle cut
+    assert said.startswith("local-f ended (failed): worker decode_0 exited with code 3; log: /tmp/…/"), said
+    assert said.endswith("/h100-2p1d-sglang-long-recipe-name-7/logs/decode_0.log RuntimeError: CUDA error: an "
+                         "illegal memory access was encountered"), said  # fmt: skip
+    piped = subprocess.run(  # a pipe: the whole lines, for the tools that read them
+        [sys.executable, "-m", "srt_tui.cli", "wait", "local-f", "--for", "done"],
+        env={**env, "COLUMNS": "80"}, capture_output=True, text=True,
+    )  # fmt: skip
+    assert piped.returncode == 1 and whole in piped.stderr.splitlines(), piped.stderr
+    assert f"local-f ended (failed): {whole.removeprefix('local-f: failed: ')}" in piped.stderr.splitlines()

@@ -13,7 +13,7 @@ from srt_tui.monitor.model import READY_STAGES, STAGE_SHORT, JobSnapshot, starts
 from srt_tui.monitor.statuses.history import RATE_WINDOW_S
 from srt_tui.slurm.local import is_local_job
 from srt_tui.tui.monitor import sweep_rows
-from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths
+from srt_tui.widgets.fit_columns import FitColumn, Fitted, fit, natural_widths, widen
 
 #: every column, most important first by `priority` (0 always shown); widths follow the values, capped; each says
 #: what its header means (Help's column legend is read from here)
@@ -38,16 +38,16 @@ COLUMNS: tuple[FitColumn, ...] = (
     FitColumn("rate", "REQ/S", 3, 6, f"requests per second through the job, over the last {RATE_WINDOW_S:g} s"),
     FitColumn("errors", "ERR", 5, 6, "failed requests: the router's count, else its workers' (once ended, the "
               "last seen; the benchmark's own are its view's and Results')"),
-    FitColumn("elapsed", "ELAPSED", 4, 12, "how long it has run (until it ended); while queued, how long it has "
-              "waited (`queued 2m10s`)"),
+    FitColumn("elapsed", "ELAPSED", 4, 12, "how long it has run (until it ended); while queued (STATE PENDING), "
+              "how long it has waited: `queued 2m10s`, or `2m10s` where the column is narrower"),
 )  # fmt: skip
 #: from this priority on a column leaves before names and stages are shortened
 LEAVES_FIRST = 6
 #: when the row is still too wide: shorter names and stages, `P1/1 D2/2` without spaces
 NARROW_CAPS = {"name": 12, "stage": 11}
-#: the widest a queued job's STAGE is drawn, its reason and Slurm's estimate (`Resources, est. ~3h59m`), wider than
-#: the other stages' cap: the column widens to it while such a job is listed and no other column has to leave for it
-#: (else the estimate alone, `Slurm est. ~10m`: the reason is in the job view)
+#: the widest a queued job's STAGE is said, its reason and Slurm's estimate (`Resources, est. ~3h59m`), wider than
+#: the other stages' cap: the column widens to it with the width left over (else the estimate alone, `Slurm est.
+#: ~10m`: the reason is in the job view)
 WAIT_CAP = 22
 SORTS = ("submitted", "job", "name", "slurm", "stage", "rate", "errors", "elapsed")
 #: the stage and state of a job listed before its first refresh answered: its files and Slurm's state are being read
@@ -87,60 +87,53 @@ def _labelled(sort: str, reverse: bool, caps: dict[str, int]) -> list[FitColumn]
 def columns(
     width: int, snaps: Sequence[JobSnapshot] = (), now: datetime | None = None, sort: str = "", reverse: bool = False
 ) -> tuple[tuple[Fitted, ...], bool]:
-    """The columns that fit a view ``width`` wide for these rows, and whether cells are compact: the least
-    important columns leave first (profile, router, topology), then names and stages shorten, then more
-    columns leave; a header is never cut. A queued job's long wordings: `_queued_forms`."""
+    """The columns that fit a view ``width`` wide for these rows, and whether cells are compact: each column as wide
+    as its values' shorter wordings (`_shorter`), the least important columns leaving first (profile, router,
+    topology), then names and stages shorten, then more columns leave; a header is never cut. The width left over
+    goes to the columns cut or shortened, the most important first (`widen`): NAME, what an operator reads first,
+    then STAGE's reason, STATE's launcher, ELAPSED's `queued`; a longer wording never pushes a column out."""
     room = width - SCROLLBAR
     keys = [c.key for c in COLUMNS]
     when = now or datetime.now()
     for compact in (False, True):
         labelled = _labelled(sort, reverse, NARROW_CAPS if compact else {})
         rows = [{k: cell(s, k, when, compact) for k in keys} for s in snaps]
-        widened = labelled if compact else _labelled(sort, reverse, {"stage": WAIT_CAP})
-        fitted = _queued_forms(snaps, rows, when, labelled, widened, room, compact)
+        shorter = [_shorter(s, r, when, compact) for s, r in zip(snaps, rows)]
+        fitted = fit(labelled, natural_widths(keys, shorter), room)
         kept = {f.key for f in fitted}
         if compact or all(c.key in kept for c in labelled if c.priority < LEAVES_FIRST):
-            return fitted, compact
+            return widen(fitted, labelled, rows, room, WHOLE_WORDINGS), compact
     raise AssertionError("unreachable")
 
 
-def _queued_forms(
-    snaps: Sequence[JobSnapshot],
-    rows: list[dict[str, str]],
-    now: datetime,
-    labelled: list[FitColumn],
-    widened: list[FitColumn],
-    room: int,
-    compact: bool,
-) -> tuple[Fitted, ...]:
-    """The columns for a queued job's long wordings. ELAPSED as `queued 2m10s` where only the columns that leave
-    before names and stages shorten (PROFILE, ROUTER, TOPO) leave for it, else `queued` (`elapsed_within`; at 80
-    columns it pushed ELAPSED itself out, and ERR); STAGE as the reason beside Slurm's estimate (up to `WAIT_CAP`,
-    ``widened``; not ``compact``, whose stage is the estimate alone) only where no column leaves for it, else the
-    estimate alone (`wait_within`)."""
-    keys = list(rows[0]) if rows else []
-    stage = _stage_cap(compact)
-    short_stage = [{**r, "stage": wait_within(s, now, stage) or r["stage"]} for s, r in zip(snaps, rows)]
-    short_both = [{**r, "elapsed": elapsed_within(s, now, 0) or r["elapsed"]} for s, r in zip(snaps, short_stage)]
-    fitted = fit(labelled, natural_widths(keys, short_stage), room)
-    if short_both != short_stage:  # a queued job's `queued 2m10s`: kept where no important column leaves for it
-        least = fit(labelled, natural_widths(keys, short_both), room)
-        priority = {c.key: c.priority for c in labelled}
-        needed = {f.key for f in least if priority[f.key] < LEAVES_FIRST}
-        if not needed <= {f.key for f in fitted}:
-            fitted, short_stage = least, short_both
-            rows = [{**r, "elapsed": b["elapsed"]} for r, b in zip(rows, short_both)]
-    if short_stage == rows:
-        return fitted
-    wide = fit(widened, natural_widths(keys, rows), room)
-    return wide if {f.key for f in wide} == {f.key for f in fitted} else fitted
+#: the columns whose longer wording is shown whole or not at all (`local RUNNING` or `RUNNING`, `queued 7m30s` or
+#: `7m30s`): a part of the difference would be blank cells
+WHOLE_WORDINGS = frozenset({"slurm", "elapsed"})
+
+
+def _shorter(snap: JobSnapshot, row: dict[str, str], now: datetime, compact: bool) -> dict[str, str]:
+    """A row's cells in their shorter wordings, the width a column needs at least: STATE without the launcher where
+    the job's id names it (`RUNNING` for `local-12`), a queued job's STAGE as Slurm's estimate alone (`Slurm est.
+    ~10m`) and its ELAPSED as the wait alone (`7m30s`: STATE beside it says PENDING)."""
+    return {
+        **row,
+        "slurm": cells.state_cell(snap, short=True),
+        "stage": wait_within(snap, now, _stage_cap(compact)) or row["stage"],
+        "elapsed": row["elapsed"].removeprefix("queued "),  # `cells.waited`, from the cell already worked out
+    }
+
+
+def short_state(snaps: Sequence[JobSnapshot], now: datetime, compact: bool, width: int) -> bool:
+    """Whether STATE, ``width`` wide, says every job's state without its launcher (`RUNNING` for `local-12`, whose
+    id names it): when any job's longer wording does not fit, all of them (never `local RUNNING` above `RUNNING`)."""
+    return any(len(cell(s, "slurm", now, compact)) > width for s in snaps)
 
 
 def elapsed_within(snap: JobSnapshot, now: datetime, width: int) -> str:
-    """A queued job's ELAPSED in a column narrower than `queued 2m10s`: `queued` (how long it has waited: the job
-    view and `status`); "" for any other row, or when it fits."""
-    text = cells.elapsed(snap, now)
-    return "queued" if text.startswith("queued ") and len(text) > width else ""
+    """A queued job's ELAPSED in a column narrower than `queued 2m10s`: how long it has waited alone, `2m10s` (STATE
+    beside it says PENDING: k9s's AGE of a Pending pod; `queued` alone, before, dropped the figure); "" for any other
+    row, or when it fits."""
+    return cells.waited(snap, now) if len(cells.elapsed(snap, now)) > width else ""
 
 
 def status(snap: JobSnapshot) -> str:

@@ -67,6 +67,8 @@ class JobsView(Vertical):
         self._columns: tuple[Fitted, ...] = ()
         self._header: tuple[Fitted, ...] = ()
         self._compact = False
+        #: STATE without the launcher where the id names it, in every row (`jobs_model.short_state`)
+        self._short_state = False
         self._ids: list[str] = []
         #: each shown row's cells as (text, style), to set only what changed on the next refresh
         self._shown: dict[str, list[tuple[str, str]]] = {}
@@ -133,6 +135,8 @@ class JobsView(Vertical):
         keep = self._follow or self.highlighted_job
         jobs_model.retain(snaps)
         cols, self._compact = jobs_model.columns(width, snaps, now, sort, reverse)
+        state = next((c.width for c in cols if c.key == "slurm"), 0)
+        self._short_state = jobs_model.short_state(snaps, now, self._compact, state)
         rows = jobs_model.arrange(snaps, query, sort, reverse, now)
         if query != self._query:  # typed: the cursor on the row the filter names best (Enter opens it)
             self._query = query
@@ -239,16 +243,20 @@ class JobsView(Vertical):
         out = []
         for c in self._columns:
             text = jobs_model.cell(s, c.key, now, self._compact)
+            if c.key == "slurm" and self._short_state:  # the launcher where the id names it (`local-12`): `RUNNING`
+                text = cells.state_cell(s, short=True)
             if c.key == "name" and mark:  # a sweep member: the parts where the members differ stay in sight
                 text = mark + sweep_rows.member_name(text, list(members), c.width - len(mark))
             if c.key == "stage" and len(text) > c.width:  # a queued job: Slurm's estimate before its reason
                 text = jobs_model.wait_within(s, now, c.width) or text
-            if c.key == "elapsed" and len(text) > c.width:  # a queued job: `queued` where `queued 2m10s` is too wide
+            if c.key == "elapsed" and len(text) > c.width:  # a queued job: `2m10s` where `queued 2m10s` is too wide
                 text = jobs_model.elapsed_within(s, now, c.width) or text
             text = fit_value(text, c.width)  # whole words only: `h100-2p1d-…`, never `workers he…`
             style = Style()
             if c.key in ("status", "stage"):
                 style = styles[_STATUS_STYLE[state]]
+            elif c.key == "elapsed" and cells.waited(s, now):  # a wait, not a run time: as the queued row's STAGE
+                style = styles["dim"]
             elif c.key == "errors" and s.served_errors:
                 style = styles["bad"]
             elif c.key == "healthy" and not s.is_final and any(w.health != "healthy" for w in s.workers):

@@ -39,7 +39,8 @@ COLUMNS: tuple[FitColumn, ...] = (
     FitColumn("port", "PORT", 7, meaning="its HTTP port on that host"),
     FitColumn("health", "HEALTH", 0, meaning="its health check: healthy, unhealthy (answered, not OK), down, hung "
               "(no reply), unreachable, unknown (not asked yet), ended (stopped with its job); healthy* or down*: "
-              "relayed by the job, its nodes do not answer from here"),
+              "relayed by the job, as that worker (or the whole job) does not answer from here: the line under the "
+              "table says which"),
     # when it gives way, a relayed health reads `healthy*`
     FitColumn("src", "SRC", 9, meaning="where its health and counters come from: direct (asked from here) or "
               "relay (the job's own files)"),
@@ -81,6 +82,17 @@ def queue_not_exported(workers: tuple[WorkerStatus, ...]) -> str:
     if not names:
         return ""
     return f"Q -: not in {names[0]}'s metrics" if len(names) == 1 else f"Q -: not in {len(names)} workers' metrics"
+
+
+def relay_legend(snap: JobSnapshot, workers: tuple[WorkerStatus, ...]) -> str:
+    """What the `*` on a relayed health means, for the rows that carry it: the whole job relayed (none of it answers
+    from here) `its nodes do not answer from here`; else the workers that alone do not (`decode_1 does not answer
+    from here`, `2 workers do not …`): op11's one relayed row read "its nodes do not answer", of every node."""
+    if snap.relayed:
+        return "* health relayed by the job: its nodes do not answer from here"
+    names = [w.name for w in workers if w.source == "relay"]
+    who = names[0] + " does" if len(names) == 1 else f"{len(names)} workers do"
+    return f"* health relayed by the job: {who} not answer from here"
 
 
 class WorkerTable(RowTable[Text]):
@@ -170,8 +182,7 @@ class WorkerTable(RowTable[Text]):
             return
         # an ended job's `relay` is its final scrape's counters, not relayed health: no mark, no legend to miss
         relay_mark = "src" not in {c.key for c in fitted} and not ended
-        relayed = relay_mark and any(w.source == "relay" for w in workers)
-        said = ["* health relayed by the job: its nodes do not answer from here"] if relayed else []
+        said = [relay_legend(snap, workers)] if relay_mark and any(w.source == "relay" for w in workers) else []
         if "q" in {c.key for c in fitted} and (unexported := queue_not_exported(workers)):
             said.append(unexported)
         self.border_subtitle = " · ".join(said)
