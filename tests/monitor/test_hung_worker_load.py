@@ -12,6 +12,7 @@ import os
 import signal
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from srt_tui.core.engines.mocker import Mocker
 from srt_tui.core.engines.serving import SGLANG
@@ -28,19 +29,30 @@ def _w(snap: JobSnapshot, name: str) -> WorkerStatus:
     return next(w for w in snap.workers if w.name == name)
 
 
+def _monitor(mono: list[float]) -> Monitor:
+    """The real Monitor with short timeouts, on the injected clock ``mono``."""
+    return Monitor(None, http_timeout=0.3, connect_timeout=0.3, budget_s=0.5, backoff_base=0.05, backoff_cap=0.1,
+                   clock=lambda: mono[0])  # fmt: skip
+
+
+def _agg_job(tmp_path: Path, job_id: str, ok: Any, hung: Any) -> dict[str, Path]:
+    """An aggregated job of the two workers on one node, with a mocker's (`--flavor sglang`) metrics contracts as the
+    planner writes them."""
+    job_dir = write_agg_job(tmp_path / "job", job_id, [(ok, 0), (hung, 0)], nodes=1)
+    plan = json.loads((job_dir / "plan.json").read_text())
+    for proc in plan["processes"]:
+        proc["metrics"], proc["serving"] = Mocker.metrics, SGLANG
+    (job_dir / "plan.json").write_text(json.dumps(plan))
+    return {job_id: job_dir}
+
+
 async def test_a_hung_workers_load_is_unknown_and_its_trend_goes_blank(tmp_path: Path) -> None:
     launcher = Launcher(tmp_path)
     mono = [1000.0]
-    monitor = Monitor(None, http_timeout=0.3, connect_timeout=0.3, budget_s=0.5, backoff_base=0.05,
-                      backoff_cap=0.1, clock=lambda: mono[0])  # fmt: skip
+    monitor = _monitor(mono)
     ok, hung = launcher.workers(("regular", "agg_0"), ("regular", "agg_1"))
     try:
-        job_dir = write_agg_job(tmp_path / "job", "local-hl", [(ok, 0), (hung, 0)], nodes=1)
-        plan = json.loads((job_dir / "plan.json").read_text())
-        for proc in plan["processes"]:  # as the planner writes a mocker's (`--flavor sglang`) contracts
-            proc["metrics"], proc["serving"] = Mocker.metrics, SGLANG
-        (job_dir / "plan.json").write_text(json.dumps(plan))
-        jobs = {"local-hl": job_dir}
+        jobs = _agg_job(tmp_path, "local-hl", ok, hung)
         for _ in range(4):
             send(ok.url, 2)
             send(hung.url, 2)
@@ -99,16 +111,10 @@ async def test_the_jobs_figures_leave_a_hung_worker_out(tmp_path: Path) -> None:
     up to 5 min, as if it still served; its figures are left out, and said to be (`1 worker not current, left out`)."""
     launcher = Launcher(tmp_path)
     mono = [1000.0]
-    monitor = Monitor(None, http_timeout=0.3, connect_timeout=0.3, budget_s=0.5, backoff_base=0.05,
-                      backoff_cap=0.1, clock=lambda: mono[0])  # fmt: skip
+    monitor = _monitor(mono)
     ok, hung = launcher.workers(("regular", "agg_0"), ("regular", "agg_1"))
     try:
-        job_dir = write_agg_job(tmp_path / "job", "local-lo", [(ok, 0), (hung, 0)], nodes=1)
-        plan = json.loads((job_dir / "plan.json").read_text())
-        for proc in plan["processes"]:
-            proc["metrics"], proc["serving"] = Mocker.metrics, SGLANG
-        (job_dir / "plan.json").write_text(json.dumps(plan))
-        jobs = {"local-lo": job_dir}
+        jobs = _agg_job(tmp_path, "local-lo", ok, hung)
         for _ in range(4):
             send(ok.url, 2)
             send(hung.url, 6)  # the busier one: its frozen share would dominate the sum

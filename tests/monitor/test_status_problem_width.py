@@ -23,6 +23,7 @@ import pytest
 from srt_tui.cli.jobs import print_table
 from srt_tui.monitor import cells
 from tests.monitor import frozen
+from tests.monitor.ptys import read_lines
 from tests.monitor.test_status_width import UNVERSIONED, _in_pty
 
 #: the degraded AMD job's worker line, 176 characters in `status` (its reason: the log's last error line)
@@ -119,13 +120,9 @@ def _wait_in_pty(env: dict[str, str], columns: int) -> tuple[int, list[str]]:
     command = [sys.executable, "-m", "srt_tui.cli", "wait", "local-f", "--for", "done"]
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
-    chunks = []
-    with contextlib.suppress(OSError):  # EIO once the child closed its end
-        while chunk := os.read(master, 65536):
-            chunks.append(chunk)
-    os.close(master)
+    lines = read_lines(master)
     assert proc.stdout is not None and proc.stdout.read() == b""
-    return proc.wait(timeout=120), b"".join(chunks).decode().replace("\r\n", "\n").splitlines()
+    return proc.wait(timeout=120), lines
 
 
 def test_wait_fits_its_failure_lines_to_the_terminal_as_status_does_and_a_pipe_keeps_them(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from srt_tui.cli import status_table
 from srt_tui.cli.jobs import print_table
 from tests.conftest import REPO
 from tests.monitor import frozen
+from tests.monitor.ptys import read_lines
 
 HEADERS = [c.header for c in status_table.COLUMNS]
 UNVERSIONED = Path(__file__).parent / "fixtures" / "jobdir-unversioned"
@@ -91,13 +92,9 @@ def _in_pty(env: dict[str, str]) -> list[str]:
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "srt_tui.cli", "status"], env=env, stdout=slave, stderr=slave)
     os.close(slave)
-    chunks = []
-    with contextlib.suppress(OSError):  # EIO once the child closed its end
-        while chunk := os.read(master, 65536):
-            chunks.append(chunk)
-    os.close(master)
-    assert proc.wait(timeout=120) == 0, b"".join(chunks)
-    return b"".join(chunks).decode().replace("\r\n", "\n").splitlines()
+    lines = read_lines(master)
+    assert proc.wait(timeout=120) == 0, lines
+    return lines
 
 
 def test_status_in_an_80_column_terminal_fits_it_and_a_pipe_keeps_every_column(tmp_path: Path) -> None:
