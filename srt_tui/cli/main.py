@@ -362,7 +362,7 @@ exit codes:
        or a job that is not serving (`bench`), a Slurm job that has ended (`shell`: no node to open a
        shell on), a model or container path not found (`preflight`)
   2    bad input: usage, recipe, profile, topology, or a path that cannot be read or written; the
-       message names the file, line or field and the fix
+       message names the file, line or field and the fix; the TUI (no command) with no terminal
   3    Slurm failed or is unreachable; the message says what Slurm said
   4    the system refused an unexpected file operation (permissions, a full or read-only file system)
   70   internal error (a bug in srt-tui: please report it; SRT_TUI_DEBUG=1 shows the traceback)
@@ -463,6 +463,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         func: Callable[[argparse.Namespace], int] = getattr(args, "func", _cmd_tui)
         _find_recipes(args)
         if func is _cmd_tui:
+            from srt_tui.cli.terminal import no_terminal_message, not_terminals
+
+            missing = not_terminals()
+            if missing:  # before the reader process and Textual: nothing starts that cannot be seen or answered
+                print(f"srt-tui: error: {no_terminal_message(missing)}", file=sys.stderr)
+                return 2
             gc.disable()  # until the TUI's first frame is drawn (`run_app`): the start makes much and frees little
             _start_reader(args)  # its first rows are on the first screen's path: before the Slurm layer's import
         _settle_interrupted(getattr(args, "transport", "auto") or "auto")

@@ -185,10 +185,14 @@ def _open_setup(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    from srt_tui.cli.terminal import not_terminals, said
+
+    missing = not_terminals()
+    if missing:
         print(
-            "srt-tui: error: `srt-tui setup` opens the TUI's Setup mode, which needs a terminal (stdin and stdout "
-            "are not one here); add --probe to probe and print the proposal without questions",
+            "srt-tui: error: `srt-tui setup` opens the TUI's Setup mode, which needs a terminal "
+            f"({said(missing)} {'is' if len(missing) == 1 else 'are'} not one here); add --probe to probe and print "
+            "the proposal without questions",
             file=sys.stderr,
         )
         return 2
