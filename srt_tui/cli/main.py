@@ -116,7 +116,7 @@ def _cmd_profiles(args: argparse.Namespace) -> int:
         if not args.name:
             print("srt-tui: error: `profiles show` needs a profile name or path", file=sys.stderr)
             return 2
-        loaded = load_profile(args.name)
+        loaded = load_profile(args.name, named_by="profiles show")  # a positional: not `--profile`
         print(f"# {loaded.name} ({loaded.source}: {loaded.path})")
         sys.stdout.write(dump_yaml(loaded.profile.model_dump(mode="json")))
         return 0
