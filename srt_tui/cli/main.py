@@ -6,6 +6,7 @@ Each subcommand imports only what it needs, so `srt-tui dry-run` starts fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -370,7 +371,9 @@ exit codes:
   130  interrupted: Ctrl-C, in any command (`wait` and `status --watch` too), and SIGTERM/SIGHUP while
        `apply` submits, or while `setup --probe` and `doctor` probe (the held job, or the probe job, is
        cancelled)
-  141  the reader of stdout closed the pipe early, as `| head` does (silent, as SIGPIPE leaves other tools)
+  141  the reader of stdout closed the pipe early, as `| head` does (silent, as SIGPIPE leaves other tools);
+       also the reader of `setup --probe`'s and `doctor`'s progress on stderr (`2>&1 | head`): the probe
+       job is cancelled, as on Ctrl-C
 """
 
 
@@ -383,6 +386,13 @@ def _stdout_to_devnull() -> None:
         pass
 
 
+def _say(line: str) -> None:
+    """One line on stderr; none when stderr is gone (a dropped SSH session, `2>&1 | head`): the exit code still
+    says what happened."""
+    with contextlib.suppress(OSError, ValueError):
+        print(line, file=sys.stderr, flush=True)
+
+
 def _error(exc: BaseException) -> int:
     """One clear line (plus Slurm's own lines) for a failure, and its documented exit code."""
     from srt_tui.core.errors import Problem, SrtError
@@ -393,27 +403,24 @@ def _error(exc: BaseException) -> int:
         return 141  # 128 + SIGPIPE: what `cat` or `git log` leave when `| head` stops reading
     if isinstance(exc, SrtError):
         for problem in exc.problems or [Problem(field="", message="unknown error")]:
-            print(f"srt-tui: error: {printable(problem.render())}", file=sys.stderr)
+            _say(f"srt-tui: error: {printable(problem.render())}")
         return int(getattr(exc, "exit_code", 2))
     if isinstance(exc, SlurmError):
         lines = str(exc).strip().splitlines() or ["Slurm failed without a message"]
-        print(f"srt-tui: error: slurm: {lines[0]}", file=sys.stderr)
+        _say(f"srt-tui: error: slurm: {lines[0]}")
         for line in lines[1:]:
-            print(f"  {line}", file=sys.stderr)
+            _say(f"  {line}")
         return 3
     if isinstance(exc, KeyboardInterrupt):
-        print(f"srt-tui: interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
+        _say(f"srt-tui: interrupted{': ' + str(exc) if str(exc) else ''}")
         return 130
     if isinstance(exc, OSError):
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"srt-tui: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        _say(f"srt-tui: error: {where}{exc.strerror or exc}")
         return 4
     if os.environ.get("SRT_TUI_DEBUG"):
         raise exc
-    print(
-        f"srt-tui: internal error: {type(exc).__name__}: {exc} (a bug: SRT_TUI_DEBUG=1 shows the traceback)",
-        file=sys.stderr,
-    )
+    _say(f"srt-tui: internal error: {type(exc).__name__}: {exc} (a bug: SRT_TUI_DEBUG=1 shows the traceback)")
     return 70
 
 
