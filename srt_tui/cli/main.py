@@ -363,7 +363,8 @@ exit codes:
        or a job that is not serving (`bench`), a Slurm job that has ended (`shell`: no node to open a
        shell on), a model or container path not found (`preflight`)
   2    bad input: usage, recipe, profile, topology, or a path that cannot be read or written; the
-       message names the file, line or field and the fix; the TUI (no command) with no terminal
+       message names the file, line or field and the fix; the TUI (no command) with no terminal; a JOB
+       that names no job (`status`, `events`, `results`, `cancel` act on the others all the same)
   3    Slurm failed or is unreachable; the message says what Slurm said
   4    the system refused an unexpected file operation (permissions, a full or read-only file system)
   70   internal error (a bug in srt-tui: please report it; SRT_TUI_DEBUG=1 shows the traceback)
