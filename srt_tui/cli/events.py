@@ -21,14 +21,16 @@ HEALTH_NOTE = (
 
 
 def _cmd_events(args: argparse.Namespace) -> int:
-    from srt_tui.cli.jobs import _job_refs
+    from srt_tui.cli.jobs import known_refs
+    from srt_tui.cli.printable import say_unknown
     from srt_tui.core.jobdir.contract import JobDirError, read_job_meta
     from srt_tui.core.text.counts import counted
     from srt_tui.core.text.views import fixed_table
     from srt_tui.monitor.timeline import offset, read_story, started, timeline
 
     docs: list[dict[str, Any]] = []
-    for n, (job_id, job_dir) in enumerate(_job_refs(args.jobs, args.output).items()):
+    jobs, unknown = known_refs(args.jobs, args.output)  # the known JOBs' events; an error line for each other
+    for n, (job_id, job_dir) in enumerate(jobs.items()):
         try:
             name = read_job_meta(job_dir).name
         except JobDirError:  # listed in the index, its job.json gone since: its events are still worth reading
@@ -50,7 +52,7 @@ def _cmd_events(args: argparse.Namespace) -> int:
         print(HEALTH_NOTE.format(count=counted(len(entries), "event")))
     if args.json:
         print(json.dumps(docs, indent=2))
-    return 0
+    return say_unknown(unknown)
 
 
 def _clock(at: datetime | None) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from srt_tui.cli.args import add_transport_argument, seconds
-from srt_tui.cli.printable import warn_plan
+from srt_tui.cli.printable import printable, say_unknown, warn_plan
 from srt_tui.core.errors import Problem, SrtError
 
 if TYPE_CHECKING:
@@ -58,6 +58,22 @@ def _job_refs(refs: list[str], output: str | None) -> dict[str, Path]:
             raise SrtError([Problem(field="JOB", message=message, hint=exc.fix)]) from None
         out[job_id] = path
     return out
+
+
+def known_refs(refs: list[str], output: str | None) -> tuple[dict[str, Path], list[SrtError]]:
+    """`_job_refs` for a command that takes several JOBs: the jobs of the refs it knows, and the error of each ref it
+    does not, so the command acts on the known ones and says each unknown one (`status 26 22` printed nothing of 26
+    when 22 was unknown), as squeue and kubectl do."""
+    if not refs:
+        return _job_refs(refs, output), []
+    found: dict[str, Path] = {}
+    unknown: list[SrtError] = []
+    for ref in refs:
+        try:
+            found.update(_job_refs([ref], output))
+        except SrtError as exc:
+            unknown.append(exc)
+    return found, unknown
 
 
 def _client(transport: str) -> tuple[Any, str | None]:
@@ -232,6 +248,12 @@ def _cmd_status(args: argparse.Namespace) -> int:
     return _watch(args)
 
 
+def _exit_code(unknown: list[SrtError], down: str | None) -> int:
+    """`status`'s exit code: 2 when a JOB named is unknown (bad input comes first: its line names the fix), 3 when
+    Slurm could not be asked about a Slurm job, else 0."""
+    return 2 if unknown else 3 if down else 0
+
+
 def terminal_width(stream: TextIO | None = None) -> int | None:
     """The columns a command fits its lines to on ``stream`` (stdout; `wait` says its lines on stderr): the
     terminal's (`COLUMNS` first, as shutil reads it), or ``None`` when ``stream`` is no terminal (a pipe or a file
@@ -264,11 +286,15 @@ def _watch(args: argparse.Namespace) -> int:
     every = args.interval
     tty = sys.stdout.isatty()
     history = status_history()  # one window across the refreshes: the last minute's figures, as the TUI's
+    said: set[str] = set()  # `--json`: the unknown JOBs' lines are said once on stderr, not at every refresh
+    jobs, unknown = known_refs(args.jobs, args.output)
+    if unknown and not jobs:  # no JOB named is known: nothing to watch
+        return say_unknown(unknown)
     while True:  # until Ctrl-C: its KeyboardInterrupt is main's (exit 130)
         out = io.StringIO()
         width = terminal_width()
         with redirect_stdout(out):  # measured each refresh: a resized pane is fitted at the next one
-            _status_once(args, compact=True, history=history, width=width)
+            _status_once(args, compact=True, history=history, width=width, said=said)
         text = out.getvalue()
         if tty:
             when = time.strftime("%H:%M:%S")
@@ -290,11 +316,45 @@ def _fit_rows(text: str, rows: int) -> str:
     return "\n".join([*lines[:keep], f"(+{len(lines) - keep} more lines: a taller terminal, or name the jobs)"]) + "\n"
 
 
-def _status_once(args: argparse.Namespace, compact: bool = False, history: Any = None, width: int | None = None) -> int:
+def _status_once(
+    args: argparse.Namespace,
+    compact: bool = False,
+    history: Any = None,
+    width: int | None = None,
+    said: set[str] | None = None,
+) -> int:
     """One `status`: the table (or JSON: indented, or one line when `compact`, as `--watch` prints it, its rates
-    over ``history``) of the jobs asked for, fitted to ``width`` (a terminal's; ``None``: every column); exit 3
-    when Slurm could not be asked about a Slurm job (printed all the same, its state UNKNOWN), as `--help` says."""
-    jobs = _job_refs(args.jobs, args.output)
+    over ``history``) of the jobs asked for, fitted to ``width`` (a terminal's; ``None``: every column); then an
+    error line for each JOB named that is unknown (those not in ``said`` yet, which `--watch` keeps). The exit code
+    (`_exit_code`): 2 with an unknown JOB, 3 when Slurm could not be asked about a Slurm job (printed all the same,
+    its state UNKNOWN), as `--help` says."""
+    jobs, unknown = known_refs(args.jobs, args.output)
+    if compact and not args.json:  # watched: in the redrawn screen (on stderr, the next redraw would wipe them)
+        for exc in unknown:
+            print("\n".join(f"srt-tui: error: {printable(p.render())}" for p in exc.problems))
+    try:
+        return _print_status(args, jobs, unknown, compact, history, width)
+    finally:
+        if not compact or args.json:  # said once, `--watch --json` at its first refresh
+            new = [exc for exc in unknown if said is None or str(exc) not in said]
+            if said is not None:
+                said.update(str(exc) for exc in new)
+            say_unknown(new)
+
+
+def _print_status(
+    args: argparse.Namespace,
+    jobs: dict[str, Path],
+    unknown: list[SrtError],
+    compact: bool,
+    history: Any,
+    width: int | None,
+) -> int:
+    """`_status_once`'s table (or JSON) of the known ``jobs``; its exit code."""
+    if unknown and not jobs:  # only unknown JOBs: nothing to print but their errors
+        if args.json:
+            print(json.dumps([]))
+        return 2
     snaps, down = _snapshots(jobs, args.transport, history)
     if not args.jobs:  # every known job: newest first, as the Monitor lists them (`status | head` shows it)
         snaps = sorted(snaps, key=_submitted, reverse=True)
@@ -302,12 +362,12 @@ def _status_once(args: argparse.Namespace, compact: bool = False, history: Any =
         print(f"slurm: {down}", file=sys.stdout if compact else sys.stderr)  # watched: in the redrawn screen
     if args.json:
         print(json.dumps([snapshot_json(s) for s in snaps], indent=None if compact else 2))
-        return 3 if down else 0
+        return _exit_code(unknown, down)
     if not snaps:
         print("no jobs known yet (srt-tui apply -f RECIPE)")
         return 0
     print_table(snaps, down, watched=history is not None, width=width)
-    return 3 if down else 0
+    return _exit_code(unknown, down)
 
 
 def print_table(snaps: list[Any], down: str | None, watched: bool = False, width: int | None = None) -> None:
@@ -512,8 +572,10 @@ def _cmd_cancel(args: argparse.Namespace) -> int:
 
     # 0: every JOB named was cancelled or had already ended (as scancel, which exits 0 for a finished job: a
     # script that cancels twice is not failed; said on stdout); 1: for some JOB nothing was, because Slurm
-    # does not know it or it is another job (scancel says nothing and exits 0 there: a typo'd id is told)
+    # does not know it or it is another job (scancel says nothing and exits 0 there: a typo'd id is told);
+    # 2: a JOB that is no job id, directory or group (bad input), said after the others were cancelled
     rc = 0
+    unknown: list[SrtError] = []
     for ref in args.jobs:
         path = find_job_dir(ref, Path(args.output) if args.output else None)
         recorded = recorded_job_dir(ref) if path is None and is_local_job(ref) else None
@@ -522,13 +584,17 @@ def _cmd_cancel(args: argparse.Namespace) -> int:
         elif recorded is not None:  # a local job whose directory was removed: its processes are recorded
             outcomes = [cancel(ref, recorded)]
         else:
-            outcomes = [cancel(j, d) for j, d in _job_refs([ref], args.output).items()]
+            jobs, missing = known_refs([ref], args.output)  # `cancel 26 nope 27` stopped at `nope`: 27 ran on
+            unknown += missing
+            outcomes = [cancel(j, d) for j, d in jobs.items()]
+            if missing:
+                continue
         for outcome in outcomes:
             print(outcome.describe(), file=sys.stdout if outcome.cancelled or outcome.ended else sys.stderr)
         # a sweep whose members partly ended still counts as done
         if not any(o.cancelled or o.ended for o in outcomes):
             rc = 1
-    return rc
+    return say_unknown(unknown) or rc
 
 
 def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -622,7 +688,8 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
         "finished job. Exit status: 0 when every JOB named was cancelled or had already ended; 1 when for some "
         "JOB nothing was cancelled because Slurm does not know the id (a typo, or purged long after it ended) "
         "or the id is now another job's (said on stderr: scancel says nothing there and exits 0); 2 on bad "
-        "arguments; 3 when Slurm cannot be reached.",
+        "arguments, and when a JOB is no job id, directory or group (the other JOBs are cancelled all the same); 3 "
+        "when Slurm cannot be reached.",
     )
     c.add_argument("jobs", nargs="+", metavar="JOB", help="job id, job directory, or a Slurm id launched elsewhere")
     common(c)

@@ -6,6 +6,7 @@ Each subcommand imports only what it needs, so `srt-tui dry-run` starts fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -116,7 +117,7 @@ def _cmd_profiles(args: argparse.Namespace) -> int:
         if not args.name:
             print("srt-tui: error: `profiles show` needs a profile name or path", file=sys.stderr)
             return 2
-        loaded = load_profile(args.name)
+        loaded = load_profile(args.name, named_by="profiles show")  # a positional: not `--profile`
         print(f"# {loaded.name} ({loaded.source}: {loaded.path})")
         sys.stdout.write(dump_yaml(loaded.profile.model_dump(mode="json")))
         return 0
@@ -362,7 +363,8 @@ exit codes:
        or a job that is not serving (`bench`), a Slurm job that has ended (`shell`: no node to open a
        shell on), a model or container path not found (`preflight`)
   2    bad input: usage, recipe, profile, topology, or a path that cannot be read or written; the
-       message names the file, line or field and the fix
+       message names the file, line or field and the fix; the TUI (no command) with no terminal; a JOB
+       that names no job (`status`, `events`, `results`, `cancel` act on the others all the same)
   3    Slurm failed or is unreachable; the message says what Slurm said
   4    the system refused an unexpected file operation (permissions, a full or read-only file system)
   70   internal error (a bug in srt-tui: please report it; SRT_TUI_DEBUG=1 shows the traceback)
@@ -370,7 +372,9 @@ exit codes:
   130  interrupted: Ctrl-C, in any command (`wait` and `status --watch` too), and SIGTERM/SIGHUP while
        `apply` submits, or while `setup --probe` and `doctor` probe (the held job, or the probe job, is
        cancelled)
-  141  the reader of stdout closed the pipe early, as `| head` does (silent, as SIGPIPE leaves other tools)
+  141  the reader of stdout closed the pipe early, as `| head` does (silent, as SIGPIPE leaves other tools);
+       also the reader of `setup --probe`'s and `doctor`'s progress on stderr (`2>&1 | head`): the probe
+       job is cancelled, as on Ctrl-C
 """
 
 
@@ -383,6 +387,13 @@ def _stdout_to_devnull() -> None:
         pass
 
 
+def _say(line: str) -> None:
+    """One line on stderr; none when stderr is gone (a dropped SSH session, `2>&1 | head`): the exit code still
+    says what happened."""
+    with contextlib.suppress(OSError, ValueError):
+        print(line, file=sys.stderr, flush=True)
+
+
 def _error(exc: BaseException) -> int:
     """One clear line (plus Slurm's own lines) for a failure, and its documented exit code."""
     from srt_tui.core.errors import Problem, SrtError
@@ -393,27 +404,24 @@ def _error(exc: BaseException) -> int:
         return 141  # 128 + SIGPIPE: what `cat` or `git log` leave when `| head` stops reading
     if isinstance(exc, SrtError):
         for problem in exc.problems or [Problem(field="", message="unknown error")]:
-            print(f"srt-tui: error: {printable(problem.render())}", file=sys.stderr)
+            _say(f"srt-tui: error: {printable(problem.render())}")
         return int(getattr(exc, "exit_code", 2))
     if isinstance(exc, SlurmError):
         lines = str(exc).strip().splitlines() or ["Slurm failed without a message"]
-        print(f"srt-tui: error: slurm: {lines[0]}", file=sys.stderr)
+        _say(f"srt-tui: error: slurm: {lines[0]}")
         for line in lines[1:]:
-            print(f"  {line}", file=sys.stderr)
+            _say(f"  {line}")
         return 3
     if isinstance(exc, KeyboardInterrupt):
-        print(f"srt-tui: interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
+        _say(f"srt-tui: interrupted{': ' + str(exc) if str(exc) else ''}")
         return 130
     if isinstance(exc, OSError):
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"srt-tui: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        _say(f"srt-tui: error: {where}{exc.strerror or exc}")
         return 4
     if os.environ.get("SRT_TUI_DEBUG"):
         raise exc
-    print(
-        f"srt-tui: internal error: {type(exc).__name__}: {exc} (a bug: SRT_TUI_DEBUG=1 shows the traceback)",
-        file=sys.stderr,
-    )
+    _say(f"srt-tui: internal error: {type(exc).__name__}: {exc} (a bug: SRT_TUI_DEBUG=1 shows the traceback)")
     return 70
 
 
@@ -463,6 +471,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         func: Callable[[argparse.Namespace], int] = getattr(args, "func", _cmd_tui)
         _find_recipes(args)
         if func is _cmd_tui:
+            from srt_tui.cli.terminal import no_terminal_message, not_terminals
+
+            missing = not_terminals()
+            if missing:  # before the reader process and Textual: nothing starts that cannot be seen or answered
+                print(f"srt-tui: error: {no_terminal_message(missing)}", file=sys.stderr)
+                return 2
             gc.disable()  # until the TUI's first frame is drawn (`run_app`): the start makes much and frees little
             _start_reader(args)  # its first rows are on the first screen's path: before the Slurm layer's import
         _settle_interrupted(getattr(args, "transport", "auto") or "auto")

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from srt_tui.core.errors import SrtError
 
 
 def printable(text: str) -> str:
@@ -22,3 +25,14 @@ def warn_plan(prep: Any, host_programs: bool = False) -> None:
         problems += [m.problem() for m in missing_programs(prep.plan)]
     for problem in problems:
         print(f"srt-tui: warning: {printable(problem.render())}", file=sys.stderr)
+
+
+def say_unknown(unknown: list[SrtError]) -> int:
+    """Each unknown JOB's `srt-tui: error:` line on stderr, after what was printed of the known ones (stdout flushed
+    first, so a terminal shows them in that order); the exit code: 2 (bad input, as one unknown JOB alone) when
+    there is one, else 0."""
+    sys.stdout.flush()  # a closed pipe shows up here, as main reports it
+    for exc in unknown:
+        for problem in exc.problems:
+            print(f"srt-tui: error: {printable(problem.render())}", file=sys.stderr)
+    return 2 if unknown else 0

@@ -10,35 +10,45 @@ from typing import Any
 from srt_tui.core.errors import Problem, SrtError
 
 
-def resolve_refs(refs: list[str], output: str | None) -> list[Path]:
-    """The job directories of the JOBs, in order: a directory (srt-tui's or srtctl's), a job id, a sweep's group id."""
+def resolve_refs(refs: list[str], output: str | None, unknown: list[SrtError] | None = None) -> list[Path]:
+    """The job directories of the JOBs, in order: a directory (srt-tui's or srtctl's), a job id, a sweep's group id.
+    A JOB that is none of them raises SrtError, or with ``unknown`` is added to it and the others still read."""
+    out: list[Path] = []
+    for ref in refs:
+        try:
+            out += _ref_dirs(ref, output)
+        except SrtError as exc:
+            if unknown is None:
+                raise
+            unknown.append(exc)
+    return out
+
+
+def _ref_dirs(ref: str, output: str | None) -> list[Path]:
+    """The job directories of one JOB (a sweep's group: its members'); SrtError when it is none of them."""
     from srt_tui.core.owned import valid_job_id
     from srt_tui.state.jobindex import find_job_dir, group_members
 
-    out: list[Path] = []
-    for ref in refs:
-        path = find_job_dir(ref, Path(output) if output else None)
-        inside = [Path(output) / ref] if output and valid_job_id(ref) else []  # never `-o X ../elsewhere`
-        for candidate in (Path(ref).expanduser(), *inside):
-            if path is None and candidate.is_dir():
-                path = candidate.resolve()  # srtctl's job directory (outputs/<job id>) has no job.json
-        if path is not None:
-            out.append(path)
-            continue
-        members = group_members(ref)
-        if not members:
-            raise SrtError(
-                [
-                    Problem(
-                        field="JOB",
-                        message=f"`{ref}` is no job directory, known job id or sweep group",
-                        hint="pass a job id, its directory (srt-tui's or srtctl's), a group id printed by "
-                        "`apply` of a sweep, or -o OUTPUT_DIR where the job lives",
-                    )
-                ]
-            )
-        out += members.values()
-    return out
+    path = find_job_dir(ref, Path(output) if output else None)
+    inside = [Path(output) / ref] if output and valid_job_id(ref) else []  # never `-o X ../elsewhere`
+    for candidate in (Path(ref).expanduser(), *inside):
+        if path is None and candidate.is_dir():
+            path = candidate.resolve()  # srtctl's job directory (outputs/<job id>) has no job.json
+    if path is not None:
+        return [path]
+    members = group_members(ref)
+    if not members:
+        raise SrtError(
+            [
+                Problem(
+                    field="JOB",
+                    message=f"`{ref}` is no job directory, known job id or sweep group",
+                    hint="pass a job id, its directory (srt-tui's or srtctl's), a group id printed by "
+                    "`apply` of a sweep, or -o OUTPUT_DIR where the job lives",
+                )
+            ]
+        )
+    return list(members.values())
 
 
 def _cmd_results(args: argparse.Namespace) -> int:
@@ -48,7 +58,8 @@ def _cmd_results(args: argparse.Namespace) -> int:
 
     found: list[LabelledResults] = []
     missing: list[str] = []
-    for path in resolve_refs(args.jobs, args.output):
+    unknown: list[SrtError] = []  # the known JOBs' results are printed all the same; an error line for each other
+    for path in resolve_refs(args.jobs, args.output, unknown):
         results = read_results(path)
         job_id, name = job_identity(path)
         if not results.runs:
@@ -66,7 +77,9 @@ def _cmd_results(args: argparse.Namespace) -> int:
     sys.stdout.flush()  # a closed pipe is reported here (exit 0), before the missing jobs' lines
     for line in missing:
         print(line, file=sys.stderr)
-    return 1 if missing else 0
+    from srt_tui.cli.printable import say_unknown
+
+    return say_unknown(unknown) or (1 if missing else 0)
 
 
 def add_results_command(sub: Any) -> None:
@@ -75,7 +88,8 @@ def add_results_command(sub: Any) -> None:
         "results",
         help="benchmark results of jobs side by side: one row per job and concurrency",
         description="Read each job's sa-bench results (srt-tui's or srtctl's layout) and print one row per job "
-        "and concurrency. Exit 1 (one line per job on stderr) when a job has no results yet.",
+        "and concurrency. Exit 1 (one line per job on stderr) when a job has no results yet; 2 when a JOB names no "
+        "job (the others are printed all the same).",
     )
     r.add_argument("jobs", nargs="+", metavar="JOB", help="job id, job directory, or a sweep's group id")
     r.add_argument("-o", "--output", help="output directory holding job directories")

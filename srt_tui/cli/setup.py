@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import re
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from srt_tui.cli.args import seconds
+from srt_tui.cli.printable import printable
 from srt_tui.setup.findings import Finding, worst
 
 if TYPE_CHECKING:  # the probes pull in every Slurm transport: imported when a probe runs, not for `--help`
@@ -41,6 +43,35 @@ def _probe_args(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     p.add_argument("--no-node", action="store_true", help="skip the compute-node probe job")
 
 
+def _probe_arg_problems(args: argparse.Namespace) -> list[str]:
+    """What is wrong with the probe options' paths, said before any probe runs (`FLAG: message (fix: …)`): the
+    compute node checks `--path` and prepends `--extra-path` to its PATH, where a relative path means nothing sure;
+    `--workdir` must be a directory (made when missing)."""
+    out = [
+        f"--path: `{path}` is relative (fix: give the absolute path the compute nodes see)"
+        for path in args.path
+        if not Path(path).is_absolute()
+    ]
+    if args.extra_path is not None and not Path(args.extra_path).is_absolute():
+        out.append(f"--extra-path: `{args.extra_path}` is relative (fix: give the tool directory's absolute path)")
+    if args.workdir is not None:
+        workdir = Path(args.workdir).expanduser()
+        blocking = next((p for p in (workdir, *workdir.parents) if p.exists() and not p.is_dir()), None)
+        if blocking is not None:
+            out.append(
+                f"--workdir: {blocking} is not a directory (fix: name a directory on the shared file system, new or "
+                "existing)"
+            )
+    return out
+
+
+def _refused(problems: list[str]) -> int:
+    """Each problem on its own `srt-tui: error:` line, and exit 2: nothing was probed or submitted."""
+    for problem in problems:
+        print(f"srt-tui: error: {printable(problem)}", file=sys.stderr)
+    return 2
+
+
 def _options(args: argparse.Namespace, extra_paths: tuple[str, ...] = ()) -> ProbeOptions:
     from srt_tui.setup.probes import ProbeOptions
 
@@ -48,7 +79,8 @@ def _options(args: argparse.Namespace, extra_paths: tuple[str, ...] = ()) -> Pro
         partition=args.partition,
         paths=tuple(dict.fromkeys([*args.path, *extra_paths])),
         extra_path=args.extra_path,
-        workdir=Path(args.workdir) if args.workdir else None,
+        # absolute: the probe job's output path is given to sbatch, which reads a relative one from the job's directory
+        workdir=Path(args.workdir).expanduser().absolute() if args.workdir else None,
         command_timeout=args.timeout,
         tool_timeout=args.tool_timeout,
         node_timeout=args.node_timeout,
@@ -59,25 +91,41 @@ def _options(args: argparse.Namespace, extra_paths: tuple[str, ...] = ()) -> Pro
 class _Progress:
     """Each probe's outcome on stderr, and a probe job that waits for its node (its state, the reason, how long,
     whose jobs hold the nodes) when first seen, when that changes, and every WAITING_EVERY seconds, so a busy
-    partition is never a silent wait."""
+    partition is never a silent wait. A line that cannot be written (its reader is gone: `2>&1 | head -4` once
+    `head` has its lines, a dropped SSH session) stops the probes as Ctrl-C does (`stop`, set by `_stoppable`): the
+    probe job they submitted is cancelled, not left in the queue with no one to read what it finds."""
 
     def __init__(self) -> None:
         self.said_at: float | None = None
         self.said = ""
+        #: the probes' stop event (`_stoppable`'s), set when a line could not be written
+        self.stop: threading.Event | None = None
+        #: why a line could not be written (then nothing more is tried)
+        self.broken: OSError | None = None
 
     def __call__(self, step: str, status: str, detail: str) -> None:
         from srt_tui.setup.probes import STEPS
 
         label = dict(STEPS).get(step, step)
         if status != "running":
-            print(f"  [{status:>7}] {label}" + (f": {detail}" if detail else ""), file=sys.stderr)
+            self._say(f"  [{status:>7}] {label}" + (f": {detail}" if detail else ""))
         elif detail and step == "node":
             now = time.monotonic()
             # its words changed (Slurm's reason came, or which jobs hold the nodes): said now, not 10 s later
             gist = re.sub(r"\d+", "#", detail)
             if self.said_at is None or now - self.said_at >= WAITING_EVERY or gist != self.said:
                 self.said_at, self.said = now, gist
-                print(f"  [waiting] {label}: {detail}; Ctrl-C cancels it", file=sys.stderr)
+                self._say(f"  [waiting] {label}: {detail}; Ctrl-C cancels it")
+
+    def _say(self, line: str) -> None:
+        if self.broken is not None:
+            return
+        try:
+            print(line, file=sys.stderr, flush=True)
+        except (OSError, ValueError) as exc:  # EPIPE, EIO (the terminal is gone), a closed stream
+            self.broken = exc if isinstance(exc, OSError) else BrokenPipeError(str(exc))
+            if self.stop is not None:
+                self.stop.set()
 
 
 def _interrupted_outcome(run: ProbeRun) -> str:
@@ -90,12 +138,21 @@ def _interrupted_outcome(run: ProbeRun) -> str:
     return node.error if node is not None else f"probe job {run.node_job} had already ended"
 
 
-def _stoppable(options: ProbeOptions, probe: Callable[[ProbeOptions], T], run_of: Callable[[T], ProbeRun]) -> T:
+def _stoppable(
+    options: ProbeOptions,
+    probe: Callable[[ProbeOptions], T],
+    run_of: Callable[[T], ProbeRun],
+    progress: _Progress | None = None,
+) -> T:
     """Run `probe` on a worker thread with a stop event in its options, as the TUI's Setup does: SIGINT,
-    SIGTERM or SIGHUP sets it (Setup's Esc), so the probes cancel the probe job they submitted and end; a
-    second signal stops waiting for them. The probes' result, or KeyboardInterrupt saying the job's fate."""
+    SIGTERM or SIGHUP sets it (Setup's Esc), as does a progress line that cannot be written, so the probes cancel
+    the probe job they submitted and end; a second Ctrl-C stops waiting for them (a repeated SIGTERM or SIGHUP does
+    not: a dropped session sends SIGHUP twice, from the shell and the kernel). The probes' result; else
+    KeyboardInterrupt saying the job's fate (a signal), or the write's error (a reader gone: exit 141)."""
     stop = threading.Event()
     options = dataclasses.replace(options, stop=stop)
+    if progress is not None:
+        progress.stop = stop
     done: list[T] = []
     failed: list[BaseException] = []
     signals: list[int] = []
@@ -107,11 +164,15 @@ def _stoppable(options: ProbeOptions, probe: Callable[[ProbeOptions], T], run_of
             failed.append(exc)
 
     def note(signum: int, frame: Any) -> None:
-        if signals:
+        if signals and signum == signal.SIGINT:
             raise KeyboardInterrupt("stopped waiting; a probe job may be left: `squeue -n srt-tui-probe` lists it")
+        first = not signals
         signals.append(signum)
-        stop.set()
-        print("srt-tui: stopping: cancelling the probe job…", file=sys.stderr)
+        stop.set()  # first: whatever the line below meets, the probes stop and cancel their job
+        if first:
+            # the terminal may be gone (SIGHUP): the probe job is cancelled all the same
+            with contextlib.suppress(OSError, ValueError):
+                print("srt-tui: stopping: cancelling the probe job…", file=sys.stderr, flush=True)
 
     worker = threading.Thread(target=work, name="setup-probes", daemon=True)
     old: dict[signal.Signals, Any] = {}
@@ -129,6 +190,8 @@ def _stoppable(options: ProbeOptions, probe: Callable[[ProbeOptions], T], run_of
         raise failed[0]
     if signals:
         raise KeyboardInterrupt(_interrupted_outcome(run_of(done[0])))
+    if progress is not None and progress.broken is not None:
+        raise progress.broken
     return done[0]
 
 
@@ -185,10 +248,14 @@ def _open_setup(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    from srt_tui.cli.terminal import not_terminals, said
+
+    missing = not_terminals()
+    if missing:
         print(
-            "srt-tui: error: `srt-tui setup` opens the TUI's Setup mode, which needs a terminal (stdin and stdout "
-            "are not one here); add --probe to probe and print the proposal without questions",
+            "srt-tui: error: `srt-tui setup` opens the TUI's Setup mode, which needs a terminal "
+            f"({said(missing)} {'is' if len(missing) == 1 else 'are'} not one here); add --probe to probe and print "
+            "the proposal without questions",
             file=sys.stderr,
         )
         return 2
@@ -214,16 +281,6 @@ def _cmd_setup(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"srt-tui: error: {exc}", file=sys.stderr)
         return 2
-    aliased = tuple(v for v in [*models.values(), *containers.values()] if v.startswith("/"))
-    extra = (*aliased, *([args.output_dir] if args.output_dir else []))
-    progress = (lambda *a: None) if args.json else _Progress()
-    # the file this writes (or would write): a node it could not probe keeps that file's node keys, as Setup does;
-    # its MPI plugin is tried too (pmix and pmi2 always are), so the review can say when it does not load here
-    destination = Path(args.write) if args.write else user_profiles_dir() / f"{args.name}.yaml"
-    old = existing_profile(destination)
-    plugin = file_mpi_plugin(old) if old else None
-    options = dataclasses.replace(_options(args, extra), mpi_also=(plugin,) if plugin else ())
-    run = _stoppable(options, lambda options: run_probes(options, progress), lambda run: run)
     choices = OperatorChoices(
         name=args.name,
         account=args.account,
@@ -236,6 +293,21 @@ def _cmd_setup(args: argparse.Namespace) -> int:
         gpu_request=args.gpu_request,
         container_runtime=args.runtime,
     )
+    # every argument checked before anything runs: a name like `../x` was refused only after every probe, the probe
+    # job too, had run (op12), and named the file to read before that
+    problems = [*_choice_problems(choices), *_probe_arg_problems(args), *_write_problems(args.write)]
+    if problems:
+        return _refused(problems)
+    aliased = tuple(v for v in [*models.values(), *containers.values()] if v.startswith("/"))
+    extra = (*aliased, *([args.output_dir] if args.output_dir else []))
+    progress = None if args.json else _Progress()
+    # the file this writes (or would write): a node it could not probe keeps that file's node keys, as Setup does;
+    # its MPI plugin is tried too (pmix and pmi2 always are), so the review can say when it does not load here
+    destination = Path(args.write) if args.write else user_profiles_dir() / f"{args.name}.yaml"
+    old = existing_profile(destination)
+    plugin = file_mpi_plugin(old) if old else None
+    options = dataclasses.replace(_options(args, extra), mpi_also=(plugin,) if plugin else ())
+    run = _stoppable(options, lambda options: run_probes(options, progress or _quiet), lambda run: run, progress)
     proposal = build_proposal(run, choices, old, str(destination))
     note = mpi_plugin_note(old, proposal.data(), run.mpi)
     target: Path | None = None
@@ -277,6 +349,48 @@ def _cmd_setup(args: argparse.Namespace) -> int:
     return 1 if proposal.problems or worst(run.findings) == "error" else 0
 
 
+#: each operator choice's flag, for its error line (`--name: `../x` must be a plain file name`)
+_CHOICE_FLAGS = {
+    "name": "--name",
+    "account": "--account",
+    "time_limit": "--time-limit",
+    "max_nodes": "--max-nodes",
+    "output_dir": "--output-dir",
+    "interface": "--interface",
+    "model_paths": "--model",
+    "containers": "--container",
+}
+
+
+def _choice_problems(choices: Any) -> list[str]:
+    """The operator's choices the profile would refuse, each named by its flag (and alias: `--model m: …`)."""
+    from srt_tui.setup.proposal import choice_problems
+
+    out = []
+    for where, message in choice_problems(choices):
+        choice, _, alias = where.partition(".")
+        flag = _CHOICE_FLAGS.get(choice, choice)
+        out.append(f"{flag}{' ' + alias if alias else ''}: {message}")
+    return out
+
+
+def _write_problems(write: str | None) -> list[str]:
+    """`--write PATH` that cannot become a profile file: a directory, or under something that is not one."""
+    if not write:
+        return []
+    target = Path(write)
+    if target.is_dir():
+        return [f"--write: {target} is a directory (fix: give the profile file's path, e.g. {target}/NAME.yaml)"]
+    blocking = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        return [f"--write: {blocking} is not a directory (fix: give a profile file's path in a directory)"]
+    return []
+
+
+def _quiet(step: str, status: str, detail: str) -> None:
+    """`--json`'s progress: nothing on stderr."""
+
+
 def _check_overwrite(target: Path, old: dict[str, Any], new: dict[str, Any], force: bool, note: str = "") -> None:
     """Raise ValueError naming the keys that writing ``new`` over the profile file ``target`` loses or changes (the
     TUI's Setup asks about the same keys), and ``note`` (its `mpi_plugin` does not load here), unless ``force``; a
@@ -293,16 +407,15 @@ def _check_overwrite(target: Path, old: dict[str, Any], new: dict[str, Any], for
     )
 
 
-def _recipe_preflight(args: argparse.Namespace) -> list[Finding]:
-    """`doctor -f RECIPE`: the preflight of that recipe's job: its model and container paths from this node
-    (as `srt-tui preflight`), then partition, account, nodes, GPUs and time against the cluster."""
-    from srt_tui.core.api import prepare
+def _recipe_preflight(prep: Any) -> list[Finding]:
+    """`doctor -f RECIPE`: the preflight of that recipe's job (``prep``, read before the probes ran): its model and
+    container paths from this node (as `srt-tui preflight`), then partition, account, nodes, GPUs and time against
+    the cluster."""
     from srt_tui.core.plan.paths_preflight import check_paths
     from srt_tui.setup.doctor import preflight_findings
     from srt_tui.slurm.preflight import demand_of, preflight
     from srt_tui.slurm.select import get_client
 
-    prep = prepare(args.file, getattr(args, "profile", None), args.topology)
     paths = [
         Finding.good(f"preflight {c.field}", c.message, c.code)
         if c.ok
@@ -313,16 +426,25 @@ def _recipe_preflight(args: argparse.Namespace) -> list[Finding]:
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
+    from srt_tui.core.api import prepare
     from srt_tui.core.spec.profile import load_profile
     from srt_tui.setup.doctor import run_doctor
 
+    # every argument read before anything runs: a recipe that does not load (or `-t` that does not fit it) was said
+    # only after every probe, its probe job too, had run
+    if args.topology and not args.file:
+        return _refused(["-t/--topology: only with -f RECIPE (fix: add -f RECIPE, or drop -t)"])
+    problems = _probe_arg_problems(args)
+    if problems:
+        return _refused(problems)
     loaded = load_profile(args.profile)
+    prep = prepare(args.file, getattr(args, "profile", None), args.topology) if args.file else None
     progress = None if args.json else _Progress()
     run, checks = _stoppable(
-        _options(args), lambda options: run_doctor(loaded.profile, options, progress), lambda found: found[0]
+        _options(args), lambda options: run_doctor(loaded.profile, options, progress), lambda found: found[0], progress
     )
-    if args.file:  # this recipe's job against the cluster, as `apply` checks it before sbatch
-        checks += _recipe_preflight(args)
+    if prep is not None:  # this recipe's job against the cluster, as `apply` checks it before sbatch
+        checks += _recipe_preflight(prep)
     everything = [*run.findings, *checks]
     if args.json:
         print(

@@ -365,7 +365,11 @@ class Prober:
                 )
             ]
         self.run.node_job = job_id
-        state = self._wait(job_id, opts.node_timeout)
+        try:
+            state = self._wait(job_id, opts.node_timeout)
+        except BaseException:  # the wait itself failed (its progress line could not be written): the job it waited
+            self._cancel(job_id)  # for must not outlive it, PENDING with no one to read what it finds
+            raise
         text = output.read_text(errors="replace") if output.exists() else ""
         if state == STOPPED:
             fate = self._cancel(job_id)

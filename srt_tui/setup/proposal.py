@@ -354,13 +354,46 @@ def build_proposal(
 
 
 def _validate_choices(choices: OperatorChoices) -> list[str]:
-    out: list[str] = []
+    return [f"{key}: {message}" for key, message in _own_rules(choices)]
+
+
+def _own_rules(choices: OperatorChoices) -> list[tuple[str, str]]:
+    """Setup's own rules for the operator's choices, beside the profile model's: (choice, what is wrong)."""
+    out: list[tuple[str, str]] = []
     # the time limit is the profile model's to check (Slurm's forms: `30`, `30:00`, `2:00:00`, `1-12`): a rule of
     # Setup's own refused `30:00` and said a second message beside the model's
     if choices.output_dir and not Path(choices.output_dir).is_absolute():
-        out.append(f"output_dir: `{choices.output_dir}` must be an absolute path on the shared file system")
+        out.append(("output_dir", f"`{choices.output_dir}` must be an absolute path on the shared file system"))
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", choices.name or ""):
-        out.append(f"name: `{choices.name}` must be a plain file name (letters, digits, . _ -)")
+        out.append(("name", f"`{choices.name}` must be a plain file name (letters, digits, . _ -)"))
+    return out
+
+
+#: the profile key each operator choice is written as (the profile model checks its value)
+CHOICE_KEYS: tuple[tuple[str, str], ...] = (
+    ("account", "default_account"),
+    ("time_limit", "default_time_limit"),
+    ("max_nodes", "max_nodes"),
+    ("output_dir", "output_dir"),
+    ("model_paths", "model_paths"),
+    ("containers", "containers"),
+    ("interface", "network_interface"),
+)
+
+
+def choice_problems(choices: OperatorChoices) -> list[tuple[str, str]]:
+    """What is wrong with the operator's own choices, known before any probe: (the choice, with an alias after a dot
+    (`model_paths.m`), and what is wrong). `setup --probe` refused a name like `../x` only once every probe, the
+    probe job too, had run; these are checked first."""
+    out = _own_rules(choices)
+    data = {key: getattr(choices, attr) for attr, key in CHOICE_KEYS if getattr(choices, attr)}
+    try:
+        Profile.model_validate(data)
+    except ValidationError as exc:
+        attr_of = {key: attr for attr, key in CHOICE_KEYS}
+        for err in exc.errors():
+            head, *rest = (str(p) for p in err["loc"])
+            out.append((".".join([attr_of.get(head, head), *rest]), err["msg"]))
     return out
 
 

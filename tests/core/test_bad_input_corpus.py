@@ -112,7 +112,14 @@ CASES = [
     Case("profile-garbage", ("dry-run", "-f", "{good}", "-p", "{d}/p.yaml"), 2, "not UTF-8", _write("p.yaml", b"\x80")),
     Case("profile-dir", ("dry-run", "-f", "{good}", "-p", "{d}/"), 2, "is a directory"),
     Case("profile-dev-zero", ("dry-run", "-f", "{good}", "-p", "/dev/zero"), 2, "character device"),
-    Case("profile-unknown", ("profiles", "show", "no-such-profile"), 2, "no profile named"),
+    # the name is a positional: its error names what was typed, not `--profile` (op12)
+    Case("profile-unknown", ("profiles", "show", "no-such-profile"), 2, "profiles show: no profile named"),
+    Case(
+        "profile-unknown-near",
+        ("profiles", "show", "lcal"),
+        2,
+        "error: profiles show: no profile named `lcal` (fix: did you mean `local`?)",
+    ),
     # outputs that cannot be written
     Case("out-read-only", (*DRY, "{good}", "-o", "{ro}/x"), 2, "Read-only file system"),
     Case("out-full", (*DRY, "{good}", "-o", "{full}/x"), 2, "No space left on device"),

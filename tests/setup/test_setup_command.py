@@ -34,6 +34,7 @@ async def test_setup_on_a_terminal_opens_setup_mode(
     opened: list[SrtTuiApp] = []
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(SrtTuiApp, "run", lambda self, *a, **k: opened.append(self))
     assert main(["setup", "--partition", "gpu", "--path", "/shared/models", "--no-node"]) == 0
     [app] = opened

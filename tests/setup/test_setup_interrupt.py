@@ -1,5 +1,7 @@
 """`srt-tui setup --probe` stopped by a signal cancels the probe job it submitted (operator report: Ctrl-C and
-SIGTERM left it PENDING in a full partition), and a probe job that waits for its node is said while it waits."""
+SIGTERM left it PENDING in a full partition), and a probe job that waits for its node is said while it waits. So does
+a reader gone (op12: `setup --probe 2>&1 | head -4` exited 141 and left it PENDING, to run later) and a dropped SSH
+session (SIGHUP twice, its terminal gone), for `setup --probe` and `doctor` alike."""
 
 from __future__ import annotations
 
@@ -69,7 +71,7 @@ def full_partition(cluster: ClusterInfo, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.mark.slurm
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["SIGINT", "SIGTERM", "SIGHUP"])
 def test_a_signal_cancels_the_pending_probe_job(
     full_partition: str, shared: Path, tmp_path: Path, signum: signal.Signals
 ) -> None:
@@ -108,6 +110,102 @@ def test_a_signal_cancels_the_pending_probe_job(
     assert stderr.rstrip().splitlines()[-1] == f"srt-tui: interrupted: cancelled probe job {job_id}", stderr
     # while it waited, it said so: which job, why, and how to stop it
     assert f"job {job_id} PENDING (Resources), waited " in stderr and "Ctrl-C cancels it" in stderr, stderr
+
+
+def _probe_jobs_ever() -> dict[str, str]:
+    """Every probe job Slurm still lists, ended ones too (for MinJobAge, 300 s): id -> state."""
+    out = subprocess.run(
+        ["squeue", "-h", "-t", "all", "-n", "srt-tui-probe", "-o", "%i %T"], capture_output=True, text=True, check=True
+    ).stdout
+    return dict(line.split() for line in out.splitlines())
+
+
+def _probing(command: str, shared: Path, tmp_path: Path) -> list[str]:
+    """`setup --probe` or `doctor` (a profile of the test cluster's partition), probing a node with a wait longer
+    than the filler's 5 min limit, so the probe job waits (else it is given up at once as hopeless)."""
+    argv = [sys.executable, "-m", "srt_tui.cli"]
+    if command == "doctor":
+        profile = tmp_path / "cluster.yaml"
+        profile.write_text("default_partition: gpu\ngpus_per_node: 8\ncontainer_runtime: none\n")
+        argv += ["doctor", "-p", str(profile)]
+    else:
+        argv += ["setup", "--probe"]
+    return [*argv, "--workdir", str(shared / "work"), "--node-timeout", "600"]
+
+
+def _left_and_new(before: set[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The probe jobs submitted since ``before``: all of them with their states, and those still queued (each
+    cancelled here, so a failing run leaves nothing in the next test's way)."""
+    new = {j: s for j, s in _probe_jobs_ever().items() if j not in before}
+    left = {j: s for j, s in new.items() if s in ("PENDING", "RUNNING", "CONFIGURING")}
+    for job in left:
+        subprocess.run(["scancel", job], capture_output=True)
+    return new, left
+
+
+@pytest.mark.slurm
+@pytest.mark.parametrize("command", ["setup", "doctor"])
+def test_a_reader_gone_cancels_the_probe_job(full_partition: str, shared: Path, tmp_path: Path, command: str) -> None:
+    """`2>&1 | head -4`: the reader takes the first four progress lines and leaves; the next one, the probe job's
+    `[waiting]` line, meets a closed pipe. The probes stop as on Ctrl-C: the job is cancelled, exit 141 (SIGPIPE's)."""
+    before = set(_probe_jobs_ever())
+    read, write = os.pipe()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen(
+        _probing(command, shared, tmp_path), env=env, cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=write,
+        stderr=write,
+    )  # fmt: skip
+    os.close(write)
+    try:
+        got = b""
+        with os.fdopen(read, "rb", buffering=0) as reader:  # `head -4`: four lines, then gone
+            while got.count(b"\n") < 4:
+                chunk = reader.read(1)
+                assert chunk, f"{command} ended ({proc.wait()}) before four lines: {got!r}"
+                got += chunk
+        rc = proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        new, left = _left_and_new(before)
+    assert b"Default account" in got.splitlines()[-1], got
+    assert left == {} and list(new.values()) == ["CANCELLED"], (new, got)
+    assert rc == 141
+
+
+@pytest.mark.slurm
+@pytest.mark.parametrize("command", ["setup", "doctor"])
+def test_a_dropped_session_cancels_the_probe_job(
+    full_partition: str, shared: Path, tmp_path: Path, command: str
+) -> None:
+    """An SSH session that drops: the terminal is gone (a write to it fails) and SIGHUP comes twice, from the shell and
+    from the kernel. The first stops the probes, which cancel their job; the second does not cut that short."""
+    before = set(_probe_jobs_ever())
+    read, write = os.pipe()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen(
+        _probing(command, shared, tmp_path), env=env, cwd=tmp_path, stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=write,
+    )  # fmt: skip
+    os.close(write)
+    try:
+        got = b""
+        while b"[waiting]" not in got:
+            chunk = os.read(read, 4096)
+            assert chunk, f"{command} ended ({proc.wait()}) before its probe job waited: {got!r}"
+            got += chunk
+        os.close(read)  # the terminal is gone
+        proc.send_signal(signal.SIGHUP)
+        proc.send_signal(signal.SIGHUP)
+        rc = proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        new, left = _left_and_new(before)
+    assert left == {} and list(new.values()) == ["CANCELLED"], (new, got)
+    assert rc == 130
 
 
 def test_a_waiting_probe_job_is_said_when_seen_then_every_ten_seconds(

@@ -478,6 +478,7 @@ async def test_the_first_frame_parses_each_stylesheet_once(
 STARTED_AS_SRT_TUI = r"""
 import gc, json, os
 from textual.app import App
+from srt_tui.cli import terminal
 from srt_tui.cli.main import main
 from srt_tui.tui.app import SrtTuiApp
 
@@ -501,6 +502,7 @@ def headless(app, **kw):
     return run(app, headless=True, size=(120, 36))
 
 App._display, SrtTuiApp.run = drawn, headless
+terminal.not_terminals = lambda: []  # as on a terminal (this process's streams are pipes)
 main(["-p", "local"])
 print(json.dumps(seen))
 """

@@ -140,6 +140,7 @@ def test_the_tui_starts_its_recipe_reader_before_the_slurm_layer_loads(monkeypat
     import srt_tui.slurm.orphans
     import srt_tui.tui.app
     from srt_tui.cli import main as cli
+    from srt_tui.cli import terminal
     from srt_tui.tui.launch import recipe_reader
 
     order: list[str] = []
@@ -155,6 +156,7 @@ def test_the_tui_starts_its_recipe_reader_before_the_slurm_layer_loads(monkeypat
 
     monkeypatch.setattr(srt_tui.slurm.orphans, "settle", settle)
     monkeypatch.setattr(srt_tui.tui.app, "run_app", run_app)
+    monkeypatch.setattr(terminal, "not_terminals", lambda: [])  # as on a terminal
     assert cli.main(["-p", "local"]) == 0
     assert order == ["reader False", "settle", "app local"]
 

@@ -257,8 +257,9 @@ def _check_user_profile(folder: Path, path: Path) -> None:
     check_file(path, "user profile")
 
 
-def load_profile(spec: str | None = None, cwd: Path | None = None) -> LoadedProfile:
-    """Resolve `--profile NAME|PATH`, else srtslurm.yaml discovery, else the shipped `local` profile."""
+def load_profile(spec: str | None = None, cwd: Path | None = None, named_by: str = "--profile") -> LoadedProfile:
+    """Resolve `--profile NAME|PATH`, else srtslurm.yaml discovery, else the shipped `local` profile. ``named_by``:
+    what the operator typed the name as, which its error names (`profiles show NAME`: `profiles show`)."""
     if spec:
         as_path = Path(spec).expanduser()
         if as_path.suffix in {".yaml", ".yml"} or os.sep in spec:
@@ -273,8 +274,8 @@ def load_profile(spec: str | None = None, cwd: Path | None = None) -> LoadedProf
                         _check_user_profile(folder, candidate)
                     return LoadedProfile(spec, candidate, parse_profile(candidate), source)
         known = sorted({p.name for p in list_profile_files()})
-        hint = did_you_mean(spec, known) or f"known profiles: {', '.join(known)}"
-        raise ConfigError([Problem(field="--profile", message=f"no profile named `{spec}`", hint=hint)])
+        hint = did_you_mean(spec, known) or f"name one of the known profiles ({', '.join(known)}) or a profile file"
+        raise ConfigError([Problem(field=named_by, message=f"no profile named `{spec}`", hint=hint)])
     found = find_srtslurm(cwd)
     if found is not None:
         return LoadedProfile(_name_of(found), found, parse_profile(found), "srtslurm.yaml")
