@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from srt_tui.bench.client import ClientError, Connection, Origin
 from srt_tui.bench.sa_bench import Progress  # sa-bench's progress file, so status and the Monitor read both alike
@@ -209,11 +209,27 @@ async def send_one(conn: Connection, config: BenchConfig, index: int) -> Outcome
     return Outcome(False, time.perf_counter() - start, error=error)
 
 
+class Watcher(Protocol):
+    """Told when each request is sent and when it ends, so a caller can show requests in flight and how long the
+    oldest has waited (the smoke test's live line)."""
+
+    def sent(self, index: int) -> None:
+        """Request ``index`` is on its way."""
+
+    def ended(self, index: int, outcome: Outcome) -> None:
+        """Request ``index`` ended: answered, failed or timed out."""
+
+
 async def drive(
-    origin: Origin, config: BenchConfig, concurrency: int, total: int, progress: Progress | None = None
+    origin: Origin,
+    config: BenchConfig,
+    concurrency: int,
+    total: int,
+    progress: Progress | None = None,
+    watcher: Watcher | None = None,
 ) -> list[Outcome]:
     """Closed loop: ``concurrency`` senders, one connection each, share ``total`` requests (each counted
-    in ``progress`` when given)."""
+    in ``progress`` when given, and each sent and ended told to ``watcher``)."""
     outcomes: list[Outcome] = []
     indices = iter(range(total))
 
@@ -221,10 +237,14 @@ async def drive(
         conn = Connection(origin)
         try:
             for index in indices:
+                if watcher is not None:
+                    watcher.sent(index)
                 outcome = await send_one(conn, config, index)
                 outcomes.append(replace(outcome, finished_at=time.time()))
                 if progress is not None:
                     progress.request_done()
+                if watcher is not None:
+                    watcher.ended(index, outcome)
         finally:
             conn.close()
 

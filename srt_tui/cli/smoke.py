@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from srt_tui.cli.args import add_transport_argument
 from srt_tui.core.errors import Problem, SrtError
+
+if TYPE_CHECKING:
+    from srt_tui.monitor.probes.smoke import SmokeProgress
 
 
 def _positive(text: str) -> int:
@@ -19,9 +23,31 @@ def _positive(text: str) -> int:
     return int(text)
 
 
+class _LiveLine:
+    """The running smoke test's line on a terminal's stderr, rewritten in place (`12/20 done, 0 failed · …`), and
+    cleared before the result is printed: the TUI's live line, so a request held by a hung worker shows its wait
+    instead of a minute of silence. Not used when stderr is not a terminal (nothing extra in a pipe or a log)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.shown = False
+
+    def show(self, progress: SmokeProgress) -> None:
+        width = shutil.get_terminal_size().columns - 1  # a line that wraps cannot be rewritten in place
+        line = f"  {progress.line()}"
+        self.stream.write(f"\r\x1b[K{line[:width]}")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from srt_tui.cli.jobs import _job_refs, _snapshots
-    from srt_tui.monitor.probes.smoke import NotServing, public_url, router_note, run_smoke
+    from srt_tui.monitor.probes.smoke import NotServing, public_url, router_note, run_smoke, waits_note
 
     jobs = _job_refs([args.job], args.output)
     if len(jobs) != 1:
@@ -32,7 +58,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         url = public_url(snaps[0])
         if not args.json:
             print(f"{snaps[0].job_id}: {args.requests} requests, {args.concurrency} at a time, to {url}", flush=True)
-        result = asyncio.run(run_smoke(url, args.requests, args.concurrency))
+        live = _LiveLine(sys.stderr) if sys.stderr.isatty() else None
+        try:
+            result = asyncio.run(run_smoke(url, args.requests, args.concurrency, live.show if live else None))
+        finally:
+            if live is not None:
+                live.clear()
     except NotServing as exc:
         if args.json:
             print(json.dumps({"status": "error", "error": exc.message, "fix": exc.fix}))
@@ -47,6 +78,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             print(f"  {note}")
         for error, count in result.errors:
             print(f"  {count}× {error}")
+        if note := waits_note(result):  # the router's own counters show no error for them
+            print(f"  {note}")
     return 0 if result.failed == 0 else 1
 
 

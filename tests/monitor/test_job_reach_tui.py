@@ -48,7 +48,7 @@ async def test_b_smoke_tests_the_job_and_y_copies_the_forward_line(worker: Worke
         view = screen.query_one(JobView)
         for _ in range(100):
             await pilot.pause(0.1)
-            if not view.smoke["local-rt1"].startswith("running"):
+            if view.smoke["local-rt1"].startswith(("✓", "✗")):  # while it runs: its live line
                 break
         line = view.smoke["local-rt1"]
         assert line.startswith("✓ 20/20 ok, 0 failed · latency p50 "), line
@@ -67,7 +67,7 @@ async def test_b_on_a_job_that_does_not_serve_says_why() -> None:
         view = app.screen.query_one(JobView)
         for _ in range(50):
             await pilot.pause(0.1)
-            if not view.smoke[snap.job_id].startswith("running"):
+            if view.smoke[snap.job_id].startswith(("✓", "✗")):
                 break
         # the frozen job's directory does not exist: no endpoints.json to read its URL from
         assert view.smoke[snap.job_id].startswith(f"✗ job {snap.job_id}: endpoints.json: missing")

@@ -328,7 +328,7 @@ async def test_j_k_move_in_the_tree_and_the_summary_follows_the_cursor() -> None
         assert "f01-r1" in _summary(app) and "f01-r2" not in _summary(app)
         await pilot.press(*"zzz")
         await settle(pilot)
-        assert "No recipe matches." in _summary(app)
+        assert "No recipe matches 'f01-r1zzz' · Esc clears" in _summary(app), _summary(app)
 
 
 async def test_a_profiles_srtctl_checkout_and_dot_recipes_are_listed(tmp_path: Path) -> None:

@@ -23,6 +23,13 @@ def matches_words(text: str, query: str) -> bool:
     return all(w in text for w in wanted) and not any(w in text for w in excluded)
 
 
+def nothing_matches(noun: str, query: str) -> str:
+    """What a filterable list says where its rows would be when its `/` filter leaves none of them: `No job matches
+    'tmp/nonexist' · Esc clears`, the same words on every list. (The all-jobs list said `No Slurm jobs of root
+    (queued, running, or recently ended).` over a status line of `0 of 12 jobs`.)"""
+    return f"No {noun} matches {query!r} · Esc clears"
+
+
 def name_rank(name: str, query: str) -> int:
     """How well a row's name answers ``query``, best first, so the cursor goes to the row the operator named:
     0 the name is the query, 1 it starts with it, 2 it holds every word each at a word's start, 3 it holds every

@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,15 @@ PROMPT_WORDS = 32
 ANSWER_TOKENS = 16
 REQUEST_TIMEOUT_S = 60.0
 MODELS_TIMEOUT_S = 10.0
+#: a request waiting this long is worth naming in the live line (`4 waiting up to 41 s of 60 s timeout`): a short
+#: answer takes well under it, so one waiting longer is held by a slow or hung worker
+SLOW_S = 5.0
+#: how often the live line is told again while nothing ends, so the wait it shows keeps counting
+TICK_S = 1.0
+#: beside requests that wait or timed out: the router's `errors` (its panel, the summary) stayed 0 all along, which
+#: read as a contradiction. sglang-router counts the answers it failed; a streamed request held by a hung decode
+#: worker was answered 200 and stalls, and stays no error after its client gives up (measured: 4 timeouts, 0 errors)
+WAITING_NOTE = "not in the router's errors: it counts failed answers, not waits"
 
 
 class NotServing(Exception):
@@ -70,6 +80,52 @@ class SmokeResult:
             f"p99 {_ms(self.latency_p99_ms)} · TTFT p50 {_ms(self.ttft_p50_ms)} p99 {_ms(self.ttft_p99_ms)} · "
             f"{tokens_per_s(self.output_tokens_per_s)} in {self.duration_s:.2f} s"
         )
+
+
+@dataclass
+class SmokeProgress:
+    """A running smoke test as it goes: requests ended (failed among them) and those in flight with when each was
+    sent, by ``clock`` (monotonic seconds); `line` says it. It is the `drive` watcher of `run_smoke`."""
+
+    requests: int
+    concurrency: int
+    timeout_s: float = REQUEST_TIMEOUT_S
+    clock: Callable[[], float] = time.monotonic
+    done: int = 0
+    failed: int = 0
+    #: request index -> when it was sent
+    in_flight: dict[int, float] = field(default_factory=dict)
+
+    def sent(self, index: int) -> None:
+        """Request ``index`` is on its way."""
+        self.in_flight[index] = self.clock()
+
+    def ended(self, index: int, outcome: Outcome) -> None:
+        """Request ``index`` ended (answered or failed)."""
+        self.in_flight.pop(index, None)
+        self.done += 1
+        self.failed += not outcome.ok
+
+    def longest_wait_s(self) -> float:
+        """How long the oldest request in flight has waited (0 when none is)."""
+        return max((self.clock() - at for at in self.in_flight.values()), default=0.0)
+
+    def line(self) -> str:
+        """`12/20 done, 0 failed · 4 at a time, each times out after 60 s`; once one waits `SLOW_S` or longer, how
+        many wait and the longest against the timeout, and that they are not router errors yet: `16/20 done, 0
+        failed · 4 waiting up to 41 s of 60 s timeout · not in the router's errors: …`. The first
+        part reads alone (the job view at 80x24 shows only what fits on one line)."""
+        count = f"{self.done}/{self.requests} done, {self.failed} failed"
+        wait = self.longest_wait_s()
+        if wait < SLOW_S:
+            return f"{count} · {self.concurrency} at a time, each times out after {self.timeout_s:g} s"
+        waiting = f"{len(self.in_flight)} waiting up to {wait:.0f} s of {self.timeout_s:g} s timeout"
+        return f"{count} · {waiting} · {WAITING_NOTE}"
+
+
+def waits_note(result: SmokeResult) -> str:
+    """`WAITING_NOTE` when some requests timed out (the router's `errors` beside them stays 0), else ""."""
+    return WAITING_NOTE if any(error.startswith("timeout") for error, _ in result.errors) else ""
 
 
 def router_note(snap: JobSnapshot) -> str:
@@ -145,11 +201,55 @@ async def served_model(url: str) -> str:
 _UNREACHABLE = "run it on a node that reaches the job's nodes, or through the SSH port-forward the job view shows"
 
 
-async def run_smoke(url: str, requests: int = DEFAULT_REQUESTS, concurrency: int = DEFAULT_CONCURRENCY) -> SmokeResult:
+async def run_smoke(
+    url: str,
+    requests: int = DEFAULT_REQUESTS,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    on_progress: Callable[[SmokeProgress], None] | None = None,
+) -> SmokeResult:
     """Send ``requests`` streamed completions through ``url``, ``concurrency`` at a time; never raises
-    for a failed request (it is counted), only NotServing when the URL does not answer at all."""
+    for a failed request (it is counted), only NotServing when the URL does not answer at all.
+
+    ``on_progress`` (the job view's live line, `bench`'s on a terminal) is told how it goes as each request ends
+    and every `TICK_S` meanwhile, so a request held by a hung worker shows its wait growing towards the timeout
+    (the line sat unchanged for the whole minute)."""
     if requests < 1 or concurrency < 1:
         raise ValueError("requests and concurrency must be at least 1")
+    progress = SmokeProgress(requests, concurrency, REQUEST_TIMEOUT_S)
+    if on_progress is None:
+        return await _run(url, progress, None)
+    tell = on_progress
+
+    async def ticker() -> None:
+        while True:
+            tell(progress)
+            await asyncio.sleep(TICK_S)
+
+    ticking = asyncio.create_task(ticker())
+    try:
+        return await _run(url, progress, tell)
+    finally:
+        ticking.cancel()
+
+
+class _Telling:
+    """`drive`'s watcher that keeps ``progress`` and tells ``tell`` at each request's end."""
+
+    def __init__(self, progress: SmokeProgress, tell: Callable[[SmokeProgress], None] | None) -> None:
+        self.progress, self.tell = progress, tell
+
+    def sent(self, index: int) -> None:
+        self.progress.sent(index)
+
+    def ended(self, index: int, outcome: Outcome) -> None:
+        self.progress.ended(index, outcome)
+        if self.tell is not None:
+            self.tell(self.progress)
+
+
+async def _run(url: str, progress: SmokeProgress, tell: Callable[[SmokeProgress], None] | None) -> SmokeResult:
+    """`run_smoke`'s run: the served model, then the load, ``progress`` kept as it goes."""
+    requests, concurrency = progress.requests, progress.concurrency
     model = await served_model(url)
     config = BenchConfig(
         url=url,
@@ -158,10 +258,10 @@ async def run_smoke(url: str, requests: int = DEFAULT_REQUESTS, concurrency: int
         isl=PROMPT_WORDS,
         osl=ANSWER_TOKENS,
         stream=True,
-        timeout_s=REQUEST_TIMEOUT_S,
+        timeout_s=progress.timeout_s,
     )
     started = time.perf_counter()
-    outcomes = await drive(Origin.parse(url), config, concurrency, requests)
+    outcomes = await drive(Origin.parse(url), config, concurrency, requests, watcher=_Telling(progress, tell))
     return summarize(url, model, outcomes, time.perf_counter() - started)
 
 

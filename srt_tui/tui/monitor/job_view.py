@@ -151,13 +151,17 @@ def summary(
     return t
 
 
+#: the marks a finished smoke test's line starts with (all answered, or not / could not run)
+SMOKE_OUTCOMES = ("✓", "✗")
+
+
 def smoke_words(line: str, at: datetime | None, now: datetime, ended: bool) -> str:
     """The last smoke test's line with when it ran, from the app's clock, after its outcome: `✓ 20/20 ok, 0 failed ·
     2 min ago · latency …` (it said no time and stayed forever). An ended job keeps it as history, marked `2 min ago,
     before the job ended`: how its URL answered last is often the clue to why it ended, and this session alone knows
-    it (a new TUI would not show it), so it is kept, never read as how the job answers now. A test still running has
-    no time yet."""
-    if not line or at is None or line.startswith("running"):
+    it (a new TUI would not show it), so it is kept, never read as how the job answers now. A test still running
+    (its live line, `12/20 done, …`, has no outcome mark) has no time yet."""
+    if not line or at is None or not line.startswith(SMOKE_OUTCOMES):
         return line
     when = cells.ago((now - at).total_seconds()) + (", before the job ended" if ended else "")
     outcome, sep, rest = line.partition(" · ")

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
 
 from srt_tui.core.text.counts import counted
+from srt_tui.core.text.words import nothing_matches
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.monitor import jobs_model, sweep_rows
@@ -186,7 +187,7 @@ class JobsView(Vertical):
         elif not snaps:
             _say(empty, "No jobs yet. Launch one in Launch mode (1), or press a to add a job by id or directory.")
         elif not rows:
-            _say(empty, f"No job matches the filter {query!r} (Esc clears it).")
+            _say(empty, nothing_matches("job", query))
         empty.set_class(bool(rows), "hidden")
         shown = f"{len(rows)} of {counted(len(snaps), 'job')}" if query else counted(len(snaps), "job")
         # k9s's `pods(all)[4] </8>`: a kept filter is on the list's own frame, in the warning colour, with how to

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -38,6 +38,8 @@ LATENCIES = (("ttft", "TTFT"), ("tpot", "TPOT"), ("itl", "ITL"), ("e2e", "E2E"))
 PAIRS_KEEP = 2
 #: the table's vertical scrollbar
 SCROLLBAR = 2
+#: the latency plot's x axis of one concurrency C spans 0 to C times this: the points (at C) clear of the legend
+ONE_CONCURRENCY_X = 1.15
 
 
 def columns(sweep: bool, pairs: bool) -> tuple[FitColumn, ...]:
@@ -257,6 +259,7 @@ class ResultsScreen(ReportsWorkerErrors, DismissOnce[None]):
         plt.clear_data()
         plt.clear_figure()
         highest = {"left": 0.0, "right": 0.0}
+        drawn: set[int] = set()
         for i, job in enumerate(c.jobs):
             levels = [lv for lv in job.results.levels if lv.tpot.p50 is not None]
             if not levels:
@@ -264,18 +267,43 @@ class ResultsScreen(ReportsWorkerErrors, DismissOnce[None]):
             highest["left"] = max(highest["left"], *(lv.tpot.p50 or 0.0 for lv in levels))
             highest["right"] = max(highest["right"], *(lv.ttft.p50 or 0.0 for lv in levels))
             conc = [lv.concurrency for lv in levels]
+            drawn.update(conc)
             prefix = f"{job.job} " if c.group else ""
             colour = COLOURS[i % len(COLOURS)][0]
-            plt.plot(conc, [lv.tpot.p50 or 0.0 for lv in levels], label=f"{prefix}TPOT p50", color=colour)
+            _line(plt, conc, [lv.tpot.p50 or 0.0 for lv in levels], label=f"{prefix}TPOT p50", color=colour)
             if c.group is None:
                 ttft = [lv for lv in levels if lv.ttft.p50 is not None]
                 conc_ttft = [lv.concurrency for lv in ttft]
-                plt.plot(conc_ttft, [lv.ttft.p50 or 0.0 for lv in ttft], label="TTFT p50 (right)", yside="right",
-                         color="orange")  # fmt: skip
-        # latency from 0: a change of 0.1 % is not drawn across the whole plot (noise read as a trend)
+                _line(plt, conc_ttft, [lv.ttft.p50 or 0.0 for lv in ttft], label="TTFT p50 (right)", yside="right",
+                      color="orange")  # fmt: skip
+        # latency from 0: a change of 0.1 % is not drawn across the whole plot (noise read as a trend); of one
+        # concurrency, TTFT's point (the right axis) at half height, not on TPOT's (both would top their axes)
         for side, top in highest.items():
             if top > 0:
-                plt.ylim(0, top * 1.1, yside=side)  # type: ignore[arg-type]  # plotext takes "left"/"right"
-        plt.title("latency (ms) vs concurrency")
+                headroom = 2.0 if side == "right" and len(drawn) == 1 else 1.1
+                plt.ylim(0, top * headroom, yside=side)  # type: ignore[arg-type]  # plotext takes "left"/"right"
+        if len(drawn) == 1:  # concurrency from 0 too: its points at the right, clear of the legend at the top left
+            plt.xlim(0, next(iter(drawn)) * ONE_CONCURRENCY_X)
+        plt.title(latency_title(drawn, widget.size.width - 4))
         plt.xlabel("concurrency")
         widget.refresh()
+
+
+def latency_title(concurrencies: set[int], width: int) -> str:
+    """The latency plot's title within ``width`` (plotext drops a longer one): what it draws, or, when every job ran
+    one and the same concurrency, that there is no curve to draw and how to get one (a sweep of one concurrency
+    drew an empty frame), in the longest wording that fits."""
+    if len(concurrencies) != 1:
+        return "latency (ms) vs concurrency"
+    one = f"one concurrency ({next(iter(concurrencies))})"
+    wordings = (f"{one}: sweep more than one to see a curve", f"{one}: sweep more for a curve", f"{one}: no curve")
+    return next((w for w in wordings if len(w) <= width), one)
+
+
+def _line(plt: Any, xs: list[int], ys: list[float], **style: str) -> None:
+    """One series of the latency plot: a line through its points, or a point marked `●` when it has one (a line
+    of one point is a single braille dot, unseen: the frame looked empty)."""
+    if len(xs) == 1:
+        plt.scatter(xs, ys, marker="●", **style)
+    else:
+        plt.plot(xs, ys, **style)

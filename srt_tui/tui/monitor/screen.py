@@ -106,7 +106,9 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         "REQ count every request since the process started: the benchmark's warm-up and smoke requests, `b`'s smoke "
         "tests and any client's too; the jobs list's ERR and `srt-tui status`'s REQ and ERR count the same (the "
         "router's, else the workers'). An ended job's `benchmark 30/30 completed` counts the benchmark's own measured "
-        "requests only, those completed of its total, as Results (R) does."
+        "requests only, those completed of its total, as Results (R) does. The router's `errors` count the answers "
+        "it failed: a request waiting on a hung worker is none, nor is one its client gave up on (a smoke test's "
+        "timeout)."
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),
@@ -837,8 +839,10 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         if any(w.name == "smoke" and w.is_running for w in self.workers):
             self.notify("A smoke test is already running.", severity="warning")
             return
+        from srt_tui.monitor.probes.smoke import SmokeProgress
+
         view = self.query_one(JobView)
-        view.smoke[job] = f"running: {SMOKE_REQUESTS} requests, {SMOKE_CONCURRENCY} at a time…"
+        view.smoke[job] = SmokeProgress(SMOKE_REQUESTS, SMOKE_CONCURRENCY).line()
         view.smoke_at[job] = self.now()
         self.redraw()
         self._smoke(snap)
@@ -863,18 +867,32 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
 
     @work(group="smoke", name="smoke", exit_on_error=False)
     async def _smoke(self, snap: JobSnapshot) -> None:
-        from srt_tui.monitor.probes.smoke import NotServing, public_url, router_note, run_smoke
+        from srt_tui.monitor.probes.smoke import NotServing, public_url, router_note, run_smoke, waits_note
 
         try:
             url = await asyncio.to_thread(public_url, snap)  # reads endpoints.json
-            result = await run_smoke(url, SMOKE_REQUESTS, SMOKE_CONCURRENCY)
+            result = await run_smoke(
+                url, SMOKE_REQUESTS, SMOKE_CONCURRENCY, lambda p: self._smoke_progressed(snap.job_id, p.line())
+            )
         except NotServing as exc:
             self.post_message(SmokeDone(snap.job_id, f"✗ {exc}", ok=False))
             return
         mark = "✓" if result.failed == 0 else "✗"
         errors = f" · {result.errors[0][1]}× {result.errors[0][0]}" if result.errors else ""
+        errors += f" · {w}" if (w := waits_note(result)) else ""  # beside the router panel's `errors 0`
         note = f" · {n}" if (n := router_note(snap)) else ""  # beside the Serving panel's engines' TTFT
         self.post_message(SmokeDone(snap.job_id, f"{mark} {result.line()}{note}{errors}", ok=result.failed == 0))
+
+    def _smoke_progressed(self, job: str, line: str) -> None:
+        """The running test's live line (`12/20 done, 0 failed · …`), told by its worker as each request ends and
+        every second meanwhile: only the job view of that job is drawn again, not the jobs table."""
+        if not self.is_mounted:
+            return
+        view = self.query_one(JobView)
+        view.smoke[job] = line
+        if self.in_job_view and self.selected == job:
+            slurm_down = self.hub.context.slurm_state == "down"
+            view.show(self.snapshot_of(job), self.now(), self.size.width or 80, slurm_down=slurm_down)
 
     @on(SmokeDone)
     def _smoke_done(self, message: SmokeDone) -> None:

@@ -16,7 +16,7 @@ from textual.events import Resize
 from textual.widgets import DataTable, Static
 
 from srt_tui.core.spec.profile_order import DEMO_PROFILE, PROFILE_ORDER
-from srt_tui.core.text.words import matches_words, name_rank
+from srt_tui.core.text.words import matches_words, name_rank, nothing_matches
 from srt_tui.tui.context import AppContext, ContextHub
 from srt_tui.tui.display import display_path
 from srt_tui.tui.launch.messages import ProfileChosen, ProfilesLoaded
@@ -272,7 +272,7 @@ class ProfileStep(FilterStep):
         box = self.query_one("#profile-detail-box")
         if shown is None:
             box.border_title = ""
-            detail.update(f"No profile matches the filter {self.query_text!r} (Esc clears it)." if self.rows else "")
+            detail.update(nothing_matches("profile", self.query_text) if self.rows and self.query_text else "")
             return
         box.border_title = shown.name
         grid = Table.grid(padding=(0, 2))

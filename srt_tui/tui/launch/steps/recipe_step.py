@@ -23,7 +23,7 @@ from textual.widgets._tree import _TreeLine
 from textual.widgets.tree import TreeNode
 
 from srt_tui.core.text.counts import counted
-from srt_tui.core.text.words import name_rank
+from srt_tui.core.text.words import name_rank, nothing_matches
 from srt_tui.tui.display import shorten_paths, wrap_path
 from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened, ReloadRecipes
 from srt_tui.tui.launch.recipe_catalog import LIST_ITEM
@@ -828,7 +828,7 @@ class RecipeStep(FilterStep):
     def _summarise(self, entry: RecipeEntry | None) -> None:
         box = self.query_one("#recipe-summary", Static)
         if entry is None:
-            box.update("No recipe matches." if self.query_text else "")
+            box.update(nothing_matches("recipe", self.query_text) if self.query_text else "")
             return
         st = self._style
         grid = Table.grid(padding=(0, 2))

@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Input, Static
 
 from srt_tui.core.text.counts import counted
-from srt_tui.core.text.words import best_named
+from srt_tui.core.text.words import best_named, nothing_matches
 from srt_tui.monitor.alljobs.cells import SORT_ARROWS, SORTS, arrange
 from srt_tui.monitor.alljobs.query import MyJob, MyJobs
 from srt_tui.tui.context import ContextHub
@@ -195,13 +195,15 @@ class AllJobsScreen(ReportsWorkerErrors, DismissOnce[OpenJob | None]):
             return
         user = listing.user or "you"
         self.query_one("#alljobs-title", Static).update(f"All my Slurm jobs · {user}")
+        hidden = sum(j.hidden for j in listing.jobs)
+        listed = len(listing.shown(self.show_hidden))
         if listing.error:
             empty.update(f"Slurm did not answer: {listing.error}\nr retries · Esc goes back to srt-tui's jobs")
+        elif not rows and listed and self.query_text:  # jobs there are, the filter hides them all
+            empty.update(nothing_matches("job", self.query_text))
         elif not rows:
             empty.update(f"No Slurm jobs of {user} (queued, running, or recently ended).")
         empty.set_class(bool(rows) and not listing.error, "hidden")
-        hidden = sum(j.hidden for j in listing.jobs)
-        listed = len(listing.shown(self.show_hidden))
         count = (
             f"{len(rows)} of {counted(listed, 'job')} (filter: {self.query_text})"
             if self.query_text
