@@ -2,7 +2,8 @@
 18 columns at 60x24 and wrapped every row (`│ GPU     0  1    │` / `│ 2  3  4  5  6   │`), an empty 2-column box at
 44x24, and the Recipe step's details were 7 columns (`re…`, `fi…`). The screen's `-slim` class (widgets.layout) stacks
 the panels, each the whole width, and the GPU plan fits its width as the Monitor's grid does: a row is never wrapped,
-the legend's items stay whole."""
+the legend's items stay whole. Also: a path longer than the Submit step's value column is cut in its middle, as
+`status` cuts one (`/lustre/…/lmsysorg+sglang+v0.5.8.sqsh`), never at the column's edge (`…/bin/pytho…`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from textual.geometry import Region
 from textual.widget import Widget
 
+from srt_tui.tui.display import fit_paths
 from srt_tui.tui.launch.gpu_grid import GpuGrid
 from srt_tui.widgets.layout import SLIM, is_slim
 from tests.tui.scenarios import NVIDIA, STEP_ORDER, Scenario, reach, settle
@@ -92,6 +94,25 @@ async def test_the_launcher_goes_under_the_request_and_submit_stays_on_screen(si
         assert screen.region.contains_region(button.region) and launcher.region.contains_region(button.region)
         request_lines = _lines(screen.query_one("#request"))
         assert request_lines[0].split() == ["job", "name", "h100-2p1d-sglang"], request_lines  # was `h1`/`00`/…
+
+
+async def test_a_path_longer_than_the_request_column_is_cut_in_its_middle() -> None:
+    """At 120 columns the container's path was cut at the column's edge (`/lustre/containers/lmsysorg+sglang+v0.5…`,
+    the operator's `…/bin/pytho…`): its middle folders give way, its head and file name stay."""
+    app = make_app(NVIDIA.profile)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, NVIDIA, "submit", typed=False)
+        await settle(pilot)
+        text = "\n".join(_lines(app.screen.query_one("#request")))
+        assert "/lustre/…/lmsysorg+sglang+v0.5.8.sqsh" in text, text
+        assert "v0.5…" not in text, text
+
+
+def test_fit_paths_cuts_only_what_does_not_fit() -> None:
+    said = "`srt_tui` is not importable by `python3` (/root/.pyenv/versions/3.11.7/bin/python); the job fails"
+    assert fit_paths(said, 24) == "`srt_tui` is not importable by `python3` (/root/…/bin/python); the job fails"
+    assert fit_paths(said, 40) == said  # a path that fits is kept whole
+    assert fit_paths("see http://host:8000/a/very/long/health/path/of/a/url", 10).endswith("/url")  # not a path
 
 
 SLIM_STEPS = (*STEP_ORDER, "setup")
