@@ -4,7 +4,6 @@ a pipe keeps every column, whole, for the tools that parse it."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -89,16 +88,11 @@ def wrapped(prefix: str, text: str, width: int | None) -> list[str]:
     return [*lines, line]
 
 
-#: a path in a problem line: `/…` or `~/…` up to a blank or the sentence's `:`, `;`, `,` or `)` (never a URL's
-#: `//host/…` or `host:8000/health`, whose `/` follows a `:`, a `/` or a word)
-PATH = re.compile(r"(?<![\w.:/~-])~?/[^\s:;,()'\"]+")
-
-
 def problem_lines(prefix: str, text: str, width: int | None) -> list[str]:
     """``prefix`` + ``text``, a problem line, within ``width`` (``None``, a pipe: one line, whole, for the tools that
     read it): its paths' middle folders give way to `…` (`/scratch/…/logs/decode_0.log`), the longest path first,
     never a file name nor the reason; a line still too long wraps whole words under its text, its paths whole."""
-    from srt_tui.tui.display import shorten_path
+    from srt_tui.tui.display import PATH, shorten_path
 
     line = prefix + text
     if width is None or len(line) <= width:

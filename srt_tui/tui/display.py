@@ -59,6 +59,19 @@ def home_path(path: Path) -> str:
     return f"~/{rel}" if rel is not None else str(full)
 
 
+#: a path in a problem line: `/…` or `~/…` up to a blank or the sentence's `:`, `;`, `,` or `)` (never a URL's
+#: `//host/…` or `host:8000/health`, whose `/` follows a `:`, a `/` or a word)
+PATH = re.compile(r"(?<![\w.:/~-])~?/[^\s:;,()'\"]+")
+
+
+def fit_paths(text: str, width: int) -> str:
+    """``text`` with each path longer than ``width`` cut in its middle (`shorten_path`), so a line of ``width``
+    holds it whole: a column cut `/root/.pyenv/versions/3.11.7/bin/python` at its edge to `…/bin/pytho…`."""
+    if width <= 0:
+        return text
+    return PATH.sub(lambda m: shorten_path(m.group(0), width) if len(m.group(0)) > width else m.group(0), text)
+
+
 def shorten_path(shown: str, width: int) -> str:
     """A shown path in `width` columns when it can be: folders of its middle give way to `…`, never its head (where
     it lives: `$SRT_TUI_CONFIG_DIR`, `~/.config/srt-tui`, `recipes`, `./recipes`) nor its file name."""

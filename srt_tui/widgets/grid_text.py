@@ -40,6 +40,21 @@ def label_width(names: Sequence[str]) -> int:
     return max([7, *(len(n) + 2 for n in names)])
 
 
+def fit_items(items: Sequence[Text], width: int | None) -> Text:
+    """A legend's ``items`` in a row, each whole, on as many lines as ``width`` needs (None: one line): both grids'
+    legends split `not`/`healthy` or `mask =`/`CUDA_VISIBLE_DEVICES` where the line wrapped."""
+    out = Text()
+    line = 0
+    for item in items:
+        if line and width is not None and line + item.cell_len > width:
+            out.rstrip()
+            out.append("\n")
+            line = 0
+        out.append_text(item)
+        line += item.cell_len
+    return out
+
+
 def grid_lines(
     gpus_per_node: int,
     rows: Sequence[Sequence[Slot]],

@@ -13,6 +13,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import RadioButton, Static
 
+from srt_tui.tui.display import shorten_path
 from srt_tui.tui.launch.steps.submit_step import SubmitStep
 from tests.conftest import REPO
 from tests.tui.scenarios import SCENARIOS, reach, settle
@@ -80,6 +81,13 @@ async def test_the_arrows_choose_the_launcher_as_in_any_radio_group() -> None:
         assert step.launcher == "slurm"
         await pilot.press("down", "down")
         assert step.launcher == "local"
+
+
+def _value_room(app: Any) -> int:
+    """The columns of the Submit step's request values (a longer path is cut in its middle to them)."""
+    room: int = app.screen.query_one(SubmitStep)._value_room
+    assert room > 0
+    return room
 
 
 def _submit_state(app: Any) -> tuple[str, bool, str]:
@@ -211,7 +219,9 @@ async def test_submit_names_a_module_the_hosts_python_cannot_import(
 
         console = Console(width=300, file=io.StringIO(), record=True, color_system=None)
         console.print(app.screen.query_one("#request", Static).content)
-        assert f"fix: `{python} -m pip install srt-tui`" in console.export_text()
+        # the Python's path as the request's value column holds it: cut in its middle when longer (`/tmp/…/python3`)
+        shown = shorten_path(str(python), _value_room(app))
+        assert f"fix: `{shown} -m pip install srt-tui`" in console.export_text()
 
 
 async def test_the_same_plan_again_asks_before_a_copy_is_submitted() -> None:
@@ -502,6 +512,7 @@ async def test_submit_names_the_engine_a_dynamo_worker_module_needs(
 
         console = Console(width=300, file=io.StringIO(), record=True, color_system=None)
         console.print(app.screen.query_one("#request", Static).content)
-        assert f"`vllm`, which `dynamo.vllm` imports, is not importable by `python3` ({python})" in (
+        shown = shorten_path(str(python), _value_room(app))
+        assert f"`vllm`, which `dynamo.vllm` imports, is not importable by `python3` ({shown})" in (
             console.export_text()
         )

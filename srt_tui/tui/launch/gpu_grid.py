@@ -12,10 +12,11 @@ from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from srt_tui.widgets.grid_text import grid_lines
+from srt_tui.widgets.grid_text import fit_items, grid_lines
 
 if TYPE_CHECKING:
     from srt_tui.core.plan.model import JobPlan, ProcessPlan
@@ -58,6 +59,15 @@ class GpuGrid(Widget):
 
     plan: reactive[JobPlan | None] = reactive(None, layout=True)
     empty_text: reactive[str] = reactive("No valid plan yet.", layout=True)
+    #: the columns the grid was last laid out in (0: not yet): a row too long is cut there, never wrapped, and the
+    #: legend's items go onto as many lines as it needs, each whole (at 60 columns beside the roles the plan wrapped
+    #: every row: `│ GPU     0  1    │` / `│ 2  3  4  5  6   │`)
+    _room = 0
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The grid's height at ``width``, the width it is then rendered at."""
+        self._room = width
+        return super().get_content_height(container, viewport, width)
 
     def _role_style(self, proc: ProcessPlan) -> Style:
         role = proc.role if proc.role in ROLES else "agg"
@@ -80,13 +90,21 @@ class GpuGrid(Widget):
             for row in gpu_grid(plan)
         ]
         lines = grid_lines(plan.gpus_per_node, rows, header_style, idle)
-        legend = Text()
-        for role in ROLES:
-            if any(p.role == role for p in plan.workers):
-                legend.append(" ■ ", style=self.get_component_rich_style(f"gpu-grid--{role}", partial=True))
-                legend.append(f" {role}  ")
-        legend.append(" · idle", style=idle)
-        legend.append(f"   mask = {plan.visible_devices_env}", style=service)
+        room = self._room or self.size.width
+        if room:  # a row longer than the room (more GPUs than it holds) is cut, never wrapped
+            for line in lines:
+                line.no_wrap, line.overflow = True, "ellipsis"
+        items = [
+            Text.assemble((" ■ ", self.get_component_rich_style(f"gpu-grid--{role}", partial=True)), f" {role}  ")
+            for role in ROLES
+            if any(p.role == role for p in plan.workers)
+        ]
+        items += [Text(" · idle", idle), Text(f"   mask = {plan.visible_devices_env}", service)]
+        legend = Text("").join(items)
+        if room and legend.cell_len > room:  # each item whole on as many lines as it needs, none opening on blanks
+            items[-1] = Text(f"mask = {plan.visible_devices_env}", service)
+            items[-2] = Text.assemble((" · idle", idle), ("   ", service))
+            legend = fit_items(items, room)
         table = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style=header_style)
         table.add_column("worker", no_wrap=True)
         table.add_column("node", no_wrap=True)

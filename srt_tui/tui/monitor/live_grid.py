@@ -14,7 +14,7 @@ from textual.widget import Widget
 
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import ROLE_LETTERS, GpuReading, JobSnapshot, Placement
-from srt_tui.widgets.grid_text import CELL, Detail, Slot, grid_lines, label_width, node_names
+from srt_tui.widgets.grid_text import CELL, Detail, Slot, fit_items, grid_lines, label_width, node_names
 
 ROLES = ("prefill", "decode", "agg")
 #: cells hold `100` plus a gap once utilisation is shown
@@ -180,16 +180,7 @@ class LiveGpuGrid(Widget):
             items.append(Text(f" {cells.NOT_PLACED} not placed yet", style=self._style("idle")))
         else:
             items.append(Text.assemble((" ■ ", self._style("bad")), " not healthy"))
-        legend = Text()
-        line = 0
-        for item in items:
-            if line and width is not None and line + item.cell_len > width:
-                legend.rstrip()
-                legend.append("\n")
-                line = 0
-            legend.append_text(item)
-            line += item.cell_len
-        return legend
+        return fit_items(items, width)
 
     @staticmethod
     def _services(snap: JobSnapshot, node: int) -> str:

@@ -105,7 +105,7 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
     WorkerDetail #worker-detail-panes { height: 1fr; }
     WorkerDetail #worker-detail-body { height: 1fr; width: 3fr; padding: 0 1; }
     WorkerDetail #worker-detail-log { height: 1fr; width: 2fr; padding: 0 1; border-left: vkey $primary 50%; }
-    WorkerDetail.-narrow #worker-detail-log { display: none; }
+    WorkerDetail.-narrow #worker-detail-log, WorkerDetail.-slim #worker-detail-log { display: none; }
     WorkerDetail .worker-detail--section { height: auto; width: 1fr; }
     WorkerDetail > .worker-detail--key { color: $text-primary; text-style: bold; }
     WorkerDetail > .worker-detail--dim { color: $text-muted; }

@@ -213,6 +213,8 @@ class SubmitStep(WizardStep):
             grid = new_grid()  # the rows after the URL line
             parts.append(grid)
         grid.add_row("benchmark", Text(ends_when(self.prepared, local=self.launcher == "local")))
+        # a path longer than the value column is cut in its middle, never at the column's edge (`…/bin/pytho…`)
+        self._value_room = max(room - keyw - 2, 0) if room else 0
         rest = new_grid()
         found = self._host.get(self.launcher)
         if found is None:  # asked in a worker: the paths may be on a hung mount
@@ -225,8 +227,8 @@ class SubmitStep(WizardStep):
             rest.add_row("paths" if i == 0 else "", self._check_text(check))
         for i, missing in enumerate(found.missing if found else []):  # container_runtime: none, checked here
             problem = missing.problem()
-            text = Text(f"✗ {problem.message}", style=st("submit-step--bad"))
-            text.append(f"\n  fix: {problem.hint}", style=st("submit-step--dim"))
+            text = Text(self._fit(f"✗ {problem.message}"), style=st("submit-step--bad"))
+            text.append(self._fit(f"\n  fix: {problem.hint}"), style=st("submit-step--dim"))
             rest.add_row("programs" if i == 0 else "", text)
         # Slurm's checks (partition, nodes, time vs MaxTime) are about a Slurm job: beside Local they read as if
         # Slurm would be used; they show with Slurm (sbatch) chosen
@@ -250,17 +252,27 @@ class SubmitStep(WizardStep):
     def _check_text(self, check: PreflightCheck, stale: bool = False) -> Text:
         """One preflight line: ✓ fits, ✗ what is wrong and the fix, · could not check (does not block); ``stale``:
         Slurm does not answer now, so what it said is `?`, unknown today."""
-        st = self._style
+        st, fit = self._style, self._fit
         if stale:
-            return Text(f"? {check.name}: {check.message}", style=st("submit-step--dim"))
+            return Text(fit(f"? {check.name}: {check.message}"), style=st("submit-step--dim"))
         if check.ok is None:
-            return Text(f"· {check.name}: {check.message}", style=st("submit-step--dim"))
+            return Text(fit(f"· {check.name}: {check.message}"), style=st("submit-step--dim"))
         if check.ok:
-            return Text(f"✓ {check.name}: {check.message}", style=st("submit-step--ok"))
-        text = Text(f"✗ {check.name}: {check.message}", style=st("submit-step--bad"))
+            return Text(fit(f"✓ {check.name}: {check.message}"), style=st("submit-step--ok"))
+        text = Text(fit(f"✗ {check.name}: {check.message}"), style=st("submit-step--bad"))
         if check.fix:
-            text.append(f"\n  fix: {check.fix}", style=st("submit-step--dim"))
+            text.append(fit(f"\n  fix: {check.fix}"), style=st("submit-step--dim"))
         return text
+
+    #: the request's value column, in columns (0: not laid out yet)
+    _value_room = 0
+
+    def _fit(self, text: str) -> str:
+        """``text`` with each path longer than the value column cut in its middle (`/root/…/bin/python`), as
+        `status` cuts them: a path cut at the column's edge lost its file name."""
+        from srt_tui.tui.display import fit_paths
+
+        return fit_paths(text, self._value_room)
 
     def _maybe_preflight(self) -> None:
         """Check the prepared job against the cluster once Slurm answers (the same checks as `apply`)."""

@@ -1,0 +1,135 @@
+"""The Launch wizard below 70 columns (issue 21, operator pass op12): side by side, the Topology step's GPU plan was
+18 columns at 60x24 and wrapped every row (`│ GPU     0  1    │` / `│ 2  3  4  5  6   │`), an empty 2-column box at
+44x24, and the Recipe step's details were 7 columns (`re…`, `fi…`). The screen's `-slim` class (widgets.layout) stacks
+the panels, each the whole width, and the GPU plan fits its width as the Monitor's grid does: a row is never wrapped,
+the legend's items stay whole. Also: a path longer than the Submit step's value column is cut in its middle, as
+`status` cuts one (`/lustre/…/lmsysorg+sglang+v0.5.8.sqsh`), never at the column's edge (`…/bin/pytho…`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.geometry import Region
+from textual.widget import Widget
+
+from srt_tui.tui.display import fit_paths
+from srt_tui.tui.launch.gpu_grid import GpuGrid
+from srt_tui.widgets.layout import SLIM, is_slim
+from tests.tui.scenarios import NVIDIA, STEP_ORDER, Scenario, reach, settle
+from tests.tui.tui_helpers import make_app
+
+SLIM_SIZES = {"60x24": (60, 24), "44x24": (44, 24)}
+#: a 1P1D plan on a profile with 8 GPUs per node (the operator's)
+ONE_ONE = Scenario("h100-1p1d", "nvidia-h100", "h100-1p1d-sgl")
+
+
+def _lines(widget: Widget) -> list[str]:
+    """What ``widget`` draws, line by line, at its own size (the part scrolled out of view too)."""
+    strips = widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))
+    return [strip.text.rstrip() for strip in strips]
+
+
+def _whole_width(widget: Widget, width: int) -> None:
+    """``widget`` has the screen's width, less its margins and a scrollbar at most (beside another panel it had 18
+    columns of 60, 2 of 44)."""
+    assert widget.outer_size.width >= width - 6, f"{widget.id}: {widget.outer_size.width} of {width} columns"
+
+
+def test_the_slim_class_is_below_70_columns() -> None:
+    assert is_slim(SLIM - 1) and not is_slim(SLIM)
+
+
+@pytest.mark.parametrize("size", list(SLIM_SIZES))
+async def test_the_gpu_plan_goes_under_the_roles_and_no_row_wraps(size: str) -> None:
+    width, height = SLIM_SIZES[size]
+    app = make_app(ONE_ONE.profile)
+    async with app.run_test(size=(width, height)) as pilot:
+        await reach(pilot, ONE_ONE, "topology", typed=False)
+        await settle(pilot)
+        screen = app.screen
+        assert screen.has_class("-slim")
+        left, box = screen.query_one("#topology-left"), screen.query_one("#grid-box")
+        assert box.region.y >= left.region.bottom, (box.region, left.region)  # under the roles, not beside them
+        _whole_width(box, width)
+        lines = [line for line in _lines(screen.query_one(GpuGrid)) if line.strip()]
+        assert lines[0].split() == ["GPU", *map(str, range(8))], lines  # each row whole on its line
+        assert lines[1].split() == ["node0", *["P0"] * 8], lines
+        assert lines[2].split() == ["node1", *["D0"] * 8], lines
+        assert any(line.strip() == "mask = CUDA_VISIBLE_DEVICES" or line.endswith("mask = CUDA_VISIBLE_DEVICES")
+                   for line in lines), lines  # fmt: skip
+        assert not any(line.rstrip().endswith("mask =") for line in lines), lines  # a legend item is never split
+
+
+@pytest.mark.parametrize("size", list(SLIM_SIZES))
+async def test_the_recipe_details_go_under_the_tree(size: str) -> None:
+    width, height = SLIM_SIZES[size]
+    app = make_app(NVIDIA.profile)
+    async with app.run_test(size=(width, height)) as pilot:
+        await reach(pilot, NVIDIA, "recipe", typed=False)
+        await settle(pilot)
+        screen = app.screen
+        tree, box = screen.query_one("#recipe-tree"), screen.query_one("#recipe-summary-box")
+        assert box.region.y >= tree.region.bottom, (box.region, tree.region)
+        assert tree.region.height >= 5 and box.region.height >= 5, (tree.region, box.region)
+        _whole_width(box, width)
+        summary = _lines(screen.query_one("#recipe-summary"))
+        assert summary[0].split() == ["recipe", "h100-2p1d-sglang"], summary  # was `re…`
+        assert ["engine", "sglang"] in [line.split() for line in summary], summary
+
+
+@pytest.mark.parametrize("size", list(SLIM_SIZES))
+async def test_the_launcher_goes_under_the_request_and_submit_stays_on_screen(size: str) -> None:
+    width, height = SLIM_SIZES[size]
+    app = make_app(NVIDIA.profile)
+    async with app.run_test(size=(width, height)) as pilot:
+        await reach(pilot, NVIDIA, "submit", typed=False)
+        await settle(pilot)
+        screen = app.screen
+        request, launcher = screen.query_one("#request-box"), screen.query_one("#launcher-box")
+        assert launcher.region.y >= request.region.bottom, (launcher.region, request.region)
+        _whole_width(request, width)
+        _whole_width(launcher, width)
+        button = screen.query_one("#submit")
+        assert screen.region.contains_region(button.region) and launcher.region.contains_region(button.region)
+        request_lines = _lines(screen.query_one("#request"))
+        assert request_lines[0].split() == ["job", "name", "h100-2p1d-sglang"], request_lines  # was `h1`/`00`/…
+
+
+async def test_a_path_longer_than_the_request_column_is_cut_in_its_middle() -> None:
+    """At 120 columns the container's path was cut at the column's edge (`/lustre/containers/lmsysorg+sglang+v0.5…`,
+    the operator's `…/bin/pytho…`): its middle folders give way, its head and file name stay."""
+    app = make_app(NVIDIA.profile)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, NVIDIA, "submit", typed=False)
+        await settle(pilot)
+        text = "\n".join(_lines(app.screen.query_one("#request")))
+        assert "/lustre/…/lmsysorg+sglang+v0.5.8.sqsh" in text, text
+        assert "v0.5…" not in text, text
+
+
+def test_fit_paths_cuts_only_what_does_not_fit() -> None:
+    said = "`srt_tui` is not importable by `python3` (/root/.pyenv/versions/3.11.7/bin/python); the job fails"
+    assert fit_paths(said, 24) == "`srt_tui` is not importable by `python3` (/root/…/bin/python); the job fails"
+    assert fit_paths(said, 40) == said  # a path that fits is kept whole
+    assert fit_paths("see http://host:8000/a/very/long/health/path/of/a/url", 10).endswith("/url")  # not a path
+
+
+SLIM_STEPS = (*STEP_ORDER, "setup")
+
+
+@pytest.mark.parametrize("size", list(SLIM_SIZES))
+@pytest.mark.parametrize("step", SLIM_STEPS)
+def test_slim_step(snap_compare: Any, step: str, size: str) -> None:
+    """Every wizard step (and Setup) at 60x24 and 44x24: stacked panels, nothing wrapped into nonsense."""
+
+    async def run_before(pilot: Any) -> None:
+        if step == "setup":
+            await settle(pilot)
+            await pilot.press("3")
+            await settle(pilot)
+            return
+        await reach(pilot, ONE_ONE if step == "topology" else NVIDIA, step, typed=False)
+        await settle(pilot)
+
+    assert snap_compare(make_app(NVIDIA.profile), run_before=run_before, terminal_size=SLIM_SIZES[size])
