@@ -48,11 +48,11 @@ class TopologyStep(WizardStep):
     BINDINGS: ClassVar[list[BindingType]] = [
         # as in every text field (k9s, lazygit): Esc leaves a role field for the presets, the step and its edits
         # staying; then `1`/`2`/`3` switch modes and Esc again goes back (it went back to the Recipe step at once)
+        # shown (`esc Leave field`): in a role field the footer said only `^n Next` (op12)
         Binding(
             "escape",
             "leave_field",
-            "Leave the field",
-            show=False,
+            "Leave field",
             tooltip="Leave the role field for the presets (the edits stay): then 1 2 3 switch modes, Esc goes back",
         ),
     ]
