@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import getpass
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from srt_tui.core.api import Prepared
 from srt_tui.core.errors import Face, Problem, SrtError
@@ -30,6 +30,9 @@ class PreflightCheck:
     message: str
     fix: str = ""
     evidence: str = ""
+    #: the operator may submit past it when it fails (the Submit step's Ctrl+N twice; `apply --no-preflight` skips
+    #: every check): what this machine found may not be what the job finds where it runs (`host_checks`)
+    waivable: bool = False
 
     @property
     def blocks(self) -> bool:
@@ -243,6 +246,13 @@ PATHS_FIX: dict[Face, str] = {
     "tui": "`srt-tui preflight -f RECIPE -p PROFILE` lists the paths checked from this machine; with Slurm (sbatch), "
     "Ctrl+N twice submits anyway when the path exists only on the compute nodes",
 }
+#: the way past a program or module this machine lacks, by face, and when it is right: the nodes may have what this
+#: login node lacks; the local launcher's job, its own environment (the profile's bash preamble may activate another
+#: Python)
+PROGRAMS_ANYWAY: dict[Face, str] = {
+    "cli": "; --no-preflight submits anyway when {when}",
+    "tui": "; Ctrl+N twice submits anyway when {when}",
+}
 
 
 def is_path_check(check: PreflightCheck) -> bool:
@@ -256,24 +266,25 @@ def path_checks(prep: Prepared, face: Face = "cli") -> list[PreflightCheck]:
     return [
         PreflightCheck(c.field, True, c.message, evidence=c.code)
         if c.ok
-        else PreflightCheck(c.field, False, f"[{c.code}] {c.message}", PATHS_FIX[face], c.code)
+        else PreflightCheck(c.field, False, f"[{c.code}] {c.message}", PATHS_FIX[face], c.code, waivable=True)
         for c in check_paths(prep.job)
     ]
 
 
 def host_checks(prep: Prepared, launcher: str, face: Face = "cli") -> list[PreflightCheck]:
     """What this machine can check of a job before it is submitted with ``launcher`` (`slurm`/`local`), the one list
-    `apply` and the wizard's Submit step run: the model and container paths (`path_checks`) and the programs a
-    container-less plan starts (✗ with the local launcher, which runs them here; with Slurm only said: the nodes may
-    have what this login node lacks)."""
-    out = path_checks(prep, face)
+    `apply` and the wizard's Submit step run: the model and container paths (`path_checks`) and the programs and
+    Python modules a container-less plan starts. Each ✗ refuses the job; which the operator may submit past
+    (`waivable`, `submit_prepared(waive_checks=True)`): with Slurm all of them, the nodes may have what this login
+    node lacks; with the local launcher, which runs the job here, a module this shell's Python lacks (the job's own
+    environment, its profile's bash preamble, may bring another), never a path or a program missing here."""
+    out = [c if launcher != "local" else replace(c, waivable=False) for c in path_checks(prep, face)]
     for missing in missing_programs(prep.plan):
         problem = missing.problem()
-        if launcher == "local":
-            out.append(PreflightCheck("programs", False, problem.message, problem.hint, "container_runtime: none"))
-        else:
-            message = f"{problem.message} — checked on this login node; the nodes must have it"
-            out.append(PreflightCheck("programs", None, message, problem.hint, "container_runtime: none"))
+        waivable = launcher != "local" or bool(missing.module)
+        when = "the job's own environment brings it" if launcher == "local" else "the job's nodes have it"
+        hint = problem.hint + (PROGRAMS_ANYWAY[face].format(when=when) if waivable else "")
+        out.append(PreflightCheck("programs", False, problem.message, hint, "container_runtime: none", waivable))
     return out
 
 

@@ -45,7 +45,7 @@ from srt_tui.slurm.answers import reachable_client
 from srt_tui.slurm.client import SlurmClient
 from srt_tui.slurm.errors import SlurmError, SlurmUnavailable
 from srt_tui.slurm.local import LocalLauncher, claim_local_id
-from srt_tui.slurm.preflight import check_before_submit, host_checks, is_path_check, refuse_failed
+from srt_tui.slurm.preflight import check_before_submit, host_checks, refuse_failed
 from srt_tui.state.jobindex import remember_job, sweep_log_link
 
 
@@ -397,14 +397,15 @@ def submit_prepared(
     preflight: bool = True,
     client: SlurmClient | None = None,
     face: Face = "cli",
-    waive_paths: bool = False,
+    waive_checks: bool = False,
 ) -> Submission:
     """Submit through the chosen launcher (see `choose_launcher`): never silently on this machine.
     ``client``: a Slurm client that answered already (the previous member's of a sweep), not pinged again;
-    ``face``: who shows a refusal (its fixes are worded for the command line or the TUI); ``waive_paths``: the
-    operator asked to submit a Slurm job whose model or container path this machine does not see (the Submit step's
-    Ctrl+N twice: only the compute nodes have it), so those checks do not refuse it; every other check still does,
-    and the local launcher, which runs the job here, never waives them."""
+    ``face``: who shows a refusal (its fixes are worded for the command line or the TUI); ``waive_checks``: the
+    operator asked to submit past this machine's failing checks that may be wrong about where the job runs (the
+    Submit step's Ctrl+N twice; `host_checks` says which: with Slurm a model or container path, a program or module
+    only the compute nodes have; with the local launcher a module the job's own environment may bring), so those do
+    not refuse it; every other check still does."""
     base = _safe_base(output_base(prep, output_dir))  # made only once a job is written: a refusal leaves nothing
     mount = mount_problem(str(base)) if prep.plan.container_runtime == "pyxis" else None
     if mount is not None:  # the job directory's logs/ is a pyxis mount: a `,` or `:` would split it
@@ -412,17 +413,19 @@ def submit_prepared(
     chosen, client = choose_launcher(prep, launcher, transport, client)
     # the model and container paths and the programs a container-less job starts: the list the wizard's Submit runs
     host = host_checks(prep, chosen, face) if preflight else []
-    waived = [c for c in host if waive_paths and chosen != "local" and c.blocks and is_path_check(c)]
+    waived = [c for c in host if waive_checks and c.blocks and c.waivable]
     refuse_failed([c for c in host if c not in waived])  # a missing model waits in the queue to fail on its first
     # node; a program the local launcher would start here fails the job at once (exit 127)
     if chosen == "local":
-        return submit_local(prep, _checked_base(base))
-    try:
-        sub = submit_slurm(prep, base, transport, client, preflight, face)
-    except SlurmUnavailable as exc:
-        raise SlurmUnreachable(
-            [Problem(field="slurm", message=str(exc), hint="check SLURM_CONF and munge, or use --launcher local")]
-        ) from None
-    # the nodes may have what this login node lacks: said, not blocking
+        sub = submit_local(prep, _checked_base(base))
+    else:
+        try:
+            sub = submit_slurm(prep, base, transport, client, preflight, face)
+        except SlurmUnavailable as exc:
+            raise SlurmUnreachable(
+                [Problem(field="slurm", message=str(exc), hint="check SLURM_CONF and munge, or use --launcher local")]
+            ) from None
+    # what this machine could not check, and what the operator submitted past: said, not blocking
     said = tuple(f"{c.evidence}: {c.message} (fix: {c.fix})" for c in host if c.ok is None)
+    said += tuple(f"{c.evidence}: {c.message} (submitted past it, as asked)" for c in waived)
     return replace(sub, notes=(*sub.notes, *said)) if said else sub

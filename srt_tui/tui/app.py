@@ -111,7 +111,10 @@ class SrtTuiApp(ReportsWorkerErrors, ModeApp):
         Binding("f3", "switch_mode('monitor')", "Monitor mode", show=False),
         Binding("f4", "switch_mode('setup')", "Setup mode", show=False),
         Binding("question_mark", "help", "Help"),
-        # not a character: works in a text field too (a Topology count refuses `?`, and Help was out of reach there)
+        # not a character: works in a text field too (a Topology count refuses `?`, and Help was out of reach there);
+        # shown in the footer there, where `?` is typed (op12: a k9s user's `?` in a count was refused, the footer
+        # said only `^n Next`), and only there: elsewhere `? Help` says it
+        Binding("f1", "help('field')", "Help", tooltip="Every key of this screen (works in text fields too)"),
         Binding("f1", "help", "Help", show=False),
         Binding("q", "quit", "Quit"),
         # as in k9s and lazygit: Ctrl-C quits, from a text field too (Textual's default only says "press ^q")
@@ -308,7 +311,15 @@ class SrtTuiApp(ReportsWorkerErrors, ModeApp):
         """Textual's palette commands but its `Keys` side panel: one help, `?`'s (the palette's `Help: keys`)."""
         return [c for c in super().get_system_commands(screen) if c.title != "Keys"]
 
-    def action_help(self) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`f1 Help` is shown in a text field only (`help('field')`); the other F1 binding works everywhere."""
+        if action == "help" and parameters == ("field",):
+            from textual.widgets import Input
+
+            return isinstance(self.screen.focused, Input)
+        return True
+
+    def action_help(self, _where: str = "") -> None:
         from srt_tui.tui.help_screen import HelpScreen, KeyHelp, collect_keys, with_fields
 
         if isinstance(self.screen, HelpScreen):

@@ -11,6 +11,10 @@ from typing import Any
 
 from textual.widgets import Input
 
+#: what a refused key's toast says after what the field takes: a k9s user's `?` typed in a count was refused, and
+#: nothing said how to leave the field or reach Help (op12); both work in every text field
+WAYS_OUT = "Esc leaves the field; F1 help"
+
 
 class TypedInput(Input):
     """An Input taking only text that matches ``typed`` (a count's digits) as it is typed or pasted; deleting or
@@ -28,6 +32,6 @@ class TypedInput(Input):
         the field takes (the same words each time, so a burst of refused keys shows it once); deletions pass."""
         if text and re.fullmatch(self.typed, text) is None:
             self.restricted()
-            self.notify(self.says, title="Not typed", severity="warning", timeout=4)
+            self.notify(f"{self.says}\n{WAYS_OUT}", title="Not typed", severity="warning", timeout=4)
             return
         super().replace(text, start, end)

@@ -207,3 +207,46 @@ def test_dry_run_warns_and_apply_refuses_a_dynamo_engine_its_python_lacks(
     said = [ln for ln in applied.stderr.splitlines() if "`vllm`, which `dynamo.vllm` imports," in ln]
     assert said and said[0].startswith("srt-tui: error: preflight programs:"), applied.stderr
     assert not out.exists() or not any(out.iterdir())  # nothing was started, no job directory
+
+
+def test_apply_with_slurm_refuses_a_module_the_login_node_lacks_as_the_wizard_does(
+    dynamo_only_python: tuple[str, Path], tmp_path: Path
+) -> None:
+    """Operator pass op12: with Slurm the missing `vllm` was a note (`the nodes must have it`) and the wizard's Ctrl+N
+    submitted the job, which failed in 11 s. Both faces refuse it now, each with its way past it for nodes that have
+    it: `--no-preflight` here (on to Slurm, which does not answer in this test), Ctrl+N twice in the wizard."""
+    path, _ = dynamo_only_python
+    recipe = _dynamo_recipe(tmp_path, "vllm")
+    out = tmp_path / "out"
+    args = ("apply", "-y", "-f", recipe, "-p", "local", "--launcher", "slurm", "-o", str(out))
+    applied = _srt(path, tmp_path, *args)
+    assert applied.returncode == 2 and "Traceback" not in applied.stderr, applied.stderr
+    said = [ln for ln in applied.stderr.splitlines() if "`vllm`, which `dynamo.vllm` imports," in ln]
+    assert said and said[0].startswith("srt-tui: error: preflight programs:"), applied.stderr
+    assert said[0].endswith("--no-preflight submits anyway when the job's nodes have it)"), said[0]
+    past = _srt(path, tmp_path, *args, "--no-preflight")
+    assert past.returncode == 3 and "preflight programs" not in past.stderr, past.stderr  # Slurm does not answer
+
+
+def test_which_checks_the_operator_may_submit_past(dynamo_only_python: tuple[str, Path], tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """`host_checks` marks what Ctrl+N twice (`submit_prepared(waive_checks=True)`) goes past: with Slurm a module
+    (the nodes may have it); with Local a module too (the job's own environment, its profile's bash preamble, may
+    bring another Python), never a program missing here, which Local would start here."""
+    from srt_tui.slurm.preflight import host_checks
+
+    path, _ = dynamo_only_python
+    monkeypatch.setenv("PATH", path)
+    monkeypatch.setattr("srt_tui.slurm.preflight.check_paths", lambda job: [])
+    prep = prepare(_dynamo_recipe(tmp_path, "vllm"), "local")
+    for launcher in ("slurm", "local"):
+        [check] = host_checks(prep, launcher, face="tui")
+        assert (check.name, check.blocks, check.waivable) == ("programs", True, True), launcher
+        when = "the job's nodes have it" if launcher == "slurm" else "the job's own environment brings it"
+        assert check.fix.endswith(f"; Ctrl+N twice submits anyway when {when}"), check.fix
+    (tmp_path / "bare").mkdir()
+    (tmp_path / "bare" / "python3").symlink_to(Path(sys.executable).resolve())
+    monkeypatch.setenv("PATH", str(tmp_path / "bare"))  # no nginx
+    nginx = prepare(NGINX, "local")
+    assert [(c.blocks, c.waivable) for c in host_checks(nginx, "local")] == [(True, False)]
+    assert [(c.blocks, c.waivable) for c in host_checks(nginx, "slurm")] == [(True, True)]

@@ -95,11 +95,14 @@ async def test_a_refused_character_says_what_the_field_takes() -> None:
         await pilot.press(*"abc")
         await settle(pilot)
         assert field.value == ""
-        assert _toasts(app) == ["Not typed\nTime limit: digits, : and - only (minutes, HH:MM:SS or D-HH:MM:SS)"]
+        assert _toasts(app) == [
+            "Not typed\nTime limit: digits, : and - only (minutes, HH:MM:SS or D-HH:MM:SS)\n"
+            "Esc leaves the field; F1 help"
+        ]
         screen.query_one("#choice-max_nodes", Input).focus()
         await pilot.press("x")
         await settle(pilot)
-        assert "Not typed\nMax nodes: digits only (a node count)" in _toasts(app)
+        assert "Not typed\nMax nodes: digits only (a node count)\nEsc leaves the field; F1 help" in _toasts(app)
 
 
 def test_a_value_breaks_after_its_separators() -> None:

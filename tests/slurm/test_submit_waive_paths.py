@@ -1,4 +1,4 @@
-"""`submit_prepared(waive_paths=True)`, the Submit step's Ctrl+N twice (issue 21, s34): a Slurm job whose model or
+"""`submit_prepared(waive_checks=True)`, the Submit step's Ctrl+N twice (issue 21, s34): a Slurm job whose model or
 container path this machine does not see goes on past those checks (to Slurm, which does not answer here: SLURM_CONF
 names no file), said in its notes; with the local launcher, which runs the job here, the paths still refuse it."""
 
@@ -25,8 +25,8 @@ def test_waived_paths_reach_slurm_and_local_still_refuses(tmp_path: Path, monkey
         submit_prepared(prep, launcher="slurm", output_dir=out, face="tui")
     assert [p.field for p in refused.value.problems] == ["preflight model.path", "preflight model.container"]
     with pytest.raises(SlurmUnreachable):  # past this machine's path checks: on to Slurm
-        submit_prepared(prep, launcher="slurm", output_dir=out, face="tui", waive_paths=True)
+        submit_prepared(prep, launcher="slurm", output_dir=out, face="tui", waive_checks=True)
     with pytest.raises(PreflightError) as local:  # Local runs it here, where the paths are missing
-        submit_prepared(prep, launcher="local", output_dir=out, face="tui", waive_paths=True)
+        submit_prepared(prep, launcher="local", output_dir=out, face="tui", waive_checks=True)
     assert [p.field for p in local.value.problems] == ["preflight model.path", "preflight model.container"]
     assert not out.exists()  # nothing written by any of them

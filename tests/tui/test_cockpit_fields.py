@@ -18,7 +18,7 @@ async def test_numeric_fields_take_digits_only() -> None:
         assert box.value == "82"
         assert app.is_running  # `q` in a field is text, refused here, never Quit
         toasts = [str(toast.render()) for toast in app.screen.query("Toast")]
-        assert toasts == ["Not typed\nprefill GPUs: digits only (a count)"]
+        assert toasts == ["Not typed\nprefill GPUs: digits only (a count)\nEsc leaves the field; F1 help"]
 
 
 async def test_a_burst_after_backspace_keeps_its_order() -> None:

@@ -159,3 +159,59 @@ async def test_help_in_a_text_field_says_esc_leaves_it(
         assert isinstance(app.screen, HelpScreen)
         esc = [row for row in app.screen.rows if row.key == "esc"]
         assert len(esc) == 1 and "Leave the" in esc[0].description and says in esc[0].description, esc
+
+
+def _footer(app: SrtTuiApp) -> dict[str, str]:
+    """The keys the footer shows and what each says."""
+    from textual.widgets._footer import FooterKey
+
+    return {key.key_display: key.description for key in app.screen.query(FooterKey)}
+
+
+@pytest.mark.parametrize(("reach_step", "keys", "selector", "make"),
+                         [pytest.param(r, k, s, a, id=i) for i, a, r, k, s, _ in FIELDS])  # fmt: skip
+async def test_the_footer_in_a_text_field_says_how_to_leave_it_and_reach_help(
+    reach_step: Callable[[Pilot[Any]], Awaitable[None]],
+    keys: tuple[str, ...],
+    selector: str,
+    make: Callable[[], SrtTuiApp],
+) -> None:
+    """Operator pass op12: in a Topology count the footer said only `^n Next`, and the `?` a k9s user pressed for
+    help was refused as text. In every text field it says what Esc does there and that F1 is Help; outside one,
+    `? Help` and no F1."""
+    app = make()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach_step(pilot)
+        if keys[0] != "slash":
+            app.screen.query_one(selector, Input).focus()
+            await settle(pilot)
+        await pilot.press(*keys)
+        await settle(pilot)
+        assert isinstance(app.focused, Input)
+        shown = _footer(app)
+        assert shown.get("f1") == "Help" and "?" not in shown, shown
+        assert shown.get("esc") in ("Leave field", "Close filter", "Back"), shown
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("escape")  # out of the field
+        await settle(pilot)
+        assert not isinstance(app.focused, Input), app.focused
+        shown = _footer(app)
+        assert "f1" not in shown, shown
+
+
+async def test_a_refused_key_in_a_count_says_the_way_out_and_help() -> None:
+    """Op12: `?` typed into the prefill workers count was refused with `digits only`, nothing more."""
+    app = make_app(NVIDIA.profile)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await _topology(pilot)
+        app.screen.query_one("#prefill-workers", Input).focus()
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        toasts = [str(toast.render()) for toast in app.screen.query("Toast")]
+        assert toasts == ["Not typed\nprefill workers: digits only (a count)\nEsc leaves the field; F1 help"], toasts
+        assert _footer(app).get("esc") == "Leave field"

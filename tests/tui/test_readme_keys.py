@@ -64,7 +64,7 @@ async def test_a_readme_sequence_does_what_the_readme_says(monkeypatch: pytest.M
 
     submitted: list[Any] = []
 
-    def submit(self: SubmitStep, prepared: Any, launcher: str, waive_paths: bool = False) -> None:  # not a job
+    def submit(self: SubmitStep, prepared: Any, launcher: str, past: str = "") -> None:  # not a job
         submitted.append((prepared.plan.name, prepared.plan.topology, launcher))
 
     monkeypatch.setattr(SubmitStep, "submit", submit)

@@ -33,11 +33,11 @@ def _cluster_answers(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def record_submits(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[tuple[str, bool]]:
-    """(launcher, waive_paths) of each submission, in order: each is accepted as job 41 and nothing is sent."""
+    """(launcher, waive_checks) of each submission, in order: each is accepted as job 41 and nothing is sent."""
     submitted: list[tuple[str, bool]] = []
 
-    def submit_prepared(prep: Any, launcher: str = "auto", waive_paths: bool = False, **kw: Any) -> Any:
-        submitted.append((launcher, waive_paths))
+    def submit_prepared(prep: Any, launcher: str = "auto", waive_checks: bool = False, **kw: Any) -> Any:
+        submitted.append((launcher, waive_checks))
         return SimpleNamespace(job_id="41", job_dir=tmp_path / "41", launcher=launcher)
 
     monkeypatch.setattr("srt_tui.slurm.submit.submit_prepared", submit_prepared)

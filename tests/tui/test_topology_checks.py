@@ -13,7 +13,7 @@ from textual.widgets import Input
 
 from srt_tui.tui.launch.gpu_grid import GpuGrid
 from srt_tui.widgets.problem_list import ProblemList
-from tests.tui.scenarios import settle
+from tests.tui.scenarios import NVIDIA, reach, settle
 from tests.tui.test_tui_wizard import _open_file
 from tests.tui.tui_helpers import burst, make_app
 
@@ -75,3 +75,28 @@ async def test_a_tp_that_is_not_a_number_can_be_backspaced_and_retyped(tmp_path:
         assert field.value == "8"
         box = app.screen.query_one("#problems-box")
         assert "eight" not in app.screen.query_one(ProblemList).text, box.border_title
+
+
+async def test_the_agg_preset_of_a_pd_recipe_takes_one_agg_row_and_back() -> None:
+    """Operator pass op12: no aggregated preset for a P/D recipe. Enter on `agg4` (h100-2p1d-sglang) makes the roles
+    one agg row, planned on the recipe's 2 nodes; a P/D preset then brings the prefill and decode rows back."""
+    from textual.widgets import OptionList
+
+    from srt_tui.tui.launch.steps.topology_step import TopologyStep
+
+    app = make_app(NVIDIA.profile)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, NVIDIA, "topology", typed=False)
+        step = app.screen.query_one(TopologyStep)
+        presets = app.screen.query_one("#presets", OptionList)
+        presets.focus()
+        await pilot.press("end", "enter")
+        await settle(pilot)
+        assert str(presets.get_option_at_index(presets.highlighted or 0).prompt).startswith("agg4   2 nodes")
+        assert step.prepared is not None and step._roles == ["agg"]
+        assert (step.prepared.plan.topology, step.prepared.plan.nodes) == ("agg4", 2)
+        assert app.screen.query_one("#agg-workers", Input).value == "4"
+        await pilot.press("home", "enter")  # the recipe's own 2P1D
+        await settle(pilot)
+        assert step._roles == ["prefill", "decode"] and step.prepared is not None
+        assert step.prepared.plan.topology == "2P1D"

@@ -172,3 +172,37 @@ def test_the_tui_start_parses_its_options_without_every_commands_parser() -> Non
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["local", "True", "False", "False", "True"]
+
+
+@pytest.mark.parametrize(
+    ("recipe", "profile", "label", "gpus", "dropped"),
+    [
+        ("recipes/nvidia/h100-2p1d-sglang.yaml", "nvidia-h100", "agg4", 4, ()),  # 2×4 + 1×8 GPUs: four of 4
+        ("recipes/amd/mi355x-1p1d-sglang-mori.yaml", "amd-mi355x", "agg2", 8, ("disaggregation-transfer-backend",)),
+        ("recipes/amd/mi300x-vllm-moriio-colocated.yaml", "amd-mi300x", "agg2", 4, ()),  # decode colocated
+    ],
+)
+def test_a_pd_recipe_offers_its_aggregated_twin_on_the_same_gpus(
+    recipe: str, profile: str, label: str, gpus: int, dropped: tuple[str, ...]
+) -> None:
+    """Operator pass op12: with a disaggregated recipe Topology offered P/D shapes only, and an aggregated job meant
+    editing the roles by hand. Its `agg` preset holds the same nodes and GPUs, each worker as the role whose worker
+    size it takes, less the P/D-only flags; the core plans it."""
+    from srt_tui.core.spec.recipe import load_recipe as load
+    from srt_tui.tui.launch.wizard import apply_preset, total_gpus
+
+    pd, _ = load(REPO / recipe)
+    loaded = load_profile(profile)
+    presets = presets_for(pd, loaded)
+    agg = presets[-1]
+    before, _ = safe_prepare(pd, loaded, None)
+    assert before is not None
+    assert (
+        agg.label == label and agg.note == f"{before.plan.nodes} node{'s' if before.plan.nodes > 1 else ''} · same GPUs"
+    )
+    applied, problems = apply_preset(pd, agg, loaded)
+    assert applied is not None and not problems and list(applied.roles) == ["agg"]
+    assert applied.roles["agg"].gpus == gpus and not any(k in applied.roles["agg"].args for k in dropped)
+    after, found = safe_prepare(applied, loaded, None)
+    assert after is not None, found
+    assert (after.plan.topology, after.plan.nodes, total_gpus(after)) == (label, before.plan.nodes, total_gpus(before))

@@ -87,6 +87,32 @@ def apply_topology(recipe: Recipe, topo: TopologySpec, gpn: int) -> Recipe:
     return with_roles(recipe, roles)
 
 
+#: flags of a prefill or decode worker alone (SGLang's transfer backend and IB device, …): an aggregated worker moves
+#: no KV between workers, and the engine writes the worker's own mode (`--disaggregation-mode`) itself
+PD_ONLY_PREFIX = "disaggregation-"
+
+
+def aggregated_of(recipe: Recipe, gpn: int) -> Recipe:
+    """A prefill/decode recipe as an aggregated one on the same GPUs (the Topology step's `agg` preset): its workers'
+    GPUs shared out among agg workers of the smaller of the two roles' worker sizes (decode's when equal), each with
+    that role's env and args less the P/D-only `disaggregation-*` ones, so the nodes and GPUs held stay the same (a
+    2P1D of 2×4 + 1×8 GPUs: four agg workers of 4 GPUs on its 2 nodes). A recipe already aggregated is returned as
+    it is."""
+    roles = recipe.roles
+    if "agg" in roles or "decode" not in roles:
+        return recipe
+    decode, prefill = roles["decode"], roles.get("prefill")
+    prefill_g = gpus_per_worker(prefill, gpn) if prefill is not None else None
+    decode_g = gpus_per_worker(decode, gpn, prefill_g)
+    like, g = (prefill, prefill_g) if prefill is not None and prefill_g and prefill_g < decode_g else (decode, decode_g)
+    held = decode.workers * decode_g + (prefill.workers * prefill_g if prefill is not None and prefill_g else 0)
+    workers = held // g if held % g == 0 else decode.workers + (prefill.workers if prefill is not None else 0)
+    args = {k: v for k, v in like.args.items() if not k.startswith(PD_ONLY_PREFIX)}
+    nodes = nodes_for(workers, g, gpn, recipe.resources.spread_workers)
+    agg = like.model_copy(update={"workers": workers, "gpus": g, "nodes": nodes, "args": args})
+    return with_roles(recipe, {"agg": agg})
+
+
 def with_roles(recipe: Recipe, roles: Mapping[Role, RoleSpec]) -> Recipe:
     """The recipe with new roles; a name that spells the old topology follows the new one."""
     changed = recipe.model_copy(update={"roles": dict(roles)})

@@ -129,8 +129,9 @@ class JobSubmitted(Message):
     job_dir: Path
     launcher: str
     prepared: Prepared
-    #: sent past this machine's model and container path checks, as the operator asked (Ctrl+N twice)
-    waived_paths: bool = False
+    #: the checks of this machine it was sent past, as the operator asked (Ctrl+N twice): `path checks`, `program
+    #: checks` or `path and program checks`; '' none
+    waived: str = ""
 
 
 @dataclass

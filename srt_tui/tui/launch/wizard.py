@@ -12,7 +12,7 @@ from srt_tui.core.api import Prepared, prepare_job
 from srt_tui.core.engines import get_engine
 from srt_tui.core.engines.base import flag_name
 from srt_tui.core.errors import Problem, SrtError, count_problem, whole_number
-from srt_tui.core.plan.resolve import apply_topology, resolve, with_roles
+from srt_tui.core.plan.resolve import aggregated_of, apply_topology, resolve, with_roles
 from srt_tui.core.spec.profile import LoadedProfile
 from srt_tui.core.spec.recipe import ROLES, Recipe, RecipeSource, Role, RoleSpec
 from srt_tui.core.spec.resolved import topology_of
@@ -168,7 +168,8 @@ def _scrubbed(p: Problem) -> Problem:
 
 def presets_for(recipe: Recipe, loaded: LoadedProfile) -> list[Preset]:
     """The recipe's own topology first, then the usual shapes of its kind (P/D or aggregated), each
-    annotated with the nodes it needs or why it does not fit."""
+    annotated with the nodes it needs or why it does not fit; a P/D recipe also its aggregated twin on the same GPUs
+    (`aggregated_of`) when the core plans it (an engine and router that serve aggregated workers)."""
     current = topology_of(recipe)
     names = ["1P1D", "2P1D", "1P2D", "2P2D"] if current.disaggregated else ["agg1", "agg2", "agg4"]
     specs: list[TopologySpec] = [current] + [parse_topology(n) for n in names]
@@ -181,7 +182,26 @@ def presets_for(recipe: Recipe, loaded: LoadedProfile) -> list[Preset]:
             continue
         seen.add(label)
         out.append(Preset(label, spec, _preset_note(recipe, loaded, spec, gpn, label == str(current))))
+    if current.disaggregated:
+        agg = _aggregated_preset(recipe, loaded, gpn)
+        if agg is not None:
+            out.append(agg)
     return out
+
+
+def _aggregated_preset(recipe: Recipe, loaded: LoadedProfile, gpn: int) -> Preset | None:
+    """The P/D recipe's aggregated twin on the same nodes and GPUs (`aggregated_of`: `agg2` for a 1P1D of two 8-GPU
+    workers), or None when the core does not plan it (op12: the operator had to edit the roles by hand)."""
+    try:
+        applied = aggregated_of(recipe, gpn)
+    except SrtError:
+        return None
+    prepared, _ = safe_prepare(applied, loaded, None)
+    if prepared is None:  # a router or engine that serves P/D only, or a shape the plan refuses
+        return None
+    spec = topology_of(applied)
+    nodes = prepared.plan.nodes
+    return Preset(str(spec), spec, f"{nodes} node{'s' if nodes != 1 else ''} · same GPUs")
 
 
 def _preset_note(recipe: Recipe, loaded: LoadedProfile, spec: TopologySpec, gpn: int, is_current: bool) -> str:
@@ -217,9 +237,13 @@ def _why_not(recipe: Recipe, spec: TopologySpec, problems: list[Problem]) -> str
 
 
 def apply_preset(recipe: Recipe, preset: Preset, loaded: LoadedProfile) -> tuple[Recipe | None, list[Problem]]:
-    """Worker counts of the preset, GPUs per worker kept, node counts recomputed."""
+    """Worker counts of the preset, GPUs per worker kept, node counts recomputed; an aggregated preset of a P/D
+    recipe makes it aggregated first (`aggregated_of`)."""
+    gpn = gpus_per_node(recipe, loaded)
     try:
-        return apply_topology(recipe, preset.spec, gpus_per_node(recipe, loaded)), []
+        if topology_of(recipe).disaggregated and not preset.spec.disaggregated:
+            recipe = aggregated_of(recipe, gpn)
+        return apply_topology(recipe, preset.spec, gpn), []
     except SrtError as exc:
         return None, list(exc.problems)
 

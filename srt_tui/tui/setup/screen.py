@@ -129,7 +129,8 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
     AUTO_FOCUS = "#run-probes"
     BINDINGS: ClassVar[list[BindingType]] = [
         # first: in a text field Esc leaves the field (k9s, lazygit), the step staying; then `1`/`2`/`3` switch modes
-        Binding("escape", "leave_field", "Leave the field", show=False, tooltip=LEAVE_FIELD),
+        # shown in a field (`esc Leave field`), as in the Topology step's: the footer said nothing of it (op12)
+        Binding("escape", "leave_field", "Leave field", tooltip=LEAVE_FIELD),
         Binding("ctrl+r", "run_probes", "Run probes"),
         # a busy partition keeps the probe job pending: the operator can stop waiting (the job is cancelled)
         Binding("escape", "stop_probes", "Stop probing"),

@@ -39,7 +39,7 @@ class ProfileStep(FilterStep):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", tooltip="Filter the profiles: every word must match, !word excludes"),
         Binding("r", "reload", "Reload profiles"),
-        Binding("escape", "close_filter", "Close filter", show=False),
+        Binding("escape", "close_filter", "Close filter"),  # shown: in the filter the footer said no way out (op12)
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {"profile-step--ok", "profile-step--bad"}
 

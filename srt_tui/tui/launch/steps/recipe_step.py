@@ -337,7 +337,7 @@ class RecipeStep(FilterStep):
         Binding("o", "open_file", "Open…", tooltip="Open a recipe file by path"),
         Binding("e", "edit_recipe", "Edit", tooltip="Edit the recipe in $VISUAL or $EDITOR"),
         Binding("r", "reload", "Reload", tooltip="Read the recipe folders again: files added, changed or removed"),
-        Binding("escape", "close_filter", "Close filter", show=False),
+        Binding("escape", "close_filter", "Close filter"),  # shown: in the filter the footer said no way out (op12)
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "recipe-step--match",

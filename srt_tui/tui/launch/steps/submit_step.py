@@ -50,6 +50,11 @@ CHECKING = "checking paths and programs…"
 SUBMIT_PENDING = "Esc or another launcher cancels"
 #: the way past a model or container path this machine does not see, with Slurm (the CLI's `apply --no-preflight`)
 ANYWAY = "Ctrl+N again: submit anyway (compute nodes may see it)"
+#: the same past a program or module this machine lacks, with Slurm: the nodes may have it
+ANYWAY_NODES = "Ctrl+N again: submit anyway (compute nodes may have it)"
+#: the same past a module this shell's Python lacks, with Local: the job's own environment (its profile's bash
+#: preamble) may bring another Python
+ANYWAY_HERE = "Ctrl+N again: submit anyway (the job's own environment may bring it)"
 
 
 @dataclass(frozen=True)
@@ -124,11 +129,11 @@ class SubmitStep(WizardStep):
         #: another launcher, leaving the step or a new job forgets it. Not `HoldKeys`, which holds every key for
         #: `HOLD_MAX_S` at most: while a hung mount kept the checks, Esc waited out the hold and Ctrl+N was then lost
         self._submit_when_checked: tuple[Prepared, str] | None = None
-        #: the operator pressed Ctrl+N (or Submit) once, after seeing only path checks fail with Slurm: the job and
-        #: launcher the next press submits anyway (the CLI's `--no-preflight`: a model only the compute nodes see);
-        #: never armed by a press typed before the checks answered; another launcher, leaving the step or a new job
-        #: forgets it
-        self._paths_waived: tuple[Prepared, str] | None = None
+        #: the operator pressed Ctrl+N (or Submit) once, after seeing only checks fail that may be wrong about where
+        #: the job runs (`PreflightCheck.waivable`: a model only the compute nodes see, a module they have): the job
+        #: and launcher the next press submits anyway (the CLI's `--no-preflight`); never armed by a press typed
+        #: before the checks answered; another launcher, leaving the step or a new job forgets it
+        self._waived: tuple[Prepared, str] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(HINT, classes="step-hint", id="submit-hint")
@@ -150,7 +155,7 @@ class SubmitStep(WizardStep):
 
     async def enter(self, state: WizardState) -> None:
         self.read_only = state.hub.context.read_only
-        self._submit_when_checked = self._paths_waived = None  # asked on an earlier visit: not now
+        self._submit_when_checked = self._waived = None  # asked on an earlier visit: not now
         if state.prepared is not None and state.prepared is not self.prepared:
             if self.prepared is not None and self.prepared.job.profile is not state.prepared.job.profile:
                 self._touched = False  # another profile: its own launcher until the operator picks one
@@ -453,24 +458,28 @@ class SubmitStep(WizardStep):
                 # press came before the operator could see it fail)
                 self.confirm(typed_ahead=True)
 
-    def _failing_paths(self) -> list[PreflightCheck]:
-        """The model and container paths this machine does not find for the chosen launcher."""
+    def _failing(self, waive: bool = False) -> list[PreflightCheck]:
+        """This machine's checks that fail for the chosen launcher (paths, programs, modules); ``waive``: those the
+        operator cannot submit past (`PreflightCheck.waivable`)."""
+        return [c for c in self.host_checks() if c.blocks and not (waive and c.waivable)]
+
+    def _blocked(self, waive: bool = False) -> str:
+        """Why Submit cannot go ahead with the chosen launcher now ('' when it can); ``waive``: what else holds it
+        once the operator asked to submit past this machine's waivable checks (`_waivable`)."""
         from srt_tui.slurm.preflight import is_path_check
 
-        return [c for c in self.host_checks() if is_path_check(c) and c.blocks]
-
-    def _blocked(self, waive_paths: bool = False) -> str:
-        """Why Submit cannot go ahead with the chosen launcher now ('' when it can); ``waive_paths``: what else
-        holds it once the operator asked to submit past the path checks (`_waivable`)."""
         if self._checking():  # never submitted unchecked: the answer may refuse it
             return CHECKING
-        paths = self._failing_paths()
-        if paths and not waive_paths:  # `srt-tui preflight` refuses it so (srtctl's apply too): the job would fail
-            names = ", ".join(c.name for c in paths)  # on its first node, unless only the compute nodes see it
+        failing = self._failing(waive)
+        paths = [c for c in failing if is_path_check(c)]
+        if paths:  # `srt-tui preflight` refuses it so (srtctl's apply too): the job would fail on its first node,
+            names = ", ".join(c.name for c in paths)  # unless only the compute nodes see it
             return f"{names}: not found from this machine (see paths); `srt-tui preflight` refuses it too."
-        missing = self._host[self.launcher].missing if self.prepared is not None else []
-        if self.launcher == "local" and missing:
-            return f"{said_missing(missing)}: the local launcher cannot run this job (see programs)."
+        if any(c.name == "programs" for c in failing):  # a job that would fail at once (op12: in 11 s on Slurm)
+            said = said_missing(self._host[self.launcher].missing)
+            if self.launcher == "local":
+                return f"{said}: the local launcher cannot run this job (see programs)."
+            return f"{said}: the job fails at once unless its nodes have it (see programs)."
         if self.launcher == "slurm" and self.hub is not None and self.hub.context.slurm_state == "down":
             # "not reachable" and its reason are the launcher note's: said once in the panel
             return (
@@ -480,14 +489,33 @@ class SubmitStep(WizardStep):
         return ""
 
     def _waivable(self) -> bool:
-        """Only model or container paths hold the job, and Slurm runs it: the compute nodes may see what this
-        machine does not (node-local disks), so the operator may submit anyway (`ANYWAY`), as `apply --no-preflight`
-        does. Never with the local launcher, which runs the job here, where the path is missing."""
-        return self.launcher == "slurm" and bool(self._failing_paths()) and not self._blocked(waive_paths=True)
+        """Only checks the operator may submit past hold the job (`host_checks` marks them: with Slurm a path,
+        program or module the compute nodes may have; with Local a module the job's own environment may bring), so
+        Ctrl+N twice submits anyway, as `apply --no-preflight` does; never past a path or a program missing here
+        with Local, which runs the job here, or past Slurm not answering."""
+        return any(c.waivable for c in self._failing()) and not self._blocked(waive=True)
+
+    def _anyway(self) -> str:
+        """What the first press says the second does, and why it may be right (`ANYWAY`, `ANYWAY_NODES`, …)."""
+        from srt_tui.slurm.preflight import is_path_check
+
+        if all(is_path_check(c) for c in self._failing() if c.waivable):
+            return ANYWAY
+        return ANYWAY_HERE if self.launcher == "local" else ANYWAY_NODES
+
+    def _past(self) -> str:
+        """What a submission past the waivable checks goes past, as the status line says it: `path checks`,
+        `program checks` or `path and program checks`."""
+        from srt_tui.slurm.preflight import is_path_check
+
+        waived = [c for c in self._failing() if c.waivable]
+        kinds = [k for k, has in (("path", any(map(is_path_check, waived))),
+                                  ("program", not all(map(is_path_check, waived)))) if has]  # fmt: skip
+        return f"{' and '.join(kinds)} checks"
 
     def _armed(self) -> bool:
-        """The next Ctrl+N (or Submit) submits past the path checks (`_paths_waived`)."""
-        return self._paths_waived is not None and self._paths_waived == (self.prepared, self.launcher)
+        """The next Ctrl+N (or Submit) submits past the waivable checks (`_waived`)."""
+        return self._waived is not None and self._waived == (self.prepared, self.launcher)
 
     def _submit_label(self, anyway: bool = False) -> None:
         """The button says what it does: `Submit`, or `Submit anyway` once the operator asked past a path check."""
@@ -499,7 +527,7 @@ class SubmitStep(WizardStep):
         if self.submitting:
             return
         armed = self._armed()
-        why = self._blocked(waive_paths=armed)
+        why = self._blocked(waive=armed)
         self.query_one("#submit", Button).disabled = self.read_only or bool(why)
         self._submit_label(armed and not why)
         status = self.query_one("#submit-status", Static)
@@ -510,13 +538,12 @@ class SubmitStep(WizardStep):
             then = f" Submits when they answer ({SUBMIT_PENDING})." if self._submit_when_checked else ""
             status.update(Text(why + then, style=self._style("submit-step--dim")))
             self._status_blocked = True
-        elif armed and not why:  # the operator asked once: the next press sends it past the path checks
-            names = ", ".join(c.name for c in self._failing_paths())
-            said = f"✗ {names}: not found from this machine. {ANYWAY}; Esc or another launcher: not submitted."
+        elif armed and not why:  # the operator asked once: the next press sends it past the waivable checks
+            said = f"✗ {self._failed_here()}. {self._anyway()}; Esc or another launcher: not submitted."
             status.update(Text(said, style=self._style("submit-step--bad")))
             self._status_blocked = True
-        elif why and self._waivable():  # only the paths hold it: what the operator can do if the nodes see them
-            said = f"✗ {why} If only the compute nodes see it: Ctrl+N twice submits anyway."
+        elif why and self._waivable():  # only waivable checks hold it: what the operator can do if they are wrong
+            said = f"✗ {why} {self._if_wrong()}: Ctrl+N twice submits anyway."
             status.update(Text(said, style=self._style("submit-step--bad")))
             self._status_blocked = True
         elif why:
@@ -528,6 +555,27 @@ class SubmitStep(WizardStep):
         elif self._status_blocked:
             status.update("")
             self._status_blocked = False
+
+    def _failed_here(self) -> str:
+        """The waivable checks that fail, in a few words: `model.path: not found from this machine`, "`vllm` not
+        importable by python3"."""
+        from srt_tui.slurm.preflight import is_path_check
+
+        waived = [c for c in self._failing() if c.waivable]
+        parts = []
+        if paths := [c.name for c in waived if is_path_check(c)]:
+            parts.append(f"{', '.join(paths)}: not found from this machine")
+        if any(not is_path_check(c) for c in waived):
+            parts.append(said_missing(self._host[self.launcher].missing))
+        return "; ".join(parts)
+
+    def _if_wrong(self) -> str:
+        """When the operator's second press is right: the nodes see the paths, have the programs, or (Local) the
+        job's own environment brings the module."""
+        anyway = self._anyway()
+        if anyway == ANYWAY:
+            return "If only the compute nodes see it"
+        return "If the job's own environment brings it" if anyway == ANYWAY_HERE else "If the compute nodes have it"
 
     def _preflight_refused(self) -> Text | None:
         """The preflight checks Slurm would refuse this job for (`apply` refuses it so), with their fixes; None when
@@ -555,7 +603,7 @@ class SubmitStep(WizardStep):
         event.stop()
         if self.launcher != self._auto_choice:  # the operator's pick (the step's own selection is not one)
             self._touched = True
-        self._submit_when_checked = self._paths_waived = None  # asked for the other launcher
+        self._submit_when_checked = self._waived = None  # asked for the other launcher
         self._status_sent_anyway = False
         self._ask_host(self.launcher)
         self._title_request()
@@ -587,12 +635,12 @@ class SubmitStep(WizardStep):
             self._submit_allowed()
             return
         waive = self._armed()
-        if why := self._blocked(waive_paths=waive):  # Ctrl+N or the palette as much as the (disabled) button
-            if self._waivable() and not typed_ahead:  # the first press past a path check: it says what the next does
-                self._paths_waived = (self.prepared, self.launcher)
+        if why := self._blocked(waive=waive):  # Ctrl+N or the palette as much as the (disabled) button
+            if self._waivable() and not typed_ahead:  # the first press past a waivable check: it says what the next
+                self._waived = (self.prepared, self.launcher)  # does
                 self._status_failed = self._status_sent_anyway = False  # the line says what the next press does
                 self._submit_allowed()
-                self.notify(f"{why}\n{ANYWAY}.", title="Not submitted", severity="warning")
+                self.notify(f"{why}\n{self._anyway()}.", title="Not submitted", severity="warning")
                 return
             self.notify(why, title="Not submitted", severity="warning")
             return
@@ -610,16 +658,17 @@ class SubmitStep(WizardStep):
         self._copy_asked = False
         self.submitting = True
         self._status_blocked = self._status_failed = self._status_sent_anyway = False
-        self._paths_waived = None  # asked for this submission only
+        self._waived = None  # asked for this submission only
         self.query_one("#submit", Button).disabled = True
-        anyway = " past this machine's path checks" if waive else ""
+        past = self._past() if waive else ""
+        anyway = f" past this machine's {past}" if past else ""
         self.query_one("#submit-status", Static).update(f"Submitting with the {self.launcher} launcher{anyway}…")
-        self.submit(self.prepared, self.launcher, waive)
+        self.submit(self.prepared, self.launcher, past)
 
     @work(thread=True, exclusive=True, group="submit", name="submit", exit_on_error=False)
-    def submit(self, prepared: Prepared, launcher: str, waive_paths: bool = False) -> None:
-        """Submit through the same path as `srt-tui apply` (srt_tui.slurm.submit); ``waive_paths``: past the model
-        and container path checks, as the operator asked (`apply --no-preflight` skips them too)."""
+    def submit(self, prepared: Prepared, launcher: str, past: str = "") -> None:
+        """Submit through the same path as `srt-tui apply` (srt_tui.slurm.submit); ``past``: the waivable checks it
+        goes past, as the operator asked (`path checks`, …; `apply --no-preflight` skips them too), '' none."""
         from srt_tui.core.errors import SrtError
 
         try:
@@ -628,7 +677,7 @@ class SubmitStep(WizardStep):
             self.post_message(SubmitFailed(f"submission is not available in this build ({exc})"))
             return
         try:
-            sub = submit_prepared(prepared, launcher=launcher, face="tui", waive_paths=waive_paths)
+            sub = submit_prepared(prepared, launcher=launcher, face="tui", waive_checks=bool(past))
         except SlurmUnreachable as exc:
             # the core's hint names the command-line flag; here the fix is the launcher choice on screen, and
             # the header learns the newest answer (one word on Slurm for every screen)
@@ -643,7 +692,7 @@ class SubmitStep(WizardStep):
         except Exception as exc:  # a transport failure must reach the operator, not kill the worker silently
             self.post_message(SubmitFailed(f"{type(exc).__name__}: {exc}"))
             return
-        self.post_message(JobSubmitted(sub.job_id, sub.job_dir, sub.launcher, prepared, waive_paths))
+        self.post_message(JobSubmitted(sub.job_id, sub.job_dir, sub.launcher, prepared, past))
 
     @on(SubmitFailed)
     def _failed(self, message: SubmitFailed) -> None:
@@ -664,10 +713,10 @@ class SubmitStep(WizardStep):
 
         self._sent[(message.prepared.script, message.launcher)] = message.job_id
         self.submitting = False
-        self._status_sent_anyway = message.waived_paths
+        self._status_sent_anyway = bool(message.waived)
         self._submit_label()
         self.query_one("#submit", Button).disabled = self.read_only
-        anyway = " · past this machine's path checks, as asked" if message.waived_paths else ""
+        anyway = f" · past this machine's {message.waived}, as asked" if message.waived else ""
         self.query_one("#submit-status", Static).update(
             Text(
                 f"✓ job {message.job_id} submitted ({message.launcher}){anyway} · {display_path(message.job_dir)}",

@@ -48,17 +48,18 @@ class TopologyStep(WizardStep):
     BINDINGS: ClassVar[list[BindingType]] = [
         # as in every text field (k9s, lazygit): Esc leaves a role field for the presets, the step and its edits
         # staying; then `1`/`2`/`3` switch modes and Esc again goes back (it went back to the Recipe step at once)
+        # shown (`esc Leave field`): in a role field the footer said only `^n Next` (op12)
         Binding(
             "escape",
             "leave_field",
-            "Leave the field",
-            show=False,
+            "Leave field",
             tooltip="Leave the role field for the presets (the edits stay): then 1 2 3 switch modes, Esc goes back",
         ),
     ]
     HELP_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (
         ("Presets", "The recipe's own shape, then the usual ones of its kind (1P1D, 2P1D, 1P2D, 2P2D or agg1, agg2, "
-                    "agg4), each with the nodes it needs; Enter fills the role rows with it"),
+                    "agg4), each with the nodes it needs; a P/D recipe's last one is aggregated on the same nodes and "
+                    "GPUs (`same GPUs`) when its engine and router can serve it so. Enter fills the role rows with it"),
         ("role", "prefill and decode: a disaggregated job, prompts and generation on separate workers; agg: one "
                  "worker does both. One row per role the recipe has"),
         ("workers", "How many workers (engine instances, each with its own URL) the role runs: 2P1D is 2 prefill "
@@ -76,6 +77,9 @@ class TopologyStep(WizardStep):
         super().__init__(id=id)
         self._generation = -1
         self._base: Recipe | None = None
+        #: the recipe whose roles the form edits: the recipe's own, or its aggregated twin once the `agg` preset of a
+        #: P/D recipe was chosen (its rows are then one agg row)
+        self._shaped: Recipe | None = None
         self._source: RecipeSource | None = None
         self._loaded: LoadedProfile | None = None
         self._presets: list[Preset] = []
@@ -108,6 +112,7 @@ class TopologyStep(WizardStep):
 
         self._generation = state.generation
         self._base, self._source, self._loaded = state.recipe, state.source, state.profile
+        self._shaped = state.recipe
         self.frontend = state.recipe.frontend.type
         self._list_presets()
         self.query_one("#presets", OptionList).highlighted = 0
@@ -200,19 +205,27 @@ class TopologyStep(WizardStep):
         self.confirm()
 
     @on(OptionList.OptionSelected, "#presets")
-    def _preset(self, event: OptionList.OptionSelected) -> None:
+    async def _preset(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if self._base is None or self._loaded is None:
+        if self._base is None or self._shaped is None or self._loaded is None:
             return
+        from srt_tui.core.spec.resolved import topology_of
         from srt_tui.tui.launch.wizard import apply_preset, form_of
 
         preset = self._presets[event.option_index]
-        start = self.edited or self._base
+        start = self.edited or self._shaped
+        if topology_of(start).disaggregated != preset.spec.disaggregated:  # back from the aggregated twin to P/D
+            start = self._base  # (or on to it): from the recipe as written
         applied, problems = apply_preset(start, preset, self._loaded)
         if applied is None:
             self._show(None, None, problems)
             return
-        self._set_form(form_of(applied, self._loaded))
+        forms = form_of(applied, self._loaded)
+        if [f.role for f in forms] != self._roles:  # P/D ↔ aggregated: the form's rows are the new roles'
+            self._shaped = applied if not topology_of(applied).disaggregated else self._base
+            await self._build_form(forms)
+        else:
+            self._set_form(forms)
         self._recompute()
 
     def _recompute(self) -> None:
@@ -221,7 +234,7 @@ class TopologyStep(WizardStep):
         from srt_tui.tui.launch.wizard import recipe_from_form, safe_prepare
 
         self._last_forms = self._forms()
-        reading = recipe_from_form(self._base, self._last_forms)
+        reading = recipe_from_form(self._shaped or self._base, self._last_forms)
         edited = self._routed(reading.recipe)
         # the whole job is checked even while a role's field does not read, so every independent error shows at once
         prepared, problems = reading.checked(*safe_prepare(edited, self._loaded, self._source))
