@@ -70,10 +70,11 @@ def _isolated_user_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     yield
 
 
-#: what a module's source shows of its level, slowest first: driving the App (Pilot, snapshots), starting
-#: real processes that talk HTTP on this machine (mock workers, routers, exporters, scripts), running `srt-tui`
+#: what a module's source shows of its level, slowest first: driving the App (Pilot, snapshots, the screenshot
+#: script's drawings), starting real processes that talk HTTP on this machine (mock workers, routers, exporters,
+#: scripts), running `srt-tui`
 LEVEL_SIGNS = (
-    ("tui", ("run_test(", "snap_compare")),
+    ("tui", ("run_test(", "snap_compare", "scripts/screenshots.py")),
     ("live", ("mockprocs", "pytest.mark.routers", "subprocess.run([sys.executable", "Popen([sys.executable")),
     ("cli", ("srt_tui.cli", "from tests.e2e.jobtools import", "run_cli(")),
 )

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from rich.style import Style
 from rich.text import Text
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Static, Tree
 
@@ -149,6 +150,21 @@ def _two_files_of_one_name() -> str:
     return "small-b200"
 
 
+def _toasts_raised(app: App[Any], monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Every toast the app raises from now on, (title, message), as it is raised: those on screen
+    (`app._notifications`) end after their 5 s on the wall clock, and under load an edit's settle took longer (the
+    key after `e` waited out its 5 s for the app to go idle): the toast was gone when read."""
+    raised: list[tuple[str, str]] = []
+    notify = app.notify
+
+    def record(message: str, *, title: str = "", **kwargs: Any) -> None:
+        raised.append((title, str(message)))
+        notify(message, title=title, **kwargs)
+
+    monkeypatch.setattr(app, "notify", record)
+    return raised
+
+
 def _folders(tree: Tree[Any]) -> dict[str, list[str]]:
     return {str(f.label): [n.data.spec for n in f.children if n.data is not None] for f in tree.root.children}
 
@@ -213,16 +229,16 @@ async def test_an_edit_left_unchanged_says_so_and_a_fit_problem_is_no_invalid_re
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", "true")
     app = make_app(profile)
+    said = _toasts_raised(app, monkeypatch)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         await _edit_row(pilot, "./recipes/b200-fp4/", "1k1k:zip_override_stp_lowlat[1]")
-        said = [(n.title, str(n.message)) for n in app._notifications]
-        assert said[-1][1].endswith("1k1k.yaml: unchanged"), said
+        assert said and said[-1][1].endswith("1k1k.yaml: unchanged"), said
         assert not any("not valid" in title or "nodes" in text for title, text in said), said
 
         _editor(tmp_path, monkeypatch, "1i # edited")
         await _edit_row(pilot, "./recipes/b200-fp4/", "1k1k:zip_override_stp_lowlat[1]")
-        title, text = [(n.title, str(n.message)) for n in app._notifications][-1]
+        title, text = said[-1]
         assert title == "Edited recipe does not fit the profile", title
         assert text.startswith(f"The recipe is valid; this variant does not fit the cluster of {profile}: "), text
         assert "needs 7 nodes; max_nodes is 3" in text

@@ -39,24 +39,38 @@ class Dialog(ModalScreen[None]):
         yield Static("a dialog")
 
 
+#: a toast's own time where its end is not what a test is about: Textual times toasts on the wall clock (5 s by
+#: default), and on a loaded machine the steps of a test took longer: opening Setup the first time took 4.5 s,
+#: which ended the "Submitted" toast on its way there
+LASTS = 600.0
+
+
 async def _settle(pilot: Pilot[Any]) -> None:
     await pilot.pause()
     await pilot.pause()
+
+
+async def _until_gone(pilot: Pilot[Any], app: SrtTuiApp) -> None:
+    """Until no toast is on screen (their Textual timers ran out); a guard of 30 s against a wait without end."""
+    deadline = time.monotonic() + 30
+    while on_screen(app):
+        assert time.monotonic() < deadline, f"still on screen after 30 s: {on_screen(app)}"
+        await pilot.pause(0.05)
 
 
 async def test_help_is_never_covered_and_what_it_hid_comes_back() -> None:
     app = frozen_app([frozen.nvidia("healthy")])
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await _settle(pilot)
-        app.notify("81234 smoke test: 20 ok, 0 failed")
-        app.notify("Cannot run the pager", severity="error", timeout=10)
+        app.notify("81234 smoke test: 20 ok, 0 failed", timeout=LASTS)
+        app.notify("Cannot run the pager", severity="error", timeout=LASTS)
         await _settle(pilot)
         assert on_screen(app) == ["81234 smoke test: 20 ok, 0 failed", "Cannot run the pager"]
         await pilot.press("question_mark")
         await _settle(pilot)
         assert isinstance(app.screen, HelpScreen) and on_screen(app) == []
         assert not list(app.screen_stack[0].query("Toast")), "hidden, not dimmed under the Help"
-        app.notify("refresh failed: squeue timed out", severity="error")  # while Help is open: it waits
+        app.notify("refresh failed: squeue timed out", severity="error", timeout=LASTS)  # Help is open: it waits
         await _settle(pilot)
         assert on_screen(app) == []
         await pilot.press("escape")
@@ -76,18 +90,19 @@ async def test_esc_dismisses_the_toasts_shown_but_an_error_not_read_yet(monkeypa
     app.toasts.clock = lambda: start + later[0]  # machine does not make a toast read
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await _settle(pilot)
-        app.notify("Job 81234 submitted with the slurm launcher.", title="Submitted")
-        app.notify("sbatch: error: invalid partition", title="Submit failed", severity="error", timeout=10)
+        app.notify("Job 81234 submitted with the slurm launcher.", title="Submitted", timeout=LASTS)
+        app.notify("sbatch: error: invalid partition", title="Submit failed", severity="error", timeout=LASTS)
         await _settle(pilot)
         assert len(on_screen(app)) == 2
         await pilot.press("escape")
         await _settle(pilot)
         assert on_screen(app) == ["sbatch: error: invalid partition"]  # not read yet: it stays
-        await pilot.pause(2.4)
-        await _settle(pilot)
-        assert on_screen(app) == []  # up ERROR_READ_S in all, not its 10 s: it went with the view it was about
-        app.notify("A smoke test is already running.", severity="warning")
-        app.notify("the shell did not start", severity="error", timeout=10)
+        # up ERROR_READ_S in all (the keeper's clock stood still: all of it left), not its own time: it goes with
+        # the view it was about, when its Textual timer runs out
+        assert [n.timeout for n in app._notifications] == [2.0]
+        await _until_gone(pilot, app)
+        app.notify("A smoke test is already running.", severity="warning", timeout=LASTS)
+        app.notify("the shell did not start", severity="error", timeout=LASTS)
         await _settle(pilot)
         later[0] += 2.5  # read: Esc ends the error too
         await pilot.press("escape")
@@ -97,12 +112,14 @@ async def test_esc_dismisses_the_toasts_shown_but_an_error_not_read_yet(monkeypa
 
 async def test_closing_a_screen_ends_its_toasts_and_a_dialogs_own_show_on_it() -> None:
     app = frozen_app([frozen.nvidia("healthy")], open_job="81234")
+    start = time.time()
+    app.toasts.clock = lambda: start  # no toast is read while the test runs, however long a loaded machine takes
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await _settle(pilot)
         await pilot.press("l")
         await _settle(pilot)
         assert isinstance(app.screen, LogViewerScreen)
-        app.notify("/jobs/81234/logs/router.log does not exist yet.", severity="warning")
+        app.notify("/jobs/81234/logs/router.log does not exist yet.", severity="warning", timeout=LASTS)
         await _settle(pilot)
         assert on_screen(app) == ["/jobs/81234/logs/router.log does not exist yet."]
         await pilot.press("q")  # the viewer closes: its toast does not outlive it
@@ -110,19 +127,19 @@ async def test_closing_a_screen_ends_its_toasts_and_a_dialogs_own_show_on_it() -
         assert not isinstance(app.screen, LogViewerScreen) and on_screen(app) == []
         await pilot.press("l")
         await _settle(pilot)
-        app.notify("Cannot run the pager 'nope'", severity="error", timeout=10)
+        app.notify("Cannot run the pager 'nope'", severity="error", timeout=LASTS)
         await _settle(pilot)
         await pilot.press("escape")  # Esc, then the close: an error not read yet goes along to Monitor, once
         await _settle(pilot)
         assert not isinstance(app.screen, LogViewerScreen)
         assert on_screen(app) == ["Cannot run the pager 'nope'"]
         app.clear_notifications()
-        app.notify("81234 smoke test: 20 ok, 0 failed")
+        app.notify("81234 smoke test: 20 ok, 0 failed", timeout=LASTS)
         await _settle(pilot)
         await app.push_screen(Dialog())
         await _settle(pilot)
         assert on_screen(app) == []  # the dialog is not covered by the toast from before it opened
-        app.notify("command sent to the clipboard (OSC 52)")  # the dialog's own: shown on it
+        app.notify("command sent to the clipboard (OSC 52)", timeout=LASTS)  # the dialog's own: shown on it
         await _settle(pilot)
         assert on_screen(app) == ["command sent to the clipboard (OSC 52)"]
         await pilot.press("escape")
@@ -135,7 +152,7 @@ async def test_a_toast_follows_the_operator_to_another_mode() -> None:
     app = frozen_app([frozen.nvidia("healthy")])
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await _settle(pilot)
-        app.notify("Job 81234 submitted with the slurm launcher.", title="Submitted")
+        app.notify("Job 81234 submitted with the slurm launcher.", title="Submitted", timeout=LASTS)
         await _settle(pilot)
         await pilot.press("3")
         await _settle(pilot)
@@ -149,8 +166,9 @@ async def test_the_same_words_already_on_screen_are_not_shown_twice() -> None:
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await _settle(pilot)
         for _ in range(2):
-            app.notify("No profile matches the filter '1p2d'", severity="warning")
+            app.notify("No profile matches the filter '1p2d'", severity="warning", timeout=LASTS)
             await _settle(pilot)
-        app.notify("No profile matches the filter '1p2d'", severity="error")  # another severity: its own toast
+        # another severity: its own toast
+        app.notify("No profile matches the filter '1p2d'", severity="error", timeout=LASTS)
         await _settle(pilot)
         assert on_screen(app) == ["No profile matches the filter '1p2d'"] * 2
