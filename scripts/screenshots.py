@@ -70,17 +70,10 @@ async def walk(vendor: str, size: tuple[int, int], out: Path) -> list[Path]:
     Submit (one app instead of one per step: the later steps cost no replay of the earlier ones)."""
     from textual.widgets import Input
 
-    from srt_tui.tui.app import SrtTuiApp
     from tests.tui.scenarios import SCENARIOS, settle
 
     scenario = SCENARIOS[vendor]
-    app = SrtTuiApp(
-        profile=scenario.profile,
-        clock=lambda: datetime(2026, 1, 2, 3, 4, 5),
-        slurm_probe=lambda: (False, "sinfo: command not found"),
-        cursor_blink=False,
-    )
-    app.animation_level = "none"
+    app = _wizard_app(scenario.profile)
     written = []
 
     def shot(step: str) -> None:
@@ -107,19 +100,26 @@ async def walk(vendor: str, size: tuple[int, int], out: Path) -> list[Path]:
     return written
 
 
-async def shoot(vendor: str, step: str, size: tuple[int, int], out: Path) -> list[Path]:
-    """One picture: drive a fresh app to `step` and save its SVG."""
+def _wizard_app(profile: str) -> Any:
+    """The app the wizard's pictures are drawn from: a fixed clock, no Slurm, no cursor blink or animation."""
     from srt_tui.tui.app import SrtTuiApp
-    from tests.tui.scenarios import SCENARIOS, reach
 
-    scenario = SCENARIOS[vendor]
     app = SrtTuiApp(
-        profile=scenario.profile,
+        profile=profile,
         clock=lambda: datetime(2026, 1, 2, 3, 4, 5),
         slurm_probe=lambda: (False, "sinfo: command not found"),
         cursor_blink=False,
     )
     app.animation_level = "none"
+    return app
+
+
+async def shoot(vendor: str, step: str, size: tuple[int, int], out: Path) -> list[Path]:
+    """One picture: drive a fresh app to `step` and save its SVG."""
+    from tests.tui.scenarios import SCENARIOS, reach
+
+    scenario = SCENARIOS[vendor]
+    app = _wizard_app(scenario.profile)
     name = f"{vendor}-{step}.svg"
     async with app.run_test(size=size) as pilot:
         await reach(pilot, scenario, step, typed=False)
