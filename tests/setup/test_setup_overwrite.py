@@ -17,6 +17,7 @@ from srt_tui.setup.findings import Finding
 from srt_tui.setup.probes import ProbeOptions, ProbeRun
 from srt_tui.tui.setup.dialogs import ConfirmOverwrite
 from srt_tui.tui.setup.screen import SetupScreen
+from srt_tui.widgets.typed_input import WAYS_OUT
 from tests.conftest import REPO
 from tests.setup.recorded import recorded_run, setup_app
 from tests.tui.scenarios import settle
@@ -149,7 +150,7 @@ async def test_the_time_limit_refusal_says_what_it_takes() -> None:
         await settle(pilot)
         assert field.value == "1-12:00:00"  # type: ignore[attr-defined]  # `-` of the D-HH:MM:SS form is taken
         said = [str(n.message) for n in app._notifications]
-        assert said == ["Time limit: digits, : and - only (minutes, HH:MM:SS or D-HH:MM:SS)"], said
+        assert said == [f"Time limit: digits, : and - only (minutes, HH:MM:SS or D-HH:MM:SS)\n{WAYS_OUT}"], said
 
 
 def _setup_cli(
