@@ -684,8 +684,9 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
         "cancel",
         help="cancel jobs (Slurm scancel or the local launcher)",
         description="Cancel jobs (every process of each: Slurm's scancel, or the local launcher). A JOB that "
-        "had already ended (or is ending) is said so on stdout and counts as done, as scancel does with a "
-        "finished job. Exit status: 0 when every JOB named was cancelled or had already ended; 1 when for some "
+        "had already ended (or is ending), or a local job with nothing running, is said so on stdout and counts as "
+        "done, as scancel does with a finished job. Exit status: 0 when every JOB named was cancelled or had "
+        "already ended; 1 when for some "
         "JOB nothing was cancelled because Slurm does not know the id (a typo, or purged long after it ended) "
         "or the id is now another job's (said on stderr: scancel says nothing there and exits 0); 2 on bad "
         "arguments, and when a JOB is no job id, directory or group (the other JOBs are cancelled all the same); 3 "
