@@ -359,12 +359,14 @@ exit codes:
        ended before it was ready or failed after it (`wait`; one that was ready, then completed, is 0),
        nothing cancelled (`cancel`: Slurm does not know the id, or it is another job's; one that had
        already ended is 0, as with scancel), a job with no benchmark results yet (`results`: the others
-       are still printed), a running job not hidden (`jobs --hide`), a smoke test with failed requests
-       or a job that is not serving (`bench`), a Slurm job that has ended (`shell`: no node to open a
-       shell on), a model or container path not found (`preflight`)
+       are still printed), a running job not hidden (`jobs --hide`), a job that was not hidden
+       (`jobs --unhide`), a smoke test with failed requests or a job that is not serving (`bench`), a
+       Slurm job that has ended (`shell`: no node to open a shell on), a model or container path not
+       found (`preflight`)
   2    bad input: usage, recipe, profile, topology, or a path that cannot be read or written; the
        message names the file, line or field and the fix; the TUI (no command) with no terminal; a JOB
-       that names no job (`status`, `events`, `results`, `cancel` act on the others all the same)
+       that names no job (`status`, `events`, `results`, `cancel`, `jobs --hide/--unhide` act on the
+       others all the same)
   3    Slurm failed or is unreachable; the message says what Slurm said
   4    the system refused an unexpected file operation (permissions, a full or read-only file system)
   70   internal error (a bug in srt-tui: please report it; SRT_TUI_DEBUG=1 shows the traceback)
