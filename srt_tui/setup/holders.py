@@ -111,8 +111,8 @@ def pending_fix(reason: str, partition: str | None) -> str:
         return BUSY_FIX
     if head == "JobHeldUser":
         return (
-            "the probe job was held by a user hold (JobHeldUser: SBATCH_HOLD set in the environment, or "
-            "`scontrol hold` on it): unset SBATCH_HOLD if it is set, and probe again"
+            "something holds your new jobs (JobHeldUser: a user hold, `sbatch --hold` or `scontrol uhold`): find "
+            f"what holds them, then probe again, or {other}"
         )
     if head == "JobHeldAdmin":
         return f"a Slurm administrator holds jobs here (JobHeldAdmin): ask them why, or {other}"

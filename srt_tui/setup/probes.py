@@ -428,7 +428,10 @@ class Prober:
         """While the probe job waits for nodes (Slurm's reason), which of the operator's own running jobs hold the
         partition's nodes (`self._holders`), looked at again every HOLDERS_EVERY s; when it last looked."""
         now = time.monotonic()
-        if job.reason not in WAITS_FOR_NODES or (looked is not None and now - looked < HOLDERS_EVERY):
+        if job.reason not in WAITS_FOR_NODES:  # held, or a down partition: the holders seen before are not why
+            self._holders = None
+            return looked
+        if looked is not None and now - looked < HOLDERS_EVERY:
             return looked
         try:
             mine = self.client.user_jobs(getpass.getuser())
