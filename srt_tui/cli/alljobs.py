@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from dataclasses import asdict
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from srt_tui.cli.args import add_transport_argument
 
 if TYPE_CHECKING:
+    from srt_tui.core.errors import SrtError
     from srt_tui.monitor.alljobs.query import MyJobs
 
 
@@ -30,21 +32,44 @@ def _listing(args: argparse.Namespace) -> MyJobs:
     return listing
 
 
+def _unknown_id(ref: str, seen: Iterable[str]) -> SrtError:
+    """The error of an id `--hide`/`--unhide` has never seen (no job srt-tui indexed, Slurm lists or is hidden):
+    the closest id it has seen as the fix, as `status` says of an unknown JOB (exit 2)."""
+    from srt_tui.core.errors import Problem, SrtError, did_you_mean
+
+    hint = did_you_mean(ref, seen) or "`srt-tui jobs --all` and `srt-tui status` list the ids it knows"
+    return SrtError([Problem(field="JOB", message=f"no job known as `{ref}`", hint=hint)])
+
+
+def _slurm_ids(args: argparse.Namespace, ids: Iterable[str]) -> dict[str, str]:
+    """Slurm's state of each of these non-local ids it lists for the user (one query, none when no id is
+    Slurm's; SlurmUnavailable when it cannot be reached)."""
+    from srt_tui.slurm.local import is_local_job
+
+    wanted = {i for i in ids if not is_local_job(i)}
+    if not wanted:
+        return {}
+    return {j.job_id: j.job.state for j in _listing(args).jobs if j.job_id in wanted}
+
+
 def _hide(args: argparse.Namespace) -> int:
     """Hide ended jobs; a job still queued or running is refused (cancel it first); one Slurm no longer
-    knows has ended long ago and is hidden."""
+    knows has ended long ago and is hidden when srt-tui knows it; an id nothing knows is refused (exit 2)."""
+    from srt_tui.cli.printable import say_unknown
     from srt_tui.slurm.client import TERMINAL_STATES, UNKNOWN_STATE
     from srt_tui.slurm.local import LocalLauncher, is_local_job
-    from srt_tui.state.hidden import hide
-    from srt_tui.state.jobindex import find_job_dir
+    from srt_tui.state.hidden import hidden_jobs, hide
+    from srt_tui.state.jobindex import find_job_dir, known_jobs
 
     states: dict[str, str] = {}
     for job_id in args.hide:  # local jobs: the launcher's record, no Slurm needed
         job_dir = find_job_dir(job_id) if is_local_job(job_id) else None
         if job_dir is not None:
             states[job_id] = LocalLauncher().state(job_id, job_dir).state
-    if any(not is_local_job(i) for i in args.hide):
-        states |= {j.job_id: j.job.state for j in _listing(args).jobs if j.job_id in args.hide}
+    states |= _slurm_ids(args, args.hide)
+    seen = set(known_jobs()) | hidden_jobs() | set(states)
+    unknown = [i for i in dict.fromkeys(args.hide) if i not in seen]
+    wanted = [i for i in dict.fromkeys(args.hide) if i in seen]
     active = [i for i, state in states.items() if state not in TERMINAL_STATES and state != UNKNOWN_STATE]
     if active:
         states_text = ", ".join(f"{i} ({states[i]})" for i in active)
@@ -53,25 +78,46 @@ def _hide(args: argparse.Namespace) -> int:
             "cancel it first with `srt-tui cancel ID`)",
             file=sys.stderr,
         )
-        return 1
-    hide(args.hide)
-    print(f"hidden: {' '.join(args.hide)} (directories kept; `srt-tui jobs --unhide ID` shows them again)")
-    return 0
+        return say_unknown([_unknown_id(i, seen) for i in unknown]) or 1
+    if wanted:
+        hide(wanted)
+        print(f"hidden: {' '.join(wanted)} (directories kept; `srt-tui jobs --unhide ID` shows them again)")
+    return say_unknown([_unknown_id(i, seen) for i in unknown])
+
+
+def _unhide(args: argparse.Namespace) -> int:
+    """Show hidden jobs again; each id that was not hidden is said (exit 1), and one nothing knows is refused as
+    an unknown JOB (exit 2). Slurm is asked only about an id neither hidden nor indexed, and when it cannot be
+    reached such an id counts as not hidden rather than unknown."""
+    from srt_tui.cli.printable import say_unknown
+    from srt_tui.slurm.errors import SlurmError
+    from srt_tui.state.hidden import hidden_jobs, unhide
+    from srt_tui.state.jobindex import known_jobs
+
+    ids = list(dict.fromkeys(args.unhide))
+    found = unhide(ids)
+    seen = set(known_jobs()) | hidden_jobs() | set(found)
+    rest = [i for i in ids if i not in seen]
+    try:
+        listed = set(_slurm_ids(args, rest))
+    except SlurmError:
+        listed = set(rest)  # cannot tell a Slurm job from a typo: not called unknown
+    seen |= listed
+    missing = [i for i in ids if i not in found and i in seen]
+    unknown = [i for i in ids if i not in seen]
+    if found:
+        print(f"shown again: {' '.join(found)}")
+    if missing:
+        print(f"srt-tui: not hidden: {' '.join(missing)} (nothing to show again)", file=sys.stderr)
+    return say_unknown([_unknown_id(i, seen) for i in unknown]) or (1 if missing else 0)
 
 
 def _cmd_jobs(args: argparse.Namespace) -> int:
     from srt_tui.core.text.views import fixed_table
     from srt_tui.monitor.alljobs.cells import HEADERS, row
-    from srt_tui.state.hidden import unhide
 
     if args.unhide:
-        found = unhide(args.unhide)
-        missing = [i for i in args.unhide if i not in found]
-        if found:
-            print(f"shown again: {' '.join(found)}")
-        if missing:
-            print(f"not hidden: {' '.join(missing)}", file=sys.stderr)
-        return 0 if found else 1
+        return _unhide(args)
     if args.hide:
         return _hide(args)
     from srt_tui.slurm.errors import SlurmError

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from collections.abc import Callable
 
 
@@ -40,3 +41,15 @@ def seconds(least: float = 0.0, most: float | None = None, *, zero: str | None =
         return value
 
     return parse
+
+
+def path_arg(text: str) -> str:
+    """The argparse type of every path option: a leading `~` expanded, because the shell leaves `--write=~/x`
+    (a `~` after `=`) alone while it expands `--write ~/x`: both mean the same path. Anything else is kept."""
+    return os.path.expanduser(text) if text.startswith("~") else text
+
+
+def alias_path_arg(text: str) -> str:
+    """`ALIAS=PATH` with the PATH's leading `~` expanded as `path_arg` does (`--model=m=~/w` as `--model m=~/w`)."""
+    alias, sep, path = text.partition("=")
+    return f"{alias}{sep}{path_arg(path)}" if sep else text

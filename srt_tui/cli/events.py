@@ -9,6 +9,7 @@ import json
 from datetime import datetime
 from typing import Any
 
+from srt_tui.cli.args import path_arg
 from srt_tui.cli.printable import printable
 
 #: the footer under each job's events: the job directory holds its stages, not its workers' health changes, which
@@ -70,6 +71,6 @@ def add_events_command(sub: Any) -> None:
         "changes it saw.",
     )
     e.add_argument("jobs", nargs="+", metavar="JOB", help="job id, directory or sweep group id")
-    e.add_argument("-o", "--output", help="output directory holding job directories")
+    e.add_argument("-o", "--output", type=path_arg, help="output directory holding job directories")
     e.add_argument("--json", action="store_true", help="a JSON list: per job, its events (at, who, what, detail)")
     e.set_defaults(func=_cmd_events)

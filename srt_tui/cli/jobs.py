@@ -13,7 +13,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from srt_tui.cli.args import add_transport_argument, seconds
+from srt_tui.cli.args import add_transport_argument, path_arg, seconds
 from srt_tui.cli.printable import printable, say_unknown, warn_plan
 from srt_tui.core.errors import Problem, SrtError
 
@@ -601,7 +601,7 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
     """Register the job subcommands on the CLI parser."""
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("-o", "--output", help="output directory holding job directories")
+        p.add_argument("-o", "--output", type=path_arg, help="output directory holding job directories")
         add_transport_argument(p)
 
     a = sub.add_parser("apply", help="render, write the job directory and submit")
@@ -672,6 +672,7 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
     w.add_argument(
         "--log-file",
         metavar="PATH",
+        type=path_arg,
         help="stream this log to stdout while waiting for the job's end (e.g. OUTPUT_DIR/logs/sweep_JOBID.log)",
     )
     w.add_argument("--timeout", type=seconds(zero="no limit"), default=0, help="seconds (0: no limit)")
@@ -684,8 +685,9 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
         "cancel",
         help="cancel jobs (Slurm scancel or the local launcher)",
         description="Cancel jobs (every process of each: Slurm's scancel, or the local launcher). A JOB that "
-        "had already ended (or is ending) is said so on stdout and counts as done, as scancel does with a "
-        "finished job. Exit status: 0 when every JOB named was cancelled or had already ended; 1 when for some "
+        "had already ended (or is ending), or a local job with nothing running, is said so on stdout and counts as "
+        "done, as scancel does with a finished job. Exit status: 0 when every JOB named was cancelled or had "
+        "already ended; 1 when for some "
         "JOB nothing was cancelled because Slurm does not know the id (a typo, or purged long after it ended) "
         "or the id is now another job's (said on stderr: scancel says nothing there and exits 0); 2 on bad "
         "arguments, and when a JOB is no job id, directory or group (the other JOBs are cancelled all the same); 3 "

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from srt_tui.cli.args import path_arg
 from srt_tui.cli.printable import printable, warn_plan
 
 
@@ -281,15 +282,17 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version="srt-tui 0.1.0")
-    parser.add_argument("-p", "--profile", help="profile name, path, or default discovery")
+    parser.add_argument("-p", "--profile", type=path_arg, help="profile name, path, or default discovery")
     parser.add_argument("--read-only", action="store_true", help="TUI: hide every mutating action")
     if argv is not None and _opens_tui(argv):
         return parser  # the TUI takes only the options above: its start does not wait for every command's parser
     sub = parser.add_subparsers(dest="command")
 
     def recipe_args(p: argparse.ArgumentParser) -> None:
-        p.add_argument("-f", "--file", required=True, help="recipe YAML (file.yaml or file.yaml:variant)")
-        p.add_argument("-p", "--profile", default=argparse.SUPPRESS, help="profile name or path")
+        p.add_argument(
+            "-f", "--file", required=True, type=path_arg, help="recipe YAML (file.yaml or file.yaml:variant)"
+        )
+        p.add_argument("-p", "--profile", default=argparse.SUPPRESS, type=path_arg, help="profile name or path")
         p.add_argument("-t", "--topology", help="override worker counts: 1P1D, 2P1D, 1P2D, agg2 …")
 
     d = sub.add_parser(
@@ -297,22 +300,22 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         help="render the plan and launch script without submitting; -f DIR (or several -f) checks every job",
     )
     d.add_argument(
-        "-f", "--file", required=True, action="append",
+        "-f", "--file", required=True, action="append", type=path_arg,
         help="recipe YAML (file.yaml or file.yaml:variant); a directory, or -f again, checks every job of them",
     )  # fmt: skip
-    d.add_argument("-p", "--profile", default=argparse.SUPPRESS, help="profile name or path")
+    d.add_argument("-p", "--profile", default=argparse.SUPPRESS, type=path_arg, help="profile name or path")
     d.add_argument("-t", "--topology", help="override worker counts: 1P1D, 2P1D, 1P2D, agg2 …")
-    d.add_argument("-o", "--output", help="write sbatch.sh, plan.json, recipe.yaml, profile.yaml here")
+    d.add_argument("-o", "--output", type=path_arg, help="write sbatch.sh, plan.json, recipe.yaml, profile.yaml here")
     d.add_argument("--json", action="store_true", help="print plan.json")
     d.add_argument("--no-script", action="store_true", help="omit the script from the text output")
     d.set_defaults(func=_cmd_dry_run)
 
     pf = sub.add_parser("preflight", help="check each job's model and container paths from this node")
     pf.add_argument(
-        "-f", "--file", required=True, action="append",
+        "-f", "--file", required=True, action="append", type=path_arg,
         help="recipe YAML (every variant, or file.yaml:variant); a directory, or -f again, checks every job of them",
     )  # fmt: skip
-    pf.add_argument("-p", "--profile", default=argparse.SUPPRESS, help="profile name or path")
+    pf.add_argument("-p", "--profile", default=argparse.SUPPRESS, type=path_arg, help="profile name or path")
     pf.add_argument("-v", "--verbose", action="store_true", help="show the checks that passed too")
     pf.set_defaults(func=_cmd_preflight)
 
@@ -359,12 +362,14 @@ exit codes:
        ended before it was ready or failed after it (`wait`; one that was ready, then completed, is 0),
        nothing cancelled (`cancel`: Slurm does not know the id, or it is another job's; one that had
        already ended is 0, as with scancel), a job with no benchmark results yet (`results`: the others
-       are still printed), a running job not hidden (`jobs --hide`), a smoke test with failed requests
-       or a job that is not serving (`bench`), a Slurm job that has ended (`shell`: no node to open a
-       shell on), a model or container path not found (`preflight`)
+       are still printed), a running job not hidden (`jobs --hide`), a job that was not hidden
+       (`jobs --unhide`), a smoke test with failed requests or a job that is not serving (`bench`), a
+       Slurm job that has ended (`shell`: no node to open a shell on), a model or container path not
+       found (`preflight`)
   2    bad input: usage, recipe, profile, topology, or a path that cannot be read or written; the
        message names the file, line or field and the fix; the TUI (no command) with no terminal; a JOB
-       that names no job (`status`, `events`, `results`, `cancel` act on the others all the same)
+       that names no job (`status`, `events`, `results`, `cancel`, `jobs --hide/--unhide` act on the
+       others all the same)
   3    Slurm failed or is unreachable; the message says what Slurm said
   4    the system refused an unexpected file operation (permissions, a full or read-only file system)
   70   internal error (a bug in srt-tui: please report it; SRT_TUI_DEBUG=1 shows the traceback)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from srt_tui.cli.args import path_arg
 from srt_tui.core.errors import Problem, SrtError
 
 
@@ -92,7 +93,7 @@ def add_results_command(sub: Any) -> None:
         "job (the others are printed all the same).",
     )
     r.add_argument("jobs", nargs="+", metavar="JOB", help="job id, job directory, or a sweep's group id")
-    r.add_argument("-o", "--output", help="output directory holding job directories")
+    r.add_argument("-o", "--output", type=path_arg, help="output directory holding job directories")
     fmt = r.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="a JSON list of rows (latencies in ms)")
     fmt.add_argument("--csv", action="store_true", help="CSV with a header line")

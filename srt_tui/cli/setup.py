@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from srt_tui.cli.args import seconds
+from srt_tui.cli.args import alias_path_arg, path_arg, seconds
 from srt_tui.cli.printable import printable
 from srt_tui.setup.findings import Finding, worst
 
@@ -31,10 +31,19 @@ WAITING_EVERY = 10.0
 def _probe_args(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     p.add_argument("--partition", help="partition to probe (default: the cluster's default partition)")
     p.add_argument(
-        "--path", action="append", default=[], metavar="PATH", help="shared path the compute node must see (repeatable)"
+        "--path",
+        action="append",
+        default=[],
+        metavar="PATH",
+        type=path_arg,
+        help="shared path the compute node must see (repeatable)",
     )
-    p.add_argument("--extra-path", metavar="DIR", help="directory prepended to PATH in the probe job (tool modules)")
-    p.add_argument("--workdir", metavar="DIR", help="shared directory for the probe job's script and output")
+    p.add_argument(
+        "--extra-path", metavar="DIR", type=path_arg, help="directory prepended to PATH in the probe job (tool modules)"
+    )
+    p.add_argument(
+        "--workdir", metavar="DIR", type=path_arg, help="shared directory for the probe job's script and output"
+    )
     p.add_argument("--timeout", type=seconds(), default=20.0, help="seconds per Slurm command (default 20)")
     p.add_argument("--tool-timeout", type=seconds(), default=15.0, help="seconds per GPU tool on the node (default 15)")
     p.add_argument(
@@ -494,6 +503,7 @@ def add_setup_commands(sub: Any) -> None:
         const="",
         default=None,
         metavar="PATH",
+        type=path_arg,
         help="write the profile (default: the user profile directory, <name>.yaml)",
     )
     q.add_argument(
@@ -512,8 +522,15 @@ def add_setup_commands(sub: Any) -> None:
         metavar="N",
         help="most nodes a job may take (default: the probed partition's node count)",
     )
-    q.add_argument("--output-dir", help="shared directory for job directories")
-    q.add_argument("--model", action="append", default=[], metavar="ALIAS=PATH", help="model alias (repeatable)")
+    q.add_argument("--output-dir", type=path_arg, help="shared directory for job directories")
+    q.add_argument(
+        "--model",
+        action="append",
+        default=[],
+        metavar="ALIAS=PATH",
+        type=alias_path_arg,
+        help="model alias (repeatable)",
+    )
     q.add_argument(
         "--container", action="append", default=[], metavar="ALIAS=IMAGE", help="container alias (repeatable)"
     )
@@ -529,8 +546,10 @@ def add_setup_commands(sub: Any) -> None:
     s.set_defaults(func=_cmd_setup)
 
     d = sub.add_parser("doctor", help="check a profile against the live cluster; each finding with a fix")
-    d.add_argument("-p", "--profile", default=argparse.SUPPRESS, help="profile name or path")
-    d.add_argument("-f", "--file", help="also preflight this recipe's job (partition, account, nodes, GPUs, time)")
+    d.add_argument("-p", "--profile", default=argparse.SUPPRESS, type=path_arg, help="profile name or path")
+    d.add_argument(
+        "-f", "--file", type=path_arg, help="also preflight this recipe's job (partition, account, nodes, GPUs, time)"
+    )
     d.add_argument("-t", "--topology", help="with -f: override worker counts (1P1D, 2P1D, …)")
     d.add_argument("--json", action="store_true")
     _probe_args(d)

@@ -9,7 +9,7 @@ import sys
 from datetime import datetime
 from typing import Any
 
-from srt_tui.cli.args import add_transport_argument
+from srt_tui.cli.args import add_transport_argument, path_arg
 from srt_tui.core.errors import Problem, SrtError
 
 
@@ -76,6 +76,6 @@ def add_shell_command(sub: Any) -> None:
     s.add_argument("job", metavar="JOB", help="job id or job directory")
     s.add_argument("worker", nargs="?", metavar="WORKER", help="worker name as the job view shows it (prefill_0 …)")
     s.add_argument("--print", action="store_true", help="print the command instead of running it")
-    s.add_argument("-o", "--output", help="output directory holding job directories")
+    s.add_argument("-o", "--output", type=path_arg, help="output directory holding job directories")
     add_transport_argument(s)
     s.set_defaults(func=_cmd_shell)

@@ -9,7 +9,7 @@ import shutil
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from srt_tui.cli.args import add_transport_argument
+from srt_tui.cli.args import add_transport_argument, path_arg
 from srt_tui.core.errors import Problem, SrtError
 
 if TYPE_CHECKING:
@@ -97,6 +97,6 @@ def add_bench_command(sub: Any) -> None:
     b.add_argument("-n", "--requests", type=_positive, default=20, help="how many requests (default 20)")
     b.add_argument("--concurrency", type=_positive, default=4, help="requests in flight at once (default 4)")
     b.add_argument("--json", action="store_true", help="one JSON document: status, counts, latencies (ms), errors")
-    b.add_argument("-o", "--output", help="output directory holding job directories")
+    b.add_argument("-o", "--output", type=path_arg, help="output directory holding job directories")
     add_transport_argument(b)
     b.set_defaults(func=_cmd_bench)

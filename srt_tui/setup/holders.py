@@ -92,6 +92,44 @@ class Holders:
         return out
 
 
+#: Slurm's reasons for a pending job that an administrator, not time, has to lift (a down partition or node)
+_DOWN: frozenset[str] = frozenset({"PartitionDown", "PartitionInactive"})
+_NODES_OUT: frozenset[str] = frozenset({"ReqNodeNotAvail", "NodeDown", "BadConstraints", "Reservation"})
+_NOT_ALLOWED: frozenset[str] = frozenset({"AccountNotAllowed", "QOSNotAllowed", "InvalidAccount", "InvalidQOS"})
+#: what the fix is when the job simply waits for a node (or Slurm gave no reason yet)
+BUSY_FIX = "the partition may be busy: retry later or choose an idle partition"
+
+
+def pending_fix(reason: str, partition: str | None) -> str:
+    """The fix for a probe job that did not start in time, by Slurm's reason class: a hold is lifted by whoever
+    held it, a down partition or unavailable node by another partition or the admins, a limit by the account's
+    other jobs; only waiting for nodes (`Resources`, `Priority`, no reason) is "the partition may be busy"."""
+    head = reason.split(",")[0].split("(")[0].strip()  # `ReqNodeNotAvail, UnavailableNodes:n1` → ReqNodeNotAvail
+    where = f"partition {partition}" if partition else "the partition"
+    other = "probe another partition with --partition, or skip the probe job with --no-node"
+    if head in ("", "None") or head in WAITS_FOR_NODES:
+        return BUSY_FIX
+    if head == "JobHeldUser":
+        return (
+            "something holds your new jobs (JobHeldUser: a user hold, `sbatch --hold` or `scontrol uhold`): find "
+            f"what holds them, then probe again, or {other}"
+        )
+    if head == "JobHeldAdmin":
+        return f"a Slurm administrator holds jobs here (JobHeldAdmin): ask them why, or {other}"
+    if head in _DOWN:
+        return f"{where} is down or inactive ({head}, `sinfo -p {partition or '<name>'}`): {other}, or ask the admins"
+    if head in _NODES_OUT:
+        return f"the nodes of {where} it needs are unavailable ({head}: down, drained or reserved, `sinfo -R`): {other}"
+    if head in _NOT_ALLOWED:
+        return f"your account or QOS may not use {where} ({head}): ask the admins which you may use, or {other}"
+    if head.startswith(("Assoc", "QOS")) or head.endswith("Limit"):
+        return (
+            f"a limit of your account, QOS or {where} holds it ({head}, `sacctmgr show assoc user=$USER`): wait for "
+            f"your other jobs to end, or {other}"
+        )
+    return f"Slurm keeps it pending for {head} (squeue(1), JOB REASON CODES): {other}"
+
+
 def _ends_at(job: JobState) -> float:
     """When Slurm ends a running job by its time limit (Unix time); infinity without a limit or a start time."""
     if job.start_time is None or job.time_limit is None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from srt_tui.setup.findings import Finding, worst
-from srt_tui.setup.holders import WAITS_FOR_NODES, Holders, holders_of
+from srt_tui.setup.holders import WAITS_FOR_NODES, Holders, holders_of, pending_fix
 from srt_tui.setup.mpi import MpiProbe, probe_mpi
 from srt_tui.setup.node_script import NodeReport, parse_node_output, render_node_script
 from srt_tui.slurm import advice
@@ -392,7 +392,7 @@ class Prober:
                         f"probe job {job_id} did not finish within {opts.node_timeout:g} s{why} {fate}",
                         holders.fix(now)
                         if holders is not None
-                        else "the partition may be busy: retry later or choose an idle partition",
+                        else pending_fix(last.reason if last and last.state == "PENDING" else "", self.run.partition),
                     )
                 )
             ]
@@ -428,7 +428,10 @@ class Prober:
         """While the probe job waits for nodes (Slurm's reason), which of the operator's own running jobs hold the
         partition's nodes (`self._holders`), looked at again every HOLDERS_EVERY s; when it last looked."""
         now = time.monotonic()
-        if job.reason not in WAITS_FOR_NODES or (looked is not None and now - looked < HOLDERS_EVERY):
+        if job.reason not in WAITS_FOR_NODES:  # held, or a down partition: the holders seen before are not why
+            self._holders = None
+            return looked
+        if looked is not None and now - looked < HOLDERS_EVERY:
             return looked
         try:
             mine = self.client.user_jobs(getpass.getuser())

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from srt_tui.core.jobdir.contract import CANCEL_FILE, JOB_FILE, CancelDoc, JobDirError, read_job_meta, write_cancel
+from srt_tui.core.jobdir.events import read_events
 from srt_tui.core.owned import UnsafePath, check_dir
 from srt_tui.slurm.client import UNKNOWN_STATE, JobState, SlurmClient
 from srt_tui.slurm.identity import foreign_in_dir
@@ -29,11 +30,15 @@ class CancelOutcome:
     state: str = ""
     #: why nothing was cancelled though Slurm runs a job under this id: it is another job (`slurm.identity`)
     refused: str = ""
+    #: a local job of which no process is recorded: what its events say of its end ("" when they say nothing)
+    #: (not Slurm's: "Slurm does not know this job" was untrue of it)
+    local_gone: str | None = None
 
     @property
     def known(self) -> bool:
-        """False when Slurm has no record of the job (a mistyped id, or one purged long after it ended)."""
-        return self.cancelled or self.state != UNKNOWN_STATE
+        """False when Slurm has no record of the job (a mistyped id, or one purged long after it ended); a local
+        job with a directory but no process recorded is known: it ended, or never started."""
+        return self.cancelled or self.state != UNKNOWN_STATE or self.local_gone is not None
 
     @property
     def ended(self) -> bool:
@@ -46,6 +51,10 @@ class CancelOutcome:
             return f"cancelled {self.job_id}"
         if self.refused:
             return f"{self.job_id}: not cancelled: {self.refused}"
+        if self.local_gone is not None:
+            return (
+                f"{self.job_id}: nothing running ({self.local_gone or 'it ended, or never started'}): nothing to cancel"
+            )
         if not self.known:
             return f"{self.job_id}: Slurm does not know this job (ended long ago, or a mistyped id): nothing to cancel"
         if self.state in ENDING_STATES:
@@ -74,7 +83,9 @@ def cancel_job(
     if is_local_job(job_id):
         launcher = LocalLauncher()
         local = launcher.state(job_id, job_dir)
-        if local.is_terminal or not local.is_known:  # `cancel` twice: "already ended (CANCELLED)", not "cancelled"
+        if not local.is_known:  # no process recorded: not Slurm's to know of, it simply runs no more
+            return CancelOutcome(job_id, False, local.state, local_gone=_local_end(job_dir))
+        if local.is_terminal:  # `cancel` twice: "already ended (CANCELLED)", not "cancelled"
             return CancelOutcome(job_id, False, local.state)
         with _recorded(job_id, job_dir, by):
             launcher.cancel(job_id, job_dir)
@@ -92,6 +103,17 @@ def cancel_job(
             final_scrape(job_dir)
         client.cancel(job_id)
     return CancelOutcome(job_id, True, state.state)
+
+
+def _local_end(job_dir: Path) -> str:
+    """What a local job's last event says of its end (`it ended; last event: failed at 2026-12-07 12:03:00 UTC`),
+    "" when it has none."""
+    events = read_events(job_dir) if job_dir != Path() else []
+    if not events:
+        return ""
+    last = events[-1]
+    when = last.time.replace("T", " ").removesuffix("Z").split(".")[0]
+    return f"it ended; last event: {last.stage}" + (f" at {when} UTC" if when else "")
 
 
 @contextlib.contextmanager

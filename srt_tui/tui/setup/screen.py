@@ -23,7 +23,14 @@ from textual.widgets import Button, ContentSwitcher, DataTable, Footer, Input, L
 from srt_tui.setup.findings import Finding
 from srt_tui.setup.overwrite import existing_profile, file_mpi_plugin, mpi_plugin_note, profile_changes
 from srt_tui.setup.probes import STEPS, ProbeOptions, ProbeRun, ProbeRunner, run_probes
-from srt_tui.setup.proposal import OperatorChoices, Proposal, build_proposal, parse_aliases, write_proposal
+from srt_tui.setup.proposal import (
+    OperatorChoices,
+    Proposal,
+    build_proposal,
+    choice_problems,
+    parse_aliases,
+    write_proposal,
+)
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.messages import SlurmStatus
@@ -74,6 +81,9 @@ FIELD_OF_KEY = {
     "model_paths": "models",
     "containers": "containers",
 }
+
+#: the field of each operator choice `choice_problems` names (`model_paths.m` → the Model aliases field)
+FIELD_OF_CHOICE = {"model_paths": "models", **{f: f for f, _, _ in FIELDS if f != "models"}}
 
 
 def _live_runner(options: ProbeOptions, progress: object) -> ProbeRun:
@@ -260,7 +270,13 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
     # -- probing (worker thread) --------------------------------------------------------------------
 
     def action_run_probes(self) -> None:
-        """Start the probes (again)."""
+        """Start the probes (again), once every field passes the checks `setup --probe` makes before probing: a
+        problem is shown on its field (red, its tooltip says it) and nothing is probed, where the probes (and the
+        probe job) ran first and only the review then refused a name like `../x`."""
+        problems = self._mark_fields()
+        if problems:
+            self._refuse_probing(problems)
+            return
         partition = self.query_one("#opt-partition", Input).value.strip() or None
         paths = tuple(self.query_one("#opt-paths", Input).value.split())
         # the MPI plugin of the profile file the proposal would write over is tried too (pmix and pmi2 always are):
@@ -374,6 +390,51 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
             containers=aliases["containers"],
         )
         return choices, errors
+
+    def _field_problems(self) -> list[tuple[str, str]]:
+        """(input id, what is wrong) of each field the CLI would refuse before probing: a relative shared path
+        (`setup --path`), an alias list that is not alias=value, and the operator's choices (`choice_problems`)."""
+        out = [
+            ("opt-paths", f"`{path}` is relative: give the absolute path the compute nodes see")
+            for path in self.query_one("#opt-paths", Input).value.split()
+            if not Path(path).is_absolute()
+        ]
+        for field in ("models", "containers"):
+            try:
+                parse_aliases(self.query_one(f"#choice-{field}", Input).value.strip())
+            except ValueError as exc:
+                out.append((f"choice-{field}", str(exc)))
+        for where, message in choice_problems(self._choices()[0]):
+            choice, _, alias = where.partition(".")
+            shown_in = FIELD_OF_CHOICE.get(choice)
+            if shown_in is not None:
+                out.append((f"choice-{shown_in}", f"{alias}: {message}" if alias else message))
+        return out
+
+    def _mark_fields(self) -> list[tuple[str, str]]:
+        """Show each field's problems on it (`-invalid`, red; the tooltip says what is wrong) and clear the fields
+        that have none; returns the problems."""
+        problems = self._field_problems()
+        said: dict[str, list[str]] = {}
+        for where, message in problems:
+            said.setdefault(where, []).append(message)
+        for field in self.query("#probe-options Input, #choice-grid Input").results(Input):
+            messages = said.get(field.id or "")
+            field.set_class(bool(messages), "-invalid")
+            field.tooltip = "; ".join(messages) if messages else None
+        return problems
+
+    def _refuse_probing(self, problems: list[tuple[str, str]]) -> None:
+        """Nothing probed: the first field with a problem shown (the review step's fields are on the review step)
+        and focused, and every problem said, as `setup --probe` says them before probing."""
+        where = problems[0][0]
+        if where.startswith("choice-"):
+            self.query_one("#setup-switcher", ContentSwitcher).current = "setup-review"
+            self.step = 2
+        self.query_one(f"#{where}", Input).focus()
+        labels = {"opt-paths": "Shared paths", **{f"choice-{f}": label for f, label, _ in FIELDS}}
+        lines = [f"{labels.get(w, w)}: {m}" for w, m in problems]
+        self.notify("\n".join(lines), title="Fix before probing", severity="error", timeout=12)
 
     @on(ProposalTable.Resized)
     def _table_resized(self) -> None:
@@ -490,6 +551,12 @@ class SetupScreen(ReportsWorkerErrors, ModeScreen):
         self.written = None
         self._write_said = None
         self._rebuild()
+        self._mark_fields()  # a field shows its problem while it has one, and is cleared once fixed
+
+    @on(Input.Changed, "#opt-paths")
+    def _paths_changed(self) -> None:
+        if self.query_one("#opt-paths", Input).has_class("-invalid"):  # cleared once fixed, not marked while typed
+            self._mark_fields()
 
     # -- buttons and actions ------------------------------------------------------------------------
 
