@@ -154,9 +154,10 @@ async def test_stacked_the_request_scrolls_from_the_keyboard(size: str) -> None:
         await settle(pilot)
         box = app.screen.query_one("#request-box")
         assert box.max_scroll_y > 2, box.virtual_size  # more rows than it shows
+        unlit = box.styles.border_top
         await pilot.press("tab")
         await settle(pilot)
-        assert app.focused is box
+        assert app.focused is box and box.styles.border_top != unlit  # its border says where the keys are
         assert _footer(app).get("j/k") == "Scroll", _footer(app)
         await pilot.press("j", "j", "down")
         await settle(pilot)
@@ -193,9 +194,11 @@ async def test_stacked_the_gpu_plan_scrolls_from_the_keyboard(size: str) -> None
         await settle(pilot)
         body, box = app.screen.query_one("#topology-body"), app.screen.query_one("#grid-box")
         assert body.max_scroll_y > 2, body.virtual_size
+        unlit = box.styles.border_top
         await pilot.press("shift+tab", "shift+tab")  # presets ← checks ← the plan
         await settle(pilot)
         assert app.focused is box and body.scroll_y == body.max_scroll_y  # brought into view
+        assert box.styles.border_top != unlit  # its border says where the keys are
         await pilot.press("k", "up")
         await settle(pilot)
         assert body.scroll_y == body.max_scroll_y - 2
