@@ -41,6 +41,13 @@ def _fleet() -> list[JobSnapshot]:
     return [_job("8", 600), _job("9", 18), _job("10", 18)]
 
 
+def _esc_says(screen: MonitorScreen) -> str | None:
+    """What the footer says Esc does."""
+    from textual.widgets._footer import FooterKey
+
+    return next((key.description for key in screen.query(FooterKey) if key.key_display == "esc"), None)
+
+
 def _ids(rows: list[JobSnapshot]) -> list[str]:
     return sorted(s.job_id for s in rows)
 
@@ -76,9 +83,11 @@ async def test_a_kept_filter_frames_the_list_with_its_count_and_how_to_clear_it(
         await pilot.press("slash", "8", "enter")  # opens job 8, the list filtered behind it
         await settle(pilot)
         assert screen.in_job_view and screen.selected == "8"
+        assert _esc_says(screen) == "Back"  # the job view's Esc goes back to the list, the filter kept
         await pilot.press("escape")
         await settle(pilot)
         assert not screen.in_job_view and table.row_count == 1
+        assert _esc_says(screen) == "Clear filter"  # what Esc does next (it said `Back`, and cleared the filter)
         # the field gave the keys back and left; the list's own frame says the filter, in the warning colour
         assert screen.query_one("#jobs-filter", Input).has_class("hidden")
         assert table.has_class("-filtered") and str(table.border_title) == " filter '8' · 1 of 3 jobs · Esc clears "
@@ -90,9 +99,11 @@ async def test_a_kept_filter_frames_the_list_with_its_count_and_how_to_clear_it(
         await pilot.press("tab")  # the keys to the list: the field goes, the frame stays
         await settle(pilot)
         assert field.has_class("hidden") and table.has_class("-filtered") and table.row_count == 1
+        assert _esc_says(screen) == "Clear filter"
         await pilot.press("escape")
         await settle(pilot)
         assert table.row_count == 3 and not table.has_class("-filtered") and not table.border_title
+        assert _esc_says(screen) is None  # the bare list: nothing for Esc to do
 
 
 async def test_a_job_just_submitted_that_the_filter_would_hide_clears_it() -> None:

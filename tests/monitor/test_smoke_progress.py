@@ -15,19 +15,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 import srt_tui.monitor.probes.smoke as smoke
 from srt_tui.bench.stats import Outcome
 from srt_tui.cli.main import main
 from srt_tui.monitor.feeds.live import LiveFeed
-from srt_tui.monitor.probes.smoke import WAITING_NOTE, SmokeProgress
+from srt_tui.monitor.probes.smoke import WAITING_NOTE, WAITING_SHORT, SmokeProgress
 from srt_tui.monitor.snapshot.collect import Monitor
 from srt_tui.tui.monitor.job_view import JobView
 from srt_tui.tui.monitor.screen import MonitorScreen
 from tests.conftest import require
 from tests.mock.mockprocs import Worker
+from tests.monitor import frozen
 from tests.monitor.jobdirs import PdJob, start_pd_job, write_agg_job
-from tests.monitor.tui_apps import fed_app
+from tests.monitor.tui_apps import fed_app, frozen_app
 
 JOB = "local-sp1"
 
@@ -43,7 +45,32 @@ def test_the_live_line_counts_requests_and_names_the_longest_wait_against_the_ti
     progress.ended(1, Outcome(False, 0.1, error="HTTP 503: busy"))
     assert progress.line() == "2/20 done, 1 failed · 4 at a time, each times out after 60 s"
     now[0] += 40.0  # two still wait on a hung worker
-    assert progress.line() == (f"2/20 done, 1 failed · 2 waiting up to 41 s of 60 s timeout · {WAITING_NOTE}")
+    assert progress.line() == "2/20 done, 1 failed · 2 waiting 41/60 s · not router errors"
+
+
+async def test_at_80x24_the_job_view_shows_the_whole_live_line_with_its_note() -> None:
+    """At 80x24 the job view shows the first line of the smoke test's only: the note (`not in the router's errors:
+    …`) went to a second line, seen only on a taller screen, beside the router panel's `errors 0`. The live line's
+    parts now fit 80 columns, with the widest counts a job view's test gives (20 requests, 4 at a time)."""
+    now = [100.0]
+    progress = SmokeProgress(20, 4, 60.0, clock=lambda: now[0])
+    for index in range(20):
+        progress.sent(index)
+        if index < 16:
+            progress.ended(index, Outcome(False, 0.1, error="HTTP 503: busy"))
+    now[0] += 59.0
+    snap = frozen.nvidia("healthy")
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen) and screen.in_job_view
+        screen._smoke_progressed(snap.job_id, progress.line())
+        await pilot.pause()
+        shown = str(screen.query_one("#job-summary", Static).render()).splitlines()
+        smoke_lines = [line for line in shown if line.startswith("smoke test ")]
+        assert smoke_lines == [f"smoke test 16/20 done, 16 failed · 4 waiting 59/60 s · {WAITING_SHORT}"], shown
+        assert all(len(line) <= 78 for line in shown), shown
 
 
 @pytest.fixture
@@ -88,11 +115,9 @@ async def test_b_on_a_job_with_a_hung_worker_counts_and_shows_the_wait_while_it_
                 seen.append(line)
             if line.startswith(("✓", "✗")):
                 break
-        waiting = [
-            s for s in seen if re.fullmatch(r"\d+/20 done, \d+ failed · \d waiting up to \d s of 3 s timeout · .*", s)
-        ]
+        waiting = [s for s in seen if re.fullmatch(r"\d+/20 done, \d+ failed · \d waiting \d/3 s · .*", s)]
         assert waiting, seen  # while requests wait on decode_0, the line says so, and it changed as they went
-        assert waiting[0].endswith(f" · {WAITING_NOTE}") and len(seen) > 2, seen
+        assert waiting[0].endswith(f" · {WAITING_SHORT}") and len(seen) > 2, seen
         final = seen[-1]
         assert final.startswith("✗ ") and re.search(r"· \d× timeout after 3s · " + re.escape(WAITING_NOTE), final), (
             final

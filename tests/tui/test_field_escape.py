@@ -190,7 +190,7 @@ async def test_the_footer_in_a_text_field_says_how_to_leave_it_and_reach_help(
         assert isinstance(app.focused, Input)
         shown = _footer(app)
         assert shown.get("f1") == "Help" and "?" not in shown, shown
-        assert shown.get("esc") in ("Leave field", "Close filter", "Back"), shown
+        assert shown.get("esc") in ("Leave field", "Close filter", "Clear filter", "Back"), shown
         await pilot.press("f1")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)

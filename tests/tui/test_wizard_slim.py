@@ -133,3 +133,82 @@ def test_slim_step(snap_compare: Any, step: str, size: str) -> None:
         await settle(pilot)
 
     assert snap_compare(make_app(NVIDIA.profile), run_before=run_before, terminal_size=SLIM_SIZES[size])
+
+
+def _footer(app: Any) -> dict[str, str]:
+    """The keys the footer shows and what each says."""
+    from textual.widgets._footer import FooterKey
+
+    return {key.key_display: key.description for key in app.screen.query(FooterKey)}
+
+
+@pytest.mark.parametrize("size", list(SLIM_SIZES))
+async def test_stacked_the_request_scrolls_from_the_keyboard(size: str) -> None:
+    """Stacked, the request box cut its lower rows (`benchmark`, `preflight`) and took no focus: only the mouse wheel
+    scrolled it. Now Tab reaches it (as lazygit's panels), j/k, the arrows, PgDn and Home scroll it, the footer says
+    `j/k Scroll`; beside the launcher (80 columns) it is no Tab stop, as before."""
+    width, height = SLIM_SIZES[size]
+    app = make_app(NVIDIA.profile)
+    async with app.run_test(size=(width, height)) as pilot:
+        await reach(pilot, NVIDIA, "submit", typed=False)
+        await settle(pilot)
+        box = app.screen.query_one("#request-box")
+        assert box.max_scroll_y > 2, box.virtual_size  # more rows than it shows
+        unlit = box.styles.border_top
+        await pilot.press("tab")
+        await settle(pilot)
+        assert app.focused is box and box.styles.border_top != unlit  # its border says where the keys are
+        assert _footer(app).get("j/k") == "Scroll", _footer(app)
+        await pilot.press("j", "j", "down")
+        await settle(pilot)
+        assert box.scroll_y == 3
+        await pilot.press("k")
+        await settle(pilot)
+        assert box.scroll_y == 2
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert box.scroll_y > 3
+        await pilot.press("end")
+        await settle(pilot)
+        assert box.scroll_y == box.max_scroll_y
+        await pilot.press("home")
+        await settle(pilot)
+        assert box.scroll_y == 0
+        await pilot.press("tab")  # on to the launcher, and ctrl+n still submits from there
+        await settle(pilot)
+        assert app.focused is not None and app.focused.id == "launcher"
+        await pilot.resize_terminal(80, 24)  # side by side: no Tab stop (the layout of 80 columns as it was)
+        await settle(pilot)
+        assert not box.can_focus and box not in app.screen.focus_chain
+
+
+@pytest.mark.parametrize("size", list(SLIM_SIZES))
+async def test_stacked_the_gpu_plan_scrolls_from_the_keyboard(size: str) -> None:
+    """Stacked, the Topology body scrolls and the plan's box is as tall as the plan: focused by Tab, its arrows did
+    nothing (the box itself cannot scroll), so the plan's rows below the screen were the mouse's only. Its keys now
+    scroll the body it sits in, and the footer says `j/k Scroll`."""
+    width, height = SLIM_SIZES[size]
+    app = make_app(ONE_ONE.profile)
+    async with app.run_test(size=(width, height)) as pilot:
+        await reach(pilot, ONE_ONE, "topology", typed=False)
+        await settle(pilot)
+        body, box = app.screen.query_one("#topology-body"), app.screen.query_one("#grid-box")
+        assert body.max_scroll_y > 2, body.virtual_size
+        unlit = box.styles.border_top
+        await pilot.press("shift+tab", "shift+tab")  # presets ← checks ← the plan
+        await settle(pilot)
+        assert app.focused is box and body.scroll_y == body.max_scroll_y  # brought into view
+        assert box.styles.border_top != unlit  # its border says where the keys are
+        await pilot.press("k", "up")
+        await settle(pilot)
+        assert body.scroll_y == body.max_scroll_y - 2
+        await pilot.press("j")
+        await settle(pilot)
+        assert body.scroll_y == body.max_scroll_y - 1
+        await pilot.press("home")
+        await settle(pilot)
+        assert body.scroll_y == 0
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert body.scroll_y > 0
+        assert _footer(app).get("j/k") == "Scroll", _footer(app)

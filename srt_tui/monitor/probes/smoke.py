@@ -31,7 +31,7 @@ PROMPT_WORDS = 32
 ANSWER_TOKENS = 16
 REQUEST_TIMEOUT_S = 60.0
 MODELS_TIMEOUT_S = 10.0
-#: a request waiting this long is worth naming in the live line (`4 waiting up to 41 s of 60 s timeout`): a short
+#: a request waiting this long is worth naming in the live line (`4 waiting 41/60 s`): a short
 #: answer takes well under it, so one waiting longer is held by a slow or hung worker
 SLOW_S = 5.0
 #: how often the live line is told again while nothing ends, so the wait it shows keeps counting
@@ -40,6 +40,9 @@ TICK_S = 1.0
 #: read as a contradiction. sglang-router counts the answers it failed; a streamed request held by a hung decode
 #: worker was answered 200 and stalls, and stays no error after its client gives up (measured: 4 timeouts, 0 errors)
 WAITING_NOTE = "not in the router's errors: it counts failed answers, not waits"
+#: the same in the live line, whose parts must fit one line of the job view at 80x24 (`WAITING_NOTE` went to a
+#: second line there, shown only on a taller screen); the result's line and `srt-tui bench` say it whole
+WAITING_SHORT = "not router errors"
 
 
 class NotServing(Exception):
@@ -112,15 +115,15 @@ class SmokeProgress:
 
     def line(self) -> str:
         """`12/20 done, 0 failed · 4 at a time, each times out after 60 s`; once one waits `SLOW_S` or longer, how
-        many wait and the longest against the timeout, and that they are not router errors yet: `16/20 done, 0
-        failed · 4 waiting up to 41 s of 60 s timeout · not in the router's errors: …`. The first
-        part reads alone (the job view at 80x24 shows only what fits on one line)."""
+        many wait and the longest against the timeout, and that they are not router errors: `16/20 done, 0 failed ·
+        4 waiting 41/60 s · not router errors`. Every part fits one line of the job view at 80x24 (67 columns beside
+        `smoke test `), which shows only its first line: the note went to a second one, unseen there."""
         count = f"{self.done}/{self.requests} done, {self.failed} failed"
         wait = self.longest_wait_s()
         if wait < SLOW_S:
             return f"{count} · {self.concurrency} at a time, each times out after {self.timeout_s:g} s"
-        waiting = f"{len(self.in_flight)} waiting up to {wait:.0f} s of {self.timeout_s:g} s timeout"
-        return f"{count} · {waiting} · {WAITING_NOTE}"
+        waiting = f"{len(self.in_flight)} waiting {wait:.0f}/{self.timeout_s:g} s"
+        return f"{count} · {waiting} · {WAITING_SHORT}"
 
 
 def waits_note(result: SmokeResult) -> str:

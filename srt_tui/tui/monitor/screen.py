@@ -77,7 +77,8 @@ SMOKE_CONCURRENCY = 4
 #: is for after a job (an ended job's view has room for it), Results for once its benchmark measured: at 80 columns
 #: a running job's view keeps Events, Logs and Cancel (Events had left it first), the list `/` and All jobs
 FOOTER_GIVES_WAY = (
-    "clone", "results", "events", "all_jobs", "smoke", "logs", "cancel_job", "filter", "select_cursor", "back"
+    "clone", "results", "events", "all_jobs", "smoke", "logs", "cancel_job", "filter", "select_cursor", "clear_filter",
+    "back",
 )  # fmt: skip
 
 
@@ -112,7 +113,10 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),
+        # Esc goes back one step: on the list a kept `/` filter is that step, and the footer says so (it said
+        # `esc Back` there, yet Esc cleared the filter and stayed), as the wizard's filters say `esc Close filter`
         Binding("escape", "back", "Back"),
+        Binding("escape", "clear_filter", "Clear filter"),
         # the job view is a view on top of the list: `q` goes back to it, as from every view on top; on the list
         # this binding is off and the app's `q` quits (an operator quit with a job view open, meaning to go back)
         Binding("q", "leave_job", "Back", show=False),
@@ -302,7 +306,9 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         if action in ("scroll_job", "leave_job"):
             return self.in_job_view
         if action == "back":  # on the bare jobs list there is nothing to go back from: no `esc Back` there
-            return self.in_job_view or self._filter_open()
+            return self.in_job_view
+        if action == "clear_filter":  # on the list, Esc clears a kept filter (`esc Back` falls through to this)
+            return not self.in_job_view and self._filter_open()
         return not (action == "worker_detail" and not self.in_job_view)
 
     def palette_actions(self) -> list[PaletteAction]:
@@ -602,6 +608,10 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
                 self._back_to_all = False
                 self.action_all_jobs()
             return
+        self.action_clear_filter()
+
+    def action_clear_filter(self) -> None:
+        """Esc on the list: a kept `/` filter (or its field) cleared, every job listed again."""
         if self._filter_open():
             self._clear_filter()
 

@@ -16,6 +16,7 @@ from srt_tui.tui.launch.messages import PlanConfirmed, PlanUpdated
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.tui.launch.steps.router_select import RouterSelect
 from srt_tui.widgets.problem_list import ProblemList
+from srt_tui.widgets.scroll_panel import ScrollPanel
 from srt_tui.widgets.typed_input import TypedInput
 
 if TYPE_CHECKING:
@@ -100,7 +101,9 @@ class TopologyStep(WizardStep):
                 yield Label("Roles · GPUs and TP per worker", classes="section-title")
                 yield Grid(id="role-form")
                 yield RouterSelect(id="router-row")
-            with VerticalScroll(id="grid-box"):
+            # a Tab stop whose keys scroll the plan, stacked (`-slim`) the whole body it sits in (its own arrows
+            # did nothing there: the body scrolls, the box is as tall as the plan)
+            with ScrollPanel(id="grid-box"):
                 yield GpuGrid(id="gpu-grid")
         with VerticalScroll(id="problems-box"):
             yield ProblemList(id="problems")
