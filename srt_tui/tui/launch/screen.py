@@ -58,8 +58,9 @@ ROWS_A_MESSAGE = 100
 #: the longest the scan waits for the first screenful of rows to be painted before it reads on
 FIRST_ROWS_WAIT_S = 2.0
 #: footer keys that leave it, first to last, when a step's keys do not fit its width (the Recipe step reached from
-#: the Profile step, with `esc Back`, at 80 columns): `?` Help still lists them, and they still work
-FOOTER_GIVES_WAY = ("open_file", "reload")
+#: the Profile step, with `esc Back`, at 80 columns; at 44 columns with a kept filter, `^n Next` and `esc Close
+#: filter` before all): `?` Help still lists them, and they still work
+FOOTER_GIVES_WAY = ("open_file", "reload", "edit_recipe", "quit", "help", "filter")
 
 
 class LaunchScreen(ReportsWorkerErrors, ModeScreen):
