@@ -48,6 +48,14 @@
 set -euo pipefail
 
 DIR=${LOCAL_SLURM_DIR:-/tmp/local-slurm}
+# one start at a time per cluster: two test workers that found it down both started it, and nodes.txt listed every
+# node twice (a 3-node cluster read as 6, so a job for "every node" waited for nodes that do not exist). flock -o:
+# the daemons started below do not inherit the lock, which ends with this start
+if [ -z "${LOCAL_SLURM_START_LOCKED:-}" ]; then
+  mkdir -p "$DIR"
+  LOCAL_SLURM_START_LOCKED=1 exec flock -o "$DIR/.start.lock" bash "$0" "$@"
+fi
+unset LOCAL_SLURM_START_LOCKED
 GPUS=${LOCAL_SLURM_GPUS:-8}
 GPU_TYPE=${LOCAL_SLURM_GPU_TYPE:-}
 CPUS=${LOCAL_SLURM_CPUS:-16}
