@@ -185,6 +185,8 @@ class SrtTuiApp(ReportsWorkerErrors, ModeApp):
 
     def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self.toasts.screen_changed, immediate=True)
+        # told by the first mode screen drawn (`ModeScreen.Drawn`); at the latest after 2 s, should none be
+        self.set_timer(2.0, self._first_frame_drawn)
         if self.check_slurm:
             # after the first frame: the check imports the Slurm layer, in a thread that shared the interpreter
             # with that frame

@@ -48,8 +48,6 @@ class ModeApp(App[None]):
         screen = self.screen
         if isinstance(screen, ModeScreen):
             screen.draw_held_frame()
-        else:  # a first screen that holds nothing tells nobody it is drawn: its frames go out as they come
-            self.post_message(ModeScreen.Drawn())
 
 
 class ModeScreen(Screen[None]):
@@ -107,9 +105,8 @@ class ModeScreen(Screen[None]):
             self._draw()
 
     class Drawn(Message):
-        """A mode screen's first frame after the app started has gone to the terminal, or the app started on another
-        screen, which holds none (`SrtTuiApp.after_first_frame`: a refresh's after-callbacks also run for a frame
-        held, so they came before it)."""
+        """A mode screen's first frame after the app started has gone to the terminal (`SrtTuiApp.after_first_frame`:
+        a refresh's after-callbacks also run for a frame held, so they came before it)."""
 
     #: the Drawn message was sent
     _told_drawn = False

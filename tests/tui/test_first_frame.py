@@ -573,31 +573,3 @@ def test_a_screen_made_at_start_gets_the_width_class_textual_would_give_it() -> 
     textual = Screen()._get_breakpoint_classes
     for breakpoints in (BREAKPOINTS, [(10, "-a"), (40, "-b")], []):
         assert [breakpoint_classes(n, breakpoints) for n in range(200)] == [textual(n, breakpoints) for n in range(200)]
-
-
-async def test_an_app_that_starts_on_a_plain_screen_is_told_its_first_frame_is_drawn() -> None:
-    """Only a mode screen holds and then reports its first frame; an app of mode screens that starts on any other
-    screen is told at its first turn, so work waiting for the first frame (`after_first_frame`) never waits for a
-    message that does not come."""
-    from textual.message import Message
-    from textual.widgets import Static
-
-    from srt_tui.tui.mode_screen import ModeApp, ModeScreen
-
-    class Plain(Screen[None]):
-        def compose(self) -> Any:
-            yield Static("plain")
-
-    told: list[Message] = []
-
-    class Starts(ModeApp):
-        def on_mount(self) -> None:
-            self.push_screen(Plain())
-
-        def on_mode_screen_drawn(self, message: ModeScreen.Drawn) -> None:
-            told.append(message)
-
-    app = Starts()
-    async with app.run_test(size=(40, 10)) as pilot:
-        await pilot.pause()
-        assert app.started and len(told) == 1
