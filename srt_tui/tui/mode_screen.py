@@ -1,14 +1,15 @@
 """The base of a mode's screen (Launch, Monitor, Setup) and of the app that shows them (`ModeApp`): nothing is
 rendered for a mode screen while the app is starting, and one made then is styled once.
 
-One notion of "the app has started" serves both: `ModeApp.started`, set at the app's first turn (its first message
-read from its queue, which Textual reads only once the app's start-up batch has ended; Textual says so only in
-private state: `_is_mounted` is set inside that batch, `is_running` long before).
+One notion of "the app has started" serves both: `ModeApp.started`, set as the app's start-up batch ends (Textual
+says so only in private state: `_is_mounted` is set inside that batch, `is_running` long before). Not at the app's
+first turn: messages posted while it starts (the recipe reader's rows, focus, resizes: 16 for `-p local`) are queued
+before anything the app's Mount asks for, and under load the held frame waited behind them all.
 
 Textual mounts the first screen while the app is still starting, inside the app's batch of start-up updates, and
 lays it out and renders it at each change meanwhile; every such frame is thrown away (`App._display` draws nothing
 during a batch). For the first screens that was two or three whole renders (~10 ms each on this machine) before the
-one that reached the terminal. A mode screen holds them: its frame is rendered at the app's first turn.
+one that reached the terminal. A mode screen holds them: its frame is rendered as that batch ends.
 
 Textual also styled the first screen's widgets three times before that frame: as they mounted, again when the screen
 got its width class (`-narrow`/`-wide`) at its first resize, and again as it was first shown (`ScreenResume`); and it
@@ -34,27 +35,27 @@ class ModeApp(App[None]):
     """An app of mode screens: it knows when it has started (`started`), and draws then the frame its screen held
     while it was starting."""
 
-    #: the app has read its message queue, so its start-up batch has ended and a frame reaches the terminal; a mode
-    #: screen made before is styled at once (`ModeScreen`), and its frames meanwhile are held
+    #: the app's start-up batch has ended, so a frame reaches the terminal; a mode screen made before is styled at
+    #: once (`ModeScreen`), and its frames meanwhile are held
     started = False
 
-    @on(events.Mount)
-    def _start_at_first_turn(self) -> None:
-        """The app mounts inside its start-up batch: its queue is read, and this callback run, once the batch ends."""
-        self.call_later(self._first_turn)
-
-    def _first_turn(self) -> None:
-        self.started = True
-        screen = self.screen
-        if isinstance(screen, ModeScreen):
-            screen.draw_held_frame()
+    def _end_batch(self) -> None:
+        """Textual's end of a batch of updates; the first one to end once the app is mounted is its start-up batch
+        (Compose, Resize and Mount are dispatched inside it). Kept private: no public event says a frame can now reach
+        the terminal; test_first_frame.py's no-frame and slurm-check tests fail if Textual renames it."""
+        super()._end_batch()
+        if not self.started and not self._batch_count and self._mounted_event.is_set():
+            self.started = True
+            screen = self.screen
+            if isinstance(screen, ModeScreen):
+                screen.draw_held_frame()
 
 
 class ModeScreen(Screen[None]):
     """A screen of one of the app's modes: no frame of it is rendered before the app has started (`ModeApp.started`),
     and one made while the app starts is styled once. In any other app it is a plain screen."""
 
-    #: a frame was asked for while the app was starting: it is drawn at the app's first turn (unless one was since)
+    #: a frame was asked for while the app was starting: it is drawn as the app's start-up batch ends
     _frame_held = False
     #: made while the app was starting, and not shown yet (`_first_shown`)
     _styled_at_start = False
@@ -99,7 +100,7 @@ class ModeScreen(Screen[None]):
         self._draw()
 
     def draw_held_frame(self) -> None:
-        """The app's first turn: the frame held meanwhile is drawn, if this screen still shows."""
+        """The app's start-up batch has ended: the frame held meanwhile is drawn, if this screen still shows."""
         if self._frame_held and self.is_current:
             self._frame_held = False
             self._draw()

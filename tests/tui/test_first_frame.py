@@ -19,7 +19,9 @@ from typing import Any
 
 import pytest
 from rich.console import RenderableType
+from textual import on
 from textual.app import App
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, LoadingIndicator, Tree
 from textual.widgets._footer import FooterKey
@@ -33,7 +35,7 @@ from srt_tui.tui.launch.steps.profile_step import ProfileStep
 from srt_tui.widgets.fit_footer import FitFooter
 from tests.tui.scenarios import NVIDIA, reach, settle
 from tests.tui.test_recipe_library import _leaves, _user_library, make_library
-from tests.tui.tui_helpers import make_app
+from tests.tui.tui_helpers import FIXED_NOW, make_app
 
 
 @pytest.fixture(autouse=True)
@@ -72,6 +74,31 @@ async def test_no_frame_is_rendered_before_the_app_has_started(monkeypatch: pyte
         await settle(pilot)
     assert [f for f in frames if not f[0] and f[1]] == []  # rendered while starting
     assert (True, True) in frames
+
+
+class _Queued(Message):
+    """Posted to the app before it starts: read only after every start-up message (the reader's rows, focus)."""
+
+
+async def test_the_held_frame_is_drawn_before_the_app_reads_what_was_queued_while_it_started(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The held frame is drawn as the start-up batch ends, not at a turn of the app's queue: messages posted while
+    it starts (16 for `-p local`) were read first, and under load the first frame waited behind them (CI: the
+    Slurm check's 2 s fallback fired before any frame, or the frame was drawn inside the shutdown's batch)."""
+    frames = _frames(monkeypatch)
+    drawn_when_read: list[int] = []
+
+    class Queued(SrtTuiApp):
+        @on(_Queued)
+        def _read(self) -> None:
+            drawn_when_read.append(sum(1 for began, rendered in frames if began and rendered))
+
+    app = Queued(profile="local", clock=lambda: FIXED_NOW, check_slurm=False, cursor_blink=False)
+    app.post_message(_Queued())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+    assert len(drawn_when_read) == 1 and drawn_when_read[0] >= 1
 
 
 def _no_scan(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
@@ -359,7 +386,9 @@ async def test_a_footer_key_is_styled_once_as_it_mounts(monkeypatch: pytest.Monk
 
 FIRST_FRAME = r"""
 import json, sys
+from textual import on
 from textual.app import App
+from textual.message import Message
 from srt_tui.cli.main import _settle_interrupted
 from srt_tui.tui.app import SrtTuiApp
 from srt_tui.tui.launch.recipe_reader import start_early
@@ -477,7 +506,9 @@ async def test_the_first_frame_parses_each_stylesheet_once(
 
 STARTED_AS_SRT_TUI = r"""
 import gc, json, os
+from textual import on
 from textual.app import App
+from textual.message import Message
 from srt_tui.cli import terminal
 from srt_tui.cli.main import main
 from srt_tui.tui.app import SrtTuiApp
