@@ -435,9 +435,12 @@ def _recipe_preflight(prep: Any) -> list[Finding]:
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
-    from srt_tui.core.api import prepare
+    from srt_tui.core.api import prepare_job
+    from srt_tui.core.plan.paths_preflight import reads_model_path
     from srt_tui.core.spec.profile import load_profile
+    from srt_tui.core.spec.recipe import load_recipe
     from srt_tui.setup.doctor import run_doctor
+    from srt_tui.setup.doctor_profile import pick_doctor_profile
 
     # every argument read before anything runs: a recipe that does not load (or `-t` that does not fit it) was said
     # only after every probe, its probe job too, had run
@@ -446,11 +449,22 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     problems = _probe_arg_problems(args)
     if problems:
         return _refused(problems)
-    loaded = load_profile(args.profile)
-    prep = prepare(args.file, getattr(args, "profile", None), args.topology) if args.file else None
+    given = getattr(args, "profile", None)
+    pick = None if given else pick_doctor_profile()  # without -p: the profile the operator would use, never the demo
+    if pick is not None and pick.loaded is None:
+        return _no_profile(pick.why, pick.fix, args.json)
+    loaded = load_profile(given) if pick is None or pick.loaded is None else pick.loaded
+    prep = None
+    if args.file:  # the recipe's job on the profile checked
+        recipe, source = load_recipe(args.file)
+        prep = prepare_job(recipe, loaded, source, args.topology)
     progress = None if args.json else _Progress()
+    read = (prep.job.model_path,) if prep is not None and reads_model_path(prep.job) else ()
     run, checks = _stoppable(
-        _options(args), lambda options: run_doctor(loaded.profile, options, progress), lambda found: found[0], progress
+        _options(args),
+        lambda options: run_doctor(loaded.profile, options, progress, read),
+        lambda found: found[0],
+        progress,
     )
     if prep is not None:  # this recipe's job against the cluster, as `apply` checks it before sbatch
         checks += _recipe_preflight(prep)
@@ -468,11 +482,23 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
         )
     else:
         print(f"doctor: profile {loaded.name} ({loaded.source}: {loaded.path})")
+        if pick is not None:  # chosen without -p: said, so the operator knows what was checked
+            print(f"  chosen: {pick.why}; -p NAME checks another")
         _print_findings("Probes:", run.findings)
         _print_findings("Checks:", checks)
         bad = [f for f in everything if f.level == "error"]
         print(f"\n{len(bad)} problem(s)" if bad else "\nno problems found")
     return 1 if worst(everything) == "error" else 0
+
+
+def _no_profile(why: str, fix: str, as_json: bool) -> int:
+    """Doctor without -p found no profile of the operator's to check: said with the way to one. Not a problem of the
+    cluster or of a profile, so exit 0 (the demo needs no check)."""
+    if as_json:
+        print(json.dumps({"profile": None, "note": why, "fix": fix, "probes": [], "checks": []}, indent=2))
+    else:
+        print(f"doctor: nothing checked: {why}\n  fix: {fix}")
+    return 0
 
 
 def _node_count(text: str) -> int:

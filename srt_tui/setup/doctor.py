@@ -129,10 +129,18 @@ def check_profile(profile: Profile, run: ProbeRun) -> list[Finding]:
     return out
 
 
+def unread_model_paths(profile: Profile, read: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The profile's `model_paths` no job checked here loads (``read``: those a checked recipe's engine loads). Only an
+    engine that loads a model reads its path (the mocker reads none), so one of these missing only warns: the demo's
+    mock model, which the mocker never reads, failed doctor."""
+    return tuple(p for p in dict.fromkeys((profile.model_paths or {}).values()) if p not in read)
+
+
 def run_doctor(
-    profile: Profile, options: ProbeOptions, progress: Progress | None = None
+    profile: Profile, options: ProbeOptions, progress: Progress | None = None, read_models: tuple[str, ...] = ()
 ) -> tuple[ProbeRun, list[Finding]]:
-    """Probe the cluster for this profile (its partition and paths) and check the profile."""
+    """Probe the cluster for this profile (its partition and paths) and check the profile; ``read_models``: the model
+    paths a recipe checked with it loads (the other model paths only warn: `unread_model_paths`)."""
     parts = options.partition or profile.default_partition
     # the caller's options as they are (its stop event too), with the profile's partition and paths
     opts = replace(
@@ -140,6 +148,7 @@ def run_doctor(
         partition=parts,
         mpi_also=(profile.mpi_plugin,),
         paths=tuple(dict.fromkeys([*options.paths, *profile_paths(profile)])),
+        unread_paths=unread_model_paths(profile, read_models),
     )
     run = run_probes(opts, progress) if progress else run_probes(opts)
     if parts and parts not in [p.name for p in run.partitions]:

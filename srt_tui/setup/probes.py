@@ -58,6 +58,8 @@ class ProbeOptions:
 
     partition: str | None = None
     paths: tuple[str, ...] = ()
+    #: of ``paths``, those a job may never read (doctor: model paths no checked engine loads): missing, they only warn
+    unread_paths: tuple[str, ...] = ()
     extra_path: str | None = None
     workdir: Path | None = None
     command_timeout: float = 20.0
@@ -523,6 +525,15 @@ class Prober:
         for path in report.paths:
             if path.exists:
                 out.append(Finding.good(f"path {path.path}", "exists", where))
+            elif path.path in self.options.unread_paths:
+                out.append(
+                    Finding.warn(
+                        f"path {path.path}",
+                        f"{path.path} does not exist {where}",
+                        "only a job whose engine loads this model reads it (the mocker reads none): fix it before "
+                        "running one; `srt-tui doctor -f RECIPE` checks a recipe's model",
+                    )
+                )
             else:
                 out.append(
                     Finding.bad(

@@ -260,6 +260,30 @@ def is_path_check(check: PreflightCheck) -> bool:
     return check.name in ("model.path", "model.container")
 
 
+def check_rank(check: PreflightCheck) -> tuple[int, int]:
+    """Where a check stands in `worst_first`: one the operator cannot submit past, then one they may (`waivable`),
+    then one that could not run, then a pass; within each, a program or module the job starts before a path (a path
+    missing here is often on the compute nodes only; a job whose program is missing fails at once)."""
+    severity = 3 if check.ok else 2 if check.ok is None else 1 if check.waivable else 0
+    return severity, int(is_path_check(check))
+
+
+def worst_first(checks: Sequence[PreflightCheck]) -> list[PreflightCheck]:
+    """``checks`` in the one order every list of them shows (Submit, Topology's Checks, `apply`'s refusal): the worst
+    first (`check_rank`), ties in their given order, so the problem that guarantees failure is never below the fold."""
+    return sorted(checks, key=check_rank)
+
+
+def failing_line(checks: Sequence[PreflightCheck]) -> str:
+    """One line for the top of a list: `✗ 2 checks fail; worst: programs: …` ('' when none fails)."""
+    failing = worst_first([c for c in checks if c.blocks])
+    if not failing:
+        return ""
+    first = failing[0]
+    count = f"{len(failing)} checks fail; worst" if len(failing) > 1 else "1 check fails"
+    return f"✗ {count}: {first.name}: {first.message}"
+
+
 def path_checks(prep: Prepared, face: Face = "cli") -> list[PreflightCheck]:
     """The model and container paths of a job, checked from this machine (srtctl's preflight): ✗ blocks, as
     `srt-tui preflight` and srtctl's apply refuse them; the fix worded for ``face``."""
@@ -277,7 +301,8 @@ def host_checks(prep: Prepared, launcher: str, face: Face = "cli") -> list[Prefl
     Python modules a container-less plan starts. Each ✗ refuses the job; which the operator may submit past
     (`waivable`, `submit_prepared(waive_checks=True)`): with Slurm all of them, the nodes may have what this login
     node lacks; with the local launcher, which runs the job here, a module this shell's Python lacks (the job's own
-    environment, its profile's bash preamble, may bring another), never a path or a program missing here."""
+    environment, its profile's bash preamble, may bring another), never a path or a program missing here. Worst first
+    (`worst_first`), as every face lists them."""
     out = [c if launcher != "local" else replace(c, waivable=False) for c in path_checks(prep, face)]
     for missing in missing_programs(prep.plan):
         problem = missing.problem()
@@ -285,12 +310,12 @@ def host_checks(prep: Prepared, launcher: str, face: Face = "cli") -> list[Prefl
         when = "the job's own environment brings it" if launcher == "local" else "the job's nodes have it"
         hint = problem.hint + (PROGRAMS_ANYWAY[face].format(when=when) if waivable else "")
         out.append(PreflightCheck("programs", False, problem.message, hint, "container_runtime: none", waivable))
-    return out
+    return worst_first(out)
 
 
 def refuse_failed(checks: list[PreflightCheck]) -> None:
     """Raise PreflightError naming every check that failed and its fix (nothing is submitted)."""
-    failed = [c for c in checks if c.blocks]
+    failed = worst_first([c for c in checks if c.blocks])
     if failed:
         raise PreflightError(
             [

@@ -64,13 +64,18 @@ def _model_words(job: ResolvedJob) -> tuple[str, str]:
     )
 
 
+def reads_model_path(job: ResolvedJob) -> bool:
+    """Do the job's workers read `model.path` (False: the mocker's, only a served name)?"""
+    return get_engine(job.recipe.engine.type).reads_model(job_router(job).worker_launch)
+
+
 def check_paths(job: ResolvedJob) -> list[PathCheck]:
     """Model directory and container image of a resolved job, as the login node sees them."""
     out: list[PathCheck] = []
     model = job.model_path
     via, fix = _model_words(job)
     engine = get_engine(job.recipe.engine.type)
-    if not engine.reads_model(job_router(job).worker_launch):
+    if not reads_model_path(job):
         out.append(PathCheck("model-unused", "model.path", True, f"not read: the {engine.name} engine loads no model"))
     elif model.startswith("hf:"):
         out.append(PathCheck("model-hub", "model.path", True, f"{model} is downloaded by the job"))

@@ -494,7 +494,16 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
             self._forget_after(0)
         self.hub.update(profile_label=f"{message.loaded.name} ({message.loaded.source})")
         self._scan_roots(message.loaded.profile.srtctl_root)
+        self._remember(message.loaded.name, message.loaded.source)
         await self.go_to(1)
+
+    @work(thread=True, group="last-profile", name="remember-profile", exit_on_error=False)
+    def _remember(self, name: str, source: str) -> None:
+        """The profile chosen here or submitted with is the one the next Launch highlights (`remember_profile`),
+        written off the UI thread (a slow home file system never holds a key)."""
+        from srt_tui.state.last_profile import remember_profile
+
+        remember_profile(name, source)
 
     @on(RecipeChosen)
     async def _recipe(self, message: RecipeChosen) -> None:
@@ -529,5 +538,8 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
 
     @on(JobSubmitted)
     def _submitted(self, message: JobSubmitted) -> None:
-        """The message bubbles on to the app, which opens the job in Monitor."""
+        """The message bubbles on to the app, which opens the job in Monitor; its profile is remembered (`-p`'s
+        too: the one used to submit)."""
+        if self.state.profile is not None:
+            self._remember(self.state.profile.name, self.state.profile.source)
         self.notify(f"Job {message.job_id} submitted with the {message.launcher} launcher.", title="Submitted")

@@ -61,6 +61,8 @@ class ProfileStep(FilterStep):
         self._narrow = False
         #: the recipe reader process sends the rows (`reader_rows`): no profile model is loaded here for them
         self._rows_coming = rows_coming
+        #: the profile this user last chose or submitted with (`remembered_profile`): highlighted unless `-p` names one
+        self._remembered: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -93,6 +95,9 @@ class ProfileStep(FilterStep):
     _holding = False
 
     def on_mount(self) -> None:
+        from srt_tui.state.last_profile import remembered_profile
+
+        self._remembered = remembered_profile()
         if not self._rows_coming:
             self.load_profiles(self._preferred)
         hub: ContextHub | None = getattr(self.screen, "hub", None)
@@ -249,11 +254,13 @@ class ProfileStep(FilterStep):
             table.add_row(*(_fitted(cells.get(c.key, Text("")), c.width) for c in self._columns), key=str(i))
 
     def _preferred_row(self) -> int:
+        """The row the cursor starts on: the profile Setup just wrote, else `-p`'s, else the one this user last chose
+        or submitted with, else the demo; one no longer listed (or filtered out) gives way to the next."""
         want = self._preferred
         if want and (want.endswith((".yaml", ".yml")) or "/" in want):
             want = None if not self.rows else self.rows[0].name
         names = [self.rows[i].name for i in self.shown]
-        for candidate in (self._cursor_to, want, DEMO_PROFILE):
+        for candidate in (self._cursor_to, want, self._remembered, DEMO_PROFILE):
             if candidate in names:
                 return names.index(candidate)
         return 0

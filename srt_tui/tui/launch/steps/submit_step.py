@@ -191,6 +191,7 @@ class SubmitStep(WizardStep):
         self.call_after_refresh(self._render_request)
 
     def _render_request(self) -> None:
+        from srt_tui.slurm.preflight import failing_line, worst_first
         from srt_tui.tui.launch.wizard import local_request, slurm_request
 
         if self.prepared is None:
@@ -232,17 +233,15 @@ class SubmitStep(WizardStep):
             rest.add_row("paths", Text("checking… the model and container paths, from this machine", style=dim))
             if plan.container_runtime == "none":  # a container brings its own programs: none are checked
                 rest.add_row("programs", Text("checking… the programs and Python modules the job starts", style=dim))
-        paths = [c for c in self.host_checks() if c.name != "programs" and c.ok is not True]
-        for i, check in enumerate(paths):  # what `apply` and `srt-tui preflight` refuse: the model, the container
-            rest.add_row("paths" if i == 0 else "", self._check_text(check))
-        for i, missing in enumerate(found.missing if found else []):  # container_runtime: none, checked here
-            problem = missing.problem()
-            text = Text(self._fit(f"✗ {problem.message}"), style=st("submit-step--bad"))
-            text.append(self._fit(f"\n  fix: {problem.hint}"), style=st("submit-step--dim"))
-            rest.add_row("programs" if i == 0 else "", text)
+        checks = self.host_checks()  # worst first (`worst_first`): the section of the worst check is listed first
+        sections = [self._path_rows, self._program_rows]
+        if checks and checks[0].name == "programs":
+            sections.reverse()
+        for add_rows in sections:
+            add_rows(rest, checks, found)
         # Slurm's checks (partition, nodes, time vs MaxTime) are about a Slurm job: beside Local they read as if
         # Slurm would be used; they show with Slurm (sbatch) chosen
-        if self.preflight and self._preflight_of is self.prepared and self.launcher == "slurm":
+        if self._slurm_checks_shown():
             rest.add_row("", "")
             # asked while Slurm answered: with Slurm down now, its answers are stale (a `✓ partition: gpu exists`
             # stayed beside `Slurm ✗ unreachable`), marked `?` and said so once
@@ -253,11 +252,31 @@ class SubmitStep(WizardStep):
                     style=st("submit-step--dim"),
                 )
                 rest.add_row("preflight", note)
-            for i, check in enumerate(self.preflight):
+            for i, check in enumerate(worst_first(self.preflight)):
                 rest.add_row("preflight" if i == 0 and not stale else "", self._check_text(check, stale))
         if rest.row_count:
             parts.append(rest)
+        shown = [*checks, *(self.preflight if self._slurm_checks_shown() else [])]
+        if worst := failing_line(shown):  # at the top: the worst problem is seen without scrolling (80x24)
+            parts.insert(0, Text(worst, style=st("submit-step--bad"), no_wrap=True, overflow="ellipsis"))
         self.query_one("#request", Static).update(Group(*parts))
+
+    def _slurm_checks_shown(self) -> bool:
+        """Slurm's checks (partition, nodes, time) are listed: about this job, with Slurm (sbatch) chosen."""
+        return bool(self.preflight) and self._preflight_of is self.prepared and self.launcher == "slurm"
+
+    def _path_rows(self, grid: Table, checks: list[PreflightCheck], found: HostFindings | None) -> None:
+        """What `apply` and `srt-tui preflight` refuse: the model, the container, as this machine sees them."""
+        for i, check in enumerate(c for c in checks if c.name != "programs" and c.ok is not True):
+            grid.add_row("paths" if i == 0 else "", self._check_text(check))
+
+    def _program_rows(self, grid: Table, checks: list[PreflightCheck], found: HostFindings | None) -> None:
+        """The programs and Python modules a container-less job starts that this machine lacks."""
+        for i, missing in enumerate(found.missing if found else []):
+            problem = missing.problem()
+            text = Text(self._fit(f"✗ {problem.message}"), style=self._style("submit-step--bad"))
+            text.append(self._fit(f"\n  fix: {problem.hint}"), style=self._style("submit-step--dim"))
+            grid.add_row("programs" if i == 0 else "", text)
 
     def _check_text(self, check: PreflightCheck, stale: bool = False) -> Text:
         """One preflight line: ✓ fits, ✗ what is wrong and the fix, · could not check (does not block); ``stale``:
@@ -475,9 +494,10 @@ class SubmitStep(WizardStep):
 
         if self._checking():  # never submitted unchecked: the answer may refuse it
             return CHECKING
-        failing = self._failing(waive)
+        failing = self._failing(waive)  # worst first (`host_checks`): the worst one's kind is said
         paths = [c for c in failing if is_path_check(c)]
-        if paths:  # `srt-tui preflight` refuses it so (srtctl's apply too): the job would fail on its first node,
+        # a path worst: `srt-tui preflight` refuses it so (srtctl's apply too), the job would fail on its first node
+        if paths and is_path_check(failing[0]):
             names = ", ".join(c.name for c in paths)  # unless only the compute nodes see it
             return f"{names}: not found from this machine (see paths); `srt-tui preflight` refuses it too."
         if any(c.name == "programs" for c in failing):  # a job that would fail at once (op12: in 11 s on Slurm)

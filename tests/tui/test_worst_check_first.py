@@ -1,0 +1,82 @@
+"""The worst check first, wherever checks are listed (new-operator pass, s36): at 80x24 the Submit step showed only a
+model path this machine does not see (one the operator may submit past) while `vllm` not importable, which fails the
+job at once, was below the fold. One order (`worst_first`) for every face, and a line at the top of the request that
+counts the ✗ and names the worst."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.widgets import Static
+
+from srt_tui.core.errors import SrtError
+from srt_tui.slurm.preflight import PreflightCheck, failing_line, refuse_failed, worst_first
+from srt_tui.tui.launch.steps.submit_step import SubmitStep
+from tests.tui.scenarios import Scenario, reach, settle
+from tests.tui.test_submit_anyway import state
+from tests.tui.tui_helpers import SLURM_UP, FakeCluster, answer_preflight_with, make_app
+
+PATH = PreflightCheck("model.path", False, "[model-missing] /nowhere does not exist", waivable=True)
+MODULE = PreflightCheck("programs", False, "`vllm` not importable by python3", waivable=True)
+FATAL = PreflightCheck("programs", False, "`srun` not found", waivable=False)
+UNKNOWN = PreflightCheck("gpus", None, "not checked")
+OK = PreflightCheck("partition", True, "`gpu` exists")
+
+
+def test_worst_first_fatal_then_waivable_programs_then_paths_then_unknown_then_ok() -> None:
+    assert worst_first([OK, UNKNOWN, PATH, MODULE, FATAL]) == [FATAL, MODULE, PATH, UNKNOWN, OK]
+    assert failing_line([OK, PATH, MODULE]) == "✗ 2 checks fail; worst: programs: `vllm` not importable by python3"
+    assert failing_line([OK, UNKNOWN]) == ""
+
+
+def test_apply_names_the_worst_refusal_first() -> None:
+    with pytest.raises(SrtError) as caught:
+        refuse_failed([PATH, MODULE])
+    assert [p.message for p in caught.value.problems] == [MODULE.message, PATH.message]
+
+
+SCENARIO = Scenario("dynamo-vllm", "local", "dynamo-vllm-nowhere")
+
+
+@pytest.fixture
+def _vllm_missing_and_a_path_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The job's `python3` has ai-dynamo's `dynamo` and no `vllm`; the recipe's model is a path nobody has."""
+    from srt_tui.core.plan import host_programs
+
+    host_programs._ANSWERS.clear()
+    site = tmp_path / "site"
+    (site / "dynamo").mkdir(parents=True)
+    (site / "dynamo" / "__init__.py").write_text("")
+    python = tmp_path / "bin" / "python3"
+    python.parent.mkdir()
+    python.write_text(f'#!/bin/sh\nPYTHONPATH={site} exec {Path(sys.executable).resolve()} -S "$@"\n')
+    python.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{python.parent}{os.pathsep}{os.environ['PATH']}")
+    recipes = Path(os.environ["SRT_TUI_CONFIG_DIR"]) / "recipes"
+    recipes.mkdir(parents=True, exist_ok=True)
+    (recipes / "dynamo-vllm-nowhere.yaml").write_text(
+        f"name: dynamo-vllm-nowhere\nmodel: {{path: {tmp_path}/no-model}}\nengine: vllm\nfrontend: {{type: dynamo}}\n"
+        "dynamo: {install: false}\nroles:\n  agg: {nodes: 1, workers: 1, gpus: 1}\n"
+    )
+    answer_preflight_with(monkeypatch, FakeCluster(nodes=3, partition="gpu"))
+
+
+@pytest.mark.usefixtures("_vllm_missing_and_a_path_missing")
+async def test_at_80x24_the_submit_step_shows_the_worst_check_first() -> None:
+    app = make_app(SCENARIO.profile, probe=SLURM_UP)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await reach(pilot, SCENARIO, "submit", typed=False)
+        app.screen.query_one(SubmitStep).focus_default()
+        await pilot.press("up", "enter")  # Slurm (sbatch): both checks are ones the operator may submit past
+        await settle(pilot)
+        chosen, disabled, _, status = state(app)
+        assert chosen == "slurm" and disabled and status.startswith("✗ `vllm` not importable by python3"), status
+        console = Console(width=200, file=io.StringIO(), record=True, color_system=None)
+        console.print(app.screen.query_one("#request", Static).content)
+        request = console.export_text().splitlines()  # its first line: the top of the panel, seen unscrolled
+        assert request[0].startswith("✗ 2 checks fail; worst: programs: `vllm`, which `dynamo.vllm` imports"), request
