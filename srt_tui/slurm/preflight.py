@@ -275,13 +275,13 @@ def worst_first(checks: Sequence[PreflightCheck]) -> list[PreflightCheck]:
 
 
 def failing_line(checks: Sequence[PreflightCheck]) -> str:
-    """One line for the top of a list: `✗ 2 checks fail; worst: programs: …` ('' when none fails)."""
+    """One line for the top of a list: `✗ 2 checks fail: programs, model.path`, worst first ('' when none fails). Names
+    only: each check's message is in the list below it, and a message cut to fit read `model.pat…`."""
     failing = worst_first([c for c in checks if c.blocks])
     if not failing:
         return ""
-    first = failing[0]
-    count = f"{len(failing)} checks fail; worst" if len(failing) > 1 else "1 check fails"
-    return f"✗ {count}: {first.name}: {first.message}"
+    count = f"{len(failing)} checks fail" if len(failing) > 1 else "1 check fails"
+    return f"✗ {count}: {', '.join(dict.fromkeys(c.name for c in failing))}"
 
 
 def path_checks(prep: Prepared, face: Face = "cli") -> list[PreflightCheck]:

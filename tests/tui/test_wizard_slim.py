@@ -93,7 +93,8 @@ async def test_the_launcher_goes_under_the_request_and_submit_stays_on_screen(si
         button = screen.query_one("#submit")
         assert screen.region.contains_region(button.region) and launcher.region.contains_region(button.region)
         request_lines = _lines(screen.query_one("#request"))
-        assert request_lines[0].split() == ["job", "name", "h100-2p1d-sglang"], request_lines  # was `h1`/`00`/…
+        assert request_lines[0].startswith("✗ 2 checks fail: model.path"), request_lines  # worst first, on top
+        assert request_lines[1].split() == ["job", "name", "h100-2p1d-sglang"], request_lines  # was `h1`/`00`/…
 
 
 async def test_a_path_longer_than_the_request_column_is_cut_in_its_middle() -> None:

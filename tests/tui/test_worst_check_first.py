@@ -30,7 +30,8 @@ OK = PreflightCheck("partition", True, "`gpu` exists")
 
 def test_worst_first_fatal_then_waivable_programs_then_paths_then_unknown_then_ok() -> None:
     assert worst_first([OK, UNKNOWN, PATH, MODULE, FATAL]) == [FATAL, MODULE, PATH, UNKNOWN, OK]
-    assert failing_line([OK, PATH, MODULE]) == "✗ 2 checks fail; worst: programs: `vllm` not importable by python3"
+    assert failing_line([OK, PATH, MODULE]) == "✗ 2 checks fail: programs, model.path"
+    assert failing_line([PATH]) == "✗ 1 check fails: model.path"
     assert failing_line([OK, UNKNOWN]) == ""
 
 
@@ -79,4 +80,5 @@ async def test_at_80x24_the_submit_step_shows_the_worst_check_first() -> None:
         console = Console(width=200, file=io.StringIO(), record=True, color_system=None)
         console.print(app.screen.query_one("#request", Static).content)
         request = console.export_text().splitlines()  # its first line: the top of the panel, seen unscrolled
-        assert request[0].startswith("✗ 2 checks fail; worst: programs: `vllm`, which `dynamo.vllm` imports"), request
+        assert request[0] == "✗ 2 checks fail: programs, model.path", request
+        assert request[1].startswith("job name"), request
