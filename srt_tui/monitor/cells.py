@@ -22,6 +22,7 @@ from srt_tui.monitor.model import (
     starts_in_s,
     time_left_s,
 )
+from srt_tui.monitor.role_health import DEGRADED, stage_words
 from srt_tui.slurm.local import is_local_job
 
 SPARK_CHARS = "▁▂▃▄▅▆▇█"
@@ -193,14 +194,26 @@ def state_cell(snap: JobSnapshot, short: bool = False) -> str:
     return f"{launcher} {snap.slurm_state}"
 
 
-def stage_cell(snap: JobSnapshot, short: bool = False) -> str:
+def stage_cell(snap: JobSnapshot, short: bool = False, said: bool = True) -> str:
     """The stage, with `(relayed)` when health came from the job's own relay, and the benchmark's progress
-    while it runs (step, requests done of total, ETA); ``short``: the stage in one word (`STAGE_SHORT`)."""
-    stage = STAGE_SHORT.get(snap.stage, snap.stage) if short else snap.stage
+    while it runs (step, requests done of total, ETA); ``short``: the stage in one word (`STAGE_SHORT`).
+
+    A ready job with a role that has no healthy worker cannot serve: `degraded · no healthy decode worker (2 hung)`;
+    one with some of a role's workers not serving says so after its stage: `serving · 1/2 decode workers healthy
+    (1 hung)` (`role_health`). ``short`` or not ``said`` (the jobs list, whose ▲ and HEALTHY say the rest): the
+    stage word alone, `degraded`."""
+    word, shortfall = stage_words(snap)
+    stage = STAGE_SHORT.get(word, word) if short else word
     progress = f" {snap.bench.text()}" if snap.bench is not None else ""
     if snap.stage == "workers healthy" and snap.stage_detail:  # `0/2` while they come up: not yet healthy
         progress = f" {snap.stage_detail}"
-    return stage + progress + (" (relayed)" if snap.relayed else "")
+    relayed = " (relayed)" if snap.relayed else ""
+    if not shortfall or short or not said:
+        return (stage if word == DEGRADED else stage + progress) + relayed
+    if word == DEGRADED:
+        was = f" · {snap.stage}{progress}" if progress else ""
+        return f"{word} · {shortfall}{was}{relayed}"
+    return f"{stage}{progress} · {shortfall}{relayed}"
 
 
 def list_stage(snap: JobSnapshot, now: datetime | None = None) -> str:

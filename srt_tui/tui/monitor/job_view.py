@@ -19,6 +19,7 @@ from textual.widgets import Static
 from srt_tui.monitor import cells
 from srt_tui.monitor.files.log_tail import strip_ansi
 from srt_tui.monitor.model import JobSnapshot, LogRef
+from srt_tui.monitor.role_health import stage_words
 from srt_tui.slurm.client import ENDED_WITH_REASON
 from srt_tui.slurm.reach import port_forward
 from srt_tui.tui.display import hang
@@ -207,6 +208,8 @@ def stage_detail(snap: JobSnapshot, reason: str) -> str:
     panel names that log, and `l` opens it)."""
     detail, stage = snap.stage_detail, cells.stage_cell(snap)
     if not detail or stage.endswith(detail) or detail == reason:
+        return ""
+    if stage_words(snap)[1]:  # `degraded · no healthy decode worker (2 hung)`, not `… at http://…` (the url line)
         return ""
     if snap.bench is not None and snap.stage == "benchmark":  # its progress says more than `running the benchmark`
         return ""
