@@ -366,15 +366,15 @@ def gpu_totals_forms(readings: list[GpuReading], wide: bool) -> list[str]:
 
 
 def failure_why(snap: JobSnapshot) -> list[str]:
-    """What says why the failing step ended: its log's line (`main.py: error: unrecognized arguments: --bogus`), or,
-    when that log explains nothing, what the job knows instead (`no error in its log; it was killed by signal 9
-    (SIGKILL: …)`), or, when srun never started the step (its log was never written), srun's own lines from the
-    job's Slurm output under a line that says so (`its step never started, so it wrote no log; logs/slurm.log:`,
-    `router: srun: error: Unable to create step for job 12: …`). The job view's Problems panel and `status` show
-    these same lines."""
-    if snap.failure_line:
-        return [snap.failure_line]
-    return [snap.failure_note, *snap.failure_srun] if snap.failure_note else list(snap.failure_srun)
+    """What says why the failing step ended: its log's line (`main.py: error: unrecognized arguments: --bogus`), after
+    the signal that killed it when the job recorded one (`it was killed by signal 9 (SIGKILL: …); its log's last
+    error line:`: a kill is the reason, whatever the log said last), or, when that log explains nothing, what the
+    job knows instead (`no error in its log; it was killed by signal 9 (SIGKILL: …)`), or, when srun never started
+    the step (its log was never written), srun's own lines from the job's Slurm output under a line that says so
+    (`its step never started, so it wrote no log; logs/slurm.log:`, `router: srun: error: Unable to create step for
+    job 12: …`). The job view's Problems panel and `status` show these same lines."""
+    said = [snap.failure_note] if snap.failure_note else []
+    return [*said, snap.failure_line] if snap.failure_line else [*said, *snap.failure_srun]
 
 
 def failure_lines(snap: JobSnapshot) -> list[str]:

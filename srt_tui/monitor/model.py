@@ -356,6 +356,9 @@ class JobSnapshot:
     #: the failing log's one line that says why (its last line that explains a failure: error, traceback or exit
     #: text; never a ready or info line)
     failure_line: str = ""
+    #: that log's last lines (`failure_line` among them when it is there): a router's or an infra's, shown under it as
+    #: a worker's own `log_tail` is
+    failure_tail: tuple[str, ...] = ()
     #: when that log has no such line: what the job knows instead (`no error in its log; it was killed by signal 9
     #: (SIGKILL: out of memory? scancel? kill -9?)`), said where the line would be
     failure_note: str = ""
