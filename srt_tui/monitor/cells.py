@@ -48,8 +48,8 @@ def health_words(health: str, detail: str, stopped: bool) -> tuple[str, str]:
     that ``stopped`` with its ended job (`JobSnapshot.stopped_with_job`), seen `down` for that alone, reads `ended
     with the job` (the detail said `health ended  the job has ended` over its history's `down  the job has ended`,
     and the workers table says `ended`); anything else as it was seen."""
-    if stopped and health == "down" and detail == JOB_ENDED:
-        return STOPPED_WITH_JOB
+    if stopped and health == "down" and detail.startswith(JOB_ENDED):
+        return STOPPED_WITH_JOB[0], STOPPED_WITH_JOB[1] + detail.removeprefix(JOB_ENDED)
     return health, detail
 
 

@@ -51,6 +51,9 @@ FINAL_STAGES = frozenset({"completed", "failed", "cancelled", "timed out"})
 HEALTH_VALUES = ("healthy", "unhealthy", "down", "hung", "unreachable", "unknown")
 #: the detail of a worker seen `down` because its job ended (not for a cause of its own)
 JOB_ENDED = "the job has ended"
+#: said after it when the job's end time is known neither from Slurm nor from its own final event: its history
+#: row has no time (the time the Monitor first looked is not when it happened)
+END_UNTIMED = " (when is not known)"
 ROLE_LETTERS = ROLE_LETTER  # one table of role letters, shared with the plan views
 
 

@@ -57,7 +57,8 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
     live = job.endpoints is not None and not final
     relay = read_relay(ctx.files, job.dir, ctx.wall(), ctx.relay_fresh_s) if live else None
     starting = stage not in READY_STAGES
-    workers, worker_relay, problems = worker_statuses(ctx, job, live, final, relay, starting)
+    job_end = ended_at(job.events, state, final)
+    workers, worker_relay, problems = worker_statuses(ctx, job, live, final, relay, starting, job_end)
     router, router_relay, router_problem = router_status(ctx, job, live, relay, starting, final=final)
     if router_problem:
         problems.append(router_problem)
@@ -139,7 +140,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         visible_devices_env=plan.visible_devices_env,
         started_at=started_at(job.events, state),
         expected_start_at=iso_utc(state.expected_start) if state and state.expected_start else "",
-        ended_at=ended_at(job.events, state, final),
+        ended_at=job_end,
         placements=placements(plan),
         logs=logs,
         requests=requests,
