@@ -388,9 +388,10 @@ def print_table(snaps: list[Any], down: str | None, watched: bool = False, width
             "state": cells.state_cell(s),
             "stage": cells.list_stage(s, now),
             # narrowed (80 columns), `pending (Resources, Slurm estimates start in ~10m)` read `pending …`
+            # and `degraded · no healthy decode worker (2 hung)` reads `degraded` (HEALTHY says `D0/2`)
             "stage" + status_table.SHORT: cells.queued_wait(s, now, status_table.NARROW_CAPS["stage"])
             if s.stage == "pending"
-            else "",
+            else cells.stage_cell(s, said=False),
             "healthy": cells.healthy_cell(s),
             "router": cells.router_cell(s),
             "rate": cells.rate(s.rate_per_s),

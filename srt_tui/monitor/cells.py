@@ -22,6 +22,7 @@ from srt_tui.monitor.model import (
     starts_in_s,
     time_left_s,
 )
+from srt_tui.monitor.role_health import DEGRADED, stage_words
 from srt_tui.slurm.local import is_local_job
 
 SPARK_CHARS = "▁▂▃▄▅▆▇█"
@@ -47,8 +48,8 @@ def health_words(health: str, detail: str, stopped: bool) -> tuple[str, str]:
     that ``stopped`` with its ended job (`JobSnapshot.stopped_with_job`), seen `down` for that alone, reads `ended
     with the job` (the detail said `health ended  the job has ended` over its history's `down  the job has ended`,
     and the workers table says `ended`); anything else as it was seen."""
-    if stopped and health == "down" and detail == JOB_ENDED:
-        return STOPPED_WITH_JOB
+    if stopped and health == "down" and detail.startswith(JOB_ENDED):
+        return STOPPED_WITH_JOB[0], STOPPED_WITH_JOB[1] + detail.removeprefix(JOB_ENDED)
     return health, detail
 
 
@@ -193,14 +194,26 @@ def state_cell(snap: JobSnapshot, short: bool = False) -> str:
     return f"{launcher} {snap.slurm_state}"
 
 
-def stage_cell(snap: JobSnapshot, short: bool = False) -> str:
+def stage_cell(snap: JobSnapshot, short: bool = False, said: bool = True) -> str:
     """The stage, with `(relayed)` when health came from the job's own relay, and the benchmark's progress
-    while it runs (step, requests done of total, ETA); ``short``: the stage in one word (`STAGE_SHORT`)."""
-    stage = STAGE_SHORT.get(snap.stage, snap.stage) if short else snap.stage
+    while it runs (step, requests done of total, ETA); ``short``: the stage in one word (`STAGE_SHORT`).
+
+    A ready job with a role that has no healthy worker cannot serve: `degraded · no healthy decode worker (2 hung)`;
+    one with some of a role's workers not serving says so after its stage: `serving · 1/2 decode workers healthy
+    (1 hung)` (`role_health`). ``short`` or not ``said`` (the jobs list, whose ▲ and HEALTHY say the rest): the
+    stage word alone, `degraded`."""
+    word, shortfall = stage_words(snap)
+    stage = STAGE_SHORT.get(word, word) if short else word
     progress = f" {snap.bench.text()}" if snap.bench is not None else ""
     if snap.stage == "workers healthy" and snap.stage_detail:  # `0/2` while they come up: not yet healthy
         progress = f" {snap.stage_detail}"
-    return stage + progress + (" (relayed)" if snap.relayed else "")
+    relayed = " (relayed)" if snap.relayed else ""
+    if not shortfall or short or not said:
+        return (stage if word == DEGRADED else stage + progress) + relayed
+    if word == DEGRADED:
+        was = f" · {snap.stage}{progress}" if progress else ""
+        return f"{word} · {shortfall}{was}{relayed}"
+    return f"{stage}{progress} · {shortfall}{relayed}"
 
 
 def list_stage(snap: JobSnapshot, now: datetime | None = None) -> str:
@@ -353,15 +366,15 @@ def gpu_totals_forms(readings: list[GpuReading], wide: bool) -> list[str]:
 
 
 def failure_why(snap: JobSnapshot) -> list[str]:
-    """What says why the failing step ended: its log's line (`main.py: error: unrecognized arguments: --bogus`), or,
-    when that log explains nothing, what the job knows instead (`no error in its log; it was killed by signal 9
-    (SIGKILL: …)`), or, when srun never started the step (its log was never written), srun's own lines from the
-    job's Slurm output under a line that says so (`its step never started, so it wrote no log; logs/slurm.log:`,
-    `router: srun: error: Unable to create step for job 12: …`). The job view's Problems panel and `status` show
-    these same lines."""
-    if snap.failure_line:
-        return [snap.failure_line]
-    return [snap.failure_note, *snap.failure_srun] if snap.failure_note else list(snap.failure_srun)
+    """What says why the failing step ended: its log's line (`main.py: error: unrecognized arguments: --bogus`), after
+    the signal that killed it when the job recorded one (`it was killed by signal 9 (SIGKILL: …); its log's last
+    error line:`: a kill is the reason, whatever the log said last), or, when that log explains nothing, what the
+    job knows instead (`no error in its log; it was killed by signal 9 (SIGKILL: …)`), or, when srun never started
+    the step (its log was never written), srun's own lines from the job's Slurm output under a line that says so
+    (`its step never started, so it wrote no log; logs/slurm.log:`, `router: srun: error: Unable to create step for
+    job 12: …`). The job view's Problems panel and `status` show these same lines."""
+    said = [snap.failure_note] if snap.failure_note else []
+    return [*said, snap.failure_line] if snap.failure_line else [*said, *snap.failure_srun]
 
 
 def failure_lines(snap: JobSnapshot) -> list[str]:

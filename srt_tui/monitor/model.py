@@ -51,6 +51,9 @@ FINAL_STAGES = frozenset({"completed", "failed", "cancelled", "timed out"})
 HEALTH_VALUES = ("healthy", "unhealthy", "down", "hung", "unreachable", "unknown")
 #: the detail of a worker seen `down` because its job ended (not for a cause of its own)
 JOB_ENDED = "the job has ended"
+#: said after it when the job's end time is known neither from Slurm nor from its own final event: its history
+#: row has no time (the time the Monitor first looked is not when it happened)
+END_UNTIMED = " (when is not known)"
 ROLE_LETTERS = ROLE_LETTER  # one table of role letters, shared with the plan views
 
 
@@ -356,6 +359,9 @@ class JobSnapshot:
     #: the failing log's one line that says why (its last line that explains a failure: error, traceback or exit
     #: text; never a ready or info line)
     failure_line: str = ""
+    #: that log's last lines (`failure_line` among them when it is there): a router's or an infra's, shown under it as
+    #: a worker's own `log_tail` is
+    failure_tail: tuple[str, ...] = ()
     #: when that log has no such line: what the job knows instead (`no error in its log; it was killed by signal 9
     #: (SIGKILL: out of memory? scancel? kill -9?)`), said where the line would be
     failure_note: str = ""

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from srt_tui.core.text.cut import cut_at_word
+
 #: DataTable's cell padding: one blank either side of every column
 PADDING = 2
 
@@ -103,27 +105,7 @@ def total_width(columns: Iterable[Fitted]) -> int:
     return sum(c.width + PADDING for c in columns)
 
 
-#: where a value may be cut: after a whole word (a blank), or between the parts of a name (`h100-2p1d-sglang`);
-#: not inside a count (`1/2`) or a number
-WORD_BREAKS = " -_"
-
-
 def fit_value(text: str, width: int) -> str:
     """``text`` in ``width`` cells, never cut mid-word (issue 21: `workers he…`, `router sta…` at 80 columns):
-    whole, else its longest head of whole words and `…` (`serving …`, `h100-2p1d-…`, `mocker-2p1d…`); a value of
-    one word longer than its column, with nothing to cut between, keeps its start and `…`."""
-    if len(text) <= width:
-        return text
-    if width < 1:
-        return ""
-    best = ""
-    for i, ch in enumerate(text):
-        if ch not in WORD_BREAKS or i == 0 or text[i - 1] in WORD_BREAKS:
-            continue
-        head = text[:i].rstrip(WORD_BREAKS)
-        # a blank stays before the `…` (`serving…` would read as a word cut); a name's `-` stays when it fits
-        for shown in (head + ch + "…", "" if ch == " " else head + "…"):
-            if shown and len(shown) <= width and len(shown) > len(best):
-                best = shown
-                break
-    return best or text[: width - 1] + "…"
+    `core.text.cut.cut_at_word`."""
+    return cut_at_word(text, width)

@@ -10,8 +10,9 @@ import json
 from pathlib import Path
 
 from srt_tui.monitor import cells
+from srt_tui.monitor.files.jobfiles import error_line
 from srt_tui.monitor.model import JobSnapshot
-from srt_tui.monitor.snapshot.build import failure_line
+from srt_tui.monitor.snapshot.build import failing_tail
 from srt_tui.monitor.snapshot.collect import Monitor
 from srt_tui.tui.logs.screen import LogViewerScreen
 from srt_tui.tui.monitor.job_view import JobView
@@ -123,4 +124,4 @@ def test_the_failure_line_is_plain_text(tmp_path: Path) -> None:
     log.write_text(f"\x1b[1;31mERROR\x1b[0m {ARGPARSE}\nbye\n")
     from srt_tui.monitor.model import LogRef
 
-    assert failure_line(str(log), (LogRef("decode_0", "worker", str(log)),)) == f"ERROR {ARGPARSE}"
+    assert error_line(failing_tail(str(log), (LogRef("decode_0", "worker", str(log)),))) == f"ERROR {ARGPARSE}"

@@ -13,7 +13,7 @@ import pytest
 from srt_tui.monitor import cells
 from srt_tui.monitor.files.jobfiles import error_line, explains_failure
 from srt_tui.monitor.model import LogRef
-from srt_tui.monitor.snapshot.build import failure_line
+from srt_tui.monitor.snapshot.build import failing_tail
 from srt_tui.monitor.snapshot.collect import Monitor
 from srt_tui.monitor.statuses.stage import StepExit
 from srt_tui.tui.monitor.job_view import log_lines
@@ -63,7 +63,7 @@ def test_a_log_with_no_error_has_no_reason_line(tmp_path: Path) -> None:
     log's last line); now there is none, and an error above healthy lines is still found."""
     log = tmp_path / "agg_1.log"
     log.write_text("\n".join(MOCK_LOG) + "\n")
-    assert failure_line(str(log), (LogRef("agg_1", "worker", str(log)),)) == ""
+    assert error_line(failing_tail(str(log), (LogRef("agg_1", "worker", str(log)),))) == ""
     assert error_line(["RuntimeError: NCCL timeout", *MOCK_LOG]) == "RuntimeError: NCCL timeout"
 
 

@@ -21,6 +21,7 @@ from srt_tui.core.jobdir.contract import KIND_OF, JobDirError
 from srt_tui.core.jobdir.events import STATUS_FILE, Event, parse_event
 from srt_tui.core.results.model import JobResults
 from srt_tui.core.results.read import read_results, result_files
+from srt_tui.core.text.cut import cut_at_word
 from srt_tui.monitor.files.log_tail import strip_ansi
 
 T = TypeVar("T")
@@ -52,11 +53,15 @@ _EXPLAINS = re.compile(
     r"|\bexit(?:s|ed|ing)? (?:with )?(?:code|status)|\bexit code|\busage:",
     re.IGNORECASE,
 )
-#: a healthy or informational line (`ready: agg_1 serving …`, `INFO … started`) never says why a process ended,
-#: whatever a word in it happens to be (`INFO  retries: 0 failed`): an error word counts there only as the level
+#: a healthy, informational or warning line (`ready: agg_1 serving …`, `INFO … started`, a router's `WARN … Failed
+#: to download tokenizer`) never says why a process ended, whatever a word in it happens to be (`INFO  retries: 0
+#: failed`): an error word counts there only as the level
 _INFO = re.compile(
-    r"^\W*(?:\S+\s+){0,3}?\[?(?:INFO|DEBUG|TRACE)\b|^(?:ready|serving|listening|started)\b", re.IGNORECASE
+    r"^\W*(?:\S+\s+){0,3}?\[?(?:INFO|DEBUG|TRACE|WARN|WARNING|NOTICE)\b|^(?:ready|serving|listening|started)\b",
+    re.IGNORECASE,
 )
+#: the longest a log line is quoted as a reason, cut at a word (`cut_at_word`)
+LINE_MAX = 300
 
 
 def explains_failure(line: str) -> bool:
@@ -76,8 +81,14 @@ def error_line(lines: list[str]) -> str:
     for line in reversed(lines):
         plain = strip_ansi(line).strip()
         if explains_failure(plain):
-            return plain[:300]
+            return quoted(plain)
     return ""
+
+
+def quoted(line: str) -> str:
+    """A log line as it is quoted (stripped, at most `LINE_MAX`, cut at a word and `…`, never mid-word: a router's
+    `Failed to download tok` read as its own words)."""
+    return cut_at_word(line.strip(), LINE_MAX)
 
 
 def split_http(raw: bytes) -> tuple[int, bytes] | None:

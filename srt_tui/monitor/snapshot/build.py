@@ -57,7 +57,8 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
     live = job.endpoints is not None and not final
     relay = read_relay(ctx.files, job.dir, ctx.wall(), ctx.relay_fresh_s) if live else None
     starting = stage not in READY_STAGES
-    workers, worker_relay, problems = worker_statuses(ctx, job, live, final, relay, starting)
+    job_end = ended_at(job.events, state, final)
+    workers, worker_relay, problems = worker_statuses(ctx, job, live, final, relay, starting, job_end)
     router, router_relay, router_problem = router_status(ctx, job, live, relay, starting, final=final)
     if router_problem:
         problems.append(router_problem)
@@ -99,14 +100,15 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         requests, errors, requests_from = final_totals(ctx, job, requests, errors)
     failure_log = detail.rsplit("log:", 1)[1].strip() if stage == "failed" and "log:" in detail else ""
     logs = log_refs(job)
-    said = failure_line(failure_log, logs) if failure_log else ""
+    last = failing_tail(failure_log, logs) if failure_log else []
+    said = error_line(last)
     ended = step_exit(job.events)
     unwritten = bool(failure_log) and never_written(failure_log, logs)
     srun = srun_lines(ended.name, logs) if unwritten and ended is not None else ()
     if unwritten:  # srun never started the step: its own lines say why, not the log it never wrote
         note = unwritten_note(ended, srun, job.dir, logs)
     else:
-        note = failure_note(ended) if failure_log and not said else ""
+        note = failure_note(ended, bool(said)) if failure_log else ""
     return JobSnapshot(
         job_id=job.job_id,
         job_dir=str(job.dir),
@@ -126,6 +128,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         relayed=relayed,
         failure_log=failure_log,
         failure_line=said,
+        failure_tail=tuple(last[-FAILURE_TAIL_LINES:]),
         failure_note=note,
         failure_log_missing=unwritten,
         failure_srun=srun,
@@ -137,7 +140,7 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
         visible_devices_env=plan.visible_devices_env,
         started_at=started_at(job.events, state),
         expected_start_at=iso_utc(state.expected_start) if state and state.expected_start else "",
-        ended_at=ended_at(job.events, state, final),
+        ended_at=job_end,
         placements=placements(plan),
         logs=logs,
         requests=requests,
@@ -271,15 +274,18 @@ def failing_ref(failure_log: str, logs: tuple[LogRef, ...]) -> LogRef | None:
     return same or next((ref for ref in logs if ref.path.rsplit("/", 1)[-1] == name), None)
 
 
-def failure_line(failure_log: str, logs: tuple[LogRef, ...]) -> str:
-    """The one line that says why: the failing log's last line that explains a failure (error, traceback or exit
-    text: `setsid: failed to execute nats-server: No such file or directory`), as plain text; "" when it has none
-    (a worker killed by SIGKILL writes nothing, and its last line, `ready: agg_1 serving …`, was quoted as the
-    reason). Read from the log's last 64 KiB only, by the Monitor's refresh (never the TUI's loop); the job view's
-    Problems panel and `srt-tui status` show it."""
+#: the failing log's last lines a snapshot keeps (`JobSnapshot.failure_tail`), as many as a worker's Problems rows
+FAILURE_TAIL_LINES = 3
+
+
+def failing_tail(failure_log: str, logs: tuple[LogRef, ...]) -> list[str]:
+    """The failing log's last 50 lines as plain text, where the one line that says why is looked for
+    (`error_line`: its last line that explains a failure, error, traceback or exit text: `setsid: failed to execute
+    nats-server: No such file or directory`; none when it has none: a worker killed by SIGKILL writes nothing, and
+    its last line, `ready: agg_1 serving …`, was quoted as the reason). Read from the log's last 64 KiB only, by the
+    Monitor's refresh (never the TUI's loop); the job view's Problems panel and `srt-tui status` show it."""
     ref = failing_ref(failure_log, logs)
-    lines = [strip_ansi(line).strip() for line in tail(Path(ref.path), 50)] if ref is not None else []
-    return error_line(lines)
+    return [strip_ansi(line).strip() for line in tail(Path(ref.path), 50)] if ref is not None else []
 
 
 #: the end of the job's Slurm output read for srun's words about a step (the cleanup's own srun lines, two per step
@@ -328,10 +334,13 @@ def unwritten_note(ended: StepExit | None, srun: tuple[str, ...], job_dir: Path,
     return f"its log was never written{code}, and {where} has no srun line about its step"
 
 
-def failure_note(ended: StepExit | None) -> str:
-    """Said instead of the failing log's line when the log explains nothing: what the job recorded of the step's
-    end (`no error in its log; it was killed by signal 9 (SIGKILL: out of memory? scancel? kill -9?)`)."""
-    return ended.silent_log() if ended is not None else "no error in its log"
+def failure_note(ended: StepExit | None, logged: bool) -> str:
+    """What the job recorded of the step's end, said before the failing log's line (``logged``: it has one): a
+    signal always (`it was killed by signal 9 (SIGKILL: …); its log's last error line:`), an exit of its own only
+    when the log explains nothing (`no error in its log; it exited with code 2`; `StepExit.reason`)."""
+    if ended is None:
+        return "" if logged else "no error in its log"
+    return ended.reason(logged)
 
 
 def log_refs(job: JobFiles) -> tuple[LogRef, ...]:

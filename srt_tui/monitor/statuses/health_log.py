@@ -22,21 +22,30 @@ class HealthLog:
         self._changes: dict[tuple[str, str], deque[HealthChange]] = {}
         self._seen: dict[tuple[str, str], float] = {}
 
-    def note(self, key: tuple[str, str], wall: float, health: str, detail: str, cause_at: float | None = None) -> None:
+    def note(
+        self,
+        key: tuple[str, str],
+        wall: float,
+        health: str,
+        detail: str,
+        cause_at: float | None = None,
+        untimed: bool = False,
+    ) -> None:
         """Record the health a refresh saw at wall time ``wall``; a change only when it differs from the last.
-        ``cause_at``: ``detail`` is what the job recorded of the worker's end (`killed (signal 9)`) at that wall
-        time, stamped then and kept even when the health is unchanged: the monitor may have seen it `down`
-        (connection refused) a moment before the job said why."""
+        ``cause_at``: ``detail`` is what the job recorded of the worker's end (`killed (signal 9)`, `the job has
+        ended`) at that wall time, stamped then and kept even when the health is unchanged: the monitor may have
+        seen it `down` (connection refused) a moment before the job said why. ``untimed``: such a cause whose time
+        is not known, recorded with none ("") rather than the time this refresh looked."""
         self._seen.pop(key, None)  # re-inserted last: `_seen` stays ordered by when each worker was seen
         self._seen[key] = wall
         changes = self._changes.get(key)
         if changes is None:
             changes = self._changes[key] = deque(maxlen=self.keep)
-        cause = cause_at is not None and (not changes or changes[-1].detail != detail)
+        cause = (cause_at is not None or untimed) and (not changes or changes[-1].detail != detail)
         if changes and changes[-1].health == health and not cause:
             return
-        at = iso_utc(cause_at if cause_at is not None else wall)
-        if changes and at < changes[-1].at:  # the job's clock may be behind this one's: the history stays in order
+        at = "" if untimed else iso_utc(cause_at if cause_at is not None else wall)
+        if changes and at and at < changes[-1].at:  # the job's clock may be behind this one's: the history in order
             at = changes[-1].at
         changes.append(HealthChange(at, health, detail))
 

@@ -110,7 +110,13 @@ def exit_words(detail: str, served: bool) -> str:
     code = int(said["rc"])
     if code not in _SIGNALLED and code != 0:
         return detail
-    return f"{said['who']} {_code_words(code, served)}{said['rest'] or ''}"
+    return f"{_who(said)} {_code_words(code, served)}{said['rest'] or ''}"
+
+
+def _who(said: re.Match[str]) -> str:
+    """The step as the sentence names it: `worker decode_0`, and the router once (`router`, where runtime.sh wrote
+    its kind and its name, `router router`)."""
+    return said["name"] if said["kind"] == said["name"] else said["who"]
 
 
 def _code_words(code: int, served: bool) -> str:
@@ -169,6 +175,17 @@ class StepExit:
             name = f"signal {sig}"
         hint = _SIGNAL_HINTS.get(sig)
         return f"no error in its log; it was killed by signal {sig} ({name}{': ' + hint if hint else ''})"
+
+    def reason(self, logged: bool) -> str:
+        """What is said of its end before its log's lines: a signal is the reason whatever the log says last
+        (`kill -9` of a router left its last `Failed to download tokenizer` standing as the cause), said before
+        the log's error line when it has one (``logged``); an exit of its own is explained by that line, so it
+        is said only when the log has none (`silent_log`); "" otherwise."""
+        if not logged:
+            return self.silent_log()
+        if self.signal is None:
+            return ""
+        return self.silent_log().removeprefix("no error in its log; ") + "; its log's last error line:"
 
 
 def step_exit(events: list[Event]) -> StepExit | None:

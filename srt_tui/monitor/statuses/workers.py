@@ -10,7 +10,7 @@ from typing import Any
 from srt_tui.core.isotime import parse_time
 from srt_tui.core.plan.document import PlanProcess
 from srt_tui.monitor.files.jobfiles import error_line
-from srt_tui.monitor.model import JOB_ENDED, READY_STAGES, WorkerStatus
+from srt_tui.monitor.model import END_UNTIMED, JOB_ENDED, READY_STAGES, WorkerStatus
 from srt_tui.monitor.probes import selectors
 from srt_tui.monitor.probes.prom import WORKER_SAMPLES, WorkerCounters, worker_counters
 from srt_tui.monitor.probes.sources import Source
@@ -50,6 +50,8 @@ class _Seen:
     problem: str = ""
     #: wall time of what the job recorded of this worker's end (its health history stamps it then), None otherwise
     ended_at: float | None = None
+    #: its end (the job's) is recorded with no time: none is known (`END_UNTIMED`)
+    untimed: bool = False
 
 
 def _direct(ctx: Refresh, src: Source, name: str, relay: Relay | None, starting: bool, neighbour: str = "") -> _Seen:
@@ -135,10 +137,11 @@ def _not_answered(ctx: Refresh, src: Source, name: str, starting: bool, last: Wo
     return _Seen("unknown", "waiting for the first answer")
 
 
-def _ended(ctx: Refresh, job: JobFiles, name: str) -> _Seen:
-    """An ended job's worker: down, with the counters the job relayed last (its final scrape), if any. The worker
-    whose end failed the job is down for the cause the job recorded (`killed (signal 9)`, when it saw it), not for
-    the job's end, which it caused."""
+def _ended(ctx: Refresh, job: JobFiles, name: str, job_end: str) -> _Seen:
+    """An ended job's worker: down, with the counters the job relayed last (its final scrape), if any, stamped
+    when the job ended (``job_end``: Slurm's end time, else the job's final event; with no time, saying so, when
+    neither is known), not when this Monitor first looked. The worker whose end failed the job is down for the
+    cause the job recorded (`killed (signal 9)`, when it saw it), not for the job's end, which it caused."""
     got = final_http(ctx.files, job.dir, f"{name}.metrics")
     text = got[1].decode("utf-8", "replace") if got and got[0] == 200 else None
     probe = WorkerProbe(0, text) if text else None
@@ -147,19 +150,32 @@ def _ended(ctx: Refresh, job: JobFiles, name: str) -> _Seen:
     mtime = ctx.files.mtime(job.dir / "relay" / f"{name}.metrics") if probe is not None else None
     observed = ctx.mono(mtime) if mtime is not None else None
     seen = _Seen("down", JOB_ENDED, "relay" if probe else "", False, probe, observed)
+    end = parse_time(job_end)
+    if end is None:
+        seen.detail, seen.untimed = JOB_ENDED + END_UNTIMED, True
+    else:
+        seen.ended_at = end.timestamp()
     ended = step_exit(job.events)
     if ended is not None and ended.kind == "worker" and ended.name == name:
         when = parse_time(ended.time)
-        seen.detail, seen.ended_at = ended.health_words(), when.timestamp() if when else ctx.wall()
+        seen.detail, seen.ended_at = ended.health_words(), when.timestamp() if when else seen.ended_at
+        seen.untimed = seen.ended_at is None
     return seen
 
 
 def worker_statuses(
-    ctx: Refresh, job: JobFiles, live: bool, final: bool, relay: Relay | None, starting: bool = False
+    ctx: Refresh,
+    job: JobFiles,
+    live: bool,
+    final: bool,
+    relay: Relay | None,
+    starting: bool = False,
+    job_end: str = "",
 ) -> tuple[tuple[WorkerStatus, ...], bool, list[str]]:
     """Statuses of the plan's workers (leaders), whether any came from the relay, and the problems seen
-    (``starting``: the job has not reached `router ready` yet). A hung worker is no problem of the HTTP
-    source (the monitor reaches the job): its own row and the Problems panel say it."""
+    (``starting``: the job has not reached `router ready` yet; ``job_end``: when an ended job ended, "" unknown). A
+    hung worker is no problem of the HTTP source (the monitor reaches the job): its own row and the Problems panel
+    say it."""
     endpoints = {str(w.get("name")): w for w in job.endpoint_workers()}
     neighbours = _Answering(ctx, job, endpoints) if live and not final else None
     used_relay = False
@@ -171,7 +187,7 @@ def worker_statuses(
         name = proc.name
         ep = endpoints.get(name, {})
         if final:
-            seen = _ended(ctx, job, name)
+            seen = _ended(ctx, job, name, job_end)
         elif live and ep.get("health_url"):
             src = ctx.sources.get(worker_key(str(ep["health_url"])))
             neighbour = neighbours.beside(proc.node_index) if neighbours is not None else ""
@@ -281,7 +297,7 @@ def _status(
         running, queued = parts.gauges.get("running"), parts.gauges.get("waiting")
     else:
         running, queued = (counters.running, counters.queued) if counters is not None else (None, None)
-    ctx.health.note(key, ctx.wall(), seen.health, seen.detail, seen.ended_at)
+    ctx.health.note(key, ctx.wall(), seen.health, seen.detail, seen.ended_at, seen.untimed)
     if counters is not None and counters.total is not None and seen.observed is not None:
         for k, value in ((key, counters.total), (_ok_key(key), counters.ok), (_failed_key(key), counters.failed)):
             if value is not None:

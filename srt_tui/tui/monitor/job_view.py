@@ -16,9 +16,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
+from srt_tui.core.text.cut import cut_at_word
 from srt_tui.monitor import cells
+from srt_tui.monitor.files.jobfiles import quoted
 from srt_tui.monitor.files.log_tail import strip_ansi
 from srt_tui.monitor.model import JobSnapshot, LogRef
+from srt_tui.monitor.role_health import stage_words
 from srt_tui.slurm.client import ENDED_WITH_REASON
 from srt_tui.slurm.reach import port_forward
 from srt_tui.tui.display import hang
@@ -208,6 +211,8 @@ def stage_detail(snap: JobSnapshot, reason: str) -> str:
     detail, stage = snap.stage_detail, cells.stage_cell(snap)
     if not detail or stage.endswith(detail) or detail == reason:
         return ""
+    if stage_words(snap)[1]:  # `degraded · no healthy decode worker (2 hung)`, not `… at http://…` (the url line)
+        return ""
     if snap.bench is not None and snap.stage == "benchmark":  # its progress says more than `running the benchmark`
         return ""
     detail = detail.removeprefix(f"{snap.stage} ")
@@ -347,10 +352,9 @@ class ProblemsPanel(Static):
             self._hang(text, line, bad)
         failing = snap.failing_worker
         unwritten = " (never written)" if snap.failure_log_missing else ""
-        if snap.failure_log and failing is None:  # an infra/router log: its path and the lines that say why
+        if snap.failure_log and failing is None:  # an infra/router log: its path and lines, as a worker's below
             self._hang(text, f"{failing_name(snap)}: {snap.failure_log}{unwritten}", dim)
-            for line in cells.failure_why(snap):
-                self._hang(text, f"  {line}", bad)
+            self._log_lines(text, snap.failure_tail, snap, bad, dim)
         # the worker that failed the job first, then the others that are not healthy (not those that merely
         # stopped with an ended job)
         for w in sorted(snap.workers, key=lambda w: w.name != failing):
@@ -358,13 +362,18 @@ class ProblemsPanel(Static):
             if w.name == failing or (w.log_tail and unwell):
                 mine = w.name == failing
                 self._hang(text, f"{w.name}: {w.log}{unwritten if mine else ''}", dim)
-                said = snap.failure_line if mine else ""
-                lines = log_lines(w.log_tail, said, *(cells.failure_why(snap) if mine and not said else ()))
-                for line, why in lines:
-                    self._hang(text, f"  {line[:200]}", bad if why else dim)
+                self._log_lines(text, w.log_tail, snap if mine else None, bad, dim)
         text.rstrip()
         self.display = bool(text)
         self.update(text)
+
+    def _log_lines(self, text: Text, tail: tuple[str, ...], failed: JobSnapshot | None, bad: Style, dim: Style) -> None:
+        """A log's last lines under its name, with why the job failed when this log is the failing one (``failed``):
+        what the job recorded of the step's end (`it was killed by signal 9 …`) and its line that says why."""
+        said = failed.failure_line if failed is not None else ""
+        notes = [x for x in cells.failure_why(failed) if x != said] if failed is not None else []
+        for line, why in log_lines(tail, said, *notes):
+            self._hang(text, f"  {cut_at_word(line, PROBLEM_LINE_MAX)}", bad if why else dim)
 
     def on_resize(self) -> None:
         if self._snap is not None:  # wrap again to the new width
@@ -390,6 +399,8 @@ class ProblemsPanel(Static):
         hang(text, Text(rest, style=style), self.app.console, width, indent)
 
 
+#: the longest a log line is in the Problems panel, cut at a word
+PROBLEM_LINE_MAX = 200
 #: a worker's last log lines the Problems panel shows
 TAIL_LINES = 3
 
@@ -401,7 +412,7 @@ def log_lines(tail: tuple[str, ...], said: str, *notes: str) -> list[tuple[str, 
     written, and srun's own lines say why) before them. The line that says why was put first wherever it was
     (`ready`, then the lines above it, out of file order)."""
     last = tail[-TAIL_LINES:]
-    plain = [strip_ansi(line).strip()[:300] for line in last]
+    plain = [quoted(strip_ansi(line)) for line in last]
     out = [(note, True) for note in notes if note]
     if said and said not in plain:
         out.append((said, True))

@@ -211,7 +211,7 @@ def _stage(snap: JobSnapshot, narrow: bool, now: datetime) -> str:
     if b is None and snap.stage == "pending":
         return _waits(snap, narrow, now)
     if b is None:  # narrow and too long for the column (`workers he…` at 80 columns): the stage in one word
-        stage = cells.stage_cell(snap)
+        stage = cells.stage_cell(snap, said=False)  # `degraded`: ▲ and HEALTHY's `D0/2` say the rest
         return cells.stage_cell(snap, short=True) if narrow and len(stage) > _stage_cap(narrow) else stage
     count = "warm-up" if b.phase == "warmup" else f"{b.done}/{b.total}"
     return ("" if narrow else "bench ") + f"{b.step}/{b.steps} {count}"

@@ -253,7 +253,7 @@ class WorkerDetail(ReportsWorkerErrors, DismissOnce[str | None], ModalScreen[str
             now.append(f"  {detail}", style=dim)
         self._hang(t, now, len("health  "), first=False)  # a long detail wraps in its value column
         for change in w.health_history:
-            label = f"  {_when(change.at)} UTC  "
+            label = f"  {_when(change.at)} UTC  " if change.at else "  time not known  "  # an ended job's, untimed
             t.append(label, style=dim)
             health, detail = cells.health_words(change.health, change.detail, self.stopped)
             words = Text(health, style=dim) if (health, detail) == cells.STOPPED_WITH_JOB else self._health(health)

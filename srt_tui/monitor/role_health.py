@@ -1,0 +1,71 @@
+"""Whether a ready job can serve: a role with no healthy worker cannot (every request needs one of each role), a
+role with some but not all healthy serves with fewer. One rule for every face that says the stage: the job view's
+state line, the jobs list's STAGE and `srt-tui status` (`cells.stage_cell`).
+
+An operator stopped both decode workers of a 1P2D job (`kill -STOP`): the router panel said `D 2/2 (0 healthy)`, the
+jobs list `▲` and `D0/2`, and the stage still `serving`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from srt_tui.core.text.counts import counted
+from srt_tui.monitor.model import READY_STAGES, JobSnapshot
+
+#: the healths that say a worker does not serve now (`unknown`, not probed yet, says nothing either way)
+NOT_SERVING = ("hung", "down", "unhealthy", "unreachable")
+#: the roles in the order they are named
+_ROLE_ORDER = {"prefill": 0, "decode": 1, "agg": 2}
+#: the stage word of a ready job with a role that has no healthy worker
+DEGRADED = "degraded"
+
+
+@dataclass(frozen=True)
+class RoleShortfall:
+    """One role of a ready job with workers that do not serve now: how many are healthy of how many, and the
+    others' healths counted (`(("hung", 2),)`)."""
+
+    role: str
+    healthy: int
+    total: int
+    not_serving: tuple[tuple[str, int], ...]
+
+    @property
+    def none_healthy(self) -> bool:
+        """No worker of the role serves: the job cannot answer a request."""
+        return self.healthy == 0
+
+    def words(self) -> str:
+        """`no healthy decode worker (2 hung)`, `1/2 decode workers healthy (1 hung)`."""
+        why = ", ".join(f"{n} {health}" for health, n in self.not_serving)
+        if self.none_healthy:
+            return f"no healthy {self.role} worker ({why})"
+        return f"{self.healthy}/{counted(self.total, f'{self.role} worker')} healthy ({why})"
+
+
+def shortfalls(snap: JobSnapshot) -> tuple[RoleShortfall, ...]:
+    """The roles of a ready, running job (`READY_STAGES`) with a worker seen not serving (`NOT_SERVING`), in role
+    order; () for any other job (one starting has workers not up yet by design; an ended one has none)."""
+    if snap.is_final or snap.stage not in READY_STAGES:
+        return ()
+    by_role: dict[str, list[str]] = {}
+    for w in snap.workers:
+        by_role.setdefault(w.role, []).append(w.health)
+    out = []
+    for role, healths in sorted(by_role.items(), key=lambda kv: _ROLE_ORDER.get(kv[0], 9)):
+        bad = [h for h in NOT_SERVING if h in healths]
+        if bad:
+            counts = tuple((h, healths.count(h)) for h in bad)
+            out.append(RoleShortfall(role, healths.count("healthy"), len(healths), counts))
+    return tuple(out)
+
+
+def stage_words(snap: JobSnapshot) -> tuple[str, str]:
+    """(the stage word, what it adds): `("degraded", "no healthy decode worker (2 hung)")` when a role has no
+    healthy worker, `(stage, "1/2 decode workers healthy (1 hung)")` when one serves with fewer, `(stage, "")`
+    otherwise."""
+    found = shortfalls(snap)
+    if not found:
+        return snap.stage, ""
+    said = "; ".join(s.words() for s in found)
+    return (DEGRADED if any(s.none_healthy for s in found) else snap.stage), said
