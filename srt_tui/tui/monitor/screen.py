@@ -128,6 +128,8 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         Binding("R", "results", "Results"),
         Binding("e", "events", "Events", tooltip="The job's events: every stage and worker health change, in order"),
         Binding("c", "cancel_job", "Cancel", tooltip="Cancel job (asks first)"),
+        # `c` where there is nothing to cancel (an ended job, no job): why, in a toast (it did nothing visible)
+        Binding("c", "no_cancel", "Why no cancel", show=False),
         Binding(
             "C", "clone", "Clone", tooltip="Clone the job into Launch: its recipe, profile and topology, on the preview"
         ),
@@ -301,6 +303,8 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
             return self.in_job_view and (None if snap is None or not snap.is_ready else True)
         if action == "no_smoke":  # `smoke` said no (`b` falls through to this binding then)
             return True
+        if action == "no_cancel":  # `cancel_job` said no (`c` falls through to this binding then)
+            return not self.read_only
         if action in ("open", "filter", "sort", "reverse"):
             return not self.in_job_view
         if action in ("scroll_job", "leave_job"):
@@ -771,11 +775,8 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
             return
         job = self.current_job()
         snap = self.snapshot_of(job)
-        if job is None or snap is None:
-            self.notify("No job selected.", severity="warning")
-            return
-        if snap.is_final:
-            self.notify(f"{job} has already ended ({snap.stage}).", severity="warning")
+        if job is None or snap is None or snap.is_final:
+            self.action_no_cancel()
             return
         how = (
             "the local launcher's stop (SIGTERM to the job's process group)"
@@ -784,6 +785,20 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         )
         queued = snap.slurm_state == "PENDING"
         self.app.push_screen(ConfirmCancel(job, snap.name, how, queued), callback=partial(self._confirmed, job))
+
+    def action_no_cancel(self) -> None:
+        """`c` where nothing can be cancelled: why, as `srt-tui cancel` says it (`job 12 has ended (cancelled):
+        nothing to cancel`); the footer offers Cancel only where it runs, and a key that did nothing was silent."""
+        job = self.current_job()
+        snap = self.snapshot_of(job)
+        if job is None:
+            self.notify("No job selected: nothing to cancel.", severity="warning", timeout=5)
+        elif snap is None:
+            self.notify(f"job {job} has not been read yet: nothing to cancel now.", severity="warning", timeout=5)
+        elif snap.is_final:
+            self.notify(f"job {job} has ended ({snap.stage}): nothing to cancel.", severity="warning", timeout=5)
+        else:  # it runs after all (a refresh in between): ask, as `c` does
+            self.action_cancel_job()
 
     def _confirmed(self, job_id: str, yes: bool | None) -> None:
         snap = self.snapshot_of(job_id)
