@@ -49,6 +49,10 @@ class JobsTable(RowTable[Text]):
     JobsTable > .jobs-table--dim { color: $text-muted; }
     """
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`enter Open` is offered only with a row to open (an empty list's footer offered it)."""
+        return self.row_count > 0 if action == "select_cursor" else True
+
     def style_of(self, name: str) -> Style:
         """A component class's text style."""
         return self.get_component_rich_style(f"jobs-table--{name}", partial=True)
