@@ -399,7 +399,7 @@ def print_table(snaps: list[Any], down: str | None, watched: bool = False, width
             "requests": cells.number(s.served),
             "errors": cells.number(s.served_errors),
             "elapsed": cells.elapsed(s, now),
-            # narrowed: `2m10s` where `queued 2m10s` does not fit (STATE beside it says PENDING), as the jobs list
+            # narrowed: `q 2m10s` where `queued 2m10s` does not fit, as the jobs list says it
             "elapsed" + status_table.SHORT: cells.waited(s, now),
             "gpu": cells.gpu_load(s.gpus),
         }

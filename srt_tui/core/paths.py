@@ -37,6 +37,11 @@ def user_profiles_dir() -> Path:
     return user_config_dir() / "profiles"
 
 
+def profile_dirs() -> list[tuple[str, Path]]:
+    """Profile directories in lookup order: the operator's own first, then shipped."""
+    return [("user", user_profiles_dir()), ("shipped", shipped_profiles_dir())]
+
+
 def user_recipes_dir() -> Path:
     """The operator's own recipes: `<config dir>/recipes` (the TUI's library lists them; `-f NAME` finds them)."""
     return user_config_dir() / "recipes"

@@ -155,12 +155,16 @@ def elapsed(snap: JobSnapshot, now: datetime) -> str:
     return f"queued {duration(queued)}" if queued is not None else duration(snap.elapsed_s(now))
 
 
+#: a queued job's wait where `queued 7m30s` is too wide: `q 7m30s`, as wide as the ELAPSED header at most
+QUEUED_SHORT = "q "
+
+
 def waited(snap: JobSnapshot, now: datetime) -> str:
-    """How long a queued job has waited, the figure alone (`7m30s`), for a column too narrow for `queued 7m30s` (the
-    jobs list's ELAPSED, `status`'s narrowed one), where STATE beside it says PENDING, as k9s's AGE beside a Pending
-    pod; "" for any other job."""
+    """How long a queued job has waited, in a column too narrow for `queued 7m30s` (the jobs list's ELAPSED,
+    `status`'s narrowed one): `q 7m30s`, no wider than `ELAPSED` (the figure alone, dimmed, read as a run time with
+    nothing saying it was time queued); "" for any other job."""
     said = elapsed(snap, now)
-    return said.removeprefix("queued ") if said.startswith("queued ") else ""
+    return QUEUED_SHORT + said.removeprefix("queued ") if said.startswith("queued ") else ""
 
 
 def elapsed_words(snap: JobSnapshot, now: datetime) -> str:

@@ -29,7 +29,7 @@ HEADERS = {"", " ", "JOB", "NAME", "PROFILE", "TOPO", "STATE", "STAGE", "HEALTHY
            "WORKER", "ROLE", "NODE", "GPUS", "CUDA", "ROCR", "MASK", "PORT", "HEALTH", "SRC", "RTR", "REQ", "OK",
            "FAIL", "RUN", "Q", "TREND"}  # fmt: skip
 #: a duration with its unit; a queued job's says so (`queued 7m30s`, or `queued` where that does not fit)
-UNIT = re.compile(r"^(-|(queued )?(\d+s|\d+m\d\ds|\d+h\d\dm|\d+d\d\dh)|queued)$")
+UNIT = re.compile(r"^(-|(queued |q )?(\d+s|\d+m\d\ds|\d+h\d\dm|\d+d\d\dh)|queued)$")
 
 
 def mixed_fleet() -> list[JobSnapshot]:
@@ -120,8 +120,8 @@ async def test_the_width_left_over_goes_to_the_name_cut(size: tuple[int, int], f
 async def test_a_queued_job_pushes_no_column_out(size: tuple[int, int]) -> None:
     """Operator pass (op11): at 120 columns PROFILE left the jobs table while a queued job was listed (its ELAPSED
     `queued 7m30s` and its STAGE's reason were wider). Its longer wordings take only the width left over: the same
-    columns are shown with it as without it, PROFILE at 120 included, and its ELAPSED keeps the figure (`7m30s`,
-    STATE beside it saying PENDING) where `queued 7m30s` does not fit."""
+    columns are shown with it as without it, PROFILE at 120 included, and its ELAPSED keeps the figure and says it
+    is a wait (`q 7m30s`) where `queued 7m30s` does not fit."""
     fleet = frozen.fleet()
     running = [s for s in fleet if s.stage != "pending"]
     shown: list[list[str]] = []
@@ -134,7 +134,7 @@ async def test_a_queued_job_pushes_no_column_out(size: tuple[int, int]) -> None:
             shown.append(_headers(table))
             if snaps is fleet:
                 elapsed = str(table.get_cell("81262", "elapsed")).rstrip()
-                assert elapsed in ("7m30s", "queued 7m30s"), elapsed
+                assert elapsed in ("q 7m30s", "queued 7m30s"), elapsed
     assert shown[0] == shown[1], shown
     assert ("PROFILE" in shown[0]) == (size[0] >= 120), shown
 

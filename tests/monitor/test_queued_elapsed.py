@@ -1,7 +1,8 @@
 """A queued job says how long it has waited in the jobs list, in `srt-tui status` and in the job view (issue 21,
 new-operator pass op11): the list and `status` said `-` in ELAPSED while the job view said `queued 32s` and the docs
 promise `queued 2m10s`. One function (`cells.elapsed`) says it for all three; where a table's column is too narrow
-for it (the list's: no column leaves for it, op11), the wait alone, `2m10s` (`cells.waited`), beside STATE's PENDING."""
+for it (the list's: no column leaves for it, op11), `q 2m10s` (`cells.waited`): the figure alone, `2m10s`, read as
+a run time with nothing telling it was time queued (new-operator pass, s36)."""
 
 from __future__ import annotations
 
@@ -35,9 +36,9 @@ def test_one_function_says_how_long_a_queued_job_has_waited() -> None:
     assert cells.elapsed(gone, now) == "-"  # cancelled in the queue: it never ran, and waits no more
 
 
-@pytest.mark.parametrize(("size", "said"), [((132, 43), "queued 7m30s"), ((120, 36), "7m30s"), ((80, 24), "7m30s")])
+@pytest.mark.parametrize(("size", "said"), [((132, 43), "queued 7m30s"), ((120, 36), "q 7m30s"), ((80, 24), "q 7m30s")])
 async def test_the_jobs_list_says_it(size: tuple[int, int], said: str) -> None:
-    """`queued 7m30s` with the width left over; else the wait alone, beside STATE's PENDING, dimmed (op11: `queued`
+    """`queued 7m30s` with the width left over; else `q 7m30s`, dimmed, no wider than the header (op11: `queued`
     alone dropped the figure, and `queued 7m30s` pushed PROFILE out at 120 columns)."""
     app = frozen_app([replace(s, name="mocker-1p1d") for s in frozen.fleet()])  # names that leave width over
     async with app.run_test(size=size) as pilot:
@@ -64,5 +65,5 @@ def test_status_says_it() -> None:
         with contextlib.redirect_stdout(out):
             print_table([queued], None, width=width)
         row = next(line for line in out.getvalue().splitlines() if line.startswith(PENDING.job_id))
-        # narrowed, the wait alone, as the jobs list says it (`queued` alone dropped the figure)
-        assert re.search(r"\bqueued 2m1\ds\b" if width != 80 else r"PENDING .* -  +2m1\ds$", row), row
+        # narrowed, `q 2m10s`, as the jobs list says it (`queued` alone dropped the figure)
+        assert re.search(r"\bqueued 2m1\ds\b" if width != 80 else r"PENDING .* -  +q 2m1\ds$", row), row

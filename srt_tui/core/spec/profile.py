@@ -16,7 +16,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from srt_tui.core.errors import ConfigError, Problem, config_error, did_you_mean
 from srt_tui.core.owned import check_dir, check_file
-from srt_tui.core.paths import shipped_profiles_dir, user_config_dir, user_profiles_dir
+from srt_tui.core.paths import profile_dirs, user_config_dir
 from srt_tui.core.spec.discovery import SRTSLURM_FILE, find_srtslurm
 from srt_tui.core.spec.profile_order import DEMO_PROFILE, listing_key
 from srt_tui.core.spec.slurm_values import (
@@ -240,11 +240,6 @@ def with_srtctl_root(profile: Profile, path: Path) -> Profile:
 
 def _name_of(path: Path) -> str:
     return path.stem if path.name != "srtslurm.yaml" else (path.parent.name or "srtslurm")
-
-
-def profile_dirs() -> list[tuple[str, Path]]:
-    """Profile directories in lookup order: the operator's own first, then shipped."""
-    return [("user", user_profiles_dir()), ("shipped", shipped_profiles_dir())]
 
 
 def _check_user_profile(folder: Path, path: Path) -> None:

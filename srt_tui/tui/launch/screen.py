@@ -137,6 +137,15 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
         if path.is_file() and not stylesheet.has_source(str(path), ""):
             stylesheet.add_source(path.read_text(encoding="utf-8"), read_from=(str(path), ""))
 
+    def on_screen_resume(self) -> None:
+        """Launch shown again (from another mode, or a screen on top closed): the Profile step, when shown, reads its
+        list again if a profile file changed on disk meanwhile (`check_files`: in a worker)."""
+        if self.index == 0 and self._shown_once:
+            from srt_tui.tui.launch.steps.profile_step import ProfileStep
+
+            for step in self.query("#step-profile").results(ProfileStep):
+                step.check_files()
+
     async def on_mount(self) -> None:
         self._scan_roots(None)
         if self._first and not self._profile_waits:

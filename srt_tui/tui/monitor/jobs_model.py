@@ -39,7 +39,7 @@ COLUMNS: tuple[FitColumn, ...] = (
     FitColumn("errors", "ERR", 5, 6, "failed requests: the router's count, else its workers' (once ended, the "
               "last seen; the benchmark's own are its view's and Results')"),
     FitColumn("elapsed", "ELAPSED", 4, 12, "how long it has run (until it ended); while queued (STATE PENDING), "
-              "how long it has waited: `queued 2m10s`, or `2m10s` where the column is narrower"),
+              "how long it has waited: `queued 2m10s`, or `q 2m10s` where the column is narrower"),
 )  # fmt: skip
 #: from this priority on a column leaves before names and stages are shortened
 LEAVES_FIRST = 6
@@ -107,19 +107,19 @@ def columns(
 
 
 #: the columns whose longer wording is shown whole or not at all (`local RUNNING` or `RUNNING`, `queued 7m30s` or
-#: `7m30s`): a part of the difference would be blank cells
+#: `q 7m30s`): a part of the difference would be blank cells
 WHOLE_WORDINGS = frozenset({"slurm", "elapsed"})
 
 
 def _shorter(snap: JobSnapshot, row: dict[str, str], now: datetime, compact: bool) -> dict[str, str]:
     """A row's cells in their shorter wordings, the width a column needs at least: STATE without the launcher where
     the job's id names it (`RUNNING` for `local-12`), a queued job's STAGE as Slurm's estimate alone (`Slurm est.
-    ~10m`) and its ELAPSED as the wait alone (`7m30s`: STATE beside it says PENDING)."""
+    ~10m`) and its ELAPSED as `q 7m30s`."""
     return {
         **row,
         "slurm": cells.state_cell(snap, short=True),
         "stage": wait_within(snap, now, _stage_cap(compact)) or row["stage"],
-        "elapsed": row["elapsed"].removeprefix("queued "),  # `cells.waited`, from the cell already worked out
+        "elapsed": cells.waited(snap, now) or row["elapsed"],
     }
 
 
@@ -130,9 +130,8 @@ def short_state(snaps: Sequence[JobSnapshot], now: datetime, compact: bool, widt
 
 
 def elapsed_within(snap: JobSnapshot, now: datetime, width: int) -> str:
-    """A queued job's ELAPSED in a column narrower than `queued 2m10s`: how long it has waited alone, `2m10s` (STATE
-    beside it says PENDING: k9s's AGE of a Pending pod; `queued` alone, before, dropped the figure); "" for any other
-    row, or when it fits."""
+    """A queued job's ELAPSED in a column narrower than `queued 2m10s`: `q 2m10s` (`queued` alone, before, dropped the
+    figure; the figure alone read as a run time); "" for any other row, or when it fits."""
     return cells.waited(snap, now) if len(cells.elapsed(snap, now)) > width else ""
 
 

@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
 from srt_tui.core.text.counts import counted
@@ -20,6 +20,7 @@ from srt_tui.core.text.words import nothing_matches
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.monitor import jobs_model, sweep_rows
+from srt_tui.widgets.filter_field import FilterField
 from srt_tui.widgets.fit_columns import Fitted, fit_value
 from srt_tui.widgets.fit_parts import fit_parts
 from srt_tui.widgets.row_table import RowTable
@@ -48,6 +49,10 @@ class JobsTable(RowTable[Text]):
     JobsTable > .jobs-table--bad { color: $text-error; text-style: bold; }
     JobsTable > .jobs-table--dim { color: $text-muted; }
     """
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`enter Open` is offered only with a row to open (an empty list's footer offered it)."""
+        return self.row_count > 0 if action == "select_cursor" else True
 
     def style_of(self, name: str) -> Style:
         """A component class's text style."""
@@ -86,7 +91,7 @@ class JobsView(Vertical):
         return frozenset(c.key for c in self._columns)
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="filter: every word must match, !word excludes — Enter opens the job, Esc clears",
+        yield FilterField(placeholder="filter: every word must match, !word excludes — Enter opens the job, Esc clears",
                     id="jobs-filter", classes="hidden")  # fmt: skip
         yield JobsTable(cursor_type="row", zebra_stripes=True, id="jobs-table")
         yield Static("", id="jobs-empty", classes="hidden")

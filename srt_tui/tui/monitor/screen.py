@@ -81,6 +81,14 @@ FOOTER_GIVES_WAY = (
     "back",
 )  # fmt: skip
 
+#: what a job's key says with no job selected
+NO_JOB = "No job selected: press a to add one to watch (its id or directory), A for all my Slurm jobs."
+#: the actions that act on a job: hidden (the footer does not offer them) while no job is selected (an empty or
+#: filtered-out list); their keys then say so (`no_job`, `no_cancel`)
+NEEDS_A_JOB = frozenset(
+    {"open", "logs", "results", "events", "cancel_job", "clone", "smoke", "copy_forward", "hide_job", "worker_detail"}
+)
+
 
 class MonitorScreen(ReportsWorkerErrors, ModeScreen):
     """Live jobs. The Launch flow calls `focus_job` right after a submit.
@@ -128,6 +136,8 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         Binding("R", "results", "Results"),
         Binding("e", "events", "Events", tooltip="The job's events: every stage and worker health change, in order"),
         Binding("c", "cancel_job", "Cancel", tooltip="Cancel job (asks first)"),
+        # `c` where there is nothing to cancel (an ended job, no job): why, in a toast (it did nothing visible)
+        Binding("c", "no_cancel", "Why no cancel", show=False),
         Binding(
             "C", "clone", "Clone", tooltip="Clone the job into Launch: its recipe, profile and topology, on the preview"
         ),
@@ -135,6 +145,8 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         # `b` where no smoke test can run (the job has ended, is queued or still starting; the jobs list): why, in a
         # toast (it did nothing at all), while the footer offers Smoke only where it runs
         Binding("b", "no_smoke", "Why no smoke test", show=False),
+        # a job's keys where no job is selected (`NEEDS_A_JOB` hides them): why, in a toast
+        Binding("l,R,e,C", "no_job", "Why no job", show=False),
         Binding(
             "y",
             "copy_forward",
@@ -290,6 +302,10 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         cannot yet, disabled (Smoke while the job starts). `redraw` and the list's cursor refresh the footer."""
         if action in ("cancel_job", "hide_job") and self.read_only:
             return False
+        if action in NEEDS_A_JOB and self.current_job() is None:  # an empty list offered `l Logs`, `c Cancel`
+            return False
+        if action == "no_job":  # a job's key with no job (`l` falls through to this binding then)
+            return self.current_job() is None
         if action in ("hide_job", "all_jobs"):  # list keys: the job view's footer stays as it was
             return not self.in_job_view
         snap = self.snapshot_of(self.current_job()) if action in ("cancel_job", "smoke", "copy_forward") else None
@@ -301,6 +317,8 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
             return self.in_job_view and (None if snap is None or not snap.is_ready else True)
         if action == "no_smoke":  # `smoke` said no (`b` falls through to this binding then)
             return True
+        if action == "no_cancel":  # `cancel_job` said no (`c` falls through to this binding then)
+            return not self.read_only
         if action in ("open", "filter", "sort", "reverse"):
             return not self.in_job_view
         if action in ("scroll_job", "leave_job"):
@@ -771,11 +789,8 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
             return
         job = self.current_job()
         snap = self.snapshot_of(job)
-        if job is None or snap is None:
-            self.notify("No job selected.", severity="warning")
-            return
-        if snap.is_final:
-            self.notify(f"{job} has already ended ({snap.stage}).", severity="warning")
+        if job is None or snap is None or snap.is_final:
+            self.action_no_cancel()
             return
         how = (
             "the local launcher's stop (SIGTERM to the job's process group)"
@@ -784,6 +799,24 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         )
         queued = snap.slurm_state == "PENDING"
         self.app.push_screen(ConfirmCancel(job, snap.name, how, queued), callback=partial(self._confirmed, job))
+
+    def action_no_job(self) -> None:
+        """A job's key (`l`, `R`, `e`, `C`) with no job selected: say so, and how to get one, not nothing."""
+        self.notify(NO_JOB, severity="warning", timeout=5)
+
+    def action_no_cancel(self) -> None:
+        """`c` where nothing can be cancelled: why, as `srt-tui cancel` says it (`job 12 has ended (cancelled):
+        nothing to cancel`); the footer offers Cancel only where it runs, and a key that did nothing was silent."""
+        job = self.current_job()
+        snap = self.snapshot_of(job)
+        if job is None:
+            self.notify(NO_JOB, severity="warning", timeout=5)
+        elif snap is None:
+            self.notify(f"job {job} has not been read yet: nothing to cancel now.", severity="warning", timeout=5)
+        elif snap.is_final:
+            self.notify(f"job {job} has ended ({snap.stage}): nothing to cancel.", severity="warning", timeout=5)
+        else:  # it runs after all (a refresh in between): ask, as `c` does
+            self.action_cancel_job()
 
     def _confirmed(self, job_id: str, yes: bool | None) -> None:
         snap = self.snapshot_of(job_id)

@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from srt_tui.tui.launch.steps.base import WizardStep
+from srt_tui.widgets.filter_field import FilterField
 
 
 class FilterStep(WizardStep):
@@ -80,7 +81,7 @@ class FilterStep(WizardStep):
             self._before_filter = row[0]
         field = self._field()
         if field is None:  # made at the first `/`, above the list it narrows
-            field = Input(placeholder=self.filter_placeholder, id=self.filter_id)
+            field = FilterField(placeholder=self.filter_placeholder, id=self.filter_id)
             listed = self.query_one(f"#{self.filter_list_id}")
             assert isinstance(listed.parent, Widget)
             await listed.parent.mount(field, before=listed)

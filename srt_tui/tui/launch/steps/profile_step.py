@@ -16,6 +16,7 @@ from textual.events import Resize
 from textual.widgets import DataTable, Static
 
 from srt_tui.core.spec.profile_order import DEMO_PROFILE, PROFILE_ORDER
+from srt_tui.core.spec.profile_stamp import FileStamp
 from srt_tui.core.text.words import matches_words, name_rank, nothing_matches
 from srt_tui.tui.context import AppContext, ContextHub
 from srt_tui.tui.display import display_path
@@ -77,10 +78,52 @@ class ProfileStep(FilterStep):
         yield Static("", id="profile-errors")
 
     async def enter(self, state: WizardState) -> None:
-        """Nothing to rebuild: the table reflects the files on disk (`r` reloads them); until they are listed it
-        shows its loading indicator."""
+        """Nothing to rebuild: the table reflects the files on disk, read again when one changed since (`r` reloads
+        them at will); until they are listed it shows its loading indicator."""
         if not self._listed:
             self.query_one(DataTable).loading = True
+        else:
+            self.check_files()
+
+    # -- the files edited on disk: read again when the step is shown again --------------------------------
+
+    #: the profile files' stamp when the rows shown were read (`profile_stamp`), None before
+    _stamp: tuple[FileStamp, ...] | None = None
+
+    def check_files(self) -> None:
+        """The step is shown again (going back to it, Launch shown again): read the list again if a profile file
+        changed on disk since it was read (an edited profile was shown, and chosen, as it was until `r`)."""
+        if self._listed and self._stamp is not None and not self.query_one(DataTable).loading:
+            self._check_stamp(self._stamp, [row.path for row in self.rows])
+
+    @work(thread=True, exclusive=True, group="profile-stamp", name="profile-stamp", exit_on_error=False)
+    def _check_stamp(self, was: tuple[FileStamp, ...], paths: list[Path]) -> None:
+        """Stat the profile files off the UI thread; changed since `was`: the list is read again."""
+        from srt_tui.core.spec.profile_stamp import profile_stamp
+
+        if profile_stamp(paths) != was:
+            self.app.call_from_thread(self._files_changed, was)
+
+    def _files_changed(self, was: tuple[FileStamp, ...]) -> None:
+        if self._stamp != was:  # read again meanwhile
+            return
+        shown = self._row(self.query_one(DataTable).cursor_row)
+        self._cursor_to = shown.name if shown is not None else self._cursor_to
+        self.notify("A profile file changed on disk: the list is read again.", timeout=3)
+        self.action_reload()
+
+    @work(thread=True, exclusive=True, group="profile-stamp", name="profile-stamp", exit_on_error=False)
+    def _take_stamp(self, rows: list[ProfileRow]) -> None:
+        """The stamp of the files the rows were read from (read by the reader process, or here): the next check's
+        reference."""
+        from srt_tui.core.spec.profile_stamp import profile_stamp
+
+        stamp = profile_stamp([row.path for row in rows])
+        self.app.call_from_thread(self._stamped, rows, stamp)
+
+    def _stamped(self, rows: list[ProfileRow], stamp: tuple[FileStamp, ...]) -> None:
+        if rows is self.rows:
+            self._stamp = stamp
 
     def hold_keys(self) -> None:
         """The wizard opened here, or came back from the Recipe step (`-p` given, so the list is read only now), while
@@ -175,6 +218,8 @@ class ProfileStep(FilterStep):
 
     def _show_rows(self, rows: list[ProfileRow]) -> None:
         self.rows, self._listed = rows, True
+        self._stamp = None
+        self._take_stamp(rows)
         table = self.query_one(DataTable)
         if not self._refit(self.size.width):  # the columns follow the longest values
             self._fill(table)

@@ -34,6 +34,7 @@ from srt_tui.tui.monitor.alljobs.dialogs import ConfirmHide, SlurmFactsScreen
 from srt_tui.tui.monitor.alljobs.source import JobsSource
 from srt_tui.tui.rearm import RearmedLoop
 from srt_tui.tui.workers import ReportsWorkerErrors
+from srt_tui.widgets.filter_field import FilterField
 from srt_tui.widgets.fit_parts import fit_parts
 from srt_tui.widgets.row_table import RowTable
 
@@ -102,7 +103,7 @@ class AllJobsScreen(ReportsWorkerErrors, DismissOnce[OpenJob | None]):
     def compose(self) -> ComposeResult:
         yield AppHeader("monitor", self.hub)
         yield Static("All my Slurm jobs", id="alljobs-title")
-        yield Input(placeholder="filter: words that must appear, !word that must not (Esc clears)",
+        yield FilterField(placeholder="filter: words that must appear, !word that must not (Esc clears)",
                     id="alljobs-filter", classes="hidden")  # fmt: skip
         yield RowTable[Text](cursor_type="row", zebra_stripes=True, id="alljobs-table")
         yield Static("", id="alljobs-empty", classes="hidden")
