@@ -187,9 +187,11 @@ def apply_members(args: argparse.Namespace, jobs: list[tuple[str, Any]], tags: l
     """`apply -f sweep.yaml`: every member checked first, then submitted in order as one group (job.json's
     `group`); a refusal midway stops there and says which jobs were submitted and which were not."""
     from srt_tui.cli.submission import submission_json
+    from srt_tui.core.spec.recipe import file_sweep_values
     from srt_tui.slurm.submit import submit_prepared
     from srt_tui.state.jobindex import record_group
 
+    swept = file_sweep_values(Path(args.file))
     members = check_members(args.file, jobs, args.profile, args.topology)
     ready = [(m, m.prep) for m in members if m.prep is not None]
     if len(ready) < len(members):
@@ -211,7 +213,7 @@ def apply_members(args: argparse.Namespace, jobs: list[tuple[str, Any]], tags: l
         except (Exception, KeyboardInterrupt) as exc:
             _report_partial(args, group, done, members[len(done) :], exc, tags)
             raise
-        record_group(sub.job_dir, group, m.selector, tags)
+        record_group(sub.job_dir, group, m.selector, tags, swept.get(m.selector))
         for note in sub.notes:
             print(f"preflight: {m.selector}: {note}", file=sys.stderr)
         if sub.submit_note:

@@ -7,9 +7,11 @@ import getpass
 import json
 import re
 import socket
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from srt_tui.core.jobdir.contract import JOB_FILE, JobDirError, read_job_meta, update_job_meta
+from srt_tui.core.jobdir.contract import JOB_FILE, JobDirError, SweptValue, read_job_meta, update_job_meta
 from srt_tui.core.jobdir.events import append_event
 from srt_tui.core.owned import (
     UnsafePath,
@@ -42,10 +44,29 @@ def record_tags(job_dir: Path, tags: list[str]) -> None:
     update_job_meta(job_dir, tags=tuple(tags))
 
 
-def record_group(job_dir: Path, group: str, selector: str, tags: list[str] | None = None) -> None:
-    """Mark the job as a member of an `apply` group (a sweep submitted at once) and which member it is,
-    with `apply --tags` when given (job.json rewritten once)."""
-    update_job_meta(job_dir, group=group, group_member=selector, **({"tags": tuple(tags)} if tags else {}))
+def record_group(
+    job_dir: Path,
+    group: str,
+    selector: str,
+    tags: list[str] | None = None,
+    values: Mapping[str, Any] | None = None,
+) -> None:
+    """Mark the job as a member of an `apply` group (a sweep submitted at once), which member it is and, for a sweep's
+    member, the values it was filled with (a list written as its text), with `apply --tags` when given (job.json
+    rewritten once)."""
+    swept = None if values is None else {k: _swept(v) for k, v in values.items()}
+    update_job_meta(
+        job_dir,
+        group=group,
+        group_member=selector,
+        group_values=swept,
+        **({"tags": tuple(tags)} if tags else {}),
+    )
+
+
+def _swept(value: Any) -> SweptValue:
+    """A swept value as job.json holds it: a number or text as it is, anything else (a list, a boolean) as its text."""
+    return value if isinstance(value, str | int | float) and not isinstance(value, bool) else str(value)
 
 
 def sweep_log_link(job_dir: Path, job_id: str, target: str = "slurm.log") -> Path:

@@ -119,6 +119,21 @@ def test_a_sweep_member_brings_its_tracked_siblings_in_member_order(tmp_path: Pa
     assert load_comparison("81234", other, tracked).group is None
 
 
+def test_an_osl_sweep_is_ordered_by_osl_with_its_column(tmp_path: Path) -> None:
+    members = resultdirs.osl_sweep(tmp_path)  # osl 1024, 128, 512 in member order
+    c = load_comparison("81500", members[0][1], dict(members))
+    assert c.params == ("osl",)
+    assert [j.job for j in c.jobs] == ["81501", "81502", "81500"]
+    assert [dict(v) for v in c.values] == [{"osl": 128}, {"osl": 512}, {"osl": 1024}]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_results_view_osl_sweep(snap_compare: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    """An osl sweep at one concurrency: an OSL column, rows by osl, latency drawn against osl."""
+    snaps = [frozen.frozen_job(job, *RECIPE, job_dir=path) for job, path in resultdirs.osl_sweep(tmp_path)]
+    assert snap_compare(frozen_app(snaps, open_job="81500"), terminal_size=size, run_before=_open_results)
+
+
 def test_pareto_frontier_keeps_only_undominated_points() -> None:
     points = [(10.0, 100.0), (20.0, 80.0), (15.0, 70.0), (30.0, 20.0), (5.0, 90.0)]
     assert pareto_frontier(points) == [(10.0, 100.0), (20.0, 80.0), (30.0, 20.0)]

@@ -67,7 +67,10 @@ async def test_several_concurrencies_keep_their_curves_and_title(tmp_path: Path)
 
 
 def test_the_title_takes_the_longest_wording_that_fits() -> None:
-    assert latency_title({4, 8}, 20) == "latency (ms) vs concurrency"
-    assert latency_title({8}, 80) == "one concurrency (8): sweep more than one to see a curve"
-    assert latency_title({8}, 44) == "one concurrency (8): sweep more for a curve"
-    assert latency_title({8}, 10) == "one concurrency (8)"
+    assert latency_title("concurrency", {4, 8}, {4, 8}, 20) == "latency (ms) vs concurrency"
+    assert latency_title("concurrency", {8}, {8}, 80) == "one concurrency (8): sweep more than one to see a curve"
+    assert latency_title("concurrency", {8}, {8}, 44) == "one concurrency (8): sweep more for a curve"
+    assert latency_title("concurrency", {8}, {8}, 10) == "one concurrency (8)"
+    assert latency_title("osl", {128, 1024}, {8}, 80) == "latency (ms) vs osl (concurrency 8)"
+    assert latency_title("osl", {128, 1024}, {8}, 20) == "latency (ms) vs osl"
+    assert latency_title("osl", {128, 1024}, {8}, 10) == "ms vs osl"

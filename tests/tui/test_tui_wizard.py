@@ -276,6 +276,25 @@ async def test_open_file_reads_a_recipe_from_anywhere(tmp_path: Path) -> None:
         assert "opened" in [str(f.label) for f in tree.root.children][-1]
 
 
+async def test_open_a_sweep_file_lists_each_member_to_choose(tmp_path: Path) -> None:
+    """New-operator pass: `o` on a sweep file ended in the loader's `pick one: -f osl.yaml:<job>` (a command line the
+    wizard has no place for). Each member is listed under opened/, the cursor on the first, none refused."""
+    text = (REPO / "recipes/mocker/mocker-agg-direct.yaml").read_text()
+    sweep = text.replace("name: mocker-agg-direct", "name: osl\nsweep:\n  osl: [8, 4]").replace(
+        "osl: 4", 'osl: "{osl}"'
+    )
+    (tmp_path / "osl.yaml").write_text(sweep)
+    app = make_app("local")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        opened = await _open_file(pilot, "osl.yaml")
+        assert opened.label == "osl:sweep[0]" and not opened.broken, opened.error
+        tree: Tree[object] = app.screen.query_one("#recipe-tree", Tree)
+        folder = next(f for f in tree.root.children if "opened" in str(f.label))
+        assert [str(getattr(leaf.data, "label", "")) for leaf in folder.children] == ["osl:sweep[0]", "osl:sweep[1]"]
+        assert [getattr(leaf.data, "broken", True) for leaf in folder.children] == [False, False]
+
+
 async def test_open_names_a_missing_file_and_lists_nothing_a_refused_file_gives_way(tmp_path: Path) -> None:
     """Operator pass: `o` `nope.yaml` Enter (no such file) left an `opened/ └ ✗ nope` row for good; then (op8) the
     prompt closed on it with a toast, and what the operator typed next went to the recipe step as keys. A missing

@@ -33,6 +33,8 @@ ENDPOINTS_VERSION = 1
 CANCEL_VERSION = 1
 
 T = TypeVar("T")
+#: one swept value as job.json holds it (a list value is written as its text)
+SweptValue = str | int | float
 Obj = Mapping[str, Any]
 
 
@@ -120,6 +122,15 @@ class _Doc:
             raise self._bad(key, "an object or null", value)
         return value
 
+    def scalars(self, key: str) -> dict[str, SweptValue] | None:
+        """An object of strings and numbers, or None when absent or null."""
+        value = self.obj(key)
+        if value is None:
+            return None
+        if not all(isinstance(v, str | int | float) and not isinstance(v, bool) for v in value.values()):
+            raise self._bad(key, "an object of strings and numbers", value)
+        return dict(value)
+
     def objs(self, key: str, *, required: bool = False) -> tuple[Obj, ...]:
         """A list of objects; empty when absent or null."""
         value = self._get(key, required)
@@ -168,6 +179,8 @@ class JobMeta:
     #: `apply` of a sweep: the id its members share, and which member this is (`sweep[i]`)
     group: str | None = None
     group_member: str | None = None
+    #: a sweep member's swept values (`{"osl": 1024}`), in the sweep's order: what Results orders and plots it by
+    group_values: Mapping[str, SweptValue] | None = None
     version: int = JOB_VERSION
 
     def to_json(self) -> dict[str, Any]:
@@ -191,6 +204,7 @@ class JobMeta:
             "variant": self.variant,
             **({"tags": list(self.tags)} if self.tags is not None else {}),
             **({"group": self.group, "group_member": self.group_member} if self.group is not None else {}),
+            **({"group_values": dict(self.group_values)} if self.group_values is not None else {}),
         }
 
 
@@ -216,6 +230,7 @@ def parse_job_meta(path: Path, text: str | bytes) -> JobMeta:
         tags=_strings(d.texts("tags")),
         group=d.optional_text("group"),
         group_member=d.optional_text("group_member"),
+        group_values=d.scalars("group_values"),
         version=d.version,
     )
 
@@ -406,6 +421,7 @@ __all__ = [
     "JobMeta",
     "Obj",
     "PlanDoc",
+    "SweptValue",
     "job_json_text",
     "parse_cancel",
     "parse_endpoints",

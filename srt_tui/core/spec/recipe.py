@@ -38,7 +38,7 @@ from srt_tui.core.spec.slurm_values import (
     check_srun_options,
     integral_floats,
 )
-from srt_tui.core.spec.sweep import expand_sweep
+from srt_tui.core.spec.sweep import expand_sweep, sweep_params
 from srt_tui.core.spec.variants import expand_variants
 from srt_tui.core.spec.yamlio import Located, load_yaml
 
@@ -517,6 +517,23 @@ def _variants(src: Located) -> list[tuple[str, Any]]:
     if "sweep" in data:
         return expand_sweep(data, src)
     return []
+
+
+def file_sweep_values(path: Path) -> dict[str, dict[str, Any]]:
+    """Selector (`sweep[i]`, `v.sweep[i]`) -> the values a sweep member was filled with (`{"osl": 1024}`), for every
+    sweep member of the file; empty for a file without `sweep:` (an override file's variants sweep nothing)."""
+    src = load_yaml(path)
+    data = src.data
+    if not isinstance(data, dict):
+        return {}
+    if "base" in data:
+        return {
+            f"{name}.{label}": params
+            for name, variant in expand_variants(data, src)
+            if isinstance(variant, dict) and isinstance(variant.get("sweep"), dict)
+            for label, params in sweep_params(variant["sweep"])
+        }
+    return dict(sweep_params(data["sweep"])) if isinstance(data.get("sweep"), dict) else {}
 
 
 def file_job_data(src: Located) -> list[tuple[str | None, Any]]:

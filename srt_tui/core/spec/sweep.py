@@ -62,15 +62,20 @@ def expand_sweep(data: dict[str, Any], src: Located, prefix: tuple[str, ...] = (
                 line=src.line_of((*prefix, "sweep", key)),
                 hint="list each value once",
             )
-    names = list(block)
     members: list[tuple[str, dict[str, Any]]] = []
-    for i, combo in enumerate(itertools.product(*(block[k] for k in names))):
-        params = dict(zip(names, combo))
+    for label, params in sweep_params(block):
         member = fill({k: copy.deepcopy(v) for k, v in data.items() if k != "sweep"}, params)
         member["name"] = f"{data.get('name', 'job')}_" + "_".join(f"{k}{v}" for k, v in params.items())
-        members.append((f"sweep[{i}]", member))
+        members.append((label, member))
     _refuse_copies(members, src, prefix)
     return members
+
+
+def sweep_params(block: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(`sweep[i]`, the member's value of each parameter) for every combination of a checked `sweep:` block's lists,
+    in srtctl's order: what each member sweeps, recorded in its job.json so Results can order and plot by it."""
+    names = list(block)
+    return [(f"sweep[{i}]", dict(zip(names, combo))) for i, combo in enumerate(itertools.product(*block.values()))]
 
 
 def _strings(data: Any) -> list[str]:

@@ -75,9 +75,10 @@ class RecipesReloaded(Message):
 
 @dataclass
 class RecipeOpened(Message):
-    """A recipe given by path ("open file…") was read, successfully or not (None: no file at ``path``)."""
+    """A recipe file given by path ("open file…") was read, successfully or not: its rows (each job of a sweep or
+    override file; empty: no file at ``path``)."""
 
-    entry: RecipeEntry | None
+    entries: list[RecipeEntry]
     path: str = ""
 
 

@@ -495,9 +495,31 @@ def why_not_a_recipe_file(path_text: str) -> str | None:
     return None
 
 
+def open_recipes(path_text: str) -> list[RecipeEntry]:
+    """Read a recipe given by path ("open file…"): `file.yaml` or `file.yaml:variant`; a file of several jobs (a
+    sweep, an override file) given whole lists each of its jobs, as the library does, to choose one from (it ended
+    in the loader's `pick one: -f file.yaml:<job>`, a command line the wizard has no place to type). Empty when no
+    file is there: a row for it would only say so, and stay (a file that is there but refused gets its ✗ row)."""
+    from srt_tui.core.errors import SrtError
+    from srt_tui.core.spec.recipe import list_variants
+
+    spec, file_part = _spec_and_file(path_text)
+    path = Path(file_part)
+    if not path.is_file():
+        return []
+    if spec == file_part:
+        try:
+            several = len(list_variants(path)) > 1
+        except SrtError:
+            several = False  # refused: `open_recipe` gives its ✗ row and why
+        if several:
+            return read_entries(path, "opened", shown=display_path(file_part))
+    entry = open_recipe(spec)
+    return [] if entry is None else [entry]
+
+
 def open_recipe(path_text: str) -> RecipeEntry | None:
-    """Read a recipe given by path ("open file…"): `file.yaml` or `file.yaml:variant`. None when no file is
-    there: a row for it would only say so, and stay (a file that is there but refused gets its ✗ row)."""
+    """Read one recipe given by path: `file.yaml` or `file.yaml:variant`. None when no file is there."""
     from srt_tui.core.errors import SrtError
     from srt_tui.core.spec.recipe import load_recipe
 

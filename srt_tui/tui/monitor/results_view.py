@@ -20,7 +20,9 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Static
 from textual_plotext import PlotextPlot
 
+from srt_tui.core.jobdir.contract import SweptValue
 from srt_tui.core.results.model import LevelResult
+from srt_tui.core.results.swept import CONCURRENCY, latency_axis
 from srt_tui.core.results.table import LabelledResults, number
 from srt_tui.core.text.counts import counted
 from srt_tui.tui.context import ContextHub
@@ -42,13 +44,15 @@ SCROLLBAR = 2
 ONE_CONCURRENCY_X = 1.15
 
 
-def columns(sweep: bool, pairs: bool) -> tuple[FitColumn, ...]:
+def columns(sweep: bool, pairs: bool, params: tuple[str, ...] = ()) -> tuple[FitColumn, ...]:
     """Every column, in order, with its priority: 0 always shown, higher numbers give way first on a narrow terminal,
     whole (at 80 columns the header read `TTFT p50/p99  TPO`, then TPOT and ITL had given way and E2E was none).
-    JOB stays in a sweep; one job's table gives it up first (the title names the job)."""
+    JOB stays in a sweep, followed by what it varies (``params``: `OSL`); one job's table gives JOB up first (the title
+    names the job)."""
     figures = " p50/p99" if pairs else " p50"
     return (
-        FitColumn("job", "JOB", 0 if sweep else 4), FitColumn("conc", "CONC", 0), FitColumn("ok", "OK", 5),
+        FitColumn("job", "JOB", 0 if sweep else 4), *(FitColumn(f"swept:{p}", p.upper(), 0) for p in params),
+        FitColumn("conc", "CONC", 0), FitColumn("ok", "OK", 5),
         FitColumn("fail", "FAIL", 2), FitColumn("rps", "REQ/S", 6), FitColumn("out", "OUT TOK/S", 3),
         FitColumn("gpu", "TOK/S/GPU", 0), FitColumn("user", "TOK/S/USER", 0),
         *(FitColumn(key, name + figures, 0 if key in ("ttft", "tpot") else 1) for key, name in LATENCIES),
@@ -56,20 +60,23 @@ def columns(sweep: bool, pairs: bool) -> tuple[FitColumn, ...]:
 
 
 def fitted_columns(
-    rows: list[dict[bool, dict[str, str | Text]]], sweep: bool, room: int
+    rows: list[dict[bool, dict[str, str | Text]]], sweep: bool, room: int, params: tuple[str, ...] = ()
 ) -> tuple[tuple[Fitted, ...], bool]:
     """The columns that fit ``room`` and whether latencies show both figures: they do while that keeps every column
     of priority `PAIRS_KEEP` or less, FAIL among them; else each latency shows its median, so TPOT, ITL and E2E stay
     at 80 columns."""
 
     def fitted(pairs: bool) -> tuple[Fitted, ...]:
-        cols = columns(sweep, pairs)
+        cols = columns(sweep, pairs, params)
         plain = ({k: v.plain if isinstance(v, Text) else v for k, v in row[pairs].items()} for row in rows)
         return fit(cols, natural_widths([c.key for c in cols], plain), room)
 
     both = fitted(True)
     kept = {f.key for f in both}
-    if all(c.key in kept for c in columns(sweep, True) if c.priority <= PAIRS_KEEP) and total_width(both) <= room:
+    if (
+        all(c.key in kept for c in columns(sweep, True, params) if c.priority <= PAIRS_KEEP)
+        and total_width(both) <= room
+    ):
         return both, True
     return fitted(False), False
 
@@ -95,11 +102,15 @@ COLOURS = (("cyan", "cyan"), ("magenta", "magenta"), ("green", "green"), ("orang
            ("yellow", "yellow"), ("red", "red"))  # fmt: skip
 
 
-def _cells(job: LabelledResults, lv: LevelResult, colour: str, pairs: bool) -> dict[str, str | Text]:
-    """One row's cells by column key; each latency as `p50/p99` (``pairs``) or its median."""
+def _cells(
+    job: LabelledResults, values: Mapping[str, SweptValue], lv: LevelResult, colour: str, pairs: bool
+) -> dict[str, str | Text]:
+    """One row's cells by column key: the job's swept values (``values``) under `swept:<param>`, each latency as
+    `p50/p99` (``pairs``) or its median."""
     latencies = {"ttft": lv.ttft, "tpot": lv.tpot, "itl": lv.itl, "e2e": lv.e2el}
     return {
         "job": Text(job.job, style=f"bold {colour}"),
+        **{f"swept:{p}": str(v) for p, v in values.items()},
         "conc": str(lv.concurrency),
         "ok": "-" if lv.completed is None else str(lv.completed),
         "fail": "-" if lv.failed is None else str(lv.failed),
@@ -169,12 +180,13 @@ class ResultsScreen(ReportsWorkerErrors, DismissOnce[None]):
     def _fill(self, c: Comparison) -> None:
         """The rows, in the columns that fit the screen's width (the least important give way whole)."""
         rows = [
-            {pairs: _cells(job, lv, COLOURS[i % len(COLOURS)][1], pairs) for pairs in (True, False)}
-            for i, job in enumerate(c.jobs)
+            {pairs: _cells(job, values, lv, COLOURS[i % len(COLOURS)][1], pairs) for pairs in (True, False)}
+            for i, (job, values) in enumerate(c.swept)
             for run in job.results.runs
             for lv in run.levels
         ]
-        fitted, pairs = fitted_columns(rows, c.group is not None, (self.size.width or 120) - SCROLLBAR)
+        room = (self.size.width or 120) - SCROLLBAR
+        fitted, pairs = fitted_columns(rows, c.group is not None, room, c.params)
         table = self.query_one(RowTable)
         table.refit(fitted)
         for row in rows:
@@ -254,53 +266,64 @@ class ResultsScreen(ReportsWorkerErrors, DismissOnce[None]):
         widget.refresh()
 
     def _draw_latency(self, c: Comparison) -> None:
+        """Latency against concurrency, or, for a sweep whose members all ran one concurrency, against what it
+        varies (`latency_axis`); TTFT on the right axis where one line is drawn (one job, a sweep of one parameter)."""
         widget = self.query_one("#results-latency", PlotextPlot)
         plt = widget.plt
         plt.clear_data()
         plt.clear_figure()
+        axis = latency_axis(c.swept)
         highest = {"left": 0.0, "right": 0.0}
-        drawn: set[int] = set()
-        for i, job in enumerate(c.jobs):
-            levels = [lv for lv in job.results.levels if lv.tpot.p50 is not None]
-            if not levels:
+        drawn: set[float] = set()
+        ttfts: set[float] = set()
+        one_line = c.group is None or not axis.per_job and len(axis.series) == 1
+        for i, series in enumerate(axis.series):
+            points = [(x, lv) for x, lv in series.points if lv.tpot.p50 is not None]
+            if not points:
                 continue
-            highest["left"] = max(highest["left"], *(lv.tpot.p50 or 0.0 for lv in levels))
-            highest["right"] = max(highest["right"], *(lv.ttft.p50 or 0.0 for lv in levels))
-            conc = [lv.concurrency for lv in levels]
-            drawn.update(conc)
-            prefix = f"{job.job} " if c.group else ""
+            highest["left"] = max(highest["left"], *(lv.tpot.p50 or 0.0 for _, lv in points))
+            highest["right"] = max(highest["right"], *(lv.ttft.p50 or 0.0 for _, lv in points))
+            xs = [x for x, _ in points]
+            drawn.update(xs)
+            prefix = f"{series.label} " if c.group and series.label else ""
             colour = COLOURS[i % len(COLOURS)][0]
-            _line(plt, conc, [lv.tpot.p50 or 0.0 for lv in levels], label=f"{prefix}TPOT p50", color=colour)
-            if c.group is None:
-                ttft = [lv for lv in levels if lv.ttft.p50 is not None]
-                conc_ttft = [lv.concurrency for lv in ttft]
-                _line(plt, conc_ttft, [lv.ttft.p50 or 0.0 for lv in ttft], label="TTFT p50 (right)", yside="right",
-                      color="orange")  # fmt: skip
-        # latency from 0: a change of 0.1 % is not drawn across the whole plot (noise read as a trend); of one
-        # concurrency, TTFT's point (the right axis) at half height, not on TPOT's (both would top their axes)
+            _line(plt, xs, [lv.tpot.p50 or 0.0 for _, lv in points], label=f"{prefix}TPOT p50", color=colour)
+            if one_line:
+                ttft = [(x, lv) for x, lv in points if lv.ttft.p50 is not None]
+                ttfts.update(lv.ttft.p50 or 0.0 for _, lv in ttft)
+                _line(plt, [x for x, _ in ttft], [lv.ttft.p50 or 0.0 for _, lv in ttft], label="TTFT p50 (right)",
+                      yside="right", color="orange")  # fmt: skip
+        # latency from 0: a change of 0.1 % is not drawn across the whole plot (noise read as a trend); a flat TTFT
+        # (one x, or an osl sweep's) at half height of the right axis, not on TPOT's top nor under the legend
         for side, top in highest.items():
             if top > 0:
-                headroom = 2.0 if side == "right" and len(drawn) == 1 else 1.1
+                headroom = 2.0 if side == "right" and len(ttfts) == 1 else 1.1
                 plt.ylim(0, top * headroom, yside=side)  # type: ignore[arg-type]  # plotext takes "left"/"right"
-        if len(drawn) == 1:  # concurrency from 0 too: its points at the right, clear of the legend at the top left
+        if len(drawn) == 1:  # x from 0 too: its points at the right, clear of the legend at the top left
             plt.xlim(0, next(iter(drawn)) * ONE_CONCURRENCY_X)
-        plt.title(latency_title(drawn, widget.size.width - 4))
-        plt.xlabel("concurrency")
+        concurrencies = {lv.concurrency for job in c.jobs for lv in job.results.levels}
+        plt.title(latency_title(axis.name, drawn, concurrencies, widget.size.width - 4))
+        plt.xlabel(axis.name)
         widget.refresh()
 
 
-def latency_title(concurrencies: set[int], width: int) -> str:
-    """The latency plot's title within ``width`` (plotext drops a longer one): what it draws, or, when every job ran
-    one and the same concurrency, that there is no curve to draw and how to get one (a sweep of one concurrency
-    drew an empty frame), in the longest wording that fits."""
-    if len(concurrencies) != 1:
+def latency_title(x: str, xs: set[float], concurrencies: set[int], width: int) -> str:
+    """The latency plot's title within ``width`` (plotext drops a longer one), in the longest wording that fits: what
+    it draws against ``x`` (a swept parameter: at which concurrency), or, when every job ran one and the same
+    concurrency and nothing else varies, that there is no curve to draw and how to get one (a sweep of one
+    concurrency drew an empty frame)."""
+    if x != CONCURRENCY:
+        at = f" (concurrency {next(iter(concurrencies))})" if len(concurrencies) == 1 else ""
+        fits = (w for w in (f"latency (ms) vs {x}{at}", f"latency (ms) vs {x}") if len(w) <= width)
+        return next(fits, f"ms vs {x}")
+    if len(xs) != 1:
         return "latency (ms) vs concurrency"
-    one = f"one concurrency ({next(iter(concurrencies))})"
+    one = f"one concurrency ({int(next(iter(xs)))})"
     wordings = (f"{one}: sweep more than one to see a curve", f"{one}: sweep more for a curve", f"{one}: no curve")
     return next((w for w in wordings if len(w) <= width), one)
 
 
-def _line(plt: Any, xs: list[int], ys: list[float], **style: str) -> None:
+def _line(plt: Any, xs: list[float], ys: list[float], **style: str) -> None:
     """One series of the latency plot: a line through its points, or a point marked `●` when it has one (a line
     of one point is a single braille dot, unseen: the frame looked empty)."""
     if len(xs) == 1:

@@ -933,33 +933,41 @@ class RecipeStep(FilterStep):
     @work(thread=True, exclusive=True, group="recipes-open", name="open-recipe", exit_on_error=False)
     def open_recipe(self, path: str) -> None:
         """Read a recipe from anywhere on disk."""
-        from srt_tui.tui.launch.recipe_catalog import open_recipe
+        from srt_tui.tui.launch.recipe_catalog import open_recipes
 
-        self.post_message(RecipeOpened(open_recipe(path), path))
+        self.post_message(RecipeOpened(open_recipes(path), path))
 
     @on(RecipeOpened)
     def _opened(self, message: RecipeOpened) -> None:
-        """An opened recipe joins the tree (a refused one with its ✗ and why); a path with no file only says so."""
+        """An opened recipe joins the tree (a refused one with its ✗ and why, a sweep one row per member); a path
+        with no file only says so."""
         message.stop()
-        entry = message.entry
-        if entry is None:  # the prompt checked it: gone since
+        entries = message.entries
+        if not entries:  # the prompt checked it: gone since
             from srt_tui.tui.launch.recipe_catalog import RELATIVE_NOTE
 
             why = f"{message.path}: no such recipe file ({RELATIVE_NOTE})"
             self.notify(why, title="Open…", severity="error", timeout=10)
             return
-        if entry.broken:
-            self.notify(f"{entry.shown_path}: {entry.error}", severity="error", timeout=10)
-        self.show_opened(entry)
+        for entry in entries:
+            if entry.broken:
+                self.notify(f"{entry.shown_path}: {entry.error}", severity="error", timeout=10)
+        if len(entries) > 1:
+            self.notify(
+                f"{entries[0].shown_path} holds {len(entries)} jobs: each is listed under opened/, choose one",
+                title="Open…",
+            )
+        self.show_opened(*entries)
 
-    def show_opened(self, entry: RecipeEntry) -> None:
-        """List `entry` among the opened recipes (replacing an opened one of the same file, and any refused one:
-        its ✗ row said why once; the library's row of that file stays in its folder), the filter cleared and
-        the cursor on it."""
+    def show_opened(self, *entries: RecipeEntry) -> None:
+        """List ``entries`` (one file's jobs) among the opened recipes (replacing opened ones of the same spec, and
+        any refused one: its ✗ row said why once; the library's rows of that file stay in their folder), the filter
+        cleared and the cursor on the first."""
+        specs = {(e.folder, e.spec) for e in entries}
         self.entries = [
-            e for e in self.entries if not (e.folder == entry.folder and (e.spec == entry.spec or e.broken))
-        ] + [entry]
-        self._highlight_spec = entry.spec
+            e for e in self.entries if not ((e.folder, e.spec) in specs or e.broken and e.folder == entries[0].folder)
+        ] + list(entries)
+        self._highlight_spec = entries[0].spec
         self._hide_filter()
         self._rebuild()
         self.query_one("#recipe-tree", Tree).focus()
