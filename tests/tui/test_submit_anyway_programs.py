@@ -22,10 +22,9 @@ HERE = "Ctrl+N again: submit anyway (the job's own environment may bring it)"
 SCENARIO = Scenario("dynamo-vllm", "local", "dynamo-vllm-here")
 
 
-@pytest.fixture(autouse=True)
-def _python_without_vllm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The job's `python3` has ai-dynamo's `dynamo` and no `vllm`; a Dynamo vLLM recipe of the operator's own; a
-    Slurm that answers and fits the job, its paths found."""
+def dynamo_vllm_without_vllm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, model: str) -> None:
+    """The job's `python3` has ai-dynamo's `dynamo` and no `vllm`; a Dynamo vLLM recipe ``name`` of the operator's
+    own, its model at ``model``; a Slurm that answers and fits the job."""
     from srt_tui.core.plan import host_programs
 
     host_programs._ANSWERS.clear()
@@ -39,11 +38,17 @@ def _python_without_vllm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("PATH", f"{python.parent}{os.pathsep}{os.environ['PATH']}")
     recipes = Path(os.environ["SRT_TUI_CONFIG_DIR"]) / "recipes"
     recipes.mkdir(parents=True, exist_ok=True)
-    (recipes / "dynamo-vllm-here.yaml").write_text(
-        "name: dynamo-vllm-here\nmodel: {path: mock-model}\nengine: vllm\nfrontend: {type: dynamo}\n"
+    (recipes / f"{name}.yaml").write_text(
+        f"name: {name}\nmodel: {{path: {model}}}\nengine: vllm\nfrontend: {{type: dynamo}}\n"
         "dynamo: {install: false}\nroles:\n  agg: {nodes: 1, workers: 1, gpus: 1}\n"
     )
     answer_preflight_with(monkeypatch, FakeCluster(nodes=3, partition="gpu"))
+
+
+@pytest.fixture(autouse=True)
+def _python_without_vllm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No `vllm` for the job's `python3` (`dynamo_vllm_without_vllm`), the recipe's paths found."""
+    dynamo_vllm_without_vllm(tmp_path, monkeypatch, "dynamo-vllm-here", "mock-model")
     paths_found(monkeypatch)  # the model's path is another test's
 
 

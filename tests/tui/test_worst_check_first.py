@@ -6,8 +6,6 @@ counts the ✗ and names the worst."""
 from __future__ import annotations
 
 import io
-import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +17,8 @@ from srt_tui.slurm.preflight import PreflightCheck, failing_line, refuse_failed,
 from srt_tui.tui.launch.steps.submit_step import SubmitStep
 from tests.tui.scenarios import Scenario, reach, settle
 from tests.tui.test_submit_anyway import state
-from tests.tui.tui_helpers import SLURM_UP, FakeCluster, answer_preflight_with, make_app
+from tests.tui.test_submit_anyway_programs import dynamo_vllm_without_vllm
+from tests.tui.tui_helpers import SLURM_UP, make_app
 
 PATH = PreflightCheck("model.path", False, "[model-missing] /nowhere does not exist", waivable=True)
 MODULE = PreflightCheck("programs", False, "`vllm` not importable by python3", waivable=True)
@@ -47,24 +46,7 @@ SCENARIO = Scenario("dynamo-vllm", "local", "dynamo-vllm-nowhere")
 @pytest.fixture
 def _vllm_missing_and_a_path_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The job's `python3` has ai-dynamo's `dynamo` and no `vllm`; the recipe's model is a path nobody has."""
-    from srt_tui.core.plan import host_programs
-
-    host_programs._ANSWERS.clear()
-    site = tmp_path / "site"
-    (site / "dynamo").mkdir(parents=True)
-    (site / "dynamo" / "__init__.py").write_text("")
-    python = tmp_path / "bin" / "python3"
-    python.parent.mkdir()
-    python.write_text(f'#!/bin/sh\nPYTHONPATH={site} exec {Path(sys.executable).resolve()} -S "$@"\n')
-    python.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{python.parent}{os.pathsep}{os.environ['PATH']}")
-    recipes = Path(os.environ["SRT_TUI_CONFIG_DIR"]) / "recipes"
-    recipes.mkdir(parents=True, exist_ok=True)
-    (recipes / "dynamo-vllm-nowhere.yaml").write_text(
-        f"name: dynamo-vllm-nowhere\nmodel: {{path: {tmp_path}/no-model}}\nengine: vllm\nfrontend: {{type: dynamo}}\n"
-        "dynamo: {install: false}\nroles:\n  agg: {nodes: 1, workers: 1, gpus: 1}\n"
-    )
-    answer_preflight_with(monkeypatch, FakeCluster(nodes=3, partition="gpu"))
+    dynamo_vllm_without_vllm(tmp_path, monkeypatch, "dynamo-vllm-nowhere", f"{tmp_path}/no-model")
 
 
 @pytest.mark.usefixtures("_vllm_missing_and_a_path_missing")
