@@ -151,13 +151,17 @@ def _snapshots(jobs: dict[str, Path], transport: str, history: Any = None) -> tu
 
 
 def snapshot_json(snap: Any) -> dict[str, Any]:
-    """`status --json` for one job: every JobSnapshot field plus derived ones (ready, healthy, degraded)."""
+    """`status --json` for one job: every JobSnapshot field plus derived ones (ready, healthy, degraded, and
+    `health`: the stage the other faces show, `degraded` for a ready job with a role that has no healthy worker)."""
+    from srt_tui.monitor.role_health import health_json
+
     return asdict(snap) | {
         "stage_seen": snap.stage_seen,
         "ready": snap.is_ready,
         "final": snap.is_final,
         "degraded": snap.degraded,
         "healthy": {k: list(v) for k, v in snap.healthy_counts().items()},
+        "health": health_json(snap),
     }
 
 

@@ -1,13 +1,13 @@
 """`status`'s table at a terminal's width: columns give way whole by priority, with the TUI tables' own fitting
-(`fit_columns.fit`), so an 80-column pane never wraps a row or splits a header (`EL`/`APSED`, op10 defect 7);
-a pipe keeps every column, whole, for the tools that parse it."""
+(`fit_columns.fit`, then `widen` as the jobs list does), so an 80-column pane never wraps a row or splits a header
+(`EL`/`APSED`, op10 defect 7); a pipe keeps every column, whole, for the tools that parse it."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from srt_tui.widgets.fit_columns import PADDING, FitColumn, Fitted, fit, fit_value, natural_widths
+from srt_tui.widgets.fit_columns import PADDING, FitColumn, Fitted, fit, fit_value, natural_widths, widen
 
 #: `status`'s columns in their order; ``priority`` 0 always stays, the highest number leaves first (the jobs
 #: list's order: the router's registrations and the GPUs' load before the counts, names and stages last)
@@ -33,8 +33,11 @@ GAP = "  "
 
 def fitted_columns(rows: Sequence[Mapping[str, str]], keys: Sequence[str], width: int | None) -> tuple[Fitted, ...]:
     """The columns of ``keys`` drawn for ``rows`` in ``width`` cells (``None``: all, each as wide as its widest
-    value). Every column whole if that fits; else with names and stages shortened, the lowest-priority columns
-    leaving until the row fits."""
+    value). Every column whole if that fits; else the jobs list's rule (`jobs_model.columns`): each column as wide as
+    its cells' shorter wordings (``row[key + SHORT]``: `degraded` for `degraded · no healthy decode worker (2 hung)`)
+    with names and stages capped, the lowest-priority columns leaving until the row fits, then the width left over
+    given back to the columns cut, NAME first (`widen`: at 100 columns NAME read `mi300x-vllm-…` beside 10 blank
+    cells), a column with a shorter wording taking its whole values or none of the difference."""
     columns = [c for c in COLUMNS if c.key in keys]
     natural = natural_widths(keys, rows)
     if width is None:
@@ -44,7 +47,10 @@ def fitted_columns(rows: Sequence[Mapping[str, str]], keys: Sequence[str], width
     whole = fit(columns, natural, room)
     if len(whole) == len(columns):
         return whole
-    return fit([replace(c, cap=NARROW_CAPS.get(c.key, c.cap)) for c in columns], natural, room)
+    narrow = [replace(c, cap=NARROW_CAPS.get(c.key, c.cap)) for c in columns]
+    shorter = [{k: row.get(k + SHORT) or v for k, v in row.items()} for row in rows]
+    worded = {key.removesuffix(SHORT) for row in rows for key in row if key.endswith(SHORT)}
+    return widen(fit(narrow, natural_widths(keys, shorter), room), narrow, rows, room, worded)
 
 
 def render(rows: Sequence[Mapping[str, str]], keys: Sequence[str], width: int | None) -> str:

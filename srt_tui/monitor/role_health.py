@@ -42,6 +42,10 @@ class RoleShortfall:
             return f"no healthy {self.role} worker ({why})"
         return f"{self.healthy}/{counted(self.total, f'{self.role} worker')} healthy ({why})"
 
+    def counts(self) -> dict[str, int]:
+        """`{"healthy": 0, "workers": 2, "hung": 2}`: the role's figures for `status --json`."""
+        return {"healthy": self.healthy, "workers": self.total, **dict(self.not_serving)}
+
 
 def shortfalls(snap: JobSnapshot) -> tuple[RoleShortfall, ...]:
     """The roles of a ready, running job (`READY_STAGES`) with a worker seen not serving (`NOT_SERVING`), in role
@@ -69,3 +73,11 @@ def stage_words(snap: JobSnapshot) -> tuple[str, str]:
         return snap.stage, ""
     said = "; ".join(s.words() for s in found)
     return (DEGRADED if any(s.none_healthy for s in found) else snap.stage), said
+
+
+def health_json(snap: JobSnapshot) -> dict[str, object]:
+    """`status --json`'s `health`: the stage every face shows (`degraded` where the JSON's own `stage` keeps the
+    job's, `serving`), what it adds (`says`) and each role short of healthy workers, `{"stage": "degraded", "says":
+    "no healthy decode worker (2 hung)", "roles": {"decode": {"healthy": 0, "workers": 2, "hung": 2}}}`."""
+    stage, said = stage_words(snap)
+    return {"stage": stage, "says": said, "roles": {s.role: s.counts() for s in shortfalls(snap)}}

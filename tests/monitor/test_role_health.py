@@ -46,3 +46,21 @@ def test_workers_not_probed_yet_or_a_job_still_starting_say_nothing() -> None:
     starting = replace(_decodes(("down", "down")), stage="workers starting")
     assert cells.stage_cell(starting) == "workers starting"
     assert cells.stage_cell(_decodes(("healthy", "healthy"))) == "serving"
+
+
+def test_status_json_says_the_stage_every_face_shows_and_each_short_role() -> None:
+    """`status --json` kept `"stage": "serving"` for a job that cannot serve: `health` says what the table says,
+    with the figures of each role short of healthy workers; `stage` stays the job's progress."""
+    from srt_tui.cli.jobs import snapshot_json
+
+    doc = snapshot_json(_decodes(("hung", "hung")))
+    assert doc["stage"] == "serving"
+    assert doc["health"] == {
+        "stage": "degraded",
+        "says": "no healthy decode worker (2 hung)",
+        "roles": {"decode": {"healthy": 0, "workers": 2, "hung": 2}},
+    }
+    fewer = snapshot_json(_decodes(("healthy", "hung", "down")))["health"]
+    assert fewer["stage"] == "serving"
+    assert fewer["roles"] == {"decode": {"healthy": 1, "workers": 3, "hung": 1, "down": 1}}
+    assert snapshot_json(_decodes(("healthy", "healthy")))["health"] == {"stage": "serving", "says": "", "roles": {}}

@@ -9,9 +9,11 @@ import json
 import subprocess
 from pathlib import Path
 
+from srt_tui.core.jobdir.events import Event
 from srt_tui.monitor import cells
 from srt_tui.monitor.files.jobfiles import LINE_MAX, error_line, explains_failure
 from srt_tui.monitor.snapshot.collect import Monitor
+from srt_tui.monitor.statuses.stage import exit_words, step_exit
 from tests.conftest import REPO
 from tests.monitor.tui_apps import frozen_app
 
@@ -56,6 +58,23 @@ def test_a_quoted_line_is_cut_at_a_word() -> None:
     line = "ERROR " + " ".join(["tokenizer"] * 60)
     said = error_line([line])
     assert len(said) <= LINE_MAX and said.endswith(" …") and said.removesuffix(" …").endswith("tokenizer")
+
+
+def test_the_job_records_the_router_by_its_name_once(tmp_path: Path) -> None:
+    """`srt-tui events` prints the job's own record, which read `router router exited with code 137` (runtime.sh
+    wrote the step's kind, then its name); a worker keeps its kind, `worker decode_0`."""
+    job = _killed_router(tmp_path)
+    recorded = json.loads((job / "status.jsonl").read_text().splitlines()[-1])["detail"]
+    assert recorded == f"router exited with code 137; log: {job / 'logs' / 'router.log'}"
+
+
+def test_an_older_jobs_router_router_still_reads_once() -> None:
+    """Job directories written before runtime.sh named the router once keep their words: read as one step."""
+    said = "router router exited with code 137; log: /j/r.log"
+    old = [Event("serving", "2026-12-08T01:04:00Z", ""), Event("failed", "2026-12-08T01:05:00Z", said)]
+    assert exit_words(old[-1].detail, True) == "router was killed (signal 9); log: /j/r.log"
+    ended = step_exit(old)
+    assert ended is not None and (ended.kind, ended.name, ended.signal) == ("router", "router", 9)
 
 
 async def test_a_killed_router_is_said_killed_by_its_signal(tmp_path: Path) -> None:

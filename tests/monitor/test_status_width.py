@@ -69,6 +69,28 @@ def test_a_wide_terminal_or_a_pipe_keeps_every_column_whole() -> None:
     assert _table(None)[:7] == _table(200)[:7]  # the pipe's table is the unfitted one
 
 
+#: a running job with a long name and a queued one whose STAGE and ELAPSED have shorter wordings (`status_table.SHORT`)
+ROWS = [
+    {"job": "81240", "name": "mi300x-vllm-moriio-colocated", "state": "RUNNING", "stage": "serving",
+     "healthy": "P1/1 D1/1", "router": "up P1/1 D1/1", "rate": "5.5", "requests": "3.6k", "errors": "4",
+     "elapsed": "1h02m", "gpu": "65% avg"},
+    {"job": "81262", "name": "mi300x-agg", "state": "PENDING",
+     "stage": "pending (Resources, Slurm estimates start in ~10m)", "stage:short": "Resources, ~10m", "healthy": "-",
+     "router": "direct", "rate": "-", "requests": "-", "errors": "-", "elapsed": "queued 2m10s",
+     "elapsed:short": "q 2m10s", "gpu": "-"},
+]  # fmt: skip
+
+
+def test_the_width_left_over_goes_to_the_cut_name_first() -> None:
+    """At 100 columns NAME read `mi300x-vllm-…` beside blank cells (`status` cut it to 16 once a column left, STAGE
+    as wide as its longest wording though it showed the shorter): the jobs list's rule fits the shorter wordings, then
+    `widen` gives the width left over to the columns cut, NAME first; a shorter wording is shown whole, never cut."""
+    lines = status_table.render(ROWS, [c.key for c in status_table.COLUMNS], 100).splitlines()
+    assert all(len(x) <= 100 for x in lines), "\n".join(lines)
+    assert "ROUTER" not in lines[0] and lines[1].split()[1] == "mi300x-vllm-moriio-colocated", "\n".join(lines)
+    assert "  Resources, ~10m  " in lines[2] and lines[2].endswith("  q 2m10s"), lines[2]
+
+
 def _state(tmp_path: Path) -> dict[str, str]:
     """Three local jobs (copies of the unversioned job dir fixture) in an index, and the env that reads it."""
     state = tmp_path / "state"

@@ -13,10 +13,7 @@ from dataclasses import dataclass
 
 from srt_tui.core.jobdir.contract import SweptValue
 from srt_tui.core.results.model import LevelResult
-from srt_tui.core.results.table import LabelledResults
-
-#: a member's results and its swept values (empty for a job outside a sweep, or one submitted before they were kept)
-Swept = tuple[LabelledResults, Mapping[str, SweptValue]]
+from srt_tui.core.results.table import Swept
 
 CONCURRENCY = "concurrency"
 
@@ -44,6 +41,13 @@ def order_key(values: Mapping[str, SweptValue], params: Sequence[str]) -> tuple[
         n = number_of(values.get(p))
         key.append((0, n, "") if n is not None else (1, 0.0, str(values.get(p, ""))))
     return tuple(key)
+
+
+def by_swept(jobs: Sequence[Swept]) -> tuple[tuple[str, ...], list[Swept]]:
+    """What the jobs vary (`varied`) and the jobs ordered by it, in the order given where their values are equal:
+    `srt-tui results GROUP`'s columns and rows, as the Results view's."""
+    params = varied([values for _, values in jobs])
+    return params, sorted(jobs, key=lambda j: order_key(j[1], params))
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,16 @@
-"""The result model as rows: one per job and concurrency, for the CLI's table, JSON and CSV (no styling)."""
+"""The result model as rows: one per job and concurrency, for the CLI's table, JSON and CSV (no styling). A sweep's
+rows carry what it varies (`swept.py`: job.json's `group_values`), a column per varied parameter, as Results does."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from srt_tui.core.jobdir.contract import SweptValue
 from srt_tui.core.results.model import JobResults, Latency, LevelResult
 from srt_tui.core.results.read import METRICS
 
@@ -55,6 +58,20 @@ class LabelledResults:
     results: JobResults
 
 
+#: a member's results and its swept values (empty for a job outside a sweep, or one submitted before they were kept)
+Swept = tuple[LabelledResults, Mapping[str, SweptValue]]
+
+
+def table_header(params: Sequence[str] = ()) -> tuple[str, ...]:
+    """The text table's header: a column per swept parameter (`OSL`) after the job's name."""
+    return (*TABLE_HEADER[:2], *(p.upper() for p in params), *TABLE_HEADER[2:])
+
+
+def csv_fields(params: Sequence[str] = ()) -> tuple[str, ...]:
+    """`--csv`'s columns: FIELDS with `swept.<param>` after the name (a sweep of `concurrency` keeps its own)."""
+    return (*FIELDS[:2], *(f"swept.{p}" for p in params), *FIELDS[2:])
+
+
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 3)
 
@@ -82,22 +99,29 @@ def row(job: LabelledResults, run: str, lv: LevelResult) -> dict[str, Any]:
     return out
 
 
-def rows(jobs: list[LabelledResults]) -> list[dict[str, Any]]:
-    """Every job's levels, jobs in the order given, levels by run then concurrency."""
-    return [row(job, run.name, lv) for job in jobs for run in job.results.runs for lv in run.levels]
+def rows(jobs: Sequence[Swept], params: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """Every job's levels, jobs in the order given, levels by run then concurrency; with ``params`` (what a sweep
+    varies) each row's values of them under `swept` (None where the job has none)."""
+    out = []
+    for job, values in jobs:
+        swept = {"swept": {p: values.get(p) for p in params}} if params else {}
+        out += [row(job, run.name, lv) | swept for run in job.results.runs for lv in run.levels]
+    return out
 
 
-def to_json(jobs: list[LabelledResults]) -> str:
+def to_json(jobs: Sequence[Swept], params: Sequence[str] = ()) -> str:
     """`results --json`: a list of rows."""
-    return json.dumps(rows(jobs), indent=2) + "\n"
+    return json.dumps(rows(jobs, params), indent=2) + "\n"
 
 
-def to_csv(jobs: list[LabelledResults]) -> str:
+def to_csv(jobs: Sequence[Swept], params: Sequence[str] = ()) -> str:
     """`results --csv`: a header line and one line per row (empty cells where there is no value)."""
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=FIELDS, lineterminator="\n")
+    writer = csv.DictWriter(buf, fieldnames=csv_fields(params), lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows(jobs))
+    for r in rows(jobs, params):
+        swept = r.pop("swept", {})
+        writer.writerow(r | {f"swept.{p}": v for p, v in swept.items()})
     return buf.getvalue()
 
 
@@ -110,16 +134,18 @@ def _pair(lat: Latency) -> str:
     return f"{number(lat.p50)}/{number(lat.p99)}"
 
 
-def table_rows(jobs: list[LabelledResults]) -> list[tuple[str, ...]]:
-    """The text table's cells (latencies in ms)."""
+def table_rows(jobs: Sequence[Swept], params: Sequence[str] = ()) -> list[tuple[str, ...]]:
+    """The text table's cells (latencies in ms), under `table_header(params)`."""
     out: list[tuple[str, ...]] = []
-    for job in jobs:
+    for job, values in jobs:
+        swept = tuple(str(values.get(p, "-")) for p in params)
         for run in job.results.runs:
             for lv in run.levels:
                 out.append(
                     (
                         job.job,
                         job.name,
+                        *swept,
                         str(lv.concurrency),
                         "-" if lv.completed is None else str(lv.completed),
                         "-" if lv.failed is None else str(lv.failed),

@@ -28,6 +28,11 @@ srt_local_record() {
   { printf '%s %s\n' "$1" "${f[19]}" >>"$SRT_JOB_DIR/.local-pids"; } 2>/dev/null || srt_unwritable .local-pids
 }
 srt_fail() { SRT_FINAL=failed; srt_event failed "$1"; exit 1; }
+srt_who() {
+  # srt_who KIND NAME: a step as the job's lines name it, `worker decode_0`, `infra nats`; one whose name is its
+  # kind once, `router` (`router router exited with code 137` read as a stutter)
+  if [[ $1 == "$2" ]]; then printf '%s' "$1"; else printf '%s %s' "$1" "$2"; fi
+}
 
 SRT_PIDS=()
 SRT_PID_NAMES=()
@@ -81,7 +86,7 @@ srt_step() {
   SRT_PID_NAMES+=("$name")
   SRT_PID_LOGS+=("$log")
   SRT_PID_KINDS+=("$kind")
-  srt_log "started $kind $name on ${SRT_NODES[$node]} (pid $!, log $log)"
+  srt_log "started $(srt_who "$kind" "$name") on ${SRT_NODES[$node]} (pid $!, log $log)"
 }
 
 srt_http() {
@@ -104,7 +109,7 @@ srt_check_alive() {
     if ! kill -0 "$pid" 2>/dev/null; then
       rc=0
       wait "$pid" || rc=$?
-      srt_fail "${SRT_PID_KINDS[$i]} ${SRT_PID_NAMES[$i]} exited with code $rc; log: ${SRT_PID_LOGS[$i]}"
+      srt_fail "$(srt_who "${SRT_PID_KINDS[$i]}" "${SRT_PID_NAMES[$i]}") exited with code $rc; log: ${SRT_PID_LOGS[$i]}"
     fi
   done
 }

@@ -23,7 +23,8 @@ _SLURM_FINAL = {
     "PREEMPTED": "cancelled",
 }
 #: the job script's sentence for a step that ended while the job ran (runtime.sh's `srt_check_alive`: `worker agg_1
-#: exited with code 137; log: …`; its benchmark step: `benchmark exited with code 1; log: …`)
+#: exited with code 137; log: …`, the router `router exited with code 137; log: …`; its benchmark step: `benchmark
+#: exited with code 1; log: …`)
 _EXITED = re.compile(r"(?P<who>(?:(?P<kind>\S+) )?(?P<name>\S+)) exited with code (?P<rc>\d+)(?P<rest>;.*)?", re.DOTALL)
 #: a shell's status of a process killed by signal N is 128 + N (Linux has signals up to 64)
 _SIGNALLED = range(129, 129 + 64)
@@ -114,8 +115,8 @@ def exit_words(detail: str, served: bool) -> str:
 
 
 def _who(said: re.Match[str]) -> str:
-    """The step as the sentence names it: `worker decode_0`, and the router once (`router`, where runtime.sh wrote
-    its kind and its name, `router router`)."""
+    """The step as the sentence names it: `worker decode_0`, and the router once, `router` (runtime.sh's `srt_who`
+    writes it so; job directories written before it say `router router`)."""
     return said["name"] if said["kind"] == said["name"] else said["who"]
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from srt_tui.core.jobdir.contract import JobDirError, JobMeta, SweptValue, read_job_meta
 from srt_tui.core.results.read import job_identity, read_results, runs_no_benchmark
-from srt_tui.core.results.swept import Swept, order_key, varied
-from srt_tui.core.results.table import LabelledResults
+from srt_tui.core.results.swept import order_key, varied
+from srt_tui.core.results.table import LabelledResults, Swept
 
 
 @dataclass(frozen=True)
