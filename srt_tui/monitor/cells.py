@@ -517,14 +517,25 @@ def latency_parts(s: Serving, family: LatencyFamily, brief: bool = False) -> lis
 
 
 def client_ttft_note(s: Serving, brief: bool = False, family: LatencyFamily = "ttft") -> str:
-    """What a client through the job's router measures of TTFT beyond the engines' figures, when its router adds
-    some (`Serving.client_ttft_added_s`): `clients +≤40 ms (sglang-router: no TCP_NODELAY)`; "" otherwise, and
-    beside no figure of ``family`` (`TTFT - clients +≤40 ms` on a job that served nothing yet read as a measurement).
-    A client's E2E includes the same held first chunk, so E2E carries the note too (``brief``: `clients +≤40 ms`)."""
+    """What a client through the job's router sees of TTFT beyond the engines' figures, when its router adds
+    some (`Serving.client_ttft_added_s`): `, clients see up to +40 ms (sglang-router sets no TCP_NODELAY)`
+    (``brief``: without the reason, which the Serving panel says once under its figures, `client_ttft_reason`); ""
+    otherwise, and beside no figure of ``family`` (`TTFT -, clients…` on a job that served nothing yet read as a
+    measurement). A client's E2E includes the same held first chunk, so E2E carries the note too. (It said
+    `clients +≤40 ms`, which an operator did not read at a glance.)"""
     if not s.client_ttft_added_s or not s.latency(family).measured:
         return ""
-    added = f"clients +≤{latency(s.client_ttft_added_s)}"
-    return added if brief else f"{added} ({s.client_ttft_router}: no TCP_NODELAY)"
+    added = f", clients see up to +{latency(s.client_ttft_added_s)}"
+    return added if brief else f"{added} ({s.client_ttft_router} sets no TCP_NODELAY)"
+
+
+def client_ttft_reason(s: Serving) -> str:
+    """Why clients see more than the engines' TTFT, said once under the Serving panel's figures (beside them there
+    is room only for how much, at 80 columns): `+40 ms: sglang-router sets no TCP_NODELAY`; "" where
+    no note is shown (`client_ttft_note`)."""
+    if not client_ttft_note(s):
+        return ""
+    return f"+{latency(s.client_ttft_added_s)}: {s.client_ttft_router} sets no TCP_NODELAY"
 
 
 def serving_span(s: Serving) -> str:
@@ -606,9 +617,8 @@ def serving_line(s: Serving | None, unmeasured: str = "rates after a second samp
     def figures(family: LatencyFamily) -> str:
         return "".join(text for text, _ in latency_parts(s, family))
 
-    note = f" {n}" if (n := client_ttft_note(s)) else ""
-    # the reason is said once, beside TTFT
-    e2e_note = f" {n}" if (n := client_ttft_note(s, brief=True, family="e2e")) else ""
+    note = client_ttft_note(s)
+    e2e_note = client_ttft_note(s, brief=True, family="e2e")  # the reason is said once, beside TTFT
     return (
         f"TTFT {figures('ttft')}{note} · TPOT {figures('itl')} · E2E {figures('e2e')}{e2e_note} · "
         f"in {tokens_per_s(s.input_tok_per_s)} out {tokens_per_s(s.output_tok_per_s)} · "

@@ -43,9 +43,10 @@ SlurmProbe = Callable[[], tuple[bool, str] | tuple[bool, str, str]]
 #: builds a mode's base screen from the app's context hub
 ScreenFactory = Callable[[ContextHub], Screen[None]]
 
-#: the keys Textual's parser makes of `ESC 1`, `ESC 2`, `ESC 3` (¡, ™, £), and the mode each one means
+#: the characters macOS's Option+1/2/3 type (¡, ™, £), and the mode each one means (a fast `ESC 2` is not one of
+#: them: `terminal_keys` reads it as `alt+2`, Esc then `2`)
 ALT_MODE_KEYS = {"inverted_exclamation_mark": "launch", "trade_mark_sign": "monitor", "pound_sign": "setup"}
-#: the digit each of them was typed as (`ESC 2` is `™`)
+#: the digit each of them was typed with (Option+2 is `™`)
 ALT_DIGITS = {"inverted_exclamation_mark": "1", "trade_mark_sign": "2", "pound_sign": "3"}
 
 
@@ -57,8 +58,8 @@ WORD_MOVES = {"alt+b": "ctrl+left", "alt+f": "ctrl+right"}
 
 def _escape_joined(event: events.Key) -> str | None:
     """The key typed right after an Esc, when the terminal joined the two into one Alt key (`ESC r` is `alt+r`,
-    `ESC /` is `alt+slash` as `terminal_keys` reads it, `ESC 2` is `™`); None for any other key, and for one
-    already split (it is typed as it is)."""
+    `ESC /` is `alt+slash`, `ESC 2` is `alt+2` as `terminal_keys` reads them), or the digit of an Option character
+    (`™`); None for any other key, and for one already split (it is typed as it is)."""
     if getattr(event, "srt_after_escape", False):
         return None
     if event.key in ALT_DIGITS:
@@ -269,8 +270,9 @@ class SrtTuiApp(ReportsWorkerErrors, ModeApp):
         await super().on_event(event)
 
     async def _route_key(self, event: Typed) -> None:
-        """A fast Esc then 1/2/3 reaches Textual as one key, the macOS Option character (`ESC 2` is `™`):
-        it switches mode before any focused input sees it (a binding cannot: an input claims printable keys)."""
+        """A fast Esc then a key reaches the app as one Alt key (`ESC 2` is `alt+2`): it is Esc, then the key, each
+        acting where the one before left the focus. A macOS Option digit (`™`) switches mode before any focused input
+        sees it (a binding cannot: an input claims printable keys)."""
         if isinstance(event, events.Key) and (word := self._word_move(event)) is not None:
             event.stop()  # in a text field, Alt+b / Alt+f move a word as in readline (Esc alone still goes back)
             await self.key_queue.typed(events.Key(word, None))

@@ -9,6 +9,12 @@ drops the Alt (Textual issue 6663, 8.2.8): the Esc was lost and the `/` typed in
 come out as two keys, Esc then the key. (`ESC Tab` and `ESC Backspace` keep Textual's meaning: shift+tab and the
 word-deleting ctrl+w.)
 
+An Esc read with a digit, `-` or `=` is an Alt key too: Textual reads `ESC 3` as `£` (`ESC 2` as `™`, `ESC -` as `–`:
+the characters WezTerm's Option key types on macOS), a key the app took as a mode switch with no Esc. `Esc Esc 3`
+typed fast (the second Esc 60 ms after the first, the `3` within the 100 ms Textual waits after an Esc) switched to
+Setup without the second Esc: the Launch wizard stayed on the step that Esc was to leave. It is `alt+3` (character
+`3`), which the app splits into Esc, then `3`, as typed.
+
 An Esc that arrives while the one before still waits for its key (`Enter Esc Enter Esc` in one read: `ESC CR` is
 undecided until the next byte) made Textual re-issue the first as text, its Esc as a literal `^`
 (`circumflex_accent`): the Monitor opened a job, skipped the Esc, opened the worker's detail and closed it, and
@@ -25,6 +31,7 @@ from collections.abc import Generator, Iterable
 from types import ModuleType
 
 from textual import events
+from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
 from textual._parser import Peek1, Read1, TokenCallback
 from textual._xterm_parser import XTermParser
 from textual.message import Message
@@ -64,6 +71,9 @@ class AltKeysParser(XTermParser):
         # Textual asks for a lone Esc without Alt only to re-issue an undecided sequence as text, and turns the
         # Esc key this yields into `^` before passing it on (`reissue_sequence_as_keys`)
         self._escape_as_text = sequence == ESC and not alt
+        if _option_character(sequence):  # `ESC 3`: the key `3` typed with an Esc (alt+3), not `£`
+            yield from self._alt_keys(sequence[1], alt=True)
+            return
         for event in super()._sequence_to_key_events(sequence, alt):
             if not alt or event.key.startswith("alt+") or event.key == "escape":
                 yield event
@@ -72,6 +82,11 @@ class AltKeysParser(XTermParser):
             else:
                 yield events.Key("escape", ESC)
                 yield event
+
+
+def _option_character(sequence: str) -> bool:
+    """`ESC` and a key Textual reads as another character (`ESC 3` is `£`: macOS Option characters, from WezTerm)."""
+    return len(sequence) == 2 and sequence[0] == ESC and isinstance(ANSI_SEQUENCES_KEYS.get(sequence), str)
 
 
 def read_keys_with_alt(driver_module: ModuleType) -> None:

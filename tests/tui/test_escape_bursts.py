@@ -43,6 +43,8 @@ async def _read(pilot: Pilot[Any], raw: str) -> None:
         (ESC + ENTER, ["escape", "enter"]),
         (ESC + "x" + ESC, ["escape", "x", "escape"]),  # an Esc held with a letter, then an Esc: never a `^`
         ("^" + ESC + "^", ["circumflex_accent", "alt+circumflex_accent"]),  # a `^` typed stays one
+        (ESC + ESC + "3", ["escape", "alt+3"]),  # not `£` (Textual's macOS Option character), a mode key with no Esc
+        (ESC + "-" + ESC + "=", ["alt+minus", "alt+equals_sign"]),  # not `–` and `≠` typed into a field
     ],
 )
 async def test_every_esc_in_a_read_is_an_esc(raw: str, keys: list[str]) -> None:
@@ -175,3 +177,38 @@ async def test_a_key_never_reaches_a_step_left(monkeypatch: pytest.MonkeyPatch, 
         held_profiles.set()
         await settle(pilot)
         assert _step(app) == "step-profile"
+
+
+#: `A /zz Enter Esc`, then 60 ms later (within Textual's 100 ms wait after an Esc) `Esc 3`: three reads
+ESC_ESC_3 = ("A/zz" + ENTER + ESC, ESC, "3")
+
+
+def test_a_second_esc_read_with_a_digit_stays_an_esc() -> None:
+    """The second Esc waited for its key; the `3` came within the wait and Textual read `ESC 3` as `£`."""
+    app = make_app(NVIDIA.profile)
+    keys = terminal_keys(app, *ESC_ESC_3)
+    assert [(k.key, k.character) for k in keys[-3:]] == [("enter", ENTER), ("escape", ESC), ("alt+3", "3")]
+
+
+async def _launch_after(keys: list[Any]) -> tuple[str, str]:
+    """The mode after ``keys`` typed on the recipe list (each handled in turn), and the Launch step `1` goes back to."""
+    app = make_app(NVIDIA.profile)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await reach(pilot, NVIDIA, "recipe", typed=False)
+        for key in keys:
+            app.post_message(key)
+        await settle(pilot)
+        mode = app.current_mode
+        await pilot.press("1")
+        await settle(pilot)
+        return mode, _step(app)
+
+
+async def test_esc_esc_3_typed_fast_leaves_the_step_then_switches() -> None:
+    """`A /zz Enter Esc Esc 3` with the second Esc 60 ms after the first (op13): the `£` the terminal driver read
+    switched to Setup with no Esc, and Launch stayed on the recipe list. The first Esc closes the filter, the second
+    goes back to the Profile step, as a lone Esc would, and `3` switches to Setup."""
+    app = make_app(NVIDIA.profile)
+    fast = await _launch_after(terminal_keys(app, *ESC_ESC_3))
+    slow = await _launch_after([k for raw in "".join(ESC_ESC_3) for k in terminal_keys(app, raw)])  # a read a key
+    assert fast == slow == ("setup", "step-profile")

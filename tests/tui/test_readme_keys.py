@@ -80,8 +80,8 @@ async def test_a_readme_sequence_does_what_the_readme_says(monkeypatch: pytest.M
 
 
 async def test_enter_on_the_first_run_opens_the_recipe_list() -> None:
-    """ "Enter there … opens the recipe list, which highlights `mocker-1p1d`"."""
-    assert "Enter there" in README
+    """The first run's second step: "Enter …: the recipe list, `mocker-1p1d` highlighted"."""
+    assert "\n2. Enter (" in README
     app = make_app(None)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)

@@ -114,14 +114,16 @@ def hold_scan_at(monkeypatch: Any, held: Callable[[str], bool]) -> threading.Eve
 KEY_CHARS = {"enter": "\r", "backspace": "\x7f", "escape": "\x1b", "tab": "\t", "ctrl+n": "\x0e"}
 
 
-def terminal_keys(app: App[Any], raw: str) -> list[Any]:
-    """The keys the app's terminal driver reads from `raw` in one read (with the parser its module names)."""
+def terminal_keys(app: App[Any], *reads: str) -> list[Any]:
+    """The keys the app's terminal driver reads from `reads`, each one read of the terminal, in Textual's Esc wait
+    (100 ms) of the one before (with the parser its module names)."""
     import sys
 
     from textual import events
 
     parser = sys.modules[app.driver_class.__module__].XTermParser()
-    tokens = [*parser.feed(raw), *parser.feed("")]  # "": the read ended (no key follows the Esc's key)
+    tokens = [token for raw in reads for token in parser.feed(raw)]
+    tokens += parser.feed("")  # "": the reads ended (no key follows the last Esc)
     keys = [token for token in tokens if isinstance(token, events.Key)]
     assert keys == tokens, tokens
     return keys

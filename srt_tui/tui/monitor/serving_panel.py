@@ -47,9 +47,9 @@ def serving_pairs(
         for text, word in cells.latency_parts(s, field, brief):
             t.append(text, style=dim if word else "")
         # what a client through the router sees beyond the engines: its E2E holds the same delayed first chunk (the
-        # reason is said once, beside TTFT)
-        if field in ("ttft", "e2e") and (note := cells.client_ttft_note(s, brief or field == "e2e", field)):
-            t.append(f" {note}", style=dim)
+        # reason is said once, under the figures: with it, a TTFT group was wider than the panel at 80 columns)
+        if field in ("ttft", "e2e") and (note := cells.client_ttft_note(s, brief=True, family=field)):
+            t.append(note, style=dim)
         if (points := cells.latency_spark(s, field, points)) and sparks:
             t.append(" " + cells.sparkline(points, SPARK_WIDTH, cells.SPARK_FLOOR_LATENCY_S), style=spark)
         return t
@@ -87,6 +87,8 @@ def serving_pairs(
         window += " · R: what its benchmark measured" if measured else ""
     if s.prefill_added:  # vllm-router's P/D: the prefill answers, then the decode starts; the sum's means are exact
         window += " · ≈ prefill + decode legs, mean exact"
+    if reason := cells.client_ttft_reason(s):
+        window += f" · {reason}"
     out.append(Text(f"({window})", style=dim))
     return out
 
