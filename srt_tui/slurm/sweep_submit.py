@@ -161,9 +161,9 @@ class SweepOutcome:
 
 
 #: called in the submitting thread after each member: (member, its plan, its submission)
-OnSubmitted = Callable[[Member, "Prepared", "Submission"], None]
+OnSubmitted = Callable[[Member, "Prepared", "Submission"], object]
 #: called in the submitting thread when a member is refused: (member, why)
-OnFailed = Callable[[Member, BaseException], None]
+OnFailed = Callable[[Member, BaseException], object]
 
 
 def submit_sweep(
@@ -177,6 +177,7 @@ def submit_sweep(
     preflight: bool = True,
     tags: list[str] | None = None,
     face: Face = "cli",
+    waive_checks: bool = False,
     keep_going: bool = False,
     on_submitted: OnSubmitted | None = None,
     on_failed: OnFailed | None = None,
@@ -184,7 +185,8 @@ def submit_sweep(
     """Submit ``ready`` in order as the group ``group``, each job.json marked with it, its selector, its swept
     ``values`` and ``tags``. A member refused stops the rest (`apply`'s way: they are `not_submitted`), or with
     ``keep_going`` is said and the others go on (the wizard's way). The first Slurm submission's client submits the
-    others (Slurm is not pinged again). An interrupt (Ctrl+C) always stops, as a refusal does."""
+    others (Slurm is not pinged again). ``waive_checks``: past this machine's waivable checks, as the operator asked
+    (`submit_prepared`). An interrupt (Ctrl+C) always stops, as a refusal does."""
     from srt_tui.slurm.submit import submit_prepared
     from srt_tui.state.jobindex import record_group
 
@@ -192,7 +194,7 @@ def submit_sweep(
     client: SlurmClient | None = None
     for i, (m, prep) in enumerate(ready):
         try:
-            sub = submit_prepared(prep, launcher, output, transport, preflight, client, face)
+            sub = submit_prepared(prep, launcher, output, transport, preflight, client, face, waive_checks)
         except (Exception, KeyboardInterrupt) as exc:
             outcome.failed.append((m, exc))
             if on_failed is not None:
