@@ -6,25 +6,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from srt_tui.core.errors import Problem, SrtError
 from srt_tui.core.spec.sweep import differing_values
+from srt_tui.slurm.sweep_submit import Member, check_members
 
 if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
-
-
-@dataclass(frozen=True)
-class Member:
-    """One job of the file: its selector (`sweep[i]`), name, and its plan or why it is invalid."""
-
-    selector: str
-    name: str
-    prep: Prepared | None
-    problems: tuple[str, ...]
+    from srt_tui.slurm.submit import Submission
+    from srt_tui.slurm.sweep_submit import SweepOutcome
 
 
 def file_members(spec: str) -> list[tuple[str, Any]] | None:
@@ -36,44 +28,6 @@ def file_members(spec: str) -> list[tuple[str, Any]] | None:
         return None
     jobs = file_jobs(path)
     return jobs if len(jobs) > 1 else None
-
-
-def check_members(spec: str, jobs: list[tuple[str, Any]], profile: str | None, topology: str | None) -> list[Member]:
-    """Every member prepared as `dry-run -f spec:<selector>` would; the invalid ones keep their problems."""
-    from srt_tui.core.api import prepare
-
-    out: list[Member] = []
-    for selector, data in jobs:
-        name = str(data.get("name", selector)) if isinstance(data, dict) else selector
-        try:
-            prep = prepare(f"{spec}:{selector}", profile, topology)
-        except SrtError as exc:
-            out.append(Member(selector, name, None, tuple(p.render() for p in exc.problems) or ("invalid",)))
-            continue
-        out.append(Member(selector, prep.plan.name, prep, ()))
-    return _same_scripts_refused(out)
-
-
-def _same_scripts_refused(members: list[Member]) -> list[Member]:
-    """A member whose launch script is an earlier member's but for the job's name is refused: it would run the same
-    job again (the sweep fills its values only where nothing reads them, e.g. `description:`)."""
-    seen: dict[str, Member] = {}
-    out: list[Member] = []
-    for m in members:
-        if m.prep is None:
-            out.append(m)
-            continue
-        script = m.prep.script.replace(m.prep.plan.name, "<name>")
-        first = seen.setdefault(script, m)
-        if first is m:
-            out.append(m)
-            continue
-        why = (
-            f"sweep: runs the same launch script as {first.selector} ({first.name}), only the name differs "
-            "(fix: put the sweep's `{param}` in a field that changes the job: an engine arg, a benchmark key, …)"
-        )
-        out.append(Member(m.selector, m.name, None, (why,)))
-    return out
 
 
 def expansion_rows(jobs: list[tuple[str, Any]], members: list[Member]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
@@ -127,35 +81,9 @@ def dry_run_members(args: argparse.Namespace, jobs: list[tuple[str, Any]]) -> in
     return 2 if any(m.prep is None for m in members) else 0
 
 
-def _refused(members: list[Member], spec: str) -> SrtError:
-    """Every invalid member's problems, each prefixed with its selector: nothing is submitted."""
-    problems = [
-        Problem(field="", message=f"{m.selector} ({m.name}): {line}")
-        for m in members
-        if m.prep is None
-        for line in m.problems
-    ]
-    problems.append(Problem(field="", message=f"nothing submitted: every job of {spec} must be valid first"))
-    return SrtError(problems)
-
-
-def _refuse_missing_paths(args: argparse.Namespace, ready: list[tuple[Member, Prepared]]) -> None:
-    """Raise PreflightError naming, per member, the model or container path this machine does not find (as
-    `apply` refuses one job): nothing of the group is submitted."""
-    from srt_tui.slurm.preflight import PreflightError, path_checks
-
-    problems = [
-        Problem(field=f"{m.selector}: preflight {c.name}", message=c.message, hint=c.fix)
-        for m, prep in ready
-        for c in path_checks(prep)
-        if c.blocks
-    ]
-    if not problems:
-        return
-    refusal = PreflightError(problems)
-    if args.json:
-        print(json.dumps({"status": "error", "group": None, "jobs": [], "error": str(refusal)}), flush=True)
-    raise refusal
+def _error_json(refusal: SrtError) -> None:
+    """`apply --json`'s answer when nothing of the group was submitted."""
+    print(json.dumps({"status": "error", "group": None, "jobs": [], "error": str(refusal)}), flush=True)
 
 
 def _confirmed_group(members: list[tuple[Member, Prepared]], spec: str) -> bool:
@@ -176,52 +104,52 @@ def _confirmed_group(members: list[tuple[Member, Prepared]], spec: str) -> bool:
     return False
 
 
-def new_group_id(spec: str) -> str:
-    """A group id to type: the file's stem and a short random suffix (two applies of a file never share one)."""
-    import secrets
-
-    return f"{Path(spec).stem}-{secrets.token_hex(3)}"
-
-
 def apply_members(args: argparse.Namespace, jobs: list[tuple[str, Any]], tags: list[str] | None) -> int:
     """`apply -f sweep.yaml`: every member checked first, then submitted in order as one group (job.json's
-    `group`); a refusal midway stops there and says which jobs were submitted and which were not."""
+    `group`; `sweep_submit` does it); a refusal midway stops there and says which jobs were submitted and which
+    were not."""
     from srt_tui.cli.submission import submission_json
-    from srt_tui.core.spec.recipe import file_sweep_values
-    from srt_tui.slurm.submit import submit_prepared
-    from srt_tui.state.jobindex import record_group
+    from srt_tui.slurm.sweep_submit import check_sweep, missing_paths, new_group_id, submit_sweep
 
-    swept = file_sweep_values(Path(args.file))
-    members = check_members(args.file, jobs, args.profile, args.topology)
-    ready = [(m, m.prep) for m in members if m.prep is not None]
-    if len(ready) < len(members):
-        refusal = _refused(members, args.file)
+    check = check_sweep(args.file, args.profile, args.topology, jobs)
+    refusal = check.refusal()
+    if refusal is not None:
         if args.json:
-            print(json.dumps({"status": "error", "group": None, "jobs": [], "error": str(refusal)}), flush=True)
+            _error_json(refusal)
         raise refusal
-    if not args.no_preflight:  # every member's model and container paths before any is submitted (or asked for)
-        _refuse_missing_paths(args, ready)
+    ready = check.ready
+    # every member's model and container paths before any is submitted (or asked for)
+    missing = None if args.no_preflight else missing_paths(ready)
+    if missing is not None:
+        if args.json:
+            _error_json(missing)
+        raise missing
     if not args.yes and not args.json and not _confirmed_group(ready, args.file):
         return 1
-    group = new_group_id(args.file)
-    output = Path(args.output) if args.output else None
-    done: list[tuple[Member, Prepared, Any]] = []
-    client = None  # the first Slurm submission's client: the other members do not ping Slurm again
-    for m, prep in ready:
-        try:
-            sub = submit_prepared(prep, args.launcher, output, args.transport, not args.no_preflight, client)
-        except (Exception, KeyboardInterrupt) as exc:
-            _report_partial(args, group, done, members[len(done) :], exc, tags)
-            raise
-        record_group(sub.job_dir, group, m.selector, tags, swept.get(m.selector))
+
+    def submitted(m: Member, prep: Prepared, sub: Submission) -> None:
         for note in sub.notes:
             print(f"preflight: {m.selector}: {note}", file=sys.stderr)
         if sub.submit_note:
             print(f"srt-tui: note: {m.selector}: {sub.submit_note}", file=sys.stderr)
-        done.append((m, prep, sub))
-        client = sub.client or client
         if not args.json:
             print(f"submitted {m.selector} {m.name}: job {sub.job_id} ({sub.launcher}) -> {sub.job_dir}")
+
+    outcome = submit_sweep(
+        ready,
+        new_group_id(args.file),
+        check.values,
+        launcher=args.launcher,
+        output=Path(args.output) if args.output else None,
+        transport=args.transport,
+        preflight=not args.no_preflight,
+        tags=tags,
+        on_submitted=submitted,
+    )
+    if outcome.failed:
+        _report_partial(args, outcome, tags)
+        raise outcome.failed[0][1]
+    group, done = outcome.group, outcome.submitted
     if args.json:
         subs = [submission_json(sub, prep, tags) | {"selector": m.selector} for m, prep, sub in done]
         print(json.dumps({"status": "submitted", "group": group, "jobs": subs}))
@@ -232,17 +160,13 @@ def apply_members(args: argparse.Namespace, jobs: list[tuple[str, Any]], tags: l
     return 0
 
 
-def _report_partial(
-    args: argparse.Namespace,
-    group: str,
-    done: list[tuple[Member, Prepared, Any]],
-    left: list[Member],
-    exc: BaseException,
-    tags: list[str] | None,
-) -> None:
+def _report_partial(args: argparse.Namespace, outcome: SweepOutcome, tags: list[str] | None) -> None:
     """Which members were submitted before the refusal and which not (the refusal itself follows)."""
     from srt_tui.cli.submission import submission_json
 
+    group, done = outcome.group, outcome.submitted
+    left = [m for m, _ in outcome.failed] + outcome.not_submitted
+    exc = outcome.failed[0][1]
     if args.json:
         print(
             json.dumps(

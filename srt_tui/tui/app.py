@@ -29,7 +29,7 @@ from textual.screen import Screen
 from srt_tui.tui.commands import SrtCommands
 from srt_tui.tui.context import NO_PROFILE, AppContext, ContextHub
 from srt_tui.tui.key_order import KeyQueue, Typed
-from srt_tui.tui.launch.messages import JobSubmitted
+from srt_tui.tui.launch.messages import JobSubmitted, SweepSubmitted
 from srt_tui.tui.messages import CloneJob, HoldKeys, SlurmStatus
 from srt_tui.tui.mode_screen import ModeApp, ModeScreen
 from srt_tui.tui.palette import ScreenActions
@@ -249,6 +249,16 @@ class SrtTuiApp(ReportsWorkerErrors, ModeApp):
         base = self.screen_stack[0]
         if isinstance(base, MonitorScreen):
             base.focus_job(message.job_id, message.job_dir)
+
+    @on(SweepSubmitted)
+    async def _show_group(self, message: SweepSubmitted) -> None:
+        """A sweep was submitted in Launch: switch to Monitor, its rows (the group) listed."""
+        from srt_tui.tui.monitor.screen import MonitorScreen
+
+        await self.switch_mode("monitor")
+        base = self.screen_stack[0]
+        if isinstance(base, MonitorScreen):
+            base.focus_group(message.group, dict(message.jobs))
 
     @on(CloneJob)
     async def _clone(self, message: CloneJob) -> None:

@@ -278,7 +278,8 @@ async def test_open_file_reads_a_recipe_from_anywhere(tmp_path: Path) -> None:
 
 async def test_open_a_sweep_file_lists_each_member_to_choose(tmp_path: Path) -> None:
     """New-operator pass: `o` on a sweep file ended in the loader's `pick one: -f osl.yaml:<job>` (a command line the
-    wizard has no place for). Each member is listed under opened/, the cursor on the first, none refused."""
+    wizard has no place for). Each member is listed under opened/, below a row for all of them (the cursor on it),
+    none refused."""
     text = (REPO / "recipes/mocker/mocker-agg-direct.yaml").read_text()
     sweep = text.replace("name: mocker-agg-direct", "name: osl\nsweep:\n  osl: [8, 4]").replace(
         "osl: 4", 'osl: "{osl}"'
@@ -288,11 +289,64 @@ async def test_open_a_sweep_file_lists_each_member_to_choose(tmp_path: Path) -> 
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         opened = await _open_file(pilot, "osl.yaml")
-        assert opened.label == "osl:sweep[0]" and not opened.broken, opened.error
+        assert opened.label == "osl  (all 2 jobs)" and not opened.broken, opened.error
         tree: Tree[object] = app.screen.query_one("#recipe-tree", Tree)
         folder = next(f for f in tree.root.children if "opened" in str(f.label))
-        assert [str(getattr(leaf.data, "label", "")) for leaf in folder.children] == ["osl:sweep[0]", "osl:sweep[1]"]
-        assert [getattr(leaf.data, "broken", True) for leaf in folder.children] == [False, False]
+        labels = [str(getattr(leaf.data, "label", "")) for leaf in folder.children]
+        assert labels == ["osl  (all 2 jobs)", "osl:sweep[0]", "osl:sweep[1]"]
+        assert [getattr(leaf.data, "broken", True) for leaf in folder.children] == [False, False, False]
+
+
+async def test_a_whole_sweep_is_submitted_as_one_group_from_its_row(tmp_path: Path) -> None:
+    """A sweep file's row for all its jobs (above its members) goes to Submit with each member listed; Submit sends
+    every member through `submit_sweep` (as `apply -f osl.yaml`), each job.json marked with the group and the values
+    it was swept with, and the Monitor lists the group's rows."""
+    from srt_tui.core.jobdir.contract import read_job_meta
+    from srt_tui.slurm.local import LocalLauncher
+    from srt_tui.tui.launch.messages import SweepSubmitted
+    from srt_tui.tui.launch.steps.submit_step import SubmitStep
+    from srt_tui.tui.monitor.screen import MonitorScreen
+
+    text = (REPO / "recipes/mocker/mocker-agg-direct.yaml").read_text()
+    sweep = text.replace("name: mocker-agg-direct", "name: osl\nsweep:\n  osl: [8, 4]").replace(
+        "osl: 4", 'osl: "{osl}"'
+    )
+    (tmp_path / "osl.yaml").write_text(sweep)
+    messages: list[Message] = []
+    app = make_app("local")
+    async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
+        await settle(pilot)
+        opened = await _open_file(pilot, "osl.yaml")
+        assert (opened.label, opened.members, opened.broken) == ("osl  (all 2 jobs)", 2, False), opened.error
+
+        def on_submit() -> bool:
+            found = app.screen.query(SubmitStep)
+            return bool(found) and found.first().display and found.first().sweep is not None
+
+        await pilot.press("enter")  # the whole sweep: its members checked, then Submit
+        await _until(pilot, "the Submit step", on_submit)
+        step = app.screen.query_one(SubmitStep)
+        assert step.launcher == "local"
+        shown = _plain(app.screen.query_one("#request", Static))
+        assert "2 jobs, one group · 2 nodes" in shown
+        assert "osl_osl8  osl=8  agg1 · 1 node" in shown and "osl_osl4  osl=4  agg1 · 1 node" in shown
+        await pilot.press("ctrl+n")  # submitted once this machine's checks answer
+        outcome = await _wait_for(messages, (SweepSubmitted, SubmitFailed))
+        await pilot.pause()
+        assert isinstance(outcome, SweepSubmitted), getattr(outcome, "reason", "")
+        try:
+            assert len(outcome.jobs) == 2 and not outcome.failed
+            metas = [read_job_meta(job_dir) for _, job_dir in outcome.jobs]
+            assert [(m.group, m.group_member, dict(m.group_values or {})) for m in metas] == [
+                (outcome.group, "sweep[0]", {"osl": 8}),
+                (outcome.group, "sweep[1]", {"osl": 4}),
+            ]
+            assert app.current_mode == "monitor"
+            monitor = app.screen_stack[0]
+            assert isinstance(monitor, MonitorScreen) and monitor.query_text == outcome.group
+        finally:
+            for job_id, job_dir in outcome.jobs:
+                LocalLauncher().cancel(job_id, job_dir)
 
 
 async def test_open_names_a_missing_file_and_lists_nothing_a_refused_file_gives_way(tmp_path: Path) -> None:

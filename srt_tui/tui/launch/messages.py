@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from srt_tui.core.errors import Problem
     from srt_tui.core.spec.profile import LoadedProfile
     from srt_tui.core.spec.recipe import Recipe, RecipeSource
+    from srt_tui.slurm.sweep_submit import SweepCheck
     from srt_tui.tui.launch.profile_facts import ProfileRow
     from srt_tui.tui.launch.recipe_catalog import RecipeEntry
 
@@ -140,3 +141,44 @@ class SubmitFailed(Message):
     """`submit_prepared` raised; `reason` is the operator-facing message."""
 
     reason: str
+
+
+@dataclass
+class SweepChosen(Message):
+    """The operator chose a sweep file's row for all its jobs: ``spec`` the file, ``label`` its row."""
+
+    spec: str
+    label: str
+
+
+@dataclass
+class SweepChecked(Message):
+    """Every member of a chosen sweep checked on the profile (in a worker): the check, or why the file cannot be
+    read."""
+
+    label: str
+    check: SweepCheck | None
+    error: str = ""
+
+
+@dataclass
+class SweepMemberSent(Message):
+    """One member of a sweep being submitted was submitted (``job_id``) or refused (``reason``)."""
+
+    selector: str
+    name: str
+    job_id: str = ""
+    reason: str = ""
+
+
+@dataclass
+class SweepSubmitted(Message):
+    """`submit_sweep` returned with at least one member submitted: the group, its jobs (id, directory), and the
+    members refused (`selector name`, why)."""
+
+    group: str
+    jobs: list[tuple[str, Path]]
+    failed: list[tuple[str, str]]
+    launcher: str
+    #: the first member's launch script (the Submit step asks before sending the same sweep again)
+    script: str = ""

@@ -65,6 +65,8 @@ class RecipeEntry:
     gpu_type: str | None = None
     container: str | None = None
     host_modules: tuple[str, ...] | None = None
+    #: a sweep file's whole-sweep row: how many jobs it submits at once (0: a row of one job)
+    members: int = 0
 
     @property
     def broken(self) -> bool:
@@ -99,6 +101,7 @@ class RecipeEntry:
         return {name: getattr(self, name) for name in _FACTS} | {
             "size": self.size.facts() if self.size else None,
             "host_modules": list(self.host_modules) if self.host_modules is not None else None,
+            "members": self.members,
         }
 
     @classmethod
@@ -126,8 +129,9 @@ class RecipeEntry:
                 gpu_type=gpu_type,
                 container=container,
                 host_modules=None if modules is None else tuple(str(m) for m in modules),
+                members=int(data.get("members", 0)),
             )
-        except (KeyError, TypeError) as exc:
+        except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a recipe entry: {exc}") from exc
 
 
@@ -302,6 +306,9 @@ def read_entries(
         results = [_checked(r) for r in validate_jobs(path, src, jobs)]
         entries = [_entry(path, folder, shown, r, comment) for r in results]
         selectors = [r.selector for r in results]
+        whole = _whole_sweep(path, folder, shown, selectors, entries)
+        if whole is not None:  # listed above its members
+            entries, selectors = [whole, *entries], [None, *selectors]
     if cache is not None and st is not None and entries:
         cache.put(path, st, [_cached_row(e, s) for e, s in zip(entries, selectors, strict=True)])
     return entries
@@ -343,6 +350,8 @@ def _from_cached(path: Path, folder: str, shown: str, row: dict[str, Any]) -> Re
     if selector is not None and not isinstance(selector, str):
         raise ValueError("a variant that is not text")
     label, spec = _label_spec(path, selector)
+    if row.get("members"):
+        label = sweep_label(path, int(row["members"]))
     return RecipeEntry.from_facts({**row, "folder": folder, "label": label, "spec": spec, "shown_path": shown})
 
 
@@ -352,6 +361,36 @@ def _entry(path: Path, folder: str, shown: str, result: FileRecipe, comment: str
     if result.recipe is None:
         return _refused(folder, label, spec, shown, result.error, comment)
     return _loaded(folder, label, spec, shown, result.recipe, result.source, comment)
+
+
+def sweep_label(path: Path, members: int) -> str:
+    """The whole-sweep row's label: `msweep  (all 4 jobs)`."""
+    return f"{path.stem}  (all {members} jobs)"
+
+
+def _whole_sweep(
+    path: Path, folder: str, shown: str, selectors: list[str | None], members: list[RecipeEntry]
+) -> RecipeEntry | None:
+    """A sweep file's row for all its jobs at once (`apply -f file.yaml` submits them as one group), or None for a
+    file that sweeps nothing (a recipe, an override file). Its facts are its first member's (a sweep varies values,
+    not the job's shape); refused, with the first refused member's reason, when one of them is (nothing of a sweep
+    is submitted then, as `apply` refuses it)."""
+    jobs = [(s, e) for s, e in zip(selectors, members, strict=True) if s is not None and s != "base"]
+    if len(jobs) < 2 or not any("sweep[" in s for s, _ in jobs):
+        return None
+    label, n = sweep_label(path, len(jobs)), len(jobs)
+    refused = next(((s, e) for s, e in jobs if e.broken), None)
+    if refused is not None:
+        why = f"{refused[0]} cannot be used: {refused[1].error}; nothing of a sweep is submitted then"
+        return dataclasses.replace(
+            _refused(folder, label, str(path), shown, None), error=why, problems=(why,), members=n
+        )
+    first = jobs[0][1]
+    names = ", ".join(e.title or e.label for _, e in jobs)
+    summary = (("sweep", f"{n} jobs, submitted as one group: {names}"), *first.summary)
+    return dataclasses.replace(
+        first, label=label, spec=str(path), title=f"{path.stem}: all {n} jobs", summary=summary, members=n
+    )
 
 
 def _loaded(

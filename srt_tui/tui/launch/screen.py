@@ -28,6 +28,9 @@ from srt_tui.tui.launch.messages import (
     RecipesFound,
     RecipesReloaded,
     ReloadRecipes,
+    SweepChecked,
+    SweepChosen,
+    SweepSubmitted,
 )
 from srt_tui.tui.launch.steps.base import ClonedRun, WizardState, WizardStep
 from srt_tui.tui.mode_screen import ModeScreen
@@ -39,6 +42,7 @@ from srt_tui.widgets.step_bar import StepBar
 if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
     from srt_tui.core.jobdir.clone import ClonedJob
+    from srt_tui.core.spec.profile import LoadedProfile
     from srt_tui.tui.launch.profile_facts import ProfileRow
     from srt_tui.tui.launch.recipe_catalog import LibraryRoot, RecipeEntry
     from srt_tui.tui.launch.recipe_reader import ReaderLine, RecipeReader
@@ -467,7 +471,9 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
         self.step.confirm()
 
     async def action_prev_step(self) -> None:
-        if self.index > 0:
+        if self.index == len(STEPS) - 1 and self.state.sweep is not None:  # a whole sweep came from its recipe row
+            await self.go_to(1)
+        elif self.index > 0:
             await self.go_to(self.index - 1)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -516,6 +522,8 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
 
     @on(RecipeChosen)
     async def _recipe(self, message: RecipeChosen) -> None:
+        if self.state.sweep is not None:  # one job now, not the sweep chosen before
+            self._forget_after(1)
         if self.state.recipe is not message.recipe:
             self._forget_after(1)
             self.state.recipe, self.state.source = message.recipe, message.source
@@ -523,8 +531,57 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
             self.state.edited = message.recipe
         await self.go_to(2)
 
+    @on(SweepChosen)
+    def _sweep(self, message: SweepChosen) -> None:
+        """A sweep's row for all its jobs: every member checked on the chosen profile (in a worker), then Submit."""
+        if self.state.profile is None:
+            self.notify("The profile is still being read: choose the sweep again in a moment.", severity="warning")
+            return
+        self.check_sweep(message.spec, message.label, self.state.profile)
+
+    @work(thread=True, exclusive=True, group="sweep-check", name="check-sweep", exit_on_error=False)
+    def check_sweep(self, spec: str, label: str, profile: LoadedProfile) -> None:
+        """`check_sweep` off the UI thread: each member is read, planned and rendered."""
+        from srt_tui.core.errors import SrtError
+        from srt_tui.slurm.sweep_submit import check_sweep
+        from srt_tui.tui.display import scrub
+
+        try:
+            self.post_message(SweepChecked(label, check_sweep(spec, profile)))
+        except SrtError as exc:
+            self.post_message(SweepChecked(label, None, scrub(str(exc))))
+
+    @on(SweepChecked)
+    async def _sweep_checked(self, message: SweepChecked) -> None:
+        """A sweep whose members are all valid goes to Submit, its members listed there; else nothing of it is
+        submitted (as `apply` refuses it) and the toast says which member and why."""
+        from srt_tui.tui.display import scrub
+
+        check = message.check
+        refusal = check.refusal() if check is not None else None
+        if check is None or refusal is not None or not check.ready:
+            why = message.error or scrub(str(refusal))
+            self.notify(why, title=f"{message.label}: not submitted", severity="error", timeout=15)
+            return
+        self._forget_after(1)
+        state = self.state
+        state.recipe, state.source, state.recipe_label = None, None, message.label
+        state.sweep, state.prepared = check, check.ready[0][1]
+        await self.go_to(len(STEPS) - 1)
+
+    @on(SweepSubmitted)
+    def _sweep_submitted(self, message: SweepSubmitted) -> None:
+        """As `_submitted`: the message bubbles on to the app, which opens the sweep's rows in Monitor."""
+        if self.state.profile is not None:
+            self._remember(self.state.profile.name, self.state.profile.source)
+        self.notify(
+            f"{len(message.jobs)} jobs of group {message.group} submitted with the {message.launcher} launcher.",
+            title="Submitted",
+        )
+
     def _forget_after(self, index: int) -> None:
         """A new choice at step `index` voids every later one: the breadcrumbs and later steps start over."""
+        self.state.sweep = None
         if index < 1:
             self.state.recipe, self.state.source, self.state.recipe_label = None, None, ""
         self.state.edited, self.state.prepared = (self.state.recipe if index >= 1 else None), None

@@ -565,6 +565,24 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
                     self._wait_for_refresh()
                 self.poll_now()
 
+    def focus_group(self, group: str, jobs: dict[str, Path]) -> None:
+        """Track the jobs of a sweep just submitted and list its rows alone: the `/` filter set to its group id (the
+        list's frame says so; Esc lists every job again), and refresh now."""
+        for job_id, job_dir in jobs.items():
+            self.tracked[job_id] = job_dir
+            self.removed.discard(job_id)  # submitted on purpose: shown again
+            self._on_purpose.add(job_id)
+        self._reveal = None  # the filter is the group's: nothing to reveal past it
+        if self.is_mounted:
+            if self.in_job_view:
+                self.action_back()
+            self.query_one("#jobs-filter", Input).value = group
+            self.query_text = group
+            self.query_one("#jobs-table").focus()
+            self.refresh_bindings()
+            if self.poll_interval is not None:
+                self.poll_now()
+
     @on(DataTable.RowSelected, "#jobs-table")
     def _row_selected(self, event: DataTable.RowSelected) -> None:
         if event.row_key.value is not None:

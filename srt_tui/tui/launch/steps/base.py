@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
     from srt_tui.core.spec.profile import LoadedProfile
     from srt_tui.core.spec.recipe import Recipe, RecipeSource
+    from srt_tui.slurm.sweep_submit import SweepCheck
     from srt_tui.tui.context import ContextHub
     from srt_tui.tui.launch.recipe_catalog import RecipeEntry
 
@@ -51,6 +52,9 @@ class WizardState:
     #: a recipe the wizard opened for the operator (a cloned job's): the recipe list shows it among the opened
     #: rows, highlighted, so going back there and on again keeps the clone
     opened: RecipeEntry | None = None
+    #: a sweep chosen whole (its row for all its jobs), every member checked: Submit sends them all, as one group;
+    #: ``prepared`` is then its first member's plan (the launcher and this machine's checks follow it)
+    sweep: SweepCheck | None = None
 
     def cloned_launcher(self) -> str | None:
         """The launcher the cloned job ran with while its recipe and profile are the ones chosen, whatever the

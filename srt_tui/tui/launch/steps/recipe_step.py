@@ -25,7 +25,7 @@ from textual.widgets.tree import TreeNode
 from srt_tui.core.text.counts import counted
 from srt_tui.core.text.words import name_rank, nothing_matches
 from srt_tui.tui.display import shorten_paths, wrap_path
-from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened, ReloadRecipes
+from srt_tui.tui.launch.messages import RecipeChosen, RecipeOpened, ReloadRecipes, SweepChosen
 from srt_tui.tui.launch.recipe_catalog import LIST_ITEM
 from srt_tui.tui.launch.recipe_fit import Fit, ProfileFit, fit_of
 from srt_tui.tui.launch.steps.base import WizardState
@@ -800,6 +800,9 @@ class RecipeStep(FilterStep):
         if entry.broken:
             self.notify(f"{entry.label} cannot be used: {entry.error}", severity="error")
             return
+        if entry.members:  # a sweep's row for all its jobs: checked on the profile, then to Submit
+            self.post_message(SweepChosen(entry.spec, entry.label))
+            return
         try:
             recipe, source = entry.chosen()
         except SrtError as exc:  # a cached entry whose file changed or went away since
@@ -952,9 +955,11 @@ class RecipeStep(FilterStep):
         for entry in entries:
             if entry.broken:
                 self.notify(f"{entry.shown_path}: {entry.error}", severity="error", timeout=10)
-        if len(entries) > 1:
+        jobs = sum(1 for e in entries if not e.members)
+        if jobs > 1:
+            also = ", and a row for all of them" if len(entries) > jobs else ""
             self.notify(
-                f"{entries[0].shown_path} holds {len(entries)} jobs: each is listed under opened/, choose one",
+                f"{entries[0].shown_path} holds {jobs} jobs: each is listed under opened/{also}, choose one",
                 title="Open…",
             )
         self.show_opened(*entries)

@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widgets import Button, RadioButton, RadioSet, Static
 
 from srt_tui.core.plan.host_programs import MissingProgram, missing_programs, said_missing
-from srt_tui.tui.launch.messages import JobSubmitted, SubmitFailed
+from srt_tui.tui.launch.messages import JobSubmitted, SubmitFailed, SweepMemberSent, SweepSubmitted
 from srt_tui.tui.launch.steps.base import ClonedRun, WizardState, WizardStep
 from srt_tui.tui.messages import SlurmStatus
 from srt_tui.widgets.choice_button import ChoiceButton, ChoiceSet
@@ -30,6 +30,7 @@ from srt_tui.widgets.scroll_panel import ScrollPanel
 if TYPE_CHECKING:
     from srt_tui.core.api import Prepared
     from srt_tui.slurm.preflight import PreflightCheck
+    from srt_tui.slurm.sweep_submit import SweepCheck
     from srt_tui.tui.context import AppContext, ContextHub
 
 
@@ -93,6 +94,12 @@ class SubmitStep(WizardStep):
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(id=id)
         self.prepared: Prepared | None = None
+        #: a sweep chosen whole: Submit sends every member (``prepared`` is its first member's, which the launcher
+        #: choice and this machine's checks follow); None for one job
+        self.sweep: SweepCheck | None = None
+        #: the members of the sweep being submitted that went (job ids) and were refused, as they answer
+        self._sweep_sent: list[str] = []
+        self._sweep_refused: list[str] = []
         self.hub: ContextHub | None = None
         self._slurm_seen: tuple[str, str] | None = None
         #: the Slurm state and reason the launcher note says
@@ -160,6 +167,7 @@ class SubmitStep(WizardStep):
     async def enter(self, state: WizardState) -> None:
         self.read_only = state.hub.context.read_only
         self._submit_when_checked = self._waived = None  # asked on an earlier visit: not now
+        self.sweep = state.sweep
         if state.prepared is not None and state.prepared is not self.prepared:
             if self.prepared is not None and self.prepared.job.profile is not state.prepared.job.profile:
                 self._touched = False  # another profile: its own launcher until the operator picks one
@@ -198,7 +206,9 @@ class SubmitStep(WizardStep):
             return
         st = self._style
         request = (local_request if self.launcher == "local" else slurm_request)(self.prepared)
-        keyw = max(len(k) for k in [*(key for key, _ in request), "serving at", "preflight", "benchmark"])
+        if self.sweep is not None:  # each member's name is in the sweep's list; the rest is every member's
+            request = [(key, value) for key, value in request if key != "job name"]
+        keyw = max(len(k) for k in [*(key for key, _ in request), "serving at", "preflight", "benchmark", "sweep"])
 
         def new_grid() -> Table:  # the same key column in both grids: they read as one
             grid = Table.grid(padding=(0, 2))
@@ -207,6 +217,8 @@ class SubmitStep(WizardStep):
             return grid
 
         grid = new_grid()
+        if self.sweep is not None:
+            self._sweep_rows(grid)
         for key, value in request:
             grid.add_row(key, Text(value, overflow="fold"))  # a long word folds: never cut at 80 columns
         plan = self.prepared.plan
@@ -260,6 +272,24 @@ class SubmitStep(WizardStep):
         if worst := failing_line(shown):  # at the top: the worst problem is seen without scrolling (80x24)
             parts.insert(0, Text(worst, style=st("submit-step--bad"), no_wrap=True, overflow="ellipsis"))
         self.query_one("#request", Static).update(Group(*parts))
+
+    def _sweep_rows(self, grid: Table) -> None:
+        """The sweep's members above the request: how many, the nodes and GPUs they ask for in all, and each
+        member's name, swept values and shape (the request below is every member's but for those)."""
+        assert self.sweep is not None
+        ready = self.sweep.ready
+        nodes = sum(prep.plan.nodes for _, prep in ready)
+        gpus = sum(prep.plan.nodes * prep.plan.gpus_per_node for _, prep in ready)
+        said = f"{len(ready)} jobs, one group · {nodes} nodes, {gpus} GPUs in all"
+        grid.add_row("sweep", Text(said, style=self._style("submit-step--ok")))
+        for m, prep in ready:
+            values = " ".join(f"{k}={v}" for k, v in self.sweep.values.get(m.selector, {}).items())
+            shape = f"{prep.plan.topology} · {prep.plan.nodes} node{'s' if prep.plan.nodes != 1 else ''}"
+            line = Text(m.name, overflow="fold")
+            line.append(f"  {values}" if values else "")
+            line.append(f"  {shape}", style=self._style("submit-step--dim"))
+            grid.add_row("", line)
+        grid.add_row("", "")
 
     def _slurm_checks_shown(self) -> bool:
         """Slurm's checks (partition, nodes, time) are listed: about this job, with Slurm (sbatch) chosen."""
@@ -669,16 +699,16 @@ class SubmitStep(WizardStep):
                 return
             self.notify(why, title="Not submitted", severity="warning")
             return
-        sent = self._sent.get((self.prepared.script, self.launcher))
+        sent = self._sent.get(self._sent_key(self.prepared.script, self.launcher))
         if sent is not None and not self._copy_asked:  # the same plan again: a copy only when asked twice
             self._copy_asked = True
             self.query_one("#submit-status", Static).update(
                 Text(
-                    f"This plan was submitted already as job {sent}. Submit again to start a copy.",
+                    f"This plan was submitted already as {sent}. Submit again to start a copy.",
                     style=self._style("submit-step--bad"),
                 )
             )
-            self.notify(f"Already submitted as job {sent}: submit again for a copy.", severity="warning")
+            self.notify(f"Already submitted as {sent}: submit again for a copy.", severity="warning")
             return
         self._copy_asked = False
         self.submitting = True
@@ -687,8 +717,88 @@ class SubmitStep(WizardStep):
         self.query_one("#submit", Button).disabled = True
         past = self._past() if waive else ""
         anyway = f" past this machine's {past}" if past else ""
+        if self.sweep is not None:
+            self._sweep_sent, self._sweep_refused = [], []
+            jobs = len(self.sweep.ready)
+            self.query_one("#submit-status", Static).update(
+                f"Submitting {jobs} jobs with the {self.launcher} launcher{anyway}…"
+            )
+            self.submit_group(self.sweep, self.launcher, past)
+            return
         self.query_one("#submit-status", Static).update(f"Submitting with the {self.launcher} launcher{anyway}…")
         self.submit(self.prepared, self.launcher, past)
+
+    def _sent_key(self, script: str, launcher: str) -> tuple[str, str]:
+        """What `_sent` remembers a submission by: its launch script (a sweep's, its first member's, apart from
+        that member sent alone) and launcher."""
+        return ("sweep:" if self.sweep is not None else "") + script, launcher
+
+    @work(thread=True, exclusive=True, group="submit", name="submit-sweep", exit_on_error=False)
+    def submit_group(self, check: SweepCheck, launcher: str, past: str = "") -> None:
+        """Every member of the sweep through `submit_sweep` (as `srt-tui apply -f sweep.yaml`): the model and
+        container paths of all first (unless the operator asked past them), then each in order as one group; a
+        member refused is said with why and the others go on."""
+        from srt_tui.slurm.sweep_submit import missing_paths, new_group_id, submit_sweep
+
+        if not past and (missing := missing_paths(check.ready, face="tui")) is not None:
+            self.post_message(SubmitFailed(f"nothing submitted: {missing}"))
+            return
+        outcome = submit_sweep(
+            check.ready,
+            new_group_id(check.spec),
+            check.values,
+            launcher=launcher,
+            face="tui",
+            waive_checks=bool(past),
+            keep_going=True,
+            on_submitted=lambda m, _, sub: self.post_message(SweepMemberSent(m.selector, m.name, sub.job_id)),
+            on_failed=lambda m, exc: self.post_message(SweepMemberSent(m.selector, m.name, reason=_why(exc))),
+        )
+        failed = [(f"{m.selector} {m.name}", _why(exc)) for m, exc in outcome.failed]
+        if not outcome.submitted:
+            self.post_message(SubmitFailed("no job of the sweep was submitted: " + "; ".join(w for _, w in failed)))
+            return
+        jobs = [(sub.job_id, sub.job_dir) for *_, sub in outcome.submitted]
+        script = check.ready[0][1].script
+        self.post_message(SweepSubmitted(outcome.group, jobs, failed, launcher, script))
+
+    @on(SweepMemberSent)
+    def _member_sent(self, message: SweepMemberSent) -> None:
+        """A member went or was refused: the status line counts them; a refusal is said with its reason."""
+        from srt_tui.tui.display import scrub
+
+        message.stop()
+        if message.job_id:
+            self._sweep_sent.append(message.job_id)
+        else:
+            self._sweep_refused.append(message.selector)
+            self.notify(
+                f"{message.selector} {message.name}: {scrub(message.reason)}",
+                title="Not submitted",
+                severity="error",
+                timeout=15,
+            )
+        if self.sweep is not None and self.submitting:
+            refused = f", {len(self._sweep_refused)} refused" if self._sweep_refused else ""
+            self.query_one("#submit-status", Static).update(
+                f"Submitting {len(self.sweep.ready)} jobs: {len(self._sweep_sent)} submitted{refused}…"
+            )
+
+    @on(SweepSubmitted)
+    def _sweep_submitted(self, message: SweepSubmitted) -> None:
+        """The sweep's members went (the message goes on to the app, which opens them in Monitor)."""
+        self._sent[self._sent_key(message.script, message.launcher)] = f"group {message.group}"
+        self.submitting = False
+        self._submit_label()
+        self.query_one("#submit", Button).disabled = self.read_only
+        refused = f", {len(message.failed)} refused (see the toasts)" if message.failed else ""
+        style = "submit-step--bad" if message.failed else "submit-step--ok"
+        self.query_one("#submit-status", Static).update(
+            Text(
+                f"✓ group {message.group}: {len(message.jobs)} jobs submitted ({message.launcher}){refused}",
+                style=self.get_component_rich_style(style, partial=True),
+            )
+        )
 
     @work(thread=True, exclusive=True, group="submit", name="submit", exit_on_error=False)
     def submit(self, prepared: Prepared, launcher: str, past: str = "") -> None:
@@ -736,7 +846,7 @@ class SubmitStep(WizardStep):
     def _submitted(self, message: JobSubmitted) -> None:
         from srt_tui.tui.display import display_path
 
-        self._sent[(message.prepared.script, message.launcher)] = message.job_id
+        self._sent[(message.prepared.script, message.launcher)] = f"job {message.job_id}"
         self.submitting = False
         self._status_sent_anyway = bool(message.waived)
         self._submit_label()
@@ -762,3 +872,8 @@ def ends_when(prepared: Prepared, local: bool = False) -> str:
         limit = "" if local else " or its time limit"
         return f"{bench.type}: none runs; the job serves until cancelled (c in the Monitor){limit}"
     return f"{bench.type}: the job ends when it finishes (its figures: R in the Monitor)"
+
+
+def _why(exc: BaseException) -> str:
+    """A member's refusal as the operator reads it: what it says, else what it is."""
+    return str(exc) or type(exc).__name__
