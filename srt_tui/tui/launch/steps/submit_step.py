@@ -24,7 +24,6 @@ from srt_tui.tui.launch.messages import JobSubmitted, SubmitFailed
 from srt_tui.tui.launch.steps.base import ClonedRun, WizardState, WizardStep
 from srt_tui.tui.messages import SlurmStatus
 from srt_tui.widgets.choice_button import ChoiceButton, ChoiceSet
-from srt_tui.widgets.layout import is_slim
 from srt_tui.widgets.scroll_panel import ScrollPanel
 
 if TYPE_CHECKING:
@@ -140,9 +139,9 @@ class SubmitStep(WizardStep):
     def compose(self) -> ComposeResult:
         yield Static(HINT, classes="step-hint", id="submit-hint")
         with Horizontal(id="submit-body"):
-            # stacked (`-slim`) the request scrolls in its box: a Tab stop then, scrolled by j/k and the arrows (only
-            # the mouse wheel reached its lower rows); beside the launcher it neither scrolls nor takes the keys
-            with ScrollPanel(id="request-box", can_focus=False):
+            # the request scrolls in its box at every width: a Tab stop, scrolled by j/k, the arrows, PgUp/PgDn,
+            # Home/End (at 80x24 beside the launcher it showed 18 of its ~59 lines, the rest out of the keys' reach)
+            with ScrollPanel(id="request-box"):
                 yield Static("", id="request")
             with Vertical(id="launcher-box"):
                 with ChoiceSet(id="launcher"):
@@ -186,8 +185,7 @@ class SubmitStep(WizardStep):
         self._ask_host(self.launcher if self._touched else self._auto_choice)
 
     def on_resize(self) -> None:
-        """The request's URL line follows the width (beside its label or under it); stacked, its box is a Tab stop."""
-        self.query_one("#request-box").can_focus = is_slim(self.app.size.width)
+        """The request's URL line follows the width (beside its label or under it)."""
         self.call_after_refresh(self._render_request)
 
     def _render_request(self) -> None:
