@@ -63,6 +63,7 @@ def _cmd_preflight(args: argparse.Namespace) -> int:
     from srt_tui.core.plan.paths_preflight import check_paths
     from srt_tui.core.plan.resolve import resolve
     from srt_tui.core.spec.recipe import file_recipes, load_recipe
+    from srt_tui.slurm.preflight import check_rank, failing_line, path_check
 
     path = Path(args.file)
     if path.is_file():  # every job of the file, read and expanded once (an override file's base aside)
@@ -86,7 +87,11 @@ def _cmd_preflight(args: argparse.Namespace) -> int:
         bad = [c for c in checks if not c.ok]
         failed += bool(bad)
         print(f"{'✗' if bad else '✓'} {recipe.name}")
-        for c in checks if args.verbose else bad:
+        # worst first, several counted and named on top: the order and line of the Submit step and `apply`
+        shown = sorted(checks if args.verbose else bad, key=lambda c: check_rank(path_check(c)))
+        if len(shown) > 1 and (line := failing_line([path_check(c) for c in shown])):
+            print(f"  {line}")
+        for c in shown:
             print(f"  - {c.field} [{c.code}]: {c.message}")
     return 1 if failed else 0
 

@@ -21,6 +21,7 @@ from srt_tui.setup.findings import Finding, worst
 
 if TYPE_CHECKING:  # the probes pull in every Slurm transport: imported when a probe runs, not for `--help`
     from srt_tui.setup.probes import ProbeOptions, ProbeRun
+    from srt_tui.slurm.preflight import PreflightCheck
 
 T = TypeVar("T")
 
@@ -204,8 +205,11 @@ def _stoppable(
     return done[0]
 
 
-def _print_findings(title: str, findings: list[Finding]) -> None:
+def _print_findings(title: str, findings: list[Finding], summary: str = "") -> None:
+    """``findings`` under ``title``, ``summary`` (`failing_line`) first when given."""
     print(title)
+    if summary:
+        print("  " + summary)
     for finding in findings:
         for line in finding.render().splitlines():
             print("  " + line)
@@ -416,22 +420,15 @@ def _check_overwrite(target: Path, old: dict[str, Any], new: dict[str, Any], for
     )
 
 
-def _recipe_preflight(prep: Any) -> list[Finding]:
+def _recipe_preflight(prep: Any) -> list[PreflightCheck]:
     """`doctor -f RECIPE`: the preflight of that recipe's job (``prep``, read before the probes ran): its model and
-    container paths from this node (as `srt-tui preflight`), then partition, account, nodes, GPUs and time against
-    the cluster."""
-    from srt_tui.core.plan.paths_preflight import check_paths
-    from srt_tui.setup.doctor import preflight_findings
-    from srt_tui.slurm.preflight import demand_of, preflight
+    container paths from this node (as `srt-tui preflight`), and partition, account, nodes, GPUs and time against the
+    cluster; worst first (`worst_first`), as `apply` and the Submit step list them."""
+    from srt_tui.slurm.preflight import demand_of, path_checks, preflight, worst_first
     from srt_tui.slurm.select import get_client
 
-    paths = [
-        Finding.good(f"preflight {c.field}", c.message, c.code)
-        if c.ok
-        else Finding.bad(f"preflight {c.field}", f"[{c.code}] {c.message}", "", evidence="checked from this node")
-        for c in check_paths(prep.job)
-    ]
-    return paths + preflight_findings(preflight(get_client(None, require_reachable=False), demand_of(prep), face="cli"))
+    paths = [c if c.ok else dataclasses.replace(c, evidence="checked from this node") for c in path_checks(prep, "cli")]
+    return worst_first([*paths, *preflight(get_client(None, require_reachable=False), demand_of(prep), face="cli")])
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
@@ -439,8 +436,9 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     from srt_tui.core.plan.paths_preflight import reads_model_path
     from srt_tui.core.spec.profile import load_profile
     from srt_tui.core.spec.recipe import load_recipe
-    from srt_tui.setup.doctor import run_doctor
+    from srt_tui.setup.doctor import preflight_findings, run_doctor
     from srt_tui.setup.doctor_profile import pick_doctor_profile
+    from srt_tui.slurm.preflight import failing_line
 
     # every argument read before anything runs: a recipe that does not load (or `-t` that does not fit it) was said
     # only after every probe, its probe job too, had run
@@ -466,8 +464,9 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
         lambda found: found[0],
         progress,
     )
-    if prep is not None:  # this recipe's job against the cluster, as `apply` checks it before sbatch
-        checks += _recipe_preflight(prep)
+    recipe_checks = _recipe_preflight(prep) if prep is not None else []  # as `apply` checks it before sbatch
+    recipe_findings = preflight_findings(recipe_checks)
+    checks += recipe_findings
     everything = [*run.findings, *checks]
     if args.json:
         print(
@@ -485,7 +484,10 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
         if pick is not None:  # chosen without -p: said, so the operator knows what was checked
             print(f"  chosen: {pick.why}; -p NAME checks another")
         _print_findings("Probes:", run.findings)
-        _print_findings("Checks:", checks)
+        _print_findings("Checks:", checks[: len(checks) - len(recipe_findings)])
+        if prep is not None:  # the recipe's own, several counted and named on top as `apply` and Submit do
+            line = failing_line(recipe_checks) if len(recipe_checks) > 1 else ""
+            _print_findings(f"Preflight of {prep.job.recipe.name}:", recipe_findings, line)
         bad = [f for f in everything if f.level == "error"]
         print(f"\n{len(bad)} problem(s)" if bad else "\nno problems found")
     return 1 if worst(everything) == "error" else 0

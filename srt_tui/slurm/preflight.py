@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from srt_tui.core.api import Prepared
 from srt_tui.core.errors import Face, Problem, SrtError
 from srt_tui.core.plan.host_programs import missing_programs
-from srt_tui.core.plan.paths_preflight import check_paths
+from srt_tui.core.plan.paths_preflight import PathCheck, check_paths
 from srt_tui.slurm.client import NodeInfo, PartitionInfo, SlurmClient
 from srt_tui.slurm.errors import SlurmError
 from srt_tui.slurm.parse import parse_time_limit
@@ -274,25 +274,36 @@ def worst_first(checks: Sequence[PreflightCheck]) -> list[PreflightCheck]:
     return sorted(checks, key=check_rank)
 
 
-def failing_line(checks: Sequence[PreflightCheck]) -> str:
-    """One line for the top of a list: `✗ 2 checks fail: programs, model.path`, worst first ('' when none fails). Names
-    only: each check's message is in the list below it, and a message cut to fit read `model.pat…`."""
+def failing_summary(checks: Sequence[PreflightCheck]) -> str:
+    """`2 checks fail: programs, model.path`: how many of ``checks`` fail and their names, worst first ('' when none
+    fails). Names only: each check's message is in the list below it, and a message cut to fit read `model.pat…`."""
     failing = worst_first([c for c in checks if c.blocks])
     if not failing:
         return ""
     count = f"{len(failing)} checks fail" if len(failing) > 1 else "1 check fails"
-    return f"✗ {count}: {', '.join(dict.fromkeys(c.name for c in failing))}"
+    return f"{count}: {', '.join(dict.fromkeys(c.name for c in failing))}"
+
+
+def failing_line(checks: Sequence[PreflightCheck]) -> str:
+    """One line for the top of a list (the Submit step's request, `srt-tui preflight`, `doctor -f`):
+    `✗ 2 checks fail: programs, model.path` (`failing_summary`; '' when none fails)."""
+    summary = failing_summary(checks)
+    return f"✗ {summary}" if summary else ""
+
+
+def path_check(check: PathCheck, face: Face = "cli") -> PreflightCheck:
+    """One model or container path checked from this machine, as a preflight check: ✗ blocks (the operator may
+    submit past it: the compute nodes may see it), the fix worded for ``face``."""
+    if check.ok:
+        return PreflightCheck(check.field, True, check.message, evidence=check.code)
+    message = f"[{check.code}] {check.message}"
+    return PreflightCheck(check.field, False, message, PATHS_FIX[face], check.code, waivable=True)
 
 
 def path_checks(prep: Prepared, face: Face = "cli") -> list[PreflightCheck]:
     """The model and container paths of a job, checked from this machine (srtctl's preflight): ✗ blocks, as
     `srt-tui preflight` and srtctl's apply refuse them; the fix worded for ``face``."""
-    return [
-        PreflightCheck(c.field, True, c.message, evidence=c.code)
-        if c.ok
-        else PreflightCheck(c.field, False, f"[{c.code}] {c.message}", PATHS_FIX[face], c.code, waivable=True)
-        for c in check_paths(prep.job)
-    ]
+    return [path_check(c, face) for c in check_paths(prep.job)]
 
 
 def host_checks(prep: Prepared, launcher: str, face: Face = "cli") -> list[PreflightCheck]:
@@ -314,12 +325,14 @@ def host_checks(prep: Prepared, launcher: str, face: Face = "cli") -> list[Prefl
 
 
 def refuse_failed(checks: list[PreflightCheck]) -> None:
-    """Raise PreflightError naming every check that failed and its fix (nothing is submitted)."""
+    """Raise PreflightError naming every check that failed and its fix, worst first (nothing is submitted); several
+    are counted and named on a first line (`failing_summary`), as the Submit step's request counts them."""
     failed = worst_first([c for c in checks if c.blocks])
-    if failed:
-        raise PreflightError(
-            [
-                Problem(field=f"preflight {c.name}", message=c.message, hint=c.fix or "see `srt-tui doctor`")
-                for c in failed
-            ]
-        )
+    if not failed:
+        return
+    problems = [
+        Problem(field=f"preflight {c.name}", message=c.message, hint=c.fix or "see `srt-tui doctor`") for c in failed
+    ]
+    if len(failed) > 1:
+        problems.insert(0, Problem(field="preflight", message=failing_summary(failed)))
+    raise PreflightError(problems)

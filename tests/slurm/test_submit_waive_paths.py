@@ -13,6 +13,8 @@ from srt_tui.slurm.preflight import PreflightError
 from srt_tui.slurm.submit import SlurmUnreachable, submit_prepared
 from tests.conftest import REPO
 
+#: what refuses it: the count of the failing checks on top (`failing_summary`), then each, worst first
+REFUSED = ["preflight", "preflight model.path", "preflight model.container"]
 H100 = str(REPO / "recipes" / "nvidia" / "h100-1p1d-sglang.yaml")  # nvidia-h100: /lustre/…, not on this machine
 
 
@@ -23,10 +25,10 @@ def test_waived_paths_reach_slurm_and_local_still_refuses(tmp_path: Path, monkey
     out = tmp_path / "out"
     with pytest.raises(PreflightError) as refused:
         submit_prepared(prep, launcher="slurm", output_dir=out, face="tui")
-    assert [p.field for p in refused.value.problems] == ["preflight model.path", "preflight model.container"]
+    assert [p.field for p in refused.value.problems] == REFUSED
     with pytest.raises(SlurmUnreachable):  # past this machine's path checks: on to Slurm
         submit_prepared(prep, launcher="slurm", output_dir=out, face="tui", waive_checks=True)
     with pytest.raises(PreflightError) as local:  # Local runs it here, where the paths are missing
         submit_prepared(prep, launcher="local", output_dir=out, face="tui", waive_checks=True)
-    assert [p.field for p in local.value.problems] == ["preflight model.path", "preflight model.container"]
+    assert [p.field for p in local.value.problems] == REFUSED
     assert not out.exists()  # nothing written by any of them

@@ -120,7 +120,7 @@ async def test_a_ctrl_n_typed_before_the_checks_answered_is_not_the_first_press(
     app = make_app(NVIDIA.profile, probe=SLURM_UP)
     async with app.run_test(size=(120, 36)) as pilot:
         try:
-            await reach(pilot, NVIDIA, "preview", typed=False)
+            await reach(pilot, NVIDIA, "preview", typed=False, but="host-checks")
             await pilot.press("ctrl+n", "ctrl+n")
             await settle_but(pilot, "host-checks")
             for call in asked:

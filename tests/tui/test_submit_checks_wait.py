@@ -91,7 +91,7 @@ async def test_keys_work_and_submit_waits_while_this_machines_checks_run(monkeyp
     app = make_demo_app()
     async with app.run_test(size=(120, 36)) as pilot:
         try:
-            await reach(pilot, DEMO, "preview", typed=False)
+            await reach(pilot, DEMO, "preview", typed=False, but="host-checks")
             await pilot.press("ctrl+n")
             await settle_but(pilot, "host-checks")
             step = app.screen.query_one(SubmitStep)
@@ -143,7 +143,7 @@ async def test_an_answer_about_a_job_no_longer_shown_is_dropped(monkeypatch: pyt
     app = make_demo_app()
     async with app.run_test(size=(120, 36)) as pilot:
         try:
-            await reach(pilot, DEMO, "preview", typed=False)
+            await reach(pilot, DEMO, "preview", typed=False, but="host-checks")
             await pilot.press("ctrl+n")
             await settle_but(pilot, "host-checks")
             step = app.screen.query_one(SubmitStep)
@@ -191,7 +191,7 @@ async def test_ctrl_n_while_the_checks_run_submits_once_they_answer(monkeypatch:
     app = make_demo_app()
     async with app.run_test(size=(120, 36)) as pilot:
         try:
-            await reach(pilot, DEMO, "preview", typed=False)
+            await reach(pilot, DEMO, "preview", typed=False, but="host-checks")
             await pilot.press("ctrl+n", "ctrl+n")
             await settle_but(pilot, "host-checks")
             assert submitted == [] and shown(app)[3].endswith(f"({SUBMIT_PENDING}).")

@@ -69,3 +69,35 @@ async def test_a_preflight_refusal_shows_when_submit_opens_at_80x24(monkeypatch:
         assert "-t" not in shown
         assert status.region.height and status.region.bottom <= 23, status.region  # above the footer
         assert screen.get_widget_at(status.region.x, status.region.y)[0] is status
+
+
+async def test_the_request_scrolls_from_the_keyboard_to_its_last_line_at_80x24() -> None:
+    """Operator pass: beside the launcher at 80x24 the request box showed 18 of its ~59 lines and took no focus, so
+    its lower rows (the paths checked, the preflight) were out of the keys' reach. Now Tab reaches it at every width
+    (as stacked), End brings its last line into view, Home back to the first."""
+    from textual.geometry import Region
+    from textual.widgets import Static
+
+    scenario = SCENARIOS["nvidia"]
+    app = make_app(scenario.profile, probe=DOWN)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await reach(pilot, scenario, "submit", typed=False)
+        await settle(pilot)
+        box, request = app.screen.query_one("#request-box"), app.screen.query_one("#request", Static)
+        lines = [s.text.rstrip() for s in request.render_lines(Region(0, 0, request.size.width, request.size.height))]
+        last = max(i for i, line in enumerate(lines) if line.strip())
+        assert last >= box.content_region.height, (last, box.content_region)  # more lines than the box shows
+        for _ in range(6):  # Tab on from the launcher until the request box has the keys
+            if app.focused is box:
+                break
+            await pilot.press("tab")
+            await settle(pilot)
+        assert app.focused is box
+        await pilot.press("end")
+        await settle(pilot)
+        row = request.region.y + last  # where the last line is drawn, the box scrolled
+        assert box.content_region.y <= row < box.content_region.bottom, (row, box.content_region)
+        assert app.screen.get_widget_at(request.region.x + 1, row)[0] is request
+        await pilot.press("home")
+        await settle(pilot)
+        assert box.scroll_y == 0

@@ -37,7 +37,12 @@ def test_worst_first_fatal_then_waivable_programs_then_paths_then_unknown_then_o
 def test_apply_names_the_worst_refusal_first() -> None:
     with pytest.raises(SrtError) as caught:
         refuse_failed([PATH, MODULE])
-    assert [p.message for p in caught.value.problems] == [MODULE.message, PATH.message]
+    summary, *named = caught.value.problems  # several: counted and named on top, as the request's first line
+    assert (summary.field, summary.message) == ("preflight", "2 checks fail: programs, model.path")
+    assert [p.message for p in named] == [MODULE.message, PATH.message]
+    with pytest.raises(SrtError) as caught:
+        refuse_failed([PATH, OK])
+    assert [p.message for p in caught.value.problems] == [PATH.message]  # one: nothing to count
 
 
 SCENARIO = Scenario("dynamo-vllm", "local", "dynamo-vllm-nowhere")

@@ -16,6 +16,7 @@ from textual.widgets import ContentSwitcher
 from srt_tui.tui.context import ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.launch.first_step import profile_given
+from srt_tui.tui.launch.host_findings import HostChecksDone
 from srt_tui.tui.launch.messages import (
     GivenProfileLoaded,
     JobSubmitted,
@@ -587,6 +588,16 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
         self.state.edited, self.state.prepared = (self.state.recipe if index >= 1 else None), None
         self.state.generation += 1
         self.query_one(StepBar).reached = index
+
+    @on(HostChecksDone)
+    def _host_checked(self, message: HostChecksDone) -> None:
+        """Keep what this machine found (an answer about a job no longer shown is dropped) and tell every step (the
+        step that asked may no longer be the one shown: Topology's answer reaches Submit; the one that asked learns
+        its ask answered, kept or not)."""
+        message.stop()
+        self.state.host.answered(message.prepared, message.launcher, message.found)
+        for step in self.query(WizardStep):
+            step.host_answered(message.prepared, message.launcher)
 
     @on(PlanUpdated)
     def _plan(self, message: PlanUpdated) -> None:

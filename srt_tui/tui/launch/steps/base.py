@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.style import Style
 from textual.containers import Vertical
 
+from srt_tui.tui.launch.host_findings import HostCache
 from srt_tui.tui.launch.library import RecipeLibrary
 from srt_tui.tui.workers import ReportsWorkerErrors
 
@@ -55,6 +56,8 @@ class WizardState:
     #: a sweep chosen whole (its row for all its jobs), every member checked: Submit sends them all, as one group;
     #: ``prepared`` is then its first member's plan (the launcher and this machine's checks follow it)
     sweep: SweepCheck | None = None
+    #: what this machine found for the prepared job, by launcher: asked by the Topology step, shown by Submit too
+    host: HostCache = field(default_factory=HostCache)
 
     def cloned_launcher(self) -> str | None:
         """The launcher the cloned job ran with while its recipe and profile are the ones chosen, whatever the
@@ -95,6 +98,10 @@ class WizardStep(ReportsWorkerErrors, Vertical):
 
     def library_reloaded(self) -> None:
         """A reload read the library again (`state.library` holds what it found); only the recipe step shows it."""
+
+    def host_answered(self, prepared: Prepared, launcher: str) -> None:
+        """This machine's checks of ``prepared`` for ``launcher`` answered (`WizardState.host` holds them), whichever
+        step asked; only the steps that show them redraw."""
 
     def focus_default(self) -> None:
         """Focus the widget the operator starts with on this step."""

@@ -7,7 +7,6 @@ Submit waits, while every key keeps working.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group, RenderableType
@@ -19,12 +18,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, RadioButton, RadioSet, Static
 
-from srt_tui.core.plan.host_programs import MissingProgram, missing_programs, said_missing
+from srt_tui.core.plan.host_programs import said_missing
+from srt_tui.tui.launch.host_findings import HostCache, HostChecksDone, HostFindings, default_launcher, find_on_host
 from srt_tui.tui.launch.messages import JobSubmitted, SubmitFailed, SweepMemberSent, SweepSubmitted
 from srt_tui.tui.launch.steps.base import ClonedRun, WizardState, WizardStep
 from srt_tui.tui.messages import SlurmStatus
 from srt_tui.widgets.choice_button import ChoiceButton, ChoiceSet
-from srt_tui.widgets.layout import is_slim
 from srt_tui.widgets.scroll_panel import ScrollPanel
 
 if TYPE_CHECKING:
@@ -58,25 +57,6 @@ ANYWAY_NODES = "Ctrl+N again: submit anyway (compute nodes may have it)"
 #: the same past a module this shell's Python lacks, with Local: the job's own environment (its profile's bash
 #: preamble) may bring another Python
 ANYWAY_HERE = "Ctrl+N again: submit anyway (the job's own environment may bring it)"
-
-
-@dataclass(frozen=True)
-class HostFindings:
-    """What this machine found for one prepared job and launcher: the programs and modules it lacks (the
-    `programs` rows) and `host_checks` (what `srt-tui preflight` and `apply` refuse)."""
-
-    missing: list[MissingProgram]
-    checks: list[PreflightCheck]
-
-
-class HostChecksDone(Message):
-    """This machine's checks of ``prepared`` for ``launcher`` answered (run in a worker)."""
-
-    def __init__(self, prepared: Prepared, launcher: str, found: HostFindings) -> None:
-        super().__init__()
-        self.prepared = prepared
-        self.launcher = launcher
-        self.found = found
 
 
 class SubmitStep(WizardStep):
@@ -127,12 +107,12 @@ class SubmitStep(WizardStep):
         #: first (issue 21 defect 8); a clone is a copy asked for, and another launcher another job
         self._sent: dict[tuple[str, str], str] = {}
         self._copy_asked = False
-        #: what this machine found for the prepared job, by launcher: `host_checks` (what `srt-tui preflight` and
-        #: `apply` check: model and container paths, programs), run here too so Submit refuses what they refuse, and
-        #: the programs a container-less plan lacks (issue 21 defect 10); asked in a worker, once per job and launcher
-        self._host: dict[str, HostFindings] = {}
-        #: the launchers whose checks of the prepared job are running (asked once: a hung mount is not asked again)
-        self._asking: set[str] = set()
+        #: what this machine found for the prepared job, by launcher (the wizard's, `WizardState.host`, once
+        #: entered): `host_checks` (what `srt-tui preflight` and `apply` check: model and container paths, programs),
+        #: run here too so Submit refuses what they refuse, and the programs a container-less plan lacks (issue 21
+        #: defect 10); asked in a worker once per job and launcher, by this step or Topology (a hung mount is not
+        #: asked again)
+        self._hosts = HostCache()
         #: Ctrl+N (or Submit) pressed while this machine's checks ran: the job and launcher it submits once they
         #: answer and allow it (the README's `ctrl+n ctrl+n ctrl+n` typed at once met a held Submit and was lost);
         #: another launcher, leaving the step or a new job forgets it. Not `HoldKeys`, which holds every key for
@@ -147,9 +127,9 @@ class SubmitStep(WizardStep):
     def compose(self) -> ComposeResult:
         yield Static(HINT, classes="step-hint", id="submit-hint")
         with Horizontal(id="submit-body"):
-            # stacked (`-slim`) the request scrolls in its box: a Tab stop then, scrolled by j/k and the arrows (only
-            # the mouse wheel reached its lower rows); beside the launcher it neither scrolls nor takes the keys
-            with ScrollPanel(id="request-box", can_focus=False):
+            # the request scrolls in its box at every width: a Tab stop, scrolled by j/k, the arrows, PgUp/PgDn,
+            # Home/End (at 80x24 beside the launcher it showed 18 of its ~59 lines, the rest out of the keys' reach)
+            with ScrollPanel(id="request-box"):
                 yield Static("", id="request")
             with Vertical(id="launcher-box"):
                 with ChoiceSet(id="launcher"):
@@ -166,6 +146,7 @@ class SubmitStep(WizardStep):
 
     async def enter(self, state: WizardState) -> None:
         self.read_only = state.hub.context.read_only
+        self._hosts = state.host  # an answer about the job shown before is dropped when it comes
         self._submit_when_checked = self._waived = None  # asked on an earlier visit: not now
         self.sweep = state.sweep
         if state.prepared is not None and state.prepared is not self.prepared:
@@ -178,7 +159,6 @@ class SubmitStep(WizardStep):
                 self._touched = False  # the clone's launcher, until the operator picks one
                 self._sent = {k: v for k, v in self._sent.items() if k[0] != state.prepared.script}
             self._copy_asked = False
-            self._host, self._asking = {}, set()  # an answer about the job shown before is dropped when it comes
             self.preflight = []
             self.query_one("#submit-status", Static).update("")
             self._status_blocked = self._status_failed = self._status_sent_anyway = False
@@ -194,8 +174,7 @@ class SubmitStep(WizardStep):
         self._ask_host(self.launcher if self._touched else self._auto_choice)
 
     def on_resize(self) -> None:
-        """The request's URL line follows the width (beside its label or under it); stacked, its box is a Tab stop."""
-        self.query_one("#request-box").can_focus = is_slim(self.app.size.width)
+        """The request's URL line follows the width (beside its label or under it)."""
         self.call_after_refresh(self._render_request)
 
     def _render_request(self) -> None:
@@ -449,14 +428,10 @@ class SubmitStep(WizardStep):
         """The launcher this job's profile asks for now (`profile_launcher`, the rule `apply` follows too):
         never Local for a Slurm profile unless its `fallback_launcher` says so and Slurm does not answer; a
         clone's, while its recipe and profile are chosen (`_why_chosen` says so when the profile's differs)."""
-        from srt_tui.slurm.submit import profile_launcher
-
         if self.prepared is None:
             return "slurm"
-        if self._cloned_launcher is not None:  # a clone runs where its job ran
-            return "local" if self._cloned_launcher == "local" else "slurm"
         down = self.hub is not None and self.hub.context.slurm_state == "down"
-        return profile_launcher(self.prepared.job.profile, slurm_answers=not down)
+        return default_launcher(self.prepared.job.profile, self._cloned_launcher, down)
 
     def _choose_default(self) -> None:
         """Select the profile's launcher until the operator picks one; their pick is never changed for them."""
@@ -477,40 +452,33 @@ class SubmitStep(WizardStep):
         """This machine's checks of the prepared job for the chosen launcher have not answered yet."""
         return self.prepared is not None and self.launcher not in self._host
 
+    @property
+    def _host(self) -> dict[str, HostFindings]:
+        """What this machine found for the prepared job, by launcher, as far as it answered."""
+        return self._hosts.answers(self.prepared)
+
     def _ask_host(self, launcher: str) -> None:
-        """Start this machine's checks of the prepared job for ``launcher``, unless they answered or are running."""
-        if self.prepared is None or launcher in self._host or launcher in self._asking:
-            return
-        self._asking.add(launcher)
-        self.run_host_checks(self.prepared, launcher)
+        """Start this machine's checks of the prepared job for ``launcher``, unless they answered or are running
+        (the Topology step may have asked already)."""
+        if self.prepared is not None and self._hosts.ask(self.prepared, launcher):
+            self.run_host_checks(self.prepared, launcher)
 
     @work(thread=True, group="host-checks", name="host-checks", exit_on_error=False)
     def run_host_checks(self, prepared: Prepared, launcher: str) -> None:
-        """`host_checks` and the programs a container-less plan lacks, off the UI thread: a path on a hung mount
-        stalls this worker, never the screen (a check that raised reads as not checked: Submit checks again)."""
-        from srt_tui.slurm.preflight import PreflightCheck, host_checks
+        """`find_on_host` off the UI thread: a path on a hung mount stalls this worker, never the screen; the answer
+        goes to the launch screen, which keeps it and calls `host_answered`."""
+        self.post_message(HostChecksDone(prepared, launcher, find_on_host(prepared, launcher)))
 
-        try:
-            found = HostFindings(missing_programs(prepared.plan), host_checks(prepared, launcher, face="tui"))
-        except Exception as exc:  # an unforeseen OSError must not leave Submit waiting for ever
-            found = HostFindings([], [PreflightCheck("paths", None, f"not checked: {type(exc).__name__}: {exc}")])
-        self.post_message(HostChecksDone(prepared, launcher, found))
-
-    @on(HostChecksDone)
-    def _host_checked(self, message: HostChecksDone) -> None:
-        message.stop()
-        if message.prepared is not self.prepared:  # a job no longer shown
+    def host_answered(self, prepared: Prepared, launcher: str) -> None:
+        if prepared is not self.prepared or launcher != self.launcher:  # kept: shown when its launcher is chosen
             return
-        self._asking.discard(message.launcher)
-        self._host[message.launcher] = message.found  # kept for this job: shown when its launcher is chosen
-        if message.launcher == self.launcher:
-            self._render_request()
-            self._submit_allowed()
-            if self._submit_when_checked == (message.prepared, message.launcher) and self.display:
-                self._submit_when_checked = None
-                # what was asked while they ran: submitted now, or refused saying why (never past a path check: the
-                # press came before the operator could see it fail)
-                self.confirm(typed_ahead=True)
+        self._render_request()
+        self._submit_allowed()
+        if self._submit_when_checked == (prepared, launcher) and self.display:
+            self._submit_when_checked = None
+            # what was asked while they ran: submitted now, or refused saying why (never past a path check: the
+            # press came before the operator could see it fail)
+            self.confirm(typed_ahead=True)
 
     def _failing(self, waive: bool = False) -> list[PreflightCheck]:
         """This machine's checks that fail for the chosen launcher (paths, programs, modules); ``waive``: those the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
@@ -12,6 +12,7 @@ from textual.widgets import Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from srt_tui.tui.launch.gpu_grid import GpuGrid
+from srt_tui.tui.launch.host_findings import HostCache, HostChecksDone, default_launcher, find_on_host, host_problems
 from srt_tui.tui.launch.messages import PlanConfirmed, PlanUpdated
 from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.tui.launch.steps.router_select import RouterSelect
@@ -91,6 +92,12 @@ class TopologyStep(WizardStep):
         self._last_forms: list[RoleForm] | None = None
         #: the `frontend.type` chosen in the router row (the recipe's own until the operator picks another)
         self.frontend = ""
+        self._state: WizardState | None = None
+        #: the all-clear line of the Checks panel (the plan's), shown when nothing is listed
+        self._ok = ""
+        #: the job and launcher this step's host checks run for (one at a time: typing makes a job a key, and a hung
+        #: mount would hold a thread for each); the job shown then is asked for once it answers
+        self._host_asked: tuple[Prepared, str] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Pick a preset or edit the roles; plan and checks follow as you type.", classes="step-hint")
@@ -109,10 +116,14 @@ class TopologyStep(WizardStep):
             yield ProblemList(id="problems")
 
     async def enter(self, state: WizardState) -> None:
+        if state.generation == self._generation and self.prepared is not None:
+            self._ask_host()  # the job shown: asked when this step's earlier ask answers while it was hidden
+            self._draw_checks()
         if state.generation == self._generation or state.recipe is None or state.profile is None:
             return
         from srt_tui.tui.launch.wizard import form_of
 
+        self._state = state
         self._generation = state.generation
         self._base, self._source, self._loaded = state.recipe, state.source, state.profile
         self._shaped = state.recipe
@@ -275,9 +286,59 @@ class TopologyStep(WizardStep):
             box.border_title = "GPU plan"
             box.border_subtitle = ""
             ok = ""
-        self.query_one(ProblemList).show(problems, ok)
-        self.query_one("#problems-box").border_title = checks_title(problems)
+        self._ok = ok
+        self._ask_host()
+        self._draw_checks()
         self.post_message(PlanUpdated(edited, prepared, list(problems)))
+
+    def _draw_checks(self) -> None:
+        """The Checks panel: the plan's problems and what this machine found for the job (a module it starts not
+        importable, its model path missing: what Submit and `apply` refuse), worst first: the plan's errors, the
+        job's failing checks (`worst_first`), then warnings; `checking…` in the all-clear line while they run."""
+        found = self._hosts.answers(self.prepared).get(self._launcher()) if self.prepared is not None else None
+        errors = [p for p in self.problems if p.severity == "error"]
+        warnings = [p for p in self.problems if p.severity != "error"]
+        listed = [*errors, *host_problems(found.checks if found else []), *warnings]
+        pending = self.prepared is not None and found is None
+        ok = f"{self._ok} · checking paths and programs…" if pending else self._ok
+        self.query_one(ProblemList).show(listed, ok)
+        self.query_one("#problems-box").border_title = checks_title(listed)
+
+    @property
+    def _hosts(self) -> HostCache:
+        """What this machine found, kept in the wizard's state for the Submit step (an empty one before `enter`)."""
+        return self._state.host if self._state is not None else HostCache()
+
+    def _launcher(self) -> str:
+        """The launcher the Submit step will choose for this job (a clone's, else its profile's): its checks."""
+        if self.prepared is None or self._state is None:
+            return "slurm"
+        down = self._state.hub.context.slurm_state == "down"
+        return default_launcher(self.prepared.job.profile, self._state.cloned_launcher(), down)
+
+    def _ask_host(self) -> None:
+        """Start this machine's checks of the job shown, unless they answered, run, or this step's last ask has not
+        answered yet (then asked when it does)."""
+        if self.prepared is None or self._host_asked is not None:
+            return
+        launcher = self._launcher()
+        if self._hosts.ask(self.prepared, launcher):
+            self._host_asked = (self.prepared, launcher)
+            self.run_host_checks(self.prepared, launcher)
+
+    @work(thread=True, group="topology-host-checks", name="host-checks", exit_on_error=False)
+    def run_host_checks(self, prepared: Prepared, launcher: str) -> None:
+        """`find_on_host` off the UI thread (a path on a hung mount stalls this worker, never the screen); the launch
+        screen keeps the answer for Submit and calls `host_answered`."""
+        self.post_message(HostChecksDone(prepared, launcher, find_on_host(prepared, launcher)))
+
+    def host_answered(self, prepared: Prepared, launcher: str) -> None:
+        if self._host_asked == (prepared, launcher):  # this step's ask answered: the job shown now may be another
+            self._host_asked = None
+            if self.display:
+                self._ask_host()
+        if prepared is self.prepared:
+            self._draw_checks()
 
     def _grid_title(self) -> str:
         """`GPU plan · 1P2D · 3 node(s) × 8 GPUs`, shortened whole to `… · 3 × 8 GPUs` when the box is narrow:
