@@ -244,14 +244,14 @@ PATHS_FIX: dict[Face, str] = {
     "cli": "`srt-tui preflight -f RECIPE -p PROFILE` lists the paths checked from this machine; --no-preflight "
     "submits anyway when the path exists only on the compute nodes",
     "tui": "`srt-tui preflight -f RECIPE -p PROFILE` lists the paths checked from this machine; with Slurm (sbatch), "
-    "Ctrl+N twice submits anyway when the path exists only on the compute nodes",
+    "Ctrl+N twice on the Submit step submits anyway when the path exists only on the compute nodes",
 }
 #: the way past a program or module this machine lacks, by face, and when it is right: the nodes may have what this
 #: login node lacks; the local launcher's job, its own environment (the profile's bash preamble may activate another
 #: Python)
 PROGRAMS_ANYWAY: dict[Face, str] = {
     "cli": "; --no-preflight submits anyway when {when}",
-    "tui": "; Ctrl+N twice submits anyway when {when}",
+    "tui": "; Ctrl+N twice on the Submit step submits anyway when {when}",
 }
 
 

@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 
 
 class ProblemList(Widget):
-    """Errors first, then warnings; an all-clear line when there are none."""
+    """Errors first, then warnings; an all-clear line when there are none (or before them: ``ok_first``, what is
+    valid said while other checks fail, as Topology's valid plan above this machine's ✗)."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "problem-list--error",
@@ -34,11 +35,14 @@ class ProblemList(Widget):
 
     problems: reactive[list[Problem]] = reactive(list, layout=True, always_update=True)
     ok_text: reactive[str] = reactive("✓ no problems", layout=True)
+    #: the all-clear line is shown above the findings too
+    ok_first = False
 
-    def show(self, problems: list[Problem], ok_text: str | None = None) -> None:
-        """Replace the findings (and the all-clear text)."""
+    def show(self, problems: list[Problem], ok_text: str | None = None, *, ok_first: bool = False) -> None:
+        """Replace the findings (and the all-clear text, shown above them too with ``ok_first``)."""
         if ok_text is not None:
             self.ok_text = ok_text
+        self.ok_first = ok_first
         self.problems = list(problems)
 
     @property
@@ -51,6 +55,9 @@ class ProblemList(Widget):
         if not self.problems:
             return Text(self.ok_text, style=self.get_component_rich_style("problem-list--ok", partial=True))
         out = Text()
+        if self.ok_first and self.ok_text:
+            out.append(self.ok_text, style=self.get_component_rich_style("problem-list--ok", partial=True))
+            out.append("\n")
         ordered = [p for p in self.problems if p.severity == "error"] + [
             p for p in self.problems if p.severity != "error"
         ]

@@ -243,7 +243,7 @@ def test_which_checks_the_operator_may_submit_past(dynamo_only_python: tuple[str
         [check] = host_checks(prep, launcher, face="tui")
         assert (check.name, check.blocks, check.waivable) == ("programs", True, True), launcher
         when = "the job's nodes have it" if launcher == "slurm" else "the job's own environment brings it"
-        assert check.fix.endswith(f"; Ctrl+N twice submits anyway when {when}"), check.fix
+        assert check.fix.endswith(f"; Ctrl+N twice on the Submit step submits anyway when {when}"), check.fix
     (tmp_path / "bare").mkdir()
     (tmp_path / "bare" / "python3").symlink_to(Path(sys.executable).resolve())
     monkeypatch.setenv("PATH", str(tmp_path / "bare"))  # no nginx

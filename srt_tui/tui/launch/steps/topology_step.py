@@ -301,7 +301,8 @@ class TopologyStep(WizardStep):
         listed = [*errors, *host_problems(found.checks if found else []), *warnings]
         pending = self.prepared is not None and found is None
         ok = f"{self._ok} · checking paths and programs…" if pending else self._ok
-        self.query_one(ProblemList).show(listed, ok)
+        # a valid plan says so above this machine's ✗ (a path it does not see is not the plan's fault)
+        self.query_one(ProblemList).show(listed, ok, ok_first=bool(self._ok) and not errors)
         self.query_one("#problems-box").border_title = checks_title(listed)
 
     @property
