@@ -40,9 +40,10 @@ class ModeApp(App[None]):
     started = False
 
     def _end_batch(self) -> None:
-        """Textual's end of a batch of updates; the first one to end once the app is mounted is its start-up batch
-        (Compose, Resize and Mount are dispatched inside it). Kept private: no public event says a frame can now reach
-        the terminal; test_first_frame.py's no-frame and slurm-check tests fail if Textual renames it."""
+        """Textual's end of a batch of updates: the first time none is open once the app is mounted, a frame can reach
+        the terminal (the start-up batch, where Compose, Resize and Mount are dispatched, has ended, and so has any
+        batch that outlived it: a widget's `recompose` holds one across its awaits). Kept private: no public event
+        says so; test_first_frame.py's no-frame and slurm-check tests fail if Textual renames it."""
         super()._end_batch()
         if not self.started and not self._batch_count and self._mounted_event.is_set():
             self.started = True
