@@ -4,13 +4,17 @@ wins; a remembered profile that is gone, or a state file that is damaged or not 
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 from textual.widgets import DataTable
 
 from srt_tui.state.last_profile import last_profile_path, remember_profile, remembered_profile
+from srt_tui.tui.launch.profile_facts import ProfileRow
 from tests.conftest import REPO
 from tests.tui.scenarios import settle
 from tests.tui.tui_helpers import make_app
@@ -80,3 +84,17 @@ async def test_p_wins_and_a_profile_that_is_gone_falls_back_to_the_demo() -> Non
         await pilot.press("escape")
         await settle(pilot)
         assert _highlighted(given) == "nvidia-h100"
+
+
+def test_the_reader_process_marks_the_remembered_row() -> None:
+    """The rows come from the recipe reader process when the wizard opens on them: it reads the remembered name
+    there (the app read it on the UI thread, and imported the state file's checks before the first frame)."""
+    _mine()
+    assert remember_profile("a-mine", "user")
+    out = subprocess.run(
+        [sys.executable, "-m", "srt_tui.tui.launch.recipe_reader", "[]", "--profiles"],
+        capture_output=True, text=True, timeout=60, check=True,
+    ).stdout  # fmt: skip
+    rows = [ProfileRow.from_facts(d) for d in json.loads(out.splitlines()[0])["profiles"]]
+    assert [r.name for r in rows if r.remembered] == ["a-mine"]
+    assert not ProfileRow.from_facts({**rows[0].facts(), "remembered": False}).remembered

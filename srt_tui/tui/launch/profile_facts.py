@@ -161,6 +161,21 @@ class ProfileRow:
     detail: tuple[tuple[str, str], ...] = ()
     errors: tuple[str, ...] = ()
     file: ProfileFile | None = field(default=None, compare=False)
+    #: the profile this user last chose or submitted with (`state.last_profile`): the cursor starts on it
+    remembered: bool = False
+
+    @classmethod
+    def listed(cls, files: list[ProfileFile]) -> list[ProfileRow]:
+        """The rows of ``files``, the one this user last chose marked: read where the rows are made (the reader
+        process, or the Profile step's worker), never on the UI thread, nor imported for the first frame."""
+        from srt_tui.state.last_profile import NAMED_SOURCES, remembered_profile
+
+        name = remembered_profile()
+        rows = [cls.of(pf) for pf in files]
+        mark = next((i for i, r in enumerate(rows) if r.name == name and r.source in NAMED_SOURCES), None)
+        if mark is not None:
+            rows[mark] = replace(rows[mark], remembered=True)
+        return rows
 
     @classmethod
     def of(cls, pf: ProfileFile) -> ProfileRow:
@@ -176,7 +191,7 @@ class ProfileRow:
         return {
             "name": self.name, "path": str(self.path), "source": self.source, "valid": self.valid,
             "wide": list(self.wide), "narrow": list(self.narrow), "detail": [list(x) for x in self.detail],
-            "errors": list(self.errors),
+            "errors": list(self.errors), "remembered": self.remembered,
         }  # fmt: skip
 
     @classmethod
@@ -186,9 +201,13 @@ class ProfileRow:
             text = [data[k] for k in ("name", "path", "source")]
             lists = [[str(x) for x in data[k]] for k in ("wide", "narrow", "errors")]
             detail = tuple((str(k), str(v)) for k, v in data["detail"])
+            remembered = data.get("remembered", False)
             if not all(isinstance(v, str) for v in text) or not isinstance(data["valid"], bool):
                 raise ValueError("a fact is not text")
+            if not isinstance(remembered, bool):
+                raise ValueError("`remembered` is not true or false")
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a profile row: {exc}") from exc
         name, path, source = text
-        return cls(name, Path(path), source, data["valid"], tuple(lists[0]), tuple(lists[1]), detail, tuple(lists[2]))
+        return cls(name, Path(path), source, data["valid"], tuple(lists[0]), tuple(lists[1]), detail, tuple(lists[2]),
+                   remembered=remembered)  # fmt: skip

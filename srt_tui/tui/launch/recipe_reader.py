@@ -226,7 +226,7 @@ def main(argv: Sequence[str]) -> int:
             from srt_tui.core.spec.profile import list_profile_files
             from srt_tui.tui.launch.profile_facts import ProfileRow
 
-            line({"profiles": [ProfileRow.of(pf).facts() for pf in list_profile_files()]})
+            line({"profiles": [row.facts() for row in ProfileRow.listed(list_profile_files())]})
         scan_library(roots, send, cache=RecipeCache().load(), every=0.1)
     except BrokenPipeError:  # the app has gone
         with contextlib.suppress(OSError):

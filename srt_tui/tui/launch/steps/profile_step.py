@@ -62,8 +62,6 @@ class ProfileStep(FilterStep):
         self._narrow = False
         #: the recipe reader process sends the rows (`reader_rows`): no profile model is loaded here for them
         self._rows_coming = rows_coming
-        #: the profile this user last chose or submitted with (`remembered_profile`): highlighted unless `-p` names one
-        self._remembered: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -138,9 +136,6 @@ class ProfileStep(FilterStep):
     _holding = False
 
     def on_mount(self) -> None:
-        from srt_tui.state.last_profile import remembered_profile
-
-        self._remembered = remembered_profile()
         if not self._rows_coming:
             self.load_profiles(self._preferred)
         hub: ContextHub | None = getattr(self.screen, "hub", None)
@@ -209,7 +204,7 @@ class ProfileStep(FilterStep):
                 files.insert(0, ProfileFile(name, extra, source, parse_profile(extra), None))
             except ConfigError as exc:
                 files.insert(0, ProfileFile(name, extra, source, None, exc))
-        self.post_message(ProfilesLoaded([ProfileRow.of(pf) for pf in files]))
+        self.post_message(ProfilesLoaded(ProfileRow.listed(files)))
 
     @on(ProfilesLoaded)
     def _loaded(self, message: ProfilesLoaded) -> None:
@@ -305,7 +300,8 @@ class ProfileStep(FilterStep):
         if want and (want.endswith((".yaml", ".yml")) or "/" in want):
             want = None if not self.rows else self.rows[0].name
         names = [self.rows[i].name for i in self.shown]
-        for candidate in (self._cursor_to, want, self._remembered, DEMO_PROFILE):
+        remembered = next((row.name for row in self.rows if row.remembered), None)
+        for candidate in (self._cursor_to, want, remembered, DEMO_PROFILE):
             if candidate in names:
                 return names.index(candidate)
         return 0
