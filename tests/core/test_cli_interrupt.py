@@ -33,7 +33,7 @@ def waiting(options, *rest):
     return probes.ProbeRun()
 
 probes.run_probes = waiting
-doctor.run_doctor = lambda profile, options, progress=None: (waiting(options), [])
+doctor.run_doctor = lambda profile, options, progress=None, read_models=(): (waiting(options), [])
 from srt_tui.cli.main import main
 raise SystemExit(main(sys.argv[1:]))
 """

@@ -52,7 +52,9 @@ def test_a_sweep_runs_as_one_group_and_results_compare_members(cluster: Any, job
         (name, "completed", 15, 0) for name in ("msweep_osl4", "msweep_osl8", "msweep_osl16")
     ]
     text = srt("results", group).stdout.splitlines()
-    assert text[0].split()[:5] == ["JOB", "NAME", "CONC", "OK", "FAIL"] and len(text) == 1 + 6 + 1
+    # what the sweep varies, as a column of its own after the names (s36: the Results view's OSL column)
+    assert text[0].split()[:6] == ["JOB", "NAME", "OSL", "CONC", "OK", "FAIL"] and len(text) == 1 + 6 + 1
+    assert [r["swept"] for r in rows] == [{"osl": osl} for osl in (4, 8, 16) for _ in (1, 2)]
 
 
 def test_a_refusal_midway_says_which_members_were_submitted(cluster: Any, jobs: list[str], tmp_path: Path) -> None:

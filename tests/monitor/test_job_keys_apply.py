@@ -11,7 +11,8 @@ from tests.monitor.tui_apps import frozen_app
 
 
 def shown(screen: MonitorScreen, key: str) -> bool:
-    """Whether the footer offers ``key`` (`b` where no smoke test runs is bound too, hidden: it says why)."""
+    """Whether the footer offers ``key`` (`b` where no smoke test runs, `c` on an ended job, is bound too, hidden: it
+    says why)."""
     active = screen.active_bindings.get(key)
     return active is not None and active.binding.show
 
@@ -30,7 +31,7 @@ async def test_an_ended_jobs_view_offers_neither_cancel_nor_smoke() -> None:
         screen = app.screen
         assert isinstance(screen, MonitorScreen) and screen.in_job_view
         keys = screen.active_bindings
-        assert "c" not in keys and not shown(screen, "b"), sorted(keys)
+        assert not shown(screen, "c") and not shown(screen, "b"), sorted(keys)
         assert not {"Cancel job", "Smoke test", "Copy SSH forward"} & set(offered(screen)), offered(screen)
         # the running job: both offered; when it ends, the footer follows without a key pressed
         screen.open_job("81234")
@@ -39,7 +40,7 @@ async def test_an_ended_jobs_view_offers_neither_cancel_nor_smoke() -> None:
         assert {"Cancel job", "Smoke test"} <= set(offered(screen))
         screen.snapshots = [replace(running, stage="completed", slurm_state="COMPLETED"), ended]
         await pilot.pause()
-        assert "c" not in screen.active_bindings and not shown(screen, "b")
+        assert not shown(screen, "c") and not shown(screen, "b")
 
 
 async def test_smoke_is_disabled_until_the_job_serves_and_the_lists_cancel_follows_the_cursor() -> None:
@@ -54,7 +55,7 @@ async def test_smoke_is_disabled_until_the_job_serves_and_the_lists_cancel_follo
         # queued in Slurm: nothing will serve for a while, so the footer does not offer it at all (operator pass)
         screen.snapshots = [replace(starting, stage="pending", slurm_state="PENDING"), ended]
         await pilot.pause()
-        assert not shown(screen, "b") and "c" in screen.active_bindings
+        assert not shown(screen, "b") and shown(screen, "c")
         screen.snapshots = [starting, ended]
         await pilot.pause()
         await pilot.press("escape")
@@ -63,5 +64,5 @@ async def test_smoke_is_disabled_until_the_job_serves_and_the_lists_cancel_follo
         for key in ("home", "down"):  # each row in turn, whatever the list's order
             await pilot.press(key)
             await pilot.pause()
-            rows[screen.current_job()] = "c" in screen.active_bindings
+            rows[screen.current_job()] = shown(screen, "c")
         assert rows == {"81234": True, "81235": False}, rows
