@@ -928,7 +928,7 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
 
     @work(group="smoke", name="smoke", exit_on_error=False)
     async def _smoke(self, snap: JobSnapshot) -> None:
-        from srt_tui.monitor.probes.smoke import NotServing, public_url, router_note, run_smoke, waits_note
+        from srt_tui.monitor.probes.smoke import NotServing, done_line, public_url, router_note, run_smoke
 
         try:
             url = await asyncio.to_thread(public_url, snap)  # reads endpoints.json
@@ -938,11 +938,7 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         except NotServing as exc:
             self.post_message(SmokeDone(snap.job_id, f"✗ {exc}", ok=False))
             return
-        mark = "✓" if result.failed == 0 else "✗"
-        errors = f" · {result.errors[0][1]}× {result.errors[0][0]}" if result.errors else ""
-        errors += f" · {w}" if (w := waits_note(result)) else ""  # beside the router panel's `errors 0`
-        note = f" · {n}" if (n := router_note(snap)) else ""  # beside the Serving panel's engines' TTFT
-        self.post_message(SmokeDone(snap.job_id, f"{mark} {result.line()}{note}{errors}", ok=result.failed == 0))
+        self.post_message(SmokeDone(snap.job_id, done_line(result, router_note(snap)), ok=result.failed == 0))
 
     def _smoke_progressed(self, job: str, line: str) -> None:
         """The running test's live line (`12/20 done, 0 failed · …`), told by its worker as each request ends and
