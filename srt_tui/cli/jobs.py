@@ -441,12 +441,30 @@ def _submitted(snap: Any) -> tuple[float, str]:
 
 def _cmd_wait(args: argparse.Namespace) -> int:
     jobs = _job_refs([args.job], args.output)
-    if len(jobs) != 1:
-        hint = "wait for each: " + "; ".join(f"srt-tui wait {j}" for j in jobs)
-        raise SrtError([Problem(field="JOB", message=f"`{args.job}` is a group of {len(jobs)} jobs", hint=hint)])
+    if len(jobs) != 1 and args.log_file:  # one log to copy: whose?
+        hint = "wait for the group without --log-file, or for one job: " + "; ".join(f"srt-tui wait {j}" for j in jobs)
+        raise SrtError([Problem(field="--log-file", message=f"`{args.job}` is a group of {len(jobs)} jobs", hint=hint)])
     import asyncio
 
-    return asyncio.run(_wait(jobs, args))
+    return asyncio.run(_wait(jobs, args) if len(jobs) == 1 else _wait_group(jobs, args))
+
+
+#: `wait`'s exit statuses, best first: reached, timed out (it may still get there), ended otherwise (it never will)
+_WAIT_OUTCOMES = (0, 124, 1)
+
+
+async def _wait_group(jobs: dict[str, Path], args: argparse.Namespace) -> int:
+    """`wait` for a sweep's group (`status`, `results` and `cancel` take it; `wait` refused it): every member at
+    once, each saying its lines as a lone `wait` does, until each has its outcome; the exit status is the worst of
+    theirs (`worst_wait`)."""
+    import asyncio
+
+    return worst_wait(await asyncio.gather(*(_wait({job: path}, args) for job, path in jobs.items())))
+
+
+def worst_wait(codes: list[int]) -> int:
+    """The worst of several `wait` exit statuses: 1 (a job ended otherwise) over 124 (one timed out) over 0."""
+    return max(codes, key=lambda code: _WAIT_OUTCOMES.index(code) if code in _WAIT_OUTCOMES else len(_WAIT_OUTCOMES))
 
 
 #: After the job's own events say it ended, how long `wait --log-file` waits for Slurm to say so too
@@ -664,13 +682,15 @@ def add_job_commands(sub: Any, recipe_args: Callable[[argparse.ArgumentParser], 
 
     w = sub.add_parser(
         "wait",
-        help="wait until a job is ready or done (exit 0; 1 if it ended otherwise; 124 timeout)",
+        help="wait until a job (every job of a sweep group) is ready or done (exit 0; 1 if it ended otherwise; 124 "
+        "timeout)",
         description="Wait for a job. With --log-file (srtctl's `wait`): copy that log to stdout from its "
         "start as it grows (waiting for it to appear) until the job ends; exit 0 if it completed, 1 if it "
         "failed, was cancelled or timed out. A Slurm outage is waited out, not reported as an outcome. A failed "
-        "job's last line on stderr is its failing log's line that says why, as `status` prints it.",
+        "job's last line on stderr is its failing log's line that says why, as `status` prints it. A sweep's group id "
+        "waits for every member; the exit status is the worst of theirs (1 before 124 before 0).",
     )
-    w.add_argument("job", metavar="JOB")
+    w.add_argument("job", metavar="JOB", help="job id, job directory or sweep group")
     w.add_argument(
         "--for", dest="target", choices=["ready", "done"], help="ready (default) or done (default with --log-file)"
     )

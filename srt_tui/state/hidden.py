@@ -29,6 +29,27 @@ def hidden_jobs() -> frozenset[str]:
     return frozenset(str(i) for i in ids) if isinstance(ids, list) else frozenset()
 
 
+class HiddenWatch:
+    """The hidden ids for a reader that asks on every refresh (the Monitor): the file is read again only when its
+    (inode, mtime, size) changed, one stat a refresh, so `srt-tui jobs --hide` from another shell reaches it."""
+
+    def __init__(self) -> None:
+        self._stamp: tuple[int, int, int] | None = None
+        self._ids: frozenset[str] = frozenset()
+
+    def current(self) -> frozenset[str]:
+        """The hidden ids now (a stat, and a read when the file changed: call it in a worker or thread)."""
+        try:
+            st = hidden_path().stat()
+            stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = (0, 0, -1)  # missing: none hidden
+        if stamp != self._stamp:
+            self._ids = hidden_jobs() if stamp[2] >= 0 else frozenset()
+            self._stamp = stamp
+        return self._ids
+
+
 def _write(ids: frozenset[str]) -> None:
     """Replace the file in one rename, so a crash leaves the old list or the new one."""
     write_replacing(hidden_path(), json.dumps({"hidden": sorted(ids)}, indent=1) + "\n")

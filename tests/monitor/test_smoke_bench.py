@@ -10,7 +10,7 @@ import pytest
 
 from srt_tui.bench.stats import Outcome
 from srt_tui.cli.main import main
-from srt_tui.monitor.probes.smoke import summarize
+from srt_tui.monitor.probes.smoke import WAITING_NOTE, done_line, summarize
 from tests.mock.mockprocs import Worker
 from tests.monitor.jobdirs import write_agg_job
 
@@ -61,6 +61,38 @@ def test_summary_of_failures_keeps_the_most_frequent_errors() -> None:
     assert (result.ok, result.failed, result.latency_p50_ms) == (1, 3, 100.0)
     assert result.errors == (("HTTP 503: busy", 2), ("timeout after 60s", 1))
     assert result.line().startswith("1/4 ok, 3 failed · latency p50 100 ms p99 100 ms · TTFT p50 20 ms")
+
+
+def test_every_failure_is_counted_by_its_kind_and_the_note_speaks_only_of_kinds_shown() -> None:
+    """New-operator pass: the job view's result named the most frequent failure only, `✗ 0/20 ok, 20 failed · 16×
+    HTTP 503: … · not in the router's errors: it counts failed answers, not waits` (the 4 timeouts the note speaks of
+    left out), and `12/20 ok, 8 failed · 4× timeout` left 4 unexplained (counted by whole text, cut to three). Every
+    kind is now counted, the counts add up to the failed total, and the note follows the timeouts it speaks of."""
+    no_workers = Outcome(False, 0.1, error="HTTP 503: No available workers: 2 prefill, 0 decode")
+    late = Outcome(False, 60.0, error="timeout after 60s")
+    result = summarize("http://x", "m", [no_workers] * 16 + [late] * 4, 60.0)
+    line = done_line(result, "")
+    assert line.endswith(" · 16× HTTP 503: No available workers: 2 prefill, 0 decode · 4× timeout after 60s · "
+                         + WAITING_NOTE), line  # fmt: skip
+    # 8 failures of 5 kinds, the HTTP 502s differing by their text: each kind said, 4 + 1 + 1 + 1 + 1 = 8
+    others = [
+        Outcome(False, 0.1, error="HTTP 502: upstream decode_0 refused"),
+        Outcome(False, 0.1, error="ClientError: connection reset"),
+        Outcome(False, 0.1, error="stream carried no tokens"),
+        Outcome(False, 0.1, error="stream error: engine died"),
+    ]
+    mixed = summarize("http://x", "m", [Outcome(True, 0.1, 0.02, 16)] * 12 + [late] * 4 + others, 60.0)
+    assert sum(count for _error, count in mixed.errors) == mixed.failed == 8
+    assert mixed.failures() == (
+        "4× timeout after 60s · 1× HTTP 502: upstream decode_0 refused · 1× ClientError: connection reset · "
+        "1× stream carried no tokens · 1× stream error: engine died"
+    )
+    busy = [Outcome(False, 0.1, error=f"HTTP 503: No available workers: {n} prefill, 0 decode") for n in (2, 2, 1)]
+    assert summarize("http://x", "m", busy, 1.0).errors == (
+        ("HTTP 503, e.g. No available workers: 2 prefill, 0 decode", 3),
+    )
+    ok = summarize("http://x", "m", [Outcome(True, 0.1, 0.02, 16)] * 12 + others[:1] * 8, 60.0)
+    assert done_line(ok, "").endswith(" · 8× HTTP 502: upstream decode_0 refused")  # no timeout: no note
 
 
 def test_bench_says_when_the_url_does_not_answer_from_here(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -31,6 +31,7 @@ from srt_tui.monitor.model import JobSnapshot, SourceState
 from srt_tui.monitor.statuses.history import SPARK_SLOT_S, WINDOW_S
 from srt_tui.slurm.local import is_local_job
 from srt_tui.slurm.reach import login_address
+from srt_tui.state.hidden import HiddenWatch
 from srt_tui.tui.context import AppContext, ContextHub
 from srt_tui.tui.header import AppHeader
 from srt_tui.tui.help_screen import ColumnLegend
@@ -213,6 +214,8 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         #: the hidden jobs as the last discovery read them (None: no discovery): one shown again elsewhere
         #: (`srt-tui jobs --unhide`) leaves `removed`, one hidden elsewhere (`--hide`) leaves the list
         self._hidden_now: frozenset[str] | None = None
+        #: the hidden set's file, read again on a refresh only when it changed on disk
+        self._hidden_file = HiddenWatch()
         #: what the last refresh heard from Slurm and told the app, (ok, error): said again only when it changes
         self._slurm_said: tuple[bool, str] | None = None
         #: jobs opened or added on purpose this session: shown even when hidden
@@ -377,20 +380,34 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         started = time.monotonic()
         try:
             if discover:
-                jobs = {**await asyncio.to_thread(self._discover), **jobs}
+                jobs = {**await self._discovered(), **jobs}
             snaps = await self.feed.refresh(jobs)
         except Exception as exc:  # the feed itself failed; sources failing are inside the snapshots
             self.post_message(PollFailed(f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(SnapshotsUpdated(snaps, time.monotonic() - started))
 
+    async def _discovered(self) -> dict[str, Path]:
+        """`_discover` in a thread, then the hidden set as it stands taken in (`_hidden_seen`)."""
+        jobs = await asyncio.to_thread(self._discover)
+        self._hidden_seen(await asyncio.to_thread(self._hidden_file.current))
+        return jobs
+
+    def _hidden_seen(self, hidden: frozenset[str]) -> None:
+        """The hidden set as this refresh read it: a job hidden since the last one (`srt-tui jobs --hide 6` in
+        another shell) leaves the list even if it was opened or submitted here on purpose: the later word wins (it
+        stayed listed until a restart)."""
+        if self._hidden_now is not None:
+            self._on_purpose -= hidden - self._hidden_now
+        self._hidden_now = hidden
+
     def _discover(self) -> dict[str, Path]:
         """Every job of the job index (file reads: run in a thread); the first time, listed at once (`JobsListed`)
         while the first refresh reads them."""
-        from srt_tui.state.hidden import hidden_jobs
         from srt_tui.state.jobindex import index_warnings, job_bases, known_jobs, recover_interrupted
 
-        hidden = hidden_jobs()  # removed from the list (d): not discovered again; opened on purpose: shown
+        # removed from the list (d): not discovered again; opened on purpose: shown
+        hidden = self._hidden_file.current()
         if not self._recovered:  # once: damaged index entries, what an `apply` killed mid-submission left
             self._recovered = True
             if not self.polls:  # nothing shown yet: the index's jobs, before settling (which may ask Slurm)
@@ -399,8 +416,7 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
 
             for note in [*index_warnings(), *settle(), *recover_interrupted(job_bases())]:
                 self.app.call_from_thread(self.notify, note, severity="warning", timeout=20)
-            hidden = hidden_jobs()
-        self._hidden_now = frozenset(hidden)
+            hidden = self._hidden_file.current()
         return {j: d for j, d in known_jobs().items() if j not in hidden}
 
     @on(JobsListed)
@@ -928,7 +944,7 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
 
     @work(group="smoke", name="smoke", exit_on_error=False)
     async def _smoke(self, snap: JobSnapshot) -> None:
-        from srt_tui.monitor.probes.smoke import NotServing, public_url, router_note, run_smoke, waits_note
+        from srt_tui.monitor.probes.smoke import NotServing, done_line, public_url, router_note, run_smoke
 
         try:
             url = await asyncio.to_thread(public_url, snap)  # reads endpoints.json
@@ -938,11 +954,7 @@ class MonitorScreen(ReportsWorkerErrors, ModeScreen):
         except NotServing as exc:
             self.post_message(SmokeDone(snap.job_id, f"✗ {exc}", ok=False))
             return
-        mark = "✓" if result.failed == 0 else "✗"
-        errors = f" · {result.errors[0][1]}× {result.errors[0][0]}" if result.errors else ""
-        errors += f" · {w}" if (w := waits_note(result)) else ""  # beside the router panel's `errors 0`
-        note = f" · {n}" if (n := router_note(snap)) else ""  # beside the Serving panel's engines' TTFT
-        self.post_message(SmokeDone(snap.job_id, f"{mark} {result.line()}{note}{errors}", ok=result.failed == 0))
+        self.post_message(SmokeDone(snap.job_id, done_line(result, router_note(snap)), ok=result.failed == 0))
 
     def _smoke_progressed(self, job: str, line: str) -> None:
         """The running test's live line (`12/20 done, 0 failed · …`), told by its worker as each request ends and
