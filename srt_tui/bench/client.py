@@ -66,6 +66,12 @@ class Connection:
         self._reader, self._writer, self._used = reader, writer, False
         return reader, writer
 
+    @property
+    def connected(self) -> bool:
+        """A connection is open: the server accepted it (a request that then timed out got no reply from a process
+        that listens: stopped or overloaded, not cut off)."""
+        return self._writer is not None
+
     def close(self) -> None:
         """Drop the connection; the next request opens a new one."""
         if self._writer is not None:

@@ -65,11 +65,11 @@ def registrations_cell(snap: JobSnapshot) -> str:
 
 
 def registered_cell(router: RouterStatus | None) -> str:
-    """`1/1 2/2` registered over expected per role, `down`, `?` (unknown) or `direct` (no router)."""
+    """`1/1 2/2` registered over expected per role, `down`, `hung`, `?` (unknown) or `direct` (no router)."""
     if router is None:
         return "direct"
     if router.up is False:
-        return "down"
+        return router.state
     if router.up is None:
         return "?" if not router.registered else _registered(router)
     if router.registration not in ("router-workers", "dynamo-health"):
@@ -90,11 +90,11 @@ def router_cell(snap: JobSnapshot) -> str:
         return "direct"
     if not_started(snap):  # queued: no router runs yet (`?` read as one that does not answer)
         return "-"
-    state = "ended" if snap.is_final else "up" if r.up else "down" if r.up is False else "?"
-    if snap.routers and any(x.up is False for x in snap.routers):
-        state = "down"
+    state = "ended" if snap.is_final else r.state if r.up is not None else "?"
+    if snap.routers and (off := [x for x in snap.routers if x.up is False]):
+        state = off[0].state
     reg = registered_cell(r)
-    cell = state if reg in ("up", "down", "?") else f"{state} {reg}"
+    cell = state if reg in ("up", "down", "hung", "?") else f"{state} {reg}"
     return cell + (f" ×{len(snap.routers)}" if len(snap.routers) > 1 else "")
 
 
@@ -411,10 +411,10 @@ def problems(
     for r in snap.routers or ((snap.router,) if snap.router is not None else ()):
         if r.up is False:
             log = f" — log: {r.last_error_line}" if r.last_error_line else ""
-            out.append(f"{'router' if r.name == 'router' else r.name} {r.type} down: {r.detail}{log}")
+            out.append(f"{'router' if r.name == 'router' else r.name} {r.type} {r.state}: {r.detail}{log}")
     if snap.nginx is not None and snap.nginx.up is False:
         n = snap.nginx
-        out.append(f"nginx down: {n.detail}" + (f" — log: {n.last_error_line}" if n.last_error_line else ""))
+        out.append(f"nginx {n.state}: {n.detail}" + (f" — log: {n.last_error_line}" if n.last_error_line else ""))
     for w in snap.workers:
         if w.health not in ("healthy", "unknown") and not snap.is_final:
             line = f"{w.name} {w.health} ({w.detail})"

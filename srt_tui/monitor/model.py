@@ -295,6 +295,14 @@ class RouterStatus:
     #: its process name (`router`, `router_1`, … behind nginx) and node
     name: str = "router"
     node_index: int = 0
+    #: it took the connection and sent no reply (stopped with `kill -STOP`, or overloaded) while the job answers from
+    #: here: `up` is False (it serves nothing) and it reads `hung`, as a worker does, never `down`
+    hung: bool = False
+
+    @property
+    def state(self) -> str:
+        """`up`, `hung`, `down` or `unknown`: what the router panel and the problems call it."""
+        return front_state(self.up, self.hung)
 
     @property
     def all_registered(self) -> bool:
@@ -315,6 +323,23 @@ class ProxyStatus:
     upstreams: tuple[str, ...] = ()
     log: str = ""
     last_error_line: str = ""
+    #: it took the connection and sent no reply (as `RouterStatus.hung`)
+    hung: bool = False
+
+    @property
+    def state(self) -> str:
+        """`up`, `hung`, `down` or `unknown`."""
+        return front_state(self.up, self.hung)
+
+
+def front_state(up: bool | None, hung: bool) -> str:
+    """A router's or nginx's state in a word: one that takes connections and sends no reply is `hung`, not `down`
+    (s36 new-operator pass: a router stopped with `kill -STOP` read `down` beside `connected, no reply`)."""
+    if up is True:
+        return "up"
+    if up is False:
+        return "hung" if hung else "down"
+    return "unknown"
 
 
 @dataclass(frozen=True)

@@ -64,15 +64,34 @@ def shortfalls(snap: JobSnapshot) -> tuple[RoleShortfall, ...]:
     return tuple(out)
 
 
+def front_shortfall(snap: JobSnapshot) -> tuple[bool, str]:
+    """(whether the job cannot serve for it, what to say) of the frontend of a ready, running job: every request
+    passes nginx, else the router, so one that does not serve now (`hung`, `down`) stops the job: `(True, "router
+    hung")`; behind nginx, one router of several serves with fewer: `(False, "router_1 hung")`, all of them stop
+    it. `(False, "")` when the frontend serves, is not known yet, or the job is not ready (s36 new-operator pass: a
+    router stopped with `kill -STOP` left the stage `serving`)."""
+    if snap.is_final or snap.stage not in READY_STAGES:
+        return False, ""
+    front = snap.nginx or snap.router
+    if front is None:
+        return False, ""
+    if front.up is False:
+        return True, f"{front.name} {front.state}"
+    off = [r for r in snap.routers if r.up is False] if snap.nginx is not None else []
+    said = ", ".join(f"{r.name} {r.state}" for r in off)
+    return bool(off) and len(off) == len(snap.routers), said
+
+
 def stage_words(snap: JobSnapshot) -> tuple[str, str]:
     """(the stage word, what it adds): `("degraded", "no healthy decode worker (2 hung)")` when a role has no
-    healthy worker, `(stage, "1/2 decode workers healthy (1 hung)")` when one serves with fewer, `(stage, "")`
-    otherwise."""
+    healthy worker, or `("degraded", "router hung")` when the frontend does not serve (`front_shortfall`),
+    `(stage, "1/2 decode workers healthy (1 hung)")` when one serves with fewer, `(stage, "")` otherwise."""
     found = shortfalls(snap)
-    if not found:
+    stops, front = front_shortfall(snap)
+    if not found and not front:
         return snap.stage, ""
-    said = "; ".join(s.words() for s in found)
-    return (DEGRADED if any(s.none_healthy for s in found) else snap.stage), said
+    said = "; ".join([front] * bool(front) + [s.words() for s in found])
+    return (DEGRADED if stops or any(s.none_healthy for s in found) else snap.stage), said
 
 
 def health_json(snap: JobSnapshot) -> dict[str, object]:

@@ -7,11 +7,13 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.monitor.snapshot.collect import Monitor
 from srt_tui.slurm.cli_transport import CliTransport
@@ -95,6 +97,35 @@ async def test_router_death_shows_down_while_workers_stay_visible(job: PdJob, mo
         10,
     )
     assert snap.source("http").ok  # type: ignore[union-attr]
+
+
+async def test_a_stopped_router_reads_hung_keeps_its_registrations_and_the_job_degraded(
+    job: PdJob, monitor: Monitor
+) -> None:
+    """s36 new-operator pass: `kill -STOP` of the router read `● down stale · registered P 0/1 D 0/2` and the stage
+    `serving`. It takes connections and sends no reply: `hung`, its last registrations kept (stale), the job
+    `degraded · router hung`; up again after CONT."""
+    jobs = {JOB: job.dir}
+    await refresh_until(
+        lambda: monitor.refresh(jobs), lambda s: s.router is not None and s.router.registered.get("decode") == 2, 8
+    )
+    pid = job.router.proc.popen.pid
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        snap, _ = await refresh_until(
+            lambda: monitor.refresh(jobs), lambda s: s.router is not None and s.router.up is False, 8
+        )
+        r = snap.router
+        assert r is not None and r.state == "hung" and r.stale, describe(snap)
+        assert r.registered == {"prefill": 1, "decode": 2}, describe(snap)  # the last seen, not `P 0/1 D 0/2`
+        assert cells.stage_cell(snap) == "degraded · router hung", describe(snap)
+        assert any(p.startswith(f"router {r.type} hung: not answering") for p in cells.problems(snap))
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    snap, _ = await refresh_until(
+        lambda: monitor.refresh(jobs), lambda s: s.router is not None and s.router.up is True, 8
+    )
+    assert cells.stage_cell(snap).startswith("serving"), describe(snap)
 
 
 async def test_failing_health_shows_unhealthy_and_clears(job: PdJob, monitor: Monitor) -> None:

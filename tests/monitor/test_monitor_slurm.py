@@ -247,7 +247,7 @@ async def test_a_stopped_router_is_not_answering_not_relayed(pd_job: tuple[Any, 
             )
             assert snap.router is not None and snap.router.detail.startswith("not answering (stopped or overloaded?): ")
             assert "answers from here" in snap.router.detail and snap.degraded, describe(snap)
-            assert any("down: not answering" in line for line in problems(snap)), problems(snap)
+            assert any("hung: not answering" in line for line in problems(snap)), problems(snap)
         finally:
             os.kill(pid, signal.SIGCONT)
         snap, used = await refresh_until(

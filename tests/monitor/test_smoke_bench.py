@@ -136,3 +136,23 @@ def test_the_smoke_line_writes_its_token_rate_as_every_other_tok_s() -> None:
     line = summarize("http://x", "m", outcomes, 2.0).line()
     assert line.endswith(" · 1.3k tok/s in 2.00 s") and tokens_per_s(1264.0) == "1.3k tok/s", line
     assert summarize("http://x", "m", outcomes[:4], 2.0).line().endswith(" · 32 tok/s in 2.00 s")
+
+
+def test_the_smoke_test_says_a_front_that_took_the_connection_did_not_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """s36 new-operator pass: with the router stopped (`kill -STOP`), `b` said `… does not answer from here (timed
+    out) (fix: run it on a node that reaches the job's nodes …)` beside the router panel's `connected, no reply`: a
+    socket that listens and never replies reads as a process that does not answer, not as the network."""
+    import asyncio
+    import socket
+
+    from srt_tui.monitor.probes import smoke
+
+    monkeypatch.setattr(smoke, "MODELS_TIMEOUT_S", 0.3)
+    with socket.socket() as listener:  # the kernel accepts; nothing ever replies
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(4)
+        url = f"http://127.0.0.1:{listener.getsockname()[1]}"
+        with pytest.raises(smoke.NotServing) as got:
+            asyncio.run(smoke.served_model(url))
+    assert got.value.message.startswith(f"{url} accepted the connection but did not answer in 0.3 s")
+    assert "from here" not in got.value.message and "port-forward" not in got.value.fix

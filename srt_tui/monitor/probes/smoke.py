@@ -205,6 +205,9 @@ async def served_model(url: str) -> str:
         resp = await asyncio.wait_for(conn.request("GET", "/v1/models"), timeout=MODELS_TIMEOUT_S)
         body = await asyncio.wait_for(resp.read(), timeout=MODELS_TIMEOUT_S)
     except (ClientError, TimeoutError) as exc:
+        if isinstance(exc, TimeoutError) and conn.connected:  # it listens and does not reply: not the network
+            said = f"{url} accepted the connection but did not answer in {MODELS_TIMEOUT_S:g} s (stopped or hung?)"
+            raise NotServing(said, _HUNG) from None
         raise NotServing(f"{url} does not answer from here ({str(exc) or 'timed out'})", _UNREACHABLE) from None
     finally:
         conn.close()
@@ -217,6 +220,8 @@ async def served_model(url: str) -> str:
         raise NotServing(f"{url}/v1/models lists no model", "check the router's log (l in the job view)") from None
 
 
+#: the fix of a front that took the connection and sent no reply (a router stopped with `kill -STOP`, or hung)
+_HUNG = "check the router's log (l in the job view); the job view says whether it is hung"
 _UNREACHABLE = "run it on a node that reaches the job's nodes, or through the SSH port-forward the job view shows"
 
 

@@ -27,7 +27,7 @@ from srt_tui.monitor.probes.sources import Source
 from srt_tui.monitor.statuses.context import JobFiles, Refresh
 from srt_tui.monitor.statuses.gpus import gpu_status
 from srt_tui.monitor.statuses.relay import read_relay
-from srt_tui.monitor.statuses.router import nginx_status, router_status, with_router_view
+from srt_tui.monitor.statuses.router import nginx_behind, nginx_status, router_status, with_router_view
 from srt_tui.monitor.statuses.serving import client_ttft_added, job_figures, pd_flow, router_parts_key
 from srt_tui.monitor.statuses.srtctl_dir import srtctl_logs
 from srt_tui.monitor.statuses.stage import StepExit, derive_stage, ended_at, seen_ready, started_at, step_exit
@@ -67,8 +67,9 @@ def build_snapshot(ctx: Refresh, job: JobFiles, state: JobState | None, sched: S
     if nginx is not None:  # srtctl's multi-frontend layout: every router behind nginx
         views = job.router_views()
         more = [router_status(ctx, job, live, relay, starting, view) for view in views[1:]]
-        problems += [p for _, _, p in more if p] + ([nginx_problem] if nginx_problem else [])
         routers = tuple(r for r in (router, *(m[0] for m in more)) if r is not None)
+        nginx, nginx_problem = nginx_behind(nginx, nginx_problem, routers)
+        problems += [p for _, _, p in more if p] + ([nginx_problem] if nginx_problem else [])
     if live:
         sources.append(source_state(ctx, "http", [ctx.sources.get(k) for k in job.source_keys()], problems))
     gpus = gpu_status(ctx, job, gpus_per_node, starting) if live else None

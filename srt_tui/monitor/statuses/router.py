@@ -83,7 +83,7 @@ def router_status(
     src = ctx.sources.get(router_key(reg_url))
     regs: Registrations | None = None
     up: bool | None = None
-    detail, source, stale, relayed, problem = "", "", False, False, ""
+    detail, source, stale, relayed, problem, hung = "", "", False, False, "", False
     # an answer from before this refresh (a steady router's registrations are read every 15 s: `Monitor._steady`;
     # or a read still running) stands while its metrics port answers this refresh; when it does not (the login
     # node cut off, the router gone), the relay speaks for it, or it shows as stale
@@ -101,7 +101,9 @@ def router_status(
     elif quiet and (neighbour or silent):
         why = failed.error or f"no answer for {max(src.pending_for(ctx.now), _pending(ctx, metrics)):.0f} s"
         said = f"{why}; {neighbour} answers from here" if neighbour else why
-        up, stale, detail = False, True, f"not answering (stopped or overloaded?): {said}"
+        up, stale, hung, detail = False, True, True, f"not answering (stopped or overloaded?): {said}"
+        if isinstance(src.value, Response):  # the registrations it answered last, kept (stale), never `0/2`
+            regs, _ = registrations(registration, src.value.status, src.value.body, disagg)
     elif held and relay is None and isinstance(src.value, Response):  # its last answer, shown as stale
         up, source, stale = True, "direct", True
         regs, detail = registrations(registration, src.value.status, src.value.body, disagg)
@@ -141,6 +143,7 @@ def router_status(
         stale=stale,
         last_error_line=error_line(tail),
         by_url=regs.by_url if regs else {},
+        hung=hung,
     )
     return status, relayed, problem
 
@@ -242,12 +245,27 @@ def nginx_status(ctx: Refresh, job: JobFiles, live: bool, starting: bool) -> tup
     if src.kind == "refused" and starting:
         return replace(base, detail="not listening yet"), ""
     if src.kind:
-        up = False if src.kind in _DEFINITIVE else None
+        silent = src.kind == "silent" and not starting  # it took the connection, sent no reply: hung (or behind it)
+        up = False if src.kind in _DEFINITIVE or silent else None
         tail = ctx.files.tail(log) if up is False else []
         detail = _failed_as(src.kind) + src.error + ctx.retry_note(src)
-        status = replace(base, up=up, detail=detail, stale=True, last_error_line=error_line(tail))
+        status = replace(base, up=up, detail=detail, stale=True, last_error_line=error_line(tail), hung=silent)
         return status, f"nginx: {src.error}"
     return base, ""
+
+
+def nginx_behind(nginx: ProxyStatus, problem: str, routers: tuple[RouterStatus, ...]) -> tuple[ProxyStatus, str]:
+    """nginx as its routers explain it: its /health is a router's, so when it got no answer (no reply, a timeout)
+    while a router behind it does not serve, that router is why, not nginx (s36 new-operator pass: with router_1
+    stopped the panel said nginx `unreachable`). nginx then reads unknown, naming the router; its own problem is
+    dropped (the router's is said). Refused or closed (nothing listens) stays nginx's own."""
+    if nginx.up is True or nginx.state == "down" or not nginx.stale:  # answered, nothing listens, or not asked yet
+        return nginx, problem
+    behind = [r for r in routers if r.up is False]
+    if not behind:
+        return nginx, problem
+    names = ", ".join(f"{r.name} {r.state}" for r in behind)
+    return replace(nginx, up=None, hung=False, detail=f"no reply through nginx: {names} behind it"), ""
 
 
 def _pending(ctx: Refresh, src: Source | None) -> float:

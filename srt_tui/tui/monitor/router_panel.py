@@ -83,12 +83,14 @@ class RouterPanel(Widget):
         elif r.up is True:
             out.append("● up", style=self._st("ok"))
         elif r.up is False:
-            out.append("● down", style=self._st("bad"))
+            out.append(f"● {r.state}", style=self._st("bad"))
         else:
             out.append("● unknown", style=self._st("warn"))
+        # a router that does not answer keeps the registrations it answered last, marked on their line
+        kept = r.up is False and bool(r.registered)
         if r.source == "relay":
             out.append("  relayed", style=self._st("warn"))
-        elif r.stale:
+        elif r.stale and not kept:
             out.append("  stale", style=self._st("warn"))
         registered: list[Text] = []
         if r.expected and not snap.is_final and not waiting:
@@ -101,6 +103,8 @@ class RouterPanel(Widget):
                 if ok != have:
                     role_text.append(f" ({ok} healthy)", style=self._st("warn"))
                 registered.append(role_text)
+            if kept:
+                registered[-1].append(" (stale)", style=self._st("warn"))
         counters = Pairs(
             [
                 # the router's own total (warm-up and smoke requests included), not the benchmark's: "routed", and
@@ -151,8 +155,9 @@ class RouterPanel(Widget):
         return ("●", self._st("bad")) if up is False else ("●", self._st("warn"))
 
     def _frontends(self, snap: JobSnapshot) -> Text:
-        """srtctl's multi-frontend layout: nginx and one line per router behind it (its registrations
-        and request counter), so an uneven spread or one router down shows at a glance."""
+        """srtctl's multi-frontend layout: nginx and one line per router behind it (its node as the GPU grid names
+        it, its registrations, or `hung`/`down`, and request counter), so an uneven spread or one router down shows
+        at a glance."""
         n = snap.nginx
         assert n is not None
         out = Text()
@@ -160,14 +165,15 @@ class RouterPanel(Widget):
         mark, style = self._state(n.up, idle)
         out.append(f"{n.name} ", style=self._st("key"))
         out.append(mark, style=style)
-        out.append(f" node{n.node_index} → {counted(len(snap.routers), 'router')}", style=self._st("dim"))
+        out.append(f" {cells.node_label(snap, n.node_index)}", style=self._st("dim"))
+        out.append(f" → {counted(len(snap.routers), 'router')}", style=self._st("dim"))
         if n.detail:
             out.append(f"  {n.detail}", style=self._st("bad" if n.up is False else "warn"))
         for r in snap.routers:
             mark, style = self._state(r.up, idle)
             out.append(f"\n  {r.name} ", style=self._st("key"))
             out.append(mark, style=style)
-            out.append(f" node{r.node_index}  ", style=self._st("dim"))
+            out.append(f" {cells.node_label(snap, r.node_index)}  ", style=self._st("dim"))
             out.append(cells.registered_cell(r) if not idle else "-", style=self._st("dim"))
             out.append("  routed ", style=self._st("dim"))
             out.append(cells.number(r.requests))
