@@ -335,6 +335,12 @@ async def test_a_whole_sweep_is_submitted_as_one_group_from_its_row(tmp_path: Pa
             found = app.screen.query(PreviewStep)
             return bool(found) and found.first().display and found.first().prepared is not None
 
+        await pilot.press("down", "enter")  # one member first, then back: the whole sweep keeps none of its recipe
+        await _until(pilot, "the Topology step", lambda: app.screen.index == 2)
+        await pilot.press("escape")
+        await _until(pilot, "the Recipe step", lambda: app.screen.index == 1)
+        await pilot.press("up")
+        await settle(pilot)
         await pilot.press("enter")  # the whole sweep: its members checked, then Preview (new-operator pass: Submit)
         await _until(pilot, "the Preview step", on_preview)
         bar = app.screen.query_one(StepBar)
@@ -344,6 +350,7 @@ async def test_a_whole_sweep_is_submitted_as_one_group_from_its_row(tmp_path: Pa
         head = _plain(app.screen.query_one("#preview-summary", Static))
         assert "sweep: 2 jobs, one group · 2 nodes" in head, head
         assert "▸ osl_osl8  osl=8  agg1 · 1 node(s), 8 GPUs" in head and "  osl_osl4  osl=4" in head, head
+        assert preview.edited is None  # `w` saved the member's recipe chosen before as the sweep's
         first = preview.prepared
         assert first is not None and "osl_osl8" in first.script
         await pilot.press("m")  # the second member's scripts

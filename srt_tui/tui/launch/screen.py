@@ -567,7 +567,7 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
             return
         self._forget_after(1)
         state = self.state
-        state.recipe, state.source, state.recipe_label = None, None, message.label
+        state.recipe, state.source, state.recipe_label, state.edited = None, None, message.label, None
         state.sweep, state.prepared = check, check.ready[0][1]
         self.query_one(StepBar).skipped = frozenset({PREVIEW - 1})  # each member's topology is its own file's
         await self.go_to(PREVIEW)
