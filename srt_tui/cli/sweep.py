@@ -77,8 +77,20 @@ def dry_run_members(args: argparse.Namespace, jobs: list[tuple[str, Any]]) -> in
         for m in members:
             for line in m.problems:
                 print(f"{m.selector}: {line}")
-        print(f"\none job in full: srt-tui dry-run -f {args.file}:{jobs[0][0]}   |   all: srt-tui apply -f {args.file}")
+        print("\n" + next_commands(args.file, members))
     return 2 if any(m.prep is None for m in members) else 0
+
+
+def next_commands(spec: str, members: list[Member]) -> str:
+    """What to run after `dry-run -f sweep.yaml`: one valid job in full, and `apply` for all of them only when it
+    would submit them (every member valid; with one invalid it submits nothing); with none valid, the fix first."""
+    valid = [m for m in members if m.prep is not None]
+    if not valid:
+        return f"no job is valid: fix the problems above, then: srt-tui dry-run -f {spec}"
+    one = f"one job in full: srt-tui dry-run -f {spec}:{valid[0].selector}"
+    if len(valid) < len(members):
+        return f"{one}   |   all, once every job is valid: srt-tui apply -f {spec}"
+    return f"{one}   |   all: srt-tui apply -f {spec}"
 
 
 def _error_json(refusal: SrtError) -> None:

@@ -1,4 +1,5 @@
-"""Breadcrumbs of a multi-step flow: done steps ticked, the current one highlighted, the choices so far."""
+"""Breadcrumbs of a multi-step flow: done steps ticked, skipped ones dashed, the current one highlighted, the choices
+so far."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ class StepBar(Widget):
     current: reactive[int] = reactive(0)
     reached: reactive[int] = reactive(0)
     note: reactive[str] = reactive("")
+    #: steps passed by without being shown (a whole sweep skips Topology): `– 3 Topology`, never ticked
+    skipped: reactive[frozenset[int]] = reactive(frozenset())
 
     def __init__(self, labels: tuple[str, ...], *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(id=id)
@@ -61,6 +64,8 @@ class StepBar(Widget):
             shown = f"{i + 1} {label}" if named else str(i + 1)
             if i == self.current:
                 out.append(f" {shown} ", style=st("step-bar--current"))
+            elif i in self.skipped and i < self.current:
+                out.append(f"– {shown}", style=st("step-bar--todo"))
             elif i <= self.reached:
                 out.append(f"✓ {shown}" if i < self.current else shown, style=st("step-bar--done"))
             else:

@@ -298,14 +298,18 @@ async def test_open_a_sweep_file_lists_each_member_to_choose(tmp_path: Path) -> 
 
 
 async def test_a_whole_sweep_is_submitted_as_one_group_from_its_row(tmp_path: Path) -> None:
-    """A sweep file's row for all its jobs (above its members) goes to Submit with each member listed; Submit sends
+    """A sweep file's row for all its jobs (above its members) says every value swept (new-operator pass: `osl 8`
+    only) and goes to Preview (it went straight to Submit, Topology ticked though never shown), each member listed
+    with its values and shape, `m` showing the next member's scripts; Ctrl+N to Submit, each member listed; Submit sends
     every member through `submit_sweep` (as `apply -f osl.yaml`), each job.json marked with the group and the values
     it was swept with, and the Monitor lists the group's rows."""
     from srt_tui.core.jobdir.contract import read_job_meta
     from srt_tui.slurm.local import LocalLauncher
     from srt_tui.tui.launch.messages import SweepSubmitted
+    from srt_tui.tui.launch.steps.preview_step import PreviewStep
     from srt_tui.tui.launch.steps.submit_step import SubmitStep
     from srt_tui.tui.monitor.screen import MonitorScreen
+    from srt_tui.widgets.step_bar import StepBar
 
     text = (REPO / "recipes/mocker/mocker-agg-direct.yaml").read_text()
     sweep = text.replace("name: mocker-agg-direct", "name: osl\nsweep:\n  osl: [8, 4]").replace(
@@ -323,7 +327,38 @@ async def test_a_whole_sweep_is_submitted_as_one_group_from_its_row(tmp_path: Pa
             found = app.screen.query(SubmitStep)
             return bool(found) and found.first().display and found.first().sweep is not None
 
-        await pilot.press("enter")  # the whole sweep: its members checked, then Submit
+        summary = _plain(app.screen.query_one("#recipe-summary", Static))
+        assert "swept      osl 8, 4" in summary, summary  # every member's values, not the first one's `osl 8`
+        assert "osl 8 · concurrency 2  (the first job's)" in summary, summary
+
+        def on_preview() -> bool:
+            found = app.screen.query(PreviewStep)
+            return bool(found) and found.first().display and found.first().prepared is not None
+
+        await pilot.press("down", "enter")  # one member first, then back: the whole sweep keeps none of its recipe
+        await _until(pilot, "the Topology step", lambda: getattr(app.screen, "index", None) == 2)
+        await pilot.press("escape")
+        await _until(pilot, "the Recipe step", lambda: getattr(app.screen, "index", None) == 1)
+        await pilot.press("up")
+        await settle(pilot)
+        await pilot.press("enter")  # the whole sweep: its members checked, then Preview (new-operator pass: Submit)
+        await _until(pilot, "the Preview step", on_preview)
+        bar = app.screen.query_one(StepBar)
+        crumbs = bar._crumbs("").plain
+        assert "– 3 Topology" in crumbs and "✓ 3" not in crumbs, crumbs  # never shown: skipped, not ticked
+        preview = app.screen.query_one(PreviewStep)
+        head = _plain(app.screen.query_one("#preview-summary", Static))
+        assert "sweep: 2 jobs, one group · 2 nodes" in head, head
+        assert "▸ osl_osl8  osl=8  agg1 · 1 node(s), 8 GPUs" in head and "  osl_osl4  osl=4" in head, head
+        assert preview.edited is None  # `w` saved the member's recipe chosen before as the sweep's
+        first = preview.prepared
+        assert first is not None and "osl_osl8" in first.script
+        await pilot.press("m")  # the second member's scripts
+        await settle(pilot)
+        member = preview.prepared
+        assert member is not None and member is not first and "osl_osl4" in member.script
+        assert "▸ osl_osl4" in _plain(app.screen.query_one("#preview-summary", Static))
+        await pilot.press("ctrl+n")
         await _until(pilot, "the Submit step", on_submit)
         step = app.screen.query_one(SubmitStep)
         assert step.launcher == "local"

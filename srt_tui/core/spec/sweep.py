@@ -49,6 +49,7 @@ def expand_sweep(data: dict[str, Any], src: Located, prefix: tuple[str, ...] = (
                 line=src.line_of((*prefix, "sweep", key)),
                 hint=f"write e.g. `{key}: [1, 2]`",
             )
+    _refuse_placeholder_name(data.get("name"), block, src, prefix)
     body = {k: v for k, v in data.items() if k not in ("sweep", "name")}  # `name` is srtctl's, rewritten below
     for key in block:
         if not any("{" + str(key) + "}" in text for text in _strings(body)):
@@ -69,6 +70,28 @@ def expand_sweep(data: dict[str, Any], src: Located, prefix: tuple[str, ...] = (
         members.append((label, member))
     _refuse_copies(members, src, prefix)
     return members
+
+
+def _refuse_placeholder_name(name: Any, block: dict[str, Any], src: Located, prefix: tuple[str, ...]) -> None:
+    """A `{param}` in the sweep's `name:` is refused: srtctl does not fill it there (it names each member
+    `<name>_<k><v>…` from the name as written, `osl-{osl}_osl8`), so the raw name failed the name check."""
+    if not isinstance(name, str):
+        return
+    used = [str(k) for k in block if "{" + str(k) + "}" in name]
+    if not used:
+        return
+    bare = name
+    for key in used:
+        bare = bare.replace("{" + key + "}", "")
+    bare = "-".join(p for p in bare.replace("_", "-").split("-") if p).strip(".+") or "sweep"
+    first = "_".join(f"{k}{v[0]}" for k, v in block.items())
+    raise config_error(
+        f"`{{{used[0]}}}` is not filled in a sweep's name: each job is named `<name>_{first}` (srtctl's way)",
+        field=".".join((*prefix, "name")),
+        file=src.file,
+        line=src.line_of((*prefix, "name")),
+        hint=f"name: {bare}   (the jobs: {bare}_{first}, …)",
+    )
 
 
 def sweep_params(block: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:

@@ -387,10 +387,39 @@ def _whole_sweep(
         )
     first = jobs[0][1]
     names = ", ".join(e.title or e.label for _, e in jobs)
-    summary = (("sweep", f"{n} jobs, submitted as one group: {names}"), *first.summary)
+    swept = swept_line(path, [s for s, _ in jobs])
+    facts = tuple(
+        # a fact the members do not share (the benchmark's `osl 8` of the first job only) says whose it is
+        (key, value if all(value == _fact(e, i) for _, e in jobs) else f"{value}  (the first job's)")
+        for i, (key, value) in enumerate(first.summary)
+    )
+    summary = (("sweep", f"{n} jobs, submitted as one group: {names}"), *((("swept", swept),) if swept else ()), *facts)
     return dataclasses.replace(
         first, label=label, spec=str(path), title=f"{path.stem}: all {n} jobs", summary=summary, members=n
     )
+
+
+def _fact(entry: RecipeEntry, index: int) -> str | None:
+    """The value of an entry's summary row ``index``, None past its rows."""
+    return entry.summary[index][1] if index < len(entry.summary) else None
+
+
+def swept_line(path: Path, selectors: list[str]) -> str:
+    """Every value each swept field takes over the members ``selectors``, in their order: `osl 8, 4 · isl 32, 64`
+    (the whole-sweep row's summary showed its first member's `osl 8` only); empty when the file cannot say."""
+    from srt_tui.core.errors import SrtError
+    from srt_tui.core.spec.recipe import file_sweep_values
+
+    try:
+        values = file_sweep_values(path)
+    except (SrtError, OSError, ValueError):
+        return ""
+    taken: dict[str, list[str]] = {}
+    for selector in selectors:
+        for key, value in values.get(selector, {}).items():
+            if (shown := str(value)) not in (seen := taken.setdefault(str(key), [])):
+                seen.append(shown)
+    return " · ".join(f"{key} {', '.join(vals)}" for key, vals in taken.items())
 
 
 def _loaded(

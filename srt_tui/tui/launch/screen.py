@@ -472,7 +472,7 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
         self.step.confirm()
 
     async def action_prev_step(self) -> None:
-        if self.index == len(STEPS) - 1 and self.state.sweep is not None:  # a whole sweep came from its recipe row
+        if self.index == PREVIEW and self.state.sweep is not None:  # a whole sweep came from its recipe row
             await self.go_to(1)
         elif self.index > 0:
             await self.go_to(self.index - 1)
@@ -534,7 +534,7 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
 
     @on(SweepChosen)
     def _sweep(self, message: SweepChosen) -> None:
-        """A sweep's row for all its jobs: every member checked on the chosen profile (in a worker), then Submit."""
+        """A sweep's row for all its jobs: every member checked on the chosen profile (in a worker), then Preview."""
         if self.state.profile is None:
             self.notify("The profile is still being read: choose the sweep again in a moment.", severity="warning")
             return
@@ -554,8 +554,9 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
 
     @on(SweepChecked)
     async def _sweep_checked(self, message: SweepChecked) -> None:
-        """A sweep whose members are all valid goes to Submit, its members listed there; else nothing of it is
-        submitted (as `apply` refuses it) and the toast says which member and why."""
+        """A sweep whose members are all valid goes to Preview (Topology skipped: each member's shape is its own),
+        its members listed there and on Submit; else nothing of it is submitted (as `apply` refuses it) and the toast
+        says which member and why."""
         from srt_tui.tui.display import scrub
 
         check = message.check
@@ -566,9 +567,10 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
             return
         self._forget_after(1)
         state = self.state
-        state.recipe, state.source, state.recipe_label = None, None, message.label
+        state.recipe, state.source, state.recipe_label, state.edited = None, None, message.label, None
         state.sweep, state.prepared = check, check.ready[0][1]
-        await self.go_to(len(STEPS) - 1)
+        self.query_one(StepBar).skipped = frozenset({PREVIEW - 1})  # each member's topology is its own file's
+        await self.go_to(PREVIEW)
 
     @on(SweepSubmitted)
     def _sweep_submitted(self, message: SweepSubmitted) -> None:
@@ -583,6 +585,7 @@ class LaunchScreen(ReportsWorkerErrors, ModeScreen):
     def _forget_after(self, index: int) -> None:
         """A new choice at step `index` voids every later one: the breadcrumbs and later steps start over."""
         self.state.sweep = None
+        self.query_one(StepBar).skipped = frozenset()
         if index < 1:
             self.state.recipe, self.state.source, self.state.recipe_label = None, None, ""
         self.state.edited, self.state.prepared = (self.state.recipe if index >= 1 else None), None

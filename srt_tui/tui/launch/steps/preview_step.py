@@ -21,8 +21,11 @@ from srt_tui.tui.launch.steps.base import WizardState, WizardStep
 from srt_tui.widgets.script_view import ScriptView
 
 if TYPE_CHECKING:
+    from rich.style import Style
+
     from srt_tui.core.api import Prepared
     from srt_tui.core.spec.recipe import Recipe
+    from srt_tui.slurm.sweep_submit import SweepCheck
 
 
 def _indented(part: Table | Text) -> RenderableType:
@@ -30,6 +33,25 @@ def _indented(part: Table | Text) -> RenderableType:
     if isinstance(part, Text) and part.plain.startswith("  "):
         return Padding(part[2:], (0, 0, 0, 2))
     return part
+
+
+def sweep_lines(sweep: SweepCheck, shown: Prepared, dim: Style) -> list[Text]:
+    """A whole sweep's members above the shown one's summary: how many, their nodes and GPUs in all, then each
+    member's name, swept values and nodes/GPUs, `▸` on the one the tabs show (`m` the next)."""
+    ready = sweep.ready
+    nodes = sum(p.plan.nodes for _, p in ready)
+    gpus = sum(p.plan.nodes * p.plan.gpus_per_node for _, p in ready)
+    lines = [
+        Text(f"sweep: {len(ready)} jobs, one group · {nodes} nodes, {gpus} GPUs in all · m: the next member's tabs")
+    ]
+    for m, prep in ready:
+        values = " ".join(f"{k}={v}" for k, v in sweep.values.get(m.selector, {}).items())
+        plan = prep.plan
+        line = Text(f"{'▸' if prep is shown else ' '} {m.name}")
+        line.append(f"  {values}" if values else "")
+        line.append(f"  {plan.topology} · {plan.nodes} node(s), {plan.nodes * plan.gpus_per_node} GPUs", style=dim)
+        lines.append(line)
+    return lines
 
 
 class PreviewStep(WizardStep):
@@ -43,6 +65,7 @@ class PreviewStep(WizardStep):
         Binding("w", "save_recipe", "Save YAML", tooltip="Save the edited recipe as YAML"),
         Binding("right_square_bracket", "switch_tab(1)", "Tab", tooltip="Next preview tab (Script, Processes, …)"),
         Binding("left_square_bracket", "switch_tab(-1)", "Previous tab", show=False),
+        Binding("m", "next_member", "Member", tooltip="A whole sweep: show the next member's scripts"),
     ]
     #: the tabs in order, for `]` and `[`
     TABS: ClassVar[tuple[str, ...]] = ("tab-script", "tab-processes", "tab-env", "tab-sbatch")
@@ -50,7 +73,10 @@ class PreviewStep(WizardStep):
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's `id`)
         super().__init__(id=id)
+        #: the plan the tabs show: the job's, or the sweep member's chosen with `m`
         self.prepared: Prepared | None = None
+        #: the plan the wizard gave (a whole sweep's first member): entered again with it, the member shown stays
+        self._first: Prepared | None = None
         self.edited: Recipe | None = None
         self._state: WizardState | None = None
         self._stale: set[str] = set()
@@ -68,24 +94,41 @@ class PreviewStep(WizardStep):
                 yield Static("", id="directives")
 
     async def enter(self, state: WizardState) -> None:
+        self._state = state
+        if state.prepared is None or state.prepared is self.prepared or state.prepared is self._first:
+            return
+        self._first, self.edited = state.prepared, state.edited
+        self._show(state.prepared)
+
+    def _show(self, prep: Prepared) -> None:
+        """Fill the summary and (as each is shown) the tabs with ``prep``: the job, or the sweep member chosen."""
         from srt_tui.core.text.model_line import model_line
         from srt_tui.tui.launch.recipe_summary import job_end_line
 
-        self._state = state
-        if state.prepared is None or state.prepared is self.prepared:
-            return
-        self.prepared, self.edited = state.prepared, state.edited
-        prep = state.prepared
+        self.prepared = prep
         plan = prep.plan
-        self.query_one("#preview-summary", Static).update(
+        summary = Text(
             f"{plan.name} · {plan.topology} · {plan.nodes} node(s) × {plan.gpus_per_node} GPUs · "
             f"{plan.serving} · profile {plan.profile} · "
             f"sbatch.sh {len(prep.script.splitlines())} lines"
             f"\nmodel {model_line(plan)}"  # the name the commands serve and the path, each labelled
             + (f"\n{end}" if (end := job_end_line(prep.job.recipe)) else "")  # when the job will end
         )
+        sweep = self._state.sweep if self._state is not None else None
+        if sweep is not None:
+            summary = Text("\n").join([*sweep_lines(sweep, prep, self._style("preview-step--dim")), summary])
+        self.query_one("#preview-summary", Static).update(summary)
         self._stale = {"tab-script", "tab-processes", "tab-env", "tab-sbatch"}
         self._fill(self.query_one(TabbedContent).active)
+
+    def action_next_member(self) -> None:
+        """`m`: the tabs show the sweep's next member (the first after the last)."""
+        sweep = self._state.sweep if self._state is not None else None
+        if sweep is None or self.prepared is None:
+            return
+        plans = [prep for _, prep in sweep.ready]
+        at = next((i for i, p in enumerate(plans) if p is self.prepared), -1)
+        self._show(plans[(at + 1) % len(plans)])
 
     @on(TabbedContent.TabActivated, "#preview-tabs")
     def _tab(self, event: TabbedContent.TabActivated) -> None:
@@ -265,6 +308,8 @@ class PreviewStep(WizardStep):
         self.notify(f"Wrote {message.kind}: {display_path(message.path)}", title="Saved")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_member":
+            return self._state is not None and self._state.sweep is not None
         if action in ("save_dry_run", "save_recipe"):
             return self.prepared is not None and not (self._state is not None and self._state.hub.context.read_only)
         return True

@@ -800,7 +800,7 @@ class RecipeStep(FilterStep):
         if entry.broken:
             self.notify(f"{entry.label} cannot be used: {entry.error}", severity="error")
             return
-        if entry.members:  # a sweep's row for all its jobs: checked on the profile, then to Submit
+        if entry.members:  # a sweep's row for all its jobs: checked on the profile, then to Preview
             self.post_message(SweepChosen(entry.spec, entry.label))
             return
         try:
