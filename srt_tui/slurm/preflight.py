@@ -333,6 +333,12 @@ def refuse_failed(checks: list[PreflightCheck]) -> None:
     problems = [
         Problem(field=f"preflight {c.name}", message=c.message, hint=c.fix or "see `srt-tui doctor`") for c in failed
     ]
-    if len(failed) > 1:
-        problems.insert(0, Problem(field="preflight", message=failing_summary(failed)))
-    raise PreflightError(problems)
+    raise PreflightError(counted(problems, failed))
+
+
+def counted(problems: list[Problem], failed: Sequence[PreflightCheck], where: str = "") -> list[Problem]:
+    """``problems`` (one per check of ``failed``) under the line counting and naming them (`failing_summary`,
+    ``where`` after it: `in 2 members` of a sweep) when there are several: the first line of a refusal says it all."""
+    if len(failed) < 2:
+        return problems
+    return [Problem(field="preflight", message=f"{failing_summary(failed)}{where}"), *problems]

@@ -425,7 +425,8 @@ def submit_prepared(
             raise SlurmUnreachable(
                 [Problem(field="slurm", message=str(exc), hint="check SLURM_CONF and munge, or use --launcher local")]
             ) from None
-    # what this machine could not check, and what the operator submitted past: said, not blocking
-    said = tuple(f"{c.evidence}: {c.message} (fix: {c.fix})" for c in host if c.ok is None)
-    said += tuple(f"{c.evidence}: {c.message} (submitted past it, as asked)" for c in waived)
+    # what this machine could not check, and what the operator submitted past: said, not blocking, each named by its
+    # check (`model.path`), as the refusal names it: a path check's message carries its code (`[model-not-available]`)
+    said = tuple(f"{c.name}: {c.message} (fix: {c.fix})" for c in host if c.ok is None)
+    said += tuple(f"{c.name}: {c.message} (submitted past it, as asked)" for c in waived)
     return replace(sub, notes=(*sub.notes, *said)) if said else sub

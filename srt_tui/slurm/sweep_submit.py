@@ -125,16 +125,16 @@ def _same_scripts_refused(members: list[Member]) -> list[Member]:
 
 def missing_paths(ready: list[tuple[Member, Prepared]], face: Face = "cli") -> PreflightError | None:
     """The refusal naming, per member, the model or container path this machine does not find (as `apply` refuses
-    one job), or None: with one, nothing of the group is submitted."""
-    from srt_tui.slurm.preflight import PreflightError, path_checks
+    one job), or None: with one, nothing of the group is submitted. Several are counted on a first line, as one job's
+    refusal counts them (`counted`): `4 checks fail: model.path, model.container in 2 members`."""
+    from srt_tui.slurm.preflight import PreflightError, counted, path_checks
 
-    problems = [
-        Problem(field=f"{m.selector}: preflight {c.name}", message=c.message, hint=c.fix)
-        for m, prep in ready
-        for c in path_checks(prep, face)
-        if c.blocks
-    ]
-    return PreflightError(problems) if problems else None
+    failed = [(m, c) for m, prep in ready for c in path_checks(prep, face) if c.blocks]
+    if not failed:
+        return None
+    problems = [Problem(field=f"{m.selector}: preflight {c.name}", message=c.message, hint=c.fix) for m, c in failed]
+    members = len({m.selector for m, _ in failed})
+    return PreflightError(counted(problems, [c for _, c in failed], f" in {members} members" if members > 1 else ""))
 
 
 def new_group_id(spec: str) -> str:

@@ -57,6 +57,8 @@ def test_a_sweep_is_refused_whole_before_any_member_is_submitted(tmp_path: Path)
     recipe.write_text(text.replace("osl: 1024", 'osl: "{osl}"'))
     code, lines = _apply(tmp_path, "-f", str(recipe), "-p", "nvidia-h100")
     assert code == 2, lines
+    # counted on top, as one job's refusal counts its checks (s36: the sweep's had no such line)
+    assert lines[0] == "srt-tui: error: preflight: 4 checks fail: model.path, model.container in 2 members", lines
     for member in ("sweep[0]", "sweep[1]"):
         assert [ln for ln in lines if ln.startswith(f"srt-tui: error: {member}: preflight model.path: ")], lines
     assert not (tmp_path / "out").exists()

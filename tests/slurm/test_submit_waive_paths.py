@@ -32,3 +32,18 @@ def test_waived_paths_reach_slurm_and_local_still_refuses(tmp_path: Path, monkey
         submit_prepared(prep, launcher="local", output_dir=out, face="tui", waive_checks=True)
     assert [p.field for p in local.value.problems] == REFUSED
     assert not out.exists()  # nothing written by any of them
+
+
+def test_a_waived_check_is_noted_with_its_code_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A submission past the missing paths notes each by its check's name, its code once (s36: it read
+    `model-not-available: [model-not-available] …`, the code as the name and again in the message)."""
+    import srt_tui.slurm.submit as submit
+
+    accepted = submit.Submission("41", tmp_path / "41", "slurm")
+    monkeypatch.setattr(submit, "choose_launcher", lambda prep, launcher, transport, client: ("slurm", None))
+    monkeypatch.setattr(submit, "submit_slurm", lambda *a, **kw: accepted)  # Slurm takes it: nothing is sent
+    sub = submit_prepared(prepare(H100, "nvidia-h100"), launcher="slurm", output_dir=tmp_path, waive_checks=True)
+    model = next(n for n in sub.notes if "model-not-available" in n)
+    assert model.startswith("model.path: [model-not-available] "), model
+    assert model.count("model-not-available") == 1, model
+    assert model.endswith("(submitted past it, as asked)"), model

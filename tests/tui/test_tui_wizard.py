@@ -384,6 +384,50 @@ async def test_a_whole_sweep_is_submitted_as_one_group_from_its_row(tmp_path: Pa
                 LocalLauncher().cancel(job_id, job_dir)
 
 
+async def test_a_whole_sweeps_preview_offers_no_recipe_to_write_and_says_whose_dry_run_it_saves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole sweep's Preview (s36): `w` (write the recipe) did nothing there and was offered; it is not. `s` saves
+    the dry-run of the member shown only, and its toast says so (which one, and `m` for the next)."""
+    from srt_tui.tui.launch.steps.preview_step import PreviewStep
+
+    text = (REPO / "recipes/mocker/mocker-agg-direct.yaml").read_text()
+    sweep = text.replace("name: mocker-agg-direct", "name: osl\nsweep:\n  osl: [8, 4]").replace(
+        "osl: 4", 'osl: "{osl}"'
+    )
+    (tmp_path / "osl.yaml").write_text(sweep)
+    messages: list[Message] = []
+    app = make_app("local")
+    said: list[str] = []  # as raised: a toast on screen ends after its 5 s on the wall clock
+    notify = app.notify
+
+    def record(message: str, **kw: Any) -> None:
+        said.append(str(message))
+        notify(message, **kw)
+
+    monkeypatch.setattr(app, "notify", record)
+    async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
+        await settle(pilot)
+        await _open_file(pilot, "osl.yaml")  # the cursor on its `(all 2 jobs)` row
+        await pilot.press("enter")
+
+        def on_preview() -> bool:
+            found = app.screen.query(PreviewStep)
+            return bool(found) and found.first().display and found.first().prepared is not None
+
+        await _until(pilot, "the Preview step", on_preview)
+        offered = {b.binding.action for b in app.screen.active_bindings.values()}
+        assert "save_dry_run" in offered and "save_recipe" not in offered, offered
+        await pilot.press("m", "s")  # the second member's dry-run
+        await settle(pilot)
+        await pilot.press("enter")
+        saved = await _wait_for(messages, (FileSaved,))
+        await settle(pilot)
+    assert isinstance(saved, FileSaved) and (saved.path / "sbatch.sh").is_file()
+    assert "osl_osl4" in (saved.path / "sbatch.sh").read_text()
+    assert said and said[-1].endswith(" · osl_osl4 only, 2 of the sweep's 2 jobs (m: the next)"), said
+
+
 async def test_open_names_a_missing_file_and_lists_nothing_a_refused_file_gives_way(tmp_path: Path) -> None:
     """Operator pass: `o` `nope.yaml` Enter (no such file) left an `opened/ └ ✗ nope` row for good; then (op8) the
     prompt closed on it with a toast, and what the operator typed next went to the recipe step as keys. A missing

@@ -117,10 +117,11 @@ class PreviewAccepted(Message):
 
 @dataclass
 class FileSaved(Message):
-    """A dry-run directory or a recipe YAML was written."""
+    """A dry-run directory or a recipe YAML was written; ``note``: said after its path (a sweep's member only)."""
 
     kind: str
     path: Path
+    note: str = ""
 
 
 @dataclass

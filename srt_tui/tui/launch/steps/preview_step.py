@@ -55,7 +55,8 @@ def sweep_lines(sweep: SweepCheck, shown: Prepared, dim: Style) -> list[Text]:
 
 
 class PreviewStep(WizardStep):
-    """Tabs over one prepared job; `s` writes a dry-run directory, `w` writes the edited recipe."""
+    """Tabs over one prepared job; `s` writes a dry-run directory, `w` writes the edited recipe (a whole sweep has
+    none: `w` is not offered, `s` writes the member shown)."""
 
     step_id: ClassVar[str] = "preview"
     title: ClassVar[str] = "Preview"
@@ -255,22 +256,33 @@ class PreviewStep(WizardStep):
             return
         plan = self.prepared.plan
         default = f"dry-runs/{plan.name}-{plan.topology}-{self._stamp()}"
+        only = self._member_only()
 
         def chosen(path: str | None) -> None:
             if path and self.prepared is not None:
-                self.save_dry_run(self.prepared, Path(path))
+                self.save_dry_run(self.prepared, Path(path), only)
 
         self.app.push_screen(
             PathPrompt("Save the dry-run directory (sbatch.sh, plan.json, recipe.yaml, profile.yaml)", default), chosen
         )
 
     @work(thread=True, exclusive=True, group="save", name="save-dry-run", exit_on_error=False)
-    def save_dry_run(self, prepared: Prepared, target: Path) -> None:
-        """Write the dry-run directory atomically."""
+    def save_dry_run(self, prepared: Prepared, target: Path, note: str = "") -> None:
+        """Write the dry-run directory atomically; ``note`` is said with it (`_member_only`)."""
         from srt_tui.core.jobdir.write import job_files, write_atomic_dir
 
         written = write_atomic_dir(target, job_files(prepared.job, prepared.plan, prepared.script), replace=True)
-        self.post_message(FileSaved("dry-run", written))
+        self.post_message(FileSaved("dry-run", written, note))
+
+    def _member_only(self) -> str:
+        """For a whole sweep, which member `s` saves (the one shown, not the sweep): `osl_osl4 only, 2 of the sweep's 2
+        jobs (m: the next)`; '' for one job."""
+        sweep = self._state.sweep if self._state is not None else None
+        if sweep is None or self.prepared is None:
+            return ""
+        plans = [prep for _, prep in sweep.ready]
+        at = next((i for i, prep in enumerate(plans) if prep is self.prepared), 0)
+        return f"{self.prepared.plan.name} only, {at + 1} of the sweep's {len(plans)} jobs (m: the next)"
 
     def action_save_recipe(self) -> None:
         from srt_tui.tui.prompts import PathPrompt
@@ -305,11 +317,14 @@ class PreviewStep(WizardStep):
     def _saved(self, message: FileSaved) -> None:
         from srt_tui.tui.display import display_path
 
-        self.notify(f"Wrote {message.kind}: {display_path(message.path)}", title="Saved")
+        note = f" · {message.note}" if message.note else ""
+        self.notify(f"Wrote {message.kind}: {display_path(message.path)}{note}", title="Saved")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "next_member":
             return self._state is not None and self._state.sweep is not None
+        if action == "save_recipe" and self.edited is None:  # a whole sweep: no one recipe to write (not shown)
+            return False
         if action in ("save_dry_run", "save_recipe"):
             return self.prepared is not None and not (self._state is not None and self._state.hub.context.read_only)
         return True
