@@ -7,14 +7,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rich.console import Console
-
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.monitor.role_health import health_json
-from srt_tui.tui.monitor.router_panel import RouterPanel
 from tests.monitor import frozen
-from tests.monitor.tui_apps import frozen_app
+from tests.monitor.tui_apps import router_panel_text
 
 
 def _stopped_router() -> JobSnapshot:
@@ -39,12 +36,7 @@ def test_a_hung_router_degrades_the_stage_on_every_face() -> None:
 
 async def test_the_panel_says_hung_and_keeps_the_registrations_stale() -> None:
     snap = _stopped_router()
-    app = frozen_app([snap], open_job=snap.job_id)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        console = Console(width=80, record=True, color_system=None)
-        console.print(app.screen.query_one(RouterPanel).render())
-        text = console.export_text()
+    text = await router_panel_text(snap)
     lines = [x.strip() for x in text.splitlines()]
     assert lines[0] == "sglang-router ● hung", text  # not `● down stale`
     assert snap.router is not None and snap.router.registered == {"prefill": 2, "decode": 1}

@@ -13,7 +13,7 @@ from srt_tui.monitor.snapshot.build import job_totals
 from srt_tui.monitor.statuses.router import nginx_behind
 from srt_tui.tui.monitor.router_panel import RouterPanel
 from tests.monitor import frozen
-from tests.monitor.tui_apps import frozen_app
+from tests.monitor.tui_apps import frozen_app, router_panel_text
 
 
 def _nginx_job(second_up: bool = True) -> JobSnapshot:
@@ -86,12 +86,7 @@ def test_a_hung_router_behind_nginx_is_blamed_not_nginx() -> None:
 
 async def test_the_panel_says_a_hung_router_behind_nginx() -> None:
     snap = _hung_second()
-    app = frozen_app([snap], open_job=snap.job_id)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        console = Console(width=80, record=True, color_system=None)
-        console.print(app.screen.query_one(RouterPanel).render())
-        text = console.export_text()
+    text = await router_panel_text(snap)
     lines = [x.strip() for x in text.splitlines()]
     assert any(x.startswith("router_1 ● local-019  hung  routed") for x in lines), text
     assert "nginx ● local-017 → 2 routers  no reply through nginx: router_1 hung behind it" in lines, text

@@ -6,15 +6,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from rich.console import Console
 
 from srt_tui.cli.jobs import print_table
 from srt_tui.monitor import cells
 from srt_tui.monitor.model import JobSnapshot
 from srt_tui.tui.monitor import jobs_model
-from srt_tui.tui.monitor.router_panel import RouterPanel
 from tests.monitor import frozen
-from tests.monitor.tui_apps import frozen_app
+from tests.monitor.tui_apps import router_panel_text
 
 
 def _queued() -> JobSnapshot:
@@ -39,10 +37,5 @@ def test_status_and_the_jobs_list_say_dash_for_a_queued_router(capsys: pytest.Ca
 
 async def test_the_router_panel_says_not_started_for_a_queued_job() -> None:
     snap = _queued()
-    app = frozen_app([snap], open_job=snap.job_id)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        console = Console(width=60, record=True, color_system=None)
-        console.print(app.screen.query_one(RouterPanel).render())
-        text = console.export_text()
+    text = await router_panel_text(snap, 60)
     assert "○ not started" in text and "unknown" not in text and "registered" not in text, text

@@ -128,3 +128,17 @@ async def highlighted_worker_detail(snap: JobSnapshot) -> str:
         await pilot.pause()
         assert isinstance(app.screen, WorkerDetail)
         return str(app.screen.query_one("#worker-detail-text", Static).render())
+
+
+async def router_panel_text(snap: JobSnapshot, width: int = 80) -> str:
+    """What the job view's router panel draws for ``snap`` (opened in a frozen app), as plain text ``width`` wide."""
+    from rich.console import Console
+
+    from srt_tui.tui.monitor.router_panel import RouterPanel
+
+    app = frozen_app([snap], open_job=snap.job_id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        console = Console(width=width, record=True, color_system=None)
+        console.print(app.screen.query_one(RouterPanel).render())
+        return console.export_text()
