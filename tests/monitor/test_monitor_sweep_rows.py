@@ -142,3 +142,16 @@ async def test_long_member_names_in_the_jobs_table_keep_where_they_differ() -> N
             shown = cells[snap.job_id][2:]
             assert shown.endswith("_conc" + snap.name.rsplit("conc", 1)[1]), cells
             assert _whole_parts(shown, snap.name), cells
+
+
+@pytest.mark.parametrize(("size", "stem"), [((120, 30), "mocker-agg"), ((200, 30), "mocker-2p1d-vllm-router_isl1024")])
+async def test_member_names_that_fit_the_room_left_are_shown_whole(size: tuple[int, int], stem: str) -> None:
+    # the bracket (`┌ `) takes NAME's width too: the column sized to the names alone cut each by it (`mock…_osl8`)
+    named = [replace(s, name=f"{stem}_osl{4 << i}") if s.group else s for i, s in enumerate(sweep_fleet())]
+    app = frozen_app(named)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        table: Any = app.screen.query_one("#jobs-table")
+        shown = {str(table.get_row_at(i)[1]): str(table.get_row_at(i)[2]) for i in range(table.row_count)}
+        for snap in named[1:]:
+            assert shown[snap.job_id][2:] == snap.name, shown

@@ -55,3 +55,9 @@ async def test_the_submit_step_says_whether_the_job_ends_by_itself(
     assert f"benchmark {says}" in text and "time limit" in text and "its time limit" not in text, lines
     lines = await request_lines(SCENARIOS["nvidia"], size, strip=False)  # what Slurm is asked, whole
     assert any("--gpus-per-node=8" in line for line in lines), lines
+
+
+async def test_the_submit_step_names_nginx_and_its_routers() -> None:
+    # a job behind nginx said `router sglang-router`, as if one router took its requests
+    lines = await request_lines(Scenario("nginx", "local", "agg3-nginx"), (120, 36), strip=True)
+    assert any(" ".join(line.split()).endswith("3 agg · front nginx → 2 sglang-router") for line in lines), lines

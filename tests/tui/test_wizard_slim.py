@@ -199,8 +199,8 @@ async def test_stacked_the_gpu_plan_scrolls_from_the_keyboard(size: str) -> None
         await pilot.press("shift+tab", "shift+tab")  # presets ← checks ← the plan
         await settle(pilot)
         shown = body.scroll_y
-        assert app.focused is box and shown > 2  # brought into view: its top (the Checks box below takes rows)
-        assert box.region.y == body.content_region.y, (box.region, body.content_region)
+        assert app.focused is box and shown > 2  # brought into view: the whole box (the Checks box below takes rows)
+        assert body.content_region.contains_region(box.region), (box.region, body.content_region)
         assert box.styles.border_top != unlit  # its border says where the keys are
         await pilot.press("k", "up")
         await settle(pilot)
@@ -215,3 +215,21 @@ async def test_stacked_the_gpu_plan_scrolls_from_the_keyboard(size: str) -> None
         await settle(pilot)
         assert body.scroll_y > 0
         assert _footer(app).get("j/k") == "Scroll", _footer(app)
+
+
+@pytest.mark.parametrize("size", list(SLIM_SIZES))
+async def test_stacked_the_gpu_plan_box_is_whole_above_the_checks(size: str) -> None:
+    """Stacked, the plan's box fits the body it scrolls in: at 60x24 its 13 rows in a 12-row body lost the bottom
+    border under the Checks box (taller since it gained host checks) whenever its top was in view."""
+    width, height = SLIM_SIZES[size]
+    app = make_app(ONE_ONE.profile)
+    async with app.run_test(size=(width, height)) as pilot:
+        await reach(pilot, ONE_ONE, "topology", typed=False)
+        await settle(pilot)
+        await pilot.press("shift+tab", "shift+tab")  # presets ← checks ← the plan: its top brought into view
+        await settle(pilot)
+        body, box = app.screen.query_one("#topology-body"), app.screen.query_one("#grid-box")
+        checks = app.screen.query_one("#problems-box")
+        assert app.focused is box
+        assert body.content_region.contains_region(box.region), (box.region, body.content_region)
+        assert not box.region.overlaps(checks.region), (box.region, checks.region)

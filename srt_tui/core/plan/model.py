@@ -206,6 +206,14 @@ class JobPlan:
         """`sglang behind sglang-router`, or `sglang serving directly` when no router runs."""
         return f"{self.engine} serving directly" if self.router is None else f"{self.engine} behind {self.frontend}"
 
+    @property
+    def front(self) -> str:
+        """What takes the job's requests, as the job has it: `sglang-router`, or nginx before its routers
+        (`nginx → 2 sglang-router`); the Submit step said `router sglang-router` of a job behind nginx."""
+        if self.nginx is None:
+            return self.frontend
+        return f"nginx → {len(self.routers())} {self.frontend}"
+
     def processes(self) -> list[ProcessPlan]:
         """Every step in start order: infra, workers, GPU exporters, nginx, routers, benchmark."""
         out = [*self.infra, *self.workers, *self.telemetry, *([self.nginx] if self.nginx else [])]

@@ -95,15 +95,22 @@ def columns(
     room = width - SCROLLBAR
     keys = [c.key for c in COLUMNS]
     when = now or datetime.now()
+    marks = sweep_rows.tree_marks(sweep_rows.group_rows(list(snaps)))
     for compact in (False, True):
         labelled = _labelled(sort, reverse, NARROW_CAPS if compact else {})
-        rows = [{k: cell(s, k, when, compact) for k in keys} for s in snaps]
+        rows = [_marked({k: cell(s, k, when, compact) for k in keys}, marks.get(s.job_id, "")) for s in snaps]
         shorter = [_shorter(s, r, when, compact) for s, r in zip(snaps, rows)]
         fitted = fit(labelled, natural_widths(keys, shorter), room)
         kept = {f.key for f in fitted}
         if compact or all(c.key in kept for c in labelled if c.priority < LEAVES_FIRST):
             return widen(fitted, labelled, rows, room, WHOLE_WORDINGS), compact
     raise AssertionError("unreachable")
+
+
+def _marked(row: dict[str, str], mark: str) -> dict[str, str]:
+    """A row with its NAME as drawn: after the bracket that joins a sweep's members (`┌ `), which takes its width
+    too (the column sized to the name alone cut every member's name by the bracket: `…_osl8` with room left)."""
+    return {**row, "name": mark + row["name"]} if mark else row
 
 
 #: the columns whose longer wording is shown whole or not at all (`local RUNNING` or `RUNNING`, `queued 7m30s` or

@@ -203,7 +203,8 @@ class SubmitStep(WizardStep):
         plan = self.prepared.plan
         grid.add_row("", "")
         counts = ", ".join(f"{n} {role}" for role, n in plan.expected_counts().items())
-        grid.add_row("workers", Text(f"{counts} · router {plan.frontend}" if plan.router else counts))
+        front = f"front {plan.front}" if plan.nginx else f"router {plan.front}"  # nginx before its routers, named
+        grid.add_row("workers", Text(f"{counts} · {front}" if plan.router else counts))
         # the URL whole: beside its label when it fits, else on a line of its own under it (not folded mid-URL)
         room = self.query_one("#request", Static).content_region.width
         parts: list[RenderableType] = [grid]
