@@ -42,7 +42,8 @@ def _srt(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Complete
         (["jobs", "--all", "--transport", "pyslurm"], 3, "missing"),  # libslurm would retry 60 s, then exit
         (["cancel", "123"], 3, "unset"),
         (["status", "123", "--transport", "pyslurm"], 3, "missing"),  # shows the job, says the outage, exits 3
-        (["apply", "-f", "MOCKER", "-y", "--launcher", "slurm"], 3, "unset"),
+        # --no-preflight: this PATH has no python3, which the job checks would refuse first (exit 2)
+        (["apply", "-f", "MOCKER", "-y", "--launcher", "slurm", "--no-preflight"], 3, "unset"),
         (["doctor"], 1, "missing"),  # doctor's own finding on the Slurm controller
     ],
 )
