@@ -124,3 +124,16 @@ def flag_value(argv: list[str] | tuple[str, ...], flag: str) -> str | None:
     """The word after `flag` in an argv, or None."""
     argv = list(argv)
     return argv[argv.index(flag) + 1] if flag in argv else None
+
+
+def preflight_recipe(tmp_path: Path, model: Path) -> Path:
+    """A one-worker SGLang recipe `pf` whose model is ``model`` and whose container `img.sqsh` in ``tmp_path`` does not
+    exist yet: the paths `preflight` checks from the login node."""
+    data = {
+        "name": "pf",
+        "model": {"path": str(model), "container": str(tmp_path / "img.sqsh")},
+        "engine": "sglang",
+        "roles": {"agg": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}}},
+        "frontend": {"type": "sglang-router"},
+    }
+    return write_yaml(tmp_path / "pf.yaml", data)

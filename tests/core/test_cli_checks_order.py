@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from srt_tui.cli.main import main
-from tests.core.core_helpers import write_yaml
+from tests.core.core_helpers import preflight_recipe
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -19,23 +19,12 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
-def _recipe(tmp_path: Path, model: Path) -> Path:
-    data = {
-        "name": "pf",
-        "model": {"path": str(model), "container": str(tmp_path / "img.sqsh")},
-        "engine": "sglang",
-        "roles": {"agg": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}}},
-        "frontend": {"type": "sglang-router"},
-    }
-    return write_yaml(tmp_path / "pf.yaml", data)
-
-
 def test_preflight_lists_the_failing_path_first_under_a_count(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     model = tmp_path / "models" / "qwen"
     model.mkdir(parents=True)
-    code, out, _ = cli(capsys, "preflight", "-f", str(_recipe(tmp_path, model)), "-p", "nvidia-h100", "-v")
+    code, out, _ = cli(capsys, "preflight", "-f", str(preflight_recipe(tmp_path, model)), "-p", "nvidia-h100", "-v")
     lines = out.splitlines()
     assert code == 1 and lines[0] == "✗ pf", out
     assert lines[1] == "  ✗ 1 check fails: model.container", out
@@ -49,7 +38,7 @@ def test_apply_and_doctor_count_the_failing_checks_on_top(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SLURM_CONF", "/nonexistent")  # no Slurm answers: its checks could not run
-    recipe = str(_recipe(tmp_path, tmp_path / "no-model"))
+    recipe = str(preflight_recipe(tmp_path, tmp_path / "no-model"))
     _, _, err = cli(capsys, "apply", "-f", recipe, "-p", "nvidia-h100", "-y", "--launcher", "slurm")
     errors = err.splitlines()
     assert errors[0] == "srt-tui: error: preflight: 2 checks fail: model.path, model.container", err

@@ -18,7 +18,7 @@ from srt_tui.core.plan.paths_preflight import check_paths
 from srt_tui.core.render.script import SETUP_WRAP
 from srt_tui.core.spec.recipe import list_variants, load_recipe
 from tests.conftest import REPO
-from tests.core.core_helpers import cli, raw_yaml, write_yaml
+from tests.core.core_helpers import cli, preflight_recipe, raw_yaml, write_yaml
 
 
 def _sglang(tmp: Path, prefill: dict[str, Any], decode: dict[str, Any], **roles: Any) -> Path:
@@ -201,14 +201,7 @@ def test_a_model_path_from_an_environment_variable_is_expanded(tmp_path: Path, m
 def test_preflight_checks_model_and_container_paths_from_the_login_node(tmp_path: Path) -> None:
     model = tmp_path / "models" / "qwen"
     model.mkdir(parents=True)
-    data = {
-        "name": "pf",
-        "model": {"path": str(model), "container": str(tmp_path / "img.sqsh")},
-        "engine": "sglang",
-        "roles": {"agg": {"nodes": 1, "workers": 1, "args": {"tp-size": 8}}},
-        "frontend": {"type": "sglang-router"},
-    }
-    recipe = write_yaml(tmp_path / "pf.yaml", data)
+    recipe = preflight_recipe(tmp_path, model)
     run = cli("preflight", "-f", str(recipe), "-p", "nvidia-h100", cwd=tmp_path)
     assert run.returncode == 1 and "✗ pf" in run.stdout
     assert "model.container [container-not-available]" in run.stdout and "model.path" not in run.stdout
